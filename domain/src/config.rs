@@ -1,0 +1,217 @@
+//! Typed configuration: every setting has a default and can be overridden by an environment
+//! variable. The README's configuration table mirrors `Config::from_lookup`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use crate::secret::Secret;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// May carry a password, so it is kept secret.
+    pub database_url: Secret<String>,
+    pub database_max_connections: u32,
+    pub redis_url: Secret<String>,
+    pub bind: SocketAddr,
+    /// The address members reach the app at; used in links inside e-mails and PDFs.
+    pub public_url: String,
+    pub data_dir: PathBuf,
+    pub web_dir: PathBuf,
+    /// `None`: e-mails are written as files under `data_dir/mail`.
+    pub smtp_url: Option<Secret<String>>,
+    pub payments: PaymentsProvider,
+    /// The station answered for a host name that matches no station.
+    pub default_station: Option<StationRef>,
+    pub log_filter: String,
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaymentsProvider {
+    Sandbox,
+    Pagarme,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// A station named in configuration, by id or by subdomain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StationRef {
+    Id(i64),
+    Subdomain(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration: {variable}: {reason}")]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub reason: String,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// Builds the configuration from any source of variables, so tests need no process env.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let bind: SocketAddr = parse(&lookup, "FILIA_BIND", "127.0.0.1:8080")?;
+        Ok(Self {
+            database_url: Secret::new(
+                lookup("DATABASE_URL")
+                    .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/filia".into()),
+            ),
+            database_max_connections: parse(&lookup, "FILIA_DB_MAX_CONNECTIONS", "10")?,
+            redis_url: Secret::new(
+                lookup("REDIS_URL").unwrap_or_else(|| "redis://127.0.0.1:6379".into()),
+            ),
+            public_url: lookup("FILIA_PUBLIC_URL")
+                .unwrap_or_else(|| format!("http://{bind}"))
+                .trim_end_matches('/')
+                .to_string(),
+            bind,
+            data_dir: lookup("FILIA_DATA_DIR")
+                .unwrap_or_else(|| "./data".into())
+                .into(),
+            web_dir: lookup("FILIA_WEB_DIR")
+                .unwrap_or_else(|| "web/dist".into())
+                .into(),
+            smtp_url: lookup("FILIA_SMTP_URL").map(Secret::new),
+            payments: parse(&lookup, "FILIA_PAYMENTS", "sandbox")?,
+            default_station: match lookup("FILIA_DEFAULT_STATION") {
+                Some(value) if value == "none" => None,
+                Some(value) => Some(value.parse().map_err(|reason| ConfigError {
+                    variable: "FILIA_DEFAULT_STATION",
+                    reason,
+                })?),
+                None => Some(StationRef::Subdomain(crate::demo::DEMO_SUBDOMAIN.into())),
+            },
+            log_filter: lookup("FILIA_LOG").unwrap_or_else(|| "info,sqlx::postgres::notice=warn".into()),
+            log_format: parse(&lookup, "FILIA_LOG_FORMAT", "text")?,
+        })
+    }
+}
+
+fn parse<T>(
+    lookup: &impl Fn(&str) -> Option<String>,
+    variable: &'static str,
+    default: &str,
+) -> Result<T, ConfigError>
+where
+    T: FromStr,
+    T::Err: std::fmt::Display,
+{
+    let raw = lookup(variable).unwrap_or_else(|| default.to_string());
+    raw.parse().map_err(|err: T::Err| ConfigError {
+        variable,
+        reason: err.to_string(),
+    })
+}
+
+impl FromStr for PaymentsProvider {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "sandbox" => Ok(Self::Sandbox),
+            "pagarme" => Ok(Self::Pagarme),
+            other => Err(format!("expected sandbox or pagarme, got {other:?}")),
+        }
+    }
+}
+
+impl FromStr for LogFormat {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "text" => Ok(Self::Text),
+            "json" => Ok(Self::Json),
+            other => Err(format!("expected text or json, got {other:?}")),
+        }
+    }
+}
+
+impl FromStr for StationRef {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        if let Ok(id) = value.parse::<i64>() {
+            return Ok(Self::Id(id));
+        }
+        if crate::station::is_valid_subdomain(value) {
+            Ok(Self::Subdomain(value.to_string()))
+        } else {
+            Err(format!("expected a station id or subdomain, got {value:?}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_match_the_readme() {
+        let config = config(&[]).expect("defaults are valid");
+        assert_eq!(
+            config.database_url.expose(),
+            "postgres://postgres@127.0.0.1:5432/filia"
+        );
+        assert_eq!(config.redis_url.expose(), "redis://127.0.0.1:6379");
+        assert_eq!(config.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(config.public_url, "http://127.0.0.1:8080");
+        assert_eq!(config.data_dir, PathBuf::from("./data"));
+        assert!(config.smtp_url.is_none());
+        assert_eq!(config.payments, PaymentsProvider::Sandbox);
+        assert_eq!(
+            config.default_station,
+            Some(StationRef::Subdomain("demo".into()))
+        );
+    }
+
+    #[test]
+    fn environment_overrides_defaults() {
+        let config = config(&[
+            ("FILIA_BIND", "0.0.0.0:9000"),
+            ("FILIA_PUBLIC_URL", "https://clube.example.com.br/"),
+            ("FILIA_DEFAULT_STATION", "42"),
+            ("FILIA_PAYMENTS", "pagarme"),
+        ])
+        .expect("valid overrides");
+        assert_eq!(config.bind.port(), 9000);
+        assert_eq!(config.public_url, "https://clube.example.com.br");
+        assert_eq!(config.default_station, Some(StationRef::Id(42)));
+        assert_eq!(config.payments, PaymentsProvider::Pagarme);
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        let err = config(&[("FILIA_BIND", "nowhere")]).expect_err("bad bind address");
+        assert_eq!(err.variable, "FILIA_BIND");
+        let err = config(&[("FILIA_PAYMENTS", "cash")]).expect_err("unknown provider");
+        assert_eq!(err.variable, "FILIA_PAYMENTS");
+    }
+
+    #[test]
+    fn debug_output_hides_urls_with_credentials() {
+        let config = config(&[
+            ("DATABASE_URL", "postgres://app:s3cret@db/filia"),
+            ("FILIA_SMTP_URL", "smtp://mailer:p4ss@relay:587"),
+        ])
+        .expect("valid");
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("s3cret") && !printed.contains("p4ss"));
+    }
+}

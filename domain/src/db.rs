@@ -1,0 +1,29 @@
+//! The PostgreSQL pool and our migrations (the `migrations/` folder at the repository root).
+
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, PgPool};
+
+use crate::Config;
+
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {
+    let options: PgConnectOptions = config.database_url.expose().parse()?;
+    // Statement logging at INFO would drown request logs; slow ones still surface.
+    let options = options
+        .log_statements(tracing::log::LevelFilter::Debug)
+        .log_slow_statements(tracing::log::LevelFilter::Warn, Duration::from_millis(500));
+    let pool = PgPoolOptions::new()
+        .max_connections(config.database_max_connections)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect_with(options)
+        .await?;
+    Ok(pool)
+}
+
+pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
+    MIGRATOR.run(pool).await?;
+    Ok(())
+}

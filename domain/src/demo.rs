@@ -1,0 +1,116 @@
+//! The demo station: a branded station with its establishment, a member and a staff account,
+//! used by `ops/run`, the browser tests and anyone trying Filia. Seeding is idempotent: rows
+//! that exist are left exactly as they are.
+
+use sqlx::PgPool;
+
+use crate::cnpj::Cnpj;
+use crate::password;
+
+pub const DEMO_SUBDOMAIN: &str = "demo";
+pub const DEMO_STATION_NAME: &str = "Clube Filia Demo";
+pub const DEMO_MAIN_BRAND_COLOR: &str = "#0E7C66";
+pub const DEMO_CNPJ: &str = "11222333000181";
+
+/// Known demo logins, printed by `ops/run`. They exist only in the demo station.
+pub const MEMBER_EMAIL: &str = "membro@demo.filia.com.br";
+pub const MEMBER_PASSWORD: &str = "Membro123";
+pub const STAFF_EMAIL: &str = "equipe@demo.filia.com.br";
+pub const STAFF_PASSWORD: &str = "Equipe123";
+
+#[derive(Debug, Clone, Copy)]
+pub struct DemoStation {
+    pub station_id: i64,
+    pub establishment_id: i64,
+    pub member_id: i64,
+    pub staff_id: i64,
+}
+
+pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> {
+    debug_assert!(password::meets_rule(MEMBER_PASSWORD) && password::meets_rule(STAFF_PASSWORD));
+    let cnpj: Cnpj = DEMO_CNPJ.parse()?;
+    let mut tx = db.begin().await?;
+
+    sqlx::query(
+        "INSERT INTO stations (
+             name, subdomain, url, app_scheme, has_app, has_majority_security, age_gate,
+             is_public, address, phone, contact_mail, main_brand_color, secondary_brand_color,
+             logo_image, favicon_image, currency_multiplier, currency_name, currency_name_position)
+         VALUES ($1, $2, $3, 'filiademo', false, true, true,
+                 true, 'Av. Paulista, 1000 - Bela Vista, São Paulo - SP', '(11) 4000-1234',
+                 'contato@demo.filia.com.br', $4, '#F2A541',
+                 '/brand/demo/logo.svg', '/brand/demo/favicon.svg', 1, 'Pontos', 'after')
+         ON CONFLICT (subdomain) DO NOTHING",
+    )
+    .bind(DEMO_STATION_NAME)
+    .bind(DEMO_SUBDOMAIN)
+    .bind(public_url)
+    .bind(DEMO_MAIN_BRAND_COLOR)
+    .execute(&mut *tx)
+    .await?;
+    let station_id: i64 = sqlx::query_scalar("SELECT id FROM stations WHERE subdomain = $1")
+        .bind(DEMO_SUBDOMAIN)
+        .fetch_one(&mut *tx)
+        .await?;
+
+    sqlx::query(
+        "INSERT INTO establishments (
+             station_id, is_main, cnpj, full_social_name, address_line_1, address_line_2,
+             city, state, zipcode)
+         VALUES ($1, true, $2, 'Associação Filia Demo', 'Av. Paulista, 1000', 'Conjunto 101',
+                 'São Paulo', 'SP', '01310100')
+         ON CONFLICT (station_id, cnpj) DO NOTHING",
+    )
+    .bind(station_id)
+    .bind(cnpj.digits())
+    .execute(&mut *tx)
+    .await?;
+    let establishment_id: i64 =
+        sqlx::query_scalar("SELECT id FROM establishments WHERE station_id = $1 AND cnpj = $2")
+            .bind(station_id)
+            .bind(cnpj.digits())
+            .fetch_one(&mut *tx)
+            .await?;
+
+    let mut account = async |name: &str, email: &str, pass: &str, type_id: i16, role: &str| {
+        sqlx::query(
+            "INSERT INTO users (station_id, name, email, password_hash, type_id, role, active,
+                                briefing_done, state)
+             VALUES ($1, $2, $3, $4, $5, $6, true, true, 'SP')
+             ON CONFLICT (station_id, email) WHERE email IS NOT NULL DO NOTHING",
+        )
+        .bind(station_id)
+        .bind(name)
+        .bind(email)
+        .bind(password::hash(pass)?)
+        .bind(type_id)
+        .bind(role)
+        .execute(&mut *tx)
+        .await?;
+        let user_id: i64 =
+            sqlx::query_scalar("SELECT id FROM users WHERE station_id = $1 AND email = $2")
+                .bind(station_id)
+                .bind(email)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "INSERT INTO user_establishments (user_id, establishment_id) VALUES ($1, $2)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(establishment_id)
+        .execute(&mut *tx)
+        .await?;
+        anyhow::Ok(user_id)
+    };
+    let member_id = account("Maria Demo", MEMBER_EMAIL, MEMBER_PASSWORD, 2, "member").await?;
+    let staff_id = account("Equipe Demo", STAFF_EMAIL, STAFF_PASSWORD, 1, "staff").await?;
+
+    tx.commit().await?;
+    Ok(DemoStation {
+        station_id,
+        establishment_id,
+        member_id,
+        staff_id,
+    })
+}

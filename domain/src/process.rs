@@ -1,0 +1,23 @@
+//! Process lifecycle shared by the API and the workers.
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM, whichever comes first.
+pub async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut terminate = signal(SignalKind::terminate()).ok();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {},
+        () = async {
+            match terminate.as_mut() {
+                Some(terminate) => { terminate.recv().await; }
+                None => std::future::pending::<()>().await,
+            }
+        } => {},
+    }
+}
+
+/// This machine's name, for naming workers uniquely across machines.
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "host".into())
+}

@@ -1,0 +1,200 @@
+//! Stations: the branded programmes. A station is public data (branding, flags, currency
+//! display, the establishment behind it); every station-owned row carries its `station_id`.
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use sqlx::{PgExecutor, PgPool};
+
+use crate::config::StationRef;
+
+/// The station as the web app reads it. Field names follow the spec's contract.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct Station {
+    pub id: i64,
+    pub name: String,
+    pub subdomain: String,
+    pub custom_host: Option<String>,
+    pub url: String,
+    /// The app's custom URL scheme, named `domain` in the spec.
+    #[serde(rename = "domain")]
+    pub app_scheme: Option<String>,
+    pub ios_link: Option<String>,
+    pub android_link: Option<String>,
+    pub has_app: bool,
+    pub has_majority_security: bool,
+    pub age_gate: bool,
+    #[serde(rename = "public")]
+    pub is_public: bool,
+    pub affiliated: bool,
+    pub promotional: bool,
+    pub no_cpf: bool,
+    pub feed_access: bool,
+    pub events_access: bool,
+    pub files_access: bool,
+    pub checkout_access: bool,
+    pub my_account_access: bool,
+    pub address: Option<String>,
+    pub phone: Option<String>,
+    pub contact_mail: Option<String>,
+    pub main_brand_color: String,
+    pub secondary_brand_color: Option<String>,
+    pub font_family: String,
+    pub logo_image: Option<String>,
+    pub header_image: Option<String>,
+    pub favicon_image: Option<String>,
+    pub currency_multiplier: Decimal,
+    pub currency_name: String,
+    pub currency_name_position: String,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+    #[sqlx(json(nullable))]
+    pub establishment: Option<Establishment>,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Establishment {
+    pub id: i64,
+    pub cnpj: String,
+    pub full_social_name: String,
+    pub address: EstablishmentAddress,
+}
+
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct EstablishmentAddress {
+    pub city: Option<String>,
+    pub line_1: Option<String>,
+    pub line_2: Option<String>,
+    pub state: Option<String>,
+    pub zipcode: Option<String>,
+}
+
+/// One SELECT for every read of a station, so the JSON shape is defined once. A macro, not a
+/// const, so `concat!` can build static query strings from it.
+macro_rules! select_station {
+    () => {
+        r#"
+    SELECT s.id, s.name, s.subdomain, s.custom_host, s.url, s.app_scheme, s.ios_link,
+           s.android_link, s.has_app, s.has_majority_security, s.age_gate, s.is_public,
+           s.affiliated, s.promotional, s.no_cpf, s.feed_access, s.events_access,
+           s.files_access, s.checkout_access, s.my_account_access, s.address, s.phone,
+           s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
+           s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,
+           s.currency_name, s.currency_name_position, s.created_at,
+           (SELECT jsonb_build_object(
+                'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,
+                'address', jsonb_build_object(
+                    'city', e.city, 'line_1', e.address_line_1, 'line_2', e.address_line_2,
+                    'state', e.state, 'zipcode', e.zipcode))
+              FROM establishments e
+             WHERE e.station_id = s.id AND e.is_main) AS establishment
+      FROM stations s
+"#
+    };
+}
+
+pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<Station>> {
+    sqlx::query_as(concat!(select_station!(), " WHERE s.id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
+
+/// The id of the station a request's host name belongs to: a station's own host first,
+/// then its subdomain (the host's first label), then the configured default station.
+pub async fn resolve_host(
+    db: &PgPool,
+    host: Option<&str>,
+    default: Option<&StationRef>,
+) -> sqlx::Result<Option<i64>> {
+    if let Some(host) = host.map(normalize_host).filter(|h| !h.is_empty()) {
+        let subdomain = subdomain_of(&host);
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM stations
+              WHERE custom_host = $1 OR subdomain = $2
+              ORDER BY (custom_host = $1) DESC NULLS LAST
+              LIMIT 1",
+        )
+        .bind(&host)
+        .bind(subdomain)
+        .fetch_optional(db)
+        .await?;
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    match default {
+        Some(StationRef::Id(id)) => {
+            sqlx::query_scalar("SELECT id FROM stations WHERE id = $1")
+                .bind(id)
+                .fetch_optional(db)
+                .await
+        }
+        Some(StationRef::Subdomain(subdomain)) => {
+            sqlx::query_scalar("SELECT id FROM stations WHERE subdomain = $1")
+                .bind(subdomain)
+                .fetch_optional(db)
+                .await
+        }
+        None => Ok(None),
+    }
+}
+
+/// Lowercases and drops the port (and the brackets of an IPv6 literal).
+fn normalize_host(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or_default().to_string();
+    }
+    host.split(':').next().unwrap_or_default().to_string()
+}
+
+/// The first label of a multi-label host name; IP addresses and bare names have none.
+fn subdomain_of(host: &str) -> Option<&str> {
+    if host.parse::<std::net::IpAddr>().is_ok() {
+        return None;
+    }
+    let (first, rest) = host.split_once('.')?;
+    (!rest.is_empty() && is_valid_subdomain(first)).then_some(first)
+}
+
+/// Lowercase letters, digits and inner hyphens, 1 to 63 characters (a DNS label).
+pub fn is_valid_subdomain(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    (1..=63).contains(&bytes.len())
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+        && bytes.first() != Some(&b'-')
+        && bytes.last() != Some(&b'-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_normalization_drops_ports_and_case() {
+        assert_eq!(normalize_host("Demo.Filia.app:8080"), "demo.filia.app");
+        assert_eq!(normalize_host("[::1]:8080"), "::1");
+        assert_eq!(normalize_host("127.0.0.1:8080"), "127.0.0.1");
+    }
+
+    #[test]
+    fn subdomain_is_the_first_label_of_a_name() {
+        assert_eq!(subdomain_of("demo.filia.app"), Some("demo"));
+        assert_eq!(subdomain_of("demo.localhost"), Some("demo"));
+        assert_eq!(subdomain_of("localhost"), None);
+        assert_eq!(subdomain_of("127.0.0.1"), None);
+        assert_eq!(subdomain_of("::1"), None);
+    }
+
+    #[test]
+    fn subdomains_are_dns_labels() {
+        assert!(is_valid_subdomain("clube-azul2"));
+        assert!(!is_valid_subdomain("-clube"));
+        assert!(!is_valid_subdomain("Clube"));
+        assert!(!is_valid_subdomain(""));
+        assert!(!is_valid_subdomain(&"a".repeat(64)));
+    }
+}

@@ -1,0 +1,90 @@
+//! Accounts of a station: members, company admins and staff.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use sqlx::PgExecutor;
+
+use crate::cpf::Cpf;
+use crate::station::Establishment;
+
+/// The user as the web app keeps it in its session. Field names follow the spec.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct User {
+    pub id: i64,
+    pub station_id: i64,
+    pub name: String,
+    pub email: Option<String>,
+    pub cpf: Option<String>,
+    pub tel: Option<String>,
+    pub birthday: Option<NaiveDate>,
+    pub state: Option<String>,
+    pub image: Option<String>,
+    /// 1 company admin, 2 participant.
+    pub type_id: i16,
+    /// `member` or `staff`; staff reach the support tools of their own station only.
+    pub role: String,
+    /// 1 active, 0 waiting for activation (the spec compares it with 0).
+    pub active: i32,
+    #[serde(rename = "briefingDone")]
+    pub briefing_done: bool,
+    #[serde(rename = "deletedAt")]
+    pub deleted_at: Option<DateTime<Utc>>,
+    /// The first establishment the user is linked to; `None` blocks the member area.
+    #[sqlx(json(nullable))]
+    pub establishment: Option<Establishment>,
+}
+
+/// How a person identifies at login: by e-mail or by CPF, depending on the station.
+#[derive(Debug, Clone)]
+pub enum LoginId {
+    Email(String),
+    Cpf(Cpf),
+}
+
+macro_rules! select_user {
+    () => {
+        r#"
+    SELECT u.id, u.station_id, u.name, u.email, u.cpf, u.tel, u.birthday, u.state, u.image,
+           u.type_id, u.role, u.active::int AS active, u.briefing_done, u.deleted_at,
+           (SELECT jsonb_build_object(
+                'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,
+                'address', jsonb_build_object(
+                    'city', e.city, 'line_1', e.address_line_1, 'line_2', e.address_line_2,
+                    'state', e.state, 'zipcode', e.zipcode))
+              FROM user_establishments ue
+              JOIN establishments e ON e.id = ue.establishment_id AND e.station_id = u.station_id
+             WHERE ue.user_id = u.id
+             ORDER BY ue.created_at, e.id
+             LIMIT 1) AS establishment
+      FROM users u
+"#
+    };
+}
+
+/// The id and stored password hash of a station's account, by login identifier.
+pub async fn find_credentials(
+    db: impl PgExecutor<'_>,
+    station_id: i64,
+    login: &LoginId,
+) -> sqlx::Result<Option<(i64, Option<String>)>> {
+    let (email, cpf) = match login {
+        LoginId::Email(email) => (Some(email.trim().to_lowercase()), None),
+        LoginId::Cpf(cpf) => (None, Some(cpf.digits().to_string())),
+    };
+    sqlx::query_as(
+        "SELECT id, password_hash FROM users
+          WHERE station_id = $1 AND (email = $2 OR cpf = $3)",
+    )
+    .bind(station_id)
+    .bind(email)
+    .bind(cpf)
+    .fetch_optional(db)
+    .await
+}
+
+pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<User>> {
+    sqlx::query_as(concat!(select_user!(), " WHERE u.id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
