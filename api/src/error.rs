@@ -1,0 +1,87 @@
+//! The one error type of the API. Every failure becomes the envelope of the architecture
+//! page: `{"messages": [...]}` for what the member can fix, `{"error": "..."}` otherwise.
+//! A 5xx never says more than "Erro interno no servidor"; its cause goes to the log, inside
+//! the request's span, so the line carries the request id.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+pub const INTERNAL_ERROR: &str = "Erro interno no servidor";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request could not be read (bad JSON, a bad path parameter).
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    /// The request was read but breaks a rule; one message per broken rule.
+    #[error("invalid: {0:?}")]
+    Invalid(Vec<String>),
+    #[error("unauthorized: {0}")]
+    Unauthorized(String),
+    #[error("not found: {0}")]
+    NotFound(String),
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("payload too large")]
+    PayloadTooLarge,
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl ApiError {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::Invalid(vec![message.into()])
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::NotFound(message.into())
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = match self {
+            Self::BadRequest(message) | Self::Unauthorized(message) => {
+                json!({ "messages": [message] })
+            }
+            Self::Invalid(messages) => json!({ "messages": messages }),
+            Self::NotFound(message) => json!({ "error": message }),
+            Self::MethodNotAllowed => json!({ "error": "Método não permitido para esta rota" }),
+            Self::PayloadTooLarge => json!({ "error": "O corpo da requisição é grande demais" }),
+            Self::UnsupportedMediaType => {
+                json!({ "messages": ["Envie o corpo da requisição em JSON (Content-Type: application/json)"] })
+            }
+            Self::Internal(cause) => {
+                tracing::error!(error = ?cause, "request failed");
+                json!({ "error": INTERNAL_ERROR })
+            }
+        };
+        (status, Json(body)).into_response()
+    }
+}

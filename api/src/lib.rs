@@ -1,0 +1,89 @@
+//! Filia's HTTP API. A lean layer: it validates, records and answers; slow work is queued
+//! for the workers. `app` builds the whole router so tests drive exactly what `serve` runs.
+
+use std::any::Any;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, Response};
+use axum::{Router, middleware};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+use tracing::Span;
+
+pub mod error;
+pub mod extract;
+pub mod metrics;
+pub mod routes;
+pub mod spa;
+pub mod state;
+
+pub use state::AppState;
+
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(routes::health::router())
+        .nest("/api", routes::api())
+        .fallback(spa::serve)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            metrics::record,
+        ))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_request(())
+                .on_response(|response: &Response<Body>, latency: Duration, _: &Span| {
+                    tracing::info!(
+                        status = response.status().as_u16(),
+                        latency_ms = latency.as_millis() as u64,
+                        "answered"
+                    );
+                }),
+        )
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .with_state(state)
+}
+
+/// Every log line of a request carries this span's fields. Only the path is logged: query
+/// strings and bodies may hold personal data.
+fn request_span(request: &Request<Body>) -> Span {
+    let request_id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!(
+        "request",
+        id = %request_id,
+        method = %request.method(),
+        path = %request.uri().path(),
+    )
+}
+
+fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
+    let detail = cause
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| cause.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown panic");
+    use axum::response::IntoResponse;
+    error::ApiError::Internal(anyhow::anyhow!("handler panicked: {detail}")).into_response()
+}
+
+/// Applies pending migrations, then serves until SIGINT or SIGTERM.
+pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
+    let db = domain::db::connect(&config).await?;
+    domain::db::migrate(&db).await?;
+    let listener = tokio::net::TcpListener::bind(config.bind).await?;
+    tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");
+    let state = AppState::new(config, db)?;
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(domain::process::shutdown_signal())
+        .await?;
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,56 @@
+//! `api serve | migrate | seed-demo`.
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: api <serve|migrate|seed-demo>\n\
+  serve      apply pending migrations, then serve the API and the web app\n\
+  migrate    apply pending migrations and exit\n\
+  seed-demo  create the demo station and its accounts (idempotent)";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let command = std::env::args().nth(1).unwrap_or_else(|| "serve".into());
+    if matches!(command.as_str(), "-h" | "--help" | "help") {
+        eprintln!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let config = match domain::Config::from_env() {
+        Ok(config) => config,
+        Err(err) => {
+            eprintln!("{err}");
+            return ExitCode::from(2);
+        }
+    };
+    domain::telemetry::init_logging(&config);
+    let outcome = match command.as_str() {
+        "serve" => api::serve(config).await,
+        "migrate" => migrate(&config).await,
+        "seed-demo" => seed_demo(&config).await,
+        other => {
+            eprintln!("unknown command {other:?}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            tracing::error!(error = ?err, command, "failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn migrate(config: &domain::Config) -> anyhow::Result<()> {
+    let db = domain::db::connect(config).await?;
+    domain::db::migrate(&db).await?;
+    tracing::info!("migrations applied");
+    Ok(())
+}
+
+async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
+    let db = domain::db::connect(config).await?;
+    domain::db::migrate(&db).await?;
+    let demo = domain::demo::seed(&db, &config.public_url).await?;
+    tracing::info!(station_id = demo.station_id, "demo station ready");
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! One module per resource, each with its own `router()`; merged here under `/api`.
+
+use axum::Router;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub mod auth;
+pub mod health;
+pub mod site;
+pub mod stations;
+
+pub fn api() -> Router<AppState> {
+    Router::new()
+        .merge(site::router())
+        .merge(stations::router())
+        .merge(auth::router())
+        .fallback(|| async { ApiError::not_found("Rota não encontrada") })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+}

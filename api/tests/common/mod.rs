@@ -1,0 +1,81 @@
+//! Drives the real router (the one `api serve` runs) against a per-test database.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use api::AppState;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use domain::Config;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use sqlx::PgPool;
+use tower::ServiceExt;
+
+/// The configuration of the test process, with some variables overridden.
+pub fn config_with(overrides: &[(&str, &str)]) -> Config {
+    let overrides: HashMap<String, String> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Config::from_lookup(|name| {
+        overrides
+            .get(name)
+            .cloned()
+            .or_else(|| std::env::var(name).ok().filter(|v| !v.is_empty()))
+    })
+    .expect("test configuration")
+}
+
+pub fn app(db: PgPool) -> Router {
+    app_with(db, &[])
+}
+
+pub fn app_with(db: PgPool, overrides: &[(&str, &str)]) -> Router {
+    api::app(AppState::new(config_with(overrides), db).expect("state"))
+}
+
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub text: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|err| panic!("not JSON ({err}): {:?}", self.text))
+    }
+}
+
+pub async fn send(app: &Router, request: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(request).await.expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    Answer {
+        status,
+        headers,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+pub async fn get(app: &Router, uri: &str) -> Answer {
+    send(app, Request::get(uri).body(Body::empty()).expect("request")).await
+}
+
+pub async fn post_json(app: &Router, uri: &str, body: &str) -> Answer {
+    let request = Request::post(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_owned()))
+        .expect("request");
+    send(app, request).await
+}

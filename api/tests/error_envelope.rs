@@ -1,0 +1,130 @@
+//! Every failure answers the error envelope, in Portuguese; never axum's plain text.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{app, get, post_json, send};
+use domain::demo;
+use serde_json::json;
+use sqlx::PgPool;
+
+const LOGIN: &str = "/api/auth/login/establishment/";
+
+async fn login_url(db: &PgPool) -> String {
+    let demo = demo::seed(db, "http://127.0.0.1:8080").await.expect("seed");
+    format!("{LOGIN}{}", demo.station_id)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn malformed_json_answers_400(db: PgPool) {
+    let url = login_url(&db).await;
+    let answer = post_json(&app(db), &url, r#"{"email": "membro@demo"#).await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer.json(),
+        json!({ "messages": ["JSON inválido no corpo da requisição"] })
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_missing_field_answers_422_naming_it(db: PgPool) {
+    let url = login_url(&db).await;
+    let answer = post_json(&app(db), &url, r#"{"email": "membro@demo.filia.com.br"}"#).await;
+
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        answer.json(),
+        json!({ "messages": ["O campo \"password\" é obrigatório"] })
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_wrong_type_answers_422_naming_the_field(db: PgPool) {
+    let url = login_url(&db).await;
+    let answer = post_json(&app(db), &url, r#"{"email": "a@b.co", "password": 123}"#).await;
+
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        answer.json(),
+        json!({ "messages": ["O campo \"password\" tem um valor inválido"] })
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_body_that_is_not_json_answers_415(db: PgPool) {
+    let url = login_url(&db).await;
+    let request = Request::post(url)
+        .header("content-type", "text/plain")
+        .body(Body::from("x"))
+        .expect("request");
+    let answer = send(&app(db), request).await;
+
+    assert_eq!(answer.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(
+        answer.json()["messages"][0]
+            .as_str()
+            .is_some_and(|m| m.contains("JSON"))
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_oversized_body_answers_413(db: PgPool) {
+    let url = login_url(&db).await;
+    let huge = format!(
+        r#"{{"email":"a@b.co","password":"{}"}}"#,
+        "x".repeat(3 * 1024 * 1024)
+    );
+    let answer = post_json(&app(db), &url, &huge).await;
+
+    assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(answer.json()["error"].is_string());
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_unknown_api_route_answers_404(db: PgPool) {
+    let answer = get(&app(db), "/api/no-such-thing").await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.json(), json!({ "error": "Rota não encontrada" }));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_wrong_method_answers_405(db: PgPool) {
+    let url = login_url(&db).await;
+    let answer = get(&app(db), &url).await;
+
+    assert_eq!(answer.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(
+        answer.json(),
+        json!({ "error": "Método não permitido para esta rota" })
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_server_failure_answers_500_without_its_cause(db: PgPool) {
+    let app = app(db.clone());
+    db.close().await;
+
+    let answer = get(&app, "/api/stations/1").await;
+
+    assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(
+        answer.json(),
+        json!({ "error": "Erro interno no servidor" })
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn every_answer_carries_a_request_id(db: PgPool) {
+    let answer = get(&app(db), "/api/stations/999").await;
+
+    let id = answer
+        .headers
+        .get("x-request-id")
+        .expect("request id")
+        .to_str()
+        .expect("ascii");
+    assert_eq!(id.len(), 36, "a UUID: {id}");
+}

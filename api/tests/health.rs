@@ -1,0 +1,76 @@
+//! `/healthz`, `/readyz` and `/metrics`.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{app, app_with, get};
+use sqlx::PgPool;
+
+#[sqlx::test(migrations = "../migrations")]
+async fn healthz_answers_while_the_process_lives(db: PgPool) {
+    let answer = get(&app(db), "/healthz").await;
+    assert_eq!(answer.status, StatusCode::OK);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_answers_200_when_postgres_and_redis_answer(db: PgPool) {
+    let answer = get(&app(db), "/readyz").await;
+
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(
+        answer.json()["checks"],
+        serde_json::json!({ "postgres": "ok", "redis": "ok" })
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_answers_503_when_redis_is_down(db: PgPool) {
+    // Port 1 on loopback: nothing listens there, as with a stopped Redis.
+    let app = app_with(db, &[("REDIS_URL", "redis://127.0.0.1:1")]);
+
+    let answer = get(&app, "/readyz").await;
+
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    let body = answer.json();
+    assert_eq!(
+        body["checks"],
+        serde_json::json!({ "postgres": "ok", "redis": "unavailable" })
+    );
+    assert_eq!(body["error"], "Serviço indisponível");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_answers_503_when_postgres_is_down(db: PgPool) {
+    let app = app(db.clone());
+    db.close().await;
+
+    let answer = get(&app, "/readyz").await;
+
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(answer.json()["checks"]["postgres"], "unavailable");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn metrics_count_requests_by_route_pattern_and_status(db: PgPool) {
+    let app = app(db);
+    get(&app, "/api/stations/424242").await;
+    get(&app, "/api/stations/434343").await;
+
+    let answer = get(&app, "/metrics").await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(
+        answer.text.contains(
+            r#"http_requests_total{method="GET",route="/api/stations/{id}",status="404"} 2"#
+        ),
+        "{}",
+        answer.text
+    );
+    assert!(answer.text.contains(
+        "http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/stations/{id}\""
+    ));
+    assert!(
+        !answer.text.contains("424242"),
+        "raw paths must not become labels"
+    );
+}

@@ -1,0 +1,76 @@
+//! `GET /api/config`: which station a host name belongs to.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{app, app_with, send};
+use domain::demo;
+use sqlx::PgPool;
+
+async fn station_for(app: &axum::Router, host: &str) -> (StatusCode, serde_json::Value) {
+    let request = Request::get("/api/config")
+        .header("host", host)
+        .body(Body::empty())
+        .expect("request");
+    let answer = send(app, request).await;
+    (answer.status, answer.json())
+}
+
+async fn other_station(db: &PgPool) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, custom_host, url)
+         VALUES ('Clube Azul', 'azul', 'clube.azul.com.br', 'https://clube.azul.com.br') RETURNING id",
+    )
+    .fetch_one(db)
+    .await
+    .expect("insert")
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn hosts_resolve_by_custom_host_then_subdomain_then_default(db: PgPool) {
+    let demo = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let azul = other_station(&db).await;
+    let app = app(db);
+
+    assert_eq!(
+        station_for(&app, "clube.azul.com.br").await.1["station_id"],
+        azul
+    );
+    assert_eq!(
+        station_for(&app, "AZUL.filia.app:8443").await.1["station_id"],
+        azul
+    );
+    assert_eq!(
+        station_for(&app, "demo.localhost:8080").await.1["station_id"],
+        demo.station_id
+    );
+    assert_eq!(
+        station_for(&app, "127.0.0.1:8080").await.1["station_id"],
+        demo.station_id
+    );
+    assert_eq!(
+        station_for(&app, "elsewhere.example.com").await.1["station_id"],
+        demo.station_id
+    );
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_default_station_can_be_an_id(db: PgPool) {
+    let azul = other_station(&db).await;
+    let app = app_with(db, &[("FILIA_DEFAULT_STATION", &azul.to_string())]);
+
+    assert_eq!(station_for(&app, "127.0.0.1").await.1["station_id"], azul);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn no_matching_station_answers_404(db: PgPool) {
+    let app = app_with(db, &[("FILIA_DEFAULT_STATION", "none")]);
+
+    let (status, body) = station_for(&app, "127.0.0.1").await;
+
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["error"], "Estação não encontrada");
+}

@@ -1,0 +1,49 @@
+//! Paths outside `/api` answer the web app, so deep links work after a reload.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{app_with, get};
+use sqlx::PgPool;
+
+fn built_app_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "filia-web-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(dir.join("assets")).expect("dir");
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><div id=root>filia</div>",
+    )
+    .expect("index");
+    std::fs::write(dir.join("assets/app-1a2b.js"), "console.log(1)").expect("asset");
+    dir
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn deep_links_answer_the_app_and_assets_are_cached(db: PgPool) {
+    let dir = built_app_dir();
+    let app = app_with(db, &[("FILIA_WEB_DIR", dir.to_str().expect("utf-8"))]);
+
+    let deep_link = get(&app, "/not-autorized").await;
+    let asset = get(&app, "/assets/app-1a2b.js").await;
+    let api = get(&app, "/api/not-autorized").await;
+
+    assert_eq!(deep_link.status, StatusCode::OK);
+    assert!(deep_link.text.contains("filia"));
+    assert_eq!(deep_link.headers["cache-control"], "no-cache");
+    assert_eq!(asset.status, StatusCode::OK);
+    assert_eq!(
+        asset.headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(
+        api.status,
+        StatusCode::NOT_FOUND,
+        "/api paths never fall back to the app"
+    );
+    assert_eq!(api.json()["error"], "Rota não encontrada");
+    std::fs::remove_dir_all(dir).ok();
+}
