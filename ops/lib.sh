@@ -1,0 +1,106 @@
+# Shared by ops/run and ops/test: bring a fresh Debian machine to the point where Filia
+# builds and runs. Every step checks first and only acts on what is missing.
+# shellcheck shell=bash
+
+FILIA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export FILIA_ROOT
+# Builds are cached outside the clone, so a fresh clone (CI) reuses earlier work.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/filia-target}"
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/filia}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf '\033[31merror:\033[0m %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root to run: $*"
+  fi
+}
+
+# Debian packages the platform needs: browsers for tests, ffmpeg for videos, poppler for
+# checking PDFs, PostgreSQL and Redis clients for bring-up.
+ensure_packages() {
+  local wanted=(chromium ffmpeg poppler-utils postgresql-client redis-tools curl ca-certificates)
+  command -v node >/dev/null && command -v npm >/dev/null || wanted+=(nodejs npm)
+  local missing=()
+  for package in "${wanted[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  command -v cargo >/dev/null || die "cargo is missing: install Rust (https://rustup.rs) and run again"
+}
+
+url_host() { local rest="${1#*://}"; rest="${rest#*@}"; rest="${rest%%/*}"; rest="${rest%%\?*}"; echo "${rest%%:*}"; }
+url_port() { local rest="${1#*://}"; rest="${rest#*@}"; rest="${rest%%/*}"; rest="${rest%%\?*}"; [[ "$rest" == *:* ]] && echo "${rest##*:}" || echo "$2"; }
+is_local() { case "$1" in 127.*|localhost|::1|"") return 0;; *) return 1;; esac; }
+
+# PostgreSQL and Redis at the configured URLs; a local server that is installed but
+# stopped is started, a missing local one is installed first.
+ensure_services() {
+  local pg_host pg_port redis_host redis_port
+  pg_host=$(url_host "$DATABASE_URL"); pg_port=$(url_port "$DATABASE_URL" 5432)
+  if ! pg_isready -q -h "$pg_host" -p "$pg_port"; then
+    is_local "$pg_host" || die "PostgreSQL does not answer at $pg_host:$pg_port"
+    if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+      say "installing PostgreSQL"
+      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq postgresql >/dev/null
+    fi
+    say "starting PostgreSQL"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n1)" main start || true
+    for _ in $(seq 1 30); do pg_isready -q -h "$pg_host" -p "$pg_port" && break; sleep 0.5; done
+    pg_isready -q -h "$pg_host" -p "$pg_port" || die "PostgreSQL did not start at $pg_host:$pg_port"
+  fi
+  redis_host=$(url_host "$REDIS_URL"); redis_port=$(url_port "$REDIS_URL" 6379)
+  if ! redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then
+    is_local "$redis_host" || die "Redis does not answer at $redis_host:$redis_port"
+    command -v redis-server >/dev/null || {
+      say "installing Redis"
+      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq redis-server >/dev/null
+    }
+    say "starting Redis"
+    as_root mkdir -p /var/lib/redis /var/log/redis
+    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port "$redis_port" --save "" \
+      --appendonly no --dir /var/lib/redis --logfile /var/log/redis/filia.log
+    for _ in $(seq 1 20); do redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1 && break; sleep 0.25; done
+    redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1 || die "Redis did not start at $redis_host:$redis_port"
+  fi
+}
+
+build_rust() {
+  say "building the API and the workers"
+  (cd "$FILIA_ROOT" && cargo build --locked --bin api --bin workers)
+  FILIA_BIN="$CARGO_TARGET_DIR/debug"
+  export FILIA_BIN
+}
+
+# npm ci only when the lock file changed since the last install.
+install_web_dependencies() {
+  local web="$FILIA_ROOT/web"
+  if [ ! -f "$web/node_modules/.package-lock.json" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
+    say "installing web dependencies"
+    (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+build_web() {
+  install_web_dependencies
+  say "building the web app"
+  (cd "$FILIA_ROOT/web" && npm run --silent build >/dev/null)
+}
+
+# Waits until the API at $1 answers /readyz, or gives up after $2 seconds.
+wait_ready() {
+  local url="$1" timeout="${2:-30}"
+  for _ in $(seq 1 $((timeout * 4))); do
+    curl -fsS "$url/readyz" >/dev/null 2>&1 && return 0
+    sleep 0.25
+  done
+  return 1
+}
