@@ -20,19 +20,22 @@ as_root() {
   fi
 }
 
-# Debian packages the platform needs: browsers for tests, ffmpeg for videos, poppler for
-# checking PDFs, PostgreSQL and Redis clients for bring-up.
+# Debian packages the platform needs, by the command that shows each is there: browsers
+# for tests, ffmpeg for videos, poppler for checking PDFs, PostgreSQL and Redis clients.
 ensure_packages() {
-  local wanted=(chromium ffmpeg poppler-utils postgresql-client redis-tools curl ca-certificates)
-  command -v node >/dev/null && command -v npm >/dev/null || wanted+=(nodejs npm)
-  local missing=()
-  for package in "${wanted[@]}"; do
-    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  local wanted=(chromium:chromium ffmpeg:ffmpeg ffprobe:ffmpeg pdftoppm:poppler-utils
+    psql:postgresql-client pg_isready:postgresql-client redis-cli:redis-tools curl:curl
+    node:nodejs npm:npm)
+  local missing=() entry
+  for entry in "${wanted[@]}"; do
+    command -v "${entry%%:*}" >/dev/null || missing+=("${entry##*:}")
   done
   if [ ${#missing[@]} -gt 0 ]; then
+    mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
     say "installing ${missing[*]}"
     as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends \
+      ca-certificates "${missing[@]}" >/dev/null
   fi
   command -v cargo >/dev/null || die "cargo is missing: install Rust (https://rustup.rs) and run again"
 }
