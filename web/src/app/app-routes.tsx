@@ -1,0 +1,36 @@
+// Every route of the web app, with the paths exactly as the spec names them
+// ("/not-autorized" and "/confimation" are spelled so on purpose).
+import type { RouteObject } from "react-router";
+import { AccountNotActiveRoute } from "@/app/routes/account-not-active";
+import { logoutLoader } from "@/app/routes/logout";
+import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
+import { NotFoundRoute } from "@/app/routes/not-found";
+import { RootGateRoute } from "@/app/routes/root-gate";
+import { RootLayout } from "@/app/routes/root-layout";
+import { LoadingPage } from "@/components/loading-page";
+import { MemberLayout } from "@/features/member/components/member-layout";
+import { MemberWelcome } from "@/features/member/components/member-welcome";
+import { RequireMember } from "@/features/session/components/require-member";
+
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    hydrateFallbackElement: <LoadingPage />,
+    children: [
+      { index: true, element: <RootGateRoute /> },
+      {
+        path: "homepage",
+        element: (
+          <RequireMember>
+            <MemberLayout />
+          </RequireMember>
+        ),
+        children: [{ index: true, element: <MemberWelcome /> }],
+      },
+      { path: "logout", loader: logoutLoader, element: <LoadingPage /> },
+      { path: "not-autorized", element: <NotAuthorizedRoute /> },
+      { path: "confimation", element: <AccountNotActiveRoute /> },
+      { path: "*", element: <NotFoundRoute /> },
+    ],
+  },
+];

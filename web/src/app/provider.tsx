@@ -1,0 +1,18 @@
+import type { ReactNode } from "react";
+import { QueryProvider } from "@/app/query-provider";
+import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
+import { ToastProvider } from "@/components/toasts/toast-provider";
+import { StationProvider } from "@/features/station/components/station-provider";
+
+/** Everything the routes rely on: feedback messages, react-query and the branded station. */
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <ToastProvider>
+      <SnackbarProvider>
+        <QueryProvider>
+          <StationProvider>{children}</StationProvider>
+        </QueryProvider>
+      </SnackbarProvider>
+    </ToastProvider>
+  );
+}

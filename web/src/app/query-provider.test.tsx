@@ -1,0 +1,35 @@
+import { useMutation } from "@tanstack/react-query";
+import { fireEvent, render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { QueryProvider } from "@/app/query-provider";
+import { ToastProvider } from "@/components/toasts/toast-provider";
+import { api } from "@/lib/api-client";
+import { jsonResponse } from "@/testing/fixtures";
+
+function SendButton() {
+  const mutation = useMutation({ mutationFn: () => api.post("/auth/signup", {}) });
+  return (
+    <button type="button" onClick={() => mutation.mutate()}>
+      Enviar
+    </button>
+  );
+}
+
+describe("QueryProvider", () => {
+  it("shows the error toast when a mutation fails", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse({ messages: ["E-mail já cadastrado"] }, 422))));
+    render(
+      <ToastProvider>
+        <QueryProvider>
+          <SendButton />
+        </QueryProvider>
+      </ToastProvider>,
+    );
+
+    fireEvent.click(screen.getByRole("button", { name: "Enviar" }));
+
+    const notifications = screen.getByRole("region", { name: "Notificações" });
+    expect(await within(notifications).findByText("E-mail já cadastrado")).toBeInTheDocument();
+    expect(within(notifications).getByText("Erro")).toBeInTheDocument();
+  });
+});

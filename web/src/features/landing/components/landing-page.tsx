@@ -1,0 +1,37 @@
+import { Link } from "react-router";
+import { StationLogo } from "@/features/station/components/station-logo";
+import { useStation } from "@/features/station/station-context";
+import "./landing-page.css";
+
+/** The visitors' page at /: the station's logo and name, with the ways in. */
+export function LandingPage() {
+  const station = useStation();
+  const ownerName = station.establishment?.full_social_name ?? station.name;
+
+  return (
+    <div className="landing">
+      <header className="landing__header">
+        <StationLogo className="landing__logo" />
+      </header>
+      <main className="landing__hero">
+        <h1 className="landing__title">{station.name}</h1>
+        <p className="landing__lead">
+          Participe das atividades, acumule benefícios e aproveite tudo o que preparamos para você.
+        </p>
+        <div className="landing__actions">
+          <Link className="button button--primary" to="/login">
+            Entrar
+          </Link>
+          <Link className="button button--secondary" to="/cadastrar">
+            Cadastre-se
+          </Link>
+        </div>
+      </main>
+      <footer className="landing__footer">
+        <p>
+          © {new Date().getFullYear()} {ownerName}
+        </p>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it, vi } from "vitest";
+import { api, ApiError, INTERNAL_SERVER_ERROR_TEXT, toastForError } from "@/lib/api-client";
+import { jsonResponse, signIn } from "@/testing/fixtures";
+
+/** Stubs fetch with an answer, or with a failure to reject with. */
+function stubFetch(answer: Response | Error | DOMException) {
+  const fetchMock = vi.fn(() => (answer instanceof Response ? Promise.resolve(answer) : Promise.reject(answer)));
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+function sentRequest(fetchMock: ReturnType<typeof stubFetch>): { url: string; init: RequestInit; headers: Headers } {
+  const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+  return { url, init, headers: new Headers(init.headers) };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe("api client", () => {
+  it("calls the API under /api and returns the JSON answer", async () => {
+    const fetchMock = stubFetch(jsonResponse({ station_id: 7 }));
+
+    await expect(api.get("/config")).resolves.toEqual({ station_id: 7 });
+
+    const { url, init } = sentRequest(fetchMock);
+    expect(url).toBe("/api/config");
+    expect(init.method).toBe("GET");
+  });
+
+  it("sends a body as JSON", async () => {
+    const fetchMock = stubFetch(jsonResponse({ token: "abc" }));
+
+    await api.post("/auth/login/establishment/7", { email: "maria@filia.example", password: "Segredo123" });
+
+    const { init, headers } = sentRequest(fetchMock);
+    expect(init.method).toBe("POST");
+    expect(headers.get("Content-Type")).toBe("application/json");
+    expect(JSON.parse(init.body as string)).toEqual({ email: "maria@filia.example", password: "Segredo123" });
+  });
+
+  it("returns undefined for an answer without a body", async () => {
+    stubFetch(new Response(null, { status: 204 }));
+
+    await expect(api.delete("/sessions/current")).resolves.toBeUndefined();
+  });
+
+  it("sends the stored token as a bearer header", async () => {
+    signIn({}, "stored-token");
+    const fetchMock = stubFetch(jsonResponse({}));
+
+    await api.get("/users-web/1");
+
+    expect(sentRequest(fetchMock).headers.get("Authorization")).toBe("Bearer stored-token");
+  });
+
+  it("sends no Authorization header without a session", async () => {
+    const fetchMock = stubFetch(jsonResponse({}));
+
+    await api.get("/stations/7");
+
+    expect(sentRequest(fetchMock).headers.has("Authorization")).toBe(false);
+  });
+
+  it.each([
+    ["the first of messages", 422, { messages: ["CPF inválido", "Email inválido"] }, "CPF inválido"],
+    ["error", 404, { error: "Estação não encontrada" }, "Estação não encontrada"],
+    ["messages before error", 400, { messages: ["Primeira"], error: "Segunda" }, "Primeira"],
+    ["error when messages is empty", 400, { messages: [], error: "Segunda" }, "Segunda"],
+    ["the first item of an array body", 400, ["Senha incorreta"], "Senha incorreta"],
+    ["the generic text for an envelope without text", 400, { detail: "x" }, INTERNAL_SERVER_ERROR_TEXT],
+    ["the server's own text on a 500", 500, { messages: ["Erro interno no servidor"] }, "Erro interno no servidor"],
+  ])("shows %s", async (_case, status, body, text) => {
+    stubFetch(jsonResponse(body, status));
+
+    const error = await failureOf(api.get("/anything"));
+
+    expect(error.status).toBe(status);
+    expect(toastForError(error)).toEqual({ title: "Erro", text });
+  });
+
+  it("shows the generic text for an error without a body", async () => {
+    stubFetch(new Response(null, { status: 401 }));
+
+    const error = await failureOf(api.get("/anything"));
+
+    expect(toastForError(error)).toEqual({ title: "Erro", text: INTERNAL_SERVER_ERROR_TEXT });
+  });
+
+  it("shows the generic text for a 500 that is not JSON", async () => {
+    stubFetch(new Response("<h1>Bad gateway</h1>", { status: 500, headers: { "Content-Type": "text/html" } }));
+
+    const error = await failureOf(api.get("/anything"));
+
+    expect(error.status).toBe(500);
+    expect(toastForError(error)).toEqual({ title: "Erro", text: INTERNAL_SERVER_ERROR_TEXT });
+  });
+
+  it("treats a successful answer that is not JSON as a failure", async () => {
+    stubFetch(new Response("<!doctype html>", { status: 200, headers: { "Content-Type": "text/html" } }));
+
+    const error = await failureOf(api.get("/config"));
+
+    expect(error.message).toBe(INTERNAL_SERVER_ERROR_TEXT);
+  });
+
+  it("shows the generic text when the network fails", async () => {
+    stubFetch(new TypeError("Failed to fetch"));
+
+    const error = await failureOf(api.get("/config"));
+
+    expect(error.status).toBe(0);
+    expect(toastForError(error)).toEqual({ title: "Erro", text: INTERNAL_SERVER_ERROR_TEXT });
+  });
+
+  it("lets a cancelled request end as a cancellation, not as an API error", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    stubFetch(new DOMException("Aborted", "AbortError"));
+
+    await expect(api.get("/config", { signal: controller.signal })).rejects.toHaveProperty("name", "AbortError");
+  });
+
+  it("gives any other error the generic toast", () => {
+    expect(toastForError(new Error("boom"))).toEqual({ title: "Erro", text: INTERNAL_SERVER_ERROR_TEXT });
+  });
+});

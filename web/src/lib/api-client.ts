@@ -1,0 +1,115 @@
+// The one way the web app talks to the API: JSON in and out under /api, the stored token
+// as a bearer header, and failures turned into the toast of the error catalogue
+// (spec 000 section 8).
+import { getStoredSession } from "@/lib/session-store";
+
+export const API_BASE_PATH = "/api";
+export const ERROR_TOAST_TITLE = "Erro";
+export const INTERNAL_SERVER_ERROR_TEXT = "Erro interno no servidor";
+
+/** Status given to an ApiError when no answer came back at all. */
+export const NO_RESPONSE_STATUS = 0;
+
+/** A failed call; `message` is the text its toast shows. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+  }
+}
+
+function firstText(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+/** The catalogue's order: first of `messages`, then `error`, then the first item of an array body. */
+export function errorTextFromBody(body: unknown): string {
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    const { messages, error } = body as { messages?: unknown; error?: unknown };
+    const fromMessages = Array.isArray(messages) ? firstText(messages[0]) : null;
+    const text = fromMessages ?? firstText(error);
+    if (text !== null) return text;
+  }
+  if (Array.isArray(body)) {
+    const text = firstText(body[0]);
+    if (text !== null) return text;
+  }
+  return INTERNAL_SERVER_ERROR_TEXT;
+}
+
+export interface Toast {
+  title: string;
+  text: string;
+}
+
+/** The toast for any error thrown while talking to the API. */
+export function toastForError(error: unknown): Toast {
+  const text = error instanceof ApiError ? error.message : INTERNAL_SERVER_ERROR_TEXT;
+  return { title: ERROR_TOAST_TITLE, text };
+}
+
+type ParsedBody = { kind: "empty" } | { kind: "json"; value: unknown } | { kind: "invalid" };
+
+async function parseBody(response: Response): Promise<ParsedBody> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return { kind: "invalid" };
+  }
+  if (text.trim() === "") return { kind: "empty" };
+  try {
+    return { kind: "json", value: JSON.parse(text) as unknown };
+  } catch {
+    return { kind: "invalid" };
+  }
+}
+
+type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+  const { body, signal } = options;
+  const headers = new Headers({ Accept: "application/json" });
+  if (body !== undefined) headers.set("Content-Type", "application/json");
+  const token = getStoredSession()?.token;
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE_PATH}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    // A cancelled request (react-query aborts stale ones) is not a failure to report.
+    if (signal?.aborted) throw error;
+    throw new ApiError(NO_RESPONSE_STATUS, INTERNAL_SERVER_ERROR_TEXT);
+  }
+
+  const parsed = await parseBody(response);
+  if (!response.ok) {
+    const text = parsed.kind === "json" ? errorTextFromBody(parsed.value) : INTERNAL_SERVER_ERROR_TEXT;
+    throw new ApiError(response.status, text);
+  }
+  if (parsed.kind === "invalid") throw new ApiError(response.status, INTERNAL_SERVER_ERROR_TEXT);
+  return (parsed.kind === "json" ? parsed.value : undefined) as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("GET", path, options),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>
+    request<T>("POST", path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>
+    request<T>("PUT", path, { ...options, body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("DELETE", path, options),
+};

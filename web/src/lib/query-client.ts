@@ -1,0 +1,22 @@
+// The react-query client: failed mutations always end in the catalogue's error toast, and
+// queries retry only failures that may pass on their own (no answer, or a 5xx).
+import { MutationCache, QueryClient } from "@tanstack/react-query";
+import { ApiError, NO_RESPONSE_STATUS } from "@/lib/api-client";
+
+const MAX_QUERY_RETRIES = 2;
+
+function isTransientFailure(error: Error): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === NO_RESPONSE_STATUS || error.status >= 500;
+}
+
+export function createQueryClient(onMutationError: (error: Error) => void): QueryClient {
+  return new QueryClient({
+    mutationCache: new MutationCache({ onError: (error) => onMutationError(error) }),
+    defaultOptions: {
+      queries: {
+        retry: (failureCount, error) => isTransientFailure(error) && failureCount < MAX_QUERY_RETRIES,
+      },
+    },
+  });
+}

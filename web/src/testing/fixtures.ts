@@ -1,0 +1,82 @@
+import { storeSession } from "@/lib/session-store";
+import type { Establishment, Station, User } from "@/types/api";
+
+export const demoEstablishment: Establishment = {
+  id: 3,
+  cnpj: "11222333000181",
+  full_social_name: "Associação Filia Demo",
+  address: { city: "São Paulo", line_1: "Rua Augusta, 100", line_2: "Sala 1", state: "SP", zipcode: "01310100" },
+};
+
+export function buildStation(overrides: Partial<Station> = {}): Station {
+  return {
+    id: 7,
+    name: "Clube Filia Demo",
+    subdomain: "demo",
+    custom_host: null,
+    url: "http://127.0.0.1:8080",
+    domain: "filiademo",
+    ios_link: null,
+    android_link: null,
+    has_app: false,
+    has_majority_security: true,
+    age_gate: false,
+    public: true,
+    affiliated: false,
+    promotional: false,
+    no_cpf: false,
+    feed_access: true,
+    events_access: true,
+    files_access: true,
+    checkout_access: true,
+    my_account_access: true,
+    address: "Rua Augusta, 100, São Paulo - SP",
+    phone: "(11) 4000-1234",
+    contact_mail: "contato@filia.example",
+    main_brand_color: "#0E7C66",
+    secondary_brand_color: "#F2A541",
+    font_family: "Lato",
+    logo_image: "/brand/demo/logo.svg",
+    header_image: null,
+    favicon_image: "/brand/demo/favicon.svg",
+    currency_multiplier: 1,
+    currency_name: "Pontos",
+    currency_name_position: "after",
+    createdAt: "2026-11-21T10:00:00Z",
+    establishment: demoEstablishment,
+    ...overrides,
+  };
+}
+
+export function buildUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 1,
+    name: "Maria Silva",
+    email: "maria@filia.example",
+    cpf: null,
+    tel: null,
+    birthday: null,
+    image: null,
+    type_id: 2,
+    role: "member",
+    active: 1,
+    deletedAt: null,
+    points: 0,
+    briefingDone: true,
+    station_id: 7,
+    establishment: demoEstablishment,
+    ...overrides,
+  };
+}
+
+/** Stores a session as a login would, and returns its user. */
+export function signIn(overrides: Partial<User> = {}, token = "test-token"): User {
+  const user = buildUser(overrides);
+  storeSession({ user, token });
+  return user;
+}
+
+/** A fetch answer with a JSON body. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}

@@ -1,0 +1,85 @@
+// Shapes of the API answers the web app reads (see the contract in shared/spec).
+
+export interface EstablishmentAddress {
+  city: string;
+  line_1: string;
+  line_2: string | null;
+  state: string;
+  zipcode: string;
+}
+
+export interface Establishment {
+  id: number;
+  cnpj: string;
+  full_social_name: string;
+  address: EstablishmentAddress | null;
+}
+
+export interface StationConfig {
+  station_id: number;
+}
+
+export interface Station {
+  id: number;
+  name: string;
+  subdomain: string;
+  custom_host: string | null;
+  url: string;
+  domain: string;
+  ios_link: string | null;
+  android_link: string | null;
+  has_app: boolean;
+  has_majority_security: boolean;
+  age_gate: boolean;
+  public: boolean;
+  affiliated: boolean;
+  promotional: boolean;
+  no_cpf: boolean;
+  feed_access: boolean;
+  events_access: boolean;
+  files_access: boolean;
+  checkout_access: boolean;
+  my_account_access: boolean;
+  address: string | null;
+  phone: string | null;
+  contact_mail: string | null;
+  main_brand_color: string;
+  secondary_brand_color: string | null;
+  font_family: string;
+  logo_image: string | null;
+  header_image: string | null;
+  favicon_image: string | null;
+  currency_multiplier: number;
+  currency_name: string;
+  currency_name_position: "before_currency" | "after";
+  createdAt: string;
+  establishment: Establishment | null;
+}
+
+/** Account types of spec 000 section 9. */
+export const USER_TYPE_COMPANY_ADMIN = 1;
+export const USER_TYPE_PARTICIPANT = 2;
+
+export interface User {
+  id: number;
+  name: string;
+  email: string | null;
+  cpf: string | null;
+  tel: string | null;
+  birthday: string | null;
+  image: string | null;
+  type_id: number;
+  role: string;
+  active: number;
+  deletedAt: string | null;
+  points: number;
+  briefingDone: boolean;
+  station_id: number;
+  establishment: Establishment | null;
+}
+
+/** What a login answers and what the browser keeps in local storage. */
+export interface Session {
+  user: User;
+  token: string;
+}
