@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: api <serve|migrate|seed-demo>\n\
   serve      apply pending migrations, then serve the API and the web app\n\
-  migrate    apply pending migrations and exit\n\
+  migrate    create the database if missing, apply pending migrations and exit\n\
   seed-demo  create the demo station and its accounts (idempotent)";
 
 #[tokio::main]
@@ -41,6 +41,7 @@ async fn main() -> ExitCode {
 }
 
 async fn migrate(config: &domain::Config) -> anyhow::Result<()> {
+    domain::db::create_if_missing(config).await?;
     let db = domain::db::connect(config).await?;
     domain::db::migrate(&db).await?;
     tracing::info!("migrations applied");

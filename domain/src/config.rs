@@ -91,7 +91,8 @@ impl Config {
                 })?),
                 None => Some(StationRef::Subdomain(crate::demo::DEMO_SUBDOMAIN.into())),
             },
-            log_filter: lookup("FILIA_LOG").unwrap_or_else(|| "info,sqlx::postgres::notice=warn".into()),
+            log_filter: lookup("FILIA_LOG")
+                .unwrap_or_else(|| "info,sqlx::postgres::notice=warn".into()),
             log_format: parse(&lookup, "FILIA_LOG_FORMAT", "text")?,
         })
     }

@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
+use sqlx::migrate::MigrateDatabase;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::{ConnectOptions, PgPool};
+use sqlx::{ConnectOptions, PgPool, Postgres};
 
 use crate::Config;
 
@@ -21,6 +22,16 @@ pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {
         .connect_with(options)
         .await?;
     Ok(pool)
+}
+
+/// Creates the configured database when it does not exist yet (first run on a machine).
+pub async fn create_if_missing(config: &Config) -> anyhow::Result<()> {
+    let url = config.database_url.expose();
+    if !Postgres::database_exists(url).await? {
+        Postgres::create_database(url).await?;
+        tracing::info!("database created");
+    }
+    Ok(())
 }
 
 pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
