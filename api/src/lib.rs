@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, Response};
+use axum::response::IntoResponse;
 use axum::{Router, middleware};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -70,7 +71,6 @@ fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
         .map(String::as_str)
         .or_else(|| cause.downcast_ref::<&str>().copied())
         .unwrap_or("unknown panic");
-    use axum::response::IntoResponse;
     error::ApiError::Internal(anyhow::anyhow!("handler panicked: {detail}")).into_response()
 }
 

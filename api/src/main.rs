@@ -14,14 +14,10 @@ async fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let config = match domain::Config::from_env() {
+    let config = match domain::process::start() {
         Ok(config) => config,
-        Err(err) => {
-            eprintln!("{err}");
-            return ExitCode::from(2);
-        }
+        Err(exit) => return exit,
     };
-    domain::telemetry::init_logging(&config);
     let outcome = match command.as_str() {
         "serve" => api::serve(config).await,
         "migrate" => migrate(&config).await,

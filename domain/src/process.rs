@@ -1,5 +1,20 @@
 //! Process lifecycle shared by the API and the workers.
 
+use std::process::ExitCode;
+
+use crate::Config;
+
+/// The first thing every binary does: read the configuration (a bad value exits with 2,
+/// naming the variable) and start logging.
+pub fn start() -> Result<Config, ExitCode> {
+    let config = Config::from_env().map_err(|err| {
+        eprintln!("{err}");
+        ExitCode::from(2)
+    })?;
+    crate::telemetry::init_logging(&config);
+    Ok(config)
+}
+
 /// Resolves on SIGINT (Ctrl-C) or SIGTERM, whichever comes first.
 pub async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};

@@ -7,14 +7,10 @@ use std::time::Duration;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let config = match domain::Config::from_env() {
+    let config = match domain::process::start() {
         Ok(config) => config,
-        Err(err) => {
-            eprintln!("{err}");
-            return ExitCode::from(2);
-        }
+        Err(exit) => return exit,
     };
-    domain::telemetry::init_logging(&config);
     match run(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
