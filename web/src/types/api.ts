@@ -83,3 +83,29 @@ export interface Session {
   user: User;
   token: string;
 }
+
+/** States of a background job that may still change. */
+export type PendingJobState = "queued" | "scheduled" | "running" | "retrying";
+
+/** States a background job ends in. */
+export type FinalJobState = "succeeded" | "failed" | "cancelled";
+
+export type JobState = PendingJobState | FinalJobState;
+
+/** A background job as GET /api/jobs/{id} answers it. */
+export interface Job {
+  id: string;
+  kind: string;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** 0–100, or null while the job has not said how far it is. */
+  progress: number | null;
+  /** Any JSON, once the job succeeded. */
+  result: unknown;
+  /** A safe summary of the last failure, while retrying or once failed. */
+  error: string | null;
+}
