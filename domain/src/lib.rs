@@ -6,6 +6,7 @@ pub mod config;
 pub mod cpf;
 pub mod db;
 pub mod demo;
+pub mod mail;
 pub mod password;
 pub mod process;
 pub mod secret;

@@ -1,0 +1,322 @@
+//! Delivery through a real SMTP conversation: a small SMTP sink listens on loopback inside
+//! the test, records what the client sends, and answers RCPT as each test asks.
+
+use chrono::Utc;
+use domain::Config;
+use domain::mail::{Button, Mailer, Notice, OutgoingMail};
+use domain::station::Station;
+use mail_parser::{MessageParser, MimeHeaders};
+use rust_decimal::Decimal;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+/// One message as the sink received it.
+#[derive(Debug)]
+struct Captured {
+    mail_from: String,
+    rcpt_to: Vec<String>,
+    data: Vec<u8>,
+}
+
+/// Starts the sink on 127.0.0.1 and returns its port and the messages it accepts. `rcpt_reply`
+/// is the answer to every RCPT command. The sink lives as long as the test's runtime.
+async fn start_sink(rcpt_reply: &'static str) -> (u16, mpsc::UnboundedReceiver<Captured>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind sink");
+    let port = listener.local_addr().expect("sink address").port();
+    let (sender, receiver) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(serve(stream, rcpt_reply, sender.clone()));
+        }
+    });
+    (port, receiver)
+}
+
+async fn serve(stream: TcpStream, rcpt_reply: &str, captured: mpsc::UnboundedSender<Captured>) {
+    let (reader, mut writer) = stream.into_split();
+    let mut reader = BufReader::new(reader);
+    let mut reply = async |line: &str| {
+        writer
+            .write_all(format!("{line}\r\n").as_bytes())
+            .await
+            .expect("sink write");
+    };
+    reply("220 sink.test ESMTP").await;
+    let (mut mail_from, mut rcpt_to) = (String::new(), Vec::new());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if reader
+            .read_until(b'\n', &mut line)
+            .await
+            .expect("sink read")
+            == 0
+        {
+            return;
+        }
+        let command = String::from_utf8_lossy(&line).trim_end().to_string();
+        let verb = command
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        match verb.as_str() {
+            "EHLO" | "HELO" => reply("250 sink.test").await,
+            "MAIL" => {
+                mail_from = command;
+                reply("250 2.1.0 Ok").await;
+            }
+            "RCPT" => {
+                rcpt_to.push(command);
+                reply(rcpt_reply).await;
+            }
+            "DATA" => {
+                reply("354 End data with <CR><LF>.<CR><LF>").await;
+                let mut data = Vec::new();
+                loop {
+                    line.clear();
+                    if reader
+                        .read_until(b'\n', &mut line)
+                        .await
+                        .expect("sink read")
+                        == 0
+                    {
+                        return;
+                    }
+                    if line == b".\r\n" {
+                        break;
+                    }
+                    // Undo dot-stuffing (RFC 5321 section 4.5.2).
+                    let start = usize::from(line.starts_with(b".."));
+                    data.extend_from_slice(&line[start..]);
+                }
+                let message = Captured {
+                    mail_from: std::mem::take(&mut mail_from),
+                    rcpt_to: std::mem::take(&mut rcpt_to),
+                    data,
+                };
+                captured.send(message).expect("test still listening");
+                reply("250 2.0.0 Ok: queued").await;
+            }
+            "RSET" | "NOOP" => reply("250 2.0.0 Ok").await,
+            "QUIT" => {
+                reply("221 2.0.0 Bye").await;
+                return;
+            }
+            _ => reply("502 5.5.2 Command not recognized").await,
+        }
+    }
+}
+
+fn mailer(smtp_url: &str) -> Mailer {
+    let smtp_url = smtp_url.to_string();
+    let config = Config::from_lookup(|name| (name == "FILIA_SMTP_URL").then(|| smtp_url.clone()))
+        .expect("valid configuration");
+    Mailer::from_config(&config).expect("mailer")
+}
+
+fn station() -> Station {
+    Station {
+        id: 7,
+        name: "Clube Ação & Cia".into(),
+        subdomain: "acao".into(),
+        custom_host: None,
+        url: "https://acao.filia.com.br".into(),
+        app_scheme: None,
+        ios_link: None,
+        android_link: None,
+        has_app: false,
+        has_majority_security: false,
+        age_gate: false,
+        is_public: true,
+        affiliated: false,
+        promotional: false,
+        no_cpf: false,
+        feed_access: true,
+        events_access: true,
+        files_access: true,
+        checkout_access: true,
+        my_account_access: true,
+        address: None,
+        phone: None,
+        contact_mail: None,
+        main_brand_color: "#6A1B9A".into(),
+        secondary_brand_color: None,
+        font_family: "Lato".into(),
+        logo_image: Some("/brand/acao/logo.png".into()),
+        header_image: None,
+        favicon_image: None,
+        currency_multiplier: Decimal::ONE,
+        currency_name: "Pontos".into(),
+        currency_name_position: "after".into(),
+        created_at: Utc::now(),
+        establishment: None,
+    }
+}
+
+fn activation_mail(to: &str) -> OutgoingMail {
+    OutgoingMail::notice(
+        &station(),
+        "https://acao.filia.com.br",
+        to,
+        "Ative sua conta – Ação",
+        &Notice {
+            heading: "Bem-vinda ao clube".into(),
+            paragraphs: vec![
+                "MARKER-PARAGRAPH Sua inscrição está quase concluída.".into(),
+                "Use o botão abaixo para confirmar seu e-mail.".into(),
+            ],
+            button: Some(Button {
+                label: "Ativar conta".into(),
+                url: "https://acao.filia.com.br/ativar?token=MARKER-TOKEN".into(),
+            }),
+        },
+    )
+}
+
+#[tokio::test]
+async fn a_notice_reaches_the_smtp_server_with_both_parts() {
+    let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
+    let mailer = mailer(&format!("smtp://127.0.0.1:{port}"));
+
+    mailer
+        .send(&activation_mail("Maria Souza <maria@example.com>"))
+        .await
+        .expect("delivered");
+
+    let captured = inbox.recv().await.expect("one message");
+    assert_eq!(
+        captured.mail_from,
+        "MAIL FROM:<nao-responda@acao.filia.com.br>"
+    );
+    assert_eq!(captured.rcpt_to, ["RCPT TO:<maria@example.com>"]);
+
+    let raw = String::from_utf8(captured.data.clone()).expect("7-bit message");
+    // Non-ASCII headers travel RFC 2047 encoded, never as raw UTF-8.
+    assert!(raw.is_ascii());
+    let subject = raw
+        .lines()
+        .find(|line| line.starts_with("Subject: "))
+        .expect("Subject header");
+    assert!(
+        subject.to_ascii_lowercase().contains("=?utf-8?"),
+        "{subject}"
+    );
+
+    let message = MessageParser::default()
+        .parse(&captured.data)
+        .expect("parsable message");
+    assert_eq!(message.subject(), Some("Ative sua conta – Ação"));
+    let from = message.from().and_then(|from| from.first()).expect("From");
+    assert_eq!(from.name(), Some("Clube Ação & Cia"));
+    assert_eq!(from.address(), Some("nao-responda@acao.filia.com.br"));
+    let to = message.to().and_then(|to| to.first()).expect("To");
+    assert_eq!(to.address(), Some("maria@example.com"));
+    assert!(
+        message
+            .root_part()
+            .is_content_type("multipart", "alternative")
+    );
+
+    let body = |subtype: &str| {
+        message
+            .parts
+            .iter()
+            .find(|part| part.is_content_type("text", subtype))
+            .and_then(|part| part.text_contents())
+            .unwrap_or_else(|| panic!("a text/{subtype} part"))
+            .to_string()
+    };
+    let html = body("html");
+    assert!(html.contains("MARKER-PARAGRAPH Sua inscrição está quase concluída."));
+    assert!(html.contains(r#"href="https://acao.filia.com.br/ativar?token=MARKER-TOKEN""#));
+    assert!(html.contains(">Ativar conta</a>"));
+    assert!(html.contains("Clube Ação &amp; Cia"));
+    assert!(html.contains("#6A1B9A"));
+    assert!(html.contains(r#"src="https://acao.filia.com.br/brand/acao/logo.png""#));
+
+    let text = body("plain");
+    assert!(text.contains("MARKER-PARAGRAPH Sua inscrição está quase concluída."));
+    assert!(text.contains("Ativar conta: https://acao.filia.com.br/ativar?token=MARKER-TOKEN"));
+    assert!(text.contains("Clube Ação & Cia"));
+    assert!(!text.contains("<p"));
+}
+
+#[tokio::test]
+async fn a_closed_port_is_a_transient_failure_that_hides_the_credentials() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    drop(listener);
+    let mailer = mailer(&format!("smtp://filia:s3nh4-secreta@127.0.0.1:{port}"));
+
+    let err = mailer
+        .send(&activation_mail("maria@example.com"))
+        .await
+        .expect_err("nobody listens");
+
+    assert!(err.is_transient(), "{err}");
+    for printed in [err.to_string(), format!("{err:?}"), format!("{mailer:?}")] {
+        assert!(!printed.contains("s3nh4"), "{printed}");
+    }
+}
+
+#[tokio::test]
+async fn a_5xx_reply_is_a_permanent_failure() {
+    let (port, mut inbox) = start_sink("550 5.1.1 Mailbox unavailable").await;
+    let mailer = mailer(&format!("smtp://127.0.0.1:{port}"));
+
+    let err = mailer
+        .send(&activation_mail("ninguem@example.com"))
+        .await
+        .expect_err("recipient refused");
+
+    assert!(!err.is_transient(), "{err}");
+    assert!(err.to_string().contains("550"), "{err}");
+    assert!(inbox.try_recv().is_err(), "no message was accepted");
+}
+
+#[tokio::test]
+async fn a_4xx_reply_is_a_transient_failure() {
+    let (port, _inbox) = start_sink("451 4.3.0 Try again later").await;
+    let mailer = mailer(&format!("smtp://127.0.0.1:{port}"));
+
+    let err = mailer
+        .send(&activation_mail("maria@example.com"))
+        .await
+        .expect_err("recipient deferred");
+
+    assert!(err.is_transient(), "{err}");
+}
+
+#[tokio::test]
+async fn an_invalid_recipient_fails_permanently_before_connecting() {
+    let mailer = mailer("smtp://127.0.0.1:9");
+
+    let err = mailer
+        .send(&activation_mail("maria.example.com"))
+        .await
+        .expect_err("not an address");
+
+    assert!(!err.is_transient(), "{err}");
+}
+
+#[test]
+fn every_supported_url_form_builds_and_a_bad_one_hides_the_password() {
+    for url in [
+        "smtp://relay.example.com",
+        "smtp://usuario:s3nh4@relay.example.com:587?tls=required",
+        "smtps://usuario:s3nh4@relay.example.com",
+    ] {
+        let config = Config::from_lookup(|name| (name == "FILIA_SMTP_URL").then(|| url.into()))
+            .expect("valid configuration");
+        Mailer::from_config(&config).unwrap_or_else(|err| panic!("{err:#}"));
+    }
+
+    let config = Config::from_lookup(|name| {
+        (name == "FILIA_SMTP_URL").then(|| "http://usuario:s3nh4@relay.example.com".into())
+    })
+    .expect("valid configuration");
+    let err = Mailer::from_config(&config).expect_err("not an SMTP scheme");
+    assert!(!format!("{err:#} {err:?}").contains("s3nh4"), "{err:#}");
+}
