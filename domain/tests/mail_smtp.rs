@@ -1,12 +1,9 @@
 //! Delivery through a real SMTP conversation: a small SMTP sink listens on loopback inside
 //! the test, records what the client sends, and answers RCPT as each test asks.
 
-use chrono::Utc;
 use domain::Config;
-use domain::mail::{Button, Mailer, Notice, OutgoingMail};
-use domain::station::Station;
+use domain::mail::{Branding, Button, Mailer, Notice, OutgoingMail};
 use mail_parser::{MessageParser, MimeHeaders};
-use rust_decimal::Decimal;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -33,6 +30,12 @@ async fn start_sink(rcpt_reply: &'static str) -> (u16, mpsc::UnboundedReceiver<C
     (port, receiver)
 }
 
+/// Reads one line into `line`; false once the client has closed the connection.
+async fn read_line(reader: &mut (impl AsyncBufReadExt + Unpin), line: &mut Vec<u8>) -> bool {
+    line.clear();
+    reader.read_until(b'\n', line).await.expect("sink read") > 0
+}
+
 async fn serve(stream: TcpStream, rcpt_reply: &str, captured: mpsc::UnboundedSender<Captured>) {
     let (reader, mut writer) = stream.into_split();
     let mut reader = BufReader::new(reader);
@@ -46,13 +49,7 @@ async fn serve(stream: TcpStream, rcpt_reply: &str, captured: mpsc::UnboundedSen
     let (mut mail_from, mut rcpt_to) = (String::new(), Vec::new());
     let mut line = Vec::new();
     loop {
-        line.clear();
-        if reader
-            .read_until(b'\n', &mut line)
-            .await
-            .expect("sink read")
-            == 0
-        {
+        if !read_line(&mut reader, &mut line).await {
             return;
         }
         let command = String::from_utf8_lossy(&line).trim_end().to_string();
@@ -75,13 +72,7 @@ async fn serve(stream: TcpStream, rcpt_reply: &str, captured: mpsc::UnboundedSen
                 reply("354 End data with <CR><LF>.<CR><LF>").await;
                 let mut data = Vec::new();
                 loop {
-                    line.clear();
-                    if reader
-                        .read_until(b'\n', &mut line)
-                        .await
-                        .expect("sink read")
-                        == 0
-                    {
+                    if !read_line(&mut reader, &mut line).await {
                         return;
                     }
                     if line == b".\r\n" {
@@ -116,49 +107,18 @@ fn mailer(smtp_url: &str) -> Mailer {
     Mailer::from_config(&config).expect("mailer")
 }
 
-fn station() -> Station {
-    Station {
-        id: 7,
-        name: "Clube Ação & Cia".into(),
-        subdomain: "acao".into(),
-        custom_host: None,
-        url: "https://acao.filia.com.br".into(),
-        app_scheme: None,
-        ios_link: None,
-        android_link: None,
-        has_app: false,
-        has_majority_security: false,
-        age_gate: false,
-        is_public: true,
-        affiliated: false,
-        promotional: false,
-        no_cpf: false,
-        feed_access: true,
-        events_access: true,
-        files_access: true,
-        checkout_access: true,
-        my_account_access: true,
-        address: None,
-        phone: None,
-        contact_mail: None,
-        main_brand_color: "#6A1B9A".into(),
-        secondary_brand_color: None,
-        font_family: "Lato".into(),
-        logo_image: Some("/brand/acao/logo.png".into()),
-        header_image: None,
-        favicon_image: None,
-        currency_multiplier: Decimal::ONE,
-        currency_name: "Pontos".into(),
-        currency_name_position: "after".into(),
-        created_at: Utc::now(),
-        establishment: None,
-    }
+fn branding() -> Branding {
+    Branding::new(
+        "Clube Ação & Cia",
+        Some("/brand/acao/logo.png"),
+        "#6A1B9A",
+        "https://acao.filia.com.br",
+    )
 }
 
 fn activation_mail(to: &str) -> OutgoingMail {
     OutgoingMail::notice(
-        &station(),
-        "https://acao.filia.com.br",
+        &branding(),
         to,
         "Ative sua conta – Ação",
         &Notice {

@@ -9,11 +9,9 @@ use lettre::Message;
 use lettre::message::{Mailbox, MultiPart};
 use serde::{Deserialize, Serialize};
 
-use crate::station::Station;
-
 pub use mailer::{MailError, Mailer};
-use template::{Branding, render_html, render_text};
-pub use template::{Button, Notice};
+pub use template::{Branding, Button, Notice};
+use template::{render_html, render_text};
 
 /// The local part of every sender address; members are not expected to answer.
 const NO_REPLY: &str = "nao-responda";
@@ -32,22 +30,19 @@ pub struct OutgoingMail {
 }
 
 impl OutgoingMail {
-    /// A [`Notice`] in the station's layout, sent in the station's name from
-    /// `nao-responda@` the host of `public_url`.
+    /// A [`Notice`] in the station's layout, sent in the station's name.
     pub fn notice(
-        station: &Station,
-        public_url: &str,
+        branding: &Branding,
         to: impl Into<String>,
         subject: impl Into<String>,
         notice: &Notice,
     ) -> Self {
-        let branding = Branding::of(station, public_url);
         let subject = subject.into();
         Self {
-            from: sender(&station.name, public_url),
+            from: branding.sender.clone(),
             to: to.into(),
-            html: render_html(&branding, &subject, notice),
-            text: render_text(&branding, notice),
+            html: render_html(branding, &subject, notice),
+            text: render_text(branding, notice),
             subject,
         }
     }
@@ -91,45 +86,14 @@ fn sender(station_name: &str, public_url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rust_decimal::Decimal;
 
-    fn station(logo: Option<&str>) -> Station {
-        Station {
-            id: 1,
-            name: "Clube São João, Ltda.".into(),
-            subdomain: "sao-joao".into(),
-            custom_host: None,
-            url: "https://sao-joao.filia.com.br".into(),
-            app_scheme: None,
-            ios_link: None,
-            android_link: None,
-            has_app: false,
-            has_majority_security: false,
-            age_gate: false,
-            is_public: true,
-            affiliated: false,
-            promotional: false,
-            no_cpf: false,
-            feed_access: true,
-            events_access: true,
-            files_access: true,
-            checkout_access: true,
-            my_account_access: true,
-            address: None,
-            phone: None,
-            contact_mail: None,
-            main_brand_color: "#C0392B".into(),
-            secondary_brand_color: None,
-            font_family: "Lato".into(),
-            logo_image: logo.map(str::to_string),
-            header_image: None,
-            favicon_image: None,
-            currency_multiplier: Decimal::ONE,
-            currency_name: "Pontos".into(),
-            currency_name_position: "after".into(),
-            created_at: chrono::Utc::now(),
-            establishment: None,
-        }
+    fn branding(logo: Option<&str>) -> Branding {
+        Branding::new(
+            "Clube São João, Ltda.",
+            logo,
+            "#C0392B",
+            "https://sao-joao.filia.com.br",
+        )
     }
 
     fn notice() -> Notice {
@@ -146,8 +110,7 @@ mod tests {
     #[test]
     fn notice_renders_both_bodies_with_the_station_branding() {
         let mail = OutgoingMail::notice(
-            &station(Some("/brand/sao-joao/logo.png")),
-            "https://sao-joao.filia.com.br",
+            &branding(Some("/brand/sao-joao/logo.png")),
             "maria@example.com",
             "Recuperação de senha",
             &notice(),
@@ -176,18 +139,18 @@ mod tests {
 
     #[test]
     fn absolute_logo_urls_are_kept_and_a_bad_colour_falls_back() {
-        let mut station = station(Some("https://cdn.example.com/logo.png"));
-        station.main_brand_color = "red;background:url(x)".into();
-        let branding = Branding::of(&station, "http://127.0.0.1:8080");
+        let branding = Branding::new(
+            "Clube",
+            Some("https://cdn.example.com/logo.png"),
+            "red;background:url(x)",
+            "http://127.0.0.1:8080",
+        );
         assert_eq!(
             branding.logo_url.as_deref(),
             Some("https://cdn.example.com/logo.png")
         );
         assert_eq!(branding.color, "#0E7C66");
-        assert_eq!(
-            Branding::of(&self::station(None), "http://x").logo_url,
-            None
-        );
+        assert_eq!(self::branding(None).logo_url, None);
     }
 
     #[test]
@@ -215,8 +178,7 @@ mod tests {
     #[test]
     fn serde_round_trip_keeps_the_message() {
         let mail = OutgoingMail::notice(
-            &station(None),
-            "https://sao-joao.filia.com.br",
+            &branding(None),
             "Maria <maria@example.com>",
             "Olá",
             &notice(),
@@ -228,13 +190,7 @@ mod tests {
 
     #[test]
     fn message_is_multipart_alternative_with_both_parts() {
-        let mail = OutgoingMail::notice(
-            &station(None),
-            "https://sao-joao.filia.com.br",
-            "maria@example.com",
-            "Olá",
-            &notice(),
-        );
+        let mail = OutgoingMail::notice(&branding(None), "maria@example.com", "Olá", &notice());
         let message = mail.to_message().expect("valid message");
         let raw = String::from_utf8(message.formatted()).expect("utf-8");
         assert!(raw.contains("multipart/alternative"));
@@ -246,8 +202,7 @@ mod tests {
     #[test]
     fn a_line_break_in_the_subject_cannot_add_a_header() {
         let mail = OutgoingMail::notice(
-            &station(None),
-            "https://sao-joao.filia.com.br",
+            &branding(None),
             "maria@example.com",
             "Oi\r\nBcc: intruso@example.com",
             &notice(),
@@ -269,7 +224,7 @@ mod tests {
     fn invalid_addresses_are_permanent_errors() {
         let mail = OutgoingMail {
             to: "maria-sem-arroba".into(),
-            ..OutgoingMail::notice(&station(None), "http://x", "", "Olá", &notice())
+            ..OutgoingMail::notice(&branding(None), "", "Olá", &notice())
         };
         let err = mail.to_message().expect_err("invalid recipient");
         assert!(matches!(

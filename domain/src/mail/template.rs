@@ -23,7 +23,7 @@ pub struct Button {
     pub url: String,
 }
 
-/// The station's identity as an e-mail shows it.
+/// The station's identity as an e-mail shows it: all the mail module needs of a station.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Branding {
     pub name: String,
@@ -31,23 +31,38 @@ pub struct Branding {
     pub logo_url: Option<String>,
     /// `#RRGGBB`.
     pub color: String,
+    /// `"Station name" <nao-responda@host of the public URL>`.
+    pub sender: String,
 }
 
 impl Branding {
-    /// `public_url` turns a logo stored as a path (`/brand/demo/logo.svg`) into an absolute URL.
-    pub fn of(station: &Station, public_url: &str) -> Self {
+    /// `public_url` turns a logo stored as a path (`/brand/demo/logo.svg`) into an absolute
+    /// URL and names the sender's host.
+    pub fn new(
+        name: &str,
+        logo_image: Option<&str>,
+        main_brand_color: &str,
+        public_url: &str,
+    ) -> Self {
         Self {
-            name: station.name.clone(),
-            logo_url: station
-                .logo_image
-                .as_deref()
-                .and_then(|logo| absolute_url(public_url, logo)),
-            color: if is_hex_color(&station.main_brand_color) {
-                station.main_brand_color.clone()
+            name: name.to_string(),
+            logo_url: logo_image.and_then(|logo| absolute_url(public_url, logo)),
+            color: if is_hex_color(main_brand_color) {
+                main_brand_color.to_string()
             } else {
                 FALLBACK_COLOR.to_string()
             },
+            sender: super::sender(name, public_url),
         }
+    }
+
+    pub fn of(station: &Station, public_url: &str) -> Self {
+        Self::new(
+            &station.name,
+            station.logo_image.as_deref(),
+            &station.main_brand_color,
+            public_url,
+        )
     }
 }
 
@@ -195,6 +210,7 @@ mod tests {
             name: "Clube <Azul> & Cia".into(),
             logo_url: Some("https://clube.example.com.br/brand/logo.svg".into()),
             color: "#1A73E8".into(),
+            sender: "Clube Azul <nao-responda@clube.example.com.br>".into(),
         }
     }
 
