@@ -25,6 +25,10 @@ pub struct Config {
     pub default_station: Option<StationRef>,
     pub log_filter: String,
     pub log_format: LogFormat,
+    /// Finished jobs are pruned after these many days: succeeded ones, then failed or
+    /// cancelled ones (kept longer, for support).
+    pub job_retention_succeeded_days: u32,
+    pub job_retention_failed_days: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +98,12 @@ impl Config {
             log_filter: lookup("FILIA_LOG")
                 .unwrap_or_else(|| "info,sqlx::postgres::notice=warn".into()),
             log_format: parse(&lookup, "FILIA_LOG_FORMAT", "text")?,
+            job_retention_succeeded_days: parse(
+                &lookup,
+                "FILIA_JOB_RETENTION_SUCCEEDED_DAYS",
+                "14",
+            )?,
+            job_retention_failed_days: parse(&lookup, "FILIA_JOB_RETENTION_FAILED_DAYS", "90")?,
         })
     }
 }
@@ -180,6 +190,8 @@ mod tests {
             config.default_station,
             Some(StationRef::Subdomain("demo".into()))
         );
+        assert_eq!(config.job_retention_succeeded_days, 14);
+        assert_eq!(config.job_retention_failed_days, 90);
     }
 
     #[test]

@@ -16,7 +16,7 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
     .expect("snapshot")
 }
 
-#[sqlx::test(migrations = "../migrations")]
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn seeding_twice_changes_nothing(db: PgPool) {
     let first = demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -4,7 +4,7 @@ use domain::mail::Branding;
 use domain::{demo, station};
 use sqlx::PgPool;
 
-#[sqlx::test(migrations = "../migrations")]
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn the_demo_station_brands_its_mail(db: PgPool) {
     let seeded = demo::seed(&db, "http://127.0.0.1:8080")
         .await

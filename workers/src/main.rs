@@ -1,9 +1,13 @@
 //! The worker fleet process. Run as many as you like, on one machine or many: they share
-//! the job queue in PostgreSQL. Until the job platform lands (issue 3) it only proves its
-//! dependencies answer and waits for SIGINT or SIGTERM, so `ops/run` manages its lifecycle.
+//! the job queues in PostgreSQL. SIGTERM or SIGINT stops taking jobs, lets running ones
+//! finish and puts fetched-but-unstarted ones back.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
+
+use domain::mail::Mailer;
+use jobs::Services;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -21,16 +25,17 @@ async fn main() -> ExitCode {
 }
 
 async fn run(config: domain::Config) -> anyhow::Result<()> {
+    let schedules =
+        jobs::kinds::schedules(&|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
     let db = connect_with_retry(&config).await?;
-    let name = format!(
-        "worker-{}-{}",
-        domain::process::hostname(),
-        std::process::id()
-    );
-    tracing::info!(worker = %name, "worker process ready");
-    domain::process::shutdown_signal().await;
-    tracing::info!(worker = %name, "shutting down");
+    let services = Arc::new(Services {
+        mailer: Mailer::from_config(&config)?,
+        db: db.clone(),
+        config: Arc::new(config),
+    });
+    jobs::fleet::run(services, schedules, domain::process::shutdown_signal()).await?;
     db.close().await;
+    tracing::info!("worker process stopped");
     Ok(())
 }
 

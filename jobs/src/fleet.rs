@@ -1,0 +1,266 @@
+//! The worker fleet of one process: an apalis worker per queue, the cron ticker, and a
+//! shutdown that lets running jobs finish. Any number of processes can run this side by
+//! side; they share the queues in PostgreSQL.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apalis::prelude::{
+    AbortError, Attempt, BackendExt, BoxDynError, Data, Monitor, Strategy, TaskId, WorkerBuilder,
+    WorkerBuilderExt, WorkerContext,
+};
+use apalis_postgres::PostgresStorage;
+use serde_json::Value;
+use sqlx::PgPool;
+
+use crate::cron::{self, Schedule};
+use crate::job::{Envelope, Job, JobContext, JobError, Outcome, Services};
+use crate::kinds;
+
+/// Idle workers still look for due jobs this often: NOTIFY only announces jobs inserted as
+/// already due, so scheduled jobs and retries are found by this poll.
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
+/// A worker that misses `MISSED_HEARTBEATS` heartbeats is dead and its jobs go to the
+/// others: 5 s x 4 = 20 s, inside the 30 s promise even counting the rescuer's own tick.
+const HEARTBEAT: Duration = Duration::from_secs(5);
+const MISSED_HEARTBEATS: usize = 4;
+/// On SIGTERM running jobs get this long to finish; the rest are rescued by other workers.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// A queue as the database's backoff trigger knows it.
+#[derive(Debug, Clone)]
+struct QueueSpec {
+    name: &'static str,
+    backoff: crate::job::Backoff,
+}
+
+/// Runs every job kind until `shutdown` resolves, then drains.
+pub async fn run(
+    services: Arc<Services>,
+    schedules: Vec<Schedule>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let instance = format!("{}:{}", domain::process::hostname(), std::process::id());
+    let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone()));
+    declare_queues(&services.db, &fleet.queues).await?;
+
+    let (stop_cron, cron_stopped) = tokio::sync::watch::channel(false);
+    let ticker = tokio::spawn(cron::tick_forever(
+        services.db.clone(),
+        schedules,
+        cron_stopped,
+    ));
+
+    tracing::info!(%instance, queues = fleet.queues.len(), "worker fleet running");
+    let result = fleet
+        .monitor
+        .should_restart(|worker, error| {
+            // A database outage ends a worker with a backend error; a new one starts and
+            // waits on the pool until PostgreSQL is back.
+            tracing::warn!(worker = %worker.name(), %error, "worker stopped; restarting");
+            true
+        })
+        .shutdown_timeout(SHUTDOWN_GRACE)
+        .run_with_signal(async move {
+            shutdown.await;
+            tracing::info!("shutting down: finishing running jobs");
+            Ok(())
+        })
+        .await;
+
+    let _ = stop_cron.send(true);
+    let _ = ticker.await;
+    release(&services.db, &instance).await;
+    result.map_err(Into::into)
+}
+
+/// A fleet running on the current runtime, for embedding it in another process (tests).
+#[derive(Debug)]
+pub struct FleetHandle {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+/// Starts [`run`] in the background; [`FleetHandle::stop`] shuts it down gracefully.
+pub fn spawn(services: Arc<Services>, schedules: Vec<Schedule>) -> FleetHandle {
+    let (stop, stopped) = tokio::sync::oneshot::channel();
+    let task = tokio::spawn(run(services, schedules, async move {
+        let _ = stopped.await;
+    }));
+    FleetHandle { stop, task }
+}
+
+impl FleetHandle {
+    /// Stops taking jobs, waits for running ones, and returns how the fleet ended.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        let _ = self.stop.send(());
+        self.task.await?
+    }
+}
+
+/// Collects one apalis worker per job kind.
+pub(crate) struct Fleet {
+    services: Arc<Services>,
+    instance: String,
+    monitor: Monitor,
+    queues: Vec<QueueSpec>,
+}
+
+impl Fleet {
+    fn new(services: Arc<Services>, instance: String) -> Self {
+        Self {
+            services,
+            instance,
+            monitor: Monitor::new(),
+            queues: Vec::new(),
+        }
+    }
+
+    pub(crate) fn kind<J: Job>(mut self) -> Self {
+        let services = self.services.clone();
+        let instance = self.instance.clone();
+        self.monitor = self.monitor.register(move |restarts| {
+            let config = apalis_postgres::Config::default()
+                .queue(J::QUEUE)
+                // Fetch no more than can run: a fetched job waits on this process alone.
+                .batch_size(J::CONCURRENCY)
+                .heartbeat_interval(HEARTBEAT)
+                .missed_heartbeats(MISSED_HEARTBEATS);
+            let backend = PostgresStorage::<Value>::new(&services.db)
+                .with_config(config)
+                .with_pubsub()
+                .poll_with_strategy(Strategy::new().interval(POLL_INTERVAL));
+            // Unique across processes and restarts: apalis tells workers apart by name.
+            WorkerBuilder::new(format!("{}@{instance}#{restarts}", J::QUEUE))
+                .backend(backend)
+                .data(services.clone())
+                .concurrency(J::CONCURRENCY)
+                .build(execute::<J>)
+        });
+        self.queues.push(QueueSpec {
+            name: J::QUEUE,
+            backoff: J::BACKOFF,
+        });
+        self
+    }
+}
+
+/// One attempt of one job: open the payload, run it on its own task (a panic or a timeout
+/// ends the attempt, not the worker), record a failure, and tell apalis whether to retry.
+async fn execute<J: Job>(
+    payload: Value,
+    attempt: Attempt,
+    id: TaskId,
+    worker: WorkerContext,
+    services: Data<Arc<Services>>,
+) -> Result<Value, BoxDynError> {
+    let ctx = JobContext {
+        id: id.to_string(),
+        attempt: u32::try_from(attempt.current()).unwrap_or(u32::MAX),
+        worker: worker.name().to_string(),
+        services: Arc::clone(&services),
+    };
+    let outcome = match Envelope::<J>::open(payload) {
+        Ok(job) => run_attempt(job, ctx.clone()).await,
+        Err(unreadable) => Err(unreadable),
+    };
+    let error = match outcome {
+        Ok(result) => return Ok(result),
+        Err(error) => error,
+    };
+    tracing::warn!(
+        job = %ctx.id, queue = J::QUEUE, attempt = ctx.attempt, outcome = ?error.outcome,
+        detail = %error.detail, "job attempt failed"
+    );
+    if let Err(err) = record_failure(&ctx, &error).await {
+        tracing::error!(job = %ctx.id, error = %err, "could not record the failure");
+    }
+    match error.outcome {
+        Outcome::Retry => Err(Box::new(error)),
+        Outcome::Permanent => Err(Box::new(AbortError::new(error))),
+    }
+}
+
+async fn run_attempt<J: Job>(job: J, ctx: JobContext) -> Result<Value, JobError> {
+    let mut task = tokio::spawn(job.run(ctx));
+    match tokio::time::timeout(J::TIMEOUT, &mut task).await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(join)) => Err(JobError::retry(
+            "Erro inesperado ao processar a tarefa.",
+            format!("handler panicked: {join}"),
+        )),
+        Err(_) => {
+            task.abort();
+            Err(JobError::retry(
+                "A tarefa demorou demais e será tentada de novo.",
+                format!("attempt exceeded {:?}", J::TIMEOUT),
+            ))
+        }
+    }
+}
+
+async fn record_failure(ctx: &JobContext, error: &JobError) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO job_failures (job_id, attempt, worker, summary, detail)
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&ctx.id)
+    .bind(i32::try_from(ctx.attempt).unwrap_or(i32::MAX))
+    .bind(&ctx.worker)
+    .bind(error.summary.as_ref())
+    .bind(&error.detail)
+    .execute(ctx.db())
+    .await?;
+    Ok(())
+}
+
+/// Tells the backoff trigger how each queue spaces its retries.
+async fn declare_queues(db: &PgPool, queues: &[QueueSpec]) -> sqlx::Result<()> {
+    for queue in queues {
+        sqlx::query(
+            "INSERT INTO job_queues (name, backoff_base, backoff_max)
+             VALUES ($1, make_interval(secs => $2), make_interval(secs => $3))
+             ON CONFLICT (name) DO UPDATE
+             SET backoff_base = EXCLUDED.backoff_base, backoff_max = EXCLUDED.backoff_max,
+                 updated_at = now()",
+        )
+        .bind(queue.name)
+        .bind(queue.backoff.base.as_secs_f64())
+        .bind(queue.backoff.max.as_secs_f64())
+        .execute(db)
+        .await?;
+    }
+    Ok(())
+}
+
+/// After shutdown: anything this process still held (a job that outlived the grace
+/// period) goes back to the queue now, and its worker rows read as dead.
+async fn release(db: &PgPool, instance: &str) {
+    let pattern = format!("%@{instance}#%");
+    let released = sqlx::query(
+        r#"UPDATE apalis.jobs
+           SET status = 'Pending', lock_by = NULL, lock_at = NULL, attempts = attempts + 1,
+               last_result = '{"Err": "Re-enqueued due to worker shutdown"}'
+           WHERE lock_by LIKE $1 AND status IN ('Queued', 'Running')"#,
+    )
+    .bind(&pattern)
+    .execute(db)
+    .await;
+    let retired = sqlx::query("UPDATE apalis.workers SET last_seen = 'epoch' WHERE id LIKE $1")
+        .bind(&pattern)
+        .execute(db)
+        .await;
+    match (released, retired) {
+        (Ok(jobs), Ok(_)) if jobs.rows_affected() > 0 => {
+            tracing::warn!(
+                jobs = jobs.rows_affected(),
+                "unfinished jobs put back in the queue"
+            );
+        }
+        (Ok(_), Ok(_)) => {}
+        (Err(err), _) | (_, Err(err)) => {
+            tracing::error!(error = %err, "could not release this process' jobs");
+        }
+    }
+}

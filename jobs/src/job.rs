@@ -1,0 +1,165 @@
+//! What a job kind is: a payload type that knows its queue, its limits and how to run.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::PgPool;
+
+use domain::Config;
+use domain::mail::Mailer;
+
+/// A kind of background work. The implementing type is the payload: it is stored as JSON
+/// inside a versioned envelope, so add fields with `#[serde(default)]` and old jobs still
+/// parse; a change old payloads cannot follow bumps [`Job::VERSION`].
+pub trait Job: Serialize + DeserializeOwned + Send + 'static {
+    /// The queue's name in the database. Never rename it: queued jobs would be stranded.
+    const QUEUE: &'static str;
+    /// The payload version this code writes and reads. A stored payload with a newer
+    /// version fails for good rather than being misread.
+    const VERSION: u32 = 1;
+    const MAX_ATTEMPTS: i32 = 10;
+    /// Jobs of this kind running at once in one worker process.
+    const CONCURRENCY: usize = 4;
+    /// One attempt longer than this fails and is retried.
+    const TIMEOUT: Duration = Duration::from_secs(60);
+    /// Retries wait `base x 2^(attempt - 1)`, at most `max`.
+    const BACKOFF: Backoff = Backoff {
+        base: Duration::from_secs(10),
+        max: Duration::from_secs(3600),
+    };
+
+    /// Does the work. The value returned is the job's result, shown to its owner (for
+    /// example `{"url": ...}` of a generated file).
+    fn run(self, ctx: JobContext) -> impl Future<Output = Result<Value, JobError>> + Send;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    pub base: Duration,
+    pub max: Duration,
+}
+
+/// What every handler may use, shared by all the jobs of a worker process.
+#[derive(Debug)]
+pub struct Services {
+    pub db: PgPool,
+    pub mailer: Mailer,
+    pub config: Arc<Config>,
+}
+
+/// The running attempt of one job.
+#[derive(Debug, Clone)]
+pub struct JobContext {
+    pub id: String,
+    /// 1 on the first run.
+    pub attempt: u32,
+    /// The apalis worker that holds the job (`queue@host:pid#restarts`).
+    pub worker: String,
+    pub services: Arc<Services>,
+}
+
+impl JobContext {
+    pub fn db(&self) -> &PgPool {
+        &self.services.db
+    }
+
+    /// Reports how far the job has come, 0 to 100, for the owner's progress bar.
+    pub async fn progress(&self, percent: u8) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO job_records (job_id, progress) VALUES ($1, $2)
+             ON CONFLICT (job_id) DO UPDATE SET progress = EXCLUDED.progress",
+        )
+        .bind(&self.id)
+        .bind(i16::from(percent.min(100)))
+        .execute(self.db())
+        .await?;
+        Ok(())
+    }
+}
+
+/// Why an attempt failed. `summary` is shown to the job's owner, so it is Portuguese and
+/// free of internals; `detail` is kept for staff and the logs.
+#[derive(Debug)]
+pub struct JobError {
+    pub outcome: Outcome,
+    pub summary: Cow<'static, str>,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Try again after the backoff, while attempts remain.
+    Retry,
+    /// Retrying cannot help: the job ends failed now.
+    Permanent,
+}
+
+impl JobError {
+    pub fn retry(summary: impl Into<Cow<'static, str>>, detail: impl fmt::Display) -> Self {
+        Self {
+            outcome: Outcome::Retry,
+            summary: summary.into(),
+            detail: detail.to_string(),
+        }
+    }
+
+    pub fn permanent(summary: impl Into<Cow<'static, str>>, detail: impl fmt::Display) -> Self {
+        Self {
+            outcome: Outcome::Permanent,
+            summary: summary.into(),
+            detail: detail.to_string(),
+        }
+    }
+}
+
+/// apalis stores this text as the attempt's result: the safe summary only.
+impl fmt::Display for JobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.summary)
+    }
+}
+
+impl std::error::Error for JobError {}
+
+/// How a payload is stored: `{"v": 1, "args": {...}}`.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Envelope<T> {
+    pub v: u32,
+    pub args: T,
+}
+
+impl<J: Job> Envelope<J> {
+    pub fn seal(job: J) -> serde_json::Result<Vec<u8>> {
+        serde_json::to_vec(&Envelope {
+            v: J::VERSION,
+            args: job,
+        })
+    }
+
+    /// Reads a stored payload back. Anything this code cannot read is a permanent failure
+    /// of that one job; the worker goes on with the others.
+    pub fn open(stored: Value) -> Result<J, JobError> {
+        const UNREADABLE: &str = "Os dados desta tarefa não puderam ser lidos.";
+        let envelope: Envelope<Value> = serde_json::from_value(stored)
+            .map_err(|err| JobError::permanent(UNREADABLE, format!("not an envelope: {err}")))?;
+        if envelope.v > J::VERSION {
+            return Err(JobError::permanent(
+                UNREADABLE,
+                format!(
+                    "payload version {} is newer than {} (this build)",
+                    envelope.v,
+                    J::VERSION
+                ),
+            ));
+        }
+        serde_json::from_value(envelope.args).map_err(|err| {
+            JobError::permanent(UNREADABLE, format!("payload v{}: {err}", envelope.v))
+        })
+    }
+}

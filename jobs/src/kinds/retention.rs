@@ -1,0 +1,112 @@
+//! `jobs.retention`: prunes finished jobs once they are old enough (with their records and
+//! failures, by cascade), dead worker rows, and old canary effects. Runs daily from cron.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::job::{Job, JobContext, JobError};
+
+/// Deleting in slices keeps each statement short, so workers fetching jobs never wait long.
+const SLICE: i64 = 5_000;
+
+/// Ages in days; `None` takes the configured default.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retention {
+    #[serde(default)]
+    pub succeeded_days: Option<u32>,
+    #[serde(default)]
+    pub failed_days: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    pub succeeded_days: u32,
+    pub failed_days: u32,
+    /// A worker row silent this long belongs to a process that is gone.
+    pub dead_worker_hours: u32,
+    pub canary_days: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    pub jobs: u64,
+    pub workers: u64,
+    pub canary_effects: u64,
+}
+
+impl Job for Retention {
+    const QUEUE: &'static str = "jobs.retention";
+    const MAX_ATTEMPTS: i32 = 3;
+    const CONCURRENCY: usize = 1;
+    const TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+    async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        let config = &ctx.services.config;
+        let policy = Policy {
+            succeeded_days: self
+                .succeeded_days
+                .unwrap_or(config.job_retention_succeeded_days),
+            failed_days: self.failed_days.unwrap_or(config.job_retention_failed_days),
+            dead_worker_hours: 1,
+            canary_days: 7,
+        };
+        let pruned = prune(ctx.db(), policy)
+            .await
+            .map_err(|err| JobError::retry("Falha ao limpar tarefas antigas.", err))?;
+        Ok(json!({
+            "jobs": pruned.jobs,
+            "workers": pruned.workers,
+            "canary_effects": pruned.canary_effects,
+        }))
+    }
+}
+
+pub async fn prune(db: &PgPool, policy: Policy) -> sqlx::Result<Pruned> {
+    let mut pruned = Pruned::default();
+    loop {
+        let deleted = sqlx::query(
+            "DELETE FROM apalis.jobs WHERE id IN (
+                 SELECT id FROM apalis.jobs
+                 WHERE status IN ('Done', 'Failed', 'Killed')
+                   AND CASE
+                           WHEN status = 'Done' THEN done_at < now() - make_interval(days => $1)
+                           WHEN status = 'Killed' OR attempts >= max_attempts
+                               THEN done_at < now() - make_interval(days => $2)
+                           ELSE false -- failed with attempts left: still alive
+                       END
+                 LIMIT $3)",
+        )
+        .bind(i32::try_from(policy.succeeded_days).unwrap_or(i32::MAX))
+        .bind(i32::try_from(policy.failed_days).unwrap_or(i32::MAX))
+        .bind(SLICE)
+        .execute(db)
+        .await?
+        .rows_affected();
+        pruned.jobs += deleted;
+        if deleted < SLICE as u64 {
+            break;
+        }
+    }
+    // A worker row is how orphaned jobs are found: keep it while it holds any.
+    pruned.workers = sqlx::query(
+        "DELETE FROM apalis.workers w
+         WHERE w.last_seen < now() - make_interval(hours => $1)
+           AND NOT EXISTS (SELECT 1 FROM apalis.jobs j
+                           WHERE j.lock_by = w.id AND j.status IN ('Queued', 'Running'))",
+    )
+    .bind(i32::try_from(policy.dead_worker_hours).unwrap_or(i32::MAX))
+    .execute(db)
+    .await?
+    .rows_affected();
+    pruned.canary_effects = sqlx::query(
+        "DELETE FROM job_canary_effects WHERE created_at < now() - make_interval(days => $1)",
+    )
+    .bind(i32::try_from(policy.canary_days).unwrap_or(i32::MAX))
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(pruned)
+}

@@ -1,0 +1,62 @@
+//! Runs the real fleet in the test process against the test's own database.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use domain::Config;
+use domain::mail::Mailer;
+use jobs::fleet::{self, FleetHandle};
+use jobs::{JobState, JobView, Services};
+use sqlx::PgPool;
+
+pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
+    let smtp_url = smtp_url.map(str::to_string);
+    let data_dir = std::env::temp_dir().join("filia-jobs-tests");
+    let config = Config::from_lookup(|name| match name {
+        "FILIA_SMTP_URL" => smtp_url.clone(),
+        "FILIA_DATA_DIR" => Some(data_dir.display().to_string()),
+        _ => None,
+    })
+    .expect("configuration");
+    Arc::new(Services {
+        mailer: Mailer::from_config(&config).expect("mailer"),
+        db: db.clone(),
+        config: Arc::new(config),
+    })
+}
+
+/// The fleet with no cron schedules, so only the test's jobs run.
+pub fn start_fleet(db: &PgPool) -> FleetHandle {
+    fleet::spawn(services(db, None), Vec::new())
+}
+
+/// Polls the job until `done` accepts it, failing after `within`.
+pub async fn wait_for(
+    db: &PgPool,
+    id: &str,
+    within: Duration,
+    done: impl Fn(&JobView) -> bool,
+) -> JobView {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        let view = jobs::state::find(db, id)
+            .await
+            .expect("query")
+            .expect("job exists");
+        if done(&view) {
+            return view;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "job {id} still {:?} after {within:?}: {view:?}",
+            view.state
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+pub async fn wait_for_state(db: &PgPool, id: &str, state: JobState, within: Duration) -> JobView {
+    wait_for(db, id, within, |view| view.state == state).await
+}

@@ -1,0 +1,187 @@
+//! The fleet running in this process against the test's database: jobs committed run,
+//! failures retry with backoff, a poison payload fails alone, shutdown lets a job finish.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{start_fleet, wait_for_state};
+use jobs::kinds::Canary;
+use jobs::{Enqueue, JobState};
+use sqlx::PgPool;
+
+async fn enqueue(db: &PgPool, canary: Canary) -> String {
+    let mut tx = db.begin().await.expect("begin");
+    let job = Enqueue::new(canary).push(&mut tx).await.expect("push");
+    tx.commit().await.expect("commit");
+    job.id
+}
+
+fn keyed(key: &str) -> Canary {
+    Canary {
+        key: Some(key.into()),
+        ..Canary::default()
+    }
+}
+
+async fn effects(db: &PgPool, key: &str) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM job_canary_effects WHERE key = $1")
+        .bind(key)
+        .fetch_one(db)
+        .await
+        .expect("count")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let id = enqueue(&db, keyed("committed")).await;
+
+    let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
+    assert_eq!(done.attempts, 1);
+    assert_eq!(done.result, Some(serde_json::json!({ "written": true })));
+    assert!(done.started_at.is_some() && done.finished_at.is_some());
+    assert_eq!(done.error, None);
+    assert_eq!(effects(&db, "committed").await, 1);
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_job_scheduled_for_later_runs_within_a_second_or_so_of_its_time(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let due = chrono::Utc::now() + chrono::Duration::seconds(2);
+    let mut tx = db.begin().await.expect("begin");
+    let job = Enqueue::new(keyed("scheduled"))
+        .run_at(due)
+        .push(&mut tx)
+        .await
+        .expect("push");
+    tx.commit().await.expect("commit");
+    assert_eq!(
+        jobs::state::find(&db, &job.id)
+            .await
+            .expect("find")
+            .expect("job")
+            .state,
+        JobState::Scheduled
+    );
+
+    let done = wait_for_state(&db, &job.id, JobState::Succeeded, Duration::from_secs(10)).await;
+    let started = done.started_at.expect("started");
+    assert!(started >= due, "ran before its time");
+    let late = (started - due).to_std().expect("positive");
+    assert!(
+        late < Duration::from_millis(2500),
+        "picked up {late:?} after due"
+    );
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let id = enqueue(
+        &db,
+        Canary {
+            key: Some("flaky".into()),
+            fail_times: 2,
+            hold_ms: 0,
+        },
+    )
+    .await;
+
+    let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(15)).await;
+    assert_eq!(done.attempts, 3);
+    let failures: Vec<(i32, String, f64)> = sqlx::query_as(
+        "SELECT attempt, summary, extract(epoch FROM failed_at)::float8
+         FROM job_failures WHERE job_id = $1 ORDER BY id",
+    )
+    .bind(&id)
+    .fetch_all(&db)
+    .await
+    .expect("failures");
+    assert_eq!(failures.iter().map(|f| f.0).collect::<Vec<_>>(), vec![1, 2]);
+    assert!(failures[0].1.starts_with("Falha de teste"));
+    // canary's backoff: 1 s after the first failure, 2 s after the second.
+    let started = done.started_at.expect("started").timestamp_millis() as f64 / 1000.0;
+    let gap = failures[1].2 - failures[0].2;
+    assert!(gap >= 1.0, "second attempt only {gap}s after the first");
+    let last_gap = started - failures[1].2;
+    assert!(
+        last_gap >= 2.0,
+        "third attempt only {last_gap}s after the second"
+    );
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_poison_payload_fails_for_good_and_the_worker_keeps_going(db: PgPool) {
+    let fleet = start_fleet(&db);
+    // Valid JSON that no version of the canary payload reads, and a payload from the future.
+    for (id, payload) in [
+        (
+            "01J0P0S0NP0S0NP0S0NP0S0NP1",
+            r#"{"v": 1, "args": {"fail_times": "many"}}"#,
+        ),
+        ("01J0P0S0NP0S0NP0S0NP0S0NP2", r#"{"v": 99, "args": {}}"#),
+        ("01J0P0S0NP0S0NP0S0NP0S0NP3", r#"[1, 2, 3]"#),
+    ] {
+        sqlx::query(
+            "INSERT INTO apalis.jobs (id, job_type, job, status, max_attempts)
+             VALUES ($1, 'canary', convert_to($2, 'UTF8'), 'Pending', 5)",
+        )
+        .bind(id)
+        .bind(payload)
+        .execute(&db)
+        .await
+        .expect("insert poison");
+    }
+    let healthy = enqueue(&db, keyed("after-poison")).await;
+
+    for id in [
+        "01J0P0S0NP0S0NP0S0NP0S0NP1",
+        "01J0P0S0NP0S0NP0S0NP0S0NP2",
+        "01J0P0S0NP0S0NP0S0NP0S0NP3",
+    ] {
+        let failed = wait_for_state(&db, id, JobState::Failed, Duration::from_secs(10)).await;
+        assert_eq!(failed.attempts, 1, "a poison payload is not retried");
+        assert_eq!(
+            failed.error.as_deref(),
+            Some("Os dados desta tarefa não puderam ser lidos.")
+        );
+    }
+    wait_for_state(&db, &healthy, JobState::Succeeded, Duration::from_secs(10)).await;
+    // And the worker is still alive for jobs that come after.
+    let later = enqueue(&db, keyed("later")).await;
+    wait_for_state(&db, &later, JobState::Succeeded, Duration::from_secs(10)).await;
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn shutdown_lets_a_running_job_finish(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let id = enqueue(
+        &db,
+        Canary {
+            key: Some("slow".into()),
+            fail_times: 0,
+            hold_ms: 1500,
+        },
+    )
+    .await;
+    // The canary writes its effect first, then holds: stop while it holds.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while effects(&db, "slow").await == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "job never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    fleet.stop().await.expect("clean stop");
+
+    let view = jobs::state::find(&db, &id)
+        .await
+        .expect("find")
+        .expect("job");
+    assert_eq!(view.state, JobState::Succeeded, "{view:?}");
+    assert_eq!(view.attempts, 1);
+}

@@ -1,0 +1,125 @@
+//! `mail.send` through the fleet: delivered to a real SMTP listener on loopback, and retried
+//! when the server cannot be reached.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{services, wait_for, wait_for_state};
+use domain::mail::{Branding, Button, Notice, OutgoingMail};
+use jobs::fleet;
+use jobs::kinds::MailSend;
+use jobs::{Enqueue, JobState};
+use mail_parser::{MessageParser, MimeHeaders};
+use sqlx::PgPool;
+use testkit::smtp::start_sink;
+
+fn welcome(to: &str) -> MailSend {
+    let branding = Branding::new(
+        "Clube Filia Demo",
+        Some("/brand/demo/logo.svg"),
+        "#0E7C66",
+        "https://demo.filia.com.br",
+    );
+    MailSend {
+        mail: OutgoingMail::notice(
+            &branding,
+            to,
+            "Bem-vindo ao Clube Filia Demo",
+            &Notice {
+                heading: "Sua conta está ativa".into(),
+                paragraphs: vec!["Você já pode acumular pontos.".into()],
+                button: Some(Button {
+                    label: "Entrar".into(),
+                    url: "https://demo.filia.com.br/login".into(),
+                }),
+            },
+        ),
+    }
+}
+
+async fn enqueue(db: &PgPool, job: MailSend) -> String {
+    let mut tx = db.begin().await.expect("begin");
+    let id = Enqueue::new(job).push(&mut tx).await.expect("push").id;
+    tx.commit().await.expect("commit");
+    id
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_email_job_is_delivered_with_html_and_text_parts(db: PgPool) {
+    let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
+    let fleet = fleet::spawn(
+        services(&db, Some(&format!("smtp://127.0.0.1:{port}"))),
+        Vec::new(),
+    );
+
+    let id = enqueue(&db, welcome("Ana Lima <ana@example.com>")).await;
+
+    let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
+    assert_eq!(
+        done.result,
+        Some(serde_json::json!({ "to": "Ana Lima <ana@example.com>" }))
+    );
+    let captured = tokio::time::timeout(Duration::from_secs(5), inbox.recv())
+        .await
+        .expect("in time")
+        .expect("one message");
+    assert!(
+        captured
+            .rcpt_to
+            .iter()
+            .any(|rcpt| rcpt.contains("<ana@example.com>"))
+    );
+    let message = MessageParser::default()
+        .parse(&captured.data)
+        .expect("MIME");
+    assert_eq!(message.subject(), Some("Bem-vindo ao Clube Filia Demo"));
+    let to = message.to().and_then(|to| to.first()).expect("To");
+    assert_eq!(to.address(), Some("ana@example.com"));
+    let text = message.body_text(0).expect("text part");
+    assert!(text.contains("Você já pode acumular pontos."));
+    assert!(text.contains("https://demo.filia.com.br/login"));
+    let html = message.body_html(0).expect("html part");
+    assert!(html.contains("#0E7C66") && html.contains("Sua conta está ativa"));
+    assert!(message.parts.iter().any(|part| {
+        part.content_type()
+            .is_some_and(|ct| ct.subtype() == Some("html"))
+    }));
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_unreachable_smtp_server_is_a_retried_failure(db: PgPool) {
+    // A port that was just free: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("free port")
+        .port();
+    let fleet = fleet::spawn(
+        services(&db, Some(&format!("smtp://127.0.0.1:{port}"))),
+        Vec::new(),
+    );
+
+    let id = enqueue(&db, welcome("ana@example.com")).await;
+
+    let retrying = wait_for(&db, &id, Duration::from_secs(15), |view| {
+        view.attempts >= 1 && !matches!(view.state, JobState::Running | JobState::Queued)
+    })
+    .await;
+    assert_eq!(retrying.state, JobState::Retrying, "{retrying:?}");
+    assert_eq!(retrying.attempts, 1);
+    assert_eq!(
+        retrying.error.as_deref(),
+        Some("O servidor de e-mail não respondeu; vamos tentar de novo.")
+    );
+    // The next attempt waits for mail.send's backoff (30 s), not a busy loop.
+    let wait = (retrying.run_at - chrono::Utc::now()).num_seconds();
+    assert!((25..=34).contains(&wait), "next attempt in {wait}s");
+    let detail: String = sqlx::query_scalar("SELECT detail FROM job_failures WHERE job_id = $1")
+        .bind(&id)
+        .fetch_one(&db)
+        .await
+        .expect("failure recorded");
+    assert!(detail.contains("unreachable"), "{detail}");
+    fleet.stop().await.expect("clean stop");
+}

@@ -1,0 +1,18 @@
+//! Support for the test suites, never linked into a binary.
+
+pub mod smtp;
+
+use sqlx::PgPool;
+
+/// A URL for the database behind `pool` (a `#[sqlx::test]` database), for child processes
+/// such as a `workers` binary started by a test.
+pub fn database_url(pool: &PgPool) -> String {
+    let options = pool.connect_options();
+    format!(
+        "postgres://{}@{}:{}/{}",
+        options.get_username(),
+        options.get_host(),
+        options.get_port(),
+        options.get_database().unwrap_or("postgres"),
+    )
+}

@@ -1,0 +1,242 @@
+//! Real `workers` processes against the test's database: a process killed mid-job has its
+//! job finished by another within the rescue window, exactly once in effect; cron fires once
+//! per tick however many processes tick; SIGTERM lets the running job finish.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use jobs::kinds::Canary;
+use jobs::{Enqueue, JobState};
+use sqlx::PgPool;
+
+struct Worker {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Worker {
+    fn start(db: &PgPool, env: &[(&str, &str)]) -> Self {
+        let log = std::env::temp_dir().join(format!("filia-worker-{}.log", ulid::Ulid::generate()));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_workers"));
+        command
+            .env("DATABASE_URL", testkit::database_url(db))
+            .env("FILIA_CRON_CANARY", "off")
+            .env("FILIA_CRON_JOBS_RETENTION", "off")
+            .env("FILIA_LOG", "warn")
+            .env("FILIA_DB_MAX_CONNECTIONS", "8")
+            .stdout(Stdio::from(File::create(&log).expect("log file")))
+            .stderr(Stdio::null());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        Self {
+            child: command.spawn().expect("start workers"),
+            log,
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    fn terminate(&mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(40);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "worker ignored SIGTERM:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+async fn enqueue(db: &PgPool, canary: Canary) -> String {
+    let mut tx = db.begin().await.expect("begin");
+    let id = Enqueue::new(canary).push(&mut tx).await.expect("push").id;
+    tx.commit().await.expect("commit");
+    id
+}
+
+async fn eventually<T>(
+    within: Duration,
+    what: &str,
+    mut probe: impl AsyncFnMut() -> Option<T>,
+) -> T {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "{what}: not within {within:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The worker that wrote the canary effect under `key`, once it exists.
+async fn effect_writer(db: &PgPool, key: &str) -> Option<String> {
+    sqlx::query_scalar("SELECT worker FROM job_canary_effects WHERE key = $1")
+        .bind(key)
+        .fetch_optional(db)
+        .await
+        .expect("query")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
+    let mut first = Worker::start(&db, &[]);
+    let id = enqueue(
+        &db,
+        Canary {
+            key: Some("rescued".into()),
+            fail_times: 0,
+            hold_ms: 120_000,
+        },
+    )
+    .await;
+    let writer = eventually(
+        Duration::from_secs(20),
+        "first process runs the job",
+        async || effect_writer(&db, "rescued").await,
+    )
+    .await;
+    assert!(writer.contains(&format!(":{}#", first.pid())), "{writer}");
+
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("reaped");
+    let killed_at = Instant::now();
+    let second = Worker::start(&db, &[]);
+
+    let done = eventually(Duration::from_secs(40), "job rescued", async || {
+        let view = jobs::state::find(&db, &id)
+            .await
+            .expect("find")
+            .expect("job");
+        (view.state == JobState::Succeeded).then_some(view)
+    })
+    .await;
+    let rescued_after = killed_at.elapsed();
+    assert!(
+        rescued_after <= Duration::from_secs(30),
+        "rescued after {rescued_after:?}"
+    );
+    // Rescue counts the interrupted attempt; the second run found the effect written.
+    assert_eq!(done.attempts, 2);
+    assert_eq!(done.result, Some(serde_json::json!({ "written": false })));
+    let (holder, effects): (String, i64) = sqlx::query_as(
+        "SELECT j.lock_by, (SELECT count(*) FROM job_canary_effects WHERE key = 'rescued')
+         FROM apalis.jobs j WHERE j.id = $1",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("row");
+    assert!(
+        holder.contains(&format!(":{}#", second.pid())),
+        "finished by {holder}"
+    );
+    assert_eq!(effects, 1, "the effect happened exactly once");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
+    let env = [
+        ("FILIA_CRON_CANARY", "* * * * * *"),
+        ("FILIA_LOG", "warn,jobs::cron=debug"),
+    ];
+    let mut a = Worker::start(&db, &env);
+    let mut b = Worker::start(&db, &env);
+    tokio::time::sleep(Duration::from_millis(5_500)).await;
+    assert!(a.terminate().success(), "{}", a.log());
+    assert!(b.terminate().success(), "{}", b.log());
+
+    let ticks: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT idempotency_key, count(*) FROM apalis.jobs
+         WHERE job_type = 'canary' GROUP BY idempotency_key ORDER BY idempotency_key",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("ticks");
+    assert!(ticks.len() >= 3, "only {} ticks: {ticks:?}", ticks.len());
+    assert!(
+        ticks
+            .iter()
+            .all(|(key, jobs)| key.starts_with("cron:canary:") && *jobs == 1)
+    );
+    // Consecutive seconds, none skipped.
+    let seconds: Vec<i64> = ticks
+        .iter()
+        .map(|(key, _)| {
+            chrono::DateTime::parse_from_rfc3339(key.trim_start_matches("cron:canary:"))
+                .expect("tick time")
+                .timestamp()
+        })
+        .collect();
+    assert!(
+        seconds.windows(2).all(|pair| pair[1] - pair[0] == 1),
+        "{seconds:?}"
+    );
+
+    // Both processes fired every tick; for each tick exactly one enqueued it.
+    let (logs_a, logs_b) = (a.log(), b.log());
+    let created =
+        logs_a.matches("cron tick enqueued").count() + logs_b.matches("cron tick enqueued").count();
+    let skipped = logs_a.matches("tick already enqueued").count()
+        + logs_b.matches("tick already enqueued").count();
+    assert_eq!(created, ticks.len(), "{logs_a}\n{logs_b}");
+    assert!(
+        skipped + 1 >= ticks.len(),
+        "the other process did not tick: {skipped} skipped"
+    );
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn sigterm_lets_the_running_job_finish(db: PgPool) {
+    let mut worker = Worker::start(&db, &[]);
+    let id = enqueue(
+        &db,
+        Canary {
+            key: Some("graceful".into()),
+            fail_times: 0,
+            hold_ms: 2_000,
+        },
+    )
+    .await;
+    eventually(Duration::from_secs(20), "job starts", async || {
+        effect_writer(&db, "graceful").await
+    })
+    .await;
+
+    let status = worker.terminate();
+
+    assert!(status.success(), "{}", worker.log());
+    let view = jobs::state::find(&db, &id)
+        .await
+        .expect("find")
+        .expect("job");
+    assert_eq!(view.state, JobState::Succeeded, "{view:?}");
+    assert_eq!(view.attempts, 1);
+}
