@@ -15,6 +15,7 @@ use tracing::Span;
 
 pub mod error;
 pub mod extract;
+pub mod member;
 pub mod metrics;
 pub mod routes;
 pub mod spa;

@@ -25,3 +25,27 @@ pub async fn create(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<Str
 pub fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
+
+/// Who a valid session belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct SessionUser {
+    pub user_id: i64,
+    pub station_id: i64,
+}
+
+/// The user of a live session: not expired, not revoked, and an active account that was
+/// not deleted. Anything else is `None`, whatever the reason.
+pub async fn authenticate(
+    db: impl PgExecutor<'_>,
+    token: &str,
+) -> sqlx::Result<Option<SessionUser>> {
+    sqlx::query_as(
+        "SELECT u.id AS user_id, u.station_id
+         FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.token_hash = $1 AND s.expires_at > now() AND s.revoked_at IS NULL
+           AND u.active AND u.deleted_at IS NULL",
+    )
+    .bind(hash_token(token).as_slice())
+    .fetch_optional(db)
+    .await
+}

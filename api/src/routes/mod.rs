@@ -7,6 +7,7 @@ use crate::state::AppState;
 
 pub mod auth;
 pub mod health;
+pub mod jobs;
 pub mod site;
 pub mod stations;
 
@@ -15,6 +16,7 @@ pub fn api() -> Router<AppState> {
         .merge(site::router())
         .merge(stations::router())
         .merge(auth::router())
+        .merge(jobs::router())
         .fallback(|| async { ApiError::not_found("Rota não encontrada") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }
