@@ -264,3 +264,64 @@ async fn release(db: &PgPool, instance: &str) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::{Deserialize, Serialize};
+
+    use super::*;
+
+    /// A job whose attempt outlives its timeout, or panics.
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Misbehaving {
+        panic: bool,
+    }
+
+    impl Job for Misbehaving {
+        const QUEUE: &'static str = "test.misbehaving";
+        const TIMEOUT: Duration = Duration::from_millis(50);
+
+        async fn run(self, _: JobContext) -> Result<Value, JobError> {
+            assert!(!self.panic, "handler bug");
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            Ok(Value::Null)
+        }
+    }
+
+    fn context() -> JobContext {
+        let config = domain::Config::from_lookup(|_| None).expect("defaults");
+        JobContext {
+            id: "01J00000000000000000000000".into(),
+            attempt: 1,
+            worker: "test".into(),
+            services: Arc::new(Services {
+                db: PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy pool"),
+                mailer: domain::mail::Mailer::from_config(&config).expect("mailer"),
+                config: Arc::new(config),
+            }),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_attempt_past_its_timeout_is_a_retried_failure() {
+        let started = tokio::time::Instant::now();
+        let error = run_attempt(Misbehaving { panic: false }, context())
+            .await
+            .expect_err("timed out");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert_eq!(error.outcome, Outcome::Retry);
+        assert_eq!(
+            error.summary,
+            "A tarefa demorou demais e será tentada de novo."
+        );
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_fails_its_attempt_not_the_worker() {
+        let error = run_attempt(Misbehaving { panic: true }, context())
+            .await
+            .expect_err("panicked");
+        assert_eq!(error.outcome, Outcome::Retry);
+        assert!(error.detail.contains("panicked"), "{}", error.detail);
+    }
+}

@@ -185,3 +185,25 @@ async fn shutdown_lets_a_running_job_finish(db: PgPool) {
     assert_eq!(view.state, JobState::Succeeded, "{view:?}");
     assert_eq!(view.attempts, 1);
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn workers_carry_on_after_their_database_connections_are_cut(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let before = enqueue(&db, keyed("before-outage")).await;
+    wait_for_state(&db, &before, JobState::Succeeded, Duration::from_secs(10)).await;
+
+    // Every other session on this database ends, as in a restart of PostgreSQL.
+    let cut: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()) cut",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("terminate");
+    assert!(cut > 0, "the fleet held connections");
+
+    let after = enqueue(&db, keyed("after-outage")).await;
+    wait_for_state(&db, &after, JobState::Succeeded, Duration::from_secs(20)).await;
+    assert_eq!(effects(&db, "after-outage").await, 1);
+    fleet.stop().await.expect("clean stop");
+}

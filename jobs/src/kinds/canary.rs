@@ -61,6 +61,9 @@ impl Job for Canary {
             None => false,
         };
         if written && self.hold_ms > 0 {
+            ctx.progress(50)
+                .await
+                .map_err(|err| JobError::retry("Falha ao registrar o progresso.", err))?;
             tokio::time::sleep(Duration::from_millis(self.hold_ms)).await;
         }
         Ok(json!({ "written": written }))
