@@ -207,3 +207,43 @@ async fn workers_carry_on_after_their_database_connections_are_cut(db: PgPool) {
     assert_eq!(effects(&db, "after-outage").await, 1);
     fleet.stop().await.expect("clean stop");
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn shutdown_puts_fetched_but_unstarted_jobs_back(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let id = enqueue(&db, keyed("fetched")).await;
+    let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
+    assert_eq!(done.attempts, 1);
+    // As if this process had fetched a job into its buffer and not started it yet.
+    let holder: String = sqlx::query_scalar(
+        "UPDATE apalis.jobs SET status = 'Queued', lock_at = now(), done_at = NULL
+         WHERE id = $1 RETURNING lock_by",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("hold");
+    assert!(
+        holder.contains(&format!(":{}#", std::process::id())),
+        "{holder}"
+    );
+
+    fleet.stop().await.expect("clean stop");
+
+    let (status, lock_by): (String, Option<String>) =
+        sqlx::query_as("SELECT status, lock_by FROM apalis.jobs WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!((status.as_str(), lock_by), ("Pending", None));
+    let view = jobs::state::find(&db, &id)
+        .await
+        .expect("find")
+        .expect("job");
+    assert_eq!(
+        view.state,
+        JobState::Retrying,
+        "another worker takes it at once"
+    );
+}
