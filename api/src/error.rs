@@ -4,7 +4,9 @@
 //! the request's span, so the line carries the request id.
 
 use axum::Json;
+use axum::http::HeaderValue;
 use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -20,6 +22,12 @@ pub enum ApiError {
     Invalid(Vec<String>),
     #[error("unauthorized: {0}")]
     Unauthorized(String),
+    /// Signed in, but this account may not do this.
+    #[error("forbidden: {0}")]
+    Forbidden(String),
+    /// Too many attempts; try again after this many seconds.
+    #[error("too many requests")]
+    TooManyRequests { message: String, retry_after: u64 },
     #[error("not found: {0}")]
     NotFound(String),
     #[error("method not allowed")]
@@ -54,6 +62,8 @@ impl ApiError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -66,10 +76,15 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        let retry_after = match &self {
+            Self::TooManyRequests { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        };
         let body = match self {
-            Self::BadRequest(message) | Self::Unauthorized(message) => {
-                json!({ "messages": [message] })
-            }
+            Self::BadRequest(message)
+            | Self::Unauthorized(message)
+            | Self::Forbidden(message)
+            | Self::TooManyRequests { message, .. } => json!({ "messages": [message] }),
             Self::Invalid(messages) => json!({ "messages": messages }),
             Self::NotFound(message) => json!({ "error": message }),
             Self::MethodNotAllowed => json!({ "error": "Método não permitido para esta rota" }),
@@ -82,6 +97,12 @@ impl IntoResponse for ApiError {
                 json!({ "error": INTERNAL_ERROR })
             }
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }

@@ -13,8 +13,10 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
+pub mod client_ip;
 pub mod error;
 pub mod extract;
+pub mod login_throttle;
 pub mod member;
 pub mod metrics;
 pub mod routes;
@@ -82,7 +84,8 @@ pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");
     let state = AppState::new(config, db)?;
-    axum::serve(listener, app(state))
+    let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(domain::process::shutdown_signal())
         .await?;
     tracing::info!("stopped");

@@ -1,5 +1,6 @@
-//! The signed-in member of a request: the `Authorization: Bearer <token>` header checked
-//! against the sessions table. A handler that takes [`Member`] is closed to anyone else.
+//! Who is calling: the `Authorization: Bearer <token>` header checked against the sessions
+//! table. [`SignedIn`] is any live session (for logout and token validation); [`Member`] is
+//! an activated, unblocked account, and closes a handler to anyone else.
 
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
@@ -11,7 +12,44 @@ use crate::state::AppState;
 
 /// The spec's 401 text for a page the visitor may not see.
 pub const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
+/// The spec's blocked-account text (its spelling kept).
+pub const ACCESS_SUSPENDED: &str = "O seu acesso está supenso...";
 
+/// The bearer token of the request, if it has one.
+pub fn bearer_token(parts: &Parts) -> Option<&str> {
+    parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|token| !token.is_empty())
+}
+
+/// A live session, whatever the state of its account.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    pub token: String,
+    pub user: SessionUser,
+}
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let unauthorized = || ApiError::Unauthorized(NOT_AUTHORIZED.into());
+        let token = bearer_token(parts).ok_or_else(unauthorized)?;
+        let user = session::authenticate(&state.db, token)
+            .await?
+            .ok_or_else(unauthorized)?;
+        Ok(Self {
+            token: token.to_string(),
+            user,
+        })
+    }
+}
+
+/// A member who may use the member area: signed in, activated, not blocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Member {
     pub user_id: i64,
@@ -22,23 +60,16 @@ impl FromRequestParts<AppState> for Member {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let token = parts
-            .headers
-            .get(AUTHORIZATION)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.strip_prefix("Bearer "))
-            .map(str::trim)
-            .filter(|token| !token.is_empty())
-            .ok_or_else(|| ApiError::Unauthorized(NOT_AUTHORIZED.into()))?;
-        let SessionUser {
-            user_id,
-            station_id,
-        } = session::authenticate(&state.db, token)
-            .await?
-            .ok_or_else(|| ApiError::Unauthorized(NOT_AUTHORIZED.into()))?;
+        let SignedIn { user, .. } = SignedIn::from_request_parts(parts, state).await?;
+        if user.blocked {
+            return Err(ApiError::Forbidden(ACCESS_SUSPENDED.into()));
+        }
+        if !user.active {
+            return Err(ApiError::Unauthorized(NOT_AUTHORIZED.into()));
+        }
         Ok(Self {
-            user_id,
-            station_id,
+            user_id: user.user_id,
+            station_id: user.station_id,
         })
     }
 }

@@ -29,6 +29,17 @@ pub struct Config {
     /// cancelled ones (kept longer, for support).
     pub job_retention_succeeded_days: u32,
     pub job_retention_failed_days: u32,
+    /// Every Redis key this deployment writes starts with this (several deployments, or
+    /// parallel tests, can share one Redis).
+    pub redis_prefix: String,
+    /// Wrong passwords in a row, per account identifier, before logins wait out the window.
+    pub login_max_failures: u32,
+    /// Failed logins from one IP address within the window before that address waits.
+    pub login_max_failures_per_ip: u32,
+    pub login_window_seconds: u64,
+    /// Take the client address from the last `X-Forwarded-For` hop (behind a reverse proxy
+    /// that sets it); otherwise the TCP peer address is used.
+    pub trust_forwarded_for: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +115,11 @@ impl Config {
                 "14",
             )?,
             job_retention_failed_days: parse(&lookup, "FILIA_JOB_RETENTION_FAILED_DAYS", "90")?,
+            redis_prefix: lookup("FILIA_REDIS_PREFIX").unwrap_or_else(|| "filia:".into()),
+            login_max_failures: parse(&lookup, "FILIA_LOGIN_MAX_FAILURES", "5")?,
+            login_max_failures_per_ip: parse(&lookup, "FILIA_LOGIN_MAX_FAILURES_PER_IP", "50")?,
+            login_window_seconds: parse(&lookup, "FILIA_LOGIN_WINDOW_SECONDS", "900")?,
+            trust_forwarded_for: parse(&lookup, "FILIA_TRUST_FORWARDED_FOR", "false")?,
         })
     }
 }

@@ -8,11 +8,19 @@ use sqlx::PgExecutor;
 /// How long a login lasts without a new one.
 pub const LIFETIME: Duration = Duration::days(30);
 
-/// Starts a session for a user and returns the token to hand to the client, once.
-pub async fn create(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<String> {
+/// How long a login token (a hand-over link to another host) can be redeemed.
+pub const LOGIN_TOKEN_LIFETIME: Duration = Duration::minutes(2);
+
+/// 32 random bytes as 64 hex digits.
+fn new_token() -> anyhow::Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Starts a session for a user and returns the token to hand to the client, once.
+pub async fn create(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<String> {
+    let token = new_token()?;
     sqlx::query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)")
         .bind(hash_token(&token).as_slice())
         .bind(user_id)
@@ -26,24 +34,75 @@ pub fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// Who a valid session belongs to.
+/// Who a live session belongs to, and whether that account may use the member area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct SessionUser {
     pub user_id: i64,
     pub station_id: i64,
+    /// Activated (e-mail or code confirmed).
+    pub active: bool,
+    /// Suspended or deleted: sees the blocked-account notice and nothing else.
+    pub blocked: bool,
 }
 
-/// The user of a live session: not expired, not revoked, and an active account that was
-/// not deleted. Anything else is `None`, whatever the reason.
+impl SessionUser {
+    pub fn is_member_in_good_standing(&self) -> bool {
+        self.active && !self.blocked
+    }
+}
+
+/// The user of a live session (not expired, not revoked); `None` for anything else,
+/// whatever the reason. Callers decide what an inactive or blocked account may do.
 pub async fn authenticate(
     db: impl PgExecutor<'_>,
     token: &str,
 ) -> sqlx::Result<Option<SessionUser>> {
     sqlx::query_as(
-        "SELECT u.id AS user_id, u.station_id
+        "SELECT u.id AS user_id, u.station_id, u.active, u.deleted_at IS NOT NULL AS blocked
          FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.token_hash = $1 AND s.expires_at > now() AND s.revoked_at IS NULL
-           AND u.active AND u.deleted_at IS NULL",
+         WHERE s.token_hash = $1 AND s.expires_at > now() AND s.revoked_at IS NULL",
+    )
+    .bind(hash_token(token).as_slice())
+    .fetch_optional(db)
+    .await
+}
+
+/// Ends the session of `token` (logout). True when a live session was revoked.
+pub async fn revoke(db: impl PgExecutor<'_>, token: &str) -> sqlx::Result<bool> {
+    let revoked = sqlx::query(
+        "UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL",
+    )
+    .bind(hash_token(token).as_slice())
+    .execute(db)
+    .await?;
+    Ok(revoked.rows_affected() == 1)
+}
+
+/// Issues a single-use login token for a signed-in user, valid for [`LOGIN_TOKEN_LIFETIME`].
+pub async fn issue_login_token(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<String> {
+    let token = new_token()?;
+    sqlx::query("INSERT INTO login_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)")
+        .bind(hash_token(&token).as_slice())
+        .bind(user_id)
+        .bind(Utc::now() + LOGIN_TOKEN_LIFETIME)
+        .execute(db)
+        .await?;
+    Ok(token)
+}
+
+/// Uses up a login token: the user it was issued to, if it is unused and unexpired. A
+/// second redemption, even concurrent, gets `None`.
+pub async fn redeem_login_token(
+    db: impl PgExecutor<'_>,
+    token: &str,
+) -> sqlx::Result<Option<SessionUser>> {
+    sqlx::query_as(
+        "WITH used AS (
+             UPDATE login_tokens SET used_at = now()
+             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+             RETURNING user_id)
+         SELECT u.id AS user_id, u.station_id, u.active, u.deleted_at IS NOT NULL AS blocked
+         FROM used JOIN users u ON u.id = used.user_id",
     )
     .bind(hash_token(token).as_slice())
     .fetch_optional(db)

@@ -41,6 +41,17 @@ pub enum LoginId {
     Cpf(Cpf),
 }
 
+impl LoginId {
+    /// One spelling per identifier (lower-case e-mail, bare CPF digits), for counting
+    /// attempts against it.
+    pub fn normalized(&self) -> String {
+        match self {
+            Self::Email(email) => format!("email:{}", email.trim().to_lowercase()),
+            Self::Cpf(cpf) => format!("cpf:{}", cpf.digits()),
+        }
+    }
+}
+
 macro_rules! select_user {
     () => {
         r#"

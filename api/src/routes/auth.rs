@@ -1,15 +1,22 @@
-//! `/api/auth`: login to a station. Sessions are opaque bearer tokens (domain::session).
+//! `/api/auth`: login to a station, logout, token validation and hand-over login tokens.
+//! Sessions are opaque bearer tokens (domain::session).
 
 use axum::Router;
 use axum::extract::State;
-use axum::routing::post;
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+use chrono::{DateTime, Utc};
 use domain::cpf::Cpf;
 use domain::user::{self, LoginId, User};
 use domain::{password, session};
 use serde::{Deserialize, Serialize};
 
+use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};
+use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
+use crate::member::{Member, SignedIn, bearer_token};
 use crate::routes::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
 
@@ -17,8 +24,16 @@ use crate::state::AppState;
 /// out who is a member.
 pub const BAD_CREDENTIALS: &str = "E-mail, CPF ou senha incorretos.";
 
+/// A login token that is unknown, used or expired.
+pub const LOGIN_TOKEN_INVALID: &str = "Este link de acesso é inválido ou expirou. Entre novamente.";
+
 pub fn router() -> Router<AppState> {
-    Router::new().route("/auth/login/establishment/{station_id}", post(login))
+    Router::new()
+        .route("/auth/login/establishment/{station_id}", post(login))
+        .route("/auth/logout", post(logout))
+        .route("/auth/validate-token", get(validate_token))
+        .route("/auth/login-token", post(login_with_token))
+        .route("/auth/login-token/issue", post(issue_login_token))
 }
 
 /// Identifier is the e-mail or the CPF, depending on the station.
@@ -39,6 +54,7 @@ struct LoginResponse {
 
 async fn login(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Path(station_id): Path<i64>,
     Json(request): Json<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
@@ -52,6 +68,14 @@ async fn login(
     {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
+    let throttle = LoginThrottle::new(&state, station_id, &login_id.normalized(), ip);
+    if let Some(seconds) = throttle.blocked_for(&state).await {
+        tracing::info!(station_id, "login refused: too many failures");
+        return Err(ApiError::TooManyRequests {
+            message: TOO_MANY_ATTEMPTS.into(),
+            retry_after: seconds,
+        });
+    }
     let credentials = user::find_credentials(&state.db, station_id, &login_id).await?;
     let (user_id, stored_hash) = credentials.unzip();
     let password_ok = {
@@ -63,14 +87,86 @@ async fn login(
             .map_err(anyhow::Error::from)?
     };
     let Some(user_id) = user_id.filter(|_| password_ok) else {
+        throttle.record_failure(&state).await;
         return Err(ApiError::Unauthorized(BAD_CREDENTIALS.into()));
     };
+    throttle.record_success(&state).await;
     let user = user::find(&state.db, user_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
     let token = session::create(&state.db, user.id).await?;
     tracing::info!(user_id = user.id, station_id, "login");
     Ok(Json(LoginResponse { token, user }))
+}
+
+/// Ends the caller's session: the token stops working everywhere at once.
+async fn logout(State(state): State<AppState>, signed_in: SignedIn) -> ApiResult<StatusCode> {
+    session::revoke(&state.db, &signed_in.token).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Serialize)]
+struct TokenValidity {
+    valid: bool,
+    user: Option<User>,
+}
+
+/// Whether the stored token still opens a session, with the user as it is now (the web
+/// app clears its stored user when `valid` is false). Never an error for a bad token.
+async fn validate_token(
+    State(state): State<AppState>,
+    parts: Parts,
+) -> ApiResult<Json<TokenValidity>> {
+    let session = match bearer_token(&parts) {
+        Some(token) => session::authenticate(&state.db, token).await?,
+        None => None,
+    };
+    let user = match session {
+        Some(session) => user::find(&state.db, session.user_id).await?,
+        None => None,
+    };
+    Ok(Json(TokenValidity {
+        valid: user.is_some(),
+        user,
+    }))
+}
+
+/// `/login-token/{token}`: the page sends the hand-over token as its bearer token and gets
+/// a session of its own. Each login token works once.
+async fn login_with_token(
+    State(state): State<AppState>,
+    parts: Parts,
+) -> ApiResult<Json<LoginResponse>> {
+    let invalid = || ApiError::Unauthorized(LOGIN_TOKEN_INVALID.into());
+    let login_token = bearer_token(&parts).ok_or_else(invalid)?;
+    let session_user = session::redeem_login_token(&state.db, login_token)
+        .await?
+        .ok_or_else(invalid)?;
+    let user = user::find(&state.db, session_user.user_id)
+        .await?
+        .ok_or_else(invalid)?;
+    let token = session::create(&state.db, user.id).await?;
+    tracing::info!(user_id = user.id, "login by login token");
+    Ok(Json(LoginResponse { token, user }))
+}
+
+#[derive(Debug, Serialize)]
+struct IssuedLoginToken {
+    token: String,
+    expires_at: DateTime<Utc>,
+}
+
+/// A single-use token for handing the signed-in member over to another host of the
+/// station (its app, its management site), which redeems it at `POST /auth/login-token`.
+async fn issue_login_token(
+    State(state): State<AppState>,
+    member: Member,
+) -> ApiResult<Json<IssuedLoginToken>> {
+    let token = session::issue_login_token(&state.db, member.user_id).await?;
+    Ok(Json(IssuedLoginToken {
+        token,
+        expires_at: Utc::now() + session::LOGIN_TOKEN_LIFETIME,
+    }))
 }
 
 fn login_id(request: &LoginRequest) -> ApiResult<LoginId> {
