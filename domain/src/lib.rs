@@ -14,6 +14,7 @@ pub mod session;
 pub mod station;
 pub mod telemetry;
 pub mod user;
+pub mod validate;
 
 pub use config::Config;
 pub use secret::Secret;

@@ -9,6 +9,7 @@ use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use domain::cpf::Cpf;
 use domain::user::{self, LoginId, User};
+use domain::validate;
 use domain::{password, session};
 use serde::{Deserialize, Serialize};
 
@@ -171,7 +172,9 @@ async fn issue_login_token(
 
 fn login_id(request: &LoginRequest) -> ApiResult<LoginId> {
     match (present(&request.email), present(&request.cpf)) {
-        (Some(email), _) if is_plausible_email(email) => Ok(LoginId::Email(email.to_lowercase())),
+        (Some(email), _) if validate::email(email).is_ok() => {
+            Ok(LoginId::Email(email.to_lowercase()))
+        }
         (Some(_), _) => Err(ApiError::invalid("Email inválido")),
         (None, Some(cpf)) => cpf
             .parse::<Cpf>()
@@ -183,18 +186,4 @@ fn login_id(request: &LoginRequest) -> ApiResult<LoginId> {
 
 fn present(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty())
-}
-
-/// The shape check of the spec's e-mail validator; deliverability is proven by activation.
-fn is_plausible_email(value: &str) -> bool {
-    match value.split_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !value.contains(char::is_whitespace)
-        }
-        None => false,
-    }
 }
