@@ -99,3 +99,14 @@ pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<User>
         .fetch_optional(db)
         .await
 }
+
+/// Whether a member card is valid: the account exists, is activated and is not blocked.
+/// Unknown ids are simply not valid, so the answer says nothing more about them.
+pub async fn is_valid_member(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<bool> {
+    let valid: Option<bool> =
+        sqlx::query_scalar("SELECT active AND deleted_at IS NULL FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
+    Ok(valid.unwrap_or(false))
+}

@@ -10,6 +10,7 @@ pub mod health;
 pub mod jobs;
 pub mod site;
 pub mod stations;
+pub mod users;
 
 pub fn api() -> Router<AppState> {
     Router::new()
@@ -17,6 +18,7 @@ pub fn api() -> Router<AppState> {
         .merge(stations::router())
         .merge(auth::router())
         .merge(jobs::router())
+        .merge(users::router())
         .fallback(|| async { ApiError::not_found("Rota não encontrada") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

@@ -1,0 +1,111 @@
+//! A member's own data and the public member-card check.
+
+mod common;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{Answer, app, get, send};
+use domain::demo;
+use serde_json::json;
+use sqlx::PgPool;
+
+async fn get_as(app: &Router, uri: &str, token: &str) -> Answer {
+    let request = Request::get(uri)
+        .header("authorization", format!("Bearer {token}"))
+        .body(Body::empty())
+        .expect("request");
+    send(app, request).await
+}
+
+/// A member of a second station.
+async fn other_station_member(db: &PgPool) -> i64 {
+    let station: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Outro Clube', 'outro', 'https://outro.example.com')
+         RETURNING id",
+    )
+    .fetch_one(db)
+    .await
+    .expect("station");
+    sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Pessoa de Fora', 'fora@example.com', true)
+         RETURNING id",
+    )
+    .bind(station)
+    .fetch_one(db)
+    .await
+    .expect("user")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_member_reads_their_own_data_and_card(db: PgPool) {
+    let demo = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let token = domain::session::create(&db, demo.member_id)
+        .await
+        .expect("session");
+    let app = app(db);
+
+    let own = get_as(&app, &format!("/api/users-web/{}", demo.member_id), &token).await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.text);
+    let user = own.json();
+    assert_eq!(user["id"], demo.member_id);
+    assert_eq!(user["email"], demo::MEMBER_EMAIL);
+    assert!(user.get("password_hash").is_none());
+
+    let card = get_as(&app, &format!("/api/users/{}", demo.member_id), &token).await;
+    assert_eq!(card.status, StatusCode::OK);
+    assert_eq!(card.json()[0]["id"], demo.member_id);
+    assert_eq!(card.json().as_array().map(Vec::len), Some(1));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn nobody_reads_someone_elses_data(db: PgPool) {
+    let demo = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let outsider = other_station_member(&db).await;
+    let token = domain::session::create(&db, demo.member_id)
+        .await
+        .expect("session");
+    let app = app(db);
+
+    for other in [demo.staff_id, outsider, 999_999] {
+        for uri in [
+            format!("/api/users-web/{other}"),
+            format!("/api/users/{other}"),
+        ] {
+            let answer = get_as(&app, &uri, &token).await;
+            assert_eq!(answer.status, StatusCode::FORBIDDEN, "{uri}");
+            assert_eq!(
+                answer.json(),
+                json!({ "messages": ["Você não possui autorização para acessar esta página."] })
+            );
+        }
+    }
+    let anonymous = get(&app, &format!("/api/users-web/{}", demo.member_id)).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn anyone_can_check_a_member_card_and_learns_only_validity(db: PgPool) {
+    let demo = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let app = app(db.clone());
+    let check = async |id: i64| {
+        let answer = get(&app, &format!("/api/users/{id}/validation")).await;
+        assert_eq!(answer.status, StatusCode::OK);
+        answer.json()
+    };
+
+    assert_eq!(check(demo.member_id).await, json!({ "isValid": true }));
+    assert_eq!(check(999_999).await, json!({ "isValid": false }));
+    sqlx::query("UPDATE users SET deleted_at = now() WHERE id = $1")
+        .bind(demo.member_id)
+        .execute(&db)
+        .await
+        .expect("block");
+    assert_eq!(check(demo.member_id).await, json!({ "isValid": false }));
+}
