@@ -8,27 +8,10 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{Answer, app, app_with, send};
+use common::{Answer, app, app_with, call, send};
 use domain::demo;
 use serde_json::{Value, json};
 use sqlx::PgPool;
-
-async fn call(
-    app: &Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    headers: &[(&str, &str)],
-) -> Answer {
-    let mut request = Request::builder().method(method).uri(uri);
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    send(app, request.body(Body::empty()).expect("request")).await
-}
 
 async fn validity(app: &Router, token: Option<&str>) -> Value {
     let answer = call(app, "GET", "/api/auth/validate-token", token, &[]).await;

@@ -7,9 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use common::{Answer, app, send};
+use axum::http::StatusCode;
+use common::{Answer, app, call};
 use domain::demo;
 use jobs::kinds::Canary;
 use jobs::{Enqueue, Services};
@@ -17,11 +16,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 async fn get_job(app: &Router, id: &str, token: Option<&str>) -> Answer {
-    let mut request = Request::get(format!("/api/jobs/{id}"));
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    send(app, request.body(Body::empty()).expect("request")).await
+    call(app, "GET", &format!("/api/jobs/{id}"), token, &[]).await
 }
 
 async fn enqueue(db: &PgPool, canary: Canary, owner: Option<(i64, i64)>) -> String {

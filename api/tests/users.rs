@@ -2,21 +2,11 @@
 
 mod common;
 
-use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use common::{Answer, app, get, send};
+use axum::http::StatusCode;
+use common::{app, call, get};
 use domain::demo;
 use serde_json::json;
 use sqlx::PgPool;
-
-async fn get_as(app: &Router, uri: &str, token: &str) -> Answer {
-    let request = Request::get(uri)
-        .header("authorization", format!("Bearer {token}"))
-        .body(Body::empty())
-        .expect("request");
-    send(app, request).await
-}
 
 /// A member of a second station.
 async fn other_station_member(db: &PgPool) -> i64 {
@@ -47,14 +37,28 @@ async fn a_member_reads_their_own_data_and_card(db: PgPool) {
         .expect("session");
     let app = app(db);
 
-    let own = get_as(&app, &format!("/api/users-web/{}", demo.member_id), &token).await;
+    let own = call(
+        &app,
+        "GET",
+        &format!("/api/users-web/{}", demo.member_id),
+        Some(&token),
+        &[],
+    )
+    .await;
     assert_eq!(own.status, StatusCode::OK, "{}", own.text);
     let user = own.json();
     assert_eq!(user["id"], demo.member_id);
     assert_eq!(user["email"], demo::MEMBER_EMAIL);
     assert!(user.get("password_hash").is_none());
 
-    let card = get_as(&app, &format!("/api/users/{}", demo.member_id), &token).await;
+    let card = call(
+        &app,
+        "GET",
+        &format!("/api/users/{}", demo.member_id),
+        Some(&token),
+        &[],
+    )
+    .await;
     assert_eq!(card.status, StatusCode::OK);
     assert_eq!(card.json()[0]["id"], demo.member_id);
     assert_eq!(card.json().as_array().map(Vec::len), Some(1));
@@ -76,7 +80,7 @@ async fn nobody_reads_someone_elses_data(db: PgPool) {
             format!("/api/users-web/{other}"),
             format!("/api/users/{other}"),
         ] {
-            let answer = get_as(&app, &uri, &token).await;
+            let answer = call(&app, "GET", &uri, Some(&token), &[]).await;
             assert_eq!(answer.status, StatusCode::FORBIDDEN, "{uri}");
             assert_eq!(
                 answer.json(),

@@ -79,3 +79,21 @@ pub async fn post_json(app: &Router, uri: &str, body: &str) -> Answer {
         .expect("request");
     send(app, request).await
 }
+
+/// A request with an optional bearer token and extra headers, and no body.
+pub async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    send(app, request.body(Body::empty()).expect("request")).await
+}
