@@ -47,23 +47,23 @@ impl LoginThrottle {
         }
     }
 
-    /// `Some(seconds to wait)` when this identifier or address is over its limit.
+    /// `Some(seconds to wait)` when this identifier or address is over its limit. One round
+    /// trip: every login pays for it.
     pub async fn blocked_for(&self, state: &AppState) -> Option<u64> {
-        let result = self
+        let counters = self
             .with_redis(state, async |redis: &mut MultiplexedConnection| {
-                let mut worst = None;
-                for (key, max) in self.keys() {
-                    let (count, ttl): (Option<u32>, i64) =
-                        redis::pipe().get(key).ttl(key).query_async(redis).await?;
-                    if count.unwrap_or(0) >= max {
-                        let wait = u64::try_from(ttl).unwrap_or(self.window_seconds).max(1);
-                        worst = worst.max(Some(wait));
-                    }
+                let mut pipe = redis::pipe();
+                for (key, _) in self.keys() {
+                    pipe.get(key).ttl(key);
                 }
-                Ok(worst)
+                pipe.query_async::<Vec<(Option<u32>, i64)>>(redis).await
             })
-            .await;
-        result.flatten()
+            .await?;
+        self.keys()
+            .zip(counters)
+            .filter(|((_, max), (count, _))| count.unwrap_or(0) >= *max)
+            .map(|(_, (_, ttl))| u64::try_from(ttl).unwrap_or(self.window_seconds).max(1))
+            .max()
     }
 
     /// Counts a failed attempt against the identifier and the address.

@@ -2,7 +2,7 @@
 //! table. [`SignedIn`] is any live session (for logout and token validation); [`Member`] is
 //! an activated, unblocked account, and closes a handler to anyone else.
 
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use domain::session::{self, SessionUser};
@@ -49,6 +49,25 @@ impl FromRequestParts<AppState> for SignedIn {
     }
 }
 
+/// No token, or one that opens no session: `None`. Only a database failure is an error.
+impl OptionalFromRequestParts<AppState> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Option<Self>, ApiError> {
+        let Some(token) = bearer_token(parts) else {
+            return Ok(None);
+        };
+        let user = session::authenticate(&state.db, token).await?;
+        Ok(user.map(|user| Self {
+            token: token.to_string(),
+            user,
+        }))
+    }
+}
+
 /// A member who may use the member area: signed in, activated, not blocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Member {
@@ -60,7 +79,8 @@ impl FromRequestParts<AppState> for Member {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let SignedIn { user, .. } = SignedIn::from_request_parts(parts, state).await?;
+        let SignedIn { user, .. } =
+            <SignedIn as FromRequestParts<AppState>>::from_request_parts(parts, state).await?;
         if user.blocked {
             return Err(ApiError::Forbidden(ACCESS_SUSPENDED.into()));
         }

@@ -124,6 +124,25 @@ async fn a_login_token_starts_one_session_once(db: PgPool) {
     assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
     let login_token = issued.json()["token"].as_str().expect("token").to_string();
     assert_ne!(login_token, session);
+    // The expiry answered is the one stored, two minutes ahead.
+    let stored: f64 = sqlx::query_scalar(
+        "SELECT extract(epoch FROM expires_at - created_at)::float8 FROM login_tokens",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("stored token");
+    assert!((119.0..=121.0).contains(&stored), "{stored}");
+    let answered = issued.json()["expires_at"]
+        .as_str()
+        .expect("expires_at")
+        .to_string();
+    let in_db: String = sqlx::query_scalar(
+        "SELECT to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') FROM login_tokens",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("expiry");
+    assert!(answered.starts_with(&in_db), "{answered} vs {in_db}");
 
     let redeemed = call(
         &app,
@@ -167,7 +186,8 @@ async fn an_expired_or_missing_login_token_is_refused(db: PgPool) {
     let app = app(db.clone());
     let login_token = domain::session::issue_login_token(&db, demo.member_id)
         .await
-        .expect("issue");
+        .expect("issue")
+        .token;
     sqlx::query("UPDATE login_tokens SET expires_at = now() - interval '1 second'")
         .execute(&db)
         .await

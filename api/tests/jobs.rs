@@ -20,34 +20,15 @@ async fn get_job(app: &Router, id: &str, token: Option<&str>) -> Answer {
 }
 
 async fn enqueue(db: &PgPool, canary: Canary, owner: Option<(i64, i64)>) -> String {
-    let mut tx = db.begin().await.expect("begin");
     let mut job = Enqueue::new(canary);
     if let Some((station_id, user_id)) = owner {
         job = job.owner(station_id, Some(user_id)).about("test", 1);
     }
-    let id = job.push(&mut tx).await.expect("push").id;
-    tx.commit().await.expect("commit");
-    id
+    job.commit(db).await.expect("enqueue").id
 }
 
 fn fleet_services(db: &PgPool) -> Arc<Services> {
-    let config = common::config_with(&[]);
-    Arc::new(Services {
-        mailer: domain::mail::Mailer::from_config(&config).expect("mailer"),
-        db: db.clone(),
-        config: Arc::new(config),
-    })
-}
-
-async fn other_member(db: &PgPool, station_id: i64) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Outra Pessoa', 'outra@example.com', true)
-         RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("user")
+    Services::new(db.clone(), common::config_with(&[])).expect("services")
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -158,7 +139,7 @@ async fn another_members_job_and_an_unknown_id_are_not_found(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    let other = other_member(&db, demo.station_id).await;
+    let other = common::insert_member(&db, demo.station_id, "outra@example.com").await;
     let other_token = domain::session::create(&db, other).await.expect("session");
     let token = domain::session::create(&db, demo.member_id)
         .await

@@ -8,25 +8,6 @@ use domain::demo;
 use serde_json::json;
 use sqlx::PgPool;
 
-/// A member of a second station.
-async fn other_station_member(db: &PgPool) -> i64 {
-    let station: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Outro Clube', 'outro', 'https://outro.example.com')
-         RETURNING id",
-    )
-    .fetch_one(db)
-    .await
-    .expect("station");
-    sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Pessoa de Fora', 'fora@example.com', true)
-         RETURNING id",
-    )
-    .bind(station)
-    .fetch_one(db)
-    .await
-    .expect("user")
-}
-
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_member_reads_their_own_data_and_card(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
@@ -69,7 +50,12 @@ async fn nobody_reads_someone_elses_data(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    let outsider = other_station_member(&db).await;
+    let outsider = common::insert_member(
+        &db,
+        common::insert_station(&db, "outro").await,
+        "fora@example.com",
+    )
+    .await;
     let token = domain::session::create(&db, demo.member_id)
         .await
         .expect("session");

@@ -1,7 +1,7 @@
 //! Login sessions: opaque random bearer tokens. The database keeps only their SHA-256, so
 //! a leaked table cannot be replayed; a session ends when it expires or is revoked.
 
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 use sqlx::PgExecutor;
 
@@ -78,16 +78,27 @@ pub async fn revoke(db: impl PgExecutor<'_>, token: &str) -> sqlx::Result<bool> 
     Ok(revoked.rows_affected() == 1)
 }
 
+/// A login token as handed to its user, once.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LoginToken {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
 /// Issues a single-use login token for a signed-in user, valid for [`LOGIN_TOKEN_LIFETIME`].
-pub async fn issue_login_token(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<String> {
+pub async fn issue_login_token(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+) -> anyhow::Result<LoginToken> {
     let token = new_token()?;
+    let expires_at = Utc::now() + LOGIN_TOKEN_LIFETIME;
     sqlx::query("INSERT INTO login_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)")
         .bind(hash_token(&token).as_slice())
         .bind(user_id)
-        .bind(Utc::now() + LOGIN_TOKEN_LIFETIME)
+        .bind(expires_at)
         .execute(db)
         .await?;
-    Ok(token)
+    Ok(LoginToken { token, expires_at })
 }
 
 /// Uses up a login token: the user it was issued to, if it is unused and unexpired. A

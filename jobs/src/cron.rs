@@ -71,11 +71,10 @@ impl Schedule {
                     "cron:{name}:{}",
                     tick.to_rfc3339_opts(SecondsFormat::Secs, true)
                 );
-                let mut conn = db.acquire().await?;
                 Enqueue::new(job_for_tick(tick))
                     .idempotency_key(key)
                     .run_at(tick)
-                    .push(&mut conn)
+                    .commit(&db)
                     .await
             })
         });

@@ -2,7 +2,7 @@
 //! back, the job never existed; if it commits, the job runs.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
 
 use crate::job::{Envelope, Job};
 
@@ -76,6 +76,15 @@ impl<J: Job> Enqueue<J> {
     pub fn about(mut self, kind: impl Into<String>, id: impl ToString) -> Self {
         self.subject = Some((kind.into(), id.to_string()));
         self
+    }
+
+    /// Enqueues on a transaction of its own, for a caller with no business change to tie
+    /// the job to (a cron tick, a test).
+    pub async fn commit(self, db: &PgPool) -> sqlx::Result<Enqueued> {
+        let mut tx = db.begin().await?;
+        let enqueued = self.push(&mut tx).await?;
+        tx.commit().await?;
+        Ok(enqueued)
     }
 
     pub async fn push(self, tx: &mut PgConnection) -> sqlx::Result<Enqueued> {

@@ -294,11 +294,11 @@ mod tests {
             id: "01J00000000000000000000000".into(),
             attempt: 1,
             worker: "test".into(),
-            services: Arc::new(Services {
-                db: PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy pool"),
-                mailer: domain::mail::Mailer::from_config(&config).expect("mailer"),
-                config: Arc::new(config),
-            }),
+            services: Services::new(
+                PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy pool"),
+                config,
+            )
+            .expect("services"),
         }
     }
 

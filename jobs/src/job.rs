@@ -53,6 +53,17 @@ pub struct Services {
     pub config: Arc<Config>,
 }
 
+impl Services {
+    /// The mailer comes from the same configuration, so a process has one of each.
+    pub fn new(db: PgPool, config: Config) -> anyhow::Result<Arc<Self>> {
+        Ok(Arc::new(Self {
+            mailer: Mailer::from_config(&config)?,
+            db,
+            config: Arc::new(config),
+        }))
+    }
+}
+
 /// The running attempt of one job.
 #[derive(Debug, Clone)]
 pub struct JobContext {

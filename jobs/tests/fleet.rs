@@ -11,10 +11,7 @@ use jobs::{Enqueue, JobState};
 use sqlx::PgPool;
 
 async fn enqueue(db: &PgPool, canary: Canary) -> String {
-    let mut tx = db.begin().await.expect("begin");
-    let job = Enqueue::new(canary).push(&mut tx).await.expect("push");
-    tx.commit().await.expect("commit");
-    job.id
+    Enqueue::new(canary).commit(db).await.expect("enqueue").id
 }
 
 fn keyed(key: &str) -> Canary {
@@ -50,13 +47,11 @@ async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
 async fn a_job_scheduled_for_later_is_found_by_the_poll_once_due(db: PgPool) {
     let fleet = start_fleet(&db);
     let due = chrono::Utc::now() + chrono::Duration::seconds(2);
-    let mut tx = db.begin().await.expect("begin");
     let job = Enqueue::new(keyed("scheduled"))
         .run_at(due)
-        .push(&mut tx)
+        .commit(&db)
         .await
-        .expect("push");
-    tx.commit().await.expect("commit");
+        .expect("enqueue");
     assert_eq!(
         jobs::state::find(&db, &job.id)
             .await

@@ -39,10 +39,7 @@ fn welcome(to: &str) -> MailSend {
 }
 
 async fn enqueue(db: &PgPool, job: MailSend) -> String {
-    let mut tx = db.begin().await.expect("begin");
-    let id = Enqueue::new(job).push(&mut tx).await.expect("push").id;
-    tx.commit().await.expect("commit");
-    id
+    Enqueue::new(job).commit(db).await.expect("enqueue").id
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

@@ -3,10 +3,8 @@
 //! finish and puts fetched-but-unstarted ones back.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
-use domain::mail::Mailer;
 use jobs::Services;
 
 #[tokio::main]
@@ -28,11 +26,7 @@ async fn run(config: domain::Config) -> anyhow::Result<()> {
     let schedules =
         jobs::kinds::schedules(&|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
     let db = connect_with_retry(&config).await?;
-    let services = Arc::new(Services {
-        mailer: Mailer::from_config(&config)?,
-        db: db.clone(),
-        config: Arc::new(config),
-    });
+    let services = Services::new(db.clone(), config)?;
     jobs::fleet::run(services, schedules, domain::process::shutdown_signal()).await?;
     db.close().await;
     tracing::info!("worker process stopped");

@@ -75,10 +75,7 @@ impl Drop for Worker {
 }
 
 async fn enqueue(db: &PgPool, canary: Canary) -> String {
-    let mut tx = db.begin().await.expect("begin");
-    let id = Enqueue::new(canary).push(&mut tx).await.expect("push").id;
-    tx.commit().await.expect("commit");
-    id
+    Enqueue::new(canary).commit(db).await.expect("enqueue").id
 }
 
 async fn eventually<T>(

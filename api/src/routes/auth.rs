@@ -6,7 +6,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::routing::{get, post};
-use chrono::{DateTime, Utc};
 use domain::cpf::Cpf;
 use domain::user::{self, LoginId, User};
 use domain::validate;
@@ -92,11 +91,25 @@ async fn login(
         return Err(ApiError::Unauthorized(BAD_CREDENTIALS.into()));
     };
     throttle.record_success(&state).await;
+    start_session(&state, user_id, "password").await
+}
+
+/// The answer of every way in: a new session and the user as the web app keeps it.
+async fn start_session(
+    state: &AppState,
+    user_id: i64,
+    how: &'static str,
+) -> ApiResult<Json<LoginResponse>> {
     let user = user::find(&state.db, user_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
     let token = session::create(&state.db, user.id).await?;
-    tracing::info!(user_id = user.id, station_id, "login");
+    tracing::info!(
+        user_id = user.id,
+        station_id = user.station_id,
+        how,
+        "login"
+    );
     Ok(Json(LoginResponse { token, user }))
 }
 
@@ -116,14 +129,10 @@ struct TokenValidity {
 /// app clears its stored user when `valid` is false). Never an error for a bad token.
 async fn validate_token(
     State(state): State<AppState>,
-    parts: Parts,
+    signed_in: Option<SignedIn>,
 ) -> ApiResult<Json<TokenValidity>> {
-    let session = match bearer_token(&parts) {
-        Some(token) => session::authenticate(&state.db, token).await?,
-        None => None,
-    };
-    let user = match session {
-        Some(session) => user::find(&state.db, session.user_id).await?,
+    let user = match signed_in {
+        Some(signed_in) => user::find(&state.db, signed_in.user.user_id).await?,
         None => None,
     };
     Ok(Json(TokenValidity {
@@ -143,18 +152,7 @@ async fn login_with_token(
     let session_user = session::redeem_login_token(&state.db, login_token)
         .await?
         .ok_or_else(invalid)?;
-    let user = user::find(&state.db, session_user.user_id)
-        .await?
-        .ok_or_else(invalid)?;
-    let token = session::create(&state.db, user.id).await?;
-    tracing::info!(user_id = user.id, "login by login token");
-    Ok(Json(LoginResponse { token, user }))
-}
-
-#[derive(Debug, Serialize)]
-struct IssuedLoginToken {
-    token: String,
-    expires_at: DateTime<Utc>,
+    start_session(&state, session_user.user_id, "login token").await
 }
 
 /// A single-use token for handing the signed-in member over to another host of the
@@ -162,12 +160,9 @@ struct IssuedLoginToken {
 async fn issue_login_token(
     State(state): State<AppState>,
     member: Member,
-) -> ApiResult<Json<IssuedLoginToken>> {
-    let token = session::issue_login_token(&state.db, member.user_id).await?;
-    Ok(Json(IssuedLoginToken {
-        token,
-        expires_at: Utc::now() + session::LOGIN_TOKEN_LIFETIME,
-    }))
+) -> ApiResult<Json<session::LoginToken>> {
+    let issued = session::issue_login_token(&state.db, member.user_id).await?;
+    Ok(Json(issued))
 }
 
 fn login_id(request: &LoginRequest) -> ApiResult<LoginId> {

@@ -97,3 +97,28 @@ pub async fn call(
     }
     send(app, request.body(Body::empty()).expect("request")).await
 }
+
+/// An activated member of `station_id` with no password, for authorization cases.
+pub async fn insert_member(db: &PgPool, station_id: i64, email: &str) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Outra Pessoa', $2, true)
+         RETURNING id",
+    )
+    .bind(station_id)
+    .bind(email)
+    .fetch_one(db)
+    .await
+    .expect("member")
+}
+
+/// A second station, besides the demo one.
+pub async fn insert_station(db: &PgPool, subdomain: &str) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Outro Clube', $1, 'https://outro.example.com')
+         RETURNING id",
+    )
+    .bind(subdomain)
+    .fetch_one(db)
+    .await
+    .expect("station")
+}

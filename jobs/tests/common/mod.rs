@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::Config;
-use domain::mail::Mailer;
 use jobs::fleet::{self, FleetHandle};
 use jobs::{JobState, JobView, Services};
 use sqlx::PgPool;
@@ -20,11 +19,7 @@ pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
         _ => None,
     })
     .expect("configuration");
-    Arc::new(Services {
-        mailer: Mailer::from_config(&config).expect("mailer"),
-        db: db.clone(),
-        config: Arc::new(config),
-    })
+    Services::new(db.clone(), config).expect("services")
 }
 
 /// The fleet with no cron schedules, so only the test's jobs run.
