@@ -78,7 +78,7 @@ ensure_services() {
 
 build_rust() {
   say "building the API and the workers"
-  (cd "$FILIA_ROOT" && cargo build --locked --bin api --bin workers)
+  (cd "$FILIA_ROOT" && cargo build --locked --bin api --bin workers --bin smtp-sink)
   FILIA_BIN="$CARGO_TARGET_DIR/debug"
   export FILIA_BIN
 }
@@ -106,4 +106,31 @@ wait_ready() {
     sleep 0.25
   done
   return 1
+}
+
+# Starts what the browser tests drive, on a fresh database: the SMTP sink (messages as JSON
+# in $logs/mailbox), the API serving web/dist, and one worker process. Arguments: database
+# name, port, log directory. Exports FILIA_E2E_URL and FILIA_E2E_MAILBOX, sets E2E_PIDS.
+start_e2e_platform() {
+  local db="$1" port="$2" logs="$3" smtp_port=$(($2 + 1))
+  local base_url="${DATABASE_URL%/*}"
+  mkdir -p "$logs"
+  export DATABASE_URL="$base_url/$db"
+  psql "$base_url/postgres" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null
+  export FILIA_BIND="127.0.0.1:$port" FILIA_PUBLIC_URL="http://127.0.0.1:$port"
+  export FILIA_WEB_DIR="$FILIA_ROOT/web/dist" FILIA_DATA_DIR="$logs/data" FILIA_DEFAULT_STATION=demo
+  export FILIA_SMTP_URL="smtp://127.0.0.1:$smtp_port" FILIA_E2E_MAILBOX="$logs/mailbox"
+  export FILIA_E2E_URL="$FILIA_PUBLIC_URL" FILIA_REDIS_PREFIX="filia-e2e-$port:"
+  "$FILIA_BIN/api" migrate >/dev/null
+  "$FILIA_BIN/api" seed-demo >/dev/null
+  E2E_PIDS=()
+  "$FILIA_BIN/smtp-sink" --port "$smtp_port" --dir "$FILIA_E2E_MAILBOX" >"$logs/smtp.log" 2>&1 & E2E_PIDS+=($!)
+  "$FILIA_BIN/api" serve >"$logs/api.log" 2>&1 & E2E_PIDS+=($!)
+  "$FILIA_BIN/workers" >"$logs/workers.log" 2>&1 & E2E_PIDS+=($!)
+  wait_ready "$FILIA_PUBLIC_URL" 60
+}
+
+stop_e2e_platform() {
+  [ ${#E2E_PIDS[@]} -gt 0 ] && kill "${E2E_PIDS[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
 }

@@ -17,6 +17,14 @@ pub struct Captured {
 /// is the answer to every RCPT command. The sink lives as long as the test's runtime.
 pub async fn start_sink(rcpt_reply: &'static str) -> (u16, mpsc::UnboundedReceiver<Captured>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind sink");
+    serve_on(listener, rcpt_reply)
+}
+
+/// The sink on a listener the caller bound (the `smtp-sink` binary uses a fixed port).
+pub fn serve_on(
+    listener: TcpListener,
+    rcpt_reply: &'static str,
+) -> (u16, mpsc::UnboundedReceiver<Captured>) {
     let port = listener.local_addr().expect("sink address").port();
     let (sender, receiver) = mpsc::unbounded_channel();
     tokio::spawn(async move {
