@@ -81,6 +81,9 @@ fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
 pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     let db = domain::db::connect(&config).await?;
     domain::db::migrate(&db).await?;
+    if config.uses_development_signing_key() && config.public_url.starts_with("https://") {
+        anyhow::bail!("FILIA_SIGNING_KEY must be set for a public (https) deployment");
+    }
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");
     let state = AppState::new(config, db)?;

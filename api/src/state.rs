@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use domain::Config;
+use domain::captcha::CaptchaVerifier;
 use sqlx::PgPool;
 
 use crate::metrics::Metrics;
@@ -14,16 +15,24 @@ pub struct AppState {
     pub redis: redis::Client,
     pub config: Arc<Config>,
     pub metrics: Metrics,
+    /// Checks the captcha of public forms; `Off` unless `FILIA_CAPTCHA` turns it on.
+    pub captcha: Arc<dyn CaptchaVerifier>,
+    /// Stored files (profile images), served at `/api/media/`.
+    pub objects: domain::objects::Objects,
 }
 
 impl AppState {
     pub fn new(config: Config, db: PgPool) -> anyhow::Result<Self> {
         let redis = redis::Client::open(config.redis_url.expose().as_str())?;
+        let captcha = domain::captcha::from_config(&config);
+        let objects = domain::objects::Objects::local(&config.data_dir.join("objects"))?;
         Ok(Self {
             db,
             redis,
             config: Arc::new(config),
             metrics: Metrics::new()?,
+            captcha,
+            objects,
         })
     }
 }

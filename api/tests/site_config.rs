@@ -74,3 +74,31 @@ async fn no_matching_station_answers_404(db: PgPool) {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["error"], "Estação não encontrada");
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_captcha_widget_follows_the_configuration(db: PgPool) {
+    demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let off = app_with(db.clone(), &[("FILIA_CAPTCHA", "off")]);
+    let (_, body) = station_for(&off, "demo.localhost").await;
+    assert_eq!(
+        body["captcha"],
+        serde_json::json!({"provider": "off", "site_key": null})
+    );
+
+    let on = app_with(
+        db,
+        &[
+            ("FILIA_CAPTCHA", "turnstile"),
+            ("FILIA_CAPTCHA_SECRET", "server-only-secret"),
+            ("FILIA_CAPTCHA_SITE_KEY", "0x4AAAAAAA-site"),
+        ],
+    );
+    let (_, body) = station_for(&on, "demo.localhost").await;
+    assert_eq!(
+        body["captcha"],
+        serde_json::json!({"provider": "turnstile", "site_key": "0x4AAAAAAA-site"})
+    );
+    assert!(!body.to_string().contains("server-only-secret"));
+}

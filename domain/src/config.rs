@@ -40,6 +40,25 @@ pub struct Config {
     /// Take the client address from the last `X-Forwarded-For` hop (behind a reverse proxy
     /// that sets it); otherwise the TCP peer address is used.
     pub trust_forwarded_for: bool,
+    /// Key for the HMAC of links that act without a session (mailing-list hashes). Stable
+    /// across restarts and shared by every process; rotating it voids links already sent.
+    pub signing_key: Secret<String>,
+    /// Human verification on public forms: `off` (development, tests) or `turnstile`.
+    pub captcha: CaptchaProvider,
+    /// The provider's secret for its verify call; required when `captcha` is not `off`.
+    pub captcha_secret: Option<Secret<String>>,
+    /// The provider's public site key, handed to the web app's widget.
+    pub captcha_site_key: Option<String>,
+    /// Where the captcha token is checked; overridable so a test can answer like the provider.
+    pub captcha_verify_url: String,
+    /// The wait between two activation-code e-mails to one address of a station.
+    pub confirmation_resend_seconds: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaptchaProvider {
+    Off,
+    Turnstile,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +139,41 @@ impl Config {
             login_max_failures_per_ip: parse(&lookup, "FILIA_LOGIN_MAX_FAILURES_PER_IP", "50")?,
             login_window_seconds: parse(&lookup, "FILIA_LOGIN_WINDOW_SECONDS", "900")?,
             trust_forwarded_for: parse(&lookup, "FILIA_TRUST_FORWARDED_FOR", "false")?,
+            signing_key: Secret::new(
+                lookup("FILIA_SIGNING_KEY").unwrap_or_else(|| DEVELOPMENT_SIGNING_KEY.into()),
+            ),
+            captcha: parse(&lookup, "FILIA_CAPTCHA", "off")?,
+            captcha_secret: lookup("FILIA_CAPTCHA_SECRET").map(Secret::new),
+            captcha_site_key: lookup("FILIA_CAPTCHA_SITE_KEY"),
+            captcha_verify_url: lookup("FILIA_CAPTCHA_VERIFY_URL")
+                .unwrap_or_else(|| crate::captcha::TURNSTILE_VERIFY_URL.into()),
+            confirmation_resend_seconds: parse(&lookup, "FILIA_CONFIRMATION_RESEND_SECONDS", "60")?,
         })
+        .and_then(Self::checked)
+    }
+
+    fn checked(self) -> Result<Self, ConfigError> {
+        if self.captcha != CaptchaProvider::Off {
+            if self.captcha_secret.is_none() {
+                return Err(ConfigError {
+                    variable: "FILIA_CAPTCHA_SECRET",
+                    reason: "required when FILIA_CAPTCHA is not off".into(),
+                });
+            }
+            if self.captcha_site_key.is_none() {
+                return Err(ConfigError {
+                    variable: "FILIA_CAPTCHA_SITE_KEY",
+                    reason: "required when FILIA_CAPTCHA is not off".into(),
+                });
+            }
+        }
+        Ok(self)
+    }
+
+    /// Whether the signing key is the public development one (`serve` refuses it behind an
+    /// https public URL, i.e. anywhere real people reach).
+    pub fn uses_development_signing_key(&self) -> bool {
+        self.signing_key.expose() == DEVELOPMENT_SIGNING_KEY
     }
 }
 
@@ -147,6 +200,20 @@ impl FromStr for PaymentsProvider {
             "sandbox" => Ok(Self::Sandbox),
             "pagarme" => Ok(Self::Pagarme),
             other => Err(format!("expected sandbox or pagarme, got {other:?}")),
+        }
+    }
+}
+
+/// Known to everyone who reads this file: fine for a laptop, never for production.
+const DEVELOPMENT_SIGNING_KEY: &str = "filia-development-signing-key";
+
+impl FromStr for CaptchaProvider {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "off" => Ok(Self::Off),
+            "turnstile" => Ok(Self::Turnstile),
+            other => Err(format!("expected off or turnstile, got {other:?}")),
         }
     }
 }
@@ -223,6 +290,35 @@ mod tests {
         assert_eq!(config.public_url, "https://clube.example.com.br");
         assert_eq!(config.default_station, Some(StationRef::Id(42)));
         assert_eq!(config.payments, PaymentsProvider::Pagarme);
+    }
+
+    #[test]
+    fn a_captcha_provider_needs_its_keys() {
+        assert_eq!(config(&[]).expect("defaults").captcha, CaptchaProvider::Off);
+        let err = config(&[("FILIA_CAPTCHA", "turnstile")]).expect_err("no secret");
+        assert_eq!(err.variable, "FILIA_CAPTCHA_SECRET");
+        let err = config(&[
+            ("FILIA_CAPTCHA", "turnstile"),
+            ("FILIA_CAPTCHA_SECRET", "s"),
+        ])
+        .expect_err("no site key");
+        assert_eq!(err.variable, "FILIA_CAPTCHA_SITE_KEY");
+        let on = config(&[
+            ("FILIA_CAPTCHA", "turnstile"),
+            ("FILIA_CAPTCHA_SECRET", "hunter2"),
+            ("FILIA_CAPTCHA_SITE_KEY", "site"),
+            ("FILIA_SIGNING_KEY", "a-long-random-production-key"),
+        ])
+        .expect("complete");
+        assert_eq!(on.captcha, CaptchaProvider::Turnstile);
+        assert!(!on.uses_development_signing_key());
+        assert!(!format!("{on:?}").contains("hunter2"));
+        assert!(!format!("{on:?}").contains("a-long-random-production-key"));
+        assert!(
+            config(&[])
+                .expect("defaults")
+                .uses_development_signing_key()
+        );
     }
 
     #[test]

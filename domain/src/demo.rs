@@ -17,6 +17,9 @@ pub const MEMBER_EMAIL: &str = "membro@demo.filia.com.br";
 pub const MEMBER_PASSWORD: &str = "Membro123";
 pub const STAFF_EMAIL: &str = "equipe@demo.filia.com.br";
 pub const STAFF_PASSWORD: &str = "Equipe123";
+/// A suspended member, to see the blocked-account notice.
+pub const BLOCKED_EMAIL: &str = "bloqueado@demo.filia.com.br";
+pub const BLOCKED_PASSWORD: &str = "Bloqueado123";
 
 #[derive(Debug, Clone, Copy)]
 pub struct DemoStation {
@@ -27,7 +30,11 @@ pub struct DemoStation {
 }
 
 pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> {
-    debug_assert!(password::meets_rule(MEMBER_PASSWORD) && password::meets_rule(STAFF_PASSWORD));
+    debug_assert!(
+        [MEMBER_PASSWORD, STAFF_PASSWORD, BLOCKED_PASSWORD]
+            .iter()
+            .all(|p| password::meets_rule(p))
+    );
     let cnpj: Cnpj = DEMO_CNPJ.parse()?;
     let mut tx = db.begin().await?;
 
@@ -105,6 +112,50 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
     };
     let member_id = account("Maria Demo", MEMBER_EMAIL, MEMBER_PASSWORD, 2, "member").await?;
     let staff_id = account("Equipe Demo", STAFF_EMAIL, STAFF_PASSWORD, 1, "staff").await?;
+    let blocked_id = account(
+        "Bruno Bloqueado",
+        BLOCKED_EMAIL,
+        BLOCKED_PASSWORD,
+        2,
+        "member",
+    )
+    .await?;
+    for (user_id, code) in [
+        (member_id, "DEMOMEMB"),
+        (staff_id, "DEMOEQUI"),
+        (blocked_id, "DEMOBLOQ"),
+    ] {
+        sqlx::query("UPDATE users SET invite_code = $2 WHERE id = $1 AND invite_code IS NULL")
+            .bind(user_id)
+            .bind(code)
+            .execute(&mut *tx)
+            .await?;
+    }
+    // An invitation offer and a share activity, so invite and share links work in the demo.
+    sqlx::query(
+        "INSERT INTO mgm_rules (station_id, points_inviter, points_invited)
+         SELECT $1, 100, 50 WHERE NOT EXISTS (SELECT 1 FROM mgm_rules WHERE station_id = $1)",
+    )
+    .bind(station_id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "WITH share AS (
+             INSERT INTO actions (station_id, type_id, name)
+             SELECT $1, 5, 'Compartilhe o Clube Filia Demo'
+              WHERE NOT EXISTS (SELECT 1 FROM actions WHERE station_id = $1 AND type_id = 5)
+             RETURNING id)
+         INSERT INTO action_contents (action_id, position, text, link)
+         SELECT id, 0, 'Conheça o Clube Filia Demo', $2 FROM share",
+    )
+    .bind(station_id)
+    .bind(format!("{}/cadastrar", public_url.trim_end_matches('/')))
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("UPDATE users SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL")
+        .bind(blocked_id)
+        .execute(&mut *tx)
+        .await?;
 
     tx.commit().await?;
     Ok(DemoStation {

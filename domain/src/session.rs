@@ -12,7 +12,7 @@ pub const LIFETIME: Duration = Duration::days(30);
 pub const LOGIN_TOKEN_LIFETIME: Duration = Duration::minutes(2);
 
 /// 32 random bytes as 64 hex digits.
-fn new_token() -> anyhow::Result<String> {
+pub fn new_token() -> anyhow::Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
@@ -76,6 +76,18 @@ pub async fn revoke(db: impl PgExecutor<'_>, token: &str) -> sqlx::Result<bool> 
     .execute(db)
     .await?;
     Ok(revoked.rows_affected() == 1)
+}
+
+/// Ends every live session of a user (a new password, a blocked account): every device
+/// that holds one of them is signed out at once. Answers how many were ended.
+pub async fn revoke_all(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<u64> {
+    let revoked = sqlx::query(
+        "UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(user_id)
+    .execute(db)
+    .await?;
+    Ok(revoked.rows_affected())
 }
 
 /// A login token as handed to its user, once.

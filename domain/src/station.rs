@@ -46,6 +46,10 @@ pub struct Station {
     pub currency_multiplier: Decimal,
     pub currency_name: String,
     pub currency_name_position: String,
+    /// `multi_step` or `simple`: which sign-up form the station uses.
+    pub signup_flow: String,
+    /// `email` or `cpf`: the identifier its login form asks for.
+    pub login_with: String,
     #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     #[sqlx(json(nullable))]
@@ -80,7 +84,8 @@ macro_rules! select_station {
            s.files_access, s.checkout_access, s.my_account_access, s.address, s.phone,
            s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
            s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,
-           s.currency_name, s.currency_name_position, s.created_at,
+           s.currency_name, s.currency_name_position, s.signup_flow, s.login_with,
+           s.created_at,
            (SELECT jsonb_build_object(
                 'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,
                 'address', jsonb_build_object(

@@ -18,7 +18,10 @@ pub struct User {
     pub tel: Option<String>,
     pub birthday: Option<NaiveDate>,
     pub state: Option<String>,
+    pub city: Option<String>,
     pub image: Option<String>,
+    /// The first part of the member's own invite code `{invite_code}-U{id}-E{station_id}`.
+    pub invite_code: Option<String>,
     /// 1 company admin, 2 participant.
     pub type_id: i16,
     /// `member` or `staff`; staff reach the support tools of their own station only.
@@ -32,6 +35,9 @@ pub struct User {
     /// The first establishment the user is linked to; `None` blocks the member area.
     #[sqlx(json(nullable))]
     pub establishment: Option<Establishment>,
+    /// Postal addresses, the main one first.
+    #[sqlx(json)]
+    pub addresses: Vec<crate::profile::UserAddress>,
 }
 
 /// How a person identifies at login: by e-mail or by CPF, depending on the station.
@@ -55,7 +61,7 @@ impl LoginId {
 macro_rules! select_user {
     () => {
         r#"
-    SELECT u.id, u.station_id, u.name, u.email, u.cpf, u.tel, u.birthday, u.state, u.image,
+    SELECT u.id, u.station_id, u.name, u.email, u.cpf, u.tel, u.birthday, u.state, u.city, u.image, u.invite_code,
            u.type_id, u.role, u.active::int AS active, u.briefing_done, u.deleted_at,
            (SELECT jsonb_build_object(
                 'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,
@@ -66,7 +72,12 @@ macro_rules! select_user {
               JOIN establishments e ON e.id = ue.establishment_id AND e.station_id = u.station_id
              WHERE ue.user_id = u.id
              ORDER BY ue.created_at, e.id
-             LIMIT 1) AS establishment
+             LIMIT 1) AS establishment,
+           coalesce((SELECT jsonb_agg(jsonb_build_object(
+                        'id', a.id, 'zipcode', a.zipcode, 'line_1', a.line_1, 'number', a.number,
+                        'line_2', a.line_2, 'neighborhood', a.neighborhood, 'city', a.city,
+                        'state', a.state) ORDER BY a.id)
+                       FROM user_addresses a WHERE a.user_id = u.id), '[]') AS addresses
       FROM users u
 "#
     };

@@ -9,7 +9,10 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
              'stations', (SELECT jsonb_agg(s ORDER BY id) FROM stations s),
              'establishments', (SELECT jsonb_agg(e ORDER BY id) FROM establishments e),
              'users', (SELECT jsonb_agg(u ORDER BY id) FROM users u),
-             'links', (SELECT jsonb_agg(l ORDER BY user_id) FROM user_establishments l))",
+             'links', (SELECT jsonb_agg(l ORDER BY user_id) FROM user_establishments l),
+             'mgm_rules', (SELECT jsonb_agg(r ORDER BY id) FROM mgm_rules r),
+             'actions', (SELECT jsonb_agg(a ORDER BY id) FROM actions a),
+             'contents', (SELECT jsonb_agg(c ORDER BY id) FROM action_contents c))",
     )
     .fetch_one(db)
     .await
@@ -30,5 +33,10 @@ async fn seeding_twice_changes_nothing(db: PgPool) {
     assert_eq!(snapshot(&db).await, before);
     assert_eq!(first.station_id, second.station_id);
     assert_eq!(first.member_id, second.member_id);
-    assert_eq!(before["users"].as_array().map(Vec::len), Some(2));
+    // Member, staff and the suspended member; each with its invite code.
+    let users = before["users"].as_array().expect("users");
+    assert_eq!(users.len(), 3);
+    assert!(users.iter().all(|u| u["invite_code"].is_string()));
+    assert_eq!(before["mgm_rules"].as_array().map(Vec::len), Some(1));
+    assert_eq!(before["contents"].as_array().map(Vec::len), Some(1));
 }

@@ -5,6 +5,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use domain::cpf::Cpf;
 use domain::user::{self, LoginId, User};
@@ -17,6 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
+use crate::routes::signup;
 use crate::routes::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
 
@@ -47,7 +49,7 @@ struct LoginRequest {
 }
 
 #[derive(Debug, Serialize)]
-struct LoginResponse {
+pub(crate) struct LoginResponse {
     token: String,
     user: User,
 }
@@ -57,17 +59,14 @@ async fn login(
     ClientIp(ip): ClientIp,
     Path(station_id): Path<i64>,
     Json(request): Json<LoginRequest>,
-) -> ApiResult<Json<LoginResponse>> {
+) -> ApiResult<Response> {
     let login_id = login_id(&request)?;
     if request.password.is_empty() {
         return Err(ApiError::invalid("Esse campo é obrigatório"));
     }
-    if domain::station::find(&state.db, station_id)
+    let station = domain::station::find(&state.db, station_id)
         .await?
-        .is_none()
-    {
-        return Err(ApiError::not_found(STATION_NOT_FOUND));
-    }
+        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
     let throttle = LoginThrottle::new(&state, station_id, &login_id.normalized(), ip);
     if let Some(seconds) = throttle.blocked_for(&state).await {
         tracing::info!(station_id, "login refused: too many failures");
@@ -91,11 +90,16 @@ async fn login(
         return Err(ApiError::Unauthorized(BAD_CREDENTIALS.into()));
     };
     throttle.record_success(&state).await;
-    start_session(&state, user_id, "password").await
+    if let Some(pending) = signup::pending_activation(&state, user_id, &station).await? {
+        return Ok(pending);
+    }
+    Ok(start_session(&state, user_id, "password")
+        .await?
+        .into_response())
 }
 
 /// The answer of every way in: a new session and the user as the web app keeps it.
-async fn start_session(
+pub(crate) async fn start_session(
     state: &AppState,
     user_id: i64,
     how: &'static str,

@@ -8,6 +8,11 @@ use crate::state::AppState;
 pub mod auth;
 pub mod health;
 pub mod jobs;
+pub mod mailing;
+pub mod profile;
+pub mod recovery;
+pub mod sharing;
+pub mod signup;
 pub mod site;
 pub mod stations;
 pub mod users;
@@ -19,6 +24,11 @@ pub fn api() -> Router<AppState> {
         .merge(auth::router())
         .merge(jobs::router())
         .merge(users::router())
+        .merge(signup::router())
+        .merge(recovery::router())
+        .merge(profile::router())
+        .merge(mailing::router())
+        .merge(sharing::router())
         .fallback(|| async { ApiError::not_found("Rota não encontrada") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::HOST;
 use axum::routing::get;
+use domain::config::CaptchaProvider;
 use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
@@ -20,6 +21,15 @@ pub fn router() -> Router<AppState> {
 #[derive(Debug, Serialize)]
 struct SiteConfig {
     station_id: i64,
+    captcha: CaptchaWidget,
+}
+
+/// What the web app needs to show the human-verification widget on public forms.
+#[derive(Debug, Serialize)]
+struct CaptchaWidget {
+    /// `off` (no widget; the server does not check) or `turnstile`.
+    provider: &'static str,
+    site_key: Option<String>,
 }
 
 async fn show(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<SiteConfig>> {
@@ -33,5 +43,18 @@ async fn show(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Js
         domain::station::resolve_host(&state.db, host, state.config.default_station.as_ref())
             .await?
             .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
-    Ok(Json(SiteConfig { station_id }))
+    let captcha = match state.config.captcha {
+        CaptchaProvider::Off => CaptchaWidget {
+            provider: "off",
+            site_key: None,
+        },
+        CaptchaProvider::Turnstile => CaptchaWidget {
+            provider: "turnstile",
+            site_key: state.config.captcha_site_key.clone(),
+        },
+    };
+    Ok(Json(SiteConfig {
+        station_id,
+        captcha,
+    }))
 }

@@ -14,12 +14,24 @@ use serde_json::Value;
 use sqlx::PgPool;
 use tower::ServiceExt;
 
-/// The configuration of the test process, with some variables overridden.
+/// The configuration of the test process, with some variables overridden. Each call gets
+/// a Redis prefix of its own: counters (failed logins, throttles) outlive a test's database
+/// and ids repeat across test databases, so a shared prefix would leak one run into the next.
 pub fn config_with(overrides: &[(&str, &str)]) -> Config {
-    let overrides: HashMap<String, String> = overrides
+    let mut overrides: HashMap<String, String> = overrides
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    overrides
+        .entry("FILIA_REDIS_PREFIX".into())
+        .or_insert_with(|| format!("filia-test:{}:", ulid::Ulid::generate()));
+    // Stored files (profile images, logos) go to the system's temporary folder, not the clone.
+    overrides.entry("FILIA_DATA_DIR".into()).or_insert_with(|| {
+        std::env::temp_dir()
+            .join("filia-api-tests")
+            .display()
+            .to_string()
+    });
     Config::from_lookup(|name| {
         overrides
             .get(name)
@@ -121,4 +133,30 @@ pub async fn insert_station(db: &PgPool, subdomain: &str) -> i64 {
     .fetch_one(db)
     .await
     .expect("station")
+}
+
+/// A request with a JSON body, any method, an optional bearer token and extra headers.
+pub async fn send_json(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &Value,
+) -> Answer {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    send(
+        app,
+        request.body(Body::from(body.to_string())).expect("request"),
+    )
+    .await
 }

@@ -1,0 +1,164 @@
+//! A member's own profile: the onboarding wizard's data (`PUT /api/auth/update-participant/{id}`),
+//! the profile image (`PUT /api/update-user-profile-image/{id}`), and the public reads of
+//! stored objects (`GET /api/media/{*key}`).
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::HeaderValue;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, put};
+use domain::images::{self, ImageError};
+use domain::objects::Objects;
+use domain::profile::{self, AccountState, ApplyError, ParticipantUpdate};
+use domain::user::{self, User};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json, Path};
+use crate::member::{Member, NOT_AUTHORIZED};
+use crate::state::AppState;
+
+pub const PROFILE_UPDATED: &str = "Cadastro atualizado com sucesso";
+pub const IMAGE_UPDATED: &str = "Você atualizou a seu perfil com sucesso";
+const MEDIA_NOT_FOUND: &str = "Arquivo não encontrado";
+/// The largest side of a stored profile image.
+const PROFILE_IMAGE_SIDE: u32 = 512;
+/// Bodies up to this size are read, so an image a little over 1 MB gets the spec's message
+/// rather than a bare 413 (the web app lets a 3 MB photo through in one wizard).
+const IMAGE_BODY_LIMIT: usize = 8 * 1024 * 1024;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/update-participant/{id}", put(update_participant))
+        .route(
+            "/update-user-profile-image/{id}",
+            put(update_image).layer(DefaultBodyLimit::max(IMAGE_BODY_LIMIT)),
+        )
+        .route("/media/{*key}", get(media))
+}
+
+#[derive(Debug, Serialize)]
+struct Updated {
+    message: &'static str,
+    user: User,
+}
+
+/// Only the caller's own account; any other id is refused like `GET /users-web/{id}`.
+fn own_id(member: Member, id: i64) -> ApiResult<i64> {
+    if id == member.user_id {
+        Ok(id)
+    } else {
+        Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
+    }
+}
+
+async fn updated(
+    state: &AppState,
+    user_id: i64,
+    message: &'static str,
+) -> ApiResult<Json<Updated>> {
+    let user = user::find(&state.db, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during an update"))?;
+    Ok(Json(Updated { message, user }))
+}
+
+async fn update_participant(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+    Json(update): Json<ParticipantUpdate>,
+) -> ApiResult<Json<Updated>> {
+    let user_id = own_id(member, id)?;
+    let mut tx = state.db.begin().await?;
+    let (has_password, has_email): (bool, bool) = sqlx::query_as(
+        "SELECT password_hash IS NOT NULL, email IS NOT NULL FROM users WHERE id = $1 FOR UPDATE",
+    )
+    .bind(user_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let today = chrono::Local::now().date_naive();
+    let account = AccountState {
+        has_password,
+        has_email,
+    };
+    let changes = profile::validate(update, account, today).map_err(ApiError::Invalid)?;
+    let password_hash = match changes.password.clone() {
+        Some(password) => Some(
+            tokio::task::spawn_blocking(move || domain::password::hash(&password))
+                .await
+                .map_err(anyhow::Error::from)??,
+        ),
+        None => None,
+    };
+    profile::apply(&mut tx, user_id, &changes, password_hash.as_deref())
+        .await
+        .map_err(|err| match err {
+            ApplyError::Taken(message) => ApiError::invalid(message),
+            ApplyError::Database(err) => err.into(),
+        })?;
+    tx.commit().await?;
+    updated(&state, user_id, PROFILE_UPDATED).await
+}
+
+/// The body also carries `imageType`, which is ignored: the content decides the type.
+#[derive(Debug, Deserialize)]
+struct ImageUpload {
+    base64: String,
+}
+
+async fn update_image(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+    Json(upload): Json<ImageUpload>,
+) -> ApiResult<Json<Updated>> {
+    let user_id = own_id(member, id)?;
+    let encoded = tokio::task::spawn_blocking(move || {
+        let bytes = images::decode_base64(&upload.base64, images::MAX_UPLOAD_BYTES)?;
+        images::normalize(&bytes, PROFILE_IMAGE_SIDE)
+    })
+    .await
+    .map_err(anyhow::Error::from)?
+    .map_err(|err: ImageError| ApiError::invalid(err.to_string()))?;
+
+    let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);
+    state.objects.put(&key, encoded.bytes).await?;
+    let previous: Option<String> = sqlx::query_scalar(
+        "UPDATE users u SET image = $2, updated_at = now()
+           FROM (SELECT image FROM users WHERE id = $1 FOR UPDATE) AS before
+          WHERE u.id = $1
+         RETURNING before.image",
+    )
+    .bind(user_id)
+    .bind(Objects::url(&key))
+    .fetch_one(&state.db)
+    .await?;
+    // The old picture is no longer referenced; failing to remove it only leaves a file.
+    if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url)
+        && let Err(err) = state.objects.delete(old_key).await
+    {
+        tracing::warn!(error = ?err, "could not delete a replaced profile image");
+    }
+    updated(&state, user_id, IMAGE_UPDATED).await
+}
+
+/// Stored objects, public. Keys are unguessable; a replaced object gets a new key, so an
+/// object never changes and may be cached for good.
+async fn media(State(state): State<AppState>, Path(key): Path<String>) -> ApiResult<Response> {
+    let object = state
+        .objects
+        .get(&key)
+        .await?
+        .ok_or_else(|| ApiError::not_found(MEDIA_NOT_FOUND))?;
+    let mut response = object.bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(object.content_type));
+    headers.insert(
+        CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    Ok(response)
+}

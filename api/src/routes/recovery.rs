@@ -1,0 +1,123 @@
+//! Password recovery: the e-mailed reset link (`POST /api/auth/validate-email-forgot-pass`)
+//! and the new password (`POST /api/auth/update-password`). The request answers the same
+//! whether or not the address has an account, so it cannot be used to find members.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::post;
+use domain::recovery::{self, Requested};
+use domain::signup::{self, Problems};
+use domain::station::{self, Station};
+use jobs::Enqueue;
+use jobs::kinds::mail_send::MailSend;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::routes::stations::STATION_NOT_FOUND;
+use crate::state::AppState;
+
+pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
+pub const PASSWORD_CHANGED: &str = "Sucesso! Você já pode logar com a nova senha";
+pub const LINK_INVALID: &str = "Link de redefinição inválido ou expirado. Solicite um novo.";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/validate-email-forgot-pass", post(request_link))
+        .route("/auth/update-password", post(update_password))
+}
+
+#[derive(Debug, Serialize)]
+struct Message {
+    message: &'static str,
+}
+
+#[derive(Debug, Deserialize)]
+struct LinkRequest {
+    email: Option<String>,
+    station_id: i64,
+}
+
+async fn find_station(state: &AppState, station_id: i64) -> ApiResult<Station> {
+    station::find(&state.db, station_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
+}
+
+/// Ends with the e-mail job in the same transaction as the link it carries. Unknown and
+/// blocked accounts, and a second request within a minute, get the same answer and no mail.
+async fn request_link(
+    State(state): State<AppState>,
+    Json(request): Json<LinkRequest>,
+) -> ApiResult<Json<Message>> {
+    let mut problems = Problems::default();
+    let email = signup::email(&mut problems, request.email.as_deref(), true);
+    let Some(email) = email.filter(|_| problems.is_empty()) else {
+        return Err(ApiError::Invalid(problems.into_messages()));
+    };
+    let station = find_station(&state, request.station_id).await?;
+    let mut tx = state.db.begin().await?;
+    match recovery::request(&mut tx, station.id, &email).await? {
+        Requested::Issued(issued) => {
+            let mail = recovery::mail(&station, &state.config.public_url, &issued);
+            Enqueue::new(MailSend { mail })
+                .owner(station.id, Some(issued.user_id))
+                .about("password_reset", issued.reset_id)
+                .push(&mut tx)
+                .await?;
+            tracing::info!(user_id = issued.user_id, "password reset link sent");
+        }
+        Requested::TooSoon => tracing::info!(station_id = station.id, "password reset: too soon"),
+        Requested::NoAccount => {}
+    }
+    tx.commit().await?;
+    Ok(Json(Message { message: LINK_SENT }))
+}
+
+#[derive(Debug, Deserialize)]
+struct NewPassword {
+    password: Option<String>,
+    password_confirmation: Option<String>,
+    #[serde(rename = "userHash")]
+    user_hash: String,
+    #[serde(rename = "userEmail")]
+    user_email: String,
+    station_id: i64,
+}
+
+async fn update_password(
+    State(state): State<AppState>,
+    Json(request): Json<NewPassword>,
+) -> ApiResult<Json<Message>> {
+    let mut problems = Problems::default();
+    let password = signup::password(
+        &mut problems,
+        request.password.as_deref(),
+        request.password_confirmation.as_deref(),
+    );
+    let Some(password) = password.filter(|_| problems.is_empty()) else {
+        return Err(ApiError::Invalid(problems.into_messages()));
+    };
+    let email = request.user_email.trim().to_lowercase();
+    let mut tx = state.db.begin().await?;
+    let Some(user_id) = recovery::redeem(
+        &mut tx,
+        request.station_id,
+        &email,
+        request.user_hash.trim(),
+    )
+    .await?
+    else {
+        return Err(ApiError::invalid(LINK_INVALID));
+    };
+    // Hashed only for a valid link, so the public call cannot be used to burn CPU.
+    let password_hash = tokio::task::spawn_blocking(move || domain::password::hash(&password))
+        .await
+        .map_err(anyhow::Error::from)??;
+    recovery::reset_password(&mut tx, user_id, &password_hash).await?;
+    tx.commit().await?;
+    tracing::info!(user_id, "password reset");
+    Ok(Json(Message {
+        message: PASSWORD_CHANGED,
+    }))
+}

@@ -1,0 +1,76 @@
+//! Share links: `POST /api/validate-sharing` answers where the share activity sends the
+//! visitor and records the visit, once per visitor, for the sharer's credit.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::http::header::USER_AGENT;
+use axum::routing::post;
+use domain::sharing::{self, SharedAction, Visit};
+use serde::{Deserialize, Serialize};
+
+use crate::client_ip::ClientIp;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::member::SignedIn;
+use crate::state::AppState;
+
+pub const SHARE_NOT_FOUND: &str = "Compartilhamento não encontrado";
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/validate-sharing", post(validate_sharing))
+}
+
+#[derive(Debug, Deserialize)]
+struct ShareVisit {
+    action_id: i64,
+    user_id: i64,
+    /// A random id the visitor's browser keeps.
+    #[serde(default)]
+    visitor_id: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Validated {
+    action: SharedAction,
+}
+
+async fn validate_sharing(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    signed_in: Option<SignedIn>,
+    headers: HeaderMap,
+    Json(visit): Json<ShareVisit>,
+) -> ApiResult<Json<Validated>> {
+    let action = sharing::find_share(&state.db, visit.action_id, visit.user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(SHARE_NOT_FOUND))?;
+    // The sharer trying their own link earns nothing.
+    let own_link = signed_in.is_some_and(|s| s.user.user_id == visit.user_id);
+    if !own_link {
+        let user_agent = headers
+            .get(USER_AGENT)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default();
+        let client_hash = sharing::client_hash(ip, user_agent);
+        let visitor_key = sharing::visitor_key(visit.visitor_id.as_deref(), &client_hash);
+        let recorded = sharing::record_visit(
+            &state.db,
+            &Visit {
+                action: &action,
+                sharer_id: visit.user_id,
+                visitor_key: &visitor_key,
+                client_hash: &client_hash,
+            },
+        )
+        .await?;
+        if recorded {
+            tracing::info!(
+                action_id = action.id,
+                sharer_id = visit.user_id,
+                "share visit"
+            );
+        }
+    }
+    Ok(Json(Validated { action }))
+}

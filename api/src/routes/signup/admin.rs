@@ -1,0 +1,227 @@
+//! `POST /auth/signup-admin`: a company creates its own station, its main establishment
+//! and its admin account (type 1) in one go, and is signed in.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use domain::cnpj::Cnpj;
+use domain::images;
+use domain::objects::Objects;
+use domain::signup::{self, NewAccount, Problems};
+use domain::station::{self, Station};
+use domain::validate;
+use serde::{Deserialize, Serialize};
+
+use super::{check_captcha, create_account, hash_password, reject};
+use crate::client_ip::ClientIp;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::routes::auth::{LoginResponse, start_session};
+use crate::state::AppState;
+
+pub const SUBDOMAIN_TAKEN: &str = "Este endereço já está em uso.";
+pub const INVALID_COLOR: &str = "Cor inválida. Use o formato #RRGGBB.";
+pub const ONLY_BRAZIL: &str = "No momento, apenas empresas do Brasil (BR) podem se cadastrar.";
+/// A logo is shown small; larger ones are shrunk to fit this square.
+const LOGO_MAX_SIDE: u32 = 1024;
+/// DNS labels stop at 63 characters.
+const SUBDOMAIN_MAX: usize = 63;
+
+#[derive(Debug, Deserialize)]
+pub(super) struct Image {
+    #[serde(rename = "imageType")]
+    _image_type: Option<String>,
+    base64: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct AdminSignup {
+    name: Option<String>,
+    email: Option<String>,
+    password: Option<String>,
+    password_confirmation: Option<String>,
+    cpf: Option<String>,
+    tel: Option<String>,
+    birthday: Option<String>,
+    cnpj: Option<String>,
+    full_social_name: Option<String>,
+    #[serde(rename = "prettyName")]
+    pretty_name: Option<String>,
+    subdomain: Option<String>,
+    country: Option<String>,
+    main_brand_image: Option<Image>,
+    main_brand_color: Option<String>,
+    captcha: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct AdminCreated {
+    #[serde(flatten)]
+    session: LoginResponse,
+    station: Station,
+}
+
+/// Everything the form sent, checked and normalised.
+struct Company {
+    name: String,
+    email: String,
+    password: String,
+    cpf: Option<String>,
+    tel: Option<String>,
+    birthday: Option<chrono::NaiveDate>,
+    cnpj: Cnpj,
+    social_name: String,
+    pretty_name: String,
+    subdomain: String,
+    color: String,
+    logo: Option<images::Encoded>,
+}
+
+/// Every rule the form breaks, listed together.
+fn check(request: &AdminSignup) -> ApiResult<Company> {
+    let mut problems = Problems::default();
+    let name = signup::name(&mut problems, request.name.as_deref());
+    let email = signup::email(&mut problems, request.email.as_deref(), true);
+    let password = signup::password(
+        &mut problems,
+        request.password.as_deref(),
+        request.password_confirmation.as_deref(),
+    );
+    let cpf = signup::cpf(&mut problems, request.cpf.as_deref(), false);
+    let tel = signup::phone(&mut problems, request.tel.as_deref(), false);
+    let birthday = signup::birthday(&mut problems, request.birthday.as_deref(), false, None);
+    let cnpj = signup::required_text(&mut problems, request.cnpj.as_deref()).and_then(|cnpj| {
+        let parsed = cnpj.parse::<Cnpj>().ok();
+        if parsed.is_none() {
+            problems.push(validate::message::CNPJ);
+        }
+        parsed
+    });
+    let pretty_name = signup::name(&mut problems, request.pretty_name.as_deref());
+    let subdomain =
+        signup::required_text(&mut problems, request.subdomain.as_deref()).and_then(|typed| {
+            problems.check(validate::subdomain(typed));
+            let normalized = validate::normalize_subdomain(typed);
+            problems.check(validate::max_length(&normalized, SUBDOMAIN_MAX));
+            station::is_valid_subdomain(&normalized).then_some(normalized)
+        });
+    if request
+        .country
+        .as_deref()
+        .is_some_and(|country| !country.trim().eq_ignore_ascii_case("BR"))
+    {
+        problems.push(ONLY_BRAZIL);
+    }
+    let color = signup::required_text(&mut problems, request.main_brand_color.as_deref()).and_then(
+        |color| {
+            let ok = color.len() == 7
+                && color.starts_with('#')
+                && color[1..].bytes().all(|b| b.is_ascii_hexdigit());
+            if !ok {
+                problems.push(INVALID_COLOR);
+            }
+            ok.then(|| color.to_ascii_uppercase())
+        },
+    );
+    let logo = request.main_brand_image.as_ref().and_then(|image| {
+        let logo = images::decode_base64(&image.base64, images::MAX_UPLOAD_BYTES)
+            .and_then(|bytes| images::normalize(&bytes, LOGO_MAX_SIDE));
+        logo.map_err(|err| problems.push(&err.to_string())).ok()
+    });
+    reject(problems)?;
+    let missing = || anyhow::anyhow!("a checked field is missing");
+    let social_name = signup::present(request.full_social_name.as_deref())
+        .map(String::from)
+        .or_else(|| pretty_name.clone())
+        .ok_or_else(missing)?;
+    Ok(Company {
+        name: name.ok_or_else(missing)?,
+        email: email.ok_or_else(missing)?,
+        password: password.ok_or_else(missing)?,
+        cpf,
+        tel,
+        birthday,
+        cnpj: cnpj.ok_or_else(missing)?,
+        social_name,
+        pretty_name: pretty_name.ok_or_else(missing)?,
+        subdomain: subdomain.ok_or_else(missing)?,
+        color: color.ok_or_else(missing)?,
+        logo,
+    })
+}
+
+pub(super) async fn signup_admin(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Json(request): Json<AdminSignup>,
+) -> ApiResult<(StatusCode, Json<AdminCreated>)> {
+    let company = check(&request)?;
+    check_captcha(&state, request.captcha.as_deref(), ip).await?;
+    let password_hash = hash_password(company.password.clone()).await?;
+
+    let mut tx = state.db.begin().await?;
+    let station_id: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url, main_brand_color)
+         VALUES ($1, $2, $3, $4) RETURNING id",
+    )
+    .bind(&company.pretty_name)
+    .bind(&company.subdomain)
+    .bind(signup::station_url(
+        &state.config.public_url,
+        &company.subdomain,
+    ))
+    .bind(&company.color)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(|err| {
+        let taken = err
+            .as_database_error()
+            .is_some_and(|db| db.is_unique_violation());
+        if taken {
+            ApiError::invalid(SUBDOMAIN_TAKEN)
+        } else {
+            err.into()
+        }
+    })?;
+    let establishment_id: i64 = sqlx::query_scalar(
+        "INSERT INTO establishments (station_id, is_main, cnpj, full_social_name)
+         VALUES ($1, true, $2, $3) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(company.cnpj.digits())
+    .bind(&company.social_name)
+    .fetch_one(&mut *tx)
+    .await?;
+    let account = NewAccount {
+        station_id,
+        name: company.name,
+        email: Some(company.email),
+        cpf: company.cpf,
+        tel: company.tel,
+        birthday: company.birthday,
+        password_hash: Some(password_hash),
+        type_id: 1,
+        active: true,
+        establishment_id: Some(establishment_id),
+        ..NewAccount::default()
+    };
+    let user_id = create_account(&mut tx, &account).await?;
+    if let Some(logo) = company.logo {
+        // Written before the commit: a failed commit leaves an unused file, never a
+        // station pointing at a missing one.
+        let key = Objects::new_key(&format!("stations/{station_id}"), logo.extension);
+        state.objects.put(&key, logo.bytes).await?;
+        sqlx::query("UPDATE stations SET logo_image = $2 WHERE id = $1")
+            .bind(station_id)
+            .bind(Objects::url(&key))
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    tracing::info!(station_id, user_id, "company signed up");
+
+    let Json(session) = start_session(&state, user_id, "admin sign-up").await?;
+    let station = station::find(&state.db, station_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("station {station_id} vanished"))?;
+    Ok((StatusCode::CREATED, Json(AdminCreated { session, station })))
+}

@@ -1,0 +1,230 @@
+//! Confirming an account: sending the code e-mail (on request, spaced by the resend wait)
+//! and activating by code or by link.
+
+use axum::extract::State;
+use domain::activation::{self, Account, Outcome};
+use domain::signup::{self, Problems};
+use domain::station::Station;
+use domain::user::User;
+use jobs::Enqueue;
+use jobs::kinds::mail_send::MailSend;
+use serde::{Deserialize, Serialize};
+use sqlx::PgConnection;
+
+use super::{StationField, find_user, load_station, reject};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::state::AppState;
+
+pub const CONFIRM_TO_LOG_IN: &str =
+    "Confirme o seu cadastro para entrar: escolha onde receber o código de verificação.";
+pub const NOTHING_PENDING: &str = "Não há cadastro aguardando confirmação.";
+pub const NO_EMAIL: &str =
+    "Não há e-mail neste cadastro para receber o código. Fale com o suporte da sua entidade.";
+pub const EMAIL_ONLY: &str = "No momento, o código só pode ser enviado por e-mail.";
+pub const MAIL_SENT: &str = "E-mail enviado com sucesso";
+
+fn wait_message(seconds: u64) -> String {
+    let unit = if seconds == 1 { "segundo" } else { "segundos" };
+    format!("Aguarde {seconds} {unit} para pedir um novo código.")
+}
+
+/// Issues a new code for the account and enqueues its e-mail on the caller's transaction,
+/// starting the resend wait for the address. Answers the job id.
+pub(super) async fn send_activation(
+    tx: &mut PgConnection,
+    state: &AppState,
+    station: &Station,
+    user_id: i64,
+    email: &str,
+    name: &str,
+) -> ApiResult<String> {
+    let issued = activation::issue(&mut *tx, user_id).await?;
+    let mail = activation::mail(station, &state.config.public_url, email, name, &issued);
+    activation::mark_sent(&mut *tx, station.id, email).await?;
+    let job = Enqueue::new(MailSend { mail })
+        .owner(station.id, Some(user_id))
+        .about("user", user_id)
+        .push(&mut *tx)
+        .await?;
+    Ok(job.id)
+}
+
+/// Claims the resend wait for an address, or answers 429 with the seconds left.
+async fn claim_send(
+    tx: &mut PgConnection,
+    state: &AppState,
+    station_id: i64,
+    email: &str,
+) -> ApiResult<()> {
+    activation::claim_send(
+        tx,
+        station_id,
+        email,
+        state.config.confirmation_resend_seconds,
+    )
+    .await?
+    .map_err(|seconds| ApiError::TooManyRequests {
+        message: wait_message(seconds),
+        retry_after: seconds,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct MethodRequest {
+    station_id: i64,
+    user_id: Option<i64>,
+    /// The login's `affiliate.id`, when the form sends that instead of `user_id`.
+    id: Option<i64>,
+    #[serde(rename = "type")]
+    method: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct MethodAnswer {
+    email: String,
+    resend_in: u64,
+    job_id: String,
+}
+
+/// Step 2: sends a code to the account's own e-mail (never to an address in the body).
+pub(super) async fn confirmation_method(
+    State(state): State<AppState>,
+    Json(request): Json<MethodRequest>,
+) -> ApiResult<Json<MethodAnswer>> {
+    if request
+        .method
+        .as_deref()
+        .is_some_and(|method| method != "email")
+    {
+        return Err(ApiError::invalid(EMAIL_ONLY));
+    }
+    let station = load_station(&state, request.station_id).await?;
+    let user_id = request
+        .user_id
+        .or(request.id)
+        .ok_or_else(|| ApiError::invalid(NOTHING_PENDING))?;
+    let pending: Option<(String, Option<String>)> = sqlx::query_as(
+        "SELECT name, email FROM users
+          WHERE id = $1 AND station_id = $2 AND NOT active AND deleted_at IS NULL",
+    )
+    .bind(user_id)
+    .bind(station.id)
+    .fetch_optional(&state.db)
+    .await?;
+    let (name, email) = pending.ok_or_else(|| ApiError::invalid(NOTHING_PENDING))?;
+    let email = email.ok_or_else(|| ApiError::invalid(NO_EMAIL))?;
+
+    let mut tx = state.db.begin().await?;
+    claim_send(&mut tx, &state, station.id, &email).await?;
+    let job_id = send_activation(&mut tx, &state, &station, user_id, &email, &name).await?;
+    tx.commit().await?;
+    Ok(Json(MethodAnswer {
+        email: signup::mask_email(&email),
+        resend_in: state.config.confirmation_resend_seconds,
+        job_id,
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ResendRequest {
+    station_id: i64,
+    email: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct ResendAnswer {
+    message: &'static str,
+    resend_in: u64,
+}
+
+/// A new code for the pending account of an e-mail. The answer and the wait are the same
+/// whether or not such an account exists.
+pub(super) async fn resend_confirmation_email(
+    State(state): State<AppState>,
+    Json(request): Json<ResendRequest>,
+) -> ApiResult<Json<ResendAnswer>> {
+    let mut problems = Problems::default();
+    let email = signup::email(&mut problems, request.email.as_deref(), true);
+    reject(problems)?;
+    let email = email.unwrap_or_default();
+    let station = load_station(&state, request.station_id).await?;
+
+    let mut tx = state.db.begin().await?;
+    claim_send(&mut tx, &state, station.id, &email).await?;
+    let pending: Option<(i64, String)> = sqlx::query_as(
+        "SELECT id, name FROM users
+          WHERE station_id = $1 AND email = $2 AND NOT active AND deleted_at IS NULL",
+    )
+    .bind(station.id)
+    .bind(&email)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some((user_id, name)) = pending {
+        send_activation(&mut tx, &state, &station, user_id, &email, &name).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(ResendAnswer {
+        message: MAIL_SENT,
+        resend_in: state.config.confirmation_resend_seconds,
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ActivateRequest {
+    station: StationField,
+    email: Option<String>,
+    hash: Option<String>,
+    /// Identifies the account when the form knows only a masked e-mail.
+    user_id: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct Activated {
+    message: &'static str,
+    user: User,
+}
+
+/// Activation by the e-mail's 6-digit code or by its link. A second use of a right code or
+/// link on an active account answers 200 again.
+pub(super) async fn activate_participant(
+    State(state): State<AppState>,
+    Json(request): Json<ActivateRequest>,
+) -> ApiResult<Json<Activated>> {
+    let mut problems = Problems::default();
+    let hash = signup::required_text(&mut problems, request.hash.as_deref()).unwrap_or_default();
+    let email = signup::present(request.email.as_deref());
+    let by_code = activation::is_code(hash);
+    if request.user_id.is_none() || !by_code {
+        signup::required_text(&mut problems, email);
+    }
+    reject(problems)?;
+    let station = load_station(&state, request.station.id()).await?;
+
+    let mut tx = state.db.begin().await?;
+    let outcome = if by_code {
+        let account = match request.user_id {
+            Some(id) => Account::Id(id),
+            None => Account::Email(email.unwrap_or_default().to_string()),
+        };
+        activation::activate_with_code(&mut tx, station.id, &account, hash).await?
+    } else {
+        activation::activate_with_link(&mut tx, station.id, email.unwrap_or_default(), hash).await?
+    };
+    // Wrong codes are counted even though the answer is an error.
+    tx.commit().await?;
+
+    let user_id = match outcome {
+        Outcome::Activated(id) | Outcome::AlreadyActive(id) => id,
+        Outcome::WrongCode => return Err(ApiError::invalid(activation::CODE_INVALID)),
+        Outcome::CodeExpired => return Err(ApiError::invalid(activation::CODE_EXPIRED)),
+        Outcome::LinkInvalid => return Err(ApiError::invalid(activation::LINK_INVALID)),
+    };
+    if matches!(outcome, Outcome::Activated(_)) {
+        tracing::info!(station_id = station.id, user_id, "account activated");
+    }
+    Ok(Json(Activated {
+        message: activation::ACTIVATED,
+        user: find_user(&state, user_id).await?,
+    }))
+}

@@ -1,0 +1,77 @@
+//! `POST /validate-mgm-code/{code}`: whether an invite code `{code}-U{inviterId}-E{stationId}`
+//! still brings points, and how many.
+
+use axum::extract::State;
+use domain::mgm::{self, InviteCode};
+use serde::Serialize;
+
+use crate::error::ApiResult;
+use crate::extract::{Json, Path};
+use crate::state::AppState;
+
+#[derive(Debug, Serialize)]
+pub(super) struct ActionRef {
+    id: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct InviterRef {
+    id: i64,
+    /// The first name only: the invite is public, the inviter's full name need not be.
+    name: String,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct MgmAnswer {
+    valid: bool,
+    action: Option<ActionRef>,
+    points_invited: i32,
+    points_inviter: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inviter: Option<InviterRef>,
+}
+
+impl MgmAnswer {
+    fn invalid() -> Self {
+        Self {
+            valid: false,
+            action: None,
+            points_invited: 0,
+            points_inviter: 0,
+            inviter: None,
+        }
+    }
+}
+
+/// Valid when the inviter is an active member of the code's station whose invite code
+/// matches, and the station has an active offer. Anything else is simply not valid.
+pub(super) async fn validate_mgm_code(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+) -> ApiResult<Json<MgmAnswer>> {
+    let Some(invite) = InviteCode::parse(&code) else {
+        return Ok(Json(MgmAnswer::invalid()));
+    };
+    let Some(inviter) = mgm::inviter(&state.db, &invite).await? else {
+        return Ok(Json(MgmAnswer::invalid()));
+    };
+    let Some(rule) = mgm::active_rule(&state.db, invite.station_id).await? else {
+        return Ok(Json(MgmAnswer::invalid()));
+    };
+    let first_name = inviter
+        .name
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    Ok(Json(MgmAnswer {
+        valid: true,
+        action: Some(ActionRef { id: rule.id }),
+        points_invited: rule.points_invited,
+        points_inviter: rule.points_inviter,
+        inviter: Some(InviterRef {
+            id: inviter.id,
+            name: first_name,
+        }),
+    }))
+}

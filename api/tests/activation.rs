@@ -1,0 +1,410 @@
+//! Activation by code and by link, the confirmation method and the resend wait.
+
+mod common;
+mod signup_support;
+
+use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use common::{app, app_with, post_json};
+use serde_json::{Value, json};
+use signup_support::*;
+use sqlx::PgPool;
+
+const PARTICIPANT: &str = "/api/auth/signup-participant";
+const ACTIVATE: &str = "/api/auth/signup/activate-participant/";
+const METHOD: &str = "/api/auth/confirmation-method";
+const RESEND: &str = "/api/auth/resend-confirmation-email";
+
+fn messages(answer: &common::Answer) -> Vec<String> {
+    serde_json::from_value(answer.json()["messages"].clone()).expect("messages")
+}
+
+/// Signs Maria up on a new public station: (station id, user id, her activation e-mail).
+async fn signed_up(db: &PgPool, app: &axum::Router) -> (i64, i64, Value) {
+    let (station_id, _) = station(db, "publico", &[]).await;
+    let answer = post_json(
+        app,
+        PARTICIPANT,
+        &participant(station_id, "maria@example.com").to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let user_id = answer.json()["user"]["id"].as_i64().expect("id");
+    (
+        station_id,
+        user_id,
+        last_mail_to(db, "maria@example.com").await,
+    )
+}
+
+fn activation(station_id: i64, email: &str, hash: &str) -> String {
+    json!({"station": station_id, "establishment": null, "email": email, "hash": hash}).to_string()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_code_activates_and_the_member_can_log_in(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+
+    let answer = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "Maria@Example.com", &code_of(&mail)),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(answer.json()["message"], "Sucesso! Código validado");
+    assert_eq!(answer.json()["user"]["id"], user_id);
+    assert_eq!(answer.json()["user"]["active"], 1);
+    assert!(is_active(&db, user_id).await);
+
+    // A second submit of the same code is not an error.
+    let again = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &code_of(&mail)),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+
+    let login = post_json(
+        &app,
+        &format!("/api/auth/login/establishment/{station_id}"),
+        &json!({"email": "maria@example.com", "password": PASSWORD}).to_string(),
+    )
+    .await;
+    assert_eq!(login.status, StatusCode::OK, "{}", login.text);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn five_wrong_codes_void_the_code(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let code = code_of(&mail);
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+
+    for _ in 0..5 {
+        let answer = post_json(
+            &app,
+            ACTIVATE,
+            &activation(station_id, "maria@example.com", wrong),
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(messages(&answer), ["Código inválido."]);
+    }
+    let right = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &code),
+    )
+    .await;
+    assert_eq!(
+        messages(&right),
+        ["Código expirado. Solicite um novo código."]
+    );
+    assert!(!is_active(&db, user_id).await);
+
+    // The link of the same e-mail still works: it cannot be guessed.
+    let link = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &link_token_of(&mail)),
+    )
+    .await;
+    assert_eq!(link.status, StatusCode::OK, "{}", link.text);
+    assert!(is_active(&db, user_id).await);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_expired_code_asks_for_a_new_one(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    sqlx::query(
+        "UPDATE activation_codes SET code_expires_at = now() - interval '1 second',
+                link_expires_at = now() - interval '1 second' WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .execute(&db)
+    .await
+    .expect("expire");
+
+    let code = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &code_of(&mail)),
+    )
+    .await;
+    assert_eq!(
+        messages(&code),
+        ["Código expirado. Solicite um novo código."]
+    );
+    let link = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &link_token_of(&mail)),
+    )
+    .await;
+    assert_eq!(messages(&link), ["Link de ativação inválido ou expirado."]);
+    assert!(!is_active(&db, user_id).await);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_link_activates_once_and_a_second_click_is_fine(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let token = link_token_of(&mail);
+
+    let other_email = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "outra@example.com", &token),
+    )
+    .await;
+    assert_eq!(
+        messages(&other_email),
+        ["Link de ativação inválido ou expirado."]
+    );
+    let made_up = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &"ab".repeat(32)),
+    )
+    .await;
+    assert_eq!(
+        messages(&made_up),
+        ["Link de ativação inválido ou expirado."]
+    );
+    assert!(!is_active(&db, user_id).await);
+
+    for _ in 0..2 {
+        let answer = post_json(
+            &app,
+            ACTIVATE,
+            &activation(station_id, "maria@example.com", &token),
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        assert_eq!(answer.json()["user"]["active"], 1);
+    }
+
+    let missing = post_json(
+        &app,
+        ACTIVATE,
+        &json!({"station": station_id, "hash": token}).to_string(),
+    )
+    .await;
+    assert_eq!(messages(&missing), ["Esse campo é obrigatório"]);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn codes_and_links_work_only_in_their_station(db: PgPool) {
+    let app = app(db.clone());
+    let (_, user_id, mail) = signed_up(&db, &app).await;
+    let (other_station, _) = station(&db, "outro", &[]).await;
+
+    let code = post_json(
+        &app,
+        ACTIVATE,
+        &activation(other_station, "maria@example.com", &code_of(&mail)),
+    )
+    .await;
+    assert_eq!(messages(&code), ["Código inválido."]);
+    let by_id = post_json(
+        &app,
+        ACTIVATE,
+        &json!({"station": other_station, "user_id": user_id, "hash": code_of(&mail)}).to_string(),
+    )
+    .await;
+    assert_eq!(messages(&by_id), ["Código inválido."]);
+    let link = post_json(
+        &app,
+        ACTIVATE,
+        &activation(other_station, "maria@example.com", &link_token_of(&mail)),
+    )
+    .await;
+    assert_eq!(messages(&link), ["Link de ativação inválido ou expirado."]);
+    assert!(!is_active(&db, user_id).await);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
+    let (station_id, _) = station(&db, "sindicato", &["affiliated = true"]).await;
+    sqlx::query(
+        "INSERT INTO affiliate_roster (station_id, cpf, name, email) VALUES ($1, $2, 'João', 'joao@example.com')",
+    )
+    .bind(station_id)
+    .bind(CPF_A_DIGITS)
+    .execute(&db)
+    .await
+    .expect("roster");
+    let app = app(db.clone());
+    let created = post_json(
+        &app,
+        PARTICIPANT,
+        &json!({"station_id": station_id, "cpf": CPF_A, "password": PASSWORD,
+                "password_confirmation": PASSWORD})
+        .to_string(),
+    )
+    .await;
+    let user_id = created.json()["user"]["id"].as_i64().expect("id");
+
+    let method = post_json(
+        &app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": user_id, "type": "email",
+                "email": "intruso@example.com"})
+        .to_string(),
+    )
+    .await;
+    assert_eq!(method.status, StatusCode::OK, "{}", method.text);
+    assert_eq!(method.json()["email"], "jo***@ex***.com");
+    assert_eq!(method.json()["resend_in"], 60);
+    assert!(method.json()["job_id"].is_string());
+    let sent = mails(&db).await;
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        sent[0]["to"], "joao@example.com",
+        "never to an address in the body"
+    );
+
+    let soon = post_json(
+        &app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": user_id, "type": "email"}).to_string(),
+    )
+    .await;
+    assert_eq!(soon.status, StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = soon.headers[RETRY_AFTER]
+        .to_str()
+        .expect("ascii")
+        .parse()
+        .expect("seconds");
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(
+        messages(&soon),
+        [format!(
+            "Aguarde {wait} segundos para pedir um novo código."
+        )]
+    );
+
+    let activated = post_json(
+        &app,
+        ACTIVATE,
+        &json!({"station": station_id, "email": "jo***@ex***.com", "user_id": user_id,
+                "hash": code_of(&sent[0])})
+        .to_string(),
+    )
+    .await;
+    assert_eq!(activated.status, StatusCode::OK, "{}", activated.text);
+
+    let nothing_pending = post_json(
+        &app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": user_id, "type": "email"}).to_string(),
+    )
+    .await;
+    assert_eq!(
+        messages(&nothing_pending),
+        ["Não há cadastro aguardando confirmação."]
+    );
+    let unknown = post_json(
+        &app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": 999_999, "type": "email"}).to_string(),
+    )
+    .await;
+    assert_eq!(
+        messages(&unknown),
+        ["Não há cadastro aguardando confirmação."]
+    );
+    let sms = post_json(
+        &app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": user_id, "type": "sms"}).to_string(),
+    )
+    .await;
+    assert_eq!(
+        messages(&sms),
+        ["No momento, o código só pode ser enviado por e-mail."]
+    );
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn resend_waits_the_same_for_known_and_unknown_addresses(db: PgPool) {
+    let app = app_with(db.clone(), &[("FILIA_CONFIRMATION_RESEND_SECONDS", "1")]);
+    let (station_id, user_id, first_mail) = signed_up(&db, &app).await;
+    let resend = |email: &str| json!({"email": email, "station_id": station_id}).to_string();
+
+    // The sign-up's own e-mail started the wait.
+    let soon = post_json(&app, RESEND, &resend("maria@example.com")).await;
+    assert_eq!(soon.status, StatusCode::TOO_MANY_REQUESTS, "{}", soon.text);
+    assert_eq!(soon.headers[RETRY_AFTER], "1");
+    let unknown = post_json(&app, RESEND, &resend("ninguem@example.com")).await;
+    assert_eq!(unknown.status, StatusCode::OK);
+    assert_eq!(
+        unknown.json(),
+        json!({"message": "E-mail enviado com sucesso", "resend_in": 1})
+    );
+    let unknown_again = post_json(&app, RESEND, &resend("NINGUEM@example.com")).await;
+    assert_eq!(unknown_again.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        messages(&unknown_again),
+        ["Aguarde 1 segundo para pedir um novo código."]
+    );
+
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let later = post_json(&app, RESEND, &resend(" Maria@example.com ")).await;
+    assert_eq!(later.status, StatusCode::OK, "{}", later.text);
+    assert_eq!(
+        later.json(),
+        json!({"message": "E-mail enviado com sucesso", "resend_in": 1})
+    );
+    let sent = mails(&db).await;
+    assert_eq!(sent.len(), 2, "nothing went to the unknown address");
+    let new_code = code_of(&sent[1]);
+
+    // Only the newest code is live.
+    let old_code = code_of(&first_mail);
+    if old_code != new_code {
+        let old = post_json(
+            &app,
+            ACTIVATE,
+            &json!({"station": station_id, "email": "maria@example.com", "hash": old_code})
+                .to_string(),
+        )
+        .await;
+        assert_eq!(messages(&old), ["Código inválido."]);
+    }
+    let new = post_json(
+        &app,
+        ACTIVATE,
+        &json!({"station": station_id, "email": "maria@example.com", "hash": new_code}).to_string(),
+    )
+    .await;
+    assert_eq!(new.status, StatusCode::OK, "{}", new.text);
+    assert!(is_active(&db, user_id).await);
+
+    let bad = post_json(&app, RESEND, &resend("não é e-mail")).await;
+    assert_eq!(messages(&bad), ["Email inválido"]);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn racing_resends_send_one_email(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, _) = signed_up(&db, &app).await;
+    sqlx::query("UPDATE confirmation_cooldowns SET sent_at = now() - interval '2 minutes'")
+        .execute(&db)
+        .await
+        .expect("age the wait");
+    let body = json!({"email": "maria@example.com", "station_id": station_id}).to_string();
+    let (a, b) = tokio::join!(
+        post_json(&app, RESEND, &body),
+        post_json(&app, RESEND, &body)
+    );
+    let mut statuses = [a.status, b.status];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::TOO_MANY_REQUESTS]);
+    assert_eq!(mails(&db).await.len(), 2);
+    assert!(!is_active(&db, user_id).await);
+}

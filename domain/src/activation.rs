@@ -1,0 +1,373 @@
+//! Activating an account: the e-mail with a 6-digit code and a link, and checking either.
+//! One activation is live per account; sending a new code replaces it. The code lasts
+//! [`CODE_LIFETIME`] and dies after [`MAX_FAILED_ATTEMPTS`] wrong tries; the link lasts
+//! [`LINK_LIFETIME`]. Code e-mails to one address of a station are spaced by a wait
+//! ([`claim_send`]) that also applies to addresses with no account.
+
+use chrono::Duration;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::{PgConnection, PgExecutor};
+
+use crate::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::station::Station;
+
+pub const CODE_LIFETIME: Duration = Duration::minutes(15);
+pub const LINK_LIFETIME: Duration = Duration::hours(48);
+pub const MAX_FAILED_ATTEMPTS: i16 = 5;
+
+pub const CODE_INVALID: &str = "Código inválido.";
+pub const CODE_EXPIRED: &str = "Código expirado. Solicite um novo código.";
+pub const LINK_INVALID: &str = "Link de ativação inválido ou expirado.";
+pub const ACTIVATED: &str = "Sucesso! Código validado";
+
+/// What goes into the e-mail, once: only hashes are stored.
+#[derive(Debug, Clone)]
+pub struct Issued {
+    pub code: String,
+    pub link_token: String,
+}
+
+fn random<const N: usize>() -> anyhow::Result<[u8; N]> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
+    Ok(bytes)
+}
+
+/// Six decimal digits, each value equally likely.
+fn new_code() -> anyhow::Result<String> {
+    // The largest multiple of 10^6 that fits in a u32; values above it are redrawn.
+    const LIMIT: u32 = 4_294_000_000;
+    loop {
+        let value = u32::from_le_bytes(random::<4>()?);
+        if value < LIMIT {
+            return Ok(format!("{:06}", value % 1_000_000));
+        }
+    }
+}
+
+fn code_hash(salt: &[u8], code: &str) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(salt);
+    hasher.update(code.as_bytes());
+    hasher.finalize().into()
+}
+
+fn equal_in_constant_time(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Whether `hash` is shaped like a code (as opposed to a link token).
+pub fn is_code(hash: &str) -> bool {
+    hash.len() == 6 && hash.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A new code and link for the account, replacing any earlier one.
+pub async fn issue(tx: &mut PgConnection, user_id: i64) -> anyhow::Result<Issued> {
+    let code = new_code()?;
+    let link_token: String = random::<32>()?.iter().map(|b| format!("{b:02x}")).collect();
+    let salt = random::<16>()?;
+    sqlx::query(
+        "INSERT INTO activation_codes
+             (user_id, link_token_hash, code_salt, code_hash, code_expires_at, link_expires_at)
+         VALUES ($1, $2, $3, $4, now() + $5, now() + $6)
+         ON CONFLICT (user_id) DO UPDATE SET
+             link_token_hash = EXCLUDED.link_token_hash, code_salt = EXCLUDED.code_salt,
+             code_hash = EXCLUDED.code_hash, code_expires_at = EXCLUDED.code_expires_at,
+             link_expires_at = EXCLUDED.link_expires_at, failed_attempts = 0,
+             sent_at = now(), used_at = NULL",
+    )
+    .bind(user_id)
+    .bind(Sha256::digest(link_token.as_bytes()).as_slice())
+    .bind(salt.as_slice())
+    .bind(code_hash(&salt, &code).as_slice())
+    .bind(CODE_LIFETIME)
+    .bind(LINK_LIFETIME)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Issued { code, link_token })
+}
+
+pub const MAIL_SUBJECT: &str = "Confirme o seu cadastro";
+
+/// The station's page that activates by link: `{station url}/ativar/{token}/{email}`.
+pub fn link_url(station: &Station, public_url: &str, token: &str, email: &str) -> String {
+    let mut url = url::Url::parse(&station.url)
+        .ok()
+        .filter(|url| !url.cannot_be_a_base())
+        .or_else(|| url::Url::parse(public_url).ok())
+        .filter(|url| !url.cannot_be_a_base());
+    match url.as_mut().and_then(|url| url.path_segments_mut().ok()) {
+        Some(mut segments) => {
+            segments
+                .pop_if_empty()
+                .push("ativar")
+                .push(token)
+                .push(email);
+        }
+        None => return format!("/ativar/{token}/{email}"),
+    }
+    url.map(String::from).unwrap_or_default()
+}
+
+/// The activation e-mail: the code to type and the link to click, in the station's layout.
+pub fn mail(
+    station: &Station,
+    public_url: &str,
+    to: &str,
+    name: &str,
+    issued: &Issued,
+) -> OutgoingMail {
+    let first_name = name.split_whitespace().next().unwrap_or(name);
+    let notice = Notice {
+        heading: MAIL_SUBJECT.into(),
+        paragraphs: vec![
+            format!("Olá, {first_name}!"),
+            format!(
+                "Para concluir o seu cadastro em {}, digite este código de verificação:",
+                station.name
+            ),
+            issued.code.clone(),
+            format!(
+                "O código vale por {} minutos. Se preferir, confirme pelo botão abaixo, que vale por {} horas.",
+                CODE_LIFETIME.num_minutes(),
+                LINK_LIFETIME.num_hours()
+            ),
+            "Se você não pediu este cadastro, ignore este e-mail.".into(),
+        ],
+        button: Some(Button {
+            label: "Confirmar cadastro".into(),
+            url: link_url(station, public_url, &issued.link_token, to),
+        }),
+    };
+    OutgoingMail::notice(
+        &Branding::of(station, public_url),
+        to,
+        MAIL_SUBJECT,
+        &notice,
+    )
+}
+
+/// The result of an activation attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Outcome {
+    Activated(i64),
+    /// The code or link was right, and the account was active already (a second click).
+    AlreadyActive(i64),
+    WrongCode,
+    CodeExpired,
+    LinkInvalid,
+}
+
+impl Outcome {
+    pub fn user_id(self) -> Option<i64> {
+        match self {
+            Self::Activated(id) | Self::AlreadyActive(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// Whose code is being checked: the account id (when the form only knows a masked e-mail)
+/// or its e-mail, always within one station.
+#[derive(Debug, Clone)]
+pub enum Account {
+    Id(i64),
+    Email(String),
+}
+
+#[derive(sqlx::FromRow)]
+struct LiveCode {
+    user_id: i64,
+    code_salt: Vec<u8>,
+    code_hash: Vec<u8>,
+    expired: bool,
+    failed_attempts: i16,
+    used: bool,
+    active: bool,
+}
+
+/// Checks a 6-digit code. Every wrong code counts, even on an active account, so the
+/// answer cannot be brute-forced into the account's data; the fifth voids the code.
+pub async fn activate_with_code(
+    tx: &mut PgConnection,
+    station_id: i64,
+    account: &Account,
+    code: &str,
+) -> sqlx::Result<Outcome> {
+    let (id, email) = match account {
+        Account::Id(id) => (Some(*id), None),
+        Account::Email(email) => (None, Some(email.trim().to_lowercase())),
+    };
+    let live: Option<LiveCode> = sqlx::query_as(
+        "SELECT a.user_id, a.code_salt, a.code_hash, a.code_expires_at <= now() AS expired,
+                a.failed_attempts, a.used_at IS NOT NULL AS used, u.active
+           FROM activation_codes a JOIN users u ON u.id = a.user_id
+          WHERE u.station_id = $1 AND (u.id = $2 OR u.email = $3)
+          FOR UPDATE OF a",
+    )
+    .bind(station_id)
+    .bind(id)
+    .bind(email)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(live) = live else {
+        return Ok(Outcome::WrongCode);
+    };
+    if live.failed_attempts >= MAX_FAILED_ATTEMPTS {
+        return Ok(Outcome::CodeExpired);
+    }
+    if !equal_in_constant_time(&code_hash(&live.code_salt, code), &live.code_hash) {
+        sqlx::query(
+            "UPDATE activation_codes SET failed_attempts = failed_attempts + 1 WHERE user_id = $1",
+        )
+        .bind(live.user_id)
+        .execute(&mut *tx)
+        .await?;
+        return Ok(Outcome::WrongCode);
+    }
+    if live.used || live.active {
+        return Ok(Outcome::AlreadyActive(live.user_id));
+    }
+    if live.expired {
+        return Ok(Outcome::CodeExpired);
+    }
+    activate(tx, live.user_id).await?;
+    Ok(Outcome::Activated(live.user_id))
+}
+
+/// Checks the e-mail's link (`/ativar/{token}/{email}`): the token must be the live one of
+/// the account with that e-mail in this station.
+pub async fn activate_with_link(
+    tx: &mut PgConnection,
+    station_id: i64,
+    email: &str,
+    token: &str,
+) -> sqlx::Result<Outcome> {
+    let live: Option<(i64, bool, bool, bool)> = sqlx::query_as(
+        "SELECT a.user_id, a.link_expires_at <= now(), a.used_at IS NOT NULL, u.active
+           FROM activation_codes a JOIN users u ON u.id = a.user_id
+          WHERE a.link_token_hash = $1 AND u.station_id = $2 AND u.email = $3
+          FOR UPDATE OF a",
+    )
+    .bind(Sha256::digest(token.trim().as_bytes()).as_slice())
+    .bind(station_id)
+    .bind(email.trim().to_lowercase())
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(match live {
+        None => Outcome::LinkInvalid,
+        Some((user_id, _, used, active)) if used || active => Outcome::AlreadyActive(user_id),
+        Some((_, true, _, _)) => Outcome::LinkInvalid,
+        Some((user_id, false, _, _)) => {
+            activate(tx, user_id).await?;
+            Outcome::Activated(user_id)
+        }
+    })
+}
+
+async fn activate(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE users SET active = true, updated_at = now() WHERE id = $1")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE activation_codes SET used_at = now() WHERE user_id = $1")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+fn email_key(email: &str) -> [u8; 32] {
+    Sha256::digest(email.trim().to_lowercase().as_bytes()).into()
+}
+
+/// Takes the right to send a code e-mail to this address of the station now: `Err(seconds)`
+/// while the last one is younger than `wait_seconds`. Two racing calls cannot both win.
+pub async fn claim_send(
+    tx: &mut PgConnection,
+    station_id: i64,
+    email: &str,
+    wait_seconds: u64,
+) -> sqlx::Result<Result<(), u64>> {
+    let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
+    prune_cooldowns(&mut *tx).await?;
+    let claimed: Option<i32> = sqlx::query_scalar(
+        "INSERT INTO confirmation_cooldowns (station_id, email_hash) VALUES ($1, $2)
+         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now()
+          WHERE confirmation_cooldowns.sent_at <= now() - $3
+         RETURNING 1",
+    )
+    .bind(station_id)
+    .bind(email_key(email).as_slice())
+    .bind(wait)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if claimed.is_some() {
+        return Ok(Ok(()));
+    }
+    let remaining: f64 = sqlx::query_scalar(
+        "SELECT greatest(extract(epoch FROM sent_at + $3 - now()), 1)::float8
+           FROM confirmation_cooldowns WHERE station_id = $1 AND email_hash = $2",
+    )
+    .bind(station_id)
+    .bind(email_key(email).as_slice())
+    .bind(wait)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(Err(remaining.ceil() as u64))
+}
+
+/// Starts the wait for an address without asking (the sign-up's own e-mail always goes).
+pub async fn mark_sent(tx: &mut PgConnection, station_id: i64, email: &str) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO confirmation_cooldowns (station_id, email_hash) VALUES ($1, $2)
+         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now()",
+    )
+    .bind(station_id)
+    .bind(email_key(email).as_slice())
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Waits longer than a day are not a thing; their rows only take space.
+async fn prune_cooldowns(db: impl PgExecutor<'_>) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM confirmation_cooldowns WHERE sent_at < now() - interval '1 day'")
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_six_digits() {
+        for _ in 0..100 {
+            let code = new_code().expect("code");
+            assert!(is_code(&code), "{code}");
+        }
+    }
+
+    #[test]
+    fn link_tokens_are_not_codes() {
+        assert!(is_code("012345"));
+        assert!(!is_code("01234"));
+        assert!(!is_code(&"a".repeat(64)));
+    }
+
+    #[test]
+    fn a_code_hash_depends_on_its_salt() {
+        assert_ne!(
+            code_hash(b"salt-one", "123456"),
+            code_hash(b"salt-two", "123456")
+        );
+        assert!(equal_in_constant_time(
+            &code_hash(b"salt", "123456"),
+            &code_hash(b"salt", "123456")
+        ));
+        assert!(!equal_in_constant_time(b"ab", b"abc"));
+    }
+}

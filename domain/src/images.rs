@@ -1,0 +1,191 @@
+//! Uploaded images: read from base64, typed by their content (never by what the client
+//! says), decoded under limits so a small file cannot expand into gigabytes, turned upright,
+//! shrunk to fit a box and re-encoded, which drops EXIF and anything else riding along.
+
+use std::io::Cursor;
+
+use base64::Engine;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::{DecodePaddingMode, general_purpose};
+use image::codecs::jpeg::JpegEncoder;
+use image::codecs::png::PngEncoder;
+use image::imageops::FilterType;
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
+
+/// The spec's limit for a profile image, decoded.
+pub const MAX_UPLOAD_BYTES: usize = 1024 * 1024;
+/// Larger sides are refused before decoding: no photo needs more.
+const MAX_SIDE: u32 = 8000;
+/// What the decoder may allocate at once: an 8000 x 8000 RGBA picture fits, a bomb does not.
+const MAX_ALLOC: u64 = 8000 * 8000 * 4;
+const JPEG_QUALITY: u8 = 85;
+
+pub const TOO_LARGE: &str = "Erro: Imagem maior que 1MB";
+pub const NOT_AN_IMAGE: &str = "Imagem inválida. Envie um arquivo JPG, PNG, WEBP ou GIF.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ImageError {
+    #[error("{TOO_LARGE}")]
+    TooLarge,
+    #[error("{NOT_AN_IMAGE}")]
+    NotAnImage,
+}
+
+/// A re-encoded image and the file extension of its format.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    pub bytes: Vec<u8>,
+    pub extension: &'static str,
+}
+
+/// Base64 with or without a `data:...;base64,` prefix, line breaks or padding. Anything over
+/// `max_bytes` once decoded is refused, before decoding when the length already tells.
+pub fn decode_base64(input: &str, max_bytes: usize) -> Result<Vec<u8>, ImageError> {
+    let payload = match input.trim().strip_prefix("data:") {
+        Some(rest) => rest
+            .split_once(',')
+            .map(|(_, data)| data)
+            .ok_or(ImageError::NotAnImage)?,
+        None => input,
+    };
+    let compact: String = payload.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.len() / 4 * 3 > max_bytes + 3 {
+        return Err(ImageError::TooLarge);
+    }
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let bytes = LENIENT
+        .decode(&compact)
+        .or_else(|_| general_purpose::URL_SAFE_NO_PAD.decode(compact.trim_end_matches('=')))
+        .map_err(|_| ImageError::NotAnImage)?;
+    if bytes.is_empty() {
+        return Err(ImageError::NotAnImage);
+    }
+    if bytes.len() > max_bytes {
+        return Err(ImageError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// JPEG, PNG, WebP or GIF (its first frame), turned by its EXIF orientation and shrunk to fit
+/// `max_side` x `max_side`; re-encoded as PNG when it has transparency, JPEG otherwise.
+pub fn normalize(bytes: &[u8], max_side: u32) -> Result<Encoded, ImageError> {
+    let format = image::guess_format(bytes).map_err(|_| ImageError::NotAnImage)?;
+    if !matches!(
+        format,
+        ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif
+    ) {
+        return Err(ImageError::NotAnImage);
+    }
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_ALLOC);
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().map_err(|_| ImageError::NotAnImage)?;
+    if decoder.total_bytes() > MAX_ALLOC {
+        return Err(ImageError::NotAnImage);
+    }
+    let orientation = decoder.orientation().map_err(|_| ImageError::NotAnImage)?;
+    let mut image = DynamicImage::from_decoder(decoder).map_err(|_| ImageError::NotAnImage)?;
+    image.apply_orientation(orientation);
+    if image.width() > max_side || image.height() > max_side {
+        image = image.resize(max_side, max_side, FilterType::Triangle);
+    }
+    encode(&image).map_err(|_| ImageError::NotAnImage)
+}
+
+fn encode(image: &DynamicImage) -> image::ImageResult<Encoded> {
+    let mut bytes = Vec::new();
+    let extension = if image.color().has_alpha() {
+        image
+            .to_rgba8()
+            .write_with_encoder(PngEncoder::new(&mut bytes))?;
+        "png"
+    } else {
+        image
+            .to_rgb8()
+            .write_with_encoder(JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY))?;
+        "jpg"
+    };
+    Ok(Encoded { bytes, extension })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::{Rgb, RgbImage, Rgba, RgbaImage};
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        RgbaImage::from_pixel(width, height, Rgba([10, 20, 30, 128]))
+            .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
+            .expect("png");
+        bytes
+    }
+
+    #[test]
+    fn base64_with_or_without_a_data_prefix() {
+        let bytes = png(2, 2);
+        let plain = general_purpose::STANDARD.encode(&bytes);
+        assert_eq!(decode_base64(&plain, MAX_UPLOAD_BYTES), Ok(bytes.clone()));
+        let prefixed = format!("data:image/png;base64,{plain}");
+        assert_eq!(
+            decode_base64(&prefixed, MAX_UPLOAD_BYTES),
+            Ok(bytes.clone())
+        );
+        assert_eq!(
+            decode_base64("não é base64!", MAX_UPLOAD_BYTES),
+            Err(ImageError::NotAnImage)
+        );
+        assert_eq!(decode_base64(&plain, 10), Err(ImageError::TooLarge));
+    }
+
+    #[test]
+    fn large_images_shrink_and_keep_transparency() {
+        let encoded = normalize(&png(1024, 600), 512).expect("png");
+        assert_eq!(encoded.extension, "png");
+        let back = image::load_from_memory(&encoded.bytes).expect("decodes");
+        assert_eq!((back.width(), back.height()), (512, 300));
+    }
+
+    #[test]
+    fn opaque_images_become_jpeg() {
+        let mut bytes = Vec::new();
+        RgbImage::from_pixel(40, 30, Rgb([200, 10, 10]))
+            .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
+            .expect("png");
+        let encoded = normalize(&bytes, 512).expect("opaque png");
+        assert_eq!(encoded.extension, "jpg");
+        assert_eq!(
+            image::guess_format(&encoded.bytes).ok(),
+            Some(ImageFormat::Jpeg)
+        );
+    }
+
+    #[test]
+    fn text_and_other_formats_are_refused() {
+        assert_eq!(
+            normalize(b"<svg xmlns='http://www.w3.org/2000/svg'/>", 512).err(),
+            Some(ImageError::NotAnImage)
+        );
+        // A BMP header: an image, but not one of the accepted types.
+        assert_eq!(
+            normalize(b"BM\0\0\0\0\0\0\0\0", 512).err(),
+            Some(ImageError::NotAnImage)
+        );
+    }
+
+    #[test]
+    fn a_canvas_over_the_limit_is_refused_before_decoding() {
+        // Tiny on the wire, but wider than any photo: the shape of a decompression bomb.
+        assert_eq!(
+            normalize(&png(MAX_SIDE + 1, 1), 512).err(),
+            Some(ImageError::NotAnImage)
+        );
+        assert!(normalize(&png(MAX_SIDE, 1), 512).is_ok());
+    }
+}

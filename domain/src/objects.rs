@@ -1,0 +1,173 @@
+//! Stored files (profile images now; logos, videos and PDFs later) behind `object_store`:
+//! a local directory by default (`FILIA_DATA_DIR/objects`), any other store in production.
+//! Keys are chosen by the caller and must be unguessable where the object is private to a
+//! member; every object here is served publicly at [`Objects::url`].
+
+use std::path::Path as FsPath;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use object_store::local::LocalFileSystem;
+use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+
+/// Where the API serves stored objects; a stored URL is this plus the key.
+pub const PUBLIC_PREFIX: &str = "/api/media/";
+
+#[derive(Clone)]
+pub struct Objects {
+    store: Arc<dyn ObjectStore>,
+}
+
+impl std::fmt::Debug for Objects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Objects({})", self.store)
+    }
+}
+
+/// An object read back, with the content type its key's extension names.
+#[derive(Debug, Clone)]
+pub struct Object {
+    pub bytes: Bytes,
+    pub content_type: &'static str,
+}
+
+impl Objects {
+    /// Objects as files under `dir`, created if missing.
+    pub fn local(dir: &FsPath) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(dir)
+            .map_err(|err| anyhow::anyhow!("creating {}: {err}", dir.display()))?;
+        Ok(Self::new(Arc::new(LocalFileSystem::new_with_prefix(dir)?)))
+    }
+
+    pub fn new(store: Arc<dyn ObjectStore>) -> Self {
+        Self { store }
+    }
+
+    pub async fn put(&self, key: &str, bytes: Vec<u8>) -> anyhow::Result<()> {
+        self.store
+            .put(&parse_key(key)?, PutPayload::from(bytes))
+            .await?;
+        Ok(())
+    }
+
+    /// `None` for a key that holds nothing, or that is not a key at all (`..`, empty parts).
+    pub async fn get(&self, key: &str) -> anyhow::Result<Option<Object>> {
+        let Ok(path) = parse_key(key) else {
+            return Ok(None);
+        };
+        match self.store.get(&path).await {
+            Ok(found) => Ok(Some(Object {
+                bytes: found.bytes().await?,
+                content_type: content_type(key),
+            })),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// Deleting what is already gone is not an error.
+    pub async fn delete(&self, key: &str) -> anyhow::Result<()> {
+        match self.store.delete(&parse_key(key)?).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// A fresh, unguessable key in `folder`: a ULID (80 random bits) and the extension.
+    pub fn new_key(folder: &str, extension: &str) -> String {
+        let id = ulid::Ulid::generate().to_string().to_lowercase();
+        format!("{}/{id}.{extension}", folder.trim_end_matches('/'))
+    }
+
+    /// The public URL (a path on the API's host) of an object.
+    pub fn url(key: &str) -> String {
+        format!("{PUBLIC_PREFIX}{key}")
+    }
+
+    /// The key of a URL made by [`Objects::url`]; `None` for any other URL (an image set
+    /// elsewhere, such as seed data).
+    pub fn key_of_url(url: &str) -> Option<&str> {
+        url.strip_prefix(PUBLIC_PREFIX)
+            .filter(|key| !key.is_empty())
+    }
+}
+
+/// Keys are plain relative paths: no empty, `.` or `..` segments, no escapes.
+fn parse_key(key: &str) -> anyhow::Result<Path> {
+    let valid = !key.is_empty()
+        && key.split('/').all(|part| {
+            !part.is_empty()
+                && part != "."
+                && part != ".."
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        });
+    if !valid {
+        anyhow::bail!("not an object key: {key:?}");
+    }
+    Ok(Path::parse(key)?)
+}
+
+fn content_type(key: &str) -> &'static str {
+    match key.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("png") => "image/png",
+        Some("webp") => "image/webp",
+        Some("gif") => "image/gif",
+        Some("pdf") => "application/pdf",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_cannot_escape_the_store() {
+        for bad in [
+            "",
+            "../x.jpg",
+            "users//a.jpg",
+            "users/./a.jpg",
+            "a b.jpg",
+            "/abs.jpg",
+        ] {
+            assert!(parse_key(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_key("users/1/01HZX.jpg").is_ok());
+        assert!(parse_key(&Objects::new_key("users/1", "jpg")).is_ok());
+    }
+
+    #[test]
+    fn urls_round_trip_to_keys() {
+        let url = Objects::url("users/1/a.jpg");
+        assert_eq!(url, "/api/media/users/1/a.jpg");
+        assert_eq!(Objects::key_of_url(&url), Some("users/1/a.jpg"));
+        assert_eq!(Objects::key_of_url("/brand/demo/logo.svg"), None);
+    }
+
+    #[tokio::test]
+    async fn put_get_delete_on_a_local_directory() {
+        let dir = std::env::temp_dir().join(format!("filia-objects-{}", ulid::Ulid::generate()));
+        let objects = Objects::local(&dir).expect("store");
+        objects
+            .put("users/1/a.png", vec![1, 2, 3])
+            .await
+            .expect("put");
+        let object = objects
+            .get("users/1/a.png")
+            .await
+            .expect("get")
+            .expect("found");
+        assert_eq!(object.bytes.as_ref(), [1, 2, 3]);
+        assert_eq!(object.content_type, "image/png");
+        objects.delete("users/1/a.png").await.expect("delete");
+        objects.delete("users/1/a.png").await.expect("delete again");
+        assert!(objects.get("users/1/a.png").await.expect("get").is_none());
+        assert!(objects.get("../etc/passwd").await.expect("get").is_none());
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

@@ -1,0 +1,331 @@
+//! A member's own data as the onboarding wizard and the profile page change it: any subset
+//! of the personal fields, the main postal address, a password, and the end of onboarding
+//! (`briefingDone`). An account made by the simple sign-up has no password nor, maybe, an
+//! e-mail: it must set both here before anything else is saved.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use sqlx::{PgConnection, Postgres, QueryBuilder};
+
+use crate::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
+use crate::validate;
+
+pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
+pub const PASSWORD_NEEDED: &str = "Crie uma senha para acessar a sua conta.";
+
+/// The spec's `addresses` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserAddress {
+    pub id: i64,
+    pub zipcode: String,
+    pub line_1: String,
+    pub number: String,
+    pub line_2: Option<String>,
+    pub neighborhood: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+}
+
+/// The wizard's body: every field optional; `null` is the same as absent.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ParticipantUpdate {
+    pub name: Option<String>,
+    pub cpf: Option<String>,
+    pub tel: Option<String>,
+    pub birthday: Option<String>,
+    pub state: Option<String>,
+    pub city: Option<String>,
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub password_confirmation: Option<String>,
+    pub zipcode: Option<String>,
+    pub address_line_1: Option<String>,
+    pub address_number: Option<String>,
+    pub address_line_2: Option<String>,
+    pub neighborhood: Option<String>,
+    #[serde(rename = "briefingDone")]
+    pub briefing_done: Option<bool>,
+}
+
+/// What the account has now, for the rules that depend on it.
+#[derive(Debug, Clone, Copy)]
+pub struct AccountState {
+    pub has_password: bool,
+    pub has_email: bool,
+}
+
+/// A valid update. `Some(None)` clears an optional field.
+#[derive(Debug, Clone, Default)]
+pub struct Changes {
+    pub name: Option<String>,
+    pub cpf: Option<String>,
+    pub email: Option<String>,
+    pub tel: Option<Option<String>>,
+    pub birthday: Option<Option<NaiveDate>>,
+    pub state: Option<Option<String>>,
+    pub city: Option<Option<String>>,
+    /// Plain text: the caller hashes it off the async threads.
+    pub password: Option<String>,
+    pub address: Option<AddressInput>,
+    pub briefing_done: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct AddressInput {
+    pub zipcode: String,
+    pub line_1: String,
+    pub number: String,
+    pub line_2: Option<String>,
+    pub neighborhood: Option<String>,
+}
+
+/// Checks everything sent, with the sign-up forms' field rules; the messages of every
+/// broken rule, in field order.
+pub fn validate(
+    update: ParticipantUpdate,
+    account: AccountState,
+    today: NaiveDate,
+) -> Result<Changes, Vec<String>> {
+    let mut problems = Problems::default();
+    let p = &mut problems;
+    let mut changes = Changes {
+        briefing_done: update.briefing_done,
+        ..Changes::default()
+    };
+    if let Some(name) = update.name.as_deref() {
+        changes.name = signup::name(p, Some(name));
+        if let Some(name) = &changes.name {
+            p.check(validate::max_length(name, 255));
+        }
+    }
+    if let Some(cpf) = update.cpf.as_deref() {
+        changes.cpf = signup::cpf(p, Some(cpf), true);
+    }
+    match update.email.as_deref() {
+        Some(email) => changes.email = signup::email(p, Some(email), true),
+        None if !account.has_email => p.push(EMAIL_NEEDED),
+        None => {}
+    }
+    if let Some(tel) = update.tel.as_deref() {
+        changes.tel = Some(signup::phone(p, Some(tel), false));
+    }
+    if let Some(birthday) = update.birthday.as_deref() {
+        changes.birthday = Some(signup::birthday(p, Some(birthday), false, Some(today)));
+    }
+    if let Some(state) = update.state.as_deref() {
+        changes.state = Some(signup::state(p, Some(state), false));
+    }
+    if let Some(city) = update.city.as_deref() {
+        let city = signup::present(Some(city));
+        p.check(validate::max_length(city.unwrap_or_default(), 120));
+        changes.city = Some(city.map(str::to_string));
+    }
+    match update.password.as_deref() {
+        Some(password) => {
+            changes.password =
+                signup::password(p, Some(password), update.password_confirmation.as_deref());
+        }
+        None if !account.has_password => p.push(PASSWORD_NEEDED),
+        None => {}
+    }
+    let address_sent = [
+        &update.zipcode,
+        &update.address_line_1,
+        &update.address_number,
+        &update.address_line_2,
+        &update.neighborhood,
+    ]
+    .iter()
+    .any(|field| field.is_some());
+    if address_sent {
+        let zipcode = signup::required_text(p, update.zipcode.as_deref());
+        p.check(validate::cep(zipcode.unwrap_or_default()));
+        let line_1 = signup::required_text(p, update.address_line_1.as_deref());
+        let number = signup::required_text(p, update.address_number.as_deref());
+        let optional = |value: Option<&str>| signup::present(value).map(str::to_string);
+        if let (Some(zipcode), Some(line_1), Some(number)) = (zipcode, line_1, number) {
+            changes.address = Some(AddressInput {
+                zipcode: zipcode.chars().filter(char::is_ascii_digit).collect(),
+                line_1: line_1.to_string(),
+                number: number.to_string(),
+                line_2: optional(update.address_line_2.as_deref()),
+                neighborhood: optional(update.neighborhood.as_deref()),
+            });
+        }
+    }
+    if problems.is_empty() {
+        Ok(changes)
+    } else {
+        Err(problems.into_messages())
+    }
+}
+
+/// A unique index an update ran into.
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    #[error("{0}")]
+    Taken(&'static str),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// Writes the changes; `password_hash` is the hash of `changes.password`.
+pub async fn apply(
+    tx: &mut PgConnection,
+    user_id: i64,
+    changes: &Changes,
+    password_hash: Option<&str>,
+) -> Result<(), ApplyError> {
+    let mut update: QueryBuilder<Postgres> =
+        QueryBuilder::new("UPDATE users SET updated_at = now()");
+    macro_rules! assign {
+        ($column:literal, $value:expr) => {
+            if let Some(value) = $value {
+                update.push(concat!(", ", $column, " = "));
+                update.push_bind(value.clone());
+            }
+        };
+    }
+    assign!("name", &changes.name);
+    assign!("cpf", &changes.cpf);
+    assign!("email", &changes.email);
+    assign!("tel", &changes.tel);
+    assign!("birthday", &changes.birthday);
+    assign!("state", &changes.state);
+    assign!("city", &changes.city);
+    assign!("password_hash", &password_hash.map(str::to_string));
+    assign!("briefing_done", &changes.briefing_done);
+    update.push(" WHERE id = ");
+    update.push_bind(user_id);
+    update
+        .build()
+        .execute(&mut *tx)
+        .await
+        .map_err(|err| match constraint(&err) {
+            Some("users_station_email") => ApplyError::Taken(EMAIL_TAKEN),
+            Some("users_station_cpf") => ApplyError::Taken(CPF_TAKEN),
+            _ => ApplyError::Database(err),
+        })?;
+    if let Some(address) = &changes.address {
+        save_main_address(tx, user_id, address).await?;
+    }
+    Ok(())
+}
+
+fn constraint(err: &sqlx::Error) -> Option<&str> {
+    err.as_database_error().and_then(|err| err.constraint())
+}
+
+/// Replaces the first address, or adds it; its city and state are the member's.
+async fn save_main_address(
+    tx: &mut PgConnection,
+    user_id: i64,
+    address: &AddressInput,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "WITH main AS (SELECT id FROM user_addresses WHERE user_id = $1 ORDER BY id LIMIT 1),
+              owner AS (SELECT city, state FROM users WHERE id = $1),
+              updated AS (
+                  UPDATE user_addresses a
+                     SET zipcode = $2, line_1 = $3, number = $4, line_2 = $5, neighborhood = $6,
+                         city = owner.city, state = owner.state, updated_at = now()
+                    FROM main, owner
+                   WHERE a.id = main.id
+                  RETURNING a.id)
+         INSERT INTO user_addresses (user_id, zipcode, line_1, number, line_2, neighborhood, city, state)
+         SELECT $1, $2, $3, $4, $5, $6, owner.city, owner.state FROM owner
+          WHERE NOT EXISTS (SELECT 1 FROM updated)",
+    )
+    .bind(user_id)
+    .bind(&address.zipcode)
+    .bind(&address.line_1)
+    .bind(&address.number)
+    .bind(&address.line_2)
+    .bind(&address.neighborhood)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signup::{INVALID_PHONE, INVALID_STATE, PASSWORDS_DIFFER};
+    use crate::validate::message;
+
+    fn today() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, 21).expect("date")
+    }
+
+    const FULL: AccountState = AccountState {
+        has_password: true,
+        has_email: true,
+    };
+
+    #[test]
+    fn every_broken_rule_is_reported() {
+        let update = ParticipantUpdate {
+            name: Some("   ".into()),
+            cpf: Some("111.111.111-11".into()),
+            email: Some("sem-arroba".into()),
+            birthday: Some("2010-01-01".into()),
+            state: Some("XX".into()),
+            tel: Some("123".into()),
+            password: Some("Senha123".into()),
+            password_confirmation: Some("Senha124".into()),
+            zipcode: Some("123".into()),
+            ..ParticipantUpdate::default()
+        };
+        let errors = validate(update, FULL, today()).expect_err("invalid");
+        assert_eq!(
+            errors,
+            [
+                message::REQUIRED,
+                message::CPF,
+                message::EMAIL,
+                INVALID_PHONE,
+                message::AGE_18,
+                INVALID_STATE,
+                PASSWORDS_DIFFER,
+                message::CEP,
+            ]
+        );
+    }
+
+    #[test]
+    fn an_account_without_a_password_must_set_one_and_an_email() {
+        let bare = AccountState {
+            has_password: false,
+            has_email: false,
+        };
+        let errors = validate(ParticipantUpdate::default(), bare, today()).expect_err("needs both");
+        assert_eq!(errors, [EMAIL_NEEDED, PASSWORD_NEEDED]);
+    }
+
+    #[test]
+    fn values_are_normalised() {
+        let update = ParticipantUpdate {
+            name: Some("  Ana Souza ".into()),
+            cpf: Some("529.982.247-25".into()),
+            email: Some(" Ana@Example.COM ".into()),
+            tel: Some("(11) 91234-5678".into()),
+            state: Some("sp".into()),
+            city: Some("".into()),
+            zipcode: Some("01.310-100".into()),
+            address_line_1: Some("Av. Paulista".into()),
+            address_number: Some("1000".into()),
+            address_line_2: Some(" ".into()),
+            ..ParticipantUpdate::default()
+        };
+        let changes = validate(update, FULL, today()).expect("valid");
+        assert_eq!(changes.name.as_deref(), Some("Ana Souza"));
+        assert_eq!(changes.cpf.as_deref(), Some("52998224725"));
+        assert_eq!(changes.email.as_deref(), Some("ana@example.com"));
+        assert_eq!(changes.tel, Some(Some("(11) 91234-5678".into())));
+        assert_eq!(changes.state, Some(Some("SP".into())));
+        assert_eq!(changes.city, Some(None));
+        let address = changes.address.expect("address");
+        assert_eq!(address.zipcode, "01310100");
+        assert_eq!(address.line_2, None);
+    }
+}

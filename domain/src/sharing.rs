@@ -1,0 +1,132 @@
+//! The share activity (type 5): a member shares a link `/compartilhamento?source={userId}&
+//! campaign={actionId}`; each person who opens it is recorded once, and the share's credit
+//! is paid per recorded visitor.
+
+use std::net::IpAddr;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::PgExecutor;
+
+/// The spec's activity type of "Share on social media".
+pub const SHARE_TYPE: i16 = 5;
+
+/// A share activity as the redirect page needs it: where to send the visitor.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct SharedAction {
+    pub id: i64,
+    pub name: String,
+    #[sqlx(json)]
+    pub contents: Vec<Content>,
+    #[serde(skip)]
+    pub station_id: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Content {
+    pub text: Option<String>,
+    pub link: Option<String>,
+}
+
+/// The share activity `action_id` if `sharer_id` may share it: a share of the sharer's own
+/// station, the sharer activated and not blocked. Anything else is `None`, alike.
+pub async fn find_share(
+    db: impl PgExecutor<'_>,
+    action_id: i64,
+    sharer_id: i64,
+) -> sqlx::Result<Option<SharedAction>> {
+    sqlx::query_as(
+        "SELECT a.id, a.name, a.station_id,
+                coalesce((SELECT jsonb_agg(jsonb_build_object('text', c.text, 'link', c.link)
+                                           ORDER BY c.position, c.id)
+                            FROM action_contents c WHERE c.action_id = a.id), '[]') AS contents
+           FROM actions a
+           JOIN users u ON u.id = $2 AND u.station_id = a.station_id
+                       AND u.active AND u.deleted_at IS NULL
+          WHERE a.id = $1 AND a.type_id = $3",
+    )
+    .bind(action_id)
+    .bind(sharer_id)
+    .bind(SHARE_TYPE)
+    .fetch_optional(db)
+    .await
+}
+
+/// Who is visiting, as well as a server can tell without a session: the SHA-256 of the
+/// client address and user agent.
+pub fn client_hash(ip: Option<IpAddr>, user_agent: &str) -> [u8; 32] {
+    let ip = ip.map(|ip| ip.to_string()).unwrap_or_default();
+    Sha256::digest(format!("{ip}\n{user_agent}").as_bytes()).into()
+}
+
+/// The browser's own random id when it looks like one (16 to 64 letters, digits, `-` or
+/// `_`), else the client hash: a made-up or missing id still counts one visitor per client.
+pub fn visitor_key(visitor_id: Option<&str>, client_hash: &[u8; 32]) -> String {
+    match visitor_id.map(str::trim).filter(|id| is_random_id(id)) {
+        Some(id) => format!("v:{id}"),
+        None => format!(
+            "c:{}",
+            client_hash
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        ),
+    }
+}
+
+fn is_random_id(id: &str) -> bool {
+    (16..=64).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && id.chars().collect::<std::collections::HashSet<_>>().len() > 4
+}
+
+/// A visit to a member's share link. Recording it again changes nothing.
+#[derive(Debug, Clone)]
+pub struct Visit<'a> {
+    pub action: &'a SharedAction,
+    pub sharer_id: i64,
+    pub visitor_key: &'a str,
+    pub client_hash: &'a [u8; 32],
+}
+
+/// True when this visitor is new for this sharer and activity.
+pub async fn record_visit(db: impl PgExecutor<'_>, visit: &Visit<'_>) -> sqlx::Result<bool> {
+    let inserted = sqlx::query(
+        "INSERT INTO share_visits (station_id, action_id, sharer_user_id, visitor_key, client_hash)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (action_id, sharer_user_id, visitor_key) DO NOTHING",
+    )
+    .bind(visit.action.station_id)
+    .bind(visit.action.id)
+    .bind(visit.sharer_id)
+    .bind(visit.visitor_key)
+    .bind(visit.client_hash.as_slice())
+    .execute(db)
+    .await?;
+    Ok(inserted.rows_affected() == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_ids_are_kept_and_anything_else_falls_back_to_the_client() {
+        let client = client_hash(Some([127, 0, 0, 1].into()), "Firefox");
+        let id = "01J9Z3K7Q8M2N4P6R8T0V2X4Y6";
+        assert_eq!(visitor_key(Some(id), &client), format!("v:{id}"));
+        for made_up in [
+            None,
+            Some(""),
+            Some("1"),
+            Some("aaaaaaaaaaaaaaaaaaaa"),
+            Some("x y z w v u t s r q"),
+        ] {
+            let key = visitor_key(made_up, &client);
+            assert!(key.starts_with("c:") && key.len() == 66, "{made_up:?}");
+        }
+        assert_ne!(client, client_hash(Some([127, 0, 0, 2].into()), "Firefox"));
+    }
+}
