@@ -9,8 +9,11 @@ import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
 import { LoadingPage } from "@/components/loading-page";
 import { MemberLayout } from "@/features/member/components/member-layout";
+import { accountRoutes } from "@/features/account/routes";
 import { MemberWelcome } from "@/features/member/components/member-welcome";
+import { publicPageRoutes } from "@/features/public-pages/routes";
 import { RequireMember } from "@/features/session/components/require-member";
+import { signupRoutes } from "@/features/signup/routes";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -27,6 +30,9 @@ export const appRoutes: RouteObject[] = [
         ),
         children: [{ index: true, element: <MemberWelcome /> }],
       },
+      ...accountRoutes,
+      ...signupRoutes,
+      ...publicPageRoutes,
       { path: "logout", loader: logoutLoader, element: <LoadingPage /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
       { path: "confimation", element: <AccountNotActiveRoute /> },

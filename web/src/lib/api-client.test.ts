@@ -85,6 +85,40 @@ describe("api client", () => {
     expect(toastForError(error)).toEqual({ title: "Erro", text });
   });
 
+  it("sends a given token instead of the stored one", async () => {
+    signIn({}, "stored-token");
+    const fetchMock = stubFetch(jsonResponse({}));
+
+    await api.post("/auth/login-token", undefined, { token: "link-token" });
+
+    expect(sentRequest(fetchMock).headers.get("Authorization")).toBe("Bearer link-token");
+  });
+
+  it("keeps the error answer's body and Retry-After for callers that need more than the text", async () => {
+    const body = { messages: ["Confirme o seu cadastro"], affiliate: { id: 5 } };
+    stubFetch(
+      new Response(JSON.stringify(body), {
+        status: 429,
+        headers: { "Content-Type": "application/json", "Retry-After": "42" },
+      }),
+    );
+
+    const error = await failureOf(api.post("/anything", {}));
+
+    expect(error.message).toBe("Confirme o seu cadastro");
+    expect(error.body).toEqual(body);
+    expect(error.retryAfterSeconds).toBe(42);
+  });
+
+  it("leaves body and Retry-After undefined when the answer has none", async () => {
+    stubFetch(new Response(null, { status: 401 }));
+
+    const error = await failureOf(api.get("/anything"));
+
+    expect(error.body).toBeUndefined();
+    expect(error.retryAfterSeconds).toBeUndefined();
+  });
+
   it("shows the generic text for an error without a body", async () => {
     stubFetch(new Response(null, { status: 401 }));
 

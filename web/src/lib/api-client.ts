@@ -10,14 +10,26 @@ export const INTERNAL_SERVER_ERROR_TEXT = "Erro interno no servidor";
 /** Status given to an ApiError when no answer came back at all. */
 export const NO_RESPONSE_STATUS = 0;
 
+/** What an error answer carries besides its toast text. */
+export interface ApiErrorDetails {
+  /** The parsed JSON answer, for calls whose error says more than a message. */
+  body?: unknown;
+  /** The answer's Retry-After, in seconds (a 429 tells when to try again). */
+  retryAfterSeconds?: number;
+}
+
 /** A failed call; `message` is the text its toast shows. */
 export class ApiError extends Error {
   readonly status: number;
+  readonly body: unknown;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, details: ApiErrorDetails = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.body = details.body;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 
@@ -73,13 +85,21 @@ type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
+  /** A bearer token to send instead of the stored session's (a login-token link's own). */
+  token?: string;
+}
+
+/** Retry-After in seconds; the HTTP-date form is not used by our API. */
+function retryAfterOf(response: Response): number | undefined {
+  const value = response.headers.get("Retry-After")?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
   const { body, signal } = options;
   const headers = new Headers({ Accept: "application/json" });
   if (body !== undefined) headers.set("Content-Type", "application/json");
-  const token = getStoredSession()?.token;
+  const token = options.token ?? getStoredSession()?.token;
   if (token) headers.set("Authorization", `Bearer ${token}`);
 
   let response: Response;
@@ -98,8 +118,9 @@ async function request<T>(method: HttpMethod, path: string, options: RequestOpti
 
   const parsed = await parseBody(response);
   if (!response.ok) {
-    const text = parsed.kind === "json" ? errorTextFromBody(parsed.value) : INTERNAL_SERVER_ERROR_TEXT;
-    throw new ApiError(response.status, text);
+    const json = parsed.kind === "json" ? parsed.value : undefined;
+    const text = parsed.kind === "json" ? errorTextFromBody(json) : INTERNAL_SERVER_ERROR_TEXT;
+    throw new ApiError(response.status, text, { body: json, retryAfterSeconds: retryAfterOf(response) });
   }
   if (parsed.kind === "invalid") throw new ApiError(response.status, INTERNAL_SERVER_ERROR_TEXT);
   return (parsed.kind === "json" ? parsed.value : undefined) as T;

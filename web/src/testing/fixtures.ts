@@ -42,6 +42,8 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     currency_multiplier: 1,
     currency_name: "Pontos",
     currency_name_position: "after",
+    signup_flow: "multi_step",
+    login_with: "email",
     createdAt: "2026-11-21T10:00:00Z",
     establishment: demoEstablishment,
     ...overrides,
@@ -56,7 +58,10 @@ export function buildUser(overrides: Partial<User> = {}): User {
     cpf: null,
     tel: null,
     birthday: null,
+    state: null,
+    city: null,
     image: null,
+    invite_code: "ABCD1234",
     type_id: 2,
     role: "member",
     active: 1,
@@ -65,6 +70,7 @@ export function buildUser(overrides: Partial<User> = {}): User {
     briefingDone: true,
     station_id: 7,
     establishment: demoEstablishment,
+    addresses: [],
     ...overrides,
   };
 }

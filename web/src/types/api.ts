@@ -17,6 +17,8 @@ export interface Establishment {
 
 export interface StationConfig {
   station_id: number;
+  /** The human-verification widget of public forms; "off" shows none. */
+  captcha: { provider: "off" | "turnstile"; site_key: string | null };
 }
 
 export interface Station {
@@ -52,6 +54,12 @@ export interface Station {
   currency_multiplier: number;
   currency_name: string;
   currency_name_position: "before_currency" | "after";
+  /** Which sign-up form /cadastrar shows. */
+  signup_flow: "multi_step" | "simple";
+  /** The identifier the login form asks for. */
+  login_with: "email" | "cpf";
+  /** The station's plans; the API does not send them yet, so absent means none. */
+  plans?: unknown[];
   createdAt: string;
   establishment: Establishment | null;
 }
@@ -67,7 +75,11 @@ export interface User {
   cpf: string | null;
   tel: string | null;
   birthday: string | null;
+  state: string | null;
+  city: string | null;
   image: string | null;
+  /** First part of the member's invite code `{invite_code}-U{id}-E{station_id}`. */
+  invite_code: string | null;
   type_id: number;
   role: string;
   active: number;
@@ -76,6 +88,19 @@ export interface User {
   briefingDone: boolean;
   station_id: number;
   establishment: Establishment | null;
+  /** Postal addresses, the main one first. */
+  addresses: UserAddress[];
+}
+
+export interface UserAddress {
+  id: number;
+  zipcode: string;
+  line_1: string;
+  number: string;
+  line_2: string | null;
+  neighborhood: string | null;
+  city: string | null;
+  state: string | null;
 }
 
 /** What a login answers and what the browser keeps in local storage. */

@@ -1,17 +1,50 @@
+import { useCallback, useId, useRef, useState } from "react";
 import { Link } from "react-router";
+import { MemberDrawer } from "@/features/member/components/member-drawer";
+import { PROFILE_LINK, showsProfileMenuLink } from "@/features/member/components/member-menu";
+import { MemberSearch } from "@/features/member/components/member-search";
 import { StationLogo } from "@/features/station/components/station-logo";
+import { useStation } from "@/features/station/station-context";
 
 export function MemberTopBar() {
+  const station = useStation();
+  const drawerId = useId();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  const closeDrawer = useCallback(() => {
+    setDrawerOpen(false);
+    menuButton.current?.focus();
+  }, []);
+
   return (
     <header className="member-top-bar">
+      <button
+        ref={menuButton}
+        type="button"
+        className="member-top-bar__menu-button"
+        aria-label="Menu"
+        aria-expanded={drawerOpen}
+        aria-controls={drawerOpen ? drawerId : undefined}
+        onClick={() => setDrawerOpen((open) => !open)}
+      >
+        <span className="member-top-bar__menu-icon" aria-hidden="true" />
+      </button>
       <Link to="/homepage" className="member-top-bar__home">
         <StationLogo className="member-top-bar__logo" />
       </Link>
-      <nav aria-label="Conta">
-        <Link to="/logout" className="member-top-bar__logout">
+      <MemberSearch />
+      <nav aria-label="Conta" className="member-top-bar__account">
+        {showsProfileMenuLink(station) && (
+          <Link to={PROFILE_LINK.to} className="member-top-bar__account-link">
+            {PROFILE_LINK.label}
+          </Link>
+        )}
+        <Link to="/logout" className="member-top-bar__account-link">
           Sair
         </Link>
       </nav>
+      {drawerOpen && <MemberDrawer id={drawerId} onClose={closeDrawer} />}
     </header>
   );
 }

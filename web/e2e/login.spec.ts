@@ -1,0 +1,45 @@
+import { expect, test, type Page } from "@playwright/test";
+import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
+
+const MEMBER_EMAIL = "membro@demo.filia.com.br";
+const MEMBER_PASSWORD = "Membro123";
+
+async function openLogin(page: Page, station: Awaited<ReturnType<typeof fetchHostStation>>) {
+  await page.goto("/login");
+  await confirmAgeIfAsked(page, station);
+  await expect(page.getByRole("heading", { name: "Acesse a sua conta" })).toBeVisible();
+}
+
+// The right password runs first: it clears the account's failure count, so the wrong one
+// below never adds up to the throttle across runs.
+test("the demo member logs in and reaches /homepage", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  await openLogin(page, station);
+
+  const submit = page.getByRole("button", { name: "Entrar" });
+  await expect(submit).toBeDisabled();
+  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
+  await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
+  await submit.click();
+
+  await expect(page).toHaveURL(/\/homepage$/);
+  await expect(page.getByRole("heading", { name: /^Olá, / })).toBeVisible();
+
+  // Signed in, the login page has nothing to offer.
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/homepage$/);
+});
+
+test("a wrong password shows the server's message", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  await openLogin(page, station);
+
+  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
+  await page.getByLabel("Senha").fill("SenhaErrada1");
+  await page.getByRole("button", { name: "Entrar" }).click();
+
+  const notifications = page.getByRole("region", { name: "Notificações" });
+  await expect(notifications.getByText("E-mail, CPF ou senha incorretos.")).toBeVisible();
+  await expect(notifications.getByText("Erro", { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});

@@ -1,0 +1,56 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { stubFetchAnswers } from "@/features/jobs/testing/job-fixtures";
+import { getStoredSession } from "@/lib/session-store";
+import { signIn } from "@/testing/fixtures";
+import { renderApp } from "@/testing/render-app";
+
+const BLOCKED_TEXT = "O seu acesso está supenso...";
+
+beforeEach(() => {
+  window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+  signIn({ deletedAt: "2026-11-01T00:00:00Z" }, "blocked-token");
+});
+
+describe("blocked-account modal", () => {
+  it("cannot be dismissed: no close button, Escape and the backdrop do nothing", async () => {
+    renderApp({ path: "/homepage" });
+
+    const modal = await screen.findByRole("dialog", { name: BLOCKED_TEXT });
+    expect(within(modal).queryByRole("button")).not.toBeInTheDocument();
+    fireEvent.keyDown(modal, { key: "Escape" });
+    fireEvent.click(modal.parentElement as HTMLElement);
+
+    expect(screen.getByRole("dialog", { name: BLOCKED_TEXT })).toBeInTheDocument();
+    expect(getStoredSession()).not.toBeNull();
+  });
+
+  it("'Fale conosco' revokes the session on the server, forgets it and opens /suporte", async () => {
+    const fetchMock = stubFetchAnswers(() => new Response(null, { status: 204 }));
+    const { router } = renderApp({ path: "/homepage" });
+
+    const modal = await screen.findByRole("dialog", { name: BLOCKED_TEXT });
+    fireEvent.click(within(modal).getByRole("link", { name: "Fale conosco" }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/suporte"));
+    expect(getStoredSession()).toBeNull();
+    expect(screen.queryByRole("dialog", { name: BLOCKED_TEXT })).not.toBeInTheDocument();
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe("/api/auth/logout");
+    expect(init?.method).toBe("POST");
+    expect(new Headers(init?.headers).get("Authorization")).toBe("Bearer blocked-token");
+  });
+
+  it("signs out locally even when the server cannot be reached", async () => {
+    stubFetchAnswers(() => {
+      throw new TypeError("Failed to fetch");
+    });
+    const { router } = renderApp({ path: "/homepage" });
+
+    fireEvent.click(await screen.findByRole("link", { name: "Fale conosco" }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/suporte"));
+    expect(getStoredSession()).toBeNull();
+  });
+});

@@ -1,0 +1,57 @@
+// The member area's menu entries by station flags (spec 000 section 6). Entries for single
+// stations (legisclub-gasolina, numeros-da-sorte, station 1's support chat) are not built yet.
+import type { Station } from "@/types/api";
+
+export interface MenuLink {
+  label: string;
+  to: string;
+}
+
+export interface MemberMenu {
+  main: MenuLink[];
+  /** The "Minha conta" group, or null when the station turns it off. */
+  account: MenuLink[] | null;
+}
+
+/** Station 13's members keep their profile in its own app, so its profile menu has no "Perfil". */
+export const PROFILE_MENU_HIDDEN_STATION_ID = 13;
+
+export const PROFILE_LINK: MenuLink = { label: "Perfil", to: "/homepage/perfil" };
+const INVITES_LINK: MenuLink = { label: "Convites", to: "/homepage/convites-do-usuario" };
+const TROPHIES_LINK: MenuLink = { label: "Troféus", to: "/homepage/trofeus" };
+
+const FULL_ACCOUNT_MENU: MenuLink[] = [
+  PROFILE_LINK,
+  INVITES_LINK,
+  TROPHIES_LINK,
+  { label: "Vouchers", to: "/homepage/vouchers" },
+  { label: "Pedidos", to: "/homepage/pedidos" },
+  { label: "Extrato", to: "/homepage/extrato/extratos-totais" },
+  { label: "Assinaturas", to: "/homepage/assinaturas" },
+];
+
+/** No-CPF stations have no shop nor wallet, so their account menu is reduced. */
+const NO_CPF_ACCOUNT_MENU: MenuLink[] = [PROFILE_LINK, INVITES_LINK, TROPHIES_LINK];
+
+function hasPlans(station: Station): boolean {
+  return Array.isArray(station.plans) && station.plans.length > 0;
+}
+
+export function memberMenu(station: Station): MemberMenu {
+  const candidates: [boolean, MenuLink][] = [
+    [true, { label: "Início", to: "/homepage" }],
+    [station.feed_access, { label: "Mural", to: "/homepage/feed" }],
+    [station.events_access, { label: "Eventos", to: "/homepage/calendario" }],
+    [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
+    [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
+    [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
+  ];
+  return {
+    main: candidates.filter(([shown]) => shown).map(([, link]) => link),
+    account: station.my_account_access ? (station.no_cpf ? NO_CPF_ACCOUNT_MENU : FULL_ACCOUNT_MENU) : null,
+  };
+}
+
+export function showsProfileMenuLink(station: Station): boolean {
+  return station.id !== PROFILE_MENU_HIDDEN_STATION_ID;
+}

@@ -1,0 +1,178 @@
+import { fireEvent, screen, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { PROFILE_MENU_HIDDEN_STATION_ID } from "@/features/member/components/member-menu";
+import { buildStation, signIn } from "@/testing/fixtures";
+import { renderApp } from "@/testing/render-app";
+import type { Station } from "@/types/api";
+
+const FULL_ACCOUNT_MENU = [
+  ["Perfil", "/homepage/perfil"],
+  ["Convites", "/homepage/convites-do-usuario"],
+  ["Troféus", "/homepage/trofeus"],
+  ["Vouchers", "/homepage/vouchers"],
+  ["Pedidos", "/homepage/pedidos"],
+  ["Extrato", "/homepage/extrato/extratos-totais"],
+  ["Assinaturas", "/homepage/assinaturas"],
+];
+
+const ALL_FLAGS_OFF: Partial<Station> = {
+  feed_access: false,
+  events_access: false,
+  files_access: false,
+  checkout_access: false,
+  my_account_access: false,
+};
+
+beforeEach(() => {
+  window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+  signIn();
+});
+
+async function renderMemberArea(station?: Station) {
+  const rendered = renderApp({ path: "/homepage", station });
+  await screen.findByRole("heading", { name: "Olá, Maria Silva!" });
+  return rendered;
+}
+
+function menuButton() {
+  return screen.getByRole("button", { name: "Menu" });
+}
+
+function openDrawer() {
+  fireEvent.click(menuButton());
+  return screen.getByRole("navigation", { name: "Menu principal" });
+}
+
+function linksOf(container: HTMLElement) {
+  return within(container)
+    .getAllByRole("link")
+    .map((link) => [link.textContent, link.getAttribute("href")]);
+}
+
+function mainEntries(drawer: HTMLElement) {
+  const accountGroup = within(drawer).queryByRole("region", { name: "Minha conta" });
+  return linksOf(drawer).filter(([label]) => !accountGroup || !within(accountGroup).queryByText(label ?? ""));
+}
+
+describe("drawer", () => {
+  it("opens from the menu button and closes with Escape, giving the focus back", async () => {
+    await renderMemberArea();
+    expect(menuButton()).toHaveAttribute("aria-expanded", "false");
+    expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
+
+    const drawer = openDrawer();
+    expect(menuButton()).toHaveAttribute("aria-expanded", "true");
+    expect(menuButton()).toHaveAttribute("aria-controls", drawer.id);
+    expect(within(drawer).getByRole("button", { name: "Fechar menu" })).toHaveFocus();
+
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: "Escape" });
+    expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
+    expect(menuButton()).toHaveAttribute("aria-expanded", "false");
+    expect(menuButton()).toHaveFocus();
+  });
+
+  it("closes with 'Fechar menu', a click outside, or after following a link", async () => {
+    const { router } = await renderMemberArea();
+
+    fireEvent.click(within(openDrawer()).getByRole("button", { name: "Fechar menu" }));
+    expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
+
+    openDrawer();
+    fireEvent.click(screen.getByTestId("member-drawer-backdrop"));
+    expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
+
+    fireEvent.click(within(openDrawer()).getByRole("link", { name: "Mural" }));
+    expect(router.state.location.pathname).toBe("/homepage/feed");
+    expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
+  });
+
+  it("lists every entry the station's flags turn on, with the full 'Minha conta' group", async () => {
+    await renderMemberArea(buildStation());
+
+    const drawer = openDrawer();
+    expect(mainEntries(drawer)).toEqual([
+      ["Início", "/homepage"],
+      ["Mural", "/homepage/feed"],
+      ["Eventos", "/homepage/calendario"],
+      ["Arquivos", "/homepage/downloads"],
+      ["Carrinho", "/homepage/carrinho"],
+    ]);
+    expect(linksOf(within(drawer).getByRole("region", { name: "Minha conta" }))).toEqual(FULL_ACCOUNT_MENU);
+  });
+
+  it("leaves out what the flags turn off", async () => {
+    await renderMemberArea(buildStation(ALL_FLAGS_OFF));
+
+    const drawer = openDrawer();
+    expect(linksOf(drawer)).toEqual([["Início", "/homepage"]]);
+    expect(within(drawer).queryByRole("region", { name: "Minha conta" })).not.toBeInTheDocument();
+  });
+
+  it("shows each flag's entry on its own", async () => {
+    await renderMemberArea(buildStation({ ...ALL_FLAGS_OFF, events_access: true }));
+
+    expect(linksOf(openDrawer())).toEqual([
+      ["Início", "/homepage"],
+      ["Eventos", "/homepage/calendario"],
+    ]);
+  });
+
+  it("gives no-CPF stations no cart and the reduced account menu", async () => {
+    await renderMemberArea(buildStation({ no_cpf: true }));
+
+    const drawer = openDrawer();
+    expect(within(drawer).queryByRole("link", { name: "Carrinho" })).not.toBeInTheDocument();
+    expect(linksOf(within(drawer).getByRole("region", { name: "Minha conta" }))).toEqual(FULL_ACCOUNT_MENU.slice(0, 3));
+  });
+
+  it("shows 'Planos' only when the station has plans", async () => {
+    await renderMemberArea(buildStation({ plans: [] }));
+    expect(within(openDrawer()).queryByRole("link", { name: "Planos" })).not.toBeInTheDocument();
+  });
+
+  it("shows 'Planos' for a station with plans", async () => {
+    await renderMemberArea(buildStation({ plans: [{ id: 1, name: "Sócio Ouro" }] }));
+    expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
+  });
+});
+
+describe("search", () => {
+  it("goes to /homepage/search/{term}", async () => {
+    const { router } = await renderMemberArea();
+
+    fireEvent.change(screen.getByRole("searchbox", { name: "Termo de busca" }), { target: { value: " camisa azul " } });
+    fireEvent.click(screen.getByRole("button", { name: "Buscar" }));
+
+    expect(router.state.location.pathname).toBe("/homepage/search/camisa%20azul");
+  });
+
+  it.each(["", "   "])("does not submit the empty search %j", async (term) => {
+    const { router } = await renderMemberArea();
+    const box = screen.getByRole("searchbox", { name: "Termo de busca" });
+
+    fireEvent.change(box, { target: { value: term } });
+    expect(screen.getByRole("button", { name: "Buscar" })).toBeDisabled();
+    fireEvent.submit(screen.getByRole("search"));
+
+    expect(router.state.location.pathname).toBe("/homepage");
+  });
+});
+
+describe("profile menu", () => {
+  it("links to the profile and to /logout", async () => {
+    await renderMemberArea();
+
+    const account = screen.getByRole("navigation", { name: "Conta" });
+    expect(linksOf(account)).toEqual([
+      ["Perfil", "/homepage/perfil"],
+      ["Sair", "/logout"],
+    ]);
+  });
+
+  it(`has no profile link on station ${PROFILE_MENU_HIDDEN_STATION_ID}`, async () => {
+    await renderMemberArea(buildStation({ id: PROFILE_MENU_HIDDEN_STATION_ID }));
+
+    expect(linksOf(screen.getByRole("navigation", { name: "Conta" }))).toEqual([["Sair", "/logout"]]);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { dateToApi, digitsOf, maskCep, maskCnpj, maskCode, maskCpf, maskCurrencyBrl, maskDate, maskPhone } from "@/lib/masks";
+
+describe("masks", () => {
+  it("mask CPF, CEP, date and CNPJ as the spec writes them", () => {
+    expect(maskCpf("52998224725")).toBe("529.982.247-25");
+    expect(maskCpf("529.98a2")).toBe("529.982");
+    expect(maskCpf("5299822472599")).toBe("529.982.247-25");
+    expect(maskCep("01310100")).toBe("01.310-100");
+    expect(maskDate("05052023")).toBe("05/05/2023");
+    expect(maskCnpj("11222333000181")).toBe("11.222.333/0001-81");
+  });
+
+  it("mask phones with 10 or 11 digits", () => {
+    expect(maskPhone("1133334444")).toBe("(11) 3333-4444");
+    expect(maskPhone("11987654321")).toBe("(11) 98765-4321");
+    expect(maskPhone("119")).toBe("(11) 9");
+  });
+
+  it("keep six digits for a code", () => {
+    expect(maskCode("12a34567")).toBe("123456");
+  });
+
+  it("read currency digits as centavos", () => {
+    expect(maskCurrencyBrl("")).toBe("");
+    expect(maskCurrencyBrl("5")).toBe("R$ 0,05");
+    expect(maskCurrencyBrl("123456")).toBe("R$ 1.234,56");
+    expect(maskCurrencyBrl("R$ 0,50")).toBe("R$ 0,50");
+  });
+
+  it("unmask and convert dates for the API", () => {
+    expect(digitsOf("(11) 98765-4321")).toBe("11987654321");
+    expect(dateToApi("09/03/1990")).toBe("1990-03-09 00:00:00");
+  });
+});

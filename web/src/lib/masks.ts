@@ -1,0 +1,60 @@
+// Input masks of spec 000 section 5: each takes whatever the person typed or pasted and
+// returns the masked text for the field. Unmasking is `digitsOf`.
+
+/** Only the digits of a value, in order. */
+export function digitsOf(value: string): string {
+  return value.replace(/\D/g, "");
+}
+
+/** Lays `digits` over `pattern`, where each 9 takes one digit; stops when digits run out. */
+function applyPattern(pattern: string, value: string): string {
+  const digits = digitsOf(value);
+  let out = "";
+  let next = 0;
+  for (const slot of pattern) {
+    if (next >= digits.length) break;
+    if (slot === "9") {
+      out += digits[next];
+      next += 1;
+    } else {
+      out += slot;
+    }
+  }
+  return out;
+}
+
+/** 999.999.999-99 */
+export const maskCpf = (value: string) => applyPattern("999.999.999-99", value);
+
+/** 99.999-999 */
+export const maskCep = (value: string) => applyPattern("99.999-999", value);
+
+/** 99/99/9999 */
+export const maskDate = (value: string) => applyPattern("99/99/9999", value);
+
+/** 00.000.000/0000-00 */
+export const maskCnpj = (value: string) => applyPattern("99.999.999/9999-99", value);
+
+/** Six digits, nothing else. */
+export const maskCode = (value: string) => digitsOf(value).slice(0, 6);
+
+/** (99) 9999-9999 for landlines, (99) 99999-9999 once an eleventh digit arrives. */
+export function maskPhone(value: string): string {
+  const digits = digitsOf(value).slice(0, 11);
+  return applyPattern(digits.length > 10 ? "(99) 99999-9999" : "(99) 9999-9999", digits);
+}
+
+/** R$ 1.234,56 from the digits typed, read as centavos (typing 123 gives R$ 1,23). */
+export function maskCurrencyBrl(value: string): string {
+  const digits = digitsOf(value).replace(/^0+(?=\d)/, "");
+  if (digits === "") return "";
+  const cents = digits.padStart(3, "0");
+  const reais = cents.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  return `R$ ${reais},${cents.slice(-2)}`;
+}
+
+/** "dd/MM/yyyy" as the API's "yyyy-MM-dd 00:00:00" (the spec sends birthdays with a time). */
+export function dateToApi(masked: string): string {
+  const [day, month, year] = masked.split("/");
+  return `${year}-${month}-${day} 00:00:00`;
+}
