@@ -20,6 +20,7 @@ pub mod login_throttle;
 pub mod member;
 pub mod metrics;
 pub mod routes;
+pub mod signup_throttle;
 pub mod spa;
 pub mod state;
 
@@ -64,8 +65,24 @@ fn request_span(request: &Request<Body>) -> Span {
         "request",
         id = %request_id,
         method = %request.method(),
-        path = %request.uri().path(),
+        path = %loggable_path(request.uri().path()),
     )
+}
+
+/// The path as logged: API and health paths in full (they carry ids, never secrets), any
+/// other path only by its first segment, because web app paths hold live tokens
+/// (`/redefinir-senha/{token}/{email}`, `/ativar/...`, `/login-token/{token}`).
+fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
+    const FULL: [&str; 4] = ["/healthz", "/readyz", "/metrics", "/api"];
+    let first = path.split('/').nth(1).unwrap_or_default();
+    if FULL.iter().any(|full| full[1..] == *first) {
+        return path.into();
+    }
+    if path.trim_start_matches('/').contains('/') {
+        format!("/{first}/…").into()
+    } else {
+        path.into()
+    }
 }
 
 fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
@@ -93,4 +110,31 @@ pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
         .await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loggable_path;
+
+    #[test]
+    fn web_paths_lose_everything_after_their_first_segment() {
+        for (path, logged) in [
+            ("/api/users-web/12", "/api/users-web/12"),
+            ("/api/auth/login-token", "/api/auth/login-token"),
+            ("/healthz", "/healthz"),
+            ("/metrics", "/metrics"),
+            ("/", "/"),
+            ("/login", "/login"),
+            (
+                "/redefinir-senha/abc123/maria%40example.com",
+                "/redefinir-senha/…",
+            ),
+            ("/ativar/abc123/maria%40example.com", "/ativar/…"),
+            ("/email/desinscricao/12/ffee", "/email/…"),
+            ("/login-token/abc123", "/login-token/…"),
+            ("/apiary/secret", "/apiary/…"),
+        ] {
+            assert_eq!(loggable_path(path), logged, "{path}");
+        }
+    }
 }

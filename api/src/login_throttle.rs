@@ -106,20 +106,30 @@ impl LoginThrottle {
         state: &AppState,
         work: impl AsyncFnOnce(&mut MultiplexedConnection) -> redis::RedisResult<T>,
     ) -> Option<T> {
-        let attempt = async {
-            let mut redis = state.redis.get_multiplexed_async_connection().await?;
-            work(&mut redis).await
-        };
-        match tokio::time::timeout(REDIS_TIMEOUT, attempt).await {
-            Ok(Ok(value)) => Some(value),
-            Ok(Err(err)) => {
-                tracing::warn!(error = %err, "login throttle unavailable; not throttling");
-                None
-            }
-            Err(_) => {
-                tracing::warn!("login throttle timed out; not throttling");
-                None
-            }
+        with_redis(state, "login throttle", work).await
+    }
+}
+
+/// Runs a few Redis commands for a throttle, or answers `None` (and logs) when Redis fails or
+/// is slow: a throttle fails open.
+pub(crate) async fn with_redis<T>(
+    state: &AppState,
+    what: &'static str,
+    work: impl AsyncFnOnce(&mut MultiplexedConnection) -> redis::RedisResult<T>,
+) -> Option<T> {
+    let attempt = async {
+        let mut redis = state.redis.get_multiplexed_async_connection().await?;
+        work(&mut redis).await
+    };
+    match tokio::time::timeout(REDIS_TIMEOUT, attempt).await {
+        Ok(Ok(value)) => Some(value),
+        Ok(Err(err)) => {
+            tracing::warn!(error = %err, what, "throttle unavailable; not throttling");
+            None
+        }
+        Err(_) => {
+            tracing::warn!(what, "throttle timed out; not throttling");
+            None
         }
     }
 }

@@ -99,7 +99,12 @@ async fn the_turnstile_verifier_asks_the_provider() {
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn public_forms_need_a_passing_captcha_when_it_is_on(db: PgPool) {
     let (url, seen) = fake_turnstile().await;
-    let (station_id, _) = station(&db, "promo", &["promotional = true"]).await;
+    let (station_id, _) = station(
+        &db,
+        "promo",
+        &["promotional = true", "signup_flow = 'simple'"],
+    )
+    .await;
     let app = app(db.clone(), &captcha_on(&url));
 
     let robot = post_json(
@@ -176,7 +181,7 @@ async fn public_forms_need_a_passing_captcha_when_it_is_on(db: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn an_unreachable_provider_fails_the_form_safely(db: PgPool) {
-    let (station_id, _) = station(&db, "clube", &[]).await;
+    let (station_id, _) = station(&db, "clube", &["signup_flow = 'simple'"]).await;
     let app = app(db, &captcha_on("http://127.0.0.1:9/siteverify"));
     let answer = post_json(
         &app,
@@ -190,7 +195,7 @@ async fn an_unreachable_provider_fails_the_form_safely(db: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn with_the_captcha_off_no_token_is_needed(db: PgPool) {
-    let (station_id, _) = station(&db, "clube", &[]).await;
+    let (station_id, _) = station(&db, "clube", &["signup_flow = 'simple'"]).await;
     let app = app(db, &[("FILIA_CAPTCHA", "off".into())]);
     for (cpf, captcha) in [(CPF_A, Value::Null), (CPF_B, json!("qualquer"))] {
         let answer = post_json(&app, "/api/auth/signup", &simple(station_id, cpf, captcha)).await;

@@ -5,7 +5,7 @@ mod signup_support;
 
 use axum::http::StatusCode;
 use common::{app, call, post_json};
-use serde_json::json;
+use serde_json::{Value, json};
 use signup_support::*;
 use sqlx::PgPool;
 
@@ -115,19 +115,55 @@ async fn a_station_without_an_active_offer_has_no_valid_codes(db: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn sign_ups_record_who_invited_them(db: PgPool) {
-    let (station_id, _) = station(&db, "clube", &[]).await;
+    let (station_id, _) = station(&db, "clube", &["signup_flow = 'simple'"]).await;
     let (other_station, _) = station(&db, "outro", &[]).await;
     let rule_id = rule(&db, station_id, true).await;
     let paula = inviter(&db, station_id, "paula@example.com", "ABCD1234").await;
     let stranger = inviter(&db, other_station, "estranha@example.com", "WXYZ9876").await;
     let app = app(db.clone());
+    let invitations = async || -> Vec<(i64, i64, i64)> {
+        sqlx::query_as("SELECT invitee_id, inviter_id, rule_id FROM mgm_invitations")
+            .fetch_all(&db)
+            .await
+            .expect("invitations")
+    };
+    let invite = |inviter_id: i64, code: Value| json!({"member_get_member": {"action_id": rule_id, "inviter_id": inviter_id, "code": code}});
 
+    // No code, a wrong code, someone else's code, a code of another station: the sign-ups
+    // go through and nothing is recorded.
+    let stranger_code = format!("WXYZ9876-U{stranger}-E{other_station}");
+    let bare = json!({"member_get_member": {"action_id": rule_id, "inviter_id": paula}});
+    for (n, extra) in [
+        bare,
+        invite(paula, json!(format!("ZZZZ9999-U{paula}-E{station_id}"))),
+        invite(paula, json!(stranger_code.clone())),
+        invite(stranger, json!(stranger_code)),
+        invite(paula, json!("lixo")),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let answer = post_json(
+            &app,
+            "/api/auth/signup-participant",
+            &with(
+                participant(station_id, &format!("sem{n}@example.com")),
+                extra,
+            )
+            .to_string(),
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    }
+    assert_eq!(invitations().await, []);
+
+    let right = json!(format!("abcd1234-U{paula}-E{station_id}"));
     let invited = post_json(
         &app,
         "/api/auth/signup-participant",
         &with(
             participant(station_id, "maria@example.com"),
-            json!({"member_get_member": {"action_id": rule_id, "inviter_id": paula}}),
+            invite(paula, right.clone()),
         )
         .to_string(),
     )
@@ -135,23 +171,22 @@ async fn sign_ups_record_who_invited_them(db: PgPool) {
     assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.text);
     let maria = invited.json()["user"]["id"].as_i64().expect("id");
 
-    // An inviter of another station does not count, and does not block the sign-up.
     let simple = post_json(
         &app,
         "/api/auth/signup",
-        &json!({"station": station_id, "cpf": CPF_B, "birthday": "1990-01-01 00:00:00",
-                "state": "SP", "firstName": "Rui", "lastName": "Lima",
-                "phoneNumber": "(11) 91111-2222",
-                "member_get_member": {"action_id": rule_id, "inviter_id": stranger}})
+        &with(
+            json!({"station": station_id, "cpf": CPF_B, "birthday": "1990-01-01 00:00:00",
+                    "state": "SP", "firstName": "Rui", "lastName": "Lima",
+                    "phoneNumber": "(11) 91111-2222"}),
+            invite(paula, right),
+        )
         .to_string(),
     )
     .await;
     assert_eq!(simple.status, StatusCode::CREATED, "{}", simple.text);
+    let rui = simple.json()["user"]["id"].as_i64().expect("id");
 
-    let invitations: Vec<(i64, i64, i64)> =
-        sqlx::query_as("SELECT invitee_id, inviter_id, rule_id FROM mgm_invitations")
-            .fetch_all(&db)
-            .await
-            .expect("invitations");
-    assert_eq!(invitations, [(maria, paula, rule_id)]);
+    let mut recorded = invitations().await;
+    recorded.sort();
+    assert_eq!(recorded, [(maria, paula, rule_id), (rui, paula, rule_id)]);
 }

@@ -238,7 +238,10 @@ async fn an_email_or_cpf_of_another_account_is_taken(db: PgPool) {
     let email = s
         .update(
             s.demo.member_id,
-            json!({ "email": demo::STAFF_EMAIL.to_uppercase() }),
+            json!({
+                "email": demo::STAFF_EMAIL.to_uppercase(),
+                "current_password": demo::MEMBER_PASSWORD,
+            }),
         )
         .await;
     assert_eq!(email.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -252,7 +255,10 @@ async fn an_email_or_cpf_of_another_account_is_taken(db: PgPool) {
     let other = common::insert_station(&db, "outro").await;
     common::insert_member(&db, other, "livre@example.com").await;
     let free = s
-        .update(s.demo.member_id, json!({ "email": "livre@example.com" }))
+        .update(
+            s.demo.member_id,
+            json!({ "email": "livre@example.com", "current_password": demo::MEMBER_PASSWORD }),
+        )
         .await;
     assert_eq!(free.status, StatusCode::OK, "{}", free.text);
     assert_eq!(free.json()["user"]["email"], "livre@example.com");
@@ -282,6 +288,15 @@ async fn an_account_without_a_password_sets_email_and_password_here(db: PgPool) 
         .await
     };
 
+    let before = call(
+        &s.app,
+        "GET",
+        &format!("/api/users-web/{simple}"),
+        Some(&token),
+        &[],
+    )
+    .await;
+    assert_eq!(before.json()["has_password"], false, "{}", before.text);
     let nothing = update(json!({ "briefingDone": true })).await;
     assert_eq!(nothing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
@@ -300,10 +315,66 @@ async fn an_account_without_a_password_sets_email_and_password_here(db: PgPool) 
     .await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
     assert_eq!(done.json()["user"]["briefingDone"], true);
+    assert_eq!(done.json()["user"]["has_password"], true);
     let login = post_json(
         &s.app,
         &format!("/api/auth/login/establishment/{}", s.demo.station_id),
         &json!({ "email": "simples@example.com", "password": "Simples123" }).to_string(),
+    )
+    .await;
+    assert_eq!(login.status, StatusCode::OK, "{}", login.text);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn changing_email_or_password_needs_the_current_password(db: PgPool) {
+    let s = setup(&db).await;
+    let other_device = domain::session::create(&db, s.demo.member_id)
+        .await
+        .expect("session");
+    let new_password = json!({ "password": "Nova12345", "password_confirmation": "Nova12345" });
+    let new_email = json!({ "email": "nova@example.com" });
+    for change in [&new_password, &new_email] {
+        let missing = s.update(s.demo.member_id, change.clone()).await;
+        assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(missing.json(), invalid(&["Informe a sua senha atual."]));
+        let mut wrong = change.clone();
+        wrong["current_password"] = json!("Errada123");
+        let wrong = s.update(s.demo.member_id, wrong).await;
+        assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(wrong.json(), invalid(&["Senha atual incorreta."]));
+    }
+    // The same e-mail again, or other fields, need nothing.
+    let same = s
+        .update(
+            s.demo.member_id,
+            json!({ "email": demo::MEMBER_EMAIL.to_uppercase(), "city": "Santos" }),
+        )
+        .await;
+    assert_eq!(same.status, StatusCode::OK, "{}", same.text);
+    assert_eq!(same.json()["user"]["has_password"], true);
+    assert_eq!(same.json()["user"]["email"], demo::MEMBER_EMAIL);
+
+    let mut right = new_password.clone();
+    right["current_password"] = json!(demo::MEMBER_PASSWORD);
+    let changed = s.update(s.demo.member_id, right).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.text);
+    let me = format!("/api/users-web/{}", s.demo.member_id);
+    let this_device = call(&s.app, "GET", &me, Some(&s.token), &[]).await;
+    assert_eq!(
+        this_device.status,
+        StatusCode::OK,
+        "the caller stays signed in"
+    );
+    let elsewhere = call(&s.app, "GET", &me, Some(&other_device), &[]).await;
+    assert_eq!(
+        elsewhere.status,
+        StatusCode::UNAUTHORIZED,
+        "other sessions end"
+    );
+    let login = post_json(
+        &s.app,
+        &format!("/api/auth/login/establishment/{}", s.demo.station_id),
+        &json!({ "email": demo::MEMBER_EMAIL, "password": "Nova12345" }).to_string(),
     )
     .await;
     assert_eq!(login.status, StatusCode::OK, "{}", login.text);
@@ -444,6 +515,17 @@ async fn what_is_not_a_small_image_is_refused(db: PgPool) {
         .await;
     assert_eq!(big.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(big.json(), invalid(&["Erro: Imagem maior que 1MB"]));
+
+    // Small on the wire (one flat colour), but 5000 px a side: refused before decoding.
+    let huge = encoded(|out| {
+        image::GrayImage::new(5000, 5000)
+            .write_to(out, ImageFormat::Png)
+            .expect("png")
+    });
+    assert!(huge.len() < 1024 * 1024, "{} bytes", huge.len());
+    let canvas = s.upload(s.demo.member_id, &STANDARD.encode(&huge)).await;
+    assert_eq!(canvas.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(canvas.json(), invalid(&[not_an_image]));
 
     let image: Option<String> = sqlx::query_scalar("SELECT image FROM users WHERE id = $1")
         .bind(s.demo.member_id)

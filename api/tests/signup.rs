@@ -494,6 +494,87 @@ async fn the_simple_form_signs_in_at_once(db: PgPool) {
     );
 }
 
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_simple_form_is_refused_where_the_station_does_not_use_it(db: PgPool) {
+    let (multi_step, _) = station(&db, "multi", &[]).await;
+    let (affiliated, _) = station(
+        &db,
+        "filiados",
+        &["signup_flow = 'simple'", "affiliated = true"],
+    )
+    .await;
+    let app = app(db.clone());
+    for station_id in [multi_step, affiliated] {
+        let answer = post_json(&app, SIMPLE, &simple(station_id).to_string()).await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            messages(&answer),
+            ["Esta estação não aceita este tipo de cadastro."]
+        );
+    }
+    let accounts: i64 = sqlx::query_scalar("SELECT count(*) FROM users")
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(accounts, 0);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn one_address_may_only_try_so_many_sign_ups_in_a_window(db: PgPool) {
+    let (station_id, _) = station(&db, "simples", &["signup_flow = 'simple'"]).await;
+    let app = common::app_with(
+        db,
+        &[
+            ("FILIA_SIGNUP_MAX_PER_IP", "2"),
+            ("FILIA_SIGNUP_WINDOW_SECONDS", "600"),
+            ("FILIA_TRUST_FORWARDED_FOR", "true"),
+        ],
+    );
+    let from = |ip: &'static str, uri: &'static str, body: Value| {
+        let app = app.clone();
+        async move {
+            common::send_json(&app, "POST", uri, None, &[("x-forwarded-for", ip)], &body).await
+        }
+    };
+    let first = from("203.0.113.5", SIMPLE, simple(station_id)).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    // Failed attempts count too.
+    let second = from("203.0.113.5", ADMIN, json!({})).await;
+    assert_eq!(second.status, StatusCode::UNPROCESSABLE_ENTITY);
+    for uri in [
+        SIMPLE,
+        PARTICIPANT,
+        VALIDATIONS,
+        ADMIN,
+        "/api/auth/validate-email-forgot-pass",
+    ] {
+        let third = from("203.0.113.5", uri, json!({})).await;
+        assert_eq!(third.status, StatusCode::TOO_MANY_REQUESTS, "{uri}");
+        assert_eq!(
+            messages(&third),
+            ["Muitas tentativas. Aguarde alguns minutos e tente novamente."]
+        );
+        let wait: u64 = third.headers["retry-after"]
+            .to_str()
+            .expect("ascii")
+            .parse()
+            .expect("seconds");
+        assert!((1..=600).contains(&wait), "{wait}");
+    }
+    let elsewhere = from(
+        "198.51.100.1",
+        VALIDATIONS,
+        json!({"station_id": station_id}),
+    )
+    .await;
+    assert_eq!(
+        elsewhere.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        elsewhere.text
+    );
+}
+
 fn png_base64() -> String {
     let image = image::RgbaImage::from_pixel(4, 4, image::Rgba([10, 20, 30, 128]));
     let mut bytes = Vec::new();
@@ -569,8 +650,22 @@ async fn a_company_creates_its_station_and_admin(db: PgPool) {
             "Apenas letras sem acento",
             "No momento, apenas empresas do Brasil (BR) podem se cadastrar.",
             "Cor inválida. Use o formato #RRGGBB.",
-            "Imagem inválida. Envie um arquivo JPG, PNG, WEBP ou GIF.",
-        ]
+        ],
+        "the logo is decoded only once the rest of the form passed"
+    );
+    let bad_logo = post_json(
+        &app,
+        ADMIN,
+        &with(
+            company("outra"),
+            json!({"main_brand_image": {"imageType": "png", "base64": "bm90IGFuIGltYWdl"}}),
+        )
+        .to_string(),
+    )
+    .await;
+    assert_eq!(
+        messages(&bad_logo),
+        ["Imagem inválida. Envie um arquivo JPG, PNG, WEBP ou GIF."]
     );
     let big = "A".repeat(1_500_000);
     let too_big = post_json(
@@ -585,6 +680,39 @@ async fn a_company_creates_its_station_and_admin(db: PgPool) {
     .await;
     assert_eq!(messages(&too_big), ["Erro: Imagem maior que 1MB"]);
     std::fs::remove_dir_all(data_dir).ok();
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn platform_hosts_are_not_for_stations(db: PgPool) {
+    let app = common::app_with(db.clone(), &[("FILIA_PUBLIC_URL", "https://filia.com.br")]);
+    for subdomain in ["www", "API", "suporte", "cdn", "filia"] {
+        let mut form = company(subdomain);
+        form.as_object_mut()
+            .expect("object")
+            .remove("main_brand_image");
+        let answer = post_json(&app, ADMIN, &form.to_string()).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{subdomain}"
+        );
+        assert_eq!(
+            messages(&answer),
+            ["Este endereço já está em uso."],
+            "{subdomain}"
+        );
+    }
+    let stations: i64 = sqlx::query_scalar("SELECT count(*) FROM stations")
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    let free = post_json(&app, ADMIN, &company("filiais").to_string()).await;
+    assert_eq!(free.status, StatusCode::CREATED, "{}", free.text);
+    let after: i64 = sqlx::query_scalar("SELECT count(*) FROM stations")
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(after, stations + 1);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

@@ -37,6 +37,9 @@ pub struct Config {
     /// Failed logins from one IP address within the window before that address waits.
     pub login_max_failures_per_ip: u32,
     pub login_window_seconds: u64,
+    /// Account-creating public calls (sign-ups, reset links) from one IP address per window.
+    pub signup_max_per_ip: u32,
+    pub signup_window_seconds: u64,
     /// Take the client address from the last `X-Forwarded-For` hop (behind a reverse proxy
     /// that sets it); otherwise the TCP peer address is used.
     pub trust_forwarded_for: bool,
@@ -138,6 +141,8 @@ impl Config {
             login_max_failures: parse(&lookup, "FILIA_LOGIN_MAX_FAILURES", "5")?,
             login_max_failures_per_ip: parse(&lookup, "FILIA_LOGIN_MAX_FAILURES_PER_IP", "50")?,
             login_window_seconds: parse(&lookup, "FILIA_LOGIN_WINDOW_SECONDS", "900")?,
+            signup_max_per_ip: parse(&lookup, "FILIA_SIGNUP_MAX_PER_IP", "20")?,
+            signup_window_seconds: parse(&lookup, "FILIA_SIGNUP_WINDOW_SECONDS", "3600")?,
             trust_forwarded_for: parse(&lookup, "FILIA_TRUST_FORWARDED_FOR", "false")?,
             signing_key: Secret::new(
                 lookup("FILIA_SIGNING_KEY").unwrap_or_else(|| DEVELOPMENT_SIGNING_KEY.into()),

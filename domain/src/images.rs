@@ -14,10 +14,14 @@ use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
 /// The spec's limit for a profile image, decoded.
 pub const MAX_UPLOAD_BYTES: usize = 1024 * 1024;
-/// Larger sides are refused before decoding: no photo needs more.
-const MAX_SIDE: u32 = 8000;
-/// What the decoder may allocate at once: an 8000 x 8000 RGBA picture fits, a bomb does not.
-const MAX_ALLOC: u64 = 8000 * 8000 * 4;
+/// Larger sides are refused before decoding: every stored image is shrunk to 1024 px or
+/// less, so nothing needs more.
+const MAX_SIDE: u32 = 4096;
+/// What the decoder may allocate at once: a 4096 x 4096 RGBA picture fits, a bomb does not.
+const MAX_ALLOC: u64 = 64 * 1024 * 1024;
+/// Images decoded at once in the whole process: each may hold [`MAX_ALLOC`] and a core for a
+/// while, so a burst of uploads queues instead of exhausting memory and the blocking pool.
+const DECODERS: usize = 2;
 const JPEG_QUALITY: u8 = 85;
 
 pub const TOO_LARGE: &str = "Erro: Imagem maior que 1MB";
@@ -67,6 +71,19 @@ pub fn decode_base64(input: &str, max_bytes: usize) -> Result<Vec<u8>, ImageErro
         return Err(ImageError::TooLarge);
     }
     Ok(bytes)
+}
+
+/// [`decode_base64`] then [`normalize`], on the blocking pool and behind the process-wide
+/// decoder permits: what request handlers call. The outer error is a failed task only.
+pub async fn process(base64: String, max_side: u32) -> anyhow::Result<Result<Encoded, ImageError>> {
+    static PERMITS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(DECODERS);
+    let _permit = PERMITS.acquire().await?;
+    let result = tokio::task::spawn_blocking(move || {
+        let bytes = decode_base64(&base64, MAX_UPLOAD_BYTES)?;
+        normalize(&bytes, max_side)
+    })
+    .await?;
+    Ok(result)
 }
 
 /// JPEG, PNG, WebP or GIF (its first frame), turned by its EXIF orientation and shrunk to fit

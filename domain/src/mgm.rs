@@ -80,28 +80,34 @@ pub async fn inviter(
     .await
 }
 
-/// Records who invited a new member, when the rule is the station's active one and the
-/// inviter a member in good standing of the same station. False when it does not qualify:
-/// a stale or forged invite never blocks a sign-up.
+/// Records who invited a new member, from the full invite code the sign-up carried: the
+/// code must be the inviter's own (its random part matches), of this station, the rule the
+/// station's active one and the inviter a member in good standing. False when it does not
+/// qualify: a stale or forged invite never blocks a sign-up.
 pub async fn record_invitation(
     tx: &mut PgConnection,
     station_id: i64,
     invitee_id: i64,
-    inviter_id: i64,
+    invite: &InviteCode,
     rule_id: i64,
 ) -> sqlx::Result<bool> {
+    if invite.station_id != station_id {
+        return Ok(false);
+    }
     let recorded = sqlx::query(
         "INSERT INTO mgm_invitations (invitee_id, inviter_id, rule_id, station_id)
          SELECT $1, u.id, r.id, $4
            FROM users u, mgm_rules r
-          WHERE u.id = $2 AND u.station_id = $4 AND u.active AND u.deleted_at IS NULL
+          WHERE u.id = $2 AND u.station_id = $4 AND u.invite_code = $5
+            AND u.active AND u.deleted_at IS NULL
             AND u.id <> $1 AND r.id = $3 AND r.station_id = $4 AND r.active
          ON CONFLICT (invitee_id) DO NOTHING",
     )
     .bind(invitee_id)
-    .bind(inviter_id)
+    .bind(invite.inviter_id)
     .bind(rule_id)
     .bind(station_id)
+    .bind(&invite.code)
     .execute(&mut *tx)
     .await?;
     Ok(recorded.rows_affected() == 1)

@@ -12,6 +12,8 @@ use crate::validate;
 
 pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
 pub const PASSWORD_NEEDED: &str = "Crie uma senha para acessar a sua conta.";
+pub const CURRENT_PASSWORD_NEEDED: &str = "Informe a sua senha atual.";
+pub const CURRENT_PASSWORD_WRONG: &str = "Senha atual incorreta.";
 
 /// The spec's `addresses` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +47,8 @@ pub struct ParticipantUpdate {
     pub neighborhood: Option<String>,
     #[serde(rename = "briefingDone")]
     pub briefing_done: Option<bool>,
+    /// Needed to change the e-mail or password of an account that has a password.
+    pub current_password: Option<String>,
 }
 
 /// What the account has now, for the rules that depend on it.
@@ -158,6 +162,21 @@ pub fn validate(
     } else {
         Err(problems.into_messages())
     }
+}
+
+/// Whether these changes take over the account's way in (its e-mail or password), which a
+/// borrowed session must not do without the current password. Accounts with no password
+/// yet (simple sign-up) have none to give. The same e-mail sent again is no change.
+pub fn needs_current_password(
+    changes: &Changes,
+    has_password: bool,
+    stored_email: Option<&str>,
+) -> bool {
+    let new_email = changes
+        .email
+        .as_deref()
+        .is_some_and(|email| stored_email.is_none_or(|stored| !stored.eq_ignore_ascii_case(email)));
+    has_password && (changes.password.is_some() || new_email)
 }
 
 /// A unique index an update ran into.

@@ -90,6 +90,24 @@ pub async fn revoke_all(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<u
     Ok(revoked.rows_affected())
 }
 
+/// Ends every live session of a user but the one of `keep_token` (a password changed from
+/// the profile: the device that changed it stays signed in).
+pub async fn revoke_others(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    keep_token: &str,
+) -> sqlx::Result<u64> {
+    let revoked = sqlx::query(
+        "UPDATE sessions SET revoked_at = now()
+         WHERE user_id = $1 AND revoked_at IS NULL AND token_hash <> $2",
+    )
+    .bind(user_id)
+    .bind(hash_token(keep_token).as_slice())
+    .execute(db)
+    .await?;
+    Ok(revoked.rows_affected())
+}
+
 /// A login token as handed to its user, once.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct LoginToken {

@@ -30,6 +30,9 @@ pub struct User {
     pub active: i32,
     #[serde(rename = "briefingDone")]
     pub briefing_done: bool,
+    /// False for a simple sign-up that has not set one: the profile asks for the current
+    /// password only when there is one.
+    pub has_password: bool,
     #[serde(rename = "deletedAt")]
     pub deleted_at: Option<DateTime<Utc>>,
     /// The first establishment the user is linked to; `None` blocks the member area.
@@ -62,7 +65,8 @@ macro_rules! select_user {
     () => {
         r#"
     SELECT u.id, u.station_id, u.name, u.email, u.cpf, u.tel, u.birthday, u.state, u.city, u.image, u.invite_code,
-           u.type_id, u.role, u.active::int AS active, u.briefing_done, u.deleted_at,
+           u.type_id, u.role, u.active::int AS active, u.briefing_done,
+           u.password_hash IS NOT NULL AS has_password, u.deleted_at,
            (SELECT jsonb_build_object(
                 'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,
                 'address', jsonb_build_object(

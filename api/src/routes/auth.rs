@@ -80,10 +80,7 @@ async fn login(
     let password_ok = {
         let password = request.password.clone();
         let stored_hash = stored_hash.flatten();
-        // argon2 takes tens of milliseconds of CPU: keep it off the async threads.
-        tokio::task::spawn_blocking(move || password::verify(&password, stored_hash.as_deref()))
-            .await
-            .map_err(anyhow::Error::from)?
+        password::verify_off_thread(password, stored_hash).await?
     };
     let Some(user_id) = user_id.filter(|_| password_ok) else {
         throttle.record_failure(&state).await;
@@ -104,10 +101,20 @@ pub(crate) async fn start_session(
     user_id: i64,
     how: &'static str,
 ) -> ApiResult<Json<LoginResponse>> {
-    let user = user::find(&state.db, user_id)
+    start_session_in(&mut *state.db.acquire().await?, user_id, how).await
+}
+
+/// [`start_session`] on a given connection: inside a transaction, the session is created
+/// together with the account it opens.
+pub(crate) async fn start_session_in(
+    db: &mut sqlx::PgConnection,
+    user_id: i64,
+    how: &'static str,
+) -> ApiResult<Json<LoginResponse>> {
+    let user = user::find(&mut *db, user_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
-    let token = session::create(&state.db, user.id).await?;
+    let token = session::create(&mut *db, user.id).await?;
     tracing::info!(
         user_id = user.id,
         station_id = user.station_id,

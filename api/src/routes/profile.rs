@@ -11,12 +11,13 @@ use axum::routing::{get, put};
 use domain::images::{self, ImageError};
 use domain::objects::Objects;
 use domain::profile::{self, AccountState, ApplyError, ParticipantUpdate};
+use domain::session;
 use domain::user::{self, User};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};
-use crate::member::{Member, NOT_AUTHORIZED};
+use crate::member::{Member, NOT_AUTHORIZED, SignedIn};
 use crate::state::AppState;
 
 pub const PROFILE_UPDATED: &str = "Cadastro atualizado com sucesso";
@@ -67,29 +68,34 @@ async fn updated(
 async fn update_participant(
     State(state): State<AppState>,
     member: Member,
+    signed_in: SignedIn,
     Path(id): Path<i64>,
-    Json(update): Json<ParticipantUpdate>,
+    Json(mut update): Json<ParticipantUpdate>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
+    let current_password = update.current_password.take();
     let mut tx = state.db.begin().await?;
-    let (has_password, has_email): (bool, bool) = sqlx::query_as(
-        "SELECT password_hash IS NOT NULL, email IS NOT NULL FROM users WHERE id = $1 FOR UPDATE",
-    )
-    .bind(user_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let (password_hash_now, email_now): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await?;
     let today = chrono::Local::now().date_naive();
     let account = AccountState {
-        has_password,
-        has_email,
+        has_password: password_hash_now.is_some(),
+        has_email: email_now.is_some(),
     };
     let changes = profile::validate(update, account, today).map_err(ApiError::Invalid)?;
+    if profile::needs_current_password(&changes, account.has_password, email_now.as_deref()) {
+        let current = current_password
+            .filter(|password| !password.is_empty())
+            .ok_or_else(|| ApiError::invalid(profile::CURRENT_PASSWORD_NEEDED))?;
+        if !domain::password::verify_off_thread(current, password_hash_now).await? {
+            return Err(ApiError::invalid(profile::CURRENT_PASSWORD_WRONG));
+        }
+    }
     let password_hash = match changes.password.clone() {
-        Some(password) => Some(
-            tokio::task::spawn_blocking(move || domain::password::hash(&password))
-                .await
-                .map_err(anyhow::Error::from)??,
-        ),
+        Some(password) => Some(domain::password::hash_off_thread(password).await?),
         None => None,
     };
     profile::apply(&mut tx, user_id, &changes, password_hash.as_deref())
@@ -98,6 +104,10 @@ async fn update_participant(
             ApplyError::Taken(message) => ApiError::invalid(message),
             ApplyError::Database(err) => err.into(),
         })?;
+    if password_hash.is_some() {
+        // Whoever else holds a session (a lost phone, a thief) is signed out; this device stays.
+        session::revoke_others(&mut *tx, user_id, &signed_in.token).await?;
+    }
     tx.commit().await?;
     updated(&state, user_id, PROFILE_UPDATED).await
 }
@@ -115,13 +125,9 @@ async fn update_image(
     Json(upload): Json<ImageUpload>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
-    let encoded = tokio::task::spawn_blocking(move || {
-        let bytes = images::decode_base64(&upload.base64, images::MAX_UPLOAD_BYTES)?;
-        images::normalize(&bytes, PROFILE_IMAGE_SIDE)
-    })
-    .await
-    .map_err(anyhow::Error::from)?
-    .map_err(|err: ImageError| ApiError::invalid(err.to_string()))?;
+    let encoded = images::process(upload.base64, PROFILE_IMAGE_SIDE)
+        .await?
+        .map_err(|err: ImageError| ApiError::invalid(err.to_string()))?;
 
     let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);
     state.objects.put(&key, encoded.bytes).await?;

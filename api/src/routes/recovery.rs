@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::routes::stations::STATION_NOT_FOUND;
+use crate::signup_throttle::SignupThrottle;
 use crate::state::AppState;
 
 pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
@@ -47,6 +48,7 @@ async fn find_station(state: &AppState, station_id: i64) -> ApiResult<Station> {
 /// Ends with the e-mail job in the same transaction as the link it carries. Unknown and
 /// blocked accounts, and a second request within a minute, get the same answer and no mail.
 async fn request_link(
+    _: SignupThrottle,
     State(state): State<AppState>,
     Json(request): Json<LinkRequest>,
 ) -> ApiResult<Json<Message>> {
@@ -111,9 +113,7 @@ async fn update_password(
         return Err(ApiError::invalid(LINK_INVALID));
     };
     // Hashed only for a valid link, so the public call cannot be used to burn CPU.
-    let password_hash = tokio::task::spawn_blocking(move || domain::password::hash(&password))
-        .await
-        .map_err(anyhow::Error::from)??;
+    let password_hash = domain::password::hash_off_thread(password).await?;
     recovery::reset_password(&mut tx, user_id, &password_hash).await?;
     tx.commit().await?;
     tracing::info!(user_id, "password reset");

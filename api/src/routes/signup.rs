@@ -14,6 +14,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use chrono::Utc;
+use domain::mgm::InviteCode;
 use domain::signup::{self, CreateError, NewAccount, Problems};
 use domain::station::{self, Station};
 use domain::user::{self, User};
@@ -25,9 +26,12 @@ use sqlx::PgConnection;
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::routes::auth::start_session;
+use crate::routes::auth::start_session_in;
 use crate::routes::stations::STATION_NOT_FOUND;
+use crate::signup_throttle::SignupThrottle;
 use crate::state::AppState;
+
+pub const WRONG_SIGNUP_FLOW: &str = "Esta estação não aceita este tipo de cadastro.";
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -137,20 +141,20 @@ async fn create_account(tx: &mut PgConnection, account: &NewAccount) -> ApiResul
 }
 
 async fn hash_password(password: String) -> ApiResult<String> {
-    // argon2 takes tens of milliseconds of CPU: keep it off the async threads.
-    let hashed = tokio::task::spawn_blocking(move || password::hash(&password))
-        .await
-        .map_err(anyhow::Error::from)??;
-    Ok(hashed)
+    Ok(password::hash_off_thread(password).await?)
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+/// The invite a sign-up came with: the offer and inviter `validate-mgm-code` answered, and
+/// the full code `{code}-U{inviterId}-E{stationId}` that proves the inviter handed it out.
+#[derive(Debug, Clone, Deserialize)]
 struct MemberGetMember {
     action_id: i64,
     inviter_id: i64,
+    code: Option<String>,
 }
 
-/// Records the invite a sign-up came with; one that does not qualify is only logged.
+/// Records the invite a sign-up came with; one that does not qualify (no code, a code of
+/// someone else) is only logged.
 async fn record_invitation(
     tx: &mut PgConnection,
     station_id: i64,
@@ -160,14 +164,17 @@ async fn record_invitation(
     let Some(invite) = invite else {
         return Ok(());
     };
-    let recorded = domain::mgm::record_invitation(
-        tx,
-        station_id,
-        user_id,
-        invite.inviter_id,
-        invite.action_id,
-    )
-    .await?;
+    let code = invite
+        .code
+        .as_deref()
+        .and_then(InviteCode::parse)
+        .filter(|code| code.inviter_id == invite.inviter_id);
+    let recorded = match code {
+        Some(code) => {
+            domain::mgm::record_invitation(tx, station_id, user_id, &code, invite.action_id).await?
+        }
+        None => false,
+    };
     if !recorded {
         tracing::info!(
             station_id,
@@ -209,6 +216,7 @@ struct Credentials {
 /// Whether the form's first step may go on: the data is well formed, no account has it,
 /// and on an affiliated station the CPF is on the roster (answered masked).
 async fn check_credentials(
+    _: SignupThrottle,
     State(state): State<AppState>,
     Json(request): Json<CredentialsCheck>,
 ) -> ApiResult<Json<Credentials>> {
@@ -289,6 +297,7 @@ struct ParticipantCreated {
 /// The multi-step form's account: created inactive; the activation e-mail goes out in the
 /// same transaction, except on affiliated stations, whose members pick the method next.
 async fn signup_participant(
+    _: SignupThrottle,
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     Json(request): Json<ParticipantSignup>,
@@ -404,11 +413,17 @@ struct SimpleSignup {
 /// The simple form: an active account with no password yet, signed in at once; the
 /// onboarding wizard asks for e-mail and password.
 async fn signup_simple(
+    _: SignupThrottle,
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     Json(request): Json<SimpleSignup>,
 ) -> ApiResult<Response> {
     let station = load_station(&state, request.station.id()).await?;
+    // Without this, anyone could open an active, password-less account on a station that
+    // asks for confirmation (multi-step) or only admits its roster (affiliated).
+    if station.signup_flow != "simple" || station.affiliated {
+        return Err(ApiError::invalid(WRONG_SIGNUP_FLOW));
+    }
     let mut problems = Problems::default();
     let cpf = signup::cpf(
         &mut problems,
@@ -451,9 +466,9 @@ async fn signup_simple(
     };
     let user_id = create_account(&mut tx, &account).await?;
     record_invitation(&mut tx, station.id, user_id, request.member_get_member).await?;
+    // In the same transaction: no account is left without the session it was created for.
+    let session = start_session_in(&mut tx, user_id, "simple sign-up").await?;
     tx.commit().await?;
-
-    let session = start_session(&state, user_id, "simple sign-up").await?;
     Ok((StatusCode::CREATED, session).into_response())
 }
 

@@ -15,6 +15,9 @@ describe("masks", () => {
     expect(maskPhone("1133334444")).toBe("(11) 3333-4444");
     expect(maskPhone("11987654321")).toBe("(11) 98765-4321");
     expect(maskPhone("119")).toBe("(11) 9");
+    expect(maskPhone("+55 11 98765-4321")).toBe("(11) 98765-4321");
+    expect(maskPhone("55 11 3333-4444")).toBe("(11) 3333-4444");
+    expect(maskPhone("(55) 98765-43210")).toBe("(55) 98765-4321");
   });
 
   it("keep six digits for a code", () => {

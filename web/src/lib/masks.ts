@@ -38,9 +38,15 @@ export const maskCnpj = (value: string) => applyPattern("99.999.999/9999-99", va
 /** Six digits, nothing else. */
 export const maskCode = (value: string) => digitsOf(value).slice(0, 6);
 
-/** (99) 9999-9999 for landlines, (99) 99999-9999 once an eleventh digit arrives. */
+/**
+ * (99) 9999-9999 for landlines, (99) 99999-9999 once an eleventh digit arrives. A pasted
+ * "+55 11 98765-4321" loses its country code; a digit typed past an already masked number
+ * (which starts with "(", maybe DDD 55) is dropped instead.
+ */
 export function maskPhone(value: string): string {
-  const digits = digitsOf(value).slice(0, 11);
+  let digits = digitsOf(value);
+  if (digits.length > 11 && digits.startsWith("55") && !value.trimStart().startsWith("(")) digits = digits.slice(2);
+  digits = digits.slice(0, 11);
   return applyPattern(digits.length > 10 ? "(99) 99999-9999" : "(99) 9999-9999", digits);
 }
 

@@ -68,6 +68,7 @@ export function buildUser(overrides: Partial<User> = {}): User {
     deletedAt: null,
     points: 0,
     briefingDone: true,
+    has_password: true,
     station_id: 7,
     establishment: demoEstablishment,
     addresses: [],

@@ -86,6 +86,8 @@ export interface User {
   deletedAt: string | null;
   points: number;
   briefingDone: boolean;
+  /** False for accounts created without a password (simple sign-up); they must set one. */
+  has_password: boolean;
   station_id: number;
   establishment: Establishment | null;
   /** Postal addresses, the main one first. */

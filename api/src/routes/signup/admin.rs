@@ -15,7 +15,8 @@ use super::{check_captcha, create_account, hash_password, reject};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::routes::auth::{LoginResponse, start_session};
+use crate::routes::auth::{LoginResponse, start_session_in};
+use crate::signup_throttle::SignupThrottle;
 use crate::state::AppState;
 
 pub const SUBDOMAIN_TAKEN: &str = "Este endereço já está em uso.";
@@ -23,6 +24,10 @@ pub const INVALID_COLOR: &str = "Cor inválida. Use o formato #RRGGBB.";
 pub const ONLY_BRAZIL: &str = "No momento, apenas empresas do Brasil (BR) podem se cadastrar.";
 /// A logo is shown small; larger ones are shrunk to fit this square.
 const LOGO_MAX_SIDE: u32 = 1024;
+/// Hosts the platform keeps for itself; the platform's own first label is added at run time.
+const RESERVED_SUBDOMAINS: [&str; 8] = [
+    "www", "api", "app", "admin", "mail", "static", "cdn", "suporte",
+];
 /// DNS labels stop at 63 characters.
 const SUBDOMAIN_MAX: usize = 63;
 
@@ -73,11 +78,10 @@ struct Company {
     pretty_name: String,
     subdomain: String,
     color: String,
-    logo: Option<images::Encoded>,
 }
 
 /// Every rule the form breaks, listed together.
-fn check(request: &AdminSignup) -> ApiResult<Company> {
+fn check(request: &AdminSignup, public_url: &str) -> ApiResult<Company> {
     let mut problems = Problems::default();
     let name = signup::name(&mut problems, request.name.as_deref());
     let email = signup::email(&mut problems, request.email.as_deref(), true);
@@ -102,6 +106,10 @@ fn check(request: &AdminSignup) -> ApiResult<Company> {
             problems.check(validate::subdomain(typed));
             let normalized = validate::normalize_subdomain(typed);
             problems.check(validate::max_length(&normalized, SUBDOMAIN_MAX));
+            if is_reserved(&normalized, public_url) {
+                problems.push(SUBDOMAIN_TAKEN);
+                return None;
+            }
             station::is_valid_subdomain(&normalized).then_some(normalized)
         });
     if request
@@ -122,11 +130,6 @@ fn check(request: &AdminSignup) -> ApiResult<Company> {
             ok.then(|| color.to_ascii_uppercase())
         },
     );
-    let logo = request.main_brand_image.as_ref().and_then(|image| {
-        let logo = images::decode_base64(&image.base64, images::MAX_UPLOAD_BYTES)
-            .and_then(|bytes| images::normalize(&bytes, LOGO_MAX_SIDE));
-        logo.map_err(|err| problems.push(&err.to_string())).ok()
-    });
     reject(problems)?;
     let missing = || anyhow::anyhow!("a checked field is missing");
     let social_name = signup::present(request.full_social_name.as_deref())
@@ -145,17 +148,39 @@ fn check(request: &AdminSignup) -> ApiResult<Company> {
         pretty_name: pretty_name.ok_or_else(missing)?,
         subdomain: subdomain.ok_or_else(missing)?,
         color: color.ok_or_else(missing)?,
-        logo,
     })
 }
 
+/// A platform host (`www`, `api`...) or the first label of the platform's own host
+/// (`filia` of `https://filia.com.br`), which a station would shadow.
+fn is_reserved(subdomain: &str, public_url: &str) -> bool {
+    let host = public_url
+        .split_once("://")
+        .map_or(public_url, |(_, rest)| rest)
+        .split(['/', ':'])
+        .next()
+        .unwrap_or_default();
+    let own = host.split('.').next().unwrap_or_default();
+    RESERVED_SUBDOMAINS.contains(&subdomain) || own.eq_ignore_ascii_case(subdomain)
+}
+
 pub(super) async fn signup_admin(
+    _: SignupThrottle,
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    Json(request): Json<AdminSignup>,
+    Json(mut request): Json<AdminSignup>,
 ) -> ApiResult<(StatusCode, Json<AdminCreated>)> {
-    let company = check(&request)?;
+    let company = check(&request, &state.config.public_url)?;
     check_captcha(&state, request.captcha.as_deref(), ip).await?;
+    // Decoding is the costly part: only for a form that is otherwise fine and human.
+    let logo = match request.main_brand_image.take() {
+        Some(image) => Some(
+            images::process(image.base64, LOGO_MAX_SIDE)
+                .await?
+                .map_err(|err| ApiError::invalid(err.to_string()))?,
+        ),
+        None => None,
+    };
     let password_hash = hash_password(company.password.clone()).await?;
 
     let mut tx = state.db.begin().await?;
@@ -205,7 +230,7 @@ pub(super) async fn signup_admin(
         ..NewAccount::default()
     };
     let user_id = create_account(&mut tx, &account).await?;
-    if let Some(logo) = company.logo {
+    if let Some(logo) = logo {
         // Written before the commit: a failed commit leaves an unused file, never a
         // station pointing at a missing one.
         let key = Objects::new_key(&format!("stations/{station_id}"), logo.extension);
@@ -216,10 +241,10 @@ pub(super) async fn signup_admin(
             .execute(&mut *tx)
             .await?;
     }
+    let Json(session) = start_session_in(&mut tx, user_id, "admin sign-up").await?;
     tx.commit().await?;
     tracing::info!(station_id, user_id, "company signed up");
 
-    let Json(session) = start_session(&state, user_id, "admin sign-up").await?;
     let station = station::find(&state.db, station_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("station {station_id} vanished"))?;

@@ -48,6 +48,17 @@ describe("/confirmacao/{email}", () => {
     expect(codeInput()).toHaveValue("123456");
   });
 
+  it("takes a pasted code with spaces around it", async () => {
+    await renderConfirmation();
+    const input = codeInput() as HTMLInputElement;
+    const pasted = " 123456 ";
+
+    // jsdom ignores maxlength; a browser cuts the paste to it before the input event.
+    fireEvent.change(input, { target: { value: input.maxLength >= 0 ? pasted.slice(0, input.maxLength) : pasted } });
+
+    expect(input).toHaveValue("123456");
+  });
+
   it.each([
     ["", "Esse campo é obrigatório"],
     ["12345", "Esse campo deve possuir no minimo 6 caracteres"],

@@ -58,7 +58,6 @@ export function ConfirmationPage() {
             label="Código de verificação"
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={CODE_LENGTH}
             {...bindText(form, "code", maskCode)}
           />
         </div>

@@ -50,10 +50,11 @@ export async function lookupCep(cep: string, { signal }: { signal?: AbortSignal 
 }
 
 /**
- * Looks a CEP up and hands the address (or null for an unknown CEP) to `onResult`. A failed
- * lookup is not the API's error, so it has no toast: the caller marks the fields instead.
+ * Looks a CEP up and hands the address (or null for an unknown CEP) and the CEP asked to
+ * `onResult`. A failed lookup is not the API's error, so it has no toast: the caller marks
+ * the fields instead.
  */
-export function useCepLookup(onResult: (address: CepAddress | null) => void) {
+export function useCepLookup(onResult: (address: CepAddress | null, cep: string) => void) {
   return useMutation({
     mutationFn: (cep: string) => lookupCep(cep),
     onSuccess: onResult,

@@ -60,4 +60,14 @@ describe("CaptchaWidget", () => {
     expect(onChange).toHaveBeenLastCalledWith("");
     expect(onChange).not.toHaveBeenCalledWith(CAPTCHA_OFF_VALUE);
   });
+
+  it("says it cannot load when Turnstile has no site key (forms could never be sent)", async () => {
+    const { onChange } = renderCaptcha({ station_id: 7, captcha: { provider: "turnstile", site_key: null } });
+
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Não foi possível carregar a verificação de segurança. Recarregue a página.",
+    );
+    expect(onChange).not.toHaveBeenCalled();
+    expect(document.head.querySelector("script")).toBeNull();
+  });
 });

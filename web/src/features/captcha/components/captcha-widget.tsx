@@ -21,6 +21,19 @@ function CaptchaLoadError() {
   );
 }
 
+/**
+ * A token works once and the server spends it on every submit, so after a failed submit the
+ * form calls `reset`: it clears the form's value and gives the widget a new `key` (a fresh one).
+ */
+export function useCaptchaReset(clear: () => void) {
+  const [key, setKey] = useState(0);
+  const reset = () => {
+    clear();
+    setKey((current) => current + 1);
+  };
+  return { key, reset };
+}
+
 /** The latest `onChange`, so a parent's new function each render does not redo the effects. */
 function useLatest<T>(value: T) {
   const ref = useRef(value);
@@ -84,7 +97,9 @@ export function CaptchaWidget({ onChange, error }: CaptchaWidgetProps) {
   // The station provider has the config already; only a page without it waits here.
   if (config.isPending) return <p className="field__hint">Carregando a verificação de segurança...</p>;
   if (!captcha) return <CaptchaLoadError />;
-  if (isOff || !captcha.site_key) return null;
+  if (isOff) return null;
+  // Turnstile without a site key cannot render: say so rather than leave forms unsendable.
+  if (!captcha.site_key) return <CaptchaLoadError />;
   return (
     <div className="captcha" role="group" aria-label="Verificação de segurança">
       <TurnstileWidget siteKey={captcha.site_key} onChange={onChange} />

@@ -52,6 +52,7 @@ export function memberMenu(station: Station): MemberMenu {
   };
 }
 
+/** my_account_access governs "Minha conta" and the profile links alike (spec 000 section 6). */
 export function showsProfileMenuLink(station: Station): boolean {
-  return station.id !== PROFILE_MENU_HIDDEN_STATION_ID;
+  return station.my_account_access && station.id !== PROFILE_MENU_HIDDEN_STATION_ID;
 }

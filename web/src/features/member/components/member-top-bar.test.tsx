@@ -175,4 +175,10 @@ describe("profile menu", () => {
 
     expect(linksOf(screen.getByRole("navigation", { name: "Conta" }))).toEqual([["Sair", "/logout"]]);
   });
+
+  it("has no profile link when the station turns 'Minha conta' off", async () => {
+    await renderMemberArea(buildStation({ my_account_access: false }));
+
+    expect(linksOf(screen.getByRole("navigation", { name: "Conta" }))).toEqual([["Sair", "/logout"]]);
+  });
 });

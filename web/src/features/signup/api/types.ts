@@ -13,6 +13,8 @@ export interface AffiliateInfo {
 export interface MemberGetMember {
   action_id: number;
   inviter_id: number;
+  /** The whole invite code; the server records the invitation only when it checks out. */
+  code: string;
 }
 
 export interface SignUpSession {

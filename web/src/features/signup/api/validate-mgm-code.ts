@@ -46,13 +46,13 @@ export function useMgmInvite(
   const ofThisStation = parts !== null && parts.stationId === stationId;
   const query = useQuery(mgmCodeQueryOptions(ofThisStation ? code : undefined));
   const answer = query.data;
-  if (!ofThisStation || !answer?.valid || !answer.action || !parts) {
+  if (!ofThisStation || !answer?.valid || !answer.action || !parts || !code) {
     return { invite: null, isLoading: ofThisStation && query.isLoading };
   }
   return {
     invite: {
       pointsInvited: answer.points_invited,
-      memberGetMember: { action_id: answer.action.id, inviter_id: parts.inviterId },
+      memberGetMember: { action_id: answer.action.id, inviter_id: parts.inviterId, code },
     },
     isLoading: false,
   };

@@ -1,4 +1,4 @@
-import { CaptchaWidget } from "@/features/captcha/components/captcha-widget";
+import { CaptchaWidget, useCaptchaReset } from "@/features/captcha/components/captcha-widget";
 import { bindText, TextField } from "@/components/form/fields";
 import { requiredCaptcha } from "@/components/form/rules";
 import { useForm } from "@/components/form/use-form";
@@ -18,7 +18,8 @@ interface CompanySiteStepProps {
   isPending: boolean;
   /** Every message of a refused sign-up. */
   errors: string[];
-  onSubmit: (values: CompanySiteValues) => void;
+  /** `onFailed` runs when the sign-up is refused (the captcha token is spent). */
+  onSubmit: (values: CompanySiteValues, onFailed: () => void) => void;
   onBack: () => void;
 }
 
@@ -29,10 +30,11 @@ export function CompanySiteStep({ initialValues, isPending, errors, onSubmit, on
     subdomain: [required, subdomain],
     captcha: [requiredCaptcha],
   });
+  const captcha = useCaptchaReset(() => form.setValue("captcha", ""));
   const host = `${form.values.subdomain || "seusite"}.${COMPANY_SITE_HOST_SUFFIX}`;
 
   return (
-    <form className="sign-up-form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+    <form className="sign-up-form" onSubmit={form.handleSubmit((values) => onSubmit(values, captcha.reset))} noValidate>
       <TextField label="Nome do programa" {...bindText(form, "prettyName")} />
       <TextField
         label="Nome do site"
@@ -45,7 +47,7 @@ export function CompanySiteStep({ initialValues, isPending, errors, onSubmit, on
           </>
         }
       />
-      <CaptchaWidget onChange={(token) => form.setValue("captcha", token)} error={form.errors.captcha} />
+      <CaptchaWidget key={captcha.key} onChange={(token) => form.setValue("captcha", token)} error={form.errors.captcha} />
       {errors.length > 0 && (
         <div className="form-alert" role="alert">
           <ul>

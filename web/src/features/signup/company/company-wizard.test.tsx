@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
 import { stubApi } from "@/features/signup/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildUser, jsonResponse } from "@/testing/fixtures";
@@ -10,6 +11,10 @@ const SIGNUP_ADMIN = "POST /api/auth/signup-admin";
 
 beforeEach(() => {
   window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+});
+
+afterEach(() => {
+  delete window.turnstile;
 });
 
 function type(label: string, value: string) {
@@ -179,6 +184,35 @@ describe("company creator wizard (/cadastrar-empresa)", () => {
       "Este e-mail já está cadastrado.",
     ]);
     expect(getStoredSession()).toBeNull();
+  });
+
+  it("asks for a fresh captcha after a refused sign-up and does not keep the spent one", async () => {
+    const turnstile = stubTurnstile();
+    const api = stubApi({ [SIGNUP_ADMIN]: () => jsonResponse({ messages: ["Este endereço já está em uso."] }, 422) }, TURNSTILE_CONFIG);
+    renderApp({ path: "/cadastrar-empresa" });
+    await goToSiteName();
+    type("Nome do programa", "Clube");
+    type("Nome do site", "demo");
+    await turnstile.solve("token-1", 1);
+    fireEvent.click(screen.getByRole("button", { name: "Criar meu site" }));
+    await screen.findByRole("alert");
+
+    await waitFor(() => expect(turnstile.widgets).toHaveLength(2));
+    fireEvent.click(screen.getByRole("button", { name: "Criar meu site" }));
+    expect(screen.getByRole("group", { name: "Verificação de segurança" })).toHaveTextContent("Esse campo é obrigatório");
+
+    // Back and forth: the saved step must not bring the spent token back.
+    fireEvent.click(screen.getByRole("button", { name: "Voltar" }));
+    fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
+    expect(screen.getByLabelText("Nome do site")).toHaveValue("demo");
+    fireEvent.click(screen.getByRole("button", { name: "Criar meu site" }));
+    expect(screen.getByRole("group", { name: "Verificação de segurança" })).toHaveTextContent("Esse campo é obrigatório");
+    expect(api.bodiesOf(SIGNUP_ADMIN)).toHaveLength(1);
+
+    await turnstile.solve("token-2", 3);
+    fireEvent.click(screen.getByRole("button", { name: "Criar meu site" }));
+    await waitFor(() => expect(api.bodiesOf(SIGNUP_ADMIN)).toHaveLength(2));
+    expect(api.bodiesOf(SIGNUP_ADMIN)[1]).toMatchObject({ captcha: "token-2" });
   });
 
   it("opens the CNPJ dialog and returns to the data when the server refuses the CNPJ", async () => {

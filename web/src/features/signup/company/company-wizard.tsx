@@ -104,8 +104,9 @@ export function CompanyWizard() {
   const [cnpjDialogOpen, setCnpjDialogOpen] = useState(false);
   const go = (target: CompanyStep) => () => setStep(target);
 
-  const submit = (siteValues: CompanySiteValues) => {
-    setSite(siteValues);
+  const submit = (siteValues: CompanySiteValues, onFailed: () => void) => {
+    // Kept for going back and forth, without the token: the submit spends it.
+    setSite({ ...siteValues, captcha: "" });
     setServerErrors([]);
     signUp.mutate(
       {
@@ -139,6 +140,7 @@ export function CompanyWizard() {
           setStep(6);
         },
         onError: (error) => {
+          onFailed();
           const messages = error instanceof AdminSignUpError ? error.messages : [error.message];
           setServerErrors(messages);
           if (messages.includes(MESSAGES.cnpj)) {

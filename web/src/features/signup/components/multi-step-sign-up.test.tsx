@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
 import { stubApi } from "@/features/signup/testing/stub-api";
 import { buildStation, jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -21,6 +22,10 @@ const maskedAffiliate = { id: 501, email: "jo***@ex***.com", celular: "(**) ****
 
 beforeEach(() => {
   window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+});
+
+afterEach(() => {
+  delete window.turnstile;
 });
 
 function type(label: string, value: string) {
@@ -251,6 +256,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     await router.navigate("/cadastrar", { state: { stepForm: 2, affiliate } });
 
     expect(await screen.findByRole("heading", { name: "Confirme a sua identidade" })).toBeInTheDocument();
+    expect(screen.getByText("Etapa 3 de 3")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Enviar código" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/ma***%40fi***.example"));
     expect(router.state.location.state).toEqual({ userId: 77 });
@@ -297,7 +303,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
     await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(1));
-    expect(api.bodiesOf(SIGNUP)[0]).toMatchObject({ member_get_member: { action_id: 9, inviter_id: 3 } });
+    expect(api.bodiesOf(SIGNUP)[0]).toMatchObject({ member_get_member: { action_id: 9, inviter_id: 3, code: "ZZ99-U3-E7" } });
   });
 });
 
@@ -361,6 +367,37 @@ describe("multi-step sign-up, promotional variant", () => {
         captcha: "off",
       },
     ]);
+  });
+
+  it("asks for a fresh captcha after a refused sign-up (a token works once)", async () => {
+    const turnstile = stubTurnstile();
+    let refusals = 1;
+    const api = stubApi(
+      {
+        [VALIDATIONS]: () => jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: null }),
+        [SIGNUP]: () =>
+          refusals-- > 0 ? jsonResponse({ error: "Captcha inválido" }, 422) : participantAnswer()(),
+      },
+      TURNSTILE_CONFIG,
+    );
+    const { router } = await openSignUp(promotionalStation);
+    fillPromotional();
+    fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
+    fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Li e aceito o regulamento da promoção." }));
+    await turnstile.solve("token-1", 1);
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+    await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(1));
+
+    await waitFor(() => expect(turnstile.widgets).toHaveLength(2));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Cadastrar" })).toBeEnabled());
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+    expect(screen.getByRole("group", { name: "Verificação de segurança" })).toHaveTextContent("Esse campo é obrigatório");
+
+    await turnstile.solve("token-2", 2);
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
+    expect(api.bodiesOf(SIGNUP).map((body) => (body as { captcha: string }).captcha)).toEqual(["token-1", "token-2"]);
   });
 
   it("refuses a minor", async () => {

@@ -31,7 +31,9 @@ export function MultiStepSignUp({ invite, initialState = { step: 0 } }: MultiSte
     onAffiliateCreated: (affiliate, userId) => setState({ step: 2, affiliate, userId }),
   });
 
-  const stepCount = (station.promotional ? 1 : 2) + (station.affiliated ? 1 : 0);
+  // The code step counts on affiliated stations, and wherever it is current (the login screen
+  // opens it for a pending account on any station).
+  const stepCount = (station.promotional ? 1 : 2) + (station.affiliated || state.step === 2 ? 1 : 0);
   const stepNumber = station.promotional && state.step === 2 ? 2 : state.step + 1;
   const title =
     state.step === 0 && invite ? inviteHeading(invite) : STEP_TITLES[state.step];
@@ -42,7 +44,9 @@ export function MultiStepSignUp({ invite, initialState = { step: 0 } }: MultiSte
         (station.promotional ? (
           <PromotionalStep
             isPending={flow.isPending}
-            onSubmit={(data, passwords) => flow.check(data, (affiliate) => flow.create(data, passwords, affiliate))}
+            onSubmit={(data, passwords, onFailed) =>
+              flow.check(data, (affiliate) => flow.create(data, passwords, affiliate, onFailed), onFailed)
+            }
           />
         ) : (
           <IdentifyStep

@@ -1,4 +1,4 @@
-import { CaptchaWidget } from "@/features/captcha/components/captcha-widget";
+import { CaptchaWidget, useCaptchaReset } from "@/features/captcha/components/captcha-widget";
 import { TermsCheckbox } from "@/features/signup/components/terms-checkbox";
 import { identifiersFilled, normalizeEmail, step0Fields } from "@/features/signup/components/step0-fields";
 import type { Passwords, Step0Data } from "@/features/signup/components/use-participant-flow";
@@ -51,7 +51,8 @@ const INITIAL_VALUES: PromotionalValues = {
 
 interface PromotionalStepProps {
   isPending: boolean;
-  onSubmit: (data: Step0Data, passwords: Passwords) => void;
+  /** `onFailed` runs when the check or the sign-up is refused (the captcha token is spent). */
+  onSubmit: (data: Step0Data, passwords: Passwords, onFailed: () => void) => void;
 }
 
 /** Step 0 of promotional stations: everything at once, password included. */
@@ -74,6 +75,7 @@ export function PromotionalStep({ isPending, onSubmit }: PromotionalStepProps) {
     captcha: [requiredCaptcha],
   };
   const form = useForm(INITIAL_VALUES, rules);
+  const captcha = useCaptchaReset(() => form.setValue("captcha", ""));
   const { values } = form;
   const canContinue =
     values.terms &&
@@ -95,6 +97,7 @@ export function PromotionalStep({ isPending, onSubmit }: PromotionalStepProps) {
         captcha: filled.captcha,
       },
       { password: filled.password, password_confirmation: filled.password_confirmation },
+      captcha.reset,
     ),
   );
 
@@ -121,7 +124,7 @@ export function PromotionalStep({ isPending, onSubmit }: PromotionalStepProps) {
       />
       <CheckboxField label="Li e aceito o regulamento da promoção." {...bindCheckbox(form, "rules")} />
       <TermsCheckbox {...bindCheckbox(form, "terms")} />
-      <CaptchaWidget onChange={(token) => form.setValue("captcha", token)} error={form.errors.captcha} />
+      <CaptchaWidget key={captcha.key} onChange={(token) => form.setValue("captcha", token)} error={form.errors.captcha} />
       <div className="sign-up__actions">
         <button type="submit" className="button button--primary" disabled={!canContinue}>
           {isPending ? "Enviando..." : "Cadastrar"}

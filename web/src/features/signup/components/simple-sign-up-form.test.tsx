@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TurnstileRenderOptions } from "@/features/captcha/api/load-turnstile";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
 import { stubApi } from "@/features/signup/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse } from "@/testing/fixtures";
@@ -153,7 +154,7 @@ describe("simple sign-up (/cadastrar)", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
     await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(1));
-    expect(api.bodiesOf(SIGNUP)[0]).toMatchObject({ member_get_member: { action_id: 88, inviter_id: 15 } });
+    expect(api.bodiesOf(SIGNUP)[0]).toMatchObject({ member_get_member: { action_id: 88, inviter_id: 15, code: "AB12CD34-U15-E7" } });
   });
 
   it.each([
@@ -203,5 +204,36 @@ describe("simple sign-up (/cadastrar)", () => {
 
     await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(1));
     expect(api.bodiesOf(SIGNUP)[0]).toMatchObject({ captcha: "turnstile-token" });
+  });
+
+  it("asks for a fresh captcha after a refused sign-up (a token works once)", async () => {
+    const turnstile = stubTurnstile();
+    let refusals = 1;
+    const api = stubApi(
+      {
+        [SIGNUP]: () =>
+          refusals-- > 0
+            ? jsonResponse({ error: "Este CPF já está cadastrado." }, 422)
+            : jsonResponse({ user: buildUser(), token: "t" }, 201),
+      },
+      TURNSTILE_CONFIG,
+    );
+    renderApp({ path: "/cadastrar", station: simpleStation });
+    await screen.findByRole("group", { name: "Verificação de segurança" });
+    fillValidForm();
+    await turnstile.solve("token-1", 1);
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+    await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(1));
+
+    await waitFor(() => expect(turnstile.widgets).toHaveLength(2));
+    expect(turnstile.remove).toHaveBeenCalledWith("w1");
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+    expect(screen.getByRole("group", { name: "Verificação de segurança" })).toHaveTextContent("Esse campo é obrigatório");
+    expect(api.bodiesOf(SIGNUP)).toHaveLength(1);
+
+    await turnstile.solve("token-2", 2);
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+    await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(2));
+    expect(api.bodiesOf(SIGNUP)[1]).toMatchObject({ captcha: "token-2" });
   });
 });

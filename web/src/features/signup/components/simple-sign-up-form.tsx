@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { CaptchaWidget } from "@/features/captcha/components/captcha-widget";
+import { CaptchaWidget, useCaptchaReset } from "@/features/captcha/components/captcha-widget";
 import { useSimpleSignUp } from "@/features/signup/api/sign-up-simple";
 import type { MgmInvite } from "@/features/signup/api/validate-mgm-code";
 import { normalizeEmail } from "@/features/signup/components/step0-fields";
@@ -57,6 +57,7 @@ export function SimpleSignUpForm({ invite }: { invite: MgmInvite | null }) {
     terms: [requiredCheckbox],
   };
   const form = useForm(INITIAL_VALUES, rules);
+  const captcha = useCaptchaReset(() => form.setValue("captcha", ""));
 
   const submit = form.handleSubmit((values) => {
     signUp.mutate(
@@ -80,6 +81,7 @@ export function SimpleSignUpForm({ invite }: { invite: MgmInvite | null }) {
           storeSession(session);
           void navigate("/signup");
         },
+        onError: captcha.reset,
       },
     );
   });
@@ -100,7 +102,7 @@ export function SimpleSignUpForm({ invite }: { invite: MgmInvite | null }) {
         <TextField label="Sobrenome" autoComplete="family-name" {...bindText(form, "lastName")} />
       </div>
       <PhoneField {...bindText(form, "phoneNumber", maskPhone)} />
-      <CaptchaWidget onChange={(token) => form.setValue("captcha", token)} error={form.errors.captcha} />
+      <CaptchaWidget key={captcha.key} onChange={(token) => form.setValue("captcha", token)} error={form.errors.captcha} />
       <TermsCheckbox {...bindCheckbox(form, "terms")} />
       <div className="sign-up__actions">
         <button type="submit" className="button button--primary" disabled={signUp.isPending}>

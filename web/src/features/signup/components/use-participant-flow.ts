@@ -27,7 +27,7 @@ export function useParticipantFlow({
   const signUp = useParticipantSignUp();
 
   /** Step 0's check; `onValid` gets the credentials response. */
-  const check = (data: Step0Data, onValid: (affiliate: AffiliateInfo) => void) => {
+  const check = (data: Step0Data, onValid: (affiliate: AffiliateInfo) => void, onError?: () => void) => {
     validations.mutate(
       {
         station_id: station.id,
@@ -36,11 +36,11 @@ export function useParticipantFlow({
         ...(data.name !== null && { name: data.name }),
         ...(data.tel !== null && { tel: data.tel }),
       },
-      { onSuccess: onValid },
+      { onSuccess: onValid, onError },
     );
   };
 
-  const create = (data: Step0Data, passwords: Passwords, affiliate: AffiliateInfo) => {
+  const create = (data: Step0Data, passwords: Passwords, affiliate: AffiliateInfo, onError?: () => void) => {
     const payload: ParticipantSignUpPayload = {
       email: data.email,
       // No-CPF stations sign up with a null CPF (spec 000 section 9).
@@ -65,6 +65,7 @@ export function useParticipantFlow({
         const email = user.email ?? data.email ?? "";
         void navigate(`/confirmacao/${encodeURIComponent(email)}`);
       },
+      onError,
     });
   };
 

@@ -15,12 +15,27 @@ export interface AddressValues {
   state: string;
 }
 
+/**
+ * Rule for street and city: the "CEP inválido" an unknown CEP writes there is a mark, not an
+ * address, so it stays an error until the member types real data.
+ */
+export function notCepMark(value: string): string | undefined {
+  return value.trim() === MESSAGES.cep ? MESSAGES.cep : undefined;
+}
+
 /** The CEP fills the rest: eight digits start a lookup; an unknown CEP marks street and city. */
 export function AddressFields<V extends AddressValues>({ form }: { form: Form<V> }) {
+  // The CEP of the pending or applied lookup: not asked again, so edits to its address stay.
   const lastLookedUp = useRef<string | null>(null);
+  const currentCep = useRef("");
   // The form is typed by its caller; these are the address part of it.
   const address = form as unknown as Form<AddressValues>;
-  const lookup = useCepLookup((found: CepAddress | null) => {
+  const lookup = useCepLookup((found: CepAddress | null, cep: string) => {
+    const stale = cep !== currentCep.current;
+    // A failed or dropped lookup may be asked again when its CEP is typed again.
+    if ((stale || !found) && lastLookedUp.current === cep) lastLookedUp.current = null;
+    // An answer for a CEP the member has since changed would overwrite the newer one's.
+    if (stale) return;
     address.setValues(
       found
         ? { address_line_1: found.street, neighborhood: found.neighborhood, city: found.city, state: found.state }
@@ -32,6 +47,7 @@ export function AddressFields<V extends AddressValues>({ form }: { form: Form<V>
   const changeZipcode = (value: string) => {
     zipcode.onChange(value);
     const digits = digitsOf(value);
+    currentCep.current = digits;
     if (isCompleteCep(digits) && digits !== lastLookedUp.current) {
       lastLookedUp.current = digits;
       lookup.mutate(digits);

@@ -30,6 +30,16 @@ async function goToPersonalData() {
   await screen.findByRole("heading", { name: "Seus dados" });
 }
 
+/** A member in onboarding whose required data is all there. */
+const FILLED_IN: Partial<User> = {
+  cpf: "52998224725",
+  tel: "11987654321",
+  birthday: "1990-03-05",
+  state: "SP",
+  city: "Santos",
+  briefingDone: false,
+};
+
 function updateAnswer(overrides: Partial<User> = {}) {
   return () => jsonResponse({ message: "Cadastro atualizado com sucesso", user: buildUser(overrides) });
 }
@@ -145,9 +155,80 @@ describe("onboarding wizard (/signup)", () => {
     expect(screen.getByLabelText("Endereço")).toHaveValue("CEP inválido");
   });
 
+  it("keeps 'CEP inválido' in street and city an error until real data is typed", async () => {
+    const api = stubApi({ [VIACEP_UNKNOWN]: () => jsonResponse({ erro: true }), [UPDATE]: updateAnswer() });
+    signIn({ cpf: "52998224725", tel: "11987654321", birthday: "1990-03-05", state: "SP", briefingDone: false });
+    renderApp({ path: "/signup" });
+    await goToPersonalData();
+    type("CEP", "99999999");
+    await waitFor(() => expect(screen.getByLabelText("Cidade")).toHaveValue("CEP inválido"));
+    type("Número", "10");
+
+    fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
+    expect(screen.getByLabelText("Endereço")).toHaveAccessibleDescription("CEP inválido");
+    expect(screen.getByLabelText("Cidade")).toHaveAccessibleDescription("CEP inválido");
+    expect(api.bodiesOf(UPDATE)).toEqual([]);
+
+    type("Endereço", "Rua Nova");
+    type("Cidade", "Santos");
+    fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
+    await screen.findByRole("heading", { name: "Tudo pronto!" });
+    expect(api.bodiesOf(UPDATE)[0]).toMatchObject({ address_line_1: "Rua Nova", city: "Santos", zipcode: "99999999" });
+  });
+
+  it("applies only the answer for the CEP in the field", async () => {
+    let answerFirst: (response: Response) => void = () => undefined;
+    stubApi({
+      [VIACEP_OK]: () => new Promise<Response>((resolve) => (answerFirst = resolve)),
+      [VIACEP_UNKNOWN]: () => jsonResponse({ erro: true }),
+    });
+    signIn({ briefingDone: false });
+    renderApp({ path: "/signup" });
+    await goToPersonalData();
+
+    type("CEP", "01310100");
+    type("CEP", "99999999");
+    await waitFor(() => expect(screen.getByLabelText("Cidade")).toHaveValue("CEP inválido"));
+    answerFirst(jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }));
+
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getByLabelText("Cidade")).toHaveValue("CEP inválido");
+    expect(screen.getByLabelText("Endereço")).toHaveValue("CEP inválido");
+  });
+
+  it("looks a CEP up again after its lookup failed", async () => {
+    let failures = 1;
+    const api = stubApi({
+      [VIACEP_OK]: () =>
+        failures-- > 0
+          ? jsonResponse({}, 500)
+          : jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
+    });
+    signIn({ briefingDone: false });
+    renderApp({ path: "/signup" });
+    await goToPersonalData();
+
+    type("CEP", "01310100");
+    await waitFor(() => expect(screen.getByLabelText("Cidade")).toHaveValue("CEP inválido"));
+    type("CEP", "0131010");
+    type("CEP", "01310100");
+
+    await waitFor(() => expect(screen.getByLabelText("Cidade")).toHaveValue("São Paulo"));
+    expect(api.calls.filter((call) => call.url.startsWith("https://viacep"))).toHaveLength(2);
+  });
+
   it("asks the CPF when missing and e-mail and password when the account has none, and saves", async () => {
     const api = stubApi({ [UPDATE]: updateAnswer({ email: "ana@exemplo.com", briefingDone: false }) });
-    signIn({ name: "Ana Souza", email: null, cpf: null, tel: "11987654321", birthday: "1990-03-05", state: "SP", briefingDone: false });
+    signIn({
+      name: "Ana Souza",
+      email: null,
+      has_password: false,
+      cpf: null,
+      tel: "11987654321",
+      birthday: "1990-03-05",
+      state: "SP",
+      briefingDone: false,
+    });
     renderApp({ path: "/signup", station: buildStation({ public: false }) });
     await goToPersonalData();
 
@@ -182,6 +263,41 @@ describe("onboarding wizard (/signup)", () => {
         password_confirmation: "Segura123",
       },
     ]);
+  });
+
+  it("asks a password of an account with an e-mail but none (simple sign-up), and sends it", async () => {
+    const api = stubApi({ [UPDATE]: updateAnswer() });
+    signIn({ ...FILLED_IN, has_password: false });
+    renderApp({ path: "/signup" });
+    await goToPersonalData();
+
+    expect(screen.queryByLabelText("E-mail")).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
+    expect(screen.getByLabelText("Senha")).toHaveAccessibleDescription("Esse campo é obrigatório");
+    expect(api.bodiesOf(UPDATE)).toEqual([]);
+
+    type("Senha", "Segura123");
+    type("Confirme a senha", "Segura123");
+    fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
+
+    await screen.findByRole("heading", { name: "Tudo pronto!" });
+    expect(api.bodiesOf(UPDATE)[0]).toMatchObject({ password: "Segura123", password_confirmation: "Segura123" });
+    expect(api.bodiesOf(UPDATE)[0]).not.toHaveProperty("email");
+  });
+
+  it("asks only the e-mail of an account without one that has a password", async () => {
+    const api = stubApi({ [UPDATE]: updateAnswer() });
+    signIn({ ...FILLED_IN, email: null });
+    renderApp({ path: "/signup" });
+    await goToPersonalData();
+
+    expect(screen.queryByLabelText("Senha")).not.toBeInTheDocument();
+    type("E-mail", "maria@filia.example");
+    fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
+
+    await screen.findByRole("heading", { name: "Tudo pronto!" });
+    expect(api.bodiesOf(UPDATE)[0]).toMatchObject({ email: "maria@filia.example" });
+    expect(api.bodiesOf(UPDATE)[0]).not.toHaveProperty("password");
   });
 
   it("lets a public station's member leave the CPF blank", async () => {

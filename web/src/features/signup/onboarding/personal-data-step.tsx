@@ -1,5 +1,5 @@
 import { useUpdateParticipant, type ParticipantUpdate } from "@/features/signup/api/update-participant";
-import { AddressFields, type AddressValues } from "@/features/signup/onboarding/address-fields";
+import { AddressFields, notCepMark, type AddressValues } from "@/features/signup/onboarding/address-fields";
 import { bindText, TextField } from "@/components/form/fields";
 import { adult, matchesPassword } from "@/components/form/rules";
 import { useForm, type FormRules } from "@/components/form/use-form";
@@ -61,14 +61,16 @@ interface PersonalDataStepProps {
 
 /**
  * Step 2 of the onboarding: the member's data. The CPF is asked only when the account lacks
- * one (required unless the station is public), e-mail and password only when it has none
- * (simple sign-up accounts).
+ * one (required unless the station is public), the e-mail only when it has none and the
+ * password whenever the account has none: the API refuses any update of a password-less
+ * account that does not send one (simple sign-ups may have an e-mail but no password).
  */
 export function PersonalDataStep({ user, onDone }: PersonalDataStepProps) {
   const station = useStation();
   const update = useUpdateParticipant(user.id);
   const asksCpf = !user.cpf && !station.no_cpf;
-  const asksCredentials = !user.email;
+  const asksEmail = !user.email;
+  const asksPassword = !user.has_password;
   const rules: FormRules<PersonalDataValues> = {
     name: [required, noWhitespace],
     // Public stations take members without a CPF, so there it may stay blank.
@@ -76,14 +78,14 @@ export function PersonalDataStep({ user, onDone }: PersonalDataStepProps) {
     tel: [required],
     birthday: [required, adult],
     state: [required],
-    city: [required, noWhitespace],
+    city: [required, noWhitespace, notCepMark],
     // The address is optional, but one started needs CEP, street and number (as the API says).
     zipcode: [requiredWithAddress, cep],
-    address_line_1: [requiredWithAddress],
+    address_line_1: [requiredWithAddress, notCepMark],
     address_number: [requiredWithAddress],
-    email: asksCredentials ? [required, email] : [],
-    password: asksCredentials ? [required, password] : [],
-    password_confirmation: asksCredentials ? [required, matchesPassword] : [],
+    email: asksEmail ? [required, email] : [],
+    password: asksPassword ? [required, password] : [],
+    password_confirmation: asksPassword ? [required, matchesPassword] : [],
   };
   const form = useForm(initialValues(user), rules);
 
@@ -102,8 +104,8 @@ export function PersonalDataStep({ user, onDone }: PersonalDataStepProps) {
         neighborhood: values.neighborhood.trim(),
       }),
       ...(asksCpf && values.cpf !== "" && { cpf: digitsOf(values.cpf) }),
-      ...(asksCredentials && {
-        email: values.email.trim().toLowerCase(),
+      ...(asksEmail && { email: values.email.trim().toLowerCase() }),
+      ...(asksPassword && {
         password: values.password,
         password_confirmation: values.password_confirmation,
       }),
@@ -118,14 +120,9 @@ export function PersonalDataStep({ user, onDone }: PersonalDataStepProps) {
       <PhoneField {...bindText(form, "tel", maskPhone)} />
       <BirthdayField {...bindText(form, "birthday", maskDate)} />
       <AddressFields form={form} />
-      {asksCredentials && (
-        <>
-          <TextField label="E-mail" type="email" autoComplete="email" {...bindText(form, "email")} />
-          <NewPasswordFields
-        password={bindText(form, "password")}
-        confirmation={bindText(form, "password_confirmation")}
-      />
-        </>
+      {asksEmail && <TextField label="E-mail" type="email" autoComplete="email" {...bindText(form, "email")} />}
+      {asksPassword && (
+        <NewPasswordFields password={bindText(form, "password")} confirmation={bindText(form, "password_confirmation")} />
       )}
       <div className="sign-up__actions">
         <button type="submit" className="button button--primary" disabled={update.isPending}>

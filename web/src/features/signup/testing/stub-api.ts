@@ -8,7 +8,8 @@ export interface RecordedCall {
   body: unknown;
 }
 
-type Handler = (body: unknown) => Response;
+// A promise lets a test hold an answer back (races).
+type Handler = (body: unknown) => Response | Promise<Response>;
 
 /**
  * Stubs fetch: `handlers` answer "METHOD url" keys, /api/config answers `config` (captcha
