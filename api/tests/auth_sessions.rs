@@ -105,12 +105,7 @@ async fn token_validation_never_fails_it_answers_false(db: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_login_token_starts_one_session_once(db: PgPool) {
-    let demo = demo::seed(&db, "http://127.0.0.1:8080")
-        .await
-        .expect("seed");
-    let session = domain::session::create(&db, demo.member_id)
-        .await
-        .expect("session");
+    let (demo, session) = common::demo_member_session(&db).await;
     let app = app(db.clone());
 
     let issued = call(
@@ -203,12 +198,7 @@ async fn an_expired_or_missing_login_token_is_refused(db: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn blocked_and_inactive_accounts_are_kept_out_of_the_member_area(db: PgPool) {
-    let demo = demo::seed(&db, "http://127.0.0.1:8080")
-        .await
-        .expect("seed");
-    let token = domain::session::create(&db, demo.member_id)
-        .await
-        .expect("session");
+    let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
     let member_only = "/api/auth/login-token/issue";
 

@@ -33,12 +33,7 @@ fn fleet_services(db: &PgPool) -> Arc<Services> {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
-    let demo = demo::seed(&db, "http://127.0.0.1:8080")
-        .await
-        .expect("seed");
-    let token = domain::session::create(&db, demo.member_id)
-        .await
-        .expect("session");
+    let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
     let id = enqueue(
         &db,
@@ -174,12 +169,7 @@ async fn another_members_job_and_an_unknown_id_are_not_found(db: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn without_a_valid_session_the_answer_is_401(db: PgPool) {
-    let demo = demo::seed(&db, "http://127.0.0.1:8080")
-        .await
-        .expect("seed");
-    let token = domain::session::create(&db, demo.member_id)
-        .await
-        .expect("session");
+    let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
     let mine = enqueue(
         &db,

@@ -10,12 +10,7 @@ use sqlx::PgPool;
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_member_reads_their_own_data_and_card(db: PgPool) {
-    let demo = demo::seed(&db, "http://127.0.0.1:8080")
-        .await
-        .expect("seed");
-    let token = domain::session::create(&db, demo.member_id)
-        .await
-        .expect("session");
+    let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db);
 
     let own = call(

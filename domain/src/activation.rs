@@ -10,6 +10,8 @@ use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
 
 use crate::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::secret::random_bytes;
+use crate::session::{hash_token, new_token};
 use crate::station::Station;
 
 pub const CODE_LIFETIME: Duration = Duration::minutes(15);
@@ -28,18 +30,12 @@ pub struct Issued {
     pub link_token: String,
 }
 
-fn random<const N: usize>() -> anyhow::Result<[u8; N]> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
-    Ok(bytes)
-}
-
 /// Six decimal digits, each value equally likely.
 fn new_code() -> anyhow::Result<String> {
     // The largest multiple of 10^6 that fits in a u32; values above it are redrawn.
     const LIMIT: u32 = 4_294_000_000;
     loop {
-        let value = u32::from_le_bytes(random::<4>()?);
+        let value = u32::from_le_bytes(random_bytes::<4>()?);
         if value < LIMIT {
             return Ok(format!("{:06}", value % 1_000_000));
         }
@@ -65,8 +61,8 @@ pub fn is_code(hash: &str) -> bool {
 /// A new code and link for the account, replacing any earlier one.
 pub async fn issue(tx: &mut PgConnection, user_id: i64) -> anyhow::Result<Issued> {
     let code = new_code()?;
-    let link_token: String = random::<32>()?.iter().map(|b| format!("{b:02x}")).collect();
-    let salt = random::<16>()?;
+    let link_token = new_token()?;
+    let salt = random_bytes::<16>()?;
     sqlx::query(
         "INSERT INTO activation_codes
              (user_id, link_token_hash, code_salt, code_hash, code_expires_at, link_expires_at)
@@ -78,7 +74,7 @@ pub async fn issue(tx: &mut PgConnection, user_id: i64) -> anyhow::Result<Issued
              sent_at = now(), used_at = NULL",
     )
     .bind(user_id)
-    .bind(Sha256::digest(link_token.as_bytes()).as_slice())
+    .bind(hash_token(&link_token).as_slice())
     .bind(salt.as_slice())
     .bind(code_hash(&salt, &code).as_slice())
     .bind(CODE_LIFETIME)
@@ -250,7 +246,7 @@ pub async fn activate_with_link(
           WHERE a.link_token_hash = $1 AND u.station_id = $2 AND u.email = $3
           FOR UPDATE OF a",
     )
-    .bind(Sha256::digest(token.trim().as_bytes()).as_slice())
+    .bind(hash_token(token.trim()).as_slice())
     .bind(station_id)
     .bind(email.trim().to_lowercase())
     .fetch_optional(&mut *tx)

@@ -1,4 +1,5 @@
-//! A value that must never reach a log line: its `Debug` and `Display` print a placeholder.
+//! Secret values: a wrapper that never reaches a log line (its `Debug` and `Display` print
+//! a placeholder), and the one source of random bytes for tokens and codes.
 
 use std::fmt;
 
@@ -26,6 +27,13 @@ impl<T> fmt::Display for Secret<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[redacted]")
     }
+}
+
+/// `N` bytes from the operating system's generator.
+pub fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

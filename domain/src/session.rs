@@ -13,8 +13,7 @@ pub const LOGIN_TOKEN_LIFETIME: Duration = Duration::minutes(2);
 
 /// 32 random bytes as 64 hex digits.
 pub fn new_token() -> anyhow::Result<String> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
+    let bytes = crate::secret::random_bytes::<32>()?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -222,8 +222,7 @@ pub fn new_invite_code() -> anyhow::Result<String> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     let mut code = String::with_capacity(8);
     while code.len() < 8 {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).map_err(|err| anyhow::anyhow!("no randomness: {err}"))?;
+        let bytes = crate::secret::random_bytes::<16>()?;
         // Bytes from 252 up are dropped so every character is equally likely.
         code.extend(
             bytes

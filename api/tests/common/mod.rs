@@ -160,3 +160,14 @@ pub async fn send_json(
     )
     .await
 }
+
+/// The demo station, seeded, and a session of its member.
+pub async fn demo_member_session(db: &PgPool) -> (domain::demo::DemoStation, String) {
+    let demo = domain::demo::seed(db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let token = domain::session::create(db, demo.member_id)
+        .await
+        .expect("session");
+    (demo, token)
+}

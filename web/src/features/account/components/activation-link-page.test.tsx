@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { stubApi } from "@/features/account/testing/stub-api";
+import { stubApi } from "@/testing/stub-api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
 import { buildStation, buildUser, jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

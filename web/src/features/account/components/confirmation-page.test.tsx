@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { stubApi } from "@/features/account/testing/stub-api";
+import { stubApi } from "@/testing/stub-api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
 import { elapse } from "@/features/jobs/testing/job-fixtures";
 import { buildStation, buildUser, jsonResponse } from "@/testing/fixtures";

@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadPage } from "@/features/account/full-page-navigation";
-import { stubApi } from "@/features/account/testing/stub-api";
+import { stubApi } from "@/testing/stub-api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse, signIn } from "@/testing/fixtures";

@@ -1,7 +1,7 @@
-// The company creator's call. Its failures list every message (spec 000 section 8), so this
-// one call reads the error body itself instead of the api client's first-message text.
+// The company creator's call. Its failures list every message (spec 000 section 8), read
+// from the error body rather than the api client's first-message text.
 import { useMutation } from "@tanstack/react-query";
-import { API_BASE_PATH, ApiError, INTERNAL_SERVER_ERROR_TEXT, NO_RESPONSE_STATUS } from "@/lib/api-client";
+import { api, ApiError } from "@/lib/api-client";
 import type { AdminSignUpAnswer, ImagePayload } from "@/features/signup/api/types";
 import { USER_TYPE_COMPANY_ADMIN } from "@/types/api";
 
@@ -24,16 +24,6 @@ export interface AdminSignUpPayload {
   captcha: string;
 }
 
-/** A refused admin sign-up, with every message the server gave. */
-export class AdminSignUpError extends ApiError {
-  readonly messages: string[];
-
-  constructor(status: number, messages: string[]) {
-    super(status, messages[0] ?? INTERNAL_SERVER_ERROR_TEXT);
-    this.messages = messages.length > 0 ? messages : [INTERNAL_SERVER_ERROR_TEXT];
-  }
-}
-
 /** Every text in an error body, however deeply the server nested it. */
 export function nestedMessages(value: unknown): string[] {
   if (typeof value === "string") return value.trim() === "" ? [] : [value];
@@ -46,22 +36,14 @@ export function nestedMessages(value: unknown): string[] {
   return [];
 }
 
-export async function signUpAdmin(payload: AdminSignUpPayload): Promise<AdminSignUpAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE_PATH}/auth/signup-admin`, {
-      method: "POST",
-      headers: { Accept: "application/json", "Content-Type": "application/json" },
-      body: JSON.stringify(payload),
-    });
-  } catch {
-    throw new AdminSignUpError(NO_RESPONSE_STATUS, []);
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok || body === null) {
-    throw new AdminSignUpError(response.status, response.ok ? [] : nestedMessages(body));
-  }
-  return body as AdminSignUpAnswer;
+/** Every message of a refused admin sign-up (the catalogue lists them all), never none. */
+export function adminSignUpMessages(error: Error): string[] {
+  const nested = error instanceof ApiError ? nestedMessages(error.body) : [];
+  return nested.length > 0 ? nested : [error.message];
+}
+
+export function signUpAdmin(payload: AdminSignUpPayload): Promise<AdminSignUpAnswer> {
+  return api.post<AdminSignUpAnswer>("/auth/signup-admin", payload);
 }
 
 export function useAdminSignUp() {

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
 import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
-import { stubApi } from "@/features/signup/testing/stub-api";
+import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildUser, jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

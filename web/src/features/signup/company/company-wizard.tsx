@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { AdminSignUpError, useAdminSignUp } from "@/features/signup/api/sign-up-admin";
+import { adminSignUpMessages, useAdminSignUp } from "@/features/signup/api/sign-up-admin";
 import { updateProfileImage } from "@/features/signup/api/update-profile-image";
 import {
   CompanyPersonalStep,
@@ -141,7 +141,7 @@ export function CompanyWizard() {
         },
         onError: (error) => {
           onFailed();
-          const messages = error instanceof AdminSignUpError ? error.messages : [error.message];
+          const messages = adminSignUpMessages(error);
           setServerErrors(messages);
           if (messages.includes(MESSAGES.cnpj)) {
             setCnpjDialogOpen(true);

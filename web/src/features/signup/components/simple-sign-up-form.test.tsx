@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TurnstileRenderOptions } from "@/features/captcha/api/load-turnstile";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
 import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
-import { stubApi } from "@/features/signup/testing/stub-api";
+import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
-import { stubApi } from "@/features/signup/testing/stub-api";
+import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
