@@ -128,7 +128,12 @@ start_e2e_platform() {
   E2E_PIDS=()
   "$FILIA_BIN/smtp-sink" --port "$smtp_port" --dir "$FILIA_E2E_MAILBOX" >"$logs/smtp.log" 2>&1 & E2E_PIDS+=($!)
   "$FILIA_BIN/api" serve >"$logs/api.log" 2>&1 & E2E_PIDS+=($!)
-  "$FILIA_BIN/workers" >"$logs/workers.log" 2>&1 & E2E_PIDS+=($!)
+  # Retry waits x20: an e-mail that failed while SMTP was down waits for the console's
+  # re-run (console.spec) instead of retrying by itself 30 s later. No scheduled cashback
+  # release: statement.spec releases through the console, and a scheduled one landing
+  # between its checks would race it (the schedule has tests of its own).
+  FILIA_JOB_BACKOFF_SCALE=20 FILIA_CRON_CASHBACK_DISPATCH=off \
+    "$FILIA_BIN/workers" >"$logs/workers.log" 2>&1 & E2E_PIDS+=($!)
   wait_ready "$FILIA_PUBLIC_URL" 60
 }
 

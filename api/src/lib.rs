@@ -22,6 +22,7 @@ pub mod metrics;
 pub mod routes;
 pub mod signup_throttle;
 pub mod spa;
+pub mod staff;
 pub mod state;
 
 pub use state::AppState;

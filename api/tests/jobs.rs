@@ -28,7 +28,11 @@ async fn enqueue(db: &PgPool, canary: Canary, owner: Option<(i64, i64)>) -> Stri
 }
 
 fn fleet_services(db: &PgPool) -> Arc<Services> {
-    Services::new(db.clone(), common::config_with(&[])).expect("services")
+    // Every queue's worker holds a LISTEN connection: more than the per-test pool has.
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(24)
+        .connect_lazy_with(db.connect_options().as_ref().clone());
+    Services::new(pool, common::config_with(&[])).expect("services")
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

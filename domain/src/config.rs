@@ -56,6 +56,9 @@ pub struct Config {
     pub captcha_verify_url: String,
     /// The wait between two activation-code e-mails to one address of a station.
     pub confirmation_resend_seconds: u64,
+    /// Multiplies every queue's retry backoff (base and cap) when the workers declare their
+    /// queues: stretch retries during an incident, or keep a failed job waiting in a test.
+    pub job_backoff_scale: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,11 +156,18 @@ impl Config {
             captcha_verify_url: lookup("FILIA_CAPTCHA_VERIFY_URL")
                 .unwrap_or_else(|| crate::captcha::TURNSTILE_VERIFY_URL.into()),
             confirmation_resend_seconds: parse(&lookup, "FILIA_CONFIRMATION_RESEND_SECONDS", "60")?,
+            job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
         })
         .and_then(Self::checked)
     }
 
     fn checked(self) -> Result<Self, ConfigError> {
+        if !(self.job_backoff_scale.is_finite() && self.job_backoff_scale > 0.0) {
+            return Err(ConfigError {
+                variable: "FILIA_JOB_BACKOFF_SCALE",
+                reason: "must be a number greater than 0".into(),
+            });
+        }
         if self.captcha != CaptchaProvider::Off {
             if self.captcha_secret.is_none() {
                 return Err(ConfigError {
@@ -280,6 +290,7 @@ mod tests {
         );
         assert_eq!(config.job_retention_succeeded_days, 14);
         assert_eq!(config.job_retention_failed_days, 90);
+        assert_eq!(config.job_backoff_scale, 1.0);
     }
 
     #[test]
@@ -332,6 +343,10 @@ mod tests {
         assert_eq!(err.variable, "FILIA_BIND");
         let err = config(&[("FILIA_PAYMENTS", "cash")]).expect_err("unknown provider");
         assert_eq!(err.variable, "FILIA_PAYMENTS");
+        for scale in ["0", "-1", "NaN", "inf", "slow"] {
+            let err = config(&[("FILIA_JOB_BACKOFF_SCALE", scale)]).expect_err(scale);
+            assert_eq!(err.variable, "FILIA_JOB_BACKOFF_SCALE", "{scale}");
+        }
     }
 
     #[test]

@@ -2,10 +2,14 @@
 //! used by `ops/run`, the browser tests and anyone trying Filia. Seeding is idempotent: rows
 //! that exist are left exactly as they are.
 
-use sqlx::PgPool;
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgPool};
 
 use crate::cnpj::Cnpj;
 use crate::password;
+use crate::wallet::ledger::{self, LedgerError, LotState, Spend, SpendKind};
+use crate::wallet::release::release_batch;
+use crate::wallet::rewards;
 
 pub const DEMO_SUBDOMAIN: &str = "demo";
 pub const DEMO_STATION_NAME: &str = "Clube Filia Demo";
@@ -17,6 +21,9 @@ pub const MEMBER_EMAIL: &str = "membro@demo.filia.com.br";
 pub const MEMBER_PASSWORD: &str = "Membro123";
 pub const STAFF_EMAIL: &str = "equipe@demo.filia.com.br";
 pub const STAFF_PASSWORD: &str = "Equipe123";
+/// Staff who can only read the support console, for the demo station.
+pub const VIEWER_EMAIL: &str = "leitura@demo.filia.com.br";
+pub const VIEWER_PASSWORD: &str = "Leitura123";
 /// A suspended member, to see the blocked-account notice.
 pub const BLOCKED_EMAIL: &str = "bloqueado@demo.filia.com.br";
 pub const BLOCKED_PASSWORD: &str = "Bloqueado123";
@@ -26,14 +33,22 @@ pub struct DemoStation {
     pub station_id: i64,
     pub establishment_id: i64,
     pub member_id: i64,
+    /// Support console: `support` for every station.
     pub staff_id: i64,
+    /// Support console: `viewer` of the demo station.
+    pub viewer_id: i64,
 }
 
 pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> {
     debug_assert!(
-        [MEMBER_PASSWORD, STAFF_PASSWORD, BLOCKED_PASSWORD]
-            .iter()
-            .all(|p| password::meets_rule(p))
+        [
+            MEMBER_PASSWORD,
+            STAFF_PASSWORD,
+            VIEWER_PASSWORD,
+            BLOCKED_PASSWORD
+        ]
+        .iter()
+        .all(|p| password::meets_rule(p))
     );
     let cnpj: Cnpj = DEMO_CNPJ.parse()?;
     let mut tx = db.begin().await?;
@@ -112,6 +127,7 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
     };
     let member_id = account("Maria Demo", MEMBER_EMAIL, MEMBER_PASSWORD, 2, "member").await?;
     let staff_id = account("Equipe Demo", STAFF_EMAIL, STAFF_PASSWORD, 1, "staff").await?;
+    let viewer_id = account("Leitura Demo", VIEWER_EMAIL, VIEWER_PASSWORD, 1, "staff").await?;
     let blocked_id = account(
         "Bruno Bloqueado",
         BLOCKED_EMAIL,
@@ -120,9 +136,25 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
         "member",
     )
     .await?;
+    // Support console grants; an existing grant is left as it is, like every demo row.
+    for (user_id, role, grant_station) in [
+        (staff_id, "support", None),
+        (viewer_id, "viewer", Some(station_id)),
+    ] {
+        sqlx::query(
+            "INSERT INTO staff_grants (user_id, role, station_id) VALUES ($1, $2, $3)
+             ON CONFLICT (user_id) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(role)
+        .bind(grant_station)
+        .execute(&mut *tx)
+        .await?;
+    }
     for (user_id, code) in [
         (member_id, "DEMOMEMB"),
         (staff_id, "DEMOEQUI"),
+        (viewer_id, "DEMOLEIT"),
         (blocked_id, "DEMOBLOQ"),
     ] {
         sqlx::query("UPDATE users SET invite_code = $2 WHERE id = $1 AND invite_code IS NULL")
@@ -141,8 +173,8 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
     .await?;
     sqlx::query(
         "WITH share AS (
-             INSERT INTO actions (station_id, type_id, name)
-             SELECT $1, 5, 'Compartilhe o Clube Filia Demo'
+             INSERT INTO actions (station_id, type_id, name, points)
+             SELECT $1, 5, 'Compartilhe o Clube Filia Demo', 10
               WHERE NOT EXISTS (SELECT 1 FROM actions WHERE station_id = $1 AND type_id = 5)
              RETURNING id)
          INSERT INTO action_contents (action_id, position, text, link)
@@ -152,6 +184,15 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
     .bind(format!("{}/cadastrar", public_url.trim_end_matches('/')))
     .execute(&mut *tx)
     .await?;
+    sqlx::query(
+        "INSERT INTO actions (station_id, type_id, name, points)
+         SELECT $1, 2, 'Recompensa de cadastro', 50
+          WHERE NOT EXISTS (SELECT 1 FROM actions WHERE station_id = $1 AND type_id = 2)",
+    )
+    .bind(station_id)
+    .execute(&mut *tx)
+    .await?;
+    member_history(&mut tx, station_id, member_id).await?;
     sqlx::query("UPDATE users SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL")
         .bind(blocked_id)
         .execute(&mut *tx)
@@ -163,5 +204,43 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
         establishment_id,
         member_id,
         staff_id,
+        viewer_id,
     })
+}
+
+/// A short statement for the demo member, written through the ledger as the jobs would:
+/// the sign-up reward, released, and one purchase paid with points. Each step is keyed,
+/// so seeding again adds nothing.
+async fn member_history(
+    tx: &mut PgConnection,
+    station_id: i64,
+    member_id: i64,
+) -> anyhow::Result<()> {
+    for credit in rewards::on_account_confirmed(&mut *tx, member_id).await? {
+        let credited = ledger::credit(&mut *tx, &credit, None).await?;
+        if credited.created && credited.state == LotState::Pending {
+            // Releases only what is due by this lot's own time, as the station's next
+            // scheduled release would.
+            let due: DateTime<Utc> =
+                sqlx::query_scalar("SELECT available_at FROM credit_lots WHERE id = $1")
+                    .bind(credited.lot_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            release_batch(&mut *tx, station_id, due, 100, "demo-seed").await?;
+        }
+    }
+    let order = Spend {
+        user_id: member_id,
+        station_id,
+        kind: SpendKind::Purchase,
+        source_id: "demo-pedido-1".into(),
+        amount: 2000,
+        description: "Pedido de demonstração".into(),
+        action_id: None,
+    };
+    match ledger::spend(&mut *tx, &order).await {
+        // A station whose reward was turned off before the first seed has nothing to spend.
+        Ok(_) | Err(LedgerError::Insufficient { .. }) => Ok(()),
+        Err(err) => Err(err.into()),
+    }
 }

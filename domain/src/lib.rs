@@ -22,10 +22,12 @@ pub mod secret;
 pub mod session;
 pub mod sharing;
 pub mod signup;
+pub mod staff;
 pub mod station;
 pub mod telemetry;
 pub mod user;
 pub mod validate;
+pub mod wallet;
 
 pub use config::Config;
 pub use secret::Secret;

@@ -28,6 +28,9 @@ pub struct User {
     pub role: String,
     /// 1 active, 0 waiting for activation (the spec compares it with 0).
     pub active: i32,
+    /// The spendable wallet balance, as the JSON number of points the screens show.
+    #[sqlx(try_from = "i64")]
+    pub points: crate::wallet::ledger::Points,
     #[serde(rename = "briefingDone")]
     pub briefing_done: bool,
     /// False for a simple sign-up that has not set one: the profile asks for the current
@@ -66,6 +69,7 @@ macro_rules! select_user {
         r#"
     SELECT u.id, u.station_id, u.name, u.email, u.cpf, u.tel, u.birthday, u.state, u.city, u.image, u.invite_code,
            u.type_id, u.role, u.active::int AS active, u.briefing_done,
+           coalesce((SELECT w.balance FROM wallets w WHERE w.user_id = u.id), 0) AS points,
            u.password_hash IS NOT NULL AS has_password, u.deleted_at,
            (SELECT jsonb_build_object(
                 'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,

@@ -12,7 +12,11 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
              'links', (SELECT jsonb_agg(l ORDER BY user_id) FROM user_establishments l),
              'mgm_rules', (SELECT jsonb_agg(r ORDER BY id) FROM mgm_rules r),
              'actions', (SELECT jsonb_agg(a ORDER BY id) FROM actions a),
-             'contents', (SELECT jsonb_agg(c ORDER BY id) FROM action_contents c))",
+             'contents', (SELECT jsonb_agg(c ORDER BY id) FROM action_contents c),
+             'grants', (SELECT jsonb_agg(g ORDER BY user_id) FROM staff_grants g),
+             'wallets', (SELECT jsonb_agg(w ORDER BY user_id) FROM wallets w),
+             'lots', (SELECT jsonb_agg(l ORDER BY id) FROM credit_lots l),
+             'spends', (SELECT jsonb_agg(p ORDER BY id) FROM spends p))",
     )
     .fetch_one(db)
     .await
@@ -33,9 +37,10 @@ async fn seeding_twice_changes_nothing(db: PgPool) {
     assert_eq!(snapshot(&db).await, before);
     assert_eq!(first.station_id, second.station_id);
     assert_eq!(first.member_id, second.member_id);
-    // Member, staff and the suspended member; each with its invite code.
+    // Member, support staff, read-only staff and the suspended member; each with its
+    // invite code.
     let users = before["users"].as_array().expect("users");
-    assert_eq!(users.len(), 3);
+    assert_eq!(users.len(), 4);
     assert!(users.iter().all(|u| u["invite_code"].is_string()));
     assert_eq!(before["mgm_rules"].as_array().map(Vec::len), Some(1));
     assert_eq!(before["contents"].as_array().map(Vec::len), Some(1));

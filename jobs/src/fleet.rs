@@ -43,7 +43,8 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let instance = format!("{}:{}", domain::process::hostname(), std::process::id());
     let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone()));
-    declare_queues(&services.db, &fleet.queues).await?;
+    let backoff_scale = services.config.job_backoff_scale;
+    declare_queues(&services.db, &fleet.queues, backoff_scale).await?;
 
     let (stop_cron, cron_stopped) = tokio::sync::watch::channel(false);
     let ticker = tokio::spawn(cron::tick_forever(
@@ -215,8 +216,9 @@ async fn record_failure(ctx: &JobContext, error: &JobError) -> sqlx::Result<()> 
     Ok(())
 }
 
-/// Tells the backoff trigger how each queue spaces its retries.
-async fn declare_queues(db: &PgPool, queues: &[QueueSpec]) -> sqlx::Result<()> {
+/// Tells the backoff trigger how each queue spaces its retries, stretched by
+/// `FILIA_JOB_BACKOFF_SCALE` (an incident, or a test that needs a failed job to wait).
+async fn declare_queues(db: &PgPool, queues: &[QueueSpec], scale: f64) -> sqlx::Result<()> {
     for queue in queues {
         sqlx::query(
             "INSERT INTO job_queues (name, backoff_base, backoff_max)
@@ -226,8 +228,8 @@ async fn declare_queues(db: &PgPool, queues: &[QueueSpec]) -> sqlx::Result<()> {
                  updated_at = now()",
         )
         .bind(queue.name)
-        .bind(queue.backoff.base.as_secs_f64())
-        .bind(queue.backoff.max.as_secs_f64())
+        .bind(queue.backoff.base.as_secs_f64() * scale)
+        .bind(queue.backoff.max.as_secs_f64() * scale)
         .execute(db)
         .await?;
     }

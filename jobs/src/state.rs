@@ -2,11 +2,11 @@
 //! of, with progress, result and a safe error summary.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::{PgExecutor, PgPool};
+use sqlx::{PgConnection, PgExecutor, PgPool};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum JobState {
@@ -45,14 +45,29 @@ pub struct JobView {
     pub error: Option<String>,
 }
 
-/// Shown when an attempt ended without a failure of its own (its worker stopped).
-const INTERRUPTED: &str = "O processamento foi interrompido e será retomado.";
+// The SQL that folds apalis' columns into the product's view of a job, written once and
+// shared by `GET /api/jobs/{id}` (below) and the support console (`crate::console`). Each
+// fragment reads `j` (apalis.jobs), `r` (job_records, left-joined) and, for the error, `f`
+// (the job's latest failure); `job_from!` joins them. Macros, so queries stay `concat!`
+// constants.
 
-/// `$1` is the job id; `$2`, when not NULL, the only user allowed to see it.
-const SELECT_VIEW: &str = r#"
-SELECT j.id,
-       j.job_type AS kind,
-       CASE
+/// `FROM` with the joins every fragment expects.
+macro_rules! job_from {
+    () => {
+        r#"
+FROM apalis.jobs j
+LEFT JOIN job_records r ON r.job_id = j.id
+LEFT JOIN LATERAL (
+    SELECT summary FROM job_failures WHERE job_id = j.id ORDER BY id DESC LIMIT 1
+) f ON true
+"#
+    };
+}
+
+/// The job's [`JobState`] as text. Needs only `j` and `r`.
+macro_rules! job_state {
+    () => {
+        r#"CASE
            WHEN r.cancelled_at IS NOT NULL THEN 'cancelled'
            WHEN j.status = 'Done' THEN 'succeeded'
            WHEN j.status = 'Killed' OR (j.status = 'Failed' AND j.attempts >= j.max_attempts)
@@ -63,26 +78,58 @@ SELECT j.id,
            WHEN j.attempts > 0 THEN 'retrying'
            WHEN j.run_at > now() THEN 'scheduled'
            ELSE 'queued'
-       END AS state,
-       j.attempts,
-       j.max_attempts,
-       j.run_at,
-       CASE WHEN j.status IN ('Running', 'Done', 'Failed', 'Killed') THEN j.lock_at END
-           AS started_at,
-       CASE WHEN j.status IN ('Done', 'Failed', 'Killed') THEN j.done_at END AS finished_at,
-       r.progress,
-       CASE WHEN j.status = 'Done' THEN j.last_result -> 'Ok' END AS result,
-       CASE
+       END"#
+    };
+}
+
+macro_rules! job_started_at {
+    () => {
+        "CASE WHEN j.status IN ('Running', 'Done', 'Failed', 'Killed') THEN j.lock_at END"
+    };
+}
+
+macro_rules! job_finished_at {
+    () => {
+        "CASE WHEN j.status IN ('Done', 'Failed', 'Killed') THEN j.done_at END"
+    };
+}
+
+macro_rules! job_result {
+    () => {
+        "CASE WHEN j.status = 'Done' THEN j.last_result -> 'Ok' END"
+    };
+}
+
+/// The safe error summary; an attempt that ended without a failure of its own (its worker
+/// stopped) reads as interrupted.
+macro_rules! job_error {
+    () => {
+        r#"CASE
            WHEN j.status IN ('Done', 'Running', 'Queued') OR r.cancelled_at IS NOT NULL THEN NULL
-           ELSE coalesce(f.summary, CASE WHEN j.last_result ? 'Err' THEN $3 END)
-       END AS error
-FROM apalis.jobs j
-LEFT JOIN job_records r ON r.job_id = j.id
-LEFT JOIN LATERAL (
-    SELECT summary FROM job_failures WHERE job_id = j.id ORDER BY id DESC LIMIT 1
-) f ON true
-WHERE j.id = $1 AND ($2::bigint IS NULL OR r.user_id = $2)
-"#;
+           ELSE coalesce(f.summary, CASE WHEN j.last_result ? 'Err'
+               THEN 'O processamento foi interrompido e será retomado.' END)
+       END"#
+    };
+}
+
+pub(crate) use {job_error, job_finished_at, job_from, job_result, job_started_at, job_state};
+
+/// `$1` is the job id; `$2`, when not NULL, the only user allowed to see it.
+const SELECT_VIEW: &str = concat!(
+    "SELECT j.id, j.job_type AS kind, ",
+    job_state!(),
+    " AS state, j.attempts, j.max_attempts, j.run_at, ",
+    job_started_at!(),
+    " AS started_at, ",
+    job_finished_at!(),
+    " AS finished_at, r.progress, ",
+    job_result!(),
+    " AS result, ",
+    job_error!(),
+    " AS error ",
+    job_from!(),
+    "WHERE j.id = $1 AND ($2::bigint IS NULL OR r.user_id = $2)"
+);
 
 /// Any job, for staff and tests.
 pub async fn find(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<JobView>> {
@@ -106,7 +153,6 @@ async fn view(
     sqlx::query_as(SELECT_VIEW)
         .bind(id)
         .bind(user_id)
-        .bind(INTERRUPTED)
         .fetch_optional(db)
         .await
 }
@@ -115,6 +161,13 @@ async fn view(
 /// false when the job is running, finished or unknown: a running job is not interrupted.
 pub async fn cancel(db: &PgPool, id: &str) -> sqlx::Result<bool> {
     let mut tx = db.begin().await?;
+    let cancelled = cancel_in(&mut tx, id).await?;
+    tx.commit().await?;
+    Ok(cancelled)
+}
+
+/// [`cancel`] on the caller's transaction, so an action can commit with its audit row.
+pub async fn cancel_in(tx: &mut PgConnection, id: &str) -> sqlx::Result<bool> {
     let cancelled = sqlx::query(
         r#"UPDATE apalis.jobs
            SET status = 'Killed', done_at = now(), lock_by = NULL, lock_at = NULL,
@@ -135,6 +188,5 @@ pub async fn cancel(db: &PgPool, id: &str) -> sqlx::Result<bool> {
         .execute(&mut *tx)
         .await?;
     }
-    tx.commit().await?;
     Ok(cancelled)
 }

@@ -9,6 +9,7 @@ pub mod auth;
 pub mod health;
 pub mod jobs;
 pub mod mailing;
+pub mod ops;
 pub mod profile;
 pub mod recovery;
 pub mod sharing;
@@ -16,6 +17,7 @@ pub mod signup;
 pub mod site;
 pub mod stations;
 pub mod users;
+pub mod wallet;
 
 pub fn api() -> Router<AppState> {
     Router::new()
@@ -29,6 +31,8 @@ pub fn api() -> Router<AppState> {
         .merge(profile::router())
         .merge(mailing::router())
         .merge(sharing::router())
+        .merge(wallet::router())
+        .nest("/ops", ops::router())
         .fallback(|| async { ApiError::not_found("Rota não encontrada") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

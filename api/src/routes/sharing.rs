@@ -54,16 +54,19 @@ async fn validate_sharing(
             .unwrap_or_default();
         let client_hash = sharing::client_hash(ip, user_agent);
         let visitor_key = sharing::visitor_key(visit.visitor_id.as_deref(), &client_hash);
-        let recorded = sharing::record_visit(
-            &state.db,
-            &Visit {
-                action: &action,
-                sharer_id: visit.user_id,
-                visitor_key: &visitor_key,
-                client_hash: &client_hash,
-            },
-        )
-        .await?;
+        let visit_row = Visit {
+            action: &action,
+            sharer_id: visit.user_id,
+            visitor_key: &visitor_key,
+            client_hash: &client_hash,
+        };
+        // The sharer's credit is queued with the visit that earns it.
+        let mut tx = state.db.begin().await?;
+        let recorded = sharing::record_visit(&mut *tx, &visit_row).await?;
+        if recorded {
+            crate::routes::wallet::credit_share_visit(&mut tx, &visit_row).await?;
+        }
+        tx.commit().await?;
         if recorded {
             tracing::info!(
                 action_id = action.id,

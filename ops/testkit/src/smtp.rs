@@ -1,9 +1,14 @@
 //! A small SMTP sink on loopback: it records what a client sends and answers RCPT as the
 //! test asks, so mail is tested through a real SMTP conversation.
 
+use std::time::Duration;
+
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
+
+/// How often a switchable sink asks whether it should be unreachable.
+const SWITCH_POLL: Duration = Duration::from_millis(100);
 
 /// One message as the sink received it.
 #[derive(Debug)]
@@ -33,6 +38,44 @@ pub fn serve_on(
         }
     });
     (port, receiver)
+}
+
+/// The sink on 127.0.0.1:`port` (0 picks one), unreachable while `unreachable()` says so:
+/// its listener is then closed, so a client's connection is refused as by a server that is
+/// down, and it listens on the same port again once `unreachable()` turns false. Checked
+/// every 100 ms; connections already open finish their conversation.
+pub async fn serve_switchable(
+    port: u16,
+    rcpt_reply: &'static str,
+    unreachable: impl Fn() -> bool + Send + 'static,
+) -> std::io::Result<(u16, mpsc::UnboundedReceiver<Captured>)> {
+    let first = TcpListener::bind(("127.0.0.1", port)).await?;
+    let port = first.local_addr()?.port();
+    let (sender, receiver) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut listener = Some(first);
+        loop {
+            if unreachable() {
+                listener = None;
+            } else if listener.is_none() {
+                // A failed bind (the port briefly held elsewhere) is tried again next round.
+                listener = TcpListener::bind(("127.0.0.1", port)).await.ok();
+            }
+            let Some(open) = &listener else {
+                tokio::time::sleep(SWITCH_POLL).await;
+                continue;
+            };
+            tokio::select! {
+                accepted = open.accept() => {
+                    if let Ok((stream, _)) = accepted {
+                        tokio::spawn(serve(stream, rcpt_reply, sender.clone()));
+                    }
+                }
+                () = tokio::time::sleep(SWITCH_POLL) => {}
+            }
+        }
+    });
+    Ok((port, receiver))
 }
 
 /// Reads one line into `line`; false once the client has closed the connection.

@@ -211,6 +211,10 @@ pub(super) async fn activate_participant(
     } else {
         activation::activate_with_link(&mut tx, station.id, email.unwrap_or_default(), hash).await?
     };
+    // What the confirmed account earns is queued with the activation itself.
+    if let Outcome::Activated(user_id) = outcome {
+        crate::routes::wallet::credit_confirmed_account(&mut tx, user_id).await?;
+    }
     // Wrong codes are counted even though the answer is an error.
     tx.commit().await?;
 

@@ -1,19 +1,24 @@
 //! `smtp-sink --port P --dir D`: the loopback SMTP listener of the browser tests. Every
 //! message the workers deliver is parsed and written to D as `NNNNNN.json`
-//! (`{from, to, subject, text, html}`), which `web/e2e/mailbox.ts` reads.
+//! (`{from, to, subject, text, html}`), which `web/e2e/mailbox.ts` reads. While a file
+//! named `.unreachable` exists in D the sink refuses connections, as a mail server that is
+//! down would (`smtpUnreachable()` / `smtpRestored()` in the mailbox helper).
 
 use std::path::PathBuf;
 
 use mail_parser::MessageParser;
 use serde_json::json;
-use tokio::net::TcpListener;
+
+/// The file whose presence in the mailbox takes the sink off the network.
+const UNREACHABLE_FLAG: &str = ".unreachable";
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::io::Result<()> {
     let (port, dir) = arguments();
     std::fs::create_dir_all(&dir)?;
-    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
-    let (_, mut messages) = testkit::smtp::serve_on(listener, "250 2.1.5 Ok");
+    let flag = dir.join(UNREACHABLE_FLAG);
+    let (_, mut messages) =
+        testkit::smtp::serve_switchable(port, "250 2.1.5 Ok", move || flag.exists()).await?;
     eprintln!(
         "smtp-sink: listening on 127.0.0.1:{port}, writing to {}",
         dir.display()

@@ -1,0 +1,313 @@
+//! The member's wallet (docs/api-wallet.md): the balance, the statement's two lists, and
+//! `POST /api/user-earn-points/`, which only ever credits participations the member really
+//! completed. Also the helpers other routes call to enqueue the credits their events earn,
+//! in the event's own transaction.
+
+use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::routing::{get, post};
+use chrono::{DateTime, Utc};
+use domain::sharing::Visit;
+use domain::wallet::ledger::{
+    self, CreditLine, LotState, Points, SourceKind, SpendKind, SpendLine,
+};
+use domain::wallet::rewards;
+use jobs::kinds::PointsCredit;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::PgConnection;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json, Path};
+use crate::member::{Member, NOT_AUTHORIZED};
+use crate::state::AppState;
+
+pub const CPF_MISMATCH: &str = "CPF não confere com o do participante.";
+pub const ESTABLISHMENT_INVALID: &str = "Estabelecimento inválido.";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/users-points/{user_id}", get(users_points))
+        .route("/earn-points-transactions", get(earn_transactions))
+        .route("/earn-points-transactions/", get(earn_transactions))
+        .route("/use-points-transactions", get(use_transactions))
+        .route("/use-points-transactions/", get(use_transactions))
+        .route("/user-earn-points", post(user_earn_points))
+        .route("/user-earn-points/", post(user_earn_points))
+}
+
+/// Enqueues what a newly confirmed account earns (sign-up reward, member-get-member), on
+/// the transaction that confirmed it.
+pub(crate) async fn credit_confirmed_account(tx: &mut PgConnection, user_id: i64) -> ApiResult<()> {
+    let credits = rewards::on_account_confirmed(&mut *tx, user_id).await?;
+    PointsCredit::enqueue_all(tx, credits).await?;
+    Ok(())
+}
+
+/// Enqueues the sharer's credit for a visit just recorded as new, on its transaction.
+pub(crate) async fn credit_share_visit(tx: &mut PgConnection, visit: &Visit<'_>) -> ApiResult<()> {
+    if let Some(credit) = rewards::on_share_visit(&mut *tx, visit).await? {
+        PointsCredit::enqueue(tx, credit).await?;
+    }
+    Ok(())
+}
+
+/// A member reads only their own wallet; any other id is refused like `GET /users/{id}`.
+fn own(member: Member, user_id: i64) -> ApiResult<i64> {
+    if user_id == member.user_id {
+        Ok(user_id)
+    } else {
+        Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct WalletBalance {
+    user_id: i64,
+    points: Points,
+    points_cents: i64,
+    pending_points: Points,
+    pending_cents: i64,
+}
+
+async fn users_points(
+    State(state): State<AppState>,
+    member: Member,
+    Path(user_id): Path<i64>,
+) -> ApiResult<Json<WalletBalance>> {
+    let user_id = own(member, user_id)?;
+    let balance = ledger::balance(&state.db, user_id).await?;
+    Ok(Json(WalletBalance {
+        user_id,
+        points: Points(balance.balance),
+        points_cents: balance.balance,
+        pending_points: Points(balance.pending),
+        pending_cents: balance.pending,
+    }))
+}
+
+/// `?where[user_id]={id}&page={n}`: the caller's own id (the default when absent), pages
+/// from 1.
+#[derive(Debug, Deserialize)]
+struct StatementQuery {
+    #[serde(rename = "where[user_id]")]
+    user_id: Option<i64>,
+    page: Option<i64>,
+}
+
+impl StatementQuery {
+    fn parse(query: Result<Query<Self>, QueryRejection>, member: Member) -> ApiResult<(i64, i64)> {
+        let Query(query) =
+            query.map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))?;
+        let user_id = own(member, query.user_id.unwrap_or(member.user_id))?;
+        Ok((user_id, query.page.unwrap_or(1).max(1)))
+    }
+}
+
+/// What a statement line came from; `id` is null when it was not an activity.
+#[derive(Debug, Serialize)]
+struct LineAction {
+    id: Option<i64>,
+    name: String,
+}
+
+#[derive(Debug, Serialize)]
+struct EarnTransaction {
+    id: i64,
+    points: Points,
+    points_cents: i64,
+    state: LotState,
+    source_kind: SourceKind,
+    #[serde(rename = "createdAt")]
+    created_at: DateTime<Utc>,
+    available_at: DateTime<Utc>,
+    released_at: Option<DateTime<Utc>>,
+    expires_at: Option<DateTime<Utc>>,
+    action: LineAction,
+}
+
+impl From<CreditLine> for EarnTransaction {
+    fn from(line: CreditLine) -> Self {
+        Self {
+            id: line.id,
+            points: Points(line.amount),
+            points_cents: line.amount,
+            state: line.state,
+            source_kind: line.source_kind,
+            created_at: line.created_at,
+            available_at: line.available_at,
+            released_at: line.released_at,
+            expires_at: line.expires_at,
+            action: LineAction {
+                id: line.action_id,
+                name: line.description,
+            },
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct UseTransaction {
+    id: i64,
+    points: Points,
+    points_cents: i64,
+    source_kind: SpendKind,
+    #[serde(rename = "createdAt")]
+    created_at: DateTime<Utc>,
+    action: LineAction,
+}
+
+impl From<SpendLine> for UseTransaction {
+    fn from(line: SpendLine) -> Self {
+        Self {
+            id: line.id,
+            points: Points(line.amount),
+            points_cents: line.amount,
+            source_kind: line.kind,
+            created_at: line.created_at,
+            action: LineAction {
+                id: line.action_id,
+                name: line.description,
+            },
+        }
+    }
+}
+
+fn ledger_error(err: ledger::LedgerError) -> ApiError {
+    ApiError::Internal(err.into())
+}
+
+async fn earn_transactions(
+    State(state): State<AppState>,
+    member: Member,
+    query: Result<Query<StatementQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<EarnTransaction>>> {
+    let (user_id, page) = StatementQuery::parse(query, member)?;
+    let lines = ledger::credits(&state.db, user_id, page)
+        .await
+        .map_err(ledger_error)?;
+    Ok(Json(lines.into_iter().map(EarnTransaction::from).collect()))
+}
+
+async fn use_transactions(
+    State(state): State<AppState>,
+    member: Member,
+    query: Result<Query<StatementQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<UseTransaction>>> {
+    let (user_id, page) = StatementQuery::parse(query, member)?;
+    let lines = ledger::spends(&state.db, user_id, page)
+        .await
+        .map_err(ledger_error)?;
+    Ok(Json(lines.into_iter().map(UseTransaction::from).collect()))
+}
+
+/// The spec's body. `points` is read by nobody: the amounts come from the participations.
+#[derive(Debug, Deserialize)]
+struct EarnPoints {
+    #[serde(default)]
+    cardid: Value,
+    #[serde(default)]
+    accountnumber: Value,
+    #[serde(default)]
+    establishment: Value,
+}
+
+/// A CPF as a form may send it: a formatted string, or a number that lost leading zeros.
+fn cpf_digits(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.chars().filter(char::is_ascii_digit).collect()),
+        Value::Number(number) => number.as_u64().map(|n| format!("{n:011}")),
+        _ => None,
+    }
+}
+
+/// An establishment id, bare or as `{"id": ...}`.
+fn establishment_id(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(number) => number.as_i64(),
+        Value::String(text) => text.trim().parse().ok(),
+        Value::Object(object) => object.get("id").and_then(establishment_id),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Earned {
+    points: Points,
+    pending_points: Points,
+    /// Credits newly queued by this call.
+    queued: usize,
+}
+
+async fn user_earn_points(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<EarnPoints>,
+) -> ApiResult<Json<Earned>> {
+    let cpf: Option<String> = sqlx::query_scalar("SELECT cpf FROM users WHERE id = $1")
+        .bind(member.user_id)
+        .fetch_one(&state.db)
+        .await?;
+    if let Some(cpf) = cpf {
+        let matches = |value: &Value| cpf_digits(value).is_some_and(|digits| digits == cpf);
+        if !matches(&request.cardid) || !matches(&request.accountnumber) {
+            return Err(ApiError::invalid(CPF_MISMATCH));
+        }
+    }
+    let establishment_ok =
+        match establishment_id(&request.establishment) {
+            Some(id) => sqlx::query_scalar::<_, bool>(
+                "SELECT EXISTS (SELECT 1 FROM establishments WHERE id = $1 AND station_id = $2)",
+            )
+            .bind(id)
+            .bind(member.station_id)
+            .fetch_one(&state.db)
+            .await?,
+            None => false,
+        };
+    if !establishment_ok {
+        return Err(ApiError::invalid(ESTABLISHMENT_INVALID));
+    }
+
+    let mut tx = state.db.begin().await?;
+    let credits = rewards::uncredited_participations(&mut tx, member.user_id).await?;
+    let queued = PointsCredit::enqueue_all(&mut tx, credits).await?;
+    tx.commit().await?;
+    if queued > 0 {
+        tracing::info!(
+            user_id = member.user_id,
+            queued,
+            "participation credits queued"
+        );
+    }
+    let balance = ledger::balance(&state.db, member.user_id).await?;
+    Ok(Json(Earned {
+        points: Points(balance.balance),
+        pending_points: Points(balance.pending),
+        queued,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn cpfs_and_establishments_are_read_as_forms_send_them() {
+        assert_eq!(
+            cpf_digits(&json!("529.982.247-25")).as_deref(),
+            Some("52998224725")
+        );
+        assert_eq!(
+            cpf_digits(&json!(1_234_567_890)).as_deref(),
+            Some("01234567890")
+        );
+        assert_eq!(cpf_digits(&Value::Null), None);
+        assert_eq!(establishment_id(&json!(3)), Some(3));
+        assert_eq!(establishment_id(&json!({ "id": 4 })), Some(4));
+        assert_eq!(establishment_id(&json!("5")), Some(5));
+        assert_eq!(establishment_id(&json!(null)), None);
+    }
+}

@@ -1,0 +1,928 @@
+//! The ledger: credits are lots, spends draw on available lots, and the wallet row caches
+//! the totals in the same transaction as every change (invariants in
+//! migrations/20261121000009_wallet.sql; [`check`] proves them).
+//!
+//! Lock order, so that waits between transactions never form a cycle (a deadlock):
+//! - **lot, then wallet**: a release batch (`wallet::release`) and the reversal of a
+//!   *pending* lot. They lock only lots that are `pending` (the release skips locked ones)
+//!   and then update the wallets of those lots.
+//! - **wallet, then lots**: [`spend`], [`expire_due`] and the reversal of an *available*
+//!   lot. They lock the wallet row, then only `available` lots of that wallet.
+//!
+//! A lot-first transaction never holds an `available` lot: the lot a release turns
+//! available stays `pending` for everyone else until the release commits, and a locking
+//! query skips a row whose committed state does not match its `state = ...` filter. So a
+//! wallet-first transaction never waits for a lot that a lot-first transaction holds, and
+//! two wallet-first transactions of one member queue on the wallet. A wallet-first
+//! transaction holds one wallet, except [`expire_due`], which takes its wallets with SKIP
+//! LOCKED and so never waits for one. A credit inserts a lot nobody else can see yet and
+//! then updates one wallet. The wallet lock is `FOR NO KEY UPDATE`: it serialises every
+//! change to the wallet without blocking the foreign-key checks of lots being inserted.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize, Serializer};
+use sqlx::{PgConnection, PgExecutor};
+
+use super::rules;
+
+/// Statement pages hold this many lines.
+pub const PAGE_SIZE: i64 = 50;
+
+/// What a credit came from (`credit_lots.source_kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    Activity,
+    Purchase,
+    Invitation,
+    Donation,
+    Refund,
+    Topup,
+    Adjustment,
+}
+
+impl SourceKind {
+    pub const ALL: [Self; 7] = [
+        Self::Activity,
+        Self::Purchase,
+        Self::Invitation,
+        Self::Donation,
+        Self::Refund,
+        Self::Topup,
+        Self::Adjustment,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Activity => "activity",
+            Self::Purchase => "purchase",
+            Self::Invitation => "invitation",
+            Self::Donation => "donation",
+            Self::Refund => "refund",
+            Self::Topup => "topup",
+            Self::Adjustment => "adjustment",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
+/// What a spend paid for (`spends.source_kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpendKind {
+    Purchase,
+    Donation,
+    Transfer,
+    Adjustment,
+}
+
+impl SpendKind {
+    pub const ALL: [Self; 4] = [
+        Self::Purchase,
+        Self::Donation,
+        Self::Transfer,
+        Self::Adjustment,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Purchase => "purchase",
+            Self::Donation => "donation",
+            Self::Transfer => "transfer",
+            Self::Adjustment => "adjustment",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LotState {
+    Pending,
+    Available,
+    Reversed,
+    Expired,
+}
+
+impl LotState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Available => "available",
+            Self::Reversed => "reversed",
+            Self::Expired => "expired",
+        }
+    }
+
+    /// The column's CHECK allows nothing else; anything else is a broken row.
+    fn from_column(text: &str) -> Result<Self, LedgerError> {
+        match text {
+            "pending" => Ok(Self::Pending),
+            "available" => Ok(Self::Available),
+            "reversed" => Ok(Self::Reversed),
+            "expired" => Ok(Self::Expired),
+            other => Err(LedgerError::Inconsistent(format!("lot state {other:?}"))),
+        }
+    }
+}
+
+/// An amount in hundredths of a point, serialised as the JSON number of points the
+/// screens show (`15050` is `150.5`, `5000` is `50`). For display only: the ledger never
+/// computes with it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Points(pub i64);
+
+impl From<i64> for Points {
+    fn from(cents: i64) -> Self {
+        Self(cents)
+    }
+}
+
+impl Serialize for Points {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0 % 100 == 0 {
+            serializer.serialize_i64(self.0 / 100)
+        } else {
+            // At most two decimals; the nearest double of `n / 100` prints as exactly that.
+            serializer.serialize_f64(self.0 as f64 / 100.0)
+        }
+    }
+}
+
+/// One credit to write: who gets how much, for which event, under which rule.
+/// `(source_kind, source_id, rule)` names it: writing it again changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Credit {
+    pub user_id: i64,
+    pub station_id: i64,
+    pub source_kind: SourceKind,
+    pub source_id: String,
+    /// A rule name of [`rules`] (or a station's own).
+    pub rule: String,
+    /// Hundredths of a point, > 0.
+    pub amount: i64,
+    /// What the statement shows.
+    pub description: String,
+    pub action_id: Option<i64>,
+}
+
+impl Credit {
+    /// `{source_kind}:{source_id}:{rule}`: the lot's unique key as one string, also the
+    /// idempotency key of its `points.credit` job.
+    pub fn key(&self) -> String {
+        format!(
+            "{}:{}:{}",
+            self.source_kind.as_str(),
+            self.source_id,
+            self.rule
+        )
+    }
+}
+
+/// The lot a credit wrote, or found when it had been written before (`created` false).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Credited {
+    pub lot_id: i64,
+    pub created: bool,
+    pub state: LotState,
+}
+
+/// One spend to write. `(kind, source_id)` is the thing paid for: paying for it again
+/// changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spend {
+    pub user_id: i64,
+    pub station_id: i64,
+    pub kind: SpendKind,
+    pub source_id: String,
+    pub amount: i64,
+    pub description: String,
+    pub action_id: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spent {
+    pub spend_id: i64,
+    pub created: bool,
+}
+
+/// What [`reverse`] did. `was` is the lot's state before; `Reversed` or `Expired` means it
+/// was closed already and nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reversal {
+    pub lot_id: i64,
+    pub user_id: i64,
+    pub was: LotState,
+    /// What left the member's pending total (a pending lot) or balance (the unspent
+    /// remainder of an available lot).
+    pub taken: i64,
+}
+
+/// What one [`expire_due`] call ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Expired {
+    pub lots: i64,
+    pub amount: i64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("insufficient balance: {balance} available, {requested} requested")]
+    Insufficient { balance: i64, requested: i64 },
+    #[error("amounts are positive hundredths of a point, not {0}")]
+    NonPositiveAmount(i64),
+    #[error("user {user_id} has no account in station {station_id}")]
+    NotAMember { user_id: i64, station_id: i64 },
+    #[error("credit lot {0} does not exist")]
+    LotNotFound(i64),
+    #[error("spend {0} is another member's")]
+    KeyTaken(String),
+    #[error("ledger inconsistent: {0}")]
+    Inconsistent(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+#[derive(sqlx::FromRow)]
+struct LotRef {
+    id: i64,
+    state: String,
+}
+
+async fn find_lot(
+    conn: &mut PgConnection,
+    credit: &Credit,
+) -> Result<Option<Credited>, LedgerError> {
+    let found: Option<LotRef> = sqlx::query_as(
+        "SELECT id, state FROM credit_lots WHERE source_kind = $1 AND source_id = $2 AND rule = $3",
+    )
+    .bind(credit.source_kind.as_str())
+    .bind(&credit.source_id)
+    .bind(&credit.rule)
+    .fetch_optional(&mut *conn)
+    .await?;
+    found
+        .map(|lot| {
+            Ok(Credited {
+                lot_id: lot.id,
+                created: false,
+                state: LotState::from_column(&lot.state)?,
+            })
+        })
+        .transpose()
+}
+
+/// The member's wallet, created on first use; the member must belong to the station.
+async fn ensure_wallet(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+) -> Result<(), LedgerError> {
+    sqlx::query(
+        "INSERT INTO wallets (user_id, station_id)
+         SELECT id, station_id FROM users WHERE id = $1 AND station_id = $2
+         ON CONFLICT (user_id) DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(station_id)
+    .execute(&mut *conn)
+    .await?;
+    let wallet_station: Option<i64> =
+        sqlx::query_scalar("SELECT station_id FROM wallets WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    if wallet_station == Some(station_id) {
+        Ok(())
+    } else {
+        Err(LedgerError::NotAMember {
+            user_id,
+            station_id,
+        })
+    }
+}
+
+/// Writes a credit as a lot, on the caller's transaction, with its station's rule:
+/// `pending` until a release at or after `available_at`, or `available` at once for an
+/// instant rule. The wallet's pending total or balance moves with it. A credit whose key
+/// exists already answers that lot and changes nothing, also when two race.
+pub async fn credit(
+    conn: &mut PgConnection,
+    credit: &Credit,
+    job_id: Option<&str>,
+) -> Result<Credited, LedgerError> {
+    if credit.amount <= 0 {
+        return Err(LedgerError::NonPositiveAmount(credit.amount));
+    }
+    if let Some(existing) = find_lot(conn, credit).await? {
+        return Ok(existing);
+    }
+    let rule = rules::for_station(&mut *conn, credit.station_id, &credit.rule).await?;
+    ensure_wallet(conn, credit.user_id, credit.station_id).await?;
+    let state = if rule.instant {
+        LotState::Available
+    } else {
+        LotState::Pending
+    };
+    let lot_id: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO credit_lots
+             (user_id, station_id, source_kind, source_id, rule, amount, state, description,
+              action_id, job_id, available_at, expires_at, released_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                 now() + $11 * interval '1 second',
+                 now() + $11 * interval '1 second' + $12 * interval '1 second',
+                 CASE WHEN $7 = 'available' THEN now() END)
+         ON CONFLICT (source_kind, source_id, rule) DO NOTHING
+         RETURNING id",
+    )
+    .bind(credit.user_id)
+    .bind(credit.station_id)
+    .bind(credit.source_kind.as_str())
+    .bind(&credit.source_id)
+    .bind(&credit.rule)
+    .bind(credit.amount)
+    .bind(state.as_str())
+    .bind(&credit.description)
+    .bind(credit.action_id)
+    .bind(job_id)
+    .bind(if rule.instant {
+        0
+    } else {
+        rule.hold.num_seconds()
+    })
+    .bind(rule.expires_after.map(|after| after.num_seconds()))
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(lot_id) = lot_id else {
+        // A concurrent credit with the same key committed first.
+        return find_lot(conn, credit)
+            .await?
+            .ok_or_else(|| LedgerError::Inconsistent(format!("lot {} vanished", credit.key())));
+    };
+    sqlx::query(
+        "UPDATE wallets
+            SET balance = balance + CASE WHEN $2 THEN $3 ELSE 0 END,
+                pending = pending + CASE WHEN $2 THEN 0 ELSE $3 END,
+                updated_at = now()
+          WHERE user_id = $1",
+    )
+    .bind(credit.user_id)
+    .bind(rule.instant)
+    .bind(credit.amount)
+    .execute(&mut *conn)
+    .await?;
+    Ok(Credited {
+        lot_id,
+        created: true,
+        state,
+    })
+}
+
+/// Locks the member's wallet (wallet-first order) and answers its station and balance.
+async fn lock_wallet(
+    conn: &mut PgConnection,
+    user_id: i64,
+) -> Result<Option<(i64, i64)>, LedgerError> {
+    Ok(sqlx::query_as(
+        "SELECT station_id, balance FROM wallets WHERE user_id = $1 FOR NO KEY UPDATE",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?)
+}
+
+/// Lots locked per round of a spend; a spend drawing on more takes another round.
+const SPEND_ROUND: i64 = 100;
+
+/// Pays with the member's balance, on the caller's transaction: draws on available lots,
+/// the first to expire first (then the first available, then the oldest), records how much
+/// came from each and lowers the balance. Never overdraws: the wallet row is locked first,
+/// so spends of one member run one at a time, and the balance is checked under that lock.
+/// Paying for the same thing again answers the first spend.
+pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, LedgerError> {
+    if spend.amount <= 0 {
+        return Err(LedgerError::NonPositiveAmount(spend.amount));
+    }
+    let Some((station_id, balance)) = lock_wallet(conn, spend.user_id).await? else {
+        return Err(LedgerError::Insufficient {
+            balance: 0,
+            requested: spend.amount,
+        });
+    };
+    if station_id != spend.station_id {
+        return Err(LedgerError::NotAMember {
+            user_id: spend.user_id,
+            station_id: spend.station_id,
+        });
+    }
+    let key = format!("{}:{}", spend.kind.as_str(), spend.source_id);
+    let existing: Option<(i64, i64)> =
+        sqlx::query_as("SELECT id, user_id FROM spends WHERE source_kind = $1 AND source_id = $2")
+            .bind(spend.kind.as_str())
+            .bind(&spend.source_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    match existing {
+        Some((spend_id, user_id)) if user_id == spend.user_id => {
+            return Ok(Spent {
+                spend_id,
+                created: false,
+            });
+        }
+        Some(_) => return Err(LedgerError::KeyTaken(key)),
+        None => {}
+    }
+    if balance < spend.amount {
+        return Err(LedgerError::Insufficient {
+            balance,
+            requested: spend.amount,
+        });
+    }
+    let spend_id: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO spends (user_id, station_id, source_kind, source_id, amount, description,
+                             action_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (source_kind, source_id) DO NOTHING
+         RETURNING id",
+    )
+    .bind(spend.user_id)
+    .bind(spend.station_id)
+    .bind(spend.kind.as_str())
+    .bind(&spend.source_id)
+    .bind(spend.amount)
+    .bind(&spend.description)
+    .bind(spend.action_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    // Spends of this member wait for the wallet lock, so only another member's spend with
+    // the same key can have committed in between.
+    let spend_id = spend_id.ok_or(LedgerError::KeyTaken(key))?;
+
+    let mut left = spend.amount;
+    while left > 0 {
+        // Fully drawn lots leave the filter, so each round starts where the last ended.
+        let lots: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT id, amount - spent FROM credit_lots
+              WHERE user_id = $1 AND state = 'available' AND spent < amount
+              ORDER BY expires_at, available_at, id
+              LIMIT $2
+              FOR UPDATE",
+        )
+        .bind(spend.user_id)
+        .bind(SPEND_ROUND)
+        .fetch_all(&mut *conn)
+        .await?;
+        if lots.is_empty() {
+            return Err(LedgerError::Inconsistent(format!(
+                "wallet {} shows {balance} but its lots lack {left}",
+                spend.user_id
+            )));
+        }
+        let (mut ids, mut takes) = (Vec::new(), Vec::new());
+        for (lot_id, free) in lots {
+            if left == 0 {
+                break;
+            }
+            let take = free.min(left);
+            ids.push(lot_id);
+            takes.push(take);
+            left -= take;
+        }
+        sqlx::query(
+            "WITH drawn AS (SELECT * FROM unnest($2::bigint[], $3::bigint[]) AS d(lot_id, amount)),
+                  allocated AS (
+                      INSERT INTO spend_allocations (spend_id, lot_id, amount)
+                      SELECT $1, lot_id, amount FROM drawn)
+             UPDATE credit_lots l SET spent = l.spent + d.amount
+               FROM drawn d WHERE l.id = d.lot_id",
+        )
+        .bind(spend_id)
+        .bind(&ids)
+        .bind(&takes)
+        .execute(&mut *conn)
+        .await?;
+    }
+    sqlx::query("UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE user_id = $1")
+        .bind(spend.user_id)
+        .bind(spend.amount)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Spent {
+        spend_id,
+        created: true,
+    })
+}
+
+/// Reverses a credit (a refunded purchase, a fraudulent share), on the caller's
+/// transaction. A pending lot leaves the pending total whole; an available lot takes only
+/// its unspent remainder out of the balance, and what was spent from it stays spent.
+/// Reversing a closed lot changes nothing.
+pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, LedgerError> {
+    // Read without a lock to choose the lock order.
+    let seen: Option<(i64, String)> =
+        sqlx::query_as("SELECT user_id, state FROM credit_lots WHERE id = $1")
+            .bind(lot_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let (user_id, state) = seen.ok_or(LedgerError::LotNotFound(lot_id))?;
+    let closed = |was| Reversal {
+        lot_id,
+        user_id,
+        was,
+        taken: 0,
+    };
+    match LotState::from_column(&state)? {
+        LotState::Pending => {
+            // Lot, then wallet, like a release. A lot released meanwhile no longer matches,
+            // is not locked, and takes the wallet-first path below.
+            let amount: Option<i64> = sqlx::query_scalar(
+                "SELECT amount FROM credit_lots WHERE id = $1 AND state = 'pending' FOR UPDATE",
+            )
+            .bind(lot_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+            if let Some(amount) = amount {
+                close_lot(conn, lot_id, LotState::Reversed).await?;
+                sqlx::query(
+                    "UPDATE wallets SET pending = pending - $2, updated_at = now()
+                      WHERE user_id = $1",
+                )
+                .bind(user_id)
+                .bind(amount)
+                .execute(&mut *conn)
+                .await?;
+                return Ok(Reversal {
+                    lot_id,
+                    user_id,
+                    was: LotState::Pending,
+                    taken: amount,
+                });
+            }
+        }
+        LotState::Available => {}
+        was @ (LotState::Reversed | LotState::Expired) => return Ok(closed(was)),
+    }
+    lock_wallet(conn, user_id).await?;
+    let (state, remainder): (String, i64) =
+        sqlx::query_as("SELECT state, amount - spent FROM credit_lots WHERE id = $1 FOR UPDATE")
+            .bind(lot_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    let was = LotState::from_column(&state)?;
+    if was != LotState::Available {
+        return Ok(closed(was));
+    }
+    close_lot(conn, lot_id, LotState::Reversed).await?;
+    sqlx::query("UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE user_id = $1")
+        .bind(user_id)
+        .bind(remainder)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Reversal {
+        lot_id,
+        user_id,
+        was,
+        taken: remainder,
+    })
+}
+
+async fn close_lot(conn: &mut PgConnection, lot_id: i64, state: LotState) -> sqlx::Result<()> {
+    sqlx::query("UPDATE credit_lots SET state = $2, closed_at = now() WHERE id = $1")
+        .bind(lot_id)
+        .bind(state.as_str())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Ends up to `limit` available lots whose `expires_at` is at or before `now` and that
+/// still have an unspent remainder, taking that remainder out of their balances, on the
+/// caller's transaction. Wallets busy with a spend are skipped (never waited for) and
+/// their lots left for the next call; zero lots means nothing could be expired now.
+pub async fn expire_due(
+    conn: &mut PgConnection,
+    now: DateTime<Utc>,
+    limit: i64,
+) -> sqlx::Result<Expired> {
+    let wallets: Vec<i64> = sqlx::query_scalar(
+        "SELECT w.user_id FROM wallets w
+          WHERE w.user_id IN (
+                SELECT user_id FROM credit_lots
+                 WHERE state = 'available' AND spent < amount AND expires_at <= $1
+                 ORDER BY expires_at, id LIMIT $2)
+          ORDER BY w.user_id
+          FOR NO KEY UPDATE OF w SKIP LOCKED",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(&mut *conn)
+    .await?;
+    if wallets.is_empty() {
+        return Ok(Expired::default());
+    }
+    let (lots, amount): (i64, i64) = sqlx::query_as(
+        "WITH due AS (
+             SELECT id FROM credit_lots
+              WHERE user_id = ANY($1) AND state = 'available' AND spent < amount
+                AND expires_at <= $2
+              ORDER BY expires_at, id
+              LIMIT $3
+              FOR UPDATE),
+         expired AS (
+             UPDATE credit_lots l SET state = 'expired', closed_at = now()
+               FROM due WHERE l.id = due.id
+             RETURNING l.user_id, l.amount - l.spent AS remainder),
+         per_wallet AS (
+             SELECT user_id, sum(remainder)::bigint AS amount FROM expired GROUP BY user_id),
+         debited AS (
+             UPDATE wallets w SET balance = w.balance - p.amount, updated_at = now()
+               FROM per_wallet p WHERE w.user_id = p.user_id)
+         SELECT count(*)::bigint, coalesce(sum(remainder), 0)::bigint FROM expired",
+    )
+    .bind(&wallets)
+    .bind(now)
+    .bind(limit)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(Expired { lots, amount })
+}
+
+/// A member's cached totals, in hundredths. A member with no wallet has zeros.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Balance {
+    /// Spendable: available lots less what was spent from them.
+    pub balance: i64,
+    /// Credited, not yet released.
+    pub pending: i64,
+}
+
+pub async fn balance(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Balance> {
+    let row: Option<(i64, i64)> =
+        sqlx::query_as("SELECT balance, pending FROM wallets WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(db)
+            .await?;
+    Ok(row
+        .map(|(balance, pending)| Balance { balance, pending })
+        .unwrap_or_default())
+}
+
+/// A credit as the statement lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditLine {
+    pub id: i64,
+    pub amount: i64,
+    pub state: LotState,
+    pub source_kind: SourceKind,
+    pub rule: String,
+    pub description: String,
+    pub action_id: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub available_at: DateTime<Utc>,
+    pub released_at: Option<DateTime<Utc>>,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+#[derive(sqlx::FromRow)]
+struct CreditRow {
+    id: i64,
+    amount: i64,
+    state: String,
+    source_kind: String,
+    rule: String,
+    description: String,
+    action_id: Option<i64>,
+    created_at: DateTime<Utc>,
+    available_at: DateTime<Utc>,
+    released_at: Option<DateTime<Utc>>,
+    expires_at: Option<DateTime<Utc>>,
+}
+
+/// A spend as the statement lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpendLine {
+    pub id: i64,
+    pub amount: i64,
+    pub kind: SpendKind,
+    pub description: String,
+    pub action_id: Option<i64>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SpendRow {
+    id: i64,
+    amount: i64,
+    source_kind: String,
+    description: String,
+    action_id: Option<i64>,
+    created_at: DateTime<Utc>,
+}
+
+fn offset(page: i64) -> i64 {
+    page.max(1).saturating_sub(1).saturating_mul(PAGE_SIZE)
+}
+
+/// The member's credits, newest first, page `page` (from 1) of [`PAGE_SIZE`].
+pub async fn credits(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    page: i64,
+) -> Result<Vec<CreditLine>, LedgerError> {
+    let rows: Vec<CreditRow> = sqlx::query_as(
+        "SELECT id, amount, state, source_kind, rule, description, action_id, created_at,
+                available_at, released_at, expires_at
+           FROM credit_lots WHERE user_id = $1
+          ORDER BY created_at DESC, id DESC
+          LIMIT $2 OFFSET $3",
+    )
+    .bind(user_id)
+    .bind(PAGE_SIZE)
+    .bind(offset(page))
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(CreditLine {
+                id: row.id,
+                amount: row.amount,
+                state: LotState::from_column(&row.state)?,
+                source_kind: SourceKind::parse(&row.source_kind).ok_or_else(|| {
+                    LedgerError::Inconsistent(format!("source kind {:?}", row.source_kind))
+                })?,
+                rule: row.rule,
+                description: row.description,
+                action_id: row.action_id,
+                created_at: row.created_at,
+                available_at: row.available_at,
+                released_at: row.released_at,
+                expires_at: row.expires_at,
+            })
+        })
+        .collect()
+}
+
+/// The member's spends, newest first, page `page` (from 1) of [`PAGE_SIZE`].
+pub async fn spends(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    page: i64,
+) -> Result<Vec<SpendLine>, LedgerError> {
+    let rows: Vec<SpendRow> = sqlx::query_as(
+        "SELECT id, amount, source_kind, description, action_id, created_at
+           FROM spends WHERE user_id = $1
+          ORDER BY created_at DESC, id DESC
+          LIMIT $2 OFFSET $3",
+    )
+    .bind(user_id)
+    .bind(PAGE_SIZE)
+    .bind(offset(page))
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(SpendLine {
+                id: row.id,
+                amount: row.amount,
+                kind: SpendKind::parse(&row.source_kind).ok_or_else(|| {
+                    LedgerError::Inconsistent(format!("spend kind {:?}", row.source_kind))
+                })?,
+                description: row.description,
+                action_id: row.action_id,
+                created_at: row.created_at,
+            })
+        })
+        .collect()
+}
+
+/// A broken invariant found by [`check`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Mismatch {
+    /// `wallets.balance` differs from the unspent amount of the available lots.
+    Balance {
+        user_id: i64,
+        cached: i64,
+        ledger: i64,
+    },
+    /// `wallets.pending` differs from the amount of the pending lots.
+    Pending {
+        user_id: i64,
+        cached: i64,
+        ledger: i64,
+    },
+    /// A spend's amount differs from what its allocations drew.
+    SpendAllocations {
+        user_id: i64,
+        spend_id: i64,
+        amount: i64,
+        allocated: i64,
+    },
+    /// A lot's `spent` differs from what allocations drew from it.
+    LotSpent {
+        user_id: i64,
+        lot_id: i64,
+        spent: i64,
+        allocated: i64,
+    },
+    /// A spend drew on another member's lot.
+    ForeignAllocation {
+        user_id: i64,
+        spend_id: i64,
+        lot_id: i64,
+    },
+}
+
+/// The invariants of one member's wallet; empty when they hold.
+pub async fn check(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<Mismatch>> {
+    check_wallets(db, Some(user_id)).await
+}
+
+/// The invariants of every wallet; empty when they hold.
+pub async fn check_all(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Mismatch>> {
+    check_wallets(db, None).await
+}
+
+async fn check_wallets(
+    db: impl PgExecutor<'_>,
+    user_id: Option<i64>,
+) -> sqlx::Result<Vec<Mismatch>> {
+    // Per spend and per lot, which implies the migration's per-member sums.
+    let rows: Vec<(String, i64, i64, i64, i64)> = sqlx::query_as(
+        "WITH ledger AS (
+             SELECT user_id,
+                    coalesce(sum(amount - spent) FILTER (WHERE state = 'available'), 0)::bigint
+                        AS balance,
+                    coalesce(sum(amount) FILTER (WHERE state = 'pending'), 0)::bigint AS pending
+               FROM credit_lots WHERE $1::bigint IS NULL OR user_id = $1
+              GROUP BY user_id)
+         SELECT 'balance', w.user_id, 0::bigint, w.balance, coalesce(l.balance, 0)::bigint
+           FROM wallets w LEFT JOIN ledger l USING (user_id)
+          WHERE ($1::bigint IS NULL OR w.user_id = $1) AND w.balance <> coalesce(l.balance, 0)
+         UNION ALL
+         SELECT 'pending', w.user_id, 0::bigint, w.pending, coalesce(l.pending, 0)::bigint
+           FROM wallets w LEFT JOIN ledger l USING (user_id)
+          WHERE ($1::bigint IS NULL OR w.user_id = $1) AND w.pending <> coalesce(l.pending, 0)
+         UNION ALL
+         SELECT 'spend', s.user_id, s.id, s.amount, coalesce(sum(a.amount), 0)::bigint
+           FROM spends s LEFT JOIN spend_allocations a ON a.spend_id = s.id
+          WHERE $1::bigint IS NULL OR s.user_id = $1
+          GROUP BY s.id HAVING s.amount <> coalesce(sum(a.amount), 0)
+         UNION ALL
+         SELECT 'lot', l.user_id, l.id, l.spent, coalesce(sum(a.amount), 0)::bigint
+           FROM credit_lots l LEFT JOIN spend_allocations a ON a.lot_id = l.id
+          WHERE $1::bigint IS NULL OR l.user_id = $1
+          GROUP BY l.id HAVING l.spent <> coalesce(sum(a.amount), 0)
+         UNION ALL
+         SELECT 'foreign', s.user_id, s.id, l.id, 0::bigint
+           FROM spend_allocations a
+           JOIN spends s ON s.id = a.spend_id
+           JOIN credit_lots l ON l.id = a.lot_id
+          WHERE ($1::bigint IS NULL OR s.user_id = $1 OR l.user_id = $1)
+            AND l.user_id <> s.user_id",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(kind, user_id, id, a, b)| match kind.as_str() {
+            "balance" => Mismatch::Balance {
+                user_id,
+                cached: a,
+                ledger: b,
+            },
+            "pending" => Mismatch::Pending {
+                user_id,
+                cached: a,
+                ledger: b,
+            },
+            "spend" => Mismatch::SpendAllocations {
+                user_id,
+                spend_id: id,
+                amount: a,
+                allocated: b,
+            },
+            "lot" => Mismatch::LotSpent {
+                user_id,
+                lot_id: id,
+                spent: a,
+                allocated: b,
+            },
+            _ => Mismatch::ForeignAllocation {
+                user_id,
+                spend_id: id,
+                lot_id: a,
+            },
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests;

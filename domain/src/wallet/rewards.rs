@@ -1,0 +1,211 @@
+//! What members earn for the events that exist so far: the sign-up reward and
+//! member-get-member when an account is confirmed, the share activity per new visitor, and
+//! completed participations. These functions only decide what is owed (and mark what they
+//! consume, on the caller's transaction); the caller enqueues each credit as a
+//! `points.credit` job in the same transaction, and the job writes the lot.
+
+use std::collections::HashSet;
+
+use sqlx::PgConnection;
+
+use super::ledger::{Credit, SourceKind};
+use super::rules;
+use crate::sharing::{SHARE_TYPE, Visit};
+
+/// The spec's activity type of the sign-up reward.
+pub const SIGNUP_TYPE: i16 = 2;
+pub const INVITER_DESCRIPTION: &str = "Indicação de amigo";
+pub const INVITED_DESCRIPTION: &str = "Bônus de boas-vindas por indicação";
+
+/// Activities pay whole points; the ledger counts hundredths.
+fn cents(points: i32) -> i64 {
+    i64::from(points) * 100
+}
+
+/// The credits a newly confirmed account earns: the station's sign-up reward (its active
+/// type 2 activity, recorded as a participation once) and, when the member was invited,
+/// the offer's points for the inviter and for the member. The invitation is marked
+/// credited here, so confirming twice owes nothing more; the sign-up credit's key is the
+/// member, so it is one lot whatever happens.
+pub async fn on_account_confirmed(
+    conn: &mut PgConnection,
+    user_id: i64,
+) -> sqlx::Result<Vec<Credit>> {
+    let mut credits = Vec::new();
+    let station_id: Option<i64> = sqlx::query_scalar("SELECT station_id FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(station_id) = station_id else {
+        return Ok(credits);
+    };
+
+    let reward: Option<(i64, String, i32)> = sqlx::query_as(
+        "SELECT id, name, points FROM actions
+          WHERE station_id = $1 AND type_id = $2 AND active AND points > 0
+          ORDER BY id DESC LIMIT 1",
+    )
+    .bind(station_id)
+    .bind(SIGNUP_TYPE)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((action_id, name, points)) = reward {
+        sqlx::query(
+            "INSERT INTO participations (station_id, user_id, action_id)
+             SELECT $1, $2, $3
+              WHERE NOT EXISTS (SELECT 1 FROM participations WHERE user_id = $2 AND action_id = $3)",
+        )
+        .bind(station_id)
+        .bind(user_id)
+        .bind(action_id)
+        .execute(&mut *conn)
+        .await?;
+        credits.push(signup_credit(user_id, station_id, action_id, name, points));
+    }
+
+    let invitation: Option<(i64, i64, i32, i32)> = sqlx::query_as(
+        "UPDATE mgm_invitations i SET credited_at = now()
+           FROM mgm_rules r
+          WHERE i.invitee_id = $1 AND i.credited_at IS NULL AND r.id = i.rule_id
+         RETURNING i.inviter_id, i.station_id, r.points_inviter, r.points_invited",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((inviter_id, station_id, points_inviter, points_invited)) = invitation {
+        let invitation = |to: i64, rule: &str, points: i32, description: &str| Credit {
+            user_id: to,
+            station_id,
+            source_kind: SourceKind::Invitation,
+            source_id: user_id.to_string(),
+            rule: rule.to_string(),
+            amount: cents(points),
+            description: description.to_string(),
+            action_id: None,
+        };
+        if points_inviter > 0 {
+            credits.push(invitation(
+                inviter_id,
+                rules::MGM_INVITER,
+                points_inviter,
+                INVITER_DESCRIPTION,
+            ));
+        }
+        if points_invited > 0 {
+            credits.push(invitation(
+                user_id,
+                rules::MGM_INVITED,
+                points_invited,
+                INVITED_DESCRIPTION,
+            ));
+        }
+    }
+    Ok(credits)
+}
+
+fn signup_credit(
+    user_id: i64,
+    station_id: i64,
+    action_id: i64,
+    name: String,
+    points: i32,
+) -> Credit {
+    Credit {
+        user_id,
+        station_id,
+        source_kind: SourceKind::Activity,
+        source_id: user_id.to_string(),
+        rule: rules::SIGNUP.to_string(),
+        amount: cents(points),
+        description: name,
+        action_id: Some(action_id),
+    }
+}
+
+/// The share activity's points for the sharer, for a visit just recorded as new. The
+/// credit's key is the activity, the sharer and the visitor's client hash, so a client
+/// that comes back under another visitor id is the same credit: its job and its lot
+/// exist already and nothing more is paid. `None` when the activity pays nothing.
+pub async fn on_share_visit(
+    conn: &mut PgConnection,
+    visit: &Visit<'_>,
+) -> sqlx::Result<Option<Credit>> {
+    let points: Option<i32> = sqlx::query_scalar(
+        "SELECT points FROM actions
+          WHERE id = $1 AND station_id = $2 AND type_id = $3 AND active",
+    )
+    .bind(visit.action.id)
+    .bind(visit.action.station_id)
+    .bind(SHARE_TYPE)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(points) = points.filter(|points| *points > 0) else {
+        return Ok(None);
+    };
+    // Half the client hash names the client well enough and keeps keys short.
+    let client: String = visit.client_hash[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    Ok(Some(Credit {
+        user_id: visit.sharer_id,
+        station_id: visit.action.station_id,
+        source_kind: SourceKind::Activity,
+        source_id: format!("{}:{}:{client}", visit.action.id, visit.sharer_id),
+        rule: rules::SHARE.to_string(),
+        amount: cents(points),
+        description: visit.action.name.clone(),
+        action_id: Some(visit.action.id),
+    }))
+}
+
+/// The credits of the member's completed participations that have no lot yet: the
+/// sign-up reward's participation maps to the sign-up credit (keyed by the member), any
+/// other to an activity credit keyed by the participation. A credit already queued but
+/// not yet written is answered again; its job's idempotency key makes that harmless.
+pub async fn uncredited_participations(
+    conn: &mut PgConnection,
+    user_id: i64,
+) -> sqlx::Result<Vec<Credit>> {
+    let rows: Vec<(i64, i64, i64, String, i32, i16)> = sqlx::query_as(
+        "SELECT p.id, p.station_id, a.id, a.name, a.points, a.type_id
+           FROM participations p
+           JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
+          WHERE p.user_id = $1 AND a.points > 0
+            AND NOT EXISTS (
+                SELECT 1 FROM credit_lots l
+                 WHERE l.source_kind = 'activity'
+                   AND l.source_id = CASE WHEN a.type_id = $2 THEN p.user_id ELSE p.id END::text
+                   AND l.rule = CASE WHEN a.type_id = $2 THEN $3 ELSE $4 END)
+          ORDER BY p.id",
+    )
+    .bind(user_id)
+    .bind(SIGNUP_TYPE)
+    .bind(rules::SIGNUP)
+    .bind(rules::ACTIVITY)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut seen = HashSet::new();
+    Ok(rows
+        .into_iter()
+        .map(
+            |(participation_id, station_id, action_id, name, points, type_id)| {
+                if type_id == SIGNUP_TYPE {
+                    signup_credit(user_id, station_id, action_id, name, points)
+                } else {
+                    Credit {
+                        user_id,
+                        station_id,
+                        source_kind: SourceKind::Activity,
+                        source_id: participation_id.to_string(),
+                        rule: rules::ACTIVITY.to_string(),
+                        amount: cents(points),
+                        description: name,
+                        action_id: Some(action_id),
+                    }
+                }
+            },
+        )
+        .filter(|credit| seen.insert(credit.key()))
+        .collect())
+}

@@ -1,0 +1,650 @@
+//! The support console's view of the job tables: counts per queue and state, a filtered
+//! list, a job's whole story, and the actions staff take (re-run, cancel, pause). States
+//! come from [`crate::state`]'s one definition; every action runs on the caller's
+//! transaction so its audit row commits with it.
+//!
+//! Scope: a one-station grant sees only jobs whose `job_records.station_id` is its
+//! station; jobs with no owner (cron ticks, retention, canary) belong to staff of every
+//! station.
+
+use chrono::{DateTime, Utc};
+use domain::staff::Scope;
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::{PgConnection, PgExecutor};
+
+use crate::state::{
+    JobState, job_error, job_finished_at, job_from, job_result, job_started_at, job_state,
+};
+
+/// True when a re-run applies: the job finished badly, or waits for a retry (run it now).
+macro_rules! rerunnable {
+    () => {
+        concat!(
+            "(",
+            job_state!(),
+            ") IN ('failed', 'cancelled', 'retrying')"
+        )
+    };
+}
+
+/// What the list, the bulk re-run and their counts filter on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct JobFilter {
+    pub queue: Option<String>,
+    pub state: Option<JobState>,
+    /// Enqueued at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Enqueued at or before.
+    pub to: Option<DateTime<Utc>>,
+    /// Found, ignoring case, in the payload, the last result or any failure.
+    pub q: Option<String>,
+    pub station_id: Option<i64>,
+}
+
+/// The filter's WHERE: `$1`..`$6` are the filter's fields (see [`Bound`]), `$7` the scope's
+/// station. An unowned job has no station, so a one-station scope never sees it.
+macro_rules! filter_where {
+    () => {
+        concat!(
+            " WHERE ($1::text IS NULL OR j.job_type = $1)
+              AND ($2::text IS NULL OR ",
+            job_state!(),
+            " = $2)
+              AND ($3::text IS NULL OR j.id >= $3)
+              AND ($4::text IS NULL OR j.id < $4)
+              AND ($5::text IS NULL
+                   OR convert_from(j.job, 'UTF8') ILIKE $5
+                   OR j.last_result::text ILIKE $5
+                   OR EXISTS (SELECT 1 FROM job_failures s
+                              WHERE s.job_id = j.id AND (s.summary ILIKE $5 OR s.detail ILIKE $5)))
+              AND ($6::bigint IS NULL OR r.station_id = $6)
+              AND ($7::bigint IS NULL OR r.station_id = $7) "
+        )
+    };
+}
+
+/// The summary's columns, before any `FROM`.
+macro_rules! summary_columns {
+    () => {
+        concat!(
+            "SELECT j.id, j.job_type AS queue, ",
+            job_state!(),
+            " AS state, j.attempts, j.max_attempts, j.run_at, ",
+            job_finished_at!(),
+            " AS finished_at, ",
+            job_error!(),
+            " AS error, r.station_id, r.user_id, r.subject_kind, r.subject_id"
+        )
+    };
+}
+
+/// Jobs and their records only: what counting and locking need.
+macro_rules! jobs_and_records {
+    () => {
+        " FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id "
+    };
+}
+
+/// A filter as SQL parameters. ULIDs sort by their time, so the enqueue-time range is a
+/// range of ids (the primary key), not a scan.
+struct Bound {
+    queue: Option<String>,
+    state: Option<JobState>,
+    from_id: Option<String>,
+    to_id: Option<String>,
+    pattern: Option<String>,
+    station_id: Option<i64>,
+    scope: Option<i64>,
+}
+
+impl Bound {
+    fn new(filter: &JobFilter, scope: Scope) -> Self {
+        Self {
+            queue: filter.queue.clone(),
+            state: filter.state,
+            from_id: filter.from.map(|at| first_id_at(at.timestamp_millis())),
+            to_id: filter
+                .to
+                .map(|at| first_id_at(at.timestamp_millis().saturating_add(1))),
+            pattern: filter.q.as_deref().map(like_pattern),
+            station_id: filter.station_id,
+            scope: scope.station_id(),
+        }
+    }
+
+    fn bind<'q, O>(
+        self,
+        query: sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments>,
+    ) -> sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments> {
+        query
+            .bind(self.queue)
+            .bind(self.state)
+            .bind(self.from_id)
+            .bind(self.to_id)
+            .bind(self.pattern)
+            .bind(self.station_id)
+            .bind(self.scope)
+    }
+}
+
+/// The smallest ULID of a millisecond: every job enqueued at or after it sorts at or after.
+fn first_id_at(millis: i64) -> String {
+    // ULIDs hold 48 bits of milliseconds since the epoch; clamp what lies outside.
+    let millis = u64::try_from(millis).unwrap_or(0).min((1 << 48) - 1);
+    ulid::Ulid::from_parts(millis, 0).to_string()
+}
+
+/// `text` found anywhere, with LIKE's wildcards taken literally.
+fn like_pattern(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 2);
+    escaped.push('%');
+    for c in text.chars() {
+        if matches!(c, '\\' | '%' | '_') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped.push('%');
+    escaped
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subject {
+    pub kind: String,
+    pub id: String,
+}
+
+/// A job in the console's list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JobSummary {
+    pub id: String,
+    pub queue: String,
+    pub state: JobState,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    /// When it was enqueued (the time inside its ULID).
+    pub created_at: Option<DateTime<Utc>>,
+    pub run_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    pub error: Option<String>,
+    pub station_id: Option<i64>,
+    pub user_id: Option<i64>,
+    pub subject: Option<Subject>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SummaryRow {
+    id: String,
+    queue: String,
+    state: JobState,
+    attempts: i32,
+    max_attempts: i32,
+    run_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+    error: Option<String>,
+    station_id: Option<i64>,
+    user_id: Option<i64>,
+    subject_kind: Option<String>,
+    subject_id: Option<String>,
+}
+
+impl From<SummaryRow> for JobSummary {
+    fn from(row: SummaryRow) -> Self {
+        let created_at = ulid::Ulid::from_string(&row.id)
+            .ok()
+            .map(|id| DateTime::<Utc>::from(id.datetime()));
+        Self {
+            created_at,
+            subject: row
+                .subject_kind
+                .zip(row.subject_id)
+                .map(|(kind, id)| Subject { kind, id }),
+            id: row.id,
+            queue: row.queue,
+            state: row.state,
+            attempts: row.attempts,
+            max_attempts: row.max_attempts,
+            run_at: row.run_at,
+            finished_at: row.finished_at,
+            error: row.error,
+            station_id: row.station_id,
+            user_id: row.user_id,
+        }
+    }
+}
+
+/// One page of the list, newest first, with the totals of the whole filter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JobPage {
+    pub jobs: Vec<JobSummary>,
+    pub total: i64,
+    /// How many of the matching jobs a re-run of the filter would touch.
+    pub rerunnable: i64,
+}
+
+pub async fn list(
+    db: &mut PgConnection,
+    scope: Scope,
+    filter: &JobFilter,
+    page: i64,
+    per_page: i64,
+) -> sqlx::Result<JobPage> {
+    const PAGE: &str = concat!(
+        summary_columns!(),
+        job_from!(),
+        filter_where!(),
+        "ORDER BY j.id DESC LIMIT $8 OFFSET $9"
+    );
+    const COUNT: &str = concat!(
+        "SELECT count(*), count(*) FILTER (WHERE ",
+        rerunnable!(),
+        ")",
+        jobs_and_records!(),
+        filter_where!()
+    );
+    let (total, rerunnable): (i64, i64) = Bound::new(filter, scope)
+        .bind(sqlx::query_as(COUNT))
+        .fetch_one(&mut *db)
+        .await?;
+    let rows: Vec<SummaryRow> = Bound::new(filter, scope)
+        .bind(sqlx::query_as(PAGE))
+        .bind(per_page)
+        .bind((page - 1).saturating_mul(per_page))
+        .fetch_all(&mut *db)
+        .await?;
+    Ok(JobPage {
+        jobs: rows.into_iter().map(JobSummary::from).collect(),
+        total,
+        rerunnable,
+    })
+}
+
+/// The job if it is in scope; a job outside it and an unknown id look alike.
+pub async fn summary(
+    db: impl PgExecutor<'_>,
+    scope: Scope,
+    id: &str,
+) -> sqlx::Result<Option<JobSummary>> {
+    const ONE: &str = concat!(
+        summary_columns!(),
+        job_from!(),
+        "WHERE j.id = $1 AND ($2::bigint IS NULL OR r.station_id = $2)"
+    );
+    let row: Option<SummaryRow> = sqlx::query_as(ONE)
+        .bind(id)
+        .bind(scope.station_id())
+        .fetch_optional(db)
+        .await?;
+    Ok(row.map(JobSummary::from))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct Failure {
+    pub attempt: i32,
+    pub worker: String,
+    pub summary: String,
+    pub detail: String,
+    pub failed_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnerStation {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnerUser {
+    pub id: i64,
+    pub name: String,
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JobOwner {
+    pub station: Option<OwnerStation>,
+    pub user: Option<OwnerUser>,
+}
+
+/// Everything staff need to understand a job.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JobDetail {
+    #[serde(flatten)]
+    pub summary: JobSummary,
+    /// The job's arguments (the stored envelope's `args`).
+    pub payload: Option<Value>,
+    pub result: Option<Value>,
+    pub progress: Option<i16>,
+    pub started_at: Option<DateTime<Utc>>,
+    /// Every failed attempt, oldest first; a re-run starts counting attempts again.
+    pub failures: Vec<Failure>,
+    pub owner: JobOwner,
+}
+
+#[derive(sqlx::FromRow)]
+struct DetailRow {
+    payload: Option<Value>,
+    result: Option<Value>,
+    progress: Option<i16>,
+    started_at: Option<DateTime<Utc>>,
+    owner_station_name: Option<String>,
+    owner_user_name: Option<String>,
+    owner_user_email: Option<String>,
+}
+
+pub async fn detail(
+    db: &mut PgConnection,
+    scope: Scope,
+    id: &str,
+) -> sqlx::Result<Option<JobDetail>> {
+    const EXTRA: &str = concat!(
+        "SELECT convert_from(j.job, 'UTF8')::jsonb -> 'args' AS payload, ",
+        job_result!(),
+        " AS result, r.progress, ",
+        job_started_at!(),
+        " AS started_at, st.name AS owner_station_name, u.name AS owner_user_name,
+           u.email AS owner_user_email
+         FROM apalis.jobs j
+         LEFT JOIN job_records r ON r.job_id = j.id
+         LEFT JOIN stations st ON st.id = r.station_id
+         LEFT JOIN users u ON u.id = r.user_id
+         WHERE j.id = $1"
+    );
+    let Some(summary) = summary(&mut *db, scope, id).await? else {
+        return Ok(None);
+    };
+    let Some(extra): Option<DetailRow> = sqlx::query_as(EXTRA)
+        .bind(id)
+        .fetch_optional(&mut *db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let failures = sqlx::query_as(
+        "SELECT attempt, worker, summary, detail, failed_at FROM job_failures
+         WHERE job_id = $1 ORDER BY id",
+    )
+    .bind(id)
+    .fetch_all(&mut *db)
+    .await?;
+    let owner = JobOwner {
+        station: summary
+            .station_id
+            .zip(extra.owner_station_name)
+            .map(|(id, name)| OwnerStation { id, name }),
+        user: summary
+            .user_id
+            .zip(extra.owner_user_name)
+            .map(|(id, name)| OwnerUser {
+                id,
+                name,
+                email: extra.owner_user_email,
+            }),
+    };
+    Ok(Some(JobDetail {
+        summary,
+        payload: extra.payload,
+        result: extra.result,
+        progress: extra.progress,
+        started_at: extra.started_at,
+        failures,
+        owner,
+    }))
+}
+
+/// What an action on one job came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// Unknown, or outside the scope.
+    NotFound,
+    /// Its state does not allow the action.
+    NotAllowed,
+    /// Done; the job as it is now.
+    Done(JobSummary),
+}
+
+/// Re-runs one failed, cancelled or retrying job now, with its attempts back at zero.
+pub async fn rerun(tx: &mut PgConnection, scope: Scope, id: &str) -> sqlx::Result<Change> {
+    if summary(&mut *tx, scope, id).await?.is_none() {
+        return Ok(Change::NotFound);
+    }
+    // Locked and re-checked in one statement: a worker that takes the job meanwhile wins.
+    const LOCK: &str = concat!(
+        "SELECT j.id",
+        jobs_and_records!(),
+        "WHERE j.id = $1 AND ",
+        rerunnable!(),
+        " FOR UPDATE OF j"
+    );
+    let locked: Option<String> = sqlx::query_scalar(LOCK)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if locked.is_none() {
+        return Ok(Change::NotAllowed);
+    }
+    reset(tx, &[id.to_string()]).await?;
+    Ok(summary(&mut *tx, scope, id)
+        .await?
+        .map_or(Change::NotFound, Change::Done))
+}
+
+/// Cancels one job that has not started ([`crate::state::cancel_in`]).
+pub async fn cancel(tx: &mut PgConnection, scope: Scope, id: &str) -> sqlx::Result<Change> {
+    if summary(&mut *tx, scope, id).await?.is_none() {
+        return Ok(Change::NotFound);
+    }
+    if !crate::state::cancel_in(tx, id).await? {
+        return Ok(Change::NotAllowed);
+    }
+    Ok(summary(&mut *tx, scope, id)
+        .await?
+        .map_or(Change::NotFound, Change::Done))
+}
+
+/// Re-runs every re-runnable job the filter matches in scope, but only if they are still
+/// exactly `expected` many (what the staff member confirmed); otherwise touches nothing
+/// and answers the count now. The matching jobs stay locked until the transaction ends.
+pub async fn rerun_matching(
+    tx: &mut PgConnection,
+    scope: Scope,
+    filter: &JobFilter,
+    expected: i64,
+) -> sqlx::Result<Result<Vec<String>, i64>> {
+    const MATCHING: &str = concat!(
+        "SELECT j.id",
+        jobs_and_records!(),
+        filter_where!(),
+        " AND ",
+        rerunnable!(),
+        " ORDER BY j.id FOR UPDATE OF j"
+    );
+    let ids: Vec<(String,)> = Bound::new(filter, scope)
+        .bind(sqlx::query_as(MATCHING))
+        .fetch_all(&mut *tx)
+        .await?;
+    let ids: Vec<String> = ids.into_iter().map(|(id,)| id).collect();
+    let found = i64::try_from(ids.len()).unwrap_or(i64::MAX);
+    if found != expected {
+        return Ok(Err(found));
+    }
+    reset(tx, &ids).await?;
+    Ok(Ok(ids))
+}
+
+/// Puts jobs back in their queue as if new (JOBS.md: plain SQL on apalis.jobs); their
+/// failures stay on record.
+async fn reset(tx: &mut PgConnection, ids: &[String]) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE apalis.jobs
+         SET status = 'Pending', attempts = 0, run_at = now(), lock_by = NULL, lock_at = NULL,
+             done_at = NULL, last_result = NULL
+         WHERE id = ANY($1)",
+    )
+    .bind(ids)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE job_records SET cancelled_at = NULL, progress = NULL
+         WHERE job_id = ANY($1) AND (cancelled_at IS NOT NULL OR progress IS NOT NULL)",
+    )
+    .bind(ids)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Jobs of one queue by state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct StateCounts {
+    pub queued: i64,
+    pub scheduled: i64,
+    pub running: i64,
+    pub retrying: i64,
+    pub succeeded: i64,
+    pub failed: i64,
+    pub cancelled: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PausedBy {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QueueOverview {
+    pub name: String,
+    pub paused: bool,
+    pub paused_at: Option<DateTime<Utc>>,
+    pub paused_by: Option<PausedBy>,
+    pub counts: StateCounts,
+}
+
+#[derive(sqlx::FromRow)]
+struct QueueRow {
+    name: String,
+    paused_at: Option<DateTime<Utc>>,
+    paused_by: Option<i64>,
+    paused_by_name: Option<String>,
+    #[sqlx(flatten)]
+    counts: StateCounts,
+}
+
+/// Every known queue (declared by a worker, or holding jobs in scope) with its counts in
+/// scope, by name; `only` narrows to one queue.
+pub async fn queues(
+    db: impl PgExecutor<'_>,
+    scope: Scope,
+    only: Option<&str>,
+) -> sqlx::Result<Vec<QueueOverview>> {
+    const QUEUES: &str = concat!(
+        "WITH counts AS (
+             SELECT j.job_type AS name, ",
+        job_state!(),
+        " AS state, count(*) AS n
+             FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id
+             WHERE ($1::bigint IS NULL OR r.station_id = $1)
+               AND ($2::text IS NULL OR j.job_type = $2)
+             GROUP BY 1, 2
+         ),
+         names AS (
+             SELECT name FROM job_queues WHERE $2::text IS NULL OR name = $2
+             UNION SELECT name FROM counts
+         )
+         SELECT n.name, q.paused_at, q.paused_by, u.name AS paused_by_name,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'queued'), 0)::bigint AS queued,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'scheduled'), 0)::bigint AS scheduled,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'running'), 0)::bigint AS running,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'retrying'), 0)::bigint AS retrying,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'succeeded'), 0)::bigint AS succeeded,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'failed'), 0)::bigint AS failed,
+                coalesce(sum(c.n) FILTER (WHERE c.state = 'cancelled'), 0)::bigint AS cancelled
+         FROM names n
+         LEFT JOIN job_queues q ON q.name = n.name
+         LEFT JOIN users u ON u.id = q.paused_by
+         LEFT JOIN counts c ON c.name = n.name
+         GROUP BY n.name, q.paused_at, q.paused_by, u.name
+         ORDER BY n.name"
+    );
+    let rows: Vec<QueueRow> = sqlx::query_as(QUEUES)
+        .bind(scope.station_id())
+        .bind(only)
+        .fetch_all(db)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| QueueOverview {
+            paused: row.paused_at.is_some(),
+            paused_at: row.paused_at,
+            paused_by: row
+                .paused_by
+                .zip(row.paused_by_name)
+                .map(|(id, name)| PausedBy { id, name }),
+            name: row.name,
+            counts: row.counts,
+        })
+        .collect())
+}
+
+/// Pauses (`by` is the staff member) or resumes (`by` is `None`) a queue: workers stop or
+/// start taking its jobs at their next fetch (`apalis.get_jobs` skips paused queues).
+/// Pausing a paused queue keeps its first pause. `false`: no such queue.
+pub async fn set_paused(tx: &mut PgConnection, name: &str, by: Option<i64>) -> sqlx::Result<bool> {
+    // A queue known only by its jobs (no worker declared it yet) gets the row the pause
+    // lives in, with the backoff the retry trigger assumes for undeclared queues.
+    sqlx::query(
+        "INSERT INTO job_queues (name, backoff_base, backoff_max)
+         SELECT $1, interval '10 seconds', interval '1 hour'
+         WHERE EXISTS (SELECT 1 FROM apalis.jobs WHERE job_type = $1)
+         ON CONFLICT (name) DO NOTHING",
+    )
+    .bind(name)
+    .execute(&mut *tx)
+    .await?;
+    let known: Option<bool> = match by {
+        Some(user_id) => {
+            sqlx::query_scalar(
+                "UPDATE job_queues
+                 SET paused_by = CASE WHEN paused_at IS NULL THEN $2 ELSE paused_by END,
+                     paused_at = coalesce(paused_at, now())
+                 WHERE name = $1 RETURNING true",
+            )
+            .bind(name)
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?
+        }
+        None => {
+            sqlx::query_scalar(
+                "UPDATE job_queues SET paused_at = NULL, paused_by = NULL
+                 WHERE name = $1 RETURNING true",
+            )
+            .bind(name)
+            .fetch_optional(&mut *tx)
+            .await?
+        }
+    };
+    Ok(known.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_wildcards_are_taken_literally() {
+        assert_eq!(like_pattern("50%_a\\b"), "%50\\%\\_a\\\\b%");
+    }
+
+    #[test]
+    fn the_first_id_of_a_millisecond_sorts_before_every_job_of_it() {
+        let at = 1_700_000_000_123;
+        let first = first_id_at(at);
+        let job = ulid::Ulid::from_parts(at as u64, 42).to_string();
+        let earlier = ulid::Ulid::from_parts(at as u64 - 1, u128::MAX).to_string();
+        assert!(first <= job && earlier < first);
+        assert_eq!(first_id_at(-5), ulid::Ulid::from_parts(0, 0).to_string());
+    }
+}

@@ -1,0 +1,224 @@
+//! The support console's job queries and actions against a real fleet: the retry backoff
+//! stretched by configuration, and an e-mail that failed while SMTP was down, re-run by
+//! staff once it is back, delivered.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{wait_for, wait_for_state};
+use domain::Config;
+use domain::mail::{Branding, Notice, OutgoingMail};
+use domain::staff::Scope;
+use jobs::console::{self, Change, JobFilter};
+use jobs::fleet;
+use jobs::kinds::MailSend;
+use jobs::{Enqueue, JobState, Services};
+use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+
+/// A pool of its own for the fleet: the test's pool allows 5 connections, and each queue's
+/// worker holds one for LISTEN.
+async fn fleet_pool(db: &PgPool) -> PgPool {
+    PgPoolOptions::new()
+        .max_connections(20)
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .expect("fleet pool")
+}
+
+/// Services whose configuration has the test's SMTP address and backoff scale.
+fn services(db: &PgPool, smtp_url: &str, backoff_scale: &str) -> Arc<Services> {
+    let (smtp_url, backoff_scale) = (smtp_url.to_string(), backoff_scale.to_string());
+    let data_dir = std::env::temp_dir().join("filia-jobs-tests");
+    let config = Config::from_lookup(|name| match name {
+        "FILIA_SMTP_URL" => Some(smtp_url.clone()),
+        "FILIA_JOB_BACKOFF_SCALE" => Some(backoff_scale.clone()),
+        "FILIA_DATA_DIR" => Some(data_dir.display().to_string()),
+        _ => None,
+    })
+    .expect("configuration");
+    Services::new(db.clone(), config).expect("services")
+}
+
+/// Waits for the fleet to have declared `queue`, answering its backoff base and cap in
+/// seconds.
+async fn declared_backoff(db: &PgPool, queue: &str) -> (f64, f64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let row: Option<(f64, f64)> = sqlx::query_as(
+            "SELECT extract(epoch FROM backoff_base)::float8, extract(epoch FROM backoff_max)::float8
+             FROM job_queues WHERE name = $1",
+        )
+        .bind(queue)
+        .fetch_optional(db)
+        .await
+        .expect("query");
+        if let Some(row) = row {
+            return row;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{queue} never declared"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("free port")
+        .port()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_backoff_scale_stretches_every_declared_queue(db: PgPool) {
+    let fleet_db = fleet_pool(&db).await;
+    let fleet = fleet::spawn(services(&fleet_db, "smtp://127.0.0.1:1", "2.5"), Vec::new());
+    // canary: 1 s up to 60 s; mail.send: 30 s up to 1 h.
+    assert_eq!(declared_backoff(&db, "canary").await, (2.5, 150.0));
+    assert_eq!(declared_backoff(&db, "mail.send").await, (75.0, 9000.0));
+    fleet.stop().await.expect("clean stop");
+
+    // A later fleet with the default scale declares the kinds' own backoff again.
+    let fleet = fleet::spawn(services(&fleet_db, "smtp://127.0.0.1:1", "1"), Vec::new());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while declared_backoff(&db, "canary").await != (1.0, 60.0) {
+        assert!(tokio::time::Instant::now() < deadline, "not re-declared");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    fleet.stop().await.expect("clean stop");
+    fleet_db.close().await;
+}
+
+fn notice(to: &str) -> MailSend {
+    let branding = Branding::new(
+        "Clube Filia Demo",
+        None,
+        "#0E7C66",
+        "https://demo.filia.com.br",
+    );
+    MailSend {
+        mail: OutgoingMail::notice(
+            &branding,
+            to,
+            "Seu código de ativação",
+            &Notice {
+                heading: "Confirme seu cadastro".into(),
+                paragraphs: vec!["Use o código 123456.".into()],
+                button: None,
+            },
+        ),
+    }
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_it(db: PgPool) {
+    let demo = domain::demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    // Nothing listens on this port yet; the retry waits 1000 x 30 s, so only a re-run
+    // sends the mail again while the test runs.
+    let port = free_port();
+    let fleet_db = fleet_pool(&db).await;
+    let fleet = fleet::spawn(
+        services(&fleet_db, &format!("smtp://127.0.0.1:{port}"), "1000"),
+        Vec::new(),
+    );
+    let id = Enqueue::new(notice("maria@example.com"))
+        .owner(demo.station_id, Some(demo.member_id))
+        .about("user", demo.member_id)
+        .commit(&db)
+        .await
+        .expect("enqueue")
+        .id;
+    let retrying = wait_for(&db, &id, Duration::from_secs(15), |view| {
+        view.attempts >= 1 && !matches!(view.state, JobState::Running | JobState::Queued)
+    })
+    .await;
+    assert_eq!(retrying.state, JobState::Retrying, "{retrying:?}");
+    assert!(retrying.run_at > chrono::Utc::now() + chrono::Duration::hours(1));
+
+    // Staff find it by the error text, in the demo station's scope.
+    let filter = JobFilter {
+        q: Some("SERVIDOR DE E-MAIL".into()),
+        ..JobFilter::default()
+    };
+    let mut conn = db.acquire().await.expect("connection");
+    let found = console::list(&mut conn, Scope::Station(demo.station_id), &filter, 1, 50)
+        .await
+        .expect("list");
+    assert_eq!((found.total, found.rerunnable), (1, 1));
+    assert_eq!(found.jobs[0].id, id);
+    assert_eq!(found.jobs[0].state, JobState::Retrying);
+    drop(conn);
+
+    // SMTP is back on the same port; staff re-run the job.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .expect("the port is still free");
+    let (_, mut inbox) = testkit::smtp::serve_on(listener, "250 2.1.5 Ok");
+    let mut tx = db.begin().await.expect("tx");
+    let change = console::rerun(&mut tx, Scope::Station(demo.station_id), &id)
+        .await
+        .expect("rerun");
+    let Change::Done(summary) = change else {
+        panic!("not re-run: {change:?}");
+    };
+    assert_eq!((summary.state, summary.attempts), (JobState::Queued, 0));
+    tx.commit().await.expect("commit");
+
+    let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
+    assert_eq!(done.attempts, 1, "the re-run's first attempt delivered it");
+    let captured = tokio::time::timeout(Duration::from_secs(5), inbox.recv())
+        .await
+        .expect("in time")
+        .expect("one message");
+    assert!(
+        captured
+            .rcpt_to
+            .iter()
+            .any(|rcpt| rcpt.contains("<maria@example.com>"))
+    );
+
+    // The detail keeps the failed attempt from before the re-run, and who the job serves.
+    let mut conn = db.acquire().await.expect("connection");
+    let detail = console::detail(&mut conn, Scope::AllStations, &id)
+        .await
+        .expect("detail")
+        .expect("found");
+    assert_eq!(detail.summary.state, JobState::Succeeded);
+    assert_eq!(detail.failures.len(), 1);
+    assert_eq!(detail.failures[0].attempt, 1);
+    assert!(detail.failures[0].summary.contains("não respondeu"));
+    assert_eq!(
+        detail
+            .payload
+            .as_ref()
+            .and_then(|p| p["mail"]["to"].as_str()),
+        Some("maria@example.com")
+    );
+    assert_eq!(
+        detail.owner.user.as_ref().map(|user| user.id),
+        Some(demo.member_id)
+    );
+    // A succeeded job cannot be re-run, and another station's staff cannot see it.
+    let mut tx = db.begin().await.expect("tx");
+    assert_eq!(
+        console::rerun(&mut tx, Scope::AllStations, &id)
+            .await
+            .expect("rerun"),
+        Change::NotAllowed
+    );
+    assert_eq!(
+        console::rerun(&mut tx, Scope::Station(demo.station_id + 1), &id)
+            .await
+            .expect("rerun"),
+        Change::NotFound
+    );
+    drop(tx);
+    fleet.stop().await.expect("clean stop");
+    fleet_db.close().await;
+}

@@ -1,0 +1,191 @@
+//! `points.credit` through the real fleet: a credit enqueued twice is one job and one lot,
+//! a second job for a credit already written changes nothing, and the wallet shows it.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{start_fleet, wait_for_state};
+use domain::wallet::ledger::{self, Balance, Credit, SourceKind};
+use domain::wallet::rules;
+use jobs::kinds::PointsCredit;
+use jobs::{Enqueue, JobState};
+use serde_json::json;
+use sqlx::PgPool;
+
+async fn member(db: &PgPool) -> (i64, i64) {
+    let station_id: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
+         RETURNING id",
+    )
+    .fetch_one(db)
+    .await
+    .expect("station");
+    let user_id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active)
+         VALUES ($1, 'Maria', 'maria@example.com', true) RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("member");
+    (station_id, user_id)
+}
+
+fn signup_reward(station_id: i64, user_id: i64) -> Credit {
+    Credit {
+        user_id,
+        station_id,
+        source_kind: SourceKind::Activity,
+        source_id: user_id.to_string(),
+        rule: rules::SIGNUP.into(),
+        amount: 5000,
+        description: "Recompensa de cadastro".into(),
+        action_id: None,
+    }
+}
+
+async fn enqueue(db: &PgPool, credit: Credit) -> jobs::Enqueued {
+    let mut tx = db.begin().await.expect("tx");
+    let enqueued = PointsCredit::enqueue(&mut tx, credit)
+        .await
+        .expect("enqueue");
+    tx.commit().await.expect("commit");
+    enqueued
+}
+
+async fn count(db: &PgPool, sql: &'static str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(db).await.expect("count")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_credit_enqueued_twice_is_one_job_and_one_lot(db: PgPool) {
+    let (station_id, user_id) = member(&db).await;
+    let first = enqueue(&db, signup_reward(station_id, user_id)).await;
+    let second = enqueue(&db, signup_reward(station_id, user_id)).await;
+    assert!(first.created && !second.created);
+    assert_eq!(first.id, second.id);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM apalis.jobs WHERE job_type = 'points.credit'"
+        )
+        .await,
+        1
+    );
+    let owner: (Option<i64>, Option<i64>, Option<String>, Option<String>) = sqlx::query_as(
+        "SELECT station_id, user_id, subject_kind, subject_id FROM job_records WHERE job_id = $1",
+    )
+    .bind(&first.id)
+    .fetch_one(&db)
+    .await
+    .expect("record");
+    assert_eq!(
+        owner,
+        (
+            Some(station_id),
+            Some(user_id),
+            Some("credit".into()),
+            Some(format!("activity:{user_id}:signup"))
+        )
+    );
+
+    let fleet = start_fleet(&db);
+    let done = wait_for_state(&db, &first.id, JobState::Succeeded, Duration::from_secs(15)).await;
+    let lot_id: i64 = sqlx::query_scalar("SELECT id FROM credit_lots")
+        .fetch_one(&db)
+        .await
+        .expect("one lot");
+    assert_eq!(
+        done.result,
+        Some(json!({ "lot_id": lot_id, "created": true, "state": "pending" }))
+    );
+    let job_id: Option<String> = sqlx::query_scalar("SELECT job_id FROM credit_lots")
+        .fetch_one(&db)
+        .await
+        .expect("lot");
+    assert_eq!(job_id.as_deref(), Some(first.id.as_str()));
+
+    // Another job for the same credit (no key: as if a retry had lost its key) finds the
+    // lot and adds nothing.
+    let duplicate = Enqueue::new(PointsCredit::from(signup_reward(station_id, user_id)))
+        .commit(&db)
+        .await
+        .expect("enqueue");
+    let again = wait_for_state(
+        &db,
+        &duplicate.id,
+        JobState::Succeeded,
+        Duration::from_secs(15),
+    )
+    .await;
+    assert_eq!(
+        again.result,
+        Some(json!({ "lot_id": lot_id, "created": false, "state": "pending" }))
+    );
+    fleet.stop().await.expect("clean stop");
+
+    assert_eq!(count(&db, "SELECT count(*) FROM credit_lots").await, 1);
+    assert_eq!(
+        ledger::balance(&db, user_id).await.expect("balance"),
+        Balance {
+            balance: 0,
+            pending: 5000
+        }
+    );
+    assert_eq!(ledger::check_all(&db).await.expect("check"), vec![]);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_instant_credit_is_spendable_once_the_job_ran(db: PgPool) {
+    let (station_id, user_id) = member(&db).await;
+    let refund = Credit {
+        source_kind: SourceKind::Refund,
+        source_id: "order-42".into(),
+        rule: rules::REFUND.into(),
+        amount: 1250,
+        description: "Estorno do pedido 42".into(),
+        ..signup_reward(station_id, user_id)
+    };
+    let fleet = start_fleet(&db);
+    let job = enqueue(&db, refund).await;
+    let done = wait_for_state(&db, &job.id, JobState::Succeeded, Duration::from_secs(15)).await;
+    fleet.stop().await.expect("clean stop");
+    assert_eq!(done.result.expect("result")["state"], "available");
+    assert_eq!(
+        ledger::balance(&db, user_id).await.expect("balance"),
+        Balance {
+            balance: 1250,
+            pending: 0
+        }
+    );
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_credit_for_someone_outside_the_station_fails_for_good(db: PgPool) {
+    let (station_id, user_id) = member(&db).await;
+    let other_station: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Outro', 'outro', 'https://o.example.com')
+         RETURNING id",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("station");
+    let fleet = start_fleet(&db);
+    let job = enqueue(
+        &db,
+        Credit {
+            station_id: other_station,
+            ..signup_reward(station_id, user_id)
+        },
+    )
+    .await;
+    let failed = wait_for_state(&db, &job.id, JobState::Failed, Duration::from_secs(15)).await;
+    fleet.stop().await.expect("clean stop");
+    assert_eq!(failed.attempts, 1);
+    assert_eq!(
+        failed.error.as_deref(),
+        Some("Os pontos não puderam ser creditados.")
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM credit_lots").await, 0);
+}
