@@ -14,6 +14,8 @@ import { MemberWelcome } from "@/features/member/components/member-welcome";
 import { publicPageRoutes } from "@/features/public-pages/routes";
 import { RequireMember } from "@/features/session/components/require-member";
 import { signupRoutes } from "@/features/signup/routes";
+import { opsRoutes } from "@/features/ops/routes";
+import { walletMemberRoutes } from "@/features/wallet/routes";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -28,11 +30,12 @@ export const appRoutes: RouteObject[] = [
             <MemberLayout />
           </RequireMember>
         ),
-        children: [{ index: true, element: <MemberWelcome /> }],
+        children: [{ index: true, element: <MemberWelcome /> }, ...walletMemberRoutes],
       },
       ...accountRoutes,
       ...signupRoutes,
       ...publicPageRoutes,
+      ...opsRoutes,
       { path: "logout", loader: logoutLoader, element: <LoadingPage /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
       { path: "confimation", element: <AccountNotActiveRoute /> },

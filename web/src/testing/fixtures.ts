@@ -1,5 +1,5 @@
 import { storeSession } from "@/lib/session-store";
-import type { Establishment, Station, User } from "@/types/api";
+import type { EarnTransaction, Establishment, Station, UseTransaction, User, WalletBalance } from "@/types/api";
 
 export const demoEstablishment: Establishment = {
   id: 3,
@@ -86,4 +86,37 @@ export function signIn(overrides: Partial<User> = {}, token = "test-token"): Use
 /** A fetch answer with a JSON body. */
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+export function buildWalletBalance(overrides: Partial<WalletBalance> = {}): WalletBalance {
+  return { user_id: 1, points: 150.5, points_cents: 15050, pending_points: 50, pending_cents: 5000, ...overrides };
+}
+
+/** A credit of the statement; ids count up so lists of them have distinct keys. */
+export function buildEarnTransaction(overrides: Partial<EarnTransaction> = {}): EarnTransaction {
+  return {
+    id: 12,
+    points: 100,
+    points_cents: 10000,
+    state: "available",
+    source_kind: "activity",
+    createdAt: "2026-11-21T12:00:00Z",
+    available_at: "2026-11-21T12:00:00Z",
+    released_at: "2026-11-21T13:00:00Z",
+    expires_at: null,
+    action: { id: 3, name: "Recompensa de cadastro" },
+    ...overrides,
+  };
+}
+
+export function buildUseTransaction(overrides: Partial<UseTransaction> = {}): UseTransaction {
+  return {
+    id: 4,
+    points: 25,
+    points_cents: 2500,
+    source_kind: "purchase",
+    createdAt: "2026-11-20T12:00:00Z",
+    action: { id: null, name: "Pedido 42" },
+    ...overrides,
+  };
 }

@@ -136,3 +136,192 @@ export interface Job {
   /** A safe summary of the last failure, while retrying or once failed. */
   error: string | null;
 }
+
+// The wallet (docs/api-wallet.md). Amounts are integer hundredths of a point (`*_cents`);
+// the `points` numbers are the same amounts for display only.
+
+/** GET /api/users-points/{userId}. */
+export interface WalletBalance {
+  user_id: number;
+  points: number;
+  points_cents: number;
+  pending_points: number;
+  pending_cents: number;
+}
+
+export type CreditState = "pending" | "available" | "reversed" | "expired";
+
+export type CreditSourceKind = "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment";
+
+/** What a statement line came from; `id` is null when it was not an activity. */
+export interface TransactionAction {
+  id: number | null;
+  name: string;
+}
+
+/** A credit, as GET /api/earn-points-transactions/ lists it. */
+export interface EarnTransaction {
+  id: number;
+  points: number;
+  points_cents: number;
+  state: CreditState;
+  source_kind: CreditSourceKind;
+  createdAt: string;
+  /** When the holding period ends. */
+  available_at: string;
+  released_at: string | null;
+  expires_at: string | null;
+  action: TransactionAction;
+}
+
+/** A spend, as GET /api/use-points-transactions/ lists it. */
+export interface UseTransaction {
+  id: number;
+  points: number;
+  points_cents: number;
+  source_kind: string;
+  createdAt: string;
+  action: TransactionAction;
+}
+
+/** POST /api/user-earn-points/: kept for compatibility; the server ignores `points`. */
+export interface EarnPointsRequest {
+  cardid: string;
+  accountnumber: string;
+  points: number;
+  establishment: number;
+}
+
+export interface EarnPointsAnswer {
+  points: number;
+  pending_points: number;
+  queued: number;
+}
+
+// The support console (docs/api-ops.md).
+
+export type StaffRole = "support" | "viewer";
+
+export interface NamedRef {
+  id: number;
+  name: string;
+}
+
+export interface PersonRef extends NamedRef {
+  email: string | null;
+}
+
+/** GET /api/ops/me: who is using the console and what they may do. */
+export interface OpsMe {
+  user: PersonRef;
+  role: StaffRole;
+  /** The one station of the grant, or null for every station. */
+  station: NamedRef | null;
+  can_act: boolean;
+}
+
+export type JobStateCounts = Record<JobState, number>;
+
+export interface OpsQueue {
+  name: string;
+  paused: boolean;
+  paused_at: string | null;
+  paused_by: NamedRef | null;
+  counts: JobStateCounts;
+}
+
+/** A job as the console lists it. */
+export interface OpsJobSummary {
+  id: string;
+  queue: string;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  created_at: string;
+  run_at: string;
+  finished_at: string | null;
+  error: string | null;
+  station_id: number | null;
+  user_id: number | null;
+  /** The business record the job serves. */
+  subject: { kind: string; id: string } | null;
+}
+
+export interface OpsJobList {
+  jobs: OpsJobSummary[];
+  total: number;
+  /** How many jobs matching the filter a bulk re-run would touch. */
+  rerunnable: number;
+  page: number;
+  per_page: number;
+}
+
+/** One failed attempt of a job; a re-run counts again from 1, so numbers can repeat. */
+export interface OpsJobFailure {
+  attempt: number;
+  worker: string;
+  summary: string;
+  detail: string;
+  failed_at: string;
+}
+
+export type OpsAuditAction =
+  | "job.rerun"
+  | "jobs.rerun"
+  | "job.cancel"
+  | "queue.pause"
+  | "queue.resume"
+  | "cashback.release";
+
+export interface OpsAuditEntry {
+  id: number;
+  created_at: string;
+  user: PersonRef;
+  action: OpsAuditAction;
+  station_id: number | null;
+  job_ids: string[];
+  details: Record<string, unknown>;
+}
+
+/** GET /api/ops/jobs/{id}: the summary and everything staff need to understand the job. */
+export interface OpsJobDetail extends OpsJobSummary {
+  payload: unknown;
+  result: unknown;
+  /** 0–100 while the job says how far it is, else null. */
+  progress: number | null;
+  started_at: string | null;
+  /** Every failed attempt, oldest first. */
+  failures: OpsJobFailure[];
+  owner: { station: NamedRef | null; user: PersonRef | null };
+  /** The newest staff actions naming the job. */
+  audit: OpsAuditEntry[];
+}
+
+export interface OpsAuditPage {
+  entries: OpsAuditEntry[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+export interface OpsStation {
+  id: number;
+  name: string;
+  subdomain: string;
+  release: { expression: string; enabled: boolean; last_tick: string | null };
+  pending: { lots: number; amount_cents: number; due_lots: number; due_amount_cents: number };
+}
+
+/** The filter of the job list, as the list query and the bulk re-run take it. */
+export interface OpsJobFilter {
+  queue?: string;
+  state?: JobState;
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+export interface OpsBulkRerunAnswer {
+  rerun: number;
+  job_ids: string[];
+}

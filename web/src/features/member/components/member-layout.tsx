@@ -10,7 +10,8 @@ export function MemberLayout() {
 
   return (
     <div className="member-layout">
-      <MemberTopBar />
+      {/* A suspended account only sees the modal's way out: no balance is asked for. */}
+      <MemberTopBar showBalance={!isBlocked} />
       <main className="member-layout__content">
         <Outlet />
       </main>

@@ -1,9 +1,10 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
 import { PROFILE_MENU_HIDDEN_STATION_ID } from "@/features/member/components/member-menu";
-import { buildStation, signIn } from "@/testing/fixtures";
+import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
+import { stubApi } from "@/testing/stub-api";
 import type { Station } from "@/types/api";
 
 const FULL_ACCOUNT_MENU = [
@@ -24,9 +25,12 @@ const ALL_FLAGS_OFF: Partial<Station> = {
   my_account_access: false,
 };
 
+const BALANCE = "GET /api/users-points/1";
+
 beforeEach(() => {
   window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
   signIn();
+  stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()) });
 });
 
 async function renderMemberArea(station?: Station) {
@@ -180,5 +184,37 @@ describe("profile menu", () => {
     await renderMemberArea(buildStation({ my_account_access: false }));
 
     expect(linksOf(screen.getByRole("navigation", { name: "Conta" }))).toEqual([["Sair", "/logout"]]);
+  });
+});
+
+describe("balance", () => {
+  it("shows the wallet balance in the station's currency, linking to the statement", async () => {
+    await renderMemberArea();
+
+    const balance = await screen.findByRole("link", { name: "Saldo 150,50 Pontos" });
+    expect(balance).toHaveAttribute("href", "/homepage/extrato/extratos-totais");
+  });
+
+  it("applies the station's multiplier and currency position", async () => {
+    await renderMemberArea(
+      buildStation({ currency_multiplier: 0.01, currency_name: "R$", currency_name_position: "before_currency" }),
+    );
+
+    expect(await screen.findByRole("link", { name: "Saldo R$ 1,51" })).toBeInTheDocument();
+  });
+
+  it("shows the balance without a link where the menu has no statement", async () => {
+    await renderMemberArea(buildStation({ no_cpf: true }));
+
+    expect(await screen.findByText("150,50 Pontos")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /Saldo/ })).not.toBeInTheDocument();
+  });
+
+  it("shows nothing when the balance cannot be read", async () => {
+    const api = stubApi({ [BALANCE]: () => jsonResponse({ error: "Erro" }, 403) });
+    await renderMemberArea();
+
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(1));
+    expect(screen.queryByText("Saldo")).not.toBeInTheDocument();
   });
 });

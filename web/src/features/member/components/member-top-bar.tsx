@@ -1,16 +1,18 @@
 import { useCallback, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { MemberDrawer } from "@/features/member/components/member-drawer";
-import { PROFILE_LINK, showsProfileMenuLink } from "@/features/member/components/member-menu";
+import { memberMenu, PROFILE_LINK, showsProfileMenuLink } from "@/features/member/components/member-menu";
 import { MemberSearch } from "@/features/member/components/member-search";
 import { StationLogo } from "@/features/station/components/station-logo";
 import { useStation } from "@/features/station/station-context";
+import { HeaderBalance, STATEMENT_PATH } from "@/features/wallet/components/header-balance";
 
-export function MemberTopBar() {
+export function MemberTopBar({ showBalance }: { showBalance: boolean }) {
   const station = useStation();
   const drawerId = useId();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const linksToStatement = memberMenu(station).account?.some((link) => link.to === STATEMENT_PATH) ?? false;
 
   const closeDrawer = useCallback(() => {
     setDrawerOpen(false);
@@ -34,6 +36,7 @@ export function MemberTopBar() {
         <StationLogo className="member-top-bar__logo" />
       </Link>
       <MemberSearch />
+      {showBalance && <HeaderBalance linksToStatement={linksToStatement} className="member-top-bar__balance" />}
       <nav aria-label="Conta" className="member-top-bar__account">
         {showsProfileMenuLink(station) && (
           <Link to={PROFILE_LINK.to} className="member-top-bar__account-link">

@@ -1,0 +1,21 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { OpsJobFilter } from "@/types/api";
+
+export const opsKeys = {
+  all: ["ops"] as const,
+  me: ["ops", "me"] as const,
+  queues: ["ops", "queues"] as const,
+  stations: ["ops", "stations"] as const,
+  jobs: ["ops", "jobs"] as const,
+  jobList: (filter: OpsJobFilter, page: number) => ["ops", "jobs", "list", filter, page] as const,
+  job: (id: string) => ["ops", "jobs", "detail", id] as const,
+  audit: (page: number) => ["ops", "audit", page] as const,
+};
+
+/** Every staff action changes jobs, counts and the audit log: refresh all but who is signed in. */
+export function invalidateOpsData(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({
+    queryKey: opsKeys.all,
+    predicate: (query) => query.queryKey[1] !== "me",
+  });
+}

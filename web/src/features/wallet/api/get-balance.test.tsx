@@ -1,0 +1,87 @@
+import { focusManager, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { BALANCE_REFRESH_INTERVAL_MS, useWalletBalance } from "@/features/wallet/api/get-balance";
+import { useEarnPoints } from "@/features/wallet/api/earn-points";
+import { elapse } from "@/features/jobs/testing/job-fixtures";
+import { createQueryClient } from "@/lib/query-client";
+import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { stubApi } from "@/testing/stub-api";
+
+const BALANCE = "GET /api/users-points/1";
+const EARN = "POST /api/user-earn-points/";
+
+function wrapper() {
+  const queryClient = createQueryClient(() => undefined);
+  return function Wrapper({ children }: { children: ReactNode }) {
+    return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  };
+}
+
+beforeEach(() => {
+  signIn();
+});
+
+afterEach(() => {
+  focusManager.setFocused(undefined);
+});
+
+describe("useWalletBalance", () => {
+  it("asks for the signed-in member's balance again every 30 s", async () => {
+    vi.useFakeTimers();
+    let cents = 0;
+    const api = stubApi({
+      [BALANCE]: () => {
+        cents += 5000;
+        return jsonResponse(buildWalletBalance({ points_cents: cents }));
+      },
+    });
+    const { result } = renderHook(() => useWalletBalance(), { wrapper: wrapper() });
+
+    await elapse(0);
+    expect(result.current.data?.points_cents).toBe(5000);
+    await elapse(BALANCE_REFRESH_INTERVAL_MS - 10);
+    expect(api.callsTo(BALANCE)).toHaveLength(1);
+    await elapse(10);
+    expect(api.callsTo(BALANCE)).toHaveLength(2);
+    expect(result.current.data?.points_cents).toBe(10000);
+    await elapse(2 * BALANCE_REFRESH_INTERVAL_MS);
+    expect(api.callsTo(BALANCE)).toHaveLength(4);
+  });
+
+  it("asks again when the window regains focus", async () => {
+    const api = stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()) });
+    const { result } = renderHook(() => useWalletBalance(), { wrapper: wrapper() });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+
+    act(() => focusManager.setFocused(false));
+    act(() => focusManager.setFocused(true));
+
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
+  });
+});
+
+describe("useEarnPoints", () => {
+  it("sends the claim and refreshes the balance with what the server credited", async () => {
+    let cents = 10000;
+    const api = stubApi({
+      [BALANCE]: () => jsonResponse(buildWalletBalance({ points_cents: cents })),
+      [EARN]: () => {
+        cents = 15050;
+        return jsonResponse({ points: 150.5, pending_points: 50, queued: 1 });
+      },
+    });
+    const { result } = renderHook(() => ({ balance: useWalletBalance(), earn: useEarnPoints() }), {
+      wrapper: wrapper(),
+    });
+    await waitFor(() => expect(result.current.balance.data?.points_cents).toBe(10000));
+
+    const request = { cardid: "52998224725", accountnumber: "52998224725", points: 100, establishment: 3 };
+    await act(() => result.current.earn.mutateAsync(request));
+
+    expect(api.bodySentTo(EARN)).toEqual(request);
+    await waitFor(() => expect(result.current.balance.data?.points_cents).toBe(15050));
+    expect(api.callsTo(BALANCE)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,151 @@
+// /homepage/extrato/extratos-totais (spec 002): the balance, what waits for release, and
+// the two tabs of spends and credits.
+import { useId, useRef, type KeyboardEvent } from "react";
+import { useSearchParams } from "react-router";
+import { useWalletBalance } from "@/features/wallet/api/get-balance";
+import { useEarnedTransactions, useSpentTransactions } from "@/features/wallet/api/get-transactions";
+import { creditStatusText } from "@/features/wallet/credit-status";
+import { formatDate } from "@/features/wallet/format-date";
+import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
+import { useSession } from "@/features/session/use-session";
+import { useStation } from "@/features/station/station-context";
+import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
+import type { EarnTransaction, UseTransaction } from "@/types/api";
+import "./statement.css";
+
+export const SPENT_TAB_LABEL = "Créditos Utilizados";
+export const EARNED_TAB_LABEL = "Créditos de Premiação";
+export const NO_SPENDS_TEXT = "Você ainda não fez transações com créditos na plataforma.";
+export const NO_CREDITS_TEXT = "Você ainda não ganhou créditos na plataforma.";
+
+/** The tab is kept in the address (?aba=premiacao), so a reload shows the same list. */
+export const TAB_PARAM = "aba";
+const TABS = [
+  { id: "utilizados", label: SPENT_TAB_LABEL },
+  { id: "premiacao", label: EARNED_TAB_LABEL },
+] as const;
+type TabId = (typeof TABS)[number]["id"];
+
+function tabOf(value: string | null): TabId {
+  return TABS.find((tab) => tab.id === value)?.id ?? "utilizados";
+}
+
+function BalanceSummary({ currency }: { currency: CurrencySettings }) {
+  const { data, isPending, isError } = useWalletBalance();
+  const show = (cents: number | undefined) => {
+    if (isPending) return "…";
+    if (isError || cents === undefined) return "Indisponível";
+    return formatStationAmount(cents, currency);
+  };
+  return (
+    <dl className="statement-summary" aria-busy={isPending}>
+      <div className="statement-summary__item">
+        <dt>Saldo</dt>
+        <dd>{show(data?.points_cents)}</dd>
+      </div>
+      <div className="statement-summary__item">
+        <dt>A liberar</dt>
+        <dd>{show(data?.pending_cents)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function SpentList({ userId, currency }: { userId: number; currency: CurrencySettings }) {
+  const query = useSpentTransactions(userId);
+  const toLine = (spend: UseTransaction): StatementLine => ({
+    key: spend.id,
+    name: spend.action.name,
+    date: formatDate(spend.createdAt),
+    amount: formatStationAmount(spend.points_cents, currency),
+    status: null,
+    tone: "default",
+  });
+  return <TransactionList query={query} toLine={toLine} emptyText={NO_SPENDS_TEXT} label={SPENT_TAB_LABEL} />;
+}
+
+function EarnedList({ userId, currency }: { userId: number; currency: CurrencySettings }) {
+  const query = useEarnedTransactions(userId);
+  const now = Date.now();
+  const toLine = (credit: EarnTransaction): StatementLine => ({
+    key: credit.id,
+    name: credit.action.name,
+    date: formatDate(credit.createdAt),
+    amount: formatStationAmount(credit.points_cents, currency),
+    status: creditStatusText(credit, now),
+    tone: credit.state === "pending" ? "pending" : credit.state === "available" ? "default" : "void",
+  });
+  return <TransactionList query={query} toLine={toLine} emptyText={NO_CREDITS_TEXT} label={EARNED_TAB_LABEL} />;
+}
+
+export function StatementPage() {
+  const station = useStation();
+  const userId = useSession()?.user.id;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const current = tabOf(searchParams.get(TAB_PARAM));
+  const baseId = useId();
+  const tabRefs = useRef(new Map<TabId, HTMLButtonElement>());
+
+  const select = (tab: TabId) => {
+    setSearchParams(
+      (params) => {
+        params.set(TAB_PARAM, tab);
+        return params;
+      },
+      { replace: true },
+    );
+  };
+
+  // Arrow keys move between the tabs (WAI-ARIA tabs pattern, selection follows focus).
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
+    const index = TABS.findIndex((tab) => tab.id === current);
+    const step = event.key === "ArrowRight" ? 1 : TABS.length - 1;
+    const next = TABS[(index + step) % TABS.length];
+    if (!next) return;
+    select(next.id);
+    tabRefs.current.get(next.id)?.focus();
+  };
+
+  if (userId === undefined) return null;
+
+  return (
+    <section className="statement">
+      <h1 className="statement__title">Extrato</h1>
+      <BalanceSummary currency={station} />
+      <div className="statement-tabs" role="tablist" aria-label="Extrato" onKeyDown={onKeyDown}>
+        {TABS.map((tab) => (
+          <button
+            key={tab.id}
+            ref={(element) => {
+              if (element) tabRefs.current.set(tab.id, element);
+              else tabRefs.current.delete(tab.id);
+            }}
+            type="button"
+            role="tab"
+            id={`${baseId}-${tab.id}-tab`}
+            className="statement-tabs__tab"
+            aria-selected={tab.id === current}
+            aria-controls={`${baseId}-${tab.id}-panel`}
+            tabIndex={tab.id === current ? 0 : -1}
+            onClick={() => select(tab.id)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <div
+        className="statement-panel"
+        role="tabpanel"
+        id={`${baseId}-${current}-panel`}
+        aria-labelledby={`${baseId}-${current}-tab`}
+      >
+        {current === "utilizados" ? (
+          <SpentList userId={userId} currency={station} />
+        ) : (
+          <EarnedList userId={userId} currency={station} />
+        )}
+      </div>
+    </section>
+  );
+}
