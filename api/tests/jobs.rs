@@ -29,10 +29,9 @@ async fn enqueue(db: &PgPool, canary: Canary, owner: Option<(i64, i64)>) -> Stri
 
 fn fleet_services(db: &PgPool) -> Arc<Services> {
     // Every queue's worker holds a LISTEN connection: more than the per-test pool has.
-    let pool = sqlx::postgres::PgPoolOptions::new()
-        .max_connections(24)
-        .connect_lazy_with(db.connect_options().as_ref().clone());
-    Services::new(pool, common::config_with(&[])).expect("services")
+    let config = common::config_with(&[]);
+    let pool = jobs::fleet::pool_beside(db, config.database_max_connections);
+    Services::new(pool, config).expect("services")
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

@@ -16,7 +16,6 @@ use jobs::kinds::Canary;
 use jobs::{Enqueue, Services};
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use sqlx::postgres::PgPoolOptions;
 
 const STAFF_ONLY: &str = "Acesso restrito à equipe de suporte.";
 const READ_ONLY: &str = "Seu perfil permite apenas consultar.";
@@ -157,12 +156,8 @@ async fn snapshot(db: &PgPool) -> HashMap<String, (String, i32, String, Option<V
 /// The fleet on a pool of its own (each queue's worker holds a connection for LISTEN; the
 /// test's pool has 5), with retries stretched so a failed attempt waits for staff.
 async fn start_fleet(db: &PgPool) -> (jobs::fleet::FleetHandle, PgPool) {
-    let pool = PgPoolOptions::new()
-        .max_connections(20)
-        .connect_with((*db.connect_options()).clone())
-        .await
-        .expect("fleet pool");
     let config = common::config_with(&[("FILIA_JOB_BACKOFF_SCALE", "1000")]);
+    let pool = jobs::fleet::pool_beside(db, config.database_max_connections);
     let services: Arc<Services> = Services::new(pool.clone(), config).expect("services");
     (jobs::fleet::spawn(services, Vec::new()), pool)
 }
@@ -569,6 +564,103 @@ async fn bulk_rerun_touches_exactly_the_jobs_matching_the_filter(db: PgPool) {
     let local_entries = audit(&w.app, &w.local).await;
     assert_eq!(local_entries.len(), 1);
     assert_eq!(local_entries[0]["id"], entries[1]["id"]);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_bulk_rerun_across_stations_is_audited_once_per_station(db: PgPool) {
+    let w = world(&db).await;
+    let here = enqueue(&db, keyed("lote-1"), Some(w.station)).await;
+    let here_too = enqueue(&db, keyed("lote-2"), Some(w.station)).await;
+    let there = enqueue(&db, keyed("lote-3"), Some(w.other_station)).await;
+    let system = enqueue(&db, keyed("lote-4"), None).await;
+    for id in [&here, &here_too, &there, &system] {
+        fail_for_good(&db, id, "recusado").await;
+    }
+    let waiting = enqueue(&db, keyed("lote-5"), Some(w.station)).await;
+
+    // The list and the detail say which actions each job's state allows.
+    let listed = get(&w.app, "/api/ops/jobs?q=lote", &w.support).await.json();
+    let allowed: HashMap<String, (bool, bool)> = listed["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .map(|job| {
+            (
+                job["id"].as_str().expect("id").to_string(),
+                (
+                    job["can_rerun"].as_bool().expect("can_rerun"),
+                    job["can_cancel"].as_bool().expect("can_cancel"),
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(allowed[&here], (true, false));
+    assert_eq!(allowed[&waiting], (false, true));
+    let detail = get(&w.app, &format!("/api/ops/jobs/{here}"), &w.support)
+        .await
+        .json();
+    assert_eq!(
+        (&detail["can_rerun"], &detail["can_cancel"]),
+        (&json!(true), &json!(false))
+    );
+
+    let done = post_body(
+        &w.app,
+        "/api/ops/jobs/rerun",
+        &w.support,
+        json!({ "filter": { "state": "failed", "q": "lote" }, "expected": 4 }),
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+    assert_eq!(done.json()["rerun"], 4);
+
+    // One entry per station among the jobs, and one for the unowned job.
+    let entries = audit(&w.app, &w.support).await;
+    let mut by_station: Vec<(Value, Value, Value, Value)> = entries
+        .iter()
+        .map(|entry| {
+            assert_eq!(entry["action"], "jobs.rerun");
+            assert_eq!(entry["details"]["filter"]["q"], "lote");
+            (
+                entry["station_id"].clone(),
+                entry["job_ids"].clone(),
+                entry["details"]["count"].clone(),
+                entry["details"]["total"].clone(),
+            )
+        })
+        .collect();
+    by_station.sort_by_key(|(station, ..)| station.as_i64());
+    let mut mine = vec![here.clone(), here_too.clone()];
+    mine.sort();
+    let mut expected = vec![
+        (Value::Null, json!([system]), json!(1), json!(4)),
+        (json!(w.station), json!(mine), json!(2), json!(4)),
+        (json!(w.other_station), json!([there]), json!(1), json!(4)),
+    ];
+    expected.sort_by_key(|(station, ..)| station.as_i64());
+    assert_eq!(by_station, expected);
+    // The demo station's staff see the re-run of their jobs.
+    let local_entries = audit(&w.app, &w.local).await;
+    assert_eq!(local_entries.len(), 1);
+    assert_eq!(local_entries[0]["job_ids"], json!(mine));
+
+    // A re-run job is waiting again: it can be cancelled, not re-run.
+    let rerun = get(&w.app, &format!("/api/ops/jobs/{here}"), &w.support)
+        .await
+        .json();
+    assert_eq!(
+        (&rerun["can_rerun"], &rerun["can_cancel"]),
+        (&json!(false), &json!(true))
+    );
+    let cancelled = post(&w.app, &format!("/api/ops/jobs/{here}/cancel"), &w.support).await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    assert_eq!(
+        (
+            &cancelled.json()["can_rerun"],
+            &cancelled.json()["can_cancel"]
+        ),
+        (&json!(true), &json!(false))
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

@@ -173,3 +173,47 @@ async fn only_an_active_sharer_s_share_of_their_own_station_is_found(db: PgPool)
     }
     assert_eq!(visits(&db).await, 0);
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn visits_from_one_address_past_the_limit_are_answered_429(db: PgPool) {
+    let (demo, share) = seed(&db).await;
+    let app = common::app_with(
+        db.clone(),
+        &[
+            ("FILIA_TRUST_FORWARDED_FOR", "true"),
+            ("FILIA_SHARE_MAX_PER_IP", "3"),
+        ],
+    );
+    let body = |i: usize| {
+        json!({ "action_id": share, "user_id": demo.member_id,
+                "visitor_id": format!("visitante-{i:02}-8f14e45fceea467a") })
+    };
+    for i in 0..3 {
+        let answer = visit(&app, body(i), None, ("203.0.113.7", &format!("Agente/{i}"))).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    }
+    let refused = visit(&app, body(3), None, ("203.0.113.7", "Agente/3")).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        refused.json(),
+        json!({ "messages": ["Muitos acessos a partir deste endereço. Aguarde alguns minutos e tente novamente."] })
+    );
+    let retry_after: u64 = refused.headers["retry-after"]
+        .to_str()
+        .expect("header")
+        .parse()
+        .expect("seconds");
+    assert!((1..=600).contains(&retry_after), "{retry_after}");
+    assert_eq!(visits(&db).await, 3, "the refused visit is not recorded");
+
+    // Another address is counted apart; an IPv6 client by its /64.
+    let elsewhere = visit(&app, body(4), None, ("198.51.100.1", "Agente/4")).await;
+    assert_eq!(elsewhere.status, StatusCode::OK);
+    for i in 5..8 {
+        let address = format!("2001:db8:1:2::{i}");
+        let answer = visit(&app, body(i), None, (&address, "Agente")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    }
+    let rotated = visit(&app, body(8), None, ("2001:db8:1:2::99", "Agente")).await;
+    assert_eq!(rotated.status, StatusCode::TOO_MANY_REQUESTS);
+}

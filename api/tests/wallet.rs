@@ -648,3 +648,182 @@ async fn a_new_share_visitor_credits_the_sharer_once(db: PgPool) {
         vec![("Compartilhe o Clube Filia Demo".to_string(), Some(share)); 2]
     );
 }
+
+/// A visit from `address` with this user agent and visitor id.
+async fn share_visit_from(
+    app: &Router,
+    demo: &DemoStation,
+    share: i64,
+    (visitor, address, user_agent): (&str, &str, &str),
+) {
+    let headers = [("user-agent", user_agent), ("x-forwarded-for", address)];
+    let body = json!({ "action_id": share, "user_id": demo.member_id, "visitor_id": visitor });
+    let answer = send_json(app, "POST", "/api/validate-sharing", None, &headers, &body).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+}
+
+async fn share_visits(db: &PgPool) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM share_visits")
+        .fetch_one(db)
+        .await
+        .expect("visits")
+}
+
+async fn demo_share(db: &PgPool, station_id: i64) -> i64 {
+    sqlx::query_scalar("SELECT id FROM actions WHERE station_id = $1 AND type_id = 5")
+        .bind(station_id)
+        .fetch_one(db)
+        .await
+        .expect("share")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn one_network_credits_a_share_once_whatever_user_agent_or_visitor_id(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let share = demo_share(&db, demo.station_id).await;
+    let app = app_with(db.clone(), &[("FILIA_TRUST_FORWARDED_FOR", "true")]);
+
+    // A loop rotating the user agent, the visitor id and the address inside one /24.
+    for i in 0..6 {
+        let visitor = format!("visitante-{i:02}-8f14e45fceea467a");
+        let address = format!("203.0.113.{}", 10 + i);
+        let user_agent = format!("Navegador/{i}.0");
+        share_visit_from(&app, &demo, share, (&visitor, &address, &user_agent)).await;
+    }
+    assert_eq!(
+        share_visits(&db).await,
+        6,
+        "every visitor is still recorded"
+    );
+    let keys = credit_keys(&db).await;
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let key = keys.first().expect("one key");
+    let prefix = format!("activity:{share}:{}:", demo.member_id);
+    let network = key
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(":share"))
+        .unwrap_or_else(|| panic!("{key}"));
+    assert!(
+        network.len() == 32 && network.chars().all(|c| c.is_ascii_hexdigit()),
+        "a hashed network, never the address: {key}"
+    );
+
+    // Another network credits again; an IPv6 client counts by its /64.
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("visitante-b-c9f0f895fb98", "198.51.100.4", "Firefox"),
+    )
+    .await;
+    assert_eq!(credit_keys(&db).await.len(), 2);
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("visitante-c-c9f0f895fb98", "2001:db8:5:6::1", "Firefox"),
+    )
+    .await;
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("visitante-d-c9f0f895fb98", "2001:db8:5:6:ffff::9", "Chrome"),
+    )
+    .await;
+    assert_eq!(credit_keys(&db).await.len(), 3);
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("visitante-e-c9f0f895fb98", "2001:db8:5:7::1", "Firefox"),
+    )
+    .await;
+    assert_eq!(credit_keys(&db).await.len(), 4);
+
+    assert_eq!(run_credit_jobs(&db).await, 4);
+    assert_eq!(balance(&db, demo.member_id).await.pending, 4 * 1000);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_sharer_earns_at_most_the_daily_cap_of_share_credits(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let share = demo_share(&db, demo.station_id).await;
+    let app = app_with(db.clone(), &[("FILIA_TRUST_FORWARDED_FOR", "true")]);
+    let cap = domain::wallet::rewards::SHARE_CREDITS_PER_DAY;
+    let visit = |i: i64| {
+        let app = app.clone();
+        async move {
+            let visitor = format!("visitante-{i:03}-8f14e45fceea467a");
+            let address = format!("10.{}.{}.1", i / 200, i % 200);
+            share_visit_from(&app, &demo, share, (&visitor, &address, "Firefox")).await;
+        }
+    };
+
+    for i in 0..cap + 5 {
+        visit(i).await;
+    }
+    assert_eq!(share_visits(&db).await, cap + 5);
+    assert_eq!(
+        credit_keys(&db).await.len(),
+        usize::try_from(cap).expect("cap")
+    );
+    // A new visitor of a network credited earlier today is that same credit.
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("outra-pessoa-0123456789", "10.0.0.77", "Chrome"),
+    )
+    .await;
+    assert_eq!(share_visits(&db).await, cap + 6);
+    assert_eq!(
+        credit_keys(&db).await.len(),
+        usize::try_from(cap).expect("cap")
+    );
+
+    // The cap is per day: once today's credits are yesterday's, a new network earns again.
+    sqlx::query("UPDATE job_records SET created_at = created_at - interval '1 day'")
+        .execute(&db)
+        .await
+        .expect("a day later");
+    visit(cap + 10).await;
+    assert_eq!(
+        credit_keys(&db).await.len(),
+        usize::try_from(cap + 1).expect("cap")
+    );
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_share_credit_whose_job_failed_for_good_is_re_armed_by_the_next_visit(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let share = demo_share(&db, demo.station_id).await;
+    let app = app_with(db.clone(), &[("FILIA_TRUST_FORWARDED_FOR", "true")]);
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("visitante-a-8f14e45fceea467a", "203.0.113.7", "Firefox"),
+    )
+    .await;
+    sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Failed', attempts = max_attempts, done_at = now()
+          WHERE job_type = 'points.credit'",
+    )
+    .execute(&db)
+    .await
+    .expect("failed for good");
+    assert_eq!(run_credit_jobs(&db).await, 0, "nothing waiting");
+
+    // Someone else from the same network: no new credit, but the failed one runs again.
+    share_visit_from(
+        &app,
+        &demo,
+        share,
+        ("visitante-b-8f14e45fceea467a", "203.0.113.8", "Chrome"),
+    )
+    .await;
+    assert_eq!(credit_keys(&db).await.len(), 1);
+    assert_eq!(run_credit_jobs(&db).await, 1);
+    assert_eq!(balance(&db, demo.member_id).await.pending, 1000);
+}

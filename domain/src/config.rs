@@ -40,6 +40,9 @@ pub struct Config {
     /// Account-creating public calls (sign-ups, reset links) from one IP address per window.
     pub signup_max_per_ip: u32,
     pub signup_window_seconds: u64,
+    /// Share-link visits (`POST /api/validate-sharing`) from one IP address per window.
+    pub share_max_per_ip: u32,
+    pub share_window_seconds: u64,
     /// Take the client address from the last `X-Forwarded-For` hop (behind a reverse proxy
     /// that sets it); otherwise the TCP peer address is used.
     pub trust_forwarded_for: bool,
@@ -146,6 +149,8 @@ impl Config {
             login_window_seconds: parse(&lookup, "FILIA_LOGIN_WINDOW_SECONDS", "900")?,
             signup_max_per_ip: parse(&lookup, "FILIA_SIGNUP_MAX_PER_IP", "20")?,
             signup_window_seconds: parse(&lookup, "FILIA_SIGNUP_WINDOW_SECONDS", "3600")?,
+            share_max_per_ip: parse(&lookup, "FILIA_SHARE_MAX_PER_IP", "30")?,
+            share_window_seconds: parse(&lookup, "FILIA_SHARE_WINDOW_SECONDS", "600")?,
             trust_forwarded_for: parse(&lookup, "FILIA_TRUST_FORWARDED_FOR", "false")?,
             signing_key: Secret::new(
                 lookup("FILIA_SIGNING_KEY").unwrap_or_else(|| DEVELOPMENT_SIGNING_KEY.into()),

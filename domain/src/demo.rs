@@ -208,9 +208,11 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
     })
 }
 
-/// A short statement for the demo member, written through the ledger as the jobs would:
-/// the sign-up reward, released, and one purchase paid with points. Each step is keyed,
-/// so seeding again adds nothing.
+/// A short statement for the demo member: the sign-up reward written straight through the
+/// ledger on the seed's transaction (no `points.credit` job), a release batch of the demo
+/// station up to that lot's `available_at` (which also releases any other of its lots due
+/// by then), and one purchase paid with points. Each step is keyed, so seeding again adds
+/// nothing.
 async fn member_history(
     tx: &mut PgConnection,
     station_id: i64,

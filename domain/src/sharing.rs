@@ -1,9 +1,10 @@
 //! The share activity (type 5): a member shares a link `/compartilhamento?source={userId}&
 //! campaign={actionId}`; each person who opens it is recorded once, and the share's credit
-//! is paid per recorded visitor.
+//! is paid once per visitor network, up to a daily cap (`wallet::rewards::on_share_visit`).
 
 use std::net::IpAddr;
 
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgExecutor;
@@ -59,6 +60,34 @@ pub fn client_hash(ip: Option<IpAddr>, user_agent: &str) -> [u8; 32] {
     Sha256::digest(format!("{ip}\n{user_agent}").as_bytes()).into()
 }
 
+/// The visitor's network as the share credit keys it: the address' /24 (IPv4, also when
+/// written as IPv4-mapped IPv6) or /64 (IPv6), the block one subscriber or one host
+/// typically holds. So rotating the user agent, the visitor id or the address within the
+/// network is one visitor for the credit. An HMAC keyed by `signing_key`, hex, half of it:
+/// the address is never stored, and a network cannot be found again by hashing every
+/// /24 without the key. `None` (no address known) is one network of its own.
+pub fn network_key(signing_key: &str, ip: Option<IpAddr>) -> String {
+    let network = match ip.map(|ip| ip.to_canonical()) {
+        Some(IpAddr::V4(v4)) => {
+            let [a, b, c, _] = v4.octets();
+            format!("v4:{a}.{b}.{c}.0/24")
+        }
+        Some(IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("v6:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        None => "unknown".to_string(),
+    };
+    let mut mac = Hmac::<Sha256>::new_from_slice(signing_key.as_bytes())
+        .expect("HMAC takes a key of any length");
+    mac.update(b"share-network\n");
+    mac.update(network.as_bytes());
+    mac.finalize().into_bytes()[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
 /// The browser's own random id when it looks like one (16 to 64 letters, digits, `-` or
 /// `_`), else the client hash: a made-up or missing id still counts one visitor per client.
 pub fn visitor_key(visitor_id: Option<&str>, client_hash: &[u8; 32]) -> String {
@@ -89,6 +118,8 @@ pub struct Visit<'a> {
     pub sharer_id: i64,
     pub visitor_key: &'a str,
     pub client_hash: &'a [u8; 32],
+    /// The visitor's [`network_key`]: what the sharer's credit is keyed on.
+    pub network: &'a str,
 }
 
 /// True when this visitor is new for this sharer and activity.
@@ -128,5 +159,25 @@ mod tests {
             assert!(key.starts_with("c:") && key.len() == 66, "{made_up:?}");
         }
         assert_ne!(client, client_hash(Some([127, 0, 0, 2].into()), "Firefox"));
+    }
+
+    #[test]
+    fn a_network_is_an_ipv4_slash_24_or_an_ipv6_slash_64_keyed_by_the_signing_key() {
+        let key = |ip: &str| network_key("segredo", Some(ip.parse().expect("address")));
+        assert_eq!(key("203.0.113.7"), key("203.0.113.250"));
+        assert_eq!(key("203.0.113.7"), key("::ffff:203.0.113.9"));
+        assert_ne!(key("203.0.113.7"), key("203.0.114.7"));
+        assert_eq!(
+            key("2001:db8:1:2::1"),
+            key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+        );
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("203.0.113.7").len(), 32);
+        assert_ne!(
+            key("203.0.113.7"),
+            network_key("outro", Some("203.0.113.7".parse().expect("address")))
+        );
+        assert_eq!(network_key("segredo", None), network_key("segredo", None));
+        assert_ne!(network_key("segredo", None), key("203.0.113.7"));
     }
 }

@@ -14,17 +14,18 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
 use crate::state::{
-    JobState, job_error, job_finished_at, job_from, job_result, job_started_at, job_state,
+    JobState, cancellable, job_error, job_finished_at, job_from, job_result, job_started_at,
+    job_state, rerunnable,
 };
 
-/// True when a re-run applies: the job finished badly, or waits for a retry (run it now).
-macro_rules! rerunnable {
+/// The payload as the console shows and searches it: the envelope's `args` without what
+/// may hold a secret. An e-mail's body (`mail.text`, `mail.html` of
+/// [`crate::kinds::MailSend`]) carries activation codes and password-reset links; removing
+/// a path a payload lacks changes nothing. One definition for the detail and the search,
+/// so nothing hidden can be found by guessing it.
+macro_rules! shown_payload {
     () => {
-        concat!(
-            "(",
-            job_state!(),
-            ") IN ('failed', 'cancelled', 'retrying')"
-        )
+        "((convert_from(j.job, 'UTF8')::jsonb -> 'args') #- '{mail,text}' #- '{mail,html}')"
     };
 }
 
@@ -37,7 +38,7 @@ pub struct JobFilter {
     pub from: Option<DateTime<Utc>>,
     /// Enqueued at or before.
     pub to: Option<DateTime<Utc>>,
-    /// Found, ignoring case, in the payload, the last result or any failure.
+    /// Found, ignoring case, in the shown payload, the last result or any failure.
     pub q: Option<String>,
     pub station_id: Option<i64>,
 }
@@ -54,7 +55,9 @@ macro_rules! filter_where {
               AND ($3::text IS NULL OR j.id >= $3)
               AND ($4::text IS NULL OR j.id < $4)
               AND ($5::text IS NULL
-                   OR convert_from(j.job, 'UTF8') ILIKE $5
+                   OR (",
+            shown_payload!(),
+            ")::text ILIKE $5
                    OR j.last_result::text ILIKE $5
                    OR EXISTS (SELECT 1 FROM job_failures s
                               WHERE s.job_id = j.id AND (s.summary ILIKE $5 OR s.detail ILIKE $5)))
@@ -74,7 +77,11 @@ macro_rules! summary_columns {
             job_finished_at!(),
             " AS finished_at, ",
             job_error!(),
-            " AS error, r.station_id, r.user_id, r.subject_kind, r.subject_id"
+            " AS error, r.station_id, r.user_id, r.subject_kind, r.subject_id, ",
+            rerunnable!(),
+            " AS can_rerun, ",
+            cancellable!(),
+            " AS can_cancel"
         )
     };
 }
@@ -163,14 +170,17 @@ pub struct JobSummary {
     pub state: JobState,
     pub attempts: i32,
     pub max_attempts: i32,
-    /// When it was enqueued (the time inside its ULID).
-    pub created_at: Option<DateTime<Utc>>,
+    /// When it was enqueued: the time inside its ULID id.
+    pub created_at: DateTime<Utc>,
     pub run_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
     pub error: Option<String>,
     pub station_id: Option<i64>,
     pub user_id: Option<i64>,
     pub subject: Option<Subject>,
+    /// Whether its state allows a re-run / a cancel (the actions' own conditions).
+    pub can_rerun: bool,
+    pub can_cancel: bool,
 }
 
 #[derive(sqlx::FromRow)]
@@ -187,13 +197,17 @@ struct SummaryRow {
     user_id: Option<i64>,
     subject_kind: Option<String>,
     subject_id: Option<String>,
+    can_rerun: bool,
+    can_cancel: bool,
 }
 
 impl From<SummaryRow> for JobSummary {
     fn from(row: SummaryRow) -> Self {
+        // Every job id is a ULID (`Enqueue::push`, like apalis' own push); an id written
+        // by hand in SQL falls back to its run time rather than failing the whole list.
         let created_at = ulid::Ulid::from_string(&row.id)
-            .ok()
-            .map(|id| DateTime::<Utc>::from(id.datetime()));
+            .map(|id| DateTime::<Utc>::from(id.datetime()))
+            .unwrap_or(row.run_at);
         Self {
             created_at,
             subject: row
@@ -210,6 +224,8 @@ impl From<SummaryRow> for JobSummary {
             error: row.error,
             station_id: row.station_id,
             user_id: row.user_id,
+            can_rerun: row.can_rerun,
+            can_cancel: row.can_cancel,
         }
     }
 }
@@ -312,7 +328,7 @@ pub struct JobOwner {
 pub struct JobDetail {
     #[serde(flatten)]
     pub summary: JobSummary,
-    /// The job's arguments (the stored envelope's `args`).
+    /// The job's arguments as shown (see `shown_payload!`): no e-mail body.
     pub payload: Option<Value>,
     pub result: Option<Value>,
     pub progress: Option<i16>,
@@ -339,7 +355,9 @@ pub async fn detail(
     id: &str,
 ) -> sqlx::Result<Option<JobDetail>> {
     const EXTRA: &str = concat!(
-        "SELECT convert_from(j.job, 'UTF8')::jsonb -> 'args' AS payload, ",
+        "SELECT ",
+        shown_payload!(),
+        " AS payload, ",
         job_result!(),
         " AS result, r.progress, ",
         job_started_at!(),
@@ -400,34 +418,22 @@ pub enum Change {
     NotFound,
     /// Its state does not allow the action.
     NotAllowed,
-    /// Done; the job as it is now.
-    Done(JobSummary),
+    /// Done: the state it had when it was locked for the action, and the job as it is now.
+    Done {
+        before: JobState,
+        job: Box<JobSummary>,
+    },
 }
 
-/// Re-runs one failed, cancelled or retrying job now, with its attempts back at zero.
+/// Re-runs one failed, cancelled or retrying job now ([`crate::state::rerun_in`]).
 pub async fn rerun(tx: &mut PgConnection, scope: Scope, id: &str) -> sqlx::Result<Change> {
     if summary(&mut *tx, scope, id).await?.is_none() {
         return Ok(Change::NotFound);
     }
-    // Locked and re-checked in one statement: a worker that takes the job meanwhile wins.
-    const LOCK: &str = concat!(
-        "SELECT j.id",
-        jobs_and_records!(),
-        "WHERE j.id = $1 AND ",
-        rerunnable!(),
-        " FOR UPDATE OF j"
-    );
-    let locked: Option<String> = sqlx::query_scalar(LOCK)
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if locked.is_none() {
+    let Some(before) = crate::state::rerun_in(tx, id).await? else {
         return Ok(Change::NotAllowed);
-    }
-    reset(tx, &[id.to_string()]).await?;
-    Ok(summary(&mut *tx, scope, id)
-        .await?
-        .map_or(Change::NotFound, Change::Done))
+    };
+    done(tx, scope, id, before).await
 }
 
 /// Cancels one job that has not started ([`crate::state::cancel_in`]).
@@ -435,12 +441,31 @@ pub async fn cancel(tx: &mut PgConnection, scope: Scope, id: &str) -> sqlx::Resu
     if summary(&mut *tx, scope, id).await?.is_none() {
         return Ok(Change::NotFound);
     }
-    if !crate::state::cancel_in(tx, id).await? {
+    let Some(before) = crate::state::cancel_in(tx, id).await? else {
         return Ok(Change::NotAllowed);
-    }
+    };
+    done(tx, scope, id, before).await
+}
+
+async fn done(
+    tx: &mut PgConnection,
+    scope: Scope,
+    id: &str,
+    before: JobState,
+) -> sqlx::Result<Change> {
     Ok(summary(&mut *tx, scope, id)
         .await?
-        .map_or(Change::NotFound, Change::Done))
+        .map_or(Change::NotFound, |job| Change::Done {
+            before,
+            job: Box::new(job),
+        }))
+}
+
+/// A job a bulk re-run put back in its queue, with its owning station (`None`: unowned).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rerun {
+    pub id: String,
+    pub station_id: Option<i64>,
 }
 
 /// Re-runs every re-runnable job the filter matches in scope, but only if they are still
@@ -451,48 +476,29 @@ pub async fn rerun_matching(
     scope: Scope,
     filter: &JobFilter,
     expected: i64,
-) -> sqlx::Result<Result<Vec<String>, i64>> {
+) -> sqlx::Result<Result<Vec<Rerun>, i64>> {
     const MATCHING: &str = concat!(
-        "SELECT j.id",
+        "SELECT j.id, r.station_id",
         jobs_and_records!(),
         filter_where!(),
         " AND ",
         rerunnable!(),
         " ORDER BY j.id FOR UPDATE OF j"
     );
-    let ids: Vec<(String,)> = Bound::new(filter, scope)
+    let rows: Vec<(String, Option<i64>)> = Bound::new(filter, scope)
         .bind(sqlx::query_as(MATCHING))
         .fetch_all(&mut *tx)
         .await?;
-    let ids: Vec<String> = ids.into_iter().map(|(id,)| id).collect();
-    let found = i64::try_from(ids.len()).unwrap_or(i64::MAX);
+    let found = i64::try_from(rows.len()).unwrap_or(i64::MAX);
     if found != expected {
         return Ok(Err(found));
     }
-    reset(tx, &ids).await?;
-    Ok(Ok(ids))
-}
-
-/// Puts jobs back in their queue as if new (JOBS.md: plain SQL on apalis.jobs); their
-/// failures stay on record.
-async fn reset(tx: &mut PgConnection, ids: &[String]) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE apalis.jobs
-         SET status = 'Pending', attempts = 0, run_at = now(), lock_by = NULL, lock_at = NULL,
-             done_at = NULL, last_result = NULL
-         WHERE id = ANY($1)",
-    )
-    .bind(ids)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "UPDATE job_records SET cancelled_at = NULL, progress = NULL
-         WHERE job_id = ANY($1) AND (cancelled_at IS NOT NULL OR progress IS NOT NULL)",
-    )
-    .bind(ids)
-    .execute(&mut *tx)
-    .await?;
-    Ok(())
+    let ids: Vec<String> = rows.iter().map(|(id, _)| id.clone()).collect();
+    crate::state::reset(tx, &ids).await?;
+    Ok(Ok(rows
+        .into_iter()
+        .map(|(id, station_id)| Rerun { id, station_id })
+        .collect()))
 }
 
 /// Jobs of one queue by state.

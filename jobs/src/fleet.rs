@@ -35,6 +35,22 @@ struct QueueSpec {
     backoff: crate::job::Backoff,
 }
 
+/// The connections a fleet's pool needs for `jobs` connections of work: every queue's
+/// worker holds one more of its own to LISTEN for new jobs, or the workers would wait on
+/// the pool for one another. The one sizing rule, for the `workers` process and tests.
+pub fn connections_for(jobs: u32) -> u32 {
+    let listeners = u32::try_from(kinds::QUEUES.len()).unwrap_or(u32::MAX);
+    jobs.saturating_add(listeners)
+}
+
+/// A pool on `db`'s connect options sized by [`connections_for`], opened lazily: a test
+/// runs a fleet beside the small pool `#[sqlx::test]` hands out.
+pub fn pool_beside(db: &PgPool, jobs: u32) -> PgPool {
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(connections_for(jobs))
+        .connect_lazy_with(db.connect_options().as_ref().clone())
+}
+
 /// Runs every job kind until `shutdown` resolves, then drains.
 pub async fn run(
     services: Arc<Services>,

@@ -112,7 +112,31 @@ macro_rules! job_error {
     };
 }
 
-pub(crate) use {job_error, job_finished_at, job_from, job_result, job_started_at, job_state};
+/// True when a re-run applies: the job finished badly, or waits for a retry (run it now).
+/// Needs `j` and `r`. [`rerun_in`] locks on it; the console counts and shows it.
+macro_rules! rerunnable {
+    () => {
+        concat!(
+            "((",
+            job_state!(),
+            ") IN ('failed', 'cancelled', 'retrying'))"
+        )
+    };
+}
+
+/// True when a cancel applies: the job has not started (queued and not yet fetched,
+/// scheduled, or waiting for a retry); a running job is not interrupted. Needs only `j`.
+/// [`cancel_in`] locks on it; the console shows it.
+macro_rules! cancellable {
+    () => {
+        "(j.status = 'Pending' OR (j.status = 'Failed' AND j.attempts < j.max_attempts))"
+    };
+}
+
+pub(crate) use {
+    cancellable, job_error, job_finished_at, job_from, job_result, job_started_at, job_state,
+    rerunnable,
+};
 
 /// `$1` is the job id; `$2`, when not NULL, the only user allowed to see it.
 const SELECT_VIEW: &str = concat!(
@@ -163,30 +187,88 @@ pub async fn cancel(db: &PgPool, id: &str) -> sqlx::Result<bool> {
     let mut tx = db.begin().await?;
     let cancelled = cancel_in(&mut tx, id).await?;
     tx.commit().await?;
-    Ok(cancelled)
+    Ok(cancelled.is_some())
 }
 
 /// [`cancel`] on the caller's transaction, so an action can commit with its audit row.
-pub async fn cancel_in(tx: &mut PgConnection, id: &str) -> sqlx::Result<bool> {
-    let cancelled = sqlx::query(
+/// Answers the state the job had when it was cancelled; `None` when it could not be.
+pub async fn cancel_in(tx: &mut PgConnection, id: &str) -> sqlx::Result<Option<JobState>> {
+    // Locked and re-checked in one statement: a worker that takes the job meanwhile wins.
+    const LOCK: &str = concat!(
+        "SELECT ",
+        job_state!(),
+        " FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id
+         WHERE j.id = $1 AND ",
+        cancellable!(),
+        " FOR UPDATE OF j"
+    );
+    let before: Option<JobState> = sqlx::query_scalar(LOCK)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if before.is_none() {
+        return Ok(None);
+    }
+    sqlx::query(
         r#"UPDATE apalis.jobs
            SET status = 'Killed', done_at = now(), lock_by = NULL, lock_at = NULL,
                last_result = '{"Err": "Cancelada"}'
-           WHERE id = $1 AND (status = 'Pending' OR (status = 'Failed' AND attempts < max_attempts))"#,
+           WHERE id = $1"#,
     )
     .bind(id)
     .execute(&mut *tx)
-    .await?
-    .rows_affected()
-        == 1;
-    if cancelled {
-        sqlx::query(
-            "INSERT INTO job_records (job_id, cancelled_at) VALUES ($1, now())
-             ON CONFLICT (job_id) DO UPDATE SET cancelled_at = now()",
-        )
+    .await?;
+    sqlx::query(
+        "INSERT INTO job_records (job_id, cancelled_at) VALUES ($1, now())
+         ON CONFLICT (job_id) DO UPDATE SET cancelled_at = now()",
+    )
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    Ok(before)
+}
+
+/// Re-runs a failed, cancelled or retrying job now, with its attempts back at zero, on the
+/// caller's transaction. Answers the state it had; `None` when its state does not allow a
+/// re-run (or it is unknown).
+pub async fn rerun_in(tx: &mut PgConnection, id: &str) -> sqlx::Result<Option<JobState>> {
+    // Locked and re-checked in one statement: a worker that takes the job meanwhile wins.
+    const LOCK: &str = concat!(
+        "SELECT ",
+        job_state!(),
+        " FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id
+         WHERE j.id = $1 AND ",
+        rerunnable!(),
+        " FOR UPDATE OF j"
+    );
+    let before: Option<JobState> = sqlx::query_scalar(LOCK)
         .bind(id)
-        .execute(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await?;
+    if before.is_some() {
+        reset(tx, &[id.to_string()]).await?;
     }
-    Ok(cancelled)
+    Ok(before)
+}
+
+/// Puts jobs back in their queue as if new (JOBS.md: plain SQL on apalis.jobs); their
+/// failures stay on record. The caller has locked them and checked they are re-runnable.
+pub(crate) async fn reset(tx: &mut PgConnection, ids: &[String]) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE apalis.jobs
+         SET status = 'Pending', attempts = 0, run_at = now(), lock_by = NULL, lock_at = NULL,
+             done_at = NULL, last_result = NULL
+         WHERE id = ANY($1)",
+    )
+    .bind(ids)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE job_records SET cancelled_at = NULL, progress = NULL
+         WHERE job_id = ANY($1) AND (cancelled_at IS NOT NULL OR progress IS NOT NULL)",
+    )
+    .bind(ids)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }

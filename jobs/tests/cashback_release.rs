@@ -16,7 +16,6 @@ use jobs::kinds::cashback_release::{self, CashbackDispatch, CashbackRelease, Pro
 use jobs::{Enqueue, JobState};
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 async fn station(db: &PgPool, subdomain: &str) -> i64 {
     sqlx::query_scalar(
@@ -531,22 +530,8 @@ async fn untimely_disabled_unreadable_or_empty_schedules_get_no_release(db: PgPo
     assert_eq!(json["releases"][0]["tick"], "2026-11-21T13:00:00Z");
 }
 
-/// A pool for a test that runs the fleet: every queue's LISTEN connection stays checked
-/// out of the pool, which is more than the 5 a `#[sqlx::test]` pool allows.
-async fn fleet_pool(connect: PgConnectOptions) -> PgPool {
-    PgPoolOptions::new()
-        .max_connections(16)
-        .connect_with(connect)
-        .await
-        .expect("fleet pool")
-}
-
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
-async fn on_the_fleet_a_release_reports_progress_and_sums_every_attempt(
-    _: PgPoolOptions,
-    connect: PgConnectOptions,
-) {
-    let db = fleet_pool(connect).await;
+async fn on_the_fleet_a_release_reports_progress_and_sums_every_attempt(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();
     for i in 0..3 {
@@ -588,19 +573,16 @@ async fn on_the_fleet_a_release_reports_progress_and_sums_every_attempt(
             "lots": 12,
             "amount_cents": total,
             "batches": 2,
+            "expired_lots": 0,
+            "expired_cents": 0,
         }))
     );
     assert_eq!(pending_lots(&db, station_id).await, 0);
     assert_caches_match_lots(&db).await;
-    db.close().await;
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
-async fn on_the_fleet_a_dispatch_enqueues_a_release_that_releases(
-    _: PgPoolOptions,
-    connect: PgConnectOptions,
-) {
-    let db = fleet_pool(connect).await;
+async fn on_the_fleet_a_dispatch_enqueues_a_release_that_releases(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let idle_station = station(&db, "parado").await;
     let ana = member(&db, station_id, "ana@example.com").await;
@@ -636,9 +618,103 @@ async fn on_the_fleet_a_dispatch_enqueues_a_release_that_releases(
 
     assert_eq!(
         released.result,
-        Some(json!({"station_id": station_id, "lots": 1, "amount_cents": 2500, "batches": 1}))
+        Some(json!({
+            "station_id": station_id, "lots": 1, "amount_cents": 2500, "batches": 1,
+            "expired_lots": 0, "expired_cents": 0,
+        }))
     );
     assert_eq!(wallet(&db, ana).await, (2500, 0));
     assert_caches_match_lots(&db).await;
-    db.close().await;
+}
+
+/// An available lot that expired a minute ago and that no expiry has ended yet, with the
+/// wallet's balance cache kept right.
+async fn expired_lot(db: &PgPool, user_id: i64, amount: i64) -> i64 {
+    let mut tx = db.begin().await.expect("begin");
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO credit_lots
+             (user_id, station_id, source_kind, source_id, rule, amount, state, description,
+              available_at, released_at, expires_at)
+         SELECT $1, station_id, 'refund', gen_random_uuid()::text, 'refund', $2, 'available',
+                'Estorno', now() - interval '10 days', now() - interval '10 days',
+                now() - interval '1 minute'
+         FROM wallets WHERE user_id = $1
+         RETURNING id",
+    )
+    .bind(user_id)
+    .bind(amount)
+    .fetch_one(&mut *tx)
+    .await
+    .expect("lot");
+    sqlx::query("UPDATE wallets SET balance = balance + $2 WHERE user_id = $1")
+        .bind(user_id)
+        .bind(amount)
+        .execute(&mut *tx)
+        .await
+        .expect("balance cache");
+    tx.commit().await.expect("commit");
+    id
+}
+
+async fn lot_state(db: &PgPool, lot_id: i64) -> String {
+    sqlx::query_scalar("SELECT state FROM credit_lots WHERE id = $1")
+        .bind(lot_id)
+        .fetch_one(db)
+        .await
+        .expect("lot")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn on_the_fleet_a_release_also_expires_due_lots_of_its_station_only(db: PgPool) {
+    let station_id = station(&db, "clube").await;
+    let other_station = station(&db, "outro").await;
+    let ana = member(&db, station_id, "ana@example.com").await;
+    let bia = member(&db, other_station, "bia@example.com").await;
+    lot(&db, ana, 2500, Utc::now() - minutes(30)).await;
+    let ana_expired = expired_lot(&db, ana, 700).await;
+    let bia_expired = expired_lot(&db, bia, 900).await;
+
+    let job = Enqueue::new(CashbackRelease {
+        station_id,
+        tick: None,
+        requested_by: None,
+    })
+    .owner(station_id, None)
+    .commit(&db)
+    .await
+    .expect("enqueue");
+    let fleet = start_fleet(&db);
+    let done = wait_for_state(&db, &job.id, JobState::Succeeded, Duration::from_secs(20)).await;
+    fleet.stop().await.expect("clean stop");
+
+    assert_eq!(
+        done.result,
+        Some(json!({
+            "station_id": station_id, "lots": 1, "amount_cents": 2500, "batches": 1,
+            "expired_lots": 1, "expired_cents": 700,
+        }))
+    );
+    assert_eq!(lot_state(&db, ana_expired).await, "expired");
+    assert_eq!(wallet(&db, ana).await, (2500, 0));
+    assert_eq!(
+        lot_state(&db, bia_expired).await,
+        "available",
+        "another station's"
+    );
+    assert_eq!(wallet(&db, bia).await, (900, 0));
+    assert_caches_match_lots(&db).await;
+
+    // A station with nothing to release but a lot to expire still gets its release.
+    let dispatched = cashback_release::dispatch(&db, Utc::now())
+        .await
+        .expect("dispatch");
+    assert_eq!(dispatched.idle, vec![station_id]);
+    assert_eq!(
+        dispatched
+            .releases
+            .iter()
+            .map(|release| release.station_id)
+            .collect::<Vec<_>>(),
+        vec![other_station]
+    );
 }

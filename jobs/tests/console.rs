@@ -16,19 +16,9 @@ use jobs::fleet;
 use jobs::kinds::MailSend;
 use jobs::{Enqueue, JobState, Services};
 use sqlx::PgPool;
-use sqlx::postgres::PgPoolOptions;
 
-/// A pool of its own for the fleet: the test's pool allows 5 connections, and each queue's
-/// worker holds one for LISTEN.
-async fn fleet_pool(db: &PgPool) -> PgPool {
-    PgPoolOptions::new()
-        .max_connections(20)
-        .connect_with((*db.connect_options()).clone())
-        .await
-        .expect("fleet pool")
-}
-
-/// Services whose configuration has the test's SMTP address and backoff scale.
+/// Services whose configuration has the test's SMTP address and backoff scale, on a pool
+/// sized for a fleet beside the test's own.
 fn services(db: &PgPool, smtp_url: &str, backoff_scale: &str) -> Arc<Services> {
     let (smtp_url, backoff_scale) = (smtp_url.to_string(), backoff_scale.to_string());
     let data_dir = std::env::temp_dir().join("filia-jobs-tests");
@@ -39,7 +29,8 @@ fn services(db: &PgPool, smtp_url: &str, backoff_scale: &str) -> Arc<Services> {
         _ => None,
     })
     .expect("configuration");
-    Services::new(db.clone(), config).expect("services")
+    let pool = fleet::pool_beside(db, config.database_max_connections);
+    Services::new(pool, config).expect("services")
 }
 
 /// Waits for the fleet to have declared `queue`, answering its backoff base and cap in
@@ -75,22 +66,24 @@ fn free_port() -> u16 {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn the_backoff_scale_stretches_every_declared_queue(db: PgPool) {
-    let fleet_db = fleet_pool(&db).await;
-    let fleet = fleet::spawn(services(&fleet_db, "smtp://127.0.0.1:1", "2.5"), Vec::new());
+    let stretched = services(&db, "smtp://127.0.0.1:1", "2.5");
+    let fleet = fleet::spawn(stretched.clone(), Vec::new());
     // canary: 1 s up to 60 s; mail.send: 30 s up to 1 h.
     assert_eq!(declared_backoff(&db, "canary").await, (2.5, 150.0));
     assert_eq!(declared_backoff(&db, "mail.send").await, (75.0, 9000.0));
     fleet.stop().await.expect("clean stop");
+    stretched.db.close().await;
 
     // A later fleet with the default scale declares the kinds' own backoff again.
-    let fleet = fleet::spawn(services(&fleet_db, "smtp://127.0.0.1:1", "1"), Vec::new());
+    let default = services(&db, "smtp://127.0.0.1:1", "1");
+    let fleet = fleet::spawn(default.clone(), Vec::new());
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while declared_backoff(&db, "canary").await != (1.0, 60.0) {
         assert!(tokio::time::Instant::now() < deadline, "not re-declared");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     fleet.stop().await.expect("clean stop");
-    fleet_db.close().await;
+    default.db.close().await;
 }
 
 fn notice(to: &str) -> MailSend {
@@ -122,11 +115,9 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
     // Nothing listens on this port yet; the retry waits 1000 x 30 s, so only a re-run
     // sends the mail again while the test runs.
     let port = free_port();
-    let fleet_db = fleet_pool(&db).await;
-    let fleet = fleet::spawn(
-        services(&fleet_db, &format!("smtp://127.0.0.1:{port}"), "1000"),
-        Vec::new(),
-    );
+    let fleet_services = services(&db, &format!("smtp://127.0.0.1:{port}"), "1000");
+    let fleet_db = fleet_services.db.clone();
+    let fleet = fleet::spawn(fleet_services, Vec::new());
     let id = Enqueue::new(notice("maria@example.com"))
         .owner(demo.station_id, Some(demo.member_id))
         .about("user", demo.member_id)
@@ -164,10 +155,16 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
     let change = console::rerun(&mut tx, Scope::Station(demo.station_id), &id)
         .await
         .expect("rerun");
-    let Change::Done(summary) = change else {
+    let Change::Done {
+        before,
+        job: summary,
+    } = change
+    else {
         panic!("not re-run: {change:?}");
     };
+    assert_eq!(before, JobState::Retrying);
     assert_eq!((summary.state, summary.attempts), (JobState::Queued, 0));
+    assert!(!summary.can_rerun && summary.can_cancel, "{summary:?}");
     tx.commit().await.expect("commit");
 
     let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
@@ -221,4 +218,55 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
     drop(tx);
     fleet.stop().await.expect("clean stop");
     fleet_db.close().await;
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_emails_body_is_neither_shown_nor_searchable(db: PgPool) {
+    let demo = domain::demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let mut mail = notice("maria@example.com");
+    mail.mail.text = "Seu código é 948271.".into();
+    mail.mail.html = "<p>Seu código é <b>948271</b>.</p>".into();
+    let id = Enqueue::new(mail)
+        .owner(demo.station_id, Some(demo.member_id))
+        .commit(&db)
+        .await
+        .expect("enqueue")
+        .id;
+    let mut conn = db.acquire().await.expect("connection");
+
+    let detail = console::detail(&mut conn, Scope::AllStations, &id)
+        .await
+        .expect("detail")
+        .expect("found");
+    let payload = detail.payload.expect("payload");
+    assert_eq!(payload["mail"]["to"], "maria@example.com");
+    assert_eq!(payload["mail"]["subject"], "Seu código de ativação");
+    assert!(payload["mail"].get("text").is_none() && payload["mail"].get("html").is_none());
+    assert!(!payload.to_string().contains("948271"), "{payload}");
+    // Waiting: it can be cancelled, not re-run; enqueued a moment ago.
+    assert!(detail.summary.can_cancel && !detail.summary.can_rerun);
+    let age = chrono::Utc::now() - detail.summary.created_at;
+    assert!(age >= chrono::Duration::zero() && age < chrono::Duration::minutes(1));
+
+    let search = |q: &str| JobFilter {
+        q: Some(q.into()),
+        ..JobFilter::default()
+    };
+    let by_code = console::list(&mut conn, Scope::AllStations, &search("948271"), 1, 50)
+        .await
+        .expect("list");
+    assert_eq!(by_code.total, 0, "the code is not searchable");
+    let by_recipient = console::list(
+        &mut conn,
+        Scope::AllStations,
+        &search("MARIA@example"),
+        1,
+        50,
+    )
+    .await
+    .expect("list");
+    assert_eq!(by_recipient.total, 1);
+    assert_eq!(by_recipient.jobs[0].id, id);
 }

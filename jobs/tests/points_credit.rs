@@ -189,3 +189,101 @@ async fn a_credit_for_someone_outside_the_station_fails_for_good(db: PgPool) {
     );
     assert_eq!(count(&db, "SELECT count(*) FROM credit_lots").await, 0);
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn enqueueing_a_credit_whose_job_failed_for_good_or_was_cancelled_re_arms_it(db: PgPool) {
+    let (station_id, user_id) = member(&db).await;
+    let signup = signup_reward(station_id, user_id);
+    let refund = Credit {
+        source_kind: SourceKind::Refund,
+        source_id: "order-7".into(),
+        rule: rules::REFUND.into(),
+        amount: 300,
+        ..signup_reward(station_id, user_id)
+    };
+    let failed = enqueue(&db, signup.clone()).await;
+    // Its attempts ran out (a long database outage, say).
+    sqlx::query(
+        r#"UPDATE apalis.jobs
+           SET status = 'Failed', attempts = max_attempts, done_at = now(),
+               last_result = '{"Err": "banco indisponível"}'
+           WHERE id = $1"#,
+    )
+    .bind(&failed.id)
+    .execute(&db)
+    .await
+    .expect("failed for good");
+    let cancelled = enqueue(&db, refund.clone()).await;
+    assert!(
+        jobs::state::cancel(&db, &cancelled.id)
+            .await
+            .expect("cancel")
+    );
+    let state = |id: String| {
+        let db = db.clone();
+        async move {
+            let job = jobs::state::find(&db, &id)
+                .await
+                .expect("find")
+                .expect("job");
+            (job.state, job.attempts)
+        }
+    };
+    assert_eq!(state(failed.id.clone()).await.0, JobState::Failed);
+    assert_eq!(state(cancelled.id.clone()).await.0, JobState::Cancelled);
+
+    // The same credits owed again (user-earn-points, a confirmation replayed) put the jobs
+    // back in their queue, in the caller's transaction.
+    let mut tx = db.begin().await.expect("tx");
+    let queued = PointsCredit::enqueue_all(&mut tx, vec![signup.clone(), refund.clone()])
+        .await
+        .expect("enqueue");
+    tx.commit().await.expect("commit");
+    assert_eq!(queued, 2, "re-armed jobs count as queued");
+    assert_eq!(state(failed.id.clone()).await, (JobState::Queued, 0));
+    assert_eq!(state(cancelled.id.clone()).await, (JobState::Queued, 0));
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM apalis.jobs WHERE job_type = 'points.credit'"
+        )
+        .await,
+        2
+    );
+
+    let fleet = start_fleet(&db);
+    wait_for_state(
+        &db,
+        &failed.id,
+        JobState::Succeeded,
+        Duration::from_secs(15),
+    )
+    .await;
+    wait_for_state(
+        &db,
+        &cancelled.id,
+        JobState::Succeeded,
+        Duration::from_secs(15),
+    )
+    .await;
+    fleet.stop().await.expect("clean stop");
+
+    // Owed again once written: nothing to re-arm, nothing more credited.
+    let mut tx = db.begin().await.expect("tx");
+    let queued = PointsCredit::enqueue_all(&mut tx, vec![signup, refund])
+        .await
+        .expect("enqueue");
+    tx.commit().await.expect("commit");
+    assert_eq!(queued, 0);
+    assert_eq!(state(failed.id.clone()).await.0, JobState::Succeeded);
+
+    assert_eq!(count(&db, "SELECT count(*) FROM credit_lots").await, 2);
+    assert_eq!(
+        ledger::balance(&db, user_id).await.expect("balance"),
+        Balance {
+            balance: 300,
+            pending: 5000
+        }
+    );
+    assert_eq!(ledger::check_all(&db).await.expect("check"), vec![]);
+}

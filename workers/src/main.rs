@@ -24,9 +24,8 @@ async fn main() -> ExitCode {
 
 async fn run(mut config: domain::Config) -> anyhow::Result<()> {
     // FILIA_DB_MAX_CONNECTIONS is for the jobs themselves; the queues' LISTEN connections
-    // come on top, or the workers would wait on the pool for one another.
-    let listeners = u32::try_from(jobs::kinds::QUEUES.len()).unwrap_or(u32::MAX);
-    config.database_max_connections = config.database_max_connections.saturating_add(listeners);
+    // come on top.
+    config.database_max_connections = jobs::fleet::connections_for(config.database_max_connections);
     let schedules =
         jobs::kinds::schedules(&|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
     let db = connect_with_retry(&config).await?;

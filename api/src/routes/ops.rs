@@ -2,6 +2,8 @@
 //! the audit log in their grant's scope; `support` staff act, and each action commits with
 //! its `staff_audit` row in one transaction.
 
+use std::collections::BTreeMap;
+
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -315,7 +317,6 @@ async fn act_on_job(
 ) -> OpsResult<Json<JobSummary>> {
     staff.require_support()?;
     let mut tx = state.db.begin().await?;
-    let before = console::summary(&mut *tx, staff.scope(), &id).await?;
     let (change, refusal) = match action {
         Action::JobCancel => (
             console::cancel(&mut tx, staff.scope(), &id).await?,
@@ -326,10 +327,11 @@ async fn act_on_job(
             CANNOT_RERUN,
         ),
     };
-    let job = match change {
+    // `before` is the state the action found under its row lock, not an earlier read.
+    let (before, job) = match change {
         Change::NotFound => return Err(ApiError::not_found(JOB_NOT_FOUND).into()),
         Change::NotAllowed => return Err(OpsError::conflict(json!({ "error": refusal }))),
-        Change::Done(job) => job,
+        Change::Done { before, job } => (before, *job),
     };
     staff::record(
         &mut tx,
@@ -340,7 +342,7 @@ async fn act_on_job(
             job_ids: std::slice::from_ref(&job.id),
             details: json!({
                 "queue": job.queue,
-                "state_before": before.map(|before| before.state),
+                "state_before": before,
             }),
         },
     )
@@ -401,8 +403,10 @@ async fn rerun_matching(
     invalid_if_any(messages)?;
 
     let mut tx = state.db.begin().await?;
-    let ids = match console::rerun_matching(&mut tx, staff.scope(), &filter, body.expected).await? {
-        Ok(ids) => ids,
+    let rerun = match console::rerun_matching(&mut tx, staff.scope(), &filter, body.expected)
+        .await?
+    {
+        Ok(rerun) => rerun,
         Err(count) => {
             return Err(OpsError::conflict(json!({
                 "error": format!("A seleção mudou: agora são {count} tarefas. Confirme novamente."),
@@ -410,21 +414,37 @@ async fn rerun_matching(
             })));
         }
     };
-    staff::record(
-        &mut tx,
-        AuditRecord {
-            user_id: staff.user_id(),
-            action: Action::JobsRerun,
-            station_id: staff.scope().station_id().or(filter.station_id),
-            job_ids: &ids,
-            details: json!({ "filter": filter, "count": ids.len() }),
-        },
-    )
-    .await?;
+    // One entry per station among the jobs (and one for unowned jobs), so each station's
+    // staff see the re-runs of their jobs; `count` is the entry's, `total` the action's. A
+    // re-run that matched nothing is still recorded once, in the filter's scope.
+    let total = rerun.len();
+    let mut by_station: BTreeMap<Option<i64>, Vec<String>> = BTreeMap::new();
+    for job in &rerun {
+        by_station
+            .entry(job.station_id)
+            .or_default()
+            .push(job.id.clone());
+    }
+    if by_station.is_empty() {
+        by_station.insert(staff.scope().station_id().or(filter.station_id), Vec::new());
+    }
+    for (station_id, job_ids) in &by_station {
+        staff::record(
+            &mut tx,
+            AuditRecord {
+                user_id: staff.user_id(),
+                action: Action::JobsRerun,
+                station_id: *station_id,
+                job_ids,
+                details: json!({ "filter": filter, "count": job_ids.len(), "total": total }),
+            },
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(Json(BulkDone {
-        rerun: ids.len(),
-        job_ids: ids,
+        rerun: total,
+        job_ids: rerun.into_iter().map(|job| job.id).collect(),
     }))
 }
 

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::ip_throttle::SignupThrottle;
 use crate::routes::stations::STATION_NOT_FOUND;
-use crate::signup_throttle::SignupThrottle;
 use crate::state::AppState;
 
 pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";

@@ -1,5 +1,8 @@
 //! Share links: `POST /api/validate-sharing` answers where the share activity sends the
-//! visitor and records the visit, once per visitor, for the sharer's credit.
+//! visitor and records the visit, once per visitor. The sharer's credit is keyed on the
+//! visitor's network, not on what the caller sends (user agent, visitor id), and capped per
+//! day (`domain::wallet::rewards::on_share_visit`); calls are limited per client address
+//! ([`ShareThrottle`]).
 
 use axum::Router;
 use axum::extract::State;
@@ -12,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::ip_throttle::ShareThrottle;
 use crate::member::SignedIn;
 use crate::state::AppState;
 
@@ -36,6 +40,7 @@ struct Validated {
 }
 
 async fn validate_sharing(
+    _: ShareThrottle,
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     signed_in: Option<SignedIn>,
@@ -54,11 +59,13 @@ async fn validate_sharing(
             .unwrap_or_default();
         let client_hash = sharing::client_hash(ip, user_agent);
         let visitor_key = sharing::visitor_key(visit.visitor_id.as_deref(), &client_hash);
+        let network = sharing::network_key(state.config.signing_key.expose(), ip);
         let visit_row = Visit {
             action: &action,
             sharer_id: visit.user_id,
             visitor_key: &visitor_key,
             client_hash: &client_hash,
+            network: &network,
         };
         // The sharer's credit is queued with the visit that earns it.
         let mut tx = state.db.begin().await?;

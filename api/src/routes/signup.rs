@@ -26,9 +26,9 @@ use sqlx::PgConnection;
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::ip_throttle::SignupThrottle;
 use crate::routes::auth::start_session_in;
 use crate::routes::stations::STATION_NOT_FOUND;
-use crate::signup_throttle::SignupThrottle;
 use crate::state::AppState;
 
 pub const WRONG_SIGNUP_FLOW: &str = "Esta estação não aceita este tipo de cadastro.";

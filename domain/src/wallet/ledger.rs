@@ -400,16 +400,16 @@ async fn lock_wallet(
 /// Lots locked per round of a spend; a spend drawing on more takes another round.
 const SPEND_ROUND: i64 = 100;
 
-/// Pays with the member's balance, on the caller's transaction: draws on available lots,
-/// the first to expire first (then the first available, then the oldest), records how much
-/// came from each and lowers the balance. Never overdraws: the wallet row is locked first,
+/// Pays with the member's balance, on the caller's transaction: ends the wallet's lots past
+/// their expiry, then draws on available lots, the first to expire first (then the first
+/// available, then the oldest), records how much came from each and lowers the balance. Never overdraws: the wallet row is locked first,
 /// so spends of one member run one at a time, and the balance is checked under that lock.
 /// Paying for the same thing again answers the first spend.
 pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, LedgerError> {
     if spend.amount <= 0 {
         return Err(LedgerError::NonPositiveAmount(spend.amount));
     }
-    let Some((station_id, balance)) = lock_wallet(conn, spend.user_id).await? else {
+    let Some((station_id, _)) = lock_wallet(conn, spend.user_id).await? else {
         return Err(LedgerError::Insufficient {
             balance: 0,
             requested: spend.amount,
@@ -421,6 +421,9 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
             station_id: spend.station_id,
         });
     }
+    // Lots past their expiry end before the balance is read, so a spend never draws on
+    // one, even before the scheduled expiry (the release job) reached it.
+    let balance = expire_wallet(conn, spend.user_id).await?;
     let key = format!("{}:{}", spend.kind.as_str(), spend.source_id);
     let existing: Option<(i64, i64)> =
         sqlx::query_as("SELECT id, user_id FROM spends WHERE source_kind = $1 AND source_id = $2")
@@ -601,24 +604,30 @@ async fn close_lot(conn: &mut PgConnection, lot_id: i64, state: LotState) -> sql
     Ok(())
 }
 
-/// Ends up to `limit` available lots whose `expires_at` is at or before `now` and that
-/// still have an unspent remainder, taking that remainder out of their balances, on the
-/// caller's transaction. Wallets busy with a spend are skipped (never waited for) and
-/// their lots left for the next call; zero lots means nothing could be expired now.
+/// Ends up to `limit` available lots of the station whose `expires_at` is at or before
+/// `now` and that still have an unspent remainder, taking that remainder out of their
+/// balances, on the caller's transaction. Wallets busy with a spend are skipped (never
+/// waited for) and their lots left for the next call; zero lots means nothing could be
+/// expired now. The `cashback.release` job calls it in bounded batches; a spend expires
+/// its own wallet's due lots first ([`spend`]).
 pub async fn expire_due(
     conn: &mut PgConnection,
+    station_id: i64,
     now: DateTime<Utc>,
     limit: i64,
 ) -> sqlx::Result<Expired> {
+    // Both statements read the partial index `credit_lots_expiring` (station, expires_at).
     let wallets: Vec<i64> = sqlx::query_scalar(
         "SELECT w.user_id FROM wallets w
           WHERE w.user_id IN (
                 SELECT user_id FROM credit_lots
-                 WHERE state = 'available' AND spent < amount AND expires_at <= $1
-                 ORDER BY expires_at, id LIMIT $2)
+                 WHERE station_id = $1 AND state = 'available' AND spent < amount
+                   AND expires_at IS NOT NULL AND expires_at <= $2
+                 ORDER BY expires_at, id LIMIT $3)
           ORDER BY w.user_id
           FOR NO KEY UPDATE OF w SKIP LOCKED",
     )
+    .bind(station_id)
     .bind(now)
     .bind(limit)
     .fetch_all(&mut *conn)
@@ -629,14 +638,16 @@ pub async fn expire_due(
     let (lots, amount): (i64, i64) = sqlx::query_as(
         "WITH due AS (
              SELECT id FROM credit_lots
-              WHERE user_id = ANY($1) AND state = 'available' AND spent < amount
-                AND expires_at <= $2
+              WHERE station_id = $1 AND user_id = ANY($2) AND state = 'available'
+                AND spent < amount AND expires_at IS NOT NULL AND expires_at <= $3
               ORDER BY expires_at, id
-              LIMIT $3
+              LIMIT $4
               FOR UPDATE),
+         -- By `id = ANY(array)`, not a join with `due`: as in the release batch, a join
+         -- let the planner scan the whole primary key index.
          expired AS (
              UPDATE credit_lots l SET state = 'expired', closed_at = now()
-               FROM due WHERE l.id = due.id
+              WHERE l.id = ANY (ARRAY(SELECT id FROM due))
              RETURNING l.user_id, l.amount - l.spent AS remainder),
          per_wallet AS (
              SELECT user_id, sum(remainder)::bigint AS amount FROM expired GROUP BY user_id),
@@ -645,12 +656,54 @@ pub async fn expire_due(
                FROM per_wallet p WHERE w.user_id = p.user_id)
          SELECT count(*)::bigint, coalesce(sum(remainder), 0)::bigint FROM expired",
     )
+    .bind(station_id)
     .bind(&wallets)
     .bind(now)
     .bind(limit)
     .fetch_one(&mut *conn)
     .await?;
     Ok(Expired { lots, amount })
+}
+
+/// Whether the station has an available lot to expire at `now` (one probe of the index).
+pub async fn has_expiring(
+    db: impl PgExecutor<'_>,
+    station_id: i64,
+    now: DateTime<Utc>,
+) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM credit_lots
+                         WHERE station_id = $1 AND state = 'available' AND spent < amount
+                           AND expires_at IS NOT NULL AND expires_at <= $2)",
+    )
+    .bind(station_id)
+    .bind(now)
+    .fetch_one(db)
+    .await
+}
+
+/// Ends the due lots of one wallet the caller has locked (wallet, then lots), and answers
+/// the balance left.
+async fn expire_wallet(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "WITH expired AS (
+             UPDATE credit_lots SET state = 'expired', closed_at = now()
+              WHERE user_id = $1 AND state = 'available' AND spent < amount
+                AND expires_at IS NOT NULL AND expires_at <= now()
+             RETURNING amount - spent AS remainder),
+         debited AS (
+             UPDATE wallets
+                SET balance = balance - (SELECT sum(remainder) FROM expired),
+                    updated_at = now()
+              WHERE user_id = $1 AND EXISTS (SELECT 1 FROM expired)
+             RETURNING balance)
+         -- The wallet row is written only when a lot ended; otherwise its balance as read.
+         SELECT coalesce((SELECT balance FROM debited),
+                         (SELECT balance FROM wallets WHERE user_id = $1))",
+    )
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await
 }
 
 /// A member's cached totals, in hundredths. A member with no wallet has zeros.

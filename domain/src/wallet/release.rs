@@ -15,9 +15,6 @@ use std::str::FromStr;
 use chrono::{DateTime, Duration, FixedOffset, SubsecRound, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
-/// The advisory lock namespace of release batches (`pg_advisory_xact_lock(ns, station)`).
-const RELEASE_LOCK: i32 = 0x0c4b_0001;
-
 /// A station without a `cashback_schedules` row releases at the top of every hour.
 pub const DEFAULT_SCHEDULE: &str = "0 0 * * * *";
 
@@ -40,11 +37,13 @@ pub async fn release_batch(
 ) -> sqlx::Result<ReleasedBatch> {
     // Its own statement, before the release: the release's snapshot is then taken after
     // the lock is held, so it sees every batch committed by a release that held it before.
-    sqlx::query("SELECT pg_advisory_xact_lock($1, $2::integer)")
-        .bind(RELEASE_LOCK)
-        .bind(i32::try_from(station_id).unwrap_or(i32::MAX))
-        .execute(&mut *tx)
-        .await?;
+    // One bigint key per station, namespaced by its text, so any station id has its own.
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('cashback-release:' || $1::text, 0))",
+    )
+    .bind(station_id)
+    .execute(&mut *tx)
+    .await?;
     let (lots, amount): (i64, i64) = sqlx::query_as(
         "WITH due AS (
              SELECT id FROM credit_lots

@@ -6,9 +6,11 @@
 
 use std::collections::HashSet;
 
+use chrono::{DateTime, NaiveTime, Utc};
 use sqlx::PgConnection;
 
 use super::ledger::{Credit, SourceKind};
+use super::release::brasilia;
 use super::rules;
 use crate::sharing::{SHARE_TYPE, Visit};
 
@@ -122,10 +124,22 @@ fn signup_credit(
     }
 }
 
-/// The share activity's points for the sharer, for a visit just recorded as new. The
-/// credit's key is the activity, the sharer and the visitor's client hash, so a client
-/// that comes back under another visitor id is the same credit: its job and its lot
-/// exist already and nothing more is paid. `None` when the activity pays nothing.
+/// Share credits one sharer can earn per share activity per day (Brasília time): past it,
+/// visits are still recorded but pay nothing until the next day.
+pub const SHARE_CREDITS_PER_DAY: i64 = 20;
+
+/// The share activity's points for the sharer, for a visit just recorded as new, or `None`
+/// when the activity pays nothing or the sharer has reached [`SHARE_CREDITS_PER_DAY`] for
+/// it today. The credit's key is the activity, the sharer and the visitor's network
+/// ([`crate::sharing::network_key`]), so another user agent, visitor id or address of a
+/// network already credited is the same credit: its job and its lot exist already and
+/// nothing more is paid (a failed job of it is re-armed by the enqueue).
+///
+/// The cap counts the `points.credit` jobs queued today for this sharer and activity
+/// (every credit is such a job, recorded in `job_records` with the credit's key as
+/// subject, in the transaction that earns it), not the lots, which their jobs write
+/// later. Visits of one sharer and activity are serialised here, so two at once cannot
+/// both take the last credit of the day.
 pub async fn on_share_visit(
     conn: &mut PgConnection,
     visit: &Visit<'_>,
@@ -142,27 +156,69 @@ pub async fn on_share_visit(
     let Some(points) = points.filter(|points| *points > 0) else {
         return Ok(None);
     };
-    // Half the client hash names the client well enough and keeps keys short.
-    let client: String = visit.client_hash[..16]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    Ok(Some(Credit {
+    let credit = Credit {
         user_id: visit.sharer_id,
         station_id: visit.action.station_id,
         source_kind: SourceKind::Activity,
-        source_id: format!("{}:{}:{client}", visit.action.id, visit.sharer_id),
+        source_id: format!("{}:{}:{}", visit.action.id, visit.sharer_id, visit.network),
         rule: rules::SHARE.to_string(),
         amount: cents(points),
         description: visit.action.name.clone(),
         action_id: Some(visit.action.id),
-    }))
+    };
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('share-credit:' || $1::text || ':' || $2::text, 0))",
+    )
+    .bind(visit.action.id)
+    .bind(visit.sharer_id)
+    .execute(&mut *conn)
+    .await?;
+    let (known, today): (bool, i64) = sqlx::query_as(
+        "SELECT coalesce(bool_or(subject_id = $2), false),
+                count(*) FILTER (WHERE created_at >= $4)
+           FROM job_records
+          WHERE user_id = $1 AND subject_kind = 'credit' AND subject_id LIKE $3",
+    )
+    .bind(visit.sharer_id)
+    .bind(credit.key())
+    .bind(format!(
+        "{}:{}:{}:%:{}",
+        SourceKind::Activity.as_str(),
+        visit.action.id,
+        visit.sharer_id,
+        rules::SHARE
+    ))
+    .bind(brasilia_day_start(Utc::now()))
+    .fetch_one(&mut *conn)
+    .await?;
+    if !known && today >= SHARE_CREDITS_PER_DAY {
+        tracing::info!(
+            action_id = visit.action.id,
+            sharer_id = visit.sharer_id,
+            "share credit cap reached for today"
+        );
+        return Ok(None);
+    }
+    Ok(Some(credit))
+}
+
+/// Midnight of `now`'s day in Brasília time, the day members and stations count in.
+fn brasilia_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
+    let local = now.with_timezone(&brasilia());
+    local
+        .date_naive()
+        .and_time(NaiveTime::MIN)
+        .and_local_timezone(brasilia())
+        .single()
+        .map_or(now, |start| start.with_timezone(&Utc))
 }
 
 /// The credits of the member's completed participations that have no lot yet: the
 /// sign-up reward's participation maps to the sign-up credit (keyed by the member), any
 /// other to an activity credit keyed by the participation. A credit already queued but
-/// not yet written is answered again; its job's idempotency key makes that harmless.
+/// not yet written is answered again: enqueueing it finds its job by the idempotency key,
+/// and re-arms that job if it failed for good or was cancelled (else the credit would
+/// never be written); the lot's unique key keeps it one credit.
 pub async fn uncredited_participations(
     conn: &mut PgConnection,
     user_id: i64,
@@ -208,4 +264,24 @@ pub async fn uncredited_participations(
         )
         .filter(|credit| seen.insert(credit.key()))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[test]
+    fn the_share_cap_counts_brasilia_days() {
+        let utc = |d, h, mi| {
+            Utc.with_ymd_and_hms(2026, 11, d, h, mi, 0)
+                .single()
+                .expect("valid")
+        };
+        // 02:59 UTC on the 21st is still the 20th in Brasília: the day began at 03:00 UTC.
+        assert_eq!(brasilia_day_start(utc(21, 2, 59)), utc(20, 3, 0));
+        assert_eq!(brasilia_day_start(utc(21, 3, 0)), utc(21, 3, 0));
+        assert_eq!(brasilia_day_start(utc(21, 23, 30)), utc(21, 3, 0));
+    }
 }

@@ -4,7 +4,9 @@
 //!
 //! A release that crashed, timed out or was re-run releases nothing twice: a batch takes
 //! only lots still pending and records itself (`cashback_release_batches`) in the same
-//! transaction, so the job's summary is what its committed batches released.
+//! transaction, so the job's summary is what its committed batches released. After the
+//! release, the same job ends the station's available lots past their expiry
+//! (`ledger::expire_due`), in bounded batches too.
 
 use std::future::Future;
 use std::time::Duration;
@@ -14,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
+use domain::wallet::ledger::{self, Expired};
 use domain::wallet::release::{self as wallet_release, DEFAULT_SCHEDULE, ReleasedBatch};
 
 use crate::enqueue::Enqueue;
@@ -55,8 +58,8 @@ impl Job for CashbackRelease {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        // Fixed for the attempt: lots that fall due while it runs wait for the next tick,
-        // so a release always ends.
+        // Fixed at the start of the attempt: lots that fall due while it runs wait for the
+        // next release (or this job's next attempt), so a release always ends.
         let cutoff = Utc::now();
         let station_id = self.station_id;
         let mut shown = None;
@@ -80,14 +83,22 @@ impl Job for CashbackRelease {
                 .await
                 .map_err(|err| JobError::retry("Falha ao registrar o progresso.", err))?;
         }
+        let expired = expire_station(ctx.db(), station_id, cutoff, BATCH_SIZE)
+            .await
+            .map_err(|err| JobError::retry("Falha ao expirar os créditos vencidos.", err))?;
         let summary = wallet_release::job_summary(ctx.db(), &ctx.id)
             .await
             .map_err(|err| JobError::retry("Falha ao resumir a liberação.", err))?;
+        // The release counts are exact over every attempt (its batch rows); the expiry
+        // counts are this attempt's only: an earlier attempt's expiries are not recorded,
+        // and a lot ends once whichever attempt (or spend) ends it.
         Ok(json!({
             "station_id": station_id,
             "lots": summary.lots,
             "amount_cents": summary.amount,
             "batches": summary.batches,
+            "expired_lots": expired.lots,
+            "expired_cents": expired.amount,
         }))
     }
 }
@@ -174,6 +185,28 @@ async fn one_batch(
     }
 }
 
+/// Ends the station's available lots past their expiry at `now`, `batch_size` at a time,
+/// each batch its own transaction, until one ends nothing (what is left belongs to wallets
+/// busy with a spend, which ends its own expired lots). Answers what this call ended.
+pub async fn expire_station(
+    db: &PgPool,
+    station_id: i64,
+    now: DateTime<Utc>,
+    batch_size: i64,
+) -> sqlx::Result<Expired> {
+    let mut total = Expired::default();
+    loop {
+        let mut tx = db.begin().await?;
+        let batch = ledger::expire_due(&mut tx, station_id, now, batch_size).await?;
+        tx.commit().await?;
+        if batch.lots == 0 {
+            return Ok(total);
+        }
+        total.lots += batch.lots;
+        total.amount += batch.amount;
+    }
+}
+
 fn is_deadlock(err: &sqlx::Error) -> bool {
     err.as_database_error()
         .and_then(|db| db.code())
@@ -213,7 +246,8 @@ pub struct Dispatched {
     pub stations: usize,
     /// Releases enqueued (or found already enqueued for that tick).
     pub releases: Vec<DispatchedRelease>,
-    /// Stations whose tick was new but had nothing due: the tick is recorded, no job.
+    /// Stations whose tick was new but had nothing to release or expire: the tick is
+    /// recorded, no job.
     pub idle: Vec<i64>,
     pub disabled: Vec<i64>,
     /// Stations skipped because their stored expression does not parse.
@@ -274,8 +308,8 @@ struct StationSchedule {
 }
 
 /// For every station: if its schedule's latest tick at `now` is newer than the last one
-/// handed to the queue, records it and, when the station has due pending lots, enqueues
-/// its release, in one transaction per station.
+/// handed to the queue, records it and, when the station has due pending lots or lots
+/// past their expiry, enqueues its release, in one transaction per station.
 pub async fn dispatch(db: &PgPool, now: DateTime<Utc>) -> sqlx::Result<Dispatched> {
     // Stations without a row take the default schedule, enabled.
     let stations: Vec<StationSchedule> = sqlx::query_as(
@@ -360,9 +394,13 @@ async fn dispatch_station(
         tx.commit().await?;
         return Ok(Ticked::AlreadyRecorded);
     }
-    // Only a station with something to release gets a job; the tick is recorded either way,
-    // so lots falling due later wait for the next tick, as the schedule says.
-    if !wallet_release::has_due(&mut *tx, station_id, now).await? {
+    // Only a station with something to release or to expire now gets a job. The tick is
+    // recorded either way: with nothing due now, lots falling due later go out with a
+    // later tick's release (a job that is enqueued takes what is due when its attempt
+    // starts, not at the tick; see `CashbackRelease::run`).
+    if !wallet_release::has_due(&mut *tx, station_id, now).await?
+        && !ledger::has_expiring(&mut *tx, station_id, now).await?
+    {
         tx.commit().await?;
         return Ok(Ticked::Idle);
     }

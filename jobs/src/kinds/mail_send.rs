@@ -10,6 +10,10 @@ use domain::mail::OutgoingMail;
 
 use crate::job::{Backoff, Job, JobContext, JobError};
 
+/// The message whole, body included: activation codes and password-reset links travel in
+/// `mail.text` and `mail.html`. So the support console shows and searches this payload
+/// without those two fields (`shown_payload!` in `crate::console`); keep any other secret
+/// a new field might carry out of the console the same way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MailSend {
     pub mail: OutgoingMail,

@@ -1,7 +1,7 @@
 //! `points.credit`: writes one credit lot into a member's wallet. Every credit goes through
 //! this job, enqueued in the transaction of the event that earns it; the lot's unique key
 //! (and the job's idempotency key, the same string) make a retried or duplicated credit a
-//! no-op.
+//! no-op; enqueueing a credit whose job failed for good or was cancelled re-arms that job.
 
 use std::time::Duration;
 
@@ -13,6 +13,7 @@ use domain::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
+use crate::state::{self, JobState};
 
 /// The credit to write: [`Credit`]'s fields. Optional ones have defaults so older or
 /// hand-made payloads still parse; a payload missing who, what or how much fails alone.
@@ -67,26 +68,51 @@ impl From<PointsCredit> for Credit {
 
 impl PointsCredit {
     /// Enqueues the credit on the caller's transaction, owned by its member and keyed by
-    /// the credit's own key: the same credit enqueued twice is one job.
+    /// the credit's own key: the same credit enqueued twice is one job. When that job
+    /// failed for good or was cancelled, it is put back in its queue (a re-run), or the
+    /// key would block the credit forever; the lot's unique key still makes it one credit.
     pub async fn enqueue(tx: &mut PgConnection, credit: Credit) -> sqlx::Result<Enqueued> {
+        Ok(Self::enqueue_counted(tx, credit).await?.0)
+    }
+
+    /// [`Self::enqueue`], and whether the call queued anything: a new job or a re-armed one.
+    async fn enqueue_counted(
+        tx: &mut PgConnection,
+        credit: Credit,
+    ) -> sqlx::Result<(Enqueued, bool)> {
         let key = credit.key();
-        Enqueue::new(Self::from(credit.clone()))
+        let enqueued = Enqueue::new(Self::from(credit.clone()))
             .owner(credit.station_id, Some(credit.user_id))
             .about("credit", &key)
             .idempotency_key(key)
-            .push(tx)
-            .await
+            .push(&mut *tx)
+            .await?;
+        if enqueued.created {
+            return Ok((enqueued, true));
+        }
+        let existing = state::find(&mut *tx, &enqueued.id).await?;
+        let rearmed = match existing.map(|job| job.state) {
+            Some(JobState::Failed | JobState::Cancelled) => {
+                state::rerun_in(tx, &enqueued.id).await?.is_some()
+            }
+            // Waiting, running or retrying: it will write the lot. Succeeded: it did.
+            _ => false,
+        };
+        if rearmed {
+            tracing::info!(job = %enqueued.id, "points.credit job re-armed");
+        }
+        Ok((enqueued, rearmed))
     }
 
-    /// Enqueues each credit; answers how many jobs are new.
+    /// Enqueues each credit; answers how many jobs this call queued (new or re-armed).
     pub async fn enqueue_all(tx: &mut PgConnection, credits: Vec<Credit>) -> sqlx::Result<usize> {
-        let mut created = 0;
+        let mut queued = 0;
         for credit in credits {
-            if Self::enqueue(&mut *tx, credit).await?.created {
-                created += 1;
+            if Self::enqueue_counted(&mut *tx, credit).await?.1 {
+                queued += 1;
             }
         }
-        Ok(created)
+        Ok(queued)
     }
 }
 

@@ -10,15 +10,8 @@ use jobs::fleet::{self, FleetHandle};
 use jobs::{JobState, JobView, Services};
 use sqlx::PgPool;
 
-/// A pool of the test's database big enough for a fleet: every queue's worker holds one
-/// connection for LISTEN, beyond what the jobs themselves use. The per-test pool that
-/// sqlx::test hands out is too small for that.
-pub fn fleet_pool(db: &PgPool) -> PgPool {
-    sqlx::postgres::PgPoolOptions::new()
-        .max_connections(24)
-        .connect_lazy_with(db.connect_options().as_ref().clone())
-}
-
+/// Services on a pool of the test's database sized as the `workers` process sizes its own
+/// (`fleet::pool_beside`): the per-test pool sqlx::test hands out is too small for a fleet.
 pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
     let smtp_url = smtp_url.map(str::to_string);
     let data_dir = std::env::temp_dir().join("filia-jobs-tests");
@@ -28,7 +21,8 @@ pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
         _ => None,
     })
     .expect("configuration");
-    Services::new(fleet_pool(db), config).expect("services")
+    let pool = fleet::pool_beside(db, config.database_max_connections);
+    Services::new(pool, config).expect("services")
 }
 
 /// The fleet with no cron schedules, so only the test's jobs run.

@@ -15,8 +15,8 @@ use super::{check_captcha, create_account, hash_password, reject};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::ip_throttle::SignupThrottle;
 use crate::routes::auth::{LoginResponse, start_session_in};
-use crate::signup_throttle::SignupThrottle;
 use crate::state::AppState;
 
 pub const SUBDOMAIN_TAKEN: &str = "Este endereço já está em uso.";

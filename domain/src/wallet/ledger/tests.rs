@@ -352,7 +352,7 @@ async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder
 }
 
 #[sqlx::test(migrator = "crate::db::MIGRATOR")]
-async fn expiry_ends_the_unspent_remainder_of_due_lots(db: PgPool) {
+async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
     set_rule(&db, station_id, rules::REFUND, true, Some(5)).await;
@@ -369,13 +369,33 @@ async fn expiry_ends_the_unspent_remainder_of_due_lots(db: PgPool) {
     spend_now(&db, &a_spend(user_id, station_id, "o-1", 400))
         .await
         .expect("spend");
+    // Another station's lot, due at the same time.
+    let elsewhere = station(&db, "outro").await;
+    let neighbour = member(&db, elsewhere).await;
+    set_rule(&db, elsewhere, rules::REFUND, true, Some(5)).await;
+    let theirs = credit_now(
+        &db,
+        &a_credit(neighbour, elsewhere, rules::REFUND, "r-2", 700),
+    )
+    .await;
 
     let mut tx = db.begin().await.expect("tx");
-    let early = expire_due(&mut tx, Utc::now() + Duration::days(4), 100)
+    let early = expire_due(&mut tx, station_id, Utc::now() + Duration::days(4), 100)
         .await
         .expect("expire");
     assert_eq!(early, Expired::default());
-    let expired = expire_due(&mut tx, Utc::now() + Duration::days(6), 100)
+    assert!(
+        !has_expiring(&mut *tx, station_id, Utc::now() + Duration::days(4))
+            .await
+            .expect("probe")
+    );
+    let later = Utc::now() + Duration::days(6);
+    assert!(
+        has_expiring(&mut *tx, station_id, later)
+            .await
+            .expect("probe")
+    );
+    let expired = expire_due(&mut tx, station_id, later, 100)
         .await
         .expect("expire");
     tx.commit().await.expect("commit");
@@ -390,6 +410,70 @@ async fn expiry_ends_the_unspent_remainder_of_due_lots(db: PgPool) {
     assert_eq!(spent_of(&db, due.lot_id).await, (400, "expired".into()));
     assert_eq!(spent_of(&db, kept.lot_id).await, (0, "available".into()));
     assert_eq!(balance(&db, user_id).await.expect("balance").balance, 500);
+    assert_eq!(spent_of(&db, theirs.lot_id).await, (0, "available".into()));
+    assert_eq!(balance(&db, neighbour).await.expect("balance").balance, 700);
+
+    let mut tx = db.begin().await.expect("tx");
+    let theirs_expired = expire_due(&mut tx, elsewhere, later, 100)
+        .await
+        .expect("expire");
+    tx.commit().await.expect("commit");
+    assert_eq!(
+        theirs_expired,
+        Expired {
+            lots: 1,
+            amount: 700
+        }
+    );
+    assert_eq!(balance(&db, neighbour).await.expect("balance").balance, 0);
+    assert_consistent(&db).await;
+}
+
+#[sqlx::test(migrator = "crate::db::MIGRATOR")]
+async fn a_spend_ends_the_wallets_expired_lots_and_never_draws_on_them(db: PgPool) {
+    let station_id = station(&db, "clube").await;
+    let user_id = member(&db, station_id).await;
+    set_rule(&db, station_id, rules::REFUND, true, Some(5)).await;
+    // The refund expires first, so a spend would draw on it first, were it not past due.
+    let expiring = credit_now(
+        &db,
+        &a_credit(user_id, station_id, rules::REFUND, "r-1", 1000),
+    )
+    .await;
+    let kept = credit_now(
+        &db,
+        &a_credit(user_id, station_id, rules::TOPUP, "t-1", 500),
+    )
+    .await;
+    sqlx::query("UPDATE credit_lots SET expires_at = now() - interval '1 minute' WHERE id = $1")
+        .bind(expiring.lot_id)
+        .execute(&db)
+        .await
+        .expect("past due");
+    // The scheduled expiry has not run: the cached balance still counts the refund.
+    assert_eq!(balance(&db, user_id).await.expect("balance").balance, 1500);
+
+    let spent = spend_now(&db, &a_spend(user_id, station_id, "o-1", 400))
+        .await
+        .expect("spend");
+    let allocations: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT lot_id, amount FROM spend_allocations WHERE spend_id = $1")
+            .bind(spent.spend_id)
+            .fetch_all(&db)
+            .await
+            .expect("allocations");
+    assert_eq!(allocations, vec![(kept.lot_id, 400)]);
+    assert_eq!(spent_of(&db, expiring.lot_id).await, (0, "expired".into()));
+    assert_eq!(balance(&db, user_id).await.expect("balance").balance, 100);
+    assert_consistent(&db).await;
+
+    // Only what is left counts: the expired refund cannot pay for more.
+    match spend_now(&db, &a_spend(user_id, station_id, "o-2", 200)).await {
+        Err(LedgerError::Insufficient { balance, requested }) => {
+            assert_eq!((balance, requested), (100, 200));
+        }
+        other => panic!("expected insufficient, got {other:?}"),
+    }
     assert_consistent(&db).await;
 }
 
@@ -542,6 +626,7 @@ async fn cache_equals_ledger_after_a_randomised_sequence(db: PgPool) {
                 let mut tx = db.begin().await.expect("tx");
                 expire_due(
                     &mut tx,
+                    station_id,
                     Utc::now() + Duration::days(rng.between(0, 3)),
                     rng.between(1, 5),
                 )
@@ -640,7 +725,7 @@ async fn concurrent_mixed_operations_keep_the_invariants(db: PgPool) {
                         _ => {
                             release_now(&db, station_id, Utc::now(), 5).await;
                             let mut tx = db.begin().await.expect("tx");
-                            expire_due(&mut tx, Utc::now() + Duration::days(2), 5)
+                            expire_due(&mut tx, station_id, Utc::now() + Duration::days(2), 5)
                                 .await
                                 .expect("expire");
                             tx.commit().await.expect("commit");

@@ -1,0 +1,137 @@
+//! Public calls that anyone can repeat cheaply are counted per client address in Redis, in
+//! a fixed window; past the limit they are answered 429 until the window ends. Every
+//! attempt counts, valid or not. Like the login throttle it fails open when Redis is down.
+//!
+//! An IPv6 client is counted by its /64, the block one subscriber typically holds: counting
+//! single IPv6 addresses would let one host rotate past any limit.
+//!
+//! Each limit is a type ([`IpLimit`]) and its extractor an alias of [`IpThrottle`]:
+//! [`SignupThrottle`] for calls that create accounts or send e-mail (one address cannot
+//! mass-create accounts or flood inboxes), [`ShareThrottle`] for share-link visits (one
+//! address cannot replay visits to mint a sharer's points).
+
+use std::marker::PhantomData;
+use std::net::IpAddr;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use domain::Config;
+use redis::aio::MultiplexedConnection;
+
+use crate::client_ip::ClientIp;
+use crate::error::ApiError;
+use crate::login_throttle::with_redis;
+use crate::state::AppState;
+
+pub const TOO_MANY_SIGNUPS: &str = "Muitas tentativas. Aguarde alguns minutos e tente novamente.";
+pub const TOO_MANY_VISITS: &str =
+    "Muitos acessos a partir deste endereço. Aguarde alguns minutos e tente novamente.";
+
+/// One per-address limit.
+pub trait IpLimit {
+    /// Names its Redis counter (`{prefix}{NAME}:ip:{client}`) and its log line.
+    const NAME: &'static str;
+    /// The 429's message.
+    const MESSAGE: &'static str;
+    /// Calls allowed per window, and the window in seconds.
+    fn limit(config: &Config) -> (u32, u64);
+}
+
+/// Account-creating public calls (sign-ups, reset links): `FILIA_SIGNUP_MAX_PER_IP` per
+/// `FILIA_SIGNUP_WINDOW_SECONDS`.
+#[derive(Debug)]
+pub struct Signups;
+
+impl IpLimit for Signups {
+    const NAME: &'static str = "signup";
+    const MESSAGE: &'static str = TOO_MANY_SIGNUPS;
+    fn limit(config: &Config) -> (u32, u64) {
+        (config.signup_max_per_ip, config.signup_window_seconds)
+    }
+}
+
+/// Share-link visits (`POST /validate-sharing`): `FILIA_SHARE_MAX_PER_IP` per
+/// `FILIA_SHARE_WINDOW_SECONDS`.
+#[derive(Debug)]
+pub struct ShareVisits;
+
+impl IpLimit for ShareVisits {
+    const NAME: &'static str = "share";
+    const MESSAGE: &'static str = TOO_MANY_VISITS;
+    fn limit(config: &Config) -> (u32, u64) {
+        (config.share_max_per_ip, config.share_window_seconds)
+    }
+}
+
+/// Put first among a handler's arguments: counts the call, or refuses it with 429 and
+/// `Retry-After` before the body is read.
+#[derive(Debug)]
+pub struct IpThrottle<L>(PhantomData<fn() -> L>);
+
+pub type SignupThrottle = IpThrottle<Signups>;
+pub type ShareThrottle = IpThrottle<ShareVisits>;
+
+/// What a client is counted by: its address, or its /64 for IPv6.
+fn client_key(ip: IpAddr) -> String {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
+}
+
+impl<L: IpLimit> FromRequestParts<AppState> for IpThrottle<L> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Ok(ClientIp(ip)) = ClientIp::from_request_parts(parts, state).await;
+        // Without an address (never the case behind `serve`) there is nothing to count by.
+        let Some(ip) = ip else {
+            return Ok(Self(PhantomData));
+        };
+        let (max, window) = L::limit(&state.config);
+        let client = client_key(ip);
+        let key = format!("{}{}:ip:{client}", state.config.redis_prefix, L::NAME);
+        let counted = with_redis(state, L::NAME, async |redis: &mut MultiplexedConnection| {
+            redis::pipe()
+                .incr(&key, 1)
+                // The window starts at the first attempt and is not extended by later ones.
+                .cmd("EXPIRE")
+                .arg(&key)
+                .arg(window)
+                .arg("NX")
+                .ignore()
+                .ttl(&key)
+                .query_async::<(u32, i64)>(redis)
+                .await
+        })
+        .await;
+        match counted {
+            Some((count, ttl)) if count > max => {
+                tracing::info!(%client, path = parts.uri.path(), limit = L::NAME, "refused: too many calls from one address");
+                Err(ApiError::TooManyRequests {
+                    message: L::MESSAGE.into(),
+                    retry_after: u64::try_from(ttl).unwrap_or(window).max(1),
+                })
+            }
+            _ => Ok(Self(PhantomData)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv4_counts_by_address_and_ipv6_by_its_slash_64() {
+        let key = |ip: &str| client_key(ip.parse().expect("address"));
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:0:1::1"), "2001:db8:0:1::/64");
+        assert_eq!(key("2001:db8:0:1:abcd::9"), key("2001:db8:0:1::1"));
+        assert_ne!(key("2001:db8:0:2::1"), key("2001:db8:0:1::1"));
+    }
+}
