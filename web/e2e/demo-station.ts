@@ -4,7 +4,7 @@ export const DEMO_STATION_NAME = "Clube Filia Demo";
 export const DEMO_MAIN_COLOR_RGB = "rgb(14, 124, 102)";
 export const AGE_QUESTION = "Você tem mais de 18 anos?";
 
-interface StationFlags {
+export interface StationFlags {
   id: number;
   age_gate: boolean;
   has_majority_security: boolean;

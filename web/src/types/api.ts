@@ -174,12 +174,15 @@ export interface EarnTransaction {
   action: TransactionAction;
 }
 
+/** What a spend came from (docs/api-wallet.md). */
+export type SpendSourceKind = "purchase" | "donation" | "transfer" | "adjustment";
+
 /** A spend, as GET /api/use-points-transactions/ lists it. */
 export interface UseTransaction {
   id: number;
   points: number;
   points_cents: number;
-  source_kind: string;
+  source_kind: SpendSourceKind;
   createdAt: string;
   action: TransactionAction;
 }
@@ -245,6 +248,9 @@ export interface OpsJobSummary {
   user_id: number | null;
   /** The business record the job serves. */
   subject: { kind: string; id: string } | null;
+  /** Whether the job's state allows a re-run / a cancel (the server's one definition). */
+  can_rerun: boolean;
+  can_cancel: boolean;
 }
 
 export interface OpsJobList {
@@ -319,6 +325,7 @@ export interface OpsJobFilter {
   from?: string;
   to?: string;
   q?: string;
+  station_id?: number;
 }
 
 export interface OpsBulkRerunAnswer {

@@ -24,13 +24,14 @@ function text(value: unknown): string | null {
 
 function filterText(filter: unknown): string | null {
   if (typeof filter !== "object" || filter === null) return null;
-  const { queue, state, q, from, to } = filter as Record<string, unknown>;
+  const { queue, state, q, from, to, station_id } = filter as Record<string, unknown>;
   const parts: string[] = [];
   if (text(queue)) parts.push(`fila ${text(queue)}`);
   if (typeof state === "string" && isJobState(state)) parts.push(`estado ${JOB_STATE_LABELS[state]}`);
   if (text(from)) parts.push(`de ${text(from)}`);
   if (text(to)) parts.push(`até ${text(to)}`);
   if (text(q)) parts.push(`texto "${text(q)}"`);
+  if (text(station_id)) parts.push(`estação ${text(station_id)}`);
   return parts.length > 0 ? parts.join(", ") : "sem filtro";
 }
 

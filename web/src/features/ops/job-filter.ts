@@ -1,5 +1,5 @@
-// The job list's filter, kept in the address (?queue=&state=&from=&to=&q=&page=) so a
-// filtered list can be reloaded, shared and reached from the overview's counts.
+// The job list's filter, kept in the address (?queue=&state=&from=&to=&q=&station_id=&page=)
+// so a filtered list can be reloaded, shared and reached from the overview's counts.
 import { isJobState } from "@/features/ops/job-states";
 import type { JobState, OpsJobFilter } from "@/types/api";
 
@@ -10,9 +10,20 @@ export interface JobFilterFields {
   from: string;
   to: string;
   q: string;
+  /** A station's id as text, or "" for every station in scope. */
+  station_id: string;
 }
 
-export const EMPTY_FILTER_FIELDS: JobFilterFields = { queue: "", state: "", from: "", to: "", q: "" };
+export const EMPTY_FILTER_FIELDS: JobFilterFields = { queue: "", state: "", from: "", to: "", q: "", station_id: "" };
+
+const FIELD_KEYS = ["queue", "state", "from", "to", "q", "station_id"] as const;
+
+/** A station id as the API takes it: a positive integer, else undefined. */
+function stationIdOf(text: string | null): number | undefined {
+  if (text === null || !/^\d+$/.test(text.trim())) return undefined;
+  const id = Number(text);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
 
 export function fieldsFromSearch(params: URLSearchParams): JobFilterFields {
   const state = params.get("state");
@@ -22,6 +33,7 @@ export function fieldsFromSearch(params: URLSearchParams): JobFilterFields {
     from: params.get("from") ?? "",
     to: params.get("to") ?? "",
     q: params.get("q") ?? "",
+    station_id: String(stationIdOf(params.get("station_id")) ?? ""),
   };
 }
 
@@ -33,7 +45,7 @@ export function pageFromSearch(params: URLSearchParams): number {
 /** The address of a filter at a page; empty fields and page 1 are left out. */
 export function searchFromFields(fields: JobFilterFields, page = 1): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of ["queue", "state", "from", "to", "q"] as const) {
+  for (const key of FIELD_KEYS) {
     const value = fields[key].trim();
     if (value !== "") params.set(key, value);
   }
@@ -58,5 +70,7 @@ export function apiFilterOf(fields: JobFilterFields): OpsJobFilter {
   const to = toInstant(fields.to);
   if (to) filter.to = to;
   if (fields.q.trim()) filter.q = fields.q.trim();
+  const stationId = stationIdOf(fields.station_id);
+  if (stationId !== undefined) filter.station_id = stationId;
   return filter;
 }

@@ -1,4 +1,5 @@
-// How the console names job states and which actions each state allows (docs/api-ops.md).
+// How the console names job states. Which actions a job allows comes from the server
+// (`can_rerun`, `can_cancel` in docs/api-ops.md), not from the state here.
 import type { JobState } from "@/types/api";
 
 export const JOB_STATE_LABELS: Record<JobState, string> = {
@@ -15,14 +16,4 @@ export const JOB_STATES = Object.keys(JOB_STATE_LABELS) as JobState[];
 
 export function isJobState(value: string | null): value is JobState {
   return value !== null && value in JOB_STATE_LABELS;
-}
-
-/** A re-run puts the job back in the queue; a waiting retry runs now. */
-export function canRerun(state: JobState): boolean {
-  return state === "failed" || state === "cancelled" || state === "retrying";
-}
-
-/** A running job cannot be cancelled: its worker already has it. */
-export function canCancel(state: JobState): boolean {
-  return state === "queued" || state === "scheduled" || state === "retrying";
 }

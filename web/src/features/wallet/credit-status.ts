@@ -1,5 +1,5 @@
 // What a credit's line says about its state (the statement's "Créditos de Premiação").
-import { formatDate } from "@/features/wallet/format-date";
+import { formatDate } from "@/lib/dates";
 import type { EarnTransaction } from "@/types/api";
 
 export const AWAITING_RELEASE_TEXT = "Aguardando liberação";

@@ -10,13 +10,14 @@ export const JOB_LIST_REFRESH_INTERVAL_MS = 5000;
 export const ACTIVE_JOB_REFRESH_INTERVAL_MS = 2000;
 export const FINAL_JOB_REFRESH_INTERVAL_MS = 5000;
 
-/** The list query in a fixed order: queue, state, from, to, q, page. */
+/** The list query in a fixed order: queue, state, from, to, q, station_id, page. */
 export function jobListSearch(filter: OpsJobFilter, page: number): string {
   const params = new URLSearchParams();
   for (const key of ["queue", "state", "from", "to", "q"] as const) {
     const value = filter[key];
     if (value) params.set(key, value);
   }
+  if (filter.station_id !== undefined) params.set("station_id", String(filter.station_id));
   params.set("page", String(page));
   return params.toString();
 }

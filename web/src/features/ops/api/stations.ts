@@ -17,8 +17,9 @@ export function opsStationsQueryOptions() {
   });
 }
 
-export function useOpsStations() {
-  return useQuery(opsStationsQueryOptions());
+/** The stations in scope; `enabled: false` asks nothing (a caller that may not need them). */
+export function useOpsStations({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...opsStationsQueryOptions(), enabled });
 }
 
 /** Enqueues a cashback release of one station now; answers the release job's id. */

@@ -1,5 +1,5 @@
 import { auditActionLabel, auditDetailsText } from "@/features/ops/audit-format";
-import { formatDateTime } from "@/features/ops/format";
+import { formatDateTime } from "@/lib/dates";
 import type { OpsAuditEntry } from "@/types/api";
 
 /** A job's audit entries, newest first: when, who, what. */

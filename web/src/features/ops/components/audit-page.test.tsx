@@ -1,6 +1,5 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { formatDateTime } from "@/features/ops/format";
 import {
   buildAuditEntry,
   FAILED_JOB_ID,
@@ -9,6 +8,7 @@ import {
   stubOps,
   VIEWER,
 } from "@/features/ops/testing/ops-fixtures";
+import { formatDateTime } from "@/lib/dates";
 import { jsonResponse } from "@/testing/fixtures";
 import type { OpsAuditEntry } from "@/types/api";
 
@@ -41,7 +41,7 @@ describe("audit log", () => {
             id: 7,
             action: "jobs.rerun",
             job_ids: manyJobs,
-            details: { filter: { queue: "mail.send", state: "failed", q: "demo" }, count: 5 },
+            details: { filter: { queue: "mail.send", state: "failed", q: "demo", station_id: 1 }, count: 5 },
           }),
           buildAuditEntry({
             id: 6,
@@ -73,7 +73,7 @@ describe("audit log", () => {
         who,
         "Reexecutou tarefas em lote",
         "01JA01JB01JCe mais 2",
-        '5 tarefas (fila mail.send, estado Falhou, texto "demo")',
+        '5 tarefas (fila mail.send, estado Falhou, texto "demo", estação 1)',
       ],
       [when, who, "Cancelou a tarefa", RETRYING_JOB_ID, "Fila mail.send, antes: Aguardando nova tentativa"],
       [when, who, "Liberou cashback", "01JR", "Estação 1"],

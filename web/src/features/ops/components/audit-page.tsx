@@ -4,8 +4,8 @@ import { useAudit } from "@/features/ops/api/audit";
 import { auditActionLabel, auditDetailsText } from "@/features/ops/audit-format";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/ops/components/ops-states";
 import { Pager } from "@/features/ops/components/pager";
-import { formatDateTime } from "@/features/ops/format";
 import { pageFromSearch } from "@/features/ops/job-filter";
+import { formatDateTime } from "@/lib/dates";
 import type { OpsAuditEntry } from "@/types/api";
 
 /** Bulk re-runs can touch many jobs: the row names a few and counts the rest. */

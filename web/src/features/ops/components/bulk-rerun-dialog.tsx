@@ -1,18 +1,21 @@
 import { useState } from "react";
 import { useSnackbar } from "@/components/snackbar/use-snackbar";
 import { useBulkRerun } from "@/features/ops/api/jobs";
+import { useOpsStations } from "@/features/ops/api/stations";
 import { ConfirmDialog } from "@/features/ops/components/confirm-dialog";
-import { countOf, formatDateTime } from "@/features/ops/format";
+import { countOf } from "@/features/ops/format";
 import { JOB_STATE_LABELS } from "@/features/ops/job-states";
+import { formatDateTime } from "@/lib/dates";
 import type { OpsJobFilter } from "@/types/api";
 
-function filterLines(filter: OpsJobFilter): string[] {
+function filterLines(filter: OpsJobFilter, stationName: string | undefined): string[] {
   const lines: string[] = [];
   if (filter.queue) lines.push(`Fila: ${filter.queue}`);
   if (filter.state) lines.push(`Estado: ${JOB_STATE_LABELS[filter.state]}`);
   if (filter.from) lines.push(`De: ${formatDateTime(filter.from)}`);
   if (filter.to) lines.push(`Até: ${formatDateTime(filter.to)}`);
   if (filter.q) lines.push(`Texto: ${filter.q}`);
+  if (filter.station_id !== undefined) lines.push(`Estação: ${stationName ?? filter.station_id}`);
   return lines;
 }
 
@@ -32,7 +35,10 @@ export function BulkRerunDialog({ filter, count, onClose }: BulkRerunDialogProps
   const [changedMessage, setChangedMessage] = useState<string | null>(null);
   const bulkRerun = useBulkRerun();
   const showSnackbar = useSnackbar();
-  const lines = filterLines(filter);
+  // The station's name, when the filter names one (the filter form has usually loaded them).
+  const stations = useOpsStations({ enabled: filter.station_id !== undefined });
+  const stationName = stations.data?.find((station) => station.id === filter.station_id)?.name;
+  const lines = filterLines(filter, stationName);
 
   const confirm = () => {
     bulkRerun.mutate(

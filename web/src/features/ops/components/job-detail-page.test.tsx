@@ -5,7 +5,6 @@ import {
   FINAL_JOB_REFRESH_INTERVAL_MS,
   jobRefreshInterval,
 } from "@/features/ops/api/jobs";
-import { formatDateTime } from "@/features/ops/format";
 import {
   buildAuditEntry,
   buildOpsJob,
@@ -16,6 +15,7 @@ import {
   VIEWER,
 } from "@/features/ops/testing/ops-fixtures";
 import { ApiError } from "@/lib/api-client";
+import { formatDateTime } from "@/lib/dates";
 import { jsonResponse } from "@/testing/fixtures";
 import type { ApiHandler } from "@/testing/stub-api";
 import type { OpsMe } from "@/types/api";
@@ -243,7 +243,27 @@ describe("job actions", () => {
     expect(screen.queryByRole("button", { name: "Cancelar" })).not.toBeInTheDocument();
   });
 
-  it("gives a viewer no actions", async () => {
+  it("shows the actions the server allows, whatever the state", async () => {
+    stubDetail({
+      [DETAIL]: () => jsonResponse(buildOpsJobDetail({ state: "retrying", can_rerun: false, can_cancel: true })),
+    });
+    await renderDetail();
+
+    expect(screen.queryByRole("button", { name: "Reexecutar" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Cancelar" })).toBeInTheDocument();
+  });
+
+  it("offers nothing when the server allows no action, even on a failed job", async () => {
+    stubDetail({
+      [DETAIL]: () => jsonResponse(buildOpsJobDetail({ state: "failed", can_rerun: false, can_cancel: false })),
+    });
+    await renderDetail();
+
+    expect(screen.queryByRole("button", { name: "Reexecutar" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Cancelar" })).not.toBeInTheDocument();
+  });
+
+  it("gives a viewer no actions, even where the server allows them", async () => {
     stubDetail({}, VIEWER);
     await renderDetail();
 

@@ -7,10 +7,9 @@ import { AuditList } from "@/features/ops/components/audit-list";
 import { ConfirmDialog } from "@/features/ops/components/confirm-dialog";
 import { JobStateBadge } from "@/features/ops/components/job-state-badge";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/ops/components/ops-states";
-import { formatDateTime } from "@/features/ops/format";
-import { canCancel, canRerun } from "@/features/ops/job-states";
 import { useOpsMe } from "@/features/ops/ops-context";
 import { ApiError } from "@/lib/api-client";
+import { formatDateTime } from "@/lib/dates";
 import type { OpsJobDetail } from "@/types/api";
 
 function prettyJson(value: unknown): string {
@@ -50,15 +49,15 @@ function JobActions({ job }: { job: OpsJobDetail }) {
       { onSuccess: () => showSnackbar("Tarefa cancelada."), onSettled: () => setConfirmingCancel(false) },
     );
 
-  if (!canRerun(job.state) && !canCancel(job.state)) return null;
+  if (!job.can_rerun && !job.can_cancel) return null;
   return (
     <div className="ops-actions">
-      {canRerun(job.state) && (
+      {job.can_rerun && (
         <button type="button" className="button button--primary" disabled={busy} aria-busy={busy} onClick={rerun}>
           Reexecutar
         </button>
       )}
-      {canCancel(job.state) && (
+      {job.can_cancel && (
         <button
           type="button"
           className="button button--secondary"

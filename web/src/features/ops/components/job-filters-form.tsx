@@ -1,16 +1,38 @@
 import { useState, type FormEvent } from "react";
 import { SelectField, TextField } from "@/components/form/fields";
 import { useQueues } from "@/features/ops/api/queues";
+import { useOpsStations } from "@/features/ops/api/stations";
 import { EMPTY_FILTER_FIELDS, type JobFilterFields } from "@/features/ops/job-filter";
 import { JOB_STATE_LABELS, JOB_STATES, isJobState } from "@/features/ops/job-states";
+import { useOpsMe } from "@/features/ops/ops-context";
 
 interface JobFiltersFormProps {
   initial: JobFilterFields;
   onApply: (fields: JobFilterFields) => void;
 }
 
+/** The stations in the caller's scope; a station named in the address stays selectable. */
+function StationSelect({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const stations = useOpsStations();
+  const options = stations.data?.map((station) => ({ id: String(station.id), name: station.name })) ?? [];
+  if (value !== "" && !options.some((option) => option.id === value)) {
+    options.unshift({ id: value, name: `Estação ${value}` });
+  }
+  return (
+    <SelectField label="Estação" value={value} onChange={onChange}>
+      <option value="">Todas as estações</option>
+      {options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.name}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 /** The list's filters; they apply on "Filtrar" (or Enter), "Limpar" empties them. */
 export function JobFiltersForm({ initial, onApply }: JobFiltersFormProps) {
+  const me = useOpsMe();
   const [fields, setFields] = useState(initial);
   const queues = useQueues();
   const queueNames = queues.data?.map((queue) => queue.name) ?? [];
@@ -47,6 +69,10 @@ export function JobFiltersForm({ initial, onApply }: JobFiltersFormProps) {
           </option>
         ))}
       </SelectField>
+      {/* A one-station grant sees one station only: nothing to choose. */}
+      {me.station === null && (
+        <StationSelect value={fields.station_id} onChange={(value) => set("station_id", value)} />
+      )}
       <TextField label="De" type="datetime-local" value={fields.from} onChange={(value) => set("from", value)} />
       <TextField label="Até" type="datetime-local" value={fields.to} onChange={(value) => set("to", value)} />
       <TextField

@@ -5,9 +5,11 @@ import {
   buildOpsJob,
   buildOpsJobList,
   buildOpsQueue,
+  buildOpsStation,
   DONE_JOB_ID,
   FAILED_JOB_ID,
   OPS_QUEUES,
+  OPS_STATIONS,
   renderOps,
   RETRYING_JOB_ID,
   stubOps,
@@ -21,8 +23,19 @@ const LIST = "GET /api/ops/jobs?page=1";
 const BULK = "POST /api/ops/jobs/rerun";
 const queues = () => jsonResponse([buildOpsQueue(), buildOpsQueue({ name: "points.credit" })]);
 
+const stations = () =>
+  jsonResponse([buildOpsStation(), buildOpsStation({ id: 2, name: "Clube Saúde", subdomain: "saude" })]);
+
 function stubJobs(handlers: Record<string, ApiHandler> = {}, me: Partial<OpsMe> = {}) {
-  return stubOps({ [OPS_QUEUES]: queues, [LIST]: () => jsonResponse(buildOpsJobList()), ...handlers }, me);
+  return stubOps(
+    {
+      [OPS_QUEUES]: queues,
+      [OPS_STATIONS]: stations,
+      [LIST]: () => jsonResponse(buildOpsJobList()),
+      ...handlers,
+    },
+    me,
+  );
 }
 
 async function renderJobs(path = "/ops/tarefas") {
@@ -71,7 +84,7 @@ describe("job list", () => {
     expect(cellsOf(rowOf(FAILED_JOB_ID))[2]).toBe(label);
   });
 
-  it("offers 'Reexecutar' only on jobs that can be re-run", async () => {
+  it("offers 'Reexecutar' on the jobs the server says can be re-run", async () => {
     stubJobs({
       [LIST]: () =>
         jsonResponse(
@@ -92,6 +105,24 @@ describe("job list", () => {
       .getAllByRole("button", { name: "Reexecutar" })
       .map((button) => within(button.closest("tr") as HTMLElement).getAllByRole("cell")[0]?.textContent);
     expect(rerunnable).toEqual([FAILED_JOB_ID, RETRYING_JOB_ID, "01JD3XKQ7M2V9S8T4R6P5N3B4F"]);
+  });
+
+  it("follows the server's can_rerun, not the job's state", async () => {
+    stubJobs({
+      [LIST]: () =>
+        jsonResponse(
+          buildOpsJobList({
+            jobs: [
+              buildOpsJob({ state: "failed", can_rerun: false }),
+              buildOpsJob({ id: DONE_JOB_ID, state: "succeeded", can_rerun: true }),
+            ],
+          }),
+        ),
+    });
+    await renderJobs();
+
+    expect(within(rowOf(FAILED_JOB_ID)).queryByRole("button", { name: "Reexecutar" })).not.toBeInTheDocument();
+    expect(within(rowOf(DONE_JOB_ID)).getByRole("button", { name: "Reexecutar" })).toBeInTheDocument();
   });
 
   it("re-runs one job and refreshes the list", async () => {
@@ -209,6 +240,49 @@ describe("job list filters", () => {
       q: "membro@demo",
     });
     expect(await screen.findByText("1 tarefa")).toBeInTheDocument();
+  });
+
+  it("filters by station: from the address, and chosen in the form", async () => {
+    const saude = "GET /api/ops/jobs?station_id=2&page=1";
+    const demo = "GET /api/ops/jobs?queue=mail.send&station_id=1&page=1";
+    const api = stubJobs({
+      [saude]: () => jsonResponse(buildOpsJobList()),
+      [demo]: () => jsonResponse(buildOpsJobList()),
+    });
+    const { router } = await renderJobs("/ops/tarefas?station_id=2");
+
+    expect(api.callsTo(saude)).toHaveLength(1);
+    const station = screen.getByLabelText("Estação");
+    await within(station).findByRole("option", { name: "Clube Saúde" });
+    expect(within(station).getAllByRole("option").map((option) => option.textContent)).toEqual([
+      "Todas as estações",
+      "Clube Filia Demo",
+      "Clube Saúde",
+    ]);
+    expect(station).toHaveValue("2");
+
+    fireEvent.change(screen.getByLabelText("Fila"), { target: { value: "mail.send" } });
+    fireEvent.change(station, { target: { value: "1" } });
+    fireEvent.click(screen.getByRole("button", { name: "Filtrar" }));
+
+    await waitFor(() => expect(api.callsTo(demo)).toHaveLength(1));
+    expect(router.state.location.search).toBe("?queue=mail.send&station_id=1");
+  });
+
+  it("ignores a station id in the address that is not a number", async () => {
+    const api = stubJobs();
+    await renderJobs("/ops/tarefas?station_id=abc");
+
+    expect(api.callsTo(LIST)).toHaveLength(1);
+    expect(screen.getByLabelText("Estação")).toHaveValue("");
+  });
+
+  it("gives a one-station grant no station filter", async () => {
+    const api = stubJobs({}, { station: { id: 1, name: "Clube Filia Demo" } });
+    await renderJobs();
+
+    expect(screen.queryByLabelText("Estação")).not.toBeInTheDocument();
+    expect(api.callsTo(OPS_STATIONS)).toHaveLength(0);
   });
 
   it("lists the states in Portuguese in the state filter", async () => {
@@ -335,6 +409,23 @@ describe("bulk re-run", () => {
     const dialog = await screen.findByRole("dialog", { name: "A seleção mudou" });
     expect(within(dialog).getByText("Não há mais tarefas a reexecutar com este filtro.")).toBeInTheDocument();
     expect(within(dialog).getAllByRole("button").map((button) => button.textContent)).toEqual(["Voltar"]);
+  });
+
+  it("names the filter's station in the confirmation and sends its id", async () => {
+    const byStation = "GET /api/ops/jobs?station_id=2&page=1";
+    const api = stubJobs({
+      [byStation]: () => jsonResponse(buildOpsJobList()),
+      [BULK]: () => jsonResponse({ rerun: 2, job_ids: [] }),
+    });
+    await renderJobs("/ops/tarefas?station_id=2");
+
+    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
+    const dialog = screen.getByRole("dialog");
+    expect(await within(dialog).findByText("Estação: Clube Saúde")).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Reexecutar 2 tarefas" }));
+
+    expect(await screen.findByText("2 tarefas reexecutadas.")).toBeInTheDocument();
+    expect(api.bodiesOf(BULK)).toEqual([{ filter: { station_id: 2 }, expected: 2 }]);
   });
 
   it("says when the list has no filter", async () => {

@@ -9,10 +9,10 @@ import { JobFiltersForm } from "@/features/ops/components/job-filters-form";
 import { JobStateBadge } from "@/features/ops/components/job-state-badge";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/ops/components/ops-states";
 import { Pager } from "@/features/ops/components/pager";
-import { countOf, formatDateTime } from "@/features/ops/format";
+import { countOf } from "@/features/ops/format";
 import { apiFilterOf, fieldsFromSearch, pageFromSearch, searchFromFields } from "@/features/ops/job-filter";
-import { canRerun } from "@/features/ops/job-states";
 import { useOpsMe } from "@/features/ops/ops-context";
+import { formatDateTime } from "@/lib/dates";
 import type { OpsJobSummary } from "@/types/api";
 
 function JobRow({ job, canAct }: { job: OpsJobSummary; canAct: boolean }) {
@@ -39,7 +39,7 @@ function JobRow({ job, canAct }: { job: OpsJobSummary; canAct: boolean }) {
       <td className="ops-table__error">{job.error ?? "—"}</td>
       {canAct && (
         <td>
-          {canRerun(job.state) && (
+          {job.can_rerun && (
             <button
               type="button"
               className="button button--secondary ops-button--small"

@@ -1,6 +1,5 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { formatDateTime } from "@/features/ops/format";
 import {
   buildOpsQueue,
   buildOpsStation,
@@ -10,11 +9,13 @@ import {
   stubOps,
   VIEWER,
 } from "@/features/ops/testing/ops-fixtures";
+import { formatDateTime } from "@/lib/dates";
 import { jsonResponse } from "@/testing/fixtures";
 import type { ApiHandler } from "@/testing/stub-api";
 import type { OpsMe } from "@/types/api";
 
 const RELEASE_JOB_ID = "01JD3XKQ7M2V9S8T4R6P5N3B9Z";
+const RELEASE = "POST /api/ops/stations/1/release";
 
 function stubOverview(handlers: Record<string, ApiHandler> = {}, me: Partial<OpsMe> = {}) {
   return stubOps(
@@ -219,22 +220,62 @@ describe("cashback release", () => {
     ]);
   });
 
-  it("releases a station now and links to the release job", async () => {
+  it("releases a station now after the confirmation and links to the release job", async () => {
     const api = stubOverview({
-      "POST /api/ops/stations/1/release": () => jsonResponse({ job_id: RELEASE_JOB_ID }, 202),
+      [RELEASE]: () => jsonResponse({ job_id: RELEASE_JOB_ID }, 202),
     });
     const { router } = await renderOps("/ops");
 
     fireEvent.click(await within(stationsSection()).findByRole("button", { name: "Liberar agora: Clube Filia Demo" }));
+    const dialog = screen.getByRole("dialog", { name: "Liberar o cashback de Clube Filia Demo agora?" });
+    expect(dialog).toHaveTextContent(
+      "Os créditos já vencidos (2 lotes · 100,00 pontos) passam para o saldo dos membros",
+    );
+    expect(api.callsTo(RELEASE)).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Liberar cashback" }));
 
     const link = await within(stationsSection()).findByRole("link", { name: "Acompanhar a liberação" });
     expect(within(stationsSection()).getByText(/Liberação enfileirada/)).toBeInTheDocument();
     expect(link).toHaveAttribute("href", `/ops/tarefas/${RELEASE_JOB_ID}`);
-    expect(api.callsTo("POST /api/ops/stations/1/release")).toHaveLength(1);
+    expect(api.callsTo(RELEASE)).toHaveLength(1);
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     await waitFor(() => expect(api.callsTo(OPS_STATIONS).length).toBeGreaterThanOrEqual(2));
 
     fireEvent.click(link);
     await waitFor(() => expect(router.state.location.pathname).toBe(`/ops/tarefas/${RELEASE_JOB_ID}`));
+  });
+
+  it("releases nothing on 'Voltar'", async () => {
+    const api = stubOverview({ [RELEASE]: () => jsonResponse({ job_id: RELEASE_JOB_ID }, 202) });
+    await renderOps("/ops");
+
+    fireEvent.click(await within(stationsSection()).findByRole("button", { name: "Liberar agora: Clube Filia Demo" }));
+    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Voltar" }));
+
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(api.callsTo(RELEASE)).toHaveLength(0);
+    expect(within(stationsSection()).queryByText(/Liberação enfileirada/)).not.toBeInTheDocument();
+  });
+
+  it("disables the release while the request runs, so it is queued once", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const api = stubOverview({ [RELEASE]: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    await renderOps("/ops");
+
+    const button = await within(stationsSection()).findByRole("button", { name: "Liberar agora: Clube Filia Demo" });
+    fireEvent.click(button);
+    const confirm = within(screen.getByRole("dialog")).getByRole("button", { name: "Liberar cashback" });
+    fireEvent.click(confirm);
+
+    await waitFor(() => expect(confirm).toBeDisabled());
+    expect(within(screen.getByRole("dialog")).getByRole("button", { name: "Voltar" })).toBeDisabled();
+    expect(button).toBeDisabled();
+    fireEvent.click(confirm);
+    expect(api.callsTo(RELEASE)).toHaveLength(1);
+
+    answer(jsonResponse({ job_id: RELEASE_JOB_ID }, 202));
+    expect(await within(stationsSection()).findByText(/Liberação enfileirada/)).toBeInTheDocument();
+    expect(button).toBeEnabled();
   });
 
   it("gives a viewer no release button", async () => {

@@ -6,10 +6,11 @@ import { useChangeQueue, useQueues, type QueueAction } from "@/features/ops/api/
 import { useOpsStations, useReleaseStation } from "@/features/ops/api/stations";
 import { ConfirmDialog } from "@/features/ops/components/confirm-dialog";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/ops/components/ops-states";
-import { countOf, formatDateTime } from "@/features/ops/format";
+import { countOf } from "@/features/ops/format";
 import { JOB_STATE_LABELS, JOB_STATES } from "@/features/ops/job-states";
 import { canPauseQueues, useOpsMe } from "@/features/ops/ops-context";
 import { formatCents } from "@/lib/currency";
+import { formatDateTime } from "@/lib/dates";
 import type { OpsQueue, OpsStation } from "@/types/api";
 
 const QUEUE_ACTION_TEXT: Record<QueueAction, { title: string; body: string; confirm: string; done: string }> = {
@@ -129,8 +130,11 @@ function QueuesPanel() {
 
 function StationRow({ station, canAct }: { station: OpsStation; canAct: boolean }) {
   const release = useReleaseStation();
+  const [confirming, setConfirming] = useState(false);
   const { pending } = station;
   const jobId = release.data?.job_id;
+
+  const confirm = () => release.mutate(station.id, { onSettled: () => setConfirming(false) });
 
   return (
     <tr>
@@ -142,7 +146,7 @@ function StationRow({ station, canAct }: { station: OpsStation; canAct: boolean 
         <code>{station.release.expression}</code>
         <span className="ops-muted"> · {station.release.enabled ? "ativa" : "desativada"}</span>
       </td>
-      <td>{station.release.last_tick ? formatDateTime(station.release.last_tick) : "Nunca"}</td>
+      <td>{formatDateTime(station.release.last_tick, "Nunca")}</td>
       <td>
         {countOf(pending.lots, "lote", "lotes")} · {formatCents(pending.amount_cents)}
       </td>
@@ -157,10 +161,25 @@ function StationRow({ station, canAct }: { station: OpsStation; canAct: boolean 
             disabled={release.isPending}
             aria-busy={release.isPending}
             aria-label={`Liberar agora: ${station.name}`}
-            onClick={() => release.mutate(station.id)}
+            onClick={() => setConfirming(true)}
           >
             Liberar agora
           </button>
+          {confirming && (
+            <ConfirmDialog
+              title={`Liberar o cashback de ${station.name} agora?`}
+              confirmLabel="Liberar cashback"
+              onConfirm={confirm}
+              onClose={() => setConfirming(false)}
+              busy={release.isPending}
+            >
+              <p>
+                Os créditos já vencidos ({countOf(pending.due_lots, "lote", "lotes")} ·{" "}
+                {formatCents(pending.due_amount_cents)} pontos) passam para o saldo dos membros, sem esperar a
+                agenda. A liberação roda em segundo plano.
+              </p>
+            </ConfirmDialog>
+          )}
           {jobId && (
             <p className="ops-card__note" role="status">
               Liberação enfileirada.{" "}

@@ -5,6 +5,7 @@ import { jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
 import type {
+  JobState,
   OpsAuditEntry,
   OpsJobDetail,
   OpsJobList,
@@ -44,11 +45,27 @@ export function buildOpsQueue(overrides: Partial<OpsQueue> = {}): OpsQueue {
   };
 }
 
+/**
+ * The `can_rerun`/`can_cancel` the server sends with each state (docs/api-ops.md), so a
+ * fixture built for a state looks like a real answer; tests override them to show the
+ * console follows the flags, not the state.
+ */
+const SERVER_ACTIONS: Record<JobState, Pick<OpsJobSummary, "can_rerun" | "can_cancel">> = {
+  queued: { can_rerun: false, can_cancel: true },
+  scheduled: { can_rerun: false, can_cancel: true },
+  running: { can_rerun: false, can_cancel: false },
+  retrying: { can_rerun: true, can_cancel: true },
+  succeeded: { can_rerun: false, can_cancel: false },
+  failed: { can_rerun: true, can_cancel: false },
+  cancelled: { can_rerun: true, can_cancel: false },
+};
+
 export function buildOpsJob(overrides: Partial<OpsJobSummary> = {}): OpsJobSummary {
+  const state = overrides.state ?? "failed";
   return {
     id: FAILED_JOB_ID,
     queue: "mail.send",
-    state: "failed",
+    state,
     attempts: 8,
     max_attempts: 8,
     created_at: "2026-11-21T12:00:00Z",
@@ -58,6 +75,7 @@ export function buildOpsJob(overrides: Partial<OpsJobSummary> = {}): OpsJobSumma
     station_id: 1,
     user_id: 7,
     subject: { kind: "user", id: "7" },
+    ...SERVER_ACTIONS[state],
     ...overrides,
   };
 }
@@ -98,7 +116,7 @@ export function buildAuditEntry(overrides: Partial<OpsAuditEntry> = {}): OpsAudi
 
 export function buildOpsJobDetail(overrides: Partial<OpsJobDetail> = {}): OpsJobDetail {
   return {
-    ...buildOpsJob({ state: "retrying", attempts: 1, finished_at: null }),
+    ...buildOpsJob({ state: overrides.state ?? "retrying", attempts: 1, finished_at: null }),
     error: "O servidor de e-mail não respondeu; vamos tentar de novo.",
     payload: { mail: { to: "membro@demo.filia.com.br", subject: "Redefinição de senha" } },
     result: null,

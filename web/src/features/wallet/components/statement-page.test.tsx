@@ -1,12 +1,7 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
-import {
-  EARNED_TAB_LABEL,
-  NO_CREDITS_TEXT,
-  NO_SPENDS_TEXT,
-  SPENT_TAB_LABEL,
-} from "@/features/wallet/components/statement-page";
+import { BALANCE_REFRESH_INTERVAL_MS } from "@/features/wallet/api/get-balance";
 import {
   buildEarnTransaction,
   buildStation,
@@ -91,23 +86,25 @@ describe("statement tabs", () => {
     await renderStatement();
 
     expect(screen.getAllByRole("tab").map((element) => element.textContent)).toEqual([
-      SPENT_TAB_LABEL,
-      EARNED_TAB_LABEL,
+      "Créditos Utilizados",
+      "Créditos de Premiação",
     ]);
-    expect(tab(SPENT_TAB_LABEL)).toHaveAttribute("aria-selected", "true");
-    expect(await within(panel()).findByText(NO_SPENDS_TEXT)).toBeInTheDocument();
-    expect(panel()).toHaveAccessibleName(SPENT_TAB_LABEL);
+    expect(tab("Créditos Utilizados")).toHaveAttribute("aria-selected", "true");
+    expect(
+      await within(panel()).findByText("Você ainda não fez transações com créditos na plataforma."),
+    ).toBeInTheDocument();
+    expect(panel()).toHaveAccessibleName("Créditos Utilizados");
   });
 
   it("switches to 'Créditos de Premiação', kept in the address, and says when there are no credits", async () => {
     stubWallet();
     const { router } = await renderStatement();
 
-    fireEvent.click(tab(EARNED_TAB_LABEL));
+    fireEvent.click(tab("Créditos de Premiação"));
 
-    expect(tab(EARNED_TAB_LABEL)).toHaveAttribute("aria-selected", "true");
-    expect(tab(SPENT_TAB_LABEL)).toHaveAttribute("aria-selected", "false");
-    expect(await within(panel()).findByText(NO_CREDITS_TEXT)).toBeInTheDocument();
+    expect(tab("Créditos de Premiação")).toHaveAttribute("aria-selected", "true");
+    expect(tab("Créditos Utilizados")).toHaveAttribute("aria-selected", "false");
+    expect(await within(panel()).findByText("Você ainda não ganhou créditos na plataforma.")).toBeInTheDocument();
     expect(router.state.location.search).toBe("?aba=premiacao");
   });
 
@@ -115,21 +112,21 @@ describe("statement tabs", () => {
     stubWallet();
     await renderStatement({ path: `${STATEMENT_PATH}?aba=premiacao` });
 
-    expect(tab(EARNED_TAB_LABEL)).toHaveAttribute("aria-selected", "true");
-    expect(await screen.findByText(NO_CREDITS_TEXT)).toBeInTheDocument();
+    expect(tab("Créditos de Premiação")).toHaveAttribute("aria-selected", "true");
+    expect(await screen.findByText("Você ainda não ganhou créditos na plataforma.")).toBeInTheDocument();
   });
 
   it("moves between the tabs with the arrow keys", async () => {
     stubWallet();
     await renderStatement();
 
-    fireEvent.keyDown(tab(SPENT_TAB_LABEL), { key: "ArrowRight" });
-    expect(tab(EARNED_TAB_LABEL)).toHaveAttribute("aria-selected", "true");
-    expect(tab(EARNED_TAB_LABEL)).toHaveFocus();
-    fireEvent.keyDown(tab(EARNED_TAB_LABEL), { key: "ArrowRight" });
-    expect(tab(SPENT_TAB_LABEL)).toHaveAttribute("aria-selected", "true");
-    fireEvent.keyDown(tab(SPENT_TAB_LABEL), { key: "ArrowLeft" });
-    expect(tab(EARNED_TAB_LABEL)).toHaveAttribute("aria-selected", "true");
+    fireEvent.keyDown(tab("Créditos Utilizados"), { key: "ArrowRight" });
+    expect(tab("Créditos de Premiação")).toHaveAttribute("aria-selected", "true");
+    expect(tab("Créditos de Premiação")).toHaveFocus();
+    fireEvent.keyDown(tab("Créditos de Premiação"), { key: "ArrowRight" });
+    expect(tab("Créditos Utilizados")).toHaveAttribute("aria-selected", "true");
+    fireEvent.keyDown(tab("Créditos Utilizados"), { key: "ArrowLeft" });
+    expect(tab("Créditos de Premiação")).toHaveAttribute("aria-selected", "true");
   });
 });
 
@@ -211,9 +208,11 @@ describe("statement lines", () => {
     stubWallet({ [spentPage(1)]: () => new Promise<Response>(() => undefined) });
     await renderStatement();
 
-    const skeleton = within(panel()).getByRole("status", { name: `Carregando ${SPENT_TAB_LABEL}` });
+    const skeleton = within(panel()).getByRole("status", { name: "Carregando Créditos Utilizados" });
     expect(skeleton).toHaveAttribute("aria-busy", "true");
-    expect(within(panel()).queryByText(NO_SPENDS_TEXT)).not.toBeInTheDocument();
+    expect(
+      within(panel()).queryByText("Você ainda não fez transações com créditos na plataforma."),
+    ).not.toBeInTheDocument();
   });
 
   it("says when the list could not be loaded and tries again on request", async () => {
@@ -234,6 +233,35 @@ describe("statement lines", () => {
 
     expect(await within(panel()).findByText("Recompensa de cadastro")).toBeInTheDocument();
     expect(within(panel()).queryByRole("alert")).not.toBeInTheDocument();
+    expect(api.callsTo(earnedPage(1))).toHaveLength(2);
+  });
+});
+
+describe("statement refresh", () => {
+  it("shows a credit released once the refreshed balance changed", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let released = false;
+    const api = stubWallet({
+      [BALANCE]: () =>
+        jsonResponse(buildWalletBalance(released ? { points_cents: 5000, pending_cents: 0 } : { points_cents: 0 })),
+      [earnedPage(1)]: () =>
+        jsonResponse([
+          buildEarnTransaction(
+            released
+              ? { state: "available", points_cents: 5000 }
+              : { state: "pending", points_cents: 5000, available_at: "2020-01-01T12:00:00Z", released_at: null },
+          ),
+        ]),
+    });
+    await renderStatement({ path: `${STATEMENT_PATH}?aba=premiacao` });
+    await within(panel()).findByText("Aguardando liberação");
+
+    released = true;
+    await act(() => vi.advanceTimersByTimeAsync(BALANCE_REFRESH_INTERVAL_MS));
+
+    await waitFor(() => expect(summaryValue("Saldo")).toHaveTextContent("50,00 Pontos"));
+    await waitFor(() => expect(within(panel()).queryByText("Aguardando liberação")).not.toBeInTheDocument());
+    expect(lines()).toEqual(["Recompensa de cadastro21/11/202650,00 Pontos"]);
     expect(api.callsTo(earnedPage(1))).toHaveLength(2);
   });
 });

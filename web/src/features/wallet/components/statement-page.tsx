@@ -5,18 +5,18 @@ import { useSearchParams } from "react-router";
 import { useWalletBalance } from "@/features/wallet/api/get-balance";
 import { useEarnedTransactions, useSpentTransactions } from "@/features/wallet/api/get-transactions";
 import { creditStatusText } from "@/features/wallet/credit-status";
-import { formatDate } from "@/features/wallet/format-date";
 import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
 import { useSession } from "@/features/session/use-session";
 import { useStation } from "@/features/station/station-context";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
+import { formatDate } from "@/lib/dates";
 import type { EarnTransaction, UseTransaction } from "@/types/api";
 import "./statement.css";
 
-export const SPENT_TAB_LABEL = "Créditos Utilizados";
-export const EARNED_TAB_LABEL = "Créditos de Premiação";
-export const NO_SPENDS_TEXT = "Você ainda não fez transações com créditos na plataforma.";
-export const NO_CREDITS_TEXT = "Você ainda não ganhou créditos na plataforma.";
+const SPENT_TAB_LABEL = "Créditos Utilizados";
+const EARNED_TAB_LABEL = "Créditos de Premiação";
+const NO_SPENDS_TEXT = "Você ainda não fez transações com créditos na plataforma.";
+const NO_CREDITS_TEXT = "Você ainda não ganhou créditos na plataforma.";
 
 /** The tab is kept in the address (?aba=premiacao), so a reload shows the same list. */
 export const TAB_PARAM = "aba";
