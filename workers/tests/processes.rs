@@ -24,6 +24,8 @@ impl Worker {
             .env("DATABASE_URL", testkit::database_url(db))
             .env("FILIA_CRON_CANARY", "off")
             .env("FILIA_CRON_JOBS_RETENTION", "off")
+            // Only the schedules a test turns on: another tick would add to its counts.
+            .env("FILIA_CRON_CASHBACK_DISPATCH", "off")
             .env("FILIA_LOG", "warn")
             .env("FILIA_DB_MAX_CONNECTIONS", "8")
             .stdout(Stdio::from(File::create(&log).expect("log file")))
