@@ -26,14 +26,12 @@ use crate::state::AppState;
 pub const CPF_MISMATCH: &str = "CPF não confere com o do participante.";
 pub const ESTABLISHMENT_INVALID: &str = "Estabelecimento inválido.";
 
+/// The spec's paths exactly, trailing slashes included.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/users-points/{user_id}", get(users_points))
-        .route("/earn-points-transactions", get(earn_transactions))
         .route("/earn-points-transactions/", get(earn_transactions))
-        .route("/use-points-transactions", get(use_transactions))
         .route("/use-points-transactions/", get(use_transactions))
-        .route("/user-earn-points", post(user_earn_points))
         .route("/user-earn-points/", post(user_earn_points))
 }
 

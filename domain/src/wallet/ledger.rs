@@ -29,8 +29,10 @@ use super::rules;
 pub const PAGE_SIZE: i64 = 50;
 
 /// What a credit came from (`credit_lots.source_kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum SourceKind {
     Activity,
     Purchase,
@@ -42,16 +44,6 @@ pub enum SourceKind {
 }
 
 impl SourceKind {
-    pub const ALL: [Self; 7] = [
-        Self::Activity,
-        Self::Purchase,
-        Self::Invitation,
-        Self::Donation,
-        Self::Refund,
-        Self::Topup,
-        Self::Adjustment,
-    ];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Activity => "activity",
@@ -63,15 +55,13 @@ impl SourceKind {
             Self::Adjustment => "adjustment",
         }
     }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
-    }
 }
 
 /// What a spend paid for (`spends.source_kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum SpendKind {
     Purchase,
     Donation,
@@ -80,13 +70,6 @@ pub enum SpendKind {
 }
 
 impl SpendKind {
-    pub const ALL: [Self; 4] = [
-        Self::Purchase,
-        Self::Donation,
-        Self::Transfer,
-        Self::Adjustment,
-    ];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Purchase => "purchase",
@@ -95,41 +78,17 @@ impl SpendKind {
             Self::Adjustment => "adjustment",
         }
     }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
-    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum LotState {
     Pending,
     Available,
     Reversed,
     Expired,
-}
-
-impl LotState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Available => "available",
-            Self::Reversed => "reversed",
-            Self::Expired => "expired",
-        }
-    }
-
-    /// The column's CHECK allows nothing else; anything else is a broken row.
-    fn from_column(text: &str) -> Result<Self, LedgerError> {
-        match text {
-            "pending" => Ok(Self::Pending),
-            "available" => Ok(Self::Available),
-            "reversed" => Ok(Self::Reversed),
-            "expired" => Ok(Self::Expired),
-            other => Err(LedgerError::Inconsistent(format!("lot state {other:?}"))),
-        }
-    }
 }
 
 /// An amount in hundredths of a point, serialised as the JSON number of points the
@@ -249,33 +208,23 @@ pub enum LedgerError {
     Db(#[from] sqlx::Error),
 }
 
-#[derive(sqlx::FromRow)]
-struct LotRef {
-    id: i64,
-    state: String,
-}
-
 async fn find_lot(
     conn: &mut PgConnection,
     credit: &Credit,
 ) -> Result<Option<Credited>, LedgerError> {
-    let found: Option<LotRef> = sqlx::query_as(
+    let found: Option<(i64, LotState)> = sqlx::query_as(
         "SELECT id, state FROM credit_lots WHERE source_kind = $1 AND source_id = $2 AND rule = $3",
     )
-    .bind(credit.source_kind.as_str())
+    .bind(credit.source_kind)
     .bind(&credit.source_id)
     .bind(&credit.rule)
     .fetch_optional(&mut *conn)
     .await?;
-    found
-        .map(|lot| {
-            Ok(Credited {
-                lot_id: lot.id,
-                created: false,
-                state: LotState::from_column(&lot.state)?,
-            })
-        })
-        .transpose()
+    Ok(found.map(|(lot_id, state)| Credited {
+        lot_id,
+        created: false,
+        state,
+    }))
 }
 
 /// The member's wallet, created on first use; the member must belong to the station.
@@ -343,11 +292,11 @@ pub async fn credit(
     )
     .bind(credit.user_id)
     .bind(credit.station_id)
-    .bind(credit.source_kind.as_str())
+    .bind(credit.source_kind)
     .bind(&credit.source_id)
     .bind(&credit.rule)
     .bind(credit.amount)
-    .bind(state.as_str())
+    .bind(state)
     .bind(&credit.description)
     .bind(credit.action_id)
     .bind(job_id)
@@ -427,7 +376,7 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
     let key = format!("{}:{}", spend.kind.as_str(), spend.source_id);
     let existing: Option<(i64, i64)> =
         sqlx::query_as("SELECT id, user_id FROM spends WHERE source_kind = $1 AND source_id = $2")
-            .bind(spend.kind.as_str())
+            .bind(spend.kind)
             .bind(&spend.source_id)
             .fetch_optional(&mut *conn)
             .await?;
@@ -456,7 +405,7 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
     )
     .bind(spend.user_id)
     .bind(spend.station_id)
-    .bind(spend.kind.as_str())
+    .bind(spend.kind)
     .bind(&spend.source_id)
     .bind(spend.amount)
     .bind(&spend.description)
@@ -528,7 +477,7 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
 /// Reversing a closed lot changes nothing.
 pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, LedgerError> {
     // Read without a lock to choose the lock order.
-    let seen: Option<(i64, String)> =
+    let seen: Option<(i64, LotState)> =
         sqlx::query_as("SELECT user_id, state FROM credit_lots WHERE id = $1")
             .bind(lot_id)
             .fetch_optional(&mut *conn)
@@ -540,7 +489,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         was,
         taken: 0,
     };
-    match LotState::from_column(&state)? {
+    match state {
         LotState::Pending => {
             // Lot, then wallet, like a release. A lot released meanwhile no longer matches,
             // is not locked, and takes the wallet-first path below.
@@ -572,12 +521,11 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         was @ (LotState::Reversed | LotState::Expired) => return Ok(closed(was)),
     }
     lock_wallet(conn, user_id).await?;
-    let (state, remainder): (String, i64) =
+    let (was, remainder): (LotState, i64) =
         sqlx::query_as("SELECT state, amount - spent FROM credit_lots WHERE id = $1 FOR UPDATE")
             .bind(lot_id)
             .fetch_one(&mut *conn)
             .await?;
-    let was = LotState::from_column(&state)?;
     if was != LotState::Available {
         return Ok(closed(was));
     }
@@ -598,7 +546,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
 async fn close_lot(conn: &mut PgConnection, lot_id: i64, state: LotState) -> sqlx::Result<()> {
     sqlx::query("UPDATE credit_lots SET state = $2, closed_at = now() WHERE id = $1")
         .bind(lot_id)
-        .bind(state.as_str())
+        .bind(state)
         .execute(&mut *conn)
         .await?;
     Ok(())
@@ -727,7 +675,7 @@ pub async fn balance(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Bala
 }
 
 /// A credit as the statement lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct CreditLine {
     pub id: i64,
     pub amount: i64,
@@ -742,40 +690,16 @@ pub struct CreditLine {
     pub expires_at: Option<DateTime<Utc>>,
 }
 
-#[derive(sqlx::FromRow)]
-struct CreditRow {
-    id: i64,
-    amount: i64,
-    state: String,
-    source_kind: String,
-    rule: String,
-    description: String,
-    action_id: Option<i64>,
-    created_at: DateTime<Utc>,
-    available_at: DateTime<Utc>,
-    released_at: Option<DateTime<Utc>>,
-    expires_at: Option<DateTime<Utc>>,
-}
-
 /// A spend as the statement lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SpendLine {
     pub id: i64,
     pub amount: i64,
+    #[sqlx(rename = "source_kind")]
     pub kind: SpendKind,
     pub description: String,
     pub action_id: Option<i64>,
     pub created_at: DateTime<Utc>,
-}
-
-#[derive(sqlx::FromRow)]
-struct SpendRow {
-    id: i64,
-    amount: i64,
-    source_kind: String,
-    description: String,
-    action_id: Option<i64>,
-    created_at: DateTime<Utc>,
 }
 
 fn offset(page: i64) -> i64 {
@@ -788,7 +712,7 @@ pub async fn credits(
     user_id: i64,
     page: i64,
 ) -> Result<Vec<CreditLine>, LedgerError> {
-    let rows: Vec<CreditRow> = sqlx::query_as(
+    Ok(sqlx::query_as(
         "SELECT id, amount, state, source_kind, rule, description, action_id, created_at,
                 available_at, released_at, expires_at
            FROM credit_lots WHERE user_id = $1
@@ -799,26 +723,7 @@ pub async fn credits(
     .bind(PAGE_SIZE)
     .bind(offset(page))
     .fetch_all(db)
-    .await?;
-    rows.into_iter()
-        .map(|row| {
-            Ok(CreditLine {
-                id: row.id,
-                amount: row.amount,
-                state: LotState::from_column(&row.state)?,
-                source_kind: SourceKind::parse(&row.source_kind).ok_or_else(|| {
-                    LedgerError::Inconsistent(format!("source kind {:?}", row.source_kind))
-                })?,
-                rule: row.rule,
-                description: row.description,
-                action_id: row.action_id,
-                created_at: row.created_at,
-                available_at: row.available_at,
-                released_at: row.released_at,
-                expires_at: row.expires_at,
-            })
-        })
-        .collect()
+    .await?)
 }
 
 /// The member's spends, newest first, page `page` (from 1) of [`PAGE_SIZE`].
@@ -827,7 +732,7 @@ pub async fn spends(
     user_id: i64,
     page: i64,
 ) -> Result<Vec<SpendLine>, LedgerError> {
-    let rows: Vec<SpendRow> = sqlx::query_as(
+    Ok(sqlx::query_as(
         "SELECT id, amount, source_kind, description, action_id, created_at
            FROM spends WHERE user_id = $1
           ORDER BY created_at DESC, id DESC
@@ -837,21 +742,7 @@ pub async fn spends(
     .bind(PAGE_SIZE)
     .bind(offset(page))
     .fetch_all(db)
-    .await?;
-    rows.into_iter()
-        .map(|row| {
-            Ok(SpendLine {
-                id: row.id,
-                amount: row.amount,
-                kind: SpendKind::parse(&row.source_kind).ok_or_else(|| {
-                    LedgerError::Inconsistent(format!("spend kind {:?}", row.source_kind))
-                })?,
-                description: row.description,
-                action_id: row.action_id,
-                created_at: row.created_at,
-            })
-        })
-        .collect()
+    .await?)
 }
 
 /// A broken invariant found by [`check`].

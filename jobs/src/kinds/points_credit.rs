@@ -149,7 +149,7 @@ impl Job for PointsCredit {
         Ok(json!({
             "lot_id": credited.lot_id,
             "created": credited.created,
-            "state": credited.state.as_str(),
+            "state": credited.state,
         }))
     }
 }

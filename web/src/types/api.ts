@@ -187,20 +187,6 @@ export interface UseTransaction {
   action: TransactionAction;
 }
 
-/** POST /api/user-earn-points/: kept for compatibility; the server ignores `points`. */
-export interface EarnPointsRequest {
-  cardid: string;
-  accountnumber: string;
-  points: number;
-  establishment: number;
-}
-
-export interface EarnPointsAnswer {
-  points: number;
-  pending_points: number;
-  queued: number;
-}
-
 // The support console (docs/api-ops.md).
 
 export type StaffRole = "support" | "viewer";

@@ -3,7 +3,6 @@ import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BALANCE_REFRESH_INTERVAL_MS, useWalletBalance } from "@/features/wallet/api/get-balance";
-import { useEarnPoints } from "@/features/wallet/api/earn-points";
 import { useEarnedTransactions, useSpentTransactions } from "@/features/wallet/api/get-transactions";
 import { elapse } from "@/features/jobs/testing/job-fixtures";
 import { createQueryClient } from "@/lib/query-client";
@@ -12,7 +11,6 @@ import { stubApi } from "@/testing/stub-api";
 import type { EarnTransaction, WalletBalance } from "@/types/api";
 
 const BALANCE = "GET /api/users-points/1";
-const EARN = "POST /api/user-earn-points/";
 const EARNED = "GET /api/earn-points-transactions/?where[user_id]=1&page=1";
 const SPENT = "GET /api/use-points-transactions/?where[user_id]=1&page=1";
 
@@ -63,30 +61,6 @@ describe("useWalletBalance", () => {
     act(() => focusManager.setFocused(true));
 
     await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
-  });
-});
-
-describe("useEarnPoints", () => {
-  it("sends the claim and refreshes the balance with what the server credited", async () => {
-    let cents = 10000;
-    const api = stubApi({
-      [BALANCE]: () => jsonResponse(buildWalletBalance({ points_cents: cents })),
-      [EARN]: () => {
-        cents = 15050;
-        return jsonResponse({ points: 150.5, pending_points: 50, queued: 1 });
-      },
-    });
-    const { result } = renderHook(() => ({ balance: useWalletBalance(), earn: useEarnPoints() }), {
-      wrapper: wrapper(),
-    });
-    await waitFor(() => expect(result.current.balance.data?.points_cents).toBe(10000));
-
-    const request = { cardid: "52998224725", accountnumber: "52998224725", points: 100, establishment: 3 };
-    await act(() => result.current.earn.mutateAsync(request));
-
-    expect(api.bodySentTo(EARN)).toEqual(request);
-    await waitFor(() => expect(result.current.balance.data?.points_cents).toBe(15050));
-    expect(api.callsTo(BALANCE)).toHaveLength(2);
   });
 });
 
