@@ -1,38 +1,33 @@
-//! One module per resource, each with its own `router()`; merged here under `/api`.
+//! One folder per business area, one module per resource in it, each with its own
+//! `router()`; merged here under `/api`.
 
 use axum::Router;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
-pub mod auth;
+pub mod accounts;
+pub mod engagement;
 pub mod health;
 pub mod jobs;
-pub mod mailing;
-pub mod ops;
-pub mod profile;
-pub mod recovery;
-pub mod sharing;
-pub mod signup;
-pub mod site;
+pub mod staff;
 pub mod stations;
-pub mod users;
 pub mod wallet;
 
 pub fn api() -> Router<AppState> {
     Router::new()
-        .merge(site::router())
-        .merge(stations::router())
-        .merge(auth::router())
-        .merge(jobs::router())
-        .merge(users::router())
-        .merge(signup::router())
-        .merge(recovery::router())
-        .merge(profile::router())
-        .merge(mailing::router())
-        .merge(sharing::router())
-        .merge(wallet::router())
-        .nest("/ops", ops::router())
+        .merge(stations::site::router())
+        .merge(stations::branding::router())
+        .merge(accounts::auth::router())
+        .merge(jobs::state::router())
+        .merge(accounts::users::router())
+        .merge(accounts::signup::router())
+        .merge(accounts::recovery::router())
+        .merge(accounts::profile::router())
+        .merge(accounts::mailing::router())
+        .merge(engagement::sharing::router())
+        .merge(wallet::points::router())
+        .nest("/ops", staff::ops::router())
         .fallback(|| async { ApiError::not_found("Rota não encontrada") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

@@ -18,8 +18,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
-use crate::routes::signup;
-use crate::routes::stations::STATION_NOT_FOUND;
+use crate::routes::accounts::signup;
+use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 /// One message for an unknown account and a wrong password, so it cannot be used to find

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
-use crate::routes::stations::STATION_NOT_FOUND;
+use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
@@ -121,7 +121,7 @@ async fn update_password(
     recovery::reset_password(&mut tx, user_id, &password_hash).await?;
     // The reset confirmed a pending account: it earns what a confirmation earns.
     if !was_active {
-        crate::routes::wallet::credit_confirmed_account(&mut tx, user_id).await?;
+        crate::routes::wallet::points::credit_confirmed_account(&mut tx, user_id).await?;
     }
     tx.commit().await?;
     tracing::info!(user_id, "password reset");

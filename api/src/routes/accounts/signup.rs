@@ -27,8 +27,8 @@ use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
-use crate::routes::auth::start_session_in;
-use crate::routes::stations::STATION_NOT_FOUND;
+use crate::routes::accounts::auth::start_session_in;
+use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub const WRONG_SIGNUP_FLOW: &str = "Esta estação não aceita este tipo de cadastro.";
@@ -467,7 +467,7 @@ async fn signup_simple(
     let user_id = create_account(&mut tx, &account).await?;
     record_invitation(&mut tx, station.id, user_id, request.member_get_member).await?;
     // Active at once: the confirmed account's rewards are queued now.
-    crate::routes::wallet::credit_confirmed_account(&mut tx, user_id).await?;
+    crate::routes::wallet::points::credit_confirmed_account(&mut tx, user_id).await?;
     // In the same transaction: no account is left without the session it was created for.
     let session = start_session_in(&mut tx, user_id, "simple sign-up").await?;
     tx.commit().await?;

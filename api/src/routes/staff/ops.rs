@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::extract::{Json, Path};
-use crate::routes::jobs::JOB_NOT_FOUND;
+use crate::routes::jobs::state::JOB_NOT_FOUND;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
 

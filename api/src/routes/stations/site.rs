@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::routes::stations::STATION_NOT_FOUND;
+use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

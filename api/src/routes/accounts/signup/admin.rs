@@ -16,7 +16,7 @@ use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
-use crate::routes::auth::{LoginResponse, start_session_in};
+use crate::routes::accounts::auth::{LoginResponse, start_session_in};
 use crate::state::AppState;
 
 pub const SUBDOMAIN_TAKEN: &str = "Este endereço já está em uso.";

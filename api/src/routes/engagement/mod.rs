@@ -1,0 +1,3 @@
+//! Engagement: sharing and the credits of share visits.
+
+pub mod sharing;

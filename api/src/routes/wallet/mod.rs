@@ -1,0 +1,3 @@
+//! Wallet: the member's balance, statement and credits.
+
+pub mod points;
