@@ -8,9 +8,23 @@ use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::http::header::RETRY_AFTER;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 pub const INTERNAL_ERROR: &str = "Erro interno no servidor";
+
+/// The envelope of what the member can fix (or retry): one message per problem, in
+/// Portuguese, shown as they are.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Messages {
+    pub messages: Vec<String>,
+}
+
+/// The envelope of a failure the member cannot fix: not found, not allowed, internal.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorMessage {
+    pub error: String,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -80,24 +94,29 @@ impl IntoResponse for ApiError {
             Self::TooManyRequests { retry_after, .. } => Some(*retry_after),
             _ => None,
         };
-        let body = match self {
+        let messages =
+            |messages: Vec<String>| (status, Json(Messages { messages })).into_response();
+        let error = |error: &str| {
+            let error = error.to_string();
+            (status, Json(ErrorMessage { error })).into_response()
+        };
+        let mut response = match self {
             Self::BadRequest(message)
             | Self::Unauthorized(message)
             | Self::Forbidden(message)
-            | Self::TooManyRequests { message, .. } => json!({ "messages": [message] }),
-            Self::Invalid(messages) => json!({ "messages": messages }),
-            Self::NotFound(message) => json!({ "error": message }),
-            Self::MethodNotAllowed => json!({ "error": "Método não permitido para esta rota" }),
-            Self::PayloadTooLarge => json!({ "error": "O corpo da requisição é grande demais" }),
-            Self::UnsupportedMediaType => {
-                json!({ "messages": ["Envie o corpo da requisição em JSON (Content-Type: application/json)"] })
-            }
+            | Self::TooManyRequests { message, .. } => messages(vec![message]),
+            Self::Invalid(list) => messages(list),
+            Self::NotFound(message) => error(&message),
+            Self::MethodNotAllowed => error("Método não permitido para esta rota"),
+            Self::PayloadTooLarge => error("O corpo da requisição é grande demais"),
+            Self::UnsupportedMediaType => messages(vec![
+                "Envie o corpo da requisição em JSON (Content-Type: application/json)".into(),
+            ]),
             Self::Internal(cause) => {
                 tracing::error!(error = ?cause, "request failed");
-                json!({ "error": INTERNAL_ERROR })
+                error(INTERNAL_ERROR)
             }
         };
-        let mut response = (status, Json(body)).into_response();
         if let Some(seconds) = retry_after {
             response
                 .headers_mut()

@@ -20,6 +20,7 @@ pub mod ip_throttle;
 pub mod login_throttle;
 pub mod member;
 pub mod metrics;
+pub mod openapi;
 pub mod routes;
 pub mod spa;
 pub mod staff;
@@ -30,7 +31,7 @@ pub use state::AppState;
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(routes::health::router())
-        .nest("/api", routes::api())
+        .nest("/api", routes::router())
         .fallback(spa::serve)
         .layer(middleware::from_fn_with_state(
             state.clone(),

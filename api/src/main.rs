@@ -1,11 +1,13 @@
-//! `api serve | migrate | seed-demo`.
+//! `api serve | migrate | seed-demo | openapi`.
 
+use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: api <serve|migrate|seed-demo>\n\
+const USAGE: &str = "usage: api <serve|migrate|seed-demo|openapi>\n\
   serve      apply pending migrations, then serve the API and the web app\n\
   migrate    create the database if missing, apply pending migrations and exit\n\
-  seed-demo  create the demo station and its accounts (idempotent)";
+  seed-demo  create the demo station and its accounts (idempotent)\n\
+  openapi    print the API contract (OpenAPI 3.1 JSON), as committed in docs/openapi.json";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -13,6 +15,16 @@ async fn main() -> ExitCode {
     if matches!(command.as_str(), "-h" | "--help" | "help") {
         eprintln!("{USAGE}");
         return ExitCode::SUCCESS;
+    }
+    // Needs no configuration, database or logging: the contract comes from the code alone.
+    if command == "openapi" {
+        return match std::io::stdout().write_all(api::openapi::pretty_json().as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("could not print the contract: {err}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let config = match domain::process::start() {
         Ok(config) => config,

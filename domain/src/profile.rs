@@ -16,7 +16,7 @@ pub const CURRENT_PASSWORD_NEEDED: &str = "Informe a sua senha atual.";
 pub const CURRENT_PASSWORD_WRONG: &str = "Senha atual incorreta.";
 
 /// The spec's `addresses` entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct UserAddress {
     pub id: i64,
     pub zipcode: String,
@@ -29,7 +29,7 @@ pub struct UserAddress {
 }
 
 /// The wizard's body: every field optional; `null` is the same as absent.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct ParticipantUpdate {
     pub name: Option<String>,
     pub cpf: Option<String>,

@@ -108,7 +108,7 @@ pub async fn revoke_others(
 }
 
 /// A login token as handed to its user, once.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct LoginToken {
     pub token: String,
     pub expires_at: DateTime<Utc>,

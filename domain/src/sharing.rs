@@ -13,7 +13,7 @@ use sqlx::PgExecutor;
 pub const SHARE_TYPE: i16 = 5;
 
 /// A share activity as the redirect page needs it: where to send the visitor.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct SharedAction {
     pub id: i64,
     pub name: String,
@@ -23,7 +23,8 @@ pub struct SharedAction {
     pub station_id: i64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = ShareContent)]
 pub struct Content {
     pub text: Option<String>,
     pub link: Option<String>,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum Role {
@@ -111,7 +111,8 @@ pub async fn set_grant(
 }
 
 /// The kinds of staff action, as stored in `staff_audit.action`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type, utoipa::ToSchema)]
+#[schema(as = AuditAction)]
 #[sqlx(type_name = "text")]
 pub enum Action {
     #[serde(rename = "job.rerun")]
@@ -161,14 +162,14 @@ pub async fn record(tx: &mut PgConnection, entry: AuditRecord<'_>) -> sqlx::Resu
     .await
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct AuditUser {
     pub id: i64,
     pub name: String,
     pub email: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct AuditEntry {
     pub id: i64,
     pub created_at: DateTime<Utc>,
@@ -245,7 +246,7 @@ pub async fn audit_page(
 }
 
 /// A station as the console lists it: its release schedule and the cashback waiting.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct StationOverview {
     pub id: i64,
     pub name: String,
@@ -254,7 +255,7 @@ pub struct StationOverview {
     pub pending: PendingCashback,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ReleaseSchedule {
     pub expression: String,
     pub enabled: bool,
@@ -263,7 +264,7 @@ pub struct ReleaseSchedule {
 
 /// Pending lots, and those of them whose holding period has ended (the next release takes
 /// them). Amounts in hundredths of a point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PendingCashback {
     pub lots: i64,
     pub amount_cents: i64,

@@ -9,7 +9,7 @@ use sqlx::{PgExecutor, PgPool};
 use crate::config::StationRef;
 
 /// The station as the web app reads it. Field names follow the spec's contract.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Station {
     pub id: i64,
     pub name: String,
@@ -56,7 +56,7 @@ pub struct Station {
     pub establishment: Option<Establishment>,
 }
 
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Establishment {
     pub id: i64,
     pub cnpj: String,
@@ -64,7 +64,7 @@ pub struct Establishment {
     pub address: EstablishmentAddress,
 }
 
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct EstablishmentAddress {
     pub city: Option<String>,
     pub line_1: Option<String>,

@@ -8,7 +8,7 @@ use crate::cpf::Cpf;
 use crate::station::Establishment;
 
 /// The user as the web app keeps it in its session. Field names follow the spec.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct User {
     pub id: i64,
     pub station_id: i64,

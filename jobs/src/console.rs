@@ -156,14 +156,15 @@ fn like_pattern(text: &str) -> String {
     escaped
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = JobSubject)]
 pub struct Subject {
     pub kind: String,
     pub id: String,
 }
 
 /// A job in the console's list.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct JobSummary {
     pub id: String,
     pub queue: String,
@@ -295,7 +296,8 @@ pub async fn summary(
     Ok(row.map(JobSummary::from))
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[schema(as = JobFailure)]
 pub struct Failure {
     pub attempt: i32,
     pub worker: String,
@@ -304,27 +306,27 @@ pub struct Failure {
     pub failed_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OwnerStation {
     pub id: i64,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OwnerUser {
     pub id: i64,
     pub name: String,
     pub email: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct JobOwner {
     pub station: Option<OwnerStation>,
     pub user: Option<OwnerUser>,
 }
 
 /// Everything staff need to understand a job.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct JobDetail {
     #[serde(flatten)]
     pub summary: JobSummary,
@@ -502,7 +504,9 @@ pub async fn rerun_matching(
 }
 
 /// Jobs of one queue by state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema,
+)]
 pub struct StateCounts {
     pub queued: i64,
     pub scheduled: i64,
@@ -513,13 +517,13 @@ pub struct StateCounts {
     pub cancelled: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PausedBy {
     pub id: i64,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct QueueOverview {
     pub name: String,
     pub paused: bool,

@@ -1,7 +1,11 @@
 //! One folder per business area, one module per resource in it, each with its own
-//! `router()`; merged here under `/api`.
+//! `router()`. Every `/api` route is mounted with utoipa-axum's `routes!`, which takes the
+//! path from the handler's `#[utoipa::path]`: a route cannot be added without its entry in
+//! the API contract (`crate::openapi`).
 
 use axum::Router;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -14,20 +18,22 @@ pub mod staff;
 pub mod stations;
 pub mod wallet;
 
-pub fn api() -> Router<AppState> {
-    Router::new()
-        .merge(stations::site::router())
-        .merge(stations::branding::router())
-        .merge(accounts::auth::router())
-        .merge(jobs::state::router())
-        .merge(accounts::users::router())
-        .merge(accounts::signup::router())
-        .merge(accounts::recovery::router())
-        .merge(accounts::profile::router())
-        .merge(accounts::mailing::router())
-        .merge(engagement::sharing::router())
-        .merge(wallet::points::router())
-        .nest("/ops", staff::ops::router())
+/// The `/api` routes with their contract; paths relative to `/api`.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(crate::openapi::contract))
+        .merge(stations::router())
+        .merge(accounts::router())
+        .merge(jobs::router())
+        .merge(engagement::router())
+        .merge(wallet::router())
+        .nest("/ops", staff::router())
+}
+
+/// What `/api` serves: [`api`]'s routes, and the error envelope for any other path.
+pub fn router() -> Router<AppState> {
+    let (router, _) = api().split_for_parts();
+    router
         .fallback(|| async { ApiError::not_found("Rota não encontrada") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

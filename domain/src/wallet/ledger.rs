@@ -30,7 +30,9 @@ pub const PAGE_SIZE: i64 = 50;
 
 /// What a credit came from (`credit_lots.source_kind`).
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum SourceKind {
@@ -59,7 +61,9 @@ impl SourceKind {
 
 /// What a spend paid for (`spends.source_kind`).
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum SpendKind {
@@ -81,7 +85,9 @@ impl SpendKind {
 }
 
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum LotState {
@@ -113,6 +119,20 @@ impl Serialize for Points {
         }
     }
 }
+
+/// The contract shows what the JSON carries: a number of points with at most two decimals.
+impl utoipa::PartialSchema for Points {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Number)
+            .description(Some(
+                "Points, with at most two decimals (150.5); the ledger keeps hundredths.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Points {}
 
 /// One credit to write: who gets how much, for which event, under which rule.
 /// `(source_kind, source_id, rule)` names it: writing it again changes nothing.

@@ -1,24 +1,25 @@
 //! `/api/auth`: login to a station, logout, token validation and hand-over login tokens.
 //! Sessions are opaque bearer tokens (domain::session).
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use domain::cpf::Cpf;
 use domain::user::{self, LoginId, User};
 use domain::validate;
 use domain::{password, session};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::client_ip::ClientIp;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
-use crate::routes::accounts::signup;
+use crate::routes::accounts::signup::{self, PendingActivation};
 use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
@@ -29,17 +30,17 @@ pub const BAD_CREDENTIALS: &str = "E-mail, CPF ou senha incorretos.";
 /// A login token that is unknown, used or expired.
 pub const LOGIN_TOKEN_INVALID: &str = "Este link de acesso é inválido ou expirou. Entre novamente.";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/auth/login/establishment/{station_id}", post(login))
-        .route("/auth/logout", post(logout))
-        .route("/auth/validate-token", get(validate_token))
-        .route("/auth/login-token", post(login_with_token))
-        .route("/auth/login-token/issue", post(issue_login_token))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(logout))
+        .routes(routes!(validate_token))
+        .routes(routes!(login_with_token))
+        .routes(routes!(issue_login_token))
 }
 
 /// Identifier is the e-mail or the CPF, depending on the station.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct LoginRequest {
     #[serde(default)]
     email: Option<String>,
@@ -48,12 +49,30 @@ struct LoginRequest {
     password: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A new session: its bearer token and the user as the web app keeps it.
+#[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct LoginResponse {
     token: String,
     user: User,
 }
 
+/// Signs in to a station with e-mail or CPF and password
+#[utoipa::path(
+    post,
+    path = "/auth/login/establishment/{station_id}",
+    tag = "accounts",
+    params(("station_id" = i64, Path, description = "The station signed in to")),
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Signed in", body = LoginResponse),
+        (status = 400, description = "The station id is not a number", body = Messages),
+        (status = 401, description = "Wrong e-mail, CPF or password (`messages` only); or the right password of an account not activated yet: `affiliate` carries what the confirmation step needs", body = PendingActivation),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "No e-mail or CPF, a malformed one, or no password", body = Messages),
+        (status = 429, description = "Too many failed logins for this account or address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -124,20 +143,41 @@ pub(crate) async fn start_session_in(
     Ok(Json(LoginResponse { token, user }))
 }
 
-/// Ends the caller's session: the token stops working everywhere at once.
+/// Ends the caller's session
+///
+/// The token stops working everywhere at once.
+#[utoipa::path(
+    post,
+    path = "/auth/logout",
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Signed out"),
+        (status = 401, description = "No valid session", body = Messages),
+    )
+)]
 async fn logout(State(state): State<AppState>, signed_in: SignedIn) -> ApiResult<StatusCode> {
     session::revoke(&state.db, &signed_in.token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct TokenValidity {
     valid: bool,
     user: Option<User>,
 }
 
-/// Whether the stored token still opens a session, with the user as it is now (the web
-/// app clears its stored user when `valid` is false). Never an error for a bad token.
+/// Whether the stored token still opens a session
+///
+/// With the user as it is now (the web app clears its stored user when `valid` is false).
+/// Never an error for a missing or bad token.
+#[utoipa::path(
+    get,
+    path = "/auth/validate-token",
+    tag = "accounts",
+    security((), ("bearer" = [])),
+    responses((status = 200, description = "Whether the token is valid", body = TokenValidity))
+)]
 async fn validate_token(
     State(state): State<AppState>,
     signed_in: Option<SignedIn>,
@@ -152,8 +192,20 @@ async fn validate_token(
     }))
 }
 
-/// `/login-token/{token}`: the page sends the hand-over token as its bearer token and gets
-/// a session of its own. Each login token works once.
+/// Redeems a hand-over login token for a session
+///
+/// `/login-token/{token}`: the page sends the hand-over token (not a session) as its bearer
+/// token and gets a session of its own. Each login token works once.
+#[utoipa::path(
+    post,
+    path = "/auth/login-token",
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Signed in", body = LoginResponse),
+        (status = 401, description = "The login token is unknown, used or expired", body = Messages),
+    )
+)]
 async fn login_with_token(
     State(state): State<AppState>,
     parts: Parts,
@@ -166,8 +218,21 @@ async fn login_with_token(
     start_session(&state, session_user.user_id, "login token").await
 }
 
-/// A single-use token for handing the signed-in member over to another host of the
-/// station (its app, its management site), which redeems it at `POST /auth/login-token`.
+/// Issues a single-use login token
+///
+/// For handing the signed-in member over to another host of the station (its app, its
+/// management site), which redeems it at `POST /api/auth/login-token`.
+#[utoipa::path(
+    post,
+    path = "/auth/login-token/issue",
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The token", body = session::LoginToken),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended", body = Messages),
+    )
+)]
 async fn issue_login_token(
     State(state): State<AppState>,
     member: Member,

@@ -2,20 +2,21 @@
 //! the profile image (`PUT /api/update-user-profile-image/{id}`), and the public reads of
 //! stored objects (`GET /api/media/{*key}`).
 
-use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, put};
 use domain::images::{self, ImageError};
 use domain::objects::Objects;
 use domain::profile::{self, AccountState, ApplyError, ParticipantUpdate};
 use domain::session;
 use domain::user::{self, User};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED, SignedIn};
 use crate::state::AppState;
@@ -29,18 +30,17 @@ const PROFILE_IMAGE_SIDE: u32 = 512;
 /// rather than a bare 413 (the web app lets a 3 MB photo through in one wizard).
 const IMAGE_BODY_LIMIT: usize = 8 * 1024 * 1024;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/auth/update-participant/{id}", put(update_participant))
-        .route(
-            "/update-user-profile-image/{id}",
-            put(update_image).layer(DefaultBodyLimit::max(IMAGE_BODY_LIMIT)),
-        )
-        .route("/media/{*key}", get(media))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(update_participant))
+        .routes(routes!(update_image).layer(DefaultBodyLimit::max(IMAGE_BODY_LIMIT)))
+        .routes(routes!(media))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = ProfileUpdated)]
 struct Updated {
+    #[schema(value_type = String)]
     message: &'static str,
     user: User,
 }
@@ -65,6 +65,25 @@ async fn updated(
     Ok(Json(Updated { message, user }))
 }
 
+/// Updates the caller's own profile (the onboarding wizard's data)
+///
+/// Changing the e-mail or password of an account that has a password needs
+/// `current_password`; a new password signs out every other session.
+#[utoipa::path(
+    put,
+    path = "/auth/update-participant/{id}",
+    tag = "accounts",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "The caller's own user id")),
+    request_body = ParticipantUpdate,
+    responses(
+        (status = 200, description = "Updated", body = Updated),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 422, description = "A field breaks a rule, the e-mail or CPF belongs to another account, or the current password is missing or wrong", body = Messages),
+    )
+)]
 async fn update_participant(
     State(state): State<AppState>,
     member: Member,
@@ -113,11 +132,28 @@ async fn update_participant(
 }
 
 /// The body also carries `imageType`, which is ignored: the content decides the type.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct ImageUpload {
+    /// A JPEG, PNG, WebP or GIF, base64-encoded (a `data:` URL prefix is accepted).
     base64: String,
 }
 
+/// Replaces the caller's profile image
+#[utoipa::path(
+    put,
+    path = "/update-user-profile-image/{id}",
+    tag = "accounts",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "The caller's own user id")),
+    request_body = ImageUpload,
+    responses(
+        (status = 200, description = "Updated", body = Updated),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 422, description = "Not an image, an unsupported type, or over 1 MB", body = Messages),
+    )
+)]
 async fn update_image(
     State(state): State<AppState>,
     member: Member,
@@ -150,8 +186,20 @@ async fn update_image(
     updated(&state, user_id, IMAGE_UPDATED).await
 }
 
-/// Stored objects, public. Keys are unguessable; a replaced object gets a new key, so an
-/// object never changes and may be cached for good.
+/// A stored object (an uploaded image)
+///
+/// Public. Keys are unguessable; a replaced object gets a new key, so an object never
+/// changes and may be cached for good.
+#[utoipa::path(
+    get,
+    path = "/media/{*key}",
+    tag = "accounts",
+    params(("key" = String, Path, description = "The object's key, slashes included, as in the URL a record holds")),
+    responses(
+        (status = 200, description = "The object's bytes: a JPEG, PNG, WebP or GIF", content_type = "image/*"),
+        (status = 404, description = "No such object", body = ErrorMessage),
+    )
+)]
 async fn media(State(state): State<AppState>, Path(key): Path<String>) -> ApiResult<Response> {
     let object = state
         .objects

@@ -2,17 +2,18 @@
 //! and the new password (`POST /api/auth/update-password`). The request answers the same
 //! whether or not the address has an account, so it cannot be used to find members.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::post;
 use domain::recovery::{self, Requested};
 use domain::signup::{self, Problems};
 use domain::station::{self, Station};
 use jobs::Enqueue;
 use jobs::kinds::mail_send::MailSend;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
 use crate::routes::stations::branding::STATION_NOT_FOUND;
@@ -22,18 +23,20 @@ pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
 pub const PASSWORD_CHANGED: &str = "Sucesso! Você já pode logar com a nova senha";
 pub const LINK_INVALID: &str = "Link de redefinição inválido ou expirado. Solicite um novo.";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/auth/validate-email-forgot-pass", post(request_link))
-        .route("/auth/update-password", post(update_password))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(request_link))
+        .routes(routes!(update_password))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = RecoveryMessage)]
 struct Message {
+    #[schema(value_type = String)]
     message: &'static str,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct LinkRequest {
     email: Option<String>,
     station_id: i64,
@@ -45,8 +48,23 @@ async fn find_station(state: &AppState, station_id: i64) -> ApiResult<Station> {
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
 }
 
+/// Sends a password reset link
+///
 /// Ends with the e-mail job in the same transaction as the link it carries. Unknown and
 /// blocked accounts, and a second request within a minute, get the same answer and no mail.
+#[utoipa::path(
+    post,
+    path = "/auth/validate-email-forgot-pass",
+    tag = "accounts",
+    request_body = LinkRequest,
+    responses(
+        (status = 200, description = "Sent if the address has an account", body = Message),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "No e-mail, or a malformed one", body = Messages),
+        (status = 429, description = "Too many calls from this address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn request_link(
     _: SignupThrottle,
     State(state): State<AppState>,
@@ -76,7 +94,7 @@ async fn request_link(
     Ok(Json(Message { message: LINK_SENT }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct NewPassword {
     password: Option<String>,
     password_confirmation: Option<String>,
@@ -87,6 +105,19 @@ struct NewPassword {
     station_id: i64,
 }
 
+/// Sets a new password through a reset link
+///
+/// A pending account is activated by it, as the link proves the e-mail.
+#[utoipa::path(
+    post,
+    path = "/auth/update-password",
+    tag = "accounts",
+    request_body = NewPassword,
+    responses(
+        (status = 200, description = "Password changed", body = Message),
+        (status = 422, description = "The password breaks a rule or does not match its confirmation, or the link is invalid or expired", body = Messages),
+    )
+)]
 async fn update_password(
     State(state): State<AppState>,
     Json(request): Json<NewPassword>,

@@ -8,11 +8,9 @@ mod mgm;
 
 use std::net::IpAddr;
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use chrono::Utc;
 use domain::mgm::InviteCode;
 use domain::signup::{self, CreateError, NewAccount, Problems};
@@ -20,49 +18,36 @@ use domain::station::{self, Station};
 use domain::user::{self, User};
 use domain::{affiliate, captcha, password};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use sqlx::PgConnection;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::client_ip::ClientIp;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
-use crate::routes::accounts::auth::start_session_in;
+use crate::routes::accounts::auth::{LoginResponse, start_session_in};
 use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub const WRONG_SIGNUP_FLOW: &str = "Esta estação não aceita este tipo de cadastro.";
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/auth/signup-participant-validations",
-            post(check_credentials),
-        )
-        .route("/auth/signup-participant", post(signup_participant))
-        .route("/auth/signup", post(signup_simple))
-        .route("/auth/signup-admin", post(admin::signup_admin))
-        .route(
-            "/auth/confirmation-method",
-            post(confirmation::confirmation_method),
-        )
-        .route(
-            "/auth/resend-confirmation-email",
-            post(confirmation::resend_confirmation_email),
-        )
-        .route(
-            "/auth/signup/activate-participant/",
-            post(confirmation::activate_participant),
-        )
-        .route(
-            "/auth/signup/activate-participant",
-            post(confirmation::activate_participant),
-        )
-        .route("/validate-mgm-code/{code}", post(mgm::validate_mgm_code))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(check_credentials))
+        .routes(routes!(signup_participant))
+        .routes(routes!(signup_simple))
+        .routes(routes!(admin::signup_admin))
+        .routes(routes!(confirmation::confirmation_method))
+        .routes(routes!(confirmation::resend_confirmation_email))
+        .routes(routes!(confirmation::activate_participant))
+        .routes(routes!(confirmation::activate_participant_without_slash))
+        .routes(routes!(mgm::validate_mgm_code))
 }
 
 /// The station a form names: by id, or an object carrying it (`{"id": 3}`).
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(untagged)]
 enum StationField {
     Id(i64),
@@ -146,7 +131,7 @@ async fn hash_password(password: String) -> ApiResult<String> {
 
 /// The invite a sign-up came with: the offer and inviter `validate-mgm-code` answered, and
 /// the full code `{code}-U{inviterId}-E{stationId}` that proves the inviter handed it out.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, ToSchema)]
 struct MemberGetMember {
     action_id: i64,
     inviter_id: i64,
@@ -193,7 +178,7 @@ async fn find_user(state: &AppState, user_id: i64) -> ApiResult<User> {
 
 // --- Step 0 of the multi-step form -----------------------------------------------------
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct CredentialsCheck {
     station_id: i64,
     email: Option<String>,
@@ -203,7 +188,7 @@ struct CredentialsCheck {
 }
 
 /// The spec's credentials response.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct Credentials {
     email: Option<String>,
     celular: Option<String>,
@@ -213,8 +198,23 @@ struct Credentials {
     tel: Option<String>,
 }
 
+/// Checks the first step of the multi-step sign-up
+///
 /// Whether the form's first step may go on: the data is well formed, no account has it,
-/// and on an affiliated station the CPF is on the roster (answered masked).
+/// and on an affiliated station the CPF is on the roster (its contacts answered masked).
+#[utoipa::path(
+    post,
+    path = "/auth/signup-participant-validations",
+    tag = "accounts",
+    request_body = CredentialsCheck,
+    responses(
+        (status = 200, description = "The step may go on", body = Credentials),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "A field breaks a rule, the e-mail or CPF already has an account, or the CPF is not on the roster", body = Messages),
+        (status = 429, description = "Too many sign-up calls from this address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn check_credentials(
     _: SignupThrottle,
     State(state): State<AppState>,
@@ -264,7 +264,7 @@ async fn check_credentials(
 
 // --- The multi-step sign-up ------------------------------------------------------------
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct ParticipantSignup {
     station_id: i64,
     email: Option<String>,
@@ -281,21 +281,38 @@ struct ParticipantSignup {
     captcha: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// The activation e-mail: whether it was queued (not on affiliated stations, whose members
+/// pick the method next), its job, and the wait before another one may be asked for.
+#[derive(Debug, Serialize, ToSchema)]
 struct Confirmation {
     sent: bool,
     job_id: Option<String>,
     resend_in: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct ParticipantCreated {
     user: User,
     confirmation: Confirmation,
 }
 
-/// The multi-step form's account: created inactive; the activation e-mail goes out in the
-/// same transaction, except on affiliated stations, whose members pick the method next.
+/// Creates a member account (multi-step form)
+///
+/// The account is created inactive; the activation e-mail goes out in the same transaction,
+/// except on affiliated stations, whose members pick the method next.
+#[utoipa::path(
+    post,
+    path = "/auth/signup-participant",
+    tag = "accounts",
+    request_body = ParticipantSignup,
+    responses(
+        (status = 201, description = "Created, waiting for activation", body = ParticipantCreated),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "A field breaks a rule, the captcha failed, the e-mail or CPF already has an account, or the CPF is not on the roster", body = Messages),
+        (status = 429, description = "Too many sign-up calls from this address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn signup_participant(
     _: SignupThrottle,
     State(state): State<AppState>,
@@ -392,7 +409,7 @@ async fn signup_participant(
 
 // --- The simple sign-up ----------------------------------------------------------------
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct SimpleSignup {
     station: StationField,
     cpf: Option<String>,
@@ -410,8 +427,23 @@ struct SimpleSignup {
     member_get_member: Option<MemberGetMember>,
 }
 
-/// The simple form: an active account with no password yet, signed in at once; the
-/// onboarding wizard asks for e-mail and password.
+/// Creates a member account (simple form) and signs it in
+///
+/// An active account with no password yet, signed in at once; the onboarding wizard asks
+/// for e-mail and password.
+#[utoipa::path(
+    post,
+    path = "/auth/signup",
+    tag = "accounts",
+    request_body = SimpleSignup,
+    responses(
+        (status = 201, description = "Created and signed in", body = LoginResponse),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "The station does not use this form, a field breaks a rule, the captcha failed, or the e-mail or CPF already has an account", body = Messages),
+        (status = 429, description = "Too many sign-up calls from this address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn signup_simple(
     _: SignupThrottle,
     State(state): State<AppState>,
@@ -474,6 +506,26 @@ async fn signup_simple(
     Ok((StatusCode::CREATED, session).into_response())
 }
 
+/// The login refusal. With the right password of an account not activated yet it carries
+/// `affiliate`, what the form's step 2 needs to send a code.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PendingActivation {
+    messages: Vec<String>,
+    #[schema(required = false)]
+    affiliate: PendingAccount,
+}
+
+/// The account waiting for activation, its contacts masked.
+#[derive(Debug, Serialize, ToSchema)]
+struct PendingAccount {
+    id: i64,
+    email: Option<String>,
+    celular: Option<String>,
+    tel: Option<String>,
+    #[serde(rename = "isFiliado")]
+    is_filiado: bool,
+}
+
 /// The login answer for the right password of an account that is not activated yet: 401
 /// with what the form's step 2 needs to send a code. `None` for an activated account.
 pub(crate) async fn pending_activation(
@@ -486,17 +538,15 @@ pub(crate) async fn pending_activation(
         return Ok(None);
     }
     let tel = user.tel.as_deref().and_then(signup::mask_phone);
-    let body = json!({
-        "messages": [confirmation::CONFIRM_TO_LOG_IN],
-        "affiliate": {
-            "id": user.id,
-            "email": user.email.as_deref().map(signup::mask_email),
-            "celular": tel,
-            "tel": tel,
-            "isFiliado": station.affiliated,
+    let body = PendingActivation {
+        messages: vec![confirmation::CONFIRM_TO_LOG_IN.into()],
+        affiliate: PendingAccount {
+            id: user.id,
+            email: user.email.as_deref().map(signup::mask_email),
+            celular: tel.clone(),
+            tel,
+            is_filiado: station.affiliated,
         },
-    });
-    Ok(Some(
-        (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response(),
-    ))
+    };
+    Ok(Some((StatusCode::UNAUTHORIZED, Json(body)).into_response()))
 }

@@ -4,16 +4,17 @@
 //! day (`domain::wallet::rewards::on_share_visit`); calls are limited per client address
 //! ([`ShareThrottle`]).
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::USER_AGENT;
-use axum::routing::post;
 use domain::sharing::{self, SharedAction, Visit};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::client_ip::ClientIp;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::ShareThrottle;
 use crate::member::SignedIn;
@@ -21,11 +22,11 @@ use crate::state::AppState;
 
 pub const SHARE_NOT_FOUND: &str = "Compartilhamento não encontrado";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/validate-sharing", post(validate_sharing))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(validate_sharing))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct ShareVisit {
     action_id: i64,
     user_id: i64,
@@ -34,11 +35,29 @@ struct ShareVisit {
     visitor_id: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = SharingValidated)]
 struct Validated {
     action: SharedAction,
 }
 
+/// Where a share link sends its visitor; records the visit
+///
+/// A visit is recorded once per visitor and may credit the sharer (capped per day). A
+/// signed-in sharer opening their own link earns nothing; the token is optional.
+#[utoipa::path(
+    post,
+    path = "/validate-sharing",
+    tag = "engagement",
+    security((), ("bearer" = [])),
+    request_body = ShareVisit,
+    responses(
+        (status = 200, description = "The shared activity and where to send the visitor", body = Validated),
+        (status = 404, description = "No such share activity for this sharer", body = ErrorMessage),
+        (status = 429, description = "Too many share visits from this network", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 async fn validate_sharing(
     _: ShareThrottle,
     State(state): State<AppState>,

@@ -1,23 +1,39 @@
 //! `GET /api/jobs/{id}`: the state of a job the member owns, polled by the web app's
 //! `useJobState`. Another member's job answers exactly like an unknown id.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use jobs::JobView;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
 use crate::state::AppState;
 
 pub const JOB_NOT_FOUND: &str = "Tarefa não encontrada";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/jobs/{id}", get(show))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(show_job_state))
 }
 
-async fn show(
+/// The state of a job the caller owns
+///
+/// Polled by the web app until the state is final (`succeeded`, `failed`, `cancelled`).
+#[utoipa::path(
+    get,
+    path = "/jobs/{id}",
+    tag = "jobs",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The job id (a ULID) an earlier answer gave")),
+    responses(
+        (status = 200, description = "The job", body = JobView),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended", body = Messages),
+        (status = 404, description = "No such job, or another member's", body = ErrorMessage),
+    )
+)]
+async fn show_job_state(
     State(state): State<AppState>,
     member: Member,
     Path(id): Path<String>,

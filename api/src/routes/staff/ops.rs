@@ -4,11 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use domain::staff::{self, Action, AuditEntry, AuditRecord, Role, Scope, StationOverview};
 use jobs::console::{self, Change, JobDetail, JobFilter, JobSummary, QueueOverview};
@@ -16,8 +14,11 @@ use jobs::kinds::CashbackRelease;
 use jobs::{Enqueue, JobState};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::routes::jobs::state::JOB_NOT_FOUND;
 use crate::staff::{OpsError, OpsResult, Staff};
@@ -37,23 +38,25 @@ const MAX_PER_PAGE: i64 = 200;
 /// A job's detail shows at most this many of its audit entries, newest first.
 const DETAIL_AUDIT_ENTRIES: i64 = 100;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/me", get(me))
-        .route("/queues", get(queues))
-        .route("/queues/{name}/pause", post(pause))
-        .route("/queues/{name}/resume", post(resume))
-        .route("/jobs", get(list_jobs))
-        .route("/jobs/rerun", post(rerun_matching))
-        .route("/jobs/{id}", get(show_job))
-        .route("/jobs/{id}/rerun", post(rerun_job))
-        .route("/jobs/{id}/cancel", post(cancel_job))
-        .route("/stations", get(stations))
-        .route("/stations/{id}/release", post(release))
-        .route("/audit", get(audit))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(me))
+        .routes(routes!(queues))
+        .routes(routes!(pause))
+        .routes(routes!(resume))
+        .routes(routes!(list_jobs))
+        .routes(routes!(rerun_matching))
+        .routes(routes!(show_job))
+        .routes(routes!(rerun_job))
+        .routes(routes!(cancel_job))
+        .routes(routes!(stations))
+        .routes(routes!(release))
+        .routes(routes!(audit))
 }
 
-#[derive(Debug, Serialize)]
+/// The signed-in staff member and their grant.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StaffMe)]
 struct Me {
     user: Person,
     role: Role,
@@ -61,19 +64,32 @@ struct Me {
     can_act: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StaffPerson)]
 struct Person {
     id: i64,
     name: String,
     email: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StaffStation)]
 struct StationRef {
     id: i64,
     name: String,
 }
 
+/// Who the console's user is, and what their grant allows
+#[utoipa::path(
+    get,
+    path = "/me",
+    tag = "staff",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The staff member", body = Me),
+        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
+    )
+)]
 async fn me(Staff(grant): Staff) -> Json<Me> {
     let station = grant.scope.station_id().map(|id| StationRef {
         id,
@@ -91,6 +107,17 @@ async fn me(Staff(grant): Staff) -> Json<Me> {
     })
 }
 
+/// Every queue with its job counts by state, in the grant's scope
+#[utoipa::path(
+    get,
+    path = "/queues",
+    tag = "staff",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The queues", body = Vec<QueueOverview>),
+        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
+    )
+)]
 async fn queues(
     State(state): State<AppState>,
     staff: Staff,
@@ -98,6 +125,19 @@ async fn queues(
     Ok(Json(console::queues(&state.db, staff.scope(), None).await?))
 }
 
+/// Pauses a queue: its jobs wait until it resumes
+#[utoipa::path(
+    post,
+    path = "/queues/{name}/pause",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(("name" = String, Path, description = "The queue name")),
+    responses(
+        (status = 200, description = "The queue, paused", body = QueueOverview),
+        (status = 403, description = "Not staff with a console grant, a viewer, or a grant of one station only", body = ErrorMessage),
+        (status = 404, description = "No such queue", body = ErrorMessage),
+    )
+)]
 async fn pause(
     state: State<AppState>,
     staff: Staff,
@@ -106,6 +146,19 @@ async fn pause(
     set_paused(state, staff, name, true).await
 }
 
+/// Resumes a paused queue
+#[utoipa::path(
+    post,
+    path = "/queues/{name}/resume",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(("name" = String, Path, description = "The queue name")),
+    responses(
+        (status = 200, description = "The queue, running", body = QueueOverview),
+        (status = 403, description = "Not staff with a console grant, a viewer, or a grant of one station only", body = ErrorMessage),
+        (status = 404, description = "No such queue", body = ErrorMessage),
+    )
+)]
 async fn resume(
     state: State<AppState>,
     staff: Staff,
@@ -242,7 +295,7 @@ fn query<T>(query: Result<Query<T>, QueryRejection>) -> OpsResult<T> {
         .map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()).into())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct JobList {
     jobs: Vec<JobSummary>,
     total: i64,
@@ -251,6 +304,29 @@ struct JobList {
     per_page: i64,
 }
 
+/// Searches jobs in the grant's scope, newest first
+#[utoipa::path(
+    get,
+    path = "/jobs",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(
+        ("queue" = Option<String>, Query, description = "A queue name (`mail.send`)"),
+        ("state" = Option<JobState>, Query, description = "A job state"),
+        ("from" = Option<String>, Query, format = DateTime, description = "Enqueued at or after (RFC 3339)"),
+        ("to" = Option<String>, Query, format = DateTime, description = "Enqueued at or before (RFC 3339)"),
+        ("q" = Option<String>, Query, description = "Text found, ignoring case, in the shown payload, the last result or any failure"),
+        ("station_id" = Option<i64>, Query, description = "A station in the grant's scope"),
+        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+        ("per_page" = Option<i64>, Query, description = "1 to 200, 50 by default"),
+    ),
+    responses(
+        (status = 200, description = "A page of jobs, the total and how many a re-run of the filter would touch", body = JobList),
+        (status = 400, description = "The query cannot be read", body = Messages),
+        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
+        (status = 422, description = "A bad state, date, station or page (one message per kind)", body = Messages),
+    )
+)]
 async fn list_jobs(
     State(state): State<AppState>,
     staff: Staff,
@@ -272,13 +348,28 @@ async fn list_jobs(
     }))
 }
 
-#[derive(Debug, Serialize)]
+/// A job's detail and its audit entries, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StaffJobPage)]
 struct JobPage {
     #[serde(flatten)]
     job: JobDetail,
     audit: Vec<AuditEntry>,
 }
 
+/// A job's detail: payload as shown, attempts, failures, owner and audit
+#[utoipa::path(
+    get,
+    path = "/jobs/{id}",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The job id")),
+    responses(
+        (status = 200, description = "The job", body = JobPage),
+        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
+        (status = 404, description = "No such job in the grant's scope", body = ErrorMessage),
+    )
+)]
 async fn show_job(
     State(state): State<AppState>,
     staff: Staff,
@@ -293,6 +384,20 @@ async fn show_job(
     Ok(Json(JobPage { job, audit }))
 }
 
+/// Re-runs a finished or retrying job
+#[utoipa::path(
+    post,
+    path = "/jobs/{id}/rerun",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The job id")),
+    responses(
+        (status = 200, description = "The job, queued again", body = JobSummary),
+        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 404, description = "No such job in the grant's scope", body = ErrorMessage),
+        (status = 409, description = "The job's state does not allow a re-run now", body = ErrorMessage),
+    )
+)]
 async fn rerun_job(
     state: State<AppState>,
     staff: Staff,
@@ -301,6 +406,20 @@ async fn rerun_job(
     act_on_job(state, staff, id, Action::JobRerun).await
 }
 
+/// Cancels a job that has not finished
+#[utoipa::path(
+    post,
+    path = "/jobs/{id}/cancel",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "The job id")),
+    responses(
+        (status = 200, description = "The job, cancelled", body = JobSummary),
+        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 404, description = "No such job in the grant's scope", body = ErrorMessage),
+        (status = 409, description = "The job's state does not allow a cancel now", body = ErrorMessage),
+    )
+)]
 async fn cancel_job(
     state: State<AppState>,
     staff: Staff,
@@ -351,29 +470,48 @@ async fn act_on_job(
     Ok(Json(job))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct BulkRerun {
+    /// The list's filter.
     filter: BulkFilter,
+    /// How many jobs the console showed would be re-run; a different count refuses.
     expected: i64,
 }
 
 /// The list's filter as JSON; `station_id` may come as a number or as the query's text.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 struct BulkFilter {
     queue: Option<String>,
     state: Option<String>,
     from: Option<String>,
     to: Option<String>,
     q: Option<String>,
+    #[schema(value_type = Option<i64>)]
     station_id: Option<Value>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct BulkDone {
     rerun: usize,
     job_ids: Vec<String>,
 }
 
+/// Re-runs every re-runnable job a filter matches
+///
+/// Only if the filter still matches `expected` re-runnable jobs; every action is audited.
+#[utoipa::path(
+    post,
+    path = "/jobs/rerun",
+    tag = "staff",
+    security(("bearer" = [])),
+    request_body = BulkRerun,
+    responses(
+        (status = 200, description = "How many were re-run, and their ids", body = BulkDone),
+        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 409, description = "The selection changed since the console counted it; `count` is the new number", body = SelectionChanged),
+        (status = 422, description = "A bad state, date or station in the filter", body = Messages),
+    )
+)]
 async fn rerun_matching(
     State(state): State<AppState>,
     staff: Staff,
@@ -408,9 +546,9 @@ async fn rerun_matching(
     {
         Ok(rerun) => rerun,
         Err(count) => {
-            return Err(OpsError::conflict(json!({
-                "error": format!("A seleção mudou: agora são {count} tarefas. Confirme novamente."),
-                "count": count,
+            return Err(OpsError::conflict(json!(SelectionChanged {
+                error: format!("A seleção mudou: agora são {count} tarefas. Confirme novamente."),
+                count,
             })));
         }
     };
@@ -448,6 +586,17 @@ async fn rerun_matching(
     }))
 }
 
+/// The stations in the grant's scope, with their release schedule and pending cashback
+#[utoipa::path(
+    get,
+    path = "/stations",
+    tag = "staff",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The stations", body = Vec<StationOverview>),
+        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
+    )
+)]
 async fn stations(
     State(state): State<AppState>,
     staff: Staff,
@@ -455,11 +604,31 @@ async fn stations(
     Ok(Json(staff::stations(&state.db, staff.scope(), None).await?))
 }
 
-#[derive(Debug, Serialize)]
+/// The bulk re-run's refusal when the matching jobs are no longer the ones confirmed.
+#[derive(Debug, Serialize, ToSchema)]
+struct SelectionChanged {
+    error: String,
+    count: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
 struct Released {
     job_id: String,
 }
 
+/// Releases a station's due cashback now
+#[utoipa::path(
+    post,
+    path = "/stations/{id}/release",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "The station id")),
+    responses(
+        (status = 202, description = "The release job is queued", body = Released),
+        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 404, description = "No such station in the grant's scope", body = ErrorMessage),
+    )
+)]
 async fn release(
     State(state): State<AppState>,
     staff: Staff,
@@ -504,7 +673,7 @@ struct AuditParams {
     per_page: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct AuditList {
     entries: Vec<AuditEntry>,
     total: i64,
@@ -512,6 +681,24 @@ struct AuditList {
     per_page: i64,
 }
 
+/// The audit log in the grant's scope, newest first
+#[utoipa::path(
+    get,
+    path = "/audit",
+    tag = "staff",
+    security(("bearer" = [])),
+    params(
+        ("job_id" = Option<String>, Query, description = "Only the entries that touched this job"),
+        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+        ("per_page" = Option<i64>, Query, description = "1 to 200, 50 by default"),
+    ),
+    responses(
+        (status = 200, description = "A page of entries and the total", body = AuditList),
+        (status = 400, description = "The query cannot be read", body = Messages),
+        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
+        (status = 422, description = "A bad page", body = Messages),
+    )
+)]
 async fn audit(
     State(state): State<AppState>,
     staff: Staff,

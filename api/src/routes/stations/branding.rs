@@ -1,21 +1,36 @@
 //! `GET /api/stations/{id}`: a station's public data (branding, flags, establishment).
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use domain::station::{self, Station};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
 
 pub const STATION_NOT_FOUND: &str = "Estação não encontrada";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/stations/{id}", get(show))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(show_station))
 }
 
-async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Station>> {
+/// A station's public data: branding, flags and main establishment
+#[utoipa::path(
+    get,
+    path = "/stations/{id}",
+    tag = "stations",
+    params(("id" = i64, Path, description = "The station's id")),
+    responses(
+        (status = 200, description = "The station", body = Station),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 404, description = "No such station", body = ErrorMessage),
+    )
+)]
+async fn show_station(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Station>> {
     station::find(&state.db, id)
         .await?
         .map(Json)

@@ -1,38 +1,56 @@
 //! `GET /api/config`: the page configuration of the host the app was loaded from. The spec
 //! has the station id "come from page configuration"; here the host name decides it.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::HOST;
-use axum::routing::get;
 use domain::config::CaptchaProvider;
 use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::extract::Json;
 use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/config", get(show))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(site_config))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct SiteConfig {
     station_id: i64,
     captcha: CaptchaWidget,
 }
 
 /// What the web app needs to show the human-verification widget on public forms.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct CaptchaWidget {
     /// `off` (no widget; the server does not check) or `turnstile`.
+    #[schema(value_type = String, examples("off", "turnstile"))]
     provider: &'static str,
     site_key: Option<String>,
 }
 
-async fn show(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<SiteConfig>> {
+/// The station of the host the app was loaded from
+///
+/// The host is `X-Forwarded-Host` when present, else `Host`: a station's own host, else its
+/// subdomain, else the default station (`FILIA_DEFAULT_STATION`).
+#[utoipa::path(
+    get,
+    path = "/config",
+    tag = "stations",
+    responses(
+        (status = 200, description = "The page configuration", body = SiteConfig),
+        (status = 404, description = "No station for this host and no default station", body = ErrorMessage),
+    )
+)]
+async fn site_config(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> ApiResult<Json<SiteConfig>> {
     // Behind a proxy the original host arrives as X-Forwarded-Host. Trusting it is safe: it
     // only picks which public branding to show, never whose data to read.
     let host = ["x-forwarded-host", HOST.as_str()]

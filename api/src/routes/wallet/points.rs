@@ -3,10 +3,8 @@
 //! completed. Also the helpers other routes call to enqueue the credits their events earn,
 //! in the event's own transaction.
 
-use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use domain::sharing::Visit;
 use domain::wallet::ledger::{
@@ -17,8 +15,11 @@ use jobs::kinds::PointsCredit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::PgConnection;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
@@ -27,12 +28,12 @@ pub const CPF_MISMATCH: &str = "CPF não confere com o do participante.";
 pub const ESTABLISHMENT_INVALID: &str = "Estabelecimento inválido.";
 
 /// The spec's paths exactly, trailing slashes included.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/users-points/{user_id}", get(users_points))
-        .route("/earn-points-transactions/", get(earn_transactions))
-        .route("/use-points-transactions/", get(use_transactions))
-        .route("/user-earn-points/", post(user_earn_points))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(users_points))
+        .routes(routes!(earn_transactions))
+        .routes(routes!(use_transactions))
+        .routes(routes!(user_earn_points))
 }
 
 /// Enqueues what a newly confirmed account earns (sign-up reward, member-get-member), on
@@ -60,7 +61,8 @@ fn own(member: Member, user_id: i64) -> ApiResult<i64> {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// Spendable and pending points, also in hundredths (`_cents`).
+#[derive(Debug, Serialize, ToSchema)]
 struct WalletBalance {
     user_id: i64,
     points: Points,
@@ -69,6 +71,20 @@ struct WalletBalance {
     pending_cents: i64,
 }
 
+/// The caller's wallet balance
+#[utoipa::path(
+    get,
+    path = "/users-points/{user_id}",
+    tag = "wallet",
+    security(("bearer" = [])),
+    params(("user_id" = i64, Path, description = "The caller's own user id")),
+    responses(
+        (status = 200, description = "The balance", body = WalletBalance),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the user id is not the caller's", body = Messages),
+    )
+)]
 async fn users_points(
     State(state): State<AppState>,
     member: Member,
@@ -104,13 +120,15 @@ impl StatementQuery {
 }
 
 /// What a statement line came from; `id` is null when it was not an activity.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StatementAction)]
 struct LineAction {
     id: Option<i64>,
     name: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A credit lot of the statement.
+#[derive(Debug, Serialize, ToSchema)]
 struct EarnTransaction {
     id: i64,
     points: Points,
@@ -145,7 +163,8 @@ impl From<CreditLine> for EarnTransaction {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A spend of the statement.
+#[derive(Debug, Serialize, ToSchema)]
 struct UseTransaction {
     id: i64,
     points: Points,
@@ -176,6 +195,23 @@ fn ledger_error(err: ledger::LedgerError) -> ApiError {
     ApiError::Internal(err.into())
 }
 
+/// The caller's credits, newest first, a page at a time
+#[utoipa::path(
+    get,
+    path = "/earn-points-transactions/",
+    tag = "wallet",
+    security(("bearer" = [])),
+    params(
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of credits", body = Vec<EarnTransaction>),
+        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the user id is not the caller's", body = Messages),
+    )
+)]
 async fn earn_transactions(
     State(state): State<AppState>,
     member: Member,
@@ -188,6 +224,23 @@ async fn earn_transactions(
     Ok(Json(lines.into_iter().map(EarnTransaction::from).collect()))
 }
 
+/// The caller's spends, newest first, a page at a time
+#[utoipa::path(
+    get,
+    path = "/use-points-transactions/",
+    tag = "wallet",
+    security(("bearer" = [])),
+    params(
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of spends", body = Vec<UseTransaction>),
+        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the user id is not the caller's", body = Messages),
+    )
+)]
 async fn use_transactions(
     State(state): State<AppState>,
     member: Member,
@@ -201,12 +254,15 @@ async fn use_transactions(
 }
 
 /// The spec's body. `points` is read by nobody: the amounts come from the participations.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct EarnPoints {
+    /// The member's CPF, formatted or as a number.
     #[serde(default)]
     cardid: Value,
+    /// The member's CPF again.
     #[serde(default)]
     accountnumber: Value,
+    /// An establishment id of the member's station, bare or as `{"id": ...}`.
     #[serde(default)]
     establishment: Value,
 }
@@ -230,7 +286,7 @@ fn establishment_id(value: &Value) -> Option<i64> {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct Earned {
     points: Points,
     pending_points: Points,
@@ -238,6 +294,22 @@ struct Earned {
     queued: usize,
 }
 
+/// Queues the credits of the caller's completed participations not credited yet
+///
+/// The amounts come from the participations, never from the body.
+#[utoipa::path(
+    post,
+    path = "/user-earn-points/",
+    tag = "wallet",
+    security(("bearer" = [])),
+    request_body = EarnPoints,
+    responses(
+        (status = 200, description = "The balance and how many credits were queued", body = Earned),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended", body = Messages),
+        (status = 422, description = "The CPF is not the member's, or the establishment is not of the member's station", body = Messages),
+    )
+)]
 async fn user_earn_points(
     State(state): State<AppState>,
     member: Member,

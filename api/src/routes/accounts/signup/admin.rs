@@ -10,10 +10,11 @@ use domain::signup::{self, NewAccount, Problems};
 use domain::station::{self, Station};
 use domain::validate;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::{check_captcha, create_account, hash_password, reject};
 use crate::client_ip::ClientIp;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
 use crate::routes::accounts::auth::{LoginResponse, start_session_in};
@@ -31,14 +32,16 @@ const RESERVED_SUBDOMAINS: [&str; 8] = [
 /// DNS labels stop at 63 characters.
 const SUBDOMAIN_MAX: usize = 63;
 
-#[derive(Debug, Deserialize)]
+/// A logo as the form sends it: base64 of a JPEG, PNG, WebP or GIF.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = BrandImage)]
 pub(super) struct Image {
     #[serde(rename = "imageType")]
     _image_type: Option<String>,
     base64: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(super) struct AdminSignup {
     name: Option<String>,
     email: Option<String>,
@@ -58,7 +61,8 @@ pub(super) struct AdminSignup {
     captcha: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// The admin's new session plus the station created.
+#[derive(Debug, Serialize, ToSchema)]
 pub(super) struct AdminCreated {
     #[serde(flatten)]
     session: LoginResponse,
@@ -164,6 +168,19 @@ fn is_reserved(subdomain: &str, public_url: &str) -> bool {
     RESERVED_SUBDOMAINS.contains(&subdomain) || own.eq_ignore_ascii_case(subdomain)
 }
 
+/// Creates a company's station, main establishment and admin account, and signs it in
+#[utoipa::path(
+    post,
+    path = "/auth/signup-admin",
+    tag = "accounts",
+    request_body = AdminSignup,
+    responses(
+        (status = 201, description = "Created and signed in", body = AdminCreated),
+        (status = 422, description = "A field breaks a rule (every broken rule listed), the subdomain is taken or reserved, the logo cannot be read, the captcha failed, or the e-mail already has an account", body = Messages),
+        (status = 429, description = "Too many sign-up calls from this address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub(super) async fn signup_admin(
     _: SignupThrottle,
     State(state): State<AppState>,

@@ -10,9 +10,10 @@ use jobs::Enqueue;
 use jobs::kinds::mail_send::MailSend;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
+use utoipa::ToSchema;
 
 use super::{StationField, find_user, load_station, reject};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::state::AppState;
 
@@ -70,24 +71,41 @@ async fn claim_send(
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(super) struct MethodRequest {
     station_id: i64,
     user_id: Option<i64>,
     /// The login's `affiliate.id`, when the form sends that instead of `user_id`.
     id: Option<i64>,
+    /// Only `email` for now.
     #[serde(rename = "type")]
     method: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// Where the code went (masked), the wait before another one, and the e-mail's job.
+#[derive(Debug, Serialize, ToSchema)]
 pub(super) struct MethodAnswer {
     email: String,
     resend_in: u64,
     job_id: String,
 }
 
-/// Step 2: sends a code to the account's own e-mail (never to an address in the body).
+/// Sends an activation code (step 2 of the multi-step sign-up)
+///
+/// To the account's own e-mail, never to an address in the body.
+#[utoipa::path(
+    post,
+    path = "/auth/confirmation-method",
+    tag = "accounts",
+    request_body = MethodRequest,
+    responses(
+        (status = 200, description = "The code e-mail is queued", body = MethodAnswer),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "A method other than e-mail, no account waiting for activation, or one without an e-mail", body = Messages),
+        (status = 429, description = "A code went to this address less than the resend wait ago", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub(super) async fn confirmation_method(
     State(state): State<AppState>,
     Json(request): Json<MethodRequest>,
@@ -126,20 +144,36 @@ pub(super) async fn confirmation_method(
     }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(super) struct ResendRequest {
     station_id: i64,
     email: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(super) struct ResendAnswer {
+    #[schema(value_type = String)]
     message: &'static str,
     resend_in: u64,
 }
 
-/// A new code for the pending account of an e-mail. The answer and the wait are the same
-/// whether or not such an account exists.
+/// Sends a new activation code to an e-mail
+///
+/// To the pending account of the e-mail. The answer and the wait are the same whether or
+/// not such an account exists.
+#[utoipa::path(
+    post,
+    path = "/auth/resend-confirmation-email",
+    tag = "accounts",
+    request_body = ResendRequest,
+    responses(
+        (status = 200, description = "Sent if the address has an account waiting", body = ResendAnswer),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "No e-mail, or a malformed one", body = Messages),
+        (status = 429, description = "A code went to this address less than the resend wait ago", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub(super) async fn resend_confirmation_email(
     State(state): State<AppState>,
     Json(request): Json<ResendRequest>,
@@ -170,23 +204,38 @@ pub(super) async fn resend_confirmation_email(
     }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(super) struct ActivateRequest {
     station: StationField,
     email: Option<String>,
+    /// The e-mail's 6-digit code, or the token of its link.
     hash: Option<String>,
     /// Identifies the account when the form knows only a masked e-mail.
     user_id: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(super) struct Activated {
+    #[schema(value_type = String)]
     message: &'static str,
     user: User,
 }
 
-/// Activation by the e-mail's 6-digit code or by its link. A second use of a right code or
-/// link on an active account answers 200 again.
+/// Activates an account by its code or link
+///
+/// By the e-mail's 6-digit code or by its link. A second use of a right code or link on an
+/// active account answers 200 again.
+#[utoipa::path(
+    post,
+    path = "/auth/signup/activate-participant/",
+    tag = "accounts",
+    request_body = ActivateRequest,
+    responses(
+        (status = 200, description = "Activated (or already active)", body = Activated),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "No code or e-mail; a wrong or expired code; an invalid link", body = Messages),
+    )
+)]
 pub(super) async fn activate_participant(
     State(state): State<AppState>,
     Json(request): Json<ActivateRequest>,
@@ -231,4 +280,25 @@ pub(super) async fn activate_participant(
         message: activation::ACTIVATED,
         user: find_user(&state, user_id).await?,
     }))
+}
+
+/// Activates an account by its code or link (the spec's path without its slash)
+///
+/// The same as `POST /api/auth/signup/activate-participant/`.
+#[utoipa::path(
+    post,
+    path = "/auth/signup/activate-participant",
+    tag = "accounts",
+    request_body = ActivateRequest,
+    responses(
+        (status = 200, description = "Activated (or already active)", body = Activated),
+        (status = 404, description = "No such station", body = ErrorMessage),
+        (status = 422, description = "No code or e-mail; a wrong or expired code; an invalid link", body = Messages),
+    )
+)]
+pub(super) async fn activate_participant_without_slash(
+    state: State<AppState>,
+    request: Json<ActivateRequest>,
+) -> ApiResult<Json<Activated>> {
+    activate_participant(state, request).await
 }

@@ -4,24 +4,27 @@
 use axum::extract::State;
 use domain::mgm::{self, InviteCode};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::error::ApiResult;
 use crate::extract::{Json, Path};
 use crate::state::AppState;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = MgmAction)]
 pub(super) struct ActionRef {
     id: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = MgmInviter)]
 pub(super) struct InviterRef {
     id: i64,
     /// The first name only: the invite is public, the inviter's full name need not be.
     name: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(super) struct MgmAnswer {
     valid: bool,
     action: Option<ActionRef>,
@@ -43,8 +46,17 @@ impl MgmAnswer {
     }
 }
 
+/// Whether a member-get-member invite code brings points, and how many
+///
 /// Valid when the inviter is an active member of the code's station whose invite code
 /// matches, and the station has an active offer. Anything else is simply not valid.
+#[utoipa::path(
+    post,
+    path = "/validate-mgm-code/{code}",
+    tag = "accounts",
+    params(("code" = String, Path, description = "The invite code `{code}-U{inviterId}-E{stationId}`")),
+    responses((status = 200, description = "Whether the code is valid, with its offer", body = MgmAnswer))
+)]
 pub(super) async fn validate_mgm_code(
     State(state): State<AppState>,
     Path(code): Path<String>,
