@@ -1,12 +1,12 @@
 //! The mailing list: `PUT /api/e-mail-subscribe` and `PUT /api/e-mail-unsubscribe`, through
-//! the signed links of e-mails (domain::mailing). No session: the hash is the proof. The
+//! the signed links of e-mails (domain::accounts::mailing). No session: the hash is the proof. The
 //! answers are the spec's: subscribe says success with an empty 204, unsubscribe with `[1]`.
 
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::put;
-use domain::mailing;
+use domain::accounts::mailing;
 use serde::Deserialize;
 
 use crate::error::{ApiError, ApiResult};

@@ -9,7 +9,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::USER_AGENT;
 use axum::routing::post;
-use domain::sharing::{self, SharedAction, Visit};
+use domain::engagement::sharing::{self, SharedAction, Visit};
 use serde::{Deserialize, Serialize};
 
 use crate::client_ip::ClientIp;

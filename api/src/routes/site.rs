@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::HOST;
 use axum::routing::get;
-use domain::config::CaptchaProvider;
+use domain::infra::config::CaptchaProvider;
 use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
@@ -39,10 +39,13 @@ async fn show(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Js
         .iter()
         .find_map(|name| headers.get(*name)?.to_str().ok())
         .map(|value| value.split(',').next().unwrap_or_default().trim());
-    let station_id =
-        domain::station::resolve_host(&state.db, host, state.config.default_station.as_ref())
-            .await?
-            .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
+    let station_id = domain::stations::station::resolve_host(
+        &state.db,
+        host,
+        state.config.default_station.as_ref(),
+    )
+    .await?
+    .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
     let captcha = match state.config.captcha {
         CaptchaProvider::Off => CaptchaWidget {
             provider: "off",

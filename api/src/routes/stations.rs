@@ -3,7 +3,7 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
-use domain::station::{self, Station};
+use domain::stations::station::{self, Station};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json, Path};

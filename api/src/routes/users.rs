@@ -5,7 +5,7 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
-use domain::user::{self, User};
+use domain::accounts::user::{self, User};
 use serde::Serialize;
 
 use crate::error::{ApiError, ApiResult};
