@@ -98,8 +98,8 @@ fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
 
 /// Applies pending migrations, then serves until SIGINT or SIGTERM.
 pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
-    let db = domain::db::connect(&config).await?;
-    domain::db::migrate(&db).await?;
+    let db = domain::infra::db::connect(&config).await?;
+    domain::infra::db::migrate(&db).await?;
     if config.uses_development_signing_key() && config.public_url.starts_with("https://") {
         anyhow::bail!("FILIA_SIGNING_KEY must be set for a public (https) deployment");
     }
@@ -108,7 +108,7 @@ pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     let state = AppState::new(config, db)?;
     let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
-        .with_graceful_shutdown(domain::process::shutdown_signal())
+        .with_graceful_shutdown(domain::infra::process::shutdown_signal())
         .await?;
     tracing::info!("stopped");
     Ok(())

@@ -26,7 +26,7 @@ async fn main() -> ExitCode {
             }
         };
     }
-    let config = match domain::process::start() {
+    let config = match domain::infra::process::start() {
         Ok(config) => config,
         Err(exit) => return exit,
     };
@@ -49,17 +49,17 @@ async fn main() -> ExitCode {
 }
 
 async fn migrate(config: &domain::Config) -> anyhow::Result<()> {
-    domain::db::create_if_missing(config).await?;
-    let db = domain::db::connect(config).await?;
-    domain::db::migrate(&db).await?;
+    domain::infra::db::create_if_missing(config).await?;
+    let db = domain::infra::db::connect(config).await?;
+    domain::infra::db::migrate(&db).await?;
     tracing::info!("migrations applied");
     Ok(())
 }
 
 async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
-    let db = domain::db::connect(config).await?;
-    domain::db::migrate(&db).await?;
-    let demo = domain::demo::seed(&db, &config.public_url).await?;
+    let db = domain::infra::db::connect(config).await?;
+    domain::infra::db::migrate(&db).await?;
+    let demo = domain::infra::demo::seed(&db, &config.public_url).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())
 }

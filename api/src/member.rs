@@ -5,7 +5,7 @@
 use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use domain::session::{self, SessionUser};
+use domain::accounts::session::{self, SessionUser};
 
 use crate::error::ApiError;
 use crate::state::AppState;

@@ -6,7 +6,7 @@ use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use domain::session;
+use domain::accounts::session;
 use domain::staff::{Grant, Scope};
 use serde_json::{Value, json};
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use domain::Config;
-use domain::captcha::CaptchaVerifier;
+use domain::infra::captcha::CaptchaVerifier;
 use sqlx::PgPool;
 
 use crate::metrics::Metrics;
@@ -18,14 +18,14 @@ pub struct AppState {
     /// Checks the captcha of public forms; `Off` unless `FILIA_CAPTCHA` turns it on.
     pub captcha: Arc<dyn CaptchaVerifier>,
     /// Stored files (profile images), served at `/api/media/`.
-    pub objects: domain::objects::Objects,
+    pub objects: domain::infra::objects::Objects,
 }
 
 impl AppState {
     pub fn new(config: Config, db: PgPool) -> anyhow::Result<Self> {
         let redis = redis::Client::open(config.redis_url.expose().as_str())?;
-        let captcha = domain::captcha::from_config(&config);
-        let objects = domain::objects::Objects::local(&config.data_dir.join("objects"))?;
+        let captcha = domain::infra::captcha::from_config(&config);
+        let objects = domain::infra::objects::Objects::local(&config.data_dir.join("objects"))?;
         Ok(Self {
             db,
             redis,

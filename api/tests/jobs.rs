@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::http::StatusCode;
 use common::{Answer, app, call};
-use domain::demo;
+use domain::infra::demo;
 use jobs::kinds::Canary;
 use jobs::{Enqueue, Services};
 use serde_json::Value;
@@ -34,7 +34,7 @@ fn fleet_services(db: &PgPool) -> Arc<Services> {
     Services::new(pool, config).expect("services")
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -132,14 +132,16 @@ async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
     assert!(last["started_at"].is_string() && last["finished_at"].is_string());
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn another_members_job_and_an_unknown_id_are_not_found(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let other = common::insert_member(&db, demo.station_id, "outra@example.com").await;
-    let other_token = domain::session::create(&db, other).await.expect("session");
-    let token = domain::session::create(&db, demo.member_id)
+    let other_token = domain::accounts::session::create(&db, other)
+        .await
+        .expect("session");
+    let token = domain::accounts::session::create(&db, demo.member_id)
         .await
         .expect("session");
     let app = app(db.clone());
@@ -170,7 +172,7 @@ async fn another_members_job_and_an_unknown_id_are_not_found(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn without_a_valid_session_the_answer_is_401(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());

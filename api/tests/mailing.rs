@@ -5,7 +5,7 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{app_with, send_json};
-use domain::demo;
+use domain::infra::demo;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -23,13 +23,13 @@ async fn subscribed(db: &PgPool, user_id: i64) -> bool {
         .expect("user")
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn the_signed_links_unsubscribe_and_subscribe_again(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let app = app_with(db.clone(), &[("FILIA_SIGNING_KEY", KEY)]);
-    let links = domain::mailing::links(KEY, "http://127.0.0.1:8080", demo.member_id);
+    let links = domain::accounts::mailing::links(KEY, "http://127.0.0.1:8080", demo.member_id);
     let hash = links
         .unsubscribe
         .rsplit('/')
@@ -66,24 +66,24 @@ async fn the_signed_links_unsubscribe_and_subscribe_again(db: PgPool) {
     assert!(subscribed(&db, demo.member_id).await);
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn a_bad_hash_or_id_changes_nothing(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let app = app_with(db.clone(), &[("FILIA_SIGNING_KEY", KEY)]);
-    let good = domain::mailing::hash(KEY, demo.member_id);
+    let good = domain::accounts::mailing::hash(KEY, demo.member_id);
     let mut tampered = good.clone();
     tampered.replace_range(0..1, if good.starts_with('0') { "1" } else { "0" });
-    let someone_elses = domain::mailing::hash(KEY, demo.staff_id);
-    let other_key = domain::mailing::hash("outra-chave", demo.member_id);
+    let someone_elses = domain::accounts::mailing::hash(KEY, demo.staff_id);
+    let other_key = domain::accounts::mailing::hash("outra-chave", demo.member_id);
 
     let bad_links = [
         json!({ "id": demo.member_id, "hash": tampered }),
         json!({ "id": demo.member_id, "hash": someone_elses }),
         json!({ "id": demo.member_id, "hash": other_key }),
         json!({ "id": demo.member_id, "hash": "" }),
-        json!({ "id": 999_999, "hash": domain::mailing::hash(KEY, 999_999) }),
+        json!({ "id": 999_999, "hash": domain::accounts::mailing::hash(KEY, 999_999) }),
         json!({ "id": "abc", "hash": good }),
     ];
     for link in bad_links {
@@ -101,7 +101,7 @@ async fn a_bad_hash_or_id_changes_nothing(db: PgPool) {
     for link in [
         json!({ "id": demo.member_id, "hash": tampered }),
         json!({ "id": demo.member_id, "hash": someone_elses }),
-        json!({ "id": 999_999, "hash": domain::mailing::hash(KEY, 999_999) }),
+        json!({ "id": 999_999, "hash": domain::accounts::mailing::hash(KEY, 999_999) }),
     ] {
         let back = put(&app, "/api/e-mail-subscribe", link.clone()).await;
         assert_eq!(back.status, StatusCode::UNPROCESSABLE_ENTITY, "{link}");

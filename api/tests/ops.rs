@@ -41,7 +41,12 @@ async fn staff(
     domain::staff::set_grant(db, id, role, scope)
         .await
         .expect("grant");
-    (id, domain::session::create(db, id).await.expect("session"))
+    (
+        id,
+        domain::accounts::session::create(db, id)
+            .await
+            .expect("session"),
+    )
 }
 
 /// Everyone the tests need: the demo station (its member and staff) and a second station.
@@ -63,7 +68,7 @@ struct World {
 async fn world(db: &PgPool) -> World {
     let (demo, member) = common::demo_member_session(db).await;
     let other_station = common::insert_station(db, "outro").await;
-    let support = domain::session::create(db, demo.staff_id)
+    let support = domain::accounts::session::create(db, demo.staff_id)
         .await
         .expect("session");
     let (_, local) = staff(
@@ -74,7 +79,7 @@ async fn world(db: &PgPool) -> World {
         Scope::Station(demo.station_id),
     )
     .await;
-    let viewer = domain::session::create(db, demo.viewer_id)
+    let viewer = domain::accounts::session::create(db, demo.viewer_id)
         .await
         .expect("session");
     World {
@@ -194,7 +199,7 @@ async fn audit(app: &Router, token: &str) -> Vec<Value> {
         .clone()
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn members_visitors_and_staff_without_a_grant_get_403_on_every_call(db: PgPool) {
     let w = world(&db).await;
     let job = enqueue(&db, Canary::default(), Some(w.station)).await;
@@ -259,7 +264,7 @@ async fn members_visitors_and_staff_without_a_grant_get_403_on_every_call(db: Pg
     assert!(audit(&w.app, &w.support).await.is_empty());
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     let w = world(&db).await;
     let me = get(&w.app, "/api/ops/me", &w.support).await;
@@ -267,7 +272,7 @@ async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     assert_eq!(
         me.json(),
         json!({
-            "user": { "id": w.support_id, "name": "Equipe Demo", "email": domain::demo::STAFF_EMAIL },
+            "user": { "id": w.support_id, "name": "Equipe Demo", "email": domain::infra::demo::STAFF_EMAIL },
             "role": "support", "station": null, "can_act": true
         })
     );
@@ -276,11 +281,11 @@ async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     assert_eq!(me["can_act"], false);
     assert_eq!(
         me["station"],
-        json!({ "id": w.station, "name": domain::demo::DEMO_STATION_NAME })
+        json!({ "id": w.station, "name": domain::infra::demo::DEMO_STATION_NAME })
     );
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn a_viewer_lists_and_reads_but_cannot_act_and_the_job_is_untouched(db: PgPool) {
     let w = world(&db).await;
     let failed = enqueue(&db, keyed("visto"), Some(w.station)).await;
@@ -327,7 +332,7 @@ async fn a_viewer_lists_and_reads_but_cannot_act_and_the_job_is_untouched(db: Pg
     assert!(audit(&w.app, &w.support).await.is_empty());
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn a_support_user_reruns_a_failed_job_and_it_succeeds(db: PgPool) {
     let w = world(&db).await;
     // The canary's write fails while this trigger stands, as on a full disk.
@@ -368,7 +373,7 @@ async fn a_support_user_reruns_a_failed_job_and_it_succeeds(db: PgPool) {
     );
     assert_eq!(
         failed["owner"],
-        json!({ "station": { "id": w.station, "name": domain::demo::DEMO_STATION_NAME }, "user": null })
+        json!({ "station": { "id": w.station, "name": domain::infra::demo::DEMO_STATION_NAME }, "user": null })
     );
     assert_eq!(failed["subject"], json!({ "kind": "test", "id": "1" }));
     let listed = get(&w.app, "/api/ops/jobs?q=DISCO%20CHEIO", &w.support)
@@ -427,7 +432,7 @@ async fn a_support_user_reruns_a_failed_job_and_it_succeeds(db: PgPool) {
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn bulk_rerun_touches_exactly_the_jobs_matching_the_filter(db: PgPool) {
     let w = world(&db).await;
     // Failed canaries that mention "alvo": in the payload (two stations) or in the failure.
@@ -566,7 +571,7 @@ async fn bulk_rerun_touches_exactly_the_jobs_matching_the_filter(db: PgPool) {
     assert_eq!(local_entries[0]["id"], entries[1]["id"]);
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn a_bulk_rerun_across_stations_is_audited_once_per_station(db: PgPool) {
     let w = world(&db).await;
     let here = enqueue(&db, keyed("lote-1"), Some(w.station)).await;
@@ -663,7 +668,7 @@ async fn a_bulk_rerun_across_stations_is_audited_once_per_station(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn pause_stops_pickup_and_resume_restarts_it(db: PgPool) {
     let w = world(&db).await;
     let (fleet, fleet_db) = start_fleet(&db).await;
@@ -753,7 +758,7 @@ async fn pause_stops_pickup_and_resume_restarts_it(db: PgPool) {
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn station_staff_cannot_see_or_act_on_another_stations_or_system_jobs(db: PgPool) {
     let w = world(&db).await;
     let mine = enqueue(&db, keyed("minha"), Some(w.station)).await;
@@ -813,7 +818,7 @@ async fn station_staff_cannot_see_or_act_on_another_stations_or_system_jobs(db: 
     assert!(audit(&w.app, &w.support).await.is_empty());
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn cancel_then_rerun_a_queued_job_each_audited(db: PgPool) {
     let w = world(&db).await;
     let id = enqueue(&db, keyed("cancelada"), Some(w.station)).await;
@@ -849,14 +854,14 @@ async fn cancel_then_rerun_a_queued_job_each_audited(db: PgPool) {
     assert_eq!(by_job["entries"][1]["user"]["email"], "local@example.com");
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn staff_release_a_stations_cashback_now(db: PgPool) {
     let w = world(&db).await;
     let stations = get(&w.app, "/api/ops/stations", &w.support).await.json();
     assert_eq!(
         stations[0],
         json!({
-            "id": w.station, "name": domain::demo::DEMO_STATION_NAME, "subdomain": "demo",
+            "id": w.station, "name": domain::infra::demo::DEMO_STATION_NAME, "subdomain": "demo",
             "release": { "expression": "0 0 * * * *", "enabled": true, "last_tick": null },
             "pending": { "lots": 0, "amount_cents": 0, "due_lots": 0, "due_amount_cents": 0 }
         })
@@ -892,7 +897,7 @@ async fn staff_release_a_stations_cashback_now(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn the_list_filters_by_time_and_pages_and_rejects_bad_values(db: PgPool) {
     let w = world(&db).await;
     let mut ids = Vec::new();

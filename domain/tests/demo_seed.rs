@@ -1,6 +1,6 @@
 //! The demo seed may run at every start: a second run must change nothing.
 
-use domain::demo;
+use domain::infra::demo;
 use sqlx::PgPool;
 
 async fn snapshot(db: &PgPool) -> serde_json::Value {
@@ -23,7 +23,7 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
     .expect("snapshot")
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn seeding_twice_changes_nothing(db: PgPool) {
     let first = demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -1,10 +1,11 @@
 //! A stored station becomes the branding of its e-mails.
 
-use domain::mail::Branding;
-use domain::{demo, station};
+use domain::infra::demo;
+use domain::infra::mail::Branding;
+use domain::stations::station;
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn the_demo_station_brands_its_mail(db: PgPool) {
     let seeded = demo::seed(&db, "http://127.0.0.1:8080")
         .await

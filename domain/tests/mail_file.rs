@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use domain::Config;
-use domain::mail::{Mailer, OutgoingMail};
+use domain::infra::mail::{Mailer, OutgoingMail};
 
 /// A fresh data folder inside Cargo's temporary directory for integration tests.
 fn data_dir() -> PathBuf {

@@ -1,7 +1,7 @@
 //! Delivery through a real SMTP conversation with the loopback sink of `testkit::smtp`.
 
 use domain::Config;
-use domain::mail::{Branding, Button, Mailer, Notice, OutgoingMail};
+use domain::infra::mail::{Branding, Button, Mailer, Notice, OutgoingMail};
 use mail_parser::{MessageParser, MimeHeaders};
 use testkit::smtp::start_sink;
 use tokio::net::TcpListener;

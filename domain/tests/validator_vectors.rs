@@ -3,7 +3,7 @@
 //! both check the file's messages against their constants, so the two cannot drift.
 
 use chrono::NaiveDate;
-use domain::validate::{self, Verdict, message};
+use domain::shared::validate::{self, Verdict, message};
 use serde_json::{Number, Value};
 
 const VECTORS: &str = include_str!("../../ops/testkit/vectors/validators.json");

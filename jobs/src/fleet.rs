@@ -57,7 +57,11 @@ pub async fn run(
     schedules: Vec<Schedule>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let instance = format!("{}:{}", domain::process::hostname(), std::process::id());
+    let instance = format!(
+        "{}:{}",
+        domain::infra::process::hostname(),
+        std::process::id()
+    );
     let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone()));
     let backoff_scale = services.config.job_backoff_scale;
     declare_queues(&services.db, &fleet.queues, backoff_scale).await?;

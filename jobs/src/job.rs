@@ -12,7 +12,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 use domain::Config;
-use domain::mail::Mailer;
+use domain::infra::mail::Mailer;
 
 /// A kind of background work. The implementing type is the payload: it is stored as JSON
 /// inside a versioned envelope, so add fields with `#[serde(default)]` and old jobs still

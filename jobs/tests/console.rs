@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{wait_for, wait_for_state};
 use domain::Config;
-use domain::mail::{Branding, Notice, OutgoingMail};
+use domain::infra::mail::{Branding, Notice, OutgoingMail};
 use domain::staff::Scope;
 use jobs::console::{self, Change, JobFilter};
 use jobs::fleet;
@@ -64,7 +64,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn the_backoff_scale_stretches_every_declared_queue(db: PgPool) {
     let stretched = services(&db, "smtp://127.0.0.1:1", "2.5");
     let fleet = fleet::spawn(stretched.clone(), Vec::new());
@@ -107,9 +107,9 @@ fn notice(to: &str) -> MailSend {
     }
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_it(db: PgPool) {
-    let demo = domain::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     // Nothing listens on this port yet; the retry waits 1000 x 30 s, so only a re-run
@@ -220,9 +220,9 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
 async fn an_emails_body_is_neither_shown_nor_searchable(db: PgPool) {
-    let demo = domain::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let mut mail = notice("maria@example.com");

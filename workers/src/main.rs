@@ -9,7 +9,7 @@ use jobs::Services;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let config = match domain::process::start() {
+    let config = match domain::infra::process::start() {
         Ok(config) => config,
         Err(exit) => return exit,
     };
@@ -30,7 +30,12 @@ async fn run(mut config: domain::Config) -> anyhow::Result<()> {
         jobs::kinds::schedules(&|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
     let db = connect_with_retry(&config).await?;
     let services = Services::new(db.clone(), config)?;
-    jobs::fleet::run(services, schedules, domain::process::shutdown_signal()).await?;
+    jobs::fleet::run(
+        services,
+        schedules,
+        domain::infra::process::shutdown_signal(),
+    )
+    .await?;
     db.close().await;
     tracing::info!("worker process stopped");
     Ok(())
@@ -40,7 +45,7 @@ async fn run(mut config: domain::Config) -> anyhow::Result<()> {
 async fn connect_with_retry(config: &domain::Config) -> anyhow::Result<sqlx::PgPool> {
     let mut delay = Duration::from_millis(250);
     for attempt in 1.. {
-        match domain::db::connect(config).await {
+        match domain::infra::db::connect(config).await {
             Ok(db) => return Ok(db),
             Err(err) if attempt < 8 => {
                 tracing::warn!(attempt, error = %err, "database not reachable yet");

@@ -162,11 +162,11 @@ pub async fn send_json(
 }
 
 /// The demo station, seeded, and a session of its member.
-pub async fn demo_member_session(db: &PgPool) -> (domain::demo::DemoStation, String) {
-    let demo = domain::demo::seed(db, "http://127.0.0.1:8080")
+pub async fn demo_member_session(db: &PgPool) -> (domain::infra::demo::DemoStation, String) {
+    let demo = domain::infra::demo::seed(db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    let token = domain::session::create(db, demo.member_id)
+    let token = domain::accounts::session::create(db, demo.member_id)
         .await
         .expect("session");
     (demo, token)

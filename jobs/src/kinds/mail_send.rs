@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use domain::mail::OutgoingMail;
+use domain::infra::mail::OutgoingMail;
 
 use crate::job::{Backoff, Job, JobContext, JobError};
 

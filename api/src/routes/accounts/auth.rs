@@ -1,14 +1,14 @@
 //! `/api/auth`: login to a station, logout, token validation and hand-over login tokens.
-//! Sessions are opaque bearer tokens (domain::session).
+//! Sessions are opaque bearer tokens (domain::accounts::session).
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use domain::cpf::Cpf;
-use domain::user::{self, LoginId, User};
-use domain::validate;
-use domain::{password, session};
+use domain::accounts::user::{self, LoginId, User};
+use domain::accounts::{password, session};
+use domain::shared::cpf::Cpf;
+use domain::shared::validate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -83,7 +83,7 @@ async fn login(
     if request.password.is_empty() {
         return Err(ApiError::invalid("Esse campo é obrigatório"));
     }
-    let station = domain::station::find(&state.db, station_id)
+    let station = domain::stations::station::find(&state.db, station_id)
         .await?
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
     let throttle = LoginThrottle::new(&state, station_id, &login_id.normalized(), ip);

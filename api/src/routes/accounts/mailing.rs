@@ -1,10 +1,10 @@
 //! The mailing list: `PUT /api/e-mail-subscribe` and `PUT /api/e-mail-unsubscribe`, through
-//! the signed links of e-mails (domain::mailing). No session: the hash is the proof. The
+//! the signed links of e-mails (domain::accounts::mailing). No session: the hash is the proof. The
 //! answers are the spec's: subscribe says success with an empty 204, unsubscribe with `[1]`.
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::mailing;
+use domain::accounts::mailing;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

@@ -6,11 +6,11 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Response};
-use domain::images::{self, ImageError};
-use domain::objects::Objects;
-use domain::profile::{self, AccountState, ApplyError, ParticipantUpdate};
-use domain::session;
-use domain::user::{self, User};
+use domain::accounts::profile::{self, AccountState, ApplyError, ParticipantUpdate};
+use domain::accounts::session;
+use domain::accounts::user::{self, User};
+use domain::infra::images::{self, ImageError};
+use domain::infra::objects::Objects;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -109,12 +109,12 @@ async fn update_participant(
         let current = current_password
             .filter(|password| !password.is_empty())
             .ok_or_else(|| ApiError::invalid(profile::CURRENT_PASSWORD_NEEDED))?;
-        if !domain::password::verify_off_thread(current, password_hash_now).await? {
+        if !domain::accounts::password::verify_off_thread(current, password_hash_now).await? {
             return Err(ApiError::invalid(profile::CURRENT_PASSWORD_WRONG));
         }
     }
     let password_hash = match changes.password.clone() {
-        Some(password) => Some(domain::password::hash_off_thread(password).await?),
+        Some(password) => Some(domain::accounts::password::hash_off_thread(password).await?),
         None => None,
     };
     profile::apply(&mut tx, user_id, &changes, password_hash.as_deref())

@@ -3,9 +3,9 @@
 //! whether or not the address has an account, so it cannot be used to find members.
 
 use axum::extract::State;
-use domain::recovery::{self, Requested};
-use domain::signup::{self, Problems};
-use domain::station::{self, Station};
+use domain::accounts::recovery::{self, Requested};
+use domain::accounts::signup::{self, Problems};
+use domain::stations::station::{self, Station};
 use jobs::Enqueue;
 use jobs::kinds::mail_send::MailSend;
 use serde::{Deserialize, Serialize};
@@ -144,7 +144,7 @@ async fn update_password(
         return Err(ApiError::invalid(LINK_INVALID));
     };
     // Hashed only for a valid link, so the public call cannot be used to burn CPU.
-    let password_hash = domain::password::hash_off_thread(password).await?;
+    let password_hash = domain::accounts::password::hash_off_thread(password).await?;
     let was_active: bool = sqlx::query_scalar("SELECT active FROM users WHERE id = $1 FOR UPDATE")
         .bind(user_id)
         .fetch_one(&mut *tx)

@@ -1,5 +1,5 @@
 //! Joining a station: the sign-up variants, the credentials check, the confirmation method,
-//! activation and member-get-member codes. The field rules are `domain::signup`'s; the
+//! activation and member-get-member codes. The field rules are `domain::accounts::signup`'s; the
 //! station's flags decide which apply (public, affiliated, promotional, no CPF).
 
 mod admin;
@@ -12,11 +12,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
-use domain::mgm::InviteCode;
-use domain::signup::{self, CreateError, NewAccount, Problems};
-use domain::station::{self, Station};
-use domain::user::{self, User};
-use domain::{affiliate, captcha, password};
+use domain::accounts::mgm::InviteCode;
+use domain::accounts::signup::{self, CreateError, NewAccount, Problems};
+use domain::accounts::user::{self, User};
+use domain::accounts::{affiliate, password};
+use domain::infra::captcha;
+use domain::stations::station::{self, Station};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use utoipa::ToSchema;
@@ -156,7 +157,14 @@ async fn record_invitation(
         .filter(|code| code.inviter_id == invite.inviter_id);
     let recorded = match code {
         Some(code) => {
-            domain::mgm::record_invitation(tx, station_id, user_id, &code, invite.action_id).await?
+            domain::accounts::mgm::record_invitation(
+                tx,
+                station_id,
+                user_id,
+                &code,
+                invite.action_id,
+            )
+            .await?
         }
         None => false,
     };

@@ -3,7 +3,7 @@
 //! `GET /api/users/{id}/validation` behind the card's QR code.
 
 use axum::extract::State;
-use domain::user::{self, User};
+use domain::accounts::user::{self, User};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

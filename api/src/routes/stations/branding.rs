@@ -1,7 +1,7 @@
 //! `GET /api/stations/{id}`: a station's public data (branding, flags, establishment).
 
 use axum::extract::State;
-use domain::station::{self, Station};
+use domain::stations::station::{self, Station};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::HOST;
-use domain::config::CaptchaProvider;
+use domain::infra::config::CaptchaProvider;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -57,10 +57,13 @@ async fn site_config(
         .iter()
         .find_map(|name| headers.get(*name)?.to_str().ok())
         .map(|value| value.split(',').next().unwrap_or_default().trim());
-    let station_id =
-        domain::station::resolve_host(&state.db, host, state.config.default_station.as_ref())
-            .await?
-            .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
+    let station_id = domain::stations::station::resolve_host(
+        &state.db,
+        host,
+        state.config.default_station.as_ref(),
+    )
+    .await?
+    .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
     let captcha = match state.config.captcha {
         CaptchaProvider::Off => CaptchaWidget {
             provider: "off",

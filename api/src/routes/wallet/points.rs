@@ -6,7 +6,7 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use chrono::{DateTime, Utc};
-use domain::sharing::Visit;
+use domain::engagement::sharing::Visit;
 use domain::wallet::ledger::{
     self, CreditLine, LotState, Points, SourceKind, SpendKind, SpendLine,
 };

@@ -3,12 +3,12 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::cnpj::Cnpj;
-use domain::images;
-use domain::objects::Objects;
-use domain::signup::{self, NewAccount, Problems};
-use domain::station::{self, Station};
-use domain::validate;
+use domain::accounts::signup::{self, NewAccount, Problems};
+use domain::infra::images;
+use domain::infra::objects::Objects;
+use domain::shared::cnpj::Cnpj;
+use domain::shared::validate;
+use domain::stations::station::{self, Station};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -2,10 +2,10 @@
 //! and activating by code or by link.
 
 use axum::extract::State;
-use domain::activation::{self, Account, Outcome};
-use domain::signup::{self, Problems};
-use domain::station::Station;
-use domain::user::User;
+use domain::accounts::activation::{self, Account, Outcome};
+use domain::accounts::signup::{self, Problems};
+use domain::accounts::user::User;
+use domain::stations::station::Station;
 use jobs::Enqueue;
 use jobs::kinds::mail_send::MailSend;
 use serde::{Deserialize, Serialize};

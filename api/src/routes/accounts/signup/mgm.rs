@@ -2,7 +2,7 @@
 //! still brings points, and how many.
 
 use axum::extract::State;
-use domain::mgm::{self, InviteCode};
+use domain::accounts::mgm::{self, InviteCode};
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -4,7 +4,7 @@
 use chrono::{NaiveDate, NaiveDateTime};
 use sqlx::{PgConnection, PgExecutor};
 
-use crate::validate::{self, Verdict};
+use crate::shared::validate::{self, Verdict};
 
 pub const EMAIL_TAKEN: &str = "Este e-mail já está cadastrado.";
 pub const CPF_TAKEN: &str = "Este CPF já está cadastrado.";
@@ -159,7 +159,7 @@ pub fn email(problems: &mut Problems, value: Option<&str>, required: bool) -> Op
 /// A CPF's 11 digits.
 pub fn cpf(problems: &mut Problems, value: Option<&str>, required: bool) -> Option<String> {
     let value = optional_or_required(problems, value, required)?;
-    match value.parse::<crate::cpf::Cpf>() {
+    match value.parse::<crate::shared::cpf::Cpf>() {
         Ok(cpf) => Some(cpf.digits().to_string()),
         Err(invalid) => {
             problems.push(&invalid.to_string());
@@ -184,7 +184,7 @@ pub fn password(
             problems.push(PASSWORDS_DIFFER);
             None
         }
-        (Some(password), Some(_)) if crate::password::meets_rule(password) => {
+        (Some(password), Some(_)) if crate::accounts::password::meets_rule(password) => {
             Some(password.to_string())
         }
         _ => None,
@@ -222,7 +222,7 @@ pub fn new_invite_code() -> anyhow::Result<String> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     let mut code = String::with_capacity(8);
     while code.len() < 8 {
-        let bytes = crate::secret::random_bytes::<16>()?;
+        let bytes = crate::shared::secret::random_bytes::<16>()?;
         // Bytes from 252 up are dropped so every character is equally likely.
         code.extend(
             bytes
@@ -448,7 +448,10 @@ mod tests {
         password(&mut problems, Some("fraca"), None);
         assert_eq!(
             problems.into_messages(),
-            [crate::password::RULE_MESSAGE, "Esse campo é obrigatório"]
+            [
+                crate::accounts::password::RULE_MESSAGE,
+                "Esse campo é obrigatório"
+            ]
         );
     }
 

@@ -11,7 +11,7 @@ pub fn start() -> Result<Config, ExitCode> {
         eprintln!("{err}");
         ExitCode::from(2)
     })?;
-    crate::telemetry::init_logging(&config);
+    crate::infra::telemetry::init_logging(&config);
     Ok(config)
 }
 

@@ -2,7 +2,7 @@
 //! paragraphs, an optional button) rendered twice: HTML for mail clients that show it, plain
 //! text for the rest. Every interpolated value is HTML-escaped; nothing here trusts its input.
 
-use crate::station::Station;
+use crate::stations::station::Station;
 
 /// Used when a station's colour is not a `#RRGGBB` value, which the database already forbids.
 const FALLBACK_COLOR: &str = "#0E7C66";

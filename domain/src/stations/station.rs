@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sqlx::{PgExecutor, PgPool};
 
-use crate::config::StationRef;
+use crate::infra::config::StationRef;
 
 /// The station as the web app reads it. Field names follow the spec's contract.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]

@@ -11,7 +11,7 @@ use sqlx::{ConnectOptions, PgPool, Postgres};
 use crate::Config;
 
 /// One migrator for the whole schema, so production and every `#[sqlx::test(migrator =
-/// "domain::db::MIGRATOR")]` database get the same tables. apalis' migrations come first
+/// "domain::infra::db::MIGRATOR")]` database get the same tables. apalis' migrations come first
 /// (their versions are older) because ours add triggers and checks to `apalis.jobs`; they
 /// are recorded in our `_sqlx_migrations`, not apalis' own table, so never call
 /// `PostgresStorage::setup` as well.

@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 
-use crate::cnpj::Cnpj;
-use crate::password;
+use crate::accounts::password;
+use crate::shared::cnpj::Cnpj;
 use crate::wallet::ledger::{self, LedgerError, LotState, Spend, SpendKind};
 use crate::wallet::release::release_batch;
 use crate::wallet::rewards;

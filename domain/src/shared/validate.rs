@@ -14,8 +14,8 @@ use std::fmt::Display;
 
 use chrono::{Datelike, NaiveDate};
 
-use crate::cnpj::Cnpj;
-use crate::cpf::Cpf;
+use crate::shared::cnpj::Cnpj;
+use crate::shared::cpf::Cpf;
 
 /// The messages of the spec, typos included. `{n}` stands for the rule's limit.
 pub mod message {
@@ -28,7 +28,7 @@ pub mod message {
     pub const NUMBER: &str = "Este campo só aceita números";
     pub const MIN_VALUE: &str = "O valor deve ser maior que {n}";
     pub const MAX_VALUE: &str = "O valor deve ser menor que {n}";
-    pub const PASSWORD: &str = crate::password::RULE_MESSAGE;
+    pub const PASSWORD: &str = crate::accounts::password::RULE_MESSAGE;
     pub const EMAIL: &str = "Email inválido";
     pub const ALPHA_NUMERIC: &str = "Somente caracteres alfanuméricos";
     pub const LOWER_CASE: &str = "Apenas letras minúsculas sem acento";
@@ -187,7 +187,7 @@ pub fn max_value<T: PartialOrd + Display>(value: T, max: T) -> Verdict {
 
 pub fn password(value: &str) -> Verdict {
     holds(
-        value.is_empty() || crate::password::meets_rule(value),
+        value.is_empty() || crate::accounts::password::meets_rule(value),
         message::PASSWORD,
     )
 }
@@ -391,8 +391,8 @@ mod tests {
 
     #[test]
     fn messages_match_the_tax_id_newtypes() {
-        assert_eq!(crate::cpf::InvalidCpf.to_string(), message::CPF);
-        assert_eq!(crate::cnpj::InvalidCnpj.to_string(), message::CNPJ);
+        assert_eq!(crate::shared::cpf::InvalidCpf.to_string(), message::CPF);
+        assert_eq!(crate::shared::cnpj::InvalidCnpj.to_string(), message::CNPJ);
     }
 
     #[test]

@@ -6,9 +6,9 @@
 use chrono::Duration;
 use sqlx::PgConnection;
 
-use crate::mail::{Branding, Button, Notice, OutgoingMail};
-use crate::session::{hash_token, new_token};
-use crate::station::Station;
+use crate::accounts::session::{hash_token, new_token};
+use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::stations::station::Station;
 
 pub const LINK_LIFETIME: Duration = Duration::hours(1);
 pub const RESEND_WAIT: Duration = Duration::seconds(60);
@@ -182,7 +182,7 @@ pub async fn reset_password(
     .execute(&mut *tx)
     .await?;
     void_open_links(&mut *tx, user_id).await?;
-    crate::session::revoke_all(&mut *tx, user_id).await?;
+    crate::accounts::session::revoke_all(&mut *tx, user_id).await?;
     Ok(())
 }
 

@@ -9,10 +9,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
 
-use crate::mail::{Branding, Button, Notice, OutgoingMail};
-use crate::secret::random_bytes;
-use crate::session::{hash_token, new_token};
-use crate::station::Station;
+use crate::accounts::session::{hash_token, new_token};
+use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::shared::secret::random_bytes;
+use crate::stations::station::Station;
 
 pub const CODE_LIFETIME: Duration = Duration::minutes(15);
 pub const LINK_LIFETIME: Duration = Duration::hours(48);

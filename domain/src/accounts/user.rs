@@ -4,8 +4,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use sqlx::PgExecutor;
 
-use crate::cpf::Cpf;
-use crate::station::Establishment;
+use crate::shared::cpf::Cpf;
+use crate::stations::station::Establishment;
 
 /// The user as the web app keeps it in its session. Field names follow the spec.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -43,7 +43,7 @@ pub struct User {
     pub establishment: Option<Establishment>,
     /// Postal addresses, the main one first.
     #[sqlx(json)]
-    pub addresses: Vec<crate::profile::UserAddress>,
+    pub addresses: Vec<crate::accounts::profile::UserAddress>,
 }
 
 /// How a person identifies at login: by e-mail or by CPF, depending on the station.

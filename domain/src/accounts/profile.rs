@@ -7,8 +7,8 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, Postgres, QueryBuilder};
 
-use crate::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
-use crate::validate;
+use crate::accounts::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
+use crate::shared::validate;
 
 pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
 pub const PASSWORD_NEEDED: &str = "Crie uma senha para acessar a sua conta.";
@@ -269,8 +269,8 @@ async fn save_main_address(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signup::{INVALID_PHONE, INVALID_STATE, PASSWORDS_DIFFER};
-    use crate::validate::message;
+    use crate::accounts::signup::{INVALID_PHONE, INVALID_STATE, PASSWORDS_DIFFER};
+    use crate::shared::validate::message;
 
     fn today() -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 11, 21).expect("date")

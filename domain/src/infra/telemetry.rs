@@ -3,7 +3,7 @@
 
 use tracing_subscriber::EnvFilter;
 
-use crate::config::{Config, LogFormat};
+use crate::infra::config::{Config, LogFormat};
 
 pub fn init_logging(config: &Config) {
     let filter = EnvFilter::try_new(&config.log_filter).unwrap_or_else(|_| EnvFilter::new("info"));

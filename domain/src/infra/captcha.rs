@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::config::{CaptchaProvider, Config};
-use crate::secret::Secret;
+use crate::infra::config::{CaptchaProvider, Config};
+use crate::shared::secret::Secret;
 
 /// Cloudflare Turnstile's server-side check.
 pub const TURNSTILE_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";

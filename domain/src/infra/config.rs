@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::secret::Secret;
+use crate::shared::secret::Secret;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -132,7 +132,9 @@ impl Config {
                     variable: "FILIA_DEFAULT_STATION",
                     reason,
                 })?),
-                None => Some(StationRef::Subdomain(crate::demo::DEMO_SUBDOMAIN.into())),
+                None => Some(StationRef::Subdomain(
+                    crate::infra::demo::DEMO_SUBDOMAIN.into(),
+                )),
             },
             log_filter: lookup("FILIA_LOG")
                 .unwrap_or_else(|| "info,sqlx::postgres::notice=warn".into()),
@@ -159,7 +161,7 @@ impl Config {
             captcha_secret: lookup("FILIA_CAPTCHA_SECRET").map(Secret::new),
             captcha_site_key: lookup("FILIA_CAPTCHA_SITE_KEY"),
             captcha_verify_url: lookup("FILIA_CAPTCHA_VERIFY_URL")
-                .unwrap_or_else(|| crate::captcha::TURNSTILE_VERIFY_URL.into()),
+                .unwrap_or_else(|| crate::infra::captcha::TURNSTILE_VERIFY_URL.into()),
             confirmation_resend_seconds: parse(&lookup, "FILIA_CONFIRMATION_RESEND_SECONDS", "60")?,
             job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
         })
@@ -255,7 +257,7 @@ impl FromStr for StationRef {
         if let Ok(id) = value.parse::<i64>() {
             return Ok(Self::Id(id));
         }
-        if crate::station::is_valid_subdomain(value) {
+        if crate::stations::station::is_valid_subdomain(value) {
             Ok(Self::Subdomain(value.to_string()))
         } else {
             Err(format!("expected a station id or subdomain, got {value:?}"))

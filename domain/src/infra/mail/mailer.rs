@@ -13,7 +13,7 @@ use lettre::transport::{file, smtp};
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::OutgoingMail;
-use crate::config::Config;
+use crate::infra::config::Config;
 
 /// Bounds connecting and every SMTP command, so a stuck relay fails the job instead of
 /// holding a worker.

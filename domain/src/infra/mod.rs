@@ -1,0 +1,12 @@
+//! What talks to the outside world or runs the process: configuration, the database pool,
+//! e-mail, object storage, images, captcha, telemetry, and the demo station's seed.
+
+pub mod captcha;
+pub mod config;
+pub mod db;
+pub mod demo;
+pub mod images;
+pub mod mail;
+pub mod objects;
+pub mod process;
+pub mod telemetry;
