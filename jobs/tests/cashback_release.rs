@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{start_fleet, wait_for_state};
-use jobs::kinds::cashback_release::{self, CashbackDispatch, CashbackRelease, Progress};
+use jobs::kinds::wallet::cashback_release::{self, CashbackDispatch, CashbackRelease, Progress};
 use jobs::{Enqueue, JobState};
 use serde_json::{Value, json};
 use sqlx::PgPool;

@@ -1,7 +1,7 @@
 //! Retention prunes finished jobs by age (with their records), dead worker rows and old
 //! canary effects, and keeps everything still alive.
 
-use jobs::kinds::retention::{Policy, prune};
+use jobs::kinds::platform::retention::{Policy, prune};
 use sqlx::PgPool;
 
 const POLICY: Policy = Policy {

@@ -1,6 +1,6 @@
 //! The Rust side of `ops/bench/cashback`: seeds a station with pending lots, releases them
 //! through the very loop the `cashback.release` job runs
-//! ([`jobs::kinds::cashback_release::release_station`]), and checks the outcome. Not part
+//! ([`jobs::kinds::wallet::cashback_release::release_station`]), and checks the outcome. Not part
 //! of the product; the script runs it on a database of its own.
 //!
 //! ```text
@@ -26,7 +26,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, bail, ensure};
-use jobs::kinds::cashback_release::{self, BATCH_SIZE};
+use jobs::kinds::wallet::cashback_release::{self, BATCH_SIZE};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::types::chrono::{DateTime, Utc};
