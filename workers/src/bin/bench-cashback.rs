@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! bench-cashback migrate
-//!     applies the schema (domain::infra::db::MIGRATOR).
+//!     applies the schema (schema::MIGRATOR).
 //! bench-cashback seed <lots> <members>
 //!     station `bench` with <members> members, each with a wallet, and <lots> pending lots
 //!     due in the last 30 days spread evenly over them in a scattered order, plus <lots>/100
@@ -57,7 +57,7 @@ async fn main() -> anyhow::Result<()> {
     let db = connect().await?;
     let out = match args.first().map(String::as_str) {
         Some("migrate") => {
-            domain::infra::db::migrate(&db).await?;
+            schema::migrate(&db).await?;
             "migrated".to_string()
         }
         Some("seed") => {
