@@ -99,7 +99,7 @@ fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
 /// Applies pending migrations, then serves until SIGINT or SIGTERM.
 pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     let db = domain::infra::db::connect(&config).await?;
-    domain::infra::db::migrate(&db).await?;
+    schema::migrate(&db).await?;
     if config.uses_development_signing_key() && config.public_url.starts_with("https://") {
         anyhow::bail!("FILIA_SIGNING_KEY must be set for a public (https) deployment");
     }

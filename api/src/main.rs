@@ -51,14 +51,14 @@ async fn main() -> ExitCode {
 async fn migrate(config: &domain::Config) -> anyhow::Result<()> {
     domain::infra::db::create_if_missing(config).await?;
     let db = domain::infra::db::connect(config).await?;
-    domain::infra::db::migrate(&db).await?;
+    schema::migrate(&db).await?;
     tracing::info!("migrations applied");
     Ok(())
 }
 
 async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     let db = domain::infra::db::connect(config).await?;
-    domain::infra::db::migrate(&db).await?;
+    schema::migrate(&db).await?;
     let demo = domain::infra::demo::seed(&db, &config.public_url).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())

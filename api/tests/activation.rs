@@ -41,7 +41,7 @@ fn activation(station_id: i64, email: &str, hash: &str) -> String {
     json!({"station": station_id, "establishment": null, "email": email, "hash": hash}).to_string()
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_code_activates_and_the_member_can_log_in(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -76,7 +76,7 @@ async fn the_code_activates_and_the_member_can_log_in(db: PgPool) {
     assert_eq!(login.status, StatusCode::OK, "{}", login.text);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn five_wrong_codes_void_the_code(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -116,7 +116,7 @@ async fn five_wrong_codes_void_the_code(db: PgPool) {
     assert!(is_active(&db, user_id).await);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_expired_code_asks_for_a_new_one(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -149,7 +149,7 @@ async fn an_expired_code_asks_for_a_new_one(db: PgPool) {
     assert!(!is_active(&db, user_id).await);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_link_activates_once_and_a_second_click_is_fine(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -197,7 +197,7 @@ async fn the_link_activates_once_and_a_second_click_is_fine(db: PgPool) {
     assert_eq!(messages(&missing), ["Esse campo é obrigatório"]);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn codes_and_links_work_only_in_their_station(db: PgPool) {
     let app = app(db.clone());
     let (_, user_id, mail) = signed_up(&db, &app).await;
@@ -227,7 +227,7 @@ async fn codes_and_links_work_only_in_their_station(db: PgPool) {
     assert!(!is_active(&db, user_id).await);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     let (station_id, _) = station(&db, "sindicato", &["affiliated = true"]).await;
     sqlx::query(
@@ -330,7 +330,7 @@ async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn resend_waits_the_same_for_known_and_unknown_addresses(db: PgPool) {
     let app = app_with(db.clone(), &[("FILIA_CONFIRMATION_RESEND_SECONDS", "1")]);
     let (station_id, user_id, first_mail) = signed_up(&db, &app).await;
@@ -389,7 +389,7 @@ async fn resend_waits_the_same_for_known_and_unknown_addresses(db: PgPool) {
     assert_eq!(messages(&bad), ["Email inválido"]);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn racing_resends_send_one_email(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, _) = signed_up(&db, &app).await;

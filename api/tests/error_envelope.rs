@@ -16,7 +16,7 @@ async fn login_url(db: &PgPool) -> String {
     format!("{LOGIN}{}", demo.station_id)
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn malformed_json_answers_400(db: PgPool) {
     let url = login_url(&db).await;
     let answer = post_json(&app(db), &url, r#"{"email": "membro@demo"#).await;
@@ -28,7 +28,7 @@ async fn malformed_json_answers_400(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_missing_field_answers_422_naming_it(db: PgPool) {
     let url = login_url(&db).await;
     let answer = post_json(&app(db), &url, r#"{"email": "membro@demo.filia.com.br"}"#).await;
@@ -40,7 +40,7 @@ async fn a_missing_field_answers_422_naming_it(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_wrong_type_answers_422_naming_the_field(db: PgPool) {
     let url = login_url(&db).await;
     let answer = post_json(&app(db), &url, r#"{"email": "a@b.co", "password": 123}"#).await;
@@ -52,7 +52,7 @@ async fn a_wrong_type_answers_422_naming_the_field(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_body_that_is_not_json_answers_415(db: PgPool) {
     let url = login_url(&db).await;
     let request = Request::post(url)
@@ -69,7 +69,7 @@ async fn a_body_that_is_not_json_answers_415(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_oversized_body_answers_413(db: PgPool) {
     let url = login_url(&db).await;
     let huge = format!(
@@ -82,7 +82,7 @@ async fn an_oversized_body_answers_413(db: PgPool) {
     assert!(answer.json()["error"].is_string());
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_unknown_api_route_answers_404(db: PgPool) {
     let answer = get(&app(db), "/api/no-such-thing").await;
 
@@ -90,7 +90,7 @@ async fn an_unknown_api_route_answers_404(db: PgPool) {
     assert_eq!(answer.json(), json!({ "error": "Rota não encontrada" }));
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_wrong_method_answers_405(db: PgPool) {
     let url = login_url(&db).await;
     let answer = get(&app(db), &url).await;
@@ -102,7 +102,7 @@ async fn a_wrong_method_answers_405(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_server_failure_answers_500_without_its_cause(db: PgPool) {
     let app = app(db.clone());
     db.close().await;
@@ -116,7 +116,7 @@ async fn a_server_failure_answers_500_without_its_cause(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn every_answer_carries_a_request_id(db: PgPool) {
     let answer = get(&app(db), "/api/stations/999").await;
 

@@ -6,13 +6,13 @@ use axum::http::StatusCode;
 use common::{app, app_with, get};
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn healthz_answers_while_the_process_lives(db: PgPool) {
     let answer = get(&app(db), "/healthz").await;
     assert_eq!(answer.status, StatusCode::OK);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn readyz_answers_200_when_postgres_and_redis_answer(db: PgPool) {
     let answer = get(&app(db), "/readyz").await;
 
@@ -23,7 +23,7 @@ async fn readyz_answers_200_when_postgres_and_redis_answer(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn readyz_answers_503_when_redis_is_down(db: PgPool) {
     // Port 1 on loopback: nothing listens there, as with a stopped Redis.
     let app = app_with(db, &[("REDIS_URL", "redis://127.0.0.1:1")]);
@@ -39,7 +39,7 @@ async fn readyz_answers_503_when_redis_is_down(db: PgPool) {
     assert_eq!(body["error"], "Serviço indisponível");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn readyz_answers_503_when_postgres_is_down(db: PgPool) {
     let app = app(db.clone());
     db.close().await;
@@ -50,7 +50,7 @@ async fn readyz_answers_503_when_postgres_is_down(db: PgPool) {
     assert_eq!(answer.json()["checks"]["postgres"], "unavailable");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn metrics_count_requests_by_route_pattern_and_status(db: PgPool) {
     let app = app(db);
     get(&app, "/api/stations/424242").await;

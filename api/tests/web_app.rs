@@ -22,7 +22,7 @@ fn built_app_dir() -> std::path::PathBuf {
     dir
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn deep_links_answer_the_app_and_assets_are_cached(db: PgPool) {
     let dir = built_app_dir();
     let app = app_with(db, &[("FILIA_WEB_DIR", dir.to_str().expect("utf-8"))]);

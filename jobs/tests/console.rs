@@ -64,7 +64,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_backoff_scale_stretches_every_declared_queue(db: PgPool) {
     let stretched = services(&db, "smtp://127.0.0.1:1", "2.5");
     let fleet = fleet::spawn(stretched.clone(), Vec::new());
@@ -107,7 +107,7 @@ fn notice(to: &str) -> MailSend {
     }
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_it(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -220,7 +220,7 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_emails_body_is_neither_shown_nor_searchable(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await

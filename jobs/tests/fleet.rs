@@ -29,7 +29,7 @@ async fn effects(db: &PgPool, key: &str) -> i64 {
         .expect("count")
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(&db, keyed("committed")).await;
@@ -43,7 +43,7 @@ async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_job_scheduled_for_later_is_found_by_the_poll_once_due(db: PgPool) {
     let fleet = start_fleet(&db);
     let due = chrono::Utc::now() + chrono::Duration::seconds(2);
@@ -74,7 +74,7 @@ async fn a_job_scheduled_for_later_is_found_by_the_poll_once_due(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(
@@ -111,7 +111,7 @@ async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_poison_payload_fails_for_good_and_the_worker_keeps_going(db: PgPool) {
     let fleet = start_fleet(&db);
     // Valid JSON that no version of the canary payload reads, and a payload from the future.
@@ -154,7 +154,7 @@ async fn a_poison_payload_fails_for_good_and_the_worker_keeps_going(db: PgPool) 
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn shutdown_lets_a_running_job_finish(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(
@@ -183,7 +183,7 @@ async fn shutdown_lets_a_running_job_finish(db: PgPool) {
     assert_eq!(view.attempts, 1);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn workers_carry_on_after_their_database_connections_are_cut(db: PgPool) {
     let fleet = start_fleet(&db);
     let before = enqueue(&db, keyed("before-outage")).await;
@@ -205,7 +205,7 @@ async fn workers_carry_on_after_their_database_connections_are_cut(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn shutdown_puts_fetched_but_unstarted_jobs_back(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(&db, keyed("fetched")).await;

@@ -42,7 +42,7 @@ async fn enqueue(db: &PgPool, job: MailSend) -> String {
     Enqueue::new(job).commit(db).await.expect("enqueue").id
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_email_job_is_delivered_with_html_and_text_parts(db: PgPool) {
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
     let fleet = fleet::spawn(
@@ -85,7 +85,7 @@ async fn an_email_job_is_delivered_with_html_and_text_parts(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_unreachable_smtp_server_is_a_retried_failure(db: PgPool) {
     // A port that was just free: nothing listens there.
     let port = std::net::TcpListener::bind("127.0.0.1:0")

@@ -1,7 +1,7 @@
 //! Retention prunes finished jobs by age (with their records), dead worker rows and old
 //! canary effects, and keeps everything still alive.
 
-use jobs::kinds::retention::{Policy, prune};
+use jobs::kinds::platform::retention::{Policy, prune};
 use sqlx::PgPool;
 
 const POLICY: Policy = Policy {
@@ -34,7 +34,7 @@ async fn remaining(db: &PgPool) -> Vec<String> {
         .expect("ids")
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn old_finished_jobs_and_dead_workers_go_the_rest_stays(db: PgPool) {
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA1", "Done", 1, 15).await; // old success: pruned
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA2", "Done", 1, 13).await; // recent success: kept
@@ -102,7 +102,7 @@ async fn old_finished_jobs_and_dead_workers_go_the_rest_stays(db: PgPool) {
     assert_eq!(workers, ["alive", "holding"]);
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn shorter_ages_prune_more(db: PgPool) {
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA1", "Done", 1, 2).await;
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA2", "Killed", 1, 2).await;

@@ -104,7 +104,7 @@ async fn effect_writer(db: &PgPool, key: &str) -> Option<String> {
         .expect("query")
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
     let mut first = Worker::start(&db, &[]);
     let id = enqueue(
@@ -160,7 +160,7 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
     assert_eq!(effects, 1, "the effect happened exactly once");
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
     let env = [
         ("FILIA_CRON_CANARY", "* * * * * *"),
@@ -212,7 +212,7 @@ async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "domain::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn sigterm_lets_the_running_job_finish(db: PgPool) {
     let mut worker = Worker::start(&db, &[]);
     let id = enqueue(

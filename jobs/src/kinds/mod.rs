@@ -1,17 +1,19 @@
-//! Every job kind, one module each, and the schedules that enqueue some of them. A new kind
-//! is a module here plus its type in the `kinds!` list below.
+//! Every job kind, one module each, grouped by the business area that owns it (the same
+//! names as `domain/src/`), and the schedules that enqueue some of them. A new kind is a
+//! module in its area's folder plus its type in the `kinds!` list below.
+//!
+//! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
+//! delivery work any area asks for (e-mail), as `domain::infra` does.
 
-pub mod canary;
-pub mod cashback_release;
-pub mod mail_send;
-pub mod points_credit;
-pub mod retention;
+pub mod infra;
+pub mod platform;
+pub mod wallet;
 
-pub use canary::Canary;
-pub use cashback_release::{CashbackDispatch, CashbackRelease};
-pub use mail_send::MailSend;
-pub use points_credit::PointsCredit;
-pub use retention::Retention;
+pub use infra::mail_send::MailSend;
+pub use platform::canary::Canary;
+pub use platform::retention::Retention;
+pub use wallet::cashback_release::{CashbackDispatch, CashbackRelease};
+pub use wallet::points_credit::PointsCredit;
 
 use crate::cron::{Schedule, ScheduleError};
 use crate::fleet::Fleet;

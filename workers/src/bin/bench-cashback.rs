@@ -1,11 +1,11 @@
 //! The Rust side of `ops/bench/cashback`: seeds a station with pending lots, releases them
 //! through the very loop the `cashback.release` job runs
-//! ([`jobs::kinds::cashback_release::release_station`]), and checks the outcome. Not part
+//! ([`jobs::kinds::wallet::cashback_release::release_station`]), and checks the outcome. Not part
 //! of the product; the script runs it on a database of its own.
 //!
 //! ```text
 //! bench-cashback migrate
-//!     applies the schema (domain::infra::db::MIGRATOR).
+//!     applies the schema (schema::MIGRATOR).
 //! bench-cashback seed <lots> <members>
 //!     station `bench` with <members> members, each with a wallet, and <lots> pending lots
 //!     due in the last 30 days spread evenly over them in a scattered order, plus <lots>/100
@@ -26,7 +26,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, bail, ensure};
-use jobs::kinds::cashback_release::{self, BATCH_SIZE};
+use jobs::kinds::wallet::cashback_release::{self, BATCH_SIZE};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::types::chrono::{DateTime, Utc};
@@ -57,7 +57,7 @@ async fn main() -> anyhow::Result<()> {
     let db = connect().await?;
     let out = match args.first().map(String::as_str) {
         Some("migrate") => {
-            domain::infra::db::migrate(&db).await?;
+            schema::migrate(&db).await?;
             "migrated".to_string()
         }
         Some("seed") => {

@@ -7,7 +7,7 @@ use domain::accounts::recovery::{self, Requested};
 use domain::accounts::signup::{self, Problems};
 use domain::stations::station::{self, Station};
 use jobs::Enqueue;
-use jobs::kinds::mail_send::MailSend;
+use jobs::kinds::infra::mail_send::MailSend;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

@@ -130,7 +130,7 @@ fn points_print_as_the_screens_read_them() {
     assert_eq!(json(-250), "-2.5");
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_credit_applied_twice_credits_once(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -174,7 +174,7 @@ async fn a_credit_applied_twice_credits_once(db: PgPool) {
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn rules_decide_pending_or_available_and_the_times(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -251,7 +251,7 @@ async fn rules_decide_pending_or_available_and_the_times(db: PgPool) {
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -351,7 +351,7 @@ async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder
     assert_eq!((used[0].amount, used[0].kind), (15000, SpendKind::Purchase));
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -429,7 +429,7 @@ async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_spend_ends_the_wallets_expired_lots_and_never_draws_on_them(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -477,7 +477,7 @@ async fn a_spend_ends_the_wallets_expired_lots_and_never_draws_on_them(db: PgPoo
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn concurrent_spends_never_overdraw(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -543,7 +543,7 @@ impl SplitMix {
     }
 }
 
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn cache_equals_ledger_after_a_randomised_sequence(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();
@@ -669,7 +669,7 @@ async fn cache_equals_ledger_after_a_randomised_sequence(db: PgPool) {
 
 /// Spends, credits, releases, reversals and expiry from several connections at once: no
 /// deadlock (Postgres would abort one with 40P01) and the invariants hold at the end.
-#[sqlx::test(migrator = "crate::infra::db::MIGRATOR")]
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn concurrent_mixed_operations_keep_the_invariants(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();

@@ -7,7 +7,7 @@ use domain::accounts::signup::{self, Problems};
 use domain::accounts::user::User;
 use domain::stations::station::Station;
 use jobs::Enqueue;
-use jobs::kinds::mail_send::MailSend;
+use jobs::kinds::infra::mail_send::MailSend;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use utoipa::ToSchema;
