@@ -220,6 +220,52 @@ fn brasilia_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
         .map_or(now, |start| start.with_timezone(&Utc))
 }
 
+/// Why a member's claim for participation credits (`user-earn-points`) is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRefused {
+    /// A card or account number is not the member's CPF.
+    CpfMismatch,
+    /// The establishment is not one of the member's station.
+    UnknownEstablishment,
+}
+
+/// A member's claim for what their completed participations earn: both numbers they gave
+/// (CPF digits) must be their CPF, when they have one, and the establishment one of their
+/// station's. Answers the credits owed ([`uncredited_participations`]) for the caller to
+/// enqueue on this same transaction.
+pub async fn claim_participation_credits(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+    cpf_given: [Option<&str>; 2],
+    establishment_id: Option<i64>,
+) -> sqlx::Result<Result<Vec<Credit>, ClaimRefused>> {
+    let cpf: Option<String> = sqlx::query_scalar("SELECT cpf FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    if let Some(cpf) = cpf
+        && cpf_given.iter().any(|given| *given != Some(cpf.as_str()))
+    {
+        return Ok(Err(ClaimRefused::CpfMismatch));
+    }
+    let establishment_ok =
+        match establishment_id {
+            Some(id) => sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM establishments WHERE id = $1 AND station_id = $2)",
+            )
+            .bind(id)
+            .bind(station_id)
+            .fetch_one(&mut *conn)
+            .await?,
+            None => false,
+        };
+    if !establishment_ok {
+        return Ok(Err(ClaimRefused::UnknownEstablishment));
+    }
+    Ok(Ok(uncredited_participations(conn, user_id).await?))
+}
+
 /// The credits of the member's completed participations that have no lot yet: the
 /// sign-up reward's participation maps to the sign-up credit (keyed by the member), any
 /// other to an activity credit keyed by the participation. A credit already queued but
