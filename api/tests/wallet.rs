@@ -785,7 +785,7 @@ async fn a_sharer_earns_at_most_the_daily_cap_of_share_credits(db: PgPool) {
     );
 
     // The cap is per day: once today's credits are yesterday's, a new network earns again.
-    sqlx::query("UPDATE job_records SET created_at = created_at - interval '1 day'")
+    sqlx::query("UPDATE share_credits SET earned_at = earned_at - interval '1 day'")
         .execute(&db)
         .await
         .expect("a day later");
@@ -794,6 +794,49 @@ async fn a_sharer_earns_at_most_the_daily_cap_of_share_credits(db: PgPool) {
         credit_keys(&db).await.len(),
         usize::try_from(cap + 1).expect("cap")
     );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_daily_cap_holds_after_job_retention_pruned_the_day_s_credit_jobs(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let share = demo_share(&db, demo.station_id).await;
+    let app = app_with(db.clone(), &[("FILIA_TRUST_FORWARDED_FOR", "true")]);
+    let cap = domain::wallet::rewards::SHARE_CREDITS_PER_DAY;
+    let visit = |i: i64| {
+        let app = app.clone();
+        async move {
+            let visitor = format!("visitante-{i:03}-45c48cce2e2d7fbd");
+            let address = format!("10.{}.{}.1", i / 200, i % 200);
+            share_visit_from(&app, &demo, share, (&visitor, &address, "Firefox")).await;
+        }
+    };
+    for i in 0..cap {
+        visit(i).await;
+    }
+    assert_eq!(
+        run_credit_jobs(&db).await,
+        usize::try_from(cap).expect("cap")
+    );
+    let policy = jobs::kinds::platform::retention::Policy {
+        succeeded_days: 0,
+        failed_days: 90,
+        dead_worker_hours: 1,
+        canary_days: 7,
+    };
+    let pruned = jobs::kinds::platform::retention::prune(&db, policy)
+        .await
+        .expect("retention");
+    assert_eq!(pruned.jobs, u64::try_from(cap).expect("cap"));
+    assert!(credit_keys(&db).await.is_empty(), "the day's jobs are gone");
+
+    // Still today: a new network earns nothing.
+    visit(cap).await;
+    assert!(
+        credit_keys(&db).await.is_empty(),
+        "{:?}",
+        credit_keys(&db).await
+    );
+    assert_eq!(balance(&db, demo.member_id).await.pending, cap * 1000);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

@@ -7,6 +7,7 @@ pub mod affiliate;
 pub mod mailing;
 pub mod mgm;
 pub mod password;
+pub mod pending;
 pub mod profile;
 pub mod recovery;
 pub mod session;

@@ -5,7 +5,7 @@
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
-use sqlx::{PgConnection, Postgres, QueryBuilder};
+use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder};
 
 use crate::accounts::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
 use crate::shared::validate;
@@ -186,6 +186,37 @@ pub enum ApplyError {
     Taken(&'static str),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
+}
+
+/// The member's password hash and e-mail as they are now, locking the row for the update
+/// that follows on this transaction.
+pub async fn lock_credentials(
+    tx: &mut PgConnection,
+    user_id: i64,
+) -> sqlx::Result<(Option<String>, Option<String>)> {
+    sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await
+}
+
+/// Points the member's picture at `image_url` and answers the one it replaced, so the
+/// caller can remove that file.
+pub async fn replace_image(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    image_url: &str,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "UPDATE users u SET image = $2, updated_at = now()
+           FROM (SELECT image FROM users WHERE id = $1 FOR UPDATE) AS before
+          WHERE u.id = $1
+         RETURNING before.image",
+    )
+    .bind(user_id)
+    .bind(image_url)
+    .fetch_one(db)
+    .await
 }
 
 /// Writes the changes; `password_hash` is the hash of `changes.password`.

@@ -168,22 +168,26 @@ pub async fn redeem(
 }
 
 /// Sets the new password (an argon2id hash), activates the account, voids any other open
-/// link and ends every session of the account.
+/// link and ends every session of the account. True when the account was pending: the
+/// reset confirmed it, so the caller owes it what a confirmation earns.
 pub async fn reset_password(
     tx: &mut PgConnection,
     user_id: i64,
     password_hash: &str,
-) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE users SET password_hash = $2, active = true, updated_at = now() WHERE id = $1",
+) -> sqlx::Result<bool> {
+    let was_active: bool = sqlx::query_scalar(
+        "UPDATE users u SET password_hash = $2, active = true, updated_at = now()
+           FROM (SELECT active FROM users WHERE id = $1 FOR UPDATE) AS before
+          WHERE u.id = $1
+         RETURNING before.active",
     )
     .bind(user_id)
     .bind(password_hash)
-    .execute(&mut *tx)
+    .fetch_one(&mut *tx)
     .await?;
     void_open_links(&mut *tx, user_id).await?;
     crate::accounts::session::revoke_all(&mut *tx, user_id).await?;
-    Ok(())
+    Ok(!was_active)
 }
 
 #[cfg(test)]

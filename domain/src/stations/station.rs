@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
-use sqlx::{PgExecutor, PgPool};
+use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use crate::infra::config::StationRef;
 
@@ -172,6 +172,62 @@ pub fn is_valid_subdomain(value: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
         && bytes.first() != Some(&b'-')
         && bytes.last() != Some(&b'-')
+}
+
+/// A company's own station, created by its administrator's sign-up, with its main
+/// establishment (the company's CNPJ).
+#[derive(Debug, Clone, Copy)]
+pub struct NewStation<'a> {
+    pub name: &'a str,
+    pub subdomain: &'a str,
+    pub url: &'a str,
+    pub main_brand_color: &'a str,
+    pub cnpj: &'a str,
+    pub social_name: &'a str,
+}
+
+/// Creates the station and its main establishment on the caller's transaction; answers
+/// their ids, or `None` when the subdomain is taken.
+pub async fn create(
+    tx: &mut PgConnection,
+    new: &NewStation<'_>,
+) -> sqlx::Result<Option<(i64, i64)>> {
+    let station_id: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url, main_brand_color)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (subdomain) DO NOTHING RETURNING id",
+    )
+    .bind(new.name)
+    .bind(new.subdomain)
+    .bind(new.url)
+    .bind(new.main_brand_color)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(station_id) = station_id else {
+        return Ok(None);
+    };
+    let establishment_id: i64 = sqlx::query_scalar(
+        "INSERT INTO establishments (station_id, is_main, cnpj, full_social_name)
+         VALUES ($1, true, $2, $3) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(new.cnpj)
+    .bind(new.social_name)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(Some((station_id, establishment_id)))
+}
+
+pub async fn set_logo(
+    db: impl PgExecutor<'_>,
+    station_id: i64,
+    logo_url: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE stations SET logo_image = $2 WHERE id = $1")
+        .bind(station_id)
+        .bind(logo_url)
+        .execute(db)
+        .await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -216,6 +216,77 @@ impl ReleaseSchedule {
     }
 }
 
+/// A station's release schedule as the dispatcher reads it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StationSchedule {
+    pub station_id: i64,
+    pub expression: String,
+    pub enabled: bool,
+    /// The latest tick already handed to the queue.
+    pub last_tick: Option<DateTime<Utc>>,
+}
+
+/// Every station's release schedule, in station order. Stations without a row take the
+/// default schedule, enabled.
+pub async fn station_schedules(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<StationSchedule>> {
+    sqlx::query_as(
+        "SELECT s.id AS station_id, coalesce(c.expression, $1) AS expression,
+                coalesce(c.enabled, true) AS enabled, c.last_tick
+         FROM stations s LEFT JOIN cashback_schedules c ON c.station_id = s.id
+         ORDER BY s.id",
+    )
+    .bind(DEFAULT_SCHEDULE)
+    .fetch_all(db)
+    .await
+}
+
+/// What recording a station's schedule tick found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tick {
+    /// An overlapping dispatch recorded this tick (or a later one) first.
+    AlreadyRecorded,
+    /// Recorded; nothing is due or expiring now, so no release is needed.
+    Idle,
+    /// Recorded; the station has lots to release or to expire: the caller enqueues its
+    /// release on this same transaction.
+    Due,
+}
+
+/// Records `tick` as the station's latest dispatched tick and tells whether a release is
+/// needed, on the caller's transaction. The tick is recorded either way: with nothing due
+/// now, lots falling due later go out with a later tick's release (a release job takes
+/// what is due when its attempt starts, not at the tick).
+pub async fn record_tick(
+    conn: &mut PgConnection,
+    station_id: i64,
+    tick: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Tick> {
+    // The row lock serialises dispatches that overlap: the one that finds the tick
+    // already recorded does nothing.
+    let advanced: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO cashback_schedules (station_id, last_tick) VALUES ($1, $2)
+         ON CONFLICT (station_id) DO UPDATE SET last_tick = EXCLUDED.last_tick
+         WHERE cashback_schedules.last_tick IS NULL
+            OR cashback_schedules.last_tick < EXCLUDED.last_tick
+         RETURNING station_id",
+    )
+    .bind(station_id)
+    .bind(tick)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if advanced.is_none() {
+        return Ok(Tick::AlreadyRecorded);
+    }
+    if has_due(&mut *conn, station_id, now).await?
+        || super::ledger::has_expiring(&mut *conn, station_id, now).await?
+    {
+        Ok(Tick::Due)
+    } else {
+        Ok(Tick::Idle)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;

@@ -135,10 +135,10 @@ pub const SHARE_CREDITS_PER_DAY: i64 = 20;
 /// network already credited is the same credit: its job and its lot exist already and
 /// nothing more is paid (a failed job of it is re-armed by the enqueue).
 ///
-/// The cap counts the `points.credit` jobs queued today for this sharer and activity
-/// (every credit is such a job, recorded in `job_records` with the credit's key as
-/// subject, in the transaction that earns it), not the lots, which their jobs write
-/// later. Visits of one sharer and activity are serialised here, so two at once cannot
+/// The cap counts the sharer's `share_credits` rows earned today for the activity, one per
+/// credit, written here on the caller's transaction (the one that enqueues the credit's
+/// job), not the lots, which their jobs write later, nor the job tables, which retention
+/// prunes. Visits of one sharer and activity are serialised here, so two at once cannot
 /// both take the last credit of the day.
 pub async fn on_share_visit(
     conn: &mut PgConnection,
@@ -174,24 +174,21 @@ pub async fn on_share_visit(
     .execute(&mut *conn)
     .await?;
     let (known, today): (bool, i64) = sqlx::query_as(
-        "SELECT coalesce(bool_or(subject_id = $2), false),
-                count(*) FILTER (WHERE created_at >= $4)
-           FROM job_records
-          WHERE user_id = $1 AND subject_kind = 'credit' AND subject_id LIKE $3",
+        "SELECT EXISTS (SELECT 1 FROM share_credits
+                         WHERE action_id = $1 AND sharer_user_id = $2 AND network = $3),
+                (SELECT count(*) FROM share_credits
+                  WHERE action_id = $1 AND sharer_user_id = $2 AND earned_at >= $4)",
     )
+    .bind(visit.action.id)
     .bind(visit.sharer_id)
-    .bind(credit.key())
-    .bind(format!(
-        "{}:{}:{}:%:{}",
-        SourceKind::Activity.as_str(),
-        visit.action.id,
-        visit.sharer_id,
-        rules::SHARE
-    ))
+    .bind(visit.network)
     .bind(brasilia_day_start(Utc::now()))
     .fetch_one(&mut *conn)
     .await?;
-    if !known && today >= SHARE_CREDITS_PER_DAY {
+    if known {
+        return Ok(Some(credit));
+    }
+    if today >= SHARE_CREDITS_PER_DAY {
         tracing::info!(
             action_id = visit.action.id,
             sharer_id = visit.sharer_id,
@@ -199,6 +196,16 @@ pub async fn on_share_visit(
         );
         return Ok(None);
     }
+    sqlx::query(
+        "INSERT INTO share_credits (station_id, action_id, sharer_user_id, network)
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(visit.action.station_id)
+    .bind(visit.action.id)
+    .bind(visit.sharer_id)
+    .bind(visit.network)
+    .execute(&mut *conn)
+    .await?;
     Ok(Some(credit))
 }
 
@@ -211,6 +218,52 @@ fn brasilia_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
         .and_local_timezone(brasilia())
         .single()
         .map_or(now, |start| start.with_timezone(&Utc))
+}
+
+/// Why a member's claim for participation credits (`user-earn-points`) is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRefused {
+    /// A card or account number is not the member's CPF.
+    CpfMismatch,
+    /// The establishment is not one of the member's station.
+    UnknownEstablishment,
+}
+
+/// A member's claim for what their completed participations earn: both numbers they gave
+/// (CPF digits) must be their CPF, when they have one, and the establishment one of their
+/// station's. Answers the credits owed ([`uncredited_participations`]) for the caller to
+/// enqueue on this same transaction.
+pub async fn claim_participation_credits(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+    cpf_given: [Option<&str>; 2],
+    establishment_id: Option<i64>,
+) -> sqlx::Result<Result<Vec<Credit>, ClaimRefused>> {
+    let cpf: Option<String> = sqlx::query_scalar("SELECT cpf FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    if let Some(cpf) = cpf
+        && cpf_given.iter().any(|given| *given != Some(cpf.as_str()))
+    {
+        return Ok(Err(ClaimRefused::CpfMismatch));
+    }
+    let establishment_ok =
+        match establishment_id {
+            Some(id) => sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM establishments WHERE id = $1 AND station_id = $2)",
+            )
+            .bind(id)
+            .bind(station_id)
+            .fetch_one(&mut *conn)
+            .await?,
+            None => false,
+        };
+    if !establishment_ok {
+        return Ok(Err(ClaimRefused::UnknownEstablishment));
+    }
+    Ok(Ok(uncredited_participations(conn, user_id).await?))
 }
 
 /// The credits of the member's completed participations that have no lot yet: the

@@ -94,11 +94,7 @@ async fn update_participant(
     let user_id = own_id(member, id)?;
     let current_password = update.current_password.take();
     let mut tx = state.db.begin().await?;
-    let (password_hash_now, email_now): (Option<String>, Option<String>) =
-        sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
-            .bind(user_id)
-            .fetch_one(&mut *tx)
-            .await?;
+    let (password_hash_now, email_now) = profile::lock_credentials(&mut tx, user_id).await?;
     let today = chrono::Local::now().date_naive();
     let account = AccountState {
         has_password: password_hash_now.is_some(),
@@ -167,16 +163,7 @@ async fn update_image(
 
     let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);
     state.objects.put(&key, encoded.bytes).await?;
-    let previous: Option<String> = sqlx::query_scalar(
-        "UPDATE users u SET image = $2, updated_at = now()
-           FROM (SELECT image FROM users WHERE id = $1 FOR UPDATE) AS before
-          WHERE u.id = $1
-         RETURNING before.image",
-    )
-    .bind(user_id)
-    .bind(Objects::url(&key))
-    .fetch_one(&state.db)
-    .await?;
+    let previous = profile::replace_image(&state.db, user_id, &Objects::url(&key)).await?;
     // The old picture is no longer referenced; failing to remove it only leaves a file.
     if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url)
         && let Err(err) = state.objects.delete(old_key).await

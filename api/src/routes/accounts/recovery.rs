@@ -145,13 +145,9 @@ async fn update_password(
     };
     // Hashed only for a valid link, so the public call cannot be used to burn CPU.
     let password_hash = domain::accounts::password::hash_off_thread(password).await?;
-    let was_active: bool = sqlx::query_scalar("SELECT active FROM users WHERE id = $1 FOR UPDATE")
-        .bind(user_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    recovery::reset_password(&mut tx, user_id, &password_hash).await?;
+    let confirmed = recovery::reset_password(&mut tx, user_id, &password_hash).await?;
     // The reset confirmed a pending account: it earns what a confirmation earns.
-    if !was_active {
+    if confirmed {
         crate::routes::wallet::points::credit_confirmed_account(&mut tx, user_id).await?;
     }
     tx.commit().await?;

@@ -10,7 +10,7 @@ use domain::engagement::sharing::Visit;
 use domain::wallet::ledger::{
     self, CreditLine, LotState, Points, SourceKind, SpendKind, SpendLine,
 };
-use domain::wallet::rewards;
+use domain::wallet::rewards::{self, ClaimRefused};
 use jobs::kinds::PointsCredit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -315,33 +315,25 @@ async fn user_earn_points(
     member: Member,
     Json(request): Json<EarnPoints>,
 ) -> ApiResult<Json<Earned>> {
-    let cpf: Option<String> = sqlx::query_scalar("SELECT cpf FROM users WHERE id = $1")
-        .bind(member.user_id)
-        .fetch_one(&state.db)
-        .await?;
-    if let Some(cpf) = cpf {
-        let matches = |value: &Value| cpf_digits(value).is_some_and(|digits| digits == cpf);
-        if !matches(&request.cardid) || !matches(&request.accountnumber) {
-            return Err(ApiError::invalid(CPF_MISMATCH));
-        }
-    }
-    let establishment_ok =
-        match establishment_id(&request.establishment) {
-            Some(id) => sqlx::query_scalar::<_, bool>(
-                "SELECT EXISTS (SELECT 1 FROM establishments WHERE id = $1 AND station_id = $2)",
-            )
-            .bind(id)
-            .bind(member.station_id)
-            .fetch_one(&state.db)
-            .await?,
-            None => false,
-        };
-    if !establishment_ok {
-        return Err(ApiError::invalid(ESTABLISHMENT_INVALID));
-    }
-
+    let cpf_given = [
+        cpf_digits(&request.cardid),
+        cpf_digits(&request.accountnumber),
+    ];
     let mut tx = state.db.begin().await?;
-    let credits = rewards::uncredited_participations(&mut tx, member.user_id).await?;
+    let credits = rewards::claim_participation_credits(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        [cpf_given[0].as_deref(), cpf_given[1].as_deref()],
+        establishment_id(&request.establishment),
+    )
+    .await?
+    .map_err(|refused| {
+        ApiError::invalid(match refused {
+            ClaimRefused::CpfMismatch => CPF_MISMATCH,
+            ClaimRefused::UnknownEstablishment => ESTABLISHMENT_INVALID,
+        })
+    })?;
     let queued = PointsCredit::enqueue_all(&mut tx, credits).await?;
     tx.commit().await?;
     if queued > 0 {

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use domain::wallet::ledger::{self, Expired};
-use domain::wallet::release::{self as wallet_release, DEFAULT_SCHEDULE, ReleasedBatch};
+use domain::wallet::release::{self as wallet_release, ReleasedBatch, StationSchedule, Tick};
 
 use crate::enqueue::Enqueue;
 use crate::job::{Backoff, Job, JobContext, JobError};
@@ -299,28 +299,11 @@ pub fn release_key(station_id: i64, tick: DateTime<Utc>) -> String {
     )
 }
 
-#[derive(Debug, sqlx::FromRow)]
-struct StationSchedule {
-    station_id: i64,
-    expression: String,
-    enabled: bool,
-    last_tick: Option<DateTime<Utc>>,
-}
-
 /// For every station: if its schedule's latest tick at `now` is newer than the last one
 /// handed to the queue, records it and, when the station has due pending lots or lots
 /// past their expiry, enqueues its release, in one transaction per station.
 pub async fn dispatch(db: &PgPool, now: DateTime<Utc>) -> sqlx::Result<Dispatched> {
-    // Stations without a row take the default schedule, enabled.
-    let stations: Vec<StationSchedule> = sqlx::query_as(
-        "SELECT s.id AS station_id, coalesce(c.expression, $1) AS expression,
-                coalesce(c.enabled, true) AS enabled, c.last_tick
-         FROM stations s LEFT JOIN cashback_schedules c ON c.station_id = s.id
-         ORDER BY s.id",
-    )
-    .bind(DEFAULT_SCHEDULE)
-    .fetch_all(db)
-    .await?;
+    let stations = wallet_release::station_schedules(db).await?;
     let mut dispatched = Dispatched {
         stations: stations.len(),
         ..Dispatched::default()
@@ -377,33 +360,18 @@ async fn dispatch_station(
     now: DateTime<Utc>,
 ) -> sqlx::Result<Ticked> {
     let mut tx = db.begin().await?;
-    // The row lock serialises dispatches that overlap: the one that finds the tick
-    // already recorded does nothing (and the idempotency key would catch it anyway).
-    let advanced: Option<i64> = sqlx::query_scalar(
-        "INSERT INTO cashback_schedules (station_id, last_tick) VALUES ($1, $2)
-         ON CONFLICT (station_id) DO UPDATE SET last_tick = EXCLUDED.last_tick
-         WHERE cashback_schedules.last_tick IS NULL
-            OR cashback_schedules.last_tick < EXCLUDED.last_tick
-         RETURNING station_id",
-    )
-    .bind(station_id)
-    .bind(tick)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if advanced.is_none() {
-        tx.commit().await?;
-        return Ok(Ticked::AlreadyRecorded);
+    match wallet_release::record_tick(&mut tx, station_id, tick, now).await? {
+        Tick::AlreadyRecorded => {
+            tx.commit().await?;
+            return Ok(Ticked::AlreadyRecorded);
+        }
+        Tick::Idle => {
+            tx.commit().await?;
+            return Ok(Ticked::Idle);
+        }
+        Tick::Due => {}
     }
-    // Only a station with something to release or to expire now gets a job. The tick is
-    // recorded either way: with nothing due now, lots falling due later go out with a
-    // later tick's release (a job that is enqueued takes what is due when its attempt
-    // starts, not at the tick; see `CashbackRelease::run`).
-    if !wallet_release::has_due(&mut *tx, station_id, now).await?
-        && !ledger::has_expiring(&mut *tx, station_id, now).await?
-    {
-        tx.commit().await?;
-        return Ok(Ticked::Idle);
-    }
+    // The idempotency key also catches a dispatch that raced past the tick's row lock.
     let enqueued = Enqueue::new(CashbackRelease {
         station_id,
         tick: Some(tick),

@@ -8,7 +8,7 @@ use domain::infra::images;
 use domain::infra::objects::Objects;
 use domain::shared::cnpj::Cnpj;
 use domain::shared::validate;
-use domain::stations::station::{self, Station};
+use domain::stations::station::{self, NewStation, Station};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -201,38 +201,18 @@ pub(super) async fn signup_admin(
     let password_hash = hash_password(company.password.clone()).await?;
 
     let mut tx = state.db.begin().await?;
-    let station_id: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url, main_brand_color)
-         VALUES ($1, $2, $3, $4) RETURNING id",
-    )
-    .bind(&company.pretty_name)
-    .bind(&company.subdomain)
-    .bind(signup::station_url(
-        &state.config.public_url,
-        &company.subdomain,
-    ))
-    .bind(&company.color)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(|err| {
-        let taken = err
-            .as_database_error()
-            .is_some_and(|db| db.is_unique_violation());
-        if taken {
-            ApiError::invalid(SUBDOMAIN_TAKEN)
-        } else {
-            err.into()
-        }
-    })?;
-    let establishment_id: i64 = sqlx::query_scalar(
-        "INSERT INTO establishments (station_id, is_main, cnpj, full_social_name)
-         VALUES ($1, true, $2, $3) RETURNING id",
-    )
-    .bind(station_id)
-    .bind(company.cnpj.digits())
-    .bind(&company.social_name)
-    .fetch_one(&mut *tx)
-    .await?;
+    let url = signup::station_url(&state.config.public_url, &company.subdomain);
+    let new_station = NewStation {
+        name: &company.pretty_name,
+        subdomain: &company.subdomain,
+        url: &url,
+        main_brand_color: &company.color,
+        cnpj: company.cnpj.digits(),
+        social_name: &company.social_name,
+    };
+    let (station_id, establishment_id) = station::create(&mut tx, &new_station)
+        .await?
+        .ok_or_else(|| ApiError::invalid(SUBDOMAIN_TAKEN))?;
     let account = NewAccount {
         station_id,
         name: company.name,
@@ -252,11 +232,7 @@ pub(super) async fn signup_admin(
         // station pointing at a missing one.
         let key = Objects::new_key(&format!("stations/{station_id}"), logo.extension);
         state.objects.put(&key, logo.bytes).await?;
-        sqlx::query("UPDATE stations SET logo_image = $2 WHERE id = $1")
-            .bind(station_id)
-            .bind(Objects::url(&key))
-            .execute(&mut *tx)
-            .await?;
+        station::set_logo(&mut *tx, station_id, &Objects::url(&key)).await?;
     }
     let Json(session) = start_session_in(&mut tx, user_id, "admin sign-up").await?;
     tx.commit().await?;

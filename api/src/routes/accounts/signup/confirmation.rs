@@ -3,6 +3,7 @@
 
 use axum::extract::State;
 use domain::accounts::activation::{self, Account, Outcome};
+use domain::accounts::pending;
 use domain::accounts::signup::{self, Problems};
 use domain::accounts::user::User;
 use domain::stations::station::Station;
@@ -122,14 +123,7 @@ pub(super) async fn confirmation_method(
         .user_id
         .or(request.id)
         .ok_or_else(|| ApiError::invalid(NOTHING_PENDING))?;
-    let pending: Option<(String, Option<String>)> = sqlx::query_as(
-        "SELECT name, email FROM users
-          WHERE id = $1 AND station_id = $2 AND NOT active AND deleted_at IS NULL",
-    )
-    .bind(user_id)
-    .bind(station.id)
-    .fetch_optional(&state.db)
-    .await?;
+    let pending = pending::by_id(&state.db, station.id, user_id).await?;
     let (name, email) = pending.ok_or_else(|| ApiError::invalid(NOTHING_PENDING))?;
     let email = email.ok_or_else(|| ApiError::invalid(NO_EMAIL))?;
 
@@ -186,14 +180,7 @@ pub(super) async fn resend_confirmation_email(
 
     let mut tx = state.db.begin().await?;
     claim_send(&mut tx, &state, station.id, &email).await?;
-    let pending: Option<(i64, String)> = sqlx::query_as(
-        "SELECT id, name FROM users
-          WHERE station_id = $1 AND email = $2 AND NOT active AND deleted_at IS NULL",
-    )
-    .bind(station.id)
-    .bind(&email)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let pending = pending::by_email(&mut *tx, station.id, &email).await?;
     if let Some((user_id, name)) = pending {
         send_activation(&mut tx, &state, &station, user_id, &email, &name).await?;
     }
