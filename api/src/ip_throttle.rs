@@ -8,7 +8,9 @@
 //! Each limit is a type ([`IpLimit`]) and its extractor an alias of [`IpThrottle`]:
 //! [`SignupThrottle`] for calls that create accounts or send e-mail (one address cannot
 //! mass-create accounts or flood inboxes), [`ShareThrottle`] for share-link visits (one
-//! address cannot replay visits to mint a sharer's points).
+//! address cannot replay visits to mint a sharer's points), [`ActivationThrottle`] for the
+//! activation calls (one address cannot guess codes across many accounts or flood inboxes
+//! with codes).
 
 use std::marker::PhantomData;
 use std::net::IpAddr;
@@ -63,6 +65,23 @@ impl IpLimit for ShareVisits {
     }
 }
 
+/// Activation calls (`confirmation-method`, `resend-confirmation-email`,
+/// `activate-participant`): `FILIA_ACTIVATION_MAX_PER_IP` per
+/// `FILIA_ACTIVATION_WINDOW_SECONDS`, all three against one count.
+#[derive(Debug)]
+pub struct Activations;
+
+impl IpLimit for Activations {
+    const NAME: &'static str = "activation";
+    const MESSAGE: &'static str = TOO_MANY_SIGNUPS;
+    fn limit(config: &Config) -> (u32, u64) {
+        (
+            config.activation_max_per_ip,
+            config.activation_window_seconds,
+        )
+    }
+}
+
 /// Put first among a handler's arguments: counts the call, or refuses it with 429 and
 /// `Retry-After` before the body is read.
 #[derive(Debug)]
@@ -70,6 +89,7 @@ pub struct IpThrottle<L>(PhantomData<fn() -> L>);
 
 pub type SignupThrottle = IpThrottle<Signups>;
 pub type ShareThrottle = IpThrottle<ShareVisits>;
+pub type ActivationThrottle = IpThrottle<Activations>;
 
 /// What a client is counted by: its address, or its /64 for IPv6.
 fn client_key(ip: IpAddr) -> String {

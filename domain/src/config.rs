@@ -43,6 +43,10 @@ pub struct Config {
     /// Share-link visits (`POST /api/validate-sharing`) from one IP address per window.
     pub share_max_per_ip: u32,
     pub share_window_seconds: u64,
+    /// Activation calls (`confirmation-method`, `resend-confirmation-email`,
+    /// `activate-participant`) from one IP address per window.
+    pub activation_max_per_ip: u32,
+    pub activation_window_seconds: u64,
     /// Take the client address from the last `X-Forwarded-For` hop (behind a reverse proxy
     /// that sets it); otherwise the TCP peer address is used.
     pub trust_forwarded_for: bool,
@@ -59,6 +63,8 @@ pub struct Config {
     pub captcha_verify_url: String,
     /// The wait between two activation-code e-mails to one address of a station.
     pub confirmation_resend_seconds: u64,
+    /// Activation-code e-mails to one address of a station within a rolling day.
+    pub confirmation_max_per_day: u32,
     /// Multiplies every queue's retry backoff (base and cap) when the workers declare their
     /// queues: stretch retries during an incident, or keep a failed job waiting in a test.
     pub job_backoff_scale: f64,
@@ -151,6 +157,8 @@ impl Config {
             signup_window_seconds: parse(&lookup, "FILIA_SIGNUP_WINDOW_SECONDS", "3600")?,
             share_max_per_ip: parse(&lookup, "FILIA_SHARE_MAX_PER_IP", "30")?,
             share_window_seconds: parse(&lookup, "FILIA_SHARE_WINDOW_SECONDS", "600")?,
+            activation_max_per_ip: parse(&lookup, "FILIA_ACTIVATION_MAX_PER_IP", "30")?,
+            activation_window_seconds: parse(&lookup, "FILIA_ACTIVATION_WINDOW_SECONDS", "900")?,
             trust_forwarded_for: parse(&lookup, "FILIA_TRUST_FORWARDED_FOR", "false")?,
             signing_key: Secret::new(
                 lookup("FILIA_SIGNING_KEY").unwrap_or_else(|| DEVELOPMENT_SIGNING_KEY.into()),
@@ -161,6 +169,7 @@ impl Config {
             captcha_verify_url: lookup("FILIA_CAPTCHA_VERIFY_URL")
                 .unwrap_or_else(|| crate::captcha::TURNSTILE_VERIFY_URL.into()),
             confirmation_resend_seconds: parse(&lookup, "FILIA_CONFIRMATION_RESEND_SECONDS", "60")?,
+            confirmation_max_per_day: parse(&lookup, "FILIA_CONFIRMATION_MAX_PER_DAY", "10")?,
             job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
         })
         .and_then(Self::checked)
