@@ -74,23 +74,18 @@ async fn update_participant(
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
     let current_password = update.current_password.take();
-    let mut tx = state.db.begin().await?;
-    let (password_hash_now, email_now): (Option<String>, Option<String>) =
-        sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
-            .bind(user_id)
-            .fetch_one(&mut *tx)
-            .await?;
+    let before = profile::credentials(&state.db, user_id).await?;
     let today = chrono::Local::now().date_naive();
     let account = AccountState {
-        has_password: password_hash_now.is_some(),
-        has_email: email_now.is_some(),
+        has_password: before.password_hash.is_some(),
+        has_email: before.email.is_some(),
     };
     let changes = profile::validate(update, account, today).map_err(ApiError::Invalid)?;
-    if profile::needs_current_password(&changes, account.has_password, email_now.as_deref()) {
+    if profile::needs_current_password(&changes, account.has_password, before.email.as_deref()) {
         let current = current_password
             .filter(|password| !password.is_empty())
             .ok_or_else(|| ApiError::invalid(profile::CURRENT_PASSWORD_NEEDED))?;
-        if !domain::password::verify_off_thread(current, password_hash_now).await? {
+        if !domain::password::verify_off_thread(current, before.password_hash.clone()).await? {
             return Err(ApiError::invalid(profile::CURRENT_PASSWORD_WRONG));
         }
     }
@@ -98,6 +93,11 @@ async fn update_participant(
         Some(password) => Some(domain::password::hash_off_thread(password).await?),
         None => None,
     };
+    // The checks above ran without a connection; under the lock they must still hold.
+    let mut tx = state.db.begin().await?;
+    if profile::lock_credentials(&mut tx, user_id).await? != before {
+        return Err(ApiError::invalid(profile::CHANGED_MEANWHILE));
+    }
     profile::apply(&mut tx, user_id, &changes, password_hash.as_deref())
         .await
         .map_err(|err| match err {

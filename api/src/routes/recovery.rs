@@ -101,19 +101,17 @@ async fn update_password(
         return Err(ApiError::Invalid(problems.into_messages()));
     };
     let email = request.user_email.trim().to_lowercase();
+    let token = request.user_hash.trim();
+    // Hashed only for a live link, so the public call cannot be used to burn CPU, and before
+    // the transaction, so the hasher holds no connection; redeeming checks the link again.
+    if !recovery::is_open(&state.db, request.station_id, &email, token).await? {
+        return Err(ApiError::invalid(LINK_INVALID));
+    }
+    let password_hash = domain::password::hash_off_thread(password).await?;
     let mut tx = state.db.begin().await?;
-    let Some(user_id) = recovery::redeem(
-        &mut tx,
-        request.station_id,
-        &email,
-        request.user_hash.trim(),
-    )
-    .await?
-    else {
+    let Some(user_id) = recovery::redeem(&mut tx, request.station_id, &email, token).await? else {
         return Err(ApiError::invalid(LINK_INVALID));
     };
-    // Hashed only for a valid link, so the public call cannot be used to burn CPU.
-    let password_hash = domain::password::hash_off_thread(password).await?;
     let was_active: bool = sqlx::query_scalar("SELECT active FROM users WHERE id = $1 FOR UPDATE")
         .bind(user_id)
         .fetch_one(&mut *tx)
