@@ -5,11 +5,15 @@ use std::any::Any;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::{Request, Response};
+use axum::http::header::{
+    CONTENT_SECURITY_POLICY, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderValue, Request, Response};
 use axum::response::IntoResponse;
 use axum::{Router, middleware};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
@@ -27,7 +31,25 @@ pub mod state;
 
 pub use state::AppState;
 
+/// What the web app may load: itself; Cloudflare Turnstile's script and frame (the captcha);
+/// the CEP lookup (ViaCEP). Fonts are shipped with the app; React sets styles through the
+/// DOM, which `style-src` does not restrict, so no inline style or script is allowed. No
+/// page may frame the app.
+const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; \
+script-src 'self' https://challenges.cloudflare.com; \
+frame-src https://challenges.cloudflare.com; connect-src 'self' https://viacep.com.br; \
+img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
+form-action 'self'; frame-ancestors 'none'";
+
+/// Web app paths carry live tokens (`/redefinir-senha/{token}/...`): other sites get the
+/// origin only.
+const REFERRER_POLICY_VALUE: &str = "strict-origin-when-cross-origin";
+
+/// Browsers that once reached an https deployment keep to https for a year.
+const HSTS_VALUE: &str = "max-age=31536000";
+
 pub fn app(state: AppState) -> Router {
+    let https = state.config.public_url.starts_with("https://");
     Router::new()
         .merge(routes::health::router())
         .nest("/api", routes::api())
@@ -51,6 +73,23 @@ pub fn app(state: AppState) -> Router {
         )
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        // Outermost, so every answer has them: errors, panics and the web app included.
+        .layer(SetResponseHeaderLayer::overriding(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            REFERRER_POLICY,
+            HeaderValue::from_static(REFERRER_POLICY_VALUE),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            STRICT_TRANSPORT_SECURITY,
+            https.then(|| HeaderValue::from_static(HSTS_VALUE)),
+        ))
         .with_state(state)
 }
 
