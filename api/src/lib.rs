@@ -93,6 +93,12 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// What the metrics listener (`FILIA_METRICS_BIND`) serves: `/metrics` only, with the
+/// public app's counters (they live in the shared state).
+pub fn metrics_app(state: AppState) -> Router {
+    routes::health::metrics_router().with_state(state)
+}
+
 /// Every log line of a request carries this span's fields. Only the path is logged: query
 /// strings and bodies may hold personal data.
 fn request_span(request: &Request<Body>) -> Span {
@@ -143,11 +149,30 @@ pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     }
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");
+    let metrics_listener = match config.metrics_bind {
+        Some(address) => Some(tokio::net::TcpListener::bind(address).await?),
+        None => None,
+    };
     let state = AppState::new(config, db)?;
+    let metrics = match metrics_listener {
+        Some(listener) => {
+            tracing::info!(address = %listener.local_addr()?, "serving metrics");
+            let app = metrics_app(state.clone());
+            Some(tokio::spawn(async move {
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(domain::process::shutdown_signal())
+                    .await
+            }))
+        }
+        None => None,
+    };
     let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(domain::process::shutdown_signal())
         .await?;
+    if let Some(metrics) = metrics {
+        metrics.await??;
+    }
     tracing::info!("stopped");
     Ok(())
 }

@@ -14,6 +14,11 @@ pub struct Config {
     pub database_max_connections: u32,
     pub redis_url: Secret<String>,
     pub bind: SocketAddr,
+    /// `/metrics` on a listener of its own; then the public one does not serve it.
+    pub metrics_bind: Option<SocketAddr>,
+    /// Bearer token `/metrics` asks for. Without it and without `metrics_bind`, the
+    /// public listener does not serve `/metrics` at all.
+    pub metrics_token: Option<Secret<String>>,
     /// The address members reach the app at; used in links inside e-mails and PDFs.
     pub public_url: String,
     pub data_dir: PathBuf,
@@ -124,6 +129,14 @@ impl Config {
                 .trim_end_matches('/')
                 .to_string(),
             bind,
+            metrics_bind: match lookup("FILIA_METRICS_BIND") {
+                Some(value) => Some(value.parse().map_err(|err| ConfigError {
+                    variable: "FILIA_METRICS_BIND",
+                    reason: format!("{err}"),
+                })?),
+                None => None,
+            },
+            metrics_token: lookup("FILIA_METRICS_TOKEN").map(Secret::new),
             data_dir: lookup("FILIA_DATA_DIR")
                 .unwrap_or_else(|| "./data".into())
                 .into(),
