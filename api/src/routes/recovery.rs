@@ -62,7 +62,7 @@ async fn request_link(
     match recovery::request(&mut tx, station.id, &email).await? {
         Requested::Issued(issued) => {
             let mail = recovery::mail(&station, &state.config.public_url, &issued);
-            Enqueue::new(MailSend { mail })
+            Enqueue::new(MailSend::new(mail))
                 .owner(station.id, Some(issued.user_id))
                 .about("password_reset", issued.reset_id)
                 .push(&mut tx)

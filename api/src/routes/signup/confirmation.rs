@@ -42,7 +42,7 @@ pub(super) async fn send_activation(
 ) -> ApiResult<String> {
     let issued = activation::issue(&mut *tx, user_id).await?;
     let mail = activation::mail(station, &state.config.public_url, email, name, &issued);
-    let job = Enqueue::new(MailSend { mail })
+    let job = Enqueue::new(MailSend::new(mail))
         .owner(station.id, Some(user_id))
         .about("user", user_id)
         .push(&mut *tx)
