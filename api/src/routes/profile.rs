@@ -3,6 +3,7 @@
 //! stored objects (`GET /api/media/{*key}`).
 
 use axum::Router;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
@@ -151,8 +152,15 @@ async fn update_image(
 }
 
 /// Stored objects, public. Keys are unguessable; a replaced object gets a new key, so an
-/// object never changes and may be cached for good.
-async fn media(State(state): State<AppState>, Path(key): Path<String>) -> ApiResult<Response> {
+/// object never changes and may be cached for good. Whatever is not a stored object's key
+/// (not UTF-8, over-long, malformed) is simply not found.
+async fn media(
+    State(state): State<AppState>,
+    key: Result<axum::extract::Path<String>, PathRejection>,
+) -> ApiResult<Response> {
+    let Ok(axum::extract::Path(key)) = key else {
+        return Err(ApiError::not_found(MEDIA_NOT_FOUND));
+    };
     let object = state
         .objects
         .get(&key)
