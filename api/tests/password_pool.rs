@@ -144,10 +144,10 @@ async fn password_resets_wait_for_the_hasher_without_a_connection(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let members = members(&db, REQUESTS).await;
     let mut links = Vec::new();
-    for n in 0..REQUESTS {
+    for (n, (member_id, _)) in members.iter().enumerate() {
         let email = format!("pessoa{n}@example.com");
         let station_id: i64 = sqlx::query_scalar("SELECT station_id FROM users WHERE id = $1")
-            .bind(members[n].0)
+            .bind(member_id)
             .fetch_one(&db)
             .await
             .expect("station");
