@@ -318,6 +318,15 @@ mod tests {
         assert_eq!(config.job_retention_succeeded_days, 14);
         assert_eq!(config.job_retention_failed_days, 90);
         assert_eq!(config.job_backoff_scale, 1.0);
+        assert!(config.metrics_bind.is_none() && config.metrics_token.is_none());
+        assert_eq!(config.confirmation_max_per_day, 10);
+        assert_eq!(
+            (
+                config.activation_max_per_ip,
+                config.activation_window_seconds
+            ),
+            (30, 900)
+        );
     }
 
     #[test]
@@ -368,6 +377,8 @@ mod tests {
     fn bad_values_name_the_variable() {
         let err = config(&[("FILIA_BIND", "nowhere")]).expect_err("bad bind address");
         assert_eq!(err.variable, "FILIA_BIND");
+        let err = config(&[("FILIA_METRICS_BIND", "9187")]).expect_err("no host");
+        assert_eq!(err.variable, "FILIA_METRICS_BIND");
         let err = config(&[("FILIA_PAYMENTS", "cash")]).expect_err("unknown provider");
         assert_eq!(err.variable, "FILIA_PAYMENTS");
         for scale in ["0", "-1", "NaN", "inf", "slow"] {
