@@ -93,7 +93,8 @@ impl IntoResponse for ApiError {
                 json!({ "messages": ["Envie o corpo da requisição em JSON (Content-Type: application/json)"] })
             }
             Self::Internal(cause) => {
-                tracing::error!(error = ?cause, "request failed");
+                let cause: &(dyn std::error::Error + 'static) = cause.as_ref();
+                tracing::error!(error = %domain::infra::telemetry::Loggable(cause), "request failed");
                 json!({ "error": INTERNAL_ERROR })
             }
         };

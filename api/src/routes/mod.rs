@@ -19,6 +19,8 @@ pub mod stations;
 pub mod users;
 pub mod wallet;
 
+pub const ROUTE_NOT_FOUND: &str = "Rota não encontrada";
+
 pub fn api() -> Router<AppState> {
     Router::new()
         .merge(site::router())
@@ -33,6 +35,6 @@ pub fn api() -> Router<AppState> {
         .merge(sharing::router())
         .merge(wallet::router())
         .nest("/ops", ops::router())
-        .fallback(|| async { ApiError::not_found("Rota não encontrada") })
+        .fallback(|| async { ApiError::not_found(ROUTE_NOT_FOUND) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

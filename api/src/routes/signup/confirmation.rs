@@ -2,19 +2,19 @@
 //! and activating by code or by link.
 
 use axum::extract::State;
-use domain::accounts::activation::{self, Account, Outcome};
+use domain::accounts::activation::{self, Account, Outcome, SendRefused};
 use domain::accounts::pending;
 use domain::accounts::signup::{self, Problems};
-use domain::accounts::user::User;
 use domain::stations::station::Station;
 use jobs::Enqueue;
 use jobs::kinds::infra::mail_send::MailSend;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-use super::{StationField, find_user, load_station, reject};
+use super::{StationField, load_station, reject};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::ip_throttle::ActivationThrottle;
 use crate::state::AppState;
 
 pub const CONFIRM_TO_LOG_IN: &str =
@@ -30,8 +30,9 @@ fn wait_message(seconds: u64) -> String {
     format!("Aguarde {seconds} {unit} para pedir um novo código.")
 }
 
-/// Issues a new code for the account and enqueues its e-mail on the caller's transaction,
-/// starting the resend wait for the address. Answers the job id.
+/// Issues a new code for the account and enqueues its e-mail on the caller's transaction.
+/// The caller has claimed the address' resend wait ([`claim_send`]) or started it
+/// (`activation::mark_sent`). Answers the job id.
 pub(super) async fn send_activation(
     tx: &mut PgConnection,
     state: &AppState,
@@ -42,8 +43,7 @@ pub(super) async fn send_activation(
 ) -> ApiResult<String> {
     let issued = activation::issue(&mut *tx, user_id).await?;
     let mail = activation::mail(station, &state.config.public_url, email, name, &issued);
-    activation::mark_sent(&mut *tx, station.id, email).await?;
-    let job = Enqueue::new(MailSend { mail })
+    let job = Enqueue::new(MailSend::new(mail))
         .owner(station.id, Some(user_id))
         .about("user", user_id)
         .push(&mut *tx)
@@ -51,7 +51,8 @@ pub(super) async fn send_activation(
     Ok(job.id)
 }
 
-/// Claims the resend wait for an address, or answers 429 with the seconds left.
+/// Claims the resend wait and the daily allowance of an address, or answers 429 with the
+/// seconds left.
 async fn claim_send(
     tx: &mut PgConnection,
     state: &AppState,
@@ -63,11 +64,18 @@ async fn claim_send(
         station_id,
         email,
         state.config.confirmation_resend_seconds,
+        state.config.confirmation_max_per_day,
     )
     .await?
-    .map_err(|seconds| ApiError::TooManyRequests {
-        message: wait_message(seconds),
-        retry_after: seconds,
+    .map_err(|refused| match refused {
+        SendRefused::Wait(seconds) => ApiError::TooManyRequests {
+            message: wait_message(seconds),
+            retry_after: seconds,
+        },
+        SendRefused::DailyCap(seconds) => ApiError::TooManyRequests {
+            message: activation::DAILY_CAP_REACHED.into(),
+            retry_after: seconds,
+        },
     })
 }
 
@@ -90,6 +98,7 @@ pub(super) struct MethodAnswer {
 
 /// Step 2: sends a code to the account's own e-mail (never to an address in the body).
 pub(super) async fn confirmation_method(
+    _: ActivationThrottle,
     State(state): State<AppState>,
     Json(request): Json<MethodRequest>,
 ) -> ApiResult<Json<MethodAnswer>> {
@@ -135,6 +144,7 @@ pub(super) struct ResendAnswer {
 /// A new code for the pending account of an e-mail. The answer and the wait are the same
 /// whether or not such an account exists.
 pub(super) async fn resend_confirmation_email(
+    _: ActivationThrottle,
     State(state): State<AppState>,
     Json(request): Json<ResendRequest>,
 ) -> ApiResult<Json<ResendAnswer>> {
@@ -166,15 +176,25 @@ pub(super) struct ActivateRequest {
     user_id: Option<i64>,
 }
 
+/// Anyone holding a code or link gets this answer, so it says no more than the next screen
+/// (the login) needs: which account, now active. No e-mail, name or other personal data.
 #[derive(Debug, Serialize)]
 pub(super) struct Activated {
     message: &'static str,
-    user: User,
+    user: ActivatedUser,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct ActivatedUser {
+    id: i64,
+    /// 1, as `User.active` is written.
+    active: u8,
 }
 
 /// Activation by the e-mail's 6-digit code or by its link. A second use of a right code or
 /// link on an active account answers 200 again.
 pub(super) async fn activate_participant(
+    _: ActivationThrottle,
     State(state): State<AppState>,
     Json(request): Json<ActivateRequest>,
 ) -> ApiResult<Json<Activated>> {
@@ -208,6 +228,12 @@ pub(super) async fn activate_participant(
     let user_id = match outcome {
         Outcome::Activated(id) | Outcome::AlreadyActive(id) => id,
         Outcome::WrongCode => return Err(ApiError::invalid(activation::CODE_INVALID)),
+        Outcome::Locked(seconds) => {
+            return Err(ApiError::TooManyRequests {
+                message: activation::locked_message(seconds),
+                retry_after: seconds,
+            });
+        }
         Outcome::CodeExpired => return Err(ApiError::invalid(activation::CODE_EXPIRED)),
         Outcome::LinkInvalid => return Err(ApiError::invalid(activation::LINK_INVALID)),
     };
@@ -216,6 +242,9 @@ pub(super) async fn activate_participant(
     }
     Ok(Json(Activated {
         message: activation::ACTIVATED,
-        user: find_user(&state, user_id).await?,
+        user: ActivatedUser {
+            id: user_id,
+            active: 1,
+        },
     }))
 }

@@ -15,9 +15,10 @@ export interface ActivationRequest {
   user_id?: number;
 }
 
+/** Public to whoever holds the code, so it names the account and nothing personal. */
 export interface ActivationAnswer {
   message: string;
-  user: User;
+  user: Pick<User, "id" | "active">;
 }
 
 export function activateParticipant(request: ActivationRequest): Promise<ActivationAnswer> {
