@@ -99,15 +99,6 @@ describe("member area", () => {
 });
 
 describe("other pages", () => {
-  it("/logout forgets the session and goes to /", async () => {
-    signIn();
-    const { router } = renderApp({ path: "/logout" });
-
-    expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
-    expect(getStoredSession()).toBeNull();
-  });
-
   it("/not-autorized shows the 401 texts", async () => {
     renderApp({ path: "/not-autorized" });
 

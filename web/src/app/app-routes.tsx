@@ -2,7 +2,7 @@
 // ("/not-autorized" and "/confimation" are spelled so on purpose).
 import type { RouteObject } from "react-router";
 import { AccountNotActiveRoute } from "@/app/routes/account-not-active";
-import { logoutLoader } from "@/app/routes/logout";
+import { LogoutRoute } from "@/app/routes/logout";
 import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
 import { NotFoundRoute } from "@/app/routes/not-found";
 import { RootGateRoute } from "@/app/routes/root-gate";
@@ -36,7 +36,7 @@ export const appRoutes: RouteObject[] = [
       ...signupRoutes,
       ...publicPageRoutes,
       ...opsRoutes,
-      { path: "logout", loader: logoutLoader, element: <LoadingPage /> },
+      { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
       { path: "confimation", element: <AccountNotActiveRoute /> },
       { path: "*", element: <NotFoundRoute /> },

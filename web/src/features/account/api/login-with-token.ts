@@ -4,7 +4,7 @@ import type { Session } from "@/types/api";
 
 /** Redeems a login-token link: the link's token, not a stored one, is the bearer. */
 export function loginWithToken(token: string): Promise<Session> {
-  return api.post<Session>("/auth/login-token", undefined, { token });
+  return api.post<Session>("/auth/login-token", undefined, { token, unauthorizedIsAnswer: true });
 }
 
 /**

@@ -10,7 +10,8 @@ import type { Session } from "@/types/api";
 export type LoginCredentials = { email: string; password: string } | { cpf: string; password: string };
 
 export function login(stationId: number, credentials: LoginCredentials): Promise<Session> {
-  return api.post<Session>(`/auth/login/establishment/${stationId}`, credentials);
+  // A 401 answers a wrong password or an account still to activate (see affiliateOf).
+  return api.post<Session>(`/auth/login/establishment/${stationId}`, credentials, { unauthorizedIsAnswer: true });
 }
 
 /** The affiliate info of a 401 for an account still waiting for its verification code. */

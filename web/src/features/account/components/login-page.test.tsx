@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadPage } from "@/features/account/full-page-navigation";
 import { stubApi } from "@/testing/stub-api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { onSessionRejected } from "@/lib/api-client";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -210,6 +211,24 @@ describe("/login", () => {
     expect(router.state.location.pathname).toBe("/login");
     expect(submitButton()).toBeEnabled();
     expect(getStoredSession()).toBeNull();
+  });
+
+  it.each([
+    ["a wrong password", "E-mail, CPF ou senha incorretos.", {}],
+    ["an account awaiting its code", "Confirme o seu cadastro", { affiliate: { id: 41 } }],
+  ])("takes the 401 of %s as the login's answer, not as a session that ended", async (_case, message, extra) => {
+    stubApi({ [LOGIN]: () => jsonResponse({ messages: [message], ...extra }, 401) });
+    const sessionRejected = vi.fn();
+    const unsubscribe = onSessionRejected(sessionRejected);
+    await renderLogin();
+
+    fillIn("E-mail", "maria@filia.example");
+    fillIn("Senha", "Errada123");
+    fireEvent.click(submitButton());
+
+    expect(await notifications().findByText(message)).toBeInTheDocument();
+    expect(sessionRejected).not.toHaveBeenCalled();
+    unsubscribe();
   });
 
   it("sends an already signed-in user to /", async () => {

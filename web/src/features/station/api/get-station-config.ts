@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import { SESSION_INDEPENDENT } from "@/lib/query-client";
 import type { StationConfig } from "@/types/api";
 
 /** Which station this host name belongs to; the server decides from the Host header. */
@@ -12,5 +13,6 @@ export function stationConfigQueryOptions() {
     queryKey: ["config"],
     queryFn: ({ signal }) => getStationConfig({ signal }),
     staleTime: Infinity,
+    meta: SESSION_INDEPENDENT,
   });
 }

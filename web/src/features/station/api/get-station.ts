@@ -1,5 +1,6 @@
 import { queryOptions, skipToken } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import { SESSION_INDEPENDENT } from "@/lib/query-client";
 import type { Station } from "@/types/api";
 
 const STATION_STALE_TIME_MS = 5 * 60 * 1000;
@@ -14,5 +15,6 @@ export function stationQueryOptions(stationId: number | undefined) {
     queryKey: ["stations", stationId],
     queryFn: stationId === undefined ? skipToken : ({ signal }) => getStation(stationId, { signal }),
     staleTime: STATION_STALE_TIME_MS,
+    meta: SESSION_INDEPENDENT,
   });
 }
