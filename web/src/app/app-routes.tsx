@@ -8,14 +8,13 @@ import { NotFoundRoute } from "@/app/routes/not-found";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
 import { LoadingPage } from "@/components/loading-page";
-import { MemberLayout } from "@/features/member/components/member-layout";
-import { accountRoutes } from "@/features/account/routes";
-import { MemberWelcome } from "@/features/member/components/member-welcome";
-import { publicPageRoutes } from "@/features/public-pages/routes";
-import { RequireMember } from "@/features/session/components/require-member";
-import { signupRoutes } from "@/features/signup/routes";
-import { opsRoutes } from "@/features/ops/routes";
-import { walletMemberRoutes } from "@/features/wallet/routes";
+import { MemberLayout, MemberWelcome } from "@/features/member";
+import { accountRoutes } from "@/features/account";
+import { publicPageRoutes } from "@/features/public-pages";
+import { RequireMember } from "@/features/session";
+import { signupRoutes } from "@/features/signup";
+import { opsRoutes } from "@/features/ops";
+import { walletMemberRoutes } from "@/features/wallet";
 
 export const appRoutes: RouteObject[] = [
   {

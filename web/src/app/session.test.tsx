@@ -1,7 +1,7 @@
 // The session's life in the whole app: /logout, the token check at start and a 401 from any call.
 import { screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { getStoredSession } from "@/lib/session-store";
 import { buildUser, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

@@ -5,7 +5,7 @@ import { appRoutes } from "@/app/app-routes";
 import { QueryProvider } from "@/app/query-provider";
 import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
 import { ToastProvider } from "@/components/toasts/toast-provider";
-import { StationContext } from "@/features/station/station-context";
+import { StationContext } from "@/features/station";
 import { buildStation } from "@/testing/fixtures";
 import type { Station } from "@/types/api";
 

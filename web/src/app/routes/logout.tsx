@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
 import { LoadingPage } from "@/components/loading-page";
-import { revokeSession } from "@/features/session/api/logout";
-import { useEndSession } from "@/features/session/use-end-session";
+import { revokeSession, useEndSession } from "@/features/session";
 import { getStoredSession } from "@/lib/session-store";
 
 /**

@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
-import { ConsentNotices } from "@/features/consent/components/consent-notices";
-import { SessionWatch } from "@/features/session/components/session-watch";
+import { ConsentNotices } from "@/features/consent";
+import { SessionWatch } from "@/features/session";
 
 export function RootLayout() {
   return (

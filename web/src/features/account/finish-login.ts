@@ -3,7 +3,7 @@ import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { issueLoginToken } from "@/features/account/api/issue-login-token";
 import { loadPage } from "@/features/account/full-page-navigation";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { storeSession } from "@/lib/session-store";
 import type { Session, Station, User } from "@/types/api";
 

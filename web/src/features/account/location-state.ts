@@ -1,6 +1,6 @@
 // Navigation state the account screens send and read. Other features import these types
 // so both ends of a navigation agree on its shape.
-import type { AffiliateInfo, SignUpLocationState } from "@/features/signup/api/types";
+import type { AffiliateInfo, SignUpLocationState } from "@/features/signup";
 
 /**
  * State of the navigation to /cadastrar after the login's 401 for an account that is not
@@ -27,5 +27,5 @@ export interface LoginLocationState {
 
 /** Reads navigation state of an expected shape, or nothing when absent or of another kind. */
 export function locationStateOf<T extends object>(state: unknown): Partial<T> {
-  return typeof state === "object" && state !== null ? (state as Partial<T>) : {};
+  return typeof state === "object" && state !== null ? state : {};
 }

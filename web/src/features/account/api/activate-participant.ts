@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import type { LoginLocationState } from "@/features/account/location-state";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { api } from "@/lib/api-client";
 import type { User } from "@/types/api";
 

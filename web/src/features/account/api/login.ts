@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { useFinishLogin } from "@/features/account/finish-login";
 import type { CadastrarLocationState } from "@/features/account/location-state";
-import type { AffiliateInfo } from "@/features/signup/api/types";
+import type { AffiliateInfo } from "@/features/signup";
 import { api, ApiError } from "@/lib/api-client";
 import type { Session } from "@/types/api";
 

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { chooseConfirmationMethod } from "@/features/signup/api/confirmation-method";
-import { useStation } from "@/features/station/station-context";
+import { chooseConfirmationMethod } from "@/features/signup";
+import { useStation } from "@/features/station";
 import { api } from "@/lib/api-client";
 
 /** Seconds between two codes, as the server counts them too. */

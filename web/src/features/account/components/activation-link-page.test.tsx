@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { stubApi } from "@/testing/stub-api";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildStation, buildUser, jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 

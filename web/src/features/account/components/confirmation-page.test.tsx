@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { stubApi } from "@/testing/stub-api";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { elapse } from "@/features/jobs/testing/job-fixtures";
 import { buildStation, buildUser, jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

@@ -2,10 +2,10 @@ import { Link, Navigate, useLocation } from "react-router";
 import { useLogin, type LoginCredentials } from "@/features/account/api/login";
 import { AccountLayout } from "@/features/account/components/account-layout";
 import { locationStateOf, type LoginLocationState } from "@/features/account/location-state";
-import { useSession } from "@/features/session/use-session";
+import { useSession } from "@/features/session";
 import { bindText, TextField } from "@/components/form/fields";
 import { useForm } from "@/components/form/use-form";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { digitsOf, maskCpf } from "@/lib/masks";
 import { cpf, email, required } from "@/lib/validators";
 

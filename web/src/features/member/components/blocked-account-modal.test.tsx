@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { getStoredSession } from "@/lib/session-store";
 import { signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

@@ -1,8 +1,7 @@
 import type { MouseEvent } from "react";
 import { useNavigate } from "react-router";
 import { Modal } from "@/components/modal";
-import { revokeSession } from "@/features/session/api/logout";
-import { useEndSession } from "@/features/session/use-end-session";
+import { revokeSession, useEndSession } from "@/features/session";
 import { getStoredSession } from "@/lib/session-store";
 
 const SUPPORT_PATH = "/suporte";

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { invalidateOpsData, opsKeys } from "@/features/ops/api/ops-keys";
-import { isFinalJobState } from "@/features/jobs/api/get-job";
+import { isFinalJobState } from "@/features/jobs";
 import { api, ApiError } from "@/lib/api-client";
 import type { OpsBulkRerunAnswer, OpsJobDetail, OpsJobFilter, OpsJobList, OpsJobSummary } from "@/types/api";
 

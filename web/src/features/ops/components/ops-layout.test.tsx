@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { VIEWER_NOTE } from "@/features/ops/components/ops-layout";
 import { STAFF_ONLY_TEXT } from "@/features/ops/components/ops-forbidden";
 import {

@@ -7,7 +7,7 @@ import { useOpsMeQuery } from "@/features/ops/api/get-me";
 import { OpsForbidden } from "@/features/ops/components/ops-forbidden";
 import { RETRY_LABEL } from "@/features/ops/components/ops-states";
 import { OpsMeContext } from "@/features/ops/ops-context";
-import { useSession } from "@/features/session/use-session";
+import { useSession } from "@/features/session";
 import { ApiError, toastForError } from "@/lib/api-client";
 import type { OpsMe, StaffRole } from "@/types/api";
 import "./ops.css";

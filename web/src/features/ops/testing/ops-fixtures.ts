@@ -1,6 +1,6 @@
 // Console answers as docs/api-ops.md describes them, and the console rendered for a test.
 import { screen } from "@testing-library/react";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";

@@ -1,4 +1,4 @@
-import { CaptchaWidget, useCaptchaReset } from "@/features/captcha/components/captcha-widget";
+import { CaptchaWidget, useCaptchaReset } from "@/features/captcha";
 import { bindText, TextField } from "@/components/form/fields";
 import { requiredCaptcha } from "@/components/form/rules";
 import { useForm } from "@/components/form/use-form";

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
 import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";

@@ -11,7 +11,7 @@ import {
 import { CompanySiteStep, type CompanySiteValues } from "@/features/signup/company/company-site-step";
 import { ImagePicker, payloadOf, type PickedImage } from "@/features/signup/components/image-picker";
 import { SignUpLayout } from "@/features/signup/components/sign-up-layout";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { storeSession } from "@/lib/session-store";
 import { dateToApi, digitsOf } from "@/lib/masks";
 import { MESSAGES } from "@/lib/validators";
@@ -128,16 +128,16 @@ export function CompanyWizard() {
         captcha: siteValues.captcha,
       },
       {
-        onSuccess: async (answer) => {
+        onSuccess: (answer) => {
           storeSession({ user: answer.user, token: answer.token });
           // The photo needs the new account; a failed upload does not undo the site.
-          if (photo) {
-            await updateProfileImage(answer.user.id, payloadOf(photo)).then(
-              ({ user }) => storeSession({ user: { ...answer.user, ...user }, token: answer.token }),
-              () => undefined,
-            );
-          }
-          setStep(6);
+          const photoSaved = photo
+            ? updateProfileImage(answer.user.id, payloadOf(photo)).then(
+                ({ user }) => storeSession({ user: { ...answer.user, ...user }, token: answer.token }),
+                () => undefined,
+              )
+            : Promise.resolve();
+          void photoSaved.then(() => setStep(6));
         },
         onError: (error) => {
           onFailed();

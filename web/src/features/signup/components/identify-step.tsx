@@ -3,7 +3,7 @@ import { identifiersFilled, normalizeEmail, step0Fields } from "@/features/signu
 import type { Step0Data } from "@/features/signup/components/use-participant-flow";
 import { bindCheckbox, bindText, TextField } from "@/components/form/fields";
 import { useForm, type FormRules } from "@/components/form/use-form";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { digitsOf, maskCpf, maskPhone } from "@/lib/masks";
 import { cpf, email, noWhitespace, required, requiredCheckbox } from "@/lib/validators";
 import { LoginLink, PhoneField } from "@/components/form/common-fields";

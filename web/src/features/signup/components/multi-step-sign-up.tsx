@@ -7,7 +7,7 @@ import { PromotionalStep } from "@/features/signup/components/promotional-step";
 import { SignUpLayout } from "@/features/signup/components/sign-up-layout";
 import { useParticipantFlow, type Step0Data } from "@/features/signup/components/use-participant-flow";
 import { VerificationStep } from "@/features/signup/components/verification-step";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 
 /** One step at a time: what was collected travels with the step that needs it. */
 export type MultiStepState =

@@ -1,4 +1,4 @@
-import { CaptchaWidget, useCaptchaReset } from "@/features/captcha/components/captcha-widget";
+import { CaptchaWidget, useCaptchaReset } from "@/features/captcha";
 import { TermsCheckbox } from "@/features/signup/components/terms-checkbox";
 import { identifiersFilled, normalizeEmail, step0Fields } from "@/features/signup/components/step0-fields";
 import type { Passwords, Step0Data } from "@/features/signup/components/use-participant-flow";
@@ -12,7 +12,7 @@ import {
 } from "@/components/form/fields";
 import { adult, matchesPassword, requiredCaptcha } from "@/components/form/rules";
 import { useForm, type FormRules } from "@/components/form/use-form";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { dateToApi, digitsOf, maskCpf, maskDate, maskPhone } from "@/lib/masks";
 import { cpf, email, noWhitespace, password, required, requiredCheckbox } from "@/lib/validators";
 import { BirthdayField, LoginLink, NewPasswordFields, PhoneField } from "@/components/form/common-fields";

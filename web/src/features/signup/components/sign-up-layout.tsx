@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { StationLogo } from "@/features/station/components/station-logo";
+import { StationLogo } from "@/features/station";
 import "./sign-up-layout.css";
 
 interface SignUpLayoutProps {

@@ -5,7 +5,7 @@ import { inviteHeading, useMgmInvite } from "@/features/signup/api/validate-mgm-
 import { MultiStepSignUp, type MultiStepState } from "@/features/signup/components/multi-step-sign-up";
 import { SignUpLayout } from "@/features/signup/components/sign-up-layout";
 import { SimpleSignUpForm } from "@/features/signup/components/simple-sign-up-form";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 
 /** The login screen's hand-over: an account awaiting activation opens at the code step. */
 function stateFromLocation(state: unknown): MultiStepState | undefined {

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { TurnstileRenderOptions } from "@/features/captcha/api/load-turnstile";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import type { TurnstileRenderOptions } from "@/features/captcha";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
 import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";

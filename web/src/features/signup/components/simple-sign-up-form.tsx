@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { CaptchaWidget, useCaptchaReset } from "@/features/captcha/components/captcha-widget";
+import { CaptchaWidget, useCaptchaReset } from "@/features/captcha";
 import { useSimpleSignUp } from "@/features/signup/api/sign-up-simple";
 import type { MgmInvite } from "@/features/signup/api/validate-mgm-code";
 import { normalizeEmail } from "@/features/signup/components/step0-fields";
@@ -7,7 +7,7 @@ import { TermsCheckbox } from "@/features/signup/components/terms-checkbox";
 import { bindCheckbox, bindText, SelectField, StateOptions, TextField } from "@/components/form/fields";
 import { adult, requiredCaptcha } from "@/components/form/rules";
 import { useForm, type FormRules } from "@/components/form/use-form";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { storeSession } from "@/lib/session-store";
 import { dateToApi, digitsOf, maskCpf, maskDate, maskPhone } from "@/lib/masks";
 import { cpf, email, required, requiredCheckbox } from "@/lib/validators";

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Modal } from "@/components/modal";
 import { CheckboxField } from "@/components/form/fields";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 
 type Popup = "terms" | "privacy";
 

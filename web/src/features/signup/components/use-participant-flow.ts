@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 import type { AffiliateInfo, MemberGetMember } from "@/features/signup/api/types";
 import { useParticipantValidations } from "@/features/signup/api/participant-validations";
 import { useParticipantSignUp, type ParticipantSignUpPayload } from "@/features/signup/api/sign-up-participant";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 
 /** What step 0 collected; what the station's form does not ask for is null. */
 export type Step0Data = Pick<

@@ -2,7 +2,7 @@ import type { FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useConfirmationMethod } from "@/features/signup/api/confirmation-method";
 import type { AffiliateInfo } from "@/features/signup/api/types";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 
 interface VerificationStepProps {
   affiliate: AffiliateInfo;

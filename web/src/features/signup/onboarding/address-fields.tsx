@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { isCompleteCep, useCepLookup, type CepAddress } from "@/features/address/api/lookup-cep";
+import { isCompleteCep, useCepLookup, type CepAddress } from "@/features/address";
 import { bindText, SelectField, StateOptions, TextField } from "@/components/form/fields";
 import type { Form } from "@/components/form/use-form";
 import { digitsOf, maskCep } from "@/lib/masks";

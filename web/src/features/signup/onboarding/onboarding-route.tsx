@@ -1,6 +1,6 @@
 import { Navigate, useParams } from "react-router";
 import { OnboardingWizard } from "@/features/signup/onboarding/onboarding-wizard";
-import { useSession } from "@/features/session/use-session";
+import { useSession } from "@/features/session";
 
 /** /signup and /signup/{code_mgm}: signed-in participants only. */
 export function OnboardingRoute() {

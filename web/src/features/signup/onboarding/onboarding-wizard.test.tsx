@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse, signIn } from "@/testing/fixtures";

@@ -5,7 +5,7 @@ import { useUpdateProfileImage } from "@/features/signup/api/update-profile-imag
 import { ImagePicker, payloadOf, type PickedImage } from "@/features/signup/components/image-picker";
 import { SignUpLayout } from "@/features/signup/components/sign-up-layout";
 import { PersonalDataStep } from "@/features/signup/onboarding/personal-data-step";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import type { User } from "@/types/api";
 
 /** This wizard takes pictures up to 3 MB (spec 000 section 5). */

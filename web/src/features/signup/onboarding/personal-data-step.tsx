@@ -3,7 +3,7 @@ import { AddressFields, notCepMark, type AddressValues } from "@/features/signup
 import { bindText, TextField } from "@/components/form/fields";
 import { adult, matchesPassword } from "@/components/form/rules";
 import { useForm, type FormRules } from "@/components/form/use-form";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/station";
 import { dateToApi, digitsOf, maskCpf, maskDate, maskPhone } from "@/lib/masks";
 import { cep, cpf, email, noWhitespace, password, required } from "@/lib/validators";
 import type { User } from "@/types/api";
