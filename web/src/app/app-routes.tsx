@@ -1,6 +1,6 @@
 // Every route of the web app, with the paths exactly as the spec names them
 // ("/not-autorized" and "/confimation" are spelled so on purpose).
-import type { RouteObject } from "react-router";
+import { Outlet, type RouteObject } from "react-router";
 import { AccountNotActiveRoute } from "@/app/routes/account-not-active";
 import { LogoutRoute } from "@/app/routes/logout";
 import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
@@ -8,13 +8,12 @@ import { NotFoundRoute } from "@/app/routes/not-found";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
 import { LoadingPage } from "@/components/loading-page";
-import { MemberLayout, MemberWelcome } from "@/features/member";
+import { memberAreaRoutes } from "@/features/member";
 import { accountRoutes } from "@/features/account";
 import { publicPageRoutes } from "@/features/public-pages";
 import { RequireMember } from "@/features/session";
 import { signupRoutes } from "@/features/signup";
 import { opsRoutes } from "@/features/ops";
-import { walletMemberRoutes } from "@/features/wallet";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -26,10 +25,10 @@ export const appRoutes: RouteObject[] = [
         path: "homepage",
         element: (
           <RequireMember>
-            <MemberLayout />
+            <Outlet />
           </RequireMember>
         ),
-        children: [{ index: true, element: <MemberWelcome /> }, ...walletMemberRoutes],
+        children: memberAreaRoutes,
       },
       ...accountRoutes,
       ...signupRoutes,

@@ -1,3 +1,2 @@
 // The member feature's public surface: the app and other features import only this (eslint.config.js).
-export { MemberLayout } from "./components/member-layout";
-export { MemberWelcome } from "./components/member-welcome";
+export { memberAreaRoutes } from "./routes";

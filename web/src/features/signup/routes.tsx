@@ -1,14 +1,20 @@
-// Sign-up (/cadastrar), the onboarding wizard (/signup) and the company creator.
+// Sign-up (/cadastrar), the onboarding wizard (/signup) and the company creator, each loaded
+// when first opened.
 import type { RouteObject } from "react-router";
-import { CompanyWizard } from "@/features/signup/company/company-wizard";
-import { SignUpRoute } from "@/features/signup/components/sign-up-route";
-import { OnboardingRoute } from "@/features/signup/onboarding/onboarding-route";
+
+const signUp = async () => ({ Component: (await import("@/features/signup/components/sign-up-route")).SignUpRoute });
+const onboarding = async () => ({
+  Component: (await import("@/features/signup/onboarding/onboarding-route")).OnboardingRoute,
+});
 
 export const signupRoutes: RouteObject[] = [
-  { path: "cadastrar", element: <SignUpRoute /> },
-  { path: "cadastrar/:codeMgm", element: <SignUpRoute /> },
-  { path: "signup", element: <OnboardingRoute /> },
-  { path: "signup/:codeMgm", element: <OnboardingRoute /> },
+  { path: "cadastrar", lazy: signUp },
+  { path: "cadastrar/:codeMgm", lazy: signUp },
+  { path: "signup", lazy: onboarding },
+  { path: "signup/:codeMgm", lazy: onboarding },
   // The spec names no route for the company creator (docs/decisions.md).
-  { path: "cadastrar-empresa", element: <CompanyWizard /> },
+  {
+    path: "cadastrar-empresa",
+    lazy: async () => ({ Component: (await import("@/features/signup/company/company-wizard")).CompanyWizard }),
+  },
 ];
