@@ -16,7 +16,7 @@ const BUDGET_KB = 125;
 /** Each first page and the route module it loads besides the entry (none: in the entry). */
 const FIRST_PAGES = [
   { name: "landing (/)", module: null },
-  { name: "login (/login)", module: "src/features/account/components/login-page.tsx" },
+  { name: "login (/login)", module: "src/features/accounts/components/login-page.tsx" },
 ];
 
 const DIST = new URL("../dist/", import.meta.url);

@@ -9,11 +9,10 @@ import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
 import { LoadingPage } from "@/components/loading-page";
 import { memberAreaRoutes } from "@/features/member";
-import { accountRoutes } from "@/features/account";
+import { accountRoutes, signupRoutes } from "@/features/accounts";
 import { publicPageRoutes } from "@/features/public-pages";
 import { RequireMember } from "@/features/session";
-import { signupRoutes } from "@/features/signup";
-import { opsRoutes } from "@/features/ops";
+import { opsRoutes } from "@/features/staff";
 
 export const appRoutes: RouteObject[] = [
   {

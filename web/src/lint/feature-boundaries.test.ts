@@ -17,13 +17,13 @@ async function refusals(filePath: string, source: string): Promise<string[]> {
 
 describe("feature boundaries", () => {
   it("lets a feature use another through its index.ts", async () => {
-    expect(await refusals("src/features/wallet/x.ts", 'import { useStation } from "@/features/station";\n')).toEqual([]);
+    expect(await refusals("src/features/wallet/x.ts", 'import { useStation } from "@/features/stations";\n')).toEqual([]);
   });
 
   it("refuses a feature reaching into another one's files", async () => {
     const found = await refusals(
       "src/features/wallet/x.ts",
-      'import { useStation } from "@/features/station/station-context";\n',
+      'import { useStation } from "@/features/stations/station-context";\n',
     );
     expect(found).toEqual([expect.stringContaining("through its index.ts")]);
   });
@@ -36,13 +36,13 @@ describe("feature boundaries", () => {
   });
 
   it("holds the app to the same index.ts", async () => {
-    const found = await refusals("src/app/x.tsx", 'import { LoginPage } from "@/features/account/components/login-page";\n');
+    const found = await refusals("src/app/x.tsx", 'import { LoginPage } from "@/features/accounts/components/login-page";\n');
     expect(found).toEqual([expect.stringContaining("through its index.ts")]);
   });
 
   it("keeps testing/ kits to tests", async () => {
     const kit = 'import { stubTurnstile } from "@/features/captcha/testing/stub-turnstile";\n';
-    expect(await refusals("src/features/signup/x.ts", kit)).toEqual([expect.stringContaining("through its index.ts")]);
-    expect(await refusals("src/features/signup/x.test.ts", kit)).toEqual([]);
+    expect(await refusals("src/features/accounts/x.ts", kit)).toEqual([expect.stringContaining("through its index.ts")]);
+    expect(await refusals("src/features/accounts/x.test.ts", kit)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { StationLogo, useStation } from "@/features/station";
+import { StationLogo, useStation } from "@/features/stations";
 import "./landing-page.css";
 
 /** The visitors' page at /: the station's logo and name, with the ways in. */

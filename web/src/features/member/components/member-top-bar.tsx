@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { MemberDrawer } from "@/features/member/components/member-drawer";
 import { memberMenu, PROFILE_LINK, showsProfileMenuLink } from "@/features/member/components/member-menu";
 import { MemberSearch } from "@/features/member/components/member-search";
-import { StationLogo, useStation } from "@/features/station";
+import { StationLogo, useStation } from "@/features/stations";
 import { HeaderBalance, STATEMENT_PATH } from "@/features/wallet";
 
 export function MemberTopBar({ showBalance }: { showBalance: boolean }) {

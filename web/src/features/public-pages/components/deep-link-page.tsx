@@ -16,7 +16,7 @@ import {
   webActivityPath,
   type DeepLinkTarget,
 } from "@/features/public-pages/deep-link";
-import { useStation } from "@/features/station";
+import { useStation } from "@/features/stations";
 import "@/components/loading-page.css";
 import "./public-pages.css";
 

@@ -7,7 +7,7 @@ import { useEarnedTransactions, useSpentTransactions } from "@/features/wallet/a
 import { creditStatusText } from "@/features/wallet/credit-status";
 import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
 import { useSession } from "@/features/session";
-import { useStation } from "@/features/station";
+import { useStation } from "@/features/stations";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
 import { formatDate } from "@/lib/dates";
 import type { EarnTransaction, UseTransaction } from "@/types/api";

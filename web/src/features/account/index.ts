@@ -1,2 +1,0 @@
-// The account feature's public surface: the app and other features import only this (eslint.config.js).
-export { accountRoutes } from "./routes";
