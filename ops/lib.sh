@@ -127,8 +127,8 @@ start_e2e_platform() {
   export FILIA_WEB_DIR="$FILIA_ROOT/web/dist" FILIA_DATA_DIR="$logs/data" FILIA_DEFAULT_STATION=demo
   export FILIA_SMTP_URL="smtp://127.0.0.1:$smtp_port" FILIA_E2E_MAILBOX="$logs/mailbox"
   export FILIA_E2E_URL="$FILIA_PUBLIC_URL" FILIA_REDIS_PREFIX="filia-e2e-$port:"
-  # Every e2e sign-up comes from 127.0.0.1: lift the per-address sign-up limit.
-  export FILIA_SIGNUP_MAX_PER_IP=100000
+  # Every e2e sign-up and activation comes from 127.0.0.1: lift the per-address limits.
+  export FILIA_SIGNUP_MAX_PER_IP=100000 FILIA_ACTIVATION_MAX_PER_IP=100000
   "$FILIA_BIN/api" migrate >/dev/null
   "$FILIA_BIN/api" seed-demo >/dev/null
   E2E_PIDS=()

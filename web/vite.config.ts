@@ -15,6 +15,17 @@ export default defineConfig({
     // "react-router" and "react-router/dom" hold separate router contexts.
     conditions: [...defaultClientConditions],
   },
+  build: {
+    // The manifest tells scripts/check-bundle-size.js which chunks a first page load needs.
+    manifest: true,
+    rollupOptions: {
+      output: {
+        // The libraries in one chunk: every page needs them, and they stay cached across
+        // releases that change only our code. Our screens are split per route (lazy).
+        manualChunks: (id: string) => (id.includes("node_modules") ? "vendor" : undefined),
+      },
+    },
+  },
   server: {
     proxy: {
       "/api": API_ORIGIN,

@@ -113,7 +113,8 @@ impl IntoResponse for ApiError {
                 "Envie o corpo da requisição em JSON (Content-Type: application/json)".into(),
             ]),
             Self::Internal(cause) => {
-                tracing::error!(error = ?cause, "request failed");
+                let cause: &(dyn std::error::Error + 'static) = cause.as_ref();
+                tracing::error!(error = %domain::infra::telemetry::Loggable(cause), "request failed");
                 error(INTERNAL_ERROR)
             }
         };

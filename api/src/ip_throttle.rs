@@ -2,23 +2,23 @@
 //! a fixed window; past the limit they are answered 429 until the window ends. Every
 //! attempt counts, valid or not. Like the login throttle it fails open when Redis is down.
 //!
-//! An IPv6 client is counted by its /64, the block one subscriber typically holds: counting
-//! single IPv6 addresses would let one host rotate past any limit.
+//! An IPv6 client is counted by its /64 ([`client_key`]), as the login throttle does.
 //!
 //! Each limit is a type ([`IpLimit`]) and its extractor an alias of [`IpThrottle`]:
 //! [`SignupThrottle`] for calls that create accounts or send e-mail (one address cannot
 //! mass-create accounts or flood inboxes), [`ShareThrottle`] for share-link visits (one
-//! address cannot replay visits to mint a sharer's points).
+//! address cannot replay visits to mint a sharer's points), [`ActivationThrottle`] for the
+//! activation calls (one address cannot guess codes across many accounts or flood inboxes
+//! with codes).
 
 use std::marker::PhantomData;
-use std::net::IpAddr;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use domain::Config;
 use redis::aio::MultiplexedConnection;
 
-use crate::client_ip::ClientIp;
+use crate::client_ip::{ClientIp, client_key};
 use crate::error::ApiError;
 use crate::login_throttle::with_redis;
 use crate::state::AppState;
@@ -63,6 +63,23 @@ impl IpLimit for ShareVisits {
     }
 }
 
+/// Activation calls (`confirmation-method`, `resend-confirmation-email`,
+/// `activate-participant`): `FILIA_ACTIVATION_MAX_PER_IP` per
+/// `FILIA_ACTIVATION_WINDOW_SECONDS`, all three against one count.
+#[derive(Debug)]
+pub struct Activations;
+
+impl IpLimit for Activations {
+    const NAME: &'static str = "activation";
+    const MESSAGE: &'static str = TOO_MANY_SIGNUPS;
+    fn limit(config: &Config) -> (u32, u64) {
+        (
+            config.activation_max_per_ip,
+            config.activation_window_seconds,
+        )
+    }
+}
+
 /// Put first among a handler's arguments: counts the call, or refuses it with 429 and
 /// `Retry-After` before the body is read.
 #[derive(Debug)]
@@ -70,17 +87,7 @@ pub struct IpThrottle<L>(PhantomData<fn() -> L>);
 
 pub type SignupThrottle = IpThrottle<Signups>;
 pub type ShareThrottle = IpThrottle<ShareVisits>;
-
-/// What a client is counted by: its address, or its /64 for IPv6.
-fn client_key(ip: IpAddr) -> String {
-    match ip.to_canonical() {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-        }
-    }
-}
+pub type ActivationThrottle = IpThrottle<Activations>;
 
 impl<L: IpLimit> FromRequestParts<AppState> for IpThrottle<L> {
     type Rejection = ApiError;
@@ -118,20 +125,5 @@ impl<L: IpLimit> FromRequestParts<AppState> for IpThrottle<L> {
             }
             _ => Ok(Self(PhantomData)),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ipv4_counts_by_address_and_ipv6_by_its_slash_64() {
-        let key = |ip: &str| client_key(ip.parse().expect("address"));
-        assert_eq!(key("203.0.113.7"), "203.0.113.7");
-        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
-        assert_eq!(key("2001:db8:0:1::1"), "2001:db8:0:1::/64");
-        assert_eq!(key("2001:db8:0:1:abcd::9"), key("2001:db8:0:1::1"));
-        assert_ne!(key("2001:db8:0:2::1"), key("2001:db8:0:1::1"));
     }
 }

@@ -5,11 +5,15 @@ use std::any::Any;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::{Request, Response};
+use axum::http::header::{
+    CONTENT_SECURITY_POLICY, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderValue, Request, Response};
 use axum::response::IntoResponse;
 use axum::{Router, middleware};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
@@ -28,7 +32,25 @@ pub mod state;
 
 pub use state::AppState;
 
+/// What the web app may load: itself; Cloudflare Turnstile's script and frame (the captcha);
+/// the CEP lookup (ViaCEP). Fonts are shipped with the app; React sets styles through the
+/// DOM, which `style-src` does not restrict, so no inline style or script is allowed. No
+/// page may frame the app.
+const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; \
+script-src 'self' https://challenges.cloudflare.com; \
+frame-src https://challenges.cloudflare.com; connect-src 'self' https://viacep.com.br; \
+img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
+form-action 'self'; frame-ancestors 'none'";
+
+/// Web app paths carry live tokens (`/redefinir-senha/{token}/...`): other sites get the
+/// origin only.
+const REFERRER_POLICY_VALUE: &str = "strict-origin-when-cross-origin";
+
+/// Browsers that once reached an https deployment keep to https for a year.
+const HSTS_VALUE: &str = "max-age=31536000";
+
 pub fn app(state: AppState) -> Router {
+    let https = state.config.public_url.starts_with("https://");
     Router::new()
         .merge(routes::health::router())
         .nest("/api", routes::router())
@@ -52,7 +74,30 @@ pub fn app(state: AppState) -> Router {
         )
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        // Outermost, so every answer has them: errors, panics and the web app included.
+        .layer(SetResponseHeaderLayer::overriding(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            REFERRER_POLICY,
+            HeaderValue::from_static(REFERRER_POLICY_VALUE),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            STRICT_TRANSPORT_SECURITY,
+            https.then(|| HeaderValue::from_static(HSTS_VALUE)),
+        ))
         .with_state(state)
+}
+
+/// What the metrics listener (`FILIA_METRICS_BIND`) serves: `/metrics` only, with the
+/// public app's counters (they live in the shared state).
+pub fn metrics_app(state: AppState) -> Router {
+    routes::health::metrics_router().with_state(state)
 }
 
 /// Every log line of a request carries this span's fields. Only the path is logged: query
@@ -105,11 +150,30 @@ pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     }
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");
+    let metrics_listener = match config.metrics_bind {
+        Some(address) => Some(tokio::net::TcpListener::bind(address).await?),
+        None => None,
+    };
     let state = AppState::new(config, db)?;
+    let metrics = match metrics_listener {
+        Some(listener) => {
+            tracing::info!(address = %listener.local_addr()?, "serving metrics");
+            let app = metrics_app(state.clone());
+            Some(tokio::spawn(async move {
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(domain::infra::process::shutdown_signal())
+                    .await
+            }))
+        }
+        None => None,
+    };
     let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(domain::infra::process::shutdown_signal())
         .await?;
+    if let Some(metrics) = metrics {
+        metrics.await??;
+    }
     tracing::info!("stopped");
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! Failed logins are counted in Redis per account identifier and per client address, in a
-//! fixed window. Past the limit, logins (right or wrong) wait until the window ends: the
+//! Failed logins are counted in Redis per account identifier and per client address (an
+//! IPv6 client by its /64, [`client_key`]), in a fixed window. Past the limit, logins (right or wrong) wait until the window ends: the
 //! sixth wrong password in a row is answered 429, so passwords cannot be guessed online.
 //! If Redis is unreachable logins go on unthrottled (and it is logged): an outage of the
 //! counter must not lock every member out.
@@ -10,6 +10,7 @@ use std::time::Duration;
 use redis::aio::MultiplexedConnection;
 use sha2::{Digest, Sha256};
 
+use crate::client_ip::client_key;
 use crate::state::AppState;
 
 /// Shown with the 429; the `Retry-After` header carries the seconds.
@@ -40,7 +41,7 @@ impl LoginThrottle {
                 "{}login:fail:acct:{station_id}:{hashed}",
                 config.redis_prefix
             ),
-            ip_key: ip.map(|ip| format!("{}login:fail:ip:{ip}", config.redis_prefix)),
+            ip_key: ip.map(|ip| format!("{}login:fail:ip:{}", config.redis_prefix, client_key(ip))),
             max_account: config.login_max_failures,
             max_ip: config.login_max_failures_per_ip,
             window_seconds: config.login_window_seconds,

@@ -42,7 +42,7 @@ async fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            tracing::error!(error = ?err, command, "failed");
+            tracing::error!(error = %domain::infra::telemetry::Loggable(err.as_ref()), command, "failed");
             ExitCode::FAILURE
         }
     }

@@ -77,11 +77,11 @@ async fn the_code_activates_and_the_member_can_log_in(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
-async fn five_wrong_codes_void_the_code(db: PgPool) {
+async fn five_wrong_codes_lock_the_code_but_not_the_link(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
     let code = code_of(&mail);
-    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let wrong = wrong_code(&code);
 
     for _ in 0..5 {
         let answer = post_json(
@@ -99,10 +99,7 @@ async fn five_wrong_codes_void_the_code(db: PgPool) {
         &activation(station_id, "maria@example.com", &code),
     )
     .await;
-    assert_eq!(
-        messages(&right),
-        ["Código expirado. Solicite um novo código."]
-    );
+    assert_eq!(right.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(!is_active(&db, user_id).await);
 
     // The link of the same e-mail still works: it cannot be guessed.
@@ -407,4 +404,213 @@ async fn racing_resends_send_one_email(db: PgPool) {
     assert_eq!(statuses, [StatusCode::OK, StatusCode::TOO_MANY_REQUESTS]);
     assert_eq!(mails(&db).await.len(), 2);
     assert!(!is_active(&db, user_id).await);
+}
+
+/// A code other than `code`.
+fn wrong_code(code: &str) -> &'static str {
+    if code == "000000" { "111111" } else { "000000" }
+}
+
+/// Lets the next code e-mail to every address go out now.
+async fn end_the_resend_wait(db: &PgPool) {
+    sqlx::query("UPDATE confirmation_cooldowns SET sent_at = now() - interval '2 minutes'")
+        .execute(db)
+        .await
+        .expect("age the wait");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn wrong_codes_add_up_across_reissued_codes_until_a_lockout(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, first_mail) = signed_up(&db, &app).await;
+    let try_code = |code: String| {
+        let app = app.clone();
+        async move {
+            post_json(
+                &app,
+                ACTIVATE,
+                &activation(station_id, "maria@example.com", &code),
+            )
+            .await
+        }
+    };
+    for _ in 0..3 {
+        let answer = try_code(wrong_code(&code_of(&first_mail)).into()).await;
+        assert_eq!(messages(&answer), ["Código inválido."]);
+    }
+
+    // A new code does not give the guesser five fresh tries.
+    end_the_resend_wait(&db).await;
+    let resent = post_json(
+        &app,
+        RESEND,
+        &json!({"email": "maria@example.com", "station_id": station_id}).to_string(),
+    )
+    .await;
+    assert_eq!(resent.status, StatusCode::OK, "{}", resent.text);
+    let code = code_of(&last_mail_to(&db, "maria@example.com").await);
+    for _ in 0..2 {
+        let answer = try_code(wrong_code(&code).into()).await;
+        assert_eq!(messages(&answer), ["Código inválido."]);
+    }
+    let locked = try_code(code.clone()).await;
+    assert_eq!(
+        locked.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        locked.text
+    );
+    let wait: u64 = locked.headers[RETRY_AFTER]
+        .to_str()
+        .expect("ascii")
+        .parse()
+        .expect("seconds");
+    assert!((3500..=3600).contains(&wait), "{wait}");
+    assert_eq!(
+        messages(&locked),
+        [
+            "Muitas tentativas com código inválido. Aguarde 60 minutos ou use o link enviado por e-mail."
+        ]
+    );
+    assert!(!is_active(&db, user_id).await);
+
+    // After the lockout the live code works again, and the link always did.
+    sqlx::query(
+        "UPDATE activation_codes SET locked_until = now() - interval '1 second' WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .execute(&db)
+    .await
+    .expect("end the lockout");
+    let right = try_code(code).await;
+    assert_eq!(right.status, StatusCode::OK, "{}", right.text);
+    assert!(is_active(&db, user_id).await);
+    let failed: i16 =
+        sqlx::query_scalar("SELECT failed_attempts FROM activation_codes WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(&db)
+            .await
+            .expect("count");
+    assert_eq!(failed, 0, "a success clears the count");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn code_emails_are_capped_per_address_and_day(db: PgPool) {
+    let app = app_with(db.clone(), &[("FILIA_CONFIRMATION_MAX_PER_DAY", "2")]);
+    let (station_id, _, _) = signed_up(&db, &app).await;
+    let resend = |email: &str| json!({"email": email, "station_id": station_id}).to_string();
+
+    // The sign-up's e-mail was the first of the day; one more goes, the third waits a day.
+    for email in ["maria@example.com", "ninguem@example.com"] {
+        if email == "ninguem@example.com" {
+            let first = post_json(&app, RESEND, &resend(email)).await;
+            assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+        }
+        end_the_resend_wait(&db).await;
+        let second = post_json(&app, RESEND, &resend(email)).await;
+        assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+        end_the_resend_wait(&db).await;
+        let third = post_json(&app, RESEND, &resend(email)).await;
+        assert_eq!(
+            third.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{email}: {}",
+            third.text
+        );
+        let wait: u64 = third.headers[RETRY_AFTER]
+            .to_str()
+            .expect("ascii")
+            .parse()
+            .expect("seconds");
+        assert!((86_000..=86_400).contains(&wait), "{wait}");
+        assert_eq!(
+            messages(&third),
+            [
+                "Limite de códigos por dia atingido. Tente de novo amanhã ou use o link enviado por e-mail."
+            ]
+        );
+    }
+    assert_eq!(
+        mails(&db).await.len(),
+        2,
+        "two to Maria, none to the unknown address"
+    );
+
+    // A day later the count starts over.
+    sqlx::query(
+        "UPDATE confirmation_cooldowns SET day_started_at = now() - interval '1 day 1 second'",
+    )
+    .execute(&db)
+    .await
+    .expect("age the day");
+    let next_day = post_json(&app, RESEND, &resend("maria@example.com")).await;
+    assert_eq!(next_day.status, StatusCode::OK, "{}", next_day.text);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn activation_calls_are_limited_per_client_address(db: PgPool) {
+    let app = app_with(
+        db.clone(),
+        &[
+            ("FILIA_TRUST_FORWARDED_FOR", "true"),
+            ("FILIA_ACTIVATION_MAX_PER_IP", "3"),
+        ],
+    );
+    let (station_id, user_id, _) = signed_up(&db, &app).await;
+    let call = |uri: &'static str, ip: &'static str, body: Value| {
+        let app = app.clone();
+        async move {
+            common::send_json(&app, "POST", uri, None, &[("x-forwarded-for", ip)], &body).await
+        }
+    };
+    end_the_resend_wait(&db).await;
+    let guess = json!({"station": station_id, "user_id": user_id, "hash": "000000"});
+    let method = json!({"station_id": station_id, "user_id": user_id, "type": "email"});
+    // Both calls count against one budget; an IPv6 client by its /64.
+    for (uri, body, ip) in [
+        (ACTIVATE, &guess, "2001:db8:0:1::1"),
+        (ACTIVATE, &guess, "2001:db8:0:1::2"),
+        (METHOD, &method, "2001:db8:0:1::3"),
+    ] {
+        let answer = call(uri, ip, body.clone()).await;
+        assert_ne!(
+            answer.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{}",
+            answer.text
+        );
+    }
+    for (uri, body) in [(ACTIVATE, &guess), (METHOD, &method)] {
+        let refused = call(uri, "2001:db8:0:1::abcd", body.clone()).await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{uri}");
+        assert!(refused.headers.contains_key(RETRY_AFTER));
+        assert_eq!(
+            messages(&refused),
+            ["Muitas tentativas. Aguarde alguns minutos e tente novamente."]
+        );
+    }
+    let elsewhere = call(ACTIVATE, "2001:db8:0:2::1", guess.clone()).await;
+    assert_eq!(
+        elsewhere.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        elsewhere.text
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_activation_answer_carries_no_personal_data(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let answer = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, "maria@example.com", &link_token_of(&mail)),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(
+        answer.json(),
+        json!({"message": "Sucesso! Código validado", "user": {"id": user_id, "active": 1}})
+    );
 }

@@ -352,3 +352,46 @@ async fn one_address_guessing_many_accounts_is_refused(db: PgPool) {
     .await;
     assert_eq!(elsewhere.status, StatusCode::OK);
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_ipv6_client_is_counted_by_its_slash_64(db: PgPool) {
+    let demo = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let app = throttled_app(
+        &db,
+        &[
+            ("FILIA_LOGIN_MAX_FAILURES_PER_IP", "3"),
+            ("FILIA_TRUST_FORWARDED_FOR", "true"),
+        ],
+    );
+    let from = |ip: &'static str| [("x-forwarded-for", ip)];
+
+    // One host rotating through the addresses of its /64.
+    for (n, ip) in ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1:abcd::3"]
+        .into_iter()
+        .enumerate()
+    {
+        let email = format!("ninguem{n}@example.com");
+        let answer = login(&app, demo.station_id, &email, "Errada123", &from(ip)).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{ip}");
+    }
+    let rotated = login(
+        &app,
+        demo.station_id,
+        "ninguem9@example.com",
+        "Errada123",
+        &from("2001:db8:0:1:ffff::9"),
+    )
+    .await;
+    assert_eq!(rotated.status, StatusCode::TOO_MANY_REQUESTS);
+    let next_block = login(
+        &app,
+        demo.station_id,
+        demo::MEMBER_EMAIL,
+        demo::MEMBER_PASSWORD,
+        &from("2001:db8:0:2::1"),
+    )
+    .await;
+    assert_eq!(next_block.status, StatusCode::OK, "{}", next_block.text);
+}

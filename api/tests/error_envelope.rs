@@ -128,3 +128,66 @@ async fn every_answer_carries_a_request_id(db: PgPool) {
         .expect("ascii");
     assert_eq!(id.len(), 36, "a UUID: {id}");
 }
+
+/// Collects what a tracing subscriber writes.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("log buffer").extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The log lines written while `work` runs.
+fn logged(work: impl FnOnce()) -> String {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    tracing::subscriber::with_default(subscriber, work);
+    let bytes = captured.0.lock().expect("log buffer").clone();
+    String::from_utf8(bytes).expect("utf-8")
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn database_errors_are_logged_by_code_without_the_data(db: PgPool) {
+    use axum::response::IntoResponse;
+    let demo = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    // A duplicate account: PostgreSQL's detail names the e-mail.
+    let duplicate = sqlx::query("INSERT INTO users (station_id, name, email) VALUES ($1, 'X', $2)")
+        .bind(demo.station_id)
+        .bind(demo::MEMBER_EMAIL)
+        .execute(&db)
+        .await
+        .expect_err("taken");
+    // A value that is no number: the message itself quotes it.
+    let not_a_number = sqlx::query("SELECT $1::bigint")
+        .bind("maria@example.com")
+        .execute(&db)
+        .await
+        .expect_err("not a number");
+
+    for (err, code, secret) in [
+        (duplicate, "23505", demo::MEMBER_EMAIL),
+        (not_a_number, "22P02", "maria@example.com"),
+    ] {
+        let context = anyhow::Error::from(err).context("saving the account");
+        let log = logged(|| {
+            let response = api::error::ApiError::Internal(context).into_response();
+            assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        });
+        assert!(log.contains("request failed"), "{log}");
+        assert!(log.contains(code), "{log}");
+        assert!(log.contains("saving the account"), "{log}");
+        assert!(!log.contains(secret), "{log}");
+    }
+}

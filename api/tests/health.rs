@@ -3,7 +3,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{app, app_with, get};
+use common::{app, app_with, call, get};
 use sqlx::PgPool;
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
@@ -50,13 +50,15 @@ async fn readyz_answers_503_when_postgres_is_down(db: PgPool) {
     assert_eq!(answer.json()["checks"]["postgres"], "unavailable");
 }
 
+const TOKEN: &str = "segredo-das-metricas";
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn metrics_count_requests_by_route_pattern_and_status(db: PgPool) {
-    let app = app(db);
+    let app = app_with(db, &[("FILIA_METRICS_TOKEN", TOKEN)]);
     get(&app, "/api/stations/424242").await;
     get(&app, "/api/stations/434343").await;
 
-    let answer = get(&app, "/metrics").await;
+    let answer = call(&app, "GET", "/metrics", Some(TOKEN), &[]).await;
 
     assert_eq!(answer.status, StatusCode::OK);
     assert!(
@@ -72,5 +74,50 @@ async fn metrics_count_requests_by_route_pattern_and_status(db: PgPool) {
     assert!(
         !answer.text.contains("424242"),
         "raw paths must not become labels"
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn metrics_are_not_served_publicly_unless_configured(db: PgPool) {
+    let answer = get(&app(db), "/metrics").await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.json()["error"], "Rota não encontrada");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn metrics_with_a_token_need_it_as_bearer(db: PgPool) {
+    let app = app_with(db, &[("FILIA_METRICS_TOKEN", TOKEN)]);
+    for token in [None, Some("outro"), Some("")] {
+        let answer = call(&app, "GET", "/metrics", token, &[]).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{token:?}");
+        assert!(!answer.text.contains("http_requests_total"));
+    }
+    let answer = call(&app, "GET", "/metrics", Some(TOKEN), &[]).await;
+    assert_eq!(answer.status, StatusCode::OK);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn metrics_with_their_own_address_are_served_only_there(db: PgPool) {
+    let config = common::config_with(&[("FILIA_METRICS_BIND", "127.0.0.1:9187")]);
+    let state = api::AppState::new(config, db).expect("state");
+    let public = api::app(state.clone());
+    let private = api::metrics_app(state);
+    get(&public, "/api/stations/424242").await;
+
+    assert_eq!(get(&public, "/metrics").await.status, StatusCode::NOT_FOUND);
+    let answer = get(&private, "/metrics").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(
+        answer.text.contains("route=\"/api/stations/{id}\""),
+        "{}",
+        answer.text
+    );
+    assert_eq!(
+        get(&private, "/healthz").await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        get(&private, "/api/config").await.status,
+        StatusCode::NOT_FOUND
     );
 }

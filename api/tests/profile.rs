@@ -562,3 +562,35 @@ async fn call_bytes(app: &Router, uri: &str) -> Vec<u8> {
         .to_bytes()
         .to_vec()
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn over_long_or_malformed_media_keys_answer_404(db: PgPool) {
+    let s = setup(&db).await;
+    let image = s
+        .upload(s.demo.member_id, &STANDARD.encode(png(64, 64)))
+        .await;
+    assert_eq!(image.status, StatusCode::OK, "{}", image.text);
+    let url = image.json()["user"]["image"]
+        .as_str()
+        .expect("image url")
+        .to_string();
+    let folder = url.rsplit_once('/').expect("folder").0.to_string();
+
+    for path in [
+        format!("/api/media/users/{}", "a".repeat(300)),
+        format!("/api/media/{}", "a/".repeat(3000) + "a.jpg"),
+        format!("{url}/outro.jpg"),
+        folder,
+        "/api/media/users".to_string(),
+        "/api/media/users/1/%00.jpg".to_string(),
+        "/api/media/users/1/%FF.jpg".to_string(),
+    ] {
+        let answer = get(&s.app, &path).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "{path}: {}",
+            answer.text
+        );
+    }
+}

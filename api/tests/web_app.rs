@@ -47,3 +47,57 @@ async fn deep_links_answer_the_app_and_assets_are_cached(db: PgPool) {
     assert_eq!(api.json()["error"], "Rota não encontrada");
     std::fs::remove_dir_all(dir).ok();
 }
+
+const CSP: &str = "default-src 'self'; script-src 'self' https://challenges.cloudflare.com; \
+frame-src https://challenges.cloudflare.com; connect-src 'self' https://viacep.com.br; \
+img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
+form-action 'self'; frame-ancestors 'none'";
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn every_answer_carries_the_security_headers(db: PgPool) {
+    let dir = built_app_dir();
+    let app = app_with(
+        db.clone(),
+        &[("FILIA_WEB_DIR", dir.to_str().expect("utf-8"))],
+    );
+    for path in [
+        "/",
+        "/redefinir-senha/abc/maria%40example.com",
+        "/assets/app-1a2b.js",
+        "/api/config",
+        "/api/stations/999999",
+        "/api/nada",
+        "/healthz",
+    ] {
+        let answer = get(&app, path).await;
+        assert_eq!(answer.headers["content-security-policy"], CSP, "{path}");
+        assert_eq!(
+            answer.headers["x-content-type-options"], "nosniff",
+            "{path}"
+        );
+        assert_eq!(
+            answer.headers["referrer-policy"], "strict-origin-when-cross-origin",
+            "{path}"
+        );
+        assert!(
+            !answer.headers.contains_key("strict-transport-security"),
+            "{path}: plain http"
+        );
+    }
+
+    let https = app_with(
+        db,
+        &[
+            ("FILIA_WEB_DIR", dir.to_str().expect("utf-8")),
+            ("FILIA_PUBLIC_URL", "https://clube.example.com.br"),
+        ],
+    );
+    for path in ["/", "/api/nada"] {
+        let answer = get(&https, path).await;
+        assert_eq!(
+            answer.headers["strict-transport-security"], "max-age=31536000",
+            "{path}"
+        );
+        assert_eq!(answer.headers["content-security-policy"], CSP, "{path}");
+    }
+}

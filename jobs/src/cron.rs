@@ -119,7 +119,7 @@ async fn tick(db: PgPool, schedule: Schedule, mut stopped: watch::Receiver<bool>
             }
             Ok(_) => tracing::debug!(schedule = schedule.name, %next, "tick already enqueued"),
             Err(err) => {
-                tracing::warn!(schedule = schedule.name, %next, error = %err, "cron tick not enqueued");
+                tracing::warn!(schedule = schedule.name, %next, error = %domain::infra::telemetry::Loggable(&err), "cron tick not enqueued");
             }
         }
     }

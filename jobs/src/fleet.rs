@@ -195,7 +195,7 @@ async fn execute<J: Job>(
         detail = %error.detail, "job attempt failed"
     );
     if let Err(err) = record_failure(&ctx, &error).await {
-        tracing::error!(job = %ctx.id, error = %err, "could not record the failure");
+        tracing::error!(job = %ctx.id, error = %domain::infra::telemetry::Loggable(&err), "could not record the failure");
     }
     match error.outcome {
         Outcome::Retry => Err(Box::new(error)),
@@ -209,13 +209,13 @@ async fn run_attempt<J: Job>(job: J, ctx: JobContext) -> Result<Value, JobError>
         Ok(Ok(outcome)) => outcome,
         Ok(Err(join)) => Err(JobError::retry(
             "Erro inesperado ao processar a tarefa.",
-            format!("handler panicked: {join}"),
+            anyhow::anyhow!("handler panicked: {join}"),
         )),
         Err(_) => {
             task.abort();
             Err(JobError::retry(
                 "A tarefa demorou demais e será tentada de novo.",
-                format!("attempt exceeded {:?}", J::TIMEOUT),
+                anyhow::anyhow!("attempt exceeded {:?}", J::TIMEOUT),
             ))
         }
     }
@@ -282,7 +282,7 @@ async fn release(db: &PgPool, instance: &str) {
         }
         (Ok(_), Ok(_)) => {}
         (Err(err), _) | (_, Err(err)) => {
-            tracing::error!(error = %err, "could not release this process' jobs");
+            tracing::error!(error = %domain::infra::telemetry::Loggable(&err), "could not release this process' jobs");
         }
     }
 }

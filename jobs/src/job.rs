@@ -112,19 +112,25 @@ pub enum Outcome {
 }
 
 impl JobError {
-    pub fn retry(summary: impl Into<Cow<'static, str>>, detail: impl fmt::Display) -> Self {
-        Self {
-            outcome: Outcome::Retry,
-            summary: summary.into(),
-            detail: detail.to_string(),
-        }
+    /// `detail` is an error, not text, so a database error in it is kept by its code and
+    /// constraint only ([`domain::infra::telemetry::Loggable`]); text goes in `anyhow!`.
+    pub fn retry(summary: impl Into<Cow<'static, str>>, detail: impl Into<anyhow::Error>) -> Self {
+        Self::new(Outcome::Retry, summary.into(), detail.into())
     }
 
-    pub fn permanent(summary: impl Into<Cow<'static, str>>, detail: impl fmt::Display) -> Self {
+    pub fn permanent(
+        summary: impl Into<Cow<'static, str>>,
+        detail: impl Into<anyhow::Error>,
+    ) -> Self {
+        Self::new(Outcome::Permanent, summary.into(), detail.into())
+    }
+
+    fn new(outcome: Outcome, summary: Cow<'static, str>, detail: anyhow::Error) -> Self {
+        let detail: &(dyn std::error::Error + 'static) = detail.as_ref();
         Self {
-            outcome: Outcome::Permanent,
-            summary: summary.into(),
-            detail: detail.to_string(),
+            outcome,
+            summary,
+            detail: domain::infra::telemetry::Loggable(detail).to_string(),
         }
     }
 }
@@ -157,12 +163,13 @@ impl<J: Job> Envelope<J> {
     /// of that one job; the worker goes on with the others.
     pub fn open(stored: Value) -> Result<J, JobError> {
         const UNREADABLE: &str = "Os dados desta tarefa não puderam ser lidos.";
-        let envelope: Envelope<Value> = serde_json::from_value(stored)
-            .map_err(|err| JobError::permanent(UNREADABLE, format!("not an envelope: {err}")))?;
+        let envelope: Envelope<Value> = serde_json::from_value(stored).map_err(|err| {
+            JobError::permanent(UNREADABLE, anyhow::anyhow!("not an envelope: {err}"))
+        })?;
         if envelope.v > J::VERSION {
             return Err(JobError::permanent(
                 UNREADABLE,
-                format!(
+                anyhow::anyhow!(
                     "payload version {} is newer than {} (this build)",
                     envelope.v,
                     J::VERSION
@@ -170,7 +177,10 @@ impl<J: Job> Envelope<J> {
             ));
         }
         serde_json::from_value(envelope.args).map_err(|err| {
-            JobError::permanent(UNREADABLE, format!("payload v{}: {err}", envelope.v))
+            JobError::permanent(
+                UNREADABLE,
+                anyhow::anyhow!("payload v{}: {err}", envelope.v),
+            )
         })
     }
 }

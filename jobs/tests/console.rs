@@ -93,18 +93,16 @@ fn notice(to: &str) -> MailSend {
         "#0E7C66",
         "https://demo.filia.com.br",
     );
-    MailSend {
-        mail: OutgoingMail::notice(
-            &branding,
-            to,
-            "Seu código de ativação",
-            &Notice {
-                heading: "Confirme seu cadastro".into(),
-                paragraphs: vec!["Use o código 123456.".into()],
-                button: None,
-            },
-        ),
-    }
+    MailSend::new(OutgoingMail::notice(
+        &branding,
+        to,
+        "Seu código de ativação",
+        &Notice {
+            heading: "Confirme seu cadastro".into(),
+            paragraphs: vec!["Use o código 123456.".into()],
+            button: None,
+        },
+    ))
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

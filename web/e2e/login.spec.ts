@@ -30,6 +30,25 @@ test("the demo member logs in and reaches /homepage", async ({ page, request }) 
   await expect(page).toHaveURL(/\/homepage$/);
 });
 
+test("'Sair' revokes the session on the server: its token no longer opens anything", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  await openLogin(page, station);
+  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
+  await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page.getByRole("heading", { name: /^Olá, / })).toBeVisible();
+  const storedToken = () => (JSON.parse(localStorage.getItem("filia.session") ?? "{}") as { token?: string }).token;
+  const token = await page.evaluate(storedToken);
+  expect(token).toBeTruthy();
+
+  await page.getByRole("link", { name: "Sair" }).click();
+
+  await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("filia.session"))).toBeNull();
+  const check = await request.get("/api/auth/validate-token", { headers: { Authorization: `Bearer ${token}` } });
+  expect(await check.json()).toEqual({ valid: false, user: null });
+});
+
 test("a wrong password shows the server's message", async ({ page, request }) => {
   const station = await fetchHostStation(request);
   await openLogin(page, station);

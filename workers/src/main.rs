@@ -16,7 +16,7 @@ async fn main() -> ExitCode {
     match run(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            tracing::error!(error = ?err, "worker process failed");
+            tracing::error!(error = %domain::infra::telemetry::Loggable(err.as_ref()), "worker process failed");
             ExitCode::FAILURE
         }
     }

@@ -1,15 +1,20 @@
 //! Operations endpoints, outside `/api`: liveness, readiness and Prometheus metrics.
+//! Metrics are not public: the public listener serves them only to the bearer of
+//! `FILIA_METRICS_TOKEN`, and not at all when `FILIA_METRICS_BIND` gives them a listener of
+//! their own ([`metrics_router`]) or when neither is configured.
 
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
-use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
+use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::state::AppState;
 
@@ -23,7 +28,14 @@ pub fn router() -> Router<AppState> {
             get(|| async { Json(json!({ "status": "ok" })) }),
         )
         .route("/readyz", get(readyz))
+        .route("/metrics", get(public_metrics))
+}
+
+/// The router of the metrics listener (`FILIA_METRICS_BIND`): `/metrics` and nothing else.
+pub fn metrics_router() -> Router<AppState> {
+    Router::new()
         .route("/metrics", get(metrics))
+        .fallback(|| async { ApiError::not_found(crate::routes::ROUTE_NOT_FOUND) })
 }
 
 async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
@@ -60,9 +72,32 @@ async fn redis_answers(state: &AppState) -> bool {
     matches!(tokio::time::timeout(CHECK_TIMEOUT, ping).await, Ok(Ok(pong)) if pong == "PONG")
 }
 
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    (
+/// On the public listener: only with a token, and only when metrics have no listener of
+/// their own. Otherwise the path is unknown, like any other.
+async fn public_metrics(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    if state.config.metrics_bind.is_some() || state.config.metrics_token.is_none() {
+        return Err(ApiError::not_found(crate::routes::ROUTE_NOT_FOUND));
+    }
+    metrics(State(state), headers).await
+}
+
+async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    if let Some(token) = &state.config.metrics_token {
+        let given = headers
+            .get(AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer "))
+            .unwrap_or_default();
+        // Digests compared, so the comparison's time says nothing about the token.
+        if Sha256::digest(given.as_bytes()) != Sha256::digest(token.expose().as_bytes()) {
+            return Err(ApiError::Unauthorized(METRICS_UNAUTHORIZED.into()));
+        }
+    }
+    Ok((
         [(CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.render(),
     )
+        .into_response())
 }
+
+const METRICS_UNAUTHORIZED: &str = "Token de métricas ausente ou inválido.";

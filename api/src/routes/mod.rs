@@ -18,6 +18,8 @@ pub mod staff;
 pub mod stations;
 pub mod wallet;
 
+pub const ROUTE_NOT_FOUND: &str = "Rota não encontrada";
+
 /// The `/api` routes with their contract; paths relative to `/api`.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -34,6 +36,6 @@ pub fn api() -> OpenApiRouter<AppState> {
 pub fn router() -> Router<AppState> {
     let (router, _) = api().split_for_parts();
     router
-        .fallback(|| async { ApiError::not_found("Rota não encontrada") })
+        .fallback(|| async { ApiError::not_found(ROUTE_NOT_FOUND) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

@@ -1,8 +1,10 @@
 //! Activating an account: the e-mail with a 6-digit code and a link, and checking either.
 //! One activation is live per account; sending a new code replaces it. The code lasts
-//! [`CODE_LIFETIME`] and dies after [`MAX_FAILED_ATTEMPTS`] wrong tries; the link lasts
-//! [`LINK_LIFETIME`]. Code e-mails to one address of a station are spaced by a wait
-//! ([`claim_send`]) that also applies to addresses with no account.
+//! [`CODE_LIFETIME`]; the link lasts [`LINK_LIFETIME`]. Wrong codes add up per account,
+//! across re-issued codes: the [`MAX_FAILED_ATTEMPTS`]th locks code checks for [`LOCKOUT`]
+//! (the link, which cannot be guessed, still works), and only a success clears the count.
+//! Code e-mails to one address of a station are spaced by a wait and capped per day
+//! ([`claim_send`]), alike for addresses with no account.
 
 use chrono::Duration;
 use serde::Serialize;
@@ -17,11 +19,25 @@ use crate::stations::station::Station;
 pub const CODE_LIFETIME: Duration = Duration::minutes(15);
 pub const LINK_LIFETIME: Duration = Duration::hours(48);
 pub const MAX_FAILED_ATTEMPTS: i16 = 5;
+pub const LOCKOUT: Duration = Duration::hours(1);
 
 pub const CODE_INVALID: &str = "Código inválido.";
 pub const CODE_EXPIRED: &str = "Código expirado. Solicite um novo código.";
 pub const LINK_INVALID: &str = "Link de ativação inválido ou expirado.";
 pub const ACTIVATED: &str = "Sucesso! Código validado";
+
+/// The answer while code checks are locked.
+pub fn locked_message(seconds: u64) -> String {
+    let minutes = seconds.div_ceil(60).max(1);
+    let unit = if minutes == 1 { "minuto" } else { "minutos" };
+    format!(
+        "Muitas tentativas com código inválido. Aguarde {minutes} {unit} ou use o link enviado por e-mail."
+    )
+}
+
+/// The answer once an address had its code e-mails for the day.
+pub const DAILY_CAP_REACHED: &str =
+    "Limite de códigos por dia atingido. Tente de novo amanhã ou use o link enviado por e-mail.";
 
 /// What goes into the e-mail, once: only hashes are stored.
 #[derive(Debug, Clone)]
@@ -58,7 +74,8 @@ pub fn is_code(hash: &str) -> bool {
     hash.len() == 6 && hash.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// A new code and link for the account, replacing any earlier one.
+/// A new code and link for the account, replacing any earlier one. The count of wrong
+/// codes and a lockout carry over: a new code is no new set of guesses.
 pub async fn issue(tx: &mut PgConnection, user_id: i64) -> anyhow::Result<Issued> {
     let code = new_code()?;
     let link_token = new_token()?;
@@ -70,8 +87,7 @@ pub async fn issue(tx: &mut PgConnection, user_id: i64) -> anyhow::Result<Issued
          ON CONFLICT (user_id) DO UPDATE SET
              link_token_hash = EXCLUDED.link_token_hash, code_salt = EXCLUDED.code_salt,
              code_hash = EXCLUDED.code_hash, code_expires_at = EXCLUDED.code_expires_at,
-             link_expires_at = EXCLUDED.link_expires_at, failed_attempts = 0,
-             sent_at = now(), used_at = NULL",
+             link_expires_at = EXCLUDED.link_expires_at, sent_at = now(), used_at = NULL",
     )
     .bind(user_id)
     .bind(hash_token(&link_token).as_slice())
@@ -151,6 +167,8 @@ pub enum Outcome {
     /// The code or link was right, and the account was active already (a second click).
     AlreadyActive(i64),
     WrongCode,
+    /// Too many wrong codes: code checks wait this many seconds.
+    Locked(u64),
     CodeExpired,
     LinkInvalid,
 }
@@ -178,13 +196,14 @@ struct LiveCode {
     code_salt: Vec<u8>,
     code_hash: Vec<u8>,
     expired: bool,
-    failed_attempts: i16,
+    /// Seconds left of a lockout, if one is on.
+    locked_for: Option<f64>,
     used: bool,
     active: bool,
 }
 
 /// Checks a 6-digit code. Every wrong code counts, even on an active account, so the
-/// answer cannot be brute-forced into the account's data; the fifth voids the code.
+/// answer cannot be brute-forced into the account's data; the fifth starts a lockout.
 pub async fn activate_with_code(
     tx: &mut PgConnection,
     station_id: i64,
@@ -197,7 +216,9 @@ pub async fn activate_with_code(
     };
     let live: Option<LiveCode> = sqlx::query_as(
         "SELECT a.user_id, a.code_salt, a.code_hash, a.code_expires_at <= now() AS expired,
-                a.failed_attempts, a.used_at IS NOT NULL AS used, u.active
+                CASE WHEN a.locked_until > now()
+                     THEN extract(epoch FROM a.locked_until - now())::float8 END AS locked_for,
+                a.used_at IS NOT NULL AS used, u.active
            FROM activation_codes a JOIN users u ON u.id = a.user_id
           WHERE u.station_id = $1 AND (u.id = $2 OR u.email = $3)
           FOR UPDATE OF a",
@@ -210,14 +231,21 @@ pub async fn activate_with_code(
     let Some(live) = live else {
         return Ok(Outcome::WrongCode);
     };
-    if live.failed_attempts >= MAX_FAILED_ATTEMPTS {
-        return Ok(Outcome::CodeExpired);
+    if let Some(seconds) = live.locked_for {
+        return Ok(Outcome::Locked((seconds.ceil() as u64).max(1)));
     }
     if !equal_in_constant_time(&code_hash(&live.code_salt, code), &live.code_hash) {
+        // The last allowed miss starts the lockout and the count over.
         sqlx::query(
-            "UPDATE activation_codes SET failed_attempts = failed_attempts + 1 WHERE user_id = $1",
+            "UPDATE activation_codes
+                SET failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0
+                                           ELSE failed_attempts + 1 END,
+                    locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + $3 END
+              WHERE user_id = $1",
         )
         .bind(live.user_id)
+        .bind(MAX_FAILED_ATTEMPTS)
+        .bind(LOCKOUT)
         .execute(&mut *tx)
         .await?;
         return Ok(Outcome::WrongCode);
@@ -267,10 +295,13 @@ async fn activate(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("UPDATE activation_codes SET used_at = now() WHERE user_id = $1")
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "UPDATE activation_codes SET used_at = now(), failed_attempts = 0, locked_until = NULL
+          WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
@@ -278,47 +309,78 @@ fn email_key(email: &str) -> [u8; 32] {
     Sha256::digest(email.trim().to_lowercase().as_bytes()).into()
 }
 
-/// Takes the right to send a code e-mail to this address of the station now: `Err(seconds)`
-/// while the last one is younger than `wait_seconds`. Two racing calls cannot both win.
+/// Why a code e-mail may not go now; each carries the seconds until it may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendRefused {
+    /// The last one is younger than the resend wait.
+    Wait(u64),
+    /// The address had its e-mails for the (rolling) day.
+    DailyCap(u64),
+}
+
+/// Takes the right to send a code e-mail to this address of the station now: refused while
+/// the last one is younger than `wait_seconds`, or when `max_per_day` went out within a
+/// day of the first of them. Two racing calls cannot both win.
 pub async fn claim_send(
     tx: &mut PgConnection,
     station_id: i64,
     email: &str,
     wait_seconds: u64,
-) -> sqlx::Result<Result<(), u64>> {
+    max_per_day: u32,
+) -> sqlx::Result<Result<(), SendRefused>> {
     let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
+    let max_per_day = i32::try_from(max_per_day).unwrap_or(i32::MAX);
     prune_cooldowns(&mut *tx).await?;
     let claimed: Option<i32> = sqlx::query_scalar(
         "INSERT INTO confirmation_cooldowns (station_id, email_hash) VALUES ($1, $2)
-         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now()
+         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now(),
+             day_count = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
+                              THEN 1 ELSE confirmation_cooldowns.day_count + 1 END,
+             day_started_at = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
+                                   THEN now() ELSE confirmation_cooldowns.day_started_at END
           WHERE confirmation_cooldowns.sent_at <= now() - $3
+            AND (confirmation_cooldowns.day_count < $4
+                 OR confirmation_cooldowns.day_started_at <= now() - interval '1 day')
          RETURNING 1",
     )
     .bind(station_id)
     .bind(email_key(email).as_slice())
     .bind(wait)
+    .bind(max_per_day)
     .fetch_optional(&mut *tx)
     .await?;
     if claimed.is_some() {
         return Ok(Ok(()));
     }
-    let remaining: f64 = sqlx::query_scalar(
-        "SELECT greatest(extract(epoch FROM sent_at + $3 - now()), 1)::float8
+    let (wait_left, day_left): (f64, Option<f64>) = sqlx::query_as(
+        "SELECT greatest(extract(epoch FROM sent_at + $3 - now()), 1)::float8,
+                CASE WHEN day_count >= $4 AND day_started_at > now() - interval '1 day'
+                     THEN greatest(extract(epoch FROM day_started_at + interval '1 day' - now()), 1)::float8
+                END
            FROM confirmation_cooldowns WHERE station_id = $1 AND email_hash = $2",
     )
     .bind(station_id)
     .bind(email_key(email).as_slice())
     .bind(wait)
+    .bind(max_per_day)
     .fetch_one(&mut *tx)
     .await?;
-    Ok(Err(remaining.ceil() as u64))
+    Ok(Err(match day_left {
+        Some(seconds) => SendRefused::DailyCap(seconds.ceil() as u64),
+        None => SendRefused::Wait(wait_left.ceil() as u64),
+    }))
 }
 
-/// Starts the wait for an address without asking (the sign-up's own e-mail always goes).
+/// Starts the wait for an address without asking (the sign-up's own e-mail always goes),
+/// counting the e-mail in the address' day.
 pub async fn mark_sent(tx: &mut PgConnection, station_id: i64, email: &str) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO confirmation_cooldowns (station_id, email_hash) VALUES ($1, $2)
-         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now()",
+         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now(),
+             day_count = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
+                              THEN 1 ELSE confirmation_cooldowns.day_count + 1 END,
+             day_started_at = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
+                                   THEN now() ELSE confirmation_cooldowns.day_started_at END",
     )
     .bind(station_id)
     .bind(email_key(email).as_slice())

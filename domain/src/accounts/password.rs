@@ -1,5 +1,7 @@
 //! Password hashing (argon2id) and the spec's password rule.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -24,18 +26,55 @@ pub fn hash(password: &str) -> anyhow::Result<String> {
         .map_err(|err| anyhow::anyhow!("hashing a password: {err}"))
 }
 
+const PERMITS: u32 = 4;
+
 /// At most four argon2 runs at once, process-wide: each call takes a core and 19 MiB for tens of
 /// milliseconds, so a burst of sign-ups or logins queues rather than starving the server.
-static HASHERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
+/// Callers hold no database connection or transaction while they wait here: a queue behind
+/// the hasher must not become a queue for the pool.
+static HASHERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(PERMITS as usize);
+
+/// Calls of [`hash_off_thread`] and [`verify_off_thread`] not finished yet, waiting included.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one call in [`IN_FLIGHT`] while it lives.
+struct InFlight;
+
+impl InFlight {
+    fn start() -> Self {
+        IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
+        Self
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many hashes and checks this process has started and not finished, those waiting for
+/// the hasher included.
+pub fn in_flight() -> usize {
+    IN_FLIGHT.load(Ordering::SeqCst)
+}
+
+/// Takes every hasher permit until the guard drops, so the hasher looks saturated: tests
+/// use it to see what a request holds while it waits for the hasher.
+pub async fn saturate() -> anyhow::Result<tokio::sync::SemaphorePermit<'static>> {
+    Ok(HASHERS.acquire_many(PERMITS).await?)
+}
 
 /// [`hash`] on the blocking pool, behind the process-wide permits: what handlers call.
 pub async fn hash_off_thread(password: String) -> anyhow::Result<String> {
+    let _counted = InFlight::start();
     let _permit = HASHERS.acquire().await?;
     tokio::task::spawn_blocking(move || hash(&password)).await?
 }
 
 /// [`verify`] on the blocking pool, behind the process-wide permits.
 pub async fn verify_off_thread(password: String, stored: Option<String>) -> anyhow::Result<bool> {
+    let _counted = InFlight::start();
     let _permit = HASHERS.acquire().await?;
     Ok(tokio::task::spawn_blocking(move || verify(&password, stored.as_deref())).await?)
 }

@@ -14,6 +14,33 @@ pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
 pub const PASSWORD_NEEDED: &str = "Crie uma senha para acessar a sua conta.";
 pub const CURRENT_PASSWORD_NEEDED: &str = "Informe a sua senha atual.";
 pub const CURRENT_PASSWORD_WRONG: &str = "Senha atual incorreta.";
+pub const CHANGED_MEANWHILE: &str =
+    "O seu cadastro foi alterado em outra sessão enquanto salvávamos. Tente novamente.";
+
+/// What an update's checks read: the password hash and the e-mail. Read and checked (the
+/// current password verified, the new one hashed) before the update's transaction opens,
+/// then compared under the row's lock ([`lock_credentials`]), so the slow hasher never
+/// holds a connection.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Credentials {
+    pub password_hash: Option<String>,
+    pub email: Option<String>,
+}
+
+pub async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Credentials> {
+    sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_one(db)
+        .await
+}
+
+/// [`credentials`] with the row locked for the rest of the transaction.
+pub async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<Credentials> {
+    sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
+        .bind(user_id)
+        .fetch_one(tx)
+        .await
+}
 
 /// The spec's `addresses` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -186,18 +213,6 @@ pub enum ApplyError {
     Taken(&'static str),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
-}
-
-/// The member's password hash and e-mail as they are now, locking the row for the update
-/// that follows on this transaction.
-pub async fn lock_credentials(
-    tx: &mut PgConnection,
-    user_id: i64,
-) -> sqlx::Result<(Option<String>, Option<String>)> {
-    sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
-        .bind(user_id)
-        .fetch_one(&mut *tx)
-        .await
 }
 
 /// Points the member's picture at `image_url` and answers the one it replaced, so the

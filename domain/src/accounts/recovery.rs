@@ -167,6 +167,28 @@ pub async fn redeem(
     .await
 }
 
+/// Whether [`redeem`] would take this link now, without taking it: the new password is
+/// hashed only for a live link, and before the transaction that redeems it.
+pub async fn is_open(
+    db: impl sqlx::PgExecutor<'_>,
+    station_id: i64,
+    email: &str,
+    token: &str,
+) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (
+             SELECT 1 FROM password_resets r JOIN users u ON u.id = r.user_id
+              WHERE r.token_hash = $1 AND u.station_id = $2 AND u.email = $3
+                AND u.deleted_at IS NULL AND r.used_at IS NULL AND r.voided_at IS NULL
+                AND r.expires_at > now())",
+    )
+    .bind(hash_token(token).as_slice())
+    .bind(station_id)
+    .bind(email)
+    .fetch_one(db)
+    .await
+}
+
 /// Sets the new password (an argon2id hash), activates the account, voids any other open
 /// link and ends every session of the account. True when the account was pending: the
 /// reset confirmed it, so the caller owes it what a confirmation earns.

@@ -14,6 +14,11 @@ pub struct Config {
     pub database_max_connections: u32,
     pub redis_url: Secret<String>,
     pub bind: SocketAddr,
+    /// `/metrics` on a listener of its own; then the public one does not serve it.
+    pub metrics_bind: Option<SocketAddr>,
+    /// Bearer token `/metrics` asks for. Without it and without `metrics_bind`, the
+    /// public listener does not serve `/metrics` at all.
+    pub metrics_token: Option<Secret<String>>,
     /// The address members reach the app at; used in links inside e-mails and PDFs.
     pub public_url: String,
     pub data_dir: PathBuf,
@@ -43,6 +48,10 @@ pub struct Config {
     /// Share-link visits (`POST /api/validate-sharing`) from one IP address per window.
     pub share_max_per_ip: u32,
     pub share_window_seconds: u64,
+    /// Activation calls (`confirmation-method`, `resend-confirmation-email`,
+    /// `activate-participant`) from one IP address per window.
+    pub activation_max_per_ip: u32,
+    pub activation_window_seconds: u64,
     /// Take the client address from the last `X-Forwarded-For` hop (behind a reverse proxy
     /// that sets it); otherwise the TCP peer address is used.
     pub trust_forwarded_for: bool,
@@ -59,6 +68,8 @@ pub struct Config {
     pub captcha_verify_url: String,
     /// The wait between two activation-code e-mails to one address of a station.
     pub confirmation_resend_seconds: u64,
+    /// Activation-code e-mails to one address of a station within a rolling day.
+    pub confirmation_max_per_day: u32,
     /// Multiplies every queue's retry backoff (base and cap) when the workers declare their
     /// queues: stretch retries during an incident, or keep a failed job waiting in a test.
     pub job_backoff_scale: f64,
@@ -118,6 +129,14 @@ impl Config {
                 .trim_end_matches('/')
                 .to_string(),
             bind,
+            metrics_bind: match lookup("FILIA_METRICS_BIND") {
+                Some(value) => Some(value.parse().map_err(|err| ConfigError {
+                    variable: "FILIA_METRICS_BIND",
+                    reason: format!("{err}"),
+                })?),
+                None => None,
+            },
+            metrics_token: lookup("FILIA_METRICS_TOKEN").map(Secret::new),
             data_dir: lookup("FILIA_DATA_DIR")
                 .unwrap_or_else(|| "./data".into())
                 .into(),
@@ -153,6 +172,8 @@ impl Config {
             signup_window_seconds: parse(&lookup, "FILIA_SIGNUP_WINDOW_SECONDS", "3600")?,
             share_max_per_ip: parse(&lookup, "FILIA_SHARE_MAX_PER_IP", "30")?,
             share_window_seconds: parse(&lookup, "FILIA_SHARE_WINDOW_SECONDS", "600")?,
+            activation_max_per_ip: parse(&lookup, "FILIA_ACTIVATION_MAX_PER_IP", "30")?,
+            activation_window_seconds: parse(&lookup, "FILIA_ACTIVATION_WINDOW_SECONDS", "900")?,
             trust_forwarded_for: parse(&lookup, "FILIA_TRUST_FORWARDED_FOR", "false")?,
             signing_key: Secret::new(
                 lookup("FILIA_SIGNING_KEY").unwrap_or_else(|| DEVELOPMENT_SIGNING_KEY.into()),
@@ -163,6 +184,7 @@ impl Config {
             captcha_verify_url: lookup("FILIA_CAPTCHA_VERIFY_URL")
                 .unwrap_or_else(|| crate::infra::captcha::TURNSTILE_VERIFY_URL.into()),
             confirmation_resend_seconds: parse(&lookup, "FILIA_CONFIRMATION_RESEND_SECONDS", "60")?,
+            confirmation_max_per_day: parse(&lookup, "FILIA_CONFIRMATION_MAX_PER_DAY", "10")?,
             job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
         })
         .and_then(Self::checked)
@@ -298,6 +320,15 @@ mod tests {
         assert_eq!(config.job_retention_succeeded_days, 14);
         assert_eq!(config.job_retention_failed_days, 90);
         assert_eq!(config.job_backoff_scale, 1.0);
+        assert!(config.metrics_bind.is_none() && config.metrics_token.is_none());
+        assert_eq!(config.confirmation_max_per_day, 10);
+        assert_eq!(
+            (
+                config.activation_max_per_ip,
+                config.activation_window_seconds
+            ),
+            (30, 900)
+        );
     }
 
     #[test]
@@ -348,6 +379,8 @@ mod tests {
     fn bad_values_name_the_variable() {
         let err = config(&[("FILIA_BIND", "nowhere")]).expect_err("bad bind address");
         assert_eq!(err.variable, "FILIA_BIND");
+        let err = config(&[("FILIA_METRICS_BIND", "9187")]).expect_err("no host");
+        assert_eq!(err.variable, "FILIA_METRICS_BIND");
         let err = config(&[("FILIA_PAYMENTS", "cash")]).expect_err("unknown provider");
         assert_eq!(err.variable, "FILIA_PAYMENTS");
         for scale in ["0", "-1", "NaN", "inf", "slow"] {

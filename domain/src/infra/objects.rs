@@ -62,6 +62,7 @@ impl Objects {
                 content_type: content_type(key),
             })),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(err) if names_nothing(&err) => Ok(None),
             Err(err) => Err(err.into()),
         }
     }
@@ -93,11 +94,19 @@ impl Objects {
     }
 }
 
-/// Keys are plain relative paths: no empty, `.` or `..` segments, no escapes.
+/// The longest key, and the longest part of one, that are keys at all: ours are a few dozen
+/// characters; a store (a file system: 255 bytes a name) fails on much longer ones.
+const MAX_KEY_LEN: usize = 512;
+const MAX_PART_LEN: usize = 128;
+
+/// Keys are plain relative paths: no empty, `.` or `..` segments, no escapes, nothing
+/// over-long.
 fn parse_key(key: &str) -> anyhow::Result<Path> {
     let valid = !key.is_empty()
+        && key.len() <= MAX_KEY_LEN
         && key.split('/').all(|part| {
             !part.is_empty()
+                && part.len() <= MAX_PART_LEN
                 && part != "."
                 && part != ".."
                 && part
@@ -108,6 +117,25 @@ fn parse_key(key: &str) -> anyhow::Result<Path> {
         anyhow::bail!("not an object key: {key:?}");
     }
     Ok(Path::parse(key)?)
+}
+
+/// A well-formed key the store cannot even look up as a file: a part of it is a file, or
+/// the whole is a folder. Nothing is stored there, as far as a reader can tell.
+fn names_nothing(err: &object_store::Error) -> bool {
+    use std::io::ErrorKind;
+    std::iter::successors(Some(err as &(dyn std::error::Error + 'static)), |err| {
+        err.source()
+    })
+    .filter_map(|err| err.downcast_ref::<std::io::Error>())
+    .any(|io| {
+        matches!(
+            io.kind(),
+            ErrorKind::NotFound
+                | ErrorKind::NotADirectory
+                | ErrorKind::IsADirectory
+                | ErrorKind::InvalidFilename
+        )
+    })
 }
 
 fn content_type(key: &str) -> &'static str {
@@ -134,6 +162,8 @@ mod tests {
             "users/./a.jpg",
             "a b.jpg",
             "/abs.jpg",
+            &format!("users/{}.jpg", "a".repeat(200)),
+            &"a/".repeat(300),
         ] {
             assert!(parse_key(bad).is_err(), "{bad:?}");
         }

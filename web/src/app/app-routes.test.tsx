@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { getStoredSession } from "@/lib/session-store";
 import { signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -99,15 +99,6 @@ describe("member area", () => {
 });
 
 describe("other pages", () => {
-  it("/logout forgets the session and goes to /", async () => {
-    signIn();
-    const { router } = renderApp({ path: "/logout" });
-
-    expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
-    expect(getStoredSession()).toBeNull();
-  });
-
   it("/not-autorized shows the 401 texts", async () => {
     renderApp({ path: "/not-autorized" });
 

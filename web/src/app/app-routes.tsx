@@ -1,21 +1,18 @@
 // Every route of the web app, with the paths exactly as the spec names them
 // ("/not-autorized" and "/confimation" are spelled so on purpose).
-import type { RouteObject } from "react-router";
+import { Outlet, type RouteObject } from "react-router";
 import { AccountNotActiveRoute } from "@/app/routes/account-not-active";
-import { logoutLoader } from "@/app/routes/logout";
+import { LogoutRoute } from "@/app/routes/logout";
 import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
 import { NotFoundRoute } from "@/app/routes/not-found";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
 import { LoadingPage } from "@/components/loading-page";
-import { MemberLayout } from "@/features/member/components/member-layout";
-import { accountRoutes } from "@/features/account/routes";
-import { MemberWelcome } from "@/features/member/components/member-welcome";
-import { publicPageRoutes } from "@/features/public-pages/routes";
-import { RequireMember } from "@/features/session/components/require-member";
-import { signupRoutes } from "@/features/signup/routes";
-import { opsRoutes } from "@/features/ops/routes";
-import { walletMemberRoutes } from "@/features/wallet/routes";
+import { memberAreaRoutes } from "@/features/member";
+import { accountRoutes, signupRoutes } from "@/features/accounts";
+import { publicPageRoutes } from "@/features/public-pages";
+import { RequireMember } from "@/features/session";
+import { opsRoutes } from "@/features/staff";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -27,16 +24,16 @@ export const appRoutes: RouteObject[] = [
         path: "homepage",
         element: (
           <RequireMember>
-            <MemberLayout />
+            <Outlet />
           </RequireMember>
         ),
-        children: [{ index: true, element: <MemberWelcome /> }, ...walletMemberRoutes],
+        children: memberAreaRoutes,
       },
       ...accountRoutes,
       ...signupRoutes,
       ...publicPageRoutes,
       ...opsRoutes,
-      { path: "logout", loader: logoutLoader, element: <LoadingPage /> },
+      { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
       { path: "confimation", element: <AccountNotActiveRoute /> },
       { path: "*", element: <NotFoundRoute /> },

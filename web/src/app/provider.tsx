@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { QueryProvider } from "@/app/query-provider";
 import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
 import { ToastProvider } from "@/components/toasts/toast-provider";
-import { StationProvider } from "@/features/station/components/station-provider";
+import { StationProvider } from "@/features/stations";
 
 /** Everything the routes rely on: feedback messages, react-query and the branded station. */
 export function AppProvider({ children }: { children: ReactNode }) {

@@ -45,9 +45,13 @@ describe("toasts and snackbars", () => {
     expect(screen.getByText("Sucesso!")).toBeInTheDocument();
     expect(screen.getByText("Cadastro atualizado com sucesso")).toBeInTheDocument();
 
-    act(() => vi.advanceTimersByTime(TOAST_DURATION_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
+    });
     expect(screen.getByText("Sucesso!")).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.queryByText("Sucesso!")).not.toBeInTheDocument();
   });
 
@@ -65,12 +69,18 @@ describe("toasts and snackbars", () => {
     renderFeedback();
 
     fireEvent.click(screen.getByRole("button", { name: "Snackbar" }));
-    act(() => vi.advanceTimersByTime(SNACKBAR_DURATION_MS - 500));
+    act(() => {
+      vi.advanceTimersByTime(SNACKBAR_DURATION_MS - 500);
+    });
     fireEvent.click(screen.getByRole("button", { name: "Snackbar" }));
-    act(() => vi.advanceTimersByTime(SNACKBAR_DURATION_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(SNACKBAR_DURATION_MS - 1);
+    });
     expect(screen.getByText("Operação realizada com sucesso")).toBeInTheDocument();
 
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.queryByText("Operação realizada com sucesso")).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from "vitest";
-import { api, ApiError, INTERNAL_SERVER_ERROR_TEXT, toastForError } from "@/lib/api-client";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { api, ApiError, INTERNAL_SERVER_ERROR_TEXT, onSessionRejected, toastForError } from "@/lib/api-client";
 import { jsonResponse, signIn } from "@/testing/fixtures";
 
 /** Stubs fetch with an answer, or with a failure to reject with. */
@@ -163,5 +163,82 @@ describe("api client", () => {
 
   it("gives any other error the generic toast", () => {
     expect(toastForError(new Error("boom"))).toEqual({ title: "Erro", text: INTERNAL_SERVER_ERROR_TEXT });
+  });
+});
+
+describe("a 401 to the stored session", () => {
+  let unsubscribe: () => void = () => undefined;
+  afterEach(() => unsubscribe());
+
+  function listen() {
+    const listener = vi.fn();
+    unsubscribe = onSessionRejected(listener);
+    return listener;
+  }
+
+  it("is reported, and the call still fails with the server's text", async () => {
+    signIn({}, "stored-token");
+    const listener = listen();
+    stubFetch(jsonResponse({ error: "Você não possui autorização para acessar esta página." }, 401));
+
+    const error = await failureOf(api.get("/users-points/1"));
+
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(error.message).toBe("Você não possui autorização para acessar esta página.");
+  });
+
+  it("is reported for a call made without a session", async () => {
+    const listener = listen();
+    stubFetch(jsonResponse({ error: "Você não possui autorização para acessar esta página." }, 401));
+
+    await failureOf(api.get("/users-points/1"));
+
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it("is not reported when the 401 is the call's own answer", async () => {
+    signIn({}, "stored-token");
+    const listener = listen();
+    stubFetch(jsonResponse({ messages: ["E-mail, CPF ou senha incorretos."] }, 401));
+
+    await failureOf(api.post("/auth/login/establishment/7", {}, { unauthorizedIsAnswer: true }));
+
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it("is not reported for a token the call brought itself", async () => {
+    signIn({}, "stored-token");
+    const listener = listen();
+    stubFetch(jsonResponse({ error: "Link inválido" }, 401));
+
+    await failureOf(api.post("/auth/login-token", undefined, { token: "link-token" }));
+
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it("is not reported once the session it was sent with was replaced", async () => {
+    signIn({}, "old-token");
+    const listener = listen();
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => {
+        signIn({}, "new-token");
+        return Promise.resolve(jsonResponse({ error: "Você não possui autorização para acessar esta página." }, 401));
+      }),
+    );
+
+    await failureOf(api.get("/users-points/1"));
+
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it("is not reported for other failures", async () => {
+    signIn({}, "stored-token");
+    const listener = listen();
+    stubFetch(jsonResponse({ error: "O seu acesso está supenso..." }, 403));
+
+    await failureOf(api.get("/users-points/1"));
+
+    expect(listener).not.toHaveBeenCalled();
   });
 });

@@ -87,6 +87,37 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A bearer token to send instead of the stored session's (a login-token link's own). */
   token?: string;
+  /**
+   * A 401 is this call's own answer (a wrong password, an account not activated yet), not
+   * a sign that the server no longer knows the stored session.
+   */
+  unauthorizedIsAnswer?: boolean;
+}
+
+type SessionRejectedListener = () => void;
+
+const sessionRejectedListeners = new Set<SessionRejectedListener>();
+
+/**
+ * Calls `listener` whenever the API answers 401 to a call made with the stored session (or
+ * with none): the session has ended on the server (logged out elsewhere, revoked, expired)
+ * and the app must forget it. Calls that expect a 401 as their answer never report.
+ */
+export function onSessionRejected(listener: SessionRejectedListener): () => void {
+  sessionRejectedListeners.add(listener);
+  return () => {
+    sessionRejectedListeners.delete(listener);
+  };
+}
+
+/**
+ * Whether a 401 speaks about the stored session: not for a call that expects it, nor for a
+ * token the call brought itself, nor once the session it was sent with was replaced (a late
+ * answer to the previous session must not end the new one).
+ */
+function rejectsStoredSession(options: RequestOptions, sentToken: string | undefined): boolean {
+  if (options.unauthorizedIsAnswer || options.token !== undefined) return false;
+  return getStoredSession()?.token === sentToken;
 }
 
 /** Retry-After in seconds; the HTTP-date form is not used by our API. */
@@ -116,6 +147,9 @@ async function request<T>(method: HttpMethod, path: string, options: RequestOpti
     throw new ApiError(NO_RESPONSE_STATUS, INTERNAL_SERVER_ERROR_TEXT);
   }
 
+  if (response.status === 401 && rejectsStoredSession(options, token)) {
+    sessionRejectedListeners.forEach((listener) => listener());
+  }
   const parsed = await parseBody(response);
   if (!response.ok) {
     const json = parsed.kind === "json" ? parsed.value : undefined;

@@ -20,3 +20,17 @@ export function createQueryClient(onMutationError: (error: Error) => void): Quer
     },
   });
 }
+
+/**
+ * The meta of queries whose answer is the same for every visitor of the host (its station
+ * and branding): they outlive a session, so signing out does not reload the whole app.
+ */
+export const SESSION_INDEPENDENT = { sessionIndependent: true } as const;
+
+/** Forgets everything fetched for the session that ended; in-flight calls are dropped. */
+export function removeSessionData(queryClient: QueryClient): void {
+  const ofSession = { predicate: (query: { meta?: Record<string, unknown> }) => query.meta?.sessionIndependent !== true };
+  void queryClient.cancelQueries(ofSession);
+  queryClient.removeQueries(ofSession);
+  queryClient.getMutationCache().clear();
+}

@@ -2,26 +2,21 @@ import { render } from "@testing-library/react";
 import { createMemoryRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { appRoutes } from "@/app/app-routes";
-import { QueryProvider } from "@/app/query-provider";
-import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
-import { ToastProvider } from "@/components/toasts/toast-provider";
-import { StationContext } from "@/features/station/station-context";
 import { buildStation } from "@/testing/fixtures";
+import { resolveLazyRoutes } from "@/testing/lazy-routes";
+import { TestProviders } from "@/testing/test-providers";
 import type { Station } from "@/types/api";
+
+// Screens load at once in the tests that render the app (see resolveLazyRoutes).
+await resolveLazyRoutes(appRoutes);
 
 /** Renders the app's routes at `path` for an already loaded station, without any fetch. */
 export function renderApp({ path = "/", station = buildStation() }: { path?: string; station?: Station } = {}) {
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const result = render(
-    <ToastProvider>
-      <SnackbarProvider>
-        <QueryProvider>
-          <StationContext value={station}>
-            <RouterProvider router={router} />
-          </StationContext>
-        </QueryProvider>
-      </SnackbarProvider>
-    </ToastProvider>,
+    <TestProviders station={station}>
+      <RouterProvider router={router} />
+    </TestProviders>,
   );
   return { ...result, router };
 }

@@ -1,5 +1,6 @@
 // The one fetch stub of component tests: answers by "METHOD /api/path", records every call.
 import { vi } from "vitest";
+import { getStoredSession } from "@/lib/session-store";
 import { jsonResponse } from "@/testing/fixtures";
 import type { StationConfig } from "@/types/api";
 
@@ -16,9 +17,17 @@ export interface RecordedCall {
 /** What /api/config answers unless a test says otherwise: captcha off. */
 export const DEFAULT_CONFIG: StationConfig = { station_id: 7, captcha: { provider: "off", site_key: null } };
 
+export const VALIDATE_TOKEN = "GET /api/auth/validate-token";
+
+function storedSessionValidity() {
+  const session = getStoredSession();
+  return { valid: session !== null, user: session?.user ?? null };
+}
+
 /**
  * Stubs fetch: `handlers` answer their "METHOD url" keys, GET /api/config answers `config`,
- * and any other call fails as a network error would, so an unexpected request shows up.
+ * GET /api/auth/validate-token finds the stored session valid (the app asks at start), and
+ * any other call fails as a network error would, so an unexpected request shows up.
  */
 export function stubApi(handlers: Record<string, ApiHandler> = {}, config: StationConfig = DEFAULT_CONFIG) {
   const calls: RecordedCall[] = [];
@@ -30,6 +39,7 @@ export function stubApi(handlers: Record<string, ApiHandler> = {}, config: Stati
     const handler = handlers[key];
     if (handler) return Promise.resolve(handler(body));
     if (key === "GET /api/config") return Promise.resolve(jsonResponse(config));
+    if (key === VALIDATE_TOKEN) return Promise.resolve(jsonResponse(storedSessionValidity()));
     return Promise.reject(new TypeError(`unexpected ${key}`));
   });
   vi.stubGlobal("fetch", fetchMock);

@@ -2,6 +2,7 @@
 //! the profile image (`PUT /api/update-user-profile-image/{id}`), and the public reads of
 //! stored objects (`GET /api/media/{*key}`).
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
@@ -81,7 +82,7 @@ async fn updated(
         (status = 400, description = "The id is not a number", body = Messages),
         (status = 401, description = "No valid session, or the account is not activated", body = Messages),
         (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
-        (status = 422, description = "A field breaks a rule, the e-mail or CPF belongs to another account, or the current password is missing or wrong", body = Messages),
+        (status = 422, description = "A field breaks a rule, the e-mail or CPF belongs to another account, the current password is missing or wrong, or the account changed in another session meanwhile", body = Messages),
     )
 )]
 async fn update_participant(
@@ -93,19 +94,20 @@ async fn update_participant(
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
     let current_password = update.current_password.take();
-    let mut tx = state.db.begin().await?;
-    let (password_hash_now, email_now) = profile::lock_credentials(&mut tx, user_id).await?;
+    let before = profile::credentials(&state.db, user_id).await?;
     let today = chrono::Local::now().date_naive();
     let account = AccountState {
-        has_password: password_hash_now.is_some(),
-        has_email: email_now.is_some(),
+        has_password: before.password_hash.is_some(),
+        has_email: before.email.is_some(),
     };
     let changes = profile::validate(update, account, today).map_err(ApiError::Invalid)?;
-    if profile::needs_current_password(&changes, account.has_password, email_now.as_deref()) {
+    if profile::needs_current_password(&changes, account.has_password, before.email.as_deref()) {
         let current = current_password
             .filter(|password| !password.is_empty())
             .ok_or_else(|| ApiError::invalid(profile::CURRENT_PASSWORD_NEEDED))?;
-        if !domain::accounts::password::verify_off_thread(current, password_hash_now).await? {
+        if !domain::accounts::password::verify_off_thread(current, before.password_hash.clone())
+            .await?
+        {
             return Err(ApiError::invalid(profile::CURRENT_PASSWORD_WRONG));
         }
     }
@@ -113,6 +115,11 @@ async fn update_participant(
         Some(password) => Some(domain::accounts::password::hash_off_thread(password).await?),
         None => None,
     };
+    // The checks above ran without a connection; under the lock they must still hold.
+    let mut tx = state.db.begin().await?;
+    if profile::lock_credentials(&mut tx, user_id).await? != before {
+        return Err(ApiError::invalid(profile::CHANGED_MEANWHILE));
+    }
     profile::apply(&mut tx, user_id, &changes, password_hash.as_deref())
         .await
         .map_err(|err| match err {
@@ -176,7 +183,8 @@ async fn update_image(
 /// A stored object (an uploaded image)
 ///
 /// Public. Keys are unguessable; a replaced object gets a new key, so an object never
-/// changes and may be cached for good.
+/// changes and may be cached for good. Whatever is not a stored object's key (not UTF-8,
+/// over-long, malformed) is simply not found.
 #[utoipa::path(
     get,
     path = "/media/{*key}",
@@ -187,7 +195,13 @@ async fn update_image(
         (status = 404, description = "No such object", body = ErrorMessage),
     )
 )]
-async fn media(State(state): State<AppState>, Path(key): Path<String>) -> ApiResult<Response> {
+async fn media(
+    State(state): State<AppState>,
+    key: Result<axum::extract::Path<String>, PathRejection>,
+) -> ApiResult<Response> {
+    let Ok(axum::extract::Path(key)) = key else {
+        return Err(ApiError::not_found(MEDIA_NOT_FOUND));
+    };
     let object = state
         .objects
         .get(&key)

@@ -80,7 +80,7 @@ async fn request_link(
     match recovery::request(&mut tx, station.id, &email).await? {
         Requested::Issued(issued) => {
             let mail = recovery::mail(&station, &state.config.public_url, &issued);
-            Enqueue::new(MailSend { mail })
+            Enqueue::new(MailSend::new(mail))
                 .owner(station.id, Some(issued.user_id))
                 .about("password_reset", issued.reset_id)
                 .push(&mut tx)
@@ -132,19 +132,17 @@ async fn update_password(
         return Err(ApiError::Invalid(problems.into_messages()));
     };
     let email = request.user_email.trim().to_lowercase();
+    let token = request.user_hash.trim();
+    // Hashed only for a live link, so the public call cannot be used to burn CPU, and before
+    // the transaction, so the hasher holds no connection; redeeming checks the link again.
+    if !recovery::is_open(&state.db, request.station_id, &email, token).await? {
+        return Err(ApiError::invalid(LINK_INVALID));
+    }
+    let password_hash = domain::accounts::password::hash_off_thread(password).await?;
     let mut tx = state.db.begin().await?;
-    let Some(user_id) = recovery::redeem(
-        &mut tx,
-        request.station_id,
-        &email,
-        request.user_hash.trim(),
-    )
-    .await?
-    else {
+    let Some(user_id) = recovery::redeem(&mut tx, request.station_id, &email, token).await? else {
         return Err(ApiError::invalid(LINK_INVALID));
     };
-    // Hashed only for a valid link, so the public call cannot be used to burn CPU.
-    let password_hash = domain::accounts::password::hash_off_thread(password).await?;
     let confirmed = recovery::reset_password(&mut tx, user_id, &password_hash).await?;
     // The reset confirmed a pending account: it earns what a confirmation earns.
     if confirmed {

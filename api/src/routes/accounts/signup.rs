@@ -393,10 +393,21 @@ async fn signup_participant(
     let user_id = create_account(&mut tx, &account).await?;
     record_invitation(&mut tx, station.id, user_id, request.member_get_member).await?;
     let job_id = match (&email, station.affiliated) {
-        (Some(email), false) => Some(
-            confirmation::send_activation(&mut tx, &state, &station, user_id, email, &account.name)
+        (Some(email), false) => {
+            // The sign-up's own e-mail always goes; it starts the address' wait and day.
+            domain::accounts::activation::mark_sent(&mut tx, station.id, email).await?;
+            Some(
+                confirmation::send_activation(
+                    &mut tx,
+                    &state,
+                    &station,
+                    user_id,
+                    email,
+                    &account.name,
+                )
                 .await?,
-        ),
+            )
+        }
         _ => None,
     };
     tx.commit().await?;

@@ -25,7 +25,10 @@ pub struct OutgoingMail {
     pub from: String,
     pub to: String,
     pub subject: String,
+    /// Empty when read back from a delivered `mail.send` job, which no longer holds it.
+    #[serde(default)]
     pub html: String,
+    #[serde(default)]
     pub text: String,
 }
 

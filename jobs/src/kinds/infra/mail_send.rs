@@ -12,11 +12,26 @@ use crate::job::{Backoff, Job, JobContext, JobError};
 
 /// The message whole, body included: activation codes and password-reset links travel in
 /// `mail.text` and `mail.html`. So the support console shows and searches this payload
-/// without those two fields (`shown_payload!` in `crate::console`); keep any other secret
-/// a new field might carry out of the console the same way.
+/// without those two fields (`shown_payload!` in `crate::console`), and once the message is
+/// delivered the stored payload loses them for good ([`forget_body`]); keep any other
+/// secret a new field might carry out of both the same way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MailSend {
     pub mail: OutgoingMail,
+    /// Set in the stored payload once the message went out (and its body was dropped): a
+    /// later run of the same job (a worker that died before the queue heard back, a re-run
+    /// from the console) succeeds without sending it again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub delivered: bool,
+}
+
+impl MailSend {
+    pub fn new(mail: OutgoingMail) -> Self {
+        Self {
+            mail,
+            delivered: false,
+        }
+    }
 }
 
 impl Job for MailSend {
@@ -29,8 +44,20 @@ impl Job for MailSend {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        if self.delivered {
+            return Ok(json!({ "to": self.mail.to, "already_delivered": true }));
+        }
         match ctx.services.mailer.send(&self.mail).await {
-            Ok(()) => Ok(json!({ "to": self.mail.to })),
+            Ok(()) => {
+                // The message is out; a failure to forget its body must not send it again.
+                if let Err(err) = forget_body(&ctx).await {
+                    tracing::warn!(
+                        job = %ctx.id, error = %domain::infra::telemetry::Loggable(&err),
+                        "a delivered e-mail keeps its body until retention prunes the job"
+                    );
+                }
+                Ok(json!({ "to": self.mail.to }))
+            }
             Err(err) if err.is_transient() => Err(JobError::retry(
                 "O servidor de e-mail não respondeu; vamos tentar de novo.",
                 err,
@@ -38,4 +65,22 @@ impl Job for MailSend {
             Err(err) => Err(JobError::permanent("O e-mail não pôde ser entregue.", err)),
         }
     }
+}
+
+/// Replaces the stored payload by one without the body (recipient, sender and subject stay
+/// for the console) and marked delivered: no code or reset link stays at rest.
+async fn forget_body(ctx: &JobContext) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE apalis.jobs
+            SET job = convert_to(
+                    jsonb_set(convert_from(job, 'UTF8')::jsonb #- '{args,mail,text}'
+                                                               #- '{args,mail,html}',
+                              '{args,delivered}', 'true')::text,
+                    'UTF8')
+          WHERE id = $1",
+    )
+    .bind(&ctx.id)
+    .execute(ctx.db())
+    .await?;
+    Ok(())
 }

@@ -37,9 +37,10 @@ impl Job for Canary {
         if ctx.attempt <= self.fail_times {
             return Err(JobError::retry(
                 "Falha de teste; a tarefa será tentada de novo.",
-                format!(
+                anyhow::anyhow!(
                     "canary told to fail {} time(s), attempt {}",
-                    self.fail_times, ctx.attempt
+                    self.fail_times,
+                    ctx.attempt
                 ),
             ));
         }

@@ -178,7 +178,7 @@ async fn one_batch(
                 return Ok(batch);
             }
             Err(err) if tries < BATCH_TRIES && is_deadlock(&err) => {
-                tracing::warn!(station_id, job = %job_id, error = %err, "release batch lost a deadlock; trying again");
+                tracing::warn!(station_id, job = %job_id, error = %domain::infra::telemetry::Loggable(&err), "release batch lost a deadlock; trying again");
             }
             Err(err) => return Err(err),
         }

@@ -140,7 +140,7 @@ impl Job for PointsCredit {
                 LedgerError::Db(sqlx::Error::Database(db))
                     if db.code().is_some_and(|code| code.starts_with("23")) =>
                 {
-                    JobError::permanent(NOT_CREDITED, db)
+                    JobError::permanent(NOT_CREDITED, sqlx::Error::Database(db))
                 }
                 LedgerError::Db(err) => retry(err),
                 other => JobError::permanent(NOT_CREDITED, other),

@@ -1,8 +1,6 @@
 import { Navigate } from "react-router";
-import { LandingPage } from "@/features/landing/components/landing-page";
-import { NoEstablishmentMessage } from "@/features/session/components/no-establishment-message";
-import { decideRootGate } from "@/features/session/root-gate";
-import { useSession } from "@/features/session/use-session";
+import { LandingPage } from "@/features/landing";
+import { NoEstablishmentMessage, decideRootGate, useSession } from "@/features/session";
 
 export function RootGateRoute() {
   const decision = decideRootGate(useSession()?.user ?? null);

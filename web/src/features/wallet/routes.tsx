@@ -1,5 +1,9 @@
-// The member's wallet pages, children of /homepage.
+// The member's wallet pages, children of /homepage, loaded when first opened.
 import type { RouteObject } from "react-router";
-import { StatementPage } from "@/features/wallet/components/statement-page";
 
-export const walletMemberRoutes: RouteObject[] = [{ path: "extrato/extratos-totais", element: <StatementPage /> }];
+export const walletMemberRoutes: RouteObject[] = [
+  {
+    path: "extrato/extratos-totais",
+    lazy: async () => ({ Component: (await import("@/features/wallet/components/statement-page")).StatementPage }),
+  },
+];

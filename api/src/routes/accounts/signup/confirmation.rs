@@ -2,10 +2,9 @@
 //! and activating by code or by link.
 
 use axum::extract::State;
-use domain::accounts::activation::{self, Account, Outcome};
+use domain::accounts::activation::{self, Account, Outcome, SendRefused};
 use domain::accounts::pending;
 use domain::accounts::signup::{self, Problems};
-use domain::accounts::user::User;
 use domain::stations::station::Station;
 use jobs::Enqueue;
 use jobs::kinds::infra::mail_send::MailSend;
@@ -13,9 +12,10 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
-use super::{StationField, find_user, load_station, reject};
+use super::{StationField, load_station, reject};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
+use crate::ip_throttle::ActivationThrottle;
 use crate::state::AppState;
 
 pub const CONFIRM_TO_LOG_IN: &str =
@@ -31,8 +31,9 @@ fn wait_message(seconds: u64) -> String {
     format!("Aguarde {seconds} {unit} para pedir um novo código.")
 }
 
-/// Issues a new code for the account and enqueues its e-mail on the caller's transaction,
-/// starting the resend wait for the address. Answers the job id.
+/// Issues a new code for the account and enqueues its e-mail on the caller's transaction.
+/// The caller has claimed the address' resend wait ([`claim_send`]) or started it
+/// (`activation::mark_sent`). Answers the job id.
 pub(super) async fn send_activation(
     tx: &mut PgConnection,
     state: &AppState,
@@ -43,8 +44,7 @@ pub(super) async fn send_activation(
 ) -> ApiResult<String> {
     let issued = activation::issue(&mut *tx, user_id).await?;
     let mail = activation::mail(station, &state.config.public_url, email, name, &issued);
-    activation::mark_sent(&mut *tx, station.id, email).await?;
-    let job = Enqueue::new(MailSend { mail })
+    let job = Enqueue::new(MailSend::new(mail))
         .owner(station.id, Some(user_id))
         .about("user", user_id)
         .push(&mut *tx)
@@ -52,7 +52,8 @@ pub(super) async fn send_activation(
     Ok(job.id)
 }
 
-/// Claims the resend wait for an address, or answers 429 with the seconds left.
+/// Claims the resend wait and the daily allowance of an address, or answers 429 with the
+/// seconds left.
 async fn claim_send(
     tx: &mut PgConnection,
     state: &AppState,
@@ -64,11 +65,18 @@ async fn claim_send(
         station_id,
         email,
         state.config.confirmation_resend_seconds,
+        state.config.confirmation_max_per_day,
     )
     .await?
-    .map_err(|seconds| ApiError::TooManyRequests {
-        message: wait_message(seconds),
-        retry_after: seconds,
+    .map_err(|refused| match refused {
+        SendRefused::Wait(seconds) => ApiError::TooManyRequests {
+            message: wait_message(seconds),
+            retry_after: seconds,
+        },
+        SendRefused::DailyCap(seconds) => ApiError::TooManyRequests {
+            message: activation::DAILY_CAP_REACHED.into(),
+            retry_after: seconds,
+        },
     })
 }
 
@@ -103,11 +111,12 @@ pub(super) struct MethodAnswer {
         (status = 200, description = "The code e-mail is queued", body = MethodAnswer),
         (status = 404, description = "No such station", body = ErrorMessage),
         (status = 422, description = "A method other than e-mail, no account waiting for activation, or one without an e-mail", body = Messages),
-        (status = 429, description = "A code went to this address less than the resend wait ago", body = Messages,
+        (status = 429, description = "A code went to this address less than the resend wait ago, the address reached its codes of the day, or too many calls came from this client address", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 pub(super) async fn confirmation_method(
+    _: ActivationThrottle,
     State(state): State<AppState>,
     Json(request): Json<MethodRequest>,
 ) -> ApiResult<Json<MethodAnswer>> {
@@ -164,11 +173,12 @@ pub(super) struct ResendAnswer {
         (status = 200, description = "Sent if the address has an account waiting", body = ResendAnswer),
         (status = 404, description = "No such station", body = ErrorMessage),
         (status = 422, description = "No e-mail, or a malformed one", body = Messages),
-        (status = 429, description = "A code went to this address less than the resend wait ago", body = Messages,
+        (status = 429, description = "A code went to this address less than the resend wait ago, the address reached its codes of the day, or too many calls came from this client address", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 pub(super) async fn resend_confirmation_email(
+    _: ActivationThrottle,
     State(state): State<AppState>,
     Json(request): Json<ResendRequest>,
 ) -> ApiResult<Json<ResendAnswer>> {
@@ -201,11 +211,20 @@ pub(super) struct ActivateRequest {
     user_id: Option<i64>,
 }
 
+/// Anyone holding a code or link gets this answer, so it says no more than the next screen
+/// (the login) needs: which account, now active. No e-mail, name or other personal data.
 #[derive(Debug, Serialize, ToSchema)]
 pub(super) struct Activated {
     #[schema(value_type = String)]
     message: &'static str,
-    user: User,
+    user: ActivatedUser,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct ActivatedUser {
+    id: i64,
+    /// 1, as `User.active` is written.
+    active: u8,
 }
 
 /// Activates an account by its code or link
@@ -221,9 +240,12 @@ pub(super) struct Activated {
         (status = 200, description = "Activated (or already active)", body = Activated),
         (status = 404, description = "No such station", body = ErrorMessage),
         (status = 422, description = "No code or e-mail; a wrong or expired code; an invalid link", body = Messages),
+        (status = 429, description = "Too many calls from this client address, or too many wrong codes for the account (it waits)", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 pub(super) async fn activate_participant(
+    _: ActivationThrottle,
     State(state): State<AppState>,
     Json(request): Json<ActivateRequest>,
 ) -> ApiResult<Json<Activated>> {
@@ -257,6 +279,12 @@ pub(super) async fn activate_participant(
     let user_id = match outcome {
         Outcome::Activated(id) | Outcome::AlreadyActive(id) => id,
         Outcome::WrongCode => return Err(ApiError::invalid(activation::CODE_INVALID)),
+        Outcome::Locked(seconds) => {
+            return Err(ApiError::TooManyRequests {
+                message: activation::locked_message(seconds),
+                retry_after: seconds,
+            });
+        }
         Outcome::CodeExpired => return Err(ApiError::invalid(activation::CODE_EXPIRED)),
         Outcome::LinkInvalid => return Err(ApiError::invalid(activation::LINK_INVALID)),
     };
@@ -265,7 +293,10 @@ pub(super) async fn activate_participant(
     }
     Ok(Json(Activated {
         message: activation::ACTIVATED,
-        user: find_user(&state, user_id).await?,
+        user: ActivatedUser {
+            id: user_id,
+            active: 1,
+        },
     }))
 }
 
@@ -281,11 +312,14 @@ pub(super) async fn activate_participant(
         (status = 200, description = "Activated (or already active)", body = Activated),
         (status = 404, description = "No such station", body = ErrorMessage),
         (status = 422, description = "No code or e-mail; a wrong or expired code; an invalid link", body = Messages),
+        (status = 429, description = "Too many calls from this client address, or too many wrong codes for the account (it waits)", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 pub(super) async fn activate_participant_without_slash(
+    throttle: ActivationThrottle,
     state: State<AppState>,
     request: Json<ActivateRequest>,
 ) -> ApiResult<Json<Activated>> {
-    activate_participant(state, request).await
+    activate_participant(throttle, state, request).await
 }

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { loadTurnstile } from "@/features/captcha/api/load-turnstile";
-import { stationConfigQueryOptions } from "@/features/station/api/get-station-config";
+import { stationConfigQueryOptions } from "@/features/stations";
 
 /** The value a form sends when the deployment has no captcha (the server does not check it). */
 export const CAPTCHA_OFF_VALUE = "off";

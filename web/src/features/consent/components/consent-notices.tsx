@@ -7,8 +7,8 @@ import {
 } from "@/features/consent/consent-storage";
 import { AgeGate } from "@/features/consent/components/age-gate";
 import { CookieNotice } from "@/features/consent/components/cookie-notice";
-import { useSession } from "@/features/session/use-session";
-import { useStation } from "@/features/station/station-context";
+import { useSession } from "@/features/session";
+import { useStation } from "@/features/stations";
 
 /** The age gate first (visitors of stations that ask), then the cookie notice, each until answered. */
 export function ConsentNotices() {

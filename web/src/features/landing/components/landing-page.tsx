@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { StationLogo } from "@/features/station/components/station-logo";
-import { useStation } from "@/features/station/station-context";
+import { StationLogo, useStation } from "@/features/stations";
 import "./landing-page.css";
 
 /** The visitors' page at /: the station's logo and name, with the ways in. */

@@ -1,12 +1,13 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
-import { stubFetchAnswers } from "@/features/jobs/testing/job-fixtures";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { getStoredSession } from "@/lib/session-store";
 import { signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
+import { stubApi } from "@/testing/stub-api";
 
 const BLOCKED_TEXT = "O seu acesso está supenso...";
+const LOGOUT = "POST /api/auth/logout";
 
 beforeEach(() => {
   window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
@@ -27,7 +28,7 @@ describe("blocked-account modal", () => {
   });
 
   it("'Fale conosco' revokes the session on the server, forgets it and opens /suporte", async () => {
-    const fetchMock = stubFetchAnswers(() => new Response(null, { status: 204 }));
+    const api = stubApi({ [LOGOUT]: () => new Response(null, { status: 204 }) });
     const { router } = renderApp({ path: "/homepage" });
 
     const modal = await screen.findByRole("dialog", { name: BLOCKED_TEXT });
@@ -36,16 +37,13 @@ describe("blocked-account modal", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/suporte"));
     expect(getStoredSession()).toBeNull();
     expect(screen.queryByRole("dialog", { name: BLOCKED_TEXT })).not.toBeInTheDocument();
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe("/api/auth/logout");
-    expect(init?.method).toBe("POST");
-    expect(new Headers(init?.headers).get("Authorization")).toBe("Bearer blocked-token");
+    expect(api.callsTo(LOGOUT)).toHaveLength(1);
+    expect(api.authorizationSentTo(LOGOUT)).toBe("Bearer blocked-token");
   });
 
   it("signs out locally even when the server cannot be reached", async () => {
-    stubFetchAnswers(() => {
-      throw new TypeError("Failed to fetch");
-    });
+    // No answer for the logout: it fails as a network error would.
+    stubApi();
     const { router } = renderApp({ path: "/homepage" });
 
     fireEvent.click(await screen.findByRole("link", { name: "Fale conosco" }));

@@ -1,15 +1,10 @@
 import type { MouseEvent } from "react";
 import { useNavigate } from "react-router";
 import { Modal } from "@/components/modal";
-import { api } from "@/lib/api-client";
-import { clearStoredSession } from "@/lib/session-store";
+import { revokeSession, useEndSession } from "@/features/session";
+import { getStoredSession } from "@/lib/session-store";
 
 const SUPPORT_PATH = "/suporte";
-
-/** Revokes the session on the server; the local sign-out goes on whatever the answer. */
-function revokeSession(): Promise<void> {
-  return api.post<void>("/auth/logout").catch(() => undefined);
-}
 
 /**
  * Shown to a user flagged as deleted. It has no way to dismiss it (no close button; Escape
@@ -17,15 +12,17 @@ function revokeSession(): Promise<void> {
  */
 export function BlockedAccountModal() {
   const navigate = useNavigate();
+  const endSession = useEndSession();
 
   const contactSupport = async (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
-    // The request reads the token when it starts, so it goes before the session is cleared.
-    const revoked = revokeSession();
+    // The local sign-out goes on whatever the server answers.
+    const token = getStoredSession()?.token;
+    const revoked = token === undefined ? Promise.resolve() : revokeSession(token).catch(() => undefined);
     // Leave the member area first: clearing the session while it is still shown would
     // make its guard send the user to / instead.
     await navigate(SUPPORT_PATH, { replace: true, flushSync: true });
-    clearStoredSession();
+    endSession();
     await revoked;
   };
 

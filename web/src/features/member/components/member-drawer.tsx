@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import { Link } from "react-router";
 import { memberMenu, type MenuLink } from "@/features/member/components/member-menu";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/stations";
 
 function MenuLinks({ links, onNavigate }: { links: MenuLink[]; onNavigate: () => void }) {
   return (

@@ -1,7 +1,7 @@
 import { Outlet } from "react-router";
 import { BlockedAccountModal } from "@/features/member/components/blocked-account-modal";
 import { MemberTopBar } from "@/features/member/components/member-top-bar";
-import { useSession } from "@/features/session/use-session";
+import { useSession } from "@/features/session";
 import "./member-layout.css";
 
 /** The member area's frame; a user flagged as deleted sees it only behind the blocked-account modal. */

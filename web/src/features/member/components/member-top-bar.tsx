@@ -3,9 +3,8 @@ import { Link } from "react-router";
 import { MemberDrawer } from "@/features/member/components/member-drawer";
 import { memberMenu, PROFILE_LINK, showsProfileMenuLink } from "@/features/member/components/member-menu";
 import { MemberSearch } from "@/features/member/components/member-search";
-import { StationLogo } from "@/features/station/components/station-logo";
-import { useStation } from "@/features/station/station-context";
-import { HeaderBalance, STATEMENT_PATH } from "@/features/wallet/components/header-balance";
+import { StationLogo, useStation } from "@/features/stations";
+import { HeaderBalance, STATEMENT_PATH } from "@/features/wallet";
 
 export function MemberTopBar({ showBalance }: { showBalance: boolean }) {
   const station = useStation();

@@ -1,4 +1,4 @@
-import { useSession } from "@/features/session/use-session";
+import { useSession } from "@/features/session";
 
 export function MemberWelcome() {
   const user = useSession()?.user;

@@ -5,7 +5,7 @@ import {
   DEEP_LINK_DIALOG_TIMEOUT_MS,
   DEEP_LINK_STORE_REDIRECT_DELAY_MS,
 } from "@/config/constants";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { assignLocation, replaceLocation } from "@/features/public-pages/browser-location";
 import { buildStation, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -30,7 +30,9 @@ function onDevice(userAgent: string) {
 }
 
 function elapse(ms: number) {
-  act(() => vi.advanceTimersByTime(ms));
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
 }
 
 /** What the browser does when the app takes over the screen. */

@@ -16,7 +16,7 @@ import {
   webActivityPath,
   type DeepLinkTarget,
 } from "@/features/public-pages/deep-link";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/stations";
 import "@/components/loading-page.css";
 import "./public-pages.css";
 
@@ -48,11 +48,15 @@ function AppOpener({ platform, appAddress, storeAddress }: AppOpenerProps) {
     else setPhase("idle");
   }, [storeAddress]);
 
-  const openApp = useCallback(() => {
-    setPhase("opening");
+  const launchApp = useCallback(() => {
     assignLocation(appAddress);
     schedule(goToStore, platform === "android" ? DEEP_LINK_APP_OPEN_FALLBACK_MS : DEEP_LINK_STORE_REDIRECT_DELAY_MS);
   }, [appAddress, goToStore, platform, schedule]);
+
+  const openApp = () => {
+    setPhase("opening");
+    launchApp();
+  };
 
   const decline = () => {
     window.clearTimeout(timer.current);
@@ -60,10 +64,11 @@ function AppOpener({ platform, appAddress, storeAddress }: AppOpenerProps) {
   };
 
   useEffect(() => {
+    // iOS starts in the "opening" phase already.
     if (platform === "android") schedule(goToStore, DEEP_LINK_DIALOG_TIMEOUT_MS);
-    else openApp();
+    else launchApp();
     return () => window.clearTimeout(timer.current);
-  }, [goToStore, openApp, platform, schedule]);
+  }, [goToStore, launchApp, platform, schedule]);
 
   useEffect(() => {
     // The app opened: it must not be pushed aside by the store when the person comes back.

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Link } from "react-router";
 import type { LegalDocument, LegalSection } from "@/features/public-pages/legal/legal-document";
-import { StationLogo } from "@/features/station/components/station-logo";
+import { StationLogo } from "@/features/stations";
 import "./public-pages.css";
 
 function Section({ section }: { section: LegalSection }) {

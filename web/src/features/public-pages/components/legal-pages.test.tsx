@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { BANK_PRIVACY_STATION_ID } from "@/features/public-pages/legal/privacy-policy";
 import { buildStation, demoEstablishment } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -40,7 +40,7 @@ describe("/termos-de-uso", () => {
   it("asks for a CPF and an age of 18 or more", async () => {
     renderApp({ path: "/termos-de-uso" });
 
-    const account = (await screen.findByRole("region", { name: "2. Conta de acesso" })) as HTMLElement;
+    const account = await screen.findByRole("region", { name: "2. Conta de acesso" });
     expect(within(account).getByText(/é preciso ser maior de 18 \(dezoito\) anos, possuir CPF/)).toBeInTheDocument();
     expect(screen.getByRole("region", { name: "4. Recompensas" })).toHaveTextContent("em Pontos ou em créditos");
     expect(screen.getByRole("link", { name: "Clube Filia Demo" })).toHaveAttribute("href", "/");

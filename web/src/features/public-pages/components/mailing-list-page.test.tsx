@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubFetchAnswers } from "@/features/jobs/testing/job-fixtures";
 import { jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -16,7 +16,7 @@ beforeEach(() => {
 
 function requestOf(fetchMock: ReturnType<typeof stubFetchAnswers>) {
   const [url, init] = fetchMock.mock.calls[0] ?? [];
-  return { url, method: init?.method, body: JSON.parse(String(init?.body)) as unknown };
+  return { url, method: init?.method, body: JSON.parse(init?.body as string) as unknown };
 }
 
 describe("/email/inscricao/{userId}/{userHash}", () => {

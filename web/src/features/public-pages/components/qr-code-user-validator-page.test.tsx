@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubFetchAnswers } from "@/features/jobs/testing/job-fixtures";
 import { jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

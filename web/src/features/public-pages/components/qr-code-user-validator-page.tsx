@@ -3,7 +3,7 @@ import { useParams } from "react-router";
 import { LoadingPage } from "@/components/loading-page";
 import { MessagePage } from "@/components/message-page";
 import { userValidationQueryOptions } from "@/features/public-pages/api/get-user-validation";
-import { StationLoadError } from "@/features/station/components/station-load-error";
+import { StationLoadError } from "@/features/stations";
 import { ApiError, NO_RESPONSE_STATUS } from "@/lib/api-client";
 
 /** A refusal (a malformed id, say) means the card is not valid; no answer at all means we do not know. */

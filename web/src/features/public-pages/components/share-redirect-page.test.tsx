@@ -1,6 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { COOKIE_CONSENT_KEY } from "@/features/consent/consent-storage";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubFetchAnswers } from "@/features/jobs/testing/job-fixtures";
 import { replaceLocation } from "@/features/public-pages/browser-location";
 import { VISITOR_ID_KEY } from "@/features/public-pages/visitor-id";
@@ -18,7 +18,7 @@ function sharedAction(link = SHARED_LINK) {
 
 function bodyOf(fetchMock: ReturnType<typeof stubFetchAnswers>, call = 0): unknown {
   const [, init] = fetchMock.mock.calls[call] ?? [];
-  return JSON.parse(String(init?.body));
+  return JSON.parse(init?.body as string);
 }
 
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { queryOptions, skipToken, useQuery, type QueryClient } from "@tanstack/react-query";
 import { walletKeys } from "@/features/wallet/api/wallet-keys";
-import { useSession } from "@/features/session/use-session";
+import { useSession } from "@/features/session";
 import { api } from "@/lib/api-client";
 import type { WalletBalance } from "@/types/api";
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useWalletBalance } from "@/features/wallet/api/get-balance";
-import { useStation } from "@/features/station/station-context";
+import { useStation } from "@/features/stations";
 import { formatStationAmount } from "@/lib/currency";
 import "./header-balance.css";
 

@@ -1,13 +1,13 @@
 // /homepage/extrato/extratos-totais (spec 002): the balance, what waits for release, and
 // the two tabs of spends and credits.
-import { useId, useRef, type KeyboardEvent } from "react";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useSearchParams } from "react-router";
 import { useWalletBalance } from "@/features/wallet/api/get-balance";
 import { useEarnedTransactions, useSpentTransactions } from "@/features/wallet/api/get-transactions";
 import { creditStatusText } from "@/features/wallet/credit-status";
 import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
-import { useSession } from "@/features/session/use-session";
-import { useStation } from "@/features/station/station-context";
+import { useSession } from "@/features/session";
+import { useStation } from "@/features/stations";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
 import { formatDate } from "@/lib/dates";
 import type { EarnTransaction, UseTransaction } from "@/types/api";
@@ -66,7 +66,8 @@ function SpentList({ userId, currency }: { userId: number; currency: CurrencySet
 
 function EarnedList({ userId, currency }: { userId: number; currency: CurrencySettings }) {
   const query = useEarnedTransactions(userId);
-  const now = Date.now();
+  // The moment the list opened: statuses ("libera em ...") count from it.
+  const [now] = useState(Date.now);
   const toLine = (credit: EarnTransaction): StatementLine => ({
     key: credit.id,
     name: credit.action.name,

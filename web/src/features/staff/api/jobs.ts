@@ -1,0 +1,112 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { invalidateOpsData, opsKeys } from "@/features/staff/api/ops-keys";
+import { isFinalJobState } from "@/features/jobs";
+import { api, ApiError } from "@/lib/api-client";
+import type { OpsBulkRerunAnswer, OpsJobDetail, OpsJobFilter, OpsJobList, OpsJobSummary } from "@/types/api";
+
+/** The job list asks again on its own while it is open. */
+export const JOB_LIST_REFRESH_INTERVAL_MS = 5000;
+/** A job that may still change is watched closely; a final one only in case someone re-runs it. */
+export const ACTIVE_JOB_REFRESH_INTERVAL_MS = 2000;
+export const FINAL_JOB_REFRESH_INTERVAL_MS = 5000;
+
+/** The list query in a fixed order: queue, state, from, to, q, station_id, page. */
+export function jobListSearch(filter: OpsJobFilter, page: number): string {
+  const params = new URLSearchParams();
+  for (const key of ["queue", "state", "from", "to", "q"] as const) {
+    const value = filter[key];
+    if (value) params.set(key, value);
+  }
+  if (filter.station_id !== undefined) params.set("station_id", String(filter.station_id));
+  params.set("page", String(page));
+  return params.toString();
+}
+
+export function getJobList(filter: OpsJobFilter, page: number, { signal }: { signal?: AbortSignal } = {}) {
+  return api.get<OpsJobList>(`/ops/jobs?${jobListSearch(filter, page)}`, { signal });
+}
+
+export function jobListQueryOptions(filter: OpsJobFilter, page: number) {
+  return queryOptions({
+    queryKey: opsKeys.jobList(filter, page),
+    queryFn: ({ signal }) => getJobList(filter, page, { signal }),
+    refetchInterval: JOB_LIST_REFRESH_INTERVAL_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useJobList(filter: OpsJobFilter, page: number) {
+  return useQuery(jobListQueryOptions(filter, page));
+}
+
+export function getOpsJob(id: string, { signal }: { signal?: AbortSignal } = {}): Promise<OpsJobDetail> {
+  return api.get<OpsJobDetail>(`/ops/jobs/${encodeURIComponent(id)}`, { signal });
+}
+
+/** How soon to ask for a job again; never for one that does not exist (or is out of scope). */
+export function jobRefreshInterval({ data, error }: { data?: OpsJobDetail; error: Error | null }): number | false {
+  if (error instanceof ApiError && error.status === 404) return false;
+  return isFinalJobState(data?.state) ? FINAL_JOB_REFRESH_INTERVAL_MS : ACTIVE_JOB_REFRESH_INTERVAL_MS;
+}
+
+export function opsJobQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: opsKeys.job(id),
+    queryFn: ({ signal }) => getOpsJob(id, { signal }),
+    refetchInterval: (query) => jobRefreshInterval(query.state),
+  });
+}
+
+export function useOpsJob(id: string) {
+  return useQuery(opsJobQueryOptions(id));
+}
+
+export type JobAction = "rerun" | "cancel";
+
+export function actOnJob(id: string, action: JobAction): Promise<OpsJobSummary> {
+  return api.post<OpsJobSummary>(`/ops/jobs/${encodeURIComponent(id)}/${action}`);
+}
+
+/** Re-runs or cancels one job; a 409 (its state does not allow it) ends in the error toast. */
+export function useJobAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: JobAction }) => actOnJob(id, action),
+    onSettled: () => invalidateOpsData(queryClient),
+  });
+}
+
+/** A bulk re-run either ran, or found the selection changed and touched nothing. */
+export type BulkRerunOutcome =
+  | { kind: "done"; rerun: number; jobIds: string[] }
+  | { kind: "changed"; count: number; message: string };
+
+function changedCountOf(error: unknown): { count: number; message: string } | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const { body } = error;
+  if (typeof body !== "object" || body === null || !("count" in body)) return null;
+  return typeof body.count === "number" ? { count: body.count, message: error.message } : null;
+}
+
+/**
+ * Re-runs every re-runnable job of the filter, provided there are still `expected` of them.
+ * The server's 409 with the new count is an answer to show (and confirm again), not a failure.
+ */
+export async function bulkRerun(filter: OpsJobFilter, expected: number): Promise<BulkRerunOutcome> {
+  try {
+    const answer = await api.post<OpsBulkRerunAnswer>("/ops/jobs/rerun", { filter, expected });
+    return { kind: "done", rerun: answer.rerun, jobIds: answer.job_ids };
+  } catch (error) {
+    const changed = changedCountOf(error);
+    if (changed === null) throw error;
+    return { kind: "changed", ...changed };
+  }
+}
+
+export function useBulkRerun() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ filter, expected }: { filter: OpsJobFilter; expected: number }) => bulkRerun(filter, expected),
+    onSettled: () => invalidateOpsData(queryClient),
+  });
+}

@@ -1,0 +1,65 @@
+// How the console tells what a staff action was (GET /api/ops/audit).
+import { countOf } from "@/features/staff/format";
+import { isJobState, JOB_STATE_LABELS } from "@/features/staff/job-states";
+import type { OpsAuditAction, OpsAuditEntry } from "@/types/api";
+
+export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
+  "job.rerun": "Reexecutou a tarefa",
+  "jobs.rerun": "Reexecutou tarefas em lote",
+  "job.cancel": "Cancelou a tarefa",
+  "queue.pause": "Pausou a fila",
+  "queue.resume": "Retomou a fila",
+  "cashback.release": "Liberou cashback",
+};
+
+export function auditActionLabel(action: string): string {
+  return action in AUDIT_ACTION_LABELS ? AUDIT_ACTION_LABELS[action as OpsAuditAction] : action;
+}
+
+function text(value: unknown): string | null {
+  if (typeof value === "string" && value.trim() !== "") return value;
+  if (typeof value === "number") return String(value);
+  return null;
+}
+
+function filterText(filter: unknown): string | null {
+  if (typeof filter !== "object" || filter === null) return null;
+  const { queue, state, q, from, to, station_id } = filter as Record<string, unknown>;
+  const parts: string[] = [];
+  if (text(queue)) parts.push(`fila ${text(queue)}`);
+  if (typeof state === "string" && isJobState(state)) parts.push(`estado ${JOB_STATE_LABELS[state]}`);
+  if (text(from)) parts.push(`de ${text(from)}`);
+  if (text(to)) parts.push(`até ${text(to)}`);
+  if (text(q)) parts.push(`texto "${text(q)}"`);
+  if (text(station_id)) parts.push(`estação ${text(station_id)}`);
+  return parts.length > 0 ? parts.join(", ") : "sem filtro";
+}
+
+/** What an entry's details add: the queue and earlier state, the bulk filter and count, the station. */
+export function auditDetailsText(entry: OpsAuditEntry): string {
+  const { details } = entry;
+  switch (entry.action) {
+    case "queue.pause":
+    case "queue.resume":
+      return text(details.queue) ? `Fila ${text(details.queue)}` : "";
+    case "job.rerun":
+    case "job.cancel": {
+      const parts: string[] = [];
+      if (text(details.queue)) parts.push(`Fila ${text(details.queue)}`);
+      const before = details.state_before;
+      if (typeof before === "string" && isJobState(before)) parts.push(`antes: ${JOB_STATE_LABELS[before]}`);
+      return parts.join(", ");
+    }
+    case "jobs.rerun": {
+      const count = typeof details.count === "number" ? details.count : entry.job_ids.length;
+      return `${countOf(count, "tarefa", "tarefas")} (${filterText(details.filter) ?? "sem filtro"})`;
+    }
+    case "cashback.release": {
+      const station = text(details.station_id) ?? text(entry.station_id);
+      return station ? `Estação ${station}` : "";
+    }
+    default:
+      // An action this console does not know yet: its label is the raw name, no details.
+      return "";
+  }
+}

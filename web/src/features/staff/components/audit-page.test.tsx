@@ -1,0 +1,139 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import {
+  buildAuditEntry,
+  FAILED_JOB_ID,
+  renderOps,
+  RETRYING_JOB_ID,
+  stubOps,
+  VIEWER,
+} from "@/features/staff/testing/ops-fixtures";
+import { formatDateTime } from "@/lib/dates";
+import { jsonResponse } from "@/testing/fixtures";
+import type { OpsAuditEntry } from "@/types/api";
+
+const AUDIT = "GET /api/ops/audit?page=1";
+const auditPage = (entries: OpsAuditEntry[], total = entries.length, page = 1) =>
+  jsonResponse({ entries, total, page, per_page: 50 });
+
+const table = () => screen.getByRole("table", { name: "Auditoria" });
+
+function rows() {
+  return within(table())
+    .getAllByRole("row")
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    );
+}
+
+describe("audit log", () => {
+  it("lists each staff action: when, who, what, on which jobs and the details", async () => {
+    const manyJobs = ["01JA", "01JB", "01JC", "01JD", "01JE"];
+    stubOps({
+      [AUDIT]: () =>
+        auditPage([
+          buildAuditEntry({ id: 9, action: "queue.pause", job_ids: [], details: { queue: "mail.send" } }),
+          buildAuditEntry({ id: 8, action: "queue.resume", job_ids: [], details: { queue: "mail.send" } }),
+          buildAuditEntry({
+            id: 7,
+            action: "jobs.rerun",
+            job_ids: manyJobs,
+            details: { filter: { queue: "mail.send", state: "failed", q: "demo", station_id: 1 }, count: 5 },
+          }),
+          buildAuditEntry({
+            id: 6,
+            action: "job.cancel",
+            job_ids: [RETRYING_JOB_ID],
+            details: { queue: "mail.send", state_before: "retrying" },
+          }),
+          buildAuditEntry({
+            id: 5,
+            action: "cashback.release",
+            station_id: 1,
+            job_ids: ["01JR"],
+            details: { station_id: 1, job: "01JR" },
+          }),
+          buildAuditEntry({ id: 4, action: "jobs.rerun", job_ids: [], details: { filter: {}, count: 0 } }),
+          buildAuditEntry({ id: 3 }),
+        ]),
+    });
+    await renderOps("/ops/auditoria");
+
+    const when = formatDateTime("2026-11-21T15:00:00Z");
+    const who = "Equipe Demo (equipe@demo.filia.com.br)";
+    expect(await screen.findByRole("table", { name: "Auditoria" })).toBeInTheDocument();
+    expect(rows()).toEqual([
+      [when, who, "Pausou a fila", "—", "Fila mail.send"],
+      [when, who, "Retomou a fila", "—", "Fila mail.send"],
+      [
+        when,
+        who,
+        "Reexecutou tarefas em lote",
+        "01JA01JB01JCe mais 2",
+        '5 tarefas (fila mail.send, estado Falhou, texto "demo", estação 1)',
+      ],
+      [when, who, "Cancelou a tarefa", RETRYING_JOB_ID, "Fila mail.send, antes: Aguardando nova tentativa"],
+      [when, who, "Liberou cashback", "01JR", "Estação 1"],
+      [when, who, "Reexecutou tarefas em lote", "—", "0 tarefas (sem filtro)"],
+      [when, who, "Reexecutou a tarefa", FAILED_JOB_ID, "—"],
+    ]);
+    expect(within(table()).getByRole("link", { name: FAILED_JOB_ID })).toHaveAttribute(
+      "href",
+      `/ops/tarefas/${FAILED_JOB_ID}`,
+    );
+  });
+
+  it("is open to viewers too", async () => {
+    stubOps({ [AUDIT]: () => auditPage([buildAuditEntry()]) }, VIEWER);
+    await renderOps("/ops/auditoria");
+
+    expect(await screen.findByRole("table", { name: "Auditoria" })).toBeInTheDocument();
+  });
+
+  it("pages through the log with the page in the address", async () => {
+    const api = stubOps({
+      [AUDIT]: () => auditPage([buildAuditEntry({ id: 60 })], 75),
+      "GET /api/ops/audit?page=2": () => auditPage([buildAuditEntry({ id: 10, action: "job.cancel" })], 75, 2),
+    });
+    const { router } = await renderOps("/ops/auditoria");
+
+    expect(await screen.findByText("Página 1 de 2")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Próxima" }));
+
+    expect(await screen.findByText("Cancelou a tarefa")).toBeInTheDocument();
+    expect(router.state.location.search).toBe("?page=2");
+    expect(screen.getByText("Página 2 de 2")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Próxima" })).toBeDisabled();
+    fireEvent.click(screen.getByRole("button", { name: "Anterior" }));
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+    expect(api.callsTo("GET /api/ops/audit?page=2")).toHaveLength(1);
+  });
+
+  it("says when nothing was done yet", async () => {
+    stubOps({ [AUDIT]: () => auditPage([]) });
+    await renderOps("/ops/auditoria");
+
+    expect(await screen.findByText("Nenhuma ação da equipe registrada ainda.")).toBeInTheDocument();
+  });
+
+  it("shows a loading state, then an error with a retry", async () => {
+    let calls = 0;
+    stubOps({
+      [AUDIT]: () => {
+        calls += 1;
+        return calls === 1 ? jsonResponse({ error: "Página inválida." }, 422) : auditPage([buildAuditEntry()]);
+      },
+    });
+    await renderOps("/ops/auditoria");
+
+    expect(screen.getByRole("status", { name: "Carregando auditoria" })).toBeInTheDocument();
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Não foi possível carregar a auditoria.Página inválida.");
+    fireEvent.click(within(alert).getByRole("button", { name: "Tentar novamente" }));
+
+    expect(await screen.findByRole("table", { name: "Auditoria" })).toBeInTheDocument();
+  });
+});
