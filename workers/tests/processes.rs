@@ -1,6 +1,7 @@
 //! Real `workers` processes against the test's database: a process killed mid-job has its
 //! job finished by another within the rescue window, exactly once in effect; cron fires once
-//! per tick however many processes tick; SIGTERM lets the running job finish.
+//! per tick however many processes tick; SIGTERM lets the running job finish; a job that
+//! crashes every process that runs it ends failed once its attempts are spent.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -113,6 +114,7 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
             key: Some("rescued".into()),
             fail_times: 0,
             hold_ms: 120_000,
+            abort: false,
         },
     )
     .await;
@@ -158,6 +160,124 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
         "finished by {holder}"
     );
     assert_eq!(effects, 1, "the effect happened exactly once");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
+    let mut fleet = vec![Worker::start(&db, &[]), Worker::start(&db, &[])];
+    // Two attempts keep the test within two rescue windows; set in the enqueueing
+    // transaction so no worker sees the job with its default attempts.
+    let mut tx = db.begin().await.expect("begin");
+    let doomed = Enqueue::new(Canary {
+        abort: true,
+        ..Canary::default()
+    })
+    .push(&mut tx)
+    .await
+    .expect("enqueue")
+    .id;
+    sqlx::query("UPDATE apalis.jobs SET max_attempts = 2 WHERE id = $1")
+        .bind(&doomed)
+        .execute(&mut *tx)
+        .await
+        .expect("max attempts");
+    tx.commit().await.expect("commit");
+
+    // Each crashed process is replaced, as a supervisor would, so the fleet always has two.
+    let mut crashes = Vec::new();
+    let mut bystanders = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(100);
+    let failed = loop {
+        for worker in &mut fleet {
+            if let Some(status) = worker.child.try_wait().expect("wait") {
+                crashes.push(status);
+                *worker = Worker::start(&db, &[]);
+                // Work enqueued between crashes still gets done.
+                let key = format!("bystander-{}", crashes.len());
+                enqueue(
+                    &db,
+                    Canary {
+                        key: Some(key.clone()),
+                        ..Canary::default()
+                    },
+                )
+                .await;
+                bystanders.push(key);
+            }
+        }
+        let view = jobs::state::find(&db, &doomed)
+            .await
+            .expect("find")
+            .expect("job");
+        if view.state == JobState::Failed {
+            break view;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still {view:?} after {} crashes",
+            crashes.len()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+
+    assert_eq!(crashes.len(), 2, "one crash per attempt: {crashes:?}");
+    assert!(crashes.iter().all(|status| !status.success()));
+    assert_eq!(failed.attempts, 2);
+    assert_eq!(
+        failed.error.as_deref(),
+        Some("O processamento foi interrompido em todas as tentativas; a tarefa foi encerrada.")
+    );
+    let failures: Vec<(i32, String, String)> = sqlx::query_as(
+        "SELECT attempt, worker, detail FROM job_failures WHERE job_id = $1 ORDER BY id",
+    )
+    .bind(&doomed)
+    .fetch_all(&db)
+    .await
+    .expect("failures");
+    assert_eq!(
+        failures
+            .iter()
+            .map(|(attempt, ..)| *attempt)
+            .collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert!(
+        failures
+            .iter()
+            .all(|(_, worker, detail)| worker.starts_with("canary@")
+                && detail.contains("heartbeat timeout")),
+        "{failures:?}"
+    );
+    // Failed for good: no process takes it again, and the fleet runs the rest.
+    let (status, lock_by): (String, Option<String>) =
+        sqlx::query_as("SELECT status, lock_by FROM apalis.jobs WHERE id = $1")
+            .bind(&doomed)
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!((status.as_str(), lock_by), ("Failed", None));
+    enqueue(
+        &db,
+        Canary {
+            key: Some("after".into()),
+            ..Canary::default()
+        },
+    )
+    .await;
+    bystanders.push("after".into());
+    for key in &bystanders {
+        eventually(Duration::from_secs(20), key, async || {
+            effect_writer(&db, key).await
+        })
+        .await;
+    }
+    for worker in &mut fleet {
+        assert!(
+            worker.child.try_wait().expect("wait").is_none(),
+            "{}",
+            worker.log()
+        );
+    }
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -221,6 +341,7 @@ async fn sigterm_lets_the_running_job_finish(db: PgPool) {
             key: Some("graceful".into()),
             fail_times: 0,
             hold_ms: 2_000,
+            abort: false,
         },
     )
     .await;
