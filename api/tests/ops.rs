@@ -153,11 +153,11 @@ async fn snapshot(db: &PgPool) -> HashMap<String, (String, i32, String, Option<V
         .collect()
 }
 
-/// The fleet on a pool of its own (each queue's worker holds a connection for LISTEN; the
-/// test's pool has 5), with retries stretched so a failed attempt waits for staff.
+/// The fleet on a pool of its own (it runs more jobs at once than the test's pool has
+/// connections), with retries stretched so a failed attempt waits for staff.
 async fn start_fleet(db: &PgPool) -> (jobs::fleet::FleetHandle, PgPool) {
     let config = common::config_with(&[("FILIA_JOB_BACKOFF_SCALE", "1000")]);
-    let pool = jobs::fleet::pool_beside(db, config.database_max_connections);
+    let pool = jobs::fleet::pool_beside(db);
     let services: Arc<Services> = Services::new(pool.clone(), config).expect("services");
     (jobs::fleet::spawn(services, Vec::new()), pool)
 }

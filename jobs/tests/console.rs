@@ -29,7 +29,7 @@ fn services(db: &PgPool, smtp_url: &str, backoff_scale: &str) -> Arc<Services> {
         _ => None,
     })
     .expect("configuration");
-    let pool = fleet::pool_beside(db, config.database_max_connections);
+    let pool = fleet::pool_beside(db);
     Services::new(pool, config).expect("services")
 }
 

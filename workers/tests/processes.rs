@@ -1,14 +1,15 @@
 //! Real `workers` processes against the test's database: a process killed mid-job has its
 //! job finished by another within the rescue window, exactly once in effect; cron fires once
 //! per tick however many processes tick; SIGTERM lets the running job finish; a job that
-//! crashes every process that runs it ends failed once its attempts are spent.
+//! crashes every process that runs it ends failed once its attempts are spent; one LISTEN
+//! connection per process wakes all its queues.
 
 use std::fs::File;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use jobs::kinds::Canary;
+use jobs::kinds::{Canary, Retention};
 use jobs::{Enqueue, JobState};
 use sqlx::PgPool;
 
@@ -278,6 +279,88 @@ async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
             worker.log()
         );
     }
+}
+
+async fn listen_connections(db: &PgPool) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+    )
+    .fetch_one(db)
+    .await
+    .expect("pg_stat_activity")
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn one_listen_connection_wakes_every_queue_of_a_process(db: PgPool) {
+    // The poll is stretched past the test: only a notification can wake a queue now.
+    let worker = Worker::start(
+        &db,
+        &[
+            ("FILIA_JOB_POLL_SECONDS", "600"),
+            ("FILIA_LOG", "warn,jobs::fleet=debug"),
+            ("FILIA_LOG_FORMAT", "json"),
+        ],
+    );
+    let queues = jobs::kinds::QUEUES.len() as i64;
+    eventually(
+        Duration::from_secs(20),
+        "every queue's worker started",
+        async || {
+            let started: i64 = sqlx::query_scalar(
+                "SELECT count(DISTINCT worker_type) FROM apalis.workers WHERE id LIKE $1",
+            )
+            .bind(format!("%:{}#%", worker.pid()))
+            .fetch_one(&db)
+            .await
+            .expect("workers");
+            (started == queues && listen_connections(&db).await > 0).then_some(())
+        },
+    )
+    .await;
+    // Past each worker's first fetch, which could otherwise find the jobs below.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(listen_connections(&db).await, 1, "{}", worker.log());
+
+    let canary = enqueue(
+        &db,
+        Canary {
+            key: Some("woken".into()),
+            ..Canary::default()
+        },
+    )
+    .await;
+    let retention = Enqueue::new(Retention::default())
+        .commit(&db)
+        .await
+        .expect("enqueue")
+        .id;
+    for id in [&canary, &retention] {
+        eventually(Duration::from_secs(20), id, async || {
+            let view = jobs::state::find(&db, id)
+                .await
+                .expect("find")
+                .expect("job");
+            (view.state == JobState::Succeeded).then_some(())
+        })
+        .await;
+    }
+    let log = worker.log();
+    let woken: Vec<String> = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|event| {
+            event["fields"]["message"] == "job inserted" && event["fields"]["woken"] == true
+        })
+        .filter_map(|event| event["fields"]["queue"].as_str().map(str::to_string))
+        .collect();
+    for queue in ["canary", "jobs.retention"] {
+        assert!(
+            woken.iter().any(|woken| woken == queue),
+            "{queue} not woken by a notification:\n{log}"
+        );
+    }
+    assert_eq!(listen_connections(&db).await, 1);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
