@@ -24,7 +24,8 @@ pub struct Canary {
     pub hold_ms: u64,
     /// Every attempt aborts the whole worker process, as a crash in native code would: the
     /// job is rescued by another process and must end failed once its attempts are spent.
-    #[serde(default)]
+    /// Left out of the payload when false, so every other canary is stored as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub abort: bool,
 }
 
