@@ -35,6 +35,8 @@ const BAD_DATE: &str = "Data inválida.";
 const BAD_PAGE: &str = "Página inválida.";
 const BAD_STATION: &str = "Estação inválida.";
 const BAD_CURSOR: &str = "Posição inválida na lista.";
+/// More than `console::BULK_RERUN_MAX` (10 000) jobs match a bulk re-run.
+const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
 const DEFAULT_PER_PAGE: i64 = 50;
 const MAX_PER_PAGE: i64 = 200;
 /// A job's detail shows at most this many of its audit entries, newest first.
@@ -434,11 +436,7 @@ async fn rerun_matching(
             })));
         }
         Bulk::TooMany => {
-            return Err(ApiError::Invalid(vec![format!(
-                "Mais de {} tarefas selecionadas: refine o filtro.",
-                console::BULK_RERUN_MAX
-            )])
-            .into());
+            return Err(ApiError::Invalid(vec![TOO_MANY_TO_RERUN.into()]).into());
         }
     };
     // One entry per station among the jobs (and one for unowned jobs), so each station's
