@@ -38,6 +38,12 @@ ensure_packages() {
       ca-certificates "${missing[@]}" >/dev/null
   fi
   command -v cargo >/dev/null || die "cargo is missing: install Rust (https://rustup.rs) and run again"
+  # ops/test checks formatting and lints: rustup's minimal profile leaves both out.
+  if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    command -v rustup >/dev/null || die "cargo fmt and cargo clippy are missing and rustup is not here to add them"
+    say "installing rustfmt and clippy"
+    rustup component add rustfmt clippy
+  fi
 }
 
 url_host() { local rest="${1#*://}"; rest="${rest#*@}"; rest="${rest%%/*}"; rest="${rest%%\?*}"; echo "${rest%%:*}"; }

@@ -52,6 +52,8 @@ test("a new member sees the sign-up reward waiting, then released by staff, in t
     .getByRole("button", { name: "Liberar cashback" })
     .click();
   await stations.getByRole("link", { name: "Acompanhar a liberação" }).click();
+  // The overview lists "Concluída" once per queue: look only once the job's page is shown.
+  await expect(staff).toHaveURL(/\/ops\/tarefas\/[^/]+$/);
   await expect(staff.getByText("Concluída", { exact: true })).toBeVisible({ timeout: 30_000 });
   await staffContext.close();
 
