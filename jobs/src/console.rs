@@ -234,7 +234,7 @@ impl From<SummaryRow> for JobSummary {
 /// queue and time range, below the cursor): the filter's other conditions, the text search
 /// above all, are checked on those alone, so a page costs the same with a million jobs
 /// retained. A page that found fewer than it shows still has a cursor to look further.
-pub const SCAN_WINDOW: i64 = 10_000;
+pub const SCAN_WINDOW: i64 = 2_000;
 
 /// A bulk re-run touches at most this many jobs; the list counts re-runnable jobs up to one
 /// more, so "more than this" can be told apart.

@@ -267,8 +267,7 @@ async fn the_job_fetch_function_is_ours(db: PgPool) {
         .collect();
     let last = domain::db::MIGRATOR
         .iter()
-        .filter(|migration| migration.sql.as_str().contains(DEFINES))
-        .last()
+        .rfind(|migration| migration.sql.as_str().contains(DEFINES))
         .expect("some migration defines get_jobs");
     assert!(
         !apalis_versions.contains(&last.version),

@@ -32,6 +32,9 @@ const USAGE: &str = "usage: bench-console migrate\n\
 /// Rows with the ids of a ULID for millisecond `ms` and sequence `n`, so ids sort by the
 /// enqueue time like real ones; job `n` of `$1` was enqueued `n` steps into the last 14 days.
 const SEED: &str = r#"
+-- No NOTIFY per inserted job (nobody listens) and no other trigger: a bulk load.
+SET session_replication_role = replica;
+
 CREATE FUNCTION pg_temp.ulid_at(ms BIGINT, n BIGINT) RETURNS TEXT
 LANGUAGE sql IMMUTABLE AS $$
     SELECT string_agg(substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ',
@@ -82,6 +85,8 @@ FROM seed WHERE status IN ('Failed', 'RetryLater');
 
 INSERT INTO job_records (job_id, cancelled_at, created_at)
 SELECT id, at + interval '1 second', at FROM seed WHERE status = 'Killed';
+
+RESET session_replication_role;
 "#;
 
 #[tokio::main]

@@ -474,7 +474,7 @@ describe("bulk re-run", () => {
 
 describe("job list refresh", () => {
   it("asks for the list every 5 s while it is open", async () => {
-    expect(jobListQueryOptions({}, 1).refetchInterval).toBe(JOB_LIST_REFRESH_INTERVAL_MS);
+    expect(jobListQueryOptions({}, null).refetchInterval).toBe(JOB_LIST_REFRESH_INTERVAL_MS);
     expect(JOB_LIST_REFRESH_INTERVAL_MS).toBe(5000);
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
