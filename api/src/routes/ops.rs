@@ -11,7 +11,9 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use domain::staff::{self, Action, AuditEntry, AuditRecord, Role, Scope, StationOverview};
-use jobs::console::{self, Change, JobDetail, JobFilter, JobSummary, QueueOverview};
+use jobs::console::{
+    self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary, QueueOverview,
+};
 use jobs::kinds::CashbackRelease;
 use jobs::{Enqueue, JobState};
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,9 @@ const BAD_STATE: &str = "Estado inválido.";
 const BAD_DATE: &str = "Data inválida.";
 const BAD_PAGE: &str = "Página inválida.";
 const BAD_STATION: &str = "Estação inválida.";
+const BAD_CURSOR: &str = "Posição inválida na lista.";
+/// More than `console::BULK_RERUN_MAX` (10 000) jobs match a bulk re-run.
+const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
 const DEFAULT_PER_PAGE: i64 = 50;
 const MAX_PER_PAGE: i64 = 200;
 /// A job's detail shows at most this many of its audit entries, newest first.
@@ -162,7 +167,7 @@ struct ListParams {
     to: Option<String>,
     q: Option<String>,
     station_id: Option<String>,
-    page: Option<String>,
+    before: Option<String>,
     per_page: Option<String>,
 }
 
@@ -245,10 +250,20 @@ fn query<T>(query: Result<Query<T>, QueryRejection>) -> OpsResult<T> {
 #[derive(Debug, Serialize)]
 struct JobList {
     jobs: Vec<JobSummary>,
-    total: i64,
+    next_cursor: Option<String>,
     rerunnable: i64,
-    page: i64,
     per_page: i64,
+}
+
+/// A page starts below a job id (a ULID) the previous page answered.
+fn parse_cursor(before: Option<String>, messages: &mut Vec<&'static str>) -> Option<String> {
+    given(before).and_then(|before| {
+        let cursor = console::cursor(&before);
+        if cursor.is_none() {
+            messages.push(BAD_CURSOR);
+        }
+        cursor
+    })
 }
 
 async fn list_jobs(
@@ -258,16 +273,23 @@ async fn list_jobs(
 ) -> OpsResult<Json<JobList>> {
     let mut params = query(params)?;
     let mut messages = Vec::new();
-    let (page, per_page) = parse_page(params.page.take(), params.per_page.take(), &mut messages);
+    let (_, per_page) = parse_page(None, params.per_page.take(), &mut messages);
+    let before = parse_cursor(params.before.take(), &mut messages);
     let filter = parse_filter(params, &mut messages);
     invalid_if_any(messages)?;
     let mut conn = state.db.acquire().await?;
-    let found = console::list(&mut conn, staff.scope(), &filter, page, per_page).await?;
+    let found = console::list(
+        &mut conn,
+        staff.scope(),
+        &filter,
+        before.as_deref(),
+        per_page,
+    )
+    .await?;
     Ok(Json(JobList {
         jobs: found.jobs,
-        total: found.total,
+        next_cursor: found.next_cursor,
         rerunnable: found.rerunnable,
-        page,
         per_page,
     }))
 }
@@ -406,12 +428,15 @@ async fn rerun_matching(
     let rerun = match console::rerun_matching(&mut tx, staff.scope(), &filter, body.expected)
         .await?
     {
-        Ok(rerun) => rerun,
-        Err(count) => {
+        Bulk::Done(rerun) => rerun,
+        Bulk::Changed(count) => {
             return Err(OpsError::conflict(json!({
                 "error": format!("A seleção mudou: agora são {count} tarefas. Confirme novamente."),
                 "count": count,
             })));
+        }
+        Bulk::TooMany => {
+            return Err(ApiError::Invalid(vec![TOO_MANY_TO_RERUN.into()]).into());
         }
     };
     // One entry per station among the jobs (and one for unowned jobs), so each station's
