@@ -28,9 +28,9 @@ async fn enqueue(db: &PgPool, canary: Canary, owner: Option<(i64, i64)>) -> Stri
 }
 
 fn fleet_services(db: &PgPool) -> Arc<Services> {
-    // Every queue's worker holds a LISTEN connection: more than the per-test pool has.
+    // A fleet runs more jobs at once than the per-test pool has connections.
     let config = common::config_with(&[]);
-    let pool = jobs::fleet::pool_beside(db, config.database_max_connections);
+    let pool = jobs::fleet::pool_beside(db);
     Services::new(pool, config).expect("services")
 }
 
@@ -44,6 +44,7 @@ async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
             key: Some("watched".into()),
             fail_times: 2,
             hold_ms: 0,
+            abort: false,
         },
         Some((demo.station_id, demo.member_id)),
     )

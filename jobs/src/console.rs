@@ -231,48 +231,122 @@ impl From<SummaryRow> for JobSummary {
     }
 }
 
-/// One page of the list, newest first, with the totals of the whole filter.
+/// A page of the list looks at no more than this many jobs (newest first, of the filter's
+/// queue and time range, below the cursor): the filter's other conditions, the text search
+/// above all, are checked on those alone, so a page costs the same with a million jobs
+/// retained. A page that found fewer than it shows still has a cursor to look further.
+pub const SCAN_WINDOW: i64 = 2_000;
+
+/// A bulk re-run touches at most this many jobs; the list counts re-runnable jobs up to one
+/// more, so "more than this" can be told apart.
+pub const BULK_RERUN_MAX: i64 = 10_000;
+
+/// Jobs are reset this many per statement, so a bulk re-run never builds one huge update.
+const RESET_BATCH: usize = 1_000;
+
+/// One page of the list, newest first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JobPage {
     pub jobs: Vec<JobSummary>,
-    pub total: i64,
-    /// How many of the matching jobs a re-run of the filter would touch.
+    /// Where the next page starts (pass it as `before`); `None` when no older job is left
+    /// to look at.
+    pub next_cursor: Option<String>,
+    /// How many of the matching jobs a re-run of the filter would touch, counted up to
+    /// [`BULK_RERUN_MAX`] + 1.
     pub rerunnable: i64,
+}
+
+/// A page's cursor as the list reads it: a job id (a ULID), or `None` when it is not one.
+pub fn cursor(text: &str) -> Option<String> {
+    ulid::Ulid::from_string(text).ok().map(|id| id.to_string())
+}
+
+/// The newest jobs of the filter's queue and time range below `$8` (the cursor), at most
+/// `$9`: the window a page is looked for in. `$1`, `$3`, `$4` as in `filter_where!`.
+macro_rules! scan_window {
+    () => {
+        "SELECT id FROM apalis.jobs
+         WHERE ($1::text IS NULL OR job_type = $1)
+           AND ($3::text IS NULL OR id >= $3)
+           AND ($4::text IS NULL OR id < $4)
+           AND ($8::text IS NULL OR id < $8)
+         ORDER BY id DESC LIMIT $9"
+    };
+}
+
+/// The statuses a re-runnable job can have, spelled as `jobs_rerunnable`'s predicate so
+/// the planner reaches for that index instead of walking the succeeded jobs.
+macro_rules! rerunnable_status {
+    () => {
+        " AND (j.status IN ('Failed', 'Killed') OR (j.status = 'Pending' AND j.attempts > 0)) "
+    };
 }
 
 pub async fn list(
     db: &mut PgConnection,
     scope: Scope,
     filter: &JobFilter,
-    page: i64,
+    before: Option<&str>,
     per_page: i64,
 ) -> sqlx::Result<JobPage> {
     const PAGE: &str = concat!(
         summary_columns!(),
         job_from!(),
         filter_where!(),
-        "ORDER BY j.id DESC LIMIT $8 OFFSET $9"
+        " AND j.id = ANY (ARRAY(",
+        scan_window!(),
+        ")) ORDER BY j.id DESC LIMIT $10"
     );
-    const COUNT: &str = concat!(
-        "SELECT count(*), count(*) FILTER (WHERE ",
-        rerunnable!(),
-        ")",
+    // `scan_window!` again, on its own parameters.
+    const WINDOW_END: &str = "SELECT min(id), count(*) FROM (
+             SELECT id FROM apalis.jobs
+             WHERE ($1::text IS NULL OR job_type = $1)
+               AND ($2::text IS NULL OR id >= $2)
+               AND ($3::text IS NULL OR id < $3)
+               AND ($4::text IS NULL OR id < $4)
+             ORDER BY id DESC LIMIT $5
+         ) w";
+    const RERUNNABLE: &str = concat!(
+        "SELECT count(*) FROM (SELECT 1",
         jobs_and_records!(),
-        filter_where!()
+        filter_where!(),
+        rerunnable_status!(),
+        " AND ",
+        rerunnable!(),
+        " LIMIT $8) c"
     );
-    let (total, rerunnable): (i64, i64) = Bound::new(filter, scope)
-        .bind(sqlx::query_as(COUNT))
+    let (rerunnable,): (i64,) = Bound::new(filter, scope)
+        .bind(sqlx::query_as(RERUNNABLE))
+        .bind(BULK_RERUN_MAX + 1)
         .fetch_one(&mut *db)
         .await?;
     let rows: Vec<SummaryRow> = Bound::new(filter, scope)
         .bind(sqlx::query_as(PAGE))
-        .bind(per_page)
-        .bind((page - 1).saturating_mul(per_page))
+        .bind(before)
+        .bind(SCAN_WINDOW)
+        .bind(per_page + 1)
         .fetch_all(&mut *db)
         .await?;
+    let mut jobs: Vec<JobSummary> = rows.into_iter().map(JobSummary::from).collect();
+    let next_cursor = if jobs.len() > usize::try_from(per_page).unwrap_or(usize::MAX) {
+        jobs.pop();
+        jobs.last().map(|job| job.id.clone())
+    } else {
+        // Fewer than a page: look further below the window when it was full.
+        let bound = Bound::new(filter, scope);
+        let (lowest, seen): (Option<String>, i64) = sqlx::query_as(WINDOW_END)
+            .bind(bound.queue)
+            .bind(bound.from_id)
+            .bind(bound.to_id)
+            .bind(before)
+            .bind(SCAN_WINDOW)
+            .fetch_one(&mut *db)
+            .await?;
+        lowest.filter(|_| seen == SCAN_WINDOW)
+    };
     Ok(JobPage {
-        jobs: rows.into_iter().map(JobSummary::from).collect(),
-        total,
+        jobs,
+        next_cursor,
         rerunnable,
     })
 }
@@ -470,40 +544,59 @@ pub struct Rerun {
     pub station_id: Option<i64>,
 }
 
+/// What a bulk re-run came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BulkRerun {
+    /// Every matching job is back in its queue.
+    Done(Vec<Rerun>),
+    /// The matching set is no longer what was confirmed: this many now; nothing touched.
+    Changed(i64),
+    /// More than [`BULK_RERUN_MAX`] match: nothing touched; the filter must be narrower.
+    TooMany,
+}
+
 /// Re-runs every re-runnable job the filter matches in scope, but only if they are still
-/// exactly `expected` many (what the staff member confirmed); otherwise touches nothing
-/// and answers the count now. The matching jobs stay locked until the transaction ends.
+/// exactly `expected` many (what the staff member confirmed) and no more than
+/// [`BULK_RERUN_MAX`]. The matching jobs stay locked until the transaction ends.
 pub async fn rerun_matching(
     tx: &mut PgConnection,
     scope: Scope,
     filter: &JobFilter,
     expected: i64,
-) -> sqlx::Result<Result<Vec<Rerun>, i64>> {
+) -> sqlx::Result<BulkRerun> {
     const MATCHING: &str = concat!(
         "SELECT j.id, r.station_id",
         jobs_and_records!(),
         filter_where!(),
+        rerunnable_status!(),
         " AND ",
         rerunnable!(),
-        " ORDER BY j.id FOR UPDATE OF j"
+        " ORDER BY j.id LIMIT $8 FOR UPDATE OF j"
     );
     let rows: Vec<(String, Option<i64>)> = Bound::new(filter, scope)
         .bind(sqlx::query_as(MATCHING))
+        .bind(BULK_RERUN_MAX + 1)
         .fetch_all(&mut *tx)
         .await?;
     let found = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+    if found > BULK_RERUN_MAX {
+        return Ok(BulkRerun::TooMany);
+    }
     if found != expected {
-        return Ok(Err(found));
+        return Ok(BulkRerun::Changed(found));
     }
     let ids: Vec<String> = rows.iter().map(|(id, _)| id.clone()).collect();
-    crate::state::reset(tx, &ids).await?;
-    Ok(Ok(rows
-        .into_iter()
-        .map(|(id, station_id)| Rerun { id, station_id })
-        .collect()))
+    for batch in ids.chunks(RESET_BATCH) {
+        crate::state::reset(tx, batch).await?;
+    }
+    Ok(BulkRerun::Done(
+        rows.into_iter()
+            .map(|(id, station_id)| Rerun { id, station_id })
+            .collect(),
+    ))
 }
 
-/// Jobs of one queue by state.
+/// Jobs of one queue by state; the finished states over [`FINISHED_WINDOW_HOURS`].
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema,
 )]
@@ -542,8 +635,13 @@ struct QueueRow {
     counts: StateCounts,
 }
 
+/// The overview counts finished jobs (succeeded, failed, cancelled) that finished within
+/// this many hours: counting every retained one would read them all.
+pub const FINISHED_WINDOW_HOURS: i32 = 24;
+
 /// Every known queue (declared by a worker, or holding jobs in scope) with its counts in
-/// scope, by name; `only` narrows to one queue.
+/// scope, by name; `only` narrows to one queue. Unfinished jobs are counted exactly
+/// (`jobs_unfinished`), finished ones over [`FINISHED_WINDOW_HOURS`] (`jobs_finished_at`).
 pub async fn queues(
     db: impl PgExecutor<'_>,
     scope: Scope,
@@ -557,6 +655,10 @@ pub async fn queues(
              FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id
              WHERE ($1::bigint IS NULL OR r.station_id = $1)
                AND ($2::text IS NULL OR j.job_type = $2)
+               AND (j.status IN ('Pending', 'Queued', 'Running')
+                    OR (j.status = 'Failed' AND j.attempts < j.max_attempts)
+                    OR (j.status IN ('Done', 'Failed', 'Killed')
+                        AND j.done_at >= now() - make_interval(hours => $3)))
              GROUP BY 1, 2
          ),
          names AS (
@@ -581,6 +683,7 @@ pub async fn queues(
     let rows: Vec<QueueRow> = sqlx::query_as(QUEUES)
         .bind(scope.station_id())
         .bind(only)
+        .bind(FINISHED_WINDOW_HOURS)
         .fetch_all(db)
         .await?;
     Ok(rows

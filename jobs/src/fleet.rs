@@ -2,25 +2,27 @@
 //! shutdown that lets running jobs finish. Any number of processes can run this side by
 //! side; they share the queues in PostgreSQL.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use apalis::prelude::{
-    AbortError, Attempt, BackendExt, BoxDynError, Data, Monitor, Strategy, TaskId, WorkerBuilder,
-    WorkerBuilderExt, WorkerContext,
+    AbortError, Attempt, BackendExt, BoxDynError, Data, Monitor, PollSnapshot, PollStrategy,
+    Strategy, TaskId, WorkerBuilder, WorkerBuilderExt, WorkerContext,
 };
 use apalis_postgres::PostgresStorage;
+use serde::Deserialize;
 use serde_json::Value;
 use sqlx::PgPool;
+use sqlx::postgres::PgListener;
+use tokio::sync::mpsc::{self, error::TrySendError};
 
 use crate::cron::{self, Schedule};
 use crate::job::{Envelope, Job, JobContext, JobError, Outcome, Services};
 use crate::kinds;
 
-/// Idle workers still look for due jobs this often: NOTIFY only announces jobs inserted as
-/// already due, so scheduled jobs and retries are found by this poll.
-const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// A worker that misses `MISSED_HEARTBEATS` heartbeats is dead and its jobs go to the
 /// others: 5 s x 4 = 20 s, inside the 30 s promise even counting the rescuer's own tick.
 const HEARTBEAT: Duration = Duration::from_secs(5);
@@ -35,19 +37,26 @@ struct QueueSpec {
     backoff: crate::job::Backoff,
 }
 
-/// The connections a fleet's pool needs for `jobs` connections of work: every queue's
-/// worker holds one more of its own to LISTEN for new jobs, or the workers would wait on
-/// the pool for one another. The one sizing rule, for the `workers` process and tests.
-pub fn connections_for(jobs: u32) -> u32 {
-    let listeners = u32::try_from(kinds::QUEUES.len()).unwrap_or(u32::MAX);
-    jobs.saturating_add(listeners)
+/// Connections beyond one per running job: the shared LISTEN connection, and room for the
+/// queues' fetches, heartbeats and acknowledgements and the cron ticker, which would
+/// otherwise wait behind busy jobs (a heartbeat that waits past the pool's acquire timeout
+/// ends its worker).
+const POOL_MARGIN: u32 = 5;
+
+/// The pool a worker process needs: one connection per job it runs at once, every kind's
+/// `CONCURRENCY` together, plus [`POOL_MARGIN`]. The one sizing rule, for the `workers`
+/// process and tests.
+pub fn pool_size() -> u32 {
+    u32::try_from(kinds::CONCURRENCY)
+        .unwrap_or(u32::MAX)
+        .saturating_add(POOL_MARGIN)
 }
 
-/// A pool on `db`'s connect options sized by [`connections_for`], opened lazily: a test
-/// runs a fleet beside the small pool `#[sqlx::test]` hands out.
-pub fn pool_beside(db: &PgPool, jobs: u32) -> PgPool {
+/// A pool on `db`'s connect options sized by [`pool_size`], opened lazily: a test runs a
+/// fleet beside the small pool `#[sqlx::test]` hands out.
+pub fn pool_beside(db: &PgPool) -> PgPool {
     sqlx::postgres::PgPoolOptions::new()
-        .max_connections(connections_for(jobs))
+        .max_connections(pool_size())
         .connect_lazy_with(db.connect_options().as_ref().clone())
 }
 
@@ -62,7 +71,9 @@ pub async fn run(
         domain::infra::process::hostname(),
         std::process::id()
     );
-    let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone()));
+    let wakeups = Wakeups::default();
+    let listener = tokio::spawn(listen(services.db.clone(), wakeups.clone()));
+    let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone(), wakeups));
     let backoff_scale = services.config.job_backoff_scale;
     declare_queues(&services.db, &fleet.queues, backoff_scale).await?;
 
@@ -92,6 +103,7 @@ pub async fn run(
 
     let _ = stop_cron.send(true);
     let _ = ticker.await;
+    listener.abort();
     release(&services.db, &instance).await;
     result.map_err(Into::into)
 }
@@ -124,15 +136,17 @@ impl FleetHandle {
 pub(crate) struct Fleet {
     services: Arc<Services>,
     instance: String,
+    wakeups: Wakeups,
     monitor: Monitor,
     queues: Vec<QueueSpec>,
 }
 
 impl Fleet {
-    fn new(services: Arc<Services>, instance: String) -> Self {
+    fn new(services: Arc<Services>, instance: String, wakeups: Wakeups) -> Self {
         Self {
             services,
             instance,
+            wakeups,
             monitor: Monitor::new(),
             queues: Vec::new(),
         }
@@ -141,6 +155,8 @@ impl Fleet {
     pub(crate) fn kind<J: Job>(mut self) -> Self {
         let services = self.services.clone();
         let instance = self.instance.clone();
+        let wakeups = self.wakeups.clone();
+        let poll = Duration::from_secs(services.config.job_poll_seconds);
         self.monitor = self.monitor.register(move |restarts| {
             let config = apalis_postgres::Config::default()
                 .queue(J::QUEUE)
@@ -148,10 +164,15 @@ impl Fleet {
                 .batch_size(J::CONCURRENCY)
                 .heartbeat_interval(HEARTBEAT)
                 .missed_heartbeats(MISSED_HEARTBEATS);
+            // Woken by the process' shared listener when a due job is inserted; the poll
+            // finds scheduled jobs and retries, which no NOTIFY announces.
             let backend = PostgresStorage::<Value>::new(&services.db)
                 .with_config(config)
-                .with_pubsub()
-                .poll_with_strategy(Strategy::new().interval(POLL_INTERVAL));
+                .poll_with_strategy(
+                    Strategy::new()
+                        .apply(wakeups.subscribe(J::QUEUE))
+                        .interval(poll),
+                );
             // Unique across processes and restarts: apalis tells workers apart by name.
             WorkerBuilder::new(format!("{}@{instance}#{restarts}", J::QUEUE))
                 .backend(backend)
@@ -164,6 +185,107 @@ impl Fleet {
             backoff: J::BACKOFF,
         });
         self
+    }
+}
+
+/// The queues' wake-up channels, fed by the process' one LISTEN connection ([`listen`]).
+/// A restarted worker subscribes again; the closed channel of the one it replaces is
+/// dropped at the next wake-up.
+#[derive(Debug, Clone, Default)]
+struct Wakeups {
+    queues: Arc<Mutex<HashMap<String, Vec<mpsc::Sender<()>>>>>,
+}
+
+impl Wakeups {
+    fn subscribe(&self, queue: &str) -> Wakeup {
+        // One pending wake-up is enough: the worker fetches all it can when it wakes, so a
+        // burst of inserts collapses into one fetch.
+        let (sender, receiver) = mpsc::channel(1);
+        self.lock()
+            .entry(queue.to_string())
+            .or_default()
+            .push(sender);
+        Wakeup(receiver)
+    }
+
+    /// Wakes the queue's workers; false when this process runs no such queue.
+    fn wake(&self, queue: &str) -> bool {
+        let mut queues = self.lock();
+        let Some(senders) = queues.get_mut(queue) else {
+            return false;
+        };
+        senders.retain(|sender| !matches!(sender.try_send(()), Err(TrySendError::Closed(()))));
+        true
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<mpsc::Sender<()>>>> {
+        // The map holds no invariant a panicking holder could break.
+        self.queues.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A queue worker's poll trigger: ready when a job was inserted into its queue.
+#[derive(Debug)]
+struct Wakeup(mpsc::Receiver<()>);
+
+impl PollStrategy for Wakeup {
+    fn poll_drive(&mut self, cx: &mut Context<'_>, _: &PollSnapshot) -> Poll<Option<()>> {
+        self.0.poll_recv(cx)
+    }
+}
+
+/// apalis' insert trigger announces every due job on this channel as
+/// `{"job_type": ..., "id": ..., "run_at": ...}`.
+const INSERT_CHANNEL: &str = "apalis::job::insert";
+
+#[derive(Deserialize)]
+struct Inserted {
+    job_type: String,
+}
+
+/// Holds the process' one LISTEN connection and wakes the queue of every job announced.
+/// Without it (connection lost, database restarting) the workers still poll.
+async fn listen(db: PgPool, wakeups: Wakeups) {
+    let mut delay = Duration::from_millis(250);
+    loop {
+        let mut listener = match PgListener::connect_with(&db).await {
+            Ok(mut listener) => match listener.listen(INSERT_CHANNEL).await {
+                Ok(()) => listener,
+                Err(err) => {
+                    tracing::warn!(error = %err, "could not LISTEN for new jobs");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(HEARTBEAT);
+                    continue;
+                }
+            },
+            Err(err) => {
+                tracing::warn!(error = %err, "could not connect to LISTEN for new jobs");
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(HEARTBEAT);
+                continue;
+            }
+        };
+        delay = Duration::from_millis(250);
+        loop {
+            // `recv` reconnects by itself after a lost connection (notifications sent
+            // meanwhile are lost; the poll finds those jobs).
+            match listener.recv().await {
+                Ok(notification) => {
+                    match serde_json::from_str::<Inserted>(notification.payload()) {
+                        Ok(inserted) => {
+                            let woken = wakeups.wake(&inserted.job_type);
+                            tracing::debug!(queue = %inserted.job_type, woken, "job inserted");
+                        }
+                        Err(err) => tracing::warn!(error = %err, "unreadable job notification"),
+                    }
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "LISTEN connection failed; reconnecting");
+                    tokio::time::sleep(delay).await;
+                    break;
+                }
+            }
+        }
     }
 }
 

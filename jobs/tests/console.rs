@@ -29,7 +29,7 @@ fn services(db: &PgPool, smtp_url: &str, backoff_scale: &str) -> Arc<Services> {
         _ => None,
     })
     .expect("configuration");
-    let pool = fleet::pool_beside(db, config.database_max_connections);
+    let pool = fleet::pool_beside(db);
     Services::new(pool, config).expect("services")
 }
 
@@ -136,10 +136,16 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
         ..JobFilter::default()
     };
     let mut conn = db.acquire().await.expect("connection");
-    let found = console::list(&mut conn, Scope::Station(demo.station_id), &filter, 1, 50)
-        .await
-        .expect("list");
-    assert_eq!((found.total, found.rerunnable), (1, 1));
+    let found = console::list(
+        &mut conn,
+        Scope::Station(demo.station_id),
+        &filter,
+        None,
+        50,
+    )
+    .await
+    .expect("list");
+    assert_eq!((found.jobs.len(), found.rerunnable), (1, 1));
     assert_eq!(found.jobs[0].id, id);
     assert_eq!(found.jobs[0].state, JobState::Retrying);
     drop(conn);
@@ -252,19 +258,142 @@ async fn an_emails_body_is_neither_shown_nor_searchable(db: PgPool) {
         q: Some(q.into()),
         ..JobFilter::default()
     };
-    let by_code = console::list(&mut conn, Scope::AllStations, &search("948271"), 1, 50)
+    let by_code = console::list(&mut conn, Scope::AllStations, &search("948271"), None, 50)
         .await
         .expect("list");
-    assert_eq!(by_code.total, 0, "the code is not searchable");
+    assert!(by_code.jobs.is_empty(), "the code is not searchable");
     let by_recipient = console::list(
         &mut conn,
         Scope::AllStations,
         &search("MARIA@example"),
-        1,
+        None,
         50,
     )
     .await
     .expect("list");
-    assert_eq!(by_recipient.total, 1);
+    assert_eq!(by_recipient.jobs.len(), 1);
     assert_eq!(by_recipient.jobs[0].id, id);
+}
+
+/// Jobs written straight into the table as a busy deployment leaves them: one canary job
+/// per payload in `status`, enqueued and finished `age` ago, oldest first. Answers the ids.
+async fn retained(
+    db: &PgPool,
+    payloads: &[String],
+    status: &str,
+    age: chrono::Duration,
+) -> Vec<String> {
+    let at = chrono::Utc::now() - age;
+    let ids: Vec<String> = (0..payloads.len())
+        .map(|n| ulid::Ulid::from_parts(at.timestamp_millis() as u64, n as u128).to_string())
+        .collect();
+    sqlx::query(
+        r#"INSERT INTO apalis.jobs (id, job_type, job, status, attempts, max_attempts, run_at,
+                                    done_at, last_result)
+           SELECT id, 'canary', convert_to(payload, 'UTF8'), $3,
+                  CASE WHEN $3 = 'Pending' THEN 0 ELSE 1 END, 1, $4,
+                  CASE WHEN $3 IN ('Done', 'Failed', 'Killed') THEN $4 END,
+                  CASE WHEN $3 = 'Done' THEN '{"Ok": null}'::jsonb END
+           FROM unnest($1::text[], $2::text[]) AS t (id, payload)"#,
+    )
+    .bind(&ids)
+    .bind(payloads)
+    .bind(status)
+    .bind(at)
+    .execute(db)
+    .await
+    .expect("retained jobs");
+    ids
+}
+
+fn canary_payloads(n: usize, key: &str) -> Vec<String> {
+    vec![format!(r#"{{"v": 1, "args": {{"key": "{key}"}}}}"#); n]
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_overview_counts_every_unfinished_job_and_the_last_days_finished_ones(db: PgPool) {
+    let day = chrono::Duration::days(1);
+    retained(&db, &canary_payloads(3, "antigo"), "Done", day * 2).await;
+    retained(
+        &db,
+        &canary_payloads(2, "recente"),
+        "Done",
+        chrono::Duration::minutes(5),
+    )
+    .await;
+    retained(&db, &canary_payloads(1, "esquecida"), "Pending", day * 3).await;
+    retained(&db, &canary_payloads(4, "falhou"), "Failed", day * 5).await;
+
+    let queues = console::queues(&db, Scope::AllStations, Some("canary"))
+        .await
+        .expect("queues");
+    let counts = queues[0].counts;
+    assert_eq!(
+        (counts.succeeded, counts.queued, counts.failed),
+        (2, 1, 0),
+        "{counts:?}"
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_page_looks_at_a_bounded_window_and_hands_on_a_cursor(db: PgPool) {
+    let window = usize::try_from(console::SCAN_WINDOW).expect("window");
+    let mut payloads = canary_payloads(window + 5, "palha");
+    payloads[0] = canary_payloads(1, "agulha").remove(0);
+    let ids = retained(&db, &payloads, "Done", chrono::Duration::hours(1)).await;
+    let filter = JobFilter {
+        q: Some("agulha".into()),
+        ..JobFilter::default()
+    };
+    let mut conn = db.acquire().await.expect("connection");
+
+    let first = console::list(&mut conn, Scope::AllStations, &filter, None, 50)
+        .await
+        .expect("first page");
+    assert!(first.jobs.is_empty(), "the needle lies past the window");
+    let cursor = first.next_cursor.expect("a cursor to look further");
+    assert_eq!(cursor, ids[5], "the window's oldest job");
+
+    let second = console::list(&mut conn, Scope::AllStations, &filter, Some(&cursor), 50)
+        .await
+        .expect("second page");
+    let found: Vec<&str> = second.jobs.iter().map(|job| job.id.as_str()).collect();
+    assert_eq!(found, [ids[0].as_str()]);
+    assert_eq!(second.next_cursor, None, "nothing older is left");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_bulk_rerun_of_more_than_its_bound_touches_nothing(db: PgPool) {
+    let bound = usize::try_from(console::BULK_RERUN_MAX).expect("bound");
+    retained(
+        &db,
+        &canary_payloads(bound + 1, "lote"),
+        "Failed",
+        chrono::Duration::hours(1),
+    )
+    .await;
+    let filter = JobFilter {
+        state: Some(JobState::Failed),
+        ..JobFilter::default()
+    };
+    let mut tx = db.begin().await.expect("begin");
+    let page = console::list(&mut tx, Scope::AllStations, &filter, None, 50)
+        .await
+        .expect("list");
+    assert_eq!(
+        page.rerunnable,
+        console::BULK_RERUN_MAX + 1,
+        "counted up to one more"
+    );
+    let outcome = console::rerun_matching(&mut tx, Scope::AllStations, &filter, page.rerunnable)
+        .await
+        .expect("rerun");
+    assert_eq!(outcome, console::BulkRerun::TooMany);
+    tx.commit().await.expect("commit");
+    let failed: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE status = 'Failed'")
+            .fetch_one(&db)
+            .await
+            .expect("count");
+    assert_eq!(failed, console::BULK_RERUN_MAX + 1);
 }

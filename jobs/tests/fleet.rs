@@ -83,6 +83,7 @@ async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
             key: Some("flaky".into()),
             fail_times: 2,
             hold_ms: 0,
+            abort: false,
         },
     )
     .await;
@@ -163,6 +164,7 @@ async fn shutdown_lets_a_running_job_finish(db: PgPool) {
             key: Some("slow".into()),
             fail_times: 0,
             hold_ms: 1500,
+            abort: false,
         },
     )
     .await;

@@ -253,3 +253,45 @@ async fn a_failed_attempt_waits_exponentially_longer_per_queue(db: PgPool) {
         .expect("job");
     assert_eq!(view.state, JobState::Failed);
 }
+
+/// Every fetch goes through `apalis.get_jobs`, which our migrations replace (primary-key
+/// update, paused queues). apalis ships it in its migrations: an upgrade that redefines it
+/// after ours would silently drop the pause and the fast plan. The function in a migrated
+/// database must be exactly the last definition, and that definition must be ours.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_job_fetch_function_is_ours(db: PgPool) {
+    const DEFINES: &str = "FUNCTION apalis.get_jobs(";
+    let apalis_versions: Vec<i64> = apalis_postgres::PostgresStorage::<()>::migrations()
+        .iter()
+        .map(|migration| migration.version)
+        .collect();
+    let last = schema::MIGRATOR
+        .iter()
+        .rfind(|migration| migration.sql.as_str().contains(DEFINES))
+        .expect("some migration defines get_jobs");
+    assert!(
+        !apalis_versions.contains(&last.version),
+        "apalis migration {} ({}) redefines get_jobs after ours: port our changes onto it",
+        last.version,
+        last.description
+    );
+    let sql = last.sql.as_str();
+    let definition = &sql[sql.rfind(DEFINES).expect("defined")..];
+    let body_start = definition.find("AS $$").expect("dollar-quoted body") + "AS $$".len();
+    let body = &definition[body_start..];
+    let body = &body[..body.find("$$").expect("body ends")];
+
+    let installed: Vec<String> = sqlx::query_scalar(
+        "SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+         WHERE n.nspname = 'apalis' AND p.proname = 'get_jobs'",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("pg_proc");
+    assert_eq!(
+        installed,
+        [body],
+        "apalis.get_jobs is not migration {}'s",
+        last.version
+    );
+}

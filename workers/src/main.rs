@@ -23,9 +23,9 @@ async fn main() -> ExitCode {
 }
 
 async fn run(mut config: domain::Config) -> anyhow::Result<()> {
-    // FILIA_DB_MAX_CONNECTIONS is for the jobs themselves; the queues' LISTEN connections
-    // come on top.
-    config.database_max_connections = jobs::fleet::connections_for(config.database_max_connections);
+    // A worker process needs a connection per job it runs at once, and the kinds declare
+    // how many that is; FILIA_DB_MAX_CONNECTIONS sizes the API's pool.
+    config.database_max_connections = jobs::fleet::pool_size();
     let schedules =
         jobs::kinds::schedules(&|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
     let db = connect_with_retry(&config).await?;

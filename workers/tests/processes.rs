@@ -1,13 +1,15 @@
 //! Real `workers` processes against the test's database: a process killed mid-job has its
 //! job finished by another within the rescue window, exactly once in effect; cron fires once
-//! per tick however many processes tick; SIGTERM lets the running job finish.
+//! per tick however many processes tick; SIGTERM lets the running job finish; a job that
+//! crashes every process that runs it ends failed once its attempts are spent; one LISTEN
+//! connection per process wakes all its queues.
 
 use std::fs::File;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use jobs::kinds::Canary;
+use jobs::kinds::{Canary, Retention};
 use jobs::{Enqueue, JobState};
 use sqlx::PgPool;
 
@@ -113,6 +115,7 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
             key: Some("rescued".into()),
             fail_times: 0,
             hold_ms: 120_000,
+            abort: false,
         },
     )
     .await;
@@ -158,6 +161,206 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
         "finished by {holder}"
     );
     assert_eq!(effects, 1, "the effect happened exactly once");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
+    let mut fleet = vec![Worker::start(&db, &[]), Worker::start(&db, &[])];
+    // Two attempts keep the test within two rescue windows; set in the enqueueing
+    // transaction so no worker sees the job with its default attempts.
+    let mut tx = db.begin().await.expect("begin");
+    let doomed = Enqueue::new(Canary {
+        abort: true,
+        ..Canary::default()
+    })
+    .push(&mut tx)
+    .await
+    .expect("enqueue")
+    .id;
+    sqlx::query("UPDATE apalis.jobs SET max_attempts = 2 WHERE id = $1")
+        .bind(&doomed)
+        .execute(&mut *tx)
+        .await
+        .expect("max attempts");
+    tx.commit().await.expect("commit");
+
+    // Each crashed process is replaced, as a supervisor would, so the fleet always has two.
+    let mut crashes = Vec::new();
+    let mut bystanders = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(100);
+    let failed = loop {
+        for worker in &mut fleet {
+            if let Some(status) = worker.child.try_wait().expect("wait") {
+                crashes.push(status);
+                *worker = Worker::start(&db, &[]);
+                // Work enqueued between crashes still gets done.
+                let key = format!("bystander-{}", crashes.len());
+                enqueue(
+                    &db,
+                    Canary {
+                        key: Some(key.clone()),
+                        ..Canary::default()
+                    },
+                )
+                .await;
+                bystanders.push(key);
+            }
+        }
+        let view = jobs::state::find(&db, &doomed)
+            .await
+            .expect("find")
+            .expect("job");
+        if view.state == JobState::Failed {
+            break view;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still {view:?} after {} crashes",
+            crashes.len()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+
+    assert_eq!(crashes.len(), 2, "one crash per attempt: {crashes:?}");
+    assert!(crashes.iter().all(|status| !status.success()));
+    assert_eq!(failed.attempts, 2);
+    assert_eq!(
+        failed.error.as_deref(),
+        Some("O processamento foi interrompido em todas as tentativas; a tarefa foi encerrada.")
+    );
+    let failures: Vec<(i32, String, String)> = sqlx::query_as(
+        "SELECT attempt, worker, detail FROM job_failures WHERE job_id = $1 ORDER BY id",
+    )
+    .bind(&doomed)
+    .fetch_all(&db)
+    .await
+    .expect("failures");
+    assert_eq!(
+        failures
+            .iter()
+            .map(|(attempt, ..)| *attempt)
+            .collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert!(
+        failures
+            .iter()
+            .all(|(_, worker, detail)| worker.starts_with("canary@")
+                && detail.contains("heartbeat timeout")),
+        "{failures:?}"
+    );
+    // Failed for good: no process takes it again, and the fleet runs the rest.
+    let (status, lock_by): (String, Option<String>) =
+        sqlx::query_as("SELECT status, lock_by FROM apalis.jobs WHERE id = $1")
+            .bind(&doomed)
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!((status.as_str(), lock_by), ("Failed", None));
+    enqueue(
+        &db,
+        Canary {
+            key: Some("after".into()),
+            ..Canary::default()
+        },
+    )
+    .await;
+    bystanders.push("after".into());
+    for key in &bystanders {
+        eventually(Duration::from_secs(20), key, async || {
+            effect_writer(&db, key).await
+        })
+        .await;
+    }
+    for worker in &mut fleet {
+        assert!(
+            worker.child.try_wait().expect("wait").is_none(),
+            "{}",
+            worker.log()
+        );
+    }
+}
+
+async fn listen_connections(db: &PgPool) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+    )
+    .fetch_one(db)
+    .await
+    .expect("pg_stat_activity")
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn one_listen_connection_wakes_every_queue_of_a_process(db: PgPool) {
+    // The poll is stretched past the test: only a notification can wake a queue now.
+    let worker = Worker::start(
+        &db,
+        &[
+            ("FILIA_JOB_POLL_SECONDS", "600"),
+            ("FILIA_LOG", "warn,jobs::fleet=debug"),
+            ("FILIA_LOG_FORMAT", "json"),
+        ],
+    );
+    let queues = jobs::kinds::QUEUES.len() as i64;
+    eventually(
+        Duration::from_secs(20),
+        "every queue's worker started",
+        async || {
+            let started: i64 = sqlx::query_scalar(
+                "SELECT count(DISTINCT worker_type) FROM apalis.workers WHERE id LIKE $1",
+            )
+            .bind(format!("%:{}#%", worker.pid()))
+            .fetch_one(&db)
+            .await
+            .expect("workers");
+            (started == queues && listen_connections(&db).await > 0).then_some(())
+        },
+    )
+    .await;
+    // Past each worker's first fetch, which could otherwise find the jobs below.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(listen_connections(&db).await, 1, "{}", worker.log());
+
+    let canary = enqueue(
+        &db,
+        Canary {
+            key: Some("woken".into()),
+            ..Canary::default()
+        },
+    )
+    .await;
+    let retention = Enqueue::new(Retention::default())
+        .commit(&db)
+        .await
+        .expect("enqueue")
+        .id;
+    for id in [&canary, &retention] {
+        eventually(Duration::from_secs(20), id, async || {
+            let view = jobs::state::find(&db, id)
+                .await
+                .expect("find")
+                .expect("job");
+            (view.state == JobState::Succeeded).then_some(())
+        })
+        .await;
+    }
+    let log = worker.log();
+    let woken: Vec<String> = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|event| {
+            event["fields"]["message"] == "job inserted" && event["fields"]["woken"] == true
+        })
+        .filter_map(|event| event["fields"]["queue"].as_str().map(str::to_string))
+        .collect();
+    for queue in ["canary", "jobs.retention"] {
+        assert!(
+            woken.iter().any(|woken| woken == queue),
+            "{queue} not woken by a notification:\n{log}"
+        );
+    }
+    assert_eq!(listen_connections(&db).await, 1);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
@@ -221,6 +424,7 @@ async fn sigterm_lets_the_running_job_finish(db: PgPool) {
             key: Some("graceful".into()),
             fail_times: 0,
             hold_ms: 2_000,
+            abort: false,
         },
     )
     .await;

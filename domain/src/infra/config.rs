@@ -73,6 +73,9 @@ pub struct Config {
     /// Multiplies every queue's retry backoff (base and cap) when the workers declare their
     /// queues: stretch retries during an incident, or keep a failed job waiting in a test.
     pub job_backoff_scale: f64,
+    /// How often an idle worker looks for due jobs no NOTIFY announced (scheduled jobs,
+    /// retries, a missed notification), in seconds.
+    pub job_poll_seconds: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,6 +189,7 @@ impl Config {
             confirmation_resend_seconds: parse(&lookup, "FILIA_CONFIRMATION_RESEND_SECONDS", "60")?,
             confirmation_max_per_day: parse(&lookup, "FILIA_CONFIRMATION_MAX_PER_DAY", "10")?,
             job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
+            job_poll_seconds: parse(&lookup, "FILIA_JOB_POLL_SECONDS", "1")?,
         })
         .and_then(Self::checked)
     }
@@ -195,6 +199,12 @@ impl Config {
             return Err(ConfigError {
                 variable: "FILIA_JOB_BACKOFF_SCALE",
                 reason: "must be a number greater than 0".into(),
+            });
+        }
+        if self.job_poll_seconds == 0 {
+            return Err(ConfigError {
+                variable: "FILIA_JOB_POLL_SECONDS",
+                reason: "must be at least 1".into(),
             });
         }
         if self.captcha != CaptchaProvider::Off {
@@ -329,6 +339,7 @@ mod tests {
             ),
             (30, 900)
         );
+        assert_eq!(config.job_poll_seconds, 1);
     }
 
     #[test]
@@ -386,6 +397,10 @@ mod tests {
         for scale in ["0", "-1", "NaN", "inf", "slow"] {
             let err = config(&[("FILIA_JOB_BACKOFF_SCALE", scale)]).expect_err(scale);
             assert_eq!(err.variable, "FILIA_JOB_BACKOFF_SCALE", "{scale}");
+        }
+        for poll in ["0", "-1", "0.5"] {
+            let err = config(&[("FILIA_JOB_POLL_SECONDS", poll)]).expect_err(poll);
+            assert_eq!(err.variable, "FILIA_JOB_POLL_SECONDS", "{poll}");
         }
     }
 

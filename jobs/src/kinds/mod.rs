@@ -26,8 +26,11 @@ macro_rules! kinds {
             fleet $(.kind::<$kind>())*
         }
 
-        /// Every queue a fleet runs. Each one's worker holds a database connection of its
-        /// own to LISTEN for new jobs, so a worker process sizes its pool by this.
+        /// Jobs a worker process runs at once, every kind together: it sizes its pool by
+        /// this.
+        pub const CONCURRENCY: usize = 0 $(+ <$kind as Job>::CONCURRENCY)*;
+
+        /// Every queue a fleet runs.
         pub const QUEUES: &[&str] = &[$(<$kind as Job>::QUEUE),*];
     };
 }

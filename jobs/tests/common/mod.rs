@@ -21,7 +21,7 @@ pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
         _ => None,
     })
     .expect("configuration");
-    let pool = fleet::pool_beside(db, config.database_max_connections);
+    let pool = fleet::pool_beside(db);
     Services::new(pool, config).expect("services")
 }
 

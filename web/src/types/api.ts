@@ -241,10 +241,10 @@ export interface OpsJobSummary {
 
 export interface OpsJobList {
   jobs: OpsJobSummary[];
-  total: number;
-  /** How many jobs matching the filter a bulk re-run would touch. */
+  /** Where the next (older) page starts, passed as `before`; null when nothing older is left. */
+  next_cursor: string | null;
+  /** How many jobs matching the filter a bulk re-run would touch, counted up to 10 001. */
   rerunnable: number;
-  page: number;
   per_page: number;
 }
 

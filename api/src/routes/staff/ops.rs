@@ -9,7 +9,9 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use domain::staff::{self, Action, AuditEntry, AuditRecord, Role, Scope, StationOverview};
-use jobs::console::{self, Change, JobDetail, JobFilter, JobSummary, QueueOverview};
+use jobs::console::{
+    self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary, QueueOverview,
+};
 use jobs::kinds::CashbackRelease;
 use jobs::{Enqueue, JobState};
 use serde::{Deserialize, Serialize};
@@ -33,6 +35,9 @@ const BAD_STATE: &str = "Estado inválido.";
 const BAD_DATE: &str = "Data inválida.";
 const BAD_PAGE: &str = "Página inválida.";
 const BAD_STATION: &str = "Estação inválida.";
+const BAD_CURSOR: &str = "Posição inválida na lista.";
+/// More than `console::BULK_RERUN_MAX` (10 000) jobs match a bulk re-run.
+const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
 const DEFAULT_PER_PAGE: i64 = 50;
 const MAX_PER_PAGE: i64 = 200;
 /// A job's detail shows at most this many of its audit entries, newest first.
@@ -215,7 +220,7 @@ struct ListParams {
     to: Option<String>,
     q: Option<String>,
     station_id: Option<String>,
-    page: Option<String>,
+    before: Option<String>,
     per_page: Option<String>,
 }
 
@@ -298,10 +303,20 @@ fn query<T>(query: Result<Query<T>, QueryRejection>) -> OpsResult<T> {
 #[derive(Debug, Serialize, ToSchema)]
 struct JobList {
     jobs: Vec<JobSummary>,
-    total: i64,
+    next_cursor: Option<String>,
     rerunnable: i64,
-    page: i64,
     per_page: i64,
+}
+
+/// A page starts below a job id (a ULID) the previous page answered.
+fn parse_cursor(before: Option<String>, messages: &mut Vec<&'static str>) -> Option<String> {
+    given(before).and_then(|before| {
+        let cursor = console::cursor(&before);
+        if cursor.is_none() {
+            messages.push(BAD_CURSOR);
+        }
+        cursor
+    })
 }
 
 /// Searches jobs in the grant's scope, newest first
@@ -317,14 +332,14 @@ struct JobList {
         ("to" = Option<String>, Query, format = DateTime, description = "Enqueued at or before (RFC 3339)"),
         ("q" = Option<String>, Query, description = "Text found, ignoring case, in the shown payload, the last result or any failure"),
         ("station_id" = Option<i64>, Query, description = "A station in the grant's scope"),
-        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+        ("before" = Option<String>, Query, description = "The `next_cursor` of the previous page (a job id); absent for the first page"),
         ("per_page" = Option<i64>, Query, description = "1 to 200, 50 by default"),
     ),
     responses(
-        (status = 200, description = "A page of jobs, the total and how many a re-run of the filter would touch", body = JobList),
+        (status = 200, description = "A page of jobs, the cursor of the next one (null on the last) and how many jobs a re-run of the filter would touch", body = JobList),
         (status = 400, description = "The query cannot be read", body = Messages),
         (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
-        (status = 422, description = "A bad state, date, station or page (one message per kind)", body = Messages),
+        (status = 422, description = "A bad state, date, station, page size or cursor (one message per kind)", body = Messages),
     )
 )]
 async fn list_jobs(
@@ -334,16 +349,23 @@ async fn list_jobs(
 ) -> OpsResult<Json<JobList>> {
     let mut params = query(params)?;
     let mut messages = Vec::new();
-    let (page, per_page) = parse_page(params.page.take(), params.per_page.take(), &mut messages);
+    let (_, per_page) = parse_page(None, params.per_page.take(), &mut messages);
+    let before = parse_cursor(params.before.take(), &mut messages);
     let filter = parse_filter(params, &mut messages);
     invalid_if_any(messages)?;
     let mut conn = state.db.acquire().await?;
-    let found = console::list(&mut conn, staff.scope(), &filter, page, per_page).await?;
+    let found = console::list(
+        &mut conn,
+        staff.scope(),
+        &filter,
+        before.as_deref(),
+        per_page,
+    )
+    .await?;
     Ok(Json(JobList {
         jobs: found.jobs,
-        total: found.total,
+        next_cursor: found.next_cursor,
         rerunnable: found.rerunnable,
-        page,
         per_page,
     }))
 }
@@ -509,7 +531,7 @@ struct BulkDone {
         (status = 200, description = "How many were re-run, and their ids", body = BulkDone),
         (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
         (status = 409, description = "The selection changed since the console counted it; `count` is the new number", body = SelectionChanged),
-        (status = 422, description = "A bad state, date or station in the filter", body = Messages),
+        (status = 422, description = "A bad state, date or station in the filter, or more than 10 000 matching jobs", body = Messages),
     )
 )]
 async fn rerun_matching(
@@ -544,12 +566,15 @@ async fn rerun_matching(
     let rerun = match console::rerun_matching(&mut tx, staff.scope(), &filter, body.expected)
         .await?
     {
-        Ok(rerun) => rerun,
-        Err(count) => {
+        Bulk::Done(rerun) => rerun,
+        Bulk::Changed(count) => {
             return Err(OpsError::conflict(json!(SelectionChanged {
                 error: format!("A seleção mudou: agora são {count} tarefas. Confirme novamente."),
                 count,
             })));
+        }
+        Bulk::TooMany => {
+            return Err(ApiError::Invalid(vec![TOO_MANY_TO_RERUN.into()]).into());
         }
     };
     // One entry per station among the jobs (and one for unowned jobs), so each station's

@@ -1,8 +1,8 @@
 //! `canary`: a job that proves the fleet end to end. With a key it writes one row under
 //! that key (a re-run writes nothing more, which is how a job's effect stays exactly-once);
 //! without one it does nothing, which is what the benchmark enqueues. It can be told to
-//! fail its first attempts or to hold on after its effect, so tests can watch retries and
-//! kill a worker mid-job.
+//! fail its first attempts, to hold on after its effect, or to crash its process, so tests
+//! can watch retries and kill a worker mid-job.
 
 use std::time::Duration;
 
@@ -22,6 +22,11 @@ pub struct Canary {
     /// it written).
     #[serde(default)]
     pub hold_ms: u64,
+    /// Every attempt aborts the whole worker process, as a crash in native code would: the
+    /// job is rescued by another process and must end failed once its attempts are spent.
+    /// Left out of the payload when false, so every other canary is stored as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abort: bool,
 }
 
 impl Job for Canary {
@@ -34,6 +39,10 @@ impl Job for Canary {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        if self.abort {
+            tracing::error!(job = %ctx.id, "canary told to abort its process");
+            std::process::abort();
+        }
         if ctx.attempt <= self.fail_times {
             return Err(JobError::retry(
                 "Falha de teste; a tarefa será tentada de novo.",

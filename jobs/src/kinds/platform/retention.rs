@@ -64,30 +64,39 @@ impl Job for Retention {
     }
 }
 
+/// Succeeded jobs older than `$1` days, `$2` at a time: a range of `jobs_finished_at`, so
+/// a run reads what it deletes, not every retained job.
+const PRUNE_SUCCEEDED: &str = "DELETE FROM apalis.jobs WHERE id IN (
+         SELECT id FROM apalis.jobs
+         WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)
+         ORDER BY done_at LIMIT $2)";
+
+/// Jobs failed for good or cancelled older than `$1` days, `$2` at a time, the same way (a
+/// failed job with attempts left is still alive).
+const PRUNE_FAILED: &str = "DELETE FROM apalis.jobs WHERE id IN (
+         SELECT id FROM apalis.jobs
+         WHERE status IN ('Done', 'Failed', 'Killed')
+           AND done_at < now() - make_interval(days => $1)
+           AND (status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts))
+         ORDER BY done_at LIMIT $2)";
+
 pub async fn prune(db: &PgPool, policy: Policy) -> sqlx::Result<Pruned> {
     let mut pruned = Pruned::default();
-    loop {
-        let deleted = sqlx::query(
-            "DELETE FROM apalis.jobs WHERE id IN (
-                 SELECT id FROM apalis.jobs
-                 WHERE status IN ('Done', 'Failed', 'Killed')
-                   AND CASE
-                           WHEN status = 'Done' THEN done_at < now() - make_interval(days => $1)
-                           WHEN status = 'Killed' OR attempts >= max_attempts
-                               THEN done_at < now() - make_interval(days => $2)
-                           ELSE false -- failed with attempts left: still alive
-                       END
-                 LIMIT $3)",
-        )
-        .bind(i32::try_from(policy.succeeded_days).unwrap_or(i32::MAX))
-        .bind(i32::try_from(policy.failed_days).unwrap_or(i32::MAX))
-        .bind(SLICE)
-        .execute(db)
-        .await?
-        .rows_affected();
-        pruned.jobs += deleted;
-        if deleted < SLICE as u64 {
-            break;
+    for (statement, days) in [
+        (PRUNE_SUCCEEDED, policy.succeeded_days),
+        (PRUNE_FAILED, policy.failed_days),
+    ] {
+        loop {
+            let deleted = sqlx::query(statement)
+                .bind(i32::try_from(days).unwrap_or(i32::MAX))
+                .bind(SLICE)
+                .execute(db)
+                .await?
+                .rows_affected();
+            pruned.jobs += deleted;
+            if deleted < SLICE as u64 {
+                break;
+            }
         }
     }
     // A worker row is how orphaned jobs are found: keep it while it holds any.
@@ -109,4 +118,42 @@ pub async fn prune(db: &PgPool, policy: Policy) -> sqlx::Result<Pruned> {
     .await?
     .rows_affected();
     Ok(pruned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan of `statement` on a table of `jobs` recent succeeded jobs (nothing to prune).
+    async fn plan(db: &PgPool, statement: &str) -> String {
+        let explained: serde_json::Value = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "EXPLAIN (FORMAT JSON) {statement}"
+        )))
+        .bind(14)
+        .bind(SLICE)
+        .fetch_one(db)
+        .await
+        .expect("explain");
+        explained.to_string()
+    }
+
+    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    async fn pruning_reads_the_finished_index_not_every_retained_job(db: PgPool) {
+        sqlx::raw_sql(
+            r#"INSERT INTO apalis.jobs (id, job_type, job, status, attempts, run_at, done_at)
+               SELECT lpad(upper(to_hex(n)), 26, '0'), 'canary', convert_to('{}', 'UTF8'),
+                      'Done', 1, now(), now() - interval '1 hour'
+               FROM generate_series(1, 20000) AS n;
+               ANALYZE apalis.jobs"#,
+        )
+        .execute(&db)
+        .await
+        .expect("retained jobs");
+        for statement in [PRUNE_SUCCEEDED, PRUNE_FAILED] {
+            let plan = plan(&db, statement).await;
+            assert!(plan.contains("jobs_finished_at"), "{plan}");
+            assert!(plan.contains("Index Cond"), "{plan}");
+            assert!(!plan.contains("Seq Scan"), "{plan}");
+        }
+    }
 }

@@ -1,4 +1,4 @@
-// The job list's filter, kept in the address (?queue=&state=&from=&to=&q=&station_id=&page=)
+// The job list's filter, kept in the address (?queue=&state=&from=&to=&q=&station_id=&before=)
 // so a filtered list can be reloaded, shared and reached from the overview's counts.
 import { isJobState } from "@/features/staff/job-states";
 import type { JobState, OpsJobFilter } from "@/types/api";
@@ -42,14 +42,20 @@ export function pageFromSearch(params: URLSearchParams): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-/** The address of a filter at a page; empty fields and page 1 are left out. */
-export function searchFromFields(fields: JobFilterFields, page = 1): URLSearchParams {
+/** The job list's page: the id it starts below (the previous page's cursor), or null for the newest. */
+export function cursorFromSearch(params: URLSearchParams): string | null {
+  const before = params.get("before");
+  return before === null || before.trim() === "" ? null : before.trim();
+}
+
+/** The address of a filter at a page (below `before`); empty fields and the first page are left out. */
+export function searchFromFields(fields: JobFilterFields, before: string | null = null): URLSearchParams {
   const params = new URLSearchParams();
   for (const key of FIELD_KEYS) {
     const value = fields[key].trim();
     if (value !== "") params.set(key, value);
   }
-  if (page > 1) params.set("page", String(page));
+  if (before !== null) params.set("before", before);
   return params;
 }
 

@@ -10,34 +10,38 @@ export const JOB_LIST_REFRESH_INTERVAL_MS = 5000;
 export const ACTIVE_JOB_REFRESH_INTERVAL_MS = 2000;
 export const FINAL_JOB_REFRESH_INTERVAL_MS = 5000;
 
-/** The list query in a fixed order: queue, state, from, to, q, station_id, page. */
-export function jobListSearch(filter: OpsJobFilter, page: number): string {
+/** The list query in a fixed order: queue, state, from, to, q, station_id, before (the page's cursor). */
+export function jobListSearch(filter: OpsJobFilter, before: string | null): string {
   const params = new URLSearchParams();
   for (const key of ["queue", "state", "from", "to", "q"] as const) {
     const value = filter[key];
     if (value) params.set(key, value);
   }
   if (filter.station_id !== undefined) params.set("station_id", String(filter.station_id));
-  params.set("page", String(page));
+  if (before !== null) params.set("before", before);
   return params.toString();
 }
 
-export function getJobList(filter: OpsJobFilter, page: number, { signal }: { signal?: AbortSignal } = {}) {
-  return api.get<OpsJobList>(`/ops/jobs?${jobListSearch(filter, page)}`, { signal });
+export function getJobList(filter: OpsJobFilter, before: string | null, { signal }: { signal?: AbortSignal } = {}) {
+  const search = jobListSearch(filter, before);
+  return api.get<OpsJobList>(search === "" ? "/ops/jobs" : `/ops/jobs?${search}`, { signal });
 }
 
-export function jobListQueryOptions(filter: OpsJobFilter, page: number) {
+export function jobListQueryOptions(filter: OpsJobFilter, before: string | null) {
   return queryOptions({
-    queryKey: opsKeys.jobList(filter, page),
-    queryFn: ({ signal }) => getJobList(filter, page, { signal }),
+    queryKey: opsKeys.jobList(filter, before),
+    queryFn: ({ signal }) => getJobList(filter, before, { signal }),
     refetchInterval: JOB_LIST_REFRESH_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useJobList(filter: OpsJobFilter, page: number) {
-  return useQuery(jobListQueryOptions(filter, page));
+export function useJobList(filter: OpsJobFilter, before: string | null) {
+  return useQuery(jobListQueryOptions(filter, before));
 }
+
+/** The most jobs one bulk re-run touches (the server's bound); the list counts up to one more. */
+export const BULK_RERUN_MAX = 10000;
 
 export function getOpsJob(id: string, { signal }: { signal?: AbortSignal } = {}): Promise<OpsJobDetail> {
   return api.get<OpsJobDetail>(`/ops/jobs/${encodeURIComponent(id)}`, { signal });

@@ -7,7 +7,7 @@ export const opsKeys = {
   queues: ["ops", "queues"] as const,
   stations: ["ops", "stations"] as const,
   jobs: ["ops", "jobs"] as const,
-  jobList: (filter: OpsJobFilter, page: number) => ["ops", "jobs", "list", filter, page] as const,
+  jobList: (filter: OpsJobFilter, before: string | null) => ["ops", "jobs", "list", filter, before] as const,
   job: (id: string) => ["ops", "jobs", "detail", id] as const,
   audit: (page: number) => ["ops", "audit", page] as const,
 };

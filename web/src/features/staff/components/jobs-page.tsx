@@ -1,16 +1,14 @@
 // /ops/tarefas: the job list by queue, state, time range and text, refreshed every 5 s,
-// with one-job and bulk re-runs.
+// paged by cursor (each page looks at a bounded window of jobs), with one-job and bulk re-runs.
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useSnackbar } from "@/components/snackbar/use-snackbar";
-import { useJobAction, useJobList } from "@/features/staff/api/jobs";
+import { BULK_RERUN_MAX, useJobAction, useJobList } from "@/features/staff/api/jobs";
 import { BulkRerunDialog } from "@/features/staff/components/bulk-rerun-dialog";
 import { JobFiltersForm } from "@/features/staff/components/job-filters-form";
 import { JobStateBadge } from "@/features/staff/components/job-state-badge";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
-import { Pager } from "@/features/staff/components/pager";
-import { countOf } from "@/features/staff/format";
-import { apiFilterOf, fieldsFromSearch, pageFromSearch, searchFromFields } from "@/features/staff/job-filter";
+import { apiFilterOf, cursorFromSearch, fieldsFromSearch, searchFromFields } from "@/features/staff/job-filter";
 import { useOpsMe } from "@/features/staff/ops-context";
 import { formatDateTime } from "@/lib/dates";
 import type { OpsJobSummary } from "@/types/api";
@@ -61,16 +59,47 @@ export function JobsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const search = searchParams.toString();
   const fields = useMemo(() => fieldsFromSearch(new URLSearchParams(search)), [search]);
-  const page = pageFromSearch(searchParams);
+  const before = cursorFromSearch(searchParams);
   const filter = useMemo(() => apiFilterOf(fields), [fields]);
-  const list = useJobList(filter, page);
+  const list = useJobList(filter, before);
   const [bulkCount, setBulkCount] = useState<number | null>(null);
 
   let body;
   if (list.data !== undefined) {
+    const nextCursor = list.data.next_cursor;
+    // Newer pages are a step back in the browser; "Mais recentes" returns to the first.
+    const pager = (before !== null || nextCursor !== null) && (
+      <nav className="ops-pager" aria-label="Paginação">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={before === null}
+          onClick={() => setSearchParams(searchFromFields(fields))}
+        >
+          Mais recentes
+        </button>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={nextCursor === null}
+          onClick={() => nextCursor !== null && setSearchParams(searchFromFields(fields, nextCursor))}
+        >
+          Mais antigas
+        </button>
+      </nav>
+    );
     body =
       list.data.jobs.length === 0 ? (
-        <OpsEmpty text="Nenhuma tarefa encontrada com estes filtros." />
+        <>
+          <OpsEmpty
+            text={
+              nextCursor === null
+                ? "Nenhuma tarefa encontrada com estes filtros."
+                : "Nenhuma tarefa encontrada neste trecho; busque nas mais antigas."
+            }
+          />
+          {pager}
+        </>
       ) : (
         <>
           <div className="ops-table-wrap">
@@ -93,12 +122,7 @@ export function JobsPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={list.data.per_page}
-            total={list.data.total}
-            onPage={(next) => setSearchParams(searchFromFields(fields, next))}
-          />
+          {pager}
         </>
       );
   } else if (list.isError) {
@@ -116,9 +140,9 @@ export function JobsPage() {
       <JobFiltersForm key={search} initial={fields} onApply={(next) => setSearchParams(searchFromFields(next))} />
       <div className="ops-toolbar">
         <p className="ops-muted" aria-live="polite">
-          {list.data ? countOf(list.data.total, "tarefa", "tarefas") : ""}
+          {rerunnable > BULK_RERUN_MAX ? "Mais de 10 mil tarefas reexecutáveis: refine o filtro para reexecutá-las." : ""}
         </p>
-        {me.can_act && rerunnable > 0 && (
+        {me.can_act && rerunnable > 0 && rerunnable <= BULK_RERUN_MAX && (
           <button type="button" className="button button--primary" onClick={() => setBulkCount(rerunnable)}>
             Reexecutar todas ({rerunnable})
           </button>

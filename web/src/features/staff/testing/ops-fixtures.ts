@@ -93,9 +93,8 @@ export function buildOpsJobList(overrides: Partial<OpsJobList> = {}): OpsJobList
       }),
       buildOpsJob({ id: DONE_JOB_ID, state: "succeeded", attempts: 1, error: null, queue: "points.credit" }),
     ],
-    total: 3,
+    next_cursor: null,
     rerunnable: 2,
-    page: 1,
     per_page: 50,
     ...overrides,
   };
