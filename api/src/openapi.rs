@@ -4,10 +4,12 @@
 //! `GET /api/openapi.json`, printed by `api openapi`, and committed as `docs/openapi.json`
 //! (a test fails when the committed file is stale); the web app's API types come from it.
 
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
+use serde_json::Value;
 use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, OpenApi, Ref, RefOr, Response, ResponseBuilder};
@@ -74,11 +76,96 @@ pub fn document() -> OpenApi {
 
 /// The document as committed in `docs/openapi.json`: pretty, keys in a stable order.
 pub fn pretty_json() -> String {
-    let mut json = document()
-        .to_pretty_json()
+    let mut doc = serde_json::to_value(document())
+        .unwrap_or_else(|err| unreachable!("the contract always serialises: {err}"));
+    require_nullable_answer_fields(&mut doc);
+    let mut json = serde_json::to_string_pretty(&doc)
         .unwrap_or_else(|err| unreachable!("the contract always serialises: {err}"));
     json.push('\n');
     json
+}
+
+/// utoipa leaves every `Option` field out of `required`, which is right for a request body
+/// (the field may be left out) but not for an answer: serde sends `None` as `null`, so the
+/// field is always there. A schema that no request body reaches gets its nullable fields
+/// marked required, and the web's generated types read `x: T | null`, not `x?: T | null`.
+/// (An answer field that is really left out when empty must not be an `Option` with
+/// `skip_serializing_if`, or it would be described as always present.)
+fn require_nullable_answer_fields(doc: &mut Value) {
+    let mut in_requests = BTreeSet::new();
+    let mut pending: Vec<String> = Vec::new();
+    if let Some(paths) = doc["paths"].as_object() {
+        for item in paths.values().filter_map(Value::as_object) {
+            for operation in item.values() {
+                collect_refs(&operation["requestBody"], &mut pending);
+            }
+        }
+    }
+    while let Some(name) = pending.pop() {
+        if in_requests.insert(name.clone()) {
+            collect_refs(&doc["components"]["schemas"][&name], &mut pending);
+        }
+    }
+    let Some(schemas) = doc["components"]["schemas"].as_object_mut() else {
+        return;
+    };
+    for (name, schema) in schemas.iter_mut() {
+        if in_requests.contains(name) {
+            continue;
+        }
+        // A type that flattens another is written `allOf: [{$ref}, {properties}]`.
+        match schema["allOf"].as_array_mut() {
+            Some(parts) => parts.iter_mut().for_each(require_nullable_fields),
+            None => require_nullable_fields(schema),
+        }
+    }
+}
+
+fn require_nullable_fields(schema: &mut Value) {
+    let Some(properties) = schema["properties"].as_object() else {
+        return;
+    };
+    let nullable: Vec<Value> = properties
+        .iter()
+        .filter(|(_, property)| is_nullable(property))
+        .map(|(field, _)| Value::String(field.clone()))
+        .collect();
+    if nullable.is_empty() {
+        return;
+    }
+    let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+    required.extend(nullable);
+    required.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    required.dedup();
+    schema["required"] = Value::Array(required);
+}
+
+fn collect_refs(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|target| target.strip_prefix("#/components/schemas/"))
+            {
+                found.push(name.to_string());
+            }
+            map.values().for_each(|inner| collect_refs(inner, found));
+        }
+        Value::Array(items) => items.iter().for_each(|inner| collect_refs(inner, found)),
+        _ => {}
+    }
+}
+
+/// `type: [T, "null"]` or `oneOf: [{type: "null"}, ...]`, as utoipa writes an `Option`.
+fn is_nullable(property: &Value) -> bool {
+    let null = Value::String("null".into());
+    property["type"]
+        .as_array()
+        .is_some_and(|types| types.contains(&null))
+        || property["oneOf"]
+            .as_array()
+            .is_some_and(|variants| variants.iter().any(|variant| variant["type"] == null))
 }
 
 /// This document

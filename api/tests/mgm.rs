@@ -48,7 +48,7 @@ async fn validate(app: &axum::Router, code: &str) -> serde_json::Value {
 }
 
 fn invalid() -> serde_json::Value {
-    json!({"valid": false, "action": null, "points_invited": 0, "points_inviter": 0})
+    json!({"valid": false, "action": null, "points_invited": 0, "points_inviter": 0, "inviter": null})
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

@@ -21,7 +21,7 @@ export function detectPlatform(userAgent: string, maxTouchPoints: number): Devic
 
 /** Whether this station has an app that a deep link can open. */
 export function stationHasApp(station: Station): boolean {
-  return station.has_app && station.domain.trim() !== "";
+  return station.has_app && (station.domain ?? "").trim() !== "";
 }
 
 /** `{scheme}://{resource}/{type}/{actionId}`: the station's `domain` is its app's URL scheme. */

@@ -37,7 +37,8 @@ function filterText(filter: unknown): string | null {
 
 /** What an entry's details add: the queue and earlier state, the bulk filter and count, the station. */
 export function auditDetailsText(entry: OpsAuditEntry): string {
-  const { details } = entry;
+  // Free-form JSON in the contract: each action's keys are read defensively below.
+  const details: Record<string, unknown> = isRecord(entry.details) ? entry.details : {};
   switch (entry.action) {
     case "queue.pause":
     case "queue.resume":
@@ -62,4 +63,8 @@ export function auditDetailsText(entry: OpsAuditEntry): string {
       // An action this console does not know yet: its label is the raw name, no details.
       return "";
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -30,7 +30,6 @@ pub(super) struct MgmAnswer {
     action: Option<ActionRef>,
     points_invited: i32,
     points_inviter: i32,
-    #[serde(skip_serializing_if = "Option::is_none")]
     inviter: Option<InviterRef>,
 }
 

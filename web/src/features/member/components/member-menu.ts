@@ -33,10 +33,6 @@ const FULL_ACCOUNT_MENU: MenuLink[] = [
 /** No-CPF stations have no shop nor wallet, so their account menu is reduced. */
 const NO_CPF_ACCOUNT_MENU: MenuLink[] = [PROFILE_LINK, INVITES_LINK, TROPHIES_LINK];
 
-function hasPlans(station: Station): boolean {
-  return Array.isArray(station.plans) && station.plans.length > 0;
-}
-
 export function memberMenu(station: Station): MemberMenu {
   const candidates: [boolean, MenuLink][] = [
     [true, { label: "Início", to: "/homepage" }],
@@ -44,7 +40,6 @@ export function memberMenu(station: Station): MemberMenu {
     [station.events_access, { label: "Eventos", to: "/homepage/calendario" }],
     [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
     [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
-    [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
   ];
   return {
     main: candidates.filter(([shown]) => shown).map(([, link]) => link),

@@ -130,14 +130,9 @@ describe("drawer", () => {
     expect(linksOf(within(drawer).getByRole("region", { name: "Minha conta" }))).toEqual(FULL_ACCOUNT_MENU.slice(0, 3));
   });
 
-  it("shows 'Planos' only when the station has plans", async () => {
-    await renderMemberArea(buildStation({ plans: [] }));
+  it("shows no 'Planos' while the station answer carries no plans (they come with membership)", async () => {
+    await renderMemberArea();
     expect(within(openDrawer()).queryByRole("link", { name: "Planos" })).not.toBeInTheDocument();
-  });
-
-  it("shows 'Planos' for a station with plans", async () => {
-    await renderMemberArea(buildStation({ plans: [{ id: 1, name: "Sócio Ouro" }] }));
-    expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
   });
 });
 

@@ -128,7 +128,7 @@ export function DeepLinkPage() {
   return (
     <AppOpener
       platform={platform}
-      appAddress={appUrl(station.domain, target)}
+      appAddress={appUrl(station.domain ?? "", target)}
       storeAddress={storeLink(station, platform)}
     />
   );

@@ -4,14 +4,14 @@ import { useBulkRerun } from "@/features/staff/api/jobs";
 import { useOpsStations } from "@/features/staff/api/stations";
 import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
 import { countOf } from "@/features/staff/format";
-import { JOB_STATE_LABELS } from "@/features/staff/job-states";
+import { isJobState, JOB_STATE_LABELS } from "@/features/staff/job-states";
 import { formatDateTime } from "@/lib/dates";
 import type { OpsJobFilter } from "@/types/api";
 
 function filterLines(filter: OpsJobFilter, stationName: string | undefined): string[] {
   const lines: string[] = [];
   if (filter.queue) lines.push(`Fila: ${filter.queue}`);
-  if (filter.state) lines.push(`Estado: ${JOB_STATE_LABELS[filter.state]}`);
+  if (filter.state) lines.push(`Estado: ${isJobState(filter.state) ? JOB_STATE_LABELS[filter.state] : filter.state}`);
   if (filter.from) lines.push(`De: ${formatDateTime(filter.from)}`);
   if (filter.to) lines.push(`Até: ${formatDateTime(filter.to)}`);
   if (filter.q) lines.push(`Texto: ${filter.q}`);
