@@ -146,7 +146,7 @@ async fn update_password(
     let confirmed = recovery::reset_password(&mut tx, user_id, &password_hash).await?;
     // The reset confirmed a pending account: it earns what a confirmation earns.
     if confirmed {
-        crate::routes::wallet::points::credit_confirmed_account(&mut tx, user_id).await?;
+        jobs::kinds::PointsCredit::for_confirmed_account(&mut tx, user_id).await?;
     }
     tx.commit().await?;
     tracing::info!(user_id, "password reset");

@@ -518,7 +518,7 @@ async fn signup_simple(
     let user_id = create_account(&mut tx, &account).await?;
     record_invitation(&mut tx, station.id, user_id, request.member_get_member).await?;
     // Active at once: the confirmed account's rewards are queued now.
-    crate::routes::wallet::points::credit_confirmed_account(&mut tx, user_id).await?;
+    jobs::kinds::PointsCredit::for_confirmed_account(&mut tx, user_id).await?;
     // In the same transaction: no account is left without the session it was created for.
     let session = start_session_in(&mut tx, user_id, "simple sign-up").await?;
     tx.commit().await?;

@@ -90,7 +90,7 @@ async fn validate_sharing(
         let mut tx = state.db.begin().await?;
         let recorded = sharing::record_visit(&mut *tx, &visit_row).await?;
         if recorded {
-            crate::routes::wallet::points::credit_share_visit(&mut tx, &visit_row).await?;
+            jobs::kinds::PointsCredit::for_share_visit(&mut tx, &visit_row).await?;
         }
         tx.commit().await?;
         if recorded {

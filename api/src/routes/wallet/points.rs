@@ -1,12 +1,11 @@
 //! The member's wallet (docs/api-wallet.md): the balance, the statement's two lists, and
 //! `POST /api/user-earn-points/`, which only ever credits participations the member really
-//! completed. Also the helpers other routes call to enqueue the credits their events earn,
-//! in the event's own transaction.
+//! completed. The credits other areas' events earn are enqueued by `jobs::kinds::PointsCredit`
+//! in each event's own transaction.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use chrono::{DateTime, Utc};
-use domain::engagement::sharing::Visit;
 use domain::wallet::ledger::{
     self, CreditLine, LotState, Points, SourceKind, SpendKind, SpendLine,
 };
@@ -14,7 +13,6 @@ use domain::wallet::rewards::{self, ClaimRefused};
 use jobs::kinds::PointsCredit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::PgConnection;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -34,22 +32,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(earn_transactions))
         .routes(routes!(use_transactions))
         .routes(routes!(user_earn_points))
-}
-
-/// Enqueues what a newly confirmed account earns (sign-up reward, member-get-member), on
-/// the transaction that confirmed it.
-pub(crate) async fn credit_confirmed_account(tx: &mut PgConnection, user_id: i64) -> ApiResult<()> {
-    let credits = rewards::on_account_confirmed(&mut *tx, user_id).await?;
-    PointsCredit::enqueue_all(tx, credits).await?;
-    Ok(())
-}
-
-/// Enqueues the sharer's credit for a visit just recorded as new, on its transaction.
-pub(crate) async fn credit_share_visit(tx: &mut PgConnection, visit: &Visit<'_>) -> ApiResult<()> {
-    if let Some(credit) = rewards::on_share_visit(&mut *tx, visit).await? {
-        PointsCredit::enqueue(tx, credit).await?;
-    }
-    Ok(())
 }
 
 /// A member reads only their own wallet; any other id is refused like `GET /users/{id}`.

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
+use domain::engagement::sharing::Visit;
 use domain::wallet::ledger::{self, Credit, LedgerError, SourceKind};
+use domain::wallet::rewards;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
@@ -113,6 +115,22 @@ impl PointsCredit {
             }
         }
         Ok(queued)
+    }
+
+    /// Enqueues what a newly confirmed account earns (sign-up reward, member-get-member),
+    /// on the transaction that confirmed it, whichever way it was confirmed.
+    pub async fn for_confirmed_account(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
+        let credits = rewards::on_account_confirmed(&mut *tx, user_id).await?;
+        Self::enqueue_all(tx, credits).await?;
+        Ok(())
+    }
+
+    /// Enqueues the sharer's credit for a visit just recorded as new, on its transaction.
+    pub async fn for_share_visit(tx: &mut PgConnection, visit: &Visit<'_>) -> sqlx::Result<()> {
+        if let Some(credit) = rewards::on_share_visit(&mut *tx, visit).await? {
+            Self::enqueue(tx, credit).await?;
+        }
+        Ok(())
     }
 }
 

@@ -271,7 +271,7 @@ pub(super) async fn activate_participant(
     };
     // What the confirmed account earns is queued with the activation itself.
     if let Outcome::Activated(user_id) = outcome {
-        crate::routes::wallet::points::credit_confirmed_account(&mut tx, user_id).await?;
+        jobs::kinds::PointsCredit::for_confirmed_account(&mut tx, user_id).await?;
     }
     // Wrong codes are counted even though the answer is an error.
     tx.commit().await?;
