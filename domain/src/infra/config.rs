@@ -207,6 +207,13 @@ impl Config {
                 reason: "must be at least 1".into(),
             });
         }
+        // 0 would still let each address's first e-mail through (the cap counts after it).
+        if self.confirmation_max_per_day == 0 {
+            return Err(ConfigError {
+                variable: "FILIA_CONFIRMATION_MAX_PER_DAY",
+                reason: "must be at least 1".into(),
+            });
+        }
         if self.captcha != CaptchaProvider::Off {
             if self.captcha_secret.is_none() {
                 return Err(ConfigError {
@@ -401,6 +408,10 @@ mod tests {
         for poll in ["0", "-1", "0.5"] {
             let err = config(&[("FILIA_JOB_POLL_SECONDS", poll)]).expect_err(poll);
             assert_eq!(err.variable, "FILIA_JOB_POLL_SECONDS", "{poll}");
+        }
+        for cap in ["0", "-1", "many"] {
+            let err = config(&[("FILIA_CONFIRMATION_MAX_PER_DAY", cap)]).expect_err(cap);
+            assert_eq!(err.variable, "FILIA_CONFIRMATION_MAX_PER_DAY", "{cap}");
         }
     }
 
