@@ -331,25 +331,7 @@ pub async fn claim_send(
     let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
     let max_per_day = i32::try_from(max_per_day).unwrap_or(i32::MAX);
     prune_cooldowns(&mut *tx).await?;
-    let claimed: Option<i32> = sqlx::query_scalar(
-        "INSERT INTO confirmation_cooldowns (station_id, email_hash) VALUES ($1, $2)
-         ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now(),
-             day_count = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
-                              THEN 1 ELSE confirmation_cooldowns.day_count + 1 END,
-             day_started_at = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
-                                   THEN now() ELSE confirmation_cooldowns.day_started_at END
-          WHERE confirmation_cooldowns.sent_at <= now() - $3
-            AND (confirmation_cooldowns.day_count < $4
-                 OR confirmation_cooldowns.day_started_at <= now() - interval '1 day')
-         RETURNING 1",
-    )
-    .bind(station_id)
-    .bind(email_key(email).as_slice())
-    .bind(wait)
-    .bind(max_per_day)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if claimed.is_some() {
+    if record_send(tx, station_id, email, wait, max_per_day).await? {
         return Ok(Ok(()));
     }
     let (wait_left, day_left): (f64, Option<f64>) = sqlx::query_as(
@@ -372,21 +354,41 @@ pub async fn claim_send(
 }
 
 /// Starts the wait for an address without asking (the sign-up's own e-mail always goes),
-/// counting the e-mail in the address' day.
+/// counting the e-mail in the address' day: [`record_send`] with neither a wait nor a cap.
 pub async fn mark_sent(tx: &mut PgConnection, station_id: i64, email: &str) -> sqlx::Result<()> {
-    sqlx::query(
+    record_send(tx, station_id, email, Duration::zero(), i32::MAX).await?;
+    Ok(())
+}
+
+/// Counts an e-mail to the address (its wait starts again; its day's count grows, or a new
+/// day starts) unless the last one is younger than `wait` or `max_per_day` went out within
+/// the day. One statement, so two racing calls cannot both pass. True when it counted.
+async fn record_send(
+    tx: &mut PgConnection,
+    station_id: i64,
+    email: &str,
+    wait: Duration,
+    max_per_day: i32,
+) -> sqlx::Result<bool> {
+    let counted: Option<i32> = sqlx::query_scalar(
         "INSERT INTO confirmation_cooldowns (station_id, email_hash) VALUES ($1, $2)
          ON CONFLICT (station_id, email_hash) DO UPDATE SET sent_at = now(),
              day_count = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
                               THEN 1 ELSE confirmation_cooldowns.day_count + 1 END,
              day_started_at = CASE WHEN confirmation_cooldowns.day_started_at <= now() - interval '1 day'
-                                   THEN now() ELSE confirmation_cooldowns.day_started_at END",
+                                   THEN now() ELSE confirmation_cooldowns.day_started_at END
+          WHERE confirmation_cooldowns.sent_at <= now() - $3
+            AND (confirmation_cooldowns.day_count < $4
+                 OR confirmation_cooldowns.day_started_at <= now() - interval '1 day')
+         RETURNING 1",
     )
     .bind(station_id)
     .bind(email_key(email).as_slice())
-    .execute(&mut *tx)
+    .bind(wait)
+    .bind(max_per_day)
+    .fetch_optional(tx)
     .await?;
-    Ok(())
+    Ok(counted.is_some())
 }
 
 /// Waits longer than a day are not a thing; their rows only take space.
