@@ -23,7 +23,8 @@ use crate::error::ApiError;
 use crate::login_throttle::with_redis;
 use crate::state::AppState;
 
-pub const TOO_MANY_SIGNUPS: &str = "Muitas tentativas. Aguarde alguns minutos e tente novamente.";
+pub const TOO_MANY_FROM_ADDRESS: &str =
+    "Muitas tentativas. Aguarde alguns minutos e tente novamente.";
 pub const TOO_MANY_VISITS: &str =
     "Muitos acessos a partir deste endereço. Aguarde alguns minutos e tente novamente.";
 
@@ -44,7 +45,7 @@ pub struct Signups;
 
 impl IpLimit for Signups {
     const NAME: &'static str = "signup";
-    const MESSAGE: &'static str = TOO_MANY_SIGNUPS;
+    const MESSAGE: &'static str = TOO_MANY_FROM_ADDRESS;
     fn limit(config: &Config) -> (u32, u64) {
         (config.signup_max_per_ip, config.signup_window_seconds)
     }
@@ -71,7 +72,7 @@ pub struct Activations;
 
 impl IpLimit for Activations {
     const NAME: &'static str = "activation";
-    const MESSAGE: &'static str = TOO_MANY_SIGNUPS;
+    const MESSAGE: &'static str = TOO_MANY_FROM_ADDRESS;
     fn limit(config: &Config) -> (u32, u64) {
         (
             config.activation_max_per_ip,
