@@ -797,6 +797,45 @@ async fn a_sharer_earns_at_most_the_daily_cap_of_share_credits(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn share_visits_at_once_never_pass_the_cap_nor_pay_a_network_twice(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let share = demo_share(&db, demo.station_id).await;
+    let app = app_with(db.clone(), &[("FILIA_TRUST_FORWARDED_FOR", "true")]);
+    let cap = domain::wallet::rewards::SHARE_CREDITS_PER_DAY;
+
+    // cap + 10 networks, each visiting twice with two visitor ids, all at once.
+    let mut visits = tokio::task::JoinSet::new();
+    for i in 0..(cap + 10) * 2 {
+        let app = app.clone();
+        visits.spawn(async move {
+            let network = i / 2;
+            let visitor = format!("visitante-{i:03}-8f14e45fceea467a");
+            let address = format!("10.{}.{}.1", network / 200, network % 200);
+            share_visit_from(&app, &demo, share, (&visitor, &address, "Firefox")).await;
+        });
+    }
+    while let Some(visit) = visits.join_next().await {
+        visit.expect("visit");
+    }
+
+    assert_eq!(share_visits(&db).await, (cap + 10) * 2);
+    let keys = credit_keys(&db).await;
+    assert_eq!(keys.len(), usize::try_from(cap).expect("cap"), "{keys:?}");
+    let counted: i64 = sqlx::query_scalar("SELECT count(*) FROM share_credits")
+        .fetch_one(&db)
+        .await
+        .expect("share credits");
+    assert_eq!(
+        counted, cap,
+        "one row per credited network, no more than the cap"
+    );
+    assert_eq!(
+        run_credit_jobs(&db).await,
+        usize::try_from(cap).expect("cap")
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_daily_cap_holds_after_job_retention_pruned_the_day_s_credit_jobs(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share = demo_share(&db, demo.station_id).await;
