@@ -1,5 +1,7 @@
 //! Serves the built web app. Any path outside `/api` that is not a file answers
 //! `index.html`, so the app's own router handles deep links such as `/not-autorized`.
+//! The build writes a Brotli and a gzip copy beside each text file
+//! (web/scripts/compress-assets.js); a browser that accepts one gets it.
 
 use axum::extract::{Request, State};
 use axum::http::header::{CACHE_CONTROL, HeaderValue};
@@ -17,8 +19,13 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     } else {
         "no-cache"
     };
+    let index = ServeFile::new(dir.join("index.html"))
+        .precompressed_br()
+        .precompressed_gzip();
     let mut response = match ServeDir::new(dir)
-        .fallback(ServeFile::new(dir.join("index.html")))
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(index)
         .oneshot(request)
         .await
     {

@@ -3,7 +3,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{app_with, get};
+use common::{app_with, call, get};
 use sqlx::PgPool;
 
 fn built_app_dir() -> std::path::PathBuf {
@@ -45,6 +45,48 @@ async fn deep_links_answer_the_app_and_assets_are_cached(db: PgPool) {
         "/api paths never fall back to the app"
     );
     assert_eq!(api.json()["error"], "Rota não encontrada");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_build_s_compressed_copies_go_to_browsers_that_accept_them(db: PgPool) {
+    let dir = built_app_dir();
+    // The build writes these beside each file (web/scripts/compress-assets.js); the server
+    // sends them as they are, so any bytes tell which copy was chosen.
+    for (file, copy) in [
+        ("assets/app-1a2b.js.gz", "gzip copy of the script"),
+        ("assets/app-1a2b.js.br", "brotli copy of the script"),
+        ("index.html.gz", "gzip copy of the page"),
+    ] {
+        std::fs::write(dir.join(file), copy).expect("compressed copy");
+    }
+    let app = app_with(db, &[("FILIA_WEB_DIR", dir.to_str().expect("utf-8"))]);
+    let fetch = |path: &'static str, accepts: &'static str| {
+        let app = app.clone();
+        async move { call(&app, "GET", path, None, &[("accept-encoding", accepts)]).await }
+    };
+
+    let gzip = fetch("/assets/app-1a2b.js", "gzip").await;
+    assert_eq!(gzip.status, StatusCode::OK);
+    assert_eq!(gzip.headers["content-encoding"], "gzip");
+    assert_eq!(gzip.text, "gzip copy of the script");
+    assert!(gzip.headers["content-type"].to_str().expect("ascii").contains("javascript"));
+    assert_eq!(gzip.headers["vary"], "accept-encoding");
+    assert_eq!(gzip.headers["cache-control"], "public, max-age=31536000, immutable");
+
+    let brotli = fetch("/assets/app-1a2b.js", "gzip, deflate, br").await;
+    assert_eq!(brotli.headers["content-encoding"], "br");
+    assert_eq!(brotli.text, "brotli copy of the script");
+
+    let plain = fetch("/assets/app-1a2b.js", "identity").await;
+    assert!(!plain.headers.contains_key("content-encoding"));
+    assert_eq!(plain.text, "console.log(1)");
+
+    let deep_link = fetch("/homepage/extrato/extratos-totais", "gzip").await;
+    assert_eq!(deep_link.status, StatusCode::OK);
+    assert_eq!(deep_link.headers["content-encoding"], "gzip");
+    assert_eq!(deep_link.text, "gzip copy of the page");
+    assert_eq!(deep_link.headers["cache-control"], "no-cache");
     std::fs::remove_dir_all(dir).ok();
 }
 
