@@ -1,6 +1,8 @@
 // ESLint (flat config): typescript-eslint's type-aware recommended rules, the rules of React
 // hooks, and the feature boundaries: a feature is used by the app and by other features only
-// through its `index.ts`; its `testing/` helpers serve tests alone.
+// through its `index.ts`, and its route table through its `routes.tsx` (apart, so the table
+// every page loads does not pull in the components behind the barrel); its `testing/`
+// helpers serve tests alone.
 import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -14,7 +16,8 @@ const FEATURES = readdirSync(new URL("./src/features", import.meta.url), { withF
 
 const TESTS = ["src/**/*.test.{ts,tsx}", "src/testing/**", "src/features/*/testing/**"];
 
-const DEEP_IMPORT_MESSAGE = "Import another feature through its index.ts (@/features/<name>), not its internals.";
+const DEEP_IMPORT_MESSAGE =
+  "Import another feature through its index.ts (@/features/<name>) or its route table (@/features/<name>/routes), not its internals.";
 
 /**
  * Deep imports of other features are refused; `ownFeature` may reach its own files (and
@@ -23,7 +26,7 @@ const DEEP_IMPORT_MESSAGE = "Import another feature through its index.ts (@/feat
 function boundaries({ ownFeature, allowTestKits }) {
   const notOwn = ownFeature ? `(?!${ownFeature}/)` : "";
   const notTestKit = allowTestKits ? "(?!testing/)" : "";
-  const patterns = [{ regex: `^@/features/${notOwn}[^/]+/${notTestKit}`, message: DEEP_IMPORT_MESSAGE }];
+  const patterns = [{ regex: `^@/features/${notOwn}[^/]+/(?!routes$)${notTestKit}`, message: DEEP_IMPORT_MESSAGE }];
   if (ownFeature) {
     patterns.push({
       regex: `^@/features/${ownFeature}$`,

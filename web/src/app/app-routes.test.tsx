@@ -21,7 +21,7 @@ describe("root gate", () => {
 
   it("tells a user without establishment, whose 'Tentar novamente' logs out", async () => {
     signIn({ establishment: null });
-    const { router } = renderApp();
+    const { page } = renderApp();
 
     expect(
       await screen.findByRole("heading", { name: "Nenhum estabelecimento está vinculado ao seu usuário." }),
@@ -29,47 +29,47 @@ describe("root gate", () => {
     fireEvent.click(screen.getByRole("button", { name: "Tentar novamente" }));
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
     expect(getStoredSession()).toBeNull();
   });
 
   it("sends an inactive user to /confimation", async () => {
     signIn({ active: 0 });
-    const { router } = renderApp();
+    const { page } = renderApp();
 
     expect(await screen.findByRole("heading", { name: "Sua conta ainda não foi ativada." })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/confimation");
+    expect(page.location.pathname).toBe("/confimation");
     expect(screen.getByRole("link", { name: "Voltar ao início" })).toHaveAttribute("href", "/");
   });
 
   it.each([1, 2])("sends a user of type %i to /homepage", async (typeId) => {
     signIn({ type_id: typeId });
-    const { router } = renderApp();
+    const { page } = renderApp();
 
     expect(await screen.findByRole("heading", { name: "Olá, Maria Silva!" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/homepage");
+    expect(page.location.pathname).toBe("/homepage");
   });
 
   it("sends an unknown account type to /not-autorized", async () => {
     signIn({ type_id: 9 });
-    const { router } = renderApp();
+    const { page } = renderApp();
 
     expect(await screen.findByRole("heading", { name: "Erro 401!" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/not-autorized");
+    expect(page.location.pathname).toBe("/not-autorized");
   });
 });
 
 describe("member area", () => {
   it("sends visitors back to /", async () => {
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
   });
 
   it("has a top bar with the logo linking home and 'Sair', which logs out", async () => {
     signIn();
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
     const logoLink = await screen.findByRole("link", { name: "Clube Filia Demo" });
     expect(logoLink).toHaveAttribute("href", "/homepage");
@@ -78,13 +78,13 @@ describe("member area", () => {
     fireEvent.click(screen.getByRole("link", { name: "Sair" }));
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
     expect(getStoredSession()).toBeNull();
   });
 
   it("blocks a deleted user; 'Fale conosco' logs out and opens /suporte", async () => {
     signIn({ deletedAt: "2026-11-01T00:00:00Z" });
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
     const modal = await screen.findByRole("dialog", { name: "O seu acesso está supenso..." });
     fireEvent.keyDown(modal, { key: "Escape" });
@@ -92,7 +92,7 @@ describe("member area", () => {
 
     fireEvent.click(screen.getByRole("link", { name: "Fale conosco" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/suporte"));
+    await waitFor(() => expect(page.location.pathname).toBe("/suporte"));
     expect(getStoredSession()).toBeNull();
     expect(screen.queryByRole("dialog", { name: "O seu acesso está supenso..." })).not.toBeInTheDocument();
   });

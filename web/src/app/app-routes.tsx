@@ -7,17 +7,15 @@ import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
 import { NotFoundRoute } from "@/app/routes/not-found";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
-import { LoadingPage } from "@/components/loading-page";
-import { memberAreaRoutes } from "@/features/member";
-import { accountRoutes, signupRoutes } from "@/features/accounts";
-import { publicPageRoutes } from "@/features/public-pages";
+import { accountRoutes } from "@/features/accounts/routes";
+import { memberAreaRoutes } from "@/features/member/routes";
+import { publicPageRoutes } from "@/features/public-pages/routes";
 import { RequireMember } from "@/features/session";
-import { opsRoutes } from "@/features/staff";
+import { opsRoutes } from "@/features/staff/routes";
 
 export const appRoutes: RouteObject[] = [
   {
     element: <RootLayout />,
-    hydrateFallbackElement: <LoadingPage />,
     children: [
       { index: true, element: <RootGateRoute /> },
       {
@@ -30,7 +28,6 @@ export const appRoutes: RouteObject[] = [
         children: memberAreaRoutes,
       },
       ...accountRoutes,
-      ...signupRoutes,
       ...publicPageRoutes,
       ...opsRoutes,
       { path: "logout", element: <LogoutRoute /> },

@@ -1,25 +1,24 @@
-// Screens are loaded when first opened, with the loading page meanwhile. This file builds
-// its own router: renderApp loads every screen up front.
+// Screens are loaded when first opened, with the loading page meanwhile. This file is the one
+// that renders the app before any screen is loaded (renderApp loads every screen up front).
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { createMemoryRouter } from "react-router";
-import { RouterProvider } from "react-router/dom";
+import type { Location } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
-import { appRoutes } from "@/app/app-routes";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildStation } from "@/testing/fixtures";
+import { AppRoutesAt } from "@/testing/render-app-routes";
 import { stubApi } from "@/testing/stub-api";
 import { TestProviders } from "@/testing/test-providers";
 
 const LOADING_TEXT = "Aguarde um momento...";
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const seen: Location[] = [];
   render(
     <TestProviders station={buildStation()}>
-      <RouterProvider router={router} />
+      <AppRoutesAt path={path} onView={({ location }) => seen.push(location)} />
     </TestProviders>,
   );
-  return router;
+  return { pathname: () => seen.at(-1)?.pathname };
 }
 
 beforeEach(() => {
@@ -37,12 +36,12 @@ describe("lazy screens", () => {
   });
 
   it("show the loading page while a screen opened later loads", async () => {
-    const router = renderAt("/");
+    const app = renderAt("/");
     fireEvent.click(await screen.findByRole("link", { name: "Cadastre-se" }));
 
-    expect(router.state.navigation.state).toBe("loading");
+    await waitFor(() => expect(app.pathname()).toBe("/cadastrar"));
     expect(screen.getByText(LOADING_TEXT)).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/cadastrar"));
-    await waitFor(() => expect(screen.queryByText(LOADING_TEXT)).not.toBeInTheDocument());
+    expect(await screen.findByRole("heading", { name: "Cadastre-se" })).toBeInTheDocument();
+    expect(screen.queryByText(LOADING_TEXT)).not.toBeInTheDocument();
   });
 });

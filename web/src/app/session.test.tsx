@@ -19,10 +19,10 @@ describe("/logout", () => {
   it("revokes the session on the server, forgets it here and goes to /", async () => {
     signIn({}, "member-token");
     const api = stubApi({ [LOGOUT]: () => new Response(null, { status: 204 }) });
-    const { router } = renderApp({ path: "/logout" });
+    const { page } = renderApp({ path: "/logout" });
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
     expect(getStoredSession()).toBeNull();
     expect(api.callsTo(LOGOUT)).toHaveLength(1);
     expect(api.authorizationSentTo(LOGOUT)).toBe("Bearer member-token");
@@ -31,20 +31,20 @@ describe("/logout", () => {
   it("signs out here even when the server cannot be reached", async () => {
     signIn();
     stubApi();
-    const { router } = renderApp({ path: "/logout" });
+    const { page } = renderApp({ path: "/logout" });
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
     expect(getStoredSession()).toBeNull();
   });
 
   it("takes a 401 (the session had already ended) as done, not as a failure", async () => {
     signIn();
     stubApi({ [LOGOUT]: () => jsonResponse(NOT_AUTHORIZED, 401) });
-    const { router } = renderApp({ path: "/logout" });
+    const { page } = renderApp({ path: "/logout" });
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
   });
 });
 
@@ -64,10 +64,10 @@ describe("the stored token at start", () => {
       [VALIDATE_TOKEN]: () => jsonResponse({ valid: false, user: null }),
       [BALANCE]: () => jsonResponse(buildWalletBalance()),
     });
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
     expect(await screen.findByRole("link", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(page.location.pathname).toBe("/");
     expect(getStoredSession()).toBeNull();
   });
 
@@ -96,9 +96,9 @@ describe("a 401 from a call made with the session", () => {
   it("forgets the session and goes to /login", async () => {
     signIn();
     stubApi({ [BALANCE]: () => jsonResponse(NOT_AUTHORIZED, 401) });
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    await waitFor(() => expect(page.location.pathname).toBe("/login"));
     expect(getStoredSession()).toBeNull();
     expect(await screen.findByRole("button", { name: "Entrar" })).toBeInTheDocument();
   });

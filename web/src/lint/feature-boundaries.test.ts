@@ -1,5 +1,6 @@
 // The import rule of eslint.config.js, checked on snippets: features meet only through
-// their index.ts, and a feature's testing/ kit serves tests alone.
+// their index.ts (and their route tables, routes.tsx), and a feature's testing/ kit serves
+// tests alone.
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
@@ -18,6 +19,14 @@ async function refusals(filePath: string, source: string): Promise<string[]> {
 describe("feature boundaries", () => {
   it("lets a feature use another through its index.ts", async () => {
     expect(await refusals("src/features/wallet/x.ts", 'import { useStation } from "@/features/stations";\n')).toEqual([]);
+  });
+
+  it("lets the app and other features take a feature's route table, and nothing else beside index.ts", async () => {
+    expect(await refusals("src/app/x.tsx", 'import { opsRoutes } from "@/features/staff/routes";\n')).toEqual([]);
+    expect(await refusals("src/features/member/x.ts", 'import { walletMemberRoutes } from "@/features/wallet/routes";\n')).toEqual([]);
+    expect(await refusals("src/app/x.tsx", 'import { x } from "@/features/staff/routes-extra";\n')).toEqual([
+      expect.stringContaining("through its index.ts"),
+    ]);
   });
 
   it("refuses a feature reaching into another one's files", async () => {

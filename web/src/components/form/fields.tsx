@@ -1,5 +1,4 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
-import { BRAZILIAN_STATES } from "@/lib/brazilian-states";
 import type { Form } from "@/components/form/use-form";
 import "./form.css";
 
@@ -71,20 +70,6 @@ export function SelectField({ label, error, onChange, children, ...select }: Sel
       </select>
       <FieldError id={errorId} error={error} />
     </div>
-  );
-}
-
-/** The 27 states, by sigla. */
-export function StateOptions() {
-  return (
-    <>
-      <option value="">Selecione</option>
-      {BRAZILIAN_STATES.map((state) => (
-        <option key={state.id} value={state.sigla}>
-          {state.nome}
-        </option>
-      ))}
-    </>
   );
 }
 

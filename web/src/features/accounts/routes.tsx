@@ -1,38 +1,34 @@
-// Login, token login, activation and password recovery screens, each loaded when first opened.
+// Login, token login, activation, password recovery and sign-up screens, each loaded when
+// first opened.
 import type { RouteObject } from "react-router";
+import { lazyScreen } from "@/components/lazy-screen";
+import { signupRoutes } from "@/features/accounts/signup/routes";
 
 export const accountRoutes: RouteObject[] = [
   {
     path: "login",
-    lazy: async () => ({ Component: (await import("@/features/accounts/components/login-page")).LoginPage }),
+    element: lazyScreen(async () => (await import("@/features/accounts/components/login-page")).LoginPage),
   },
   {
     path: "login-token/:token",
-    lazy: async () => ({ Component: (await import("@/features/accounts/components/login-token-page")).LoginTokenPage }),
+    element: lazyScreen(async () => (await import("@/features/accounts/components/login-token-page")).LoginTokenPage),
   },
   {
     path: "confirmacao/:email",
-    lazy: async () => ({
-      Component: (await import("@/features/accounts/components/confirmation-page")).ConfirmationPage,
-    }),
+    element: lazyScreen(async () => (await import("@/features/accounts/components/confirmation-page")).ConfirmationPage),
   },
   // The link's token and the 6-digit code share this route (/ativar/{hashCode}/{email}).
   {
     path: "ativar/:hash/:email",
-    lazy: async () => ({
-      Component: (await import("@/features/accounts/components/activation-link-page")).ActivationLinkPage,
-    }),
+    element: lazyScreen(async () => (await import("@/features/accounts/components/activation-link-page")).ActivationLinkPage),
   },
   {
     path: "esqueci-minha-senha",
-    lazy: async () => ({
-      Component: (await import("@/features/accounts/components/forgot-password-page")).ForgotPasswordPage,
-    }),
+    element: lazyScreen(async () => (await import("@/features/accounts/components/forgot-password-page")).ForgotPasswordPage),
   },
   {
     path: "redefinir-senha/:userHash/:userEmail",
-    lazy: async () => ({
-      Component: (await import("@/features/accounts/components/reset-password-page")).ResetPasswordPage,
-    }),
+    element: lazyScreen(async () => (await import("@/features/accounts/components/reset-password-page")).ResetPasswordPage),
   },
+  ...signupRoutes,
 ];

@@ -1,9 +1,10 @@
 // The member's wallet pages, children of /homepage, loaded when first opened.
 import type { RouteObject } from "react-router";
+import { lazyScreen } from "@/components/lazy-screen";
 
 export const walletMemberRoutes: RouteObject[] = [
   {
     path: "extrato/extratos-totais",
-    lazy: async () => ({ Component: (await import("@/features/wallet/components/statement-page")).StatementPage }),
+    element: lazyScreen(async () => (await import("@/features/wallet/components/statement-page")).StatementPage),
   },
 ];

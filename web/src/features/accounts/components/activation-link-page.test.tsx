@@ -17,21 +17,21 @@ describe("/ativar/{hash}/{email}", () => {
     ["a 6-digit code", "123456"],
   ])("activates with %s while the page waits, then goes to /login", async (_case, hash) => {
     const api = stubApi({ [ACTIVATE]: () => jsonResponse({ message: "Sucesso! Código validado", user: buildUser() }) });
-    const { router } = renderApp({ path: `/ativar/${hash}/maria%40filia.example`, station: buildStation({ id: 7 }) });
+    const { page } = renderApp({ path: `/ativar/${hash}/maria%40filia.example`, station: buildStation({ id: 7 }) });
 
     expect(screen.getByText("Aguarde um momento...")).toBeInTheDocument();
     expect(await screen.findByText("Sucesso! Código validado")).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/login");
+    expect(page.location.pathname).toBe("/login");
     expect(api.callsTo(ACTIVATE)).toHaveLength(1);
     expect(api.bodySentTo(ACTIVATE)).toEqual({ station: 7, establishment: 3, email: "maria@filia.example", hash });
   });
 
   it("goes to /confirmacao/{email} with the server's message when activation fails", async () => {
     stubApi({ [ACTIVATE]: () => jsonResponse({ messages: ["Link de ativação inválido ou expirado."] }, 422) });
-    const { router } = renderApp({ path: "/ativar/velho/maria%40filia.example" });
+    const { page } = renderApp({ path: "/ativar/velho/maria%40filia.example" });
 
     expect(await screen.findByRole("heading", { name: "Confirme o seu cadastro" })).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/maria%40filia.example"));
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/maria%40filia.example"));
     const notifications = within(screen.getByRole("region", { name: "Notificações" }));
     expect(notifications.getByText("Link de ativação inválido ou expirado.")).toBeInTheDocument();
     expect(screen.getByText("maria@filia.example")).toBeInTheDocument();

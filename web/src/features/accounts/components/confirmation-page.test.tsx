@@ -17,7 +17,7 @@ beforeEach(() => {
 
 async function renderConfirmation(email = "maria@filia.example", state?: object) {
   const rendered = renderApp({ path: "/", station });
-  await act(() => rendered.router.navigate(`/confirmacao/${encodeURIComponent(email)}`, { state }));
+  await act(() => rendered.page.navigate(`/confirmacao/${encodeURIComponent(email)}`, { state }));
   await elapse(0);
   return rendered;
 }
@@ -75,14 +75,14 @@ describe("/confirmacao/{email}", () => {
 
   it("validates the code and goes to /login, which says so", async () => {
     const api = stubApi({ [ACTIVATE]: () => jsonResponse({ message: "Sucesso! Código validado", user: buildUser() }) });
-    const { router } = await renderConfirmation();
+    const { page } = await renderConfirmation();
 
     fireEvent.change(codeInput(), { target: { value: "123456" } });
     fireEvent.click(validateButton());
     expect(validateButton()).toBeDisabled();
     await elapse(0);
 
-    expect(router.state.location.pathname).toBe("/login");
+    expect(page.location.pathname).toBe("/login");
     expect(screen.getByText("Sucesso! Código validado")).toBeInTheDocument();
     expect(api.bodySentTo(ACTIVATE)).toEqual({
       station: 7,
@@ -105,14 +105,14 @@ describe("/confirmacao/{email}", () => {
 
   it("shows the server's message for a wrong code and stays", async () => {
     stubApi({ [ACTIVATE]: () => jsonResponse({ messages: ["Código inválido."] }, 422) });
-    const { router } = await renderConfirmation();
+    const { page } = await renderConfirmation();
 
     fireEvent.change(codeInput(), { target: { value: "000000" } });
     fireEvent.click(validateButton());
     await elapse(0);
 
     expect(notifications().getByText("Código inválido.")).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/confirmacao/maria%40filia.example");
+    expect(page.location.pathname).toBe("/confirmacao/maria%40filia.example");
     expect(validateButton()).toBeEnabled();
   });
 

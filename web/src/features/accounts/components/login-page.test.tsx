@@ -123,13 +123,13 @@ describe("/login", () => {
 
   it("sends a first login (briefing not done) to /signup", async () => {
     stubApi({ [LOGIN]: () => jsonResponse({ token: "new-token", user: buildUser({ briefingDone: false }) }) });
-    const { router } = await renderLogin();
+    const { page } = await renderLogin();
 
     fillIn("E-mail", "maria@filia.example");
     fillIn("Senha", "Segredo123");
     fireEvent.click(submitButton());
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/signup"));
+    await waitFor(() => expect(page.location.pathname).toBe("/signup"));
     expect(getStoredSession()?.token).toBe("new-token");
     expect(loadPage).not.toHaveBeenCalled();
   });
@@ -169,27 +169,27 @@ describe("/login", () => {
       "POST /api/auth/login/establishment/13": () =>
         jsonResponse({ token: "new-token", user: buildUser({ briefingDone: false }) }),
     });
-    const { router } = await renderLogin(buildStation({ id: 13 }));
+    const { page } = await renderLogin(buildStation({ id: 13 }));
 
     fillIn("E-mail", "maria@filia.example");
     fillIn("Senha", "Segredo123");
     fireEvent.click(submitButton());
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/signup"));
+    await waitFor(() => expect(page.location.pathname).toBe("/signup"));
   });
 
   it("shows the server's message and opens sign-up at step 2 for an account awaiting its code", async () => {
     const message = "Confirme o seu cadastro para entrar: escolha onde receber o código de verificação.";
     const affiliate = { id: 41, email: "ma***@fi***.example", celular: null, tel: null, isFiliado: false };
     stubApi({ [LOGIN]: () => jsonResponse({ messages: [message], affiliate }, 401) });
-    const { router } = await renderLogin();
+    const { page } = await renderLogin();
 
     fillIn("E-mail", "maria@filia.example");
     fillIn("Senha", "Segredo123");
     fireEvent.click(submitButton());
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/cadastrar"));
-    expect(router.state.location.state).toEqual({ stepForm: 2, affiliate });
+    await waitFor(() => expect(page.location.pathname).toBe("/cadastrar"));
+    expect(page.location.state).toEqual({ stepForm: 2, affiliate });
     expect(notifications().getByText(message)).toBeInTheDocument();
     expect(notifications().getByText("Erro")).toBeInTheDocument();
     expect(getStoredSession()).toBeNull();
@@ -201,14 +201,14 @@ describe("/login", () => {
     ["a server failure", 500, "Erro interno no servidor"],
   ])("shows the error toast for %s and stays", async (_case, status, message) => {
     stubApi({ [LOGIN]: () => jsonResponse({ messages: [message] }, status) });
-    const { router } = await renderLogin();
+    const { page } = await renderLogin();
 
     fillIn("E-mail", "maria@filia.example");
     fillIn("Senha", "Errada123");
     fireEvent.click(submitButton());
 
     expect(await notifications().findByText(message)).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/login");
+    expect(page.location.pathname).toBe("/login");
     expect(submitButton()).toBeEnabled();
     expect(getStoredSession()).toBeNull();
   });
@@ -233,18 +233,18 @@ describe("/login", () => {
 
   it("sends an already signed-in user to /", async () => {
     signIn();
-    const { router } = renderApp({ path: "/login", station: emailStation });
+    const { page } = renderApp({ path: "/login", station: emailStation });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/homepage"));
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage"));
   });
 
   it.each([
     [{ wasActived: true }, "Sucesso! Código validado"],
     [{ wasRecovered: true }, "Sucesso! Você já pode logar com a nova senha"],
   ])("says what just succeeded when it comes from activation or recovery (%o)", async (state, note) => {
-    const { router } = renderApp({ path: "/", station: emailStation });
+    const { page } = renderApp({ path: "/", station: emailStation });
 
-    await act(() => router.navigate("/login", { state }));
+    await act(() => page.navigate("/login", { state }));
 
     expect(await screen.findByText(note)).toHaveAttribute("role", "status");
   });

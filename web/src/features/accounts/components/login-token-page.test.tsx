@@ -32,9 +32,9 @@ describe("/login-token/{token}", () => {
 
   it("sends an unfinished briefing to /signup", async () => {
     stubApi({ [LOGIN_TOKEN]: () => jsonResponse({ token: "new-token", user: buildUser({ briefingDone: false }) }) });
-    const { router } = renderApp({ path: "/login-token/abc123" });
+    const { page } = renderApp({ path: "/login-token/abc123" });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/signup"));
+    await waitFor(() => expect(page.location.pathname).toBe("/signup"));
   });
 
   it("does not hand station 13's members back to the app they came from", async () => {

@@ -115,14 +115,14 @@ describe("/redefinir-senha/{userHash}/{userEmail}", () => {
 
   it("saves the new password and goes to /login, which says it works", async () => {
     const api = stubApi({ [UPDATE]: () => jsonResponse({ message: "Sucesso! Você já pode logar com a nova senha" }) });
-    const { router } = await renderReset();
+    const { page } = await renderReset();
 
     fillIn("Nova senha", "NovaSenha123");
     fillIn("Confirme a nova senha", "NovaSenha123");
     save();
 
     expect(await screen.findByText("Sucesso! Você já pode logar com a nova senha")).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/login");
+    expect(page.location.pathname).toBe("/login");
     expect(api.bodySentTo(UPDATE)).toEqual({
       password: "NovaSenha123",
       password_confirmation: "NovaSenha123",
@@ -135,7 +135,7 @@ describe("/redefinir-senha/{userHash}/{userEmail}", () => {
   it("shows the server's message for a used link and stays", async () => {
     const message = "Link de redefinição inválido ou expirado. Solicite um novo.";
     stubApi({ [UPDATE]: () => jsonResponse({ messages: [message] }, 422) });
-    const { router } = await renderReset();
+    const { page } = await renderReset();
 
     fillIn("Nova senha", "NovaSenha123");
     fillIn("Confirme a nova senha", "NovaSenha123");
@@ -143,6 +143,6 @@ describe("/redefinir-senha/{userHash}/{userEmail}", () => {
 
     expect(await notifications().findByText(message)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole("button", { name: "Salvar nova senha" })).toBeEnabled());
-    expect(router.state.location.pathname).toBe("/redefinir-senha/h4sh/maria%40filia.example");
+    expect(page.location.pathname).toBe("/redefinir-senha/h4sh/maria%40filia.example");
   });
 });

@@ -29,12 +29,12 @@ describe("blocked-account modal", () => {
 
   it("'Fale conosco' revokes the session on the server, forgets it and opens /suporte", async () => {
     const api = stubApi({ [LOGOUT]: () => new Response(null, { status: 204 }) });
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
     const modal = await screen.findByRole("dialog", { name: BLOCKED_TEXT });
     fireEvent.click(within(modal).getByRole("link", { name: "Fale conosco" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/suporte"));
+    await waitFor(() => expect(page.location.pathname).toBe("/suporte"));
     expect(getStoredSession()).toBeNull();
     expect(screen.queryByRole("dialog", { name: BLOCKED_TEXT })).not.toBeInTheDocument();
     expect(api.callsTo(LOGOUT)).toHaveLength(1);
@@ -44,11 +44,11 @@ describe("blocked-account modal", () => {
   it("signs out locally even when the server cannot be reached", async () => {
     // No answer for the logout: it fails as a network error would.
     stubApi();
-    const { router } = renderApp({ path: "/homepage" });
+    const { page } = renderApp({ path: "/homepage" });
 
     fireEvent.click(await screen.findByRole("link", { name: "Fale conosco" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/suporte"));
+    await waitFor(() => expect(page.location.pathname).toBe("/suporte"));
     expect(getStoredSession()).toBeNull();
   });
 });

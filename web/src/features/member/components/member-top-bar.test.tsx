@@ -77,7 +77,7 @@ describe("drawer", () => {
   });
 
   it("closes with 'Fechar menu', a click outside, or after following a link", async () => {
-    const { router } = await renderMemberArea();
+    const { page } = await renderMemberArea();
 
     fireEvent.click(within(openDrawer()).getByRole("button", { name: "Fechar menu" }));
     expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
@@ -87,7 +87,7 @@ describe("drawer", () => {
     expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
 
     fireEvent.click(within(openDrawer()).getByRole("link", { name: "Mural" }));
-    expect(router.state.location.pathname).toBe("/homepage/feed");
+    expect(page.location.pathname).toBe("/homepage/feed");
     expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
   });
 
@@ -138,23 +138,23 @@ describe("drawer", () => {
 
 describe("search", () => {
   it("goes to /homepage/search/{term}", async () => {
-    const { router } = await renderMemberArea();
+    const { page } = await renderMemberArea();
 
     fireEvent.change(screen.getByRole("searchbox", { name: "Termo de busca" }), { target: { value: " camisa azul " } });
     fireEvent.click(screen.getByRole("button", { name: "Buscar" }));
 
-    expect(router.state.location.pathname).toBe("/homepage/search/camisa%20azul");
+    expect(page.location.pathname).toBe("/homepage/search/camisa%20azul");
   });
 
   it.each(["", "   "])("does not submit the empty search %j", async (term) => {
-    const { router } = await renderMemberArea();
+    const { page } = await renderMemberArea();
     const box = screen.getByRole("searchbox", { name: "Termo de busca" });
 
     fireEvent.change(box, { target: { value: term } });
     expect(screen.getByRole("button", { name: "Buscar" })).toBeDisabled();
     fireEvent.submit(screen.getByRole("search"));
 
-    expect(router.state.location.pathname).toBe("/homepage");
+    expect(page.location.pathname).toBe("/homepage");
   });
 });
 

@@ -156,18 +156,18 @@ describe("deep link elsewhere", () => {
   it("sends a desktop browser to the activity's web page", async () => {
     onDevice(DESKTOP);
     signIn();
-    const { router } = renderApp({ path: DEEP_LINK_PATH, station: appStation });
+    const { page } = renderApp({ path: DEEP_LINK_PATH, station: appStation });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/homepage/atividades/42"));
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage/atividades/42"));
     expect(assignLocation).not.toHaveBeenCalled();
   });
 
   it("sends a phone to the web page when the station has no app", async () => {
     onDevice(IPHONE);
     signIn();
-    const { router } = renderApp({ path: DEEP_LINK_PATH, station: { ...appStation, has_app: false } });
+    const { page } = renderApp({ path: DEEP_LINK_PATH, station: { ...appStation, has_app: false } });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/homepage/atividades/42"));
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage/atividades/42"));
     expect(assignLocation).not.toHaveBeenCalled();
   });
 });

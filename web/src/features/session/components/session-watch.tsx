@@ -34,10 +34,11 @@ export function SessionWatch() {
   useEffect(
     () =>
       onSessionRejected(() => {
+        // Both updates land in one render (the router runs without transitions, see App): the
+        // page that needed the session never renders without it, where its guard would send
+        // the visitor elsewhere first.
         endSession();
-        // flushSync: the page that needed the session must not render once without it (its
-        // guard would send the visitor elsewhere first).
-        void navigate("/login", { replace: true, flushSync: true });
+        void navigate("/login", { replace: true });
       }),
     [endSession, navigate],
   );

@@ -98,17 +98,17 @@ describe("audit log", () => {
       [AUDIT]: () => auditPage([buildAuditEntry({ id: 60 })], 75),
       "GET /api/ops/audit?page=2": () => auditPage([buildAuditEntry({ id: 10, action: "job.cancel" })], 75, 2),
     });
-    const { router } = await renderOps("/ops/auditoria");
+    const { page } = await renderOps("/ops/auditoria");
 
     expect(await screen.findByText("Página 1 de 2")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Próxima" }));
 
     expect(await screen.findByText("Cancelou a tarefa")).toBeInTheDocument();
-    expect(router.state.location.search).toBe("?page=2");
+    expect(page.location.search).toBe("?page=2");
     expect(screen.getByText("Página 2 de 2")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Próxima" })).toBeDisabled();
     fireEvent.click(screen.getByRole("button", { name: "Anterior" }));
-    await waitFor(() => expect(router.state.location.search).toBe(""));
+    await waitFor(() => expect(page.location.search).toBe(""));
     expect(api.callsTo("GET /api/ops/audit?page=2")).toHaveLength(1);
   });
 

@@ -220,7 +220,7 @@ describe("job list filters", () => {
     });
     const key = `GET /api/ops/jobs?${search.toString()}`;
     const api = stubJobs({ [key]: () => jsonResponse(buildOpsJobList({ jobs: [buildOpsJob()] })) });
-    const { router } = await renderJobs();
+    const { page } = await renderJobs();
 
     await within(screen.getByLabelText("Fila")).findByRole("option", { name: "points.credit" });
     fireEvent.change(screen.getByLabelText("Fila"), { target: { value: "mail.send" } });
@@ -231,7 +231,7 @@ describe("job list filters", () => {
     fireEvent.click(screen.getByRole("button", { name: "Filtrar" }));
 
     await waitFor(() => expect(api.callsTo(key)).toHaveLength(1));
-    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+    expect(Object.fromEntries(new URLSearchParams(page.location.search))).toEqual({
       queue: "mail.send",
       state: "retrying",
       from,
@@ -248,7 +248,7 @@ describe("job list filters", () => {
       [saude]: () => jsonResponse(buildOpsJobList()),
       [demo]: () => jsonResponse(buildOpsJobList()),
     });
-    const { router } = await renderJobs("/ops/tarefas?station_id=2");
+    const { page } = await renderJobs("/ops/tarefas?station_id=2");
 
     expect(api.callsTo(saude)).toHaveLength(1);
     const station = screen.getByLabelText("Estação");
@@ -265,7 +265,7 @@ describe("job list filters", () => {
     fireEvent.click(screen.getByRole("button", { name: "Filtrar" }));
 
     await waitFor(() => expect(api.callsTo(demo)).toHaveLength(1));
-    expect(router.state.location.search).toBe("?queue=mail.send&station_id=1");
+    expect(page.location.search).toBe("?queue=mail.send&station_id=1");
   });
 
   it("ignores a station id in the address that is not a number", async () => {
@@ -302,11 +302,11 @@ describe("job list filters", () => {
 
   it("clears the filter with 'Limpar'", async () => {
     stubJobs({ "GET /api/ops/jobs?queue=mail.send": () => jsonResponse(buildOpsJobList()) });
-    const { router } = await renderJobs("/ops/tarefas?queue=mail.send");
+    const { page } = await renderJobs("/ops/tarefas?queue=mail.send");
 
     fireEvent.click(screen.getByRole("button", { name: "Limpar" }));
 
-    await waitFor(() => expect(router.state.location.search).toBe(""));
+    await waitFor(() => expect(page.location.search).toBe(""));
     await waitFor(() => expect(screen.getByLabelText("Fila")).toHaveValue(""));
   });
 
@@ -316,16 +316,16 @@ describe("job list filters", () => {
       "GET /api/ops/jobs?queue=mail.send": () => jsonResponse(buildOpsJobList({ next_cursor: CURSOR })),
       [older]: () => jsonResponse(buildOpsJobList()),
     });
-    const { router } = await renderJobs("/ops/tarefas?queue=mail.send");
+    const { page } = await renderJobs("/ops/tarefas?queue=mail.send");
 
     expect(screen.getByRole("button", { name: "Mais recentes" })).toBeDisabled();
     fireEvent.click(screen.getByRole("button", { name: "Mais antigas" }));
 
-    await waitFor(() => expect(router.state.location.search).toBe(`?queue=mail.send&before=${CURSOR}`));
+    await waitFor(() => expect(page.location.search).toBe(`?queue=mail.send&before=${CURSOR}`));
     await waitFor(() => expect(api.callsTo(older)).toHaveLength(1));
     expect(await screen.findByRole("button", { name: "Mais antigas" })).toBeDisabled();
     fireEvent.click(screen.getByRole("button", { name: "Mais recentes" }));
-    await waitFor(() => expect(router.state.location.search).toBe("?queue=mail.send"));
+    await waitFor(() => expect(page.location.search).toBe("?queue=mail.send"));
   });
 
   it("offers to look further when a page's window held no match", async () => {

@@ -29,30 +29,30 @@ beforeEach(() => {
 describe("console access", () => {
   it("sends a visitor to /login without asking the API", async () => {
     const { fetchMock } = stubApi({});
-    const { router } = renderApp({ path: "/ops/tarefas" });
+    const { page } = renderApp({ path: "/ops/tarefas" });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    await waitFor(() => expect(page.location.pathname).toBe("/login"));
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it("shows a member the 403 page", async () => {
     signIn();
     stubApi({ [OPS_ME]: () => jsonResponse({ error: STAFF_ONLY_TEXT }, 403) });
-    const { router } = renderApp({ path: "/ops" });
+    const { page } = renderApp({ path: "/ops" });
 
     expect(await screen.findByRole("heading", { name: "Erro 403" })).toBeInTheDocument();
     expect(screen.getByText(STAFF_ONLY_TEXT)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Voltar ao início" })).toHaveAttribute("href", "/");
     expect(screen.queryByRole("navigation", { name: "Console" })).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/ops");
+    expect(page.location.pathname).toBe("/ops");
   });
 
   it("sends an expired session to /login", async () => {
     signIn();
     stubApi({ [OPS_ME]: () => jsonResponse({ error: "Sessão expirada" }, 401) });
-    const { router } = renderApp({ path: "/ops" });
+    const { page } = renderApp({ path: "/ops" });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    await waitFor(() => expect(page.location.pathname).toBe("/login"));
   });
 
   it("says when the console could not be opened and tries again", async () => {

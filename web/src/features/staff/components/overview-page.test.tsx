@@ -224,7 +224,7 @@ describe("cashback release", () => {
     const api = stubOverview({
       [RELEASE]: () => jsonResponse({ job_id: RELEASE_JOB_ID }, 202),
     });
-    const { router } = await renderOps("/ops");
+    const { page } = await renderOps("/ops");
 
     fireEvent.click(await within(stationsSection()).findByRole("button", { name: "Liberar agora: Clube Filia Demo" }));
     const dialog = screen.getByRole("dialog", { name: "Liberar o cashback de Clube Filia Demo agora?" });
@@ -242,7 +242,7 @@ describe("cashback release", () => {
     await waitFor(() => expect(api.callsTo(OPS_STATIONS).length).toBeGreaterThanOrEqual(2));
 
     fireEvent.click(link);
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/ops/tarefas/${RELEASE_JOB_ID}`));
+    await waitFor(() => expect(page.location.pathname).toBe(`/ops/tarefas/${RELEASE_JOB_ID}`));
   });
 
   it("releases nothing on 'Voltar'", async () => {

@@ -98,14 +98,14 @@ describe("statement tabs", () => {
 
   it("switches to 'Créditos de Premiação', kept in the address, and says when there are no credits", async () => {
     stubWallet();
-    const { router } = await renderStatement();
+    const { page } = await renderStatement();
 
     fireEvent.click(tab("Créditos de Premiação"));
 
     expect(tab("Créditos de Premiação")).toHaveAttribute("aria-selected", "true");
     expect(tab("Créditos Utilizados")).toHaveAttribute("aria-selected", "false");
     expect(await within(panel()).findByText("Você ainda não ganhou créditos na plataforma.")).toBeInTheDocument();
-    expect(router.state.location.search).toBe("?aba=premiacao");
+    expect(page.location.search).toBe("?aba=premiacao");
   });
 
   it("opens the tab the address names", async () => {

@@ -131,7 +131,7 @@ describe("company creator wizard (/cadastrar-empresa)", () => {
     const api = stubApi({
       [SIGNUP_ADMIN]: () => jsonResponse({ user: admin, token: "admin-token", station: { id: 12, subdomain: "minhaloja" } }, 201),
     });
-    const { router } = renderApp({ path: "/cadastrar-empresa" });
+    const { page } = renderApp({ path: "/cadastrar-empresa" });
     await goToSiteName();
     type("Nome do programa", "Clube Minha Loja");
     type("Nome do site", "Minha Loja");
@@ -163,7 +163,7 @@ describe("company creator wizard (/cadastrar-empresa)", () => {
 
     expect(screen.getByRole("button", { name: "Aprender a usar a plataforma" })).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Criar conteúdo para os fãs" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/homepage"));
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage"));
   });
 
   it("lists every message of a refused sign-up", async () => {

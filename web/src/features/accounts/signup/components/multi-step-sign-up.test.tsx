@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
@@ -145,7 +145,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
         jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: null }),
       [SIGNUP]: participantAnswer(),
     });
-    const { router } = await openSignUp(publicStation);
+    const { page } = await openSignUp(publicStation);
     type("E-mail", "  Ana@Exemplo.com ");
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
     fireEvent.click(continueButton());
@@ -173,7 +173,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     type("Confirme a senha", "Segura123");
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
     expect(api.bodiesOf(SIGNUP)).toEqual([
       {
         email: "ana@exemplo.com",
@@ -197,7 +197,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
         jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: "11987654321" }),
       [SIGNUP]: participantAnswer(),
     });
-    const { router } = await openSignUp(noCpfStation);
+    const { page } = await openSignUp(noCpfStation);
     type("Nome completo", " Ana Souza ");
     type("E-mail", "ana@exemplo.com");
     type("Telefone", "11987654321");
@@ -208,7 +208,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     type("Confirme a senha", "Segura123");
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/confirmacao\//));
+    await waitFor(() => expect(page.location.pathname).toMatch(/^\/confirmacao\//));
     expect(api.bodiesOf(VALIDATIONS)).toEqual([
       { station_id: 7, email: "ana@exemplo.com", name: "Ana Souza", tel: "11987654321" },
     ]);
@@ -221,7 +221,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
       [SIGNUP]: participantAnswer("jo***@ex***.com"),
       [CONFIRMATION_METHOD]: () => jsonResponse({ email: "jo***@ex***.com", resend_in: 60, job_id: "01JD" }),
     });
-    const { router } = await openSignUp(affiliatedStation);
+    const { page } = await openSignUp(affiliatedStation);
     expect(screen.getByText("Etapa 1 de 3")).toBeInTheDocument();
     type("CPF", "52998224725");
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
@@ -239,8 +239,8 @@ describe("multi-step sign-up, steps 1 and 2", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Enviar código" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/jo***%40ex***.com"));
-    expect(router.state.location.state).toEqual({ userId: 42 });
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/jo***%40ex***.com"));
+    expect(page.location.state).toEqual({ userId: 42 });
     expect(api.bodiesOf(CONFIRMATION_METHOD)).toEqual([
       { station_id: 7, user_id: 42, type: "email", email: "jo***@ex***.com", tel: null, id: 501 },
     ]);
@@ -250,16 +250,16 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     const api = stubApi({
       [CONFIRMATION_METHOD]: () => jsonResponse({ email: "ma***@fi***.example", resend_in: 60, job_id: "01JD" }),
     });
-    const { router } = renderApp({ path: "/", station: buildStation({ signup_flow: "simple" }) });
+    const { page } = renderApp({ path: "/", station: buildStation({ signup_flow: "simple" }) });
     const affiliate = { id: 77, email: "ma***@fi***.example", celular: null, tel: "(**) ****-1234", isFiliado: false };
 
-    await router.navigate("/cadastrar", { state: { stepForm: 2, affiliate } });
+    await act(() => page.navigate("/cadastrar", { state: { stepForm: 2, affiliate } }));
 
     expect(await screen.findByRole("heading", { name: "Confirme a sua identidade" })).toBeInTheDocument();
     expect(screen.getByText("Etapa 3 de 3")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Enviar código" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/ma***%40fi***.example"));
-    expect(router.state.location.state).toEqual({ userId: 77 });
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/ma***%40fi***.example"));
+    expect(page.location.state).toEqual({ userId: 77 });
     expect(api.bodiesOf(CONFIRMATION_METHOD)[0]).toEqual({
       station_id: 7,
       user_id: 77,
@@ -272,10 +272,10 @@ describe("multi-step sign-up, steps 1 and 2", () => {
 
   it("points to the support phone when the account has no e-mail for the code", async () => {
     stubApi();
-    const { router } = renderApp({ path: "/", station: affiliatedStation });
-    await router.navigate("/cadastrar", {
+    const { page } = renderApp({ path: "/", station: affiliatedStation });
+    await act(() => page.navigate("/cadastrar", {
       state: { stepForm: 2, affiliate: { id: 77, email: null, celular: null, tel: null, isFiliado: true } },
-    });
+    }));
 
     expect(await screen.findByText(/Não encontramos um e-mail/)).toHaveTextContent(
       "Não encontramos um e-mail no seu cadastro para enviar o código de verificação. Entre em contato com o suporte pelo telefone (11) 4000-1234.",
@@ -342,7 +342,7 @@ describe("multi-step sign-up, promotional variant", () => {
       [VALIDATIONS]: () => jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: null }),
       [SIGNUP]: participantAnswer(),
     });
-    const { router } = await openSignUp(promotionalStation);
+    const { page } = await openSignUp(promotionalStation);
     fillPromotional();
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
     fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));
@@ -350,7 +350,7 @@ describe("multi-step sign-up, promotional variant", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
     expect(api.bodiesOf(SIGNUP)).toEqual([
       {
         email: "ana@exemplo.com",
@@ -380,7 +380,7 @@ describe("multi-step sign-up, promotional variant", () => {
       },
       TURNSTILE_CONFIG,
     );
-    const { router } = await openSignUp(promotionalStation);
+    const { page } = await openSignUp(promotionalStation);
     fillPromotional();
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
     fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));
@@ -396,7 +396,7 @@ describe("multi-step sign-up, promotional variant", () => {
 
     await turnstile.solve("token-2", 2);
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
     expect(api.bodiesOf(SIGNUP).map((body) => (body as { captcha: string }).captcha)).toEqual(["token-1", "token-2"]);
   });
 

@@ -2,14 +2,8 @@ import { CaptchaWidget, useCaptchaReset } from "@/features/captcha";
 import { TermsCheckbox } from "@/features/accounts/signup/components/terms-checkbox";
 import { identifiersFilled, normalizeEmail, step0Fields } from "@/features/accounts/signup/components/step0-fields";
 import type { Passwords, Step0Data } from "@/features/accounts/signup/components/use-participant-flow";
-import {
-  bindCheckbox,
-  bindText,
-  CheckboxField,
-  SelectField,
-  StateOptions,
-  TextField,
-} from "@/components/form/fields";
+import { bindCheckbox, bindText, CheckboxField, SelectField, TextField } from "@/components/form/fields";
+import { StateOptions } from "@/components/form/state-options";
 import { adult, matchesPassword, requiredCaptcha } from "@/components/form/rules";
 import { useForm, type FormRules } from "@/components/form/use-form";
 import { useStation } from "@/features/stations";

@@ -105,13 +105,13 @@ describe("simple sign-up (/cadastrar)", () => {
   it("sends the payload, stores the session and goes to /signup", async () => {
     const user = buildUser({ id: 31, name: "Ana Souza", email: null, briefingDone: false });
     const api = stubApi({ [SIGNUP]: () => jsonResponse({ user, token: "new-token" }, 201) });
-    const { router } = renderApp({ path: "/cadastrar", station: simpleStation });
+    const { page } = renderApp({ path: "/cadastrar", station: simpleStation });
     await screen.findByLabelText("CPF");
 
     fillValidForm();
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/signup"));
+    await waitFor(() => expect(page.location.pathname).toBe("/signup"));
     expect(api.bodiesOf(SIGNUP)).toEqual([
       {
         cpf: "52998224725",

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { isCompleteCep, useCepLookup, type CepAddress } from "@/features/address";
-import { bindText, SelectField, StateOptions, TextField } from "@/components/form/fields";
+import { bindText, SelectField, TextField } from "@/components/form/fields";
+import { StateOptions } from "@/components/form/state-options";
 import type { Form } from "@/components/form/use-form";
 import { digitsOf, maskCep } from "@/lib/masks";
 import { MESSAGES } from "@/lib/validators";

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubApi } from "@/testing/stub-api";
@@ -47,11 +47,11 @@ function updateAnswer(overrides: Partial<User> = {}) {
 describe("onboarding wizard (/signup)", () => {
   it("sends visitors to /login, and visitors with an invite to its sign-up", async () => {
     stubApi();
-    const { router } = renderApp({ path: "/signup" });
-    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    const { page } = renderApp({ path: "/signup" });
+    await waitFor(() => expect(page.location.pathname).toBe("/login"));
 
-    await router.navigate("/signup/AB12-U3-E7");
-    await waitFor(() => expect(router.state.location.pathname).toBe("/cadastrar/AB12-U3-E7"));
+    await act(() => page.navigate("/signup/AB12-U3-E7"));
+    await waitFor(() => expect(page.location.pathname).toBe("/cadastrar/AB12-U3-E7"));
   });
 
   it("welcomes the member, then offers an optional photo", async () => {
@@ -336,14 +336,14 @@ describe("onboarding wizard (/signup)", () => {
         }),
     });
     signIn({ cpf: "52998224725", tel: "11987654321", birthday: "1990-03-05", state: "SP", city: "Santos", briefingDone: false });
-    const { router } = renderApp({ path: "/signup" });
+    const { page } = renderApp({ path: "/signup" });
     await goToPersonalData();
     fireEvent.click(screen.getByRole("button", { name: "Continuar" }));
     await screen.findByRole("heading", { name: "Tudo pronto!" });
 
     fireEvent.click(screen.getByRole("button", { name: "Ir para o início" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/homepage"));
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage"));
     expect(api.bodiesOf(UPDATE)[1]).toEqual({ briefingDone: true });
     expect(getStoredSession()?.user).toMatchObject({ briefingDone: true, city: "Santos" });
   });

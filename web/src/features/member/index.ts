@@ -1,2 +1,0 @@
-// The member feature's public surface: the app and other features import only this (eslint.config.js).
-export { memberAreaRoutes } from "./routes";
