@@ -70,9 +70,17 @@ async fn the_build_s_compressed_copies_go_to_browsers_that_accept_them(db: PgPoo
     assert_eq!(gzip.status, StatusCode::OK);
     assert_eq!(gzip.headers["content-encoding"], "gzip");
     assert_eq!(gzip.text, "gzip copy of the script");
-    assert!(gzip.headers["content-type"].to_str().expect("ascii").contains("javascript"));
+    assert!(
+        gzip.headers["content-type"]
+            .to_str()
+            .expect("ascii")
+            .contains("javascript")
+    );
     assert_eq!(gzip.headers["vary"], "accept-encoding");
-    assert_eq!(gzip.headers["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(
+        gzip.headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
 
     let brotli = fetch("/assets/app-1a2b.js", "gzip, deflate, br").await;
     assert_eq!(brotli.headers["content-encoding"], "br");
