@@ -227,6 +227,7 @@ async fn members_visitors_and_staff_without_a_grant_get_403_on_every_call(db: Pg
         ("POST", "/api/ops/queues/canary/pause".to_string()),
         ("POST", "/api/ops/queues/canary/resume".to_string()),
         ("GET", "/api/ops/jobs".to_string()),
+        ("GET", "/api/ops/jobs/rerunnable".to_string()),
         ("GET", format!("/api/ops/jobs/{job}")),
         ("POST", format!("/api/ops/jobs/{job}/rerun")),
         ("POST", format!("/api/ops/jobs/{job}/cancel")),
@@ -296,12 +297,11 @@ async fn a_viewer_lists_and_reads_but_cannot_act_and_the_job_is_untouched(db: Pg
     let list = get(&w.app, "/api/ops/jobs?state=failed", &w.viewer).await;
     assert_eq!(list.status, StatusCode::OK, "{}", list.text);
     let list = list.json();
+    let count = get(&w.app, "/api/ops/jobs/rerunnable?state=failed", &w.viewer).await;
+    assert_eq!(count.status, StatusCode::OK, "{}", count.text);
     assert_eq!(
-        (
-            list["jobs"].as_array().map(Vec::len),
-            list["rerunnable"].as_i64()
-        ),
-        (Some(1), Some(1))
+        (list["jobs"].as_array().map(Vec::len), count.json()),
+        (Some(1), json!({ "rerunnable": 1 }))
     );
     assert_eq!(list["jobs"][0]["id"], failed.as_str());
     assert_eq!(
@@ -496,23 +496,37 @@ async fn bulk_rerun_touches_exactly_the_jobs_matching_the_filter(db: PgPool) {
     .await;
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
     let listed = listed.json();
+    let counted = get(
+        &w.app,
+        "/api/ops/jobs/rerunnable?queue=canary&state=failed&q=alvo",
+        &w.support,
+    )
+    .await
+    .json();
     assert_eq!(
         (
             listed["jobs"].as_array().map(Vec::len),
-            listed["rerunnable"].as_i64()
+            &counted["rerunnable"]
         ),
-        (Some(3), Some(3))
+        (Some(3), &json!(3))
     );
     // Without the state filter the retrying and cancelled ones count too, the succeeded not.
     let wider = get(&w.app, "/api/ops/jobs?queue=canary&q=alvo", &w.support)
         .await
         .json();
+    let wider_count = get(
+        &w.app,
+        "/api/ops/jobs/rerunnable?queue=canary&q=alvo",
+        &w.support,
+    )
+    .await
+    .json();
     assert_eq!(
         (
             wider["jobs"].as_array().map(Vec::len),
-            wider["rerunnable"].as_i64()
+            &wider_count["rerunnable"]
         ),
-        (Some(6), Some(5))
+        (Some(6), &json!(5))
     );
 
     let before = snapshot(&db).await;
@@ -795,6 +809,17 @@ async fn station_staff_cannot_see_or_act_on_another_stations_or_system_jobs(db: 
     assert_eq!(other["jobs"].as_array().map(Vec::len), Some(0));
     let all = get(&w.app, "/api/ops/jobs", &w.support).await.json();
     assert_eq!(all["jobs"].as_array().map(Vec::len), Some(3));
+    // The other station's failed job is re-runnable, but not by this station's staff.
+    for uri in [
+        "/api/ops/jobs/rerunnable".to_string(),
+        format!("/api/ops/jobs/rerunnable?station_id={}", w.other_station),
+    ] {
+        let counted = get(&w.app, &uri, &w.local).await;
+        assert_eq!(counted.status, StatusCode::OK, "{uri}");
+        assert_eq!(counted.json(), json!({ "rerunnable": 0 }), "{uri}");
+    }
+    let everywhere = get(&w.app, "/api/ops/jobs/rerunnable", &w.support).await;
+    assert_eq!(everywhere.json(), json!({ "rerunnable": 1 }));
 
     for id in [&theirs, &system] {
         for (method, uri) in [
@@ -991,6 +1016,17 @@ async fn the_list_filters_by_time_and_pages_and_rejects_bad_values(db: PgPool) {
             "Estado inválido.",
             "Data inválida."
         ] })
+    );
+    let bad_count = get(
+        &w.app,
+        "/api/ops/jobs/rerunnable?state=quebrado&to=amanha&station_id=x",
+        &w.support,
+    )
+    .await;
+    assert_eq!(bad_count.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        bad_count.json(),
+        json!({ "messages": ["Estado inválido.", "Data inválida.", "Estação inválida."] })
     );
     let too_many = get(&w.app, "/api/ops/jobs?per_page=201", &w.support).await;
     assert_eq!(too_many.status, StatusCode::UNPROCESSABLE_ENTITY);

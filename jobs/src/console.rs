@@ -237,8 +237,8 @@ impl From<SummaryRow> for JobSummary {
 /// retained. A page that found fewer than it shows still has a cursor to look further.
 pub const SCAN_WINDOW: i64 = 2_000;
 
-/// A bulk re-run touches at most this many jobs; the list counts re-runnable jobs up to one
-/// more, so "more than this" can be told apart.
+/// A bulk re-run touches at most this many jobs; [`count_rerunnable`] counts up to one more,
+/// so "more than this" can be told apart.
 pub const BULK_RERUN_MAX: i64 = 10_000;
 
 /// Jobs are reset this many per statement, so a bulk re-run never builds one huge update.
@@ -251,9 +251,6 @@ pub struct JobPage {
     /// Where the next page starts (pass it as `before`); `None` when no older job is left
     /// to look at.
     pub next_cursor: Option<String>,
-    /// How many of the matching jobs a re-run of the filter would touch, counted up to
-    /// [`BULK_RERUN_MAX`] + 1.
-    pub rerunnable: i64,
 }
 
 /// A page's cursor as the list reads it: a job id (a ULID), or `None` when it is not one.
@@ -306,20 +303,6 @@ pub async fn list(
                AND ($4::text IS NULL OR id < $4)
              ORDER BY id DESC LIMIT $5
          ) w";
-    const RERUNNABLE: &str = concat!(
-        "SELECT count(*) FROM (SELECT 1",
-        jobs_and_records!(),
-        filter_where!(),
-        rerunnable_status!(),
-        " AND ",
-        rerunnable!(),
-        " LIMIT $8) c"
-    );
-    let (rerunnable,): (i64,) = Bound::new(filter, scope)
-        .bind(sqlx::query_as(RERUNNABLE))
-        .bind(BULK_RERUN_MAX + 1)
-        .fetch_one(&mut *db)
-        .await?;
     let rows: Vec<SummaryRow> = Bound::new(filter, scope)
         .bind(sqlx::query_as(PAGE))
         .bind(before)
@@ -344,11 +327,32 @@ pub async fn list(
             .await?;
         lowest.filter(|_| seen == SCAN_WINDOW)
     };
-    Ok(JobPage {
-        jobs,
-        next_cursor,
-        rerunnable,
-    })
+    Ok(JobPage { jobs, next_cursor })
+}
+
+/// How many jobs a re-run of the filter would touch, counted up to [`BULK_RERUN_MAX`] + 1.
+/// Unlike a page it reads every re-runnable job of the filter (a text search reads their
+/// payloads), so the console asks for it only when staff open the bulk re-run.
+pub async fn count_rerunnable(
+    db: impl PgExecutor<'_>,
+    scope: Scope,
+    filter: &JobFilter,
+) -> sqlx::Result<i64> {
+    const RERUNNABLE: &str = concat!(
+        "SELECT count(*) FROM (SELECT 1",
+        jobs_and_records!(),
+        filter_where!(),
+        rerunnable_status!(),
+        " AND ",
+        rerunnable!(),
+        " LIMIT $8) c"
+    );
+    let (count,): (i64,) = Bound::new(filter, scope)
+        .bind(sqlx::query_as(RERUNNABLE))
+        .bind(BULK_RERUN_MAX + 1)
+        .fetch_one(db)
+        .await?;
+    Ok(count)
 }
 
 /// The job if it is in scope; a job outside it and an unknown id look alike.

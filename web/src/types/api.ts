@@ -38,6 +38,7 @@ export type OpsMe = Schemas["StaffMe"];
 export type OpsQueue = Schemas["QueueOverview"];
 export type OpsJobSummary = Schemas["JobSummary"];
 export type OpsJobList = Schemas["JobList"];
+export type OpsRerunnableCount = Schemas["RerunnableCount"];
 export type OpsAuditAction = Schemas["AuditAction"];
 export type OpsAuditEntry = Schemas["AuditEntry"];
 export type OpsJobDetail = Schemas["StaffJobPage"];

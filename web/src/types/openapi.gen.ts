@@ -516,6 +516,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/jobs/rerunnable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts the jobs a bulk re-run of the filter would touch
+         * @description Asked when staff open the bulk re-run, not with every page: it reads every re-runnable
+         *     job of the filter.
+         */
+        get: operations["count_rerunnable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/jobs/{id}": {
         parameters: {
             query?: never;
@@ -1087,8 +1108,6 @@ export interface components {
             next_cursor: string | null;
             /** Format: int64 */
             per_page: number;
-            /** Format: int64 */
-            rerunnable: number;
         };
         JobOwner: {
             station: null | components["schemas"]["OwnerStation"];
@@ -1358,6 +1377,13 @@ export interface components {
         };
         Released: {
             job_id: string;
+        };
+        RerunnableCount: {
+            /**
+             * Format: int64
+             * @description Up to 10 001: a value above 10 000 means "more than 10 000".
+             */
+            rerunnable: number;
         };
         ResendAnswer: {
             message: string;
@@ -3289,7 +3315,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of jobs, the cursor of the next one (null on the last) and how many jobs a re-run of the filter would touch */
+            /** @description A page of jobs and the cursor of the next one (null on the last) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3404,6 +3430,75 @@ export interface operations {
                 };
             };
             /** @description A bad state, date or station in the filter, or more than 10 000 matching jobs; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    count_rerunnable: {
+        parameters: {
+            query?: {
+                /** @description A queue name (`mail.send`) */
+                queue?: string;
+                /** @description A job state */
+                state?: components["schemas"]["JobState"];
+                /** @description Enqueued at or after (RFC 3339) */
+                from?: string;
+                /** @description Enqueued at or before (RFC 3339) */
+                to?: string;
+                /** @description Text found, ignoring case, in the shown payload, the last result or any failure */
+                q?: string;
+                /** @description A station in the grant's scope */
+                station_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many jobs a re-run of the filter would touch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RerunnableCount"];
+                };
+            };
+            /** @description The query cannot be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A bad state, date or station (one message per kind) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,7 +2,14 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { invalidateOpsData, opsKeys } from "@/features/staff/api/ops-keys";
 import { isFinalJobState } from "@/features/jobs";
 import { api, ApiError } from "@/lib/api-client";
-import type { OpsBulkRerunAnswer, OpsJobDetail, OpsJobFilter, OpsJobList, OpsJobSummary } from "@/types/api";
+import type {
+  OpsBulkRerunAnswer,
+  OpsJobDetail,
+  OpsJobFilter,
+  OpsJobList,
+  OpsJobSummary,
+  OpsRerunnableCount,
+} from "@/types/api";
 
 /** The job list asks again on its own while it is open. */
 export const JOB_LIST_REFRESH_INTERVAL_MS = 5000;
@@ -40,8 +47,26 @@ export function useJobList(filter: OpsJobFilter, before: string | null) {
   return useQuery(jobListQueryOptions(filter, before));
 }
 
-/** The most jobs one bulk re-run touches (the server's bound); the list counts up to one more. */
+/** The most jobs one bulk re-run touches (the server's bound); the count goes up to one more. */
 export const BULK_RERUN_MAX = 10000;
+
+/**
+ * How many jobs a re-run of the filter would touch. Asked when the bulk re-run opens, not
+ * with the list: the server reads every re-runnable job of the filter to count them.
+ */
+export function useRerunnableCount(filter: OpsJobFilter) {
+  return useQuery({
+    queryKey: opsKeys.rerunnable(filter),
+    queryFn: ({ signal }) => {
+      const search = jobListSearch(filter, null);
+      return api.get<OpsRerunnableCount>(search === "" ? "/ops/jobs/rerunnable" : `/ops/jobs/rerunnable?${search}`, {
+        signal,
+      });
+    },
+    // Counted afresh each time the dialog opens: the count is what the staff member confirms.
+    gcTime: 0,
+  });
+}
 
 export function getOpsJob(id: string, { signal }: { signal?: AbortSignal } = {}): Promise<OpsJobDetail> {
   return api.get<OpsJobDetail>(`/ops/jobs/${encodeURIComponent(id)}`, { signal });

@@ -9,6 +9,7 @@ export const opsKeys = {
   jobs: ["ops", "jobs"] as const,
   jobList: (filter: OpsJobFilter, before: string | null) => ["ops", "jobs", "list", filter, before] as const,
   job: (id: string) => ["ops", "jobs", "detail", id] as const,
+  rerunnable: (filter: OpsJobFilter) => ["ops", "jobs", "rerunnable", filter] as const,
   audit: (page: number) => ["ops", "audit", page] as const,
 };
 

@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useSnackbar } from "@/components/snackbar/use-snackbar";
-import { useBulkRerun } from "@/features/staff/api/jobs";
+import { BULK_RERUN_MAX, useBulkRerun, useRerunnableCount } from "@/features/staff/api/jobs";
 import { useOpsStations } from "@/features/staff/api/stations";
 import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
 import { countOf } from "@/features/staff/format";
@@ -21,33 +21,33 @@ function filterLines(filter: OpsJobFilter, stationName: string | undefined): str
 
 interface BulkRerunDialogProps {
   filter: OpsJobFilter;
-  /** The count the list showed when the staff member asked. */
-  count: number;
   onClose: () => void;
 }
 
 /**
- * Confirms a re-run of every re-runnable job of the filter. When the server finds another
- * count (409), nothing ran: the dialog shows the new count and asks again.
+ * Counts the re-runnable jobs of the filter, then confirms a re-run of exactly that many.
+ * When the server finds another count (409), nothing ran: the dialog shows the new count
+ * and asks again.
  */
-export function BulkRerunDialog({ filter, count, onClose }: BulkRerunDialogProps) {
-  const [expected, setExpected] = useState(count);
-  const [changedMessage, setChangedMessage] = useState<string | null>(null);
+export function BulkRerunDialog({ filter, onClose }: BulkRerunDialogProps) {
+  const counted = useRerunnableCount(filter);
+  const [changed, setChanged] = useState<{ count: number; message: string } | null>(null);
   const bulkRerun = useBulkRerun();
   const showSnackbar = useSnackbar();
   // The station's name, when the filter names one (the filter form has usually loaded them).
   const stations = useOpsStations({ enabled: filter.station_id !== undefined });
   const stationName = stations.data?.find((station) => station.id === filter.station_id)?.name;
   const lines = filterLines(filter, stationName);
+  const expected = changed?.count ?? counted.data?.rerunnable;
 
   const confirm = () => {
+    if (expected === undefined) return;
     bulkRerun.mutate(
       { filter, expected },
       {
         onSuccess: (outcome) => {
           if (outcome.kind === "changed") {
-            setExpected(outcome.count);
-            setChangedMessage(outcome.message);
+            setChanged({ count: outcome.count, message: outcome.message });
             return;
           }
           showSnackbar(`${countOf(outcome.rerun, "tarefa reexecutada", "tarefas reexecutadas")}.`);
@@ -58,27 +58,45 @@ export function BulkRerunDialog({ filter, count, onClose }: BulkRerunDialogProps
     );
   };
 
+  const canConfirm = expected !== undefined && expected > 0 && expected <= BULK_RERUN_MAX;
+  let title = "Reexecutar tarefas?";
+  if (changed) title = "A seleção mudou";
+  else if (canConfirm) title = `Reexecutar ${countOf(expected, "tarefa", "tarefas")}?`;
+
+  let status: ReactNode;
+  if (expected === undefined) {
+    status = counted.isError ? (
+      <p role="alert">Não foi possível contar as tarefas. Tente novamente.</p>
+    ) : (
+      <p role="status">Contando as tarefas reexecutáveis...</p>
+    );
+  } else if (expected > BULK_RERUN_MAX) {
+    status = <p>Mais de 10 mil tarefas reexecutáveis: refine o filtro para reexecutá-las.</p>;
+  } else if (expected === 0) {
+    status = <p>{changed ? "Não há mais tarefas a reexecutar com este filtro." : "Não há tarefas a reexecutar com este filtro."}</p>;
+  } else {
+    status = (
+      <p>
+        As tarefas com falha, canceladas ou aguardando nova tentativa que atendem ao filtro voltam para a fila, com as
+        tentativas zeradas.
+      </p>
+    );
+  }
+
   return (
     <ConfirmDialog
-      title={changedMessage ? "A seleção mudou" : `Reexecutar ${countOf(expected, "tarefa", "tarefas")}?`}
-      confirmLabel={expected > 0 ? `Reexecutar ${countOf(expected, "tarefa", "tarefas")}` : undefined}
+      title={title}
+      confirmLabel={canConfirm ? `Reexecutar ${countOf(expected, "tarefa", "tarefas")}` : undefined}
       onConfirm={confirm}
       onClose={onClose}
       busy={bulkRerun.isPending}
     >
-      {changedMessage && (
+      {changed && (
         <p className="ops-dialog-alert" role="alert">
-          {changedMessage}
+          {changed.message}
         </p>
       )}
-      {expected > 0 ? (
-        <p>
-          As tarefas com falha, canceladas ou aguardando nova tentativa que atendem ao filtro voltam para a fila, com as
-          tentativas zeradas.
-        </p>
-      ) : (
-        <p>Não há mais tarefas a reexecutar com este filtro.</p>
-      )}
+      {status}
       {lines.length > 0 ? (
         <ul className="ops-dialog-list">
           {lines.map((line) => (

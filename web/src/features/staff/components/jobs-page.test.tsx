@@ -131,8 +131,7 @@ describe("job list", () => {
       [LIST]: () => {
         listCalls += 1;
         const state = listCalls === 1 ? "failed" : "queued";
-        const rerunnable = listCalls === 1 ? 1 : 0;
-        return jsonResponse(buildOpsJobList({ jobs: [buildOpsJob({ state })], rerunnable }));
+        return jsonResponse(buildOpsJobList({ jobs: [buildOpsJob({ state })] }));
       },
       [`POST /api/ops/jobs/${FAILED_JOB_ID}/rerun`]: () => jsonResponse(buildOpsJob({ state: "queued", attempts: 0 })),
     });
@@ -143,7 +142,6 @@ describe("job list", () => {
     expect(await screen.findByText("Tarefa reexecutada.")).toBeInTheDocument();
     await waitFor(() => expect(cellsOf(rowOf(FAILED_JOB_ID))[2]).toBe("Na fila"));
     expect(api.callsTo(`POST /api/ops/jobs/${FAILED_JOB_ID}/rerun`)).toHaveLength(1);
-    expect(screen.queryByRole("button", { name: /Reexecutar todas/ })).not.toBeInTheDocument();
   });
 
   it("shows the server's 409 for a job that can no longer be re-run", async () => {
@@ -164,12 +162,12 @@ describe("job list", () => {
 
     expect(within(table()).queryByRole("button")).not.toBeInTheDocument();
     expect(within(table()).queryByRole("columnheader", { name: "Ação" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: /Reexecutar todas/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Reexecutar as filtradas" })).not.toBeInTheDocument();
     expect(screen.getByRole("note")).toBeInTheDocument();
   });
 
   it("says when no job matches", async () => {
-    stubJobs({ [LIST]: () => jsonResponse(buildOpsJobList({ jobs: [], rerunnable: 0 })) });
+    stubJobs({ [LIST]: () => jsonResponse(buildOpsJobList({ jobs: [] })) });
     await renderOps("/ops/tarefas");
 
     expect(await screen.findByText("Nenhuma tarefa encontrada com estes filtros.")).toBeInTheDocument();
@@ -348,20 +346,34 @@ describe("job list filters", () => {
 
 describe("bulk re-run", () => {
   const filtered = "GET /api/ops/jobs?queue=mail.send&state=failed";
+  const filteredCount = "GET /api/ops/jobs/rerunnable?queue=mail.send&state=failed";
   const filter = { queue: "mail.send", state: "failed" };
 
-  function stubBulk(bulk: ApiHandler) {
-    return stubJobs({ [filtered]: () => jsonResponse(buildOpsJobList()), [BULK]: bulk });
+  function stubBulk(bulk: ApiHandler, rerunnable = 2) {
+    return stubJobs({
+      [filtered]: () => jsonResponse(buildOpsJobList()),
+      [filteredCount]: () => jsonResponse({ rerunnable }),
+      [BULK]: bulk,
+    });
   }
 
-  it("shows the count, asks to confirm with the filter, then re-runs exactly that count", async () => {
+  async function openBulk(path = "/ops/tarefas?queue=mail.send&state=failed") {
+    await renderJobs(path);
+    fireEvent.click(screen.getByRole("button", { name: "Reexecutar as filtradas" }));
+    return screen.getByRole("dialog");
+  }
+
+  it("counts when opened, asks to confirm with the filter, then re-runs exactly that count", async () => {
     const api = stubBulk(() => jsonResponse({ rerun: 2, job_ids: [FAILED_JOB_ID, RETRYING_JOB_ID] }));
     await renderJobs("/ops/tarefas?queue=mail.send&state=failed");
+    expect(api.callsTo(filteredCount)).toHaveLength(0);
 
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-    const dialog = screen.getByRole("dialog", { name: "Reexecutar 2 tarefas?" });
+    fireEvent.click(screen.getByRole("button", { name: "Reexecutar as filtradas" }));
+    expect(within(screen.getByRole("dialog")).getByRole("status")).toHaveTextContent("Contando as tarefas reexecutáveis...");
+    const dialog = await screen.findByRole("dialog", { name: "Reexecutar 2 tarefas?" });
     expect(within(dialog).getByText("Fila: mail.send")).toBeInTheDocument();
     expect(within(dialog).getByText("Estado: Falhou")).toBeInTheDocument();
+    expect(api.callsTo(filteredCount)).toHaveLength(1);
     expect(api.callsTo(BULK)).toHaveLength(0);
 
     fireEvent.click(within(dialog).getByRole("button", { name: "Reexecutar 2 tarefas" }));
@@ -372,21 +384,43 @@ describe("bulk re-run", () => {
   });
 
   it("offers no bulk re-run past its bound and says to narrow the filter", async () => {
-    stubJobs({ [filtered]: () => jsonResponse(buildOpsJobList({ rerunnable: 10001 })) });
-    await renderJobs("/ops/tarefas?queue=mail.send&state=failed");
+    const api = stubBulk(() => jsonResponse({ rerun: 0, job_ids: [] }), 10001);
+    const dialog = await openBulk();
 
     expect(
-      screen.getByText("Mais de 10 mil tarefas reexecutáveis: refine o filtro para reexecutá-las."),
+      await within(dialog).findByText("Mais de 10 mil tarefas reexecutáveis: refine o filtro para reexecutá-las."),
     ).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: /Reexecutar todas/ })).not.toBeInTheDocument();
+    expect(within(dialog).getAllByRole("button").map((button) => button.textContent)).toEqual(["Voltar"]);
+    expect(api.callsTo(BULK)).toHaveLength(0);
+  });
+
+  it("says when the filter has nothing to re-run", async () => {
+    stubBulk(() => jsonResponse({ rerun: 0, job_ids: [] }), 0);
+    const dialog = await openBulk();
+
+    expect(await within(dialog).findByText("Não há tarefas a reexecutar com este filtro.")).toBeInTheDocument();
+    expect(within(dialog).getAllByRole("button").map((button) => button.textContent)).toEqual(["Voltar"]);
+  });
+
+  it("says when the count could not be made, with nothing to confirm", async () => {
+    stubJobs({
+      [filtered]: () => jsonResponse(buildOpsJobList()),
+      [filteredCount]: () => jsonResponse({ error: "Erro interno no servidor" }, 500),
+    });
+    const dialog = await openBulk();
+
+    expect(await within(dialog).findByRole("alert", {}, { timeout: 5000 })).toHaveTextContent(
+      "Não foi possível contar as tarefas. Tente novamente.",
+    );
+    expect(within(dialog).getAllByRole("button").map((button) => button.textContent)).toEqual(["Voltar"]);
   });
 
   it("leaves everything as it was on 'Voltar'", async () => {
     const api = stubBulk(() => jsonResponse({ rerun: 2, job_ids: [] }));
-    await renderJobs("/ops/tarefas?queue=mail.send&state=failed");
+    const dialog = await openBulk();
+    await within(dialog).findByRole("button", { name: "Reexecutar 2 tarefas" });
 
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Voltar" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Voltar" }));
 
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(api.callsTo(BULK)).toHaveLength(0);
@@ -400,10 +434,8 @@ describe("bulk re-run", () => {
         ? jsonResponse({ error: "A seleção mudou: agora são 3 tarefas. Confirme novamente.", count: 3 }, 409)
         : jsonResponse({ rerun: 3, job_ids: [] });
     });
-    await renderJobs("/ops/tarefas?queue=mail.send&state=failed");
-
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Reexecutar 2 tarefas" }));
+    const opened = await openBulk();
+    fireEvent.click(await within(opened).findByRole("button", { name: "Reexecutar 2 tarefas" }));
 
     const dialog = await screen.findByRole("dialog", { name: "A seleção mudou" });
     expect(within(dialog).getByRole("alert")).toHaveTextContent(
@@ -422,10 +454,8 @@ describe("bulk re-run", () => {
 
   it("offers nothing to confirm when the selection emptied", async () => {
     stubBulk(() => jsonResponse({ error: "A seleção mudou: agora são 0 tarefas. Confirme novamente.", count: 0 }, 409));
-    await renderJobs("/ops/tarefas?queue=mail.send&state=failed");
-
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Reexecutar 2 tarefas" }));
+    const opened = await openBulk();
+    fireEvent.click(await within(opened).findByRole("button", { name: "Reexecutar 2 tarefas" }));
 
     const dialog = await screen.findByRole("dialog", { name: "A seleção mudou" });
     expect(within(dialog).getByText("Não há mais tarefas a reexecutar com este filtro.")).toBeInTheDocument();
@@ -433,39 +463,32 @@ describe("bulk re-run", () => {
   });
 
   it("names the filter's station in the confirmation and sends its id", async () => {
-    const byStation = "GET /api/ops/jobs?station_id=2";
     const api = stubJobs({
-      [byStation]: () => jsonResponse(buildOpsJobList()),
+      "GET /api/ops/jobs?station_id=2": () => jsonResponse(buildOpsJobList()),
+      "GET /api/ops/jobs/rerunnable?station_id=2": () => jsonResponse({ rerunnable: 2 }),
       [BULK]: () => jsonResponse({ rerun: 2, job_ids: [] }),
     });
-    await renderJobs("/ops/tarefas?station_id=2");
+    const dialog = await openBulk("/ops/tarefas?station_id=2");
 
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-    const dialog = screen.getByRole("dialog");
     expect(await within(dialog).findByText("Estação: Clube Saúde")).toBeInTheDocument();
-    fireEvent.click(within(dialog).getByRole("button", { name: "Reexecutar 2 tarefas" }));
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Reexecutar 2 tarefas" }));
 
     expect(await screen.findByText("2 tarefas reexecutadas.")).toBeInTheDocument();
     expect(api.bodiesOf(BULK)).toEqual([{ filter: { station_id: 2 }, expected: 2 }]);
   });
 
   it("says when the list has no filter", async () => {
-    stubJobs();
-    await renderJobs();
+    stubJobs({ "GET /api/ops/jobs/rerunnable": () => jsonResponse({ rerunnable: 2 }) });
+    const dialog = await openBulk("/ops/tarefas");
 
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-
-    expect(
-      within(screen.getByRole("dialog")).getByText("Sem filtro: todas as tarefas que podem ser reexecutadas."),
-    ).toBeInTheDocument();
+    expect(within(dialog).getByText("Sem filtro: todas as tarefas que podem ser reexecutadas.")).toBeInTheDocument();
+    expect(await within(dialog).findByRole("button", { name: "Reexecutar 2 tarefas" })).toBeInTheDocument();
   });
 
   it("closes the dialog and shows the toast when the re-run is refused", async () => {
     stubBulk(() => jsonResponse({ error: "Seu perfil permite apenas consultar." }, 403));
-    await renderJobs("/ops/tarefas?queue=mail.send&state=failed");
-
-    fireEvent.click(screen.getByRole("button", { name: "Reexecutar todas (2)" }));
-    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Reexecutar 2 tarefas" }));
+    const dialog = await openBulk();
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Reexecutar 2 tarefas" }));
 
     expect(await notifications().findByText("Seu perfil permite apenas consultar.")).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
@@ -483,7 +506,7 @@ describe("job list refresh", () => {
       [LIST]: () => {
         calls += 1;
         const state = calls === 1 ? "running" : "succeeded";
-        return jsonResponse(buildOpsJobList({ jobs: [buildOpsJob({ state, error: null })], rerunnable: 0 }));
+        return jsonResponse(buildOpsJobList({ jobs: [buildOpsJob({ state, error: null })] }));
       },
     });
     await renderJobs();

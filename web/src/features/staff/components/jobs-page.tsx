@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useSnackbar } from "@/components/snackbar/use-snackbar";
-import { BULK_RERUN_MAX, useJobAction, useJobList } from "@/features/staff/api/jobs";
+import { useJobAction, useJobList } from "@/features/staff/api/jobs";
 import { BulkRerunDialog } from "@/features/staff/components/bulk-rerun-dialog";
 import { JobFiltersForm } from "@/features/staff/components/job-filters-form";
 import { JobStateBadge } from "@/features/staff/components/job-state-badge";
@@ -62,7 +62,7 @@ export function JobsPage() {
   const before = cursorFromSearch(searchParams);
   const filter = useMemo(() => apiFilterOf(fields), [fields]);
   const list = useJobList(filter, before);
-  const [bulkCount, setBulkCount] = useState<number | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
 
   let body;
   if (list.data !== undefined) {
@@ -131,25 +131,20 @@ export function JobsPage() {
     body = <OpsLoading label="Carregando tarefas" />;
   }
 
-  const rerunnable = list.data?.rerunnable ?? 0;
-
   return (
     <>
       <h1 className="ops-title">Tarefas</h1>
       {/* Re-mounted when the address changes, so the form always shows the filter in force. */}
       <JobFiltersForm key={search} initial={fields} onApply={(next) => setSearchParams(searchFromFields(next))} />
-      <div className="ops-toolbar">
-        <p className="ops-muted" aria-live="polite">
-          {rerunnable > BULK_RERUN_MAX ? "Mais de 10 mil tarefas reexecutáveis: refine o filtro para reexecutá-las." : ""}
-        </p>
-        {me.can_act && rerunnable > 0 && rerunnable <= BULK_RERUN_MAX && (
-          <button type="button" className="button button--primary" onClick={() => setBulkCount(rerunnable)}>
-            Reexecutar todas ({rerunnable})
+      {me.can_act && (
+        <div className="ops-toolbar">
+          <button type="button" className="button button--primary" onClick={() => setBulkOpen(true)}>
+            Reexecutar as filtradas
           </button>
-        )}
-      </div>
+        </div>
+      )}
       {body}
-      {bulkCount !== null && <BulkRerunDialog filter={filter} count={bulkCount} onClose={() => setBulkCount(null)} />}
+      {bulkOpen && <BulkRerunDialog filter={filter} onClose={() => setBulkOpen(false)} />}
     </>
   );
 }

@@ -94,7 +94,6 @@ export function buildOpsJobList(overrides: Partial<OpsJobList> = {}): OpsJobList
       buildOpsJob({ id: DONE_JOB_ID, state: "succeeded", attempts: 1, error: null, queue: "points.credit" }),
     ],
     next_cursor: null,
-    rerunnable: 2,
     per_page: 50,
     ...overrides,
   };
