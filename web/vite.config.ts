@@ -18,6 +18,9 @@ export default defineConfig({
   build: {
     // The manifest tells scripts/check-bundle-size.js which chunks a first page load needs.
     manifest: true,
+    // Fonts stay files: the Content-Security-Policy (api/src/lib.rs) allows fonts from
+    // the app's own origin only, so an inlined data: font would be refused.
+    assetsInlineLimit: (file: string) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
     // Every browser the app supports knows <link rel="modulepreload">.
     modulePreload: { polyfill: false },
     rollupOptions: {

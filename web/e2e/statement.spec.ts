@@ -52,8 +52,10 @@ test("a new member sees the sign-up reward waiting, then released by staff, in t
     .getByRole("button", { name: "Liberar cashback" })
     .click();
   await stations.getByRole("link", { name: "Acompanhar a liberação" }).click();
-  // The overview lists "Concluída" once per queue: look only once the job's page is shown.
+  // The overview lists "Concluída" once per queue (and stays in the page, hidden, while the
+  // job's screen loads): look only once the job's page is shown.
   await expect(staff).toHaveURL(/\/ops\/tarefas\/[^/]+$/);
+  await expect(staff.getByRole("heading", { level: 1, name: /^Tarefa / })).toBeVisible();
   await expect(staff.getByText("Concluída", { exact: true })).toBeVisible({ timeout: 30_000 });
   await staffContext.close();
 

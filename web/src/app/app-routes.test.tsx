@@ -106,6 +106,13 @@ describe("other pages", () => {
     expect(screen.getByText("Você não possui autorização para acessar esta página.")).toBeInTheDocument();
   });
 
+  it("shows an unknown path of the member area as not found", async () => {
+    signIn();
+    renderApp({ path: "/homepage/nada-aqui" });
+
+    expect(await screen.findByRole("heading", { name: "Página não encontrada" })).toBeInTheDocument();
+  });
+
   it("shows an unknown path as not found", async () => {
     renderApp({ path: "/nada-aqui" });
 

@@ -1,16 +1,15 @@
 // Every route of the web app, with the paths exactly as the spec names them
 // ("/not-autorized" and "/confimation" are spelled so on purpose).
-import { Outlet, type RouteObject } from "react-router";
+import type { RouteObject } from "react-router";
 import { AccountNotActiveRoute } from "@/app/routes/account-not-active";
 import { LogoutRoute } from "@/app/routes/logout";
 import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
-import { NotFoundRoute } from "@/app/routes/not-found";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
+import { NotFoundPage } from "@/components/not-found-page";
 import { accountRoutes } from "@/features/accounts/routes";
 import { memberAreaRoutes } from "@/features/member/routes";
 import { publicPageRoutes } from "@/features/public-pages/routes";
-import { RequireMember } from "@/features/session";
 import { opsRoutes } from "@/features/staff/routes";
 
 export const appRoutes: RouteObject[] = [
@@ -18,22 +17,14 @@ export const appRoutes: RouteObject[] = [
     element: <RootLayout />,
     children: [
       { index: true, element: <RootGateRoute /> },
-      {
-        path: "homepage",
-        element: (
-          <RequireMember>
-            <Outlet />
-          </RequireMember>
-        ),
-        children: memberAreaRoutes,
-      },
+      ...memberAreaRoutes,
       ...accountRoutes,
       ...publicPageRoutes,
       ...opsRoutes,
       { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
       { path: "confimation", element: <AccountNotActiveRoute /> },
-      { path: "*", element: <NotFoundRoute /> },
+      { path: "*", element: <NotFoundPage /> },
     ],
   },
 ];

@@ -31,7 +31,15 @@ export function lazyScreen(load: () => Promise<ComponentType>): ReactElement {
   );
 }
 
-/** Loads every lazy screen now (tests render the app without waiting on each import). */
+/**
+ * Loads every lazy screen now (tests render the app without waiting on each import),
+ * including those an area's own route table declares once its code is loaded.
+ */
 export async function preloadScreens(): Promise<void> {
-  await Promise.all(preloads.map((preload) => preload()));
+  let loaded = 0;
+  while (loaded < preloads.length) {
+    const pending = preloads.slice(loaded);
+    loaded = preloads.length;
+    await Promise.all(pending.map((preload) => preload()));
+  }
 }

@@ -1,18 +1,10 @@
-// The member area under /homepage (its guard is the app's): the frame, the welcome page and
-// the wallet's pages, loaded when a member first opens it.
+// The member area under /homepage, behind the member guard. Its route table loads with its
+// code when a member first opens it (descendant routes of "homepage/*"), so the screens of
+// the member area never weigh on the first page load.
 import type { RouteObject } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
-import { walletMemberRoutes } from "@/features/wallet/routes";
+import { RequireMember } from "@/features/session";
 
-export const memberAreaRoutes: RouteObject[] = [
-  {
-    element: lazyScreen(async () => (await import("@/features/member/components/member-layout")).MemberLayout),
-    children: [
-      {
-        index: true,
-        element: lazyScreen(async () => (await import("@/features/member/components/member-welcome")).MemberWelcome),
-      },
-      ...walletMemberRoutes,
-    ],
-  },
-];
+const memberArea = lazyScreen(async () => (await import("@/features/member/components/member-area")).MemberArea);
+
+export const memberAreaRoutes: RouteObject[] = [{ path: "homepage/*", element: <RequireMember>{memberArea}</RequireMember> }];

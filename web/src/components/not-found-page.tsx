@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { MessagePage } from "@/components/message-page";
 
-export function NotFoundRoute() {
+export function NotFoundPage() {
   return (
     <MessagePage title="Página não encontrada">
       <p>O endereço que você acessou não existe ou foi removido.</p>

@@ -1,0 +1,34 @@
+import { useRoutes, type RouteObject } from "react-router";
+import { lazyScreen } from "@/components/lazy-screen";
+import { NotFoundPage } from "@/components/not-found-page";
+import { OpsLayout } from "@/features/staff/components/ops-layout";
+
+/** The console's screens, relative to /ops, each loaded when first opened. */
+const routes: RouteObject[] = [
+  {
+    element: <OpsLayout />,
+    children: [
+      {
+        index: true,
+        element: lazyScreen(async () => (await import("@/features/staff/components/overview-page")).OverviewPage),
+      },
+      {
+        path: "tarefas",
+        element: lazyScreen(async () => (await import("@/features/staff/components/jobs-page")).JobsPage),
+      },
+      {
+        path: "tarefas/:jobId",
+        element: lazyScreen(async () => (await import("@/features/staff/components/job-detail-page")).JobDetailPage),
+      },
+      {
+        path: "auditoria",
+        element: lazyScreen(async () => (await import("@/features/staff/components/audit-page")).AuditPage),
+      },
+    ],
+  },
+  { path: "*", element: <NotFoundPage /> },
+];
+
+export function OpsArea() {
+  return useRoutes(routes);
+}
