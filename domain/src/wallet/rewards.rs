@@ -319,6 +319,35 @@ pub async fn uncredited_participations(
         .collect())
 }
 
+/// The activity credit a participation earns (none for an activity that pays no points):
+/// keyed by the participation, as [`uncredited_participations`] keys it, so a credit
+/// enqueued when the participation is recorded and one claimed later are the same credit.
+pub async fn on_participation(
+    conn: &mut PgConnection,
+    participation_id: i64,
+) -> sqlx::Result<Option<Credit>> {
+    let row: Option<(i64, i64, i64, String, i32)> = sqlx::query_as(
+        "SELECT p.user_id, p.station_id, a.id, a.name, a.points
+           FROM participations p
+           JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
+          WHERE p.id = $1 AND a.points > 0 AND a.type_id <> $2",
+    )
+    .bind(participation_id)
+    .bind(SIGNUP_TYPE)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|(user_id, station_id, action_id, name, points)| Credit {
+        user_id,
+        station_id,
+        source_kind: SourceKind::Activity,
+        source_id: participation_id.to_string(),
+        rule: rules::ACTIVITY.to_string(),
+        amount: cents(points),
+        description: name,
+        action_id: Some(action_id),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;

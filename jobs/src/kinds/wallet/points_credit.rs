@@ -132,6 +132,19 @@ impl PointsCredit {
         }
         Ok(())
     }
+
+    /// Enqueues the credit of a participation just recorded (or found again), on its
+    /// transaction, keyed by the participation: however often it is enqueued, it pays once.
+    /// `None` when the activity pays no points.
+    pub async fn for_participation(
+        tx: &mut PgConnection,
+        participation_id: i64,
+    ) -> sqlx::Result<Option<Enqueued>> {
+        match rewards::on_participation(&mut *tx, participation_id).await? {
+            Some(credit) => Ok(Some(Self::enqueue(tx, credit).await?)),
+            None => Ok(None),
+        }
+    }
 }
 
 const NOT_CREDITED: &str = "Os pontos não puderam ser creditados.";

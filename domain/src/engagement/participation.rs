@@ -1,0 +1,231 @@
+//! Taking part in an activity: [`admit`] holds the rules every participation call checks
+//! (docs/api-activities.md, "Participation rules"), under the member's row lock so two
+//! requests at once cannot both pass the limit; [`view_raw_content`] is the first call that
+//! records participations through them (type 16).
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use crate::wallet::release::brasilia;
+
+/// The spec's raw content type: its view is the participation.
+pub const RAW_CONTENT_TYPE: i16 = 16;
+
+pub const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
+pub const DATE_MISSING: &str = "Houve um problema com a data de publicação desta atividade.";
+pub const LIMIT_REACHED: &str = "Olá, você já ultrapassou o limite de participações nessa atividade!";
+
+/// Why a participation is refused, in the order the rules are checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Unknown, another station's, unpublished (or not of the call's type).
+    Unavailable,
+    DateMissing,
+    OutsideWindow {
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+    },
+    LimitReached,
+    /// The names of the prerequisites not done yet, in order.
+    PrerequisitesMissing(Vec<String>),
+}
+
+impl Refused {
+    /// The spec's text, window dates in Brasília time.
+    pub fn message(&self) -> String {
+        match self {
+            Self::Unavailable => UNAVAILABLE.into(),
+            Self::DateMissing => DATE_MISSING.into(),
+            Self::OutsideWindow { start, end } => {
+                let local = |at: &DateTime<Utc>| {
+                    at.with_timezone(&brasilia())
+                        .format("%d/%m/%Y %H:%M")
+                        .to_string()
+                };
+                format!(
+                    "Esta atividade está disponível de {} até {}.",
+                    local(start),
+                    local(end)
+                )
+            }
+            Self::LimitReached => LIMIT_REACHED.into(),
+            Self::PrerequisitesMissing(names) => format!("Complete antes: {}.", names.join(", ")),
+        }
+    }
+}
+
+/// An activity the member was admitted to, with what they did in it so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admitted {
+    pub action_id: i64,
+    pub station_id: i64,
+    pub user_id: i64,
+    pub type_id: i16,
+    pub points: i32,
+    pub additional_cashback: i32,
+    pub limit_per_user: Option<i32>,
+    /// The member's participations in it before this one.
+    pub user_actions: i64,
+    /// The member's latest participation in it, if any.
+    pub last_participation_id: Option<i64>,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct ActionRow {
+    type_id: i16,
+    points: i32,
+    additional_cashback: i32,
+    participation_start: Option<DateTime<Utc>>,
+    participation_end: Option<DateTime<Utc>>,
+    limit_per_user: Option<i32>,
+}
+
+/// Checks the rules for `user_id` (a member of `station_id`) taking part in `action_id`
+/// now. Locks the member's row first (`FOR NO KEY UPDATE`: rows referring to the member
+/// can still be written by others), so the caller's transaction holds it until it records
+/// the participation and commits: concurrent calls of one member are checked one by one.
+pub async fn admit(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+    action_id: i64,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<Admitted, Refused>> {
+    sqlx::query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    let action: Option<ActionRow> = sqlx::query_as(
+        "SELECT type_id, points, additional_cashback, participation_start, participation_end,
+                limit_per_user
+           FROM actions WHERE id = $1 AND station_id = $2 AND active",
+    )
+    .bind(action_id)
+    .bind(station_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(action) = action else {
+        return Ok(Err(Refused::Unavailable));
+    };
+    let (Some(start), Some(end)) = (action.participation_start, action.participation_end) else {
+        return Ok(Err(Refused::DateMissing));
+    };
+    if now < start || now > end {
+        return Ok(Err(Refused::OutsideWindow { start, end }));
+    }
+    let (user_actions, last_participation_id): (i64, Option<i64>) = sqlx::query_as(
+        "SELECT count(*), max(id) FROM participations WHERE action_id = $1 AND user_id = $2",
+    )
+    .bind(action_id)
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if action
+        .limit_per_user
+        .is_some_and(|limit| user_actions >= i64::from(limit))
+    {
+        return Ok(Err(Refused::LimitReached));
+    }
+    let missing: Vec<String> = sqlx::query_scalar(
+        "SELECT r.name FROM action_prerequisites ap
+           JOIN actions r ON r.id = ap.required_action_id
+          WHERE ap.action_id = $1
+            AND NOT EXISTS (SELECT 1 FROM participations p
+                             WHERE p.action_id = r.id AND p.user_id = $2)
+          ORDER BY ap.position, r.id",
+    )
+    .bind(action_id)
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    if !missing.is_empty() {
+        return Ok(Err(Refused::PrerequisitesMissing(missing)));
+    }
+    Ok(Ok(Admitted {
+        action_id,
+        station_id,
+        user_id,
+        type_id: action.type_id,
+        points: action.points,
+        additional_cashback: action.additional_cashback,
+        limit_per_user: action.limit_per_user,
+        user_actions,
+        last_participation_id,
+    }))
+}
+
+/// Records the participation [`admit`] let through, on the same transaction.
+pub async fn record(conn: &mut PgConnection, admitted: &Admitted) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO participations (station_id, user_id, action_id) VALUES ($1, $2, $3)
+         RETURNING id",
+    )
+    .bind(admitted.station_id)
+    .bind(admitted.user_id)
+    .bind(admitted.action_id)
+    .fetch_one(conn)
+    .await
+}
+
+/// A raw content view as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawContentView {
+    pub participation_id: i64,
+    pub action_id: i64,
+    pub points: i32,
+    pub cashback: i64,
+    /// False when the view found the participation an earlier view recorded.
+    pub created: bool,
+}
+
+/// A member viewed a raw content activity (type 16). Through [`admit`]'s rules, each view
+/// is a participation up to `limitPerUser`; without a limit the first view is the one
+/// participation and later views answer it again.
+pub async fn view_raw_content(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+    action_id: i64,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<RawContentView, Refused>> {
+    let admitted = match admit(&mut *conn, user_id, station_id, action_id, now).await? {
+        Ok(admitted) if admitted.type_id == RAW_CONTENT_TYPE => admitted,
+        Ok(_) => return Ok(Err(Refused::Unavailable)),
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let view = |participation_id, created| RawContentView {
+        participation_id,
+        action_id,
+        points: admitted.points,
+        cashback: i64::from(admitted.points) + i64::from(admitted.additional_cashback),
+        created,
+    };
+    if admitted.limit_per_user.is_none()
+        && let Some(existing) = admitted.last_participation_id
+    {
+        return Ok(Ok(view(existing, false)));
+    }
+    let participation_id = record(&mut *conn, &admitted).await?;
+    Ok(Ok(view(participation_id, true)))
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[test]
+    fn refusals_say_the_spec_texts_with_brasilia_times() {
+        let start = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).single().expect("date");
+        let end = Utc.with_ymd_and_hms(2026, 3, 31, 2, 59, 0).single().expect("date");
+        assert_eq!(
+            Refused::OutsideWindow { start, end }.message(),
+            "Esta atividade está disponível de 01/03/2026 09:00 até 30/03/2026 23:59."
+        );
+        assert_eq!(
+            Refused::PrerequisitesMissing(vec!["A".into(), "B".into()]).message(),
+            "Complete antes: A, B."
+        );
+    }
+}
