@@ -1,0 +1,320 @@
+//! The member's activities (docs/api-activities.md): the list and the featured carousel,
+//! one activity, the name search, and `POST /raw-content-participation`, which records a
+//! raw content view through the participation rules and queues its credit with it.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use chrono::Utc;
+use domain::engagement::activities::{self, Activity, ActivityCard, Filter};
+use domain::engagement::participation::{self, Refused};
+use jobs::kinds::PointsCredit;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::member::{Member, NOT_AUTHORIZED};
+use crate::state::AppState;
+
+pub const SEARCH_TERM_MISSING: &str = "Informe o termo da busca.";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(actions))
+        .routes(routes!(action))
+        .routes(routes!(actions_by_name))
+        .routes(routes!(establishment_actions))
+        .routes(routes!(raw_content_participation))
+}
+
+/// `where[station_id]` and `where[user_id]` as the spec's screens send them: absent, the
+/// caller's; anything else is refused, never answered with another's data.
+pub(super) fn own_scope(
+    member: Member,
+    station_id: Option<i64>,
+    user_id: Option<i64>,
+) -> ApiResult<()> {
+    let others_station = station_id.is_some_and(|id| id != member.station_id);
+    let others_user = user_id.is_some_and(|id| id != member.user_id);
+    if others_station || others_user {
+        Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
+    } else {
+        Ok(())
+    }
+}
+
+pub(super) fn query<T>(query: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
+    query
+        .map(|Query(query)| query)
+        .map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))
+}
+
+pub(super) fn unavailable() -> ApiError {
+    ApiError::not_found(participation::UNAVAILABLE)
+}
+
+#[derive(Debug, Deserialize)]
+struct ListQuery {
+    #[serde(rename = "where[station_id]")]
+    station_id: Option<i64>,
+    #[serde(rename = "where[user_id]")]
+    user_id: Option<i64>,
+    /// `1`: the featured carousel.
+    #[serde(rename = "where[featuredPrivate]")]
+    featured: Option<i64>,
+}
+
+/// The station's published activities, or its featured carousel
+///
+/// By `priority` (highest first) then id; with `where[featuredPrivate]=1` only the
+/// featured ones, by `priorityCarousel` then id.
+#[utoipa::path(
+    get,
+    path = "/actions/",
+    tag = "activities",
+    security(("bearer" = [])),
+    params(
+        ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("where[featuredPrivate]" = Option<i64>, Query, description = "1: only the featured carousel"),
+    ),
+    responses(
+        (status = 200, description = "The activities", body = Vec<ActivityCard>),
+        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
+    )
+)]
+async fn actions(
+    State(state): State<AppState>,
+    member: Member,
+    list: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<ActivityCard>>> {
+    let list = query(list)?;
+    own_scope(member, list.station_id, list.user_id)?;
+    let filter = Filter {
+        featured: list.featured == Some(1),
+        ..Filter::default()
+    };
+    let cards = activities::cards(&state.db, member.station_id, Some(member.user_id), filter)
+        .await?;
+    Ok(Json(cards))
+}
+
+#[derive(Debug, Deserialize)]
+struct DetailQuery {
+    #[serde(rename = "where[user_id]")]
+    user_id: Option<i64>,
+    /// Accepted as the spec sends it; the answer is the same object.
+    #[serde(rename = "flat")]
+    _flat: Option<i64>,
+}
+
+/// One published activity of the caller's station
+#[utoipa::path(
+    get,
+    path = "/actions/{id}/",
+    tag = "activities",
+    security(("bearer" = [])),
+    params(
+        ("id" = i64, Path, description = "The activity"),
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("flat" = Option<i64>, Query, description = "1: the same object (the original left relations out)"),
+    ),
+    responses(
+        (status = 200, description = "The activity", body = Activity),
+        (status = 400, description = "The id or a parameter is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the user is not the caller", body = Messages),
+        (status = 404, description = "Unknown, unpublished or another station's activity", body = ErrorMessage),
+    )
+)]
+async fn action(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+    detail: Result<Query<DetailQuery>, QueryRejection>,
+) -> ApiResult<Json<Activity>> {
+    let detail = query(detail)?;
+    own_scope(member, None, detail.user_id)?;
+    activities::detail(
+        &state.db,
+        member.station_id,
+        Some(member.user_id),
+        id,
+        false,
+    )
+    .await?
+    .map(Json)
+    .ok_or_else(unavailable)
+}
+
+#[derive(Debug, Deserialize)]
+struct SearchQuery {
+    #[serde(rename = "where[name]")]
+    name: Option<String>,
+    #[serde(rename = "where[station_id]")]
+    station_id: Option<i64>,
+    #[serde(rename = "where[user_id]")]
+    user_id: Option<i64>,
+}
+
+/// The station's published activities whose name contains the term
+///
+/// Case and accents are ignored: `cafe` finds "Café".
+#[utoipa::path(
+    get,
+    path = "/actions-by-name/",
+    tag = "activities",
+    security(("bearer" = [])),
+    params(
+        ("where[name]" = String, Query, description = "The search term"),
+        ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+    ),
+    responses(
+        (status = 200, description = "The activities found", body = Vec<ActivityCard>),
+        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
+        (status = 422, description = "No search term", body = Messages),
+    )
+)]
+async fn actions_by_name(
+    State(state): State<AppState>,
+    member: Member,
+    search: Result<Query<SearchQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<ActivityCard>>> {
+    let search = query(search)?;
+    own_scope(member, search.station_id, search.user_id)?;
+    let term = search.name.as_deref().map(str::trim).unwrap_or_default();
+    if term.is_empty() {
+        return Err(ApiError::invalid(SEARCH_TERM_MISSING));
+    }
+    let filter = Filter {
+        name: Some(term),
+        ..Filter::default()
+    };
+    let cards = activities::cards(&state.db, member.station_id, Some(member.user_id), filter)
+        .await?;
+    Ok(Json(cards))
+}
+
+/// The published activities of the caller's station, by the caller's id
+#[utoipa::path(
+    get,
+    path = "/actions/establishment/user/{id}",
+    tag = "activities",
+    security(("bearer" = [])),
+    params(("id" = i64, Path, description = "The caller's own user id")),
+    responses(
+        (status = 200, description = "The activities", body = Vec<ActivityCard>),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+    )
+)]
+async fn establishment_actions(
+    State(state): State<AppState>,
+    member: Member,
+    Path(user_id): Path<i64>,
+) -> ApiResult<Json<Vec<ActivityCard>>> {
+    own_scope(member, None, Some(user_id))?;
+    let cards = activities::cards(
+        &state.db,
+        member.station_id,
+        Some(member.user_id),
+        Filter::default(),
+    )
+    .await?;
+    Ok(Json(cards))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct RawContentVisit {
+    action_id: i64,
+}
+
+/// A raw content view as recorded.
+#[derive(Debug, Serialize, ToSchema)]
+struct RawContentParticipation {
+    participation_id: i64,
+    action_id: i64,
+    points: i32,
+    /// `points` + `additional_cashback`.
+    cashback: i64,
+    /// The `points.credit` job of the participation; null when the activity pays no points.
+    job_id: Option<String>,
+}
+
+/// Records the caller's view of a raw content activity (type 16)
+///
+/// Through the participation rules (station, window, limit, prerequisites). Each view is a
+/// participation up to `limitPerUser`; without a limit the first view is the participation
+/// and later views answer it again (200) with no new credit. The credit is queued with the
+/// participation and keyed by it, so it is paid once.
+#[utoipa::path(
+    post,
+    path = "/raw-content-participation",
+    tag = "activities",
+    security(("bearer" = [])),
+    request_body = RawContentVisit,
+    responses(
+        (status = 201, description = "The view was recorded as a participation", body = RawContentParticipation),
+        (status = 200, description = "The view found the participation an earlier view recorded", body = RawContentParticipation),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended", body = Messages),
+        (status = 404, description = "Unknown, unpublished, another station's or not a raw content activity", body = ErrorMessage),
+        (status = 422, description = "Outside the participation window, a date missing, the limit reached or a prerequisite not done", body = Messages),
+    )
+)]
+async fn raw_content_participation(
+    State(state): State<AppState>,
+    member: Member,
+    Json(visit): Json<RawContentVisit>,
+) -> ApiResult<(StatusCode, Json<RawContentParticipation>)> {
+    let mut tx = state.db.begin().await?;
+    let view = participation::view_raw_content(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        visit.action_id,
+        Utc::now(),
+    )
+    .await?
+    .map_err(refused)?;
+    let job = PointsCredit::for_participation(&mut tx, view.participation_id).await?;
+    tx.commit().await?;
+    let status = if view.created {
+        tracing::info!(
+            user_id = member.user_id,
+            action_id = view.action_id,
+            participation_id = view.participation_id,
+            "raw content participation"
+        );
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(RawContentParticipation {
+            participation_id: view.participation_id,
+            action_id: view.action_id,
+            points: view.points,
+            cashback: view.cashback,
+            job_id: job.map(|job| job.id),
+        }),
+    ))
+}
+
+/// A refused participation as the contract answers it.
+pub(super) fn refused(refused: Refused) -> ApiError {
+    match refused {
+        Refused::Unavailable => unavailable(),
+        other => ApiError::invalid(other.message()),
+    }
+}

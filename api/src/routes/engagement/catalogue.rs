@@ -1,0 +1,105 @@
+//! The home's rows (docs/api-activities.md): journeys, now playing, and categories, each
+//! with the published activities of the caller's station in it.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use domain::engagement::activities::{self, Journey, NowPlaying, ParticipantCategory};
+use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::activities::{own_scope, query};
+use crate::error::{ApiResult, Messages};
+use crate::extract::Json;
+use crate::member::Member;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(journeys))
+        .routes(routes!(now_playing))
+        .routes(routes!(participant_categories))
+}
+
+/// The station's journeys
+///
+/// Each journey's activities in their order with the ones the caller has done moved first;
+/// `completed` counts them.
+#[utoipa::path(
+    get,
+    path = "/journeys",
+    tag = "activities",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The journeys", body = Vec<Journey>),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended", body = Messages),
+    )
+)]
+async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Json<Vec<Journey>>> {
+    let journeys = activities::journeys(&state.db, member.station_id, member.user_id).await?;
+    Ok(Json(journeys))
+}
+
+/// The station's now-playing rows
+#[utoipa::path(
+    get,
+    path = "/now-playing",
+    tag = "activities",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The rows", body = Vec<NowPlaying>),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended", body = Messages),
+    )
+)]
+async fn now_playing(
+    State(state): State<AppState>,
+    member: Member,
+) -> ApiResult<Json<Vec<NowPlaying>>> {
+    let rows = activities::now_playing(&state.db, member.station_id, member.user_id).await?;
+    Ok(Json(rows))
+}
+
+#[derive(Debug, Deserialize)]
+struct CategoriesQuery {
+    #[serde(rename = "where[station_id]")]
+    station_id: Option<i64>,
+    #[serde(rename = "where[user_id]")]
+    user_id: Option<i64>,
+    #[serde(rename = "where[id]")]
+    id: Option<i64>,
+}
+
+/// The station's categories and their activities
+///
+/// `where[id]` narrows the answer to one category (another station's answers `[]`).
+#[utoipa::path(
+    get,
+    path = "/participant-categories/",
+    tag = "activities",
+    security(("bearer" = [])),
+    params(
+        ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("where[id]" = Option<i64>, Query, description = "Only this category"),
+    ),
+    responses(
+        (status = 200, description = "The categories", body = Vec<ParticipantCategory>),
+        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
+        (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
+    )
+)]
+async fn participant_categories(
+    State(state): State<AppState>,
+    member: Member,
+    categories: Result<Query<CategoriesQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<ParticipantCategory>>> {
+    let categories = query(categories)?;
+    own_scope(member, categories.station_id, categories.user_id)?;
+    let rows =
+        activities::categories(&state.db, member.station_id, member.user_id, categories.id)
+            .await?;
+    Ok(Json(rows))
+}

@@ -1,0 +1,111 @@
+//! What visitors see without a token (docs/api-activities.md): a station's public
+//! activities, one of them, and the feedback animations.
+
+use axum::extract::State;
+use axum::http::HeaderValue;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::response::{IntoResponse, Response};
+use domain::engagement::activities::{self, Activity, ActivityCard, Filter};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::activities::unavailable;
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::state::AppState;
+
+pub const STATION_NOT_FOUND: &str = "Estação não encontrada";
+pub const LOTTIE_NOT_FOUND: &str = "Animação não encontrada";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(public_actions))
+        .routes(routes!(public_action))
+        .routes(routes!(lottie_file))
+}
+
+/// A station's public activities
+#[utoipa::path(
+    get,
+    path = "/public-actions/{stationId}",
+    tag = "activities",
+    params(("stationId" = i64, Path, description = "The station")),
+    responses(
+        (status = 200, description = "The station's published public activities", body = Vec<ActivityCard>),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 404, description = "No such station", body = ErrorMessage),
+    )
+)]
+async fn public_actions(
+    State(state): State<AppState>,
+    Path(station_id): Path<i64>,
+) -> ApiResult<Json<Vec<ActivityCard>>> {
+    if !activities::station_exists(&state.db, station_id).await? {
+        return Err(ApiError::not_found(STATION_NOT_FOUND));
+    }
+    let filter = Filter {
+        public: true,
+        ..Filter::default()
+    };
+    Ok(Json(
+        activities::cards(&state.db, station_id, None, filter).await?,
+    ))
+}
+
+/// One public activity of a station
+#[utoipa::path(
+    get,
+    path = "/public-actions/{id}/{stationId}",
+    tag = "activities",
+    params(
+        ("id" = i64, Path, description = "The activity"),
+        ("stationId" = i64, Path, description = "Its station"),
+    ),
+    responses(
+        (status = 200, description = "The activity", body = Activity),
+        (status = 400, description = "An id is not a number", body = Messages),
+        (status = 404, description = "No such station, or no such published public activity of it", body = ErrorMessage),
+    )
+)]
+async fn public_action(
+    State(state): State<AppState>,
+    Path((id, station_id)): Path<(i64, i64)>,
+) -> ApiResult<Json<Activity>> {
+    if !activities::station_exists(&state.db, station_id).await? {
+        return Err(ApiError::not_found(STATION_NOT_FOUND));
+    }
+    activities::detail(&state.db, station_id, None, id, true)
+        .await?
+        .map(Json)
+        .ok_or_else(unavailable)
+}
+
+/// A feedback animation (Lottie JSON)
+///
+/// Public; cached for a day.
+#[utoipa::path(
+    get,
+    path = "/lottie-files/{id}",
+    tag = "activities",
+    params(("id" = i64, Path, description = "The animation")),
+    responses(
+        (status = 200, description = "The animation's Lottie JSON", content_type = "application/json", body = Object),
+        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 404, description = "No such animation", body = ErrorMessage),
+    )
+)]
+async fn lottie_file(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let not_found = || ApiError::not_found(LOTTIE_NOT_FOUND);
+    let key = activities::lottie_key(&state.db, id)
+        .await?
+        .ok_or_else(not_found)?;
+    let object = state.objects.get(&key).await?.ok_or_else(not_found)?;
+    let mut response = object.bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(
+        CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=86400"),
+    );
+    Ok(response)
+}
