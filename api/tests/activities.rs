@@ -1,0 +1,622 @@
+//! The activities catalogue over HTTP against the real database (docs/api-activities.md):
+//! every call, its scoping (another station's or member's data is never answered),
+//! visitors, sanitising, the accent-folded search, the rows, and the participation rules
+//! through `POST /raw-content-participation`, concurrency included.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use api::AppState;
+use axum::Router;
+use axum::http::StatusCode;
+use chrono::{Duration, Utc};
+use common::{call, config_with, insert_member, insert_station, send_json};
+use domain::engagement::activities::{self, Content, NewActivity};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio::task::JoinSet;
+
+const FORBIDDEN: &str = "Você não possui autorização para acessar esta página.";
+const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
+
+struct World {
+    app: Router,
+    state: AppState,
+    db: PgPool,
+    station_id: i64,
+    member_id: i64,
+    token: String,
+    other_station_id: i64,
+}
+
+async fn world(db: PgPool) -> World {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let other_station_id = insert_station(&db, "outro").await;
+    let state = AppState::new(config_with(&[]), db.clone()).expect("state");
+    World {
+        app: api::app(state.clone()),
+        state,
+        db,
+        station_id: demo.station_id,
+        member_id: demo.member_id,
+        token,
+        other_station_id,
+    }
+}
+
+/// A published activity of `station_id`, open now, changed by `edit`.
+async fn activity(
+    db: &PgPool,
+    station_id: i64,
+    name: &str,
+    edit: impl FnOnce(&mut NewActivity),
+) -> i64 {
+    let mut new = NewActivity {
+        station_id,
+        type_id: 16,
+        name: name.into(),
+        points: 10,
+        participation_start: Some(Utc::now() - Duration::days(1)),
+        participation_end: Some(Utc::now() + Duration::days(1)),
+        active: true,
+        ..NewActivity::default()
+    };
+    edit(&mut new);
+    activities::create(db, &new).await.expect("activity")
+}
+
+async fn participate(db: &PgPool, station_id: i64, user_id: i64, action_id: i64) {
+    sqlx::query("INSERT INTO participations (station_id, user_id, action_id) VALUES ($1, $2, $3)")
+        .bind(station_id)
+        .bind(user_id)
+        .bind(action_id)
+        .execute(db)
+        .await
+        .expect("participation");
+}
+
+impl World {
+    async fn get(&self, uri: &str) -> common::Answer {
+        call(&self.app, "GET", uri, Some(&self.token), &[]).await
+    }
+
+    async fn view(&self, action_id: i64) -> common::Answer {
+        send_json(
+            &self.app,
+            "POST",
+            "/api/raw-content-participation",
+            Some(&self.token),
+            &[],
+            &json!({ "action_id": action_id }),
+        )
+        .await
+    }
+
+    async fn other_member_token(&self, station_id: i64, email: &str) -> (i64, String) {
+        let id = insert_member(&self.db, station_id, email).await;
+        let token = domain::accounts::session::create(&self.db, id)
+            .await
+            .expect("session");
+        (id, token)
+    }
+
+    async fn count(&self, sql: &'static str, action_id: i64) -> i64 {
+        sqlx::query_scalar(sql)
+            .bind(action_id)
+            .fetch_one(&self.db)
+            .await
+            .expect("count")
+    }
+
+    async fn participations(&self, action_id: i64) -> i64 {
+        self.count(
+            "SELECT count(*) FROM participations WHERE action_id = $1",
+            action_id,
+        )
+        .await
+    }
+
+    /// The `points.credit` jobs queued for this activity's participations.
+    async fn credit_jobs(&self, action_id: i64) -> i64 {
+        self.count(
+            "SELECT count(*) FROM apalis.jobs j
+              WHERE j.job_type = 'points.credit'
+                AND (convert_from(j.job, 'UTF8')::jsonb -> 'args' ->> 'action_id')::bigint = $1",
+            action_id,
+        )
+        .await
+    }
+}
+
+fn ids(answer: &Value) -> Vec<i64> {
+    answer
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|card| card["id"].as_i64().expect("an id"))
+        .collect()
+}
+
+/// `ids` of `answer` that are among `mine`, in the answer's order.
+fn only(answer: &Value, mine: &[i64]) -> Vec<i64> {
+    ids(answer)
+        .into_iter()
+        .filter(|id| mine.contains(id))
+        .collect()
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_list_and_the_carousel_show_the_stations_published_activities_in_order(db: PgPool) {
+    let w = world(db).await;
+    let low = activity(&w.db, w.station_id, "Baixa", |a| a.priority = 1).await;
+    let high = activity(&w.db, w.station_id, "Alta", |a| a.priority = 5).await;
+    let hidden = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
+    let foreign = activity(&w.db, w.other_station_id, "De fora", |a| a.priority = 9).await;
+    let second = activity(&w.db, w.station_id, "Destaque 2", |a| {
+        a.featured = true;
+        a.priority_carousel = 2;
+    })
+    .await;
+    let first = activity(&w.db, w.station_id, "Destaque 1", |a| {
+        a.featured = true;
+        a.priority_carousel = 1;
+    })
+    .await;
+    let mine = [low, high, hidden, foreign, second, first];
+
+    let list = w.get("/api/actions/").await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    assert_eq!(only(&list.json(), &mine), [high, low, second, first]);
+
+    let scoped = w
+        .get(&format!(
+            "/api/actions/?where[station_id]={}&where[user_id]={}",
+            w.station_id, w.member_id
+        ))
+        .await;
+    assert_eq!(scoped.json(), list.json());
+
+    let carousel = w.get("/api/actions/?where[featuredPrivate]=1").await;
+    assert_eq!(ids(&carousel.json()), [first, second]);
+
+    let by_user = w
+        .get(&format!("/api/actions/establishment/user/{}", w.member_id))
+        .await;
+    assert_eq!(by_user.status, StatusCode::OK);
+    assert_eq!(only(&by_user.json(), &mine), [high, low, second, first]);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn another_stations_or_members_data_is_refused(db: PgPool) {
+    let w = world(db).await;
+    let (other_member, _) = w.other_member_token(w.station_id, "outra@example.com").await;
+    let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
+    let hidden = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
+    let own = activity(&w.db, w.station_id, "Minha", |_| ()).await;
+
+    for uri in [
+        format!("/api/actions/?where[station_id]={}", w.other_station_id),
+        format!("/api/actions/?where[user_id]={other_member}"),
+        format!("/api/actions/{own}/?where[user_id]={other_member}"),
+        format!("/api/actions-by-name/?where[name]=a&where[user_id]={other_member}"),
+        format!("/api/actions-by-name/?where[name]=a&where[station_id]={}", w.other_station_id),
+        format!("/api/actions/establishment/user/{other_member}"),
+        format!("/api/participant-categories/?where[station_id]={}", w.other_station_id),
+        format!("/api/participant-categories/?where[user_id]={other_member}"),
+    ] {
+        let answer = w.get(&uri).await;
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{uri}: {}", answer.text);
+        assert_eq!(answer.json()["messages"], json!([FORBIDDEN]), "{uri}");
+    }
+    for id in [foreign, hidden, 999_999] {
+        let answer = w.get(&format!("/api/actions/{id}/")).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{id}");
+        assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
+    }
+    let no_token = call(&w.app, "GET", "/api/actions/", None, &[]).await;
+    assert_eq!(no_token.status, StatusCode::UNAUTHORIZED);
+    let flat = w.get(&format!("/api/actions/{own}/?flat=1")).await;
+    assert_eq!(flat.status, StatusCode::OK);
+    assert_eq!(flat.json()["id"], own);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_detail_has_every_field_and_never_answers_scripts(db: PgPool) {
+    let w = world(db).await;
+    let id = activity(&w.db, w.station_id, "Conteúdo", |a| {
+        a.description =
+            "<p>Leia</p><script>alert(1)</script><img src=x onerror=alert(1)>".into();
+        a.additional_cashback = 5;
+        a.image_key = Some("activities/1.png".into());
+        a.redirect_links = vec!["https://exemplo.com.br".into()];
+        a.feedback_message = Some("Obrigado por participar!".into());
+        a.limit_per_user = Some(2);
+        a.contents = vec![Content {
+            text: Some("Veja".into()),
+            link: None,
+        }];
+    })
+    .await;
+    participate(&w.db, w.station_id, w.member_id, id).await;
+
+    let answer = w.get(&format!("/api/actions/{id}/")).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let detail = answer.json();
+    let description = detail["description"].as_str().expect("description");
+    assert!(description.contains("<p>Leia</p>"), "{description}");
+    for bad in ["<script", "alert", "onerror"] {
+        assert!(!description.contains(bad), "{description}");
+    }
+    assert_eq!(detail["type_id"], 16);
+    assert_eq!(detail["type"], "Conteúdo");
+    assert_eq!(detail["points"], 10);
+    assert_eq!(detail["cashback"], 15);
+    assert_eq!(detail["image"], "/api/media/activities/1.png");
+    assert_eq!(detail["featuredImage"], Value::Null);
+    assert_eq!(detail["redirect_links"], json!([{ "url": "https://exemplo.com.br" }]));
+    assert_eq!(detail["userActions"], 1);
+    assert_eq!(detail["limitPerUser"], 2);
+    assert_eq!(detail["availability"], "open");
+    assert_eq!(detail["has_rules"], false);
+    assert_eq!(detail["station_id"], w.station_id);
+    assert_eq!(detail["feedback_message"], "Obrigado por participar!");
+    assert_eq!(detail["contents"], json!([{ "text": "Veja", "link": null }]));
+    assert_eq!(detail["prerequisites"]["user_done_prerequisites"], true);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn availability_and_prerequisites_are_the_callers(db: PgPool) {
+    let w = world(db).await;
+    let first = activity(&w.db, w.station_id, "Cadastro completo", |_| ()).await;
+    let second = activity(&w.db, w.station_id, "Perfil", |_| ()).await;
+    let gated = activity(&w.db, w.station_id, "Depois", |a| {
+        a.prerequisites = vec![first, second];
+    })
+    .await;
+    let undated = activity(&w.db, w.station_id, "Sem data", |a| a.participation_end = None).await;
+    let future = activity(&w.db, w.station_id, "Futura", |a| {
+        a.participation_start = Some(Utc::now() + Duration::days(1));
+        a.participation_end = Some(Utc::now() + Duration::days(2));
+    })
+    .await;
+    participate(&w.db, w.station_id, w.member_id, first).await;
+
+    let card = w.get(&format!("/api/actions/{gated}/")).await.json();
+    assert_eq!(card["prerequisites"]["action_has_prerequisites"], true);
+    assert_eq!(card["prerequisites"]["user_done_prerequisites"], false);
+    assert_eq!(
+        card["prerequisites"]["action_prerequisites"],
+        json!([
+            { "id": first, "name": "Cadastro completo", "done": true },
+            { "id": second, "name": "Perfil", "done": false },
+        ])
+    );
+    let refused = w.view(gated).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json()["messages"], json!(["Complete antes: Perfil."]));
+
+    participate(&w.db, w.station_id, w.member_id, second).await;
+    let card = w.get(&format!("/api/actions/{gated}/")).await.json();
+    assert_eq!(card["prerequisites"]["user_done_prerequisites"], true);
+    assert_eq!(w.view(gated).await.status, StatusCode::CREATED);
+
+    assert_eq!(
+        w.get(&format!("/api/actions/{undated}/")).await.json()["availability"],
+        "date_missing"
+    );
+    assert_eq!(
+        w.get(&format!("/api/actions/{future}/")).await.json()["availability"],
+        "not_started"
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn search_ignores_case_and_accents_within_the_station(db: PgPool) {
+    let w = world(db).await;
+    let coffee = activity(&w.db, w.station_id, "Café da Manhã", |_| ()).await;
+    activity(&w.db, w.station_id, "Almoço", |_| ()).await;
+    activity(&w.db, w.other_station_id, "Café de fora", |_| ()).await;
+    activity(&w.db, w.station_id, "Café escondido", |a| a.active = false).await;
+
+    for term in ["CAFE", "cafe", "café", "MANHA", "a%20m"] {
+        let found = w.get(&format!("/api/actions-by-name/?where[name]={term}")).await;
+        assert_eq!(found.status, StatusCode::OK, "{term}: {}", found.text);
+        assert_eq!(ids(&found.json()), [coffee], "{term}");
+    }
+    let wildcard = w.get("/api/actions-by-name/?where[name]=%25").await;
+    assert_eq!(ids(&wildcard.json()), Vec::<i64>::new());
+    for empty in ["/api/actions-by-name/", "/api/actions-by-name/?where[name]=%20"] {
+        let answer = w.get(empty).await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{empty}");
+        assert_eq!(answer.json()["messages"], json!(["Informe o termo da busca."]));
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn visitors_see_only_published_public_activities(db: PgPool) {
+    let w = world(db).await;
+    let public = activity(&w.db, w.station_id, "Aberta", |a| a.public = true).await;
+    let private = activity(&w.db, w.station_id, "Fechada", |_| ()).await;
+    let draft = activity(&w.db, w.station_id, "Rascunho", |a| {
+        a.public = true;
+        a.active = false;
+    })
+    .await;
+    participate(&w.db, w.station_id, w.member_id, public).await;
+
+    let list = call(&w.app, "GET", &format!("/api/public-actions/{}", w.station_id), None, &[]).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    assert_eq!(ids(&list.json()), [public]);
+    assert_eq!(list.json()[0]["userActions"], 0);
+
+    let uri = |id: i64| format!("/api/public-actions/{id}/{}", w.station_id);
+    let detail = call(&w.app, "GET", &uri(public), None, &[]).await;
+    assert_eq!(detail.status, StatusCode::OK);
+    assert_eq!(detail.json()["prerequisites"]["action_has_prerequisites"], false);
+    for hidden in [private, draft] {
+        let answer = call(&w.app, "GET", &uri(hidden), None, &[]).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{hidden}");
+        assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
+    }
+    let elsewhere = format!("/api/public-actions/{public}/{}", w.other_station_id);
+    assert_eq!(call(&w.app, "GET", &elsewhere, None, &[]).await.status, StatusCode::NOT_FOUND);
+    for unknown in ["/api/public-actions/999999", "/api/public-actions/1/999999"] {
+        let answer = call(&w.app, "GET", unknown, None, &[]).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{unknown}");
+        assert_eq!(answer.json(), json!({ "error": "Estação não encontrada" }));
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn lottie_files_are_served_as_json_and_cached(db: PgPool) {
+    let w = world(db).await;
+    let key = format!("lottie/{}.json", ulid::Ulid::generate().to_string().to_lowercase());
+    let animation = json!({ "v": "5.7.4", "fr": 30, "layers": [] });
+    w.state
+        .objects
+        .put(&key, animation.to_string().into_bytes())
+        .await
+        .expect("stored");
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO lottie_files (name, object_key) VALUES ('Confete', $1) RETURNING id",
+    )
+    .bind(&key)
+    .fetch_one(&w.db)
+    .await
+    .expect("lottie");
+
+    let answer = call(&w.app, "GET", &format!("/api/lottie-files/{id}"), None, &[]).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.json(), animation);
+    assert_eq!(answer.headers["content-type"], "application/json");
+    assert_eq!(answer.headers["cache-control"], "public, max-age=86400");
+
+    let missing = call(&w.app, "GET", "/api/lottie-files/999999", None, &[]).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.json()["error"].is_string());
+}
+
+/// Inserts a row (`journeys`, `now_playing` or `participant_categories`) and its activities.
+async fn row(db: &PgPool, table: &str, station_id: i64, name: &str, actions: &[i64]) -> i64 {
+    let (insert, link) = match table {
+        "journeys" => (
+            "INSERT INTO journeys (station_id, name) VALUES ($1, $2) RETURNING id",
+            "INSERT INTO journey_actions (journey_id, action_id, position) VALUES ($1, $2, $3)",
+        ),
+        "now_playing" => (
+            "INSERT INTO now_playing (station_id, title) VALUES ($1, $2) RETURNING id",
+            "INSERT INTO now_playing_actions (now_playing_id, action_id, position) VALUES ($1, $2, $3)",
+        ),
+        _ => (
+            "INSERT INTO participant_categories (station_id, name, icon_key) VALUES ($1, $2, 'icons/a.svg')
+             RETURNING id",
+            "INSERT INTO category_actions (category_id, action_id, position) VALUES ($1, $2, $3)",
+        ),
+    };
+    let id: i64 = sqlx::query_scalar(insert)
+        .bind(station_id)
+        .bind(name)
+        .fetch_one(db)
+        .await
+        .expect("row");
+    for (position, action_id) in actions.iter().enumerate() {
+        sqlx::query(link)
+            .bind(id)
+            .bind(action_id)
+            .bind(position as i32)
+            .execute(db)
+            .await
+            .expect("row activity");
+    }
+    id
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn journeys_put_done_activities_first_and_count_them(db: PgPool) {
+    let w = world(db).await;
+    let a = activity(&w.db, w.station_id, "A", |_| ()).await;
+    let b = activity(&w.db, w.station_id, "B", |_| ()).await;
+    let c = activity(&w.db, w.station_id, "C", |_| ()).await;
+    let d = activity(&w.db, w.station_id, "D", |_| ()).await;
+    let draft = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
+    let journey = row(&w.db, "journeys", w.station_id, "Primeiros passos", &[a, b, draft, c, d]).await;
+    let empty = row(&w.db, "journeys", w.station_id, "Vazia", &[draft]).await;
+    row(&w.db, "journeys", w.other_station_id, "De fora", &[]).await;
+    participate(&w.db, w.station_id, w.member_id, c).await;
+    participate(&w.db, w.station_id, w.member_id, b).await;
+
+    let answer = w.get("/api/journeys").await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let journeys = answer.json();
+    assert_eq!(ids(&journeys), [journey, empty]);
+    assert_eq!(journeys[0]["name"], "Primeiros passos");
+    assert_eq!(journeys[0]["completed"], 2);
+    assert_eq!(ids(&journeys[0]["actions"]), [b, c, a, d]);
+    let done: Vec<bool> = journeys[0]["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|action| action["hasDone"].as_bool().expect("hasDone"))
+        .collect();
+    assert_eq!(done, [true, true, false, false]);
+    assert_eq!(journeys[1]["actions"], json!([]));
+    assert_eq!(journeys[1]["completed"], 0);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
+    let w = world(db).await;
+    let a = activity(&w.db, w.station_id, "A", |_| ()).await;
+    let b = activity(&w.db, w.station_id, "B", |_| ()).await;
+    let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
+    let playing = row(&w.db, "now_playing", w.station_id, "Em alta", &[b, a]).await;
+    let first = row(&w.db, "participant_categories", w.station_id, "Saúde", &[a]).await;
+    let second = row(&w.db, "participant_categories", w.station_id, "Lazer", &[b, foreign]).await;
+    let elsewhere = row(&w.db, "participant_categories", w.other_station_id, "Fora", &[foreign]).await;
+
+    let rows = w.get("/api/now-playing").await.json();
+    assert_eq!(ids(&rows), [playing]);
+    assert_eq!(rows[0]["title"], "Em alta");
+    assert_eq!(ids(&rows[0]["actions"]), [b, a]);
+
+    let all = w.get("/api/participant-categories/").await.json();
+    assert_eq!(ids(&all), [first, second]);
+    assert_eq!(all[0]["icon"], "/api/media/icons/a.svg");
+    assert_eq!(all[1]["category_actions"][0]["action"]["id"], b);
+    assert_eq!(all[1]["category_actions"].as_array().map(Vec::len), Some(1));
+
+    let one = w
+        .get(&format!(
+            "/api/participant-categories/?where[id]={second}&where[station_id]={}&where[user_id]={}",
+            w.station_id, w.member_id
+        ))
+        .await;
+    assert_eq!(ids(&one.json()), [second]);
+    let foreign_category = w
+        .get(&format!("/api/participant-categories/?where[id]={elsewhere}"))
+        .await;
+    assert_eq!(foreign_category.status, StatusCode::OK);
+    assert_eq!(foreign_category.json(), json!([]));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_raw_content_view_pays_once(db: PgPool) {
+    let w = world(db).await;
+    let id = activity(&w.db, w.station_id, "Leia isto", |a| a.additional_cashback = 5).await;
+
+    let first = w.view(id).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let first = first.json();
+    assert_eq!(first["action_id"], id);
+    assert_eq!(first["points"], 10);
+    assert_eq!(first["cashback"], 15);
+    assert!(first["job_id"].is_string());
+
+    let again = w.view(id).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json()["participation_id"], first["participation_id"]);
+    assert_eq!(again.json()["job_id"], first["job_id"]);
+    assert_eq!(w.participations(id).await, 1);
+    assert_eq!(w.credit_jobs(id).await, 1);
+    assert_eq!(
+        w.get(&format!("/api/actions/{id}/")).await.json()["userActions"],
+        1
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
+    let w = world(db).await;
+    let limited = activity(&w.db, w.station_id, "Duas vezes", |a| a.limit_per_user = Some(2)).await;
+    let undated = activity(&w.db, w.station_id, "Sem data", |a| a.participation_start = None).await;
+    let start = chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 3, 1, 12, 0, 0).single().expect("date");
+    let ended = activity(&w.db, w.station_id, "Acabou", |a| {
+        a.participation_start = Some(start);
+        a.participation_end = Some(start + Duration::hours(2));
+    })
+    .await;
+    let draft = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
+    let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
+    let quiz = activity(&w.db, w.station_id, "Quiz", |a| a.type_id = 6).await;
+
+    assert_eq!(w.view(limited).await.status, StatusCode::CREATED);
+    assert_eq!(w.view(limited).await.status, StatusCode::CREATED);
+    let over = w.view(limited).await;
+    assert_eq!(over.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        over.json()["messages"],
+        json!(["Olá, você já ultrapassou o limite de participações nessa atividade!"])
+    );
+    assert_eq!(
+        w.get(&format!("/api/actions/{limited}/")).await.json()["availability"],
+        "limit_reached"
+    );
+    assert_eq!(w.credit_jobs(limited).await, 2);
+
+    let undated = w.view(undated).await;
+    assert_eq!(undated.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        undated.json()["messages"],
+        json!(["Houve um problema com a data de publicação desta atividade."])
+    );
+    let ended = w.view(ended).await;
+    assert_eq!(ended.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        ended.json()["messages"],
+        json!(["Esta atividade está disponível de 01/03/2026 09:00 até 01/03/2026 11:00."])
+    );
+    for unavailable in [draft, foreign, quiz, 999_999] {
+        let answer = w.view(unavailable).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{unavailable}");
+        assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
+        assert_eq!(w.participations(unavailable).await, 0);
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPool) {
+    let w = world(db).await;
+    let limit = 3;
+    let id = activity(&w.db, w.station_id, "Corrida", |a| a.limit_per_user = Some(limit)).await;
+    let unlimited = activity(&w.db, w.station_id, "Uma vez", |_| ()).await;
+
+    let mut requests = JoinSet::new();
+    for n in 0..12 {
+        let app = w.app.clone();
+        let token = w.token.clone();
+        let action_id = if n % 2 == 0 { id } else { unlimited };
+        requests.spawn(async move {
+            let body = json!({ "action_id": action_id });
+            let answer = send_json(&app, "POST", "/api/raw-content-participation", Some(&token), &[], &body).await;
+            (action_id, answer.status)
+        });
+    }
+    let mut statuses: Vec<(i64, StatusCode)> = Vec::new();
+    while let Some(done) = requests.join_next().await {
+        statuses.push(done.expect("request"));
+    }
+    let count = |action_id: i64, status: StatusCode| {
+        statuses
+            .iter()
+            .filter(|(a, s)| *a == action_id && *s == status)
+            .count()
+    };
+    assert_eq!(count(id, StatusCode::CREATED), limit as usize, "{statuses:?}");
+    assert_eq!(count(id, StatusCode::UNPROCESSABLE_ENTITY), 6 - limit as usize);
+    assert_eq!(count(unlimited, StatusCode::CREATED), 1, "{statuses:?}");
+    assert_eq!(count(unlimited, StatusCode::OK), 5);
+    assert_eq!(w.participations(id).await, i64::from(limit));
+    assert_eq!(w.credit_jobs(id).await, i64::from(limit));
+    assert_eq!(w.participations(unlimited).await, 1);
+    assert_eq!(w.credit_jobs(unlimited).await, 1);
+    let keys: BTreeSet<String> = sqlx::query_scalar::<_, String>(
+        "SELECT idempotency_key FROM apalis.jobs WHERE job_type = 'points.credit'",
+    )
+    .fetch_all(&w.db)
+    .await
+    .expect("keys")
+    .into_iter()
+    .collect();
+    assert!(keys.iter().all(|key| key.starts_with("activity:")), "{keys:?}");
+}
