@@ -190,7 +190,9 @@ async fn the_list_and_the_carousel_show_the_stations_published_activities_in_ord
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn another_stations_or_members_data_is_refused(db: PgPool) {
     let w = world(db).await;
-    let (other_member, _) = w.other_member_token(w.station_id, "outra@example.com").await;
+    let (other_member, _) = w
+        .other_member_token(w.station_id, "outra@example.com")
+        .await;
     let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
     let hidden = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
     let own = activity(&w.db, w.station_id, "Minha", |_| ()).await;
@@ -200,13 +202,24 @@ async fn another_stations_or_members_data_is_refused(db: PgPool) {
         format!("/api/actions/?where[user_id]={other_member}"),
         format!("/api/actions/{own}/?where[user_id]={other_member}"),
         format!("/api/actions-by-name/?where[name]=a&where[user_id]={other_member}"),
-        format!("/api/actions-by-name/?where[name]=a&where[station_id]={}", w.other_station_id),
+        format!(
+            "/api/actions-by-name/?where[name]=a&where[station_id]={}",
+            w.other_station_id
+        ),
         format!("/api/actions/establishment/user/{other_member}"),
-        format!("/api/participant-categories/?where[station_id]={}", w.other_station_id),
+        format!(
+            "/api/participant-categories/?where[station_id]={}",
+            w.other_station_id
+        ),
         format!("/api/participant-categories/?where[user_id]={other_member}"),
     ] {
         let answer = w.get(&uri).await;
-        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{uri}: {}", answer.text);
+        assert_eq!(
+            answer.status,
+            StatusCode::FORBIDDEN,
+            "{uri}: {}",
+            answer.text
+        );
         assert_eq!(answer.json()["messages"], json!([FORBIDDEN]), "{uri}");
     }
     for id in [foreign, hidden, 999_999] {
@@ -225,8 +238,7 @@ async fn another_stations_or_members_data_is_refused(db: PgPool) {
 async fn the_detail_has_every_field_and_never_answers_scripts(db: PgPool) {
     let w = world(db).await;
     let id = activity(&w.db, w.station_id, "Conteúdo", |a| {
-        a.description =
-            "<p>Leia</p><script>alert(1)</script><img src=x onerror=alert(1)>".into();
+        a.description = "<p>Leia</p><script>alert(1)</script><img src=x onerror=alert(1)>".into();
         a.additional_cashback = 5;
         a.image_key = Some("activities/1.png".into());
         a.redirect_links = vec!["https://exemplo.com.br".into()];
@@ -254,14 +266,20 @@ async fn the_detail_has_every_field_and_never_answers_scripts(db: PgPool) {
     assert_eq!(detail["cashback"], 15);
     assert_eq!(detail["image"], "/api/media/activities/1.png");
     assert_eq!(detail["featuredImage"], Value::Null);
-    assert_eq!(detail["redirect_links"], json!([{ "url": "https://exemplo.com.br" }]));
+    assert_eq!(
+        detail["redirect_links"],
+        json!([{ "url": "https://exemplo.com.br" }])
+    );
     assert_eq!(detail["userActions"], 1);
     assert_eq!(detail["limitPerUser"], 2);
     assert_eq!(detail["availability"], "open");
     assert_eq!(detail["has_rules"], false);
     assert_eq!(detail["station_id"], w.station_id);
     assert_eq!(detail["feedback_message"], "Obrigado por participar!");
-    assert_eq!(detail["contents"], json!([{ "text": "Veja", "link": null }]));
+    assert_eq!(
+        detail["contents"],
+        json!([{ "text": "Veja", "link": null }])
+    );
     assert_eq!(detail["prerequisites"]["user_done_prerequisites"], true);
 }
 
@@ -274,7 +292,10 @@ async fn availability_and_prerequisites_are_the_callers(db: PgPool) {
         a.prerequisites = vec![first, second];
     })
     .await;
-    let undated = activity(&w.db, w.station_id, "Sem data", |a| a.participation_end = None).await;
+    let undated = activity(&w.db, w.station_id, "Sem data", |a| {
+        a.participation_end = None
+    })
+    .await;
     let future = activity(&w.db, w.station_id, "Futura", |a| {
         a.participation_start = Some(Utc::now() + Duration::days(1));
         a.participation_end = Some(Utc::now() + Duration::days(2));
@@ -294,7 +315,10 @@ async fn availability_and_prerequisites_are_the_callers(db: PgPool) {
     );
     let refused = w.view(gated).await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(refused.json()["messages"], json!(["Complete antes: Perfil."]));
+    assert_eq!(
+        refused.json()["messages"],
+        json!(["Complete antes: Perfil."])
+    );
 
     participate(&w.db, w.station_id, w.member_id, second).await;
     let card = w.get(&format!("/api/actions/{gated}/")).await.json();
@@ -320,16 +344,24 @@ async fn search_ignores_case_and_accents_within_the_station(db: PgPool) {
     activity(&w.db, w.station_id, "Café escondido", |a| a.active = false).await;
 
     for term in ["CAFE", "cafe", "café", "MANHA", "a%20m"] {
-        let found = w.get(&format!("/api/actions-by-name/?where[name]={term}")).await;
+        let found = w
+            .get(&format!("/api/actions-by-name/?where[name]={term}"))
+            .await;
         assert_eq!(found.status, StatusCode::OK, "{term}: {}", found.text);
         assert_eq!(ids(&found.json()), [coffee], "{term}");
     }
     let wildcard = w.get("/api/actions-by-name/?where[name]=%25").await;
     assert_eq!(ids(&wildcard.json()), Vec::<i64>::new());
-    for empty in ["/api/actions-by-name/", "/api/actions-by-name/?where[name]=%20"] {
+    for empty in [
+        "/api/actions-by-name/",
+        "/api/actions-by-name/?where[name]=%20",
+    ] {
         let answer = w.get(empty).await;
         assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{empty}");
-        assert_eq!(answer.json()["messages"], json!(["Informe o termo da busca."]));
+        assert_eq!(
+            answer.json()["messages"],
+            json!(["Informe o termo da busca."])
+        );
     }
 }
 
@@ -345,7 +377,14 @@ async fn visitors_see_only_published_public_activities(db: PgPool) {
     .await;
     participate(&w.db, w.station_id, w.member_id, public).await;
 
-    let list = call(&w.app, "GET", &format!("/api/public-actions/{}", w.station_id), None, &[]).await;
+    let list = call(
+        &w.app,
+        "GET",
+        &format!("/api/public-actions/{}", w.station_id),
+        None,
+        &[],
+    )
+    .await;
     assert_eq!(list.status, StatusCode::OK, "{}", list.text);
     assert_eq!(ids(&list.json()), [public]);
     assert_eq!(list.json()[0]["userActions"], 0);
@@ -353,14 +392,20 @@ async fn visitors_see_only_published_public_activities(db: PgPool) {
     let uri = |id: i64| format!("/api/public-actions/{id}/{}", w.station_id);
     let detail = call(&w.app, "GET", &uri(public), None, &[]).await;
     assert_eq!(detail.status, StatusCode::OK);
-    assert_eq!(detail.json()["prerequisites"]["action_has_prerequisites"], false);
+    assert_eq!(
+        detail.json()["prerequisites"]["action_has_prerequisites"],
+        false
+    );
     for hidden in [private, draft] {
         let answer = call(&w.app, "GET", &uri(hidden), None, &[]).await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{hidden}");
         assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
     }
     let elsewhere = format!("/api/public-actions/{public}/{}", w.other_station_id);
-    assert_eq!(call(&w.app, "GET", &elsewhere, None, &[]).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        call(&w.app, "GET", &elsewhere, None, &[]).await.status,
+        StatusCode::NOT_FOUND
+    );
     for unknown in ["/api/public-actions/999999", "/api/public-actions/1/999999"] {
         let answer = call(&w.app, "GET", unknown, None, &[]).await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{unknown}");
@@ -371,7 +416,10 @@ async fn visitors_see_only_published_public_activities(db: PgPool) {
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn lottie_files_are_served_as_json_and_cached(db: PgPool) {
     let w = world(db).await;
-    let key = format!("lottie/{}.json", ulid::Ulid::generate().to_string().to_lowercase());
+    let key = format!(
+        "lottie/{}.json",
+        ulid::Ulid::generate().to_string().to_lowercase()
+    );
     let animation = json!({ "v": "5.7.4", "fr": 30, "layers": [] });
     w.state
         .objects
@@ -440,7 +488,14 @@ async fn journeys_put_done_activities_first_and_count_them(db: PgPool) {
     let c = activity(&w.db, w.station_id, "C", |_| ()).await;
     let d = activity(&w.db, w.station_id, "D", |_| ()).await;
     let draft = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
-    let journey = row(&w.db, "journeys", w.station_id, "Primeiros passos", &[a, b, draft, c, d]).await;
+    let journey = row(
+        &w.db,
+        "journeys",
+        w.station_id,
+        "Primeiros passos",
+        &[a, b, draft, c, d],
+    )
+    .await;
     let empty = row(&w.db, "journeys", w.station_id, "Vazia", &[draft]).await;
     row(&w.db, "journeys", w.other_station_id, "De fora", &[]).await;
     participate(&w.db, w.station_id, w.member_id, c).await;
@@ -472,8 +527,22 @@ async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
     let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
     let playing = row(&w.db, "now_playing", w.station_id, "Em alta", &[b, a]).await;
     let first = row(&w.db, "participant_categories", w.station_id, "Saúde", &[a]).await;
-    let second = row(&w.db, "participant_categories", w.station_id, "Lazer", &[b, foreign]).await;
-    let elsewhere = row(&w.db, "participant_categories", w.other_station_id, "Fora", &[foreign]).await;
+    let second = row(
+        &w.db,
+        "participant_categories",
+        w.station_id,
+        "Lazer",
+        &[b, foreign],
+    )
+    .await;
+    let elsewhere = row(
+        &w.db,
+        "participant_categories",
+        w.other_station_id,
+        "Fora",
+        &[foreign],
+    )
+    .await;
 
     let rows = w.get("/api/now-playing").await.json();
     assert_eq!(ids(&rows), [playing]);
@@ -494,7 +563,9 @@ async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
         .await;
     assert_eq!(ids(&one.json()), [second]);
     let foreign_category = w
-        .get(&format!("/api/participant-categories/?where[id]={elsewhere}"))
+        .get(&format!(
+            "/api/participant-categories/?where[id]={elsewhere}"
+        ))
         .await;
     assert_eq!(foreign_category.status, StatusCode::OK);
     assert_eq!(foreign_category.json(), json!([]));
@@ -503,7 +574,10 @@ async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_raw_content_view_pays_once(db: PgPool) {
     let w = world(db).await;
-    let id = activity(&w.db, w.station_id, "Leia isto", |a| a.additional_cashback = 5).await;
+    let id = activity(&w.db, w.station_id, "Leia isto", |a| {
+        a.additional_cashback = 5
+    })
+    .await;
 
     let first = w.view(id).await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
@@ -528,9 +602,17 @@ async fn a_raw_content_view_pays_once(db: PgPool) {
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
     let w = world(db).await;
-    let limited = activity(&w.db, w.station_id, "Duas vezes", |a| a.limit_per_user = Some(2)).await;
-    let undated = activity(&w.db, w.station_id, "Sem data", |a| a.participation_start = None).await;
-    let start = chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 3, 1, 12, 0, 0).single().expect("date");
+    let limited = activity(&w.db, w.station_id, "Duas vezes", |a| {
+        a.limit_per_user = Some(2)
+    })
+    .await;
+    let undated = activity(&w.db, w.station_id, "Sem data", |a| {
+        a.participation_start = None
+    })
+    .await;
+    let start = chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 3, 1, 12, 0, 0)
+        .single()
+        .expect("date");
     let ended = activity(&w.db, w.station_id, "Acabou", |a| {
         a.participation_start = Some(start);
         a.participation_end = Some(start + Duration::hours(2));
@@ -578,7 +660,10 @@ async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
 async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPool) {
     let w = world(db).await;
     let limit = 3;
-    let id = activity(&w.db, w.station_id, "Corrida", |a| a.limit_per_user = Some(limit)).await;
+    let id = activity(&w.db, w.station_id, "Corrida", |a| {
+        a.limit_per_user = Some(limit)
+    })
+    .await;
     let unlimited = activity(&w.db, w.station_id, "Uma vez", |_| ()).await;
 
     let mut requests = JoinSet::new();
@@ -588,7 +673,15 @@ async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPo
         let action_id = if n % 2 == 0 { id } else { unlimited };
         requests.spawn(async move {
             let body = json!({ "action_id": action_id });
-            let answer = send_json(&app, "POST", "/api/raw-content-participation", Some(&token), &[], &body).await;
+            let answer = send_json(
+                &app,
+                "POST",
+                "/api/raw-content-participation",
+                Some(&token),
+                &[],
+                &body,
+            )
+            .await;
             (action_id, answer.status)
         });
     }
@@ -602,8 +695,15 @@ async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPo
             .filter(|(a, s)| *a == action_id && *s == status)
             .count()
     };
-    assert_eq!(count(id, StatusCode::CREATED), limit as usize, "{statuses:?}");
-    assert_eq!(count(id, StatusCode::UNPROCESSABLE_ENTITY), 6 - limit as usize);
+    assert_eq!(
+        count(id, StatusCode::CREATED),
+        limit as usize,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        count(id, StatusCode::UNPROCESSABLE_ENTITY),
+        6 - limit as usize
+    );
     assert_eq!(count(unlimited, StatusCode::CREATED), 1, "{statuses:?}");
     assert_eq!(count(unlimited, StatusCode::OK), 5);
     assert_eq!(w.participations(id).await, i64::from(limit));
@@ -618,5 +718,8 @@ async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPo
     .expect("keys")
     .into_iter()
     .collect();
-    assert!(keys.iter().all(|key| key.starts_with("activity:")), "{keys:?}");
+    assert!(
+        keys.iter().all(|key| key.starts_with("activity:")),
+        "{keys:?}"
+    );
 }

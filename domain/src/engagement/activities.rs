@@ -366,10 +366,13 @@ pub struct ParticipantCategory {
     pub category_actions: Vec<CategoryAction>,
 }
 
+/// A row's id, name (or title) and icon key.
+type RowHead = (i64, String, Option<String>);
+
 /// Rows of a station (journeys, now playing, categories) and the activities of each, in
 /// order; the activities' cards come from one [`cards`] read of the published ones.
 struct Rows {
-    rows: Vec<(i64, String, Option<String>)>,
+    rows: Vec<RowHead>,
     members: Vec<(i64, i64)>,
     cards: HashMap<i64, ActivityCard>,
 }
@@ -379,7 +382,7 @@ impl Rows {
         db: &PgPool,
         station_id: i64,
         viewer: Option<i64>,
-        rows: Vec<(i64, String, Option<String>)>,
+        rows: Vec<RowHead>,
         members: Vec<(i64, i64)>,
     ) -> sqlx::Result<Self> {
         let ids: Vec<i64> = members.iter().map(|(_, action_id)| *action_id).collect();
@@ -400,7 +403,7 @@ impl Rows {
     }
 
     /// Each row with its published activities' cards, in the members' order.
-    fn each(self) -> Vec<((i64, String, Option<String>), Vec<ActivityCard>)> {
+    fn each(self) -> Vec<(RowHead, Vec<ActivityCard>)> {
         let Self {
             rows,
             members,
@@ -614,12 +617,14 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
     .fetch_one(&mut *tx)
     .await?;
     for (position, url) in activity.redirect_links.iter().enumerate() {
-        sqlx::query("INSERT INTO action_redirect_links (action_id, position, url) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(position as i32)
-            .bind(url)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO action_redirect_links (action_id, position, url) VALUES ($1, $2, $3)",
+        )
+        .bind(id)
+        .bind(position as i32)
+        .bind(url)
+        .execute(&mut *tx)
+        .await?;
     }
     for (position, required) in activity.prerequisites.iter().enumerate() {
         // A prerequisite of another station is no prerequisite: the insert skips it.

@@ -13,7 +13,8 @@ pub const RAW_CONTENT_TYPE: i16 = 16;
 
 pub const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
 pub const DATE_MISSING: &str = "Houve um problema com a data de publicação desta atividade.";
-pub const LIMIT_REACHED: &str = "Olá, você já ultrapassou o limite de participações nessa atividade!";
+pub const LIMIT_REACHED: &str =
+    "Olá, você já ultrapassou o limite de participações nessa atividade!";
 
 /// Why a participation is refused, in the order the rules are checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,8 +218,14 @@ mod tests {
 
     #[test]
     fn refusals_say_the_spec_texts_with_brasilia_times() {
-        let start = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).single().expect("date");
-        let end = Utc.with_ymd_and_hms(2026, 3, 31, 2, 59, 0).single().expect("date");
+        let start = Utc
+            .with_ymd_and_hms(2026, 3, 1, 12, 0, 0)
+            .single()
+            .expect("date");
+        let end = Utc
+            .with_ymd_and_hms(2026, 3, 31, 2, 59, 0)
+            .single()
+            .expect("date");
         assert_eq!(
             Refused::OutsideWindow { start, end }.message(),
             "Esta atividade está disponível de 01/03/2026 09:00 até 30/03/2026 23:59."

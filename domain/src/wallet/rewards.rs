@@ -336,16 +336,18 @@ pub async fn on_participation(
     .bind(SIGNUP_TYPE)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(row.map(|(user_id, station_id, action_id, name, points)| Credit {
-        user_id,
-        station_id,
-        source_kind: SourceKind::Activity,
-        source_id: participation_id.to_string(),
-        rule: rules::ACTIVITY.to_string(),
-        amount: cents(points),
-        description: name,
-        action_id: Some(action_id),
-    }))
+    Ok(
+        row.map(|(user_id, station_id, action_id, name, points)| Credit {
+            user_id,
+            station_id,
+            source_kind: SourceKind::Activity,
+            source_id: participation_id.to_string(),
+            rule: rules::ACTIVITY.to_string(),
+            amount: cents(points),
+            description: name,
+            action_id: Some(action_id),
+        }),
+    )
 }
 
 #[cfg(test)]

@@ -99,8 +99,8 @@ async fn actions(
         featured: list.featured == Some(1),
         ..Filter::default()
     };
-    let cards = activities::cards(&state.db, member.station_id, Some(member.user_id), filter)
-        .await?;
+    let cards =
+        activities::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
     Ok(Json(cards))
 }
 
@@ -198,8 +198,8 @@ async fn actions_by_name(
         name: Some(term),
         ..Filter::default()
     };
-    let cards = activities::cards(&state.db, member.station_id, Some(member.user_id), filter)
-        .await?;
+    let cards =
+        activities::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
     Ok(Json(cards))
 }
 

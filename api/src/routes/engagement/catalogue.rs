@@ -99,7 +99,6 @@ async fn participant_categories(
     let categories = query(categories)?;
     own_scope(member, categories.station_id, categories.user_id)?;
     let rows =
-        activities::categories(&state.db, member.station_id, member.user_id, categories.id)
-            .await?;
+        activities::categories(&state.db, member.station_id, member.user_id, categories.id).await?;
     Ok(Json(rows))
 }
