@@ -4,6 +4,81 @@
  */
 
 export interface paths {
+    "/api/actions-by-name/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's published activities whose name contains the term
+         * @description Case and accents are ignored: `cafe` finds "Café".
+         */
+        get: operations["actions_by_name"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's published activities, or its featured carousel
+         * @description By `priority` (highest first) then id; with `where[featuredPrivate]=1` only the
+         *     featured ones, by `priorityCarousel` then id.
+         */
+        get: operations["actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/establishment/user/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The published activities of the caller's station, by the caller's id */
+        get: operations["establishment_actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One published activity of the caller's station */
+        get: operations["action"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/confirmation-method": {
         parameters: {
             query?: never;
@@ -423,6 +498,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's journeys
+         * @description Each journey's activities in their order with the ones the caller has done moved first;
+         *     `completed` counts them.
+         */
+        get: operations["journeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lottie-files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A feedback animation (Lottie JSON)
+         * @description Public; cached for a day.
+         */
+        get: operations["lottie_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media/{key}": {
         parameters: {
             query?: never;
@@ -437,6 +553,23 @@ export interface paths {
          *     over-long, malformed) is simply not found.
          */
         get: operations["media"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/now-playing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The station's now-playing rows */
+        get: operations["now_playing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -690,6 +823,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/participant-categories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's categories and their activities
+         * @description `where[id]` narrows the answer to one category (another station's answers `[]`).
+         */
+        get: operations["participant_categories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public-actions/{id}/{stationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One public activity of a station */
+        get: operations["public_action"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public-actions/{stationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A station's public activities */
+        get: operations["public_actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/raw-content-participation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the caller's view of a raw content activity (type 16)
+         * @description Through the participation rules (station, window, limit, prerequisites). Each view is a
+         *     participation up to `limitPerUser`; without a limit the first view is the participation
+         *     and later views answer it again (200) with no new credit. The credit is queued with the
+         *     participation and keyed by it, so it is paid once.
+         */
+        post: operations["raw_content_participation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stations/{id}": {
         parameters: {
             query?: never;
@@ -906,6 +1116,68 @@ export interface components {
             /** Format: int64 */
             id: number;
         };
+        /** @description An activity's detail: its card and what only the detail page shows. */
+        Activity: components["schemas"]["ActivityCard"] & {
+            comments_and_likes_enabled: boolean;
+            contents: components["schemas"]["ActivityContent"][];
+            /** @description Sanitised HTML. */
+            description: string;
+            /** Format: int64 */
+            feedback_lottie_id: number | null;
+            feedback_message: string | null;
+            has_rules: boolean;
+            /** Format: int64 */
+            partner_id: number | null;
+            /** @description Sanitised HTML. */
+            rules: string;
+            /** Format: int64 */
+            station_id: number;
+        };
+        /** @description What rows, grids and search results show of an activity. */
+        ActivityCard: {
+            /** Format: int32 */
+            additional_cashback: number;
+            availability: components["schemas"]["Availability"];
+            /**
+             * Format: int64
+             * @description `points` + `additional_cashback`.
+             */
+            cashback: number;
+            click_me_label: string | null;
+            featured: boolean;
+            featuredImage: string | null;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            /** Format: int32 */
+            limitPerUser: number | null;
+            name: string;
+            /** Format: date-time */
+            participationEnd: string | null;
+            /** Format: date-time */
+            participationStart: string | null;
+            /** Format: int32 */
+            points: number;
+            prerequisites: components["schemas"]["Prerequisites"];
+            /** Format: int32 */
+            priority: number;
+            /** Format: int32 */
+            priorityCarousel: number;
+            public: boolean;
+            redirect_links: components["schemas"]["RedirectLink"][];
+            type: string;
+            /** Format: int32 */
+            type_id: number;
+            /**
+             * Format: int64
+             * @description The caller's participations in it (0 for visitors).
+             */
+            userActions: number;
+        };
+        ActivityContent: {
+            link: string | null;
+            text: string | null;
+        };
         /** @description The admin's new session plus the station created. */
         AdminCreated: components["schemas"]["LoginResponse"] & {
             station: components["schemas"]["Station"];
@@ -959,6 +1231,11 @@ export interface components {
             id: number;
             name: string;
         };
+        /**
+         * @description Whether the caller may take part now, in the order the rules are checked.
+         * @enum {string}
+         */
+        Availability: "date_missing" | "not_started" | "ended" | "limit_reached" | "open";
         /** @description A logo as the form sends it: base64 of a JPEG, PNG, WebP or GIF. */
         BrandImage: {
             base64: string;
@@ -996,6 +1273,9 @@ export interface components {
              */
             provider: string;
             site_key: string | null;
+        };
+        CategoryAction: {
+            action: components["schemas"]["ActivityCard"];
         };
         /**
          * @description The activation e-mail: whether it was queued (not on affiliated stations, whose members
@@ -1167,6 +1447,19 @@ export interface components {
             started_at: string | null;
             state: components["schemas"]["JobState"];
         };
+        Journey: {
+            /** @description In the journey's order, the done ones first. */
+            actions: components["schemas"]["JourneyActivity"][];
+            /** @description How many of its activities the caller has done. */
+            completed: number;
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        /** @description A journey's activity, with whether the caller has done it. */
+        JourneyActivity: components["schemas"]["ActivityCard"] & {
+            hasDone: boolean;
+        };
         LinkRequest: {
             email?: string | null;
             /** Format: int64 */
@@ -1264,6 +1557,12 @@ export interface components {
             userEmail: string;
             userHash: string;
         };
+        NowPlaying: {
+            actions: components["schemas"]["ActivityCard"][];
+            /** Format: int64 */
+            id: number;
+            title: string;
+        };
         OwnerStation: {
             /** Format: int64 */
             id: number;
@@ -1271,6 +1570,13 @@ export interface components {
         };
         OwnerUser: {
             email: string | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        ParticipantCategory: {
+            category_actions: components["schemas"]["CategoryAction"][];
+            icon: string | null;
             /** Format: int64 */
             id: number;
             name: string;
@@ -1354,6 +1660,11 @@ export interface components {
         };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
+        Prerequisites: {
+            action_has_prerequisites: boolean;
+            action_prerequisites: components["schemas"]["RequiredActivity"][];
+            user_done_prerequisites: boolean;
+        };
         ProfileUpdated: {
             message: string;
             user: components["schemas"]["User"];
@@ -1366,8 +1677,31 @@ export interface components {
             paused_at: string | null;
             paused_by: null | components["schemas"]["PausedBy"];
         };
+        /** @description A raw content view as recorded. */
+        RawContentParticipation: {
+            /** Format: int64 */
+            action_id: number;
+            /**
+             * Format: int64
+             * @description `points` + `additional_cashback`.
+             */
+            cashback: number;
+            /** @description The `points.credit` job of the participation; null when the activity pays no points. */
+            job_id: string | null;
+            /** Format: int64 */
+            participation_id: number;
+            /** Format: int32 */
+            points: number;
+        };
+        RawContentVisit: {
+            /** Format: int64 */
+            action_id: number;
+        };
         RecoveryMessage: {
             message: string;
+        };
+        RedirectLink: {
+            url: string;
         };
         ReleaseSchedule: {
             enabled: boolean;
@@ -1377,6 +1711,13 @@ export interface components {
         };
         Released: {
             job_id: string;
+        };
+        /** @description An activity this one requires, `done` when the caller has taken part in it. */
+        RequiredActivity: {
+            done: boolean;
+            /** Format: int64 */
+            id: number;
+            name: string;
         };
         RerunnableCount: {
             /**
@@ -1655,6 +1996,273 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    actions_by_name: {
+        parameters: {
+            query: {
+                /** @description The search term */
+                "where[name]": string;
+                /** @description The caller's station (the default) */
+                "where[station_id]"?: number;
+                /** @description The caller's own id (the default) */
+                "where[user_id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activities found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityCard"][];
+                };
+            };
+            /** @description A parameter is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended, or the station or user is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No search term */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    actions: {
+        parameters: {
+            query?: {
+                /** @description The caller's station (the default) */
+                "where[station_id]"?: number;
+                /** @description The caller's own id (the default) */
+                "where[user_id]"?: number;
+                /** @description 1: only the featured carousel */
+                "where[featuredPrivate]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityCard"][];
+                };
+            };
+            /** @description A parameter is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended, or the station or user is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    establishment_actions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityCard"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended, or the id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    action: {
+        parameters: {
+            query?: {
+                /** @description The caller's own id (the default) */
+                "where[user_id]"?: number;
+                /** @description 1: the same object (the original left relations out) */
+                flat?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The activity */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description The id or a parameter is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended, or the user is not the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished or another station's activity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     confirmation_method: {
         parameters: {
             query?: never;
@@ -3156,6 +3764,103 @@ export interface operations {
             };
         };
     };
+    journeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Journey"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    lottie_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The animation */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animation's Lottie JSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such animation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     media: {
         parameters: {
             query?: never;
@@ -3184,6 +3889,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    now_playing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NowPlaying"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -3937,6 +4689,276 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    participant_categories: {
+        parameters: {
+            query?: {
+                /** @description The caller's station (the default) */
+                "where[station_id]"?: number;
+                /** @description The caller's own id (the default) */
+                "where[user_id]"?: number;
+                /** @description Only this category */
+                "where[id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipantCategory"][];
+                };
+            };
+            /** @description A parameter is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended, or the station or user is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    public_action: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The activity */
+                id: number;
+                /** @description Its station */
+                stationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description An id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such station, or no such published public activity of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    public_actions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station */
+                stationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The station's published public activities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityCard"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    raw_content_participation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RawContentVisit"];
+            };
+        };
+        responses: {
+            /** @description The view found the participation an earlier view recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RawContentParticipation"];
+                };
+            };
+            /** @description The view was recorded as a participation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RawContentParticipation"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not a raw content activity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Outside the participation window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
