@@ -586,6 +586,16 @@ async fn a_raw_content_view_pays_once(db: PgPool) {
     assert_eq!(first["points"], 10);
     assert_eq!(first["cashback"], 15);
     assert!(first["job_id"].is_string());
+    // The member is paid what the activity shows: its cashback, in hundredths of a point.
+    let credited: i64 = sqlx::query_scalar(
+        "SELECT (convert_from(job, 'UTF8')::jsonb -> 'args' ->> 'amount')::bigint
+           FROM apalis.jobs WHERE id = $1",
+    )
+    .bind(first["job_id"].as_str().expect("job id"))
+    .fetch_one(&w.db)
+    .await
+    .expect("credit job");
+    assert_eq!(credited, 1_500);
 
     let again = w.view(id).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text);

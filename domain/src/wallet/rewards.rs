@@ -19,7 +19,9 @@ pub const SIGNUP_TYPE: i16 = 2;
 pub const INVITER_DESCRIPTION: &str = "Indicação de amigo";
 pub const INVITED_DESCRIPTION: &str = "Bônus de boas-vindas por indicação";
 
-/// Activities pay whole points; the ledger counts hundredths.
+/// Activities pay whole points; the ledger counts hundredths. What an activity pays is its
+/// cashback, `points + additional_cashback` (spec 001: "Cashback shown is points plus
+/// additional_cashback"), so the member is paid what the activity shows.
 fn cents(points: i32) -> i64 {
     i64::from(points) * 100
 }
@@ -43,8 +45,8 @@ pub async fn on_account_confirmed(
     };
 
     let reward: Option<(i64, String, i32)> = sqlx::query_as(
-        "SELECT id, name, points FROM actions
-          WHERE station_id = $1 AND type_id = $2 AND active AND points > 0
+        "SELECT id, name, points + additional_cashback FROM actions
+          WHERE station_id = $1 AND type_id = $2 AND active AND points + additional_cashback > 0
           ORDER BY id DESC LIMIT 1",
     )
     .bind(station_id)
@@ -145,7 +147,7 @@ pub async fn on_share_visit(
     visit: &Visit<'_>,
 ) -> sqlx::Result<Option<Credit>> {
     let points: Option<i32> = sqlx::query_scalar(
-        "SELECT points FROM actions
+        "SELECT points + additional_cashback FROM actions
           WHERE id = $1 AND station_id = $2 AND type_id = $3 AND active",
     )
     .bind(visit.action.id)
@@ -277,10 +279,10 @@ pub async fn uncredited_participations(
     user_id: i64,
 ) -> sqlx::Result<Vec<Credit>> {
     let rows: Vec<(i64, i64, i64, String, i32, i16)> = sqlx::query_as(
-        "SELECT p.id, p.station_id, a.id, a.name, a.points, a.type_id
+        "SELECT p.id, p.station_id, a.id, a.name, a.points + a.additional_cashback, a.type_id
            FROM participations p
            JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
-          WHERE p.user_id = $1 AND a.points > 0
+          WHERE p.user_id = $1 AND a.points + a.additional_cashback > 0
             AND NOT EXISTS (
                 SELECT 1 FROM credit_lots l
                  WHERE l.source_kind = 'activity'
@@ -302,16 +304,7 @@ pub async fn uncredited_participations(
                 if type_id == SIGNUP_TYPE {
                     signup_credit(user_id, station_id, action_id, name, points)
                 } else {
-                    Credit {
-                        user_id,
-                        station_id,
-                        source_kind: SourceKind::Activity,
-                        source_id: participation_id.to_string(),
-                        rule: rules::ACTIVITY.to_string(),
-                        amount: cents(points),
-                        description: name,
-                        action_id: Some(action_id),
-                    }
+                    activity_credit(user_id, station_id, participation_id, action_id, name, points)
                 }
             },
         )
@@ -327,27 +320,39 @@ pub async fn on_participation(
     participation_id: i64,
 ) -> sqlx::Result<Option<Credit>> {
     let row: Option<(i64, i64, i64, String, i32)> = sqlx::query_as(
-        "SELECT p.user_id, p.station_id, a.id, a.name, a.points
+        "SELECT p.user_id, p.station_id, a.id, a.name, a.points + a.additional_cashback
            FROM participations p
            JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
-          WHERE p.id = $1 AND a.points > 0 AND a.type_id <> $2",
+          WHERE p.id = $1 AND a.points + a.additional_cashback > 0 AND a.type_id <> $2",
     )
     .bind(participation_id)
     .bind(SIGNUP_TYPE)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(
-        row.map(|(user_id, station_id, action_id, name, points)| Credit {
-            user_id,
-            station_id,
-            source_kind: SourceKind::Activity,
-            source_id: participation_id.to_string(),
-            rule: rules::ACTIVITY.to_string(),
-            amount: cents(points),
-            description: name,
-            action_id: Some(action_id),
-        }),
-    )
+    Ok(row.map(|(user_id, station_id, action_id, name, points)| {
+        activity_credit(user_id, station_id, participation_id, action_id, name, points)
+    }))
+}
+
+/// An activity's credit for one participation, keyed by it.
+fn activity_credit(
+    user_id: i64,
+    station_id: i64,
+    participation_id: i64,
+    action_id: i64,
+    name: String,
+    points: i32,
+) -> Credit {
+    Credit {
+        user_id,
+        station_id,
+        source_kind: SourceKind::Activity,
+        source_id: participation_id.to_string(),
+        rule: rules::ACTIVITY.to_string(),
+        amount: cents(points),
+        description: name,
+        action_id: Some(action_id),
+    }
 }
 
 #[cfg(test)]
