@@ -42,15 +42,15 @@ describe("featured carousel", () => {
     expect(visibleSlide()).toHaveAccessibleName("1 de 3");
     expect(within(visibleSlide()).getByText("Atividade 1")).toBeInTheDocument();
 
-    act(() => vi.advanceTimersByTime(4_000));
+    await act(() => vi.advanceTimersByTimeAsync(4_000));
     expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    act(() => vi.advanceTimersByTime(1_000));
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
     expect(visibleSlide()).toHaveAccessibleName("2 de 3");
     expect(within(visibleSlide()).getByText("Atividade 2")).toBeInTheDocument();
 
-    act(() => vi.advanceTimersByTime(5_000));
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(visibleSlide()).toHaveAccessibleName("3 de 3");
-    act(() => vi.advanceTimersByTime(5_000));
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(visibleSlide()).toHaveAccessibleName("1 de 3");
   });
 });
