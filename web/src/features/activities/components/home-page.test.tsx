@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Journey } from "@/features/activities/api/types";
 import {
@@ -50,6 +50,23 @@ describe("featured carousel", () => {
 
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(visibleSlide()).toHaveAccessibleName("3 de 3");
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+  });
+
+  it("holds still while the pointer is on it, and lets the member pick a slide", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubHome({ featured: buildActivityCards(3) });
+    await renderHome();
+    const carousel = screen.getByRole("region", { name: "Destaques" });
+
+    fireEvent.mouseEnter(carousel);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+
+    fireEvent.click(screen.getByRole("button", { name: "Destaque 3" }));
+    expect(visibleSlide()).toHaveAccessibleName("3 de 3");
+    fireEvent.mouseLeave(carousel);
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(visibleSlide()).toHaveAccessibleName("1 de 3");
   });
