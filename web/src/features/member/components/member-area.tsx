@@ -1,6 +1,6 @@
 import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
-import { activitiesMemberRoutes } from "@/features/activities/routes";
+import { activitiesMemberRoutes } from "@/features/activities";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { walletMemberRoutes } from "@/features/wallet/routes";
 
