@@ -197,6 +197,16 @@ describe("public activity page", () => {
     expect(page.location.pathname).toBe("/cadastrar");
   });
 
+  it("sends a signed-in member to the member's page of the activity", async () => {
+    signIn();
+    const activity = buildActivity();
+    const api = stubActivity(activity);
+    const { page } = await renderDetail(activity, "/atividade/12");
+
+    expect(page.location.pathname).toBe("/homepage/atividade/12");
+    expect(api.callsTo(publicActivityCall(12))).toHaveLength(0);
+  });
+
   it("shows the not-found view for an activity that is not public", async () => {
     stubApi({ [publicActivityCall(13)]: () => jsonResponse({ error: "Estação não encontrada" }, 404) });
     renderApp({ path: "/atividade/13" });

@@ -1,11 +1,13 @@
 // /atividade/{id}: a public activity for visitors, of the station the host serves. Any
-// action leads to the sign-up (spec 001 section 1).
-import { Link, useParams } from "react-router";
+// action leads to the sign-up (spec 001 section 1). A signed-in member who follows a
+// shared link gets the member's page of the same activity.
+import { Link, Navigate, useParams } from "react-router";
 import { usePublicActivity } from "@/features/activities/api/get-activity";
 import { ActivityDetail } from "@/features/activities/components/activity-detail";
 import { DetailSkeleton } from "@/features/activities/components/detail-skeleton";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useSession } from "@/features/session";
 import { StationLogo } from "@/features/stations";
 import { ApiError } from "@/lib/api-client";
 import "./activities.css";
@@ -14,6 +16,12 @@ export const SIGN_UP_PATH = "/cadastrar";
 
 export function PublicActivityPage() {
   const id = useParams().id ?? "";
+  const signedIn = useSession() !== null;
+  if (signedIn) return <Navigate to={`/homepage/atividade/${encodeURIComponent(id)}`} replace />;
+  return <VisitorActivityPage id={id} />;
+}
+
+function VisitorActivityPage({ id }: { id: string }) {
   const activity = usePublicActivity(id);
   const notFound = activity.error instanceof ApiError && activity.error.status === 404;
   useErrorToast(notFound ? null : activity.error);
