@@ -28,8 +28,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // The libraries in one chunk: every page needs them, and they stay cached across
-            // releases that change only our code.
-            { name: "vendor", test: /node_modules/, priority: 2 },
+            // releases that change only our code. The Lottie player is left to its own lazy
+            // chunk: only a feedback dialog with an animation needs it.
+            { name: "vendor", test: /node_modules[\\/](?!lottie-web[\\/])/, priority: 2 },
             // Our code every page loads, in one chunk rather than a handful of small shared
             // ones (each costs a request and compresses worse). Screens are split per route.
             { name: "shell", tags: ["$initial"], priority: 1 },

@@ -46,7 +46,7 @@ describe("root gate", () => {
     signIn({ type_id: typeId });
     const { page } = renderApp();
 
-    expect(await screen.findByRole("heading", { name: "Olá, Maria Silva!" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Início" })).toBeInTheDocument();
     expect(page.location.pathname).toBe("/homepage");
   });
 

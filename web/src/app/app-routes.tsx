@@ -7,6 +7,7 @@ import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
 import { NotFoundPage } from "@/components/not-found-page";
+import { activitiesPublicRoutes } from "@/features/activities/routes";
 import { accountRoutes } from "@/features/accounts/routes";
 import { memberAreaRoutes } from "@/features/member/routes";
 import { publicPageRoutes } from "@/features/public-pages/routes";
@@ -20,6 +21,7 @@ export const appRoutes: RouteObject[] = [
       ...memberAreaRoutes,
       ...accountRoutes,
       ...publicPageRoutes,
+      ...activitiesPublicRoutes,
       ...opsRoutes,
       { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },

@@ -79,8 +79,10 @@ describe("the stored token at start", () => {
     });
     renderApp({ path: "/homepage" });
 
-    expect(await screen.findByRole("heading", { name: "Olá, Maria Souza!" })).toBeInTheDocument();
-    expect(getStoredSession()).toEqual({ token: "member-token", user: buildUser({ name: "Maria Souza" }) });
+    expect(await screen.findByRole("heading", { name: "Início" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(getStoredSession()).toEqual({ token: "member-token", user: buildUser({ name: "Maria Souza" }) }),
+    );
   });
 
   it("is not asked for a visitor", async () => {

@@ -96,7 +96,7 @@ describe("age gate", () => {
     signIn();
     renderApp({ path: "/homepage", station: ageGateStation });
 
-    await screen.findByRole("heading", { name: "Olá, Maria Silva!" });
+    await screen.findByRole("heading", { name: "Início" });
     expect(ageGate()).not.toBeInTheDocument();
   });
 

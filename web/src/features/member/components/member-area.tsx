@@ -1,6 +1,6 @@
 import { useRoutes, type RouteObject } from "react-router";
-import { lazyScreen } from "@/components/lazy-screen";
 import { NotFoundPage } from "@/components/not-found-page";
+import { activitiesMemberRoutes } from "@/features/activities";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { walletMemberRoutes } from "@/features/wallet/routes";
 
@@ -9,10 +9,7 @@ const routes: RouteObject[] = [
   {
     element: <MemberLayout />,
     children: [
-      {
-        index: true,
-        element: lazyScreen(async () => (await import("@/features/member/components/member-welcome")).MemberWelcome),
-      },
+      ...activitiesMemberRoutes,
       ...walletMemberRoutes,
     ],
   },

@@ -35,7 +35,7 @@ beforeEach(() => {
 
 async function renderMemberArea(station?: Station) {
   const rendered = renderApp({ path: "/homepage", station });
-  await screen.findByRole("heading", { name: "Olá, Maria Silva!" });
+  await screen.findByRole("heading", { name: "Início" });
   return rendered;
 }
 

@@ -1,0 +1,73 @@
+// Texts the activity screens derive from an activity (spec 001 sections 2, 4 and 9).
+import type { ActivityCard } from "@/features/activities/api/types";
+import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
+
+/** Card names are cut at 62 characters in the home's rows and at 70 in lists. */
+export const HOME_NAME_LIMIT = 62;
+export const LIST_NAME_LIMIT = 70;
+
+export function truncateName(name: string, limit: number): string {
+  return name.length > limit ? `${name.slice(0, limit).trimEnd()}...` : name;
+}
+
+/** The cashback a card shows: points plus additional_cashback, in the station's currency. */
+export function cashbackText(activity: Pick<ActivityCard, "cashback">, currency: CurrencySettings): string {
+  // The contract's amounts are whole points; formatStationAmount takes hundredths.
+  return formatStationAmount(activity.cashback * 100, currency);
+}
+
+export const DATE_MISSING_TEXT = "Houve um problema com a data de publicação desta atividade.";
+export const LIMIT_REACHED_TEXT = "Olá, você já ultrapassou o limite de participações nessa atividade!";
+
+// The server's window message is in Brasília time (docs/api-activities.md), so is the web's.
+const WINDOW_FORMAT = new Intl.DateTimeFormat("pt-BR", {
+  timeZone: "America/Sao_Paulo",
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** DD/MM/YYYY HH:mm in Brasília time. */
+export function formatWindowMoment(iso: string): string {
+  return WINDOW_FORMAT.format(new Date(iso)).replace(",", "");
+}
+
+/** What the detail says about the member's access to the activity; null when it is open. */
+export function availabilityText(
+  activity: Pick<ActivityCard, "availability" | "participationStart" | "participationEnd">,
+): string | null {
+  const { availability, participationStart, participationEnd } = activity;
+  switch (availability) {
+    case "open":
+      return null;
+    case "limit_reached":
+      return LIMIT_REACHED_TEXT;
+    case "not_started":
+    case "ended":
+      if (participationStart === null || participationEnd === null) return DATE_MISSING_TEXT;
+      return `Esta atividade está disponível de ${formatWindowMoment(participationStart)} até ${formatWindowMoment(participationEnd)}.`;
+    case "date_missing":
+      return DATE_MISSING_TEXT;
+  }
+}
+
+/** Names compared ignoring case and accents (spec 001 section 9: "cafe" finds "Café"). */
+export function normaliseForSearch(text: string): string {
+  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLocaleLowerCase("pt-BR");
+}
+
+/** The prerequisites the member has not done yet; empty when the card is open to them. */
+export function missingPrerequisites(activity: Pick<ActivityCard, "prerequisites">) {
+  const { prerequisites } = activity;
+  if (prerequisites.user_done_prerequisites) return [];
+  return prerequisites.action_prerequisites.filter((required) => !required.done);
+}
+
+/** Type 13 sends the member to its external link. */
+export const EXTERNAL_LINK_TYPE = 13;
+/** Type 16 is raw content: description only, no rules tab, the view is the participation. */
+export const RAW_CONTENT_TYPE = 16;
+/** Type 18 is a video playlist: no image on top. */
+export const VIDEO_PLAYLIST_TYPE = 18;

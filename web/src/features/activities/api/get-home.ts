@@ -1,0 +1,45 @@
+// The home's rows: the featured carousel, now-playing rows, journeys and categories.
+import { useQuery } from "@tanstack/react-query";
+import { activityKeys } from "@/features/activities/api/activity-keys";
+import { useMemberScope } from "@/features/activities/api/member-scope";
+import type { ActivityCard, Category, Journey, NowPlaying } from "@/features/activities/api/types";
+import { api } from "@/lib/api-client";
+
+export function useFeaturedActivities() {
+  const { stationId, userId } = useMemberScope();
+  return useQuery({
+    queryKey: activityKeys.featured(stationId, userId),
+    queryFn: ({ signal }) =>
+      api.get<ActivityCard[]>(
+        `/actions/?where[featuredPrivate]=1&where[station_id]=${stationId}&where[user_id]=${userId}`,
+        { signal },
+      ),
+  });
+}
+
+export function useNowPlaying() {
+  const { userId } = useMemberScope();
+  return useQuery({
+    queryKey: activityKeys.nowPlaying(userId),
+    queryFn: ({ signal }) => api.get<NowPlaying[]>("/now-playing", { signal }),
+  });
+}
+
+export function useJourneys() {
+  const { userId } = useMemberScope();
+  return useQuery({
+    queryKey: activityKeys.journeys(userId),
+    queryFn: ({ signal }) => api.get<Journey[]>("/journeys", { signal }),
+  });
+}
+
+export function useCategories() {
+  const { stationId, userId } = useMemberScope();
+  return useQuery({
+    queryKey: activityKeys.categories(stationId, userId),
+    queryFn: ({ signal }) =>
+      api.get<Category[]>(`/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}`, {
+        signal,
+      }),
+  });
+}

@@ -1,0 +1,216 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { Activity } from "@/features/activities/api/types";
+import {
+  activityCall,
+  buildActivity,
+  homeHandlers,
+  publicActivityCall,
+  RAW_CONTENT_CALL,
+} from "@/features/activities/testing/activity-fixtures";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { renderApp } from "@/testing/render-app";
+import { stubApi, type ApiHandler } from "@/testing/stub-api";
+
+const loadAnimation = vi.hoisted(() => vi.fn(() => ({ destroy: () => undefined })));
+vi.mock("lottie-web/build/player/lottie_light", () => ({ default: { loadAnimation } }));
+
+const BALANCE = "GET /api/users-points/1";
+const LOTTIE = "GET /api/lottie-files/2";
+
+beforeEach(() => {
+  window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+});
+
+function stubActivity(activity: Activity, handlers: Record<string, ApiHandler> = {}) {
+  return stubApi({
+    [BALANCE]: () => jsonResponse(buildWalletBalance()),
+    [activityCall(activity.id)]: () => jsonResponse(activity),
+    ...homeHandlers(),
+    ...handlers,
+  });
+}
+
+async function renderDetail(activity: Activity, path = `/homepage/atividades/${activity.id}`) {
+  const rendered = renderApp({ path });
+  await screen.findByRole("heading", { name: activity.name, level: 1 });
+  return rendered;
+}
+
+describe("activity detail", () => {
+  beforeEach(() => {
+    signIn();
+  });
+
+  it("shows the image, the name, the description as HTML and both tabs", async () => {
+    const activity = buildActivity();
+    stubActivity(activity);
+    const { container } = renderApp({ path: "/homepage/atividade/12" });
+    await screen.findByRole("heading", { name: "Quiz da semana", level: 1 });
+
+    expect(container.querySelector(".activity-detail__image")).toHaveAttribute("src", "/api/media/activities/12.png");
+    expect(screen.getByText("ganhe", { selector: "strong" })).toBeInTheDocument();
+    expect(screen.getAllByRole("tab").map((tab) => tab.textContent)).toEqual(["Geral", "Regulamento"]);
+
+    fireEvent.click(screen.getByRole("tab", { name: "Regulamento" }));
+    expect(screen.getByRole("tabpanel")).toHaveTextContent("Uma participação por pessoa.");
+    expect(screen.queryByText("ganhe")).not.toBeInTheDocument();
+  });
+
+  it("has no 'Regulamento' without rules", async () => {
+    const activity = buildActivity({ has_rules: false, rules: "" });
+    stubActivity(activity);
+    await renderDetail(activity);
+
+    expect(screen.getByRole("tab", { name: "Geral" })).toBeInTheDocument();
+    expect(screen.queryByRole("tab", { name: "Regulamento" })).not.toBeInTheDocument();
+  });
+
+  it("has no image on top for a video playlist (type 18)", async () => {
+    const activity = buildActivity({ type_id: 18 });
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    expect(container.querySelector(".activity-detail__image")).toBeNull();
+  });
+
+  it("shows the not-found view for an activity the member cannot see", async () => {
+    stubApi({
+      [BALANCE]: () => jsonResponse(buildWalletBalance()),
+      [activityCall(99)]: () => jsonResponse({ error: "Erro! Esta atividade não está disponível." }, 404),
+    });
+    renderApp({ path: "/homepage/atividades/99" });
+
+    expect(await screen.findByRole("heading", { name: "Página não encontrada" })).toBeInTheDocument();
+    expect(screen.getByText("Erro! Esta atividade não está disponível.")).toBeInTheDocument();
+  });
+});
+
+describe("availability messages", () => {
+  beforeEach(() => {
+    signIn();
+  });
+
+  it.each([
+    ["date_missing", { participationStart: null }, "Houve um problema com a data de publicação desta atividade."],
+    [
+      "not_started",
+      { participationStart: "2026-12-01T13:00:00Z", participationEnd: "2026-12-31T23:30:00Z" },
+      "Esta atividade está disponível de 01/12/2026 10:00 até 31/12/2026 20:30.",
+    ],
+    [
+      "ended",
+      { participationStart: "2026-10-01T03:00:00Z", participationEnd: "2026-10-31T02:59:00Z" },
+      "Esta atividade está disponível de 01/10/2026 00:00 até 30/10/2026 23:59.",
+    ],
+    ["limit_reached", { userActions: 1 }, "Olá, você já ultrapassou o limite de participações nessa atividade!"],
+  ] as const)("says so for %s", async (availability, overrides, text) => {
+    const activity = buildActivity({ availability, ...overrides });
+    stubActivity(activity);
+    await renderDetail(activity);
+
+    expect(screen.getByRole("note")).toHaveTextContent(text);
+  });
+
+  it("says nothing while the activity is open", async () => {
+    const activity = buildActivity();
+    stubActivity(activity);
+    await renderDetail(activity);
+
+    expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  });
+});
+
+describe("raw content (type 16)", () => {
+  beforeEach(() => {
+    signIn();
+  });
+
+  const rawContent = (overrides: Partial<Activity> = {}) =>
+    buildActivity({ id: 9, name: "Conheça o clube", type_id: 16, feedback_lottie_id: 2, ...overrides });
+  const participated = () =>
+    jsonResponse({ participation_id: 5, action_id: 9, points: 10, cashback: 10, job_id: null }, 201);
+
+  it("has no tabs", async () => {
+    const activity = rawContent();
+    stubActivity(activity, { [RAW_CONTENT_CALL]: participated, [LOTTIE]: () => jsonResponse({ v: "5.7.0" }) });
+    await renderDetail(activity);
+
+    expect(screen.queryByRole("tab")).not.toBeInTheDocument();
+    expect(screen.getByText("ganhe", { selector: "strong" })).toBeInTheDocument();
+  });
+
+  it("sends the participation once, opens the feedback and refreshes the balance", async () => {
+    const activity = rawContent();
+    const api = stubActivity(activity, {
+      [RAW_CONTENT_CALL]: participated,
+      [LOTTIE]: () => jsonResponse({ v: "5.7.0", layers: [] }),
+    });
+    const { page } = await renderDetail(activity);
+
+    const dialog = await screen.findByRole("dialog", { name: "Conheça o clube" });
+    expect(api.bodiesOf(RAW_CONTENT_CALL)).toEqual([{ action_id: 9 }]);
+    expect(within(dialog).getByText("Obrigado por participar!")).toBeInTheDocument();
+    await waitFor(() => expect(loadAnimation).toHaveBeenCalledWith(expect.objectContaining({ animationData: { v: "5.7.0", layers: [] } })));
+    // Only the participation asks for the balance a second time (its own refresh is every 30 s).
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
+
+    fireEvent.click(within(dialog).getByRole("link", { name: "Página inicial" }));
+    expect(page.location.pathname).toBe("/homepage");
+    expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(1);
+  });
+
+  it("sends nothing when the member may not take part", async () => {
+    const activity = rawContent({ availability: "limit_reached", userActions: 1 });
+    const api = stubActivity(activity, { [RAW_CONTENT_CALL]: participated });
+    await renderDetail(activity);
+
+    expect(screen.getByRole("note")).toHaveTextContent("Olá, você já ultrapassou o limite de participações nessa atividade!");
+    expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(0);
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("shows the server's refusal as the error toast, with no feedback", async () => {
+    const activity = rawContent();
+    stubActivity(activity, {
+      [RAW_CONTENT_CALL]: () => jsonResponse({ messages: ["Complete antes: Cadastro completo."] }, 422),
+    });
+    await renderDetail(activity);
+
+    expect(await screen.findByText("Complete antes: Cadastro completo.")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+});
+
+describe("public activity page", () => {
+  it("shows a public activity of the host's station, every action leading to /cadastrar", async () => {
+    const activity = buildActivity({ type_id: 16 });
+    const api = stubApi({ [publicActivityCall(12)]: () => jsonResponse(activity) });
+    const { page } = renderApp({ path: "/atividade/12" });
+    await screen.findByRole("heading", { name: "Quiz da semana", level: 1 });
+
+    const action = screen.getByRole("link", { name: "Participar" });
+    expect(action).toHaveAttribute("href", "/cadastrar");
+    expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(0);
+    fireEvent.click(action);
+    expect(page.location.pathname).toBe("/cadastrar");
+  });
+
+  it("sends a signed-in member to the member's page of the activity", async () => {
+    signIn();
+    const activity = buildActivity();
+    const api = stubActivity(activity);
+    const { page } = await renderDetail(activity, "/atividade/12");
+
+    expect(page.location.pathname).toBe("/homepage/atividade/12");
+    expect(api.callsTo(publicActivityCall(12))).toHaveLength(0);
+  });
+
+  it("shows the not-found view for an activity that is not public", async () => {
+    stubApi({ [publicActivityCall(13)]: () => jsonResponse({ error: "Estação não encontrada" }, 404) });
+    renderApp({ path: "/atividade/13" });
+
+    expect(await screen.findByRole("heading", { name: "Página não encontrada" })).toBeInTheDocument();
+  });
+});

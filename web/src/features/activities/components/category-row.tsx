@@ -1,0 +1,31 @@
+// A category on the home: its first 4 cards (2 a line on extra-small screens) and a link to
+// the whole category when it has more.
+import { Link } from "react-router";
+import type { Category } from "@/features/activities/api/types";
+import { ActivityCard } from "@/features/activities/components/activity-card";
+
+export const CATEGORY_ROW_SIZE = 4;
+
+export function CategoryRow({ category }: { category: Category }) {
+  const actions = category.category_actions.map(({ action }) => action);
+  return (
+    <section className="category-row" aria-label={category.name}>
+      <header className="category-row__header">
+        {category.icon && <img className="category-row__icon" src={category.icon} alt="" />}
+        <h2 className="category-row__title">{category.name}</h2>
+        {actions.length > CATEGORY_ROW_SIZE && (
+          <Link className="category-row__more" to={`/homepage/categoria/${category.id}`}>
+            Ver mais
+          </Link>
+        )}
+      </header>
+      <ul className="category-row__list">
+        {actions.slice(0, CATEGORY_ROW_SIZE).map((activity) => (
+          <li key={activity.id}>
+            <ActivityCard activity={activity} variant="home" />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

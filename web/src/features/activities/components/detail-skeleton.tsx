@@ -1,0 +1,11 @@
+/** The detail's placeholder while the activity loads. */
+export function DetailSkeleton() {
+  return (
+    <div className="detail-skeleton" role="status" aria-label="Carregando atividade" aria-busy="true">
+      <span className="detail-skeleton__image" aria-hidden="true" />
+      <span className="detail-skeleton__line detail-skeleton__line--wide" aria-hidden="true" />
+      <span className="detail-skeleton__line" aria-hidden="true" />
+      <span className="detail-skeleton__line" aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+// The home's featured carousel: advances every 5 s and wraps to the first; the 350 ms slide
+// is CSS, dropped for members who ask for reduced motion (activities.css). It holds still
+// while the pointer or the keyboard is on it, so a member can read and choose a slide.
+import { useEffect, useState } from "react";
+import type { ActivityCard as Activity } from "@/features/activities/api/types";
+import { ActivityCard } from "@/features/activities/components/activity-card";
+
+export const CAROUSEL_INTERVAL_MS = 5_000;
+
+export function FeaturedCarousel({ activities }: { activities: Activity[] }) {
+  const [current, setCurrent] = useState(0);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const count = activities.length;
+  const paused = hovered || focused;
+
+  useEffect(() => {
+    if (count < 2 || paused) return;
+    const timer = window.setInterval(() => setCurrent((index) => (index + 1) % count), CAROUSEL_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [count, paused]);
+
+  if (count === 0) return null;
+  const shown = current % count;
+
+  return (
+    <section
+      className="featured-carousel"
+      aria-roledescription="carrossel"
+      aria-label="Destaques"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
+    >
+      <div className="featured-carousel__track" style={{ transform: `translateX(-${shown * 100}%)` }}>
+        {activities.map((activity, index) => (
+          <div
+            key={activity.id}
+            className="featured-carousel__slide"
+            role="group"
+            aria-roledescription="slide"
+            aria-label={`${index + 1} de ${count}`}
+            aria-hidden={index !== shown}
+            inert={index !== shown}
+          >
+            <ActivityCard activity={{ ...activity, image: activity.featuredImage ?? activity.image }} variant="home" />
+          </div>
+        ))}
+      </div>
+      {count > 1 && (
+        <div className="featured-carousel__dots">
+          {activities.map((activity, index) => (
+            <button
+              key={activity.id}
+              type="button"
+              className="featured-carousel__dot"
+              aria-label={`Destaque ${index + 1}`}
+              aria-current={index === shown}
+              onClick={() => setCurrent(index)}
+            />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,176 @@
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { Journey } from "@/features/activities/api/types";
+import {
+  buildActivityCard,
+  buildActivityCards,
+  HOME_CALLS,
+  homeHandlers,
+  type HomeData,
+} from "@/features/activities/testing/activity-fixtures";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { renderApp } from "@/testing/render-app";
+import { stubApi } from "@/testing/stub-api";
+
+const BALANCE = "GET /api/users-points/1";
+
+beforeEach(() => {
+  window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+  signIn();
+});
+
+function stubHome(data: HomeData = {}) {
+  return stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()), ...homeHandlers(data) });
+}
+
+async function renderHome() {
+  const rendered = renderApp({ path: "/homepage" });
+  await screen.findByRole("heading", { name: "Início" });
+  await waitFor(() => expect(screen.queryByRole("status", { name: "Carregando atividades" })).not.toBeInTheDocument());
+  return rendered;
+}
+
+const visibleSlide = () => screen.getByRole("group", { name: /de 3$/ });
+
+describe("featured carousel", () => {
+  it("advances every 5 seconds and wraps to the first", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubHome({ featured: buildActivityCards(3) });
+    await renderHome();
+
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+    expect(within(visibleSlide()).getByText("Atividade 1")).toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(4_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(visibleSlide()).toHaveAccessibleName("2 de 3");
+    expect(within(visibleSlide()).getByText("Atividade 2")).toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(visibleSlide()).toHaveAccessibleName("3 de 3");
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+  });
+
+  it("holds still while the pointer is on it, and lets the member pick a slide", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubHome({ featured: buildActivityCards(3) });
+    await renderHome();
+    const carousel = screen.getByRole("region", { name: "Destaques" });
+
+    fireEvent.mouseEnter(carousel);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+
+    fireEvent.click(screen.getByRole("button", { name: "Destaque 3" }));
+    expect(visibleSlide()).toHaveAccessibleName("3 de 3");
+    fireEvent.mouseLeave(carousel);
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+  });
+});
+
+describe("rows", () => {
+  it("shows a now-playing row with its title and cards", async () => {
+    stubHome({ nowPlaying: [{ id: 1, title: "Em alta", actions: buildActivityCards(2) }] });
+    await renderHome();
+
+    const row = screen.getByRole("region", { name: "Em alta" });
+    expect(within(row).getAllByRole("article")).toHaveLength(2);
+  });
+
+  it("shows a journey's done activities first, as the server sends them, starting at the first not done", async () => {
+    vi.spyOn(HTMLElement.prototype, "offsetLeft", "get").mockImplementation(function (this: HTMLElement) {
+      return this.tagName === "LI" ? Array.from(this.parentElement?.children ?? []).indexOf(this) * 100 : 0;
+    });
+    const journey: Journey = {
+      id: 5,
+      name: "Jornada do associado",
+      completed: 2,
+      actions: [
+        { ...buildActivityCard({ id: 1, name: "Feita A" }), hasDone: true },
+        { ...buildActivityCard({ id: 2, name: "Feita B" }), hasDone: true },
+        { ...buildActivityCard({ id: 3, name: "Próxima" }), hasDone: false },
+        { ...buildActivityCard({ id: 4, name: "Depois" }), hasDone: false },
+      ],
+    };
+    stubHome({ journeys: [journey] });
+    await renderHome();
+
+    const row = screen.getByRole("region", { name: "Jornada do associado" });
+    expect(within(row).getAllByRole("article").map((card) => card.textContent)).toEqual([
+      expect.stringContaining("Feita A"),
+      expect.stringContaining("Feita B"),
+      expect.stringContaining("Próxima"),
+      expect.stringContaining("Depois"),
+    ]);
+    expect(within(row).getByRole("list").scrollLeft).toBe(200);
+  });
+
+  it("links a category to its page only when it has more than 4 activities, showing 4", async () => {
+    stubHome({
+      categories: [
+        { id: 1, name: "Saúde", icon: null, category_actions: buildActivityCards(4).map((action) => ({ action })) },
+        { id: 2, name: "Lazer", icon: null, category_actions: buildActivityCards(5).map((action) => ({ action })) },
+      ],
+    });
+    await renderHome();
+
+    const health = screen.getByRole("region", { name: "Saúde" });
+    expect(within(health).queryByRole("link", { name: "Ver mais" })).not.toBeInTheDocument();
+    const leisure = screen.getByRole("region", { name: "Lazer" });
+    expect(within(leisure).getByRole("link", { name: "Ver mais" })).toHaveAttribute("href", "/homepage/categoria/2");
+    expect(within(leisure).getAllByRole("article")).toHaveLength(4);
+  });
+
+  it("hides rows left empty", async () => {
+    stubHome({
+      featured: buildActivityCards(1),
+      nowPlaying: [{ id: 1, title: "Em alta", actions: [] }],
+      categories: [{ id: 1, name: "Saúde", icon: null, category_actions: [] }],
+    });
+    await renderHome();
+
+    expect(screen.queryByRole("region", { name: "Em alta" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Saúde" })).not.toBeInTheDocument();
+  });
+});
+
+describe("states", () => {
+  it("shows placeholders while loading, then the empty message when there is nothing", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    stubApi({
+      [BALANCE]: () => jsonResponse(buildWalletBalance()),
+      ...homeHandlers(),
+      [HOME_CALLS.journeys]: () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    renderApp({ path: "/homepage" });
+
+    const skeletons = await screen.findByRole("status", { name: "Carregando atividades" });
+    expect(skeletons.children).toHaveLength(6);
+    answer(jsonResponse([]));
+
+    expect(await screen.findByText("Ainda não existem atividades no ar...")).toBeInTheDocument();
+  });
+
+  it("shows the server's message when journeys fail, and the other rows", async () => {
+    stubApi({
+      [BALANCE]: () => jsonResponse(buildWalletBalance()),
+      ...homeHandlers({ featured: buildActivityCards(1) }),
+      [HOME_CALLS.journeys]: () => jsonResponse({ messages: ["Jornadas indisponíveis"] }, 422),
+    });
+    await renderHome();
+
+    expect(await screen.findByText("Jornadas indisponíveis")).toBeInTheDocument();
+    expect(screen.getByRole("group", { name: "1 de 1" })).toBeInTheDocument();
+  });
+
+  it("shows the station's logo", async () => {
+    stubHome();
+    await renderHome();
+
+    expect(within(screen.getByRole("main")).getByRole("img", { name: "Clube Filia Demo" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,2 @@
+// The activities feature's public surface: the app and other features import only this (eslint.config.js).
+export { activitiesMemberRoutes } from "./member-routes";

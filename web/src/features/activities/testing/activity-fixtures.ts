@@ -1,0 +1,89 @@
+// Activities as the API answers them (docs/api-activities.md), and the stubs of the home's calls.
+import type { Activity, ActivityCard, Category, Journey, NowPlaying } from "@/features/activities/api/types";
+import { jsonResponse } from "@/testing/fixtures";
+import type { ApiHandler } from "@/testing/stub-api";
+
+/** Calls of the member Maria (id 1) on the demo station (id 7). */
+export const HOME_CALLS = {
+  featured: "GET /api/actions/?where[featuredPrivate]=1&where[station_id]=7&where[user_id]=1",
+  nowPlaying: "GET /api/now-playing",
+  journeys: "GET /api/journeys",
+  categories: "GET /api/participant-categories/?where[station_id]=7&where[user_id]=1",
+} as const;
+
+export const ACTIVITIES_CALL = "GET /api/actions/?where[station_id]=7&where[user_id]=1";
+export const RAW_CONTENT_CALL = "POST /api/raw-content-participation";
+
+export const activityCall = (id: number) => `GET /api/actions/${id}/?where[user_id]=1`;
+export const categoryCall = (id: number) =>
+  `GET /api/participant-categories/?where[station_id]=7&where[user_id]=1&where[id]=${id}`;
+export const searchCall = (term: string) =>
+  `GET /api/actions-by-name/?where[name]=${encodeURIComponent(term)}&where[user_id]=1&where[station_id]=7`;
+export const publicActivityCall = (id: number, stationId = 7) => `GET /api/public-actions/${id}/${stationId}`;
+
+export function buildActivityCard(overrides: Partial<ActivityCard> = {}): ActivityCard {
+  return {
+    id: 12,
+    name: "Quiz da semana",
+    image: "/api/media/activities/12.png",
+    featuredImage: null,
+    type_id: 6,
+    type: "Quiz",
+    points: 100,
+    additional_cashback: 20,
+    cashback: 120,
+    click_me_label: "Participar",
+    redirect_links: [],
+    participationStart: "2026-11-01T12:00:00Z",
+    participationEnd: "2026-12-31T12:00:00Z",
+    limitPerUser: 1,
+    userActions: 0,
+    availability: "open",
+    prerequisites: { action_has_prerequisites: false, user_done_prerequisites: true, action_prerequisites: [] },
+    priority: 10,
+    priorityCarousel: 0,
+    featured: false,
+    public: true,
+    ...overrides,
+  };
+}
+
+/** Cards with distinct ids (12, 13, ...) named "Atividade 1", "Atividade 2", ... */
+export function buildActivityCards(count: number, overrides: Partial<ActivityCard> = {}): ActivityCard[] {
+  return Array.from({ length: count }, (_, index) =>
+    buildActivityCard({ id: 12 + index, name: `Atividade ${index + 1}`, ...overrides }),
+  );
+}
+
+export function buildActivity(overrides: Partial<Activity> = {}): Activity {
+  return {
+    ...buildActivityCard(),
+    station_id: 7,
+    description: "<p>Responda e <strong>ganhe</strong>.</p>",
+    rules: "<p>Uma participação por pessoa.</p>",
+    has_rules: true,
+    feedback_message: "Obrigado por participar!",
+    feedback_lottie_id: null,
+    comments_and_likes_enabled: false,
+    contents: [],
+    partner_id: null,
+    ...overrides,
+  };
+}
+
+export interface HomeData {
+  featured?: ActivityCard[];
+  nowPlaying?: NowPlaying[];
+  journeys?: Journey[];
+  categories?: Category[];
+}
+
+/** The home's four calls, answering empty lists unless told otherwise. */
+export function homeHandlers(data: HomeData = {}): Record<string, ApiHandler> {
+  return {
+    [HOME_CALLS.featured]: () => jsonResponse(data.featured ?? []),
+    [HOME_CALLS.nowPlaying]: () => jsonResponse(data.nowPlaying ?? []),
+    [HOME_CALLS.journeys]: () => jsonResponse(data.journeys ?? []),
+    [HOME_CALLS.categories]: () => jsonResponse(data.categories ?? []),
+  };
+}
