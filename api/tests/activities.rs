@@ -583,6 +583,7 @@ async fn a_raw_content_view_pays_once(db: PgPool) {
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
     let first = first.json();
     assert_eq!(first["action_id"], id);
+    assert_eq!(first["recorded"], true);
     assert_eq!(first["points"], 10);
     assert_eq!(first["cashback"], 15);
     assert!(first["job_id"].is_string());
@@ -599,6 +600,7 @@ async fn a_raw_content_view_pays_once(db: PgPool) {
 
     let again = w.view(id).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json()["recorded"], false);
     assert_eq!(again.json()["participation_id"], first["participation_id"]);
     assert_eq!(again.json()["job_id"], first["job_id"]);
     assert_eq!(w.participations(id).await, 1);

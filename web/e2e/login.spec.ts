@@ -23,7 +23,9 @@ test("the demo member logs in and reaches /homepage", async ({ page, request }) 
   await submit.click();
 
   await expect(page).toHaveURL(/\/homepage$/);
-  await expect(page.getByRole("heading", { name: /^Olá, / })).toBeVisible();
+  // The member area's home, with the member's balance in its top bar.
+  await expect(page.getByRole("heading", { level: 1, name: "Início" })).toBeAttached();
+  await expect(page.getByRole("link", { name: /^Saldo / })).toBeVisible();
 
   // Signed in, the login page has nothing to offer.
   await page.goto("/login");
@@ -36,7 +38,7 @@ test("'Sair' revokes the session on the server: its token no longer opens anythi
   await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
   await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page.getByRole("heading", { name: /^Olá, / })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Saldo / })).toBeVisible();
   const storedToken = () => (JSON.parse(localStorage.getItem("filia.session") ?? "{}") as { token?: string }).token;
   const token = await page.evaluate(storedToken);
   expect(token).toBeTruthy();

@@ -13,5 +13,8 @@ test("a visitor signs up, activates with the e-mailed code, logs in and complete
 
   await signUpAndActivate(page, station, { name: "Pessoa de Teste", email, password: "Cadastro123" });
 
-  await expect(page.getByRole("heading", { name: "Olá, Pessoa de Teste!" })).toBeVisible();
+  await expect(page).toHaveURL(/\/homepage$/);
+  await expect(page.getByRole("link", { name: /^Saldo / })).toBeVisible();
+  const storedName = () => (JSON.parse(localStorage.getItem("filia.session") ?? "{}") as { user?: { name?: string } }).user?.name;
+  expect(await page.evaluate(storedName)).toBe("Pessoa de Teste");
 });

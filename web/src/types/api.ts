@@ -47,3 +47,22 @@ export type OpsStation = Schemas["StationOverview"];
 /** The filter of the job list, as the list query and the bulk re-run take it. */
 export type OpsJobFilter = Schemas["BulkFilter"];
 export type OpsBulkRerunAnswer = Schemas["BulkDone"];
+
+// Activities (docs/api-activities.md).
+/** When a member may take part, computed by the server at the time of the call. */
+export type Availability = Schemas["Availability"];
+export type RedirectLink = Schemas["RedirectLink"];
+export type ActionPrerequisite = Schemas["RequiredActivity"];
+export type Prerequisites = Schemas["Prerequisites"];
+/** What rows, grids and search results need of an activity; amounts in whole points. */
+export type ActivityCard = Schemas["ActivityCard"];
+export type ActivityContent = Schemas["ActivityContent"];
+/** The detail of an activity; `description` and `rules` are HTML sanitised by the server. */
+export type Activity = Schemas["Activity"];
+export type JourneyActivity = Schemas["JourneyActivity"];
+export type Journey = Schemas["Journey"];
+export type NowPlaying = Schemas["NowPlaying"];
+export type CategoryAction = Schemas["CategoryAction"];
+export type Category = Schemas["ParticipantCategory"];
+export type RawContentParticipationRequest = Schemas["RawContentVisit"];
+export type RawContentParticipation = Schemas["RawContentParticipation"];

@@ -1692,6 +1692,11 @@ export interface components {
             participation_id: number;
             /** Format: int32 */
             points: number;
+            /**
+             * @description Whether this call recorded the participation (201); false when it answers an earlier
+             *     view's (200), so the web congratulates a member once.
+             */
+            recorded: boolean;
         };
         RawContentVisit: {
             /** Format: int64 */

@@ -241,6 +241,9 @@ struct RawContentVisit {
 /// A raw content view as recorded.
 #[derive(Debug, Serialize, ToSchema)]
 struct RawContentParticipation {
+    /// Whether this call recorded the participation (201); false when it answers an earlier
+    /// view's (200), so the web congratulates a member once.
+    recorded: bool,
     participation_id: i64,
     action_id: i64,
     points: i32,
@@ -302,6 +305,7 @@ async fn raw_content_participation(
     Ok((
         status,
         Json(RawContentParticipation {
+            recorded: view.created,
             participation_id: view.participation_id,
             action_id: view.action_id,
             points: view.points,

@@ -1,5 +1,5 @@
 // Texts the activity screens derive from an activity (spec 001 sections 2, 4 and 9).
-import type { ActivityCard } from "@/features/activities/api/types";
+import type { ActivityCard } from "@/types/api";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
 
 /** Card names are cut at 62 characters in the home's rows and at 70 in lists. */

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { activityKeys } from "@/features/activities/api/activity-keys";
 import { useMemberScope } from "@/features/activities/api/member-scope";
-import type { ActivityCard, Category } from "@/features/activities/api/types";
+import type { ActivityCard, Category } from "@/types/api";
 import { api } from "@/lib/api-client";
 
 export function useActivities() {

@@ -2,9 +2,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { activityKeys } from "@/features/activities/api/activity-keys";
 import { useMemberScope } from "@/features/activities/api/member-scope";
-import type { Activity, LottieAnimation } from "@/features/activities/api/types";
 import { useStation } from "@/features/stations";
 import { api } from "@/lib/api-client";
+import type { Activity } from "@/types/api";
+
+/** A Lottie animation's JSON, read only by the player. */
+type LottieAnimation = Record<string, unknown>;
 
 export function useActivity(id: string) {
   const { userId } = useMemberScope();

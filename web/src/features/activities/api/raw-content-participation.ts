@@ -1,7 +1,7 @@
 // Type 16 (raw content): viewing it is the participation, paid once by the server.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { activityKeys } from "@/features/activities/api/activity-keys";
-import type { RawContentParticipation, RawContentParticipationRequest } from "@/features/activities/api/types";
+import type { RawContentParticipation, RawContentParticipationRequest } from "@/types/api";
 import { useSession } from "@/features/session";
 import { invalidateWallet } from "@/features/wallet";
 import { api } from "@/lib/api-client";

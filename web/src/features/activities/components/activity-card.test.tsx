@@ -5,7 +5,7 @@ import {
   buildActivityCard,
   homeHandlers,
 } from "@/features/activities/testing/activity-fixtures";
-import type { ActivityCard } from "@/features/activities/api/types";
+import type { ActivityCard } from "@/types/api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

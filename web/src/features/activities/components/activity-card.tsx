@@ -3,7 +3,7 @@
 // goes to the activity's page.
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
-import type { ActivityCard as Activity } from "@/features/activities/api/types";
+import type { ActivityCard as Activity } from "@/types/api";
 import { PrerequisitesDialog } from "@/features/activities/components/prerequisites-dialog";
 import {
   cashbackText,

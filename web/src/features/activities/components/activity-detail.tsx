@@ -3,7 +3,7 @@
 // description, what the window or limit says, and the type's body. The rules tab is
 // hidden for raw content (type 16) and when there are no rules.
 import { useId, useState, type ReactNode } from "react";
-import type { Activity } from "@/features/activities/api/types";
+import type { Activity } from "@/types/api";
 import { availabilityText, RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
 
 type TabId = "geral" | "regulamento";

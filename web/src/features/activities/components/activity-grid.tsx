@@ -1,4 +1,4 @@
-import type { ActivityCard as Activity } from "@/features/activities/api/types";
+import type { ActivityCard as Activity } from "@/types/api";
 import { ActivityCard } from "@/features/activities/components/activity-card";
 
 /** A list page's activities: cards with names cut at 70 characters. */

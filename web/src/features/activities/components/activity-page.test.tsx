@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Activity } from "@/features/activities/api/types";
+import type { Activity } from "@/types/api";
 import {
   activityCall,
   buildActivity,
@@ -130,7 +130,9 @@ describe("raw content (type 16)", () => {
   const rawContent = (overrides: Partial<Activity> = {}) =>
     buildActivity({ id: 9, name: "Conheça o clube", type_id: 16, feedback_lottie_id: 2, ...overrides });
   const participated = () =>
-    jsonResponse({ participation_id: 5, action_id: 9, points: 10, cashback: 10, job_id: null }, 201);
+    jsonResponse({ recorded: true, participation_id: 5, action_id: 9, points: 10, cashback: 10, job_id: null }, 201);
+  const viewedBefore = () =>
+    jsonResponse({ recorded: false, participation_id: 5, action_id: 9, points: 10, cashback: 10, job_id: null });
 
   it("has no tabs", async () => {
     const activity = rawContent();
@@ -159,6 +161,15 @@ describe("raw content (type 16)", () => {
     fireEvent.click(within(dialog).getByRole("link", { name: "Página inicial" }));
     expect(page.location.pathname).toBe("/homepage");
     expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(1);
+  });
+
+  it("congratulates only the view that recorded the participation", async () => {
+    const activity = rawContent();
+    const api = stubActivity(activity, { [RAW_CONTENT_CALL]: viewedBefore });
+    await renderDetail(activity);
+
+    await waitFor(() => expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(1));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
   it("sends nothing when the member may not take part", async () => {

@@ -1,7 +1,7 @@
 // A home row that scrolls sideways: now-playing (3 cards, 2 on tablet) and journeys (4, 3
 // on tablet). A journey starts scrolled at its first activity not done.
 import { useLayoutEffect, useRef } from "react";
-import type { ActivityCard as Activity } from "@/features/activities/api/types";
+import type { ActivityCard as Activity } from "@/types/api";
 import { ActivityCard } from "@/features/activities/components/activity-card";
 
 interface ActivityRowProps {

@@ -1,7 +1,7 @@
 // A category on the home: its first 4 cards (2 a line on extra-small screens) and a link to
 // the whole category when it has more.
 import { Link } from "react-router";
-import type { Category } from "@/features/activities/api/types";
+import type { Category } from "@/types/api";
 import { ActivityCard } from "@/features/activities/components/activity-card";
 
 export const CATEGORY_ROW_SIZE = 4;

@@ -2,7 +2,7 @@
 // is CSS, dropped for members who ask for reduced motion (activities.css). It holds still
 // while the pointer or the keyboard is on it, so a member can read and choose a slide.
 import { useEffect, useState } from "react";
-import type { ActivityCard as Activity } from "@/features/activities/api/types";
+import type { ActivityCard as Activity } from "@/types/api";
 import { ActivityCard } from "@/features/activities/components/activity-card";
 
 export const CAROUSEL_INTERVAL_MS = 5_000;

@@ -2,7 +2,7 @@
 // if it has one, and the way back to the home.
 import { Link } from "react-router";
 import { Modal } from "@/components/modal";
-import type { Activity } from "@/features/activities/api/types";
+import type { Activity } from "@/types/api";
 import { LottieAnimation } from "@/features/activities/components/lottie-animation";
 
 interface FeedbackDialogProps {

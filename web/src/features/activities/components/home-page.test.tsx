@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Journey } from "@/features/activities/api/types";
+import type { Journey } from "@/types/api";
 import {
   buildActivityCard,
   buildActivityCards,

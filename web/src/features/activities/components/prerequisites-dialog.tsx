@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Modal } from "@/components/modal";
-import type { ActionPrerequisite } from "@/features/activities/api/types";
+import type { ActionPrerequisite } from "@/types/api";
 
 /** 'Quase lá': the activities the member must do before this one. */
 export function PrerequisitesDialog({ missing, onClose }: { missing: ActionPrerequisite[]; onClose: () => void }) {

@@ -1,8 +1,9 @@
 // Type 16: opening the content is the participation. It is sent once per visit of the page,
-// and only while the member may take part; the server pays it once however often it comes.
+// and only while the member may take part; the server pays it once however often it comes,
+// and says whether this visit recorded it: only then is the member congratulated.
 import { useEffect, useRef, useState } from "react";
 import { useRawContentParticipation } from "@/features/activities/api/raw-content-participation";
-import type { Activity } from "@/features/activities/api/types";
+import type { Activity } from "@/types/api";
 import { FeedbackDialog } from "@/features/activities/components/feedback-dialog";
 
 export function RawContentBody({ activity }: { activity: Activity }) {
@@ -16,7 +17,7 @@ export function RawContentBody({ activity }: { activity: Activity }) {
     // The ref keeps a re-render or StrictMode's second effect from sending it again.
     if (!open || sentFor.current === activity.id) return;
     sentFor.current = activity.id;
-    mutate({ action_id: activity.id }, { onSuccess: () => setFeedbackOpen(true) });
+    mutate({ action_id: activity.id }, { onSuccess: (answer) => setFeedbackOpen(answer.recorded) });
   }, [activity.id, open, mutate]);
 
   if (!feedbackOpen) return null;

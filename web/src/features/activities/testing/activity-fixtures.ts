@@ -1,5 +1,5 @@
 // Activities as the API answers them (docs/api-activities.md), and the stubs of the home's calls.
-import type { Activity, ActivityCard, Category, Journey, NowPlaying } from "@/features/activities/api/types";
+import type { Activity, ActivityCard, Category, Journey, NowPlaying } from "@/types/api";
 import { jsonResponse } from "@/testing/fixtures";
 import type { ApiHandler } from "@/testing/stub-api";
 
