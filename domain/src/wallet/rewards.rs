@@ -304,7 +304,14 @@ pub async fn uncredited_participations(
                 if type_id == SIGNUP_TYPE {
                     signup_credit(user_id, station_id, action_id, name, points)
                 } else {
-                    activity_credit(user_id, station_id, participation_id, action_id, name, points)
+                    activity_credit(
+                        user_id,
+                        station_id,
+                        participation_id,
+                        action_id,
+                        name,
+                        points,
+                    )
                 }
             },
         )
@@ -330,7 +337,14 @@ pub async fn on_participation(
     .fetch_optional(&mut *conn)
     .await?;
     Ok(row.map(|(user_id, station_id, action_id, name, points)| {
-        activity_credit(user_id, station_id, participation_id, action_id, name, points)
+        activity_credit(
+            user_id,
+            station_id,
+            participation_id,
+            action_id,
+            name,
+            points,
+        )
     }))
 }
 
