@@ -6,7 +6,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: api <serve|migrate|seed-demo|openapi>\n\
   serve      apply pending migrations, then serve the API and the web app\n\
   migrate    create the database if missing, apply pending migrations and exit\n\
-  seed-demo  create the demo station and its accounts (idempotent)\n\
+  seed-demo  create the demo station, its accounts and its activities (idempotent)\n\
   openapi    print the API contract (OpenAPI 3.1 JSON), as committed in docs/openapi.json";
 
 #[tokio::main]
@@ -60,6 +60,8 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     let db = domain::infra::db::connect(config).await?;
     schema::migrate(&db).await?;
     let demo = domain::infra::demo::seed(&db, &config.public_url).await?;
+    let objects = domain::infra::objects::Objects::local(&config.data_dir.join("objects"))?;
+    domain::infra::demo::catalogue::seed(&db, &objects, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())
 }

@@ -5,6 +5,9 @@
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 
+pub mod art;
+pub mod catalogue;
+
 use crate::accounts::password;
 use crate::shared::cnpj::Cnpj;
 use crate::wallet::ledger::{self, LedgerError, LotState, Spend, SpendKind};

@@ -1,0 +1,211 @@
+//! The demo catalogue's pictures, drawn here (never fetched): a diagonal gradient with soft
+//! circles for activity cards and featured banners, and a flat drawing per category icon.
+//! Every picture is a PNG, the same bytes on every run.
+
+use std::io::Cursor;
+
+use image::{ImageFormat, Rgb, RgbImage};
+
+pub const CARD_SIZE: (u32, u32) = (640, 360);
+pub const FEATURED_SIZE: (u32, u32) = (1200, 400);
+pub const ICON_SIZE: u32 = 128;
+
+/// Two colours a picture is painted with.
+#[derive(Debug, Clone, Copy)]
+pub struct Palette {
+    pub from: [u8; 3],
+    pub to: [u8; 3],
+}
+
+/// The drawing on a category icon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Motif {
+    Gift,
+    Star,
+    People,
+}
+
+/// A banner of `size` in `palette`, its circles placed by `variant` so pictures differ.
+pub fn banner(size: (u32, u32), palette: Palette, variant: u32) -> anyhow::Result<Vec<u8>> {
+    let (width, height) = size;
+    let mut picture = RgbImage::from_fn(width, height, |x, y| {
+        let t = (x as f32 / width as f32 + y as f32 / height as f32) / 2.0;
+        mix(palette.from, palette.to, t)
+    });
+    let unit = height as f32;
+    for i in 0..4u32 {
+        let step = variant.wrapping_mul(37).wrapping_add(i * 53) % 100;
+        let cx = width as f32 * (0.15 + 0.7 * step as f32 / 100.0);
+        let cy = unit * (0.2 + 0.6 * ((step * 7 + i * 13) % 100) as f32 / 100.0);
+        let radius = unit * (0.12 + 0.06 * i as f32);
+        disc(
+            &mut picture,
+            (cx, cy),
+            radius,
+            [255, 255, 255],
+            0.12 + 0.04 * i as f32,
+        );
+    }
+    // A light band at the bottom, where a card's text sits.
+    let band_top = height - height / 5;
+    for y in band_top..height {
+        for x in 0..width {
+            blend(&mut picture, x, y, [255, 255, 255], 0.08);
+        }
+    }
+    png(&picture)
+}
+
+/// A round icon in `palette` with `motif` drawn in white.
+pub fn icon(palette: Palette, motif: Motif) -> anyhow::Result<Vec<u8>> {
+    let size = ICON_SIZE;
+    let centre = (size as f32 / 2.0, size as f32 / 2.0);
+    let mut picture = RgbImage::from_pixel(size, size, [255, 255, 255].into());
+    let radius = size as f32 / 2.0 - 2.0;
+    for y in 0..size {
+        for x in 0..size {
+            let t = y as f32 / size as f32;
+            if distance((x as f32 + 0.5, y as f32 + 0.5), centre) <= radius {
+                picture.put_pixel(x, y, mix(palette.from, palette.to, t));
+            }
+        }
+    }
+    let white = [255, 255, 255];
+    let s = size as f32;
+    match motif {
+        Motif::Gift => {
+            rect(
+                &mut picture,
+                (0.28 * s, 0.45 * s),
+                (0.72 * s, 0.74 * s),
+                white,
+            );
+            rect(
+                &mut picture,
+                (0.24 * s, 0.36 * s),
+                (0.76 * s, 0.45 * s),
+                white,
+            );
+            rect(
+                &mut picture,
+                (0.47 * s, 0.36 * s),
+                (0.53 * s, 0.74 * s),
+                palette.to,
+            );
+            disc(&mut picture, (0.42 * s, 0.3 * s), 0.07 * s, white, 1.0);
+            disc(&mut picture, (0.58 * s, 0.3 * s), 0.07 * s, white, 1.0);
+        }
+        Motif::Star => {
+            let points: Vec<(f32, f32)> = (0..10)
+                .map(|i| {
+                    let angle =
+                        std::f32::consts::PI * (i as f32 / 5.0) - std::f32::consts::FRAC_PI_2;
+                    let r = if i % 2 == 0 { 0.3 * s } else { 0.13 * s };
+                    (centre.0 + r * angle.cos(), centre.1 + r * angle.sin())
+                })
+                .collect();
+            polygon(&mut picture, &points, white);
+        }
+        Motif::People => {
+            disc(&mut picture, (0.38 * s, 0.38 * s), 0.1 * s, white, 1.0);
+            disc(&mut picture, (0.62 * s, 0.38 * s), 0.1 * s, white, 1.0);
+            for (cx, shade) in [(0.38, 1.0), (0.62, 1.0)] {
+                for y in (0.52 * s) as u32..(0.74 * s) as u32 {
+                    for x in 0..size {
+                        let inside = distance((x as f32, y as f32), (cx * s, 0.74 * s)) <= 0.18 * s;
+                        if inside {
+                            blend(&mut picture, x, y, white, shade);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    png(&picture)
+}
+
+fn png(picture: &RgbImage) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Cursor::new(Vec::new());
+    picture.write_to(&mut bytes, ImageFormat::Png)?;
+    Ok(bytes.into_inner())
+}
+
+fn mix(from: [u8; 3], to: [u8; 3], t: f32) -> Rgb<u8> {
+    let t = t.clamp(0.0, 1.0);
+    Rgb(std::array::from_fn(|i| {
+        (f32::from(from[i]) * (1.0 - t) + f32::from(to[i]) * t).round() as u8
+    }))
+}
+
+fn blend(picture: &mut RgbImage, x: u32, y: u32, colour: [u8; 3], alpha: f32) {
+    let pixel = picture.get_pixel_mut(x, y);
+    *pixel = mix(pixel.0, colour, alpha);
+}
+
+fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+fn disc(picture: &mut RgbImage, centre: (f32, f32), radius: f32, colour: [u8; 3], alpha: f32) {
+    let (width, height) = picture.dimensions();
+    let x0 = (centre.0 - radius).max(0.0) as u32;
+    let x1 = ((centre.0 + radius).ceil() as u32).min(width);
+    let y0 = (centre.1 - radius).max(0.0) as u32;
+    let y1 = ((centre.1 + radius).ceil() as u32).min(height);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if distance((x as f32 + 0.5, y as f32 + 0.5), centre) <= radius {
+                blend(picture, x, y, colour, alpha);
+            }
+        }
+    }
+}
+
+fn rect(picture: &mut RgbImage, from: (f32, f32), to: (f32, f32), colour: [u8; 3]) {
+    for y in from.1 as u32..to.1 as u32 {
+        for x in from.0 as u32..to.0 as u32 {
+            picture.put_pixel(x, y, colour.into());
+        }
+    }
+}
+
+/// Fills a simple polygon by the even-odd rule.
+fn polygon(picture: &mut RgbImage, points: &[(f32, f32)], colour: [u8; 3]) {
+    let (width, height) = picture.dimensions();
+    for y in 0..height {
+        for x in 0..width {
+            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+            let mut inside = false;
+            for (i, &(ax, ay)) in points.iter().enumerate() {
+                let (bx, by) = points[(i + 1) % points.len()];
+                if (ay > py) != (by > py) && px < ax + (py - ay) * (bx - ax) / (by - ay) {
+                    inside = !inside;
+                }
+            }
+            if inside {
+                picture.put_pixel(x, y, colour.into());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PALETTE: Palette = Palette {
+        from: [14, 124, 102],
+        to: [242, 165, 65],
+    };
+
+    #[test]
+    fn pictures_are_pngs_of_their_sizes() {
+        let card =
+            image::load_from_memory(&banner(CARD_SIZE, PALETTE, 3).expect("card")).expect("png");
+        assert_eq!((card.width(), card.height()), CARD_SIZE);
+        for motif in [Motif::Gift, Motif::Star, Motif::People] {
+            let icon = image::load_from_memory(&icon(PALETTE, motif).expect("icon")).expect("png");
+            assert_eq!((icon.width(), icon.height()), (ICON_SIZE, ICON_SIZE));
+        }
+    }
+}
