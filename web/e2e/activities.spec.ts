@@ -1,0 +1,92 @@
+import { expect, test, type Page } from "@playwright/test";
+import { confirmAgeIfAsked, fetchHostStation, type StationFlags } from "./demo-station";
+
+// The demo catalogue (domain/src/infra/demo/catalogue.rs).
+const MEMBER_EMAIL = "membro@demo.filia.com.br";
+const MEMBER_PASSWORD = "Membro123";
+const CATEGORY = "Participe";
+const JOURNEY = "Trilha do novo associado";
+const JOURNEY_ACTIVITY = "Playlist: primeiros passos no clube";
+const GATED_ACTIVITY = "Desafio final da trilha do conhecimento";
+const PREREQUISITES = ["Quiz: conheça seus direitos", "Pesquisa de satisfação 2026"];
+const PUBLIC_ACTIVITY = "Café com o presidente";
+const PUBLIC_ACTIVITY_BUTTON = "Quero participar";
+
+/** A card's link or button: its name starts with the activity's name (the cashback follows). */
+function startsWith(name: string): RegExp {
+  return new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+}
+
+async function logIn(page: Page, station: StationFlags) {
+  await page.goto("/login");
+  await confirmAgeIfAsked(page, station);
+  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
+  await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/homepage$/);
+}
+
+test("the demo member browses the home, a category, a journey, a gated activity and a search", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const station = await fetchHostStation(request);
+  await logIn(page, station);
+
+  // The featured carousel moves on by itself after 5 s (it holds still under the pointer).
+  await page.mouse.move(0, 0);
+  const carousel = page.getByRole("region", { name: "Destaques" });
+  await expect(carousel.getByRole("button", { name: "Destaque 1" })).toHaveAttribute("aria-current", "true");
+  await expect(carousel.getByRole("group", { name: /^1 de \d$/ })).toBeVisible();
+  await expect(carousel.getByRole("button", { name: "Destaque 2" })).toHaveAttribute("aria-current", "true", {
+    timeout: 8_000,
+  });
+  await expect(carousel.getByRole("group", { name: /^2 de \d$/ })).toBeVisible();
+  await expect(carousel.getByRole("button", { name: "Destaque 1" })).toHaveAttribute("aria-current", "false");
+
+  // A journey's activity opens its page.
+  await page.getByRole("region", { name: JOURNEY }).getByRole("link", { name: startsWith(JOURNEY_ACTIVITY) }).click();
+  await expect(page).toHaveURL(/\/homepage\/atividades\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: JOURNEY_ACTIVITY })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Regulamento" })).toBeVisible();
+
+  // A category's whole grid, then an activity whose prerequisites are not done.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/homepage$/);
+  await page.getByRole("region", { name: CATEGORY }).getByRole("link", { name: "Ver mais" }).click();
+  await expect(page).toHaveURL(/\/homepage\/categoria\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: CATEGORY })).toBeVisible();
+  const grid = page.getByRole("list", { name: CATEGORY });
+  await grid.getByRole("button", { name: startsWith(GATED_ACTIVITY) }).click();
+  const almostThere = page.getByRole("dialog", { name: "Quase lá" });
+  await expect(almostThere).toBeVisible();
+  for (const required of PREREQUISITES) {
+    await expect(almostThere.getByRole("link", { name: required })).toBeVisible();
+  }
+  await almostThere.getByRole("button", { name: "Fechar" }).click();
+  await expect(almostThere).toHaveCount(0);
+
+  // The top bar's search ignores accents.
+  await page.getByRole("searchbox", { name: "Termo de busca" }).fill("cafe");
+  await page.getByRole("button", { name: "Buscar" }).click();
+  await expect(page).toHaveURL(/\/homepage\/search\/cafe$/);
+  await expect(page.getByRole("heading", { level: 1, name: '1 resultado(s) da busca "cafe"' })).toBeVisible();
+  await expect(page.getByRole("link", { name: startsWith(PUBLIC_ACTIVITY) })).toBeVisible();
+});
+
+test("a visitor opens the public activity and its button leads to the sign-up", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  const answer = await request.get(`/api/public-actions/${station.id}`);
+  expect(answer.ok()).toBe(true);
+  const publicActivities = (await answer.json()) as { id: number; name: string }[];
+  const activity = publicActivities.find(({ name }) => name === PUBLIC_ACTIVITY);
+  expect(activity).toBeDefined();
+
+  await page.goto(`/atividade/${activity?.id}`);
+  await confirmAgeIfAsked(page, station);
+  await expect(page.getByRole("heading", { level: 1, name: PUBLIC_ACTIVITY })).toBeVisible();
+  await page.getByRole("link", { name: PUBLIC_ACTIVITY_BUTTON }).click();
+  await expect(page).toHaveURL(/\/cadastrar$/);
+  await expect(page.getByRole("heading", { name: "Cadastre-se" })).toBeVisible();
+});
