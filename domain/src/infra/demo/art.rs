@@ -109,12 +109,12 @@ pub fn icon(palette: Palette, motif: Motif) -> anyhow::Result<Vec<u8>> {
         Motif::People => {
             disc(&mut picture, (0.38 * s, 0.38 * s), 0.1 * s, white, 1.0);
             disc(&mut picture, (0.62 * s, 0.38 * s), 0.1 * s, white, 1.0);
-            for (cx, shade) in [(0.38, 1.0), (0.62, 1.0)] {
+            // Shoulders: the top half of a disc under each head.
+            for cx in [0.38, 0.62] {
                 for y in (0.52 * s) as u32..(0.74 * s) as u32 {
                     for x in 0..size {
-                        let inside = distance((x as f32, y as f32), (cx * s, 0.74 * s)) <= 0.18 * s;
-                        if inside {
-                            blend(&mut picture, x, y, white, shade);
+                        if distance((x as f32, y as f32), (cx * s, 0.74 * s)) <= 0.18 * s {
+                            picture.put_pixel(x, y, white.into());
                         }
                     }
                 }

@@ -389,8 +389,10 @@ const BASE_ACTIVITIES: &[(i16, &str, &str)] = &[
     ),
 ];
 
-/// Rows of the home: name, icon (categories only) and activities in order.
-const CATEGORY_ROWS: [(&str, Motif, Palette, &[&str]); 3] = [
+/// A category: its name, its icon's drawing and colours, and its activities in order.
+type CategoryRow = (&'static str, Motif, Palette, &'static [&'static str]);
+
+const CATEGORY_ROWS: [CategoryRow; 3] = [
     (
         CATEGORIES[0],
         Motif::Gift,
@@ -539,11 +541,8 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
             .await?;
     ids.extend(base.into_iter().map(|(id, name)| (name, id)));
 
-    for (position, (name, motif, palette, members)) in CATEGORY_ROWS.iter().enumerate() {
-        category(
-            db, objects, station_id, position, name, *motif, *palette, members, &ids,
-        )
-        .await?;
+    for (position, row) in CATEGORY_ROWS.iter().enumerate() {
+        category(db, objects, station_id, position, row, &ids).await?;
     }
     for (position, (name, members)) in JOURNEY_ROWS.iter().enumerate() {
         row(
@@ -711,16 +710,12 @@ async fn complete_base_activities(
 }
 
 /// A category with its icon and activities, unless one of that name exists.
-#[allow(clippy::too_many_arguments)]
 async fn category(
     db: &PgPool,
     objects: &Objects,
     station_id: i64,
     position: usize,
-    name: &str,
-    motif: Motif,
-    palette: Palette,
-    members: &[&str],
+    &(name, motif, palette, members): &CategoryRow,
     ids: &HashMap<String, i64>,
 ) -> anyhow::Result<()> {
     let exists: bool = sqlx::query_scalar(
