@@ -22,7 +22,7 @@ pub struct Palette {
 pub enum Motif {
     Gift,
     Star,
-    People,
+    Heart,
 }
 
 /// A banner of `size` in `palette`, its circles placed by `variant` so pictures differ.
@@ -106,19 +106,15 @@ pub fn icon(palette: Palette, motif: Motif) -> anyhow::Result<Vec<u8>> {
                 .collect();
             polygon(&mut picture, &points, white);
         }
-        Motif::People => {
-            disc(&mut picture, (0.38 * s, 0.38 * s), 0.1 * s, white, 1.0);
-            disc(&mut picture, (0.62 * s, 0.38 * s), 0.1 * s, white, 1.0);
-            // Shoulders: the top half of a disc under each head.
-            for cx in [0.38, 0.62] {
-                for y in (0.52 * s) as u32..(0.74 * s) as u32 {
-                    for x in 0..size {
-                        if distance((x as f32, y as f32), (cx * s, 0.74 * s)) <= 0.18 * s {
-                            picture.put_pixel(x, y, white.into());
-                        }
-                    }
-                }
-            }
+        Motif::Heart => {
+            disc(&mut picture, (0.4 * s, 0.42 * s), 0.12 * s, white, 1.0);
+            disc(&mut picture, (0.6 * s, 0.42 * s), 0.12 * s, white, 1.0);
+            let point = [
+                (0.29 * s, 0.47 * s),
+                (0.71 * s, 0.47 * s),
+                (0.5 * s, 0.76 * s),
+            ];
+            polygon(&mut picture, &point, white);
         }
     }
     png(&picture)
@@ -203,7 +199,7 @@ mod tests {
         let card =
             image::load_from_memory(&banner(CARD_SIZE, PALETTE, 3).expect("card")).expect("png");
         assert_eq!((card.width(), card.height()), CARD_SIZE);
-        for motif in [Motif::Gift, Motif::Star, Motif::People] {
+        for motif in [Motif::Gift, Motif::Star, Motif::Heart] {
             let icon = image::load_from_memory(&icon(PALETTE, motif).expect("icon")).expect("png");
             assert_eq!((icon.width(), icon.height()), (ICON_SIZE, ICON_SIZE));
         }

@@ -424,7 +424,7 @@ const CATEGORY_ROWS: [CategoryRow; 3] = [
     ),
     (
         CATEGORIES[2],
-        Motif::People,
+        Motif::Heart,
         PLUM,
         &[
             PUBLIC_ACTIVITY,
