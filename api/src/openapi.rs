@@ -34,8 +34,7 @@ pub const BEARER: &str = "bearer";
         (name = "stations", description = "Stations, branding and host resolution"),
         (name = "accounts", description = "Sign-up, activation, login and sessions, password recovery, profile, member card, mailing list, member-get-member"),
         (name = "wallet", description = "Balance, statement and credits"),
-        (name = "engagement", description = "Sharing"),
-        (name = "activities", description = "The activities catalogue: activities, search, journeys, now playing, categories, public activities, feedback animations, and taking part"),
+        (name = "activities", description = "The activities catalogue: activities, search, journeys, now playing, categories, public activities, feedback animations, taking part, and sharing"),
         (name = "jobs", description = "The state of a job the member owns"),
         (name = "staff", description = "The support console (staff with a grant)"),
     )

@@ -12,7 +12,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
 use common::{call, config_with, insert_member, insert_station, send_json};
-use domain::engagement::activities::{self, Content, NewActivity};
+use domain::activities::catalogue::{self, Content, NewActivity};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio::task::JoinSet;
@@ -63,7 +63,7 @@ async fn activity(
         ..NewActivity::default()
     };
     edit(&mut new);
-    activities::create(db, &new).await.expect("activity")
+    catalogue::create(db, &new).await.expect("activity")
 }
 
 async fn participate(db: &PgPool, station_id: i64, user_id: i64, action_id: i64) {

@@ -6,7 +6,7 @@
 //! types and validators every area uses; `infra` holds what talks to the outside world.
 
 pub mod accounts;
-pub mod engagement;
+pub mod activities;
 pub mod infra;
 pub mod shared;
 pub mod staff;

@@ -1,8 +1,8 @@
 //! The demo catalogue: what a member and a visitor of the demo station find, and a second
 //! seed that changes nothing.
 
-use domain::engagement::activities::{self, Availability, Filter};
-use domain::infra::demo::{self, catalogue};
+use domain::activities::catalogue::{self, Availability, Filter};
+use domain::infra::demo::{self, activities as demo_activities};
 use domain::infra::objects::Objects;
 use sqlx::PgPool;
 
@@ -42,13 +42,13 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     let station = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    let first = catalogue::seed(&db, &objects, &station)
+    let first = demo_activities::seed(&db, &objects, &station)
         .await
         .expect("catalogue");
     let before = snapshot(&db).await;
 
     let member = Some(station.member_id);
-    let cards = activities::cards(&db, station.station_id, member, Filter::default())
+    let cards = catalogue::cards(&db, station.station_id, member, Filter::default())
         .await
         .expect("cards");
     for type_id in 1..=21 {
@@ -66,7 +66,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         assert!(objects.get(key).await.expect("get").is_some(), "{key}");
     }
 
-    let gated = card(catalogue::GATED_ACTIVITY);
+    let gated = card(demo_activities::GATED_ACTIVITY);
     assert!(gated.prerequisites.action_has_prerequisites);
     assert!(!gated.prerequisites.user_done_prerequisites);
     let required: Vec<&str> = gated
@@ -75,18 +75,18 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .iter()
         .map(|r| r.name.as_str())
         .collect();
-    assert_eq!(required, catalogue::PREREQUISITES);
+    assert_eq!(required, demo_activities::PREREQUISITES);
 
     assert_eq!(
-        card(catalogue::ENDED_ACTIVITY).availability,
+        card(demo_activities::ENDED_ACTIVITY).availability,
         Availability::Ended
     );
-    let limited = card(catalogue::LIMITED_ACTIVITY);
+    let limited = card(demo_activities::LIMITED_ACTIVITY);
     assert_eq!((limited.limit_per_user, limited.user_actions), (Some(1), 1));
     assert_eq!(limited.availability, Availability::LimitReached);
     assert_eq!(
-        card(catalogue::EXTERNAL_ACTIVITY).redirect_links[0].url,
-        catalogue::EXTERNAL_URL
+        card(demo_activities::EXTERNAL_ACTIVITY).redirect_links[0].url,
+        demo_activities::EXTERNAL_URL
     );
     let open = cards
         .iter()
@@ -94,7 +94,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .count();
     assert!(open >= 18, "most activities are open: {open}");
 
-    let featured = activities::cards(
+    let featured = catalogue::cards(
         &db,
         station.station_id,
         member,
@@ -108,12 +108,12 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert!((3..=4).contains(&featured.len()));
     assert!(featured.iter().all(|c| c.featured_image.is_some()));
 
-    let raw = activities::detail(
+    let raw = catalogue::detail(
         &db,
         station.station_id,
         member,
         first
-            .id(catalogue::RAW_CONTENT_ACTIVITY)
+            .id(demo_activities::RAW_CONTENT_ACTIVITY)
             .expect("raw content"),
         false,
     )
@@ -121,7 +121,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     .expect("detail")
     .expect("found");
     assert!(raw.feedback_message.is_some());
-    let lottie_key = activities::lottie_key(&db, raw.feedback_lottie_id.expect("lottie"))
+    let lottie_key = catalogue::lottie_key(&db, raw.feedback_lottie_id.expect("lottie"))
         .await
         .expect("lottie key")
         .expect("lottie row");
@@ -130,7 +130,10 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .await
         .expect("get")
         .expect("stored");
-    assert_eq!(lottie.bytes.as_ref(), catalogue::FEEDBACK_LOTTIE.as_bytes());
+    assert_eq!(
+        lottie.bytes.as_ref(),
+        demo_activities::FEEDBACK_LOTTIE.as_bytes()
+    );
     let (with_html, with_lists, with_rules, with_labels): (i64, i64, i64, i64) = sqlx::query_as(
         "SELECT count(*) FILTER (WHERE description LIKE '%<strong>%'),
                 count(*) FILTER (WHERE description LIKE '%<li>%'),
@@ -149,7 +152,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert!(with_rules * 2 > cards.len() as i64 && with_labels >= 5);
 
     // A visitor finds the public activity by a term without accents.
-    let found = activities::cards(
+    let found = catalogue::cards(
         &db,
         station.station_id,
         None,
@@ -162,31 +165,31 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     .await
     .expect("search");
     assert_eq!(found.len(), 1);
-    assert_eq!(found[0].name, catalogue::PUBLIC_ACTIVITY);
+    assert_eq!(found[0].name, demo_activities::PUBLIC_ACTIVITY);
 
-    let categories = activities::categories(&db, station.station_id, station.member_id, None)
+    let categories = catalogue::categories(&db, station.station_id, station.member_id, None)
         .await
         .expect("categories");
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names, catalogue::CATEGORIES);
+    assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));
     assert!(categories.iter().all(|c| c.category_actions.len() > 4));
-    let journeys = activities::journeys(&db, station.station_id, station.member_id)
+    let journeys = catalogue::journeys(&db, station.station_id, station.member_id)
         .await
         .expect("journeys");
     let names: Vec<&str> = journeys.iter().map(|j| j.name.as_str()).collect();
-    assert_eq!(names, catalogue::JOURNEYS);
+    assert_eq!(names, demo_activities::JOURNEYS);
     assert!(journeys.iter().all(|j| j.actions.len() == 4));
-    let now_playing = activities::now_playing(&db, station.station_id, station.member_id)
+    let now_playing = catalogue::now_playing(&db, station.station_id, station.member_id)
         .await
         .expect("now playing");
     assert_eq!(now_playing.len(), 1);
-    assert_eq!(now_playing[0].title, catalogue::NOW_PLAYING);
+    assert_eq!(now_playing[0].title, demo_activities::NOW_PLAYING);
 
     let second_station = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    let second = catalogue::seed(&db, &objects, &second_station)
+    let second = demo_activities::seed(&db, &objects, &second_station)
         .await
         .expect("catalogue again");
     assert_eq!(snapshot(&db).await, before);

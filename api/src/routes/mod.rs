@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 pub mod accounts;
-pub mod engagement;
+pub mod activities;
 pub mod health;
 pub mod jobs;
 pub mod staff;
@@ -27,7 +27,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(stations::router())
         .merge(accounts::router())
         .merge(jobs::router())
-        .merge(engagement::router())
+        .merge(activities::router())
         .merge(wallet::router())
         .nest("/ops", staff::router())
 }

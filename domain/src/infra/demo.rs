@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 
+pub mod activities;
 pub mod art;
-pub mod catalogue;
 
 use crate::accounts::password;
 use crate::shared::cnpj::Cnpj;

@@ -12,7 +12,7 @@ use sqlx::PgConnection;
 use super::ledger::{Credit, SourceKind};
 use super::release::brasilia;
 use super::rules;
-use crate::engagement::sharing::{SHARE_TYPE, Visit};
+use crate::activities::sharing::{SHARE_TYPE, Visit};
 
 /// The spec's activity type of the sign-up reward.
 pub const SIGNUP_TYPE: i16 = 2;
@@ -133,7 +133,7 @@ pub const SHARE_CREDITS_PER_DAY: i64 = 20;
 /// The share activity's points for the sharer, for a visit just recorded as new, or `None`
 /// when the activity pays nothing or the sharer has reached [`SHARE_CREDITS_PER_DAY`] for
 /// it today. The credit's key is the activity, the sharer and the visitor's network
-/// ([`crate::engagement::sharing::network_key`]), so another user agent, visitor id or address of a
+/// ([`crate::activities::sharing::network_key`]), so another user agent, visitor id or address of a
 /// network already credited is the same credit: its job and its lot exist already and
 /// nothing more is paid (a failed job of it is re-armed by the enqueue).
 ///

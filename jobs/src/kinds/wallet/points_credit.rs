@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use domain::engagement::sharing::Visit;
+use domain::activities::sharing::Visit;
 use domain::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 use domain::wallet::rewards;
 

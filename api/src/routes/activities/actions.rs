@@ -6,8 +6,8 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::engagement::activities::{self, Activity, ActivityCard, Filter};
-use domain::engagement::participation::{self, Refused};
+use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
+use domain::activities::participation::{self, Refused};
 use jobs::kinds::PointsCredit;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -100,7 +100,7 @@ async fn actions(
         ..Filter::default()
     };
     let cards =
-        activities::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
+        catalogue::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
     Ok(Json(cards))
 }
 
@@ -140,7 +140,7 @@ async fn action(
 ) -> ApiResult<Json<Activity>> {
     let detail = query(detail)?;
     own_scope(member, None, detail.user_id)?;
-    activities::detail(
+    catalogue::detail(
         &state.db,
         member.station_id,
         Some(member.user_id),
@@ -199,7 +199,7 @@ async fn actions_by_name(
         ..Filter::default()
     };
     let cards =
-        activities::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
+        catalogue::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
     Ok(Json(cards))
 }
 
@@ -223,7 +223,7 @@ async fn establishment_actions(
     Path(user_id): Path<i64>,
 ) -> ApiResult<Json<Vec<ActivityCard>>> {
     own_scope(member, None, Some(user_id))?;
-    let cards = activities::cards(
+    let cards = catalogue::cards(
         &state.db,
         member.station_id,
         Some(member.user_id),

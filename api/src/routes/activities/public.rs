@@ -5,11 +5,11 @@ use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
-use domain::engagement::activities::{self, Activity, ActivityCard, Filter};
+use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::activities::unavailable;
+use super::actions::unavailable;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
@@ -40,7 +40,7 @@ async fn public_actions(
     State(state): State<AppState>,
     Path(station_id): Path<i64>,
 ) -> ApiResult<Json<Vec<ActivityCard>>> {
-    if !activities::station_exists(&state.db, station_id).await? {
+    if !catalogue::station_exists(&state.db, station_id).await? {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
     let filter = Filter {
@@ -48,7 +48,7 @@ async fn public_actions(
         ..Filter::default()
     };
     Ok(Json(
-        activities::cards(&state.db, station_id, None, filter).await?,
+        catalogue::cards(&state.db, station_id, None, filter).await?,
     ))
 }
 
@@ -71,10 +71,10 @@ async fn public_action(
     State(state): State<AppState>,
     Path((id, station_id)): Path<(i64, i64)>,
 ) -> ApiResult<Json<Activity>> {
-    if !activities::station_exists(&state.db, station_id).await? {
+    if !catalogue::station_exists(&state.db, station_id).await? {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
-    activities::detail(&state.db, station_id, None, id, true)
+    catalogue::detail(&state.db, station_id, None, id, true)
         .await?
         .map(Json)
         .ok_or_else(unavailable)
@@ -96,7 +96,7 @@ async fn public_action(
 )]
 async fn lottie_file(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
     let not_found = || ApiError::not_found(LOTTIE_NOT_FOUND);
-    let key = activities::lottie_key(&state.db, id)
+    let key = catalogue::lottie_key(&state.db, id)
         .await?
         .ok_or_else(not_found)?;
     let object = state.objects.get(&key).await?.ok_or_else(not_found)?;

@@ -13,8 +13,8 @@ use sqlx::PgPool;
 
 use super::DemoStation;
 use super::art::{self, Motif, Palette};
-use crate::engagement::activities::{self, NewActivity, sanitise_html};
-use crate::engagement::participation::{self, Refused};
+use crate::activities::catalogue::{self, NewActivity, sanitise_html};
+use crate::activities::participation::{self, Refused};
 use crate::infra::objects::Objects;
 
 /// The feedback animation of the raw content activity, a check mark that draws itself.
@@ -528,7 +528,7 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
                 if matches!(seed.type_id, 3 | 4) {
                     activity.partner_id = Some(partner_id);
                 }
-                activities::create(db, &activity).await?
+                catalogue::create(db, &activity).await?
             }
         };
         ids.insert(seed.name.to_owned(), id);

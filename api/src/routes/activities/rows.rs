@@ -3,12 +3,12 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use domain::engagement::activities::{self, Journey, NowPlaying, ParticipantCategory};
+use domain::activities::catalogue::{self, Journey, NowPlaying, ParticipantCategory};
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::activities::{own_scope, query};
+use super::actions::{own_scope, query};
 use crate::error::{ApiResult, Messages};
 use crate::extract::Json;
 use crate::member::Member;
@@ -37,7 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     )
 )]
 async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Json<Vec<Journey>>> {
-    let journeys = activities::journeys(&state.db, member.station_id, member.user_id).await?;
+    let journeys = catalogue::journeys(&state.db, member.station_id, member.user_id).await?;
     Ok(Json(journeys))
 }
 
@@ -57,7 +57,7 @@ async fn now_playing(
     State(state): State<AppState>,
     member: Member,
 ) -> ApiResult<Json<Vec<NowPlaying>>> {
-    let rows = activities::now_playing(&state.db, member.station_id, member.user_id).await?;
+    let rows = catalogue::now_playing(&state.db, member.station_id, member.user_id).await?;
     Ok(Json(rows))
 }
 
@@ -99,6 +99,6 @@ async fn participant_categories(
     let categories = query(categories)?;
     own_scope(member, categories.station_id, categories.user_id)?;
     let rows =
-        activities::categories(&state.db, member.station_id, member.user_id, categories.id).await?;
+        catalogue::categories(&state.db, member.station_id, member.user_id, categories.id).await?;
     Ok(Json(rows))
 }

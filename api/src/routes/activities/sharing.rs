@@ -7,7 +7,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::USER_AGENT;
-use domain::engagement::sharing::{self, SharedAction, Visit};
+use domain::activities::sharing::{self, SharedAction, Visit};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -48,7 +48,7 @@ struct Validated {
 #[utoipa::path(
     post,
     path = "/validate-sharing",
-    tag = "engagement",
+    tag = "activities",
     security((), ("bearer" = [])),
     request_body = ShareVisit,
     responses(

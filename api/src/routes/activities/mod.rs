@@ -1,0 +1,18 @@
+//! Activities: the catalogue (`/actions/...`, the home's rows, public activities and
+//! feedback animations), taking part, and sharing.
+
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::state::AppState;
+
+pub mod actions;
+pub mod public;
+pub mod rows;
+pub mod sharing;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    sharing::router()
+        .merge(actions::router())
+        .merge(rows::router())
+        .merge(public::router())
+}
