@@ -2,18 +2,16 @@
 //! the audit log in their grant's scope; `support` staff act, and each action commits with
 //! its `staff_audit` row in one transaction.
 
-use std::collections::BTreeMap;
-
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use domain::staff::{self, Action, AuditEntry, AuditRecord, Role, Scope, StationOverview};
+use domain::staff::{self, AuditEntry, Role, Scope, StationOverview};
+use jobs::JobState;
+use jobs::console::actions::{self, Actor, JobAction};
 use jobs::console::{
     self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary, QueueOverview,
 };
-use jobs::kinds::CashbackRelease;
-use jobs::{Enqueue, JobState};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -183,33 +181,18 @@ async fn set_paused(
     if staff.scope() != Scope::AllStations {
         return Err(OpsError::forbidden(PAUSE_NEEDS_ALL_STATIONS));
     }
-    let mut tx = state.db.begin().await?;
-    let by = pause.then_some(staff.user_id());
-    if !console::set_paused(&mut tx, &name, by).await? {
-        return Err(ApiError::not_found(QUEUE_NOT_FOUND).into());
-    }
-    staff::record(
-        &mut tx,
-        AuditRecord {
-            user_id: staff.user_id(),
-            action: if pause {
-                Action::QueuePause
-            } else {
-                Action::QueueResume
-            },
-            station_id: None,
-            job_ids: &[],
-            details: json!({ "queue": name }),
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    let queue = console::queues(&state.db, Scope::AllStations, Some(&name))
+    let queue = actions::set_paused(&state.db, actor(&staff), &name, pause)
         .await?
-        .into_iter()
-        .next()
         .ok_or_else(|| ApiError::not_found(QUEUE_NOT_FOUND))?;
     Ok(Json(queue))
+}
+
+/// The staff member as the console's actions know them.
+fn actor(staff: &Staff) -> Actor {
+    Actor {
+        user_id: staff.user_id(),
+        scope: staff.scope(),
+    }
 }
 
 /// The list's query, and the bulk re-run's filter, as the client sent them.
@@ -466,7 +449,7 @@ async fn rerun_job(
     staff: Staff,
     Path(id): Path<String>,
 ) -> OpsResult<Json<JobSummary>> {
-    act_on_job(state, staff, id, Action::JobRerun).await
+    act_on_job(state, staff, id, JobAction::Rerun).await
 }
 
 /// Cancels a job that has not finished
@@ -488,49 +471,25 @@ async fn cancel_job(
     staff: Staff,
     Path(id): Path<String>,
 ) -> OpsResult<Json<JobSummary>> {
-    act_on_job(state, staff, id, Action::JobCancel).await
+    act_on_job(state, staff, id, JobAction::Cancel).await
 }
 
 async fn act_on_job(
     State(state): State<AppState>,
     staff: Staff,
     id: String,
-    action: Action,
+    action: JobAction,
 ) -> OpsResult<Json<JobSummary>> {
     staff.require_support()?;
-    let mut tx = state.db.begin().await?;
-    let (change, refusal) = match action {
-        Action::JobCancel => (
-            console::cancel(&mut tx, staff.scope(), &id).await?,
-            CANNOT_CANCEL,
-        ),
-        _ => (
-            console::rerun(&mut tx, staff.scope(), &id).await?,
-            CANNOT_RERUN,
-        ),
+    let refusal = match action {
+        JobAction::Rerun => CANNOT_RERUN,
+        JobAction::Cancel => CANNOT_CANCEL,
     };
-    // `before` is the state the action found under its row lock, not an earlier read.
-    let (before, job) = match change {
-        Change::NotFound => return Err(ApiError::not_found(JOB_NOT_FOUND).into()),
-        Change::NotAllowed => return Err(OpsError::conflict(json!({ "error": refusal }))),
-        Change::Done { before, job } => (before, *job),
-    };
-    staff::record(
-        &mut tx,
-        AuditRecord {
-            user_id: staff.user_id(),
-            action,
-            station_id: job.station_id,
-            job_ids: std::slice::from_ref(&job.id),
-            details: json!({
-                "queue": job.queue,
-                "state_before": before,
-            }),
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Json(job))
+    match actions::act_on_job(&state.db, actor(&staff), &id, action).await? {
+        Change::NotFound => Err(ApiError::not_found(JOB_NOT_FOUND).into()),
+        Change::NotAllowed => Err(OpsError::conflict(json!({ "error": refusal }))),
+        Change::Done { job, .. } => Ok(Json(*job)),
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -603,8 +562,7 @@ async fn rerun_matching(
     );
     invalid_if_any(messages)?;
 
-    let mut tx = state.db.begin().await?;
-    let rerun = match console::rerun_matching(&mut tx, staff.scope(), &filter, body.expected)
+    let rerun = match actions::rerun_matching(&state.db, actor(&staff), &filter, body.expected)
         .await?
     {
         Bulk::Done(rerun) => rerun,
@@ -618,36 +576,8 @@ async fn rerun_matching(
             return Err(ApiError::Invalid(vec![TOO_MANY_TO_RERUN.into()]).into());
         }
     };
-    // One entry per station among the jobs (and one for unowned jobs), so each station's
-    // staff see the re-runs of their jobs; `count` is the entry's, `total` the action's. A
-    // re-run that matched nothing is still recorded once, in the filter's scope.
-    let total = rerun.len();
-    let mut by_station: BTreeMap<Option<i64>, Vec<String>> = BTreeMap::new();
-    for job in &rerun {
-        by_station
-            .entry(job.station_id)
-            .or_default()
-            .push(job.id.clone());
-    }
-    if by_station.is_empty() {
-        by_station.insert(staff.scope().station_id().or(filter.station_id), Vec::new());
-    }
-    for (station_id, job_ids) in &by_station {
-        staff::record(
-            &mut tx,
-            AuditRecord {
-                user_id: staff.user_id(),
-                action: Action::JobsRerun,
-                station_id: *station_id,
-                job_ids,
-                details: json!({ "filter": filter, "count": job_ids.len(), "total": total }),
-            },
-        )
-        .await?;
-    }
-    tx.commit().await?;
     Ok(Json(BulkDone {
-        rerun: total,
+        rerun: rerun.len(),
         job_ids: rerun.into_iter().map(|job| job.id).collect(),
     }))
 }
@@ -701,35 +631,10 @@ async fn release(
     Path(station_id): Path<i64>,
 ) -> OpsResult<(StatusCode, Json<Released>)> {
     staff.require_support()?;
-    if staff::stations(&state.db, staff.scope(), Some(station_id))
+    let job_id = actions::release_cashback(&state.db, actor(&staff), station_id)
         .await?
-        .is_empty()
-    {
-        return Err(ApiError::not_found(STATION_NOT_FOUND).into());
-    }
-    let mut tx = state.db.begin().await?;
-    let job = Enqueue::new(CashbackRelease {
-        station_id,
-        tick: None,
-        requested_by: Some(staff.user_id()),
-    })
-    .owner(station_id, None)
-    .about("station", station_id)
-    .push(&mut tx)
-    .await?;
-    staff::record(
-        &mut tx,
-        AuditRecord {
-            user_id: staff.user_id(),
-            action: Action::CashbackRelease,
-            station_id: Some(station_id),
-            job_ids: std::slice::from_ref(&job.id),
-            details: json!({ "station_id": station_id, "job": job.id }),
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok((StatusCode::ACCEPTED, Json(Released { job_id: job.id })))
+        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
+    Ok((StatusCode::ACCEPTED, Json(Released { job_id })))
 }
 
 #[derive(Debug, Deserialize)]

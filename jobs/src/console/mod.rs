@@ -13,6 +13,8 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
+pub mod actions;
+
 use crate::state::{
     JobState, cancellable, job_error, job_finished_at, job_from, job_result, job_started_at,
     job_state, rerunnable,
