@@ -245,4 +245,43 @@ async fn shutdown_puts_fetched_but_unstarted_jobs_back(db: PgPool) {
         JobState::Retrying,
         "another worker takes it at once"
     );
+    assert_eq!(view.attempts, 2, "the held attempt counts");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_job_put_back_at_shutdown_on_its_last_attempt_ends_failed(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let id = enqueue(&db, keyed("last-attempt")).await;
+    wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
+    // Held by this process on its last attempt, as if fetched again after earlier failures.
+    let max_attempts: i32 = sqlx::query_scalar(
+        "UPDATE apalis.jobs
+         SET status = 'Queued', lock_at = now(), done_at = NULL, attempts = max_attempts - 1
+         WHERE id = $1 RETURNING max_attempts",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("hold");
+
+    fleet.stop().await.expect("clean stop");
+
+    let view = jobs::state::find(&db, &id)
+        .await
+        .expect("find")
+        .expect("job");
+    assert_eq!(view.state, JobState::Failed, "never fetched again");
+    assert_eq!(view.attempts, max_attempts);
+    let (attempt, summary): (i32, String) = sqlx::query_as(
+        "SELECT attempt, summary FROM job_failures WHERE job_id = $1 ORDER BY id DESC LIMIT 1",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("the lost attempt's failure");
+    assert_eq!(attempt, max_attempts);
+    assert_eq!(
+        summary,
+        "O processamento foi interrompido em todas as tentativas; a tarefa foi encerrada."
+    );
 }
