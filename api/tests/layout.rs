@@ -1,0 +1,70 @@
+//! The layout's rule (docs/layout.md): business SQL lives in `domain/src/<area>/` (and the
+//! job platform's own SQL in `jobs/`), never in route handlers or in the job kinds of a
+//! business area, which call the area's functions instead.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// What writes or reads SQL with sqlx.
+const SQL_CALLS: [&str; 5] = [
+    "sqlx::query",
+    "query_as(",
+    "query_scalar(",
+    "raw_sql(",
+    "QueryBuilder",
+];
+
+/// Not business: the readiness probe's ping, the platform's own job kinds (canary,
+/// retention) and the infrastructure's (`mail.send` drops a delivered e-mail's body from
+/// its own job row), which work on the job tables.
+const ALLOWED: [&str; 3] = [
+    "api/src/routes/health.rs",
+    "jobs/src/kinds/platform/",
+    "jobs/src/kinds/infra/",
+];
+
+fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("readable folder") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn handlers_and_business_job_kinds_hold_no_sql() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root");
+    let mut files = Vec::new();
+    rust_files(&root.join("api/src/routes"), &mut files);
+    rust_files(&root.join("jobs/src/kinds"), &mut files);
+    assert!(files.len() > 20, "found only {files:?}");
+
+    let mut offenders = Vec::new();
+    for file in files {
+        let relative = file
+            .strip_prefix(root)
+            .expect("inside the root")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if ALLOWED.iter().any(|allowed| relative.starts_with(allowed)) {
+            continue;
+        }
+        let text = fs::read_to_string(&file).expect("readable file");
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if SQL_CALLS.iter().any(|call| code.contains(call)) {
+                offenders.push(format!("{relative}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "SQL belongs in domain/src/<area>/, called from here:\n{}",
+        offenders.join("\n")
+    );
+}
