@@ -143,23 +143,31 @@ pub fn mail(station: &Station, public_url: &str, issued: &Issued) -> OutgoingMai
     )
 }
 
+/// The condition of a live link: `$1` is the token's hash, `$2` the station, `$3` the
+/// e-mail, over `password_resets r` and `users u`. Unused, not voided, not expired, and the
+/// account not blocked. [`redeem`] and [`is_open`] share it, so what the cheap check lets
+/// through to the hasher is exactly what redeeming takes.
+macro_rules! live_link {
+    () => {
+        "r.token_hash = $1 AND r.user_id = u.id
+            AND u.station_id = $2 AND u.email = $3 AND u.deleted_at IS NULL
+            AND r.used_at IS NULL AND r.voided_at IS NULL AND r.expires_at > now()"
+    };
+}
+
 /// Uses up a link of the station's account with this e-mail: the account's id if the link
-/// is unused, not voided and not expired, and the account not blocked. A second
-/// redemption, even concurrent, gets `None`.
+/// is live. A second redemption, even concurrent, gets `None`.
 pub async fn redeem(
     tx: &mut PgConnection,
     station_id: i64,
     email: &str,
     token: &str,
 ) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar(
-        "UPDATE password_resets r SET used_at = now()
-           FROM users u
-          WHERE r.token_hash = $1 AND r.user_id = u.id
-            AND u.station_id = $2 AND u.email = $3 AND u.deleted_at IS NULL
-            AND r.used_at IS NULL AND r.voided_at IS NULL AND r.expires_at > now()
-         RETURNING r.user_id",
-    )
+    sqlx::query_scalar(concat!(
+        "UPDATE password_resets r SET used_at = now() FROM users u WHERE ",
+        live_link!(),
+        " RETURNING r.user_id"
+    ))
     .bind(hash_token(token).as_slice())
     .bind(station_id)
     .bind(email)
@@ -175,13 +183,11 @@ pub async fn is_open(
     email: &str,
     token: &str,
 ) -> sqlx::Result<bool> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (
-             SELECT 1 FROM password_resets r JOIN users u ON u.id = r.user_id
-              WHERE r.token_hash = $1 AND u.station_id = $2 AND u.email = $3
-                AND u.deleted_at IS NULL AND r.used_at IS NULL AND r.voided_at IS NULL
-                AND r.expires_at > now())",
-    )
+    sqlx::query_scalar(concat!(
+        "SELECT EXISTS (SELECT 1 FROM password_resets r, users u WHERE ",
+        live_link!(),
+        ")"
+    ))
     .bind(hash_token(token).as_slice())
     .bind(station_id)
     .bind(email)
