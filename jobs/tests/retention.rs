@@ -119,3 +119,40 @@ async fn shorter_ages_prune_more(db: PgPool) {
     assert_eq!(pruned.jobs, 1);
     assert_eq!(remaining(&db).await, ["01AAAAAAAAAAAAAAAAAAAAAAA2"]);
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn retention_prunes_spent_code_email_limits_and_keeps_live_ones(db: PgPool) {
+    let station_id: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
+         RETURNING id",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("station");
+    // The last byte of each address hash names the row.
+    sqlx::query(
+        "INSERT INTO confirmation_cooldowns (station_id, email_hash, sent_at, day_started_at, day_count)
+         SELECT $1, decode(lpad(name, 64, '0'), 'hex'), now() - age, now() - age - interval '1 hour', 3
+           FROM (VALUES ('01', interval '25 hours'), ('02', interval '23 hours'),
+                        ('03', interval '1 minute')) AS rows (name, age)",
+    )
+    .bind(station_id)
+    .execute(&db)
+    .await
+    .expect("cooldowns");
+
+    let pruned = prune(&db, POLICY).await.expect("prune");
+
+    assert_eq!(pruned.activation_limits, 1);
+    let left: Vec<String> = sqlx::query_scalar(
+        "SELECT ltrim(encode(email_hash, 'hex'), '0') FROM confirmation_cooldowns ORDER BY 1",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("rows");
+    assert_eq!(
+        left,
+        ["2", "3"],
+        "the wait and the day of the younger ones still hold"
+    );
+}
