@@ -614,3 +614,101 @@ async fn the_activation_answer_carries_no_personal_data(db: PgPool) {
         json!({"message": "Sucesso! Código validado", "user": {"id": user_id, "active": 1}})
     );
 }
+
+/// The answers to six wrong codes in a row for one account: (status, body, Retry-After).
+async fn six_wrong_codes(app: &axum::Router, body: Value) -> Vec<(StatusCode, Value, bool)> {
+    let mut answers = Vec::new();
+    for _ in 0..6 {
+        let answer = post_json(app, ACTIVATE, &body.to_string()).await;
+        let waits_an_hour = answer.headers.get(RETRY_AFTER).is_some_and(|seconds| {
+            let seconds: u64 = seconds.to_str().expect("ascii").parse().expect("seconds");
+            (3500..=3600).contains(&seconds)
+        });
+        answers.push((answer.status, answer.json(), waits_an_hour));
+    }
+    answers
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn wrong_codes_for_an_unknown_account_are_answered_as_for_a_real_one(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let wrong = wrong_code(&code_of(&mail));
+    let active_without_code = common::insert_member(&db, station_id, "ativo@example.com").await;
+    let (other_station, _) = station(&db, "outro", &[]).await;
+
+    let real = six_wrong_codes(
+        &app,
+        json!({"station": station_id, "email": "maria@example.com", "hash": wrong}),
+    )
+    .await;
+    let mut expected = vec![
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"messages": ["Código inválido."]}),
+            false,
+        );
+        5
+    ];
+    expected.push((
+        StatusCode::TOO_MANY_REQUESTS,
+        json!({"messages": ["Muitas tentativas com código inválido. Aguarde 60 minutos ou use o link enviado por e-mail."]}),
+        true,
+    ));
+    assert_eq!(real, expected, "a real pending account");
+
+    for (case, body) in [
+        (
+            "an unknown e-mail",
+            json!({"station": station_id, "email": "ninguem@example.com", "hash": wrong}),
+        ),
+        (
+            "an unknown account id",
+            json!({"station": station_id, "email": "ni***@ex***.com", "user_id": 999_999, "hash": wrong}),
+        ),
+        (
+            "an active account that never had a code",
+            json!({"station": station_id, "email": "ativo@example.com", "hash": wrong}),
+        ),
+        (
+            "the real account's id in another station",
+            json!({"station": other_station, "email": "ma***@ex***.com", "user_id": user_id, "hash": wrong}),
+        ),
+    ] {
+        assert_eq!(six_wrong_codes(&app, body).await, expected, "{case}");
+    }
+    let by_id = post_json(
+        &app,
+        ACTIVATE,
+        &json!({"station": station_id, "email": "x", "user_id": active_without_code, "hash": wrong})
+            .to_string(),
+    )
+    .await;
+    assert_eq!(
+        by_id.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "counted apart from its e-mail"
+    );
+
+    // An address counts as one identifier whatever its case, within its station only.
+    let upper = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, " NINGUEM@Example.com ", wrong),
+    )
+    .await;
+    assert_eq!(
+        upper.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        upper.text
+    );
+    let elsewhere = post_json(
+        &app,
+        ACTIVATE,
+        &activation(other_station, "ninguem@example.com", wrong),
+    )
+    .await;
+    assert_eq!(elsewhere.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!is_active(&db, user_id).await);
+}

@@ -121,7 +121,7 @@ async fn shorter_ages_prune_more(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
-async fn retention_prunes_spent_code_email_limits_and_keeps_live_ones(db: PgPool) {
+async fn retention_prunes_spent_activation_limits_and_keeps_live_ones(db: PgPool) {
     let station_id: i64 = sqlx::query_scalar(
         "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
          RETURNING id",
@@ -140,10 +140,22 @@ async fn retention_prunes_spent_code_email_limits_and_keeps_live_ones(db: PgPool
     .execute(&db)
     .await
     .expect("cooldowns");
+    // Wrong codes for unknown identifiers: a lockout over with its count started again
+    // (spent), a lockout still on, a count under way.
+    sqlx::query(
+        "INSERT INTO activation_guesses (station_id, identifier_hash, failed_attempts, locked_until)
+         SELECT $1, decode(lpad(name, 64, '0'), 'hex'), failed, now() + lockout
+           FROM (VALUES ('01', 0, interval '-1 second'), ('02', 0, interval '1 hour'),
+                        ('03', 3, NULL)) AS rows (name, failed, lockout)",
+    )
+    .bind(station_id)
+    .execute(&db)
+    .await
+    .expect("guesses");
 
     let pruned = prune(&db, POLICY).await.expect("prune");
 
-    assert_eq!(pruned.activation_limits, 1);
+    assert_eq!(pruned.activation_limits, 2);
     let left: Vec<String> = sqlx::query_scalar(
         "SELECT ltrim(encode(email_hash, 'hex'), '0') FROM confirmation_cooldowns ORDER BY 1",
     )

@@ -3,6 +3,8 @@
 //! [`CODE_LIFETIME`]; the link lasts [`LINK_LIFETIME`]. Wrong codes add up per account,
 //! across re-issued codes: the [`MAX_FAILED_ATTEMPTS`]th locks code checks for [`LOCKOUT`]
 //! (the link, which cannot be guessed, still works), and only a success clears the count.
+//! Codes for an identifier with no activation to check (no such account) are counted and
+//! locked out the same way, so the answers do not tell who has an account.
 //! Code e-mails to one address of a station are spaced by a wait and capped per day
 //! ([`claim_send`]), alike for addresses with no account.
 
@@ -202,8 +204,31 @@ struct LiveCode {
     active: bool,
 }
 
+/// Counts a wrong code on a row of `activation_codes` or `activation_guesses` (`$1` the
+/// limit, `$2` the lockout): the last allowed miss starts the lockout and the count over.
+macro_rules! count_wrong_code {
+    () => {
+        "failed_attempts = CASE WHEN failed_attempts + 1 >= $1 THEN 0
+                                ELSE failed_attempts + 1 END,
+         locked_until = CASE WHEN failed_attempts + 1 >= $1 THEN now() + $2 END"
+    };
+}
+
+/// The seconds left of a lockout on the row, as a column named `locked_for`.
+macro_rules! locked_for {
+    () => {
+        "CASE WHEN locked_until > now()
+              THEN extract(epoch FROM locked_until - now())::float8 END AS locked_for"
+    };
+}
+
+fn lockout_seconds(left: f64) -> Outcome {
+    Outcome::Locked((left.ceil() as u64).max(1))
+}
+
 /// Checks a 6-digit code. Every wrong code counts, even on an active account, so the
-/// answer cannot be brute-forced into the account's data; the fifth starts a lockout.
+/// answer cannot be brute-forced into the account's data; the fifth starts a lockout. The
+/// account's row is locked first, so codes checked at once count one after the other.
 pub async fn activate_with_code(
     tx: &mut PgConnection,
     station_id: i64,
@@ -214,38 +239,34 @@ pub async fn activate_with_code(
         Account::Id(id) => (Some(*id), None),
         Account::Email(email) => (None, Some(email.trim().to_lowercase())),
     };
-    let live: Option<LiveCode> = sqlx::query_as(
-        "SELECT a.user_id, a.code_salt, a.code_hash, a.code_expires_at <= now() AS expired,
-                CASE WHEN a.locked_until > now()
-                     THEN extract(epoch FROM a.locked_until - now())::float8 END AS locked_for,
-                a.used_at IS NOT NULL AS used, u.active
+    let live: Option<LiveCode> = sqlx::query_as(concat!(
+        "SELECT a.user_id, a.code_salt, a.code_hash, a.code_expires_at <= now() AS expired, ",
+        locked_for!(),
+        ", a.used_at IS NOT NULL AS used, u.active
            FROM activation_codes a JOIN users u ON u.id = a.user_id
           WHERE u.station_id = $1 AND (u.id = $2 OR u.email = $3)
-          FOR UPDATE OF a",
-    )
+          FOR UPDATE OF a"
+    ))
     .bind(station_id)
     .bind(id)
     .bind(email)
     .fetch_optional(&mut *tx)
     .await?;
     let Some(live) = live else {
-        return Ok(Outcome::WrongCode);
+        return count_guess(tx, station_id, account).await;
     };
-    if let Some(seconds) = live.locked_for {
-        return Ok(Outcome::Locked((seconds.ceil() as u64).max(1)));
+    if let Some(left) = live.locked_for {
+        return Ok(lockout_seconds(left));
     }
     if !equal_in_constant_time(&code_hash(&live.code_salt, code), &live.code_hash) {
-        // The last allowed miss starts the lockout and the count over.
-        sqlx::query(
-            "UPDATE activation_codes
-                SET failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0
-                                           ELSE failed_attempts + 1 END,
-                    locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + $3 END
-              WHERE user_id = $1",
-        )
-        .bind(live.user_id)
+        sqlx::query(concat!(
+            "UPDATE activation_codes SET ",
+            count_wrong_code!(),
+            " WHERE user_id = $3"
+        ))
         .bind(MAX_FAILED_ATTEMPTS)
         .bind(LOCKOUT)
+        .bind(live.user_id)
         .execute(&mut *tx)
         .await?;
         return Ok(Outcome::WrongCode);
@@ -258,6 +279,52 @@ pub async fn activate_with_code(
     }
     activate(tx, live.user_id).await?;
     Ok(Outcome::Activated(live.user_id))
+}
+
+/// A code for an identifier with no activation to check is wrong whatever it is, and is
+/// counted and locked out as an account's would be, so the answers do not tell whether the
+/// account exists. The upsert locks the identifier's row like the account's row is locked.
+async fn count_guess(
+    tx: &mut PgConnection,
+    station_id: i64,
+    account: &Account,
+) -> sqlx::Result<Outcome> {
+    let identifier = identifier_key(account);
+    let locked_for: Option<f64> = sqlx::query_scalar(concat!(
+        "INSERT INTO activation_guesses (station_id, identifier_hash) VALUES ($1, $2)
+         ON CONFLICT (station_id, identifier_hash)
+         DO UPDATE SET station_id = EXCLUDED.station_id
+         RETURNING ",
+        locked_for!()
+    ))
+    .bind(station_id)
+    .bind(identifier.as_slice())
+    .fetch_one(&mut *tx)
+    .await?;
+    if let Some(left) = locked_for {
+        return Ok(lockout_seconds(left));
+    }
+    sqlx::query(concat!(
+        "UPDATE activation_guesses SET ",
+        count_wrong_code!(),
+        " WHERE station_id = $3 AND identifier_hash = $4"
+    ))
+    .bind(MAX_FAILED_ATTEMPTS)
+    .bind(LOCKOUT)
+    .bind(station_id)
+    .bind(identifier.as_slice())
+    .execute(&mut *tx)
+    .await?;
+    Ok(Outcome::WrongCode)
+}
+
+/// The identifier a form named, normalised and hashed: no address is stored in the clear.
+fn identifier_key(account: &Account) -> [u8; 32] {
+    let identifier = match account {
+        Account::Id(id) => format!("id:{id}"),
+        Account::Email(email) => format!("email:{}", email.trim().to_lowercase()),
+    };
+    Sha256::digest(identifier.as_bytes()).into()
 }
 
 /// Checks the e-mail's link (`/ativar/{token}/{email}`): the token must be the live one of
@@ -391,15 +458,22 @@ async fn record_send(
 }
 
 /// Deletes the limits that no longer hold anything back: a code e-mail's wait and day end
-/// within a day of the last e-mail. The daily retention job calls it, so no request pays
-/// for a table-wide delete. Answers how many rows went.
+/// within a day of the last e-mail; an unknown identifier's guesses, once its lockout ended
+/// and its count started over, weigh as much as no row. The daily retention job calls it,
+/// so no request pays for a table-wide delete. Answers how many rows went.
 pub async fn prune_spent_limits(db: impl PgExecutor<'_>) -> sqlx::Result<u64> {
-    Ok(
-        sqlx::query("DELETE FROM confirmation_cooldowns WHERE sent_at < now() - interval '1 day'")
-            .execute(db)
-            .await?
-            .rows_affected(),
+    let (cooldowns, guesses): (i64, i64) = sqlx::query_as(
+        "WITH cooldowns AS (
+             DELETE FROM confirmation_cooldowns WHERE sent_at < now() - interval '1 day'
+             RETURNING 1),
+         guesses AS (
+             DELETE FROM activation_guesses WHERE failed_attempts = 0 AND locked_until <= now()
+             RETURNING 1)
+         SELECT (SELECT count(*) FROM cooldowns), (SELECT count(*) FROM guesses)",
     )
+    .fetch_one(db)
+    .await?;
+    Ok(u64::try_from(cooldowns + guesses).unwrap_or_default())
 }
 
 #[cfg(test)]
