@@ -712,3 +712,173 @@ async fn wrong_codes_for_an_unknown_account_are_answered_as_for_a_real_one(db: P
     assert_eq!(elsewhere.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(!is_active(&db, user_id).await);
 }
+
+/// A pool of the test's database wide enough for every request of a burst at once, plus
+/// the connection that holds the account's row (sqlx::test's own has 5).
+async fn wide_pool(db: &PgPool) -> PgPool {
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(16)
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .expect("pool")
+}
+
+/// Waits until `count` sessions of this database wait for a lock.
+async fn until_waiting_for_a_lock(db: &PgPool, count: i64) {
+    for _ in 0..750 {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(db)
+        .await
+        .expect("activity");
+        if waiting >= count {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("{count} requests never all waited for the account's row");
+}
+
+/// Sends a code for `email` in a task of its own and answers its status and body.
+fn spawn_code(
+    app: &axum::Router,
+    station_id: i64,
+    email: &str,
+    code: &str,
+) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let (app, body) = (app.clone(), activation(station_id, email, code));
+    tokio::spawn(async move {
+        let answer = post_json(&app, ACTIVATE, &body).await;
+        (answer.status, answer.json())
+    })
+}
+
+/// Holds a row (`sql` locks it, `$1` names it) until the transaction ends.
+async fn hold(
+    db: &PgPool,
+    sql: &'static str,
+    id: i64,
+) -> sqlx::Transaction<'static, sqlx::Postgres> {
+    let mut holder = db.begin().await.expect("tx");
+    sqlx::query(sql)
+        .bind(id)
+        .execute(&mut *holder)
+        .await
+        .expect("hold the row");
+    holder
+}
+
+const LOCKED: &str =
+    "Muitas tentativas com código inválido. Aguarde 60 minutos ou use o link enviado por e-mail.";
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn wrong_codes_sent_at_once_count_as_if_sent_one_by_one(db: PgPool) {
+    let db = wide_pool(&db).await;
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let wrong = wrong_code(&code_of(&mail));
+
+    for (email, row, id) in [
+        (
+            "maria@example.com",
+            "SELECT 1 FROM activation_codes WHERE user_id = $1 FOR UPDATE",
+            user_id,
+        ),
+        (
+            "ninguem@example.com",
+            "SELECT 1 FROM activation_guesses WHERE station_id = $1 FOR UPDATE",
+            station_id,
+        ),
+    ] {
+        // One wrong code first, so the unknown address has its row to hold too.
+        let first = spawn_code(&app, station_id, email, wrong)
+            .await
+            .expect("request");
+        assert_eq!(first.0, StatusCode::UNPROCESSABLE_ENTITY, "{email}");
+        // While the row is held, every request gets as far as it can: all eleven are in
+        // flight before the first is checked.
+        let holder = hold(&db, row, id).await;
+        let burst: Vec<_> = (0..11)
+            .map(|_| spawn_code(&app, station_id, email, wrong))
+            .collect();
+        until_waiting_for_a_lock(&db, 11).await;
+        holder.commit().await.expect("release");
+
+        let mut answers = Vec::new();
+        for request in burst {
+            answers.push(request.await.expect("request"));
+        }
+        answers.sort_by_key(|(status, _)| *status);
+        let invalid = (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"messages": ["Código inválido."]}),
+        );
+        let locked = (StatusCode::TOO_MANY_REQUESTS, json!({"messages": [LOCKED]}));
+        let mut expected = vec![invalid; 4];
+        expected.extend(vec![locked; 7]);
+        assert_eq!(
+            answers, expected,
+            "{email}: the fifth locks; later ones are not checked"
+        );
+    }
+    let (failed, locked): (i16, bool) = sqlx::query_as(
+        "SELECT failed_attempts, locked_until > now() FROM activation_codes WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_one(&db)
+    .await
+    .expect("row");
+    assert_eq!(
+        (failed, locked),
+        (0, true),
+        "locked, the count started over"
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_right_code_sent_with_wrong_ones_cannot_slip_past_the_lockout(db: PgPool) {
+    let db = wide_pool(&db).await;
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let code = code_of(&mail);
+    let wrong = wrong_code(&code);
+    for _ in 0..4 {
+        let answer = spawn_code(&app, station_id, "maria@example.com", wrong)
+            .await
+            .expect("request");
+        assert_eq!(answer.0, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+
+    let holder = hold(
+        &db,
+        "SELECT 1 FROM activation_codes WHERE user_id = $1 FOR UPDATE",
+        user_id,
+    )
+    .await;
+    // The fifth wrong code is first in line for the row; the right one comes with ten more
+    // wrong ones, all checked after it in whatever order the row lock hands them on.
+    let fifth = spawn_code(&app, station_id, "maria@example.com", wrong);
+    until_waiting_for_a_lock(&db, 1).await;
+    let right = spawn_code(&app, station_id, "maria@example.com", &code);
+    let others: Vec<_> = (0..10)
+        .map(|_| spawn_code(&app, station_id, "maria@example.com", wrong))
+        .collect();
+    until_waiting_for_a_lock(&db, 12).await;
+    holder.commit().await.expect("release");
+
+    assert_eq!(
+        fifth.await.expect("request"),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"messages": ["Código inválido."]})
+        )
+    );
+    let locked = (StatusCode::TOO_MANY_REQUESTS, json!({"messages": [LOCKED]}));
+    assert_eq!(right.await.expect("request"), locked);
+    for request in others {
+        assert_eq!(request.await.expect("request"), locked);
+    }
+    assert!(!is_active(&db, user_id).await);
+}

@@ -204,21 +204,25 @@ struct LiveCode {
     active: bool,
 }
 
+// Lockouts are read and started at `clock_timestamp()`, not `now()`: a check that waited for
+// the row's lock began before the lockout it then finds, and `now()` (its transaction's
+// start) would make that lockout look longer than it is, or start its own one too early.
+
 /// Counts a wrong code on a row of `activation_codes` or `activation_guesses` (`$1` the
 /// limit, `$2` the lockout): the last allowed miss starts the lockout and the count over.
 macro_rules! count_wrong_code {
     () => {
         "failed_attempts = CASE WHEN failed_attempts + 1 >= $1 THEN 0
                                 ELSE failed_attempts + 1 END,
-         locked_until = CASE WHEN failed_attempts + 1 >= $1 THEN now() + $2 END"
+         locked_until = CASE WHEN failed_attempts + 1 >= $1 THEN clock_timestamp() + $2 END"
     };
 }
 
 /// The seconds left of a lockout on the row, as a column named `locked_for`.
 macro_rules! locked_for {
     () => {
-        "CASE WHEN locked_until > now()
-              THEN extract(epoch FROM locked_until - now())::float8 END AS locked_for"
+        "CASE WHEN locked_until > clock_timestamp()
+              THEN extract(epoch FROM locked_until - clock_timestamp())::float8 END AS locked_for"
     };
 }
 
