@@ -6,7 +6,8 @@
 //! Codes for an identifier with no activation to check (no such account) are counted and
 //! locked out the same way, so the answers do not tell who has an account.
 //! Code e-mails to one address of a station are spaced by a wait and capped per day
-//! ([`claim_send`]), alike for addresses with no account.
+//! ([`claim_send`]), alike for addresses with no account. The use cases that send codes and
+//! check them are `accounts::confirmation`'s.
 
 use chrono::Duration;
 use serde::Serialize;
@@ -173,15 +174,6 @@ pub enum Outcome {
     Locked(u64),
     CodeExpired,
     LinkInvalid,
-}
-
-impl Outcome {
-    pub fn user_id(self) -> Option<i64> {
-        match self {
-            Self::Activated(id) | Self::AlreadyActive(id) => Some(id),
-            _ => None,
-        }
-    }
 }
 
 /// Whose code is being checked: the account id (when the form only knows a masked e-mail)
@@ -401,7 +393,8 @@ pub async fn claim_send(
 ) -> sqlx::Result<Result<(), SendRefused>> {
     let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
     let max_per_day = i32::try_from(max_per_day).unwrap_or(i32::MAX);
-    if record_send(tx, station_id, email, wait, max_per_day).await? {
+    let key = email_key(email);
+    if record_send(tx, station_id, &key, wait, max_per_day).await? {
         return Ok(Ok(()));
     }
     let (wait_left, day_left): (f64, Option<f64>) = sqlx::query_as(
@@ -412,7 +405,7 @@ pub async fn claim_send(
            FROM confirmation_cooldowns WHERE station_id = $1 AND email_hash = $2",
     )
     .bind(station_id)
-    .bind(email_key(email).as_slice())
+    .bind(key.as_slice())
     .bind(wait)
     .bind(max_per_day)
     .fetch_one(&mut *tx)
@@ -426,17 +419,19 @@ pub async fn claim_send(
 /// Starts the wait for an address without asking (the sign-up's own e-mail always goes),
 /// counting the e-mail in the address' day: [`record_send`] with neither a wait nor a cap.
 pub async fn mark_sent(tx: &mut PgConnection, station_id: i64, email: &str) -> sqlx::Result<()> {
-    record_send(tx, station_id, email, Duration::zero(), i32::MAX).await?;
+    let key = email_key(email);
+    record_send(tx, station_id, &key, Duration::zero(), i32::MAX).await?;
     Ok(())
 }
 
-/// Counts an e-mail to the address (its wait starts again; its day's count grows, or a new
-/// day starts) unless the last one is younger than `wait` or `max_per_day` went out within
-/// the day. One statement, so two racing calls cannot both pass. True when it counted.
+/// Counts an e-mail to the address of `key` (its wait starts again; its day's count grows,
+/// or a new day starts) unless the last one is younger than `wait` or `max_per_day` went
+/// out within the day. One statement, so two racing calls cannot both pass. True when it
+/// counted.
 async fn record_send(
     tx: &mut PgConnection,
     station_id: i64,
-    email: &str,
+    key: &[u8; 32],
     wait: Duration,
     max_per_day: i32,
 ) -> sqlx::Result<bool> {
@@ -453,7 +448,7 @@ async fn record_send(
          RETURNING 1",
     )
     .bind(station_id)
-    .bind(email_key(email).as_slice())
+    .bind(key.as_slice())
     .bind(wait)
     .bind(max_per_day)
     .fetch_optional(tx)

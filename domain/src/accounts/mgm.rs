@@ -80,6 +80,40 @@ pub async fn inviter(
     .await
 }
 
+/// What a valid invite code brings: the station's offer and who invites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    pub rule: Rule,
+    pub inviter_id: i64,
+    /// The inviter's first name only: the invite is public, the full name need not be.
+    pub inviter_first_name: String,
+}
+
+/// The offer of an invite code `{code}-U{inviterId}-E{stationId}`: `None` unless the code
+/// is well formed, its inviter is an active member of its station whose own invite code it
+/// is, and the station has an active offer.
+pub async fn offer(db: &sqlx::PgPool, code: &str) -> sqlx::Result<Option<Offer>> {
+    let Some(invite) = InviteCode::parse(code) else {
+        return Ok(None);
+    };
+    let Some(inviter) = inviter(db, &invite).await? else {
+        return Ok(None);
+    };
+    let Some(rule) = active_rule(db, invite.station_id).await? else {
+        return Ok(None);
+    };
+    Ok(Some(Offer {
+        rule,
+        inviter_id: inviter.id,
+        inviter_first_name: inviter
+            .name
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }))
+}
+
 /// Records who invited a new member, from the full invite code the sign-up carried: the
 /// code must be the inviter's own (its random part matches), of this station, the rule the
 /// station's active one and the inviter a member in good standing. False when it does not

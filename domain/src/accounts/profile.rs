@@ -5,9 +5,14 @@
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
-use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder};
+use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, QueryBuilder};
 
+use crate::accounts::change::AccountError;
 use crate::accounts::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
+use crate::accounts::user::{self, User};
+use crate::accounts::{password, session};
+use crate::infra::images;
+use crate::infra::objects::Objects;
 use crate::shared::validate;
 
 pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
@@ -16,6 +21,8 @@ pub const CURRENT_PASSWORD_NEEDED: &str = "Informe a sua senha atual.";
 pub const CURRENT_PASSWORD_WRONG: &str = "Senha atual incorreta.";
 pub const CHANGED_MEANWHILE: &str =
     "O seu cadastro foi alterado em outra sessão enquanto salvávamos. Tente novamente.";
+/// The largest side of a stored profile image.
+const PROFILE_IMAGE_SIDE: u32 = 512;
 
 /// What an update's checks read: the password hash and the e-mail. Read and checked (the
 /// current password verified, the new one hashed) before the update's transaction opens,
@@ -310,6 +317,106 @@ async fn save_main_address(
     .execute(tx)
     .await?;
     Ok(())
+}
+
+/// An update that passed every check (its fields, the current password when it takes
+/// over the account's way in), its new password hashed: what [`save_update`] writes.
+#[derive(Debug)]
+pub struct CheckedUpdate {
+    before: Credentials,
+    changes: Changes,
+    password_hash: Option<String>,
+}
+
+/// Checks the member's update with no transaction open: the current password is verified
+/// and the new one hashed without holding a connection.
+pub async fn check_update(
+    db: &PgPool,
+    user_id: i64,
+    mut update: ParticipantUpdate,
+) -> Result<CheckedUpdate, AccountError> {
+    let current_password = update.current_password.take();
+    let before = credentials(db, user_id).await?;
+    let today = chrono::Local::now().date_naive();
+    let account = AccountState {
+        has_password: before.password_hash.is_some(),
+        has_email: before.email.is_some(),
+    };
+    let changes = validate(update, account, today).map_err(AccountError::Invalid)?;
+    if needs_current_password(&changes, account.has_password, before.email.as_deref()) {
+        let current = current_password
+            .filter(|password| !password.is_empty())
+            .ok_or_else(|| AccountError::invalid(CURRENT_PASSWORD_NEEDED))?;
+        if !password::verify_off_thread(current, before.password_hash.clone()).await? {
+            return Err(AccountError::invalid(CURRENT_PASSWORD_WRONG));
+        }
+    }
+    let password_hash = match changes.password.clone() {
+        Some(password) => Some(password::hash_off_thread(password).await?),
+        None => None,
+    };
+    Ok(CheckedUpdate {
+        before,
+        changes,
+        password_hash,
+    })
+}
+
+/// Writes a checked update and answers the user as it is now. The checks ran without a
+/// connection, so under the row's lock the account must still be as they saw it. A new
+/// password signs out every session but `keep_token`'s (the device that changed it).
+pub async fn save_update(
+    tx: &mut PgConnection,
+    user_id: i64,
+    checked: CheckedUpdate,
+    keep_token: &str,
+) -> Result<User, AccountError> {
+    if lock_credentials(tx, user_id).await? != checked.before {
+        return Err(AccountError::invalid(CHANGED_MEANWHILE));
+    }
+    apply(
+        tx,
+        user_id,
+        &checked.changes,
+        checked.password_hash.as_deref(),
+    )
+    .await
+    .map_err(|err| match err {
+        ApplyError::Taken(message) => AccountError::invalid(message),
+        ApplyError::Database(err) => err.into(),
+    })?;
+    if checked.password_hash.is_some() {
+        // Whoever else holds a session (a lost phone, a thief) is signed out; this device stays.
+        session::revoke_others(&mut *tx, user_id, keep_token).await?;
+    }
+    Ok(user::find(&mut *tx, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during an update"))?)
+}
+
+/// Replaces the member's picture by `base64`'s image, re-encoded, and answers the user as
+/// it is now. The replaced picture's file is deleted.
+pub async fn replace_picture(
+    db: &PgPool,
+    objects: &Objects,
+    user_id: i64,
+    base64: String,
+) -> Result<User, AccountError> {
+    let encoded = images::process(base64, PROFILE_IMAGE_SIDE)
+        .await?
+        .map_err(|err| AccountError::invalid(err.to_string()))?;
+    let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);
+    objects.put(&key, encoded.bytes).await?;
+    let previous = replace_image(db, user_id, &Objects::url(&key)).await?;
+    // The old picture is no longer referenced; failing to remove it only leaves a file.
+    if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url)
+        && let Err(err) = objects.delete(old_key).await
+    {
+        tracing::warn!(error = ?err, "could not delete a replaced profile image");
+    }
+    Ok(user::find(db, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during an update"))?)
 }
 
 #[cfg(test)]
