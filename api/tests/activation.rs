@@ -255,9 +255,10 @@ async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     )
     .await;
     assert_eq!(method.status, StatusCode::OK, "{}", method.text);
-    assert_eq!(method.json()["email"], "jo***@ex***.com");
-    assert_eq!(method.json()["resend_in"], 60);
-    assert!(method.json()["job_id"].is_string());
+    assert_eq!(
+        method.json(),
+        json!({"message": "E-mail enviado com sucesso", "resend_in": 60})
+    );
     let sent = mails(&db).await;
     assert_eq!(sent.len(), 1);
     assert_eq!(
@@ -295,24 +296,14 @@ async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     .await;
     assert_eq!(activated.status, StatusCode::OK, "{}", activated.text);
 
-    let nothing_pending = post_json(
+    let missing_id = post_json(
         &app,
         METHOD,
-        &json!({"station_id": station_id, "user_id": user_id, "type": "email"}).to_string(),
+        &json!({"station_id": station_id, "type": "email"}).to_string(),
     )
     .await;
     assert_eq!(
-        messages(&nothing_pending),
-        ["Não há cadastro aguardando confirmação."]
-    );
-    let unknown = post_json(
-        &app,
-        METHOD,
-        &json!({"station_id": station_id, "user_id": 999_999, "type": "email"}).to_string(),
-    )
-    .await;
-    assert_eq!(
-        messages(&unknown),
+        messages(&missing_id),
         ["Não há cadastro aguardando confirmação."]
     );
     let sms = post_json(
@@ -881,4 +872,116 @@ async fn a_right_code_sent_with_wrong_ones_cannot_slip_past_the_lockout(db: PgPo
         assert_eq!(request.await.expect("request"), locked);
     }
     assert!(!is_active(&db, user_id).await);
+}
+
+/// `confirmation-method` for `user_id` on the station: (status, body, Retry-After).
+async fn ask_code_for(
+    app: &axum::Router,
+    station_id: i64,
+    user_id: i64,
+) -> (StatusCode, Value, Option<u64>) {
+    let answer = post_json(
+        app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": user_id, "type": "email"}).to_string(),
+    )
+    .await;
+    let wait = answer
+        .headers
+        .get(RETRY_AFTER)
+        .map(|seconds| seconds.to_str().expect("ascii").parse().expect("seconds"));
+    (answer.status, answer.json(), wait)
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn confirmation_method_answers_alike_whatever_the_id(db: PgPool) {
+    let (station_id, _) = station(&db, "sindicato", &["affiliated = true"]).await;
+    sqlx::query(
+        "INSERT INTO affiliate_roster (station_id, cpf, name, email) VALUES
+             ($1, $2, 'João', 'joao@example.com'), ($1, $3, 'Sem E-mail', NULL)",
+    )
+    .bind(station_id)
+    .bind(CPF_A_DIGITS)
+    .bind(CPF_B)
+    .execute(&db)
+    .await
+    .expect("roster");
+    let app = app(db.clone());
+    let mut pending = Vec::new();
+    for cpf in [CPF_A, CPF_B] {
+        let created = post_json(
+            &app,
+            PARTICIPANT,
+            &json!({"station_id": station_id, "cpf": cpf, "password": PASSWORD,
+                    "password_confirmation": PASSWORD})
+            .to_string(),
+        )
+        .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+        pending.push(created.json()["user"]["id"].as_i64().expect("id"));
+    }
+    let active = common::insert_member(&db, station_id, "ativo@example.com").await;
+    let (_, elsewhere, _) = signed_up(&db, &app).await;
+    let before = mails(&db).await.len();
+
+    for (case, user_id) in [
+        ("a pending account", pending[0]),
+        ("a pending account with no e-mail", pending[1]),
+        ("an active account", active),
+        ("another station's pending account", elsewhere),
+        ("no account", 999_999),
+    ] {
+        let first = ask_code_for(&app, station_id, user_id).await;
+        assert_eq!(
+            first,
+            (
+                StatusCode::OK,
+                json!({"message": "E-mail enviado com sucesso", "resend_in": 60}),
+                None
+            ),
+            "{case}"
+        );
+        let (status, body, wait) = ask_code_for(&app, station_id, user_id).await;
+        let wait = wait.unwrap_or_else(|| panic!("{case}: no Retry-After"));
+        assert!((55..=60).contains(&wait), "{case}: {wait}");
+        assert_eq!(
+            (status, body),
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({"messages": [format!("Aguarde {wait} segundos para pedir um novo código.")]})
+            ),
+            "{case}"
+        );
+    }
+    let sent: Vec<Value> = mails(&db).await.split_off(before);
+    assert_eq!(
+        sent.len(),
+        1,
+        "only the pending account with an e-mail gets one"
+    );
+    assert_eq!(sent[0]["to"], "joao@example.com");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn confirmation_method_sends_nothing_while_the_address_waits(db: PgPool) {
+    let app = app(db.clone());
+    // The sign-up's own e-mail started the address' wait.
+    let (station_id, user_id, _) = signed_up(&db, &app).await;
+    let answer = ask_code_for(&app, station_id, user_id).await;
+    assert_eq!(
+        answer,
+        (
+            StatusCode::OK,
+            json!({"message": "E-mail enviado com sucesso", "resend_in": 60}),
+            None
+        )
+    );
+    assert_eq!(mails(&db).await.len(), 1, "the sign-up's e-mail only");
+
+    end_the_resend_wait(&db).await;
+    let later = ask_code_for(&app, station_id, user_id).await;
+    assert_eq!(later.0, StatusCode::OK, "{:?}", later.1);
+    let sent = mails(&db).await;
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[1]["to"], "maria@example.com");
 }

@@ -5,9 +5,9 @@
 //! (the link, which cannot be guessed, still works), and only a success clears the count.
 //! Codes for an identifier with no activation to check (no such account) are counted and
 //! locked out the same way, so the answers do not tell who has an account.
-//! Code e-mails to one address of a station are spaced by a wait and capped per day
-//! ([`claim_send`]), alike for addresses with no account. The use cases that send codes and
-//! check them are `accounts::confirmation`'s.
+//! Code e-mails to one recipient of a station (an address, or an account id) are spaced by
+//! a wait and capped per day ([`claim_send`]), alike for recipients with no account. The use
+//! cases that send codes and check them are `accounts::confirmation`'s.
 
 use chrono::Duration;
 use serde::Serialize;
@@ -368,8 +368,24 @@ async fn activate(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
     Ok(())
 }
 
-fn email_key(email: &str) -> [u8; 32] {
-    Sha256::digest(email.trim().to_lowercase().as_bytes()).into()
+/// Whose code e-mails a resend wait and a daily cap count, within one station: an address,
+/// or an account id (`confirmation-method`, whose form knows only a masked address). An id
+/// is counted whether or not it has an account, as an address is.
+#[derive(Debug, Clone, Copy)]
+pub enum Recipient<'a> {
+    Address(&'a str),
+    Account(i64),
+}
+
+impl Recipient<'_> {
+    /// The normalised address (no address is stored in the clear), or `id:` and the id,
+    /// which no address can spell (it has no `@`), hashed.
+    fn key(self) -> [u8; 32] {
+        match self {
+            Self::Address(email) => Sha256::digest(email.trim().to_lowercase().as_bytes()).into(),
+            Self::Account(id) => Sha256::digest(format!("id:{id}").as_bytes()).into(),
+        }
+    }
 }
 
 /// Why a code e-mail may not go now; each carries the seconds until it may.
@@ -377,23 +393,23 @@ fn email_key(email: &str) -> [u8; 32] {
 pub enum SendRefused {
     /// The last one is younger than the resend wait.
     Wait(u64),
-    /// The address had its e-mails for the (rolling) day.
+    /// The recipient had its e-mails for the (rolling) day.
     DailyCap(u64),
 }
 
-/// Takes the right to send a code e-mail to this address of the station now: refused while
-/// the last one is younger than `wait_seconds`, or when `max_per_day` went out within a
-/// day of the first of them. Two racing calls cannot both win.
+/// Takes the right to send a code e-mail to this recipient of the station now: refused
+/// while the last one is younger than `wait_seconds`, or when `max_per_day` went out within
+/// a day of the first of them. Two racing calls cannot both win.
 pub async fn claim_send(
     tx: &mut PgConnection,
     station_id: i64,
-    email: &str,
+    to: Recipient<'_>,
     wait_seconds: u64,
     max_per_day: u32,
 ) -> sqlx::Result<Result<(), SendRefused>> {
     let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
     let max_per_day = i32::try_from(max_per_day).unwrap_or(i32::MAX);
-    let key = email_key(email);
+    let key = to.key();
     if record_send(tx, station_id, &key, wait, max_per_day).await? {
         return Ok(Ok(()));
     }
@@ -419,15 +435,15 @@ pub async fn claim_send(
 /// Starts the wait for an address without asking (the sign-up's own e-mail always goes),
 /// counting the e-mail in the address' day: [`record_send`] with neither a wait nor a cap.
 pub async fn mark_sent(tx: &mut PgConnection, station_id: i64, email: &str) -> sqlx::Result<()> {
-    let key = email_key(email);
+    let key = Recipient::Address(email).key();
     record_send(tx, station_id, &key, Duration::zero(), i32::MAX).await?;
     Ok(())
 }
 
-/// Counts an e-mail to the address of `key` (its wait starts again; its day's count grows,
-/// or a new day starts) unless the last one is younger than `wait` or `max_per_day` went
-/// out within the day. One statement, so two racing calls cannot both pass. True when it
-/// counted.
+/// Counts an e-mail to the recipient of `key` (its wait starts again; its day's count
+/// grows, or a new day starts) unless the last one is younger than `wait` or `max_per_day`
+/// went out within the day. One statement, so two racing calls cannot both pass. True when
+/// it counted.
 async fn record_send(
     tx: &mut PgConnection,
     station_id: i64,

@@ -1,13 +1,14 @@
 //! Confirming an account, the use cases: sending a code e-mail to an account
 //! (`confirmation-method`) or to an address (`resend-confirmation-email`), spaced by the
-//! resend wait and capped per day, and activating by code or by link.
+//! resend wait and capped per day, and activating by code or by link. None of their answers
+//! tells whether an account exists.
 
 use serde::Deserialize;
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
 use crate::Config;
-use crate::accounts::activation::{self, Account, Outcome, SendRefused};
+use crate::accounts::activation::{self, Account, Outcome, Recipient, SendRefused};
 use crate::accounts::change::{AccountError, FollowUp, Mail, named_station};
 use crate::accounts::pending;
 use crate::accounts::signup::{self, Problems, StationField, reject};
@@ -15,8 +16,6 @@ use crate::stations::station::Station;
 use crate::wallet::rewards;
 
 pub const NOTHING_PENDING: &str = "Não há cadastro aguardando confirmação.";
-pub const NO_EMAIL: &str =
-    "Não há e-mail neste cadastro para receber o código. Fale com o suporte da sua entidade.";
 pub const EMAIL_ONLY: &str = "No momento, o código só pode ser enviado por e-mail.";
 pub const MAIL_SENT: &str = "E-mail enviado com sucesso";
 
@@ -45,18 +44,18 @@ pub async fn new_code_mail(
     })
 }
 
-/// Claims the resend wait and the daily allowance of an address, or refuses with the
+/// Claims the resend wait and the daily allowance of a recipient, or refuses with the
 /// seconds left.
 async fn claim(
     tx: &mut PgConnection,
     config: &Config,
     station_id: i64,
-    email: &str,
+    to: Recipient<'_>,
 ) -> Result<(), AccountError> {
     activation::claim_send(
         tx,
         station_id,
-        email,
+        to,
         config.confirmation_resend_seconds,
         config.confirmation_max_per_day,
     )
@@ -82,22 +81,24 @@ pub struct MethodRequest {
     /// Only `email` for now.
     #[serde(rename = "type")]
     method: Option<String>,
+    /// The masked contacts the form shows, sent as the spec's form sends them and never
+    /// used: the code goes to the account's own e-mail.
+    #[serde(rename = "email")]
+    _email: Option<String>,
+    #[serde(rename = "tel")]
+    _tel: Option<String>,
 }
 
-/// Where the code went, masked, and its e-mail to queue.
-#[derive(Debug)]
-pub struct CodeSent {
-    pub masked_email: String,
-    pub follow_up: FollowUp,
-}
-
-/// Step 2 of the multi-step sign-up: a code for the station's pending account `user_id`, to
-/// the account's own e-mail (never to an address in the body).
+/// Step 2 of the multi-step sign-up: a code for the station's account `user_id`, to the
+/// account's own e-mail (never to an address in the body). The wait and the daily cap count
+/// per id, whatever the id is, so the answer is the same for a pending account, an active
+/// one, one without an e-mail or no account at all: only whether an e-mail goes differs. A
+/// pending account's address keeps its own wait and cap too; while they hold, nothing goes.
 pub async fn send_code_to_account(
     tx: &mut PgConnection,
     config: &Config,
     form: &MethodRequest,
-) -> Result<CodeSent, AccountError> {
+) -> Result<FollowUp, AccountError> {
     if form
         .method
         .as_deref()
@@ -110,15 +111,23 @@ pub async fn send_code_to_account(
         .user_id
         .or(form.id)
         .ok_or_else(|| AccountError::invalid(NOTHING_PENDING))?;
-    let pending = pending::by_id(&mut *tx, station.id, user_id).await?;
-    let (name, email) = pending.ok_or_else(|| AccountError::invalid(NOTHING_PENDING))?;
-    let email = email.ok_or_else(|| AccountError::invalid(NO_EMAIL))?;
-    claim(tx, config, station.id, &email).await?;
+    claim(tx, config, station.id, Recipient::Account(user_id)).await?;
+    let Some((name, Some(email))) = pending::by_id(&mut *tx, station.id, user_id).await? else {
+        return Ok(FollowUp::default());
+    };
+    if claim(tx, config, station.id, Recipient::Address(&email))
+        .await
+        .is_err()
+    {
+        tracing::info!(
+            station_id = station.id,
+            user_id,
+            "code not sent: the address waits"
+        );
+        return Ok(FollowUp::default());
+    }
     let mail = new_code_mail(tx, &station, &config.public_url, user_id, &email, &name).await?;
-    Ok(CodeSent {
-        masked_email: signup::mask_email(&email),
-        follow_up: FollowUp::mail(mail),
-    })
+    Ok(FollowUp::mail(mail))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -139,7 +148,7 @@ pub async fn send_code_to_address(
     reject(problems)?;
     let email = email.unwrap_or_default();
     let station = named_station(&mut *tx, form.station_id).await?;
-    claim(tx, config, station.id, &email).await?;
+    claim(tx, config, station.id, Recipient::Address(&email)).await?;
     let Some((user_id, name)) = pending::by_email(&mut *tx, station.id, &email).await? else {
         return Ok(FollowUp::default());
     };

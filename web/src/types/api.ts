@@ -14,6 +14,12 @@ export type UserAddress = Schemas["UserAddress"];
 /** What a login answers and what the browser keeps in local storage. */
 export type Session = Schemas["LoginResponse"];
 
+// Accounts (docs/api-accounts.md).
+/** Asks a new activation code for an account (step 2; the masked contacts are not used). */
+export type ConfirmationMethodRequest = Schemas["MethodRequest"];
+/** The answer to any code request, the same whether or not a code went. */
+export type ResendAnswer = Schemas["ResendAnswer"];
+
 /** Account types of spec 000 section 9. */
 export const USER_TYPE_COMPANY_ADMIN = 1;
 export const USER_TYPE_PARTICIPANT = 2;

@@ -15,6 +15,8 @@ use crate::extract::Json;
 use crate::ip_throttle::ActivationThrottle;
 use crate::state::AppState;
 
+/// The answer to a code request, the same whether or not a code went: the wait before
+/// another one may be asked for.
 #[derive(Debug, Serialize, ToSchema)]
 pub(super) struct ResendAnswer {
     #[schema(value_type = String)]
@@ -31,27 +33,22 @@ impl ResendAnswer {
     }
 }
 
-/// Where the code went (masked), the wait before another one, and the e-mail's job.
-#[derive(Debug, Serialize, ToSchema)]
-pub(super) struct MethodAnswer {
-    email: String,
-    resend_in: u64,
-    job_id: String,
-}
-
-/// Sends an activation code (step 2 of the multi-step sign-up)
+/// Sends an activation code to an account (step 2 of the multi-step sign-up)
 ///
-/// To the account's own e-mail, never to an address in the body.
+/// To the account's own e-mail, never to an address in the body, and only while it waits for
+/// activation. The answer and the wait are the same whatever the id (a pending account, an
+/// active one, one without an e-mail, none at all): the form already shows the masked
+/// e-mail it got from the login or the first step.
 #[utoipa::path(
     post,
     path = "/auth/confirmation-method",
     tag = "accounts",
     request_body = MethodRequest,
     responses(
-        (status = 200, description = "The code e-mail is queued", body = MethodAnswer),
+        (status = 200, description = "Sent if the id is of an account waiting for activation", body = ResendAnswer),
         (status = 404, description = "No such station", body = ErrorMessage),
-        (status = 422, description = "A method other than e-mail, no account waiting for activation, or one without an e-mail", body = Messages),
-        (status = 429, description = "A code went to this address less than the resend wait ago, the address reached its codes of the day, or too many calls came from this client address", body = Messages,
+        (status = 422, description = "A method other than e-mail, or no account id", body = Messages),
+        (status = 429, description = "A code was asked for this account id less than the resend wait ago, the id reached its codes of the day, or too many calls came from this client address", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
@@ -59,16 +56,12 @@ pub(super) async fn confirmation_method(
     _: ActivationThrottle,
     State(state): State<AppState>,
     Json(form): Json<MethodRequest>,
-) -> ApiResult<Json<MethodAnswer>> {
+) -> ApiResult<Json<ResendAnswer>> {
     let mut tx = state.db.begin().await?;
-    let sent = confirmation::send_code_to_account(&mut tx, &state.config, &form).await?;
-    let job_id = queue(&mut tx, sent.follow_up).await?.pop();
+    let follow_up = confirmation::send_code_to_account(&mut tx, &state.config, &form).await?;
+    queue(&mut tx, follow_up).await?;
     tx.commit().await?;
-    Ok(Json(MethodAnswer {
-        email: sent.masked_email,
-        resend_in: state.config.confirmation_resend_seconds,
-        job_id: job_id.ok_or_else(|| anyhow::anyhow!("the code e-mail was not queued"))?,
-    }))
+    Ok(ResendAnswer::of(&state))
 }
 
 /// Sends a new activation code to an e-mail

@@ -54,8 +54,7 @@ export function VerificationStep({ affiliate, userId }: VerificationStepProps) {
         id: affiliate.id,
       },
       {
-        onSuccess: (answer) =>
-          void navigate(`/confirmacao/${encodeURIComponent(answer.email || maskedEmail)}`, { state: { userId } }),
+        onSuccess: () => void navigate(`/confirmacao/${encodeURIComponent(maskedEmail)}`, { state: { userId } }),
       },
     );
   };
