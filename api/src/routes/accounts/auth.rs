@@ -89,20 +89,21 @@ async fn login(
         .await?
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
     let throttle = LoginThrottle::new(&state, station_id, &login_id.normalized(), ip);
-    if let Some(seconds) = throttle.blocked_for(&state).await {
+    if let Err(seconds) = throttle.reserve(&state).await {
         tracing::info!(station_id, "login refused: too many failures");
         return Err(ApiError::TooManyRequests {
             message: TOO_MANY_ATTEMPTS.into(),
             retry_after: seconds,
         });
     }
-    let outcome = login::log_in(&state.db, &station, &login_id, request.password).await?;
-    if matches!(outcome, LogIn::WrongCredentials) {
-        throttle.record_failure(&state).await;
-    } else {
-        throttle.record_success(&state).await;
+    let outcome = login::log_in(&state.db, &station, &login_id, request.password).await;
+    match &outcome {
+        // The reserved try is the failure's count.
+        Ok(LogIn::WrongCredentials) => {}
+        Ok(_) => throttle.succeeded(&state).await,
+        Err(_) => throttle.give_back(&state).await,
     }
-    Ok(match outcome {
+    Ok(match outcome? {
         LogIn::WrongCredentials => return Err(ApiError::Unauthorized(BAD_CREDENTIALS.into())),
         LogIn::AwaitingActivation(account) => {
             let body = PendingActivation {
