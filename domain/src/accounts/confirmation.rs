@@ -4,6 +4,7 @@
 //! tells whether an account exists.
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
@@ -82,11 +83,13 @@ pub struct MethodRequest {
     #[serde(rename = "type")]
     method: Option<String>,
     /// The masked contacts the form shows, sent as the spec's form sends them and never
-    /// used: the code goes to the account's own e-mail.
+    /// read: the code goes to the account's own e-mail.
     #[serde(rename = "email")]
-    _email: Option<String>,
+    #[schema(value_type = Option<String>)]
+    _email: Option<IgnoredAny>,
     #[serde(rename = "tel")]
-    _tel: Option<String>,
+    #[schema(value_type = Option<String>)]
+    _tel: Option<IgnoredAny>,
 }
 
 /// Step 2 of the multi-step sign-up: a code for the station's account `user_id`, to the
@@ -159,6 +162,10 @@ pub async fn send_code_to_address(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ActivateRequest {
     station: StationField,
+    /// Sent as the spec's form sends it and never read: the station decides.
+    #[serde(rename = "establishment")]
+    #[schema(value_type = Option<i64>)]
+    _establishment: Option<IgnoredAny>,
     email: Option<String>,
     /// The e-mail's 6-digit code, or the token of its link.
     hash: Option<String>,

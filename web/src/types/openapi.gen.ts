@@ -1093,6 +1093,11 @@ export interface components {
     schemas: {
         ActivateRequest: {
             email?: string | null;
+            /**
+             * Format: int64
+             * @description Sent as the spec's form sends it and never read: the station decides.
+             */
+            establishment?: number | null;
             /** @description The e-mail's 6-digit code, or the token of its link. */
             hash?: string | null;
             station: components["schemas"]["StationField"];
@@ -1201,6 +1206,12 @@ export interface components {
             prettyName?: string | null;
             subdomain?: string | null;
             tel?: string | null;
+            /**
+             * Format: int64
+             * @description The account type, sent as the spec's sign-up sends it and never read: this form
+             *     makes company admins (1).
+             */
+            type?: number | null;
         };
         /**
          * @description The kinds of staff action, as stored in `staff_audit.action`.
@@ -1359,10 +1370,11 @@ export interface components {
             state: string | null;
             zipcode: string | null;
         };
-        /** @description The body also carries `imageType`, which is ignored: the content decides the type. */
         ImageUpload: {
             /** @description A JPEG, PNG, WebP or GIF, base64-encoded (a `data:` URL prefix is accepted). */
             base64: string;
+            /** @description Sent as the spec's form sends it and never read: the content decides the type. */
+            imageType?: string | null;
         };
         /** @description Everything staff need to understand a job. */
         JobDetail: components["schemas"]["JobSummary"] & {
@@ -1516,7 +1528,7 @@ export interface components {
         MethodRequest: {
             /**
              * @description The masked contacts the form shows, sent as the spec's form sends them and never
-             *     used: the code goes to the account's own e-mail.
+             *     read: the code goes to the account's own e-mail.
              */
             email?: string | null;
             /**
@@ -1794,6 +1806,13 @@ export interface components {
             phoneNumber?: string | null;
             state?: string | null;
             station: components["schemas"]["StationField"];
+            subdomain?: string | null;
+            /**
+             * Format: int64
+             * @description The account type and the station's subdomain, sent as the spec's generic sign-up
+             *     sends them and never read: this form makes participants (2) of `station`.
+             */
+            type?: number | null;
         };
         SiteConfig: {
             captcha: components["schemas"]["CaptchaWidget"];

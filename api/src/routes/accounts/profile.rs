@@ -9,6 +9,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Response};
 use domain::accounts::profile::{self, ParticipantUpdate};
 use domain::accounts::user::User;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -87,11 +88,14 @@ async fn update_participant(
     }))
 }
 
-/// The body also carries `imageType`, which is ignored: the content decides the type.
 #[derive(Debug, Deserialize, ToSchema)]
 struct ImageUpload {
     /// A JPEG, PNG, WebP or GIF, base64-encoded (a `data:` URL prefix is accepted).
     base64: String,
+    /// Sent as the spec's form sends it and never read: the content decides the type.
+    #[serde(rename = "imageType")]
+    #[schema(value_type = Option<String>)]
+    _image_type: Option<IgnoredAny>,
 }
 
 /// Replaces the caller's profile image

@@ -4,6 +4,7 @@
 use std::net::IpAddr;
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
@@ -57,6 +58,11 @@ pub struct AdminSignup {
     main_brand_image: Option<Image>,
     main_brand_color: Option<String>,
     captcha: Option<String>,
+    /// The account type, sent as the spec's sign-up sends it and never read: this form
+    /// makes company admins (1).
+    #[serde(rename = "type")]
+    #[schema(value_type = Option<i64>)]
+    _type: Option<IgnoredAny>,
 }
 
 /// Everything the form sent, checked and normalised.

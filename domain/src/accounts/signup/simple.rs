@@ -6,6 +6,7 @@ use std::net::IpAddr;
 
 use chrono::Utc;
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 
@@ -37,6 +38,14 @@ pub struct SimpleSignup {
     phone_number: Option<String>,
     captcha: Option<String>,
     member_get_member: Option<MemberGetMember>,
+    /// The account type and the station's subdomain, sent as the spec's generic sign-up
+    /// sends them and never read: this form makes participants (2) of `station`.
+    #[serde(rename = "type")]
+    #[schema(value_type = Option<i64>)]
+    _type: Option<IgnoredAny>,
+    #[serde(rename = "subdomain")]
+    #[schema(value_type = Option<String>)]
+    _subdomain: Option<IgnoredAny>,
 }
 
 /// A simple sign-up that passed every check: what [`create_simple`] writes.
