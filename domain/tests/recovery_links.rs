@@ -7,17 +7,6 @@ use sqlx::PgPool;
 
 const EMAIL: &str = "ana@example.com";
 
-async fn station(db: &PgPool, subdomain: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', $1, 'https://c.example.com')
-         RETURNING id",
-    )
-    .bind(subdomain)
-    .fetch_one(db)
-    .await
-    .expect("station")
-}
-
 /// A new account of the station with a fresh reset link: (user id, token).
 async fn account_with_link(db: &PgPool, station_id: i64, email: &str) -> (i64, String) {
     let user_id: i64 = sqlx::query_scalar(
@@ -65,8 +54,8 @@ async fn verdicts(db: &PgPool, station_id: i64, email: &str, token: &str) -> (bo
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn is_open_and_redeem_take_the_same_links(db: PgPool) {
-    let home = station(&db, "casa").await;
-    let elsewhere = station(&db, "fora").await;
+    let home = testkit::insert_station(&db, "casa").await;
+    let elsewhere = testkit::insert_station(&db, "fora").await;
     let mut cases = Vec::new();
 
     let (_, token) = account_with_link(&db, home, "live@example.com").await;

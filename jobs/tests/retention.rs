@@ -122,13 +122,7 @@ async fn shorter_ages_prune_more(db: PgPool) {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn retention_prunes_spent_activation_limits_and_keeps_live_ones(db: PgPool) {
-    let station_id: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
-         RETURNING id",
-    )
-    .fetch_one(&db)
-    .await
-    .expect("station");
+    let station_id = testkit::insert_station(&db, "clube").await;
     // The last byte of each address hash names the row.
     sqlx::query(
         "INSERT INTO confirmation_cooldowns (station_id, email_hash, sent_at, day_started_at, day_count)

@@ -146,10 +146,7 @@ pub async fn send_code_to_address(
     config: &Config,
     form: &ResendRequest,
 ) -> Result<FollowUp, AccountError> {
-    let mut problems = Problems::default();
-    let email = signup::email(&mut problems, form.email.as_deref(), true);
-    reject(problems)?;
-    let email = email.unwrap_or_default();
+    let email = signup::required_email(form.email.as_deref())?;
     let station = named_station(&mut *tx, form.station_id).await?;
     claim(tx, config, station.id, Recipient::Address(&email)).await?;
     let Some((user_id, name)) = pending::by_email(&mut *tx, station.id, &email).await? else {

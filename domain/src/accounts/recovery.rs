@@ -242,10 +242,7 @@ pub async fn send_link(
     public_url: &str,
     form: &LinkRequest,
 ) -> Result<FollowUp, AccountError> {
-    let mut problems = Problems::default();
-    let email = signup::email(&mut problems, form.email.as_deref(), true);
-    reject(problems)?;
-    let email = email.unwrap_or_default();
+    let email = signup::required_email(form.email.as_deref())?;
     let station = named_station(&mut *tx, form.station_id).await?;
     Ok(match request(tx, station.id, &email).await? {
         Requested::Issued(issued) => {

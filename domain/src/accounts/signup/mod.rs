@@ -411,6 +411,14 @@ impl StationField {
     }
 }
 
+/// A form's one required e-mail, normalised, or the refusal that says what is wrong with it.
+pub fn required_email(value: Option<&str>) -> Result<String, AccountError> {
+    let mut problems = Problems::default();
+    let email = email(&mut problems, value, true);
+    reject(problems)?;
+    Ok(email.unwrap_or_default())
+}
+
 /// Refuses a form that broke any rule, with every broken rule's message.
 pub fn reject(problems: Problems) -> Result<(), AccountError> {
     if problems.is_empty() {
