@@ -52,7 +52,7 @@ pub struct Inviter {
 }
 
 /// The station's current offer: the newest active rule.
-pub async fn active_rule(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<Option<Rule>> {
+async fn active_rule(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<Option<Rule>> {
     sqlx::query_as(
         "SELECT id, points_inviter, points_invited FROM mgm_rules
           WHERE station_id = $1 AND active ORDER BY id DESC LIMIT 1",
@@ -64,10 +64,7 @@ pub async fn active_rule(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Resu
 
 /// The inviter of a code: a member of that station, activated, not blocked, whose invite
 /// code is the code's first part.
-pub async fn inviter(
-    db: impl PgExecutor<'_>,
-    invite: &InviteCode,
-) -> sqlx::Result<Option<Inviter>> {
+async fn inviter(db: impl PgExecutor<'_>, invite: &InviteCode) -> sqlx::Result<Option<Inviter>> {
     sqlx::query_as(
         "SELECT id, name FROM users
           WHERE id = $1 AND station_id = $2 AND invite_code = $3

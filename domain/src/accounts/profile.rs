@@ -29,12 +29,12 @@ const PROFILE_IMAGE_SIDE: u32 = 512;
 /// then compared under the row's lock ([`lock_credentials`]), so the slow hasher never
 /// holds a connection.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct Credentials {
+struct Credentials {
     pub password_hash: Option<String>,
     pub email: Option<String>,
 }
 
-pub async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Credentials> {
+async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Credentials> {
     sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_one(db)
@@ -42,7 +42,7 @@ pub async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<
 }
 
 /// [`credentials`] with the row locked for the rest of the transaction.
-pub async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<Credentials> {
+async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<Credentials> {
     sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
         .bind(user_id)
         .fetch_one(tx)
@@ -87,14 +87,14 @@ pub struct ParticipantUpdate {
 
 /// What the account has now, for the rules that depend on it.
 #[derive(Debug, Clone, Copy)]
-pub struct AccountState {
+struct AccountState {
     pub has_password: bool,
     pub has_email: bool,
 }
 
 /// A valid update. `Some(None)` clears an optional field.
 #[derive(Debug, Clone, Default)]
-pub struct Changes {
+struct Changes {
     pub name: Option<String>,
     pub cpf: Option<String>,
     pub email: Option<String>,
@@ -109,7 +109,7 @@ pub struct Changes {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct AddressInput {
+struct AddressInput {
     pub zipcode: String,
     pub line_1: String,
     pub number: String,
@@ -119,7 +119,7 @@ pub struct AddressInput {
 
 /// Checks everything sent, with the sign-up forms' field rules; the messages of every
 /// broken rule, in field order.
-pub fn validate(
+fn validate(
     update: ParticipantUpdate,
     account: AccountState,
     today: NaiveDate,
@@ -201,7 +201,7 @@ pub fn validate(
 /// Whether these changes take over the account's way in (its e-mail or password), which a
 /// borrowed session must not do without the current password. Accounts with no password
 /// yet (simple sign-up) have none to give. The same e-mail sent again is no change.
-pub fn needs_current_password(
+fn needs_current_password(
     changes: &Changes,
     has_password: bool,
     stored_email: Option<&str>,
@@ -215,7 +215,7 @@ pub fn needs_current_password(
 
 /// A unique index an update ran into.
 #[derive(Debug, thiserror::Error)]
-pub enum ApplyError {
+enum ApplyError {
     #[error("{0}")]
     Taken(&'static str),
     #[error(transparent)]
@@ -224,7 +224,7 @@ pub enum ApplyError {
 
 /// Points the member's picture at `image_url` and answers the one it replaced, so the
 /// caller can remove that file.
-pub async fn replace_image(
+async fn replace_image(
     db: impl PgExecutor<'_>,
     user_id: i64,
     image_url: &str,
@@ -242,7 +242,7 @@ pub async fn replace_image(
 }
 
 /// Writes the changes; `password_hash` is the hash of `changes.password`.
-pub async fn apply(
+async fn apply(
     tx: &mut PgConnection,
     user_id: i64,
     changes: &Changes,

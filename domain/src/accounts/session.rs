@@ -176,7 +176,7 @@ pub async fn log_in_with_token(db: &PgPool, token: &str) -> anyhow::Result<Optio
 
 /// Uses up a login token: the user it was issued to, if it is unused and unexpired. A
 /// second redemption, even concurrent, gets `None`.
-pub async fn redeem_login_token(
+async fn redeem_login_token(
     db: impl PgExecutor<'_>,
     token: &str,
 ) -> sqlx::Result<Option<SessionUser>> {

@@ -8,7 +8,7 @@ use serde::de::IgnoredAny;
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
-use super::{NewAccount, Problems, create, pass_captcha, reject};
+use super::{NewAccount, Problems, create_account, pass_captcha, reject};
 use crate::accounts::change::AccountError;
 use crate::accounts::session::{self, NewSession};
 use crate::accounts::{password, signup};
@@ -252,7 +252,7 @@ pub async fn create_company(
         establishment_id: Some(establishment_id),
         ..NewAccount::default()
     };
-    let user_id = create(tx, &account).await?;
+    let user_id = create_account(tx, &account).await?;
     if let Some(logo) = logo {
         // Written before the commit: a failed commit leaves an unused file, never a
         // station pointing at a missing one.

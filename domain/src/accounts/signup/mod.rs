@@ -326,23 +326,10 @@ pub struct NewAccount {
     pub establishment_id: Option<i64>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum CreateError {
-    /// The e-mail or CPF has an account already (found by the unique index, so also when two
-    /// sign-ups race); the message says which.
-    #[error("{0}")]
-    Taken(&'static str),
-    #[error(transparent)]
-    Database(#[from] sqlx::Error),
-    #[error(transparent)]
-    Other(#[from] anyhow::Error),
-}
-
-/// Inserts the account with a fresh invite code and links its establishment.
-pub async fn create_account(
-    tx: &mut PgConnection,
-    account: &NewAccount,
-) -> Result<i64, CreateError> {
+/// Inserts the account with a fresh invite code and links its establishment. An e-mail or
+/// CPF that has an account already, found by the unique index (so also when two sign-ups
+/// race), is refused like one found beforehand.
+async fn create_account(tx: &mut PgConnection, account: &NewAccount) -> Result<i64, AccountError> {
     // A clash of random invite codes is astronomically rare, but costs only another try.
     for _ in 0..3 {
         let invite_code = new_invite_code()?;
@@ -383,15 +370,15 @@ pub async fn create_account(
     Err(anyhow::anyhow!("no free invite code after three tries").into())
 }
 
-fn taken_or_database(err: sqlx::Error) -> CreateError {
+fn taken_or_database(err: sqlx::Error) -> AccountError {
     let constraint = err
         .as_database_error()
         .filter(|db| db.is_unique_violation())
         .and_then(|db| db.constraint().map(str::to_owned));
     match constraint.as_deref() {
-        Some("users_station_email") => CreateError::Taken(EMAIL_TAKEN),
-        Some("users_station_cpf") => CreateError::Taken(CPF_TAKEN),
-        _ => CreateError::Database(err),
+        Some("users_station_email") => AccountError::invalid(EMAIL_TAKEN),
+        Some("users_station_cpf") => AccountError::invalid(CPF_TAKEN),
+        _ => err.into(),
     }
 }
 
@@ -467,16 +454,6 @@ pub async fn refuse_taken(
             taken.into_iter().map(String::from).collect(),
         ))
     }
-}
-
-/// [`create_account`], with a duplicate found by the unique index (a lost race) refused
-/// like one found beforehand.
-async fn create(tx: &mut PgConnection, account: &NewAccount) -> Result<i64, AccountError> {
-    create_account(tx, account).await.map_err(|err| match err {
-        CreateError::Taken(message) => AccountError::invalid(message),
-        CreateError::Database(err) => err.into(),
-        CreateError::Other(err) => err.into(),
-    })
 }
 
 /// The invite a sign-up came with: the offer and inviter `validate-mgm-code` answered, and

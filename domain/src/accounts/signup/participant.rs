@@ -10,8 +10,8 @@ use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 
 use super::{
-    MemberGetMember, NewAccount, Problems, create, pass_captcha, record_invitation, refuse_taken,
-    reject,
+    MemberGetMember, NewAccount, Problems, create_account, pass_captcha, record_invitation,
+    refuse_taken, reject,
 };
 use crate::accounts::change::{AccountError, FollowUp, named_station};
 use crate::accounts::user::{self, User};
@@ -212,7 +212,7 @@ pub async fn create_participant(
     } = checked;
     account.establishment_id =
         signup::establishment_for(&mut *tx, station.id, establishment_id).await?;
-    let user_id = create(tx, &account).await?;
+    let user_id = create_account(tx, &account).await?;
     record_invitation(tx, station.id, user_id, invite).await?;
     let follow_up = match (&account.email, station.affiliated) {
         (Some(email), false) => {

@@ -11,8 +11,8 @@ use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 
 use super::{
-    MemberGetMember, NewAccount, Problems, StationField, create, pass_captcha, record_invitation,
-    refuse_taken, reject,
+    MemberGetMember, NewAccount, Problems, StationField, create_account, pass_captcha,
+    record_invitation, refuse_taken, reject,
 };
 use crate::accounts::change::{AccountError, FollowUp, named_station};
 use crate::accounts::session::{self, NewSession};
@@ -118,7 +118,7 @@ pub async fn create_simple(
     } = checked;
     let station_id = account.station_id;
     account.establishment_id = signup::establishment_for(&mut *tx, station_id, None).await?;
-    let user_id = create(tx, &account).await?;
+    let user_id = create_account(tx, &account).await?;
     record_invitation(tx, station_id, user_id, invite).await?;
     // Active at once: the confirmed account's rewards are queued now.
     let credits = rewards::on_account_confirmed(tx, user_id).await?;
