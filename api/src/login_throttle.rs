@@ -1,6 +1,9 @@
 //! Failed logins are counted in Redis per account identifier and per client address (an
-//! IPv6 client by its /64, [`client_key`]), in a fixed window. Past the limit, logins (right or wrong) wait until the window ends: the
-//! sixth wrong password in a row is answered 429, so passwords cannot be guessed online.
+//! IPv6 client by its /64, [`client_key`]), in a fixed window. Past the limit, logins (right
+//! or wrong) wait until the window ends: the sixth wrong password in a row is answered 429,
+//! so passwords cannot be guessed online. A login reserves its try before the password is
+//! checked, so a burst of parallel guesses counts exactly, and gives it back unless the
+//! password was wrong.
 //! If Redis is unreachable logins go on unthrottled (and it is logged): an outage of the
 //! counter must not lock every member out.
 
@@ -18,6 +21,40 @@ pub const TOO_MANY_ATTEMPTS: &str =
     "Muitas tentativas de acesso sem sucesso. Aguarde alguns minutos e tente novamente.";
 
 const REDIS_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// KEYS: the counters; ARGV: the window in seconds, then each counter's limit. When a
+/// counter is at its limit, answers the longest wait among those that are; otherwise counts
+/// one try on every counter (a window starts at its first try and is not extended by later
+/// ones) and answers 0.
+const RESERVE: &str = r"
+local wait = 0
+for i, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
+    local ttl = redis.call('TTL', key)
+    if ttl < 1 then ttl = tonumber(ARGV[1]) end
+    wait = math.max(wait, ttl)
+  end
+end
+if wait > 0 then return wait end
+for _, key in ipairs(KEYS) do
+  redis.call('INCR', key)
+  redis.call('EXPIRE', key, ARGV[1], 'NX')
+end
+return 0
+";
+
+/// KEYS: the identifier's counter, then the address' (if any); ARGV[1]: `clear` to clear
+/// the identifier's count, `keep` to give its try back like the address'. A counter whose
+/// window ended meanwhile is left alone.
+const GIVE_BACK: &str = r"
+for i, key in ipairs(KEYS) do
+  if i == 1 and ARGV[1] == 'clear' then
+    redis.call('DEL', key)
+  elseif tonumber(redis.call('GET', key) or '0') > 0 then
+    redis.call('DECR', key)
+  end
+end
+";
 
 /// The counters one login attempt touches.
 #[derive(Debug)]
@@ -48,51 +85,52 @@ impl LoginThrottle {
         }
     }
 
-    /// `Some(seconds to wait)` when this identifier or address is over its limit. One round
-    /// trip: every login pays for it.
-    pub async fn blocked_for(&self, state: &AppState) -> Option<u64> {
-        let counters = self
+    /// Takes one try from the identifier's and the address' allowances, or answers the
+    /// seconds to wait when either is spent. Checking and counting are one step in Redis,
+    /// so attempts made at once cannot all pass a check made before any of them counted.
+    /// The try counts as a failure unless it is given back ([`Self::succeeded`],
+    /// [`Self::give_back`]). One round trip: every login pays for it.
+    pub async fn reserve(&self, state: &AppState) -> Result<(), u64> {
+        let wait = self
             .with_redis(state, async |redis: &mut MultiplexedConnection| {
-                let mut pipe = redis::pipe();
+                let mut call = redis::cmd("EVAL");
+                call.arg(RESERVE).arg(self.keys().count());
                 for (key, _) in self.keys() {
-                    pipe.get(key).ttl(key);
+                    call.arg(key);
                 }
-                pipe.query_async::<Vec<(Option<u32>, i64)>>(redis).await
+                call.arg(self.window_seconds);
+                for (_, max) in self.keys() {
+                    call.arg(max);
+                }
+                call.query_async::<u64>(redis).await
             })
-            .await?;
-        self.keys()
-            .zip(counters)
-            .filter(|((_, max), (count, _))| count.unwrap_or(0) >= *max)
-            .map(|(_, (_, ttl))| u64::try_from(ttl).unwrap_or(self.window_seconds).max(1))
-            .max()
+            .await;
+        match wait {
+            Some(seconds) if seconds > 0 => Err(seconds),
+            _ => Ok(()),
+        }
     }
 
-    /// Counts a failed attempt against the identifier and the address.
-    pub async fn record_failure(&self, state: &AppState) {
+    /// The right password: the identifier's count is cleared and the address' try given
+    /// back (the address counts failures only; one person's success says nothing about
+    /// other guesses from there, so its earlier failures stay).
+    pub async fn succeeded(&self, state: &AppState) {
+        self.settle(state, "clear").await;
+    }
+
+    /// Neither right nor wrong (the check could not be made): the try is given back.
+    pub async fn give_back(&self, state: &AppState) {
+        self.settle(state, "keep").await;
+    }
+
+    async fn settle(&self, state: &AppState, identifier: &'static str) {
         self.with_redis(state, async |redis: &mut MultiplexedConnection| {
-            let mut pipe = redis::pipe();
+            let mut call = redis::cmd("EVAL");
+            call.arg(GIVE_BACK).arg(self.keys().count());
             for (key, _) in self.keys() {
-                // The window starts at the first failure and is not extended by later ones.
-                pipe.incr(key, 1).ignore();
-                pipe.cmd("EXPIRE")
-                    .arg(key)
-                    .arg(self.window_seconds)
-                    .arg("NX")
-                    .ignore();
+                call.arg(key);
             }
-            pipe.query_async::<()>(redis).await
-        })
-        .await;
-    }
-
-    /// A successful login clears the identifier's count (not the address': one person's
-    /// success says nothing about other guesses from there).
-    pub async fn record_success(&self, state: &AppState) {
-        self.with_redis(state, async |redis: &mut MultiplexedConnection| {
-            redis::cmd("DEL")
-                .arg(&self.account_key)
-                .query_async::<()>(redis)
-                .await
+            call.arg(identifier).query_async::<()>(redis).await
         })
         .await;
     }

@@ -255,9 +255,10 @@ async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     )
     .await;
     assert_eq!(method.status, StatusCode::OK, "{}", method.text);
-    assert_eq!(method.json()["email"], "jo***@ex***.com");
-    assert_eq!(method.json()["resend_in"], 60);
-    assert!(method.json()["job_id"].is_string());
+    assert_eq!(
+        method.json(),
+        json!({"message": "E-mail enviado com sucesso", "resend_in": 60})
+    );
     let sent = mails(&db).await;
     assert_eq!(sent.len(), 1);
     assert_eq!(
@@ -295,24 +296,14 @@ async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     .await;
     assert_eq!(activated.status, StatusCode::OK, "{}", activated.text);
 
-    let nothing_pending = post_json(
+    let missing_id = post_json(
         &app,
         METHOD,
-        &json!({"station_id": station_id, "user_id": user_id, "type": "email"}).to_string(),
+        &json!({"station_id": station_id, "type": "email"}).to_string(),
     )
     .await;
     assert_eq!(
-        messages(&nothing_pending),
-        ["Não há cadastro aguardando confirmação."]
-    );
-    let unknown = post_json(
-        &app,
-        METHOD,
-        &json!({"station_id": station_id, "user_id": 999_999, "type": "email"}).to_string(),
-    )
-    .await;
-    assert_eq!(
-        messages(&unknown),
+        messages(&missing_id),
         ["Não há cadastro aguardando confirmação."]
     );
     let sms = post_json(
@@ -613,4 +604,384 @@ async fn the_activation_answer_carries_no_personal_data(db: PgPool) {
         answer.json(),
         json!({"message": "Sucesso! Código validado", "user": {"id": user_id, "active": 1}})
     );
+}
+
+/// The answers to six wrong codes in a row for one account: (status, body, Retry-After).
+async fn six_wrong_codes(app: &axum::Router, body: Value) -> Vec<(StatusCode, Value, bool)> {
+    let mut answers = Vec::new();
+    for _ in 0..6 {
+        let answer = post_json(app, ACTIVATE, &body.to_string()).await;
+        let waits_an_hour = answer.headers.get(RETRY_AFTER).is_some_and(|seconds| {
+            let seconds: u64 = seconds.to_str().expect("ascii").parse().expect("seconds");
+            (3500..=3600).contains(&seconds)
+        });
+        answers.push((answer.status, answer.json(), waits_an_hour));
+    }
+    answers
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn wrong_codes_for_an_unknown_account_are_answered_as_for_a_real_one(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let wrong = wrong_code(&code_of(&mail));
+    let active_without_code = common::insert_member(&db, station_id, "ativo@example.com").await;
+    let (other_station, _) = station(&db, "outro", &[]).await;
+
+    let real = six_wrong_codes(
+        &app,
+        json!({"station": station_id, "email": "maria@example.com", "hash": wrong}),
+    )
+    .await;
+    let mut expected = vec![
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"messages": ["Código inválido."]}),
+            false,
+        );
+        5
+    ];
+    expected.push((
+        StatusCode::TOO_MANY_REQUESTS,
+        json!({"messages": ["Muitas tentativas com código inválido. Aguarde 60 minutos ou use o link enviado por e-mail."]}),
+        true,
+    ));
+    assert_eq!(real, expected, "a real pending account");
+
+    for (case, body) in [
+        (
+            "an unknown e-mail",
+            json!({"station": station_id, "email": "ninguem@example.com", "hash": wrong}),
+        ),
+        (
+            "an unknown account id",
+            json!({"station": station_id, "email": "ni***@ex***.com", "user_id": 999_999, "hash": wrong}),
+        ),
+        (
+            "an active account that never had a code",
+            json!({"station": station_id, "email": "ativo@example.com", "hash": wrong}),
+        ),
+        (
+            "the real account's id in another station",
+            json!({"station": other_station, "email": "ma***@ex***.com", "user_id": user_id, "hash": wrong}),
+        ),
+    ] {
+        assert_eq!(six_wrong_codes(&app, body).await, expected, "{case}");
+    }
+    let by_id = post_json(
+        &app,
+        ACTIVATE,
+        &json!({"station": station_id, "email": "x", "user_id": active_without_code, "hash": wrong})
+            .to_string(),
+    )
+    .await;
+    assert_eq!(
+        by_id.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "counted apart from its e-mail"
+    );
+
+    // An address counts as one identifier whatever its case, within its station only.
+    let upper = post_json(
+        &app,
+        ACTIVATE,
+        &activation(station_id, " NINGUEM@Example.com ", wrong),
+    )
+    .await;
+    assert_eq!(
+        upper.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        upper.text
+    );
+    let elsewhere = post_json(
+        &app,
+        ACTIVATE,
+        &activation(other_station, "ninguem@example.com", wrong),
+    )
+    .await;
+    assert_eq!(elsewhere.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!is_active(&db, user_id).await);
+}
+
+/// A pool of the test's database wide enough for every request of a burst at once, plus
+/// the connection that holds the account's row (sqlx::test's own has 5).
+async fn wide_pool(db: &PgPool) -> PgPool {
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(16)
+        .connect_with((*db.connect_options()).clone())
+        .await
+        .expect("pool")
+}
+
+/// Waits until `count` sessions of this database wait for a lock.
+async fn until_waiting_for_a_lock(db: &PgPool, count: i64) {
+    for _ in 0..750 {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(db)
+        .await
+        .expect("activity");
+        if waiting >= count {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("{count} requests never all waited for the account's row");
+}
+
+/// Sends a code for `email` in a task of its own and answers its status and body.
+fn spawn_code(
+    app: &axum::Router,
+    station_id: i64,
+    email: &str,
+    code: &str,
+) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let (app, body) = (app.clone(), activation(station_id, email, code));
+    tokio::spawn(async move {
+        let answer = post_json(&app, ACTIVATE, &body).await;
+        (answer.status, answer.json())
+    })
+}
+
+/// Holds a row (`sql` locks it, `$1` names it) until the transaction ends.
+async fn hold(
+    db: &PgPool,
+    sql: &'static str,
+    id: i64,
+) -> sqlx::Transaction<'static, sqlx::Postgres> {
+    let mut holder = db.begin().await.expect("tx");
+    sqlx::query(sql)
+        .bind(id)
+        .execute(&mut *holder)
+        .await
+        .expect("hold the row");
+    holder
+}
+
+const LOCKED: &str =
+    "Muitas tentativas com código inválido. Aguarde 60 minutos ou use o link enviado por e-mail.";
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn wrong_codes_sent_at_once_count_as_if_sent_one_by_one(db: PgPool) {
+    let db = wide_pool(&db).await;
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let wrong = wrong_code(&code_of(&mail));
+
+    for (email, row, id) in [
+        (
+            "maria@example.com",
+            "SELECT 1 FROM activation_codes WHERE user_id = $1 FOR UPDATE",
+            user_id,
+        ),
+        (
+            "ninguem@example.com",
+            "SELECT 1 FROM activation_guesses WHERE station_id = $1 FOR UPDATE",
+            station_id,
+        ),
+    ] {
+        // One wrong code first, so the unknown address has its row to hold too.
+        let first = spawn_code(&app, station_id, email, wrong)
+            .await
+            .expect("request");
+        assert_eq!(first.0, StatusCode::UNPROCESSABLE_ENTITY, "{email}");
+        // While the row is held, every request gets as far as it can: all eleven are in
+        // flight before the first is checked.
+        let holder = hold(&db, row, id).await;
+        let burst: Vec<_> = (0..11)
+            .map(|_| spawn_code(&app, station_id, email, wrong))
+            .collect();
+        until_waiting_for_a_lock(&db, 11).await;
+        holder.commit().await.expect("release");
+
+        let mut answers = Vec::new();
+        for request in burst {
+            answers.push(request.await.expect("request"));
+        }
+        answers.sort_by_key(|(status, _)| *status);
+        let invalid = (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"messages": ["Código inválido."]}),
+        );
+        let locked = (StatusCode::TOO_MANY_REQUESTS, json!({"messages": [LOCKED]}));
+        let mut expected = vec![invalid; 4];
+        expected.extend(vec![locked; 7]);
+        assert_eq!(
+            answers, expected,
+            "{email}: the fifth locks; later ones are not checked"
+        );
+    }
+    let (failed, locked): (i16, bool) = sqlx::query_as(
+        "SELECT failed_attempts, locked_until > now() FROM activation_codes WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_one(&db)
+    .await
+    .expect("row");
+    assert_eq!(
+        (failed, locked),
+        (0, true),
+        "locked, the count started over"
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_right_code_sent_with_wrong_ones_cannot_slip_past_the_lockout(db: PgPool) {
+    let db = wide_pool(&db).await;
+    let app = app(db.clone());
+    let (station_id, user_id, mail) = signed_up(&db, &app).await;
+    let code = code_of(&mail);
+    let wrong = wrong_code(&code);
+    for _ in 0..4 {
+        let answer = spawn_code(&app, station_id, "maria@example.com", wrong)
+            .await
+            .expect("request");
+        assert_eq!(answer.0, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+
+    let holder = hold(
+        &db,
+        "SELECT 1 FROM activation_codes WHERE user_id = $1 FOR UPDATE",
+        user_id,
+    )
+    .await;
+    // The fifth wrong code is first in line for the row; the right one comes with ten more
+    // wrong ones, all checked after it in whatever order the row lock hands them on.
+    let fifth = spawn_code(&app, station_id, "maria@example.com", wrong);
+    until_waiting_for_a_lock(&db, 1).await;
+    let right = spawn_code(&app, station_id, "maria@example.com", &code);
+    let others: Vec<_> = (0..10)
+        .map(|_| spawn_code(&app, station_id, "maria@example.com", wrong))
+        .collect();
+    until_waiting_for_a_lock(&db, 12).await;
+    holder.commit().await.expect("release");
+
+    assert_eq!(
+        fifth.await.expect("request"),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"messages": ["Código inválido."]})
+        )
+    );
+    let locked = (StatusCode::TOO_MANY_REQUESTS, json!({"messages": [LOCKED]}));
+    assert_eq!(right.await.expect("request"), locked);
+    for request in others {
+        assert_eq!(request.await.expect("request"), locked);
+    }
+    assert!(!is_active(&db, user_id).await);
+}
+
+/// `confirmation-method` for `user_id` on the station: (status, body, Retry-After).
+async fn ask_code_for(
+    app: &axum::Router,
+    station_id: i64,
+    user_id: i64,
+) -> (StatusCode, Value, Option<u64>) {
+    let answer = post_json(
+        app,
+        METHOD,
+        &json!({"station_id": station_id, "user_id": user_id, "type": "email"}).to_string(),
+    )
+    .await;
+    let wait = answer
+        .headers
+        .get(RETRY_AFTER)
+        .map(|seconds| seconds.to_str().expect("ascii").parse().expect("seconds"));
+    (answer.status, answer.json(), wait)
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn confirmation_method_answers_alike_whatever_the_id(db: PgPool) {
+    let (station_id, _) = station(&db, "sindicato", &["affiliated = true"]).await;
+    sqlx::query(
+        "INSERT INTO affiliate_roster (station_id, cpf, name, email) VALUES
+             ($1, $2, 'João', 'joao@example.com'), ($1, $3, 'Sem E-mail', NULL)",
+    )
+    .bind(station_id)
+    .bind(CPF_A_DIGITS)
+    .bind(CPF_B)
+    .execute(&db)
+    .await
+    .expect("roster");
+    let app = app(db.clone());
+    let mut pending = Vec::new();
+    for cpf in [CPF_A, CPF_B] {
+        let created = post_json(
+            &app,
+            PARTICIPANT,
+            &json!({"station_id": station_id, "cpf": cpf, "password": PASSWORD,
+                    "password_confirmation": PASSWORD})
+            .to_string(),
+        )
+        .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+        pending.push(created.json()["user"]["id"].as_i64().expect("id"));
+    }
+    let active = common::insert_member(&db, station_id, "ativo@example.com").await;
+    let (_, elsewhere, _) = signed_up(&db, &app).await;
+    let before = mails(&db).await.len();
+
+    for (case, user_id) in [
+        ("a pending account", pending[0]),
+        ("a pending account with no e-mail", pending[1]),
+        ("an active account", active),
+        ("another station's pending account", elsewhere),
+        ("no account", 999_999),
+    ] {
+        let first = ask_code_for(&app, station_id, user_id).await;
+        assert_eq!(
+            first,
+            (
+                StatusCode::OK,
+                json!({"message": "E-mail enviado com sucesso", "resend_in": 60}),
+                None
+            ),
+            "{case}"
+        );
+        let (status, body, wait) = ask_code_for(&app, station_id, user_id).await;
+        let wait = wait.unwrap_or_else(|| panic!("{case}: no Retry-After"));
+        assert!((55..=60).contains(&wait), "{case}: {wait}");
+        assert_eq!(
+            (status, body),
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({"messages": [format!("Aguarde {wait} segundos para pedir um novo código.")]})
+            ),
+            "{case}"
+        );
+    }
+    let sent: Vec<Value> = mails(&db).await.split_off(before);
+    assert_eq!(
+        sent.len(),
+        1,
+        "only the pending account with an e-mail gets one"
+    );
+    assert_eq!(sent[0]["to"], "joao@example.com");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn confirmation_method_sends_nothing_while_the_address_waits(db: PgPool) {
+    let app = app(db.clone());
+    // The sign-up's own e-mail started the address' wait.
+    let (station_id, user_id, _) = signed_up(&db, &app).await;
+    let answer = ask_code_for(&app, station_id, user_id).await;
+    assert_eq!(
+        answer,
+        (
+            StatusCode::OK,
+            json!({"message": "E-mail enviado com sucesso", "resend_in": 60}),
+            None
+        )
+    );
+    assert_eq!(mails(&db).await.len(), 1, "the sign-up's e-mail only");
+
+    end_the_resend_wait(&db).await;
+    let later = ask_code_for(&app, station_id, user_id).await;
+    assert_eq!(later.0, StatusCode::OK, "{:?}", later.1);
+    let sent = mails(&db).await;
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[1]["to"], "maria@example.com");
 }

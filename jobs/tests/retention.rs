@@ -119,3 +119,46 @@ async fn shorter_ages_prune_more(db: PgPool) {
     assert_eq!(pruned.jobs, 1);
     assert_eq!(remaining(&db).await, ["01AAAAAAAAAAAAAAAAAAAAAAA2"]);
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn retention_prunes_spent_activation_limits_and_keeps_live_ones(db: PgPool) {
+    let station_id = testkit::insert_station(&db, "clube").await;
+    // The last byte of each address hash names the row.
+    sqlx::query(
+        "INSERT INTO confirmation_cooldowns (station_id, email_hash, sent_at, day_started_at, day_count)
+         SELECT $1, decode(lpad(name, 64, '0'), 'hex'), now() - age, now() - age - interval '1 hour', 3
+           FROM (VALUES ('01', interval '25 hours'), ('02', interval '23 hours'),
+                        ('03', interval '1 minute')) AS rows (name, age)",
+    )
+    .bind(station_id)
+    .execute(&db)
+    .await
+    .expect("cooldowns");
+    // Wrong codes for unknown identifiers: a lockout over with its count started again
+    // (spent), a lockout still on, a count under way.
+    sqlx::query(
+        "INSERT INTO activation_guesses (station_id, identifier_hash, failed_attempts, locked_until)
+         SELECT $1, decode(lpad(name, 64, '0'), 'hex'), failed, now() + lockout
+           FROM (VALUES ('01', 0, interval '-1 second'), ('02', 0, interval '1 hour'),
+                        ('03', 3, NULL)) AS rows (name, failed, lockout)",
+    )
+    .bind(station_id)
+    .execute(&db)
+    .await
+    .expect("guesses");
+
+    let pruned = prune(&db, POLICY).await.expect("prune");
+
+    assert_eq!(pruned.activation_limits, 2);
+    let left: Vec<String> = sqlx::query_scalar(
+        "SELECT ltrim(encode(email_hash, 'hex'), '0') FROM confirmation_cooldowns ORDER BY 1",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("rows");
+    assert_eq!(
+        left,
+        ["2", "3"],
+        "the wait and the day of the younger ones still hold"
+    );
+}

@@ -3,8 +3,11 @@
 //! [`CODE_LIFETIME`]; the link lasts [`LINK_LIFETIME`]. Wrong codes add up per account,
 //! across re-issued codes: the [`MAX_FAILED_ATTEMPTS`]th locks code checks for [`LOCKOUT`]
 //! (the link, which cannot be guessed, still works), and only a success clears the count.
-//! Code e-mails to one address of a station are spaced by a wait and capped per day
-//! ([`claim_send`]), alike for addresses with no account.
+//! Codes for an identifier with no activation to check (no such account) are counted and
+//! locked out the same way, so the answers do not tell who has an account.
+//! Code e-mails to one recipient of a station (an address, or an account id) are spaced by
+//! a wait and capped per day ([`claim_send`]), alike for recipients with no account. The use
+//! cases that send codes and check them are `accounts::confirmation`'s.
 
 use chrono::Duration;
 use serde::Serialize;
@@ -173,15 +176,6 @@ pub enum Outcome {
     LinkInvalid,
 }
 
-impl Outcome {
-    pub fn user_id(self) -> Option<i64> {
-        match self {
-            Self::Activated(id) | Self::AlreadyActive(id) => Some(id),
-            _ => None,
-        }
-    }
-}
-
 /// Whose code is being checked: the account id (when the form only knows a masked e-mail)
 /// or its e-mail, always within one station.
 #[derive(Debug, Clone)]
@@ -202,8 +196,35 @@ struct LiveCode {
     active: bool,
 }
 
+// Lockouts are read and started at `clock_timestamp()`, not `now()`: a check that waited for
+// the row's lock began before the lockout it then finds, and `now()` (its transaction's
+// start) would make that lockout look longer than it is, or start its own one too early.
+
+/// Counts a wrong code on a row of `activation_codes` or `activation_guesses` (`$1` the
+/// limit, `$2` the lockout): the last allowed miss starts the lockout and the count over.
+macro_rules! count_wrong_code {
+    () => {
+        "failed_attempts = CASE WHEN failed_attempts + 1 >= $1 THEN 0
+                                ELSE failed_attempts + 1 END,
+         locked_until = CASE WHEN failed_attempts + 1 >= $1 THEN clock_timestamp() + $2 END"
+    };
+}
+
+/// The seconds left of a lockout on the row, as a column named `locked_for`.
+macro_rules! locked_for {
+    () => {
+        "CASE WHEN locked_until > clock_timestamp()
+              THEN extract(epoch FROM locked_until - clock_timestamp())::float8 END AS locked_for"
+    };
+}
+
+fn lockout_seconds(left: f64) -> Outcome {
+    Outcome::Locked((left.ceil() as u64).max(1))
+}
+
 /// Checks a 6-digit code. Every wrong code counts, even on an active account, so the
-/// answer cannot be brute-forced into the account's data; the fifth starts a lockout.
+/// answer cannot be brute-forced into the account's data; the fifth starts a lockout. The
+/// account's row is locked first, so codes checked at once count one after the other.
 pub async fn activate_with_code(
     tx: &mut PgConnection,
     station_id: i64,
@@ -214,38 +235,34 @@ pub async fn activate_with_code(
         Account::Id(id) => (Some(*id), None),
         Account::Email(email) => (None, Some(email.trim().to_lowercase())),
     };
-    let live: Option<LiveCode> = sqlx::query_as(
-        "SELECT a.user_id, a.code_salt, a.code_hash, a.code_expires_at <= now() AS expired,
-                CASE WHEN a.locked_until > now()
-                     THEN extract(epoch FROM a.locked_until - now())::float8 END AS locked_for,
-                a.used_at IS NOT NULL AS used, u.active
+    let live: Option<LiveCode> = sqlx::query_as(concat!(
+        "SELECT a.user_id, a.code_salt, a.code_hash, a.code_expires_at <= now() AS expired, ",
+        locked_for!(),
+        ", a.used_at IS NOT NULL AS used, u.active
            FROM activation_codes a JOIN users u ON u.id = a.user_id
           WHERE u.station_id = $1 AND (u.id = $2 OR u.email = $3)
-          FOR UPDATE OF a",
-    )
+          FOR UPDATE OF a"
+    ))
     .bind(station_id)
     .bind(id)
     .bind(email)
     .fetch_optional(&mut *tx)
     .await?;
     let Some(live) = live else {
-        return Ok(Outcome::WrongCode);
+        return count_guess(tx, station_id, account).await;
     };
-    if let Some(seconds) = live.locked_for {
-        return Ok(Outcome::Locked((seconds.ceil() as u64).max(1)));
+    if let Some(left) = live.locked_for {
+        return Ok(lockout_seconds(left));
     }
     if !equal_in_constant_time(&code_hash(&live.code_salt, code), &live.code_hash) {
-        // The last allowed miss starts the lockout and the count over.
-        sqlx::query(
-            "UPDATE activation_codes
-                SET failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0
-                                           ELSE failed_attempts + 1 END,
-                    locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + $3 END
-              WHERE user_id = $1",
-        )
-        .bind(live.user_id)
+        sqlx::query(concat!(
+            "UPDATE activation_codes SET ",
+            count_wrong_code!(),
+            " WHERE user_id = $3"
+        ))
         .bind(MAX_FAILED_ATTEMPTS)
         .bind(LOCKOUT)
+        .bind(live.user_id)
         .execute(&mut *tx)
         .await?;
         return Ok(Outcome::WrongCode);
@@ -258,6 +275,52 @@ pub async fn activate_with_code(
     }
     activate(tx, live.user_id).await?;
     Ok(Outcome::Activated(live.user_id))
+}
+
+/// A code for an identifier with no activation to check is wrong whatever it is, and is
+/// counted and locked out as an account's would be, so the answers do not tell whether the
+/// account exists. The upsert locks the identifier's row like the account's row is locked.
+async fn count_guess(
+    tx: &mut PgConnection,
+    station_id: i64,
+    account: &Account,
+) -> sqlx::Result<Outcome> {
+    let identifier = identifier_key(account);
+    let locked_for: Option<f64> = sqlx::query_scalar(concat!(
+        "INSERT INTO activation_guesses (station_id, identifier_hash) VALUES ($1, $2)
+         ON CONFLICT (station_id, identifier_hash)
+         DO UPDATE SET station_id = EXCLUDED.station_id
+         RETURNING ",
+        locked_for!()
+    ))
+    .bind(station_id)
+    .bind(identifier.as_slice())
+    .fetch_one(&mut *tx)
+    .await?;
+    if let Some(left) = locked_for {
+        return Ok(lockout_seconds(left));
+    }
+    sqlx::query(concat!(
+        "UPDATE activation_guesses SET ",
+        count_wrong_code!(),
+        " WHERE station_id = $3 AND identifier_hash = $4"
+    ))
+    .bind(MAX_FAILED_ATTEMPTS)
+    .bind(LOCKOUT)
+    .bind(station_id)
+    .bind(identifier.as_slice())
+    .execute(&mut *tx)
+    .await?;
+    Ok(Outcome::WrongCode)
+}
+
+/// The identifier a form named, normalised and hashed: no address is stored in the clear.
+fn identifier_key(account: &Account) -> [u8; 32] {
+    let identifier = match account {
+        Account::Id(id) => format!("id:{id}"),
+        Account::Email(email) => format!("email:{}", email.trim().to_lowercase()),
+    };
+    Sha256::digest(identifier.as_bytes()).into()
 }
 
 /// Checks the e-mail's link (`/ativar/{token}/{email}`): the token must be the live one of
@@ -305,8 +368,24 @@ async fn activate(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
     Ok(())
 }
 
-fn email_key(email: &str) -> [u8; 32] {
-    Sha256::digest(email.trim().to_lowercase().as_bytes()).into()
+/// Whose code e-mails a resend wait and a daily cap count, within one station: an address,
+/// or an account id (`confirmation-method`, whose form knows only a masked address). An id
+/// is counted whether or not it has an account, as an address is.
+#[derive(Debug, Clone, Copy)]
+pub enum Recipient<'a> {
+    Address(&'a str),
+    Account(i64),
+}
+
+impl Recipient<'_> {
+    /// The normalised address (no address is stored in the clear), or `id:` and the id,
+    /// which no address can spell (it has no `@`), hashed.
+    fn key(self) -> [u8; 32] {
+        match self {
+            Self::Address(email) => Sha256::digest(email.trim().to_lowercase().as_bytes()).into(),
+            Self::Account(id) => Sha256::digest(format!("id:{id}").as_bytes()).into(),
+        }
+    }
 }
 
 /// Why a code e-mail may not go now; each carries the seconds until it may.
@@ -314,24 +393,24 @@ fn email_key(email: &str) -> [u8; 32] {
 pub enum SendRefused {
     /// The last one is younger than the resend wait.
     Wait(u64),
-    /// The address had its e-mails for the (rolling) day.
+    /// The recipient had its e-mails for the (rolling) day.
     DailyCap(u64),
 }
 
-/// Takes the right to send a code e-mail to this address of the station now: refused while
-/// the last one is younger than `wait_seconds`, or when `max_per_day` went out within a
-/// day of the first of them. Two racing calls cannot both win.
+/// Takes the right to send a code e-mail to this recipient of the station now: refused
+/// while the last one is younger than `wait_seconds`, or when `max_per_day` went out within
+/// a day of the first of them. Two racing calls cannot both win.
 pub async fn claim_send(
     tx: &mut PgConnection,
     station_id: i64,
-    email: &str,
+    to: Recipient<'_>,
     wait_seconds: u64,
     max_per_day: u32,
 ) -> sqlx::Result<Result<(), SendRefused>> {
     let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
     let max_per_day = i32::try_from(max_per_day).unwrap_or(i32::MAX);
-    prune_cooldowns(&mut *tx).await?;
-    if record_send(tx, station_id, email, wait, max_per_day).await? {
+    let key = to.key();
+    if record_send(tx, station_id, &key, wait, max_per_day).await? {
         return Ok(Ok(()));
     }
     let (wait_left, day_left): (f64, Option<f64>) = sqlx::query_as(
@@ -342,7 +421,7 @@ pub async fn claim_send(
            FROM confirmation_cooldowns WHERE station_id = $1 AND email_hash = $2",
     )
     .bind(station_id)
-    .bind(email_key(email).as_slice())
+    .bind(key.as_slice())
     .bind(wait)
     .bind(max_per_day)
     .fetch_one(&mut *tx)
@@ -356,17 +435,19 @@ pub async fn claim_send(
 /// Starts the wait for an address without asking (the sign-up's own e-mail always goes),
 /// counting the e-mail in the address' day: [`record_send`] with neither a wait nor a cap.
 pub async fn mark_sent(tx: &mut PgConnection, station_id: i64, email: &str) -> sqlx::Result<()> {
-    record_send(tx, station_id, email, Duration::zero(), i32::MAX).await?;
+    let key = Recipient::Address(email).key();
+    record_send(tx, station_id, &key, Duration::zero(), i32::MAX).await?;
     Ok(())
 }
 
-/// Counts an e-mail to the address (its wait starts again; its day's count grows, or a new
-/// day starts) unless the last one is younger than `wait` or `max_per_day` went out within
-/// the day. One statement, so two racing calls cannot both pass. True when it counted.
+/// Counts an e-mail to the recipient of `key` (its wait starts again; its day's count
+/// grows, or a new day starts) unless the last one is younger than `wait` or `max_per_day`
+/// went out within the day. One statement, so two racing calls cannot both pass. True when
+/// it counted.
 async fn record_send(
     tx: &mut PgConnection,
     station_id: i64,
-    email: &str,
+    key: &[u8; 32],
     wait: Duration,
     max_per_day: i32,
 ) -> sqlx::Result<bool> {
@@ -383,7 +464,7 @@ async fn record_send(
          RETURNING 1",
     )
     .bind(station_id)
-    .bind(email_key(email).as_slice())
+    .bind(key.as_slice())
     .bind(wait)
     .bind(max_per_day)
     .fetch_optional(tx)
@@ -391,12 +472,23 @@ async fn record_send(
     Ok(counted.is_some())
 }
 
-/// Waits longer than a day are not a thing; their rows only take space.
-async fn prune_cooldowns(db: impl PgExecutor<'_>) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM confirmation_cooldowns WHERE sent_at < now() - interval '1 day'")
-        .execute(db)
-        .await?;
-    Ok(())
+/// Deletes the limits that no longer hold anything back: a code e-mail's wait and day end
+/// within a day of the last e-mail; an unknown identifier's guesses, once its lockout ended
+/// and its count started over, weigh as much as no row. The daily retention job calls it,
+/// so no request pays for a table-wide delete. Answers how many rows went.
+pub async fn prune_spent_limits(db: impl PgExecutor<'_>) -> sqlx::Result<u64> {
+    let (cooldowns, guesses): (i64, i64) = sqlx::query_as(
+        "WITH cooldowns AS (
+             DELETE FROM confirmation_cooldowns WHERE sent_at < now() - interval '1 day'
+             RETURNING 1),
+         guesses AS (
+             DELETE FROM activation_guesses WHERE failed_attempts = 0 AND locked_until <= now()
+             RETURNING 1)
+         SELECT (SELECT count(*) FROM cooldowns), (SELECT count(*) FROM guesses)",
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(u64::try_from(cooldowns + guesses).unwrap_or_default())
 }
 
 #[cfg(test)]

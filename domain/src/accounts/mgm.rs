@@ -52,7 +52,7 @@ pub struct Inviter {
 }
 
 /// The station's current offer: the newest active rule.
-pub async fn active_rule(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<Option<Rule>> {
+async fn active_rule(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<Option<Rule>> {
     sqlx::query_as(
         "SELECT id, points_inviter, points_invited FROM mgm_rules
           WHERE station_id = $1 AND active ORDER BY id DESC LIMIT 1",
@@ -64,10 +64,7 @@ pub async fn active_rule(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Resu
 
 /// The inviter of a code: a member of that station, activated, not blocked, whose invite
 /// code is the code's first part.
-pub async fn inviter(
-    db: impl PgExecutor<'_>,
-    invite: &InviteCode,
-) -> sqlx::Result<Option<Inviter>> {
+async fn inviter(db: impl PgExecutor<'_>, invite: &InviteCode) -> sqlx::Result<Option<Inviter>> {
     sqlx::query_as(
         "SELECT id, name FROM users
           WHERE id = $1 AND station_id = $2 AND invite_code = $3
@@ -78,6 +75,40 @@ pub async fn inviter(
     .bind(&invite.code)
     .fetch_optional(db)
     .await
+}
+
+/// What a valid invite code brings: the station's offer and who invites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    pub rule: Rule,
+    pub inviter_id: i64,
+    /// The inviter's first name only: the invite is public, the full name need not be.
+    pub inviter_first_name: String,
+}
+
+/// The offer of an invite code `{code}-U{inviterId}-E{stationId}`: `None` unless the code
+/// is well formed, its inviter is an active member of its station whose own invite code it
+/// is, and the station has an active offer.
+pub async fn offer(db: &sqlx::PgPool, code: &str) -> sqlx::Result<Option<Offer>> {
+    let Some(invite) = InviteCode::parse(code) else {
+        return Ok(None);
+    };
+    let Some(inviter) = inviter(db, &invite).await? else {
+        return Ok(None);
+    };
+    let Some(rule) = active_rule(db, invite.station_id).await? else {
+        return Ok(None);
+    };
+    Ok(Some(Offer {
+        rule,
+        inviter_id: inviter.id,
+        inviter_first_name: inviter
+            .name
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }))
 }
 
 /// Records who invited a new member, from the full invite code the sign-up carried: the

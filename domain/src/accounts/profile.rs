@@ -5,9 +5,14 @@
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
-use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder};
+use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, QueryBuilder};
 
+use crate::accounts::change::AccountError;
 use crate::accounts::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
+use crate::accounts::user::{self, User};
+use crate::accounts::{password, session};
+use crate::infra::images;
+use crate::infra::objects::Objects;
 use crate::shared::validate;
 
 pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
@@ -16,18 +21,20 @@ pub const CURRENT_PASSWORD_NEEDED: &str = "Informe a sua senha atual.";
 pub const CURRENT_PASSWORD_WRONG: &str = "Senha atual incorreta.";
 pub const CHANGED_MEANWHILE: &str =
     "O seu cadastro foi alterado em outra sessão enquanto salvávamos. Tente novamente.";
+/// The largest side of a stored profile image.
+const PROFILE_IMAGE_SIDE: u32 = 512;
 
 /// What an update's checks read: the password hash and the e-mail. Read and checked (the
 /// current password verified, the new one hashed) before the update's transaction opens,
 /// then compared under the row's lock ([`lock_credentials`]), so the slow hasher never
 /// holds a connection.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct Credentials {
+struct Credentials {
     pub password_hash: Option<String>,
     pub email: Option<String>,
 }
 
-pub async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Credentials> {
+async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Credentials> {
     sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_one(db)
@@ -35,7 +42,7 @@ pub async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<
 }
 
 /// [`credentials`] with the row locked for the rest of the transaction.
-pub async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<Credentials> {
+async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<Credentials> {
     sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
         .bind(user_id)
         .fetch_one(tx)
@@ -80,14 +87,14 @@ pub struct ParticipantUpdate {
 
 /// What the account has now, for the rules that depend on it.
 #[derive(Debug, Clone, Copy)]
-pub struct AccountState {
+struct AccountState {
     pub has_password: bool,
     pub has_email: bool,
 }
 
 /// A valid update. `Some(None)` clears an optional field.
 #[derive(Debug, Clone, Default)]
-pub struct Changes {
+struct Changes {
     pub name: Option<String>,
     pub cpf: Option<String>,
     pub email: Option<String>,
@@ -102,7 +109,7 @@ pub struct Changes {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct AddressInput {
+struct AddressInput {
     pub zipcode: String,
     pub line_1: String,
     pub number: String,
@@ -112,7 +119,7 @@ pub struct AddressInput {
 
 /// Checks everything sent, with the sign-up forms' field rules; the messages of every
 /// broken rule, in field order.
-pub fn validate(
+fn validate(
     update: ParticipantUpdate,
     account: AccountState,
     today: NaiveDate,
@@ -194,7 +201,7 @@ pub fn validate(
 /// Whether these changes take over the account's way in (its e-mail or password), which a
 /// borrowed session must not do without the current password. Accounts with no password
 /// yet (simple sign-up) have none to give. The same e-mail sent again is no change.
-pub fn needs_current_password(
+fn needs_current_password(
     changes: &Changes,
     has_password: bool,
     stored_email: Option<&str>,
@@ -208,7 +215,7 @@ pub fn needs_current_password(
 
 /// A unique index an update ran into.
 #[derive(Debug, thiserror::Error)]
-pub enum ApplyError {
+enum ApplyError {
     #[error("{0}")]
     Taken(&'static str),
     #[error(transparent)]
@@ -217,7 +224,7 @@ pub enum ApplyError {
 
 /// Points the member's picture at `image_url` and answers the one it replaced, so the
 /// caller can remove that file.
-pub async fn replace_image(
+async fn replace_image(
     db: impl PgExecutor<'_>,
     user_id: i64,
     image_url: &str,
@@ -235,7 +242,7 @@ pub async fn replace_image(
 }
 
 /// Writes the changes; `password_hash` is the hash of `changes.password`.
-pub async fn apply(
+async fn apply(
     tx: &mut PgConnection,
     user_id: i64,
     changes: &Changes,
@@ -310,6 +317,106 @@ async fn save_main_address(
     .execute(tx)
     .await?;
     Ok(())
+}
+
+/// An update that passed every check (its fields, the current password when it takes
+/// over the account's way in), its new password hashed: what [`save_update`] writes.
+#[derive(Debug)]
+pub struct CheckedUpdate {
+    before: Credentials,
+    changes: Changes,
+    password_hash: Option<String>,
+}
+
+/// Checks the member's update with no transaction open: the current password is verified
+/// and the new one hashed without holding a connection.
+pub async fn check_update(
+    db: &PgPool,
+    user_id: i64,
+    mut update: ParticipantUpdate,
+) -> Result<CheckedUpdate, AccountError> {
+    let current_password = update.current_password.take();
+    let before = credentials(db, user_id).await?;
+    let today = chrono::Local::now().date_naive();
+    let account = AccountState {
+        has_password: before.password_hash.is_some(),
+        has_email: before.email.is_some(),
+    };
+    let changes = validate(update, account, today).map_err(AccountError::Invalid)?;
+    if needs_current_password(&changes, account.has_password, before.email.as_deref()) {
+        let current = current_password
+            .filter(|password| !password.is_empty())
+            .ok_or_else(|| AccountError::invalid(CURRENT_PASSWORD_NEEDED))?;
+        if !password::verify_off_thread(current, before.password_hash.clone()).await? {
+            return Err(AccountError::invalid(CURRENT_PASSWORD_WRONG));
+        }
+    }
+    let password_hash = match changes.password.clone() {
+        Some(password) => Some(password::hash_off_thread(password).await?),
+        None => None,
+    };
+    Ok(CheckedUpdate {
+        before,
+        changes,
+        password_hash,
+    })
+}
+
+/// Writes a checked update and answers the user as it is now. The checks ran without a
+/// connection, so under the row's lock the account must still be as they saw it. A new
+/// password signs out every session but `keep_token`'s (the device that changed it).
+pub async fn save_update(
+    tx: &mut PgConnection,
+    user_id: i64,
+    checked: CheckedUpdate,
+    keep_token: &str,
+) -> Result<User, AccountError> {
+    if lock_credentials(tx, user_id).await? != checked.before {
+        return Err(AccountError::invalid(CHANGED_MEANWHILE));
+    }
+    apply(
+        tx,
+        user_id,
+        &checked.changes,
+        checked.password_hash.as_deref(),
+    )
+    .await
+    .map_err(|err| match err {
+        ApplyError::Taken(message) => AccountError::invalid(message),
+        ApplyError::Database(err) => err.into(),
+    })?;
+    if checked.password_hash.is_some() {
+        // Whoever else holds a session (a lost phone, a thief) is signed out; this device stays.
+        session::revoke_others(&mut *tx, user_id, keep_token).await?;
+    }
+    Ok(user::find(&mut *tx, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during an update"))?)
+}
+
+/// Replaces the member's picture by `base64`'s image, re-encoded, and answers the user as
+/// it is now. The replaced picture's file is deleted.
+pub async fn replace_picture(
+    db: &PgPool,
+    objects: &Objects,
+    user_id: i64,
+    base64: String,
+) -> Result<User, AccountError> {
+    let encoded = images::process(base64, PROFILE_IMAGE_SIDE)
+        .await?
+        .map_err(|err| AccountError::invalid(err.to_string()))?;
+    let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);
+    objects.put(&key, encoded.bytes).await?;
+    let previous = replace_image(db, user_id, &Objects::url(&key)).await?;
+    // The old picture is no longer referenced; failing to remove it only leaves a file.
+    if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url)
+        && let Err(err) = objects.delete(old_key).await
+    {
+        tracing::warn!(error = ?err, "could not delete a replaced profile image");
+    }
+    Ok(user::find(db, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during an update"))?)
 }
 
 #[cfg(test)]

@@ -4,16 +4,25 @@
 //! password, activates a pending account (the link proved the address) and ends every session.
 
 use chrono::Duration;
-use sqlx::PgConnection;
+use serde::Deserialize;
+use sqlx::{PgConnection, PgPool};
+use utoipa::ToSchema;
 
+use crate::accounts::change::{AccountError, FollowUp, Mail, named_station};
+use crate::accounts::password;
 use crate::accounts::session::{hash_token, new_token};
+use crate::accounts::signup::{self, Problems, reject};
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::stations::station::Station;
+use crate::wallet::rewards;
 
 pub const LINK_LIFETIME: Duration = Duration::hours(1);
 pub const RESEND_WAIT: Duration = Duration::seconds(60);
 
 pub const SUBJECT: &str = "Redefinição de senha";
+pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
+pub const PASSWORD_CHANGED: &str = "Sucesso! Você já pode logar com a nova senha";
+pub const LINK_INVALID: &str = "Link de redefinição inválido ou expirado. Solicite um novo.";
 
 /// The account a link was issued for, and the link's token (handed out once, in the e-mail).
 #[derive(Debug, Clone)]
@@ -143,23 +152,31 @@ pub fn mail(station: &Station, public_url: &str, issued: &Issued) -> OutgoingMai
     )
 }
 
+/// The condition of a live link: `$1` is the token's hash, `$2` the station, `$3` the
+/// e-mail, over `password_resets r` and `users u`. Unused, not voided, not expired, and the
+/// account not blocked. [`redeem`] and [`is_open`] share it, so what the cheap check lets
+/// through to the hasher is exactly what redeeming takes.
+macro_rules! live_link {
+    () => {
+        "r.token_hash = $1 AND r.user_id = u.id
+            AND u.station_id = $2 AND u.email = $3 AND u.deleted_at IS NULL
+            AND r.used_at IS NULL AND r.voided_at IS NULL AND r.expires_at > now()"
+    };
+}
+
 /// Uses up a link of the station's account with this e-mail: the account's id if the link
-/// is unused, not voided and not expired, and the account not blocked. A second
-/// redemption, even concurrent, gets `None`.
+/// is live. A second redemption, even concurrent, gets `None`.
 pub async fn redeem(
     tx: &mut PgConnection,
     station_id: i64,
     email: &str,
     token: &str,
 ) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar(
-        "UPDATE password_resets r SET used_at = now()
-           FROM users u
-          WHERE r.token_hash = $1 AND r.user_id = u.id
-            AND u.station_id = $2 AND u.email = $3 AND u.deleted_at IS NULL
-            AND r.used_at IS NULL AND r.voided_at IS NULL AND r.expires_at > now()
-         RETURNING r.user_id",
-    )
+    sqlx::query_scalar(concat!(
+        "UPDATE password_resets r SET used_at = now() FROM users u WHERE ",
+        live_link!(),
+        " RETURNING r.user_id"
+    ))
     .bind(hash_token(token).as_slice())
     .bind(station_id)
     .bind(email)
@@ -175,13 +192,11 @@ pub async fn is_open(
     email: &str,
     token: &str,
 ) -> sqlx::Result<bool> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (
-             SELECT 1 FROM password_resets r JOIN users u ON u.id = r.user_id
-              WHERE r.token_hash = $1 AND u.station_id = $2 AND u.email = $3
-                AND u.deleted_at IS NULL AND r.used_at IS NULL AND r.voided_at IS NULL
-                AND r.expires_at > now())",
-    )
+    sqlx::query_scalar(concat!(
+        "SELECT EXISTS (SELECT 1 FROM password_resets r, users u WHERE ",
+        live_link!(),
+        ")"
+    ))
     .bind(hash_token(token).as_slice())
     .bind(station_id)
     .bind(email)
@@ -210,6 +225,104 @@ pub async fn reset_password(
     void_open_links(&mut *tx, user_id).await?;
     crate::accounts::session::revoke_all(&mut *tx, user_id).await?;
     Ok(!was_active)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LinkRequest {
+    email: Option<String>,
+    station_id: i64,
+}
+
+/// Sends a reset link to the station's account with this e-mail: the link is issued on the
+/// caller's transaction and its e-mail returned to queue there. Unknown and blocked
+/// accounts, and a second request within [`RESEND_WAIT`], get no link and no e-mail, which
+/// the caller answers like a sent one.
+pub async fn send_link(
+    tx: &mut PgConnection,
+    public_url: &str,
+    form: &LinkRequest,
+) -> Result<FollowUp, AccountError> {
+    let email = signup::required_email(form.email.as_deref())?;
+    let station = named_station(&mut *tx, form.station_id).await?;
+    Ok(match request(tx, station.id, &email).await? {
+        Requested::Issued(issued) => {
+            tracing::info!(user_id = issued.user_id, "password reset link sent");
+            FollowUp::mail(Mail {
+                mail: mail(&station, public_url, &issued),
+                station_id: station.id,
+                user_id: issued.user_id,
+                about: ("password_reset", issued.reset_id),
+            })
+        }
+        Requested::TooSoon => {
+            tracing::info!(station_id = station.id, "password reset: too soon");
+            FollowUp::default()
+        }
+        Requested::NoAccount => FollowUp::default(),
+    })
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewPassword {
+    password: Option<String>,
+    password_confirmation: Option<String>,
+    #[serde(rename = "userHash")]
+    user_hash: String,
+    #[serde(rename = "userEmail")]
+    user_email: String,
+    station_id: i64,
+}
+
+/// A reset whose password follows the rule and whose link was live, the password hashed:
+/// what [`reset`] writes.
+#[derive(Debug)]
+pub struct CheckedReset {
+    station_id: i64,
+    email: String,
+    token: String,
+    password_hash: String,
+}
+
+/// Checks the new password and its confirmation first (a refusal does not use the link up),
+/// then that the link is live, and only then hashes the password: the public call cannot be
+/// used to burn CPU, and the hasher holds no connection.
+pub async fn check_reset(db: &PgPool, form: NewPassword) -> Result<CheckedReset, AccountError> {
+    let mut problems = Problems::default();
+    let password = signup::password(
+        &mut problems,
+        form.password.as_deref(),
+        form.password_confirmation.as_deref(),
+    );
+    reject(problems)?;
+    let email = form.user_email.trim().to_lowercase();
+    let token = form.user_hash.trim().to_string();
+    if !is_open(db, form.station_id, &email, &token).await? {
+        return Err(AccountError::invalid(LINK_INVALID));
+    }
+    Ok(CheckedReset {
+        station_id: form.station_id,
+        email,
+        token,
+        password_hash: password::hash_off_thread(password.unwrap_or_default()).await?,
+    })
+}
+
+/// Redeems the checked link (it is checked again: it may have been used meanwhile) and sets
+/// the password. A pending account it confirms earns what a confirmation earns, returned to
+/// queue.
+pub async fn reset(tx: &mut PgConnection, checked: CheckedReset) -> Result<FollowUp, AccountError> {
+    let Some(user_id) = redeem(tx, checked.station_id, &checked.email, &checked.token).await?
+    else {
+        return Err(AccountError::invalid(LINK_INVALID));
+    };
+    let confirmed = reset_password(tx, user_id, &checked.password_hash).await?;
+    let credits = if confirmed {
+        rewards::on_account_confirmed(tx, user_id).await?
+    } else {
+        Vec::new()
+    };
+    tracing::info!(user_id, "password reset");
+    Ok(FollowUp::credits(credits))
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! a leaked table cannot be replayed; a session ends when it expires or is revoked.
 
 use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sqlx::PgExecutor;
+use sqlx::{PgConnection, PgExecutor, PgPool};
+
+use crate::accounts::user::{self, User};
 
 /// How long a login lasts without a new one.
 pub const LIFETIME: Duration = Duration::days(30);
@@ -27,6 +30,35 @@ pub async fn create(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<Str
         .execute(db)
         .await?;
     Ok(token)
+}
+
+/// A new session: its bearer token and the user as the web app keeps it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = LoginResponse)]
+pub struct NewSession {
+    pub token: String,
+    pub user: User,
+}
+
+/// Starts a session for the account and answers it with the user as it is now: the answer
+/// of every way in (`how` names it in the log). On a transaction, the session is created
+/// together with the account it opens.
+pub async fn open(
+    db: &mut PgConnection,
+    user_id: i64,
+    how: &'static str,
+) -> anyhow::Result<NewSession> {
+    let user = user::find(&mut *db, user_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
+    let token = create(&mut *db, user.id).await?;
+    tracing::info!(
+        user_id = user.id,
+        station_id = user.station_id,
+        how,
+        "login"
+    );
+    Ok(NewSession { token, user })
 }
 
 pub fn hash_token(token: &str) -> [u8; 32] {
@@ -130,9 +162,21 @@ pub async fn issue_login_token(
     Ok(LoginToken { token, expires_at })
 }
 
+/// Redeems a login token for a session of its own: `None` for a token that is unknown,
+/// used or expired.
+pub async fn log_in_with_token(db: &PgPool, token: &str) -> anyhow::Result<Option<NewSession>> {
+    let mut conn = db.acquire().await?;
+    match redeem_login_token(&mut *conn, token).await? {
+        Some(redeemed) => Ok(Some(
+            open(&mut conn, redeemed.user_id, "login token").await?,
+        )),
+        None => Ok(None),
+    }
+}
+
 /// Uses up a login token: the user it was issued to, if it is unused and unexpired. A
 /// second redemption, even concurrent, gets `None`.
-pub async fn redeem_login_token(
+async fn redeem_login_token(
     db: impl PgExecutor<'_>,
     token: &str,
 ) -> sqlx::Result<Option<SessionUser>> {

@@ -16,3 +16,15 @@ pub fn database_url(pool: &PgPool) -> String {
         options.get_database().unwrap_or("postgres"),
     )
 }
+
+/// A bare station (no establishment, default flags) with this subdomain: its id.
+pub async fn insert_station(db: &PgPool, subdomain: &str) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', $1, 'https://clube.example.com')
+         RETURNING id",
+    )
+    .bind(subdomain)
+    .fetch_one(db)
+    .await
+    .expect("station")
+}

@@ -14,6 +14,49 @@ export type UserAddress = Schemas["UserAddress"];
 /** What a login answers and what the browser keeps in local storage. */
 export type Session = Schemas["LoginResponse"];
 
+// Accounts (docs/api-accounts.md).
+/** The station's identifier (e-mail or CPF, per `login_with`) and the password. */
+export type LoginCredentials = Schemas["LoginRequest"];
+/** Whether a stored token still opens a session, with the user as the server has it now. */
+export type TokenValidity = Schemas["TokenValidity"];
+/** A single-use token that hands the signed-in member over to another host. */
+export type IssuedLoginToken = Schemas["LoginToken"];
+/** The first sign-up step's answer, and the login's 401 for an account awaiting its code. */
+export type AffiliateInfo = Schemas["Credentials"];
+export type CredentialsCheck = Schemas["CredentialsCheck"];
+export type ParticipantSignUpRequest = Schemas["ParticipantSignup"];
+export type ParticipantSignUpAnswer = Schemas["ParticipantCreated"];
+export type SimpleSignUpRequest = Schemas["SimpleSignup"];
+export type AdminSignUpRequest = Schemas["AdminSignup"];
+/** The admin's new session and the station created. */
+export type AdminSignUpAnswer = Schemas["AdminCreated"];
+export type MemberGetMember = Schemas["MemberGetMember"];
+export type MgmAnswer = Schemas["MgmAnswer"];
+/** A picture as the API takes it (company logo, profile image). */
+export type ImagePayload = Schemas["ImageUpload"];
+export type ParticipantUpdate = Schemas["ParticipantUpdate"];
+export type ProfileUpdated = Schemas["ProfileUpdated"];
+/** Asks a new activation code for an account (step 2; the masked contacts are not used). */
+export type ConfirmationMethodRequest = Schemas["MethodRequest"];
+export type ResendRequest = Schemas["ResendRequest"];
+/** The answer to any code request, the same whether or not a code went. */
+export type ResendAnswer = Schemas["ResendAnswer"];
+export type ActivationRequest = Schemas["ActivateRequest"];
+/** Public to whoever holds the code, so it names the account and nothing personal. */
+export type ActivationAnswer = Schemas["Activated"];
+export type PasswordResetRequest = Schemas["LinkRequest"];
+export type PasswordUpdate = Schemas["NewPassword"];
+export type MessageAnswer = Schemas["RecoveryMessage"];
+
+// Public pages.
+/** Whether a member card's owner is valid (activated, not blocked). */
+export type UserValidation = Schemas["MemberCardValidation"];
+/** A mailing-list link's signed id and hash. */
+export type MailingListLink = Schemas["SignedLink"];
+export type SharingRequest = Schemas["ShareVisit"];
+/** A share link's activity and the link the visitor goes on to. */
+export type SharingValidated = Schemas["SharingValidated"];
+
 /** Account types of spec 000 section 9. */
 export const USER_TYPE_COMPANY_ADMIN = 1;
 export const USER_TYPE_PARTICIPANT = 2;

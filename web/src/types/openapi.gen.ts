@@ -89,8 +89,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sends an activation code (step 2 of the multi-step sign-up)
-         * @description To the account's own e-mail, never to an address in the body.
+         * Sends an activation code to an account (step 2 of the multi-step sign-up)
+         * @description To the account's own e-mail, never to an address in the body, and only while it waits for
+         *     activation. The answer and the wait are the same whatever the id (a pending account, an
+         *     active one, one without an e-mail, none at all): the form already shows the masked
+         *     e-mail it got from the login or the first step.
          */
         post: operations["confirmation_method"];
         delete?: never;
@@ -1090,6 +1093,11 @@ export interface components {
     schemas: {
         ActivateRequest: {
             email?: string | null;
+            /**
+             * Format: int64
+             * @description Sent as the spec's form sends it and never read: the station decides.
+             */
+            establishment?: number | null;
             /** @description The e-mail's 6-digit code, or the token of its link. */
             hash?: string | null;
             station: components["schemas"]["StationField"];
@@ -1198,6 +1206,12 @@ export interface components {
             prettyName?: string | null;
             subdomain?: string | null;
             tel?: string | null;
+            /**
+             * Format: int64
+             * @description The account type, sent as the spec's sign-up sends it and never read: this form
+             *     makes company admins (1).
+             */
+            type?: number | null;
         };
         /**
          * @description The kinds of staff action, as stored in `staff_audit.action`.
@@ -1356,10 +1370,11 @@ export interface components {
             state: string | null;
             zipcode: string | null;
         };
-        /** @description The body also carries `imageType`, which is ignored: the content decides the type. */
         ImageUpload: {
             /** @description A JPEG, PNG, WebP or GIF, base64-encoded (a `data:` URL prefix is accepted). */
             base64: string;
+            /** @description Sent as the spec's form sends it and never read: the content decides the type. */
+            imageType?: string | null;
         };
         /** @description Everything staff need to understand a job. */
         JobDetail: components["schemas"]["JobSummary"] & {
@@ -1510,14 +1525,12 @@ export interface components {
         Messages: {
             messages: string[];
         };
-        /** @description Where the code went (masked), the wait before another one, and the e-mail's job. */
-        MethodAnswer: {
-            email: string;
-            job_id: string;
-            /** Format: int64 */
-            resend_in: number;
-        };
         MethodRequest: {
+            /**
+             * @description The masked contacts the form shows, sent as the spec's form sends them and never
+             *     read: the code goes to the account's own e-mail.
+             */
+            email?: string | null;
             /**
              * Format: int64
              * @description The login's `affiliate.id`, when the form sends that instead of `user_id`.
@@ -1525,6 +1538,7 @@ export interface components {
             id?: number | null;
             /** Format: int64 */
             station_id: number;
+            tel?: string | null;
             /** @description Only `email` for now. */
             type?: string | null;
             /** Format: int64 */
@@ -1731,6 +1745,10 @@ export interface components {
              */
             rerunnable: number;
         };
+        /**
+         * @description The answer to a code request, the same whether or not a code went: the wait before
+         *     another one may be asked for.
+         */
         ResendAnswer: {
             message: string;
             /** Format: int64 */
@@ -1788,6 +1806,13 @@ export interface components {
             phoneNumber?: string | null;
             state?: string | null;
             station: components["schemas"]["StationField"];
+            subdomain?: string | null;
+            /**
+             * Format: int64
+             * @description The account type and the station's subdomain, sent as the spec's generic sign-up
+             *     sends them and never read: this form makes participants (2) of `station`.
+             */
+            type?: number | null;
         };
         SiteConfig: {
             captcha: components["schemas"]["CaptchaWidget"];
@@ -2281,13 +2306,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The code e-mail is queued */
+            /** @description Sent if the id is of an account waiting for activation */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MethodAnswer"];
+                    "application/json": components["schemas"]["ResendAnswer"];
                 };
             };
             /** @description The body is not valid JSON */
@@ -2326,7 +2351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A method other than e-mail, no account waiting for activation, or one without an e-mail; or: A field is missing or has the wrong type */
+            /** @description A method other than e-mail, or no account id; or: A field is missing or has the wrong type */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2335,7 +2360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A code went to this address less than the resend wait ago, the address reached its codes of the day, or too many calls came from this client address */
+            /** @description A code was asked for this account id less than the resend wait ago, the id reached its codes of the day, or too many calls came from this client address */
             429: {
                 headers: {
                     /** @description Seconds to wait */

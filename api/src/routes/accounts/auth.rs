@@ -5,8 +5,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
+use domain::accounts::login::{self, LogIn, PendingAccount};
+use domain::accounts::session::{self, NewSession};
 use domain::accounts::user::{self, LoginId, User};
-use domain::accounts::{password, session};
 use domain::shared::cpf::Cpf;
 use domain::shared::validate;
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,6 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
-use crate::routes::accounts::signup::{self, PendingActivation};
 use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
@@ -49,11 +49,13 @@ struct LoginRequest {
     password: String,
 }
 
-/// A new session: its bearer token and the user as the web app keeps it.
+/// The login refusal. With the right password of an account not activated yet it carries
+/// `affiliate`, what the form's step 2 needs to send a code.
 #[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct LoginResponse {
-    token: String,
-    user: User,
+pub(crate) struct PendingActivation {
+    messages: Vec<String>,
+    #[schema(required = false)]
+    affiliate: PendingAccount,
 }
 
 /// Signs in to a station with e-mail or CPF and password
@@ -64,7 +66,7 @@ pub(crate) struct LoginResponse {
     params(("station_id" = i64, Path, description = "The station signed in to")),
     request_body = LoginRequest,
     responses(
-        (status = 200, description = "Signed in", body = LoginResponse),
+        (status = 200, description = "Signed in", body = NewSession),
         (status = 400, description = "The station id is not a number", body = Messages),
         (status = 401, description = "Wrong e-mail, CPF or password (`messages` only); or the right password of an account not activated yet: `affiliate` carries what the confirmation step needs", body = PendingActivation),
         (status = 404, description = "No such station", body = ErrorMessage),
@@ -87,60 +89,31 @@ async fn login(
         .await?
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
     let throttle = LoginThrottle::new(&state, station_id, &login_id.normalized(), ip);
-    if let Some(seconds) = throttle.blocked_for(&state).await {
+    if let Err(seconds) = throttle.reserve(&state).await {
         tracing::info!(station_id, "login refused: too many failures");
         return Err(ApiError::TooManyRequests {
             message: TOO_MANY_ATTEMPTS.into(),
             retry_after: seconds,
         });
     }
-    let credentials = user::find_credentials(&state.db, station_id, &login_id).await?;
-    let (user_id, stored_hash) = credentials.unzip();
-    let password_ok = {
-        let password = request.password.clone();
-        let stored_hash = stored_hash.flatten();
-        password::verify_off_thread(password, stored_hash).await?
-    };
-    let Some(user_id) = user_id.filter(|_| password_ok) else {
-        throttle.record_failure(&state).await;
-        return Err(ApiError::Unauthorized(BAD_CREDENTIALS.into()));
-    };
-    throttle.record_success(&state).await;
-    if let Some(pending) = signup::pending_activation(&state, user_id, &station).await? {
-        return Ok(pending);
+    let outcome = login::log_in(&state.db, &station, &login_id, request.password).await;
+    match &outcome {
+        // The reserved try is the failure's count.
+        Ok(LogIn::WrongCredentials) => {}
+        Ok(_) => throttle.succeeded(&state).await,
+        Err(_) => throttle.give_back(&state).await,
     }
-    Ok(start_session(&state, user_id, "password")
-        .await?
-        .into_response())
-}
-
-/// The answer of every way in: a new session and the user as the web app keeps it.
-pub(crate) async fn start_session(
-    state: &AppState,
-    user_id: i64,
-    how: &'static str,
-) -> ApiResult<Json<LoginResponse>> {
-    start_session_in(&mut *state.db.acquire().await?, user_id, how).await
-}
-
-/// [`start_session`] on a given connection: inside a transaction, the session is created
-/// together with the account it opens.
-pub(crate) async fn start_session_in(
-    db: &mut sqlx::PgConnection,
-    user_id: i64,
-    how: &'static str,
-) -> ApiResult<Json<LoginResponse>> {
-    let user = user::find(&mut *db, user_id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
-    let token = session::create(&mut *db, user.id).await?;
-    tracing::info!(
-        user_id = user.id,
-        station_id = user.station_id,
-        how,
-        "login"
-    );
-    Ok(Json(LoginResponse { token, user }))
+    Ok(match outcome? {
+        LogIn::WrongCredentials => return Err(ApiError::Unauthorized(BAD_CREDENTIALS.into())),
+        LogIn::AwaitingActivation(account) => {
+            let body = PendingActivation {
+                messages: vec![login::CONFIRM_TO_LOG_IN.into()],
+                affiliate: account,
+            };
+            (StatusCode::UNAUTHORIZED, Json(body)).into_response()
+        }
+        LogIn::SignedIn(session) => Json(*session).into_response(),
+    })
 }
 
 /// Ends the caller's session
@@ -202,20 +175,20 @@ async fn validate_token(
     tag = "accounts",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Signed in", body = LoginResponse),
+        (status = 200, description = "Signed in", body = NewSession),
         (status = 401, description = "The login token is unknown, used or expired", body = Messages),
     )
 )]
 async fn login_with_token(
     State(state): State<AppState>,
     parts: Parts,
-) -> ApiResult<Json<LoginResponse>> {
+) -> ApiResult<Json<NewSession>> {
     let invalid = || ApiError::Unauthorized(LOGIN_TOKEN_INVALID.into());
     let login_token = bearer_token(&parts).ok_or_else(invalid)?;
-    let session_user = session::redeem_login_token(&state.db, login_token)
+    let session = session::log_in_with_token(&state.db, login_token)
         .await?
         .ok_or_else(invalid)?;
-    start_session(&state, session_user.user_id, "login token").await
+    Ok(Json(session))
 }
 
 /// Issues a single-use login token

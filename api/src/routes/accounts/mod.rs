@@ -1,8 +1,17 @@
 //! Accounts: sign-up in all its variants, activation, login and sessions, password
 //! recovery, profile, the member's own data and card, the mailing list, member-get-member.
+//! Each handler parses, authorises, calls the area's use case (`domain::accounts`) and
+//! answers; a use case that writes runs on the handler's transaction, and the handler
+//! queues the jobs it hands back ([`queue`]) on that transaction before committing.
 
+use domain::accounts::change::{AccountError, FollowUp};
+use jobs::Enqueue;
+use jobs::kinds::{MailSend, PointsCredit};
+use sqlx::PgConnection;
 use utoipa_axum::router::OpenApiRouter;
 
+use crate::error::{ApiError, ApiResult};
+use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub mod auth;
@@ -20,4 +29,38 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(recovery::router())
         .merge(profile::router())
         .merge(mailing::router())
+}
+
+impl From<AccountError> for ApiError {
+    fn from(err: AccountError) -> Self {
+        match err {
+            AccountError::UnknownStation => Self::not_found(STATION_NOT_FOUND),
+            AccountError::Invalid(messages) => Self::Invalid(messages),
+            AccountError::TooMany {
+                message,
+                retry_after,
+            } => Self::TooManyRequests {
+                message,
+                retry_after,
+            },
+            AccountError::Internal(err) => Self::Internal(err),
+        }
+    }
+}
+
+/// Queues what a change needs on the change's transaction: its e-mails (`mail.send`) and
+/// credits (`points.credit`). Answers the e-mails' job ids.
+async fn queue(tx: &mut PgConnection, follow_up: FollowUp) -> ApiResult<Vec<String>> {
+    let mut mail_jobs = Vec::with_capacity(follow_up.mails.len());
+    for mail in follow_up.mails {
+        let (kind, id) = mail.about;
+        let job = Enqueue::new(MailSend::new(mail.mail))
+            .owner(mail.station_id, Some(mail.user_id))
+            .about(kind, id)
+            .push(&mut *tx)
+            .await?;
+        mail_jobs.push(job.id);
+    }
+    PointsCredit::enqueue_all(tx, follow_up.credits).await?;
+    Ok(mail_jobs)
 }

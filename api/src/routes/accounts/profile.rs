@@ -7,11 +7,9 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Response};
-use domain::accounts::profile::{self, AccountState, ApplyError, ParticipantUpdate};
-use domain::accounts::session;
-use domain::accounts::user::{self, User};
-use domain::infra::images::{self, ImageError};
-use domain::infra::objects::Objects;
+use domain::accounts::profile::{self, ParticipantUpdate};
+use domain::accounts::user::User;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -25,8 +23,6 @@ use crate::state::AppState;
 pub const PROFILE_UPDATED: &str = "Cadastro atualizado com sucesso";
 pub const IMAGE_UPDATED: &str = "Você atualizou a seu perfil com sucesso";
 const MEDIA_NOT_FOUND: &str = "Arquivo não encontrado";
-/// The largest side of a stored profile image.
-const PROFILE_IMAGE_SIDE: u32 = 512;
 /// Bodies up to this size are read, so an image a little over 1 MB gets the spec's message
 /// rather than a bare 413 (the web app lets a 3 MB photo through in one wizard).
 const IMAGE_BODY_LIMIT: usize = 8 * 1024 * 1024;
@@ -55,17 +51,6 @@ fn own_id(member: Member, id: i64) -> ApiResult<i64> {
     }
 }
 
-async fn updated(
-    state: &AppState,
-    user_id: i64,
-    message: &'static str,
-) -> ApiResult<Json<Updated>> {
-    let user = user::find(&state.db, user_id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during an update"))?;
-    Ok(Json(Updated { message, user }))
-}
-
 /// Updates the caller's own profile (the onboarding wizard's data)
 ///
 /// Changing the e-mail or password of an account that has a password needs
@@ -90,55 +75,27 @@ async fn update_participant(
     member: Member,
     signed_in: SignedIn,
     Path(id): Path<i64>,
-    Json(mut update): Json<ParticipantUpdate>,
+    Json(update): Json<ParticipantUpdate>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
-    let current_password = update.current_password.take();
-    let before = profile::credentials(&state.db, user_id).await?;
-    let today = chrono::Local::now().date_naive();
-    let account = AccountState {
-        has_password: before.password_hash.is_some(),
-        has_email: before.email.is_some(),
-    };
-    let changes = profile::validate(update, account, today).map_err(ApiError::Invalid)?;
-    if profile::needs_current_password(&changes, account.has_password, before.email.as_deref()) {
-        let current = current_password
-            .filter(|password| !password.is_empty())
-            .ok_or_else(|| ApiError::invalid(profile::CURRENT_PASSWORD_NEEDED))?;
-        if !domain::accounts::password::verify_off_thread(current, before.password_hash.clone())
-            .await?
-        {
-            return Err(ApiError::invalid(profile::CURRENT_PASSWORD_WRONG));
-        }
-    }
-    let password_hash = match changes.password.clone() {
-        Some(password) => Some(domain::accounts::password::hash_off_thread(password).await?),
-        None => None,
-    };
-    // The checks above ran without a connection; under the lock they must still hold.
+    let checked = profile::check_update(&state.db, user_id, update).await?;
     let mut tx = state.db.begin().await?;
-    if profile::lock_credentials(&mut tx, user_id).await? != before {
-        return Err(ApiError::invalid(profile::CHANGED_MEANWHILE));
-    }
-    profile::apply(&mut tx, user_id, &changes, password_hash.as_deref())
-        .await
-        .map_err(|err| match err {
-            ApplyError::Taken(message) => ApiError::invalid(message),
-            ApplyError::Database(err) => err.into(),
-        })?;
-    if password_hash.is_some() {
-        // Whoever else holds a session (a lost phone, a thief) is signed out; this device stays.
-        session::revoke_others(&mut *tx, user_id, &signed_in.token).await?;
-    }
+    let user = profile::save_update(&mut tx, user_id, checked, &signed_in.token).await?;
     tx.commit().await?;
-    updated(&state, user_id, PROFILE_UPDATED).await
+    Ok(Json(Updated {
+        message: PROFILE_UPDATED,
+        user,
+    }))
 }
 
-/// The body also carries `imageType`, which is ignored: the content decides the type.
 #[derive(Debug, Deserialize, ToSchema)]
 struct ImageUpload {
     /// A JPEG, PNG, WebP or GIF, base64-encoded (a `data:` URL prefix is accepted).
     base64: String,
+    /// Sent as the spec's form sends it and never read: the content decides the type.
+    #[serde(rename = "imageType")]
+    #[schema(value_type = Option<String>)]
+    _image_type: Option<IgnoredAny>,
 }
 
 /// Replaces the caller's profile image
@@ -164,20 +121,11 @@ async fn update_image(
     Json(upload): Json<ImageUpload>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
-    let encoded = images::process(upload.base64, PROFILE_IMAGE_SIDE)
-        .await?
-        .map_err(|err: ImageError| ApiError::invalid(err.to_string()))?;
-
-    let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);
-    state.objects.put(&key, encoded.bytes).await?;
-    let previous = profile::replace_image(&state.db, user_id, &Objects::url(&key)).await?;
-    // The old picture is no longer referenced; failing to remove it only leaves a file.
-    if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url)
-        && let Err(err) = state.objects.delete(old_key).await
-    {
-        tracing::warn!(error = ?err, "could not delete a replaced profile image");
-    }
-    updated(&state, user_id, IMAGE_UPDATED).await
+    let user = profile::replace_picture(&state.db, &state.objects, user_id, upload.base64).await?;
+    Ok(Json(Updated {
+        message: IMAGE_UPDATED,
+        user,
+    }))
 }
 
 /// A stored object (an uploaded image)

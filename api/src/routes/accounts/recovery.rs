@@ -3,25 +3,17 @@
 //! whether or not the address has an account, so it cannot be used to find members.
 
 use axum::extract::State;
-use domain::accounts::recovery::{self, Requested};
-use domain::accounts::signup::{self, Problems};
-use domain::stations::station::{self, Station};
-use jobs::Enqueue;
-use jobs::kinds::infra::mail_send::MailSend;
-use serde::{Deserialize, Serialize};
+use domain::accounts::recovery::{self, LINK_SENT, LinkRequest, NewPassword, PASSWORD_CHANGED};
+use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use super::queue;
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
-use crate::routes::stations::branding::STATION_NOT_FOUND;
 use crate::state::AppState;
-
-pub const LINK_SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
-pub const PASSWORD_CHANGED: &str = "Sucesso! Você já pode logar com a nova senha";
-pub const LINK_INVALID: &str = "Link de redefinição inválido ou expirado. Solicite um novo.";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -34,18 +26,6 @@ pub fn router() -> OpenApiRouter<AppState> {
 struct Message {
     #[schema(value_type = String)]
     message: &'static str,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-struct LinkRequest {
-    email: Option<String>,
-    station_id: i64,
-}
-
-async fn find_station(state: &AppState, station_id: i64) -> ApiResult<Station> {
-    station::find(&state.db, station_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
 }
 
 /// Sends a password reset link
@@ -68,41 +48,13 @@ async fn find_station(state: &AppState, station_id: i64) -> ApiResult<Station> {
 async fn request_link(
     _: SignupThrottle,
     State(state): State<AppState>,
-    Json(request): Json<LinkRequest>,
+    Json(form): Json<LinkRequest>,
 ) -> ApiResult<Json<Message>> {
-    let mut problems = Problems::default();
-    let email = signup::email(&mut problems, request.email.as_deref(), true);
-    let Some(email) = email.filter(|_| problems.is_empty()) else {
-        return Err(ApiError::Invalid(problems.into_messages()));
-    };
-    let station = find_station(&state, request.station_id).await?;
     let mut tx = state.db.begin().await?;
-    match recovery::request(&mut tx, station.id, &email).await? {
-        Requested::Issued(issued) => {
-            let mail = recovery::mail(&station, &state.config.public_url, &issued);
-            Enqueue::new(MailSend::new(mail))
-                .owner(station.id, Some(issued.user_id))
-                .about("password_reset", issued.reset_id)
-                .push(&mut tx)
-                .await?;
-            tracing::info!(user_id = issued.user_id, "password reset link sent");
-        }
-        Requested::TooSoon => tracing::info!(station_id = station.id, "password reset: too soon"),
-        Requested::NoAccount => {}
-    }
+    let follow_up = recovery::send_link(&mut tx, &state.config.public_url, &form).await?;
+    queue(&mut tx, follow_up).await?;
     tx.commit().await?;
     Ok(Json(Message { message: LINK_SENT }))
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-struct NewPassword {
-    password: Option<String>,
-    password_confirmation: Option<String>,
-    #[serde(rename = "userHash")]
-    user_hash: String,
-    #[serde(rename = "userEmail")]
-    user_email: String,
-    station_id: i64,
 }
 
 /// Sets a new password through a reset link
@@ -120,36 +72,13 @@ struct NewPassword {
 )]
 async fn update_password(
     State(state): State<AppState>,
-    Json(request): Json<NewPassword>,
+    Json(form): Json<NewPassword>,
 ) -> ApiResult<Json<Message>> {
-    let mut problems = Problems::default();
-    let password = signup::password(
-        &mut problems,
-        request.password.as_deref(),
-        request.password_confirmation.as_deref(),
-    );
-    let Some(password) = password.filter(|_| problems.is_empty()) else {
-        return Err(ApiError::Invalid(problems.into_messages()));
-    };
-    let email = request.user_email.trim().to_lowercase();
-    let token = request.user_hash.trim();
-    // Hashed only for a live link, so the public call cannot be used to burn CPU, and before
-    // the transaction, so the hasher holds no connection; redeeming checks the link again.
-    if !recovery::is_open(&state.db, request.station_id, &email, token).await? {
-        return Err(ApiError::invalid(LINK_INVALID));
-    }
-    let password_hash = domain::accounts::password::hash_off_thread(password).await?;
+    let checked = recovery::check_reset(&state.db, form).await?;
     let mut tx = state.db.begin().await?;
-    let Some(user_id) = recovery::redeem(&mut tx, request.station_id, &email, token).await? else {
-        return Err(ApiError::invalid(LINK_INVALID));
-    };
-    let confirmed = recovery::reset_password(&mut tx, user_id, &password_hash).await?;
-    // The reset confirmed a pending account: it earns what a confirmation earns.
-    if confirmed {
-        jobs::kinds::PointsCredit::for_confirmed_account(&mut tx, user_id).await?;
-    }
+    let follow_up = recovery::reset(&mut tx, checked).await?;
+    queue(&mut tx, follow_up).await?;
     tx.commit().await?;
-    tracing::info!(user_id, "password reset");
     Ok(Json(Message {
         message: PASSWORD_CHANGED,
     }))

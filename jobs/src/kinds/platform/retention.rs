@@ -1,5 +1,6 @@
 //! `jobs.retention`: prunes finished jobs once they are old enough (with their records and
-//! failures, by cascade), dead worker rows, and old canary effects. Runs daily from cron.
+//! failures, by cascade), dead worker rows, and old canary effects. Runs daily from cron,
+//! and runs the accounts area's own pruning of spent activation limits on the same tick.
 
 use std::time::Duration;
 
@@ -35,6 +36,8 @@ pub struct Pruned {
     pub jobs: u64,
     pub workers: u64,
     pub canary_effects: u64,
+    /// Rows of activation limits that held nothing back any more.
+    pub activation_limits: u64,
 }
 
 impl Job for Retention {
@@ -60,6 +63,7 @@ impl Job for Retention {
             "jobs": pruned.jobs,
             "workers": pruned.workers,
             "canary_effects": pruned.canary_effects,
+            "activation_limits": pruned.activation_limits,
         }))
     }
 }
@@ -117,6 +121,7 @@ pub async fn prune(db: &PgPool, policy: Policy) -> sqlx::Result<Pruned> {
     .execute(db)
     .await?
     .rows_affected();
+    pruned.activation_limits = domain::accounts::activation::prune_spent_limits(db).await?;
     Ok(pruned)
 }
 

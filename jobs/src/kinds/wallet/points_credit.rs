@@ -117,14 +117,6 @@ impl PointsCredit {
         Ok(queued)
     }
 
-    /// Enqueues what a newly confirmed account earns (sign-up reward, member-get-member),
-    /// on the transaction that confirmed it, whichever way it was confirmed.
-    pub async fn for_confirmed_account(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
-        let credits = rewards::on_account_confirmed(&mut *tx, user_id).await?;
-        Self::enqueue_all(tx, credits).await?;
-        Ok(())
-    }
-
     /// Enqueues the sharer's credit for a visit just recorded as new, on its transaction.
     pub async fn for_share_visit(tx: &mut PgConnection, visit: &Visit<'_>) -> sqlx::Result<()> {
         if let Some(credit) = rewards::on_share_visit(&mut *tx, visit).await? {

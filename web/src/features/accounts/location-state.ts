@@ -1,6 +1,7 @@
 // Navigation state the account screens send and read. Other features import these types
 // so both ends of a navigation agree on its shape.
-import type { AffiliateInfo, SignUpLocationState } from "@/features/accounts/signup/api/types";
+import type { SignUpLocationState } from "@/features/accounts/signup/api/types";
+import type { AffiliateInfo } from "@/types/api";
 
 /**
  * State of the navigation to /cadastrar after the login's 401 for an account that is not

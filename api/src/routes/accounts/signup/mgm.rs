@@ -2,7 +2,7 @@
 //! still brings points, and how many.
 
 use axum::extract::State;
-use domain::accounts::mgm::{self, InviteCode};
+use domain::accounts::mgm;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -33,14 +33,26 @@ pub(super) struct MgmAnswer {
     inviter: Option<InviterRef>,
 }
 
-impl MgmAnswer {
-    fn invalid() -> Self {
-        Self {
-            valid: false,
-            action: None,
-            points_invited: 0,
-            points_inviter: 0,
-            inviter: None,
+impl From<Option<mgm::Offer>> for MgmAnswer {
+    fn from(offer: Option<mgm::Offer>) -> Self {
+        match offer {
+            Some(offer) => Self {
+                valid: true,
+                action: Some(ActionRef { id: offer.rule.id }),
+                points_invited: offer.rule.points_invited,
+                points_inviter: offer.rule.points_inviter,
+                inviter: Some(InviterRef {
+                    id: offer.inviter_id,
+                    name: offer.inviter_first_name,
+                }),
+            },
+            None => Self {
+                valid: false,
+                action: None,
+                points_invited: 0,
+                points_inviter: 0,
+                inviter: None,
+            },
         }
     }
 }
@@ -60,29 +72,5 @@ pub(super) async fn validate_mgm_code(
     State(state): State<AppState>,
     Path(code): Path<String>,
 ) -> ApiResult<Json<MgmAnswer>> {
-    let Some(invite) = InviteCode::parse(&code) else {
-        return Ok(Json(MgmAnswer::invalid()));
-    };
-    let Some(inviter) = mgm::inviter(&state.db, &invite).await? else {
-        return Ok(Json(MgmAnswer::invalid()));
-    };
-    let Some(rule) = mgm::active_rule(&state.db, invite.station_id).await? else {
-        return Ok(Json(MgmAnswer::invalid()));
-    };
-    let first_name = inviter
-        .name
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    Ok(Json(MgmAnswer {
-        valid: true,
-        action: Some(ActionRef { id: rule.id }),
-        points_invited: rule.points_invited,
-        points_inviter: rule.points_inviter,
-        inviter: Some(InviterRef {
-            id: inviter.id,
-            name: first_name,
-        }),
-    }))
+    Ok(Json(mgm::offer(&state.db, &code).await?.into()))
 }

@@ -3,28 +3,13 @@ import { useNavigate } from "react-router";
 import type { LoginLocationState } from "@/features/accounts/location-state";
 import { useStation } from "@/features/stations";
 import { api } from "@/lib/api-client";
-import type { User } from "@/types/api";
-
-export interface ActivationRequest {
-  station: number;
-  establishment?: number;
-  email: string;
-  /** The 6-digit code or the e-mailed link's token. */
-  hash: string;
-  /** The account, when `email` is masked (affiliated flow). */
-  user_id?: number;
-}
-
-/** Public to whoever holds the code, so it names the account and nothing personal. */
-export interface ActivationAnswer {
-  message: string;
-  user: Pick<User, "id" | "active">;
-}
+import type { ActivationAnswer, ActivationRequest } from "@/types/api";
 
 export function activateParticipant(request: ActivationRequest): Promise<ActivationAnswer> {
   return api.post<ActivationAnswer>("/auth/signup/activate-participant/", request);
 }
 
+/** The e-mail (masked when `user_id` names the account), and the code or the link's token. */
 export type Activation = Pick<ActivationRequest, "email" | "hash" | "user_id">;
 
 /**

@@ -1,9 +1,5 @@
 import { api } from "@/lib/api-client";
-
-export interface IssuedLoginToken {
-  token: string;
-  expires_at: string;
-}
+import type { IssuedLoginToken } from "@/types/api";
 
 /** A single-use token (2 minutes) that hands the signed-in member over to another host. */
 export function issueLoginToken(): Promise<IssuedLoginToken> {

@@ -2,12 +2,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { useFinishLogin } from "@/features/accounts/finish-login";
 import type { CadastrarLocationState } from "@/features/accounts/location-state";
-import type { AffiliateInfo } from "@/features/accounts/signup/api/types";
 import { api, ApiError } from "@/lib/api-client";
-import type { Session } from "@/types/api";
-
-/** The station's identifier (e-mail or CPF, per `login_with`) and the password. */
-export type LoginCredentials = { email: string; password: string } | { cpf: string; password: string };
+import type { AffiliateInfo, LoginCredentials, Session } from "@/types/api";
 
 export function login(stationId: number, credentials: LoginCredentials): Promise<Session> {
   // A 401 answers a wrong password or an account still to activate (see affiliateOf).

@@ -3,26 +3,19 @@ import { useNavigate } from "react-router";
 import type { LoginLocationState } from "@/features/accounts/location-state";
 import { useStation } from "@/features/stations";
 import { api } from "@/lib/api-client";
-
-export interface MessageAnswer {
-  message: string;
-}
+import type { MessageAnswer, PasswordResetRequest, PasswordUpdate } from "@/types/api";
 
 /** E-mails a reset link when the address has an account; the answer is the same either way. */
-export function requestPasswordReset(body: { email: string; station_id: number }): Promise<MessageAnswer> {
+export function requestPasswordReset(body: PasswordResetRequest): Promise<MessageAnswer> {
   return api.post<MessageAnswer>("/auth/validate-email-forgot-pass", body);
 }
 
-export interface PasswordUpdate {
-  password: string;
-  password_confirmation: string;
-  userHash: string;
-  userEmail: string;
-}
-
-export function updatePassword(body: PasswordUpdate & { station_id: number }): Promise<MessageAnswer> {
+export function updatePassword(body: PasswordUpdate): Promise<MessageAnswer> {
   return api.post<MessageAnswer>("/auth/update-password", body);
 }
+
+/** What the reset page sends; the station is this host's. */
+export type NewPassword = Omit<PasswordUpdate, "station_id">;
 
 export function useRequestPasswordReset() {
   const station = useStation();
@@ -36,7 +29,7 @@ export function useUpdatePassword() {
   const station = useStation();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: (update: PasswordUpdate) => updatePassword({ ...update, station_id: station.id }),
+    mutationFn: (update: NewPassword) => updatePassword({ ...update, station_id: station.id }),
     onSuccess: () => {
       const state: LoginLocationState = { wasRecovered: true };
       void navigate("/login", { replace: true, state });

@@ -2,16 +2,12 @@ import { useMutation } from "@tanstack/react-query";
 import { chooseConfirmationMethod } from "@/features/accounts/signup/api/confirmation-method";
 import { useStation } from "@/features/stations";
 import { api } from "@/lib/api-client";
+import type { ResendAnswer, ResendRequest } from "@/types/api";
 
 /** Seconds between two codes, as the server counts them too. */
 export const RESEND_WAIT_SECONDS = 60;
 
-export interface ResendAnswer {
-  message: string;
-  resend_in: number;
-}
-
-export function resendConfirmationEmail(body: { email: string; station_id: number }): Promise<ResendAnswer> {
+export function resendConfirmationEmail(body: ResendRequest): Promise<ResendAnswer> {
   return api.post<ResendAnswer>("/auth/resend-confirmation-email", body);
 }
 

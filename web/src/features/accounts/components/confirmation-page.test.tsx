@@ -165,7 +165,7 @@ describe("/confirmacao/{email}", () => {
 
   it("asks the affiliated flow's new code by account id", async () => {
     const api = stubApi({
-      [CONFIRMATION_METHOD]: () => jsonResponse({ email: "ma***@fi***.example", resend_in: 60, job_id: "01J" }),
+      [CONFIRMATION_METHOD]: () => jsonResponse({ message: "E-mail enviado com sucesso", resend_in: 60 }),
     });
     await renderConfirmation("ma***@fi***.example", { userId: 41 });
     await elapse(60_000);

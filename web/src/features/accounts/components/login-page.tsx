@@ -1,5 +1,5 @@
 import { Link, Navigate, useLocation } from "react-router";
-import { useLogin, type LoginCredentials } from "@/features/accounts/api/login";
+import { useLogin } from "@/features/accounts/api/login";
 import { AccountLayout } from "@/features/accounts/components/account-layout";
 import { locationStateOf, type LoginLocationState } from "@/features/accounts/location-state";
 import { useSession } from "@/features/session";
@@ -8,6 +8,7 @@ import { useForm } from "@/components/form/use-form";
 import { useStation } from "@/features/stations";
 import { digitsOf, maskCpf } from "@/lib/masks";
 import { cpf, email, required } from "@/lib/validators";
+import type { LoginCredentials } from "@/types/api";
 
 export const ACTIVATED_NOTE = "Sucesso! Código validado";
 export const RECOVERED_NOTE = "Sucesso! Você já pode logar com a nova senha";

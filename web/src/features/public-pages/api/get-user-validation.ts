@@ -1,9 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-
-export interface UserValidation {
-  isValid: boolean;
-}
+import type { UserValidation } from "@/types/api";
 
 /** Whether a member card's owner is valid (activated, not blocked); public. */
 export function getUserValidation(userId: string, { signal }: { signal?: AbortSignal } = {}): Promise<UserValidation> {

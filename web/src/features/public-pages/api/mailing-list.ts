@@ -1,12 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import type { MailingListLink } from "@/types/api";
 
 export type MailingListAction = "subscribe" | "unsubscribe";
-
-interface MailingListLink {
-  id: number;
-  hash: string;
-}
 
 /** Subscribe answers nothing on success. */
 async function subscribe(link: MailingListLink): Promise<boolean> {

@@ -1,19 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-
-export interface SharingRequest {
-  action_id: number;
-  user_id: number;
-  visitor_id: string;
-}
-
-export interface SharedAction {
-  action: { id: number; name: string; contents: { text: string; link: string }[] };
-}
+import type { SharingRequest, SharingValidated } from "@/types/api";
 
 /** Validates a share link and records this visitor's visit (once per visitor on the server). */
-export function validateSharing(request: SharingRequest): Promise<SharedAction> {
-  return api.post<SharedAction>("/validate-sharing", request);
+export function validateSharing(request: SharingRequest): Promise<SharingValidated> {
+  return api.post<SharingValidated>("/validate-sharing", request);
 }
 
 /**

@@ -3,9 +3,10 @@ import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { LoadingPage } from "@/components/loading-page";
 import { MessagePage } from "@/components/message-page";
-import { validateSharingQueryOptions, type SharingRequest } from "@/features/public-pages/api/validate-sharing";
+import { validateSharingQueryOptions } from "@/features/public-pages/api/validate-sharing";
 import { replaceLocation } from "@/features/public-pages/browser-location";
 import { visitorId } from "@/features/public-pages/visitor-id";
+import type { SharingRequest } from "@/types/api";
 
 const INCOMPLETE_LINK_TEXT = "O link de compartilhamento está incompleto. Confira o endereço e tente novamente.";
 const NO_DESTINATION_TEXT = "Este compartilhamento não tem um endereço para abrir.";
@@ -17,7 +18,7 @@ function positiveId(value: string | null): number | null {
 }
 
 /** Only web addresses are followed: a `javascript:` link must never run on our origin. */
-function webAddress(link: string | undefined): string | null {
+function webAddress(link: string | null | undefined): string | null {
   if (!link) return null;
   try {
     const { protocol } = new URL(link);

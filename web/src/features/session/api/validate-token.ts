@@ -1,12 +1,6 @@
 import { queryOptions, skipToken } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { User } from "@/types/api";
-
-export interface TokenValidity {
-  valid: boolean;
-  /** The user as the server has it now; null when the token is not valid. */
-  user: User | null;
-}
+import type { TokenValidity } from "@/types/api";
 
 /** Whether `token` still opens a session; a bad token is `valid: false`, never a 401. */
 export function validateToken(token: string, { signal }: { signal?: AbortSignal } = {}): Promise<TokenValidity> {

@@ -1,23 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import type { ConfirmationMethodRequest, ResendAnswer } from "@/types/api";
 
-export interface ConfirmationMethodPayload {
-  station_id: number;
-  user_id: number;
-  type: "email";
-  email: string | null;
-  tel: string | null;
-  id: number | null;
-}
-
-interface ConfirmationMethodAnswer {
-  email: string;
-  resend_in: number;
-  job_id: string;
-}
-
-export function chooseConfirmationMethod(payload: ConfirmationMethodPayload) {
-  return api.post<ConfirmationMethodAnswer>("/auth/confirmation-method", payload);
+/** Sends a code to the account's own e-mail; the answer is the same whatever the account. */
+export function chooseConfirmationMethod(request: ConfirmationMethodRequest) {
+  return api.post<ResendAnswer>("/auth/confirmation-method", request);
 }
 
 export function useConfirmationMethod() {

@@ -2,27 +2,7 @@
 // from the error body rather than the api client's first-message text.
 import { useMutation } from "@tanstack/react-query";
 import { api, ApiError } from "@/lib/api-client";
-import type { AdminSignUpAnswer, ImagePayload } from "@/features/accounts/signup/api/types";
-import { USER_TYPE_COMPANY_ADMIN } from "@/types/api";
-
-export interface AdminSignUpPayload {
-  name: string;
-  email: string;
-  password: string;
-  password_confirmation: string;
-  cpf: string;
-  tel: string;
-  birthday: string;
-  cnpj: string;
-  full_social_name: string;
-  prettyName: string;
-  subdomain: string;
-  country: "BR";
-  main_brand_image: ImagePayload | null;
-  main_brand_color: string;
-  type: typeof USER_TYPE_COMPANY_ADMIN;
-  captcha: string;
-}
+import type { AdminSignUpAnswer, AdminSignUpRequest } from "@/types/api";
 
 /** Every text in an error body, however deeply the server nested it. */
 export function nestedMessages(value: unknown): string[] {
@@ -42,8 +22,8 @@ export function adminSignUpMessages(error: Error): string[] {
   return nested.length > 0 ? nested : [error.message];
 }
 
-export function signUpAdmin(payload: AdminSignUpPayload): Promise<AdminSignUpAnswer> {
-  return api.post<AdminSignUpAnswer>("/auth/signup-admin", payload);
+export function signUpAdmin(request: AdminSignUpRequest): Promise<AdminSignUpAnswer> {
+  return api.post<AdminSignUpAnswer>("/auth/signup-admin", request);
 }
 
 export function useAdminSignUp() {

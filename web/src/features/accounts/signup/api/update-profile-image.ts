@@ -1,11 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import { keepStoredUser } from "@/features/accounts/signup/api/update-participant";
-import type { ImagePayload } from "@/features/accounts/signup/api/types";
-import type { User } from "@/types/api";
+import type { ImagePayload, ProfileUpdated } from "@/types/api";
 
 export function updateProfileImage(userId: number, image: ImagePayload) {
-  return api.put<{ message: string; user: User }>(`/update-user-profile-image/${userId}`, image);
+  return api.put<ProfileUpdated>(`/update-user-profile-image/${userId}`, image);
 }
 
 export function useUpdateProfileImage(userId: number) {

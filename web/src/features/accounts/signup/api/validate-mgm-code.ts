@@ -1,13 +1,6 @@
 import { queryOptions, skipToken, useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { MemberGetMember } from "@/features/accounts/signup/api/types";
-
-interface MgmCodeAnswer {
-  valid: boolean;
-  action: { id: number } | null;
-  points_invited: number;
-  points_inviter: number;
-}
+import type { MemberGetMember, MgmAnswer } from "@/types/api";
 
 /** The parts of an invite code `{code}-U{inviterId}-E{stationId}`, or null for another shape. */
 export function parseMgmCode(code: string): { inviterId: number; stationId: number } | null {
@@ -17,7 +10,7 @@ export function parseMgmCode(code: string): { inviterId: number; stationId: numb
 }
 
 export function validateMgmCode(code: string, { signal }: { signal?: AbortSignal } = {}) {
-  return api.post<MgmCodeAnswer>(`/validate-mgm-code/${encodeURIComponent(code)}`, undefined, { signal });
+  return api.post<MgmAnswer>(`/validate-mgm-code/${encodeURIComponent(code)}`, undefined, { signal });
 }
 
 export interface MgmInvite {

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import type { ImagePayload } from "@/features/accounts/signup/api/types";
+import type { ImagePayload } from "@/types/api";
 import "./image-picker.css";
 
 const BYTES_PER_MB = 1024 * 1024;

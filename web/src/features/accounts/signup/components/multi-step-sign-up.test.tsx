@@ -219,7 +219,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     const api = stubApi({
       [VALIDATIONS]: () => jsonResponse(maskedAffiliate),
       [SIGNUP]: participantAnswer("jo***@ex***.com"),
-      [CONFIRMATION_METHOD]: () => jsonResponse({ email: "jo***@ex***.com", resend_in: 60, job_id: "01JD" }),
+      [CONFIRMATION_METHOD]: () => jsonResponse({ message: "E-mail enviado com sucesso", resend_in: 60 }),
     });
     const { page } = await openSignUp(affiliatedStation);
     expect(screen.getByText("Etapa 1 de 3")).toBeInTheDocument();
@@ -248,7 +248,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
 
   it("opens the code step directly when the login screen hands over an account awaiting activation", async () => {
     const api = stubApi({
-      [CONFIRMATION_METHOD]: () => jsonResponse({ email: "ma***@fi***.example", resend_in: 60, job_id: "01JD" }),
+      [CONFIRMATION_METHOD]: () => jsonResponse({ message: "E-mail enviado com sucesso", resend_in: 60 }),
     });
     const { page } = renderApp({ path: "/", station: buildStation({ signup_flow: "simple" }) });
     const affiliate = { id: 77, email: "ma***@fi***.example", celular: null, tel: "(**) ****-1234", isFiliado: false };

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AffiliateInfo } from "@/features/accounts/signup/api/types";
+import type { AffiliateInfo } from "@/types/api";
 import { inviteHeading, type MgmInvite } from "@/features/accounts/signup/api/validate-mgm-code";
 import { IdentifyStep } from "@/features/accounts/signup/components/identify-step";
 import { PasswordStep } from "@/features/accounts/signup/components/password-step";

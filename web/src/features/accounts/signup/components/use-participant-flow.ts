@@ -1,18 +1,19 @@
 // The multi-step sign-up's calls in order: the credentials check, the account, then either
 // the confirmation page or (affiliated stations) the code-method step.
 import { useNavigate } from "react-router";
-import type { AffiliateInfo, MemberGetMember } from "@/features/accounts/signup/api/types";
 import { useParticipantValidations } from "@/features/accounts/signup/api/participant-validations";
-import { useParticipantSignUp, type ParticipantSignUpPayload } from "@/features/accounts/signup/api/sign-up-participant";
+import { useParticipantSignUp } from "@/features/accounts/signup/api/sign-up-participant";
 import { useStation } from "@/features/stations";
+import type { AffiliateInfo, MemberGetMember, ParticipantSignUpRequest } from "@/types/api";
 
 /** What step 0 collected; what the station's form does not ask for is null. */
-export type Step0Data = Pick<
-  ParticipantSignUpPayload,
-  "email" | "cpf" | "name" | "tel" | "birthday" | "state" | "city" | "captcha"
->;
+export type Step0Data = Required<
+  Pick<ParticipantSignUpRequest, "email" | "cpf" | "name" | "tel" | "birthday" | "state" | "city">
+> &
+  Pick<ParticipantSignUpRequest, "captcha">;
 
-export type Passwords = Pick<ParticipantSignUpPayload, "password" | "password_confirmation">;
+/** What step 1 collected: the password fields of the sign-up, as typed. */
+export type Passwords = Record<"password" | "password_confirmation", string>;
 
 export function useParticipantFlow({
   memberGetMember,
@@ -41,7 +42,7 @@ export function useParticipantFlow({
   };
 
   const create = (data: Step0Data, passwords: Passwords, affiliate: AffiliateInfo, onError?: () => void) => {
-    const payload: ParticipantSignUpPayload = {
+    const request: ParticipantSignUpRequest = {
       email: data.email,
       // No-CPF stations sign up with a null CPF (spec 000 section 9).
       cpf: station.no_cpf ? null : data.cpf,
@@ -56,7 +57,7 @@ export function useParticipantFlow({
       ...(memberGetMember && { member_get_member: memberGetMember }),
       ...(data.captcha !== undefined && { captcha: data.captcha }),
     };
-    signUp.mutate(payload, {
+    signUp.mutate(request, {
       onSuccess: ({ user }) => {
         if (station.affiliated) {
           onAffiliateCreated(affiliate, user.id);

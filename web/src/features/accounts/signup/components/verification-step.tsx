@@ -1,7 +1,7 @@
 import type { FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useConfirmationMethod } from "@/features/accounts/signup/api/confirmation-method";
-import type { AffiliateInfo } from "@/features/accounts/signup/api/types";
+import type { AffiliateInfo } from "@/types/api";
 import { useStation } from "@/features/stations";
 
 interface VerificationStepProps {
@@ -54,8 +54,7 @@ export function VerificationStep({ affiliate, userId }: VerificationStepProps) {
         id: affiliate.id,
       },
       {
-        onSuccess: (answer) =>
-          void navigate(`/confirmacao/${encodeURIComponent(answer.email || maskedEmail)}`, { state: { userId } }),
+        onSuccess: () => void navigate(`/confirmacao/${encodeURIComponent(maskedEmail)}`, { state: { userId } }),
       },
     );
   };

@@ -1,4 +1,4 @@
-import { useUpdateParticipant, type ParticipantUpdate } from "@/features/accounts/signup/api/update-participant";
+import { useUpdateParticipant } from "@/features/accounts/signup/api/update-participant";
 import { AddressFields, notCepMark, type AddressValues } from "@/features/accounts/signup/onboarding/address-fields";
 import { bindText, TextField } from "@/components/form/fields";
 import { adult, matchesPassword } from "@/components/form/rules";
@@ -6,7 +6,7 @@ import { useForm, type FormRules } from "@/components/form/use-form";
 import { useStation } from "@/features/stations";
 import { dateToApi, digitsOf, maskCpf, maskDate, maskPhone } from "@/lib/masks";
 import { cep, cpf, email, noWhitespace, password, required } from "@/lib/validators";
-import type { User } from "@/types/api";
+import type { ParticipantUpdate, User } from "@/types/api";
 import { BirthdayField, NewPasswordFields, PhoneField } from "@/components/form/common-fields";
 
 interface PersonalDataValues extends AddressValues {

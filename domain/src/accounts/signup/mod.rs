@@ -1,9 +1,23 @@
 //! Creating accounts: the field rules every sign-up form shares, the duplicate checks, and
-//! the insert that gives each new account its invite code and its establishment.
+//! the insert that gives each new account its invite code and its establishment. Each form
+//! is a use case of its own: the multi-step one ([`participant`]), the simple one
+//! ([`simple`]) and the company's ([`company`]). Each is checked first, its password hashed
+//! and its captcha asked with no transaction open, then created in one transaction.
+
+pub mod company;
+pub mod participant;
+pub mod simple;
+
+use std::net::IpAddr;
 
 use chrono::{NaiveDate, NaiveDateTime};
+use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
+use utoipa::ToSchema;
 
+use crate::accounts::change::AccountError;
+use crate::accounts::mgm::InviteCode;
+use crate::infra::captcha::{self, CaptchaVerifier};
 use crate::shared::validate::{self, Verdict};
 
 pub const EMAIL_TAKEN: &str = "Este e-mail já está cadastrado.";
@@ -312,23 +326,10 @@ pub struct NewAccount {
     pub establishment_id: Option<i64>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum CreateError {
-    /// The e-mail or CPF has an account already (found by the unique index, so also when two
-    /// sign-ups race); the message says which.
-    #[error("{0}")]
-    Taken(&'static str),
-    #[error(transparent)]
-    Database(#[from] sqlx::Error),
-    #[error(transparent)]
-    Other(#[from] anyhow::Error),
-}
-
-/// Inserts the account with a fresh invite code and links its establishment.
-pub async fn create_account(
-    tx: &mut PgConnection,
-    account: &NewAccount,
-) -> Result<i64, CreateError> {
+/// Inserts the account with a fresh invite code and links its establishment. An e-mail or
+/// CPF that has an account already, found by the unique index (so also when two sign-ups
+/// race), is refused like one found beforehand.
+async fn create_account(tx: &mut PgConnection, account: &NewAccount) -> Result<i64, AccountError> {
     // A clash of random invite codes is astronomically rare, but costs only another try.
     for _ in 0..3 {
         let invite_code = new_invite_code()?;
@@ -369,16 +370,138 @@ pub async fn create_account(
     Err(anyhow::anyhow!("no free invite code after three tries").into())
 }
 
-fn taken_or_database(err: sqlx::Error) -> CreateError {
+fn taken_or_database(err: sqlx::Error) -> AccountError {
     let constraint = err
         .as_database_error()
         .filter(|db| db.is_unique_violation())
         .and_then(|db| db.constraint().map(str::to_owned));
     match constraint.as_deref() {
-        Some("users_station_email") => CreateError::Taken(EMAIL_TAKEN),
-        Some("users_station_cpf") => CreateError::Taken(CPF_TAKEN),
-        _ => CreateError::Database(err),
+        Some("users_station_email") => AccountError::invalid(EMAIL_TAKEN),
+        Some("users_station_cpf") => AccountError::invalid(CPF_TAKEN),
+        _ => err.into(),
     }
+}
+
+/// The station a form names: by id, or an object carrying it (`{"id": 3}`).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum StationField {
+    Id(i64),
+    Object { id: i64 },
+}
+
+impl StationField {
+    pub fn id(self) -> i64 {
+        match self {
+            Self::Id(id) | Self::Object { id } => id,
+        }
+    }
+}
+
+/// A form's one required e-mail, normalised, or the refusal that says what is wrong with it.
+pub fn required_email(value: Option<&str>) -> Result<String, AccountError> {
+    let mut problems = Problems::default();
+    let email = email(&mut problems, value, true);
+    reject(problems)?;
+    Ok(email.unwrap_or_default())
+}
+
+/// Refuses a form that broke any rule, with every broken rule's message.
+pub fn reject(problems: Problems) -> Result<(), AccountError> {
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(AccountError::Invalid(problems.into_messages()))
+    }
+}
+
+/// With the captcha on, the form's token must pass the provider's check. A provider that
+/// cannot be reached fails the form too: the person can simply try again.
+pub async fn pass_captcha(
+    verifier: &dyn CaptchaVerifier,
+    token: Option<&str>,
+    ip: Option<IpAddr>,
+) -> Result<(), AccountError> {
+    if !verifier.is_enabled() {
+        return Ok(());
+    }
+    let passed = match verifier.verify(token.unwrap_or_default(), ip).await {
+        Ok(passed) => passed,
+        Err(err) => {
+            tracing::warn!(error = %err, "captcha check failed");
+            false
+        }
+    };
+    if passed {
+        Ok(())
+    } else {
+        Err(AccountError::invalid(captcha::FAILED_MESSAGE))
+    }
+}
+
+/// Refuses an e-mail or CPF that already has an account in the station.
+pub async fn refuse_taken(
+    db: impl PgExecutor<'_>,
+    station_id: i64,
+    email: Option<&str>,
+    cpf: Option<&str>,
+) -> Result<(), AccountError> {
+    let taken = taken(db, station_id, email, cpf).await?;
+    if taken.is_empty() {
+        Ok(())
+    } else {
+        Err(AccountError::Invalid(
+            taken.into_iter().map(String::from).collect(),
+        ))
+    }
+}
+
+/// The invite a sign-up came with: the offer and inviter `validate-mgm-code` answered, and
+/// the full code `{code}-U{inviterId}-E{stationId}` that proves the inviter handed it out.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct MemberGetMember {
+    action_id: i64,
+    inviter_id: i64,
+    code: Option<String>,
+}
+
+/// Records the invite a sign-up came with; one that does not qualify (no code, a code of
+/// someone else) is only logged.
+async fn record_invitation(
+    tx: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    invite: Option<MemberGetMember>,
+) -> sqlx::Result<()> {
+    let Some(invite) = invite else {
+        return Ok(());
+    };
+    let code = invite
+        .code
+        .as_deref()
+        .and_then(InviteCode::parse)
+        .filter(|code| code.inviter_id == invite.inviter_id);
+    let recorded = match code {
+        Some(code) => {
+            crate::accounts::mgm::record_invitation(
+                tx,
+                station_id,
+                user_id,
+                &code,
+                invite.action_id,
+            )
+            .await?
+        }
+        None => false,
+    };
+    if !recorded {
+        tracing::info!(
+            station_id,
+            user_id,
+            "sign-up invite ignored: it does not qualify"
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]
