@@ -143,7 +143,7 @@ describe("raw content (type 16)", () => {
     expect(screen.getByText("ganhe", { selector: "strong" })).toBeInTheDocument();
   });
 
-  it("sends the participation once, opens the feedback and refreshes the balance", async () => {
+  it("sends the participation once, opens the feedback and refreshes the balance when it leaves", async () => {
     const activity = rawContent();
     const api = stubActivity(activity, {
       [RAW_CONTENT_CALL]: participated,
@@ -155,12 +155,26 @@ describe("raw content (type 16)", () => {
     expect(api.bodiesOf(RAW_CONTENT_CALL)).toEqual([{ action_id: 9 }]);
     expect(within(dialog).getByText("Obrigado por participar!")).toBeInTheDocument();
     await waitFor(() => expect(loadAnimation).toHaveBeenCalledWith(expect.objectContaining({ animationData: { v: "5.7.0", layers: [] } })));
-    // Only the participation asks for the balance a second time (its own refresh is every 30 s).
-    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
+    expect(api.callsTo(BALANCE)).toHaveLength(1);
 
     fireEvent.click(within(dialog).getByRole("link", { name: "Página inicial" }));
     expect(page.location.pathname).toBe("/homepage");
+    // Leaving the dialog asks for the balance a second time (its own refresh is every 30 s).
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
     expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(1);
+  });
+
+  it("leaves the member on the content when the feedback is dismissed", async () => {
+    const activity = rawContent({ feedback_lottie_id: null });
+    const api = stubActivity(activity, { [RAW_CONTENT_CALL]: participated });
+    const { page } = await renderDetail(activity);
+
+    fireEvent.keyDown(await screen.findByRole("dialog", { name: "Conheça o clube" }), { key: "Escape" });
+
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(page.location.pathname).toBe("/homepage/atividades/9");
+    expect(screen.getByText("ganhe", { selector: "strong" })).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
   });
 
   it("congratulates only the view that recorded the participation", async () => {
