@@ -1,7 +1,8 @@
 //! The demo catalogue: what a member and a visitor of the demo station find, and a second
 //! seed that changes nothing.
 
-use domain::activities::catalogue::{self, Availability, Filter};
+use domain::activities::catalogue::{self, Availability, Filter, Page};
+use domain::activities::rows;
 use domain::infra::demo::{self, activities as demo_activities};
 use domain::infra::objects::Objects;
 use sqlx::PgPool;
@@ -167,20 +168,20 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].name, demo_activities::PUBLIC_ACTIVITY);
 
-    let categories = catalogue::categories(&db, station.station_id, station.member_id, None)
+    let categories = rows::categories(&db, station.station_id, station.member_id, None, Page::ALL)
         .await
         .expect("categories");
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));
     assert!(categories.iter().all(|c| c.category_actions.len() > 4));
-    let journeys = catalogue::journeys(&db, station.station_id, station.member_id)
+    let journeys = rows::journeys(&db, station.station_id, station.member_id)
         .await
         .expect("journeys");
     let names: Vec<&str> = journeys.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, demo_activities::JOURNEYS);
     assert!(journeys.iter().all(|j| j.actions.len() == 4));
-    let now_playing = catalogue::now_playing(&db, station.station_id, station.member_id)
+    let now_playing = rows::now_playing(&db, station.station_id, station.member_id)
         .await
         .expect("now playing");
     assert_eq!(now_playing.len(), 1);

@@ -569,7 +569,7 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
     .await?;
 
     if let Some(&limited) = ids.get(LIMITED_ACTIVITY) {
-        take_part(db, demo, limited, now).await?;
+        take_part(db, demo, (limited, seed_type(LIMITED_ACTIVITY)), now).await?;
     }
     Ok(Catalogue { activities: ids })
 }
@@ -619,6 +619,13 @@ fn new_activity(
         prerequisites,
         ..NewActivity::default()
     }
+}
+
+fn seed_type(name: &str) -> i16 {
+    SEEDS
+        .iter()
+        .find(|seed| seed.name == name)
+        .map_or(0, |seed| seed.type_id)
 }
 
 /// The shared feedback animation, stored once.
@@ -818,13 +825,22 @@ fn member_ids<'a>(
 async fn take_part(
     db: &PgPool,
     demo: &DemoStation,
-    action_id: i64,
+    (action_id, type_id): (i64, i16),
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
     let mut tx = db.begin().await?;
-    match participation::admit(&mut tx, demo.member_id, demo.station_id, action_id, now).await? {
+    let admitted = participation::admit(
+        &mut tx,
+        demo.member_id,
+        demo.station_id,
+        action_id,
+        &[type_id],
+        now,
+    )
+    .await?;
+    match admitted {
         Ok(admitted) => {
-            participation::record(&mut tx, &admitted).await?;
+            participation::record(&mut tx, admitted).await?;
         }
         Err(Refused::LimitReached | Refused::OutsideWindow { .. }) => {}
         Err(refused) => anyhow::bail!("demo participation refused: {}", refused.message()),
