@@ -16,6 +16,9 @@ export function cashbackText(activity: Pick<ActivityCard, "cashback">, currency:
   return formatStationAmount(activity.cashback * 100, currency);
 }
 
+/** What a list with no activity says (spec 001 section 2). */
+export const NO_ACTIVITIES_TEXT = "Não há atividades";
+
 export const DATE_MISSING_TEXT = "Houve um problema com a data de publicação desta atividade.";
 export const LIMIT_REACHED_TEXT = "Olá, você já ultrapassou o limite de participações nessa atividade!";
 
@@ -51,11 +54,6 @@ export function availabilityText(
     case "date_missing":
       return DATE_MISSING_TEXT;
   }
-}
-
-/** Names compared ignoring case and accents (spec 001 section 9: "cafe" finds "Café"). */
-export function normaliseForSearch(text: string): string {
-  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLocaleLowerCase("pt-BR");
 }
 
 /** The prerequisites the member has not done yet; empty when the card is open to them. */
