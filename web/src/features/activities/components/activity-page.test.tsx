@@ -4,6 +4,7 @@ import type { Activity } from "@/types/api";
 import {
   activityCall,
   buildActivity,
+  buildActivityVideo,
   homeHandlers,
   publicActivityCall,
   RAW_CONTENT_CALL,
@@ -84,6 +85,78 @@ describe("activity detail", () => {
 
     expect(await screen.findByRole("heading", { name: "Página não encontrada" })).toBeInTheDocument();
     expect(screen.getByText("Erro! Esta atividade não está disponível.")).toBeInTheDocument();
+  });
+});
+
+describe("first video", () => {
+  beforeEach(() => {
+    signIn();
+  });
+
+  it("plays a custom video in the page's own player, after the description", async () => {
+    const activity = buildActivity({
+      action_videos: [buildActivityVideo({ name: "Apresentação" }), buildActivityVideo({ video_id: 8, name: "Segundo" })],
+    });
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    const videos = container.querySelectorAll("video");
+    expect(videos).toHaveLength(1);
+    const video = videos[0]!;
+    expect(video).toHaveAttribute("src", "/api/media/videos/7.mp4");
+    expect(video).toHaveAttribute("controls");
+    expect(video).toHaveAttribute("preload", "metadata");
+    expect(video).toHaveAccessibleName("Apresentação");
+    expect(container.querySelector(".activity-detail__description")?.nextElementSibling).toBe(video);
+    expect(container.querySelector("iframe")).toBeNull();
+  });
+
+  it("plays a YouTube or Vimeo video in its provider's player", async () => {
+    const activity = buildActivity({
+      action_videos: [
+        buildActivityVideo({
+          name: "No YouTube",
+          video: {
+            url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+            custom: false,
+            embed_url: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ",
+          },
+        }),
+      ],
+    });
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    const player = screen.getByTitle("No YouTube");
+    expect(player.tagName).toBe("IFRAME");
+    expect(player).toHaveAttribute("src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ");
+    expect(player).toHaveAttribute("allowfullscreen");
+    expect(player).toHaveAttribute("referrerpolicy", "strict-origin-when-cross-origin");
+    expect(player).toHaveAttribute("loading", "lazy");
+    expect(container.querySelector("video")).toBeNull();
+  });
+
+  it("names the player after the activity when the video has no name", async () => {
+    const activity = buildActivity({
+      action_videos: [
+        buildActivityVideo({
+          name: "",
+          video: { url: "https://vimeo.com/76979871", custom: false, embed_url: "https://player.vimeo.com/video/76979871" },
+        }),
+      ],
+    });
+    stubActivity(activity);
+    await renderDetail(activity);
+
+    expect(screen.getByTitle("Quiz da semana")).toHaveAttribute("src", "https://player.vimeo.com/video/76979871");
+  });
+
+  it("shows no player when the activity has no video", async () => {
+    const activity = buildActivity();
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    expect(container.querySelector("video, iframe")).toBeNull();
   });
 });
 
@@ -220,6 +293,15 @@ describe("public activity page", () => {
     expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(0);
     fireEvent.click(action);
     expect(page.location.pathname).toBe("/cadastrar");
+  });
+
+  it("shows the first video to visitors too, as members see it", async () => {
+    const activity = buildActivity({ action_videos: [buildActivityVideo()] });
+    stubApi({ [publicActivityCall(12)]: () => jsonResponse(activity) });
+    const { container } = renderApp({ path: "/atividade/12" });
+    await screen.findByRole("heading", { name: "Quiz da semana", level: 1 });
+
+    expect(container.querySelector("video")).toHaveAttribute("src", "/api/media/videos/7.mp4");
   });
 
   it("sends a signed-in member to the member's page of the activity", async () => {

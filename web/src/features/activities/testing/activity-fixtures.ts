@@ -1,5 +1,5 @@
 // Activities as the API answers them (docs/api-activities.md), and the stubs of the home's calls.
-import type { Activity, ActivityCard, Category, Journey, NowPlaying } from "@/types/api";
+import type { Activity, ActivityCard, ActivityVideo, Category, Journey, NowPlaying } from "@/types/api";
 import { jsonResponse } from "@/testing/fixtures";
 import type { ApiHandler } from "@/testing/stub-api";
 
@@ -85,6 +85,18 @@ export function buildCategory(
     icon: null,
     category_actions: actions.map((action) => ({ action })),
     actions_count: actions.length,
+    ...overrides,
+  };
+}
+
+/** A custom video (a file of ours) unless `video` says otherwise. */
+export function buildActivityVideo(overrides: Partial<ActivityVideo> = {}): ActivityVideo {
+  return {
+    video_id: 7,
+    name: "Apresentação",
+    description: "",
+    required: false,
+    video: { url: "/api/media/videos/7.mp4", custom: true, embed_url: null },
     ...overrides,
   };
 }
