@@ -23,6 +23,8 @@ export const categoryCall = (id: number, offset = 0) =>
 export const searchCall = (term: string, offset = 0) =>
   `GET /api/actions-by-name/?where[name]=${encodeURIComponent(term)}&where[user_id]=1&where[station_id]=7&${page(offset)}`;
 export const publicActivityCall = (id: number, stationId = 7) => `GET /api/public-actions/${id}/${stationId}`;
+/** The landing page's carousel: the station's public featured activities, 10 at most. */
+export const PUBLIC_FEATURED_CALL = "GET /api/public-actions/7?where[featuredPublic]=1&limit=10";
 
 export function buildActivityCard(overrides: Partial<ActivityCard> = {}): ActivityCard {
   return {
