@@ -4,7 +4,8 @@
 // hidden for raw content (type 16) and when there are no rules.
 import { useId, useState, type ReactNode } from "react";
 import type { Activity } from "@/types/api";
-import { availabilityText, RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
+import { RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
+import { availabilityText } from "@/features/activities/availability-text";
 import { FirstVideo } from "@/features/activities/components/first-video";
 
 type TabId = "geral" | "regulamento";
