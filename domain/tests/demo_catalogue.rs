@@ -25,6 +25,7 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
              'now_playing', (SELECT jsonb_agg(n ORDER BY id) FROM now_playing n),
              'now_playing_actions', (SELECT jsonb_agg(n ORDER BY now_playing_id, action_id)
                                        FROM now_playing_actions n),
+             'videos', (SELECT jsonb_agg(v ORDER BY id) FROM action_videos v),
              'participations', (SELECT jsonb_agg(p ORDER BY id) FROM participations p))",
     )
     .fetch_one(db)
@@ -108,6 +109,61 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     .expect("featured");
     assert!((3..=4).contains(&featured.len()));
     assert!(featured.iter().all(|c| c.featured_image.is_some()));
+    // The landing's carousel for visitors has two slides.
+    let public_featured = catalogue::cards(
+        &db,
+        station.station_id,
+        None,
+        Filter {
+            featured: true,
+            public: true,
+            ..Filter::default()
+        },
+    )
+    .await
+    .expect("public featured");
+    let names: Vec<&str> = public_featured.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            demo_activities::PUBLIC_ACTIVITY,
+            demo_activities::PUBLIC_DONATION
+        ]
+    );
+    assert!(public_featured.iter().all(|c| c.featured_image.is_some()));
+
+    // With ffmpeg, the playlist and the agreement have drawn clips; without, none.
+    let ffmpeg = std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok();
+    for (name, titles) in demo_activities::VIDEOS {
+        let id = first.id(name).expect(name);
+        let detail = catalogue::detail(&db, station.station_id, member, id, false)
+            .await
+            .expect("detail")
+            .expect("found");
+        if !ffmpeg {
+            assert!(detail.action_videos.is_empty(), "{name}");
+            continue;
+        }
+        let names: Vec<&str> = detail
+            .action_videos
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
+        assert_eq!(names, titles, "{name}");
+        let required: Vec<bool> = detail.action_videos.iter().map(|v| v.required).collect();
+        assert!(required[0] && required[1..].iter().all(|r| !r), "{name}");
+        for video in &detail.action_videos {
+            assert!(video.video.custom && video.video.embed_url.is_none());
+            let key = Objects::key_of_url(&video.video.url).expect("a media url");
+            assert!(key.starts_with("demo/videos/"), "{key}");
+            let clip = objects.get(key).await.expect("get").expect("stored");
+            assert_eq!(clip.content_type, "video/mp4");
+            assert_eq!(&clip.bytes[4..8], b"ftyp");
+        }
+    }
 
     let raw = catalogue::detail(
         &db,
