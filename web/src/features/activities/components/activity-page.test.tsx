@@ -5,6 +5,7 @@ import {
   activityCall,
   buildActivity,
   buildActivityVideo,
+  buildExternalVideo,
   homeHandlers,
   publicActivityCall,
   RAW_CONTENT_CALL,
@@ -114,14 +115,11 @@ describe("first video", () => {
   it("plays a YouTube or Vimeo video in its provider's player", async () => {
     const activity = buildActivity({
       action_videos: [
-        buildActivityVideo({
-          name: "No YouTube",
-          video: {
-            url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-            custom: false,
-            embed_url: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ",
-          },
-        }),
+        buildExternalVideo(
+          "No YouTube",
+          "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+          "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ",
+        ),
       ],
     });
     stubActivity(activity);
@@ -138,12 +136,7 @@ describe("first video", () => {
 
   it("names the player after the activity when the video has no name", async () => {
     const activity = buildActivity({
-      action_videos: [
-        buildActivityVideo({
-          name: "",
-          video: { url: "https://vimeo.com/76979871", custom: false, embed_url: "https://player.vimeo.com/video/76979871" },
-        }),
-      ],
+      action_videos: [buildExternalVideo("", "https://vimeo.com/76979871", "https://player.vimeo.com/video/76979871")],
     });
     stubActivity(activity);
     await renderDetail(activity);

@@ -9,6 +9,7 @@ import {
   homeHandlers,
   type HomeData,
 } from "@/features/activities/testing/activity-fixtures";
+import { expectCarouselAdvancesEvery5sAndWraps } from "@/features/activities/testing/carousel";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -40,19 +41,7 @@ describe("featured carousel", () => {
     stubHome({ featured: buildActivityCards(3) });
     await renderHome();
 
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    expect(within(visibleSlide()).getByText("Atividade 1")).toBeInTheDocument();
-
-    await act(() => vi.advanceTimersByTimeAsync(4_000));
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    await act(() => vi.advanceTimersByTimeAsync(1_000));
-    expect(visibleSlide()).toHaveAccessibleName("2 de 3");
-    expect(within(visibleSlide()).getByText("Atividade 2")).toBeInTheDocument();
-
-    await act(() => vi.advanceTimersByTimeAsync(5_000));
-    expect(visibleSlide()).toHaveAccessibleName("3 de 3");
-    await act(() => vi.advanceTimersByTimeAsync(5_000));
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+    await expectCarouselAdvancesEvery5sAndWraps(3);
   });
 
   it("holds still while the pointer is on it, and lets the member pick a slide", async () => {

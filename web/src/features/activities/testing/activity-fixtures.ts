@@ -103,6 +103,11 @@ export function buildActivityVideo(overrides: Partial<ActivityVideo> = {}): Acti
   };
 }
 
+/** A YouTube or Vimeo video: its page, and the provider's player the server gives. */
+export function buildExternalVideo(name: string, url: string, embedUrl: string): ActivityVideo {
+  return buildActivityVideo({ name, video: { url, custom: false, embed_url: embedUrl } });
+}
+
 export interface HomeData {
   featured?: ActivityCard[];
   nowPlaying?: NowPlaying[];

@@ -1,10 +1,11 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   buildActivityCard,
   buildActivityCards,
   PUBLIC_FEATURED_CALL,
 } from "@/features/activities/testing/activity-fixtures";
+import { expectCarouselAdvancesEvery5sAndWraps } from "@/features/activities/testing/carousel";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -22,7 +23,6 @@ function renderLanding(featured: ActivityCard[]) {
 }
 
 const carousel = () => screen.findByRole("region", { name: "Destaques" });
-const visibleSlide = () => screen.getByRole("group", { name: /^\d de \d$/ });
 
 describe("landing page's public activities carousel", () => {
   it("shows the public featured activities, advancing every 5 seconds and wrapping to the first", async () => {
@@ -30,14 +30,7 @@ describe("landing page's public activities carousel", () => {
     renderLanding(buildActivityCards(3));
     await carousel();
 
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    expect(within(visibleSlide()).getByText("Atividade 1")).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(4_000));
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    await act(() => vi.advanceTimersByTimeAsync(1_000));
-    expect(visibleSlide()).toHaveAccessibleName("2 de 3");
-    await act(() => vi.advanceTimersByTimeAsync(10_000));
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+    await expectCarouselAdvancesEvery5sAndWraps(3);
   });
 
   it("leads a slide to the activity's public page", async () => {
