@@ -6,7 +6,8 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::{PgConnection, PgExecutor, PgPool};
+use sqlx::postgres::PgRow;
+use sqlx::{FromRow, PgConnection, PgExecutor, PgPool, Row};
 use utoipa::ToSchema;
 
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
@@ -251,6 +252,15 @@ pub(crate) struct CardRow {
 }
 
 impl CardRow {
+    /// The card of a record whose card columns may all be NULL (an outer join that found
+    /// no activity): `None` then.
+    pub(crate) fn of(record: &PgRow) -> sqlx::Result<Option<Self>> {
+        match record.try_get::<Option<i64>, _>("id")? {
+            Some(_) => Self::from_row(record).map(Some),
+            None => Ok(None),
+        }
+    }
+
     pub(crate) fn into_card(self, now: DateTime<Utc>) -> ActivityCard {
         let availability = Availability::at(
             now,
@@ -296,93 +306,123 @@ fn like_escaped(term: &str) -> String {
         .replace('_', "\\_")
 }
 
+/// The query of a list of cards: `$1` the station, `$2` the viewer, `$3` and `$4` the page
+/// (limit, offset), `$5` the search term when `$filter` uses it; `$visible` narrows the
+/// list to public activities for visitors. It also says whether the station exists (a
+/// visitor's call may name any), saving that call a round trip. The count is its own scan (an index-only one
+/// for the members' list); the page is read in `$order`, an index's order, so it stops at
+/// the page's end, and only its rows are joined to their cards. One statement per list
+/// rather than one with `$n IS NULL OR` switches: sqlx prepares every statement, and
+/// PostgreSQL's generic plan of such a switch cannot use the list's index and folds the
+/// search term on every row.
+macro_rules! list_query {
+    ($visible:literal, $filter:literal, $order:literal) => {
+        concat!(
+            "SELECT n.total, n.station_known, ",
+            card_columns!(),
+            " FROM (SELECT count(*) AS total,
+                           EXISTS (SELECT 1 FROM stations WHERE id = $1) AS station_known
+                      FROM actions a
+                     WHERE a.station_id = $1 AND a.active ",
+            $visible,
+            $filter,
+            ") n
+               LEFT JOIN LATERAL (
+                    SELECT a.id, row_number() OVER (ORDER BY ",
+            $order,
+            ") AS place
+                      FROM actions a
+                     WHERE a.station_id = $1 AND a.active ",
+            $visible,
+            $filter,
+            " ORDER BY ",
+            $order,
+            " LIMIT $3 OFFSET $4) page ON true
+               LEFT JOIN actions a ON a.id = page.id
+               LEFT JOIN action_types t ON t.id = a.type_id
+              ORDER BY page.place"
+        )
+    };
+}
+
+/// `[members, visitors]` statements of each list.
+const ALL: [&str; 2] = [
+    list_query!("", "", "a.priority DESC, a.id"),
+    list_query!("AND a.public ", "", "a.priority DESC, a.id"),
+];
+const FEATURED: [&str; 2] = [
+    list_query!("", "AND a.featured", "a.priority_carousel, a.id"),
+    list_query!(
+        "AND a.public ",
+        "AND a.featured",
+        "a.priority_carousel, a.id"
+    ),
+];
+const SEARCH: [&str; 2] = [
+    list_query!(
+        "",
+        "AND a.name_folded LIKE (SELECT '%' || fold_search($5) || '%')",
+        "a.priority DESC, a.id"
+    ),
+    list_query!(
+        "AND a.public ",
+        "AND a.name_folded LIKE (SELECT '%' || fold_search($5) || '%')",
+        "a.priority DESC, a.id"
+    ),
+];
+
 /// The published activities of `station_id` that `filter` wants, as `viewer` (a member of
 /// that station, or `None` for a visitor) sees them: by `priority`, highest first, then id
 /// (featured ones by `priorityCarousel`, then id); `page` of them, and how many there are.
+/// `None` when there is no such station.
 pub async fn list(
-    db: &PgPool,
+    db: impl PgExecutor<'_>,
     station_id: i64,
     viewer: Option<i64>,
     filter: Filter<'_>,
     page: Page,
-) -> sqlx::Result<Listed<ActivityCard>> {
-    // The page is chosen by the inner query, over the activities' own columns; LIMIT NULL
-    // is all of them.
-    let rows: Vec<PagedCardRow> = sqlx::query_as(concat!(
-        "WITH page AS (
-             SELECT a.id, count(*) OVER () AS total,
-                    row_number() OVER (ORDER BY CASE WHEN $3 THEN a.priority_carousel
-                                                     ELSE -a.priority END, a.id) AS place
-               FROM actions a
-              WHERE a.station_id = $1 AND a.active
-                AND (NOT $3 OR a.featured)
-                AND (NOT $4 OR a.public)
-                AND ($5::text IS NULL OR a.name_folded LIKE '%' || fold_search($5) || '%')
-              ORDER BY place
-              LIMIT $6 OFFSET $7)
-         SELECT ",
-        card_columns!(),
-        ", page.total
-           FROM page
-           JOIN actions a ON a.id = page.id
-           JOIN action_types t ON t.id = a.type_id
-          ORDER BY page.place"
-    ))
-    .bind(station_id)
-    .bind(viewer)
-    .bind(filter.featured)
-    .bind(filter.public)
-    .bind(filter.name.map(like_escaped))
-    .bind(page.limit)
-    .bind(page.offset)
-    .fetch_all(db)
-    .await?;
-    let now = Utc::now();
-    let total = rows.first().map(|row| row.total);
-    let items: Vec<ActivityCard> = rows
-        .into_iter()
-        .map(|row| row.card.into_card(now))
-        .collect();
-    let total = match total {
-        Some(total) => total,
-        // An empty page past the end of a list that is not empty.
-        None if page.offset > 0 => count(db, station_id, filter).await?,
-        None => 0,
+) -> sqlx::Result<Option<Listed<ActivityCard>>> {
+    let statements = match (filter.name, filter.featured) {
+        (Some(_), _) => SEARCH,
+        (None, true) => FEATURED,
+        (None, false) => ALL,
     };
-    Ok(Listed { items, total })
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct PagedCardRow {
-    #[sqlx(flatten)]
-    card: CardRow,
-    total: i64,
-}
-
-async fn count(db: &PgPool, station_id: i64, filter: Filter<'_>) -> sqlx::Result<i64> {
-    sqlx::query_scalar(
-        "SELECT count(*) FROM actions a
-          WHERE a.station_id = $1 AND a.active
-            AND (NOT $2 OR a.featured)
-            AND (NOT $3 OR a.public)
-            AND ($4::text IS NULL OR a.name_folded LIKE '%' || fold_search($4) || '%')",
-    )
-    .bind(station_id)
-    .bind(filter.featured)
-    .bind(filter.public)
-    .bind(filter.name.map(like_escaped))
-    .fetch_one(db)
-    .await
+    let mut query = sqlx::query(statements[usize::from(filter.public)])
+        .bind(station_id)
+        .bind(viewer)
+        .bind(page.limit)
+        .bind(page.offset);
+    if let Some(term) = filter.name {
+        query = query.bind(like_escaped(term));
+    }
+    let records = query.fetch_all(db).await?;
+    let now = Utc::now();
+    let mut listed = Listed {
+        items: Vec::with_capacity(records.len()),
+        total: 0,
+    };
+    for record in records {
+        if !record.try_get::<bool, _>("station_known")? {
+            return Ok(None);
+        }
+        listed.total = record.try_get("total")?;
+        // A page past the end is one record with the count and no card.
+        if let Some(card) = CardRow::of(&record)? {
+            listed.items.push(card.into_card(now));
+        }
+    }
+    Ok(Some(listed))
 }
 
 /// Every published activity of `station_id` that `filter` wants, as [`list`] orders them.
 pub async fn cards(
-    db: &PgPool,
+    db: impl PgExecutor<'_>,
     station_id: i64,
     viewer: Option<i64>,
     filter: Filter<'_>,
 ) -> sqlx::Result<Vec<ActivityCard>> {
-    Ok(list(db, station_id, viewer, filter, Page::ALL).await?.items)
+    let listed = list(db, station_id, viewer, filter, Page::ALL).await?;
+    Ok(listed.map(|listed| listed.items).unwrap_or_default())
 }
 
 #[derive(Debug, sqlx::FromRow)]

@@ -7,7 +7,7 @@
 use chrono::Utc;
 use serde::Serialize;
 use sqlx::postgres::PgRow;
-use sqlx::{FromRow, PgPool, Row};
+use sqlx::{PgPool, Row};
 use utoipa::ToSchema;
 
 use super::catalogue::{ActivityCard, CardRow, Page, card_columns};
@@ -58,34 +58,46 @@ pub struct ParticipantCategory {
 /// The query of one kind of row: `$1` the station, `$2` the viewer, `$3` one row's id or
 /// NULL for all, `$4` and `$5` the page (offset, limit) of each row's activities. `$heads`
 /// selects the station's rows as `id, name, icon_key, position`; `$members` is the table of
-/// their activities, `$row` its column naming the row.
+/// their activities, `$row` its column naming the row. The rows are read first
+/// (materialised, so what follows runs once per row, not once per card), then how many
+/// published activities each has (one grouped join), then each row's page in the row's
+/// order (on the members' `(row, position, action_id)` index, stopping at the page's end:
+/// whether a member is published is a scalar subquery, which PostgreSQL never turns into
+/// a join, so even a generic plan walks the index instead of joining and sorting the
+/// row's every activity), and only then the cards of the page.
 macro_rules! rows_query {
     ($heads:literal, $members:literal, $row:literal) => {
         concat!(
-            "WITH heads AS (",
+            "WITH heads AS MATERIALIZED (",
             $heads,
-            ")
-             SELECT h.id AS row_id, h.name AS row_name, h.icon_key AS row_icon,
-                    (SELECT count(*) FROM ",
-            $members,
-            " x JOIN actions pa ON pa.id = x.action_id
-                      WHERE x.",
+            " AND ($3::bigint IS NULL OR id = $3)),
+             totals AS (
+                 SELECT x.",
             $row,
-            " = h.id AND pa.station_id = $1 AND pa.active) AS row_total, ",
+            " AS row_id, count(*) AS total FROM ",
+            $members,
+            " x JOIN actions pa ON pa.id = x.action_id AND pa.station_id = $1 AND pa.active
+                  WHERE x.",
+            $row,
+            " IN (SELECT id FROM heads)
+                  GROUP BY 1)
+             SELECT h.id AS row_id, h.name AS row_name, h.icon_key AS row_icon,
+                    coalesce(n.total, 0) AS row_total, ",
             card_columns!(),
             " FROM heads h
+               LEFT JOIN totals n ON n.row_id = h.id
                LEFT JOIN LATERAL (
                     SELECT x.action_id, x.position FROM ",
             $members,
-            " x JOIN actions pa ON pa.id = x.action_id AND pa.station_id = $1 AND pa.active
-                     WHERE x.",
+            " x WHERE x.",
             $row,
             " = h.id
+                       AND (SELECT pa.active AND pa.station_id = $1
+                              FROM actions pa WHERE pa.id = x.action_id)
                      ORDER BY x.position, x.action_id
                      LIMIT $5 OFFSET $4) m ON true
                LEFT JOIN actions a ON a.id = m.action_id
                LEFT JOIN action_types t ON t.id = a.type_id
-              WHERE $3::bigint IS NULL OR h.id = $3
               ORDER BY h.position, h.id, m.position, m.action_id"
         )
     };
@@ -149,11 +161,10 @@ async fn read(
             });
         }
         // A row without activities on the page is one record with no card.
-        if record.try_get::<Option<i64>, _>("id")?.is_some() {
-            let card = CardRow::from_row(&record)?.into_card(now);
-            if let Some(row) = rows.last_mut() {
-                row.cards.push(card);
-            }
+        if let Some(card) = CardRow::of(&record)?
+            && let Some(row) = rows.last_mut()
+        {
+            row.cards.push(card.into_card(now));
         }
     }
     Ok(rows)

@@ -106,6 +106,16 @@ async fn actions(
         featured: list.featured == Some(1),
         ..Filter::default()
     };
+    member_page(&state, member, filter, page).await
+}
+
+/// A page of the caller's station's list.
+async fn member_page(
+    state: &AppState,
+    member: Member,
+    filter: Filter<'_>,
+    page: catalogue::Page,
+) -> ApiResult<CardsPage> {
     let listed = catalogue::list(
         &state.db,
         member.station_id,
@@ -113,7 +123,8 @@ async fn actions(
         filter,
         page,
     )
-    .await?;
+    .await?
+    .ok_or_else(|| anyhow::anyhow!("the member's station {} is gone", member.station_id))?;
     Ok(CardsPage(listed))
 }
 
@@ -216,15 +227,7 @@ async fn actions_by_name(
         name: Some(term),
         ..Filter::default()
     };
-    let listed = catalogue::list(
-        &state.db,
-        member.station_id,
-        Some(member.user_id),
-        filter,
-        page,
-    )
-    .await?;
-    Ok(CardsPage(listed))
+    member_page(&state, member, filter, page).await
 }
 
 /// The published activities of the caller's station, by the caller's id

@@ -65,16 +65,15 @@ async fn public_actions(
 ) -> ApiResult<CardsPage> {
     let list = query(list)?;
     let page = paging::page(page)?;
-    if !catalogue::station_exists(&state.db, station_id).await? {
-        return Err(ApiError::not_found(STATION_NOT_FOUND));
-    }
     let filter = Filter {
         public: true,
         featured: list.featured == Some(1),
         ..Filter::default()
     };
-    let listed = catalogue::list(&state.db, station_id, None, filter, page).await?;
-    Ok(CardsPage(listed))
+    catalogue::list(&state.db, station_id, None, filter, page)
+        .await?
+        .map(CardsPage)
+        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
 }
 
 /// One public activity of a station
