@@ -33,12 +33,14 @@ pub mod state;
 pub use state::AppState;
 
 /// What the web app may load: itself; Cloudflare Turnstile's script and frame (the captcha);
-/// the CEP lookup (ViaCEP). Fonts are shipped with the app; React sets styles through the
+/// the players of activities' YouTube (without cookies) and Vimeo videos, framed; the CEP
+/// lookup (ViaCEP). Fonts are shipped with the app; React sets styles through the
 /// DOM, which `style-src` does not restrict, so no inline style or script is allowed. No
 /// page may frame the app.
 const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; \
 script-src 'self' https://challenges.cloudflare.com; \
-frame-src https://challenges.cloudflare.com; connect-src 'self' https://viacep.com.br; \
+frame-src https://challenges.cloudflare.com https://www.youtube-nocookie.com \
+https://player.vimeo.com; connect-src 'self' https://viacep.com.br; \
 img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'";
 

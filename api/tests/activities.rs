@@ -735,3 +735,566 @@ async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPo
         "{keys:?}"
     );
 }
+
+const LIMIT_REFUSED: &str = "O parâmetro limit deve ser um número inteiro de 1 a 100.";
+const OFFSET_REFUSED: &str = "O parâmetro offset deve ser um número inteiro maior ou igual a 0.";
+
+fn total(answer: &common::Answer) -> i64 {
+    answer.headers["x-total-count"]
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("a number")
+}
+
+/// The list at `uri` read page by page (`limit` at a time), concatenated, and the total
+/// each page announced.
+async fn pages(app: &Router, token: Option<&str>, uri: &str, limit: usize) -> (Vec<i64>, i64) {
+    let (mut all, mut announced) = (Vec::new(), None);
+    loop {
+        let separator = if uri.contains('?') { '&' } else { '?' };
+        let page_uri = format!("{uri}{separator}limit={limit}&offset={}", all.len());
+        let page = call(app, "GET", &page_uri, token, &[]).await;
+        assert_eq!(page.status, StatusCode::OK, "{page_uri}: {}", page.text);
+        let total = total(&page);
+        assert!(announced.is_none_or(|t| t == total), "{page_uri}");
+        announced = Some(total);
+        let ids = ids(&page.json());
+        assert!(ids.len() <= limit, "{page_uri}");
+        let last = ids.len() < limit;
+        all.extend(ids);
+        if last {
+            return (all, total);
+        }
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn lists_are_paged_stably_with_their_size_in_a_header(db: PgPool) {
+    let w = world(db).await;
+    // Equal priorities: their order is the id's, on every page.
+    for n in 0..9 {
+        activity(&w.db, w.station_id, &format!("Passeio {n}"), |a| {
+            a.priority = n % 3;
+            a.featured = n % 2 == 0;
+            a.priority_carousel = n % 2;
+        })
+        .await;
+    }
+    activity(&w.db, w.station_id, "Passeio rascunho", |a| {
+        a.active = false
+    })
+    .await;
+    activity(&w.db, w.other_station_id, "Passeio de fora", |_| ()).await;
+    let token = Some(w.token.as_str());
+
+    for uri in [
+        "/api/actions/".to_string(),
+        format!(
+            "/api/actions/?where[station_id]={}&where[user_id]={}",
+            w.station_id, w.member_id
+        ),
+        "/api/actions/?where[featuredPrivate]=1".to_string(),
+        "/api/actions-by-name/?where[name]=passeio".to_string(),
+    ] {
+        let whole = w.get(&uri).await;
+        assert_eq!(whole.status, StatusCode::OK, "{uri}: {}", whole.text);
+        let whole_ids = ids(&whole.json());
+        assert_eq!(total(&whole), whole_ids.len() as i64, "{uri}");
+        for limit in [1, 2, 4, 100] {
+            let (paged, announced) = pages(&w.app, token, &uri, limit).await;
+            assert_eq!(paged, whole_ids, "{uri} by {limit}");
+            assert_eq!(announced, whole_ids.len() as i64, "{uri}");
+        }
+        let past_the_end = w
+            .get(&format!(
+                "{uri}{}offset=500&limit=5",
+                if uri.contains('?') { '&' } else { '?' }
+            ))
+            .await;
+        assert_eq!(past_the_end.json(), json!([]), "{uri}");
+        assert_eq!(total(&past_the_end), whole_ids.len() as i64, "{uri}");
+    }
+    let found = w.get("/api/actions-by-name/?where[name]=passeio").await;
+    assert_eq!(total(&found), 9);
+    let featured = w
+        .get("/api/actions/?where[featuredPrivate]=1&limit=2")
+        .await;
+    assert_eq!(total(&featured), 5);
+    let nothing = w.get("/api/actions-by-name/?where[name]=inexistente").await;
+    assert_eq!((nothing.json(), total(&nothing)), (json!([]), 0));
+    // An offset alone skips, without a limit.
+    let whole = ids(&w.get("/api/actions/").await.json());
+    assert_eq!(
+        ids(&w.get("/api/actions/?offset=2").await.json()),
+        whole[2..]
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn bad_limits_and_offsets_are_refused_with_their_message(db: PgPool) {
+    let w = world(db).await;
+    let lists = [
+        "/api/actions/?".to_string(),
+        "/api/actions/?where[featuredPrivate]=1&".to_string(),
+        "/api/actions-by-name/?where[name]=a&".to_string(),
+        "/api/participant-categories/?".to_string(),
+        format!("/api/public-actions/{}?", w.station_id),
+        format!(
+            "/api/public-actions/{}?where[featuredPublic]=1&",
+            w.station_id
+        ),
+    ];
+    for list in &lists {
+        for (query, message) in [
+            ("limit=0", LIMIT_REFUSED),
+            ("limit=101", LIMIT_REFUSED),
+            ("limit=-5", LIMIT_REFUSED),
+            ("limit=abc", LIMIT_REFUSED),
+            ("limit=", LIMIT_REFUSED),
+            ("limit=2.5", LIMIT_REFUSED),
+            ("limit=99999999999999999999", LIMIT_REFUSED),
+            ("offset=-1", OFFSET_REFUSED),
+            ("offset=x", OFFSET_REFUSED),
+            ("limit=10&offset=-1", OFFSET_REFUSED),
+        ] {
+            let uri = format!("{list}{query}");
+            let answer = w.get(&uri).await;
+            assert_eq!(
+                answer.status,
+                StatusCode::BAD_REQUEST,
+                "{uri}: {}",
+                answer.text
+            );
+            assert_eq!(answer.json(), json!({ "messages": [message] }), "{uri}");
+        }
+        for fine in ["limit=1", "limit=100", "offset=0", "limit=%2010&offset=0"] {
+            let uri = format!("{list}{fine}");
+            assert_eq!(w.get(&uri).await.status, StatusCode::OK, "{uri}");
+        }
+    }
+    // Scoping is still checked first on member lists.
+    let other_station = w
+        .get(&format!(
+            "/api/actions/?where[station_id]={}&limit=0",
+            w.other_station_id
+        ))
+        .await;
+    assert_eq!(other_station.status, StatusCode::FORBIDDEN);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn categories_page_their_own_activities_and_count_them_all(db: PgPool) {
+    let w = world(db).await;
+    let (other_member, other_token) = w
+        .other_member_token(w.station_id, "outra@example.com")
+        .await;
+    let mut mine = Vec::new();
+    for n in 0..5 {
+        mine.push(activity(&w.db, w.station_id, &format!("Ação {n}"), |_| ()).await);
+    }
+    let draft = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
+    let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
+    // Category order: 4, draft, 3, foreign, 0, 1, 2.
+    let members = [mine[4], draft, mine[3], foreign, mine[0], mine[1], mine[2]];
+    let big = row(
+        &w.db,
+        "participant_categories",
+        w.station_id,
+        "Grande",
+        &members,
+    )
+    .await;
+    let small = row(
+        &w.db,
+        "participant_categories",
+        w.station_id,
+        "Pequena",
+        &[mine[1]],
+    )
+    .await;
+    let empty = row(
+        &w.db,
+        "participant_categories",
+        w.station_id,
+        "Vazia",
+        &[draft],
+    )
+    .await;
+    let elsewhere = row(
+        &w.db,
+        "participant_categories",
+        w.other_station_id,
+        "Fora",
+        &[foreign],
+    )
+    .await;
+    participate(&w.db, w.station_id, other_member, mine[4]).await;
+    participate(&w.db, w.station_id, w.member_id, mine[3]).await;
+
+    let card_ids = |category: &Value| -> Vec<i64> {
+        category["category_actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .map(|item| item["action"]["id"].as_i64().expect("id"))
+            .collect()
+    };
+    let whole = w.get("/api/participant-categories/").await.json();
+    assert_eq!(ids(&whole), [big, small, empty]);
+    let order = [mine[4], mine[3], mine[0], mine[1], mine[2]];
+    assert_eq!(card_ids(&whole[0]), order);
+    let counts: Vec<i64> = whole
+        .as_array()
+        .expect("categories")
+        .iter()
+        .map(|c| c["actions_count"].as_i64().expect("count"))
+        .collect();
+    assert_eq!(counts, [5, 1, 0]);
+    // The caller's participations, not another member's.
+    assert_eq!(whole[0]["category_actions"][0]["action"]["userActions"], 0);
+    assert_eq!(whole[0]["category_actions"][1]["action"]["userActions"], 1);
+
+    let home = w.get("/api/participant-categories/?limit=2").await.json();
+    assert_eq!(card_ids(&home[0]), order[..2]);
+    assert_eq!(card_ids(&home[1]), [mine[1]]);
+    assert_eq!(card_ids(&home[2]), Vec::<i64>::new());
+    assert_eq!(home[0]["actions_count"], 5);
+
+    let mut paged = Vec::new();
+    for offset in (0..8).step_by(3) {
+        let page = w
+            .get(&format!(
+                "/api/participant-categories/?where[id]={big}&limit=3&offset={offset}"
+            ))
+            .await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+        let page = page.json();
+        assert_eq!(ids(&page), [big]);
+        assert_eq!(page[0]["actions_count"], 5, "{offset}");
+        assert_eq!(page[0]["name"], "Grande");
+        paged.extend(card_ids(&page[0]));
+    }
+    assert_eq!(paged, order);
+
+    let foreign_category = w
+        .get(&format!(
+            "/api/participant-categories/?where[id]={elsewhere}&limit=4"
+        ))
+        .await;
+    assert_eq!(foreign_category.json(), json!([]));
+    let others_view = call(
+        &w.app,
+        "GET",
+        "/api/participant-categories/?limit=1",
+        Some(&other_token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(
+        others_view[0]["category_actions"][0]["action"]["userActions"],
+        1
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn visitors_get_the_public_featured_carousel(db: PgPool) {
+    let w = world(db).await;
+    let second = activity(&w.db, w.station_id, "Pública 2", |a| {
+        a.public = true;
+        a.featured = true;
+        a.priority_carousel = 2;
+        a.priority = 9;
+    })
+    .await;
+    let first = activity(&w.db, w.station_id, "Pública 1", |a| {
+        a.public = true;
+        a.featured = true;
+        a.priority_carousel = 1;
+    })
+    .await;
+    let plain = activity(&w.db, w.station_id, "Pública sem destaque", |a| {
+        a.public = true
+    })
+    .await;
+    activity(&w.db, w.station_id, "Só para membros", |a| {
+        a.featured = true
+    })
+    .await;
+    activity(&w.db, w.station_id, "Rascunho", |a| {
+        a.public = true;
+        a.featured = true;
+        a.active = false;
+    })
+    .await;
+    activity(&w.db, w.other_station_id, "De fora", |a| {
+        a.public = true;
+        a.featured = true;
+    })
+    .await;
+    let visit = |uri: String| {
+        let app = w.app.clone();
+        async move { call(&app, "GET", &uri, None, &[]).await }
+    };
+    let station = w.station_id;
+
+    let carousel = visit(format!(
+        "/api/public-actions/{station}?where[featuredPublic]=1"
+    ))
+    .await;
+    assert_eq!(carousel.status, StatusCode::OK, "{}", carousel.text);
+    assert_eq!(ids(&carousel.json()), [first, second]);
+    assert_eq!(total(&carousel), 2);
+    assert_eq!(carousel.json()[0]["userActions"], 0);
+    let (paged, announced) = pages(
+        &w.app,
+        None,
+        &format!("/api/public-actions/{station}?where[featuredPublic]=1"),
+        1,
+    )
+    .await;
+    assert_eq!((paged, announced), (vec![first, second], 2));
+
+    let all = visit(format!("/api/public-actions/{station}")).await;
+    assert_eq!(ids(&all.json()), [second, first, plain]);
+    assert_eq!(total(&all), 3);
+    let page = visit(format!("/api/public-actions/{station}?limit=1&offset=1")).await;
+    assert_eq!((ids(&page.json()), total(&page)), (vec![first], 3));
+
+    let unknown = visit("/api/public-actions/999999?where[featuredPublic]=1".into()).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(unknown.json(), json!({ "error": "Estação não encontrada" }));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn only_published_prerequisites_are_shown_and_required(db: PgPool) {
+    let w = world(db).await;
+    let members_only = activity(&w.db, w.station_id, "Cadastro completo", |_| ()).await;
+    let draft = activity(&w.db, w.station_id, "Rascunho secreto", |a| {
+        a.active = false
+    })
+    .await;
+    let public = activity(&w.db, w.station_id, "Boas-vindas", |a| a.public = true).await;
+    let gated = activity(&w.db, w.station_id, "Depois", |a| {
+        a.public = true;
+        a.prerequisites = vec![members_only, draft, public];
+    })
+    .await;
+    let required = |answer: &Value| answer["prerequisites"]["action_prerequisites"].clone();
+
+    let member_view = w.get(&format!("/api/actions/{gated}/")).await.json();
+    assert_eq!(
+        required(&member_view),
+        json!([
+            { "id": members_only, "name": "Cadastro completo", "done": false },
+            { "id": public, "name": "Boas-vindas", "done": false },
+        ])
+    );
+    let refused = w.view(gated).await;
+    assert_eq!(
+        refused.json()["messages"],
+        json!(["Complete antes: Cadastro completo, Boas-vindas."])
+    );
+
+    // Visitors see the public prerequisites only, in the detail and in the list.
+    let visitor_view = call(
+        &w.app,
+        "GET",
+        &format!("/api/public-actions/{gated}/{}", w.station_id),
+        None,
+        &[],
+    )
+    .await;
+    assert!(!visitor_view.text.contains("Rascunho secreto"));
+    assert!(!visitor_view.text.contains("Cadastro completo"));
+    let expected = json!([{ "id": public, "name": "Boas-vindas", "done": false }]);
+    assert_eq!(required(&visitor_view.json()), expected);
+    let listed = call(
+        &w.app,
+        "GET",
+        &format!("/api/public-actions/{}", w.station_id),
+        None,
+        &[],
+    )
+    .await
+    .json();
+    let card = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|card| card["id"] == gated)
+        .expect("the gated card")
+        .clone();
+    assert_eq!(required(&card), expected);
+
+    // The unpublished prerequisite never blocks.
+    participate(&w.db, w.station_id, w.member_id, members_only).await;
+    participate(&w.db, w.station_id, w.member_id, public).await;
+    let card = w.get(&format!("/api/actions/{gated}/")).await.json();
+    assert_eq!(card["prerequisites"]["user_done_prerequisites"], true);
+    assert_eq!(w.view(gated).await.status, StatusCode::CREATED);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_view_of_another_type_is_unavailable_before_any_other_rule(db: PgPool) {
+    let w = world(db).await;
+    let undone = activity(&w.db, w.station_id, "Antes", |_| ()).await;
+    let quiz = activity(&w.db, w.station_id, "Quiz trancado", |a| {
+        a.type_id = 6;
+        a.prerequisites = vec![undone];
+    })
+    .await;
+    let ended_quiz = activity(&w.db, w.station_id, "Quiz encerrado", |a| {
+        a.type_id = 6;
+        a.participation_start = Some(Utc::now() - Duration::days(3));
+        a.participation_end = Some(Utc::now() - Duration::days(2));
+    })
+    .await;
+    let undated_quiz = activity(&w.db, w.station_id, "Quiz sem data", |a| {
+        a.type_id = 6;
+        a.participation_end = None;
+    })
+    .await;
+    for id in [quiz, ended_quiz, undated_quiz] {
+        let answer = w.view(id).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "{id}: {}",
+            answer.text
+        );
+        assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
+        assert_eq!(w.participations(id).await, 0);
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn rules_of_empty_markup_are_no_rules(db: PgPool) {
+    let w = world(db).await;
+    for (rules, has_rules) in [
+        ("<p></p>", false),
+        ("<p>&nbsp;</p><br>", false),
+        ("<p> <strong> </strong></p>", false),
+        ("<script>alert(1)</script>", false),
+        ("<p>Vale para associados.</p>", true),
+    ] {
+        let id = activity(&w.db, w.station_id, "Com regras", |a| {
+            a.rules = rules.into()
+        })
+        .await;
+        let detail = w.get(&format!("/api/actions/{id}/")).await.json();
+        assert_eq!(detail["has_rules"], has_rules, "{rules}");
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_detail_carries_its_videos_in_order(db: PgPool) {
+    use domain::activities::videos::{ExternalVideo, NewVideo, VideoSource};
+    let w = world(db).await;
+    let video = |source: VideoSource, name: &str, required: bool| NewVideo {
+        source,
+        name: name.into(),
+        description: format!("Sobre {name}"),
+        required,
+    };
+    let external = |url: &str| VideoSource::External(ExternalVideo::parse(url).expect(url));
+    let id = activity(&w.db, w.station_id, "Playlist", |a| {
+        a.type_id = 18;
+        a.public = true;
+        a.videos = vec![
+            video(
+                VideoSource::Custom {
+                    object_key: "videos/apresentacao.mp4".into(),
+                },
+                "Apresentação",
+                true,
+            ),
+            video(
+                external("https://youtu.be/dQw4w9WgXcQ?t=3"),
+                "No YouTube",
+                false,
+            ),
+            video(
+                external("https://player.vimeo.com/video/76979871"),
+                "No Vimeo",
+                false,
+            ),
+        ];
+    })
+    .await;
+    let bare = activity(&w.db, w.station_id, "Sem vídeos", |_| ()).await;
+
+    let detail = w.get(&format!("/api/actions/{id}/")).await.json();
+    let videos = detail["action_videos"].as_array().expect("videos").clone();
+    assert_eq!(videos.len(), 3);
+    let video_ids: Vec<i64> = videos
+        .iter()
+        .map(|v| v["video_id"].as_i64().expect("video id"))
+        .collect();
+    assert!(video_ids.windows(2).all(|pair| pair[0] != pair[1]));
+    assert_eq!(
+        videos[0],
+        json!({
+            "video_id": video_ids[0], "name": "Apresentação",
+            "description": "Sobre Apresentação", "required": true,
+            "video": { "url": "/api/media/videos/apresentacao.mp4", "custom": true,
+                       "embed_url": null },
+        })
+    );
+    assert_eq!(
+        videos[1]["video"],
+        json!({ "url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "custom": false,
+                "embed_url": "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" })
+    );
+    assert_eq!(
+        videos[2]["video"],
+        json!({ "url": "https://vimeo.com/76979871", "custom": false,
+                "embed_url": "https://player.vimeo.com/video/76979871" })
+    );
+    assert_eq!(videos[2]["name"], "No Vimeo");
+    let visitor = call(
+        &w.app,
+        "GET",
+        &format!("/api/public-actions/{id}/{}", w.station_id),
+        None,
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(visitor["action_videos"], detail["action_videos"]);
+    let none = w.get(&format!("/api/actions/{bare}/")).await.json();
+    assert_eq!(none["action_videos"], json!([]));
+
+    // Another host is refused when written, by the parser and by the table.
+    for address in [
+        "https://evil.example/watch?v=dQw4w9WgXcQ",
+        "https://youtube.com.evil.example/watch?v=dQw4w9WgXcQ",
+        "javascript:alert(1)",
+    ] {
+        assert!(ExternalVideo::parse(address).is_err(), "{address}");
+        let written = sqlx::query(
+            "INSERT INTO action_videos (action_id, position, external_url, name)
+             VALUES ($1, 9, $2, 'Fora')",
+        )
+        .bind(id)
+        .bind(address)
+        .execute(&w.db)
+        .await;
+        let refused = written.expect_err(address);
+        assert_eq!(
+            refused
+                .as_database_error()
+                .and_then(|e| e.code())
+                .as_deref(),
+            Some("23514"),
+            "{address}"
+        );
+    }
+    let neither =
+        sqlx::query("INSERT INTO action_videos (action_id, position, name) VALUES ($1, 9, 'Nada')")
+            .bind(id)
+            .execute(&w.db)
+            .await;
+    assert!(neither.is_err());
+}

@@ -99,7 +99,8 @@ async fn the_build_s_compressed_copies_go_to_browsers_that_accept_them(db: PgPoo
 }
 
 const CSP: &str = "default-src 'self'; script-src 'self' https://challenges.cloudflare.com; \
-frame-src https://challenges.cloudflare.com; connect-src 'self' https://viacep.com.br; \
+frame-src https://challenges.cloudflare.com https://www.youtube-nocookie.com \
+https://player.vimeo.com; connect-src 'self' https://viacep.com.br; \
 img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'";
 

@@ -1,7 +1,8 @@
 //! The demo catalogue: what a member and a visitor of the demo station find, and a second
 //! seed that changes nothing.
 
-use domain::activities::catalogue::{self, Availability, Filter};
+use domain::activities::catalogue::{self, Availability, Filter, Page};
+use domain::activities::rows;
 use domain::infra::demo::{self, activities as demo_activities};
 use domain::infra::objects::Objects;
 use sqlx::PgPool;
@@ -24,6 +25,7 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
              'now_playing', (SELECT jsonb_agg(n ORDER BY id) FROM now_playing n),
              'now_playing_actions', (SELECT jsonb_agg(n ORDER BY now_playing_id, action_id)
                                        FROM now_playing_actions n),
+             'videos', (SELECT jsonb_agg(v ORDER BY id) FROM action_videos v),
              'participations', (SELECT jsonb_agg(p ORDER BY id) FROM participations p))",
     )
     .fetch_one(db)
@@ -107,6 +109,61 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     .expect("featured");
     assert!((3..=4).contains(&featured.len()));
     assert!(featured.iter().all(|c| c.featured_image.is_some()));
+    // The landing's carousel for visitors has two slides.
+    let public_featured = catalogue::cards(
+        &db,
+        station.station_id,
+        None,
+        Filter {
+            featured: true,
+            public: true,
+            ..Filter::default()
+        },
+    )
+    .await
+    .expect("public featured");
+    let names: Vec<&str> = public_featured.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            demo_activities::PUBLIC_ACTIVITY,
+            demo_activities::PUBLIC_DONATION
+        ]
+    );
+    assert!(public_featured.iter().all(|c| c.featured_image.is_some()));
+
+    // With ffmpeg, the playlist and the agreement have drawn clips; without, none.
+    let ffmpeg = std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok();
+    for (name, titles) in demo_activities::VIDEOS {
+        let id = first.id(name).expect(name);
+        let detail = catalogue::detail(&db, station.station_id, member, id, false)
+            .await
+            .expect("detail")
+            .expect("found");
+        if !ffmpeg {
+            assert!(detail.action_videos.is_empty(), "{name}");
+            continue;
+        }
+        let names: Vec<&str> = detail
+            .action_videos
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
+        assert_eq!(names, titles, "{name}");
+        let required: Vec<bool> = detail.action_videos.iter().map(|v| v.required).collect();
+        assert!(required[0] && required[1..].iter().all(|r| !r), "{name}");
+        for video in &detail.action_videos {
+            assert!(video.video.custom && video.video.embed_url.is_none());
+            let key = Objects::key_of_url(&video.video.url).expect("a media url");
+            assert!(key.starts_with("demo/videos/"), "{key}");
+            let clip = objects.get(key).await.expect("get").expect("stored");
+            assert_eq!(clip.content_type, "video/mp4");
+            assert_eq!(&clip.bytes[4..8], b"ftyp");
+        }
+    }
 
     let raw = catalogue::detail(
         &db,
@@ -167,20 +224,20 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].name, demo_activities::PUBLIC_ACTIVITY);
 
-    let categories = catalogue::categories(&db, station.station_id, station.member_id, None)
+    let categories = rows::categories(&db, station.station_id, station.member_id, None, Page::ALL)
         .await
         .expect("categories");
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));
     assert!(categories.iter().all(|c| c.category_actions.len() > 4));
-    let journeys = catalogue::journeys(&db, station.station_id, station.member_id)
+    let journeys = rows::journeys(&db, station.station_id, station.member_id)
         .await
         .expect("journeys");
     let names: Vec<&str> = journeys.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, demo_activities::JOURNEYS);
     assert!(journeys.iter().all(|j| j.actions.len() == 4));
-    let now_playing = catalogue::now_playing(&db, station.station_id, station.member_id)
+    let now_playing = rows::now_playing(&db, station.station_id, station.member_id)
         .await
         .expect("now playing");
     assert_eq!(now_playing.len(), 1);

@@ -7,6 +7,8 @@ const MEMBER_PASSWORD = "Membro123";
 const CATEGORY = "Participe";
 const JOURNEY = "Trilha do novo associado";
 const JOURNEY_ACTIVITY = "Playlist: primeiros passos no clube";
+/** The journey activity's first video, a clip the seed draws (domain/src/infra/demo/activities.rs). */
+const JOURNEY_ACTIVITY_VIDEO = "Como juntar pontos";
 const GATED_ACTIVITY = "Desafio final da trilha do conhecimento";
 const PREREQUISITES = ["Quiz: conheça seus direitos", "Pesquisa de satisfação 2026"];
 const PUBLIC_ACTIVITY = "Café com o presidente";
@@ -50,6 +52,11 @@ test("the demo member browses the home, a category, a journey, a gated activity 
   await expect(page).toHaveURL(/\/homepage\/atividades\/\d+$/);
   await expect(page.getByRole("heading", { level: 1, name: JOURNEY_ACTIVITY })).toBeVisible();
   await expect(page.getByRole("tab", { name: "Regulamento" })).toBeVisible();
+  // Its first video plays from our own media.
+  const video = page.getByLabel(JOURNEY_ACTIVITY_VIDEO);
+  await expect(video).toHaveJSProperty("tagName", "VIDEO");
+  const clip = await request.get((await video.getAttribute("src")) ?? "");
+  expect(clip.headers()["content-type"]).toBe("video/mp4");
 
   // A category's whole grid, then an activity whose prerequisites are not done.
   await page.goBack();
@@ -89,4 +96,62 @@ test("a visitor opens the public activity and its button leads to the sign-up", 
   await page.getByRole("link", { name: PUBLIC_ACTIVITY_BUTTON }).click();
   await expect(page).toHaveURL(/\/cadastrar$/);
   await expect(page.getByRole("heading", { name: "Cadastre-se" })).toBeVisible();
+});
+
+test("a visitor sees the public featured activities on the landing page, and a slide opens its public page", async ({
+  page,
+  request,
+}) => {
+  const station = await fetchHostStation(request);
+  const answer = await request.get(`/api/public-actions/${station.id}?where[featuredPublic]=1`);
+  expect(answer.ok()).toBe(true);
+  const featured = (await answer.json()) as { id: number; name: string }[];
+  expect(featured.map(({ name }) => name)).toContain(PUBLIC_ACTIVITY);
+  const [first] = featured;
+
+  await page.goto("/");
+  await confirmAgeIfAsked(page, station);
+  await page.getByRole("dialog", { name: "Aviso de cookies" }).getByRole("button", { name: "Aceito" }).click();
+  const carousel = page.getByRole("region", { name: "Destaques" });
+  // The pointer on it holds it still.
+  await carousel.hover();
+  await expect(carousel.getByRole("group", { name: `1 de ${featured.length}` })).toBeVisible();
+  await carousel.getByRole("link", { name: startsWith(first?.name ?? "") }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/atividade/${first?.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: first?.name })).toBeVisible();
+});
+
+test("the demo member's activities page loads the next page as its end is scrolled to", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  // The demo holds fewer activities than a page of the web (24): the browser asks the
+  // server for pages of 8 instead, which the server pages as it would pages of 24.
+  const pageSize = 8;
+  await page.route(/\/api\/actions\/\?.*limit=24/, (route) =>
+    route.continue({ url: route.request().url().replace("limit=24", `limit=${pageSize}`) }),
+  );
+  const offsets: number[] = [];
+  page.on("request", (sent) => {
+    const url = new URL(sent.url());
+    if (url.pathname === "/api/actions/" && url.searchParams.has("offset")) offsets.push(Number(url.searchParams.get("offset")));
+  });
+  // A phone's screen, so that a page of cards is longer than the screen.
+  await page.setViewportSize({ width: 390, height: 740 });
+  const station = await fetchHostStation(request);
+  await logIn(page, station);
+
+  const firstPage = page.waitForResponse((response) => /\/api\/actions\/\?.*offset=0/.test(response.url()));
+  await page.goto("/homepage/atividades");
+  const total = Number((await firstPage).headers()["x-total-count"]);
+  expect(total).toBeGreaterThan(2 * pageSize);
+  const cards = page.getByRole("list", { name: "Atividades" }).getByRole("article");
+  await expect(cards).toHaveCount(pageSize);
+  expect(offsets).toEqual([0]);
+
+  for (let loaded = pageSize; loaded < total; loaded += pageSize) {
+    await cards.last().scrollIntoViewIfNeeded();
+    await expect(cards).toHaveCount(Math.min(loaded + pageSize, total));
+  }
+  expect(offsets).toEqual(Array.from({ length: Math.ceil(total / pageSize) }, (_, index) => index * pageSize));
+  await expect(page.getByRole("button", { name: "Carregar mais atividades" })).toHaveCount(0);
 });

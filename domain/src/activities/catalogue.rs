@@ -1,15 +1,16 @@
 //! The activities catalogue (docs/api-activities.md): what a member (or a visitor, for
 //! public activities) may browse. Every read is scoped by station and shows published
 //! activities only; the caller's participations decide `userActions`, `availability` and
-//! the prerequisites' `done`. [`create`] writes an activity with its HTML sanitised.
-
-use std::collections::HashMap;
+//! the prerequisites' `done`. [`create`] writes an activity with its HTML sanitised. The
+//! home's rows (journeys, now playing, categories) are in [`super::rows`].
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::{PgExecutor, PgPool};
+use sqlx::postgres::PgRow;
+use sqlx::{FromRow, PgConnection, PgExecutor, PgPool, Row};
 use utoipa::ToSchema;
 
+use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
 
 /// Whether the caller may take part now, in the order the rules are checked.
@@ -118,21 +119,20 @@ pub struct Activity {
     pub description: String,
     /// Sanitised HTML.
     pub rules: String,
+    /// Whether `rules` has any visible text (`<p></p>` has none).
     pub has_rules: bool,
     pub feedback_message: Option<String>,
     pub feedback_lottie_id: Option<i64>,
     pub comments_and_likes_enabled: bool,
     pub contents: Vec<Content>,
     pub partner_id: Option<i64>,
+    /// Its videos, in order.
+    pub action_videos: Vec<ActionVideo>,
 }
 
-/// Which of a station's published activities a read wants.
+/// Which of a station's published activities a list wants.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Filter<'a> {
-    /// Only this activity.
-    pub id: Option<i64>,
-    /// Only these activities.
-    pub ids: Option<&'a [i64]>,
     /// Only featured ones, ordered by `priorityCarousel` instead of `priority`.
     pub featured: bool,
     /// Only public ones.
@@ -141,8 +141,93 @@ pub struct Filter<'a> {
     pub name: Option<&'a str>,
 }
 
+/// Why a page was refused.
+pub const LIMIT_REFUSED: &str = "O parâmetro limit deve ser um número inteiro de 1 a 100.";
+pub const OFFSET_REFUSED: &str =
+    "O parâmetro offset deve ser um número inteiro maior ou igual a 0.";
+
+/// A slice of a list: `limit` items (1 to [`Page::MAX_LIMIT`], or all of them) after
+/// skipping `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Page {
+    limit: Option<i64>,
+    offset: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PageRefused {
+    #[error("{LIMIT_REFUSED}")]
+    Limit,
+    #[error("{OFFSET_REFUSED}")]
+    Offset,
+}
+
+impl Page {
+    pub const MAX_LIMIT: i64 = 100;
+    /// The whole list.
+    pub const ALL: Self = Self {
+        limit: None,
+        offset: 0,
+    };
+
+    pub fn new(limit: Option<i64>, offset: i64) -> Result<Self, PageRefused> {
+        if limit.is_some_and(|limit| !(1..=Self::MAX_LIMIT).contains(&limit)) {
+            return Err(PageRefused::Limit);
+        }
+        if offset < 0 {
+            return Err(PageRefused::Offset);
+        }
+        Ok(Self { limit, offset })
+    }
+
+    pub fn limit(self) -> Option<i64> {
+        self.limit
+    }
+
+    pub fn offset(self) -> i64 {
+        self.offset
+    }
+}
+
+/// A page of a list and how many items the whole list holds.
+#[derive(Debug, Clone)]
+pub struct Listed<T> {
+    pub items: Vec<T>,
+    pub total: i64,
+}
+
+/// The select list of an [`ActivityCard`] of the activity `a` (its type `t`) as the viewer
+/// `$2` (a member's id, or NULL for a visitor) sees it. Its correlated subqueries cost an
+/// index probe each, so a query computes them only for the rows it answers: the rows are
+/// chosen (and paged) first, then joined to `actions a`. Only published prerequisites
+/// count; a visitor is shown only the public ones.
+macro_rules! card_columns {
+    () => {
+        "a.id, a.name, a.image_key, a.featured_image_key, a.type_id, t.name AS type_name,
+         a.points, a.additional_cashback, a.click_me_label,
+         coalesce((SELECT jsonb_agg(jsonb_build_object('url', l.url) ORDER BY l.position, l.id)
+                     FROM action_redirect_links l WHERE l.action_id = a.id), '[]')
+             AS redirect_links,
+         a.participation_start, a.participation_end, a.limit_per_user,
+         (SELECT count(*) FROM participations p
+           WHERE p.action_id = a.id AND p.user_id = $2) AS user_actions,
+         coalesce((SELECT jsonb_agg(jsonb_build_object(
+                              'id', r.id, 'name', r.name,
+                              'done', EXISTS (SELECT 1 FROM participations p
+                                               WHERE p.action_id = r.id AND p.user_id = $2))
+                                    ORDER BY ap.position, r.id)
+                     FROM action_prerequisites ap
+                     JOIN actions r ON r.id = ap.required_action_id
+                    WHERE ap.action_id = a.id AND r.active
+                      AND ($2::bigint IS NOT NULL OR r.public)), '[]') AS prerequisites,
+         a.priority, a.priority_carousel, a.featured, a.public"
+    };
+}
+pub(crate) use card_columns;
+
+/// An [`ActivityCard`] as [`card_columns`] reads it.
 #[derive(Debug, sqlx::FromRow)]
-struct CardRow {
+pub(crate) struct CardRow {
     id: i64,
     name: String,
     image_key: Option<String>,
@@ -167,7 +252,16 @@ struct CardRow {
 }
 
 impl CardRow {
-    fn into_card(self, now: DateTime<Utc>) -> ActivityCard {
+    /// The card of a record whose card columns may all be NULL (an outer join that found
+    /// no activity): `None` then.
+    pub(crate) fn of(record: &PgRow) -> sqlx::Result<Option<Self>> {
+        match record.try_get::<Option<i64>, _>("id")? {
+            Some(_) => Self::from_row(record).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    pub(crate) fn into_card(self, now: DateTime<Utc>) -> ActivityCard {
         let availability = Availability::at(
             now,
             self.participation_start,
@@ -212,60 +306,129 @@ fn like_escaped(term: &str) -> String {
         .replace('_', "\\_")
 }
 
+/// The query of a list of cards: `$1` the station, `$2` the viewer, `$3` and `$4` the page
+/// (limit, offset), `$5` the search term when `$filter` uses it; `$visible` narrows the
+/// list to public activities for visitors. It also says whether the station exists (a
+/// visitor's call may name any), saving that call a round trip. The count is its own scan (an index-only one
+/// for the members' list); the page is read in `$order`, an index's order, so it stops at
+/// the page's end, and only its rows are joined to their cards. One statement per list
+/// rather than one with `$n IS NULL OR` switches: sqlx prepares every statement, and
+/// PostgreSQL's generic plan of such a switch cannot use the list's index and folds the
+/// search term on every row.
+macro_rules! list_query {
+    ($visible:literal, $filter:literal, $order:literal) => {
+        concat!(
+            "SELECT n.total, n.station_known, ",
+            card_columns!(),
+            " FROM (SELECT count(*) AS total,
+                           EXISTS (SELECT 1 FROM stations WHERE id = $1) AS station_known
+                      FROM actions a
+                     WHERE a.station_id = $1 AND a.active ",
+            $visible,
+            $filter,
+            ") n
+               LEFT JOIN LATERAL (
+                    SELECT a.id, row_number() OVER (ORDER BY ",
+            $order,
+            ") AS place
+                      FROM actions a
+                     WHERE a.station_id = $1 AND a.active ",
+            $visible,
+            $filter,
+            " ORDER BY ",
+            $order,
+            " LIMIT $3 OFFSET $4) page ON true
+               LEFT JOIN actions a ON a.id = page.id
+               LEFT JOIN action_types t ON t.id = a.type_id
+              ORDER BY page.place"
+        )
+    };
+}
+
+/// `[members, visitors]` statements of each list.
+const ALL: [&str; 2] = [
+    list_query!("", "", "a.priority DESC, a.id"),
+    list_query!("AND a.public ", "", "a.priority DESC, a.id"),
+];
+const FEATURED: [&str; 2] = [
+    list_query!("", "AND a.featured", "a.priority_carousel, a.id"),
+    list_query!(
+        "AND a.public ",
+        "AND a.featured",
+        "a.priority_carousel, a.id"
+    ),
+];
+const SEARCH: [&str; 2] = [
+    list_query!(
+        "",
+        "AND a.name_folded LIKE (SELECT '%' || fold_search($5) || '%')",
+        "a.priority DESC, a.id"
+    ),
+    list_query!(
+        "AND a.public ",
+        "AND a.name_folded LIKE (SELECT '%' || fold_search($5) || '%')",
+        "a.priority DESC, a.id"
+    ),
+];
+
 /// The published activities of `station_id` that `filter` wants, as `viewer` (a member of
 /// that station, or `None` for a visitor) sees them: by `priority`, highest first, then id
-/// (featured ones by `priorityCarousel`, then id).
+/// (featured ones by `priorityCarousel`, then id); `page` of them, and how many there are.
+/// `None` when there is no such station.
+pub async fn list(
+    db: impl PgExecutor<'_>,
+    station_id: i64,
+    viewer: Option<i64>,
+    filter: Filter<'_>,
+    page: Page,
+) -> sqlx::Result<Option<Listed<ActivityCard>>> {
+    let statements = match (filter.name, filter.featured) {
+        (Some(_), _) => SEARCH,
+        (None, true) => FEATURED,
+        (None, false) => ALL,
+    };
+    let mut query = sqlx::query(statements[usize::from(filter.public)])
+        .bind(station_id)
+        .bind(viewer)
+        .bind(page.limit)
+        .bind(page.offset);
+    if let Some(term) = filter.name {
+        query = query.bind(like_escaped(term));
+    }
+    let records = query.fetch_all(db).await?;
+    let now = Utc::now();
+    let mut listed = Listed {
+        items: Vec::with_capacity(records.len()),
+        total: 0,
+    };
+    for record in records {
+        if !record.try_get::<bool, _>("station_known")? {
+            return Ok(None);
+        }
+        listed.total = record.try_get("total")?;
+        // A page past the end is one record with the count and no card.
+        if let Some(card) = CardRow::of(&record)? {
+            listed.items.push(card.into_card(now));
+        }
+    }
+    Ok(Some(listed))
+}
+
+/// Every published activity of `station_id` that `filter` wants, as [`list`] orders them.
 pub async fn cards(
     db: impl PgExecutor<'_>,
     station_id: i64,
     viewer: Option<i64>,
     filter: Filter<'_>,
 ) -> sqlx::Result<Vec<ActivityCard>> {
-    let rows: Vec<CardRow> = sqlx::query_as(
-        "SELECT a.id, a.name, a.image_key, a.featured_image_key, a.type_id, t.name AS type_name,
-                a.points, a.additional_cashback, a.click_me_label,
-                coalesce((SELECT jsonb_agg(jsonb_build_object('url', l.url)
-                                           ORDER BY l.position, l.id)
-                            FROM action_redirect_links l WHERE l.action_id = a.id), '[]')
-                    AS redirect_links,
-                a.participation_start, a.participation_end, a.limit_per_user,
-                (SELECT count(*) FROM participations p
-                  WHERE p.action_id = a.id AND p.user_id = $2) AS user_actions,
-                coalesce((SELECT jsonb_agg(jsonb_build_object(
-                                     'id', r.id, 'name', r.name,
-                                     'done', EXISTS (SELECT 1 FROM participations p
-                                                      WHERE p.action_id = r.id
-                                                        AND p.user_id = $2))
-                                           ORDER BY ap.position, r.id)
-                            FROM action_prerequisites ap
-                            JOIN actions r ON r.id = ap.required_action_id
-                           WHERE ap.action_id = a.id), '[]') AS prerequisites,
-                a.priority, a.priority_carousel, a.featured, a.public
-           FROM actions a
-           JOIN action_types t ON t.id = a.type_id
-          WHERE a.station_id = $1 AND a.active
-            AND ($3::bigint IS NULL OR a.id = $3)
-            AND ($4::bigint[] IS NULL OR a.id = ANY ($4))
-            AND (NOT $5 OR a.featured)
-            AND (NOT $6 OR a.public)
-            AND ($7::text IS NULL OR a.name_folded LIKE '%' || fold_search($7) || '%')
-          ORDER BY CASE WHEN $5 THEN a.priority_carousel ELSE -a.priority END, a.id",
-    )
-    .bind(station_id)
-    .bind(viewer)
-    .bind(filter.id)
-    .bind(filter.ids)
-    .bind(filter.featured)
-    .bind(filter.public)
-    .bind(filter.name.map(like_escaped))
-    .fetch_all(db)
-    .await?;
-    let now = Utc::now();
-    Ok(rows.into_iter().map(|row| row.into_card(now)).collect())
+    let listed = list(db, station_id, viewer, filter, Page::ALL).await?;
+    Ok(listed.map(|listed| listed.items).unwrap_or_default())
 }
 
 #[derive(Debug, sqlx::FromRow)]
 struct DetailRow {
+    #[sqlx(flatten)]
+    card: CardRow,
     station_id: i64,
     description: String,
     rules: String,
@@ -275,40 +438,47 @@ struct DetailRow {
     #[sqlx(json)]
     contents: Vec<Content>,
     partner_id: Option<i64>,
+    #[sqlx(json)]
+    videos: Vec<VideoRow>,
 }
 
 /// One published activity of `station_id` (only a public one when `public_only`), or
 /// `None`: unknown, another station's, unpublished and (for visitors) private alike.
 pub async fn detail(
-    db: &PgPool,
+    db: impl PgExecutor<'_>,
     station_id: i64,
     viewer: Option<i64>,
     id: i64,
     public_only: bool,
 ) -> sqlx::Result<Option<Activity>> {
-    let filter = Filter {
-        id: Some(id),
-        public: public_only,
-        ..Filter::default()
-    };
-    let Some(card) = cards(db, station_id, viewer, filter).await?.pop() else {
-        return Ok(None);
-    };
-    let row: DetailRow = sqlx::query_as(
-        "SELECT a.station_id, a.description, a.rules, a.feedback_message, a.feedback_lottie_id,
-                a.comments_and_likes_enabled, a.partner_id,
-                coalesce((SELECT jsonb_agg(jsonb_build_object('text', c.text, 'link', c.link)
-                                           ORDER BY c.position, c.id)
-                            FROM action_contents c WHERE c.action_id = a.id), '[]') AS contents
-           FROM actions a WHERE a.id = $1",
-    )
+    let row: Option<DetailRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        card_columns!(),
+        ", a.station_id, a.description, a.rules, a.feedback_message, a.feedback_lottie_id,
+           a.comments_and_likes_enabled, a.partner_id,
+           coalesce((SELECT jsonb_agg(jsonb_build_object('text', c.text, 'link', c.link)
+                                      ORDER BY c.position, c.id)
+                       FROM action_contents c WHERE c.action_id = a.id), '[]') AS contents,
+           coalesce((SELECT jsonb_agg(jsonb_build_object(
+                                'video_id', v.id, 'name', v.name,
+                                'description', v.description, 'required', v.required,
+                                'object_key', v.object_key, 'external_url', v.external_url)
+                                      ORDER BY v.position, v.id)
+                       FROM action_videos v WHERE v.action_id = a.id), '[]') AS videos
+           FROM actions a
+           JOIN action_types t ON t.id = a.type_id
+          WHERE a.id = $3 AND a.station_id = $1 AND a.active AND (NOT $4 OR a.public)"
+    ))
+    .bind(station_id)
+    .bind(viewer)
     .bind(id)
-    .fetch_one(db)
+    .bind(public_only)
+    .fetch_optional(db)
     .await?;
-    Ok(Some(Activity {
-        card,
+    Ok(row.map(|row| Activity {
+        card: row.card.into_card(Utc::now()),
         station_id: row.station_id,
-        has_rules: !row.rules.trim().is_empty(),
+        has_rules: has_visible_text(&row.rules),
         description: row.description,
         rules: row.rules,
         feedback_message: row.feedback_message,
@@ -316,6 +486,7 @@ pub async fn detail(
         comments_and_likes_enabled: row.comments_and_likes_enabled,
         contents: row.contents,
         partner_id: row.partner_id,
+        action_videos: row.videos.into_iter().map(VideoRow::into_video).collect(),
     }))
 }
 
@@ -325,212 +496,6 @@ pub async fn station_exists(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::R
         .bind(station_id)
         .fetch_one(db)
         .await
-}
-
-/// A journey's activity, with whether the caller has done it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct JourneyActivity {
-    #[serde(flatten)]
-    pub card: ActivityCard,
-    #[serde(rename = "hasDone")]
-    pub has_done: bool,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Journey {
-    pub id: i64,
-    pub name: String,
-    /// How many of its activities the caller has done.
-    pub completed: usize,
-    /// In the journey's order, the done ones first.
-    pub actions: Vec<JourneyActivity>,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct NowPlaying {
-    pub id: i64,
-    pub title: String,
-    pub actions: Vec<ActivityCard>,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CategoryAction {
-    pub action: ActivityCard,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ParticipantCategory {
-    pub id: i64,
-    pub name: String,
-    pub icon: Option<String>,
-    pub category_actions: Vec<CategoryAction>,
-}
-
-/// A row's id, name (or title) and icon key.
-type RowHead = (i64, String, Option<String>);
-
-/// Rows of a station (journeys, now playing, categories) and the activities of each, in
-/// order; the activities' cards come from one [`cards`] read of the published ones.
-struct Rows {
-    rows: Vec<RowHead>,
-    members: Vec<(i64, i64)>,
-    cards: HashMap<i64, ActivityCard>,
-}
-
-impl Rows {
-    async fn read(
-        db: &PgPool,
-        station_id: i64,
-        viewer: Option<i64>,
-        rows: Vec<RowHead>,
-        members: Vec<(i64, i64)>,
-    ) -> sqlx::Result<Self> {
-        let ids: Vec<i64> = members.iter().map(|(_, action_id)| *action_id).collect();
-        let filter = Filter {
-            ids: Some(&ids),
-            ..Filter::default()
-        };
-        let cards = cards(db, station_id, viewer, filter)
-            .await?
-            .into_iter()
-            .map(|card| (card.id, card))
-            .collect();
-        Ok(Self {
-            rows,
-            members,
-            cards,
-        })
-    }
-
-    /// Each row with its published activities' cards, in the members' order.
-    fn each(self) -> Vec<(RowHead, Vec<ActivityCard>)> {
-        let Self {
-            rows,
-            members,
-            cards,
-        } = self;
-        rows.into_iter()
-            .map(|row| {
-                let row_cards = members
-                    .iter()
-                    .filter(|(row_id, _)| *row_id == row.0)
-                    .filter_map(|(_, action_id)| cards.get(action_id).cloned())
-                    .collect();
-                (row, row_cards)
-            })
-            .collect()
-    }
-}
-
-/// The station's journeys, each with its activities done ones first and the count done.
-pub async fn journeys(db: &PgPool, station_id: i64, user_id: i64) -> sqlx::Result<Vec<Journey>> {
-    let rows = sqlx::query_as(
-        "SELECT id, name, NULL::text FROM journeys WHERE station_id = $1 ORDER BY position, id",
-    )
-    .bind(station_id)
-    .fetch_all(db)
-    .await?;
-    let members = sqlx::query_as(
-        "SELECT ja.journey_id, ja.action_id FROM journey_actions ja
-           JOIN journeys j ON j.id = ja.journey_id
-          WHERE j.station_id = $1 ORDER BY ja.journey_id, ja.position, ja.action_id",
-    )
-    .bind(station_id)
-    .fetch_all(db)
-    .await?;
-    let rows = Rows::read(db, station_id, Some(user_id), rows, members).await?;
-    Ok(rows
-        .each()
-        .into_iter()
-        .map(|((id, name, _), cards)| {
-            let mut actions: Vec<JourneyActivity> = cards
-                .into_iter()
-                .map(|card| JourneyActivity {
-                    has_done: card.user_actions > 0,
-                    card,
-                })
-                .collect();
-            // Stable: done ones first, each group in the journey's order.
-            actions.sort_by_key(|activity| !activity.has_done);
-            Journey {
-                id,
-                name,
-                completed: actions.iter().filter(|a| a.has_done).count(),
-                actions,
-            }
-        })
-        .collect())
-}
-
-/// The station's now-playing rows.
-pub async fn now_playing(
-    db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-) -> sqlx::Result<Vec<NowPlaying>> {
-    let rows = sqlx::query_as(
-        "SELECT id, title, NULL::text FROM now_playing WHERE station_id = $1
-          ORDER BY position, id",
-    )
-    .bind(station_id)
-    .fetch_all(db)
-    .await?;
-    let members = sqlx::query_as(
-        "SELECT na.now_playing_id, na.action_id FROM now_playing_actions na
-           JOIN now_playing n ON n.id = na.now_playing_id
-          WHERE n.station_id = $1 ORDER BY na.now_playing_id, na.position, na.action_id",
-    )
-    .bind(station_id)
-    .fetch_all(db)
-    .await?;
-    let rows = Rows::read(db, station_id, Some(user_id), rows, members).await?;
-    Ok(rows
-        .each()
-        .into_iter()
-        .map(|((id, title, _), actions)| NowPlaying { id, title, actions })
-        .collect())
-}
-
-/// The station's categories (only `category_id` when given; another station's is none).
-pub async fn categories(
-    db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    category_id: Option<i64>,
-) -> sqlx::Result<Vec<ParticipantCategory>> {
-    let rows = sqlx::query_as(
-        "SELECT id, name, icon_key FROM participant_categories
-          WHERE station_id = $1 AND ($2::bigint IS NULL OR id = $2)
-          ORDER BY position, id",
-    )
-    .bind(station_id)
-    .bind(category_id)
-    .fetch_all(db)
-    .await?;
-    let members = sqlx::query_as(
-        "SELECT ca.category_id, ca.action_id FROM category_actions ca
-           JOIN participant_categories c ON c.id = ca.category_id
-          WHERE c.station_id = $1 AND ($2::bigint IS NULL OR c.id = $2)
-          ORDER BY ca.category_id, ca.position, ca.action_id",
-    )
-    .bind(station_id)
-    .bind(category_id)
-    .fetch_all(db)
-    .await?;
-    let rows = Rows::read(db, station_id, Some(user_id), rows, members).await?;
-    Ok(rows
-        .each()
-        .into_iter()
-        .map(|((id, name, icon_key), cards)| ParticipantCategory {
-            id,
-            name,
-            icon: icon_key.as_deref().map(Objects::url),
-            category_actions: cards
-                .into_iter()
-                .map(|action| CategoryAction { action })
-                .collect(),
-        })
-        .collect())
 }
 
 /// The object key of a feedback animation's JSON.
@@ -545,6 +510,16 @@ pub async fn lottie_key(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option
 /// `javascript:` URL survives), links opened without the opener.
 pub fn sanitise_html(html: &str) -> String {
     ammonia::clean(html)
+}
+
+/// Whether `html` shows any text: its tags dropped, entities read, blanks (the no-break
+/// space included) ignored. `<p></p>` or `<p>&nbsp;</p>` is none.
+pub fn has_visible_text(html: &str) -> bool {
+    let text = ammonia::Builder::empty().clean(html).to_string();
+    // The text comes back escaped; an escaped entity is visible, but for `&nbsp;`.
+    text.replace("&nbsp;", " ")
+        .chars()
+        .any(|c| !c.is_whitespace())
 }
 
 /// A new activity, as the console (and the demo seed, and tests) write one.
@@ -576,6 +551,7 @@ pub struct NewActivity {
     /// Activities required first, in order.
     pub prerequisites: Vec<i64>,
     pub contents: Vec<Content>,
+    pub videos: Vec<NewVideo>,
 }
 
 /// Writes `activity` with its description and rules sanitised; answers its id.
@@ -650,8 +626,38 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
         .execute(&mut *tx)
         .await?;
     }
+    add_videos(&mut tx, id, &activity.videos).await?;
     tx.commit().await?;
     Ok(id)
+}
+
+/// Appends `videos` to the activity `action_id`'s, in order.
+pub async fn add_videos(
+    conn: &mut PgConnection,
+    action_id: i64,
+    videos: &[NewVideo],
+) -> sqlx::Result<()> {
+    for video in videos {
+        let (object_key, external_url) = match &video.source {
+            VideoSource::Custom { object_key } => (Some(object_key.clone()), None),
+            VideoSource::External(external) => (None, Some(external.url())),
+        };
+        sqlx::query(
+            "INSERT INTO action_videos (action_id, position, object_key, external_url, name,
+                                        description, required)
+             SELECT $1, coalesce(max(position) + 1, 0), $2, $3, $4, $5, $6
+               FROM action_videos WHERE action_id = $1",
+        )
+        .bind(action_id)
+        .bind(object_key)
+        .bind(external_url)
+        .bind(&video.name)
+        .bind(&video.description)
+        .bind(video.required)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -696,6 +702,33 @@ mod tests {
         for bad in ["<script", "onerror", "javascript:"] {
             assert!(!clean.contains(bad), "{clean}");
         }
+    }
+
+    #[test]
+    fn rules_of_empty_markup_have_no_visible_text() {
+        for empty in [
+            "",
+            "  ",
+            "<p></p>",
+            "<p> </p><br>",
+            "<p>&nbsp;</p>",
+            "<ul><li></li></ul>",
+        ] {
+            assert!(!has_visible_text(&sanitise_html(empty)), "{empty:?}");
+        }
+        for shown in ["<p>Regra</p>", "x", "<p>&amp;</p>", "<ul><li>1</li></ul>"] {
+            assert!(has_visible_text(&sanitise_html(shown)), "{shown:?}");
+        }
+    }
+
+    #[test]
+    fn pages_hold_1_to_100_items_from_offset_0() {
+        assert_eq!(Page::new(None, 0), Ok(Page::ALL));
+        assert_eq!(Page::new(Some(0), 0), Err(PageRefused::Limit));
+        assert_eq!(Page::new(Some(101), 0), Err(PageRefused::Limit));
+        assert_eq!(Page::new(Some(1), -1), Err(PageRefused::Offset));
+        let page = Page::new(Some(100), 7).expect("page");
+        assert_eq!((page.limit(), page.offset()), (Some(100), 7));
     }
 
     #[test]

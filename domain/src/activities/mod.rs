@@ -1,7 +1,10 @@
 //! Activities: what members browse and take part in to earn. The catalogue (activities,
-//! search, journeys, now playing, categories, public activities), the participation rules
-//! every participation call goes through, and sharing an activity's link.
+//! search, public activities, their videos), the home's rows (journeys, now playing,
+//! categories), the participation rules every participation call goes through, and
+//! sharing an activity's link.
 
 pub mod catalogue;
 pub mod participation;
+pub mod rows;
 pub mod sharing;
+pub mod videos;

@@ -55,25 +55,52 @@ impl Refused {
     }
 }
 
-/// An activity the member was admitted to, with what they did in it so far.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An activity the member was admitted to, with what they did in it so far. Only [`admit`]
+/// makes one and [`record`] takes it: a participation is recorded through the rules, once
+/// per admission.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Admitted {
-    pub action_id: i64,
-    pub station_id: i64,
-    pub user_id: i64,
-    pub type_id: i16,
-    pub points: i32,
-    pub additional_cashback: i32,
-    pub limit_per_user: Option<i32>,
+    action_id: i64,
+    station_id: i64,
+    user_id: i64,
+    points: i32,
+    additional_cashback: i32,
+    limit_per_user: Option<i32>,
+    user_actions: i64,
+    last_participation_id: Option<i64>,
+}
+
+impl Admitted {
+    pub fn action_id(&self) -> i64 {
+        self.action_id
+    }
+
+    pub fn points(&self) -> i32 {
+        self.points
+    }
+
+    /// `points` + `additional_cashback`, what the member is shown to earn.
+    pub fn cashback(&self) -> i64 {
+        i64::from(self.points) + i64::from(self.additional_cashback)
+    }
+
+    pub fn limit_per_user(&self) -> Option<i32> {
+        self.limit_per_user
+    }
+
     /// The member's participations in it before this one.
-    pub user_actions: i64,
+    pub fn user_actions(&self) -> i64 {
+        self.user_actions
+    }
+
     /// The member's latest participation in it, if any.
-    pub last_participation_id: Option<i64>,
+    pub fn last_participation_id(&self) -> Option<i64> {
+        self.last_participation_id
+    }
 }
 
 #[derive(Debug, sqlx::FromRow)]
 struct ActionRow {
-    type_id: i16,
     points: i32,
     additional_cashback: i32,
     participation_start: Option<DateTime<Utc>>,
@@ -82,14 +109,18 @@ struct ActionRow {
 }
 
 /// Checks the rules for `user_id` (a member of `station_id`) taking part in `action_id`
-/// now. Locks the member's row first (`FOR NO KEY UPDATE`: rows referring to the member
-/// can still be written by others), so the caller's transaction holds it until it records
-/// the participation and commits: concurrent calls of one member are checked one by one.
+/// now, through a call that takes part in activities of the `accepted` types only (another
+/// type is unavailable to it, before any other rule). Locks the member's row first (`FOR
+/// NO KEY UPDATE`: rows referring to the member can still be written by others), so the
+/// caller's transaction holds it until it records the participation and commits:
+/// concurrent calls of one member are checked one by one. Only published prerequisites
+/// count: an unpublished one could never be met.
 pub async fn admit(
     conn: &mut PgConnection,
     user_id: i64,
     station_id: i64,
     action_id: i64,
+    accepted: &[i16],
     now: DateTime<Utc>,
 ) -> sqlx::Result<Result<Admitted, Refused>> {
     sqlx::query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
@@ -97,12 +128,13 @@ pub async fn admit(
         .execute(&mut *conn)
         .await?;
     let action: Option<ActionRow> = sqlx::query_as(
-        "SELECT type_id, points, additional_cashback, participation_start, participation_end,
+        "SELECT points, additional_cashback, participation_start, participation_end,
                 limit_per_user
-           FROM actions WHERE id = $1 AND station_id = $2 AND active",
+           FROM actions WHERE id = $1 AND station_id = $2 AND active AND type_id = ANY ($3)",
     )
     .bind(action_id)
     .bind(station_id)
+    .bind(accepted)
     .fetch_optional(&mut *conn)
     .await?;
     let Some(action) = action else {
@@ -129,7 +161,7 @@ pub async fn admit(
     }
     let missing: Vec<String> = sqlx::query_scalar(
         "SELECT r.name FROM action_prerequisites ap
-           JOIN actions r ON r.id = ap.required_action_id
+           JOIN actions r ON r.id = ap.required_action_id AND r.active
           WHERE ap.action_id = $1
             AND NOT EXISTS (SELECT 1 FROM participations p
                              WHERE p.action_id = r.id AND p.user_id = $2)
@@ -146,7 +178,6 @@ pub async fn admit(
         action_id,
         station_id,
         user_id,
-        type_id: action.type_id,
         points: action.points,
         additional_cashback: action.additional_cashback,
         limit_per_user: action.limit_per_user,
@@ -156,7 +187,7 @@ pub async fn admit(
 }
 
 /// Records the participation [`admit`] let through, on the same transaction.
-pub async fn record(conn: &mut PgConnection, admitted: &Admitted) -> sqlx::Result<i64> {
+pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         "INSERT INTO participations (station_id, user_id, action_id) VALUES ($1, $2, $3)
          RETURNING id",
@@ -189,24 +220,33 @@ pub async fn view_raw_content(
     action_id: i64,
     now: DateTime<Utc>,
 ) -> sqlx::Result<Result<RawContentView, Refused>> {
-    let admitted = match admit(&mut *conn, user_id, station_id, action_id, now).await? {
-        Ok(admitted) if admitted.type_id == RAW_CONTENT_TYPE => admitted,
-        Ok(_) => return Ok(Err(Refused::Unavailable)),
+    let admitted = match admit(
+        &mut *conn,
+        user_id,
+        station_id,
+        action_id,
+        &[RAW_CONTENT_TYPE],
+        now,
+    )
+    .await?
+    {
+        Ok(admitted) => admitted,
         Err(refused) => return Ok(Err(refused)),
     };
+    let (points, cashback) = (admitted.points(), admitted.cashback());
     let view = |participation_id, created| RawContentView {
         participation_id,
         action_id,
-        points: admitted.points,
-        cashback: i64::from(admitted.points) + i64::from(admitted.additional_cashback),
+        points,
+        cashback,
         created,
     };
-    if admitted.limit_per_user.is_none()
-        && let Some(existing) = admitted.last_participation_id
+    if admitted.limit_per_user().is_none()
+        && let Some(existing) = admitted.last_participation_id()
     {
         return Ok(Ok(view(existing, false)));
     }
-    let participation_id = record(&mut *conn, &admitted).await?;
+    let participation_id = record(&mut *conn, admitted).await?;
     Ok(Ok(view(participation_id, true)))
 }
 

@@ -112,6 +112,56 @@ fn is_random_id(id: &str) -> bool {
         && id.chars().collect::<std::collections::HashSet<_>>().len() > 4
 }
 
+/// Who opened a share link, as the request tells.
+#[derive(Debug, Clone, Copy)]
+pub struct Opener<'a> {
+    /// The signed-in member opening it, if any.
+    pub signed_in_user: Option<i64>,
+    pub ip: Option<IpAddr>,
+    pub user_agent: &'a str,
+    /// The random id the visitor's browser keeps, as it sent it.
+    pub visitor_id: Option<&'a str>,
+}
+
+/// A visitor of a share link, keyed for the visit record and the sharer's credit.
+#[derive(Debug, Clone)]
+pub struct Visitor {
+    sharer_id: i64,
+    visitor_key: String,
+    client_hash: [u8; 32],
+    network: String,
+}
+
+impl Visitor {
+    /// Who opened `sharer_id`'s link, or `None` when it is the sharer (signed in): the
+    /// sharer trying their own link is no visit and earns nothing. The visitor is the
+    /// browser's id when it looks random, else the client ([`visitor_key`]); the credit is
+    /// keyed on the network ([`network_key`], under `signing_key`).
+    pub fn of(signing_key: &str, sharer_id: i64, opener: &Opener<'_>) -> Option<Self> {
+        if opener.signed_in_user == Some(sharer_id) {
+            return None;
+        }
+        let client_hash = client_hash(opener.ip, opener.user_agent);
+        Some(Self {
+            sharer_id,
+            visitor_key: visitor_key(opener.visitor_id, &client_hash),
+            client_hash,
+            network: network_key(signing_key, opener.ip),
+        })
+    }
+
+    /// The visit of this visitor to `action`.
+    pub fn visit<'a>(&'a self, action: &'a SharedAction) -> Visit<'a> {
+        Visit {
+            action,
+            sharer_id: self.sharer_id,
+            visitor_key: &self.visitor_key,
+            client_hash: &self.client_hash,
+            network: &self.network,
+        }
+    }
+}
+
 /// A visit to a member's share link. Recording it again changes nothing.
 #[derive(Debug, Clone)]
 pub struct Visit<'a> {
@@ -160,6 +210,33 @@ mod tests {
             assert!(key.starts_with("c:") && key.len() == 66, "{made_up:?}");
         }
         assert_ne!(client, client_hash(Some([127, 0, 0, 2].into()), "Firefox"));
+    }
+
+    #[test]
+    fn the_sharer_opening_their_own_link_is_no_visitor() {
+        let opener = |signed_in_user| Opener {
+            signed_in_user,
+            ip: Some([203, 0, 113, 7].into()),
+            user_agent: "Firefox",
+            visitor_id: Some("01J9Z3K7Q8M2N4P6R8T0V2X4Y6"),
+        };
+        assert!(Visitor::of("segredo", 7, &opener(Some(7))).is_none());
+        for someone in [None, Some(8)] {
+            let visitor = Visitor::of("segredo", 7, &opener(someone)).expect("a visitor");
+            let action = SharedAction {
+                id: 3,
+                name: "Compartilhe".into(),
+                contents: Vec::new(),
+                station_id: 1,
+            };
+            let visit = visitor.visit(&action);
+            assert_eq!(visit.sharer_id, 7);
+            assert_eq!(visit.visitor_key, "v:01J9Z3K7Q8M2N4P6R8T0V2X4Y6");
+            assert_eq!(
+                visit.network,
+                network_key("segredo", Some([203, 0, 113, 9].into()))
+            );
+        }
     }
 
     #[test]

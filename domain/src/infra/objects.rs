@@ -145,6 +145,7 @@ fn content_type(key: &str) -> &'static str {
         Some("webp") => "image/webp",
         Some("gif") => "image/gif",
         Some("pdf") => "application/pdf",
+        Some("mp4") => "video/mp4",
         _ => "application/octet-stream",
     }
 }

@@ -45,6 +45,15 @@ describe("api client", () => {
     expect(JSON.parse(init.body as string)).toEqual({ email: "maria@filia.example", password: "Segredo123" });
   });
 
+  it("gives the answer's headers with its body to a call that asks for them", async () => {
+    stubFetch(new Response("[1,2]", { headers: { "Content-Type": "application/json", "X-Total-Count": "30" } }));
+
+    const answer = await api.getAnswer<number[]>("/actions/?limit=2");
+
+    expect(answer.body).toEqual([1, 2]);
+    expect(answer.headers.get("X-Total-Count")).toBe("30");
+  });
+
   it("returns undefined for an answer without a body", async () => {
     stubFetch(new Response(null, { status: 204 }));
 

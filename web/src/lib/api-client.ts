@@ -126,7 +126,13 @@ function retryAfterOf(response: Response): number | undefined {
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+/** A successful answer: its JSON body, and its headers for calls whose answer says more there. */
+export interface ApiAnswer<T> {
+  body: T;
+  headers: Headers;
+}
+
+async function send<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
   const { body, signal } = options;
   const headers = new Headers({ Accept: "application/json" });
   if (body !== undefined) headers.set("Content-Type", "application/json");
@@ -157,11 +163,17 @@ async function request<T>(method: HttpMethod, path: string, options: RequestOpti
     throw new ApiError(response.status, text, { body: json, retryAfterSeconds: retryAfterOf(response) });
   }
   if (parsed.kind === "invalid") throw new ApiError(response.status, INTERNAL_SERVER_ERROR_TEXT);
-  return (parsed.kind === "json" ? parsed.value : undefined) as T;
+  return { body: (parsed.kind === "json" ? parsed.value : undefined) as T, headers: response.headers };
+}
+
+async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await send<T>(method, path, options)).body;
 }
 
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("GET", path, options),
+  /** A GET whose answer's headers matter too (a paged list's X-Total-Count, lib/paging.ts). */
+  getAnswer: <T>(path: string, options?: Omit<RequestOptions, "body">) => send<T>("GET", path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>
     request<T>("POST", path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>

@@ -88,6 +88,13 @@ export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }
 
+/** A page of a paged list: its items, and in X-Total-Count how many the whole list holds. */
+export function pageResponse(items: unknown[], total = items.length): Response {
+  return new Response(JSON.stringify(items), {
+    headers: { "Content-Type": "application/json", "X-Total-Count": String(total) },
+  });
+}
+
 export function buildWalletBalance(overrides: Partial<WalletBalance> = {}): WalletBalance {
   return { user_id: 1, points: 150.5, points_cents: 15050, pending_points: 50, pending_cents: 5000, ...overrides };
 }

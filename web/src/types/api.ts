@@ -100,6 +100,8 @@ export type Prerequisites = Schemas["Prerequisites"];
 /** What rows, grids and search results need of an activity; amounts in whole points. */
 export type ActivityCard = Schemas["ActivityCard"];
 export type ActivityContent = Schemas["ActivityContent"];
+/** One of an activity's videos: a custom one (a file of ours) or a YouTube or Vimeo one. */
+export type ActivityVideo = Schemas["ActionVideo"];
 /** The detail of an activity; `description` and `rules` are HTML sanitised by the server. */
 export type Activity = Schemas["Activity"];
 export type JourneyActivity = Schemas["JourneyActivity"];

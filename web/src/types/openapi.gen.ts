@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * The station's published activities whose name contains the term
-         * @description Case and accents are ignored: `cafe` finds "Café".
+         * @description Case and accents are ignored: `cafe` finds "Café". Ordered and paged as `/actions/`.
          */
         get: operations["actions_by_name"];
         put?: never;
@@ -34,7 +34,8 @@ export interface paths {
         /**
          * The station's published activities, or its featured carousel
          * @description By `priority` (highest first) then id; with `where[featuredPrivate]=1` only the
-         *     featured ones, by `priorityCarousel` then id.
+         *     featured ones, by `priorityCarousel` then id. `limit` and `offset` page the list (all
+         *     of it without `limit`); `X-Total-Count` is the size of the whole list.
          */
         get: operations["actions"];
         put?: never;
@@ -836,6 +837,8 @@ export interface paths {
         /**
          * The station's categories and their activities
          * @description `where[id]` narrows the answer to one category (another station's answers `[]`).
+         *     `limit` and `offset` page each category's published activities, in the category's
+         *     order (all of them without `limit`); `actions_count` is how many it has in all.
          */
         get: operations["participant_categories"];
         put?: never;
@@ -870,7 +873,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A station's public activities */
+        /**
+         * A station's public activities, or its public featured carousel
+         * @description Published public activities by `priority` (highest first) then id; with
+         *     `where[featuredPublic]=1` only the featured ones, by `priorityCarousel` then id.
+         *     `limit` and `offset` page the list (all of it without `limit`); `X-Total-Count` is the
+         *     size of the whole list.
+         */
         get: operations["public_actions"];
         put?: never;
         post?: never;
@@ -1091,6 +1100,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One of an activity's videos, as the detail answers it. */
+        ActionVideo: {
+            description: string;
+            name: string;
+            required: boolean;
+            video: components["schemas"]["Video"];
+            /** Format: int64 */
+            video_id: number;
+        };
         ActivateRequest: {
             email?: string | null;
             /**
@@ -1126,6 +1144,8 @@ export interface components {
         };
         /** @description An activity's detail: its card and what only the detail page shows. */
         Activity: components["schemas"]["ActivityCard"] & {
+            /** @description Its videos, in order. */
+            action_videos: components["schemas"]["ActionVideo"][];
             comments_and_likes_enabled: boolean;
             contents: components["schemas"]["ActivityContent"][];
             /** @description Sanitised HTML. */
@@ -1133,6 +1153,7 @@ export interface components {
             /** Format: int64 */
             feedback_lottie_id: number | null;
             feedback_message: string | null;
+            /** @description Whether `rules` has any visible text (`<p></p>` has none). */
             has_rules: boolean;
             /** Format: int64 */
             partner_id: number | null;
@@ -1589,6 +1610,12 @@ export interface components {
             name: string;
         };
         ParticipantCategory: {
+            /**
+             * Format: int64
+             * @description Its published activities, whatever the page.
+             */
+            actions_count: number;
+            /** @description The page of its published activities, in the category's order. */
             category_actions: components["schemas"]["CategoryAction"][];
             icon: string | null;
             /** Format: int64 */
@@ -2006,6 +2033,18 @@ export interface components {
             state: string | null;
             zipcode: string;
         };
+        /** @description Where the web plays a video from. */
+        Video: {
+            /** @description True for a file of ours, played by the page itself. */
+            custom: boolean;
+            /**
+             * @description The provider's player for an iframe (`www.youtube-nocookie.com/embed/{id}` or
+             *     `player.vimeo.com/video/{id}`); null for a custom video.
+             */
+            embed_url: string | null;
+            /** @description A custom video's `/api/media/...` address, or the YouTube or Vimeo page. */
+            url: string;
+        };
         /** @description Spendable and pending points, also in hundredths (`_cents`). */
         WalletBalance: {
             /** Format: int64 */
@@ -2035,6 +2074,10 @@ export interface operations {
                 "where[station_id]"?: number;
                 /** @description The caller's own id (the default) */
                 "where[user_id]"?: number;
+                /** @description At most this many (1 to 100); absent, all of them */
+                limit?: number;
+                /** @description Skip this many first (0 by default) */
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -2045,13 +2088,15 @@ export interface operations {
             /** @description The activities found */
             200: {
                 headers: {
+                    /** @description How many activities were found, whatever the page */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description A parameter is not a number */
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2107,6 +2152,10 @@ export interface operations {
                 "where[user_id]"?: number;
                 /** @description 1: only the featured carousel */
                 "where[featuredPrivate]"?: number;
+                /** @description At most this many (1 to 100); absent, all of them */
+                limit?: number;
+                /** @description Skip this many first (0 by default) */
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -2117,13 +2166,15 @@ export interface operations {
             /** @description The activities */
             200: {
                 headers: {
+                    /** @description How many activities the whole list holds, whatever the page */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description A parameter is not a number */
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4741,6 +4792,10 @@ export interface operations {
                 "where[user_id]"?: number;
                 /** @description Only this category */
                 "where[id]"?: number;
+                /** @description At most this many activities per category (1 to 100); absent, all of them */
+                limit?: number;
+                /** @description Skip this many of each category's activities first (0 by default) */
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -4757,7 +4812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParticipantCategory"][];
                 };
             };
-            /** @description A parameter is not a number */
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4827,7 +4882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No such station, or no such published public activity of it */
+            /** @description No such station ("Estação não encontrada"), or no such published public activity of it ("Erro! Esta atividade não está disponível.") */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4849,7 +4904,14 @@ export interface operations {
     };
     public_actions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1: only the public featured carousel */
+                "where[featuredPublic]"?: number;
+                /** @description At most this many (1 to 100); absent, all of them */
+                limit?: number;
+                /** @description Skip this many first (0 by default) */
+                offset?: number;
+            };
             header?: never;
             path: {
                 /** @description The station */
@@ -4862,13 +4924,15 @@ export interface operations {
             /** @description The station's published public activities */
             200: {
                 headers: {
+                    /** @description How many activities the whole list holds, whatever the page */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id or a parameter is not a number, or `limit` or `offset` is out of range */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
@@ -70,7 +71,8 @@ struct ListQuery {
 /// The station's published activities, or its featured carousel
 ///
 /// By `priority` (highest first) then id; with `where[featuredPrivate]=1` only the
-/// featured ones, by `priorityCarousel` then id.
+/// featured ones, by `priorityCarousel` then id. `limit` and `offset` page the list (all
+/// of it without `limit`); `X-Total-Count` is the size of the whole list.
 #[utoipa::path(
     get,
     path = "/actions/",
@@ -80,10 +82,13 @@ struct ListQuery {
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
         ("where[featuredPrivate]" = Option<i64>, Query, description = "1: only the featured carousel"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, all of them"),
+        ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many first (0 by default)"),
     ),
     responses(
-        (status = 200, description = "The activities", body = Vec<ActivityCard>),
-        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 200, description = "The activities", body = Vec<ActivityCard>,
+            headers(("X-Total-Count" = i64, description = "How many activities the whole list holds, whatever the page"))),
+        (status = 400, description = "A parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
         (status = 401, description = "No valid session, or the account is not activated", body = Messages),
         (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
     )
@@ -92,16 +97,35 @@ async fn actions(
     State(state): State<AppState>,
     member: Member,
     list: Result<Query<ListQuery>, QueryRejection>,
-) -> ApiResult<Json<Vec<ActivityCard>>> {
+    page: Result<Query<PageQuery>, QueryRejection>,
+) -> ApiResult<CardsPage> {
     let list = query(list)?;
     own_scope(member, list.station_id, list.user_id)?;
+    let page = paging::page(page)?;
     let filter = Filter {
         featured: list.featured == Some(1),
         ..Filter::default()
     };
-    let cards =
-        catalogue::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
-    Ok(Json(cards))
+    member_page(&state, member, filter, page).await
+}
+
+/// A page of the caller's station's list.
+async fn member_page(
+    state: &AppState,
+    member: Member,
+    filter: Filter<'_>,
+    page: catalogue::Page,
+) -> ApiResult<CardsPage> {
+    let listed = catalogue::list(
+        &state.db,
+        member.station_id,
+        Some(member.user_id),
+        filter,
+        page,
+    )
+    .await?
+    .ok_or_else(|| anyhow::anyhow!("the member's station {} is gone", member.station_id))?;
+    Ok(CardsPage(listed))
 }
 
 #[derive(Debug, Deserialize)]
@@ -164,7 +188,7 @@ struct SearchQuery {
 
 /// The station's published activities whose name contains the term
 ///
-/// Case and accents are ignored: `cafe` finds "Café".
+/// Case and accents are ignored: `cafe` finds "Café". Ordered and paged as `/actions/`.
 #[utoipa::path(
     get,
     path = "/actions-by-name/",
@@ -174,10 +198,13 @@ struct SearchQuery {
         ("where[name]" = String, Query, description = "The search term"),
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, all of them"),
+        ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many first (0 by default)"),
     ),
     responses(
-        (status = 200, description = "The activities found", body = Vec<ActivityCard>),
-        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 200, description = "The activities found", body = Vec<ActivityCard>,
+            headers(("X-Total-Count" = i64, description = "How many activities were found, whatever the page"))),
+        (status = 400, description = "A parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
         (status = 401, description = "No valid session, or the account is not activated", body = Messages),
         (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
         (status = 422, description = "No search term", body = Messages),
@@ -187,9 +214,11 @@ async fn actions_by_name(
     State(state): State<AppState>,
     member: Member,
     search: Result<Query<SearchQuery>, QueryRejection>,
-) -> ApiResult<Json<Vec<ActivityCard>>> {
+    page: Result<Query<PageQuery>, QueryRejection>,
+) -> ApiResult<CardsPage> {
     let search = query(search)?;
     own_scope(member, search.station_id, search.user_id)?;
+    let page = paging::page(page)?;
     let term = search.name.as_deref().map(str::trim).unwrap_or_default();
     if term.is_empty() {
         return Err(ApiError::invalid(SEARCH_TERM_MISSING));
@@ -198,9 +227,7 @@ async fn actions_by_name(
         name: Some(term),
         ..Filter::default()
     };
-    let cards =
-        catalogue::cards(&state.db, member.station_id, Some(member.user_id), filter).await?;
-    Ok(Json(cards))
+    member_page(&state, member, filter, page).await
 }
 
 /// The published activities of the caller's station, by the caller's id

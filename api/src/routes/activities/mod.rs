@@ -6,6 +6,7 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub mod actions;
+mod paging;
 pub mod public;
 pub mod rows;
 pub mod sharing;

@@ -1,15 +1,18 @@
 //! What visitors see without a token (docs/api-activities.md): a station's public
 //! activities, one of them, and the feedback animations.
 
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
+use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::unavailable;
+use super::actions::{query, unavailable};
+use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
@@ -24,32 +27,53 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(lottie_file))
 }
 
-/// A station's public activities
+#[derive(Debug, Deserialize)]
+struct PublicListQuery {
+    /// `1`: the visitors' featured carousel.
+    #[serde(rename = "where[featuredPublic]")]
+    featured: Option<i64>,
+}
+
+/// A station's public activities, or its public featured carousel
+///
+/// Published public activities by `priority` (highest first) then id; with
+/// `where[featuredPublic]=1` only the featured ones, by `priorityCarousel` then id.
+/// `limit` and `offset` page the list (all of it without `limit`); `X-Total-Count` is the
+/// size of the whole list.
 #[utoipa::path(
     get,
     path = "/public-actions/{stationId}",
     tag = "activities",
-    params(("stationId" = i64, Path, description = "The station")),
+    params(
+        ("stationId" = i64, Path, description = "The station"),
+        ("where[featuredPublic]" = Option<i64>, Query, description = "1: only the public featured carousel"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, all of them"),
+        ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many first (0 by default)"),
+    ),
     responses(
-        (status = 200, description = "The station's published public activities", body = Vec<ActivityCard>),
-        (status = 400, description = "The id is not a number", body = Messages),
+        (status = 200, description = "The station's published public activities", body = Vec<ActivityCard>,
+            headers(("X-Total-Count" = i64, description = "How many activities the whole list holds, whatever the page"))),
+        (status = 400, description = "The id or a parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
         (status = 404, description = "No such station", body = ErrorMessage),
     )
 )]
 async fn public_actions(
     State(state): State<AppState>,
     Path(station_id): Path<i64>,
-) -> ApiResult<Json<Vec<ActivityCard>>> {
-    if !catalogue::station_exists(&state.db, station_id).await? {
-        return Err(ApiError::not_found(STATION_NOT_FOUND));
-    }
+    list: Result<Query<PublicListQuery>, QueryRejection>,
+    page: Result<Query<PageQuery>, QueryRejection>,
+) -> ApiResult<CardsPage> {
+    let list = query(list)?;
+    let page = paging::page(page)?;
     let filter = Filter {
         public: true,
+        featured: list.featured == Some(1),
         ..Filter::default()
     };
-    Ok(Json(
-        catalogue::cards(&state.db, station_id, None, filter).await?,
-    ))
+    catalogue::list(&state.db, station_id, None, filter, page)
+        .await?
+        .map(CardsPage)
+        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
 }
 
 /// One public activity of a station
@@ -64,7 +88,7 @@ async fn public_actions(
     responses(
         (status = 200, description = "The activity", body = Activity),
         (status = 400, description = "An id is not a number", body = Messages),
-        (status = 404, description = "No such station, or no such published public activity of it", body = ErrorMessage),
+        (status = 404, description = "No such station (\"Estação não encontrada\"), or no such published public activity of it (\"Erro! Esta atividade não está disponível.\")", body = ErrorMessage),
     )
 )]
 async fn public_action(

@@ -3,12 +3,13 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use domain::activities::catalogue::{self, Journey, NowPlaying, ParticipantCategory};
+use domain::activities::rows::{self, Journey, NowPlaying, ParticipantCategory};
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::actions::{own_scope, query};
+use super::paging::{self, PageQuery};
 use crate::error::{ApiResult, Messages};
 use crate::extract::Json;
 use crate::member::Member;
@@ -37,7 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     )
 )]
 async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Json<Vec<Journey>>> {
-    let journeys = catalogue::journeys(&state.db, member.station_id, member.user_id).await?;
+    let journeys = rows::journeys(&state.db, member.station_id, member.user_id).await?;
     Ok(Json(journeys))
 }
 
@@ -57,8 +58,8 @@ async fn now_playing(
     State(state): State<AppState>,
     member: Member,
 ) -> ApiResult<Json<Vec<NowPlaying>>> {
-    let rows = catalogue::now_playing(&state.db, member.station_id, member.user_id).await?;
-    Ok(Json(rows))
+    let playing = rows::now_playing(&state.db, member.station_id, member.user_id).await?;
+    Ok(Json(playing))
 }
 
 #[derive(Debug, Deserialize)]
@@ -74,6 +75,8 @@ struct CategoriesQuery {
 /// The station's categories and their activities
 ///
 /// `where[id]` narrows the answer to one category (another station's answers `[]`).
+/// `limit` and `offset` page each category's published activities, in the category's
+/// order (all of them without `limit`); `actions_count` is how many it has in all.
 #[utoipa::path(
     get,
     path = "/participant-categories/",
@@ -83,10 +86,12 @@ struct CategoriesQuery {
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
         ("where[id]" = Option<i64>, Query, description = "Only this category"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many activities per category (1 to 100); absent, all of them"),
+        ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many of each category's activities first (0 by default)"),
     ),
     responses(
         (status = 200, description = "The categories", body = Vec<ParticipantCategory>),
-        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 400, description = "A parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
         (status = 401, description = "No valid session, or the account is not activated", body = Messages),
         (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
     )
@@ -95,10 +100,18 @@ async fn participant_categories(
     State(state): State<AppState>,
     member: Member,
     categories: Result<Query<CategoriesQuery>, QueryRejection>,
+    page: Result<Query<PageQuery>, QueryRejection>,
 ) -> ApiResult<Json<Vec<ParticipantCategory>>> {
     let categories = query(categories)?;
     own_scope(member, categories.station_id, categories.user_id)?;
-    let rows =
-        catalogue::categories(&state.db, member.station_id, member.user_id, categories.id).await?;
-    Ok(Json(rows))
+    let page = paging::page(page)?;
+    let found = rows::categories(
+        &state.db,
+        member.station_id,
+        member.user_id,
+        categories.id,
+        page,
+    )
+    .await?;
+    Ok(Json(found))
 }

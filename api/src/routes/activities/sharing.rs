@@ -7,7 +7,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::USER_AGENT;
-use domain::activities::sharing::{self, SharedAction, Visit};
+use domain::activities::sharing::{self, Opener, SharedAction, Visitor};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -69,23 +69,19 @@ async fn validate_sharing(
     let action = sharing::find_share(&state.db, visit.action_id, visit.user_id)
         .await?
         .ok_or_else(|| ApiError::not_found(SHARE_NOT_FOUND))?;
-    // The sharer trying their own link earns nothing.
-    let own_link = signed_in.is_some_and(|s| s.user.user_id == visit.user_id);
-    if !own_link {
-        let user_agent = headers
-            .get(USER_AGENT)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or_default();
-        let client_hash = sharing::client_hash(ip, user_agent);
-        let visitor_key = sharing::visitor_key(visit.visitor_id.as_deref(), &client_hash);
-        let network = sharing::network_key(state.config.signing_key.expose(), ip);
-        let visit_row = Visit {
-            action: &action,
-            sharer_id: visit.user_id,
-            visitor_key: &visitor_key,
-            client_hash: &client_hash,
-            network: &network,
-        };
+    let user_agent = headers
+        .get(USER_AGENT)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let opener = Opener {
+        signed_in_user: signed_in.map(|s| s.user.user_id),
+        ip,
+        user_agent,
+        visitor_id: visit.visitor_id.as_deref(),
+    };
+    let signing_key = state.config.signing_key.expose();
+    if let Some(visitor) = Visitor::of(signing_key, visit.user_id, &opener) {
+        let visit_row = visitor.visit(&action);
         // The sharer's credit is queued with the visit that earns it.
         let mut tx = state.db.begin().await?;
         let recorded = sharing::record_visit(&mut *tx, &visit_row).await?;

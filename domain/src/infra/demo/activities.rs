@@ -2,9 +2,11 @@
 //! with pictures drawn by [`super::art`], three categories, two journeys, a now-playing row,
 //! a featured carousel, a feedback animation, and the cases a member meets: prerequisites
 //! not done, a window that ended last month, a limit already reached, an external link and
-//! a public activity. Activities, categories, journeys and rows are found by name and, like
-//! every demo row, left as they are when they exist; their pictures are stored only when
-//! they are created.
+//! two public activities, both in the visitors' featured carousel. The video playlist and
+//! the agreement have videos drawn by ffmpeg ([`art::clip`]; left out, with a log line,
+//! when ffmpeg is not installed). Activities, categories, journeys and rows are found by
+//! name and, like every demo row, left as they are when they exist; their pictures are
+//! stored only when they are created, and an activity's videos only while it has none.
 
 use std::collections::HashMap;
 
@@ -15,14 +17,17 @@ use super::DemoStation;
 use super::art::{self, Motif, Palette};
 use crate::activities::catalogue::{self, NewActivity, sanitise_html};
 use crate::activities::participation::{self, Refused};
+use crate::activities::videos::{NewVideo, VideoSource};
 use crate::infra::objects::Objects;
 
 /// The feedback animation of the raw content activity, a check mark that draws itself.
 pub const FEEDBACK_LOTTIE: &str = include_str!("feedback-check.json");
 const FEEDBACK_LOTTIE_KEY: &str = "demo/lottie/feedback-check.json";
 
-/// The public activity, found by a search for "cafe".
+/// The public activity, found by a search for "cafe"; first in the visitors' carousel.
 pub const PUBLIC_ACTIVITY: &str = "Café com o presidente";
+/// Public too, second in the visitors' carousel.
+pub const PUBLIC_DONATION: &str = "Doação para a campanha do agasalho";
 /// Requires [`PREREQUISITES`], which the demo member has not done.
 pub const GATED_ACTIVITY: &str = "Desafio final da trilha do conhecimento";
 pub const PREREQUISITES: [&str; 2] = ["Quiz: conheça seus direitos", "Pesquisa de satisfação 2026"];
@@ -34,6 +39,21 @@ pub const EXTERNAL_ACTIVITY: &str = "Serviços públicos no gov.br";
 pub const EXTERNAL_URL: &str = "https://www.gov.br";
 pub const RAW_CONTENT_ACTIVITY: &str = "Conheça a história do clube";
 pub const JOURNEY_ACTIVITY: &str = "Playlist: primeiros passos no clube";
+/// The activities with videos, each with its videos' names: the first is required.
+pub const VIDEOS: [(&str, &[&str]); 2] = [
+    (
+        JOURNEY_ACTIVITY,
+        &[
+            "Como juntar pontos",
+            "Como trocar pontos por benefícios",
+            "Como falar com o clube",
+        ],
+    ),
+    (
+        LIMITED_ACTIVITY,
+        &["Apresentação do programa de benefícios"],
+    ),
+];
 pub const CATEGORIES: [&str; 3] = ["Benefícios", "Participe", "Comunidade"];
 pub const JOURNEYS: [&str; 2] = ["Trilha do novo associado", "Trilha do conhecimento"];
 pub const NOW_PLAYING: &str = "Acontecendo agora";
@@ -335,7 +355,7 @@ const SEEDS: &[Seed] = &[
     Seed {
         slug: "campanha-agasalho",
         type_id: 20,
-        name: "Doação para a campanha do agasalho",
+        name: PUBLIC_DONATION,
         description: "<p>Doe a partir de R$ 0,50 e o clube dobra o valor. Toda a \
             arrecadação vira cobertores para abrigos de São Paulo.</p>",
         rules: RULES,
@@ -343,7 +363,7 @@ const SEEDS: &[Seed] = &[
         additional_cashback: 0,
         click_me_label: Some("Doar"),
         carousel: Some(2),
-        public: false,
+        public: true,
     },
     Seed {
         slug: "clube-livros",
@@ -428,7 +448,7 @@ const CATEGORY_ROWS: [CategoryRow; 3] = [
         PLUM,
         &[
             PUBLIC_ACTIVITY,
-            "Doação para a campanha do agasalho",
+            PUBLIC_DONATION,
             "Indique e ganhe",
             "Convide amigos para o clube",
             "Compartilhe o Clube Filia Demo",
@@ -465,7 +485,7 @@ const NOW_PLAYING_ROW: (&str, &[&str]) = (
     &[
         PUBLIC_ACTIVITY,
         "Enquete: tema da próxima palestra",
-        "Doação para a campanha do agasalho",
+        PUBLIC_DONATION,
     ],
 );
 
@@ -568,8 +588,13 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
     )
     .await?;
 
+    for (index, (name, titles)) in VIDEOS.iter().enumerate() {
+        if let Some(&id) = ids.get(*name) {
+            videos(db, objects, id, index, titles).await?;
+        }
+    }
     if let Some(&limited) = ids.get(LIMITED_ACTIVITY) {
-        take_part(db, demo, limited, now).await?;
+        take_part(db, demo, (limited, seed_type(LIMITED_ACTIVITY)), now).await?;
     }
     Ok(Catalogue { activities: ids })
 }
@@ -619,6 +644,53 @@ fn new_activity(
         prerequisites,
         ..NewActivity::default()
     }
+}
+
+fn seed_type(name: &str) -> i16 {
+    SEEDS
+        .iter()
+        .find(|seed| seed.name == name)
+        .map_or(0, |seed| seed.type_id)
+}
+
+/// The activity `action_id`'s videos, one clip drawn for each of `titles`, while it has
+/// none; without ffmpeg, none (and a log line says why).
+async fn videos(
+    db: &PgPool,
+    objects: &Objects,
+    action_id: i64,
+    index: usize,
+    titles: &[&str],
+) -> anyhow::Result<()> {
+    let has_videos: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM action_videos WHERE action_id = $1)")
+            .bind(action_id)
+            .fetch_one(db)
+            .await?;
+    if has_videos {
+        return Ok(());
+    }
+    let mut videos = Vec::new();
+    for (place, title) in titles.iter().enumerate() {
+        let variant = (index * 3 + place) as u32;
+        let palette = PALETTES[variant as usize % PALETTES.len()];
+        let Some(clip) = art::clip(palette, variant).await? else {
+            tracing::warn!("ffmpeg is not installed: the demo activities have no videos");
+            return Ok(());
+        };
+        let object_key = format!("demo/videos/{action_id}-{}.mp4", place + 1);
+        objects.put(&object_key, clip).await?;
+        videos.push(NewVideo {
+            source: VideoSource::Custom { object_key },
+            name: (*title).to_string(),
+            description: format!("{title}: um vídeo curto de {} segundos.", art::CLIP_SECONDS),
+            required: place == 0,
+        });
+    }
+    let mut tx = db.begin().await?;
+    catalogue::add_videos(&mut tx, action_id, &videos).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// The shared feedback animation, stored once.
@@ -818,13 +890,22 @@ fn member_ids<'a>(
 async fn take_part(
     db: &PgPool,
     demo: &DemoStation,
-    action_id: i64,
+    (action_id, type_id): (i64, i16),
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
     let mut tx = db.begin().await?;
-    match participation::admit(&mut tx, demo.member_id, demo.station_id, action_id, now).await? {
+    let admitted = participation::admit(
+        &mut tx,
+        demo.member_id,
+        demo.station_id,
+        action_id,
+        &[type_id],
+        now,
+    )
+    .await?;
+    match admitted {
         Ok(admitted) => {
-            participation::record(&mut tx, &admitted).await?;
+            participation::record(&mut tx, admitted).await?;
         }
         Err(Refused::LimitReached | Refused::OutsideWindow { .. }) => {}
         Err(refused) => anyhow::bail!("demo participation refused: {}", refused.message()),

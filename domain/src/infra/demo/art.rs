@@ -1,8 +1,10 @@
 //! The demo catalogue's pictures, drawn here (never fetched): a diagonal gradient with soft
 //! circles for activity cards and featured banners, and a flat drawing per category icon.
-//! Every picture is a PNG, the same bytes on every run.
+//! Every picture is a PNG, the same bytes on every run. Its videos are drawn by ffmpeg's
+//! own sources ([`clip`]), when ffmpeg is installed.
 
 use std::io::Cursor;
+use std::process::Command;
 
 use image::{ImageFormat, Rgb, RgbImage};
 
@@ -120,6 +122,80 @@ pub fn icon(palette: Palette, motif: Motif) -> anyhow::Result<Vec<u8>> {
     png(&picture)
 }
 
+pub const CLIP_SIZE: (u32, u32) = (640, 360);
+pub const CLIP_SECONDS: u32 = 6;
+
+/// A clip of [`CLIP_SECONDS`] s, [`CLIP_SIZE`], H.264 in MP4 (`+faststart`, so it plays
+/// while it loads), no sound: a gradient in `palette` sweeping across, with a white and a
+/// yellow disc moving over it (their paths set by `variant`). Drawn by ffmpeg's `lavfi`
+/// sources, nothing fetched and no font needed. `None` when ffmpeg is not installed.
+pub async fn clip(palette: Palette, variant: u32) -> anyhow::Result<Option<Vec<u8>>> {
+    tokio::task::spawn_blocking(move || draw_clip(palette, variant)).await?
+}
+
+fn draw_clip(palette: Palette, variant: u32) -> anyhow::Result<Option<Vec<u8>>> {
+    let hex = |[r, g, b]: [u8; 3]| format!("0x{r:02X}{g:02X}{b:02X}");
+    let (width, height) = CLIP_SIZE;
+    let seconds = CLIP_SECONDS;
+    let turns = 1 + variant % 3;
+    let background = format!(
+        "gradients=s={width}x{height}:r=25:d={seconds}:c0={}:c1={}:speed=0.02:seed={variant}",
+        hex(palette.from),
+        hex(palette.to)
+    );
+    let disc = |size: u32, [r, g, b]: [u8; 3]| {
+        format!(
+            "color=c=black@0:s={size}x{size}:r=25:d={seconds},format=rgba,\
+             geq=r={r}:g={g}:b={b}:a='if(lt(hypot(X-{half},Y-{half}),{radius}),220,0)'",
+            half = size / 2,
+            radius = size / 2 - 4
+        )
+    };
+    let graph = format!(
+        "[0][1]overlay=x='(W-w)*(0.5+0.4*sin(2*PI*{turns}*t/{seconds}))':\
+         y='(H-h)*(0.5+0.35*cos(2*PI*t/{seconds}))'[a];\
+         [a][2]overlay=x='(W-w)*(0.5-0.42*cos(2*PI*t/{seconds}))':\
+         y='(H-h)*(0.5+0.4*sin(2*PI*{turns}*t/{seconds}))',format=yuv420p"
+    );
+    let out = std::env::temp_dir().join(format!(
+        "filia-demo-clip-{}.mp4",
+        ulid::Ulid::generate().to_string().to_lowercase()
+    ));
+    let run = Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"])
+        .args(["-f", "lavfi", "-i", &background])
+        .args(["-f", "lavfi", "-i", &disc(112, [255, 255, 255])])
+        .args(["-f", "lavfi", "-i", &disc(64, [255, 214, 102])])
+        .args(["-filter_complex", &graph])
+        .args([
+            "-c:v",
+            "libx264",
+            "-preset",
+            "veryfast",
+            "-profile:v",
+            "main",
+        ])
+        .args(["-threads", "1", "-bitexact", "-map_metadata", "-1"])
+        .args(["-movflags", "+faststart", "-an"])
+        .arg(&out)
+        .output();
+    let output = match run {
+        Ok(output) => output,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err.into()),
+    };
+    let bytes = std::fs::read(&out);
+    std::fs::remove_file(&out).ok();
+    if !output.status.success() {
+        anyhow::bail!(
+            "ffmpeg failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(Some(bytes?))
+}
+
 fn png(picture: &RgbImage) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Cursor::new(Vec::new());
     picture.write_to(&mut bytes, ImageFormat::Png)?;
@@ -193,6 +269,21 @@ mod tests {
         from: [14, 124, 102],
         to: [242, 165, 65],
     };
+
+    #[tokio::test]
+    async fn clips_are_mp4_with_h264_when_ffmpeg_is_installed() {
+        let Some(bytes) = clip(PALETTE, 1).await.expect("clip") else {
+            assert!(Command::new("ffmpeg").arg("-version").output().is_err());
+            return;
+        };
+        // An MP4 starts with its `ftyp` box; `+faststart` puts `moov` before `mdat`.
+        assert_eq!(&bytes[4..8], b"ftyp");
+        let find = |name: &[u8]| bytes.windows(4).position(|w| w == name);
+        let (moov, mdat) = (find(b"moov").expect("moov"), find(b"mdat").expect("mdat"));
+        assert!(moov < mdat);
+        assert!(find(b"avc1").is_some(), "H.264");
+        assert!(bytes.len() > 5_000, "{} bytes", bytes.len());
+    }
 
     #[test]
     fn pictures_are_pngs_of_their_sizes() {

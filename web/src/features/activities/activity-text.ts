@@ -1,4 +1,5 @@
-// Texts the activity screens derive from an activity (spec 001 sections 2, 4 and 9).
+// Texts the activity cards and lists derive from an activity (spec 001 sections 2, 4 and 9);
+// what the detail says about the window and the limit is in availability-text.ts.
 import type { ActivityCard } from "@/types/api";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
 
@@ -16,47 +17,8 @@ export function cashbackText(activity: Pick<ActivityCard, "cashback">, currency:
   return formatStationAmount(activity.cashback * 100, currency);
 }
 
-export const DATE_MISSING_TEXT = "Houve um problema com a data de publicação desta atividade.";
-export const LIMIT_REACHED_TEXT = "Olá, você já ultrapassou o limite de participações nessa atividade!";
-
-// The server's window message is in Brasília time (docs/api-activities.md), so is the web's.
-const WINDOW_FORMAT = new Intl.DateTimeFormat("pt-BR", {
-  timeZone: "America/Sao_Paulo",
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
-
-/** DD/MM/YYYY HH:mm in Brasília time. */
-export function formatWindowMoment(iso: string): string {
-  return WINDOW_FORMAT.format(new Date(iso)).replace(",", "");
-}
-
-/** What the detail says about the member's access to the activity; null when it is open. */
-export function availabilityText(
-  activity: Pick<ActivityCard, "availability" | "participationStart" | "participationEnd">,
-): string | null {
-  const { availability, participationStart, participationEnd } = activity;
-  switch (availability) {
-    case "open":
-      return null;
-    case "limit_reached":
-      return LIMIT_REACHED_TEXT;
-    case "not_started":
-    case "ended":
-      if (participationStart === null || participationEnd === null) return DATE_MISSING_TEXT;
-      return `Esta atividade está disponível de ${formatWindowMoment(participationStart)} até ${formatWindowMoment(participationEnd)}.`;
-    case "date_missing":
-      return DATE_MISSING_TEXT;
-  }
-}
-
-/** Names compared ignoring case and accents (spec 001 section 9: "cafe" finds "Café"). */
-export function normaliseForSearch(text: string): string {
-  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLocaleLowerCase("pt-BR");
-}
+/** What a list with no activity says (spec 001 section 2). */
+export const NO_ACTIVITIES_TEXT = "Não há atividades";
 
 /** The prerequisites the member has not done yet; empty when the card is open to them. */
 export function missingPrerequisites(activity: Pick<ActivityCard, "prerequisites">) {

@@ -1,2 +1,3 @@
 // The activities feature's public surface: the app and other features import only this (eslint.config.js).
 export { activitiesMemberRoutes } from "./member-routes";
+export { PublicFeaturedCarousel } from "./components/public-featured-carousel";

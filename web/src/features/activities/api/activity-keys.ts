@@ -11,5 +11,6 @@ export const activityKeys = {
   search: (stationId: number, userId: number, term: string) => ["activities", "search", stationId, userId, term] as const,
   detail: (userId: number, id: string) => ["activities", "detail", userId, id] as const,
   publicDetail: (stationId: number, id: string) => ["activities", "public", stationId, id] as const,
+  publicFeatured: (stationId: number) => ["activities", "public-featured", stationId] as const,
   lottie: (id: number) => ["activities", "lottie", id] as const,
 };

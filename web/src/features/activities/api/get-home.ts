@@ -4,6 +4,10 @@ import { activityKeys } from "@/features/activities/api/activity-keys";
 import { useMemberScope } from "@/features/activities/api/member-scope";
 import type { ActivityCard, Category, Journey, NowPlaying } from "@/types/api";
 import { api } from "@/lib/api-client";
+import { pagePath } from "@/lib/paging";
+
+/** A category row shows 4 cards (spec 001 "Home"): the server sends no more, and counts them all. */
+export const CATEGORY_ROW_SIZE = 4;
 
 export function useFeaturedActivities() {
   const { stationId, userId } = useMemberScope();
@@ -38,8 +42,12 @@ export function useCategories() {
   return useQuery({
     queryKey: activityKeys.categories(stationId, userId),
     queryFn: ({ signal }) =>
-      api.get<Category[]>(`/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}`, {
-        signal,
-      }),
+      api.get<Category[]>(
+        pagePath(`/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}`, {
+          limit: CATEGORY_ROW_SIZE,
+          offset: 0,
+        }),
+        { signal },
+      ),
   });
 }

@@ -1,21 +1,23 @@
-// /homepage/atividades: every activity of the station, filtered on the page by name
-// ignoring case and accents (spec 001 section 9).
-import { useDeferredValue, useState } from "react";
-import { useActivities } from "@/features/activities/api/get-activities";
-import { normaliseForSearch } from "@/features/activities/activity-text";
-import { ActivityGrid } from "@/features/activities/components/activity-grid";
-import { CardSkeletons } from "@/features/activities/components/card-skeletons";
+// /homepage/atividades: the station's activities a page at a time. A term in the search box
+// asks the server by name (ignoring case and accents, spec 001 section 9) once the typing
+// pauses, and pages its results the same way.
+import { useState } from "react";
+import { useActivities, useActivitySearch } from "@/features/activities/api/get-activities";
+import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
 import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
 import "./activities.css";
 
-export const NO_ACTIVITIES_TEXT = "Não há atividades";
+/** How long the typing pauses before the term is asked for. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 export function ActivitiesPage() {
-  const activities = useActivities();
-  useErrorToast(activities.error);
   const [term, setTerm] = useState("");
-  const deferredTerm = useDeferredValue(normaliseForSearch(term.trim()));
-  const shown = (activities.data ?? []).filter((activity) => normaliseForSearch(activity.name).includes(deferredTerm));
+  const searched = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
+  const all = useActivities({ enabled: searched === "" });
+  const found = useActivitySearch(searched);
+  const shown = searched === "" ? all : found;
+  useErrorToast(shown.error);
 
   return (
     <section className="activities-page">
@@ -28,13 +30,7 @@ export function ActivitiesPage() {
         value={term}
         onChange={(event) => setTerm(event.target.value)}
       />
-      {activities.isPending ? (
-        <CardSkeletons />
-      ) : shown.length === 0 ? (
-        <p className="activities-empty">{NO_ACTIVITIES_TEXT}</p>
-      ) : (
-        <ActivityGrid activities={shown} label="Atividades" />
-      )}
+      <PagedActivityGrid pages={shown} label="Atividades" />
     </section>
   );
 }

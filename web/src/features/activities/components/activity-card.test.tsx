@@ -1,13 +1,13 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  ACTIVITIES_CALL,
+  activitiesCall,
   buildActivityCard,
   homeHandlers,
 } from "@/features/activities/testing/activity-fixtures";
 import type { ActivityCard } from "@/types/api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
-import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { buildStation, buildWalletBalance, jsonResponse, pageResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi } from "@/testing/stub-api";
 import type { Station } from "@/types/api";
@@ -21,7 +21,7 @@ beforeEach(() => {
 });
 
 async function renderInList(activities: ActivityCard[], station?: Station) {
-  stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()), [ACTIVITIES_CALL]: () => jsonResponse(activities) });
+  stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()), [activitiesCall()]: () => pageResponse(activities) });
   const rendered = renderApp({ path: "/homepage/atividades", station });
   await screen.findByRole("list", { name: "Atividades" });
   return rendered;

@@ -1,6 +1,7 @@
 // An activity in a row, grid or list (spec 001 section 4, "Activity card behaviour"): unmet
 // prerequisites dim it and open 'Quase lá'; type 13 opens its external link; any other
-// goes to the activity's page.
+// goes to the activity's page. A visitor's card (the landing's carousel, spec 002 section
+// type 5) has no gate, which is the member's, and leads to the public page /atividade/{id}.
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { ActivityCard as Activity } from "@/types/api";
@@ -15,16 +16,20 @@ import {
 } from "@/features/activities/activity-text";
 import { useStation } from "@/features/stations";
 
+/** A member's card, or a visitor's (no gate, the public page). */
+export type CardAudience = "member" | "visitor";
+
 interface ActivityCardProps {
   activity: Activity;
   /** Home rows cut names at 62 characters, lists at 70. */
   variant: "home" | "list";
+  audience?: CardAudience;
 }
 
-export function ActivityCard({ activity, variant }: ActivityCardProps) {
+export function ActivityCard({ activity, variant, audience = "member" }: ActivityCardProps) {
   const station = useStation();
   const [dialogOpen, setDialogOpen] = useState(false);
-  const missing = missingPrerequisites(activity);
+  const missing = audience === "member" ? missingPrerequisites(activity) : [];
   const name = truncateName(activity.name, variant === "home" ? HOME_NAME_LIMIT : LIST_NAME_LIMIT);
 
   const body = (
@@ -55,7 +60,10 @@ export function ActivityCard({ activity, variant }: ActivityCardProps) {
     );
   } else {
     target = (
-      <Link className="activity-card__target" to={`/homepage/atividades/${activity.id}`}>
+      <Link
+        className="activity-card__target"
+        to={audience === "member" ? `/homepage/atividades/${activity.id}` : `/atividade/${activity.id}`}
+      >
         {body}
       </Link>
     );

@@ -1,10 +1,12 @@
 // An activity's page (spec 001 section 2, "Activity detail"): the image on top (not for a
 // video playlist), the name, then the 'Geral' and 'Regulamento' tabs. 'Geral' holds the
-// description, what the window or limit says, and the type's body. The rules tab is
+// description, the first video if any, what the window or limit says, and the type's body. The rules tab is
 // hidden for raw content (type 16) and when there are no rules.
 import { useId, useState, type ReactNode } from "react";
 import type { Activity } from "@/types/api";
-import { availabilityText, RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
+import { RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
+import { availabilityText } from "@/features/activities/availability-text";
+import { FirstVideo } from "@/features/activities/components/first-video";
 
 type TabId = "geral" | "regulamento";
 
@@ -37,6 +39,7 @@ export function ActivityDetail({ activity, body }: ActivityDetailProps) {
     <>
       {/* Sanitised on the server (docs/api-activities.md): no script, style or handler survives. */}
       <div className="activity-detail__description" dangerouslySetInnerHTML={{ __html: activity.description }} />
+      <FirstVideo videos={activity.action_videos} activityName={activity.name} />
       {notice !== null && (
         <p className="activity-detail__notice" role="note">
           {notice}

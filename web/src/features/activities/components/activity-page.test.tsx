@@ -4,6 +4,8 @@ import type { Activity } from "@/types/api";
 import {
   activityCall,
   buildActivity,
+  buildActivityVideo,
+  buildExternalVideo,
   homeHandlers,
   publicActivityCall,
   RAW_CONTENT_CALL,
@@ -87,6 +89,70 @@ describe("activity detail", () => {
   });
 });
 
+describe("first video", () => {
+  beforeEach(() => {
+    signIn();
+  });
+
+  it("plays a custom video in the page's own player, after the description", async () => {
+    const activity = buildActivity({
+      action_videos: [buildActivityVideo({ name: "Apresentação" }), buildActivityVideo({ video_id: 8, name: "Segundo" })],
+    });
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    const videos = container.querySelectorAll("video");
+    expect(videos).toHaveLength(1);
+    const video = videos[0]!;
+    expect(video).toHaveAttribute("src", "/api/media/videos/7.mp4");
+    expect(video).toHaveAttribute("controls");
+    expect(video).toHaveAttribute("preload", "metadata");
+    expect(video).toHaveAccessibleName("Apresentação");
+    expect(container.querySelector(".activity-detail__description")?.nextElementSibling).toBe(video);
+    expect(container.querySelector("iframe")).toBeNull();
+  });
+
+  it("plays a YouTube or Vimeo video in its provider's player", async () => {
+    const activity = buildActivity({
+      action_videos: [
+        buildExternalVideo(
+          "No YouTube",
+          "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+          "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ",
+        ),
+      ],
+    });
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    const player = screen.getByTitle("No YouTube");
+    expect(player.tagName).toBe("IFRAME");
+    expect(player).toHaveAttribute("src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ");
+    expect(player).toHaveAttribute("allowfullscreen");
+    expect(player).toHaveAttribute("referrerpolicy", "strict-origin-when-cross-origin");
+    expect(player).toHaveAttribute("loading", "lazy");
+    expect(container.querySelector("video")).toBeNull();
+  });
+
+  it("names the player after the activity when the video has no name", async () => {
+    const activity = buildActivity({
+      action_videos: [buildExternalVideo("", "https://vimeo.com/76979871", "https://player.vimeo.com/video/76979871")],
+    });
+    stubActivity(activity);
+    await renderDetail(activity);
+
+    expect(screen.getByTitle("Quiz da semana")).toHaveAttribute("src", "https://player.vimeo.com/video/76979871");
+  });
+
+  it("shows no player when the activity has no video", async () => {
+    const activity = buildActivity();
+    stubActivity(activity);
+    const { container } = await renderDetail(activity);
+
+    expect(container.querySelector("video, iframe")).toBeNull();
+  });
+});
+
 describe("availability messages", () => {
   beforeEach(() => {
     signIn();
@@ -143,7 +209,7 @@ describe("raw content (type 16)", () => {
     expect(screen.getByText("ganhe", { selector: "strong" })).toBeInTheDocument();
   });
 
-  it("sends the participation once, opens the feedback and refreshes the balance", async () => {
+  it("sends the participation once, opens the feedback and refreshes the balance when it leaves", async () => {
     const activity = rawContent();
     const api = stubActivity(activity, {
       [RAW_CONTENT_CALL]: participated,
@@ -155,12 +221,26 @@ describe("raw content (type 16)", () => {
     expect(api.bodiesOf(RAW_CONTENT_CALL)).toEqual([{ action_id: 9 }]);
     expect(within(dialog).getByText("Obrigado por participar!")).toBeInTheDocument();
     await waitFor(() => expect(loadAnimation).toHaveBeenCalledWith(expect.objectContaining({ animationData: { v: "5.7.0", layers: [] } })));
-    // Only the participation asks for the balance a second time (its own refresh is every 30 s).
-    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
+    expect(api.callsTo(BALANCE)).toHaveLength(1);
 
     fireEvent.click(within(dialog).getByRole("link", { name: "Página inicial" }));
     expect(page.location.pathname).toBe("/homepage");
+    // Leaving the dialog asks for the balance a second time (its own refresh is every 30 s).
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
     expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(1);
+  });
+
+  it("leaves the member on the content when the feedback is dismissed", async () => {
+    const activity = rawContent({ feedback_lottie_id: null });
+    const api = stubActivity(activity, { [RAW_CONTENT_CALL]: participated });
+    const { page } = await renderDetail(activity);
+
+    fireEvent.keyDown(await screen.findByRole("dialog", { name: "Conheça o clube" }), { key: "Escape" });
+
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(page.location.pathname).toBe("/homepage/atividades/9");
+    expect(screen.getByText("ganhe", { selector: "strong" })).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo(BALANCE)).toHaveLength(2));
   });
 
   it("congratulates only the view that recorded the participation", async () => {
@@ -206,6 +286,15 @@ describe("public activity page", () => {
     expect(api.callsTo(RAW_CONTENT_CALL)).toHaveLength(0);
     fireEvent.click(action);
     expect(page.location.pathname).toBe("/cadastrar");
+  });
+
+  it("shows the first video to visitors too, as members see it", async () => {
+    const activity = buildActivity({ action_videos: [buildActivityVideo()] });
+    stubApi({ [publicActivityCall(12)]: () => jsonResponse(activity) });
+    const { container } = renderApp({ path: "/atividade/12" });
+    await screen.findByRole("heading", { name: "Quiz da semana", level: 1 });
+
+    expect(container.querySelector("video")).toHaveAttribute("src", "/api/media/videos/7.mp4");
   });
 
   it("sends a signed-in member to the member's page of the activity", async () => {

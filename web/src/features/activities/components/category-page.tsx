@@ -1,28 +1,25 @@
-// /homepage/categoria/{id}: a category's activities, the category's name as the heading.
+// /homepage/categoria/{id}: a category's activities a page at a time, the category's name
+// as the heading.
 import { useParams } from "react-router";
 import { useCategory } from "@/features/activities/api/get-activities";
-import { ActivityGrid } from "@/features/activities/components/activity-grid";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
+import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
 import { useErrorToast } from "@/features/activities/use-error-toast";
 import "./activities.css";
 
 export function CategoryPage() {
   const id = useParams().id ?? "";
-  const category = useCategory(id);
-  useErrorToast(category.error);
+  const pages = useCategory(id);
+  useErrorToast(pages.error);
 
-  if (category.isPending) return <CardSkeletons />;
-  if (!category.data) return <NotFoundView />;
-  const activities = category.data.category_actions.map(({ action }) => action);
+  if (pages.isPending) return <CardSkeletons />;
+  const category = pages.data?.pages[0]?.category;
+  if (!category) return <NotFoundView />;
   return (
     <section className="activities-page">
-      <h1 className="activities-page__title">{category.data.name}</h1>
-      {activities.length === 0 ? (
-        <p className="activities-empty">Não há atividades</p>
-      ) : (
-        <ActivityGrid activities={activities} label={category.data.name} />
-      )}
+      <h1 className="activities-page__title">{category.name}</h1>
+      <PagedActivityGrid pages={pages} label={category.name} />
     </section>
   );
 }

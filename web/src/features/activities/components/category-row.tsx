@@ -1,10 +1,9 @@
-// A category on the home: its first 4 cards (2 a line on extra-small screens) and a link to
-// the whole category when it has more.
+// A category on the home: its first 4 cards (2 a line on extra-small screens), the only ones
+// the home asks for, and a link to the whole category when it has more (`actions_count`).
 import { Link } from "react-router";
 import type { Category } from "@/types/api";
+import { CATEGORY_ROW_SIZE } from "@/features/activities/api/get-home";
 import { ActivityCard } from "@/features/activities/components/activity-card";
-
-export const CATEGORY_ROW_SIZE = 4;
 
 export function CategoryRow({ category }: { category: Category }) {
   const actions = category.category_actions.map(({ action }) => action);
@@ -13,7 +12,7 @@ export function CategoryRow({ category }: { category: Category }) {
       <header className="category-row__header">
         {category.icon && <img className="category-row__icon" src={category.icon} alt="" />}
         <h2 className="category-row__title">{category.name}</h2>
-        {actions.length > CATEGORY_ROW_SIZE && (
+        {category.actions_count > CATEGORY_ROW_SIZE && (
           <Link className="category-row__more" to={`/homepage/categoria/${category.id}`}>
             Ver mais
           </Link>

@@ -1,13 +1,20 @@
-// The home's featured carousel: advances every 5 s and wraps to the first; the 350 ms slide
-// is CSS, dropped for members who ask for reduced motion (activities.css). It holds still
-// while the pointer or the keyboard is on it, so a member can read and choose a slide.
+// The featured carousel, the members' on the home and the visitors' on the landing page:
+// advances every 5 s and wraps to the first; the 350 ms slide is CSS, dropped for those who
+// ask for reduced motion (activities.css). It holds still while the pointer or the keyboard
+// is on it, so one can read and choose a slide.
 import { useEffect, useState } from "react";
 import type { ActivityCard as Activity } from "@/types/api";
-import { ActivityCard } from "@/features/activities/components/activity-card";
+import { ActivityCard, type CardAudience } from "@/features/activities/components/activity-card";
 
 export const CAROUSEL_INTERVAL_MS = 5_000;
 
-export function FeaturedCarousel({ activities }: { activities: Activity[] }) {
+interface FeaturedCarouselProps {
+  activities: Activity[];
+  /** Whose cards: a member's, or a visitor's that lead to the public pages. */
+  audience?: CardAudience;
+}
+
+export function FeaturedCarousel({ activities, audience = "member" }: FeaturedCarouselProps) {
   const [current, setCurrent] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -46,7 +53,11 @@ export function FeaturedCarousel({ activities }: { activities: Activity[] }) {
             aria-hidden={index !== shown}
             inert={index !== shown}
           >
-            <ActivityCard activity={{ ...activity, image: activity.featuredImage ?? activity.image }} variant="home" />
+            <ActivityCard
+              activity={{ ...activity, image: activity.featuredImage ?? activity.image }}
+              variant="home"
+              audience={audience}
+            />
           </div>
         ))}
       </div>

@@ -4,10 +4,12 @@ import type { Journey } from "@/types/api";
 import {
   buildActivityCard,
   buildActivityCards,
+  buildCategory,
   HOME_CALLS,
   homeHandlers,
   type HomeData,
 } from "@/features/activities/testing/activity-fixtures";
+import { expectCarouselAdvancesEvery5sAndWraps } from "@/features/activities/testing/carousel";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -39,19 +41,7 @@ describe("featured carousel", () => {
     stubHome({ featured: buildActivityCards(3) });
     await renderHome();
 
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    expect(within(visibleSlide()).getByText("Atividade 1")).toBeInTheDocument();
-
-    await act(() => vi.advanceTimersByTimeAsync(4_000));
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
-    await act(() => vi.advanceTimersByTimeAsync(1_000));
-    expect(visibleSlide()).toHaveAccessibleName("2 de 3");
-    expect(within(visibleSlide()).getByText("Atividade 2")).toBeInTheDocument();
-
-    await act(() => vi.advanceTimersByTimeAsync(5_000));
-    expect(visibleSlide()).toHaveAccessibleName("3 de 3");
-    await act(() => vi.advanceTimersByTimeAsync(5_000));
-    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+    await expectCarouselAdvancesEvery5sAndWraps(3);
   });
 
   it("holds still while the pointer is on it, and lets the member pick a slide", async () => {
@@ -109,17 +99,19 @@ describe("rows", () => {
     expect(within(row).getByRole("list").scrollLeft).toBe(200);
   });
 
-  it("links a category to its page only when it has more than 4 activities, showing 4", async () => {
-    stubHome({
+  it("asks for 4 cards per category and links to its page when it holds more (actions_count)", async () => {
+    const api = stubHome({
       categories: [
-        { id: 1, name: "Saúde", icon: null, category_actions: buildActivityCards(4).map((action) => ({ action })) },
-        { id: 2, name: "Lazer", icon: null, category_actions: buildActivityCards(5).map((action) => ({ action })) },
+        buildCategory({ id: 1, name: "Saúde", actions: buildActivityCards(4) }),
+        buildCategory({ id: 2, name: "Lazer", actions: buildActivityCards(4), actions_count: 9 }),
       ],
     });
     await renderHome();
 
+    expect(api.callsTo(HOME_CALLS.categories)).toHaveLength(1);
     const health = screen.getByRole("region", { name: "Saúde" });
     expect(within(health).queryByRole("link", { name: "Ver mais" })).not.toBeInTheDocument();
+    expect(within(health).getAllByRole("article")).toHaveLength(4);
     const leisure = screen.getByRole("region", { name: "Lazer" });
     expect(within(leisure).getByRole("link", { name: "Ver mais" })).toHaveAttribute("href", "/homepage/categoria/2");
     expect(within(leisure).getAllByRole("article")).toHaveLength(4);
@@ -129,7 +121,7 @@ describe("rows", () => {
     stubHome({
       featured: buildActivityCards(1),
       nowPlaying: [{ id: 1, title: "Em alta", actions: [] }],
-      categories: [{ id: 1, name: "Saúde", icon: null, category_actions: [] }],
+      categories: [buildCategory({ name: "Saúde" })],
     });
     await renderHome();
 

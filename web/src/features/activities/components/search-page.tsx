@@ -1,27 +1,24 @@
 // /homepage/search/{term}: the activities whose name holds the term (the server ignores
-// case and accents), titled 'N resultado(s) da busca "term"'.
+// case and accents), a page at a time, titled 'N resultado(s) da busca "term"' with N the
+// number of all matches (X-Total-Count).
 import { useParams } from "react-router";
 import { useActivitySearch } from "@/features/activities/api/get-activities";
-import { ActivityGrid } from "@/features/activities/components/activity-grid";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
+import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
 import { useErrorToast } from "@/features/activities/use-error-toast";
 import "./activities.css";
 
 export function SearchPage() {
   const term = useParams().term ?? "";
-  const search = useActivitySearch(term);
-  useErrorToast(search.error);
+  const pages = useActivitySearch(term);
+  useErrorToast(pages.error);
 
-  if (search.isLoading) return <CardSkeletons label="Buscando atividades" />;
-  const found = search.data ?? [];
+  if (pages.isLoading) return <CardSkeletons label="Buscando atividades" />;
+  const total = pages.data?.pages[0]?.total ?? 0;
   return (
     <section className="activities-page">
-      <h1 className="activities-page__title">{`${found.length} resultado(s) da busca "${term}"`}</h1>
-      {found.length === 0 ? (
-        <p className="activities-empty">Não há atividades</p>
-      ) : (
-        <ActivityGrid activities={found} label="Resultados da busca" />
-      )}
+      <h1 className="activities-page__title">{`${total} resultado(s) da busca "${term}"`}</h1>
+      <PagedActivityGrid pages={pages} label="Resultados da busca" />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 // Activities as the API answers them (docs/api-activities.md), and the stubs of the home's calls.
-import type { Activity, ActivityCard, Category, Journey, NowPlaying } from "@/types/api";
+import type { Activity, ActivityCard, ActivityVideo, Category, Journey, NowPlaying } from "@/types/api";
 import { jsonResponse } from "@/testing/fixtures";
 import type { ApiHandler } from "@/testing/stub-api";
 
@@ -8,18 +8,23 @@ export const HOME_CALLS = {
   featured: "GET /api/actions/?where[featuredPrivate]=1&where[station_id]=7&where[user_id]=1",
   nowPlaying: "GET /api/now-playing",
   journeys: "GET /api/journeys",
-  categories: "GET /api/participant-categories/?where[station_id]=7&where[user_id]=1",
+  categories: "GET /api/participant-categories/?where[station_id]=7&where[user_id]=1&limit=4&offset=0",
 } as const;
 
-export const ACTIVITIES_CALL = "GET /api/actions/?where[station_id]=7&where[user_id]=1";
 export const RAW_CONTENT_CALL = "POST /api/raw-content-participation";
 
+/** The list pages ask for 24 activities at a time. */
+const page = (offset: number) => `limit=24&offset=${offset}`;
+
+export const activitiesCall = (offset = 0) => `GET /api/actions/?where[station_id]=7&where[user_id]=1&${page(offset)}`;
 export const activityCall = (id: number) => `GET /api/actions/${id}/?where[user_id]=1`;
-export const categoryCall = (id: number) =>
-  `GET /api/participant-categories/?where[station_id]=7&where[user_id]=1&where[id]=${id}`;
-export const searchCall = (term: string) =>
-  `GET /api/actions-by-name/?where[name]=${encodeURIComponent(term)}&where[user_id]=1&where[station_id]=7`;
+export const categoryCall = (id: number, offset = 0) =>
+  `GET /api/participant-categories/?where[station_id]=7&where[user_id]=1&where[id]=${id}&${page(offset)}`;
+export const searchCall = (term: string, offset = 0) =>
+  `GET /api/actions-by-name/?where[name]=${encodeURIComponent(term)}&where[user_id]=1&where[station_id]=7&${page(offset)}`;
 export const publicActivityCall = (id: number, stationId = 7) => `GET /api/public-actions/${id}/${stationId}`;
+/** The landing page's carousel: the station's public featured activities, 10 at most. */
+export const PUBLIC_FEATURED_CALL = "GET /api/public-actions/7?where[featuredPublic]=1&limit=10";
 
 export function buildActivityCard(overrides: Partial<ActivityCard> = {}): ActivityCard {
   return {
@@ -67,8 +72,40 @@ export function buildActivity(overrides: Partial<Activity> = {}): Activity {
     comments_and_likes_enabled: false,
     contents: [],
     partner_id: null,
+    action_videos: [],
     ...overrides,
   };
+}
+
+/** A category holding `actions` (a page of them), `actions_count` in all (all of them unless told). */
+export function buildCategory(
+  { actions = [], ...overrides }: Partial<Omit<Category, "category_actions">> & { actions?: ActivityCard[] } = {},
+): Category {
+  return {
+    id: 1,
+    name: "Saúde",
+    icon: null,
+    category_actions: actions.map((action) => ({ action })),
+    actions_count: actions.length,
+    ...overrides,
+  };
+}
+
+/** A custom video (a file of ours) unless `video` says otherwise. */
+export function buildActivityVideo(overrides: Partial<ActivityVideo> = {}): ActivityVideo {
+  return {
+    video_id: 7,
+    name: "Apresentação",
+    description: "",
+    required: false,
+    video: { url: "/api/media/videos/7.mp4", custom: true, embed_url: null },
+    ...overrides,
+  };
+}
+
+/** A YouTube or Vimeo video: its page, and the provider's player the server gives. */
+export function buildExternalVideo(name: string, url: string, embedUrl: string): ActivityVideo {
+  return buildActivityVideo({ name, video: { url, custom: false, embed_url: embedUrl } });
 }
 
 export interface HomeData {

@@ -1,8 +1,15 @@
+import { lazy, Suspense } from "react";
 import { Link } from "react-router";
 import { StationLogo, useStation } from "@/features/stations";
 import "./landing-page.css";
 
-/** The visitors' page at /: the station's logo and name, with the ways in. */
+// The public activities carousel loads in its own chunks once the page has rendered, so the
+// first load of / carries only the page itself (scripts/check-bundle-size.js counts both).
+const PublicFeaturedCarousel = lazy(async () => ({
+  default: (await import("@/features/activities")).PublicFeaturedCarousel,
+}));
+
+/** The visitors' page at /: the station's logo and name, the ways in, the public featured activities. */
 export function LandingPage() {
   const station = useStation();
   const ownerName = station.establishment?.full_social_name ?? station.name;
@@ -12,19 +19,24 @@ export function LandingPage() {
       <header className="landing__header">
         <StationLogo className="landing__logo" />
       </header>
-      <main className="landing__hero">
-        <h1 className="landing__title">{station.name}</h1>
-        <p className="landing__lead">
-          Participe das atividades, acumule benefícios e aproveite tudo o que preparamos para você.
-        </p>
-        <div className="landing__actions">
-          <Link className="button button--primary" to="/login">
-            Entrar
-          </Link>
-          <Link className="button button--secondary" to="/cadastrar">
-            Cadastre-se
-          </Link>
-        </div>
+      <main className="landing__main">
+        <section className="landing__hero">
+          <h1 className="landing__title">{station.name}</h1>
+          <p className="landing__lead">
+            Participe das atividades, acumule benefícios e aproveite tudo o que preparamos para você.
+          </p>
+          <div className="landing__actions">
+            <Link className="button button--primary" to="/login">
+              Entrar
+            </Link>
+            <Link className="button button--secondary" to="/cadastrar">
+              Cadastre-se
+            </Link>
+          </div>
+        </section>
+        <Suspense fallback={null}>
+          <PublicFeaturedCarousel className="landing__featured" />
+        </Suspense>
       </main>
       <footer className="landing__footer">
         <p>

@@ -1,0 +1,50 @@
+//! `limit` and `offset` of the activities' lists, and the `X-Total-Count` header their
+//! answers carry (docs/api-activities.md, "Paging").
+
+use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
+use axum::http::HeaderValue;
+use axum::response::{IntoResponse, Response};
+use domain::activities::catalogue::{ActivityCard, Listed, Page, PageRefused};
+use serde::Deserialize;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+
+/// The header with how many items the whole list holds, whatever the page.
+pub const TOTAL_COUNT: &str = "x-total-count";
+
+/// Read as text, so that a value that is not a number gets the parameter's own message.
+#[derive(Debug, Deserialize)]
+pub(super) struct PageQuery {
+    limit: Option<String>,
+    offset: Option<String>,
+}
+
+/// The page a list call asks for: without `limit`, the whole list (from `offset`, 0 by
+/// default). A bad value is 400 with its parameter's message.
+pub(super) fn page(query: Result<Query<PageQuery>, QueryRejection>) -> ApiResult<Page> {
+    let query = super::actions::query(query)?;
+    let number = |value: Option<String>, refused: PageRefused| {
+        value
+            .map(|value| value.trim().parse::<i64>().map_err(|_| refused))
+            .transpose()
+    };
+    let refused = |refused: PageRefused| ApiError::BadRequest(refused.to_string());
+    let limit = number(query.limit, PageRefused::Limit).map_err(refused)?;
+    let offset = number(query.offset, PageRefused::Offset).map_err(refused)?;
+    Page::new(limit, offset.unwrap_or(0)).map_err(refused)
+}
+
+/// A page of activity cards, with the list's size in [`TOTAL_COUNT`].
+#[derive(Debug)]
+pub(super) struct CardsPage(pub Listed<ActivityCard>);
+
+impl IntoResponse for CardsPage {
+    fn into_response(self) -> Response {
+        let total = HeaderValue::from(self.0.total);
+        let mut response = Json(self.0.items).into_response();
+        response.headers_mut().insert(TOTAL_COUNT, total);
+        response
+    }
+}

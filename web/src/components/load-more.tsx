@@ -1,0 +1,60 @@
+// The end of a list that loads in pages: the next page is asked for as the end nears the
+// screen (an IntersectionObserver on a sentinel), and a button asks for it too, for keyboard
+// and assistive technology users and browsers without the observer.
+import { useEffect, useRef } from "react";
+import "./load-more.css";
+
+/** How far below the screen the end of the list starts the next page. */
+const AHEAD_MARGIN = "0px 0px 400px 0px";
+
+interface LoadMoreProps {
+  /** Whether the list has pages not loaded yet. */
+  hasMore: boolean;
+  /** A page is being loaded: nothing is asked for meanwhile. */
+  loading: boolean;
+  onLoadMore: () => void;
+  /** Whether nearing the end loads the next page; off after a page failed, so the button retries. */
+  autoLoad?: boolean;
+  label?: string;
+}
+
+export function LoadMore({ hasMore, loading, onLoadMore, autoLoad = true, label = "Carregar mais" }: LoadMoreProps) {
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const onLoadMoreRef = useRef(onLoadMore);
+  useEffect(() => {
+    onLoadMoreRef.current = onLoadMore;
+  }, [onLoadMore]);
+
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!sentinel || !hasMore || loading || !autoLoad || typeof IntersectionObserver === "undefined") return;
+    // A new observer per page reports at once whether the end is still in sight (a tall
+    // screen that a page did not fill), so the list keeps loading until it is not.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onLoadMoreRef.current();
+      },
+      { rootMargin: AHEAD_MARGIN },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hasMore, loading, autoLoad]);
+
+  if (!hasMore) return null;
+  return (
+    <div className="load-more">
+      <div ref={sentinelRef} className="load-more__sentinel" aria-hidden="true" />
+      {/* Stays while a page loads, so the focus stays on it for the next. */}
+      <button
+        type="button"
+        className="button button--secondary"
+        aria-disabled={loading}
+        onClick={() => {
+          if (!loading) onLoadMore();
+        }}
+      >
+        {label}
+      </button>
+    </div>
+  );
+}
