@@ -1298,3 +1298,69 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
             .await;
     assert!(neither.is_err());
 }
+
+/// The lists and rows keep a cached generic plan: sqlx prepares each statement, and
+/// PostgreSQL plans it anew on every call while its custom plans look cheaper than the
+/// generic one (what made the home's calls slow; docs/decisions.md).
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
+    use domain::activities::catalogue::{Filter, Page};
+    use domain::activities::rows;
+    let w = world(db).await;
+    let mut ids = Vec::new();
+    for n in 0..30 {
+        ids.push(
+            activity(&w.db, w.station_id, &format!("Plano {n}"), |a| {
+                a.public = n % 2 == 0;
+                a.featured = n % 3 == 0;
+            })
+            .await,
+        );
+    }
+    row(&w.db, "participant_categories", w.station_id, "Tudo", &ids).await;
+    // One connection, so every call prepares on the one whose statements are read.
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(w.db.connect_options().as_ref().clone())
+        .await
+        .expect("pool");
+    let page = Page::new(Some(4), 0).expect("page");
+    let member = Some(w.member_id);
+    let featured = Filter {
+        featured: true,
+        ..Filter::default()
+    };
+    let search = Filter {
+        name: Some("plano"),
+        ..Filter::default()
+    };
+    for _ in 0..8 {
+        for (viewer, filter) in [
+            (member, Filter::default()),
+            (member, search),
+            (None, featured),
+        ] {
+            catalogue::list(&one, w.station_id, viewer, filter, page)
+                .await
+                .expect("list")
+                .expect("station");
+        }
+        rows::categories(&one, w.station_id, w.member_id, None, page)
+            .await
+            .expect("categories");
+    }
+    let plans: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement LIKE '%unnest%' AND statement NOT LIKE '%pg_prepared_statements%'",
+    )
+    .fetch_all(&one)
+    .await
+    .expect("plans");
+    assert_eq!(plans.len(), 4, "{plans:?}");
+    for (statement, generic, custom) in plans {
+        assert!(
+            generic >= 3 && custom <= 5,
+            "{generic} generic, {custom} custom: {statement}"
+        );
+    }
+}

@@ -116,7 +116,6 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         None,
         Filter {
             featured: true,
-            public: true,
             ..Filter::default()
         },
     )
@@ -139,7 +138,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .is_ok();
     for (name, titles) in demo_activities::VIDEOS {
         let id = first.id(name).expect(name);
-        let detail = catalogue::detail(&db, station.station_id, member, id, false)
+        let detail = catalogue::detail(&db, station.station_id, member, id)
             .await
             .expect("detail")
             .expect("found");
@@ -172,7 +171,6 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         first
             .id(demo_activities::RAW_CONTENT_ACTIVITY)
             .expect("raw content"),
-        false,
     )
     .await
     .expect("detail")
@@ -214,7 +212,6 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         station.station_id,
         None,
         Filter {
-            public: true,
             name: Some("cafe"),
             ..Filter::default()
         },
