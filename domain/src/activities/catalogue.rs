@@ -389,8 +389,7 @@ const SEARCH: [&str; 2] = [
 /// The published activities of `station_id` that `filter` wants, as `viewer` (a member of
 /// that station, or `None` for a visitor, who sees public ones only) sees them: by
 /// `priority`, highest first, then id (featured ones by `priorityCarousel`, then id);
-/// `page` of them, and how many there are.
-/// `None` when there is no such station.
+/// `page` of them, and how many there are; `None` when there is no such station.
 pub async fn list(
     db: impl PgExecutor<'_>,
     station_id: i64,
