@@ -81,6 +81,11 @@ impl World {
         call(&self.app, "GET", uri, Some(&self.token), &[]).await
     }
 
+    /// A visitor's GET, without a token.
+    async fn visit(&self, uri: &str) -> common::Answer {
+        call(&self.app, "GET", uri, None, &[]).await
+    }
+
     async fn view(&self, action_id: i64) -> common::Answer {
         send_json(
             &self.app,
@@ -480,6 +485,11 @@ async fn row(db: &PgPool, table: &str, station_id: i64, name: &str, actions: &[i
     id
 }
 
+/// A category of `station_id` holding `actions` in that order.
+async fn category(db: &PgPool, station_id: i64, name: &str, actions: &[i64]) -> i64 {
+    row(db, "participant_categories", station_id, name, actions).await
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn journeys_put_done_activities_first_and_count_them(db: PgPool) {
     let w = world(db).await;
@@ -526,23 +536,9 @@ async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
     let b = activity(&w.db, w.station_id, "B", |_| ()).await;
     let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
     let playing = row(&w.db, "now_playing", w.station_id, "Em alta", &[b, a]).await;
-    let first = row(&w.db, "participant_categories", w.station_id, "Saúde", &[a]).await;
-    let second = row(
-        &w.db,
-        "participant_categories",
-        w.station_id,
-        "Lazer",
-        &[b, foreign],
-    )
-    .await;
-    let elsewhere = row(
-        &w.db,
-        "participant_categories",
-        w.other_station_id,
-        "Fora",
-        &[foreign],
-    )
-    .await;
+    let first = category(&w.db, w.station_id, "Saúde", &[a]).await;
+    let second = category(&w.db, w.station_id, "Lazer", &[b, foreign]).await;
+    let elsewhere = category(&w.db, w.other_station_id, "Fora", &[foreign]).await;
 
     let rows = w.get("/api/now-playing").await.json();
     assert_eq!(ids(&rows), [playing]);
@@ -897,43 +893,15 @@ async fn categories_page_their_own_activities_and_count_them_all(db: PgPool) {
     let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
     // Category order: 4, draft, 3, foreign, 0, 1, 2.
     let members = [mine[4], draft, mine[3], foreign, mine[0], mine[1], mine[2]];
-    let big = row(
-        &w.db,
-        "participant_categories",
-        w.station_id,
-        "Grande",
-        &members,
-    )
-    .await;
-    let small = row(
-        &w.db,
-        "participant_categories",
-        w.station_id,
-        "Pequena",
-        &[mine[1]],
-    )
-    .await;
-    let empty = row(
-        &w.db,
-        "participant_categories",
-        w.station_id,
-        "Vazia",
-        &[draft],
-    )
-    .await;
-    let elsewhere = row(
-        &w.db,
-        "participant_categories",
-        w.other_station_id,
-        "Fora",
-        &[foreign],
-    )
-    .await;
+    let big = category(&w.db, w.station_id, "Grande", &members).await;
+    let small = category(&w.db, w.station_id, "Pequena", &[mine[1]]).await;
+    let empty = category(&w.db, w.station_id, "Vazia", &[draft]).await;
+    let elsewhere = category(&w.db, w.other_station_id, "Fora", &[foreign]).await;
     participate(&w.db, w.station_id, other_member, mine[4]).await;
     participate(&w.db, w.station_id, w.member_id, mine[3]).await;
 
-    let card_ids = |category: &Value| -> Vec<i64> {
-        category["category_actions"]
+    let card_ids = |answer: &Value| -> Vec<i64> {
+        answer["category_actions"]
             .as_array()
             .expect("actions")
             .iter()
@@ -1056,13 +1024,17 @@ async fn visitors_get_the_public_featured_carousel(db: PgPool) {
     .await;
     assert_eq!((paged, announced), (vec![first, second], 2));
 
-    let all = visit(format!("/api/public-actions/{station}")).await;
+    let all = w.visit(&format!("/api/public-actions/{station}")).await;
     assert_eq!(ids(&all.json()), [second, first, plain]);
     assert_eq!(total(&all), 3);
-    let page = visit(format!("/api/public-actions/{station}?limit=1&offset=1")).await;
+    let page = w
+        .visit(&format!("/api/public-actions/{station}?limit=1&offset=1"))
+        .await;
     assert_eq!((ids(&page.json()), total(&page)), (vec![first], 3));
 
-    let unknown = visit("/api/public-actions/999999?where[featuredPublic]=1".into()).await;
+    let unknown = w
+        .visit("/api/public-actions/999999?where[featuredPublic]=1")
+        .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
     assert_eq!(unknown.json(), json!({ "error": "Estação não encontrada" }));
 }
@@ -1098,27 +1070,17 @@ async fn only_published_prerequisites_are_shown_and_required(db: PgPool) {
     );
 
     // Visitors see the public prerequisites only, in the detail and in the list.
-    let visitor_view = call(
-        &w.app,
-        "GET",
-        &format!("/api/public-actions/{gated}/{}", w.station_id),
-        None,
-        &[],
-    )
-    .await;
+    let visitor_view = w
+        .visit(&format!("/api/public-actions/{gated}/{}", w.station_id))
+        .await;
     assert!(!visitor_view.text.contains("Rascunho secreto"));
     assert!(!visitor_view.text.contains("Cadastro completo"));
     let expected = json!([{ "id": public, "name": "Boas-vindas", "done": false }]);
     assert_eq!(required(&visitor_view.json()), expected);
-    let listed = call(
-        &w.app,
-        "GET",
-        &format!("/api/public-actions/{}", w.station_id),
-        None,
-        &[],
-    )
-    .await
-    .json();
+    let listed = w
+        .visit(&format!("/api/public-actions/{}", w.station_id))
+        .await
+        .json();
     let card = listed
         .as_array()
         .expect("list")
@@ -1253,15 +1215,10 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
                 "embed_url": "https://player.vimeo.com/video/76979871" })
     );
     assert_eq!(videos[2]["name"], "No Vimeo");
-    let visitor = call(
-        &w.app,
-        "GET",
-        &format!("/api/public-actions/{id}/{}", w.station_id),
-        None,
-        &[],
-    )
-    .await
-    .json();
+    let visitor = w
+        .visit(&format!("/api/public-actions/{id}/{}", w.station_id))
+        .await
+        .json();
     assert_eq!(visitor["action_videos"], detail["action_videos"]);
     let none = w.get(&format!("/api/actions/{bare}/")).await.json();
     assert_eq!(none["action_videos"], json!([]));
@@ -1297,4 +1254,70 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
             .execute(&w.db)
             .await;
     assert!(neither.is_err());
+}
+
+/// The lists and rows keep a cached generic plan: sqlx prepares each statement, and
+/// PostgreSQL plans it anew on every call while its custom plans look cheaper than the
+/// generic one (what made the home's calls slow; docs/decisions.md).
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
+    use domain::activities::catalogue::{Filter, Page};
+    use domain::activities::rows;
+    let w = world(db).await;
+    let mut ids = Vec::new();
+    for n in 0..30 {
+        ids.push(
+            activity(&w.db, w.station_id, &format!("Plano {n}"), |a| {
+                a.public = n % 2 == 0;
+                a.featured = n % 3 == 0;
+            })
+            .await,
+        );
+    }
+    category(&w.db, w.station_id, "Tudo", &ids).await;
+    // One connection, so every call prepares on the one whose statements are read.
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(w.db.connect_options().as_ref().clone())
+        .await
+        .expect("pool");
+    let page = Page::new(Some(4), 0).expect("page");
+    let member = Some(w.member_id);
+    let featured = Filter {
+        featured: true,
+        ..Filter::default()
+    };
+    let search = Filter {
+        name: Some("plano"),
+        ..Filter::default()
+    };
+    for _ in 0..8 {
+        for (viewer, filter) in [
+            (member, Filter::default()),
+            (member, search),
+            (None, featured),
+        ] {
+            catalogue::list(&one, w.station_id, viewer, filter, page)
+                .await
+                .expect("list")
+                .expect("station");
+        }
+        rows::categories(&one, w.station_id, w.member_id, None, page)
+            .await
+            .expect("categories");
+    }
+    let plans: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement LIKE '%unnest%' AND statement NOT LIKE '%pg_prepared_statements%'",
+    )
+    .fetch_all(&one)
+    .await
+    .expect("plans");
+    assert_eq!(plans.len(), 4, "{plans:?}");
+    for (statement, generic, custom) in plans {
+        assert!(
+            generic >= 3 && custom <= 5,
+            "{generic} generic, {custom} custom: {statement}"
+        );
+    }
 }

@@ -130,13 +130,12 @@ pub struct Activity {
     pub action_videos: Vec<ActionVideo>,
 }
 
-/// Which of a station's published activities a list wants.
+/// Which of a station's published activities a list wants (a visitor's list holds only
+/// public ones, whatever the filter).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Filter<'a> {
     /// Only featured ones, ordered by `priorityCarousel` instead of `priority`.
     pub featured: bool,
-    /// Only public ones.
-    pub public: bool,
     /// Only names containing this term, ignoring case and accents.
     pub name: Option<&'a str>,
 }
@@ -196,31 +195,43 @@ pub struct Listed<T> {
     pub total: i64,
 }
 
-/// The select list of an [`ActivityCard`] of the activity `a` (its type `t`) as the viewer
-/// `$2` (a member's id, or NULL for a visitor) sees it. Its correlated subqueries cost an
-/// index probe each, so a query computes them only for the rows it answers: the rows are
-/// chosen (and paged) first, then joined to `actions a`. Only published prerequisites
-/// count; a visitor is shown only the public ones.
+/// The select list of an [`ActivityCard`] of the activity `a` (its type `t`) as `$viewer`
+/// sees it: `$2` (a member's id) in members' statements, `NULL::bigint` in visitors' own
+/// statements (not a NULL parameter: a custom plan folds that away and always looks
+/// cheaper than the cached generic one, so each visit would be planned anew). Its
+/// correlated subqueries cost an index probe each, so a query computes them only for the
+/// rows it answers: the rows are chosen (and paged) first, then joined to `actions a`. Only
+/// published prerequisites count; a visitor is shown only the public ones.
 macro_rules! card_columns {
-    () => {
-        "a.id, a.name, a.image_key, a.featured_image_key, a.type_id, t.name AS type_name,
-         a.points, a.additional_cashback, a.click_me_label,
-         coalesce((SELECT jsonb_agg(jsonb_build_object('url', l.url) ORDER BY l.position, l.id)
-                     FROM action_redirect_links l WHERE l.action_id = a.id), '[]')
-             AS redirect_links,
-         a.participation_start, a.participation_end, a.limit_per_user,
-         (SELECT count(*) FROM participations p
-           WHERE p.action_id = a.id AND p.user_id = $2) AS user_actions,
-         coalesce((SELECT jsonb_agg(jsonb_build_object(
-                              'id', r.id, 'name', r.name,
-                              'done', EXISTS (SELECT 1 FROM participations p
-                                               WHERE p.action_id = r.id AND p.user_id = $2))
-                                    ORDER BY ap.position, r.id)
-                     FROM action_prerequisites ap
-                     JOIN actions r ON r.id = ap.required_action_id
-                    WHERE ap.action_id = a.id AND r.active
-                      AND ($2::bigint IS NOT NULL OR r.public)), '[]') AS prerequisites,
-         a.priority, a.priority_carousel, a.featured, a.public"
+    ($viewer:literal) => {
+        concat!(
+            "a.id, a.name, a.image_key, a.featured_image_key, a.type_id, t.name AS type_name,
+             a.points, a.additional_cashback, a.click_me_label,
+             coalesce((SELECT jsonb_agg(jsonb_build_object('url', l.url)
+                                        ORDER BY l.position, l.id)
+                         FROM action_redirect_links l WHERE l.action_id = a.id), '[]')
+                 AS redirect_links,
+             a.participation_start, a.participation_end, a.limit_per_user,
+             (SELECT count(*) FROM participations p
+               WHERE p.action_id = a.id AND p.user_id = ",
+            $viewer,
+            ") AS user_actions,
+             coalesce((SELECT jsonb_agg(jsonb_build_object(
+                                  'id', r.id, 'name', r.name,
+                                  'done', EXISTS (SELECT 1 FROM participations p
+                                                   WHERE p.action_id = r.id
+                                                     AND p.user_id = ",
+            $viewer,
+            "))
+                                        ORDER BY ap.position, r.id)
+                         FROM action_prerequisites ap
+                         JOIN actions r ON r.id = ap.required_action_id
+                        WHERE ap.action_id = a.id AND r.active
+                          AND (",
+            $viewer,
+            "::bigint IS NOT NULL OR r.public)), '[]') AS prerequisites,
+             a.priority, a.priority_carousel, a.featured, a.public"
+        )
     };
 }
 pub(crate) use card_columns;
@@ -309,17 +320,22 @@ fn like_escaped(term: &str) -> String {
 /// The query of a list of cards: `$1` the station, `$2` the viewer, `$3` and `$4` the page
 /// (limit, offset), `$5` the search term when `$filter` uses it; `$visible` narrows the
 /// list to public activities for visitors. It also says whether the station exists (a
-/// visitor's call may name any), saving that call a round trip. The count is its own scan (an index-only one
-/// for the members' list); the page is read in `$order`, an index's order, so it stops at
-/// the page's end, and only its rows are joined to their cards. One statement per list
-/// rather than one with `$n IS NULL OR` switches: sqlx prepares every statement, and
-/// PostgreSQL's generic plan of such a switch cannot use the list's index and folds the
-/// search term on every row.
+/// visitor's call may name any), saving that call a round trip.
+///
+/// The count is its own scan (an index-only one for the members' list). The page's ids
+/// are read in `$order`, an index's order, so the read stops at the page's end; only then
+/// are those ids joined to their cards, through `unnest(ARRAY(...))`, whose length the
+/// planner cannot know in any plan. That keeps the statement on a cached generic plan:
+/// sqlx prepares it, and PostgreSQL compares the generic plan with the custom ones; with
+/// the cards under `LIMIT $3` the generic plan (which guesses 10% of the rows) looked
+/// four times as costly, so every request was planned anew. One statement per list,
+/// rather than `$n IS NULL OR` switches, for the same reason: a generic plan of a switch
+/// cannot use the list's index and folds the search term on every row.
 macro_rules! list_query {
-    ($visible:literal, $filter:literal, $order:literal) => {
+    ($viewer:literal, $visible:literal, $filter:literal, $order:literal) => {
         concat!(
             "SELECT n.total, n.station_known, ",
-            card_columns!(),
+            card_columns!($viewer),
             " FROM (SELECT count(*) AS total,
                            EXISTS (SELECT 1 FROM stations WHERE id = $1) AS station_known
                       FROM actions a
@@ -327,32 +343,29 @@ macro_rules! list_query {
             $visible,
             $filter,
             ") n
-               LEFT JOIN LATERAL (
-                    SELECT a.id, row_number() OVER (ORDER BY ",
-            $order,
-            ") AS place
-                      FROM actions a
-                     WHERE a.station_id = $1 AND a.active ",
+               LEFT JOIN (unnest(ARRAY(SELECT a.id FROM actions a
+                                        WHERE a.station_id = $1 AND a.active ",
             $visible,
             $filter,
             " ORDER BY ",
             $order,
-            " LIMIT $3 OFFSET $4) page ON true
-               LEFT JOIN actions a ON a.id = page.id
-               LEFT JOIN action_types t ON t.id = a.type_id
+            " LIMIT $3 OFFSET $4)) WITH ORDINALITY AS page (id, place)
+                          JOIN actions a ON a.id = page.id
+                          JOIN action_types t ON t.id = a.type_id) ON true
               ORDER BY page.place"
         )
     };
 }
 
-/// `[members, visitors]` statements of each list.
+/// `[members, visitors]` statements of each list (a visitor's has no `$2`).
 const ALL: [&str; 2] = [
-    list_query!("", "", "a.priority DESC, a.id"),
-    list_query!("AND a.public ", "", "a.priority DESC, a.id"),
+    list_query!("$2", "", "", "a.priority DESC, a.id"),
+    list_query!("NULL::bigint", "AND a.public ", "", "a.priority DESC, a.id"),
 ];
 const FEATURED: [&str; 2] = [
-    list_query!("", "AND a.featured", "a.priority_carousel, a.id"),
+    list_query!("$2", "", "AND a.featured", "a.priority_carousel, a.id"),
     list_query!(
+        "NULL::bigint",
         "AND a.public ",
         "AND a.featured",
         "a.priority_carousel, a.id"
@@ -360,11 +373,13 @@ const FEATURED: [&str; 2] = [
 ];
 const SEARCH: [&str; 2] = [
     list_query!(
+        "$2",
         "",
         "AND a.name_folded LIKE (SELECT '%' || fold_search($5) || '%')",
         "a.priority DESC, a.id"
     ),
     list_query!(
+        "NULL::bigint",
         "AND a.public ",
         "AND a.name_folded LIKE (SELECT '%' || fold_search($5) || '%')",
         "a.priority DESC, a.id"
@@ -372,9 +387,9 @@ const SEARCH: [&str; 2] = [
 ];
 
 /// The published activities of `station_id` that `filter` wants, as `viewer` (a member of
-/// that station, or `None` for a visitor) sees them: by `priority`, highest first, then id
-/// (featured ones by `priorityCarousel`, then id); `page` of them, and how many there are.
-/// `None` when there is no such station.
+/// that station, or `None` for a visitor, who sees public ones only) sees them: by
+/// `priority`, highest first, then id (featured ones by `priorityCarousel`, then id);
+/// `page` of them, and how many there are; `None` when there is no such station.
 pub async fn list(
     db: impl PgExecutor<'_>,
     station_id: i64,
@@ -387,7 +402,7 @@ pub async fn list(
         (None, true) => FEATURED,
         (None, false) => ALL,
     };
-    let mut query = sqlx::query(statements[usize::from(filter.public)])
+    let mut query = sqlx::query(statements[usize::from(viewer.is_none())])
         .bind(station_id)
         .bind(viewer)
         .bind(page.limit)
@@ -442,39 +457,54 @@ struct DetailRow {
     videos: Vec<VideoRow>,
 }
 
-/// One published activity of `station_id` (only a public one when `public_only`), or
-/// `None`: unknown, another station's, unpublished and (for visitors) private alike.
+/// The detail's query: `$1` the station, `$2` the viewer (members), `$3` the activity;
+/// `$visible` narrows it to a public one for visitors.
+macro_rules! detail_query {
+    ($viewer:literal, $visible:literal) => {
+        concat!(
+            "SELECT ",
+            card_columns!($viewer),
+            ", a.station_id, a.description, a.rules, a.feedback_message, a.feedback_lottie_id,
+               a.comments_and_likes_enabled, a.partner_id,
+               coalesce((SELECT jsonb_agg(jsonb_build_object('text', c.text, 'link', c.link)
+                                          ORDER BY c.position, c.id)
+                           FROM action_contents c WHERE c.action_id = a.id), '[]') AS contents,
+               coalesce((SELECT jsonb_agg(jsonb_build_object(
+                                    'video_id', v.id, 'name', v.name,
+                                    'description', v.description, 'required', v.required,
+                                    'object_key', v.object_key,
+                                    'external_url', v.external_url)
+                                          ORDER BY v.position, v.id)
+                           FROM action_videos v WHERE v.action_id = a.id), '[]') AS videos
+               FROM actions a
+               JOIN action_types t ON t.id = a.type_id
+              WHERE a.id = $3 AND a.station_id = $1 AND a.active ",
+            $visible
+        )
+    };
+}
+
+/// `[members, visitors]` statements of the detail (a visitor's has no `$2`).
+const DETAIL: [&str; 2] = [
+    detail_query!("$2", ""),
+    detail_query!("NULL::bigint", "AND a.public"),
+];
+
+/// One published activity of `station_id` as `viewer` sees it (a visitor, `None`, sees
+/// only public ones), or `None`: unknown, another station's, unpublished and (for
+/// visitors) private alike.
 pub async fn detail(
     db: impl PgExecutor<'_>,
     station_id: i64,
     viewer: Option<i64>,
     id: i64,
-    public_only: bool,
 ) -> sqlx::Result<Option<Activity>> {
-    let row: Option<DetailRow> = sqlx::query_as(concat!(
-        "SELECT ",
-        card_columns!(),
-        ", a.station_id, a.description, a.rules, a.feedback_message, a.feedback_lottie_id,
-           a.comments_and_likes_enabled, a.partner_id,
-           coalesce((SELECT jsonb_agg(jsonb_build_object('text', c.text, 'link', c.link)
-                                      ORDER BY c.position, c.id)
-                       FROM action_contents c WHERE c.action_id = a.id), '[]') AS contents,
-           coalesce((SELECT jsonb_agg(jsonb_build_object(
-                                'video_id', v.id, 'name', v.name,
-                                'description', v.description, 'required', v.required,
-                                'object_key', v.object_key, 'external_url', v.external_url)
-                                      ORDER BY v.position, v.id)
-                       FROM action_videos v WHERE v.action_id = a.id), '[]') AS videos
-           FROM actions a
-           JOIN action_types t ON t.id = a.type_id
-          WHERE a.id = $3 AND a.station_id = $1 AND a.active AND (NOT $4 OR a.public)"
-    ))
-    .bind(station_id)
-    .bind(viewer)
-    .bind(id)
-    .bind(public_only)
-    .fetch_optional(db)
-    .await?;
+    let row: Option<DetailRow> = sqlx::query_as(DETAIL[usize::from(viewer.is_none())])
+        .bind(station_id)
+        .bind(viewer)
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
     Ok(row.map(|row| Activity {
         card: row.card.into_card(Utc::now()),
         station_id: row.station_id,

@@ -1,8 +1,7 @@
 //! The home's rows (docs/api-activities.md): journeys, now playing and categories of a
-//! station, each with its published activities in the row's order. A read is one query:
-//! the rows, then for each row the page of its published activities (a LATERAL join
-//! that stops at the page's end, on the members' order index), then the cards of only
-//! those activities.
+//! station, each with its published activities in the row's order. A read is one query
+//! (`rows_query`): the rows, then for each row the page of its published activities,
+//! then the cards of only those activities.
 
 use chrono::Utc;
 use serde::Serialize;
@@ -58,13 +57,16 @@ pub struct ParticipantCategory {
 /// The query of one kind of row: `$1` the station, `$2` the viewer, `$3` one row's id or
 /// NULL for all, `$4` and `$5` the page (offset, limit) of each row's activities. `$heads`
 /// selects the station's rows as `id, name, icon_key, position`; `$members` is the table of
-/// their activities, `$row` its column naming the row. The rows are read first
-/// (materialised, so what follows runs once per row, not once per card), then how many
-/// published activities each has (one grouped join), then each row's page in the row's
-/// order (on the members' `(row, position, action_id)` index, stopping at the page's end:
-/// whether a member is published is a scalar subquery, which PostgreSQL never turns into
-/// a join, so even a generic plan walks the index instead of joining and sorting the
-/// row's every activity), and only then the cards of the page.
+/// their activities, `$row` its column naming the row.
+///
+/// The rows are read first (materialised, so what follows runs once per row, not once per
+/// card), then how many published activities each has (one grouped join), then each row's
+/// page of ids in the row's order: on the members' `(row, position, action_id)` index,
+/// stopping at the page's end (whether a member is published is a scalar subquery, which
+/// PostgreSQL never turns into a join, so no plan joins and sorts the row's every
+/// activity instead). Only then are the page's ids joined to their cards, through
+/// `unnest`, so the statement keeps a cached generic plan (see `list_query` in
+/// `catalogue`).
 macro_rules! rows_query {
     ($heads:literal, $members:literal, $row:literal) => {
         concat!(
@@ -80,25 +82,27 @@ macro_rules! rows_query {
                   WHERE x.",
             $row,
             " IN (SELECT id FROM heads)
-                  GROUP BY 1)
-             SELECT h.id AS row_id, h.name AS row_name, h.icon_key AS row_icon,
-                    coalesce(n.total, 0) AS row_total, ",
-            card_columns!(),
-            " FROM heads h
-               LEFT JOIN totals n ON n.row_id = h.id
-               LEFT JOIN LATERAL (
-                    SELECT x.action_id, x.position FROM ",
+                  GROUP BY 1),
+             pages AS MATERIALIZED (
+                 SELECT h.id, h.name, h.icon_key, h.position, coalesce(n.total, 0) AS total,
+                        ARRAY(SELECT x.action_id FROM ",
             $members,
             " x WHERE x.",
             $row,
             " = h.id
-                       AND (SELECT pa.active AND pa.station_id = $1
-                              FROM actions pa WHERE pa.id = x.action_id)
-                     ORDER BY x.position, x.action_id
-                     LIMIT $5 OFFSET $4) m ON true
-               LEFT JOIN actions a ON a.id = m.action_id
+                                 AND (SELECT pa.active AND pa.station_id = $1
+                                        FROM actions pa WHERE pa.id = x.action_id)
+                               ORDER BY x.position, x.action_id
+                               LIMIT $5 OFFSET $4) AS ids
+                   FROM heads h LEFT JOIN totals n ON n.row_id = h.id)
+             SELECT r.id AS row_id, r.name AS row_name, r.icon_key AS row_icon,
+                    r.total AS row_total, ",
+            card_columns!("$2"),
+            " FROM pages r
+               LEFT JOIN LATERAL unnest(r.ids) WITH ORDINALITY AS m (id, place) ON true
+               LEFT JOIN actions a ON a.id = m.id
                LEFT JOIN action_types t ON t.id = a.type_id
-              ORDER BY h.position, h.id, m.position, m.action_id"
+              ORDER BY r.position, r.id, m.place"
         )
     };
 }

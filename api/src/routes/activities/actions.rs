@@ -164,16 +164,10 @@ async fn action(
 ) -> ApiResult<Json<Activity>> {
     let detail = query(detail)?;
     own_scope(member, None, detail.user_id)?;
-    catalogue::detail(
-        &state.db,
-        member.station_id,
-        Some(member.user_id),
-        id,
-        false,
-    )
-    .await?
-    .map(Json)
-    .ok_or_else(unavailable)
+    catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
+        .await?
+        .map(Json)
+        .ok_or_else(unavailable)
 }
 
 #[derive(Debug, Deserialize)]

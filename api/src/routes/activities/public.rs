@@ -66,7 +66,6 @@ async fn public_actions(
     let list = query(list)?;
     let page = paging::page(page)?;
     let filter = Filter {
-        public: true,
         featured: list.featured == Some(1),
         ..Filter::default()
     };
@@ -98,7 +97,7 @@ async fn public_action(
     if !catalogue::station_exists(&state.db, station_id).await? {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
-    catalogue::detail(&state.db, station_id, None, id, true)
+    catalogue::detail(&state.db, station_id, None, id)
         .await?
         .map(Json)
         .ok_or_else(unavailable)
