@@ -11,7 +11,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use serde_json::Value;
 use utoipa::openapi::path::{Operation, PathItem};
-use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Content, OpenApi, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi as _};
 use utoipa_axum::router::OpenApiRouter;
@@ -19,8 +19,17 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::error::{ErrorMessage, INTERNAL_ERROR, Messages};
 use crate::state::AppState;
 
-/// The security scheme of routes that need `Authorization: Bearer <token>`.
-pub const BEARER: &str = "bearer";
+/// The security schemes: each is `Authorization: Bearer <token>` checked by one extractor,
+/// named for who passes it, so a route's `security(...)` says which answers its guard gives
+/// (added to every such route by [`add_guard_answers`], not written on each).
+/// [`crate::member::Member`]: an activated member in good standing.
+pub const MEMBER: &str = "member";
+/// [`crate::member::SignedIn`]: any live session.
+pub const SESSION: &str = "session";
+/// [`crate::staff::Staff`]: staff with a console grant.
+pub const STAFF: &str = "staff";
+/// A single-use login token (`POST /auth/login-token/issue`), redeemed for a session.
+pub const LOGIN_TOKEN: &str = "login_token";
 
 #[derive(utoipa::OpenApi)]
 #[openapi(
@@ -45,13 +54,26 @@ struct BearerAuth;
 
 impl Modify for BearerAuth {
     fn modify(&self, openapi: &mut OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        for (name, who) in [
+            (
+                MEMBER,
+                "of an activated member whose access is not suspended",
+            ),
+            (SESSION, "of any live session"),
+            (STAFF, "of a staff member with a console grant"),
+        ] {
+            let mut http = Http::new(HttpAuthScheme::Bearer);
+            http.description = Some(format!(
+                "The opaque session token a login or sign-up answered (`token`), {who}."
+            ));
+            components.add_security_scheme(name, SecurityScheme::Http(http));
+        }
         let mut http = Http::new(HttpAuthScheme::Bearer);
-        http.description =
-            Some("The opaque session token a login or sign-up answered (`token`).".to_string());
-        openapi
-            .components
-            .get_or_insert_with(Default::default)
-            .add_security_scheme(BEARER, SecurityScheme::Http(http));
+        http.description = Some(
+            "A single-use login token that `POST /auth/login-token/issue` answered.".to_string(),
+        );
+        components.add_security_scheme(LOGIN_TOKEN, SecurityScheme::Http(http));
     }
 }
 
@@ -68,6 +90,7 @@ pub fn document() -> OpenApi {
         .collect();
     for item in doc.paths.paths.values_mut() {
         for operation in operations(item) {
+            add_guard_answers(operation);
             add_shared_answers(operation);
         }
     }
@@ -198,6 +221,49 @@ fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
     ]
     .into_iter()
     .filter_map(Option::as_mut)
+}
+
+/// The answers of the guard a route requires (its only security requirement), merged with
+/// the route's own: a route lists only the refusals that are its own (another member's
+/// id, a viewer's read-only grant), and the guard's come first.
+fn add_guard_answers(operation: &mut Operation) {
+    let requires = |scheme: &str| {
+        operation.security.as_deref()
+            == Some(&[SecurityRequirement::new(scheme, Vec::<String>::new())][..])
+    };
+    let (unauthorized, forbidden) = if requires(MEMBER) {
+        (
+            Some("No valid session, or the account is not activated"),
+            Some(("The account is suspended", "Messages")),
+        )
+    } else if requires(SESSION) {
+        (Some("No valid session"), None)
+    } else if requires(STAFF) {
+        // The console refuses everyone else alike, token or not (`crate::staff`).
+        (
+            None,
+            Some(("Not staff with a console grant", "ErrorMessage")),
+        )
+    } else {
+        return;
+    };
+    let answers = &mut operation.responses.responses;
+    if let Some(description) = unauthorized {
+        answers
+            .entry("401".into())
+            .or_insert_with(|| envelope(description, "Messages"));
+    }
+    if let Some((description, schema)) = forbidden {
+        match answers.get_mut("403") {
+            Some(RefOr::T(response)) => {
+                response.description = format!("{description}; or: {}", response.description);
+            }
+            Some(RefOr::Ref(_)) => {}
+            None => {
+                answers.insert("403".into(), envelope(description, schema));
+            }
+        }
+    }
 }
 
 /// The answers the extractors and the error type give on every route, so each handler's

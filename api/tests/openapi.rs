@@ -90,6 +90,28 @@ async fn every_documented_route_is_answered_by_the_router(db: PgPool) {
                 "{method} {uri} is documented but not routed"
             );
         }
+        // The scheme a route requires names its guard, which refuses a call without a token
+        // before anything else: the contract's guard answers are the route's real ones.
+        let required = operation["security"].as_array().map(Vec::as_slice);
+        let guard = match required {
+            Some([only]) => only
+                .as_object()
+                .and_then(|names| names.keys().next().cloned()),
+            _ => None,
+        };
+        let refused_with = match guard.as_deref() {
+            Some("member" | "session") => Some(StatusCode::UNAUTHORIZED),
+            Some("staff") => Some(StatusCode::FORBIDDEN),
+            _ => None,
+        };
+        if let Some(status) = refused_with {
+            assert_eq!(answer.status, status, "{method} {uri} without a token");
+            let code = status.as_str();
+            assert!(
+                operation["responses"][code].is_object(),
+                "{method} {path} does not document its guard's {code}"
+            );
+        }
         called += 1;
     }
     assert!(called >= 45, "only {called} operations documented");

@@ -2114,7 +2114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the station or user is not the caller's */
+            /** @description The account is suspended; or: the station or user is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2192,7 +2192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the station or user is not the caller's */
+            /** @description The account is suspended; or: the station or user is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2251,7 +2251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the id is not the caller's */
+            /** @description The account is suspended; or: the id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2315,7 +2315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the user is not the caller */
+            /** @description The account is suspended; or: the user is not the caller */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3312,7 +3312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the id is not the caller's */
+            /** @description The account is suspended; or: the id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3766,7 +3766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the user id is not the caller's */
+            /** @description The account is suspended; or: the user id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4226,7 +4226,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Not staff with a console grant, or a viewer (reads only) */
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4422,7 +4422,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobSummary"];
                 };
             };
-            /** @description Not staff with a console grant, or a viewer (reads only) */
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4481,7 +4481,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobSummary"];
                 };
             };
-            /** @description Not staff with a console grant, or a viewer (reads only) */
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4616,7 +4616,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueueOverview"];
                 };
             };
-            /** @description Not staff with a console grant, a viewer, or a grant of one station only */
+            /** @description Not staff with a console grant; or: a viewer, or a grant of one station only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,7 +4666,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueueOverview"];
                 };
             };
-            /** @description Not staff with a console grant, a viewer, or a grant of one station only */
+            /** @description Not staff with a console grant; or: a viewer, or a grant of one station only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4754,7 +4754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Released"];
                 };
             };
-            /** @description Not staff with a console grant, or a viewer (reads only) */
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4830,7 +4830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the station or user is not the caller's */
+            /** @description The account is suspended; or: the station or user is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5159,7 +5159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the id is not the caller's */
+            /** @description The account is suspended; or: the id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5247,7 +5247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the user id is not the caller's */
+            /** @description The account is suspended; or: the user id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,7 +5393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the user id is not the caller's */
+            /** @description The account is suspended; or: the user id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5452,7 +5452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the id is not the caller's */
+            /** @description The account is suspended; or: the id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5511,7 +5511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended, or the id is not the caller's */
+            /** @description The account is suspended; or: the id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -123,10 +123,9 @@ async fn login(
     post,
     path = "/auth/logout",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("session" = [])),
     responses(
         (status = 204, description = "Signed out"),
-        (status = 401, description = "No valid session", body = Messages),
     )
 )]
 async fn logout(State(state): State<AppState>, signed_in: SignedIn) -> ApiResult<StatusCode> {
@@ -148,7 +147,7 @@ struct TokenValidity {
     get,
     path = "/auth/validate-token",
     tag = "accounts",
-    security((), ("bearer" = [])),
+    security((), ("session" = [])),
     responses((status = 200, description = "Whether the token is valid", body = TokenValidity))
 )]
 async fn validate_token(
@@ -173,7 +172,7 @@ async fn validate_token(
     post,
     path = "/auth/login-token",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("login_token" = [])),
     responses(
         (status = 200, description = "Signed in", body = NewSession),
         (status = 401, description = "The login token is unknown, used or expired", body = Messages),
@@ -199,11 +198,9 @@ async fn login_with_token(
     post,
     path = "/auth/login-token/issue",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("member" = [])),
     responses(
         (status = 200, description = "The token", body = session::LoginToken),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended", body = Messages),
     )
 )]
 async fn issue_login_token(

@@ -59,14 +59,13 @@ fn own_id(member: Member, id: i64) -> ApiResult<i64> {
     put,
     path = "/auth/update-participant/{id}",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("id" = i64, Path, description = "The caller's own user id")),
     request_body = ParticipantUpdate,
     responses(
         (status = 200, description = "Updated", body = Updated),
         (status = 400, description = "The id is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 403, description = "the id is not the caller's", body = Messages),
         (status = 422, description = "A field breaks a rule, the e-mail or CPF belongs to another account, the current password is missing or wrong, or the account changed in another session meanwhile", body = Messages),
     )
 )]
@@ -103,14 +102,13 @@ struct ImageUpload {
     put,
     path = "/update-user-profile-image/{id}",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("id" = i64, Path, description = "The caller's own user id")),
     request_body = ImageUpload,
     responses(
         (status = 200, description = "Updated", body = Updated),
         (status = 400, description = "The id is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 403, description = "the id is not the caller's", body = Messages),
         (status = 422, description = "Not an image, an unsupported type, or over 1 MB", body = Messages),
     )
 )]

@@ -37,13 +37,12 @@ async fn own_user(state: &AppState, member: Member, id: i64) -> ApiResult<User> 
     get,
     path = "/users-web/{id}",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("id" = i64, Path, description = "The caller's own user id")),
     responses(
         (status = 200, description = "The account", body = User),
         (status = 400, description = "The id is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 403, description = "the id is not the caller's", body = Messages),
     )
 )]
 async fn user_data(
@@ -59,13 +58,12 @@ async fn user_data(
     get,
     path = "/users/{id}",
     tag = "accounts",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("id" = i64, Path, description = "The caller's own user id")),
     responses(
         (status = 200, description = "The account, alone in a list", body = Vec<User>),
         (status = 400, description = "The id is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 403, description = "the id is not the caller's", body = Messages),
     )
 )]
 async fn member_card_user(

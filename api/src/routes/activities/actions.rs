@@ -77,7 +77,7 @@ struct ListQuery {
     get,
     path = "/actions/",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
@@ -89,8 +89,7 @@ struct ListQuery {
         (status = 200, description = "The activities", body = Vec<ActivityCard>,
             headers(("X-Total-Count" = i64, description = "How many activities the whole list holds, whatever the page"))),
         (status = 400, description = "A parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
+        (status = 403, description = "the station or user is not the caller's", body = Messages),
     )
 )]
 async fn actions(
@@ -142,7 +141,7 @@ struct DetailQuery {
     get,
     path = "/actions/{id}/",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(
         ("id" = i64, Path, description = "The activity"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
@@ -151,8 +150,7 @@ struct DetailQuery {
     responses(
         (status = 200, description = "The activity", body = Activity),
         (status = 400, description = "The id or a parameter is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the user is not the caller", body = Messages),
+        (status = 403, description = "the user is not the caller", body = Messages),
         (status = 404, description = "Unknown, unpublished or another station's activity", body = ErrorMessage),
     )
 )]
@@ -187,7 +185,7 @@ struct SearchQuery {
     get,
     path = "/actions-by-name/",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(
         ("where[name]" = String, Query, description = "The search term"),
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
@@ -199,8 +197,7 @@ struct SearchQuery {
         (status = 200, description = "The activities found", body = Vec<ActivityCard>,
             headers(("X-Total-Count" = i64, description = "How many activities were found, whatever the page"))),
         (status = 400, description = "A parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
+        (status = 403, description = "the station or user is not the caller's", body = Messages),
         (status = 422, description = "No search term", body = Messages),
     )
 )]
@@ -229,13 +226,12 @@ async fn actions_by_name(
     get,
     path = "/actions/establishment/user/{id}",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("id" = i64, Path, description = "The caller's own user id")),
     responses(
         (status = 200, description = "The activities", body = Vec<ActivityCard>),
         (status = 400, description = "The id is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the id is not the caller's", body = Messages),
+        (status = 403, description = "the id is not the caller's", body = Messages),
     )
 )]
 async fn establishment_actions(
@@ -284,13 +280,11 @@ struct RawContentParticipation {
     post,
     path = "/raw-content-participation",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     request_body = RawContentVisit,
     responses(
         (status = 201, description = "The view was recorded as a participation", body = RawContentParticipation),
         (status = 200, description = "The view found the participation an earlier view recorded", body = RawContentParticipation),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended", body = Messages),
         (status = 404, description = "Unknown, unpublished, another station's or not a raw content activity", body = ErrorMessage),
         (status = 422, description = "Outside the participation window, a date missing, the limit reached or a prerequisite not done", body = Messages),
     )

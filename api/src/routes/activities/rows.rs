@@ -30,11 +30,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/journeys",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     responses(
         (status = 200, description = "The journeys", body = Vec<Journey>),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended", body = Messages),
     )
 )]
 async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Json<Vec<Journey>>> {
@@ -47,11 +45,9 @@ async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Js
     get,
     path = "/now-playing",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     responses(
         (status = 200, description = "The rows", body = Vec<NowPlaying>),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended", body = Messages),
     )
 )]
 async fn now_playing(
@@ -81,7 +77,7 @@ struct CategoriesQuery {
     get,
     path = "/participant-categories/",
     tag = "activities",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
@@ -92,8 +88,7 @@ struct CategoriesQuery {
     responses(
         (status = 200, description = "The categories", body = Vec<ParticipantCategory>),
         (status = 400, description = "A parameter is not a number, or `limit` or `offset` is out of range", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the station or user is not the caller's", body = Messages),
+        (status = 403, description = "the station or user is not the caller's", body = Messages),
     )
 )]
 async fn participant_categories(

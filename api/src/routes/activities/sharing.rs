@@ -49,7 +49,7 @@ struct Validated {
     post,
     path = "/validate-sharing",
     tag = "activities",
-    security((), ("bearer" = [])),
+    security((), ("session" = [])),
     request_body = ShareVisit,
     responses(
         (status = 200, description = "The shared activity and where to send the visitor", body = Validated),

@@ -6,7 +6,7 @@ use jobs::JobView;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::extract::{Json, Path};
 use crate::member::Member;
 use crate::state::AppState;
@@ -24,12 +24,10 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/jobs/{id}",
     tag = "jobs",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("id" = String, Path, description = "The job id (a ULID) an earlier answer gave")),
     responses(
         (status = 200, description = "The job", body = JobView),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended", body = Messages),
         (status = 404, description = "No such job, or another member's", body = ErrorMessage),
     )
 )]

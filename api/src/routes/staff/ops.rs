@@ -88,10 +88,9 @@ struct StationRef {
     get,
     path = "/me",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     responses(
         (status = 200, description = "The staff member", body = Me),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
     )
 )]
 async fn me(Staff(grant): Staff) -> Json<Me> {
@@ -116,10 +115,9 @@ async fn me(Staff(grant): Staff) -> Json<Me> {
     get,
     path = "/queues",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     responses(
         (status = 200, description = "The queues", body = Vec<QueueOverview>),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
     )
 )]
 async fn queues(
@@ -134,11 +132,11 @@ async fn queues(
     post,
     path = "/queues/{name}/pause",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(("name" = String, Path, description = "The queue name")),
     responses(
         (status = 200, description = "The queue, paused", body = QueueOverview),
-        (status = 403, description = "Not staff with a console grant, a viewer, or a grant of one station only", body = ErrorMessage),
+        (status = 403, description = "a viewer, or a grant of one station only", body = ErrorMessage),
         (status = 404, description = "No such queue", body = ErrorMessage),
     )
 )]
@@ -155,11 +153,11 @@ async fn pause(
     post,
     path = "/queues/{name}/resume",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(("name" = String, Path, description = "The queue name")),
     responses(
         (status = 200, description = "The queue, running", body = QueueOverview),
-        (status = 403, description = "Not staff with a console grant, a viewer, or a grant of one station only", body = ErrorMessage),
+        (status = 403, description = "a viewer, or a grant of one station only", body = ErrorMessage),
         (status = 404, description = "No such queue", body = ErrorMessage),
     )
 )]
@@ -307,7 +305,7 @@ fn parse_cursor(before: Option<String>, messages: &mut Vec<&'static str>) -> Opt
     get,
     path = "/jobs",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(
         ("queue" = Option<String>, Query, description = "A queue name (`mail.send`)"),
         ("state" = Option<JobState>, Query, description = "A job state"),
@@ -321,7 +319,6 @@ fn parse_cursor(before: Option<String>, messages: &mut Vec<&'static str>) -> Opt
     responses(
         (status = 200, description = "A page of jobs and the cursor of the next one (null on the last)", body = JobList),
         (status = 400, description = "The query cannot be read", body = Messages),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
         (status = 422, description = "A bad state, date, station, page size or cursor (one message per kind)", body = Messages),
     )
 )]
@@ -366,7 +363,7 @@ struct RerunnableCount {
     get,
     path = "/jobs/rerunnable",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(
         ("queue" = Option<String>, Query, description = "A queue name (`mail.send`)"),
         ("state" = Option<JobState>, Query, description = "A job state"),
@@ -378,7 +375,6 @@ struct RerunnableCount {
     responses(
         (status = 200, description = "How many jobs a re-run of the filter would touch", body = RerunnableCount),
         (status = 400, description = "The query cannot be read", body = Messages),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
         (status = 422, description = "A bad state, date or station (one message per kind)", body = Messages),
     )
 )]
@@ -408,11 +404,10 @@ struct JobPage {
     get,
     path = "/jobs/{id}",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(("id" = String, Path, description = "The job id")),
     responses(
         (status = 200, description = "The job", body = JobPage),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
         (status = 404, description = "No such job in the grant's scope", body = ErrorMessage),
     )
 )]
@@ -435,11 +430,11 @@ async fn show_job(
     post,
     path = "/jobs/{id}/rerun",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(("id" = String, Path, description = "The job id")),
     responses(
         (status = 200, description = "The job, queued again", body = JobSummary),
-        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
         (status = 404, description = "No such job in the grant's scope", body = ErrorMessage),
         (status = 409, description = "The job's state does not allow a re-run now", body = ErrorMessage),
     )
@@ -457,11 +452,11 @@ async fn rerun_job(
     post,
     path = "/jobs/{id}/cancel",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(("id" = String, Path, description = "The job id")),
     responses(
         (status = 200, description = "The job, cancelled", body = JobSummary),
-        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
         (status = 404, description = "No such job in the grant's scope", body = ErrorMessage),
         (status = 409, description = "The job's state does not allow a cancel now", body = ErrorMessage),
     )
@@ -525,11 +520,11 @@ struct BulkDone {
     post,
     path = "/jobs/rerun",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     request_body = BulkRerun,
     responses(
         (status = 200, description = "How many were re-run, and their ids", body = BulkDone),
-        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
         (status = 409, description = "The selection changed since the console counted it; `count` is the new number", body = SelectionChanged),
         (status = 422, description = "A bad state, date or station in the filter, or more than 10 000 matching jobs", body = Messages),
     )
@@ -587,10 +582,9 @@ async fn rerun_matching(
     get,
     path = "/stations",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     responses(
         (status = 200, description = "The stations", body = Vec<StationOverview>),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
     )
 )]
 async fn stations(
@@ -617,11 +611,11 @@ struct Released {
     post,
     path = "/stations/{id}/release",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(("id" = i64, Path, description = "The station id")),
     responses(
         (status = 202, description = "The release job is queued", body = Released),
-        (status = 403, description = "Not staff with a console grant, or a viewer (reads only)", body = ErrorMessage),
+        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
         (status = 404, description = "No such station in the grant's scope", body = ErrorMessage),
     )
 )]
@@ -657,7 +651,7 @@ struct AuditList {
     get,
     path = "/audit",
     tag = "staff",
-    security(("bearer" = [])),
+    security(("staff" = [])),
     params(
         ("job_id" = Option<String>, Query, description = "Only the entries that touched this job"),
         ("page" = Option<i64>, Query, description = "From 1 (the default)"),
@@ -666,7 +660,6 @@ struct AuditList {
     responses(
         (status = 200, description = "A page of entries and the total", body = AuditList),
         (status = 400, description = "The query cannot be read", body = Messages),
-        (status = 403, description = "Not staff with a console grant", body = ErrorMessage),
         (status = 422, description = "A bad page", body = Messages),
     )
 )]

@@ -58,13 +58,12 @@ struct WalletBalance {
     get,
     path = "/users-points/{user_id}",
     tag = "wallet",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(("user_id" = i64, Path, description = "The caller's own user id")),
     responses(
         (status = 200, description = "The balance", body = WalletBalance),
         (status = 400, description = "The id is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the user id is not the caller's", body = Messages),
+        (status = 403, description = "the user id is not the caller's", body = Messages),
     )
 )]
 async fn users_points(
@@ -182,7 +181,7 @@ fn ledger_error(err: ledger::LedgerError) -> ApiError {
     get,
     path = "/earn-points-transactions/",
     tag = "wallet",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
         ("page" = Option<i64>, Query, description = "From 1 (the default)"),
@@ -190,8 +189,7 @@ fn ledger_error(err: ledger::LedgerError) -> ApiError {
     responses(
         (status = 200, description = "A page of credits", body = Vec<EarnTransaction>),
         (status = 400, description = "A parameter is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the user id is not the caller's", body = Messages),
+        (status = 403, description = "the user id is not the caller's", body = Messages),
     )
 )]
 async fn earn_transactions(
@@ -211,7 +209,7 @@ async fn earn_transactions(
     get,
     path = "/use-points-transactions/",
     tag = "wallet",
-    security(("bearer" = [])),
+    security(("member" = [])),
     params(
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
         ("page" = Option<i64>, Query, description = "From 1 (the default)"),
@@ -219,8 +217,7 @@ async fn earn_transactions(
     responses(
         (status = 200, description = "A page of spends", body = Vec<UseTransaction>),
         (status = 400, description = "A parameter is not a number", body = Messages),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended, or the user id is not the caller's", body = Messages),
+        (status = 403, description = "the user id is not the caller's", body = Messages),
     )
 )]
 async fn use_transactions(
@@ -283,12 +280,10 @@ struct Earned {
     post,
     path = "/user-earn-points/",
     tag = "wallet",
-    security(("bearer" = [])),
+    security(("member" = [])),
     request_body = EarnPoints,
     responses(
         (status = 200, description = "The balance and how many credits were queued", body = Earned),
-        (status = 401, description = "No valid session, or the account is not activated", body = Messages),
-        (status = 403, description = "The account is suspended", body = Messages),
         (status = 422, description = "The CPF is not the member's, or the establishment is not of the member's station", body = Messages),
     )
 )]
