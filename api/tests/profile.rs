@@ -548,19 +548,83 @@ async fn what_is_not_a_small_image_is_refused(db: PgPool) {
 
 /// The raw body of a GET (the `Answer` text is lossy for binary data).
 async fn call_bytes(app: &Router, uri: &str) -> Vec<u8> {
+    get_range(app, uri, None).await.2
+}
+
+/// A GET with an optional `Range`: status, `Content-Range`, raw body.
+async fn get_range(
+    app: &Router,
+    uri: &str,
+    range: Option<&str>,
+) -> (StatusCode, Option<String>, Vec<u8>) {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
-    let request = axum::http::Request::get(uri)
-        .body(axum::body::Body::empty())
-        .expect("request");
+    let mut request = axum::http::Request::get(uri);
+    if let Some(range) = range {
+        request = request.header("range", range);
+    }
+    let request = request.body(axum::body::Body::empty()).expect("request");
     let response = app.clone().oneshot(request).await.expect("infallible");
-    response
+    let status = response.status();
+    let content_range = response
+        .headers()
+        .get("content-range")
+        .map(|value| value.to_str().expect("ascii").to_string());
+    let body = response
         .into_body()
         .collect()
         .await
         .expect("body")
         .to_bytes()
-        .to_vec()
+        .to_vec();
+    (status, content_range, body)
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn media_answers_one_byte_range_so_players_can_seek(db: PgPool) {
+    let s = setup(&db).await;
+    let image = s
+        .upload(s.demo.member_id, &STANDARD.encode(png(64, 64)))
+        .await;
+    let url = image.json()["user"]["image"]
+        .as_str()
+        .expect("image url")
+        .to_string();
+    let whole = call_bytes(&s.app, &url).await;
+    let size = whole.len();
+    assert!(size > 100, "{size}");
+    let plain = get(&s.app, &url).await;
+    assert_eq!(plain.headers["accept-ranges"], "bytes");
+
+    let (status, range, body) = get_range(&s.app, &url, Some("bytes=10-19")).await;
+    assert_eq!(status, StatusCode::PARTIAL_CONTENT);
+    assert_eq!(
+        range.as_deref(),
+        Some(format!("bytes 10-19/{size}").as_str())
+    );
+    assert_eq!(body, whole[10..20]);
+
+    let (status, range, body) = get_range(&s.app, &url, Some("bytes=-5")).await;
+    assert_eq!(status, StatusCode::PARTIAL_CONTENT);
+    assert_eq!(
+        range.as_deref(),
+        Some(format!("bytes {}-{}/{size}", size - 5, size - 1).as_str())
+    );
+    assert_eq!(body, whole[size - 5..]);
+
+    let past = format!("bytes={size}-");
+    let (status, range, body) = get_range(&s.app, &url, Some(&past)).await;
+    assert_eq!(status, StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(range.as_deref(), Some(format!("bytes */{size}").as_str()));
+    assert!(body.is_empty());
+
+    // Several ranges at once: the whole object, as HTTP allows.
+    let (status, range, body) = get_range(&s.app, &url, Some("bytes=0-1,4-5")).await;
+    assert_eq!((status, range), (StatusCode::OK, None));
+    assert_eq!(body, whole);
+
+    let (status, _, _) = get_range(&s.app, "/api/media/users/1/nada.jpg", Some("bytes=0-1")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

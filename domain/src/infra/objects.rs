@@ -67,6 +67,37 @@ impl Objects {
         }
     }
 
+    /// The object's size in bytes and its content type; `None` as for [`Objects::get`].
+    pub async fn head(&self, key: &str) -> anyhow::Result<Option<(u64, &'static str)>> {
+        let Ok(path) = parse_key(key) else {
+            return Ok(None);
+        };
+        match self.store.head(&path).await {
+            Ok(meta) => Ok(Some((meta.size, content_type(key)))),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(err) if names_nothing(&err) => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// Bytes `range` of an object [`Objects::head`] found (a video's part a player asks for);
+    /// `None` when it is gone meanwhile.
+    pub async fn get_range(
+        &self,
+        key: &str,
+        range: std::ops::Range<u64>,
+    ) -> anyhow::Result<Option<Bytes>> {
+        let Ok(path) = parse_key(key) else {
+            return Ok(None);
+        };
+        match self.store.get_range(&path, range).await {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(err) if names_nothing(&err) => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
+
     /// Deleting what is already gone is not an error.
     pub async fn delete(&self, key: &str) -> anyhow::Result<()> {
         match self.store.delete(&parse_key(key)?).await {

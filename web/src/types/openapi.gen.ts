@@ -551,10 +551,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A stored object (an uploaded image)
+         * A stored object (an image, a video, an animation)
          * @description Public. Keys are unguessable; a replaced object gets a new key, so an object never
          *     changes and may be cached for good. Whatever is not a stored object's key (not UTF-8,
-         *     over-long, malformed) is simply not found.
+         *     over-long, malformed) is simply not found. One byte range (`Range: bytes=...`) is
+         *     answered with 206, so video players can seek; any other `Range` gets the whole object.
          */
         get: operations["media"];
         put?: never;
@@ -3945,7 +3946,10 @@ export interface operations {
     media: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix` */
+                Range?: string | null;
+            };
             path: {
                 /** @description The object's key, slashes included, as in the URL a record holds */
                 key: string;
@@ -3954,13 +3958,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The object's bytes: a JPEG, PNG, WebP or GIF */
+            /** @description The object's bytes: an image (JPEG, PNG, WebP, GIF), a video (MP4) or JSON */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/*": unknown;
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description The range asked for, with `Content-Range` */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
                 };
             };
             /** @description No such object */
@@ -3971,6 +3984,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
+            };
+            /** @description The range starts past the object's end (`Content-Range: bytes *\/size`) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
