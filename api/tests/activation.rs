@@ -985,3 +985,42 @@ async fn confirmation_method_sends_nothing_while_the_address_waits(db: PgPool) {
     assert_eq!(sent.len(), 2);
     assert_eq!(sent[1]["to"], "maria@example.com");
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn wrong_codes_count_within_a_day_for_real_and_unknown_accounts_alike(db: PgPool) {
+    let app = app(db.clone());
+    let (station_id, _, mail) = signed_up(&db, &app).await;
+    let wrong = wrong_code(&code_of(&mail));
+    for email in ["maria@example.com", "ninguem@example.com"] {
+        let body = json!({"station": station_id, "email": email, "hash": wrong}).to_string();
+        let mut statuses = Vec::new();
+        for _ in 0..4 {
+            statuses.push(post_json(&app, ACTIVATE, &body).await.status);
+        }
+        // A day without a wrong code: the four no longer count.
+        for table in ["activation_codes", "activation_guesses"] {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "UPDATE {table} SET last_failed_at = last_failed_at - interval '25 hours'"
+            )))
+            .execute(&db)
+            .await
+            .expect("a day later");
+        }
+        for _ in 0..4 {
+            statuses.push(post_json(&app, ACTIVATE, &body).await.status);
+        }
+        assert_eq!(
+            statuses,
+            [StatusCode::UNPROCESSABLE_ENTITY; 8],
+            "{email}: four and four a day apart lock nothing"
+        );
+        let fifth = post_json(&app, ACTIVATE, &body).await;
+        assert_eq!(fifth.status, StatusCode::UNPROCESSABLE_ENTITY, "{email}");
+        let sixth = post_json(&app, ACTIVATE, &body).await;
+        assert_eq!(
+            sixth.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{email}: five within the day lock"
+        );
+    }
+}

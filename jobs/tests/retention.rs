@@ -135,12 +135,18 @@ async fn retention_prunes_spent_activation_limits_and_keeps_live_ones(db: PgPool
     .await
     .expect("cooldowns");
     // Wrong codes for unknown identifiers: a lockout over with its count started again
-    // (spent), a lockout still on, a count under way.
+    // (spent), a lockout still on, a count under way, a count gone a day quiet (spent: it
+    // would start over), a lockout over whose count is a day quiet (spent).
     sqlx::query(
-        "INSERT INTO activation_guesses (station_id, identifier_hash, failed_attempts, locked_until)
-         SELECT $1, decode(lpad(name, 64, '0'), 'hex'), failed, now() + lockout
-           FROM (VALUES ('01', 0, interval '-1 second'), ('02', 0, interval '1 hour'),
-                        ('03', 3, NULL)) AS rows (name, failed, lockout)",
+        "INSERT INTO activation_guesses
+             (station_id, identifier_hash, failed_attempts, locked_until, last_failed_at)
+         SELECT $1, decode(lpad(name, 64, '0'), 'hex'), failed, now() + lockout, now() - quiet
+           FROM (VALUES ('01', 0, interval '-1 second', interval '1 hour'),
+                        ('02', 0, interval '1 hour', interval '1 minute'),
+                        ('03', 3, NULL, interval '1 hour'),
+                        ('04', 3, NULL, interval '25 hours'),
+                        ('05', 2, interval '-1 hour', interval '2 days'))
+                AS rows (name, failed, lockout, quiet)",
     )
     .bind(station_id)
     .execute(&db)
@@ -149,7 +155,18 @@ async fn retention_prunes_spent_activation_limits_and_keeps_live_ones(db: PgPool
 
     let pruned = prune(&db, POLICY).await.expect("prune");
 
-    assert_eq!(pruned.activation_limits, 2);
+    assert_eq!(pruned.activation_limits, 4);
+    let guesses: Vec<String> = sqlx::query_scalar(
+        "SELECT ltrim(encode(identifier_hash, 'hex'), '0') FROM activation_guesses ORDER BY 1",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("rows");
+    assert_eq!(
+        guesses,
+        ["2", "3"],
+        "a lockout on and a count of today still hold"
+    );
     let left: Vec<String> = sqlx::query_scalar(
         "SELECT ltrim(encode(email_hash, 'hex'), '0') FROM confirmation_cooldowns ORDER BY 1",
     )

@@ -202,11 +202,27 @@ struct LiveCode {
 
 /// Counts a wrong code on a row of `activation_codes` or `activation_guesses` (`$1` the
 /// limit, `$2` the lockout): the last allowed miss starts the lockout and the count over.
+/// Misses count for a day after the last one: a count gone a day quiet starts over, for
+/// an account and an unknown identifier alike, and such a guess row can be pruned.
 macro_rules! count_wrong_code {
     () => {
-        "failed_attempts = CASE WHEN failed_attempts + 1 >= $1 THEN 0
-                                ELSE failed_attempts + 1 END,
-         locked_until = CASE WHEN failed_attempts + 1 >= $1 THEN clock_timestamp() + $2 END"
+        concat!(
+            "failed_attempts = CASE WHEN ",
+            misses!(),
+            " + 1 >= $1 THEN 0 ELSE ",
+            misses!(),
+            " + 1 END, locked_until = CASE WHEN ",
+            misses!(),
+            " + 1 >= $1 THEN clock_timestamp() + $2 END, last_failed_at = clock_timestamp()"
+        )
+    };
+}
+
+/// The row's wrong codes that still count: none once the last is a day old.
+macro_rules! misses {
+    () => {
+        "(CASE WHEN last_failed_at > clock_timestamp() - interval '1 day'
+               THEN failed_attempts ELSE 0 END)"
     };
 }
 
@@ -474,15 +490,17 @@ async fn record_send(
 
 /// Deletes the limits that no longer hold anything back: a code e-mail's wait and day end
 /// within a day of the last e-mail; an unknown identifier's guesses, once its lockout ended
-/// and its count started over, weigh as much as no row. The daily retention job calls it,
-/// so no request pays for a table-wide delete. Answers how many rows went.
+/// and its count started over or went a day quiet, weigh as much as no row. The
+/// daily retention job calls it, so no request pays for a table-wide delete. Answers how many rows went.
 pub async fn prune_spent_limits(db: impl PgExecutor<'_>) -> sqlx::Result<u64> {
     let (cooldowns, guesses): (i64, i64) = sqlx::query_as(
         "WITH cooldowns AS (
              DELETE FROM confirmation_cooldowns WHERE sent_at < now() - interval '1 day'
              RETURNING 1),
          guesses AS (
-             DELETE FROM activation_guesses WHERE failed_attempts = 0 AND locked_until <= now()
+             DELETE FROM activation_guesses
+              WHERE coalesce(locked_until, '-infinity') <= now()
+                AND (failed_attempts = 0 OR last_failed_at < now() - interval '1 day')
              RETURNING 1)
          SELECT (SELECT count(*) FROM cooldowns), (SELECT count(*) FROM guesses)",
     )
