@@ -14,6 +14,7 @@ pub mod accounts;
 pub mod activities;
 pub mod health;
 pub mod jobs;
+pub mod media;
 pub mod staff;
 pub mod stations;
 pub mod wallet;
@@ -27,6 +28,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(stations::router())
         .merge(accounts::router())
         .merge(jobs::router())
+        .merge(media::router())
         .merge(activities::router())
         .merge(wallet::router())
         .nest("/ops", staff::router())

@@ -7,9 +7,10 @@ use std::path::Path as FsPath;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures_util::stream::{BoxStream, StreamExt};
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload};
 
 /// Where the API serves stored objects; a stored URL is this plus the key.
 pub const PUBLIC_PREFIX: &str = "/api/media/";
@@ -22,6 +23,22 @@ pub struct Objects {
 impl std::fmt::Debug for Objects {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Objects({})", self.store)
+    }
+}
+
+/// An object (or part of one) being read: its size, the bytes coming, their type.
+pub struct Opened {
+    /// The whole object's size.
+    pub size: u64,
+    /// The bytes `bytes` holds, end exclusive.
+    pub range: std::ops::Range<u64>,
+    pub content_type: &'static str,
+    pub bytes: BoxStream<'static, std::io::Result<Bytes>>,
+}
+
+impl std::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Opened({:?} of {} bytes)", self.range, self.size)
     }
 }
 
@@ -80,18 +97,32 @@ impl Objects {
         }
     }
 
-    /// Bytes `range` of an object [`Objects::head`] found (a video's part a player asks for);
-    /// `None` when it is gone meanwhile.
-    pub async fn get_range(
+    /// The object's bytes from `range` (the whole object when `None`), read as they are
+    /// sent rather than held in memory: a video is served to many viewers at once. `None`
+    /// for what [`Objects::get`] finds nothing at; `range` lies within the object (see
+    /// [`Objects::head`]).
+    pub async fn open(
         &self,
         key: &str,
-        range: std::ops::Range<u64>,
-    ) -> anyhow::Result<Option<Bytes>> {
+        range: Option<std::ops::Range<u64>>,
+    ) -> anyhow::Result<Option<Opened>> {
         let Ok(path) = parse_key(key) else {
             return Ok(None);
         };
-        match self.store.get_range(&path, range).await {
-            Ok(bytes) => Ok(Some(bytes)),
+        let options = GetOptions {
+            range: range.map(GetRange::Bounded),
+            ..GetOptions::default()
+        };
+        match self.store.get_opts(&path, options).await {
+            Ok(found) => Ok(Some(Opened {
+                size: found.meta.size,
+                range: found.range.clone(),
+                content_type: content_type(key),
+                bytes: found
+                    .into_stream()
+                    .map(|chunk| chunk.map_err(std::io::Error::other))
+                    .boxed(),
+            })),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(err) if names_nothing(&err) => Ok(None),
             Err(err) => Err(err.into()),

@@ -555,7 +555,8 @@ export interface paths {
          * @description Public. Keys are unguessable; a replaced object gets a new key, so an object never
          *     changes and may be cached for good. Whatever is not a stored object's key (not UTF-8,
          *     over-long, malformed) is simply not found. One byte range (`Range: bytes=...`) is
-         *     answered with 206, so video players can seek; any other `Range` gets the whole object.
+         *     answered with 206 and at most 2 MiB (`Content-Range` says which bytes); any other
+         *     `Range` gets the whole object.
          */
         get: operations["media"];
         put?: never;
@@ -3967,7 +3968,7 @@ export interface operations {
                     "application/octet-stream": unknown;
                 };
             };
-            /** @description The range asked for, with `Content-Range` */
+            /** @description Part of the range asked for, with `Content-Range` */
             206: {
                 headers: {
                     [name: string]: unknown;
