@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
-use crate::wallet::release::brasilia;
+use crate::shared::time::brasilia;
 
 /// The spec's raw content type: its view is the participation.
 pub const RAW_CONTENT_TYPE: i16 = 16;

@@ -12,8 +12,10 @@
 
 use std::str::FromStr;
 
-use chrono::{DateTime, Duration, FixedOffset, SubsecRound, Utc};
+use chrono::{DateTime, Duration, SubsecRound, Utc};
 use sqlx::{PgConnection, PgExecutor};
+
+use crate::shared::time::brasilia;
 
 /// A station without a `cashback_schedules` row releases at the top of every hour.
 pub const DEFAULT_SCHEDULE: &str = "0 0 * * * *";
@@ -143,12 +145,6 @@ pub async fn job_summary(db: impl PgExecutor<'_>, job_id: &str) -> sqlx::Result<
         amount,
         batches,
     })
-}
-
-/// Brasília time, UTC-3: Brazil has kept no daylight saving time since 2019.
-pub fn brasilia() -> FixedOffset {
-    // -3 h is always a valid offset; `east_opt` only refuses a day or more.
-    FixedOffset::west_opt(3 * 3600).unwrap_or_else(|| FixedOffset::east_opt(0).expect("UTC"))
 }
 
 /// A station's release schedule: a cron expression with seconds

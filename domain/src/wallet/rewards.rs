@@ -10,9 +10,9 @@ use chrono::{DateTime, NaiveTime, Utc};
 use sqlx::PgConnection;
 
 use super::ledger::{Credit, SourceKind};
-use super::release::brasilia;
 use super::rules;
 use crate::activities::sharing::{SHARE_TYPE, Visit};
+use crate::shared::time::brasilia;
 
 /// The spec's activity type of the sign-up reward.
 pub const SIGNUP_TYPE: i16 = 2;

@@ -4,7 +4,6 @@
 
 use std::net::IpAddr;
 
-use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
@@ -139,7 +138,7 @@ pub async fn check_participant(
         name = signup::name(&mut problems, form.name.as_deref());
         tel = signup::phone(&mut problems, form.tel.as_deref(), true);
     }
-    let today = Utc::now().date_naive();
+    let today = crate::shared::time::today_in_brasilia();
     let birthday = signup::birthday(
         &mut problems,
         form.birthday.as_deref(),
