@@ -125,7 +125,7 @@ async fn the_sharer_opening_their_own_link_is_not_a_visit(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
-async fn only_an_active_sharer_s_share_of_their_own_station_is_found(db: PgPool) {
+async fn only_an_open_share_of_an_active_sharer_s_own_station_is_found(db: PgPool) {
     let (demo, share) = seed(&db).await;
     let quiz = action(&db, demo.station_id, 6, "Quiz").await;
     let other_station = common::insert_station(&db, "outro").await;
@@ -143,9 +143,36 @@ async fn only_an_active_sharer_s_share_of_their_own_station_is_found(db: PgPool)
     .fetch_one(&db)
     .await
     .expect("pending");
+    let unpublished = action(&db, demo.station_id, 5, "Rascunho").await;
+    let ended = action(&db, demo.station_id, 5, "Campanha encerrada").await;
+    let upcoming = action(&db, demo.station_id, 5, "Campanha futura").await;
+    sqlx::query("UPDATE actions SET active = false WHERE id = $1")
+        .bind(unpublished)
+        .execute(&db)
+        .await
+        .expect("unpublish");
+    sqlx::query(
+        "UPDATE actions SET participation_start = now() - interval '10 days',
+                            participation_end = now() - interval '1 day' WHERE id = $1",
+    )
+    .bind(ended)
+    .execute(&db)
+    .await
+    .expect("end");
+    sqlx::query(
+        "UPDATE actions SET participation_start = now() + interval '1 day',
+                            participation_end = now() + interval '10 days' WHERE id = $1",
+    )
+    .bind(upcoming)
+    .execute(&db)
+    .await
+    .expect("later");
     let app = app(db.clone());
 
     for (action_id, user_id) in [
+        (unpublished, demo.member_id),
+        (ended, demo.member_id),
+        (upcoming, demo.member_id),
         (foreign_share, demo.member_id),
         (share, outsider),
         (quiz, demo.member_id),

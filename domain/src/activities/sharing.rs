@@ -30,8 +30,9 @@ pub struct Content {
     pub link: Option<String>,
 }
 
-/// The share activity `action_id` if `sharer_id` may share it: a share of the sharer's own
-/// station, the sharer activated and not blocked. Anything else is `None`, alike.
+/// The share activity `action_id` if `sharer_id` may share it: a published share of the
+/// sharer's own station, open now when it has a window (a share that ended pays no more
+/// visits), the sharer activated and not blocked. Anything else is `None`, alike.
 pub async fn find_share(
     db: impl PgExecutor<'_>,
     action_id: i64,
@@ -45,7 +46,9 @@ pub async fn find_share(
            FROM actions a
            JOIN users u ON u.id = $2 AND u.station_id = a.station_id
                        AND u.active AND u.deleted_at IS NULL
-          WHERE a.id = $1 AND a.type_id = $3",
+          WHERE a.id = $1 AND a.type_id = $3 AND a.active
+            AND (a.participation_start IS NULL OR a.participation_start <= now())
+            AND (a.participation_end IS NULL OR a.participation_end > now())",
     )
     .bind(action_id)
     .bind(sharer_id)
