@@ -828,6 +828,36 @@ async fn lists_are_paged_stably_with_their_size_in_a_header(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_list_asked_without_limit_answers_its_first_500(db: PgPool) {
+    let w = world(db).await;
+    sqlx::query(
+        "INSERT INTO actions (station_id, type_id, name, public)
+         SELECT $1, 2, 'Oficina ' || n, true FROM generate_series(1, 503) AS n",
+    )
+    .bind(w.station_id)
+    .execute(&w.db)
+    .await
+    .expect("activities");
+    for uri in [
+        "/api/actions/".to_string(),
+        "/api/actions-by-name/?where[name]=oficina".to_string(),
+        format!("/api/public-actions/{}", w.station_id),
+    ] {
+        let answer = call(&w.app, "GET", &uri, Some(w.token.as_str()), &[]).await;
+        assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.text);
+        assert_eq!(ids(&answer.json()).len(), 500, "{uri}");
+        assert!(
+            total(&answer) >= 503,
+            "{uri}: the header tells there is more"
+        );
+    }
+    let rest = w
+        .get("/api/actions-by-name/?where[name]=oficina&offset=500")
+        .await;
+    assert_eq!(ids(&rest.json()).len(), 3);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn bad_limits_and_offsets_are_refused_with_their_message(db: PgPool) {
     let w = world(db).await;
     let lists = [

@@ -111,6 +111,18 @@ async fn every_documented_route_is_answered_by_the_router(db: PgPool) {
                 operation["responses"][code].is_object(),
                 "{method} {path} does not document its guard's {code}"
             );
+        } else if guard.is_none()
+            && matches!(
+                answer.status,
+                StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+            )
+        {
+            // A route that needs a token must say so with its guard's scheme.
+            assert!(
+                operation["responses"][answer.status.as_str()].is_object(),
+                "{method} {uri} refuses a call without a token ({}) but declares no guard",
+                answer.status
+            );
         }
         called += 1;
     }

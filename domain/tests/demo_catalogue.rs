@@ -208,9 +208,15 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].name, demo_activities::PUBLIC_ACTIVITY);
 
-    let categories = rows::categories(&db, station.station_id, station.member_id, None, Page::ALL)
-        .await
-        .expect("categories");
+    let categories = rows::categories(
+        &db,
+        station.station_id,
+        station.member_id,
+        None,
+        Page::UNPAGED,
+    )
+    .await
+    .expect("categories");
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));

@@ -145,11 +145,13 @@ pub const LIMIT_REFUSED: &str = "O parâmetro limit deve ser um número inteiro 
 pub const OFFSET_REFUSED: &str =
     "O parâmetro offset deve ser um número inteiro maior ou igual a 0.";
 
-/// A slice of a list: `limit` items (1 to [`Page::MAX_LIMIT`], or all of them) after
-/// skipping `offset`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// A slice of a list: `limit` items (1 to [`Page::MAX_LIMIT`]) after skipping `offset`.
+/// A call without `limit` gets [`Page::UNPAGED_LIMIT`] items: the spec's calls ask for
+/// whole lists, and a station with thousands of activities must not make one answer of
+/// megabytes (`X-Total-Count` tells the caller there is more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Page {
-    limit: Option<i64>,
+    limit: i64,
     offset: i64,
 }
 
@@ -163,9 +165,11 @@ pub enum PageRefused {
 
 impl Page {
     pub const MAX_LIMIT: i64 = 100;
-    /// The whole list.
-    pub const ALL: Self = Self {
-        limit: None,
+    /// How many items a call without `limit` gets.
+    pub const UNPAGED_LIMIT: i64 = 500;
+    /// The start of a list, as a call without `limit` gets it.
+    pub const UNPAGED: Self = Self {
+        limit: Self::UNPAGED_LIMIT,
         offset: 0,
     };
 
@@ -176,10 +180,13 @@ impl Page {
         if offset < 0 {
             return Err(PageRefused::Offset);
         }
-        Ok(Self { limit, offset })
+        Ok(Self {
+            limit: limit.unwrap_or(Self::UNPAGED_LIMIT),
+            offset,
+        })
     }
 
-    pub fn limit(self) -> Option<i64> {
+    pub fn limit(self) -> i64 {
         self.limit
     }
 
@@ -429,14 +436,15 @@ pub async fn list(
     Ok(Some(listed))
 }
 
-/// Every published activity of `station_id` that `filter` wants, as [`list`] orders them.
+/// The first [`Page::UNPAGED_LIMIT`] published activities of `station_id` that `filter`
+/// wants, as [`list`] orders them.
 pub async fn cards(
     db: impl PgExecutor<'_>,
     station_id: i64,
     viewer: Option<i64>,
     filter: Filter<'_>,
 ) -> sqlx::Result<Vec<ActivityCard>> {
-    let listed = list(db, station_id, viewer, filter, Page::ALL).await?;
+    let listed = list(db, station_id, viewer, filter, Page::UNPAGED).await?;
     Ok(listed.map(|listed| listed.items).unwrap_or_default())
 }
 
@@ -753,12 +761,12 @@ mod tests {
 
     #[test]
     fn pages_hold_1_to_100_items_from_offset_0() {
-        assert_eq!(Page::new(None, 0), Ok(Page::ALL));
+        assert_eq!(Page::new(None, 0), Ok(Page::UNPAGED));
         assert_eq!(Page::new(Some(0), 0), Err(PageRefused::Limit));
         assert_eq!(Page::new(Some(101), 0), Err(PageRefused::Limit));
         assert_eq!(Page::new(Some(1), -1), Err(PageRefused::Offset));
         let page = Page::new(Some(100), 7).expect("page");
-        assert_eq!((page.limit(), page.offset()), (Some(100), 7));
+        assert_eq!((page.limit(), page.offset()), (100, 7));
     }
 
     #[test]

@@ -176,7 +176,7 @@ async fn read(
 
 /// The station's journeys, each with its activities done ones first and the count done.
 pub async fn journeys(db: &PgPool, station_id: i64, user_id: i64) -> sqlx::Result<Vec<Journey>> {
-    let rows = read(db, JOURNEYS, station_id, user_id, None, Page::ALL).await?;
+    let rows = read(db, JOURNEYS, station_id, user_id, None, Page::UNPAGED).await?;
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -206,7 +206,7 @@ pub async fn now_playing(
     station_id: i64,
     user_id: i64,
 ) -> sqlx::Result<Vec<NowPlaying>> {
-    let rows = read(db, NOW_PLAYING, station_id, user_id, None, Page::ALL).await?;
+    let rows = read(db, NOW_PLAYING, station_id, user_id, None, Page::UNPAGED).await?;
     Ok(rows
         .into_iter()
         .map(|row| NowPlaying {

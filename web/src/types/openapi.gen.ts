@@ -2076,7 +2076,7 @@ export interface operations {
                 "where[station_id]"?: number;
                 /** @description The caller's own id (the default) */
                 "where[user_id]"?: number;
-                /** @description At most this many (1 to 100); absent, all of them */
+                /** @description At most this many (1 to 100); absent, the first 500 */
                 limit?: number;
                 /** @description Skip this many first (0 by default) */
                 offset?: number;
@@ -2154,7 +2154,7 @@ export interface operations {
                 "where[user_id]"?: number;
                 /** @description 1: only the featured carousel */
                 "where[featuredPrivate]"?: number;
-                /** @description At most this many (1 to 100); absent, all of them */
+                /** @description At most this many (1 to 100); absent, the first 500 */
                 limit?: number;
                 /** @description Skip this many first (0 by default) */
                 offset?: number;
@@ -4813,7 +4813,7 @@ export interface operations {
                 "where[user_id]"?: number;
                 /** @description Only this category */
                 "where[id]"?: number;
-                /** @description At most this many activities per category (1 to 100); absent, all of them */
+                /** @description At most this many activities per category (1 to 100); absent, the first 500 */
                 limit?: number;
                 /** @description Skip this many of each category's activities first (0 by default) */
                 offset?: number;
@@ -4928,7 +4928,7 @@ export interface operations {
             query?: {
                 /** @description 1: only the public featured carousel */
                 "where[featuredPublic]"?: number;
-                /** @description At most this many (1 to 100); absent, all of them */
+                /** @description At most this many (1 to 100); absent, the first 500 */
                 limit?: number;
                 /** @description Skip this many first (0 by default) */
                 offset?: number;

@@ -82,7 +82,7 @@ struct ListQuery {
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
         ("where[featuredPrivate]" = Option<i64>, Query, description = "1: only the featured carousel"),
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, all of them"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, the first 500"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many first (0 by default)"),
     ),
     responses(
@@ -190,7 +190,7 @@ struct SearchQuery {
         ("where[name]" = String, Query, description = "The search term"),
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, all of them"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, the first 500"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many first (0 by default)"),
     ),
     responses(

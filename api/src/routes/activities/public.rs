@@ -47,7 +47,7 @@ struct PublicListQuery {
     params(
         ("stationId" = i64, Path, description = "The station"),
         ("where[featuredPublic]" = Option<i64>, Query, description = "1: only the public featured carousel"),
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, all of them"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many (1 to 100); absent, the first 500"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many first (0 by default)"),
     ),
     responses(

@@ -82,7 +82,7 @@ struct CategoriesQuery {
         ("where[station_id]" = Option<i64>, Query, description = "The caller's station (the default)"),
         ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
         ("where[id]" = Option<i64>, Query, description = "Only this category"),
-        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many activities per category (1 to 100); absent, all of them"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 100, description = "At most this many activities per category (1 to 100); absent, the first 500"),
         ("offset" = Option<i64>, Query, minimum = 0, description = "Skip this many of each category's activities first (0 by default)"),
     ),
     responses(
