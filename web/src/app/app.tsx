@@ -1,6 +1,7 @@
 import { BrowserRouter, useRoutes } from "react-router";
 import { appRoutes } from "@/app/app-routes";
 import { AppProvider } from "@/app/provider";
+import { AppCrashPage, ErrorBoundary } from "@/components/error-boundary";
 
 // react-router's declarative mode: the app loads no data through the router (screens fetch
 // with react-query), and the data router would add 17 kB to every first page load.
@@ -14,7 +15,9 @@ export function App() {
   return (
     <AppProvider>
       <BrowserRouter useTransitions={false}>
-        <AppRoutes />
+        <ErrorBoundary fallback={<AppCrashPage />}>
+          <AppRoutes />
+        </ErrorBoundary>
       </BrowserRouter>
     </AppProvider>
   );

@@ -118,6 +118,25 @@ describe("activities page", () => {
     fireEvent.click(more);
 
     await waitFor(() => expect(cardsIn("Atividades")).toHaveLength(30));
+    // The focus goes where the new cards begin (the button is gone: the list is whole).
+    await waitFor(() => expect(within(cardsIn("Atividades")[24]!).getByRole("link")).toHaveFocus());
+  });
+
+  it("offers to try again when the first page fails, and then shows it", async () => {
+    let calls = 0;
+    stub({
+      [activitiesCall()]: () => {
+        calls += 1;
+        return calls === 1 ? jsonResponse({ messages: ["Erro"] }, 400) : firstPage();
+      },
+    });
+    renderApp({ path: "/homepage/atividades" });
+
+    expect(await screen.findByRole("alert")).toHaveTextContent("Não foi possível carregar as atividades.");
+    expect(screen.queryByText("Não há atividades")).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Tentar novamente" }));
+
+    await waitFor(() => expect(cardsIn("Atividades")).toHaveLength(24));
   });
 
   it("asks the server for the term once the typing pauses, as typed (it ignores case and accents)", async () => {

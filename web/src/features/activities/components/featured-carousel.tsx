@@ -1,7 +1,8 @@
 // The featured carousel, the members' on the home and the visitors' on the landing page:
 // advances every 5 s and wraps to the first; the 350 ms slide is CSS, dropped for those who
-// ask for reduced motion (activities.css). It holds still while the pointer or the keyboard
-// is on it, so one can read and choose a slide.
+// ask for reduced motion (activities.css), who also get a carousel that stands still until
+// they play it. It holds still while the pointer or the keyboard is on it, so one can read and
+// choose a slide, and a button pauses it for good (WCAG 2.2.2: moving content can be stopped).
 import { useEffect, useState } from "react";
 import type { ActivityCard as Activity } from "@/types/api";
 import { ActivityCard, type CardAudience } from "@/features/activities/components/activity-card";
@@ -14,12 +15,17 @@ interface FeaturedCarouselProps {
   audience?: CardAudience;
 }
 
+function prefersReducedMotion(): boolean {
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
 export function FeaturedCarousel({ activities, audience = "member" }: FeaturedCarouselProps) {
   const [current, setCurrent] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
+  const [playing, setPlaying] = useState(() => !prefersReducedMotion());
   const count = activities.length;
-  const paused = hovered || focused;
+  const paused = hovered || focused || !playing;
 
   useEffect(() => {
     if (count < 2 || paused) return;
@@ -63,6 +69,14 @@ export function FeaturedCarousel({ activities, audience = "member" }: FeaturedCa
       </div>
       {count > 1 && (
         <div className="featured-carousel__dots">
+          <button
+            type="button"
+            className="featured-carousel__play"
+            aria-label={playing ? "Pausar destaques" : "Reproduzir destaques"}
+            onClick={() => setPlaying((on) => !on)}
+          >
+            <span aria-hidden="true">{playing ? "❚❚" : "▶"}</span>
+          </button>
           {activities.map((activity, index) => (
             <button
               key={activity.id}

@@ -62,6 +62,37 @@ describe("featured carousel", () => {
   });
 });
 
+describe("featured carousel's motion", () => {
+  it("stops for good with its pause button, and plays again", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubHome({ featured: buildActivityCards(3) });
+    await renderHome();
+
+    fireEvent.click(screen.getByRole("button", { name: "Pausar destaques" }));
+    fireEvent.blur(screen.getByRole("button", { name: "Reproduzir destaques" }));
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+
+    fireEvent.click(screen.getByRole("button", { name: "Reproduzir destaques" }));
+    fireEvent.blur(screen.getByRole("button", { name: "Pausar destaques" }));
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(visibleSlide()).toHaveAccessibleName("2 de 3");
+  });
+
+  it("stands still for those who ask for reduced motion until they play it", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const matchMedia = vi.fn((query: string) => ({ matches: query.includes("reduce"), media: query }));
+    vi.stubGlobal("matchMedia", matchMedia);
+    stubHome({ featured: buildActivityCards(3) });
+    await renderHome();
+
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    expect(visibleSlide()).toHaveAccessibleName("1 de 3");
+    expect(screen.getByRole("button", { name: "Reproduzir destaques" })).toBeInTheDocument();
+    vi.unstubAllGlobals();
+  });
+});
+
 describe("rows", () => {
   it("shows a now-playing row with its title and cards", async () => {
     stubHome({ nowPlaying: [{ id: 1, title: "Em alta", actions: buildActivityCards(2) }] });

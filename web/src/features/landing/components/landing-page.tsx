@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Link } from "react-router";
+import { ErrorBoundary } from "@/components/error-boundary";
 import { StationLogo, useStation } from "@/features/stations";
 import "./landing-page.css";
 
@@ -34,9 +35,12 @@ export function LandingPage() {
             </Link>
           </div>
         </section>
-        <Suspense fallback={null}>
-          <PublicFeaturedCarousel className="landing__featured" />
-        </Suspense>
+        {/* The carousel is extra: if its code cannot load, the page goes on without it. */}
+        <ErrorBoundary fallback={null}>
+          <Suspense fallback={null}>
+            <PublicFeaturedCarousel className="landing__featured" />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <footer className="landing__footer">
         <p>
