@@ -1,5 +1,5 @@
 import { act, render, renderHook, screen } from "@testing-library/react";
-import { useState } from "react";
+import { StrictMode, useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Countdown, lastMinuteAnnouncement } from "@/features/commerce/components/countdown";
 import { formatMinutesSeconds, useExpiryCountdown } from "@/features/commerce/use-expiry-countdown";
@@ -99,6 +99,13 @@ describe("useExpiryCountdown", () => {
     const { result } = renderHook(() => useExpiryCountdown(inSeconds(-5), onExpire));
     expect(onExpire).toHaveBeenCalledTimes(1);
     expect(result.current).toEqual({ secondsLeft: 0, expired: true });
+  });
+
+  it("calls back once under StrictMode's doubled effects", async () => {
+    const onExpire = vi.fn();
+    renderHook(() => useExpiryCountdown(inSeconds(-1), onExpire), { wrapper: StrictMode });
+    await elapse(2000);
+    expect(onExpire).toHaveBeenCalledTimes(1);
   });
 
   it("starts over when the server moves the instant later", async () => {

@@ -48,11 +48,20 @@ describe("CouponDialog", () => {
     expect(screen.queryByRole("button", { name: "Aplicar cupom" })).not.toBeInTheDocument();
   });
 
-  it("shows why the server refused the code under the field", () => {
-    const { field } = renderDialog({ error: "Este cupom atingiu o limite de usos." });
+  it("shows why the server refused the code under the field until the code changes", () => {
+    const { field, onApply, onClose, view } = renderDialog({ applying: false });
+    fireEvent.change(field, { target: { value: "ESGOTADO" } });
+    fireEvent.click(screen.getByRole("button", { name: "Aplicar cupom" }));
+    view.rerender(
+      <CouponDialog onApply={onApply} onClose={onClose} applying={false} error="Este cupom atingiu o limite de usos." />,
+    );
 
     expect(field).toHaveAccessibleDescription("Este cupom atingiu o limite de usos.");
     expect(field).toHaveAttribute("aria-invalid", "true");
+
+    fireEvent.change(field, { target: { value: "ESGOTADO2" } });
+    expect(field).not.toHaveAttribute("aria-invalid");
+    expect(field).toHaveAccessibleDescription("");
   });
 
   it("closes on 'Cancelar' or Escape, but not while applying", () => {

@@ -1,6 +1,7 @@
 // The coupon dialog (spec 002 sections 2 and 5): 'Aplicar cupom de desconto', the field
 // 'Código do cupom' (required, trimmed), and 'Aplicar cupom', which reads 'Aplicando' while
 // the server answers. The outcome's toasts ('Tudo certo', 'Cupom inválido') are the caller's.
+import { useState } from "react";
 import { TextField, bindText } from "@/components/form/fields";
 import { useForm } from "@/components/form/use-form";
 import { Modal } from "@/components/modal";
@@ -14,13 +15,15 @@ interface CouponDialogProps {
   onApply: (code: string) => void;
   applying: boolean;
   onClose: () => void;
-  /** Why the server refused the last code, shown under the field. */
+  /** Why the server refused the last code applied, shown under the field until it is changed. */
   error?: string;
 }
 
 export function CouponDialog({ onApply, applying, onClose, error }: CouponDialogProps) {
   const form = useForm({ code: "" }, { code: [(value) => required(value.trim())] });
   const field = bindText(form, "code");
+  const [appliedCode, setAppliedCode] = useState<string | null>(null);
+  const serverError = form.values.code.trim() === appliedCode ? error : undefined;
 
   return (
     <Modal title={COUPON_DIALOG_TITLE} onDismiss={applying ? undefined : onClose}>
@@ -28,7 +31,9 @@ export function CouponDialog({ onApply, applying, onClose, error }: CouponDialog
         className="commerce-dialog__form"
         noValidate
         onSubmit={form.handleSubmit(({ code }) => {
-          if (!applying) onApply(code.trim());
+          if (applying) return;
+          setAppliedCode(code.trim());
+          onApply(code.trim());
         })}
       >
         <TextField
@@ -36,7 +41,7 @@ export function CouponDialog({ onApply, applying, onClose, error }: CouponDialog
           autoComplete="off"
           autoCapitalize="characters"
           {...field}
-          error={field.error ?? error}
+          error={field.error ?? serverError}
         />
         <div className="modal__actions">
           {/* aria-disabled rather than disabled, so the focus stays on the button while it waits. */}
