@@ -11,3 +11,4 @@ export { TotalsBox, type CartTotals } from "./components/totals-box";
 export { formatBrl, formatPoints } from "./money";
 export * as paymentForm from "./payment-form";
 export { useExpiryCountdown, formatMinutesSeconds } from "./use-expiry-countdown";
+export * as shopMessages from "./messages";
