@@ -1,0 +1,14 @@
+// The commerce feature's public surface: the app and other features import only this (eslint.config.js).
+// Its building blocks take props and fetch nothing; the shop's screens compose them.
+export { CartLine, unitPriceCents, type CartLineProduct } from "./components/cart-line";
+export { CopyButton, COPIED_TEXT } from "./components/copy-button";
+export { Countdown } from "./components/countdown";
+export { CouponDialog, COUPON_DIALOG_TITLE } from "./components/coupon-dialog";
+export { EmptyCart, EMPTY_CART_TEXT } from "./components/empty-cart";
+export { PaymentFailedDialog, paymentFailedText } from "./components/payment-failed-dialog";
+export { PixPanel, VERIFY_PAYMENT_TEXT } from "./components/pix-panel";
+export { TotalsBox, type CartTotals } from "./components/totals-box";
+export { formatBrl, formatPoints } from "./money";
+export * as paymentForm from "./payment-form";
+export { useExpiryCountdown, formatMinutesSeconds } from "./use-expiry-countdown";
+export * as shopMessages from "./messages";
