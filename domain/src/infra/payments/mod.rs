@@ -19,6 +19,9 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 use reqwest::header::HeaderMap;
 use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+
+use crate::infra::config::{Config, PaymentsProvider};
 
 pub use installments::{InstallmentOption, installment_options};
 pub use webhook::record_event;
@@ -325,6 +328,38 @@ pub enum Gateway {
 }
 
 impl Gateway {
+    /// The provider `FILIA_PAYMENTS` names, set up from the configuration (the sandbox on
+    /// the system clock).
+    pub fn from_config(config: &Config, pool: PgPool) -> anyhow::Result<Self> {
+        Ok(match config.payments {
+            PaymentsProvider::Sandbox => Self::Sandbox(sandbox::Sandbox::new(
+                pool,
+                sandbox::Clock::System,
+                config.pix_merchant()?,
+                &config.public_url,
+                config.sandbox_webhook_secret.clone(),
+            )),
+            PaymentsProvider::Pagarme => {
+                let secret = config
+                    .pagarme_secret_key
+                    .clone()
+                    .ok_or_else(|| anyhow::anyhow!("FILIA_PAGARME_SECRET_KEY is not set"))?;
+                let key = config
+                    .pagarme_webhook_public_key
+                    .as_deref()
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY is not set")
+                    })?;
+                Self::Pagarme(pagarme::Pagarme::new(
+                    &config.pagarme_url,
+                    secret,
+                    pagarme::WebhookKey::from_pem(key).map_err(anyhow::Error::msg)?,
+                    std::time::Duration::from_secs(config.payments_timeout_seconds),
+                )?)
+            }
+        })
+    }
+
     /// The sandbox, for what only it does (simulations, the delivery outbox).
     pub fn sandbox(&self) -> Option<&sandbox::Sandbox> {
         match self {
