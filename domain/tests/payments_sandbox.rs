@@ -111,7 +111,7 @@ async fn a_pix_charge_is_a_real_dynamic_br_code_and_idempotent(db: PgPool) {
     assert_eq!(code.merchant_city, "FLORIANOPOLIS");
     assert_eq!(
         code.account,
-        Account::Location(format!("demo.localhost:8080/pix/{}", charge.charge_id))
+        Account::Location(format!("demo.localhost/pix/{}", charge.charge_id))
     );
 
     let again = sandbox

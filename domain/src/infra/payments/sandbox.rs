@@ -169,13 +169,14 @@ pub struct Sandbox {
     pool: PgPool,
     clock: Clock,
     merchant: Merchant,
-    /// `host[:port]/path` the dynamic codes' locations start with.
+    /// `host/pix`: where the dynamic codes' locations start (the public URL's host).
     location_base: String,
     webhook_secret: Secret<String>,
 }
 
 impl Sandbox {
-    /// `public_url` is where members reach us; the codes' locations live under `/pix/`.
+    /// `public_url` is where members reach us; the codes' locations are `{its host}/pix/{charge
+    /// id}`, without scheme or port.
     pub fn new(
         pool: PgPool,
         clock: Clock,
@@ -183,10 +184,18 @@ impl Sandbox {
         public_url: &str,
         webhook_secret: Secret<String>,
     ) -> Self {
-        let host = public_url
+        let authority = public_url
             .split_once("://")
             .map_or(public_url, |(_, rest)| rest)
-            .trim_end_matches('/');
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        // Locations never carry a port (a PSP's never do, and validators such as
+        // @brazilian-utils' refuse one); nothing fetches the sandbox's anyway.
+        let host = authority
+            .rsplit_once(':')
+            .map_or(authority, |(host, _)| host)
+            .to_ascii_lowercase();
         Self {
             pool,
             clock,
