@@ -613,3 +613,59 @@ async fn a_chargeback_and_unknown_charges(db: PgPool) {
         Err(GatewayError::Rejected(_))
     ));
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn concurrent_refunds_never_return_more_than_was_paid(db: PgPool) {
+    let sandbox = sandbox(&db);
+    let token = card_token(&sandbox, "4000000000000010").await;
+    let card = sandbox
+        .create_card_charge(&card_request(10_000, CardSource::Token(token), "many"))
+        .await
+        .expect("paid");
+    let attempts = (0..12).map(|i| {
+        let sandbox = sandbox.clone();
+        let charge_id = card.charge_id.clone();
+        tokio::spawn(async move {
+            sandbox
+                .refund(&charge_id, Some(2_000), &format!("refund-{i}"))
+                .await
+        })
+    });
+    let mut done = 0;
+    for attempt in futures_util::future::join_all(attempts).await {
+        match attempt.expect("joined") {
+            Ok(refund) => {
+                assert_eq!(refund.status, RefundStatus::Done);
+                done += 1;
+            }
+            Err(GatewayError::Rejected(_)) => {}
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(done, 5);
+    let read = sandbox.get_charge(&card.charge_id).await.expect("read");
+    assert_eq!(
+        (read.status, read.refunded_amount_cents),
+        (ChargeStatus::Refunded, 10_000)
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn one_idempotency_key_raced_makes_one_charge(db: PgPool) {
+    let sandbox = sandbox(&db);
+    let attempts = (0..10).map(|_| {
+        let sandbox = sandbox.clone();
+        tokio::spawn(async move { sandbox.create_pix_charge(&pix_request(700, "same")).await })
+    });
+    let ids: std::collections::HashSet<String> = futures_util::future::join_all(attempts)
+        .await
+        .into_iter()
+        .map(|attempt| attempt.expect("joined").expect("created").charge_id)
+        .collect();
+    assert_eq!(ids.len(), 1);
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(count, 1);
+}

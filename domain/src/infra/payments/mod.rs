@@ -448,6 +448,28 @@ mod tests {
         assert_eq!(ChargeStatus::parse("captured"), None);
     }
 
+    #[tokio::test]
+    async fn configuration_picks_the_provider() {
+        let pool = PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy");
+        let sandbox = Config::from_lookup(|_| None).expect("defaults");
+        let gateway = Gateway::from_config(&sandbox, pool.clone()).expect("sandbox");
+        assert_eq!(gateway.provider(), "sandbox");
+        assert!(gateway.sandbox().is_some());
+
+        let key = include_str!("../../../tests/fixtures/pagarme_test_public.pem");
+        let pagarme = Config::from_lookup(|name| match name {
+            "FILIA_PAYMENTS" => Some("pagarme".into()),
+            "FILIA_PAGARME_SECRET_KEY" => Some("sk_test_hunter2".into()),
+            "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY" => Some(key.into()),
+            _ => None,
+        })
+        .expect("pagarme");
+        let gateway = Gateway::from_config(&pagarme, pool).expect("pagarme");
+        assert_eq!(gateway.provider(), "pagarme");
+        assert!(gateway.sandbox().is_none());
+        assert!(!format!("{gateway:?}").contains("hunter2"));
+    }
+
     #[test]
     fn a_card_token_never_prints() {
         let source = CardSource::Token("tok_secret123".into());
