@@ -1,6 +1,8 @@
-//! Value types and validators every area uses: CPF, CNPJ, field validators, secrets.
+//! Value types and validators every area uses: CPF, CNPJ, money formatting, field
+//! validators, secrets.
 
 pub mod cnpj;
 pub mod cpf;
+pub mod money;
 pub mod secret;
 pub mod validate;
