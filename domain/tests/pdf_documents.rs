@@ -332,6 +332,23 @@ fn long_product_names_wrap_inside_their_column() {
     assert!(line_of("Kit de boas-vindas") < line_of("alumínio"));
 }
 
+#[test]
+fn a_row_taller_than_a_page_continues_on_the_next() {
+    // 1 500 numbered words: about 70 lines in the product column, more than a page holds.
+    let name: Vec<String> = (1..=1_500).map(|n| format!("p{n:04}")).collect();
+    let pdf = renderer().receipt(&receipt(vec![ReceiptLine {
+        product: name.join(" "),
+        quantity: 1,
+        unit_cents: 100,
+        total_cents: 100,
+    }]));
+    assert!(page_count(&pdf) >= 2);
+    let text = text_of(&pdf);
+    for word in &name {
+        assert_eq!(text.matches(word.as_str()).count(), 1, "{word} once");
+    }
+}
+
 fn voucher() -> Voucher {
     Voucher {
         station_name: "Clube Atlético Paulistano".into(),

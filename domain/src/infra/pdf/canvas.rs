@@ -272,22 +272,27 @@ impl<'f> Canvas<'f> {
 
     /// A table row: every cell wrapped in its column, the row as tall as its tallest cell.
     /// The row moves to a new page whole when it does not fit (the caller checks
-    /// [`Canvas::row_lines`] first to repeat its header).
+    /// [`Canvas::row_lines`] first to repeat its header); a row taller than a page is
+    /// continued line by line on the next.
     pub fn row(&mut self, cells: &[Cell<'_>], size: f32, color: Tone) {
         let (lines, height) = self.row_lines(cells, size);
         self.ensure(height);
-        let top = self.y;
-        for (cell, cell_lines) in cells.iter().zip(&lines) {
-            for (index, line) in cell_lines.iter().enumerate() {
-                let baseline = top - size - index as f32 * line_height(size);
+        let count = lines.iter().map(Vec::len).max().unwrap_or(0);
+        for index in 0..count {
+            self.ensure(line_height(size));
+            let baseline = self.y - size;
+            for (cell, cell_lines) in cells.iter().zip(&lines) {
+                let Some(line) = cell_lines.get(index) else {
+                    continue;
+                };
                 let x = match cell.align {
                     Align::Left => cell.x,
                     Align::Right => cell.x + cell.width - self.width(cell.face, size, line),
                 };
                 self.text_at(x, baseline, cell.face, size, color, line);
             }
+            self.y -= line_height(size);
         }
-        self.y = top - height;
     }
 
     /// A thin horizontal line across the content width, with a little air around it.

@@ -31,7 +31,8 @@ use canvas::{Canvas, INK, MARGIN, MUTED, PAGE_WIDTH};
 use fonts::{Face, Fonts};
 
 /// Makes the documents. Cheap to clone; build one per process (reading the fonts takes a
-/// few milliseconds) and share it.
+/// few milliseconds) and share it. Rendering is CPU work (milliseconds to tens of them,
+/// `ops/bench/pdf`): async callers run it with `tokio::task::spawn_blocking`.
 #[derive(Debug, Clone)]
 pub struct Renderer {
     fonts: Arc<Fonts>,

@@ -3,7 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::canvas::{Align, CONTENT_WIDTH, Canvas, Cell, INK, MARGIN, MUTED, PAGE_WIDTH};
+use super::canvas::{
+    Align, CONTENT_WIDTH, Canvas, Cell, INK, MARGIN, MUTED, PAGE_WIDTH, line_height,
+};
 use super::fonts::{Face, Fonts};
 use super::html::plain_text;
 use super::{header, local_date, qr_code};
@@ -155,9 +157,19 @@ fn code_block(canvas: &mut Canvas<'_>, voucher: &Voucher) {
     let label = format!("Código: {}", voucher.code);
     let size = 13.0;
     let width = canvas.width(Face::Bold, size, &label);
-    let x = ((PAGE_WIDTH - width) / 2.0).max(MARGIN);
-    canvas.ensure(size * 1.4);
+    if width > CONTENT_WIDTH {
+        canvas.paragraph(MARGIN, CONTENT_WIDTH, Face::Bold, size, INK, &label);
+        return;
+    }
+    canvas.ensure(line_height(size));
     let baseline = canvas.y() - size;
-    canvas.text_at(x, baseline, Face::Bold, size, INK, &label);
-    canvas.space(size * 1.4);
+    canvas.text_at(
+        (PAGE_WIDTH - width) / 2.0,
+        baseline,
+        Face::Bold,
+        size,
+        INK,
+        &label,
+    );
+    canvas.space(line_height(size));
 }
