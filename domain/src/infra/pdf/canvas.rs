@@ -124,9 +124,9 @@ impl<'f> Canvas<'f> {
         self.y = PAGE_HEIGHT - MARGIN;
     }
 
-    /// Starts a new page unless `height` more points fit on this one. Something taller
-    /// than a whole page gets a fresh page and runs over its bottom margin: callers give
-    /// line or row heights, never more. Answers whether a page began.
+    /// Starts a new page unless `height` more points fit on this one; on a page still
+    /// empty it never does (something taller than a page would otherwise break forever:
+    /// rows and paragraphs go on line by line). Answers whether a page began.
     pub fn ensure(&mut self, height: f32) -> bool {
         let fresh_page = self.y >= PAGE_HEIGHT - MARGIN;
         if self.y - height < BOTTOM && !fresh_page {
