@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/action-products/{actionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The products on sale of a shop activity (the shopping page) */
+        get: operations["action_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/actions-by-name/": {
         parameters: {
             query?: never;
@@ -74,6 +91,27 @@ export interface paths {
         get: operations["action"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/add-products-to-shoppping-cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds quantities to the caller's cart
+         * @description Each line stays within what the member may have: the per-member limit less earlier
+         *     orders, and the stock.
+         */
+        post: operations["add_products"];
         delete?: never;
         options?: never;
         head?: never;
@@ -407,6 +445,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cart/apply-coupon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Applies a coupon to the caller's live hold */
+        post: operations["apply_coupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config": {
         parameters: {
             query?: never;
@@ -420,6 +475,45 @@ export interface paths {
          *     subdomain, else the default station (`FILIA_DEFAULT_STATION`).
          */
         get: operations["site_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cupom-product-order-cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Places the order of the caller's live hold
+         * @description The wallet pays what it can (not for a `payment_only` activity); the rest is a card or
+         *     PIX payment part left pending ('Aguardando pagamento'). The wallet covering all pays the
+         *     order at once ('Pagamento confirmado'). A repeated call answers the same order.
+         */
+        post: operations["place_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dependents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's dependents (dependente, parentesco) */
+        get: operations["dependents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -474,6 +568,23 @@ export interface paths {
         };
         /** The caller's credits, newest first, a page at a time */
         get: operations["earn_transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/get-product-stock/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product's available stock */
+        get: operations["product_stock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -851,6 +962,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/product-orders-user/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's orders, newest first */
+        get: operations["orders_of_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's orders, as a list of one */
+        get: operations["order_by_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public-actions/{id}/{stationId}": {
         parameters: {
             query?: never;
@@ -914,6 +1059,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/remove-product-from-shopping-cart/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a product's line from the caller's cart */
+        delete: operations["remove_product"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/single-product-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms the cart: holds its stock for 15 minutes
+         * @description Body: `user_id` and one `"product-{id}": quantity` entry per product; without entries,
+         *     the cart's lines. All or nothing: a product short of stock holds nothing.
+         */
+        post: operations["confirm_cart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stations/{id}": {
         parameters: {
             query?: never;
@@ -924,6 +1107,23 @@ export interface paths {
         /** A station's public data: branding, flags and main establishment */
         get: operations["show_station"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/update-shopping-cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets the quantities of the caller's cart lines (0 removes a line) */
+        put: operations["update_cart"];
         post?: never;
         delete?: never;
         options?: never;
@@ -965,6 +1165,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved addresses, the main one first */
+        get: operations["user_addresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-earn-points/": {
         parameters: {
             query?: never;
@@ -979,6 +1196,23 @@ export interface paths {
          * @description The amounts come from the participations, never from the body.
          */
         post: operations["user_earn_points"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-shopping-cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's cart */
+        get: operations["user_shopping_cart"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1209,6 +1443,20 @@ export interface components {
             link: string | null;
             text: string | null;
         };
+        AddProducts: {
+            products: components["schemas"]["ProductQuantity"][];
+        };
+        Address: {
+            city: string | null;
+            complement: string | null;
+            /** Format: int64 */
+            id: number;
+            neighborhood: string | null;
+            number: string;
+            state: string | null;
+            street: string;
+            zipcode: string;
+        };
         /** @description The admin's new session plus the station created. */
         AdminCreated: components["schemas"]["LoginResponse"] & {
             station: components["schemas"]["Station"];
@@ -1235,6 +1483,12 @@ export interface components {
              *     makes company admins (1).
              */
             type?: number | null;
+        };
+        /** @description The spec's body; its `cart` may be sent and is not read: the hold decides what is bought. */
+        ApplyCoupon: {
+            coupon_code: string;
+            /** Format: int64 */
+            user_id?: number | null;
         };
         /**
          * @description The kinds of staff action, as stored in `staff_audit.action`.
@@ -1311,6 +1565,28 @@ export interface components {
             provider: string;
             site_key: string | null;
         };
+        /** @description One activity's part of the order form. */
+        CartAction: {
+            /** Format: int64 */
+            action_id: number;
+            address?: string | null;
+            /**
+             * Format: int64
+             * @description A location id, or the location object with its `id`.
+             */
+            deliveryLocation?: number | null;
+            number?: string | null;
+            reference?: string | null;
+            zipcode?: string | null;
+        };
+        /** @description A cart line as `GET /user-shopping-cart` lists it. */
+        CartLine: {
+            product: components["schemas"]["Product"];
+            /** Format: int64 */
+            product_id: number;
+            /** Format: int64 */
+            quantity: number;
+        };
         CategoryAction: {
             action: components["schemas"]["ActivityCard"];
         };
@@ -1323,6 +1599,19 @@ export interface components {
             /** Format: int64 */
             resend_in: number;
             sent: boolean;
+        };
+        /** @description The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`). */
+        Coupon: {
+            code: string;
+            /**
+             * Format: int64
+             * @description Centavos.
+             */
+            discountValue: number;
+        };
+        CouponApplied: {
+            coupon: components["schemas"]["Coupon"];
+            totals: components["schemas"]["TotalsBeforeAfter"];
         };
         /** @description The spec's credentials response. */
         Credentials: {
@@ -1340,6 +1629,30 @@ export interface components {
             /** Format: int64 */
             station_id: number;
             tel?: string | null;
+        };
+        /** @description A delivery or pickup place of an activity. */
+        DeliveryLocation: {
+            /** @description True: home delivery (address and CEP asked); false: pickup here. */
+            delivery: boolean;
+            helper_label_field_1: string | null;
+            helper_label_field_2: string | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description Centavos.
+             */
+            price: number;
+            street: string | null;
+            street_number: string | null;
+            zipcode: string | null;
+        };
+        Dependent: {
+            dependente: string;
+            /** Format: int64 */
+            id: number;
+            parentesco: string;
         };
         /** @description The spec's body. `points` is read by nobody: the amounts come from the participations. */
         EarnPoints: {
@@ -1392,6 +1705,13 @@ export interface components {
             line_2: string | null;
             state: string | null;
             zipcode: string | null;
+        };
+        /** @description The card or PIX part, with the older names the spec reads. */
+        GatewayCharge: {
+            /** Format: date-time */
+            expiration_date: string | null;
+            payment_method: string;
+            pix_qr_code: string | null;
         };
         ImageUpload: {
             /** @description A JPEG, PNG, WebP or GIF, base64-encoded (a `data:` URL prefix is accepted). */
@@ -1548,6 +1868,11 @@ export interface components {
         Messages: {
             messages: string[];
         };
+        /**
+         * @description How the amount the wallet does not cover is paid.
+         * @enum {string}
+         */
+        Method: "credit_card" | "pix";
         MethodRequest: {
             /**
              * @description The masked contacts the form shows, sent as the spec's form sends them and never
@@ -1599,6 +1924,123 @@ export interface components {
             /** Format: int64 */
             id: number;
             title: string;
+        };
+        Order: {
+            action: null | components["schemas"]["OrderAction"];
+            /** Format: int64 */
+            additional_discount_value: number;
+            address: string | null;
+            /** Format: int64 */
+            cashback_value: number;
+            code: string;
+            create_vouchers: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: int64 */
+            credit_card_value: number;
+            deliveries: components["schemas"]["OrderDelivery"][];
+            delivery_location: null | components["schemas"]["OrderDeliveryLocation"];
+            /** Format: int64 */
+            delivery_location_id: number | null;
+            /** Format: int64 */
+            delivery_tax_value: number;
+            /** Format: int64 */
+            final_value: number;
+            gateway_charge: null | components["schemas"]["GatewayCharge"];
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            paid_at: string | null;
+            payments: components["schemas"]["OrderPayment"][];
+            /** Format: int64 */
+            product_items_sum_value: number;
+            reference: string | null;
+            /** Format: double */
+            refunded_percentage: number;
+            single_product_orders: components["schemas"]["OrderLine"][];
+            /** @description As members read it: 'Aguardando pagamento', 'Pagamento confirmado', ... */
+            status: string;
+            /** @description pending, paid, expired, declined, cancelled, refunded, partially_refunded. */
+            status_code: string;
+            /** Format: int64 */
+            total_credit_card_value: number;
+            /** Format: int64 */
+            total_final_value: number;
+            /** Format: int64 */
+            user_id: number;
+            /** Format: int64 */
+            wallet_value: number;
+            zipcode: string | null;
+        };
+        OrderAction: {
+            familiarVoucher: boolean;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            sell_vouchers: boolean;
+            /** Format: int32 */
+            type_id: number;
+        };
+        OrderDelivery: {
+            /** Format: int64 */
+            action_id: number;
+            address: string | null;
+            delivery: boolean | null;
+            /** Format: int64 */
+            delivery_location_id: number | null;
+            delivery_location_name: string | null;
+            /** Format: int64 */
+            discount: number;
+            number: string | null;
+            /** Format: int64 */
+            price: number;
+            reference: string | null;
+            zipcode: string | null;
+        };
+        OrderDeliveryLocation: {
+            name: string;
+            /** Format: int64 */
+            price: number;
+        };
+        OrderLine: {
+            /** Format: int64 */
+            action_id: number;
+            /** Format: int64 */
+            id: number;
+            product: components["schemas"]["OrderProduct"];
+            /** Format: int64 */
+            product_id: number;
+            /** Format: int32 */
+            quantity: number;
+            /** Format: int32 */
+            refunded_quantity: number;
+            /** Format: int64 */
+            unit_price: number;
+        };
+        OrderPayment: {
+            /** Format: int64 */
+            amount: number;
+            /** Format: date-time */
+            expires_at: string | null;
+            failure_reason: string | null;
+            /** Format: int64 */
+            id: number;
+            /** Format: int32 */
+            installments: number;
+            /** @description wallet, card or pix. */
+            method: string;
+            /** @description pending, paid, failed, expired, cancelled or refunded. */
+            status: string;
+        };
+        OrderProduct: {
+            /** Format: int64 */
+            discount_value: number;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            name: string;
+            /** Format: int64 */
+            value: number;
         };
         OwnerStation: {
             /** Format: int64 */
@@ -1670,6 +2112,15 @@ export interface components {
             id: number;
             name: string;
         };
+        /**
+         * @description The payment form; only `type` and `installments` are read here (card data goes to the
+         *     gateway, never here in production).
+         */
+        PaymentForm: {
+            /** Format: int64 */
+            installments?: number | null;
+            type?: null | components["schemas"]["Method"];
+        };
         /** @description The account waiting for activation, its contacts masked. */
         PendingAccount: {
             celular: string | null;
@@ -1701,12 +2152,85 @@ export interface components {
             /** Format: int64 */
             lots: number;
         };
+        /**
+         * @description The spec's body. `isOnlyPayment` may be sent and is not read: whether the wallet pays
+         *     follows the activities' `payment_option`, on the server.
+         */
+        PlaceOrderRequest: {
+            cart?: components["schemas"]["CartAction"][];
+            coupon_code?: string | null;
+            payment?: null | components["schemas"]["PaymentForm"];
+            /** Format: int64 */
+            user_id?: number | null;
+        };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
         Prerequisites: {
             action_has_prerequisites: boolean;
             action_prerequisites: components["schemas"]["RequiredActivity"][];
             user_done_prerequisites: boolean;
+        };
+        /** @description A product as the shop and the cart show it. */
+        Product: {
+            action: components["schemas"]["ShopAction"];
+            /** Format: int64 */
+            action_id: number;
+            description: string;
+            /** Format: int64 */
+            discount_value: number;
+            /** Format: int64 */
+            id: number;
+            /** @description The image's URL, if it has one. */
+            image: string | null;
+            /**
+             * Format: int64
+             * @description What the caller may have of it now: the lower of the limit less their orders and
+             *     the stock.
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description The per-member limit (default 10).
+             */
+            limit_per_user: number;
+            name: string;
+            /**
+             * Format: int64
+             * @description Units available now.
+             */
+            stock: number;
+            /**
+             * Format: int64
+             * @description Units of it in the caller's orders that still count.
+             */
+            user_single_product_orders: number;
+            /**
+             * Format: int64
+             * @description Centavos.
+             */
+            value: number;
+        };
+        /** @description A product and a quantity (`{"id": 3, "quantity": 2}`). */
+        ProductQuantity: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            quantity: number;
+        };
+        /** @description A product's stock now, and what the caller may still have of it. */
+        ProductStock: {
+            /**
+             * Format: int64
+             * @description The lower of the per-member limit less the caller's orders and the stock.
+             */
+            limit: number;
+            /** Format: int64 */
+            product_id: number;
+            /**
+             * Format: int64
+             * @description Units available now (expired holds count as released).
+             */
+            stock: number;
         };
         ProfileUpdated: {
             message: string;
@@ -1788,6 +2312,20 @@ export interface components {
             /** Format: int64 */
             station_id: number;
         };
+        /** @description The hold just made. */
+        Reserved: {
+            /** Format: int64 */
+            checkout_id: number;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * Format: int64
+             * @description Seconds until the hold expires.
+             */
+            reserveTime: number;
+            /** @description The held lines' totals in centavos, before delivery and coupon. */
+            totals: components["schemas"]["Totals"];
+        };
         /** @enum {string} */
         Role: "support" | "viewer";
         /** @description The bulk re-run's refusal when the matching jobs are no longer the ones confirmed. */
@@ -1817,6 +2355,34 @@ export interface components {
         };
         SharingValidated: {
             action: components["schemas"]["SharedAction"];
+        };
+        /** @description The commerce side of an activity (spec 002 section 3, "Action (commerce)"). */
+        ShopAction: {
+            /** Format: int32 */
+            additional_cashback: number;
+            allow_installments: boolean;
+            delivery_locations: components["schemas"]["DeliveryLocation"][];
+            digital_product: boolean;
+            /**
+             * Format: int64
+             * @description Centavos taken off the activity's items (floored at 0).
+             */
+            discount_delivery: number;
+            familiarVoucher: boolean;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            only_one_product: boolean;
+            /** @description `default` or `payment_only` (the wallet is not used). */
+            payment_option: string;
+            /**
+             * Format: int32
+             * @description Whole points of cashback.
+             */
+            points: number;
+            sell_vouchers: boolean;
+            /** Format: int32 */
+            type_id: number;
         };
         /** @description The user id and signature of an e-mail's mailing-list link. */
         SignedLink: {
@@ -1968,6 +2534,57 @@ export interface components {
             user: null | components["schemas"]["User"];
             valid: boolean;
         };
+        /** @description The totals, every field in centavos. */
+        Totals: {
+            /**
+             * Format: int64
+             * @description Delivery discounts applied plus the coupon's discount applied.
+             */
+            additional_discount_value: number;
+            /**
+             * Format: int64
+             * @description `(points + additional_cashback) x 100` per activity.
+             */
+            cashback_value: number;
+            /**
+             * Format: int64
+             * @description The coupon's part of `additional_discount_value`.
+             */
+            coupon_discount_value: number;
+            /**
+             * Format: int64
+             * @description What card or PIX pays.
+             */
+            credit_card_value: number;
+            /**
+             * Format: int64
+             * @description Sum of the chosen delivery prices.
+             */
+            delivery_tax_value: number;
+            /**
+             * Format: int64
+             * @description Sum of line prices (after each product's own discount).
+             */
+            product_items_sum_value: number;
+            /**
+             * Format: int64
+             * @description Items + delivery - discounts.
+             */
+            total_final_value: number;
+            /**
+             * Format: int64
+             * @description What the wallet pays.
+             */
+            wallet_value: number;
+        };
+        TotalsBeforeAfter: {
+            after: components["schemas"]["Totals"];
+            before: components["schemas"]["Totals"];
+        };
+        /** @description A cart line as the cart sends it back (`product_id` or `id`, and `quantity`). */
+        UpdateCart: {
+            shoppingItems: components["schemas"]["ProductQuantity"][];
+        };
         /** @description A spend of the statement. */
         UseTransaction: {
             action: components["schemas"]["StatementAction"];
@@ -2067,6 +2684,65 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    action_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The activity's id */
+                actionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its products (none for an activity of another station) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     actions_by_name: {
         parameters: {
             query: {
@@ -2333,6 +3009,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    add_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddProducts"];
+            };
+        };
+        responses: {
+            /** @description The cart after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartLine"][];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A product is not on sale in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -3548,6 +4320,93 @@ export interface operations {
             };
         };
     };
+    apply_coupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyCoupon"];
+            };
+        };
+        responses: {
+            /** @description The coupon and the totals before and after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponApplied"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: user_id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, out of its window, used up, already used by the member, or no live hold; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     site_config: {
         parameters: {
             query?: never;
@@ -3573,6 +4432,152 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    place_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: user_id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method for the amount left; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    dependents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dependents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dependent"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -3775,6 +4780,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    product_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its stock */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductStock"];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not on sale in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -4871,6 +5944,133 @@ export interface operations {
             };
         };
     };
+    orders_of_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own id */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    order_by_id: {
+        parameters: {
+            query: {
+                /** @description The order's id */
+                "where[id]": number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, alone in a list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            /** @description where[id] is missing or not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's order */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such order in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     public_action: {
         parameters: {
             query?: never;
@@ -5087,6 +6287,162 @@ export interface operations {
             };
         };
     };
+    remove_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartLine"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    confirm_cart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{"user_id": 7, "product-3": 2}` */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The hold */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reserved"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: user_id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A product is not on sale in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Out of stock, over the per-member limit, an empty cart; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     show_station: {
         parameters: {
             query?: never;
@@ -5124,6 +6480,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    update_cart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCart"];
+            };
+        };
+        responses: {
+            /** @description The cart after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartLine"][];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A product is not on sale in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -5288,6 +6740,65 @@ export interface operations {
             };
         };
     };
+    user_addresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The addresses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Address"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     user_earn_points: {
         parameters: {
             query?: never;
@@ -5357,6 +6868,53 @@ export interface operations {
             };
             /** @description The CPF is not the member's, or the establishment is not of the member's station; or: A field is missing or has the wrong type */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    user_shopping_cart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart's lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartLine"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
