@@ -609,3 +609,60 @@ async fn dependents_and_addresses_are_the_members_own(db: PgPool) {
     let none = get(&app, &format!("/api/dependents/{other_id}"), &other).await;
     assert_eq!(none.json(), json!([]));
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn two_hundred_members_confirming_at_once_through_the_api_hold_exactly_fifty(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let app = app(db.clone());
+    let (_, last) = shop(&db, demo.station_id, true, 1000, 0, 50, 10).await;
+    let mut tokens = Vec::new();
+    for n in 0..200 {
+        let (_, token) =
+            other_member_session(&db, demo.station_id, &format!("comprador{n}@example.com")).await;
+        tokens.push(token);
+    }
+    let calls = tokens.into_iter().map(|token| {
+        let app = app.clone();
+        tokio::spawn(async move {
+            send(
+                &app,
+                "POST",
+                "/api/single-product-orders",
+                &token,
+                json!({ format!("product-{last}"): 1 }),
+            )
+            .await
+        })
+    });
+    let answers: Vec<common::Answer> = futures_util::future::join_all(calls)
+        .await
+        .into_iter()
+        .map(|answer| answer.expect("task"))
+        .collect();
+    let held = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::OK)
+        .count();
+    let refused: Vec<&common::Answer> = answers
+        .iter()
+        .filter(|a| a.status != StatusCode::OK)
+        .collect();
+    assert_eq!(held, 50);
+    assert_eq!(refused.len(), 150);
+    for answer in refused {
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            answer.text
+        );
+        assert_eq!(messages(answer), json!([OUT_OF_STOCK]));
+    }
+    let (stock, reserved): (i32, i32) =
+        sqlx::query_as("SELECT stock, reserved FROM products WHERE id = $1")
+            .bind(last)
+            .fetch_one(&db)
+            .await
+            .expect("product");
+    assert_eq!((stock, reserved), (50, 50));
+}

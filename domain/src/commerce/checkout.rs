@@ -115,7 +115,7 @@ pub async fn clear_before_confirm(
     db: &PgPool,
     user_id: i64,
     product_ids: &[i64],
-) -> sqlx::Result<usize> {
+) -> CommerceResult<usize> {
     let holds: Vec<i64> = sqlx::query_scalar(
         "SELECT c.id FROM checkouts c
           WHERE c.status = 'held'
@@ -132,12 +132,7 @@ pub async fn clear_before_confirm(
     let mut released = 0;
     for checkout_id in holds {
         let mut tx = db.begin().await?;
-        let done = release(&mut tx, checkout_id, Some(user_id), Utc::now())
-            .await
-            .map_err(|err| match err {
-                super::CommerceError::Db(db) => db,
-                other => sqlx::Error::Protocol(other.to_string()),
-            })?;
+        let done = release(&mut tx, checkout_id, Some(user_id), Utc::now()).await?;
         tx.commit().await?;
         released += usize::from(done.released);
     }
@@ -158,7 +153,10 @@ pub async fn confirm(
         return Err(Refusal::EmptyCart.into());
     }
     lock_member(conn, user_id).await?;
-    // A hold of this member made between `clear_before_confirm` and this lock.
+    // A hold of this member made between `clear_before_confirm` and this lock (two tabs
+    // confirming at once): released here, the one case where this transaction gives units
+    // back before claiming. Should that take product locks against another buyer's order,
+    // PostgreSQL ends one of the two with a deadlock error and nothing is oversold.
     let open: Vec<i64> = sqlx::query_scalar(
         "SELECT c.id FROM checkouts c WHERE c.user_id = $1 AND c.status = 'held'
             AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.checkout_id = c.id)",

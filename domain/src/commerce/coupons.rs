@@ -88,11 +88,11 @@ pub async fn claim(
         return Err(Refusal::CouponExhausted.into());
     };
     // Under the coupon's row lock: the member's uses cannot change meanwhile.
+    // A hold released or expired gave its use back (`released_at`), so live holds and
+    // orders are what is counted.
     let used: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM coupon_uses u
-           LEFT JOIN orders o ON o.checkout_id = u.checkout_id
-          WHERE u.coupon_id = $1 AND u.user_id = $2 AND u.released_at IS NULL
-            AND (o.id IS NULL OR o.status NOT IN ('expired', 'declined', 'cancelled'))",
+        "SELECT count(*) FROM coupon_uses
+          WHERE coupon_id = $1 AND user_id = $2 AND released_at IS NULL",
     )
     .bind(coupon_id)
     .bind(user_id)

@@ -86,7 +86,9 @@ async fn confirm_cart(
             .collect();
     }
     let product_ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
-    hold::clear_before_confirm(&state.db, member.user_id, &product_ids).await?;
+    hold::clear_before_confirm(&state.db, member.user_id, &product_ids)
+        .await
+        .map_err(commerce_error)?;
     let mut tx = state.db.begin().await?;
     let held = hold::confirm(&mut tx, member.station_id, member.user_id, &wanted)
         .await
