@@ -319,6 +319,17 @@ describe("cart, review and order", () => {
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
+  it("treats an order refused for an ended hold as the reservation running out", async () => {
+    const ended = "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.";
+    await toReview({ handlers: { [PLACE_ORDER]: () => jsonResponse({ messages: [ended] }, 422) } });
+
+    click("Efetuar pagamento");
+
+    expect(await within(notifications()).findByText("Tempo de reserva esgotado")).toBeInTheDocument();
+    expect(await heading("Meu carrinho")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
   it("opens the failure dialog with the declined card's reason", async () => {
     stubCart({
       balanceCents: 0,

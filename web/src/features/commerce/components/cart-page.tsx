@@ -203,7 +203,12 @@ export function CartPage() {
         setOrder(placed);
         setStep(4);
       },
-      onError: (error) => setFailure(errorMessages(error)),
+      onError: (error) => {
+        const messages = errorMessages(error);
+        // The hold ended before the order: the reservation's own toast and step 0, as the countdown does.
+        if (messages.includes(RESERVATION_EXPIRED.text)) onReservationExpired();
+        else setFailure(messages);
+      },
     });
   };
 
