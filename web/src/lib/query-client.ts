@@ -10,9 +10,19 @@ function isTransientFailure(error: Error): boolean {
   return error.status === NO_RESPONSE_STATUS || error.status >= 500;
 }
 
+/**
+ * The meta of a mutation whose failure the screen shows itself, with a text of its own from
+ * the catalogue ('Cupom inválido', the failed-payment dialog): no 'Erro' toast as well.
+ */
+export const OWN_ERROR_TEXT = { ownErrorText: true } as const;
+
 export function createQueryClient(onMutationError: (error: Error) => void): QueryClient {
   return new QueryClient({
-    mutationCache: new MutationCache({ onError: (error) => onMutationError(error) }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        if (mutation.meta?.ownErrorText !== true) onMutationError(error);
+      },
+    }),
     defaultOptions: {
       queries: {
         retry: (failureCount, error) => isTransientFailure(error) && failureCount < MAX_QUERY_RETRIES,

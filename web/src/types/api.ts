@@ -111,3 +111,26 @@ export type CategoryAction = Schemas["CategoryAction"];
 export type Category = Schemas["ParticipantCategory"];
 export type RawContentParticipationRequest = Schemas["RawContentVisit"];
 export type RawContentParticipation = Schemas["RawContentParticipation"];
+
+// Commerce (docs/api-commerce.md). Money in integer centavos.
+/** A product of a shop activity, with what the caller may still have of it (`limit`). */
+export type Product = Schemas["Product"];
+/** The commerce side of an activity: delivery locations, payment option, cashback. */
+export type ShopAction = Schemas["ShopAction"];
+export type DeliveryLocation = Schemas["DeliveryLocation"];
+export type CartLineItem = Schemas["CartLine"];
+export type ProductQuantity = Schemas["ProductQuantity"];
+export type ProductStock = Schemas["ProductStock"];
+/** The hold made by confirming the cart: its expiry and its totals before delivery and coupon. */
+export type Reservation = Schemas["Reserved"];
+export type OrderTotals = Schemas["Totals"];
+export type CouponApplied = Schemas["CouponApplied"];
+export type PlaceOrderRequest = Schemas["PlaceOrderRequest"];
+export type OrderCartAction = Schemas["CartAction"];
+export type OrderPaymentForm = Schemas["PaymentForm"];
+export type Order = Schemas["Order"];
+export type OrderLine = Schemas["OrderLine"];
+export type OrderPayment = Schemas["OrderPayment"];
+export type GatewayCharge = Schemas["GatewayCharge"];
+export type SavedAddress = Schemas["Address"];
+export type Dependent = Schemas["Dependent"];

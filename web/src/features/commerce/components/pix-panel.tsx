@@ -20,8 +20,8 @@ export const PIX_STEPS = [
 
 interface PixPanelProps {
   amountCents: number;
-  /** The QR code's image (a URL or a data: URI). */
-  qrImageSrc: string;
+  /** The QR code's image (a URL or a data: URI); without it the code alone is offered. */
+  qrImageSrc?: string | null;
   /** The BR Code ("copia e cola"). */
   code: string;
   /** The charge's expiry instant, as the server gave it. */
@@ -54,7 +54,7 @@ export function PixPanel({
         <br />
         <strong className="pix-panel__amount">{formatBrl(amountCents)}</strong>
       </p>
-      <img className="pix-panel__qr" src={qrImageSrc} alt="QR Code do pagamento PIX" />
+      {qrImageSrc && <img className="pix-panel__qr" src={qrImageSrc} alt="QR Code do pagamento PIX" />}
       <label htmlFor={codeId}>Código PIX copia e cola</label>
       <textarea
         id={codeId}

@@ -1,6 +1,7 @@
 import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
+import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { walletMemberRoutes } from "@/features/wallet/routes";
 
@@ -11,6 +12,7 @@ const routes: RouteObject[] = [
     children: [
       ...activitiesMemberRoutes,
       ...walletMemberRoutes,
+      ...commerceMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },

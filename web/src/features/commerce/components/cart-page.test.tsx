@@ -1,0 +1,430 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import {
+  APPLY_COUPON,
+  BALANCE,
+  CART,
+  CONFIRM_CART,
+  PLACE_ORDER,
+  UPDATE_CART,
+  buildCartLine,
+  buildCouponApplied,
+  buildOrder,
+  buildProduct,
+  buildReservation,
+  buildShopAction,
+  orderCall,
+} from "@/features/commerce/testing/commerce-fixtures";
+import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { renderApp } from "@/testing/render-app";
+import { stubApi, type ApiHandler } from "@/testing/stub-api";
+import type { CartLineItem, OrderTotals } from "@/types/api";
+
+const CART_PATH = "/homepage/carrinho";
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+beforeEach(() => {
+  window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+  signIn();
+});
+
+const digitalLine = () =>
+  buildCartLine({
+    product: buildProduct({ id: 8, name: "Ingresso digital", action: buildShopAction({ id: 21, name: "Show", digital_product: true }) }),
+    quantity: 1,
+  });
+
+interface CartStubOptions {
+  lines?: CartLineItem[];
+  balanceCents?: number;
+  totals?: Partial<OrderTotals>;
+  expiresInSeconds?: number;
+  handlers?: Record<string, ApiHandler>;
+}
+
+function stubCart({ lines = [buildCartLine()], balanceCents = 20000, totals, expiresInSeconds = 900, handlers = {} }: CartStubOptions = {}) {
+  return stubApi({
+    [BALANCE]: () => jsonResponse(buildWalletBalance({ points_cents: balanceCents })),
+    [CART]: () => jsonResponse(lines),
+    [CONFIRM_CART]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals)),
+    ...handlers,
+  });
+}
+
+const notifications = () => screen.getByRole("region", { name: "Notificações" });
+const heading = (name: string) => screen.findByRole("heading", { level: 1, name });
+const click = (name: string) => fireEvent.click(screen.getByRole("button", { name }));
+
+async function openCart() {
+  const rendered = renderApp({ path: CART_PATH });
+  await heading("Meu carrinho");
+  await screen.findByText("Subtotal");
+  return rendered;
+}
+
+/** Step 0 to step 1, then the pickup place, to the payment step. */
+async function toPayment() {
+  await openCart();
+  click("Ir para entrega");
+  await heading("Informações de entrega e retirada");
+  fireEvent.change(screen.getByLabelText("Local de entrega ou retirada"), { target: { value: "32" } });
+  click("Ir para pagamento");
+}
+
+describe("cart, step 0", () => {
+  it("shows the empty cart and holds nothing", async () => {
+    const api = stubCart({ lines: [] });
+    renderApp({ path: CART_PATH });
+
+    expect(await screen.findByText("Você ainda não possui itens no seu carrinho.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Voltar para a página inicial" })).toHaveAttribute("href", "/homepage");
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(0);
+  });
+
+  it("says so while loading, and offers to try again when the cart cannot be read", async () => {
+    let fail = true;
+    stubCart({
+      handlers: {
+        [CART]: () => (fail ? jsonResponse({ error: "Acesso negado" }, 403) : jsonResponse([buildCartLine()])),
+      },
+    });
+    renderApp({ path: CART_PATH });
+    expect(await screen.findByText("Carregando carrinho…")).toBeInTheDocument();
+
+    expect(await screen.findByText("Não foi possível carregar o seu carrinho.")).toBeInTheDocument();
+    fail = false;
+    click("Tentar novamente");
+    expect(await screen.findByText("Camiseta do clube")).toBeInTheDocument();
+  });
+
+  it("lists the lines with the totals the server computed when it held the cart", async () => {
+    const api = stubCart({ totals: { product_items_sum_value: 10000, total_final_value: 10000, cashback_value: 500 } });
+    await openCart();
+
+    expect(screen.getByRole("heading", { name: "Camiseta do clube" })).toBeInTheDocument();
+    const totals = screen.getByRole("region", { name: "Resumo do pedido" });
+    expect(totals).toHaveTextContent("ProdutosR$ 100,00");
+    expect(totals).toHaveTextContent("SubtotalR$ 100,00");
+    expect(totals).toHaveTextContent("Cashback5,00 Pontos");
+    expect(api.bodiesOf(CONFIRM_CART)).toEqual([{ user_id: 1 }]);
+  });
+
+  it("sets a quantity and holds the changed cart again", async () => {
+    const api = stubCart({
+      handlers: { [UPDATE_CART]: () => jsonResponse([buildCartLine({ quantity: 3 })]) },
+    });
+    await openCart();
+
+    fireEvent.click(screen.getByRole("button", { name: "Aumentar a quantidade de Camiseta do clube" }));
+
+    await waitFor(() => expect(api.callsTo(CONFIRM_CART)).toHaveLength(2));
+    expect(api.bodiesOf(UPDATE_CART)).toEqual([{ shoppingItems: [{ id: 3, quantity: 3 }] }]);
+    expect(screen.getByText("3", { selector: "output" })).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal under 'Erro' when the cart cannot be held", async () => {
+    stubCart({
+      handlers: {
+        [CONFIRM_CART]: () => jsonResponse({ messages: ["O estoque desse(s) produto(s) está esgotado no momento."] }, 422),
+      },
+    });
+    renderApp({ path: CART_PATH });
+
+    expect(await within(notifications()).findByText("O estoque desse(s) produto(s) está esgotado no momento.")).toBeInTheDocument();
+    expect(within(notifications()).getByText("Erro")).toBeInTheDocument();
+  });
+});
+
+describe("cart, delivery and payment", () => {
+  it("asks for a delivery place, and CEP and address for home delivery, before the payment", async () => {
+    stubCart();
+    await openCart();
+    click("Ir para entrega");
+    await heading("Informações de entrega e retirada");
+    expect(screen.getByRole("timer")).toBeInTheDocument();
+
+    click("Ir para pagamento");
+    expect(screen.getByLabelText("Local de entrega ou retirada")).toHaveAccessibleDescription("Esse campo é obrigatório");
+
+    fireEvent.change(screen.getByLabelText("Local de entrega ou retirada"), { target: { value: "31" } });
+    click("Ir para pagamento");
+    expect(screen.getByLabelText("CEP")).toHaveAccessibleDescription("Esse campo é obrigatório");
+    expect(screen.getByLabelText("Endereço")).toHaveAccessibleDescription("Esse campo é obrigatório");
+    // The delivery's price joins the totals.
+    expect(screen.getByRole("region", { name: "Resumo do pedido" })).toHaveTextContent("EntregaR$ 15,00");
+
+    fireEvent.change(screen.getByLabelText("Endereço"), { target: { value: "Rua Augusta" } });
+    fireEvent.change(screen.getByLabelText("CEP"), { target: { value: "01310100" } });
+    fireEvent.change(screen.getByLabelText("CEP"), { target: { value: "0131010" } });
+    fireEvent.change(screen.getByLabelText("CEP"), { target: { value: "0131010x" } });
+    click("Ir para pagamento");
+    // "0131010" is short of the 8 digits.
+    expect(screen.getByRole("heading", { level: 1, name: "Informações de entrega e retirada" })).toBeInTheDocument();
+  });
+
+  it("skips delivery when every product is digital, titled 'Saldo' when the wallet pays all", async () => {
+    stubCart({ lines: [digitalLine()], totals: { total_final_value: 3000, wallet_value: 3000 } });
+    await openCart();
+    click("Ir para entrega");
+
+    expect(await heading("Saldo")).toBeInTheDocument();
+    expect(screen.queryByRole("radio")).not.toBeInTheDocument();
+  });
+
+  it("titles 'Saldo e cartão' and asks card or PIX when the balance does not cover the total", async () => {
+    stubCart({ balanceCents: 4000 });
+    await toPayment();
+
+    expect(await heading("Saldo e cartão")).toBeInTheDocument();
+    expect(screen.getByText("Valor a pagar").nextElementSibling).toHaveTextContent("R$ 60,00");
+    click("Revisar pedido");
+    expect(await screen.findByText("Esse campo é obrigatório")).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole("radio", { name: "Cartão de crédito" }));
+    expect(screen.getByLabelText("Número do cartão")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("radio", { name: "PIX" }));
+    expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
+
+    click("Revisar pedido");
+    expect(await heading("Confira seu pedido")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Gerar código para pagamento" })).toBeInTheDocument();
+  });
+
+  it("titles 'Forma da pagamento' without a balance", async () => {
+    stubCart({ balanceCents: 0 });
+    await toPayment();
+    expect(await heading("Forma da pagamento")).toBeInTheDocument();
+  });
+
+  it("sends the member back to step 0 when the reservation runs out", async () => {
+    let confirmations = 0;
+    stubCart({
+      handlers: {
+        [CONFIRM_CART]: () => {
+          confirmations += 1;
+          // The hold made by 'Ir para entrega' ends a second later.
+          return jsonResponse(buildReservation(inSeconds(confirmations === 2 ? 1 : 900)));
+        },
+      },
+    });
+    await openCart();
+    click("Ir para entrega");
+    await heading("Informações de entrega e retirada");
+
+    expect(
+      await within(notifications()).findByText(
+        "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.",
+        {},
+        { timeout: 3000 },
+      ),
+    ).toBeInTheDocument();
+    expect(within(notifications()).getByText("Tempo de reserva esgotado")).toBeInTheDocument();
+    expect(await heading("Meu carrinho")).toBeInTheDocument();
+  });
+});
+
+async function toReview(options: CartStubOptions = {}) {
+  const api = stubCart(options);
+  await toPayment();
+  await heading("Saldo");
+  click("Revisar pedido");
+  await heading("Confira seu pedido");
+  return api;
+}
+
+describe("cart, review and order", () => {
+  it("applies a coupon and shows the total after it; 'Remover' takes it off", async () => {
+    const api = await toReview({
+      handlers: { [APPLY_COUPON]: () => jsonResponse(buildCouponApplied({ total_final_value: 9000, wallet_value: 9000 })) },
+    });
+
+    click("Inserir cupom de desconto");
+    const dialog = screen.getByRole("dialog", { name: "Aplicar cupom de desconto" });
+    fireEvent.change(within(dialog).getByLabelText("Código do cupom"), { target: { value: " BEMVINDO " } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Aplicar cupom" }));
+
+    expect(await within(notifications()).findByText("Cupom aplicado com sucesso!")).toBeInTheDocument();
+    expect(within(notifications()).getByText("Tudo certo")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.getByText(/Cupom BEMVINDO/)).toHaveTextContent("-R$ 10,00");
+    expect(screen.getByRole("region", { name: "Pagamento" })).toHaveTextContent("TotalR$ 90,00");
+    expect(api.bodySentTo(APPLY_COUPON)).toMatchObject({ coupon_code: "BEMVINDO", user_id: 1 });
+
+    click("Remover");
+    expect(screen.getByRole("region", { name: "Pagamento" })).toHaveTextContent("TotalR$ 100,00");
+  });
+
+  it("shows a refused coupon under 'Cupom inválido' with the server's message, and no 'Erro'", async () => {
+    await toReview({
+      handlers: { [APPLY_COUPON]: () => jsonResponse({ messages: ["Este cupom atingiu o limite de usos."] }, 422) },
+    });
+
+    click("Inserir cupom de desconto");
+    const dialog = screen.getByRole("dialog", { name: "Aplicar cupom de desconto" });
+    fireEvent.change(within(dialog).getByLabelText("Código do cupom"), { target: { value: "ESGOTADO" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Aplicar cupom" }));
+
+    expect(await within(notifications()).findByText("Cupom inválido")).toBeInTheDocument();
+    expect(within(notifications()).getByText("Este cupom atingiu o limite de usos.")).toBeInTheDocument();
+    expect(within(notifications()).queryByText("Erro")).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Código do cupom")).toHaveAccessibleDescription("Este cupom atingiu o limite de usos.");
+  });
+
+  it("says 'Não foi possível aplicar este cupom.' when the server gives no reason", async () => {
+    await toReview({ handlers: { [APPLY_COUPON]: () => jsonResponse({ error: "Erro interno no servidor" }, 500) } });
+
+    click("Inserir cupom de desconto");
+    const dialog = screen.getByRole("dialog", { name: "Aplicar cupom de desconto" });
+    fireEvent.change(within(dialog).getByLabelText("Código do cupom"), { target: { value: "X" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Aplicar cupom" }));
+
+    expect(await within(notifications()).findByText("Não foi possível aplicar este cupom.")).toBeInTheDocument();
+  });
+
+  it("places a wallet-paid order and shows 'Pedido realizado com sucesso!'", async () => {
+    const api = await toReview({ handlers: { [PLACE_ORDER]: () => jsonResponse(buildOrder()) } });
+
+    click("Efetuar pagamento");
+
+    expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
+    expect(screen.getByText("PED-000077")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Ver comprovante" })).toHaveAttribute("href", "/homepage/pedidos/77");
+    expect(screen.getByRole("link", { name: "Ver comprovante do pedido e Gerar voucher" })).toHaveAttribute(
+      "href",
+      "/homepage/pedidos/77",
+    );
+    expect(api.bodySentTo(PLACE_ORDER)).toEqual({
+      user_id: 1,
+      cart: [{ action_id: 20, "product-3": 2, deliveryLocation: 32 }],
+      isOnlyPayment: false,
+      payment: null,
+    });
+  });
+
+  it("opens the failure dialog with 'Motivo: ...'; 'Sim' goes back to the payment step", async () => {
+    await toReview({
+      handlers: { [PLACE_ORDER]: () => jsonResponse({ messages: ["O tempo de reserva terminou."] }, 422) },
+    });
+
+    click("Efetuar pagamento");
+
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog).toHaveTextContent(
+      "Não foi possível completar sua transação. Por favor, tente novamente. Motivo: O tempo de reserva terminou.",
+    );
+    expect(within(notifications()).queryByText("Erro")).not.toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Sim" }));
+    expect(await heading("Saldo")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("treats an order refused for an ended hold as the reservation running out", async () => {
+    const ended = "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.";
+    await toReview({ handlers: { [PLACE_ORDER]: () => jsonResponse({ messages: [ended] }, 422) } });
+
+    click("Efetuar pagamento");
+
+    expect(await within(notifications()).findByText("Tempo de reserva esgotado")).toBeInTheDocument();
+    expect(await heading("Meu carrinho")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("opens the failure dialog with the declined card's reason", async () => {
+    stubCart({
+      balanceCents: 0,
+      totals: { wallet_value: 0, credit_card_value: 10000 },
+      handlers: {
+        [PLACE_ORDER]: () =>
+          jsonResponse(
+            buildOrder({
+              status: "Pagamento recusado",
+              status_code: "declined",
+              payments: [
+                { id: 2, method: "card", amount: 10000, status: "failed", installments: 1, expires_at: null, failure_reason: "Cartão recusado pelo emissor" },
+              ],
+            }),
+          ),
+      },
+    });
+    await toPayment();
+    await heading("Forma da pagamento");
+    fireEvent.click(screen.getByRole("radio", { name: "PIX" }));
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Gerar código para pagamento");
+
+    expect(await screen.findByRole("dialog")).toHaveTextContent("Motivo: Cartão recusado pelo emissor");
+    fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Cancelar" }));
+    expect(screen.getByRole("heading", { level: 1, name: "Confira seu pedido" })).toBeInTheDocument();
+  });
+});
+
+describe("cart, PIX", () => {
+  const pixOrder = (expiresInSeconds: number) =>
+    buildOrder({
+      status: "Aguardando pagamento",
+      status_code: "pending",
+      wallet_value: 0,
+      credit_card_value: 11500,
+      gateway_charge: {
+        payment_method: "pix",
+        pix_qr_code: "00020101021226770014BR.GOV.BCB.PIX6304EEAB",
+        expiration_date: inSeconds(expiresInSeconds),
+      },
+    });
+
+  async function toPix(handlers: Record<string, ApiHandler>) {
+    const api = stubCart({ balanceCents: 0, totals: { wallet_value: 0, credit_card_value: 10000 }, handlers });
+    await toPayment();
+    await heading("Forma da pagamento");
+    fireEvent.click(screen.getByRole("radio", { name: "PIX" }));
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Gerar código para pagamento");
+    await screen.findByRole("heading", { name: "Pagamento com PIX" });
+    return api;
+  }
+
+  it("shows the charge's code and amount, and says when the payment is not confirmed yet", async () => {
+    const api = await toPix({
+      [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),
+      [orderCall(77)]: () => jsonResponse([pixOrder(600)]),
+    });
+
+    expect(api.bodySentTo(PLACE_ORDER)).toMatchObject({ payment: { type: "pix", installments: 1 } });
+    expect(screen.getByLabelText("Código PIX copia e cola")).toHaveValue("00020101021226770014BR.GOV.BCB.PIX6304EEAB");
+    expect(screen.getByText("R$ 115,00")).toBeInTheDocument();
+    click("Verificar pagamento");
+
+    expect(await within(notifications()).findByText("Pagamento não confirmado")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Pagamento com PIX" })).toBeInTheDocument();
+  });
+
+  it("shows the success step once the check finds the order paid", async () => {
+    await toPix({
+      [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),
+      [orderCall(77)]: () => jsonResponse([buildOrder()]),
+    });
+
+    click("Verificar pagamento");
+
+    expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
+  });
+
+  it("goes back to step 0 with 'Tempo expirado' when the PIX expires", async () => {
+    await toPix({ [PLACE_ORDER]: () => jsonResponse(pixOrder(1)) });
+
+    expect(await within(notifications()).findByText("Tempo expirado", {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await heading("Meu carrinho")).toBeInTheDocument();
+  });
+});
+
+describe("cart, station without the shop", () => {
+  it("is not found when the station has no checkout", async () => {
+    stubCart();
+    renderApp({ path: CART_PATH, station: buildStation({ checkout_access: false }) });
+    expect(await screen.findByRole("heading", { name: "Página não encontrada" })).toBeInTheDocument();
+  });
+});
+

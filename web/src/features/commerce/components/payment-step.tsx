@@ -1,0 +1,116 @@
+// Step 2 of the cart (spec 002 sections 2, 4 and 5): what the wallet pays and, when an amount
+// remains (or the activity is payment-only), the choice of card or PIX; a card shows the
+// card form (a new card: no saved cards are offered yet), PIX hides it.
+import { SelectField, TextField, bindText } from "@/components/form/fields";
+import { StateOptions } from "@/components/form/state-options";
+import type { Form } from "@/components/form/use-form";
+import { isCompleteCep, useCepLookup } from "@/features/address";
+import { formatBrl } from "@/features/commerce/money";
+import {
+  NEW_CARD,
+  maskBirthDate,
+  maskCardNumber,
+  maskCep,
+  maskCpf,
+  maskCvc,
+  maskExpiry,
+  maskPaymentPhone,
+  type PaymentFormValues,
+  type PaymentType,
+} from "@/features/commerce/payment-form";
+import { CEP_INVALID_TEXT } from "@/features/commerce/components/delivery-step";
+import type { OrderTotals } from "@/types/api";
+
+const METHODS: { value: PaymentType; label: string }[] = [
+  { value: "credit_card", label: "Cartão de crédito" },
+  { value: "pix", label: "PIX" },
+];
+
+function CardFields({ form }: { form: Form<PaymentFormValues> }) {
+  const lookup = useCepLookup((address, cep) => {
+    if (cep !== form.values.cep) return;
+    if (address) form.setValues({ city: address.city, state: address.state, street: address.street });
+    else form.setValues({ city: CEP_INVALID_TEXT, street: CEP_INVALID_TEXT });
+  });
+  const cepField = bindText(form, "cep", maskCep);
+  return (
+    <fieldset className="cart-payment__card">
+      <legend>Dados do cartão</legend>
+      <TextField label="Número do cartão" inputMode="numeric" autoComplete="cc-number" {...bindText(form, "number", maskCardNumber)} />
+      <TextField label="Nome impresso no cartão" autoComplete="cc-name" {...bindText(form, "name")} />
+      <TextField label="Validade (MM/AA)" inputMode="numeric" autoComplete="cc-exp" {...bindText(form, "expiry", maskExpiry)} />
+      <TextField label="CVV" inputMode="numeric" autoComplete="cc-csc" {...bindText(form, "cvv", maskCvc)} />
+      <TextField label="CPF do titular" inputMode="numeric" {...bindText(form, "cpf", maskCpf)} />
+      <TextField label="Data de nascimento" inputMode="numeric" {...bindText(form, "birthday", maskBirthDate)} />
+      <TextField label="E-mail" type="email" autoComplete="email" {...bindText(form, "email")} />
+      <TextField label="Telefone" inputMode="tel" autoComplete="tel" {...bindText(form, "phone", maskPaymentPhone)} />
+      <TextField
+        label="CEP"
+        inputMode="numeric"
+        autoComplete="postal-code"
+        {...cepField}
+        onChange={(value) => {
+          cepField.onChange(value);
+          const masked = maskCep(value);
+          if (isCompleteCep(masked)) lookup.mutate(masked);
+        }}
+      />
+      <TextField label="Cidade" {...bindText(form, "city")} />
+      <SelectField label="Estado" {...bindText(form, "state")}>
+        <StateOptions />
+      </SelectField>
+      <TextField label="Rua" {...bindText(form, "street")} />
+      <TextField label="Número" {...bindText(form, "street_number")} />
+    </fieldset>
+  );
+}
+
+interface PaymentStepProps {
+  totals: OrderTotals;
+  walletBalanceCents: number;
+  paymentOnly: boolean;
+  asksMethod: boolean;
+  form: Form<PaymentFormValues>;
+}
+
+export function PaymentStep({ totals, walletBalanceCents, paymentOnly, asksMethod, form }: PaymentStepProps) {
+  const chooseMethod = (type: PaymentType) =>
+    form.setValues(type === "credit_card" ? { type, selected_card: NEW_CARD } : { type, selected_card: "" });
+  return (
+    <div className="cart-payment">
+      <dl className="cart-payment__summary">
+        <dt>Total do pedido</dt>
+        <dd>{formatBrl(totals.total_final_value)}</dd>
+        {!paymentOnly && (
+          <>
+            <dt>Seu saldo</dt>
+            <dd>{formatBrl(walletBalanceCents)}</dd>
+            <dt>Pago com saldo</dt>
+            <dd>{formatBrl(totals.wallet_value)}</dd>
+          </>
+        )}
+        <dt>Valor a pagar</dt>
+        <dd>{formatBrl(totals.credit_card_value)}</dd>
+      </dl>
+      {asksMethod && (
+        <fieldset className="cart-payment__methods">
+          <legend>Como deseja pagar o valor restante?</legend>
+          {METHODS.map((method) => (
+            <label key={method.value} className="cart-payment__method">
+              <input
+                type="radio"
+                name="payment-type"
+                value={method.value}
+                checked={form.values.type === method.value}
+                onChange={() => chooseMethod(method.value)}
+              />
+              {method.label}
+            </label>
+          ))}
+          {form.errors.type && <span className="field__error">{form.errors.type}</span>}
+        </fieldset>
+      )}
+      {asksMethod && form.values.type === "credit_card" && <CardFields form={form} />}
+    </div>
+  );
+}
