@@ -3,12 +3,9 @@ import vectorFile from "../../../ops/testkit/vectors/validators.json";
 import {
   age18,
   alphaNumeric,
-  cardExpiry,
-  cardNumber,
   cep,
   cnpj,
   cpf,
-  cvv,
   date,
   email,
   lowerCase,
@@ -26,6 +23,7 @@ import {
   subdomain,
   type CalendarDate,
 } from "@/lib/validators";
+import { cardExpiry, cardNumber, cvv } from "@/lib/card-validators";
 
 // The shared vectors, also checked by domain/tests/validator_vectors.rs against the Rust rules.
 

@@ -51,7 +51,8 @@ export function localToday(): CalendarDate {
   return { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };
 }
 
-function holds(ok: boolean, message: string): string | undefined {
+/** `message` unless `ok`: how every check answers. */
+export function holds(ok: boolean, message: string): string | undefined {
   return ok ? undefined : message;
 }
 
@@ -194,38 +195,6 @@ export function cnpj(value: string | null | undefined): string | undefined {
 /** Eight digits, bare or masked (99.999-999 or 99999-999). Whether the CEP exists is the address lookup's answer. */
 export function cep(value: string | null | undefined): string | undefined {
   return holds(!value || /^\d{8}$/.test(value.replace(/[.\- ]/g, "")), MESSAGES.cep);
-}
-
-function passesLuhn(digits: string): boolean {
-  const sum = [...digits].reverse().reduce((total, char, i) => {
-    const digit = Number(char);
-    const doubled = digit * 2;
-    return total + (i % 2 === 0 ? digit : doubled > 9 ? doubled - 9 : doubled);
-  }, 0);
-  return sum % 10 === 0;
-}
-
-/** 13 to 19 digits, in groups separated by spaces or hyphens or not, passing the Luhn check. */
-export function cardNumber(value: string | null | undefined): string | undefined {
-  if (!value) return undefined;
-  const digits = value.replace(/[ -]/g, "");
-  return holds(/^\d{13,19}$/.test(digits) && passesLuhn(digits), MESSAGES.cardNumber);
-}
-
-export function cvv(value: string | null | undefined): string | undefined {
-  return holds(!value || /^\d{3,4}$/.test(value), MESSAGES.cvv);
-}
-
-/** MM/YY (20YY) or MM/YYYY; a card is good until the end of its month, so the current month passes. */
-export function cardExpiry(value: string | null | undefined, today: CalendarDate = localToday()): string | undefined {
-  if (!value) return undefined;
-  const match = /^(\d{2})\/(\d{2}|\d{4})$/.exec(value);
-  if (!match) return MESSAGES.cardExpiry;
-  const month = Number(match[1]);
-  const written = match[2] ?? "";
-  const year = written.length === 2 ? 2000 + Number(written) : Number(written);
-  const notPast = year > today.year || (year === today.year && month >= today.month);
-  return holds(month >= 1 && month <= 12 && notPast, MESSAGES.cardExpiry);
 }
 
 function isLeapYear(year: number): boolean {

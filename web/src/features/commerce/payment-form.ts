@@ -5,8 +5,6 @@
 import { digitsOf, maskCep, maskCpf, maskDate } from "@/lib/masks";
 import type { FormRules, Rule } from "@/components/form/use-form";
 import {
-  cardExpiry as sharedCardExpiry,
-  cardNumber as luhnCardNumber,
   cep as cepShape,
   cpf as cpfCheck,
   date as dateCheck,
@@ -16,6 +14,7 @@ import {
   required,
   type CalendarDate,
 } from "@/lib/validators";
+import { cardExpiry as sharedCardExpiry, cardNumber as luhnCardNumber } from "@/lib/card-validators";
 
 export { maskCep, maskCpf };
 
