@@ -44,6 +44,7 @@ pub const LOGIN_TOKEN: &str = "login_token";
         (name = "accounts", description = "Sign-up, activation, login and sessions, password recovery, profile, member card, mailing list, member-get-member"),
         (name = "wallet", description = "Balance, statement and credits"),
         (name = "activities", description = "The activities catalogue: activities, search, journeys, now playing, categories, public activities, feedback animations, taking part, and sharing"),
+        (name = "commerce", description = "The shop: products, the cart, the hold, coupons, orders"),
         (name = "jobs", description = "The state of a job the member owns"),
         (name = "media", description = "Stored files: pictures, videos, feedback animations"),
         (name = "staff", description = "The support console (staff with a grant)"),

@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod activities;
+pub mod commerce;
 pub mod infra;
 pub mod shared;
 pub mod staff;

@@ -12,6 +12,7 @@ use crate::state::AppState;
 
 pub mod accounts;
 pub mod activities;
+pub mod commerce;
 pub mod health;
 pub mod jobs;
 pub mod media;
@@ -31,6 +32,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(media::router())
         .merge(activities::router())
         .merge(wallet::router())
+        .merge(commerce::router())
         .nest("/ops", staff::router())
 }
 

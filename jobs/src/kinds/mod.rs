@@ -5,10 +5,12 @@
 //! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
 //! delivery work any area asks for (e-mail), as `domain::infra` does.
 
+pub mod commerce;
 pub mod infra;
 pub mod platform;
 pub mod wallet;
 
+pub use commerce::reservation_release::ReservationRelease;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
@@ -42,6 +44,7 @@ kinds!(
     PointsCredit,
     CashbackRelease,
     CashbackDispatch,
+    ReservationRelease,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

@@ -1,0 +1,293 @@
+//! The checkout: `POST /single-product-orders` confirms the cart (the hold, answering
+//! `reserveTime`), `POST /cart/apply-coupon` claims a coupon into the hold, and
+//! `POST /cupom-product-order-cart` places the order (the wallet part now; a card or PIX
+//! part left pending for the gateway).
+
+use axum::extract::State;
+use chrono::{DateTime, Utc};
+use domain::commerce::cart::{self, Wanted};
+use domain::commerce::checkout::{self as hold, seconds_left};
+use domain::commerce::coupons::{self, Coupon};
+use domain::commerce::order_view::{self, Order};
+use domain::commerce::orders::{self, DeliveryChoice, Method, PlaceOrder};
+use domain::commerce::totals::Totals;
+use domain::commerce::{ORDER_NOT_FOUND, Refusal};
+use jobs::kinds::ReservationRelease;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::{commerce_error, own_body, product_entries, whole};
+use crate::error::{ApiError, ApiResult, Messages};
+use crate::extract::Json;
+use crate::member::Member;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(confirm_cart))
+        .routes(routes!(apply_coupon))
+        .routes(routes!(place_order))
+}
+
+/// The hold just made.
+#[derive(Debug, Serialize, ToSchema)]
+struct Reserved {
+    checkout_id: i64,
+    /// Seconds until the hold expires.
+    #[serde(rename = "reserveTime")]
+    reserve_time: i64,
+    expires_at: DateTime<Utc>,
+    /// The held lines' totals in centavos, before delivery and coupon.
+    totals: Totals,
+}
+
+/// Confirms the cart: holds its stock for 15 minutes
+///
+/// Body: `user_id` and one `"product-{id}": quantity` entry per product; without entries,
+/// the cart's lines. All or nothing: a product short of stock holds nothing.
+#[utoipa::path(
+    post,
+    path = "/single-product-orders",
+    tag = "commerce",
+    security(("member" = [])),
+    request_body(content = Object, description = "`{\"user_id\": 7, \"product-3\": 2}`"),
+    responses(
+        (status = 200, description = "The hold", body = Reserved),
+        (status = 403, description = "user_id is not the caller's", body = Messages),
+        (status = 404, description = "A product is not on sale in the caller's station", body = crate::error::ErrorMessage),
+        (status = 422, description = "Out of stock, over the per-member limit, an empty cart", body = Messages),
+    )
+)]
+async fn confirm_cart(
+    State(state): State<AppState>,
+    member: Member,
+    Json(body): Json<Map<String, Value>>,
+) -> ApiResult<Json<Reserved>> {
+    own_body(member, body.get("user_id"))?;
+    let mut wanted: Vec<Wanted> = product_entries(&body)?
+        .into_iter()
+        .map(|(product_id, quantity)| Wanted {
+            product_id,
+            quantity,
+        })
+        .collect();
+    if wanted.is_empty() {
+        let mut conn = state.db.acquire().await?;
+        wanted = cart::lines(&mut conn, member.station_id, member.user_id)
+            .await?
+            .into_iter()
+            .map(|line| Wanted {
+                product_id: line.product_id,
+                quantity: line.quantity,
+            })
+            .collect();
+    }
+    let product_ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
+    hold::clear_before_confirm(&state.db, member.user_id, &product_ids).await?;
+    let mut tx = state.db.begin().await?;
+    let held = hold::confirm(&mut tx, member.station_id, member.user_id, &wanted)
+        .await
+        .map_err(commerce_error)?;
+    ReservationRelease::schedule(
+        &mut tx,
+        member.station_id,
+        member.user_id,
+        held.checkout_id,
+        held.expires_at,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(Reserved {
+        checkout_id: held.checkout_id,
+        reserve_time: seconds_left(held.expires_at),
+        expires_at: held.expires_at,
+        totals: held.totals,
+    }))
+}
+
+/// The spec's body; its `cart` may be sent and is not read: the hold decides what is bought.
+#[derive(Debug, Deserialize, ToSchema)]
+struct ApplyCoupon {
+    coupon_code: String,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    user_id: Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct TotalsBeforeAfter {
+    before: Totals,
+    after: Totals,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct CouponApplied {
+    coupon: Coupon,
+    totals: TotalsBeforeAfter,
+}
+
+/// Applies a coupon to the caller's live hold
+#[utoipa::path(
+    post,
+    path = "/cart/apply-coupon",
+    tag = "commerce",
+    security(("member" = [])),
+    request_body = ApplyCoupon,
+    responses(
+        (status = 200, description = "The coupon and the totals before and after it", body = CouponApplied),
+        (status = 403, description = "user_id is not the caller's", body = Messages),
+        (status = 422, description = "Unknown, out of its window, used up, already used by the member, or no live hold", body = Messages),
+    )
+)]
+async fn apply_coupon(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<ApplyCoupon>,
+) -> ApiResult<Json<CouponApplied>> {
+    own_body(member, Some(&request.user_id))?;
+    if request.coupon_code.trim().is_empty() {
+        return Err(ApiError::invalid(Refusal::CouponNotFound.message()));
+    }
+    let mut tx = state.db.begin().await?;
+    let live = hold::live_hold(&mut tx, member.user_id)
+        .await
+        .map_err(commerce_error)?;
+    if live.order_id.is_some() {
+        return Err(ApiError::invalid(Refusal::HoldExpired.message()));
+    }
+    let before = hold::hold_totals(&mut tx, member.user_id, live.id, 0).await?;
+    let coupon = coupons::claim(
+        &mut tx,
+        member.station_id,
+        member.user_id,
+        live.id,
+        &request.coupon_code,
+    )
+    .await
+    .map_err(commerce_error)?;
+    let after = hold::hold_totals(&mut tx, member.user_id, live.id, 0).await?;
+    tx.commit().await?;
+    Ok(Json(CouponApplied {
+        coupon,
+        totals: TotalsBeforeAfter { before, after },
+    }))
+}
+
+/// One activity's part of the order form.
+#[derive(Debug, Deserialize, ToSchema)]
+struct CartAction {
+    #[schema(value_type = i64)]
+    action_id: Value,
+    /// A location id, or the location object with its `id`.
+    #[serde(default, rename = "deliveryLocation")]
+    #[schema(value_type = Option<i64>)]
+    delivery_location: Value,
+    #[serde(default)]
+    zipcode: Option<String>,
+    #[serde(default)]
+    address: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    number: Value,
+    #[serde(default)]
+    reference: Option<String>,
+}
+
+/// The payment form; only `type` and `installments` are read here (card data goes to the
+/// gateway, never here in production).
+#[derive(Debug, Deserialize, ToSchema)]
+struct PaymentForm {
+    #[serde(rename = "type")]
+    method: Option<Method>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    installments: Value,
+}
+
+/// The spec's body. `isOnlyPayment` may be sent and is not read: whether the wallet pays
+/// follows the activities' `payment_option`, on the server.
+#[derive(Debug, Deserialize, ToSchema)]
+struct PlaceOrderRequest {
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    user_id: Value,
+    #[serde(default)]
+    cart: Vec<CartAction>,
+    #[serde(default)]
+    payment: Option<PaymentForm>,
+    #[serde(default)]
+    coupon_code: Option<String>,
+}
+
+fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// Places the order of the caller's live hold
+///
+/// The wallet pays what it can (not for a `payment_only` activity); the rest is a card or
+/// PIX payment part left pending ('Aguardando pagamento'). The wallet covering all pays the
+/// order at once ('Pagamento confirmado'). A repeated call answers the same order.
+#[utoipa::path(
+    post,
+    path = "/cupom-product-order-cart",
+    tag = "commerce",
+    security(("member" = [])),
+    request_body = PlaceOrderRequest,
+    responses(
+        (status = 200, description = "The order", body = Order),
+        (status = 403, description = "user_id is not the caller's", body = Messages),
+        (status = 422, description = "The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method for the amount left", body = Messages),
+    )
+)]
+async fn place_order(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<PlaceOrderRequest>,
+) -> ApiResult<Json<Order>> {
+    own_body(member, Some(&request.user_id))?;
+    let mut deliveries = Vec::new();
+    for action in &request.cart {
+        let action_id =
+            whole(&action.action_id).ok_or_else(|| ApiError::invalid("action_id inválido."))?;
+        let location = match &action.delivery_location {
+            Value::Object(object) => object.get("id").and_then(whole),
+            other => whole(other),
+        };
+        deliveries.push(DeliveryChoice {
+            action_id,
+            delivery_location_id: location,
+            zipcode: action.zipcode.clone(),
+            address: action.address.clone(),
+            number: text(&action.number),
+            reference: action.reference.clone(),
+        });
+    }
+    let payment = request.payment.as_ref();
+    let order = PlaceOrder {
+        deliveries,
+        coupon_code: request.coupon_code.clone(),
+        method: payment.and_then(|p| p.method),
+        installments: payment
+            .and_then(|p| whole(&p.installments))
+            .and_then(|n| i32::try_from(n).ok())
+            .unwrap_or(1),
+    };
+    let mut tx = state.db.begin().await?;
+    let placed = orders::place(&mut tx, member.station_id, member.user_id, &order)
+        .await
+        .map_err(commerce_error)?;
+    tx.commit().await?;
+    let mut conn = state.db.acquire().await?;
+    let order = order_view::order(&mut conn, member.station_id, placed.order_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
+    Ok(Json(order))
+}

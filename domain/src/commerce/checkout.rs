@@ -1,0 +1,418 @@
+//! The hold: confirming the cart claims its stock (and later its coupon use) with one
+//! expiry, and records the wallet amount it can use. Releasing is idempotent: one
+//! conditional update on the hold decides who gives the units, the coupon use and an
+//! unpaid order's wallet part back. Reads treat an expired hold as released at once
+//! (`catalogue::AVAILABLE`), and a buyer's confirmation releases the expired holds in its
+//! way before claiming, so nobody waits for the `reservation.release` job.
+//!
+//! Lock order, so concurrent checkouts never wait on each other in a cycle: the member's
+//! advisory lock, then the hold row, then products in id order, then the coupon, then the
+//! wallet.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+use sqlx::{PgConnection, PgPool};
+
+use super::cart::{self, Wanted};
+use super::coupons;
+use super::totals::{self, ActionTerms, Line, Totals};
+use super::{CommerceResult, Refusal, lock_member};
+use crate::wallet::ledger::{self, Credit, SourceKind};
+use crate::wallet::rules;
+
+/// How long a confirmed cart is held (stock, coupon, wallet amount).
+pub const HOLD_MINUTES: i64 = 15;
+
+/// A hold just made.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Hold {
+    pub checkout_id: i64,
+    pub expires_at: DateTime<Utc>,
+    /// Totals of the held lines (no delivery chosen yet).
+    pub totals: Totals,
+}
+
+/// A hold as the order call finds it.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct HeldCheckout {
+    pub id: i64,
+    pub status: String,
+    pub expires_at: DateTime<Utc>,
+    pub order_id: Option<i64>,
+}
+
+/// The lines of a hold with what the totals need.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct HeldLine {
+    pub product_id: i64,
+    pub action_id: i64,
+    pub quantity: i32,
+    pub value: i64,
+    pub discount_value: i64,
+    pub action_name: String,
+    pub digital_product: bool,
+    pub payment_only: bool,
+    pub discount_delivery: i64,
+    pub cashback_points: i32,
+}
+
+impl HeldLine {
+    pub(crate) fn line(&self) -> Line {
+        Line {
+            action_id: self.action_id,
+            value: self.value,
+            discount_value: self.discount_value,
+            quantity: self.quantity.into(),
+        }
+    }
+
+    pub(crate) fn terms(&self, delivery_price: i64) -> ActionTerms {
+        ActionTerms {
+            action_id: self.action_id,
+            discount_delivery: self.discount_delivery,
+            delivery_price,
+            cashback_points: self.cashback_points.into(),
+            payment_only: self.payment_only,
+        }
+    }
+}
+
+pub(crate) async fn held_lines(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+) -> sqlx::Result<Vec<HeldLine>> {
+    sqlx::query_as(
+        "SELECT l.product_id, p.action_id, l.quantity, p.value, p.discount_value,
+                a.name AS action_name, a.digital_product,
+                a.payment_option = 'payment_only' AS payment_only, a.discount_delivery,
+                a.points + a.additional_cashback AS cashback_points
+           FROM checkout_lines l JOIN products p ON p.id = l.product_id
+           JOIN actions a ON a.id = p.action_id
+          WHERE l.checkout_id = $1 ORDER BY l.product_id",
+    )
+    .bind(checkout_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// The member's latest hold: the one the order call uses.
+pub async fn latest(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Option<HeldCheckout>> {
+    sqlx::query_as(
+        "SELECT c.id, c.status, c.expires_at, o.id AS order_id
+           FROM checkouts c LEFT JOIN orders o ON o.checkout_id = c.id
+          WHERE c.user_id = $1 ORDER BY c.id DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Releases, each in a transaction of its own, the member's holds that have no order yet
+/// and the expired holds that keep any of these products. Called before [`confirm`], so
+/// its transaction claims stock without first giving stock back (which would take product
+/// locks out of id order).
+pub async fn clear_before_confirm(
+    db: &PgPool,
+    user_id: i64,
+    product_ids: &[i64],
+) -> sqlx::Result<usize> {
+    let holds: Vec<i64> = sqlx::query_scalar(
+        "SELECT c.id FROM checkouts c
+          WHERE c.status = 'held'
+            AND ((c.user_id = $1 AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.checkout_id = c.id))
+                 OR (c.expires_at <= now() AND EXISTS (
+                        SELECT 1 FROM checkout_lines l
+                         WHERE l.checkout_id = c.id AND l.product_id = ANY($2))))
+          ORDER BY c.id",
+    )
+    .bind(user_id)
+    .bind(product_ids)
+    .fetch_all(db)
+    .await?;
+    let mut released = 0;
+    for checkout_id in holds {
+        let mut tx = db.begin().await?;
+        let done = release(&mut tx, checkout_id, Some(user_id), Utc::now())
+            .await
+            .map_err(|err| match err {
+                super::CommerceError::Db(db) => db,
+                other => sqlx::Error::Protocol(other.to_string()),
+            })?;
+        tx.commit().await?;
+        released += usize::from(done.released);
+    }
+    Ok(released)
+}
+
+/// Confirms the cart: holds each wanted product (claimed in product-id order with one
+/// conditional update each), records the wallet amount the cart can use, and sets one
+/// expiry. On the caller's transaction; the caller enqueues the release job at
+/// `expires_at` on it. Any product short of stock rolls the whole hold back.
+pub async fn confirm(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    wanted: &[Wanted],
+) -> CommerceResult<Hold> {
+    if wanted.is_empty() {
+        return Err(Refusal::EmptyCart.into());
+    }
+    lock_member(conn, user_id).await?;
+    // A hold of this member made between `clear_before_confirm` and this lock.
+    let open: Vec<i64> = sqlx::query_scalar(
+        "SELECT c.id FROM checkouts c WHERE c.user_id = $1 AND c.status = 'held'
+            AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.checkout_id = c.id)",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for checkout_id in open {
+        release(conn, checkout_id, Some(user_id), Utc::now()).await?;
+    }
+    let mut wanted = wanted.to_vec();
+    wanted.sort_by_key(|w| w.product_id);
+    wanted.dedup_by(|later, first| {
+        if later.product_id == first.product_id {
+            first.quantity += later.quantity;
+            true
+        } else {
+            false
+        }
+    });
+    cart::check_quantities(conn, station_id, user_id, &wanted).await?;
+    for w in &wanted {
+        let claimed = sqlx::query(
+            "UPDATE products SET reserved = reserved + $2, updated_at = now()
+              WHERE id = $1 AND station_id = $3 AND stock - reserved >= $2",
+        )
+        .bind(w.product_id)
+        .bind(w.quantity as i32)
+        .bind(station_id)
+        .execute(&mut *conn)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            return Err(Refusal::OutOfStock.into());
+        }
+    }
+    let (checkout_id, expires_at): (i64, DateTime<Utc>) = sqlx::query_as(
+        "INSERT INTO checkouts (station_id, user_id, expires_at)
+         VALUES ($1, $2, now() + $3 * interval '1 minute') RETURNING id, expires_at",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(HOLD_MINUTES as f64)
+    .fetch_one(&mut *conn)
+    .await?;
+    sqlx::query(
+        "INSERT INTO checkout_lines (checkout_id, product_id, quantity)
+         SELECT $1, * FROM unnest($2::bigint[], $3::int[])",
+    )
+    .bind(checkout_id)
+    .bind(wanted.iter().map(|w| w.product_id).collect::<Vec<_>>())
+    .bind(wanted.iter().map(|w| w.quantity as i32).collect::<Vec<_>>())
+    .execute(&mut *conn)
+    .await?;
+    let totals = hold_totals(conn, user_id, checkout_id, 0).await?;
+    sqlx::query("UPDATE checkouts SET wallet_held = $2 WHERE id = $1")
+        .bind(checkout_id)
+        .bind(totals.wallet_value)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Hold {
+        checkout_id,
+        expires_at,
+        totals,
+    })
+}
+
+/// The totals of a hold's lines with its coupon (if any), the member's balance and no
+/// delivery chosen.
+pub async fn hold_totals(
+    conn: &mut PgConnection,
+    user_id: i64,
+    checkout_id: i64,
+    extra_coupon: i64,
+) -> sqlx::Result<Totals> {
+    let lines = held_lines(conn, checkout_id).await?;
+    let coupon = coupons::of_checkout(conn, checkout_id)
+        .await?
+        .map_or(extra_coupon, |coupon| coupon.discount_value);
+    let balance = ledger::balance(&mut *conn, user_id).await?.balance;
+    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(0)).collect();
+    let lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
+    Ok(totals::compute(&lines, &terms, coupon, balance))
+}
+
+/// The member's hold the coupon dialog and the order call work on: held and not expired.
+pub async fn live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<HeldCheckout> {
+    match latest(conn, user_id).await? {
+        Some(hold) if hold.status == "held" && hold.expires_at > Utc::now() => Ok(hold),
+        _ => Err(Refusal::HoldExpired.into()),
+    }
+}
+
+/// What a release did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Released {
+    /// This call released the hold (false: it was paid, released, or not expired yet).
+    pub released: bool,
+    /// The order waiting for payment that ended with it ('Pagamento expirado').
+    pub expired_order: Option<i64>,
+}
+
+/// Releases the hold if it is still held and expired at `now` (the `reservation.release`
+/// job's work), on the caller's transaction. Idempotent.
+pub async fn release_expired(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+    now: DateTime<Utc>,
+) -> CommerceResult<Released> {
+    release(conn, checkout_id, None, now).await
+}
+
+/// Releases the hold: expired ones (`owner` None: only once `expires_at <= now`), or the
+/// owner's own hold without an order at any time. Gives back its units, its coupon use
+/// and, with an order waiting for payment, expires the order and refunds its wallet part.
+async fn release(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+    owner: Option<i64>,
+    now: DateTime<Utc>,
+) -> CommerceResult<Released> {
+    let closed: Option<(i64, i64)> = sqlx::query_as(
+        "UPDATE checkouts c
+            SET status = CASE WHEN c.expires_at <= $2 THEN 'expired' ELSE 'released' END,
+                closed_at = now()
+          WHERE c.id = $1 AND c.status = 'held'
+            AND (c.expires_at <= $2
+                 OR (c.user_id = $3
+                     AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.checkout_id = c.id)))
+         RETURNING c.user_id, c.station_id",
+    )
+    .bind(checkout_id)
+    .bind(now)
+    .bind(owner)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((user_id, station_id)) = closed else {
+        return Ok(Released::default());
+    };
+    give_back_units(conn, checkout_id, false).await?;
+    coupons::release(conn, checkout_id).await?;
+    let order: Option<(i64, String)> = sqlx::query_as(
+        "UPDATE orders SET status = 'expired', closed_at = now()
+          WHERE checkout_id = $1 AND status = 'pending' RETURNING id, code",
+    )
+    .bind(checkout_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((order_id, code)) = order else {
+        return Ok(Released {
+            released: true,
+            expired_order: None,
+        });
+    };
+    sqlx::query(
+        "UPDATE payments SET status = 'expired'
+          WHERE order_id = $1 AND status = 'pending'",
+    )
+    .bind(order_id)
+    .execute(&mut *conn)
+    .await?;
+    let wallet: Option<i64> = sqlx::query_scalar(
+        "UPDATE payments SET status = 'refunded'
+          WHERE order_id = $1 AND method = 'wallet' AND status = 'paid' RETURNING amount",
+    )
+    .bind(order_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(amount) = wallet {
+        ledger::credit(
+            conn,
+            &Credit {
+                user_id,
+                station_id,
+                source_kind: SourceKind::Refund,
+                source_id: format!("order:{order_id}:wallet"),
+                rule: rules::REFUND.into(),
+                amount,
+                description: format!("Estorno do pedido {code}"),
+                action_id: None,
+            },
+            None,
+        )
+        .await?;
+    }
+    Ok(Released {
+        released: true,
+        expired_order: Some(order_id),
+    })
+}
+
+/// Gives a hold's units back to stock, one product at a time in id order (the lock order):
+/// `sold` false returns them to sale (`reserved` only), true takes them out (`stock` too).
+pub(crate) async fn give_back_units(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+    sold: bool,
+) -> sqlx::Result<()> {
+    let lines: Vec<(i64, i32)> = sqlx::query_as(
+        "SELECT product_id, quantity FROM checkout_lines WHERE checkout_id = $1 ORDER BY product_id",
+    )
+    .bind(checkout_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for (product_id, quantity) in lines {
+        sqlx::query(
+            "UPDATE products
+                SET reserved = reserved - $2,
+                    stock = stock - CASE WHEN $3 THEN $2 ELSE 0 END,
+                    updated_at = now()
+              WHERE id = $1",
+        )
+        .bind(product_id)
+        .bind(quantity)
+        .bind(sold)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Moves a live hold's expiry later, to `until` (a pending PIX charge's expiry), with its
+/// pending payments' expiry. Answers the new expiry, or `None` when the hold is no longer
+/// live. The caller enqueues a release job at the new expiry.
+pub async fn extend_hold(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+    until: DateTime<Utc>,
+) -> sqlx::Result<Option<DateTime<Utc>>> {
+    let extended: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "UPDATE checkouts SET expires_at = greatest(expires_at, $2)
+          WHERE id = $1 AND status = 'held' AND expires_at > now()
+         RETURNING expires_at",
+    )
+    .bind(checkout_id)
+    .bind(until)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(expires_at) = extended {
+        sqlx::query(
+            "UPDATE payments SET expires_at = $2
+              WHERE status = 'pending'
+                AND order_id = (SELECT id FROM orders WHERE checkout_id = $1)",
+        )
+        .bind(checkout_id)
+        .bind(expires_at)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(extended)
+}
+
+/// The hold's expiry as seconds left from now (the spec's `reserveTime`), never negative.
+pub fn seconds_left(expires_at: DateTime<Utc>) -> i64 {
+    (expires_at - Utc::now())
+        .max(Duration::zero())
+        .num_seconds()
+}

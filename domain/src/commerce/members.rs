@@ -1,0 +1,45 @@
+//! What the checkout reads of the member besides the cart: their family (listed on family
+//! vouchers) and their saved postal addresses (the delivery step's default).
+
+use serde::Serialize;
+use sqlx::PgExecutor;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct Dependent {
+    pub id: i64,
+    pub dependente: String,
+    pub parentesco: String,
+}
+
+pub async fn dependents(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<Dependent>> {
+    sqlx::query_as(
+        "SELECT id, dependente, parentesco FROM dependents WHERE user_id = $1 ORDER BY id",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct Address {
+    pub id: i64,
+    pub zipcode: String,
+    pub street: String,
+    pub number: String,
+    pub complement: Option<String>,
+    pub neighborhood: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+}
+
+/// The member's addresses, the main one first.
+pub async fn addresses(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<Address>> {
+    sqlx::query_as(
+        "SELECT id, zipcode, line_1 AS street, number, line_2 AS complement, neighborhood, city,
+                state
+           FROM user_addresses WHERE user_id = $1 ORDER BY id",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await
+}

@@ -1,0 +1,115 @@
+//! Commerce (spec 002, docs/api-commerce.md): the products of activities, the member's cart,
+//! coupons, the hold one checkout keeps on stock, coupon use and wallet amount, and orders
+//! with their payment parts. Money is integer centavos.
+
+pub mod cart;
+pub mod catalogue;
+pub mod checkout;
+pub mod coupons;
+pub mod members;
+pub mod order_view;
+pub mod orders;
+pub mod totals;
+
+use crate::wallet::ledger::LedgerError;
+
+/// The spec's stock text.
+pub const OUT_OF_STOCK: &str = "O estoque desse(s) produto(s) está esgotado no momento.";
+/// The spec's reservation-expired text (its toast title is 'Tempo de reserva esgotado').
+pub const HOLD_EXPIRED: &str =
+    "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.";
+pub const PRODUCT_NOT_FOUND: &str = "Produto não encontrado";
+pub const ORDER_NOT_FOUND: &str = "Pedido não encontrado";
+
+/// A rule the member's request breaks; each has the Portuguese text the member reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    OutOfStock,
+    OverLimit { limit: i64, product: String },
+    ProductNotFound,
+    BadQuantity,
+    EmptyCart,
+    HoldExpired,
+    CouponNotFound,
+    CouponOutOfWindow,
+    CouponExhausted,
+    CouponAlreadyUsed,
+    DeliveryRequired { action: String },
+    AddressRequired { action: String },
+    PaymentMethodRequired,
+    BalanceChanged,
+}
+
+impl Refusal {
+    pub fn message(&self) -> String {
+        match self {
+            Self::OutOfStock => OUT_OF_STOCK.into(),
+            Self::OverLimit { limit, product } => format!(
+                "Você atingiu o limite de {limit} unidade(s) de \"{product}\" por participante."
+            ),
+            Self::ProductNotFound => PRODUCT_NOT_FOUND.into(),
+            Self::BadQuantity => "A quantidade deve ser um número inteiro maior que zero.".into(),
+            Self::EmptyCart => "Você ainda não possui itens no seu carrinho.".into(),
+            Self::HoldExpired => HOLD_EXPIRED.into(),
+            Self::CouponNotFound => "Cupom não encontrado.".into(),
+            Self::CouponOutOfWindow => "Este cupom não está no período de validade.".into(),
+            Self::CouponExhausted => "Este cupom atingiu o limite de usos.".into(),
+            Self::CouponAlreadyUsed => "Você já utilizou este cupom.".into(),
+            Self::DeliveryRequired { action } => {
+                format!("Escolha o local de entrega ou retirada de \"{action}\".")
+            }
+            Self::AddressRequired { action } => {
+                format!("Informe o endereço e o CEP de entrega de \"{action}\".")
+            }
+            Self::PaymentMethodRequired => "Escolha a forma de pagamento: cartão ou PIX.".into(),
+            Self::BalanceChanged => {
+                "Seu saldo mudou durante a compra. Por favor, revise o pedido.".into()
+            }
+        }
+    }
+
+    /// Refusals that mean "this thing is not there" rather than "this breaks a rule".
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Self::ProductNotFound)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CommerceError {
+    #[error("refused: {0:?}")]
+    Refused(Refusal),
+    #[error(transparent)]
+    Ledger(LedgerError),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+impl From<Refusal> for CommerceError {
+    fn from(refusal: Refusal) -> Self {
+        Self::Refused(refusal)
+    }
+}
+
+impl From<LedgerError> for CommerceError {
+    fn from(err: LedgerError) -> Self {
+        match err {
+            LedgerError::Db(db) => Self::Db(db),
+            other => Self::Ledger(other),
+        }
+    }
+}
+
+pub type CommerceResult<T> = Result<T, CommerceError>;
+
+/// Serialises one member's checkout work (confirming, placing): taken first in those
+/// transactions, so a member's two tabs never build two holds or two orders at once.
+pub(crate) async fn lock_member(conn: &mut sqlx::PgConnection, user_id: i64) -> sqlx::Result<()> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('commerce.member:' || $1, 0))")
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
