@@ -26,6 +26,21 @@ pub struct Config {
     /// `None`: e-mails are written as files under `data_dir/mail`.
     pub smtp_url: Option<Secret<String>>,
     pub payments: PaymentsProvider,
+    /// Pagar.me's secret key (`sk_...`), the user of its HTTP Basic; required for `pagarme`.
+    pub pagarme_secret_key: Option<Secret<String>>,
+    /// The PEM public key Pagar.me signs webhooks with; required for `pagarme`.
+    pub pagarme_webhook_public_key: Option<String>,
+    /// Pagar.me's API base; overridable so a test can answer like it.
+    pub pagarme_url: String,
+    /// How long a call to the payment provider may take, in seconds.
+    pub payments_timeout_seconds: u64,
+    /// The sandbox provider's key for signing its webhooks (HMAC-SHA256).
+    pub sandbox_webhook_secret: Secret<String>,
+    /// Receiver shown by bank apps in BR Codes (cut to 25 and 15 characters, no accents).
+    pub pix_merchant_name: String,
+    pub pix_merchant_city: String,
+    /// The PIX key of static BR Codes, when the deployment has one.
+    pub pix_key: Option<String>,
     /// The station answered for a host name that matches no station.
     pub default_station: Option<StationRef>,
     pub log_filter: String,
@@ -148,6 +163,19 @@ impl Config {
                 .into(),
             smtp_url: lookup("FILIA_SMTP_URL").map(Secret::new),
             payments: parse(&lookup, "FILIA_PAYMENTS", "sandbox")?,
+            pagarme_secret_key: lookup("FILIA_PAGARME_SECRET_KEY").map(Secret::new),
+            pagarme_webhook_public_key: lookup("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY"),
+            pagarme_url: lookup("FILIA_PAGARME_URL")
+                .unwrap_or_else(|| crate::infra::payments::pagarme::DEFAULT_URL.into()),
+            payments_timeout_seconds: parse(&lookup, "FILIA_PAYMENTS_TIMEOUT_SECONDS", "20")?,
+            sandbox_webhook_secret: Secret::new(
+                lookup("FILIA_SANDBOX_WEBHOOK_SECRET")
+                    .unwrap_or_else(|| DEVELOPMENT_SANDBOX_WEBHOOK_SECRET.into()),
+            ),
+            pix_merchant_name: lookup("FILIA_PIX_MERCHANT_NAME").unwrap_or_else(|| "Filia".into()),
+            pix_merchant_city: lookup("FILIA_PIX_MERCHANT_CITY")
+                .unwrap_or_else(|| "Sao Paulo".into()),
+            pix_key: lookup("FILIA_PIX_KEY"),
             default_station: match lookup("FILIA_DEFAULT_STATION") {
                 Some(value) if value == "none" => None,
                 Some(value) => Some(value.parse().map_err(|reason| ConfigError {
@@ -214,6 +242,39 @@ impl Config {
                 reason: "must be at least 1".into(),
             });
         }
+        if self.payments_timeout_seconds == 0 {
+            return Err(ConfigError {
+                variable: "FILIA_PAYMENTS_TIMEOUT_SECONDS",
+                reason: "must be at least 1".into(),
+            });
+        }
+        if let Err(err) = self.pix_merchant() {
+            return Err(ConfigError {
+                variable: "FILIA_PIX_MERCHANT_NAME",
+                reason: err.to_string(),
+            });
+        }
+        if self.payments == PaymentsProvider::Pagarme {
+            if self.pagarme_secret_key.is_none() {
+                return Err(ConfigError {
+                    variable: "FILIA_PAGARME_SECRET_KEY",
+                    reason: "required when FILIA_PAYMENTS is pagarme".into(),
+                });
+            }
+            let key = self
+                .pagarme_webhook_public_key
+                .as_deref()
+                .ok_or(ConfigError {
+                    variable: "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY",
+                    reason: "required when FILIA_PAYMENTS is pagarme".into(),
+                })?;
+            crate::infra::payments::pagarme::WebhookKey::from_pem(key).map_err(|reason| {
+                ConfigError {
+                    variable: "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY",
+                    reason,
+                }
+            })?;
+        }
         if self.captcha != CaptchaProvider::Off {
             if self.captcha_secret.is_none() {
                 return Err(ConfigError {
@@ -229,6 +290,17 @@ impl Config {
             }
         }
         Ok(self)
+    }
+
+    /// The BR Codes' receiver, from `pix_merchant_name` and `pix_merchant_city`.
+    pub fn pix_merchant(
+        &self,
+    ) -> Result<crate::infra::payments::brcode::Merchant, crate::infra::payments::brcode::BrCodeError>
+    {
+        crate::infra::payments::brcode::Merchant::new(
+            &self.pix_merchant_name,
+            &self.pix_merchant_city,
+        )
     }
 
     /// Whether the signing key is the public development one (`serve` refuses it behind an
@@ -267,6 +339,8 @@ impl FromStr for PaymentsProvider {
 
 /// Known to everyone who reads this file: fine for a laptop, never for production.
 const DEVELOPMENT_SIGNING_KEY: &str = "filia-development-signing-key";
+/// The sandbox is never production; still, a deployment can set its own.
+const DEVELOPMENT_SANDBOX_WEBHOOK_SECRET: &str = "filia-sandbox-webhook-secret";
 
 impl FromStr for CaptchaProvider {
     type Err = String;
@@ -356,12 +430,71 @@ mod tests {
             ("FILIA_PUBLIC_URL", "https://clube.example.com.br/"),
             ("FILIA_DEFAULT_STATION", "42"),
             ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_test"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
         ])
         .expect("valid overrides");
         assert_eq!(config.bind.port(), 9000);
         assert_eq!(config.public_url, "https://clube.example.com.br");
         assert_eq!(config.default_station, Some(StationRef::Id(42)));
         assert_eq!(config.payments, PaymentsProvider::Pagarme);
+    }
+
+    const TEST_PUBLIC_KEY: &str = include_str!("../../tests/fixtures/pagarme_test_public.pem");
+
+    #[test]
+    fn pagarme_needs_its_keys_and_never_prints_them() {
+        assert_eq!(
+            config(&[("FILIA_PAYMENTS", "pagarme")])
+                .expect_err("no key")
+                .variable,
+            "FILIA_PAGARME_SECRET_KEY"
+        );
+        let err = config(&[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_live_hunter2"),
+        ])
+        .expect_err("no public key");
+        assert_eq!(err.variable, "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY");
+        let err = config(&[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_live_hunter2"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", "not a key"),
+        ])
+        .expect_err("bad public key");
+        assert_eq!(err.variable, "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY");
+        let on = config(&[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_live_hunter2"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+            ("FILIA_SANDBOX_WEBHOOK_SECRET", "whsec_s3cr3t"),
+        ])
+        .expect("complete");
+        let printed = format!("{on:?}");
+        assert!(!printed.contains("hunter2") && !printed.contains("s3cr3t"));
+    }
+
+    #[test]
+    fn the_pix_merchant_has_defaults_and_fits_the_br_code() {
+        let defaults = config(&[]).expect("defaults");
+        let merchant = defaults.pix_merchant().expect("merchant");
+        assert_eq!(
+            (merchant.name.as_str(), merchant.city.as_str()),
+            ("FILIA", "SAO PAULO")
+        );
+        let long = config(&[
+            (
+                "FILIA_PIX_MERCHANT_NAME",
+                "Associação dos Servidores Públicos do Estado",
+            ),
+            ("FILIA_PIX_MERCHANT_CITY", "Florianópolis"),
+        ])
+        .expect("long names are cut");
+        let merchant = long.pix_merchant().expect("merchant");
+        assert_eq!(merchant.name, "ASSOCIACAO DOS SERVIDORES");
+        assert_eq!(merchant.city, "FLORIANOPOLIS");
+        let err = config(&[("FILIA_PIX_MERCHANT_NAME", "☕")]).expect_err("nothing left");
+        assert_eq!(err.variable, "FILIA_PIX_MERCHANT_NAME");
     }
 
     #[test]

@@ -1,0 +1,104 @@
+//! Card installment options (`POST /calculate-installments`). Our rule (docs/decisions.md,
+//! "Payments gateway"): no interest, the station absorbs the acquirer's cost; at most the
+//! activity's maximum (12 by default) and no installment below R$ 5,00. The amount is split
+//! in whole centavos; the first installment carries the leftover centavos, so the shown
+//! `installment_amount` is the largest one and the installments add up to the amount.
+
+use serde::Serialize;
+
+/// The most installments a card payment is split into when the activity allows them.
+pub const MAX_INSTALLMENTS: u32 = 12;
+/// The smallest installment, in centavos (R$ 5,00).
+pub const MIN_INSTALLMENT_CENTS: i64 = 500;
+
+/// One option, as the spec answers it: `{installment, installment_amount}` (centavos).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct InstallmentOption {
+    pub installment: u32,
+    pub installment_amount: i64,
+}
+
+/// The options for `amount_cents`, 1x first; `max_installments` is 1 when the activity
+/// does not allow installments. No option for a non-positive amount.
+pub fn installment_options(amount_cents: i64, max_installments: u32) -> Vec<InstallmentOption> {
+    if amount_cents <= 0 {
+        return Vec::new();
+    }
+    let max = max_installments.clamp(1, MAX_INSTALLMENTS);
+    (1..=max)
+        .filter(|&n| n == 1 || amount_cents / i64::from(n) >= MIN_INSTALLMENT_CENTS)
+        .map(|n| InstallmentOption {
+            installment: n,
+            installment_amount: first_installment(amount_cents, n),
+        })
+        .collect()
+}
+
+/// The amounts of each installment of `amount_cents` in `count` parts (first carries the
+/// leftover centavos); what a provider charges month by month.
+pub fn split(amount_cents: i64, count: u32) -> Vec<i64> {
+    let count = count.max(1);
+    let base = amount_cents / i64::from(count);
+    let leftover = amount_cents - base * i64::from(count);
+    (0..count)
+        .map(|i| if i == 0 { base + leftover } else { base })
+        .collect()
+}
+
+fn first_installment(amount_cents: i64, count: u32) -> i64 {
+    split(amount_cents, count)[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_without_interest_and_the_parts_add_up() {
+        let options = installment_options(10_000, 12);
+        assert_eq!(options.len(), 12);
+        assert_eq!(
+            options[0],
+            InstallmentOption {
+                installment: 1,
+                installment_amount: 10_000
+            }
+        );
+        assert_eq!(options[2].installment_amount, 3_334); // 33,34 + 33,33 + 33,33
+        for option in &options {
+            let parts = split(10_000, option.installment);
+            assert_eq!(parts.iter().sum::<i64>(), 10_000);
+            assert_eq!(parts[0], option.installment_amount);
+            assert!(
+                parts[1..]
+                    .iter()
+                    .all(|&p| p == 10_000 / i64::from(option.installment))
+            );
+        }
+    }
+
+    #[test]
+    fn no_installment_below_five_reais() {
+        // R$ 24,99 in 5 would be R$ 4,99 each: only up to 4x.
+        let options = installment_options(2_499, 12);
+        assert_eq!(options.last().map(|o| o.installment), Some(4));
+        // A small amount still has the single payment.
+        assert_eq!(
+            installment_options(300, 12),
+            vec![InstallmentOption {
+                installment: 1,
+                installment_amount: 300
+            }]
+        );
+    }
+
+    #[test]
+    fn the_activitys_maximum_and_ours_both_cap() {
+        assert_eq!(installment_options(100_000, 1).len(), 1);
+        assert_eq!(installment_options(100_000, 0).len(), 1);
+        assert_eq!(installment_options(100_000, 3).len(), 3);
+        assert_eq!(installment_options(10_000_000, 48).len(), 12);
+        assert!(installment_options(0, 12).is_empty());
+        assert!(installment_options(-5, 12).is_empty());
+    }
+}
