@@ -22,14 +22,17 @@ as_root() {
 
 # Debian packages the platform needs, by the command that shows each is there: browsers
 # for tests, ffmpeg for videos, poppler for checking PDFs, PostgreSQL and Redis clients.
+# Lato, the font receipts and vouchers are written in, shows by its file (unless
+# FILIA_PDF_FONT_DIR points the PDFs at a copy of the font elsewhere).
 ensure_packages() {
   local wanted=(chromium:chromium ffmpeg:ffmpeg ffprobe:ffmpeg pdftoppm:poppler-utils
-    psql:postgresql-client pg_isready:postgresql-client redis-cli:redis-tools curl:curl
-    node:nodejs npm:npm)
+    pdftotext:poppler-utils psql:postgresql-client pg_isready:postgresql-client
+    redis-cli:redis-tools curl:curl node:nodejs npm:npm)
   local missing=() entry
   for entry in "${wanted[@]}"; do
     command -v "${entry%%:*}" >/dev/null || missing+=("${entry##*:}")
   done
+  [ -f "${FILIA_PDF_FONT_DIR:-/usr/share/fonts/truetype/lato}/Lato-Regular.ttf" ] || missing+=(fonts-lato)
   if [ ${#missing[@]} -gt 0 ]; then
     mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
     say "installing ${missing[*]}"

@@ -1,6 +1,6 @@
 //! What talks to the outside world or runs the process: configuration, the database pool,
-//! e-mail, object storage, images, captcha, payment gateways, telemetry, and the demo
-//! station's seed.
+//! e-mail, object storage, images, receipt and voucher PDFs, captcha, payment gateways,
+//! telemetry, and the demo station's seed.
 
 pub mod captcha;
 pub mod config;
@@ -10,5 +10,6 @@ pub mod images;
 pub mod mail;
 pub mod objects;
 pub mod payments;
+pub mod pdf;
 pub mod process;
 pub mod telemetry;
