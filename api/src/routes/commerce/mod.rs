@@ -12,14 +12,18 @@ use crate::state::AppState;
 
 pub mod cart;
 pub mod checkout;
+pub mod documents;
 pub mod members;
 pub mod orders;
+pub mod vouchers;
 
 pub fn router() -> OpenApiRouter<AppState> {
     cart::router()
         .merge(checkout::router())
         .merge(orders::router())
         .merge(members::router())
+        .merge(documents::router())
+        .merge(vouchers::router())
 }
 
 /// A refusal is the member's to fix (422, the Portuguese text), a missing product a 404.
