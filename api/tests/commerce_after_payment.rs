@@ -1,0 +1,296 @@
+//! After payment over HTTP: the member's vouchers (made once however often asked), coupon
+//! purchases, the receipt and voucher PDFs (202 with the job's id, then the file), and
+//! that another member's order, voucher and PDF are refused.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::StatusCode;
+use common::{app, call, send_json};
+use domain::commerce::cart::Wanted;
+use domain::commerce::checkout;
+use domain::commerce::orders::{self, Method, PlaceOrder};
+use domain::wallet::ledger::{self, Credit, SourceKind};
+use jobs::JobState;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+const FORBIDDEN: &str = "Você não possui autorização para acessar esta página.";
+
+struct World {
+    station_id: i64,
+    member: (i64, String),
+    other: (i64, String),
+    product_id: i64,
+}
+
+async fn member(db: &PgPool, station_id: i64, email: &str) -> (i64, String) {
+    let user_id = common::insert_member(db, station_id, email).await;
+    let token = domain::accounts::session::create(db, user_id)
+        .await
+        .expect("session");
+    (user_id, token)
+}
+
+async fn world(db: &PgPool) -> World {
+    let station_id = common::insert_station(db, "clube").await;
+    let member = member(db, station_id, "maria@example.com").await;
+    let other = member_other(db, station_id).await;
+    sqlx::query(
+        "INSERT INTO dependents (station_id, user_id, dependente, parentesco)
+         VALUES ($1, $2, 'João', 'Filho')",
+    )
+    .bind(station_id)
+    .bind(member.0)
+    .execute(db)
+    .await
+    .expect("dependent");
+    let action_id: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, sell_vouchers,
+                              familiar_voucher, points, rules)
+         VALUES ($1, 3, 'Ingresso do show', true, true, true, 5, '<p>Apresente o QR</p>')
+         RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("action");
+    let product_id: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         VALUES ($1, $2, 'Ingresso', 3000, 10) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(action_id)
+    .fetch_one(db)
+    .await
+    .expect("product");
+    let mut tx = db.begin().await.expect("tx");
+    ledger::credit(
+        &mut tx,
+        &Credit {
+            user_id: member.0,
+            station_id,
+            source_kind: SourceKind::Adjustment,
+            source_id: "saldo".into(),
+            rule: "adjustment".into(),
+            amount: 100_000,
+            description: "Saldo".into(),
+            action_id: None,
+        },
+        None,
+    )
+    .await
+    .expect("balance");
+    tx.commit().await.expect("commit");
+    World {
+        station_id,
+        member,
+        other,
+        product_id,
+    }
+}
+
+async fn member_other(db: &PgPool, station_id: i64) -> (i64, String) {
+    member(db, station_id, "outra@example.com").await
+}
+
+/// An order of two tickets: paid with the wallet (`method` None) or left waiting for PIX.
+async fn order(db: &PgPool, world: &World, user_id: i64, method: Option<Method>) -> i64 {
+    let mut tx = db.begin().await.expect("tx");
+    checkout::confirm(
+        &mut tx,
+        world.station_id,
+        user_id,
+        &[Wanted {
+            product_id: world.product_id,
+            quantity: 2,
+        }],
+    )
+    .await
+    .expect("hold");
+    let placed = orders::place(
+        &mut tx,
+        world.station_id,
+        user_id,
+        &PlaceOrder {
+            method,
+            ..PlaceOrder::default()
+        },
+    )
+    .await
+    .expect("order");
+    tx.commit().await.expect("commit");
+    placed.order_id
+}
+
+async fn get(app: &Router, uri: &str, token: &str) -> common::Answer {
+    call(app, "GET", uri, Some(token), &[]).await
+}
+
+async fn create_vouchers(
+    app: &Router,
+    token: &str,
+    order_id: Value,
+    user_id: i64,
+) -> common::Answer {
+    send_json(
+        app,
+        "POST",
+        "/api/create-vouchers-product-order",
+        Some(token),
+        &[],
+        &json!({ "should_contact": true, "product_orders": order_id, "user_id": user_id }),
+    )
+    .await
+}
+
+async fn wait_succeeded(db: &PgPool, job_id: &str) {
+    for _ in 0..600 {
+        let view = jobs::state::find(db, job_id)
+            .await
+            .expect("job")
+            .expect("exists");
+        if view.state == JobState::Succeeded {
+            return;
+        }
+        assert!(!view.state.is_final(), "{view:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("job {job_id} did not finish");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn vouchers_are_made_once_and_only_their_owner_reads_them(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let (other_id, other_token) = world.other.clone();
+    let order_id = order(&db, &world, member_id, None).await;
+
+    let first = create_vouchers(&app, &token, json!(order_id), member_id).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let vouchers = first.json();
+    assert_eq!(vouchers.as_array().expect("list").len(), 2);
+    assert_eq!(vouchers[0]["validated"], "0");
+    assert_eq!(vouchers[0]["presential_course"]["name"], "Ingresso do show");
+    assert_eq!(
+        vouchers[0]["presential_course"]["action"]["familiarVoucher"],
+        true
+    );
+    assert_eq!(
+        vouchers[0]["dependents"],
+        json!([{ "dependente": "João", "parentesco": "Filho" }])
+    );
+    let code = vouchers[0]["code"].as_str().expect("code").to_string();
+    assert_eq!(
+        vouchers[0]["validator_link"],
+        format!("https://outro.example.com/validador/{code}")
+    );
+    // Asked again (the order page does when the flag is not yet seen): the same vouchers.
+    let again = create_vouchers(&app, &token, json!(order_id.to_string()), member_id).await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.json(), vouchers);
+    let order_view = get(
+        &app,
+        &format!("/api/product-orders/?where[id]={order_id}"),
+        &token,
+    )
+    .await;
+    assert_eq!(order_view.json()[0]["create_vouchers"], true);
+
+    let listed = get(&app, &format!("/api/user-vouchers/{member_id}"), &token).await;
+    assert_eq!(listed.status, StatusCode::OK);
+    assert_eq!(listed.json().as_array().expect("list").len(), 2);
+    let bought = get(
+        &app,
+        &format!("/api/user-bought-cupoms/{member_id}"),
+        &token,
+    )
+    .await;
+    assert_eq!(bought.status, StatusCode::OK);
+    assert_eq!(bought.json()[0]["price"], 6000);
+    assert_eq!(
+        bought.json()[0]["cupom"]["action"]["name"],
+        "Ingresso do show"
+    );
+
+    // Another member: refused everywhere.
+    let theirs = create_vouchers(&app, &other_token, json!(order_id), other_id).await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN);
+    assert_eq!(theirs.json()["messages"], json!([FORBIDDEN]));
+    for uri in [
+        format!("/api/user-vouchers/{member_id}"),
+        format!("/api/user-bought-cupoms/{member_id}"),
+        format!("/api/product-orders/{order_id}/receipt"),
+        format!("/api/vouchers/{code}/pdf"),
+    ] {
+        let refused = get(&app, &uri, &other_token).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::FORBIDDEN,
+            "{uri}: {}",
+            refused.text
+        );
+    }
+    let missing = get(&app, "/api/vouchers/NAOEXISTE0000/pdf", &token).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+
+    // An order still waiting for PIX has no vouchers and no receipt yet.
+    let pending = order(&db, &world, other_id, Some(Method::Pix)).await;
+    let refused = create_vouchers(&app, &other_token, json!(pending), other_id).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused.json()["messages"],
+        json!(["Erro ao gerar os vouchers."])
+    );
+    let not_yet = get(
+        &app,
+        &format!("/api/product-orders/{pending}/receipt"),
+        &other_token,
+    )
+    .await;
+    assert_eq!(not_yet.status, StatusCode::CONFLICT);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_receipt_and_voucher_pdfs_follow_their_jobs_then_download(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let order_id = order(&db, &world, member_id, None).await;
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+
+    let uri = format!("/api/product-orders/{order_id}/receipt");
+    let making = get(&app, &uri, &token).await;
+    assert_eq!(making.status, StatusCode::ACCEPTED, "{}", making.text);
+    let job_id = making.json()["job_id"].as_str().expect("job").to_string();
+    // The job is the member's to follow.
+    let followed = get(&app, &format!("/api/jobs/{job_id}"), &token).await;
+    assert_eq!(followed.status, StatusCode::OK, "{}", followed.text);
+    wait_succeeded(&db, &job_id).await;
+    let pdf = get(&app, &uri, &token).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    assert_eq!(pdf.headers["content-type"], "application/pdf");
+    assert!(pdf.text.starts_with("%PDF"));
+
+    let vouchers = create_vouchers(&app, &token, json!(order_id), member_id)
+        .await
+        .json();
+    let code = vouchers[0]["code"].as_str().expect("code").to_string();
+    let uri = format!("/api/vouchers/{code}/pdf");
+    let making = get(&app, &uri, &token).await;
+    let pdf = if making.status == StatusCode::ACCEPTED {
+        wait_succeeded(&db, making.json()["job_id"].as_str().expect("job")).await;
+        get(&app, &uri, &token).await
+    } else {
+        making
+    };
+    assert_eq!(pdf.status, StatusCode::OK, "{}", pdf.text);
+    assert_eq!(pdf.headers["content-type"], "application/pdf");
+    assert!(pdf.text.starts_with("%PDF"));
+    fleet.stop().await.expect("clean stop");
+}
