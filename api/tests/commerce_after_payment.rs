@@ -294,3 +294,121 @@ async fn the_receipt_and_voucher_pdfs_follow_their_jobs_then_download(db: PgPool
     assert!(pdf.text.starts_with("%PDF"));
     fleet.stop().await.expect("clean stop");
 }
+
+async fn staff(
+    db: &PgPool,
+    station_id: i64,
+    email: &str,
+    role: domain::staff::Role,
+    scope: domain::staff::Scope,
+) -> String {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active, role)
+         VALUES ($1, 'Equipe', $2, true, 'staff') RETURNING id",
+    )
+    .bind(station_id)
+    .bind(email)
+    .fetch_one(db)
+    .await
+    .expect("staff user");
+    domain::staff::set_grant(db, id, role, scope)
+        .await
+        .expect("grant");
+    domain::accounts::session::create(db, id)
+        .await
+        .expect("session")
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn support_staff_refund_from_the_console_audited_and_scoped(db: PgPool) {
+    use domain::staff::{Role, Scope};
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let order_id = order(&db, &world, world.member.0, None).await;
+    let elsewhere = common::insert_station(&db, "longe").await;
+    let support = staff(
+        &db,
+        world.station_id,
+        "s@example.com",
+        Role::Support,
+        Scope::Station(world.station_id),
+    )
+    .await;
+    let viewer = staff(
+        &db,
+        world.station_id,
+        "v@example.com",
+        Role::Viewer,
+        Scope::Station(world.station_id),
+    )
+    .await;
+    let stranger = staff(
+        &db,
+        elsewhere,
+        "x@example.com",
+        Role::Support,
+        Scope::Station(elsewhere),
+    )
+    .await;
+    let uri = format!("/api/ops/orders/{order_id}/refunds");
+    let body = json!({ "reason": "Evento cancelado" });
+
+    let read_only = send_json(&app, "POST", &uri, Some(&viewer), &[], &body).await;
+    assert_eq!(read_only.status, StatusCode::FORBIDDEN);
+    let out_of_scope = send_json(&app, "POST", &uri, Some(&stranger), &[], &body).await;
+    assert_eq!(out_of_scope.status, StatusCode::NOT_FOUND);
+    let member = send_json(&app, "POST", &uri, Some(&world.member.1), &[], &body).await;
+    assert_eq!(member.status, StatusCode::FORBIDDEN);
+
+    let bad_line = send_json(
+        &app,
+        "POST",
+        &uri,
+        Some(&support),
+        &[],
+        &json!({ "lines": [{ "order_line_id": 0, "quantity": 1 }], "reason": "x" }),
+    )
+    .await;
+    assert_eq!(bad_line.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    let queued = send_json(&app, "POST", &uri, Some(&support), &[], &body).await;
+    assert_eq!(queued.status, StatusCode::ACCEPTED, "{}", queued.text);
+    let queued = queued.json();
+    assert_eq!(queued["amount"], 6000);
+    assert_eq!(
+        queued["wallet_cents"], 6000,
+        "a wallet-only order goes back to the wallet"
+    );
+    let job_id = queued["job_id"].as_str().expect("job");
+    // Nothing is left to refund while that one is under way.
+    let twice = send_json(&app, "POST", &uri, Some(&support), &[], &body).await;
+    assert_eq!(twice.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        twice.json()["messages"],
+        json!(["Não há mais nada a estornar neste pedido."])
+    );
+    let audit = call(
+        &app,
+        "GET",
+        &format!("/api/ops/audit?job_id={job_id}"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    assert_eq!(audit.json()["entries"][0]["action"], "order.refund");
+
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+    wait_succeeded(&db, job_id).await;
+    let order_view = get(
+        &app,
+        &format!("/api/product-orders/?where[id]={order_id}"),
+        &world.member.1,
+    )
+    .await
+    .json();
+    assert_eq!(order_view[0]["status"], "Estornada");
+    fleet.stop().await.expect("clean stop");
+}
