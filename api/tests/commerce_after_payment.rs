@@ -412,3 +412,96 @@ async fn support_staff_refund_from_the_console_audited_and_scoped(db: PgPool) {
     assert_eq!(order_view[0]["status"], "Estornada");
     fleet.stop().await.expect("clean stop");
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_partner_validates_a_voucher_once_even_twice_at_once(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let partner_id: i64 = sqlx::query_scalar(
+        "INSERT INTO partners (station_id, name, validator_host)
+         VALUES ($1, 'Casa de Shows', 'validador.casa.com.br') RETURNING id",
+    )
+    .bind(world.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("partner");
+    sqlx::query("UPDATE actions SET partner_id = $1 WHERE station_id = $2")
+        .bind(partner_id)
+        .bind(world.station_id)
+        .execute(&db)
+        .await
+        .expect("partner of the activity");
+    let (partner_user, partner_token) = member(&db, world.station_id, "portaria@casa.com.br").await;
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(partner_user)
+        .bind(partner_id)
+        .execute(&db)
+        .await
+        .expect("grant");
+    let order_id = order(&db, &world, member_id, None).await;
+    let vouchers = create_vouchers(&app, &token, json!(order_id), member_id)
+        .await
+        .json();
+    let code = vouchers[0]["code"].as_str().expect("code").to_string();
+    assert_eq!(
+        vouchers[0]["validator_link"],
+        format!("https://validador.casa.com.br/validador/{code}")
+    );
+    let uri = format!("/api/validator/vouchers/{code}");
+
+    // The member (no partner grant) neither sees nor validates it.
+    assert_eq!(get(&app, &uri, &token).await.status, StatusCode::FORBIDDEN);
+    let seen = get(&app, &uri, &partner_token).await;
+    assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    assert_eq!(seen.json()["validated"], "0");
+
+    // Two validations at once: one uses it, the other reads that it was used.
+    let (a, b) = tokio::join!(
+        call(&app, "POST", &uri, Some(&partner_token), &[]),
+        call(&app, "POST", &uri, Some(&partner_token), &[]),
+    );
+    let mut statuses = [a.status, b.status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{a:?} {b:?}"
+    );
+    let used = if a.status == StatusCode::CONFLICT {
+        a
+    } else {
+        b
+    };
+    assert_eq!(
+        used.json()["messages"],
+        json!(["Este voucher já foi utilizado!"])
+    );
+    let validated: String = sqlx::query_scalar("SELECT validated FROM vouchers WHERE code = $1")
+        .bind(&code)
+        .fetch_one(&db)
+        .await
+        .expect("voucher");
+    assert_eq!(validated, "1");
+    let again = call(&app, "POST", &uri, Some(&partner_token), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+
+    // Type 3: the line's cashback (written now, its job not having run) is due for the
+    // next release batch.
+    let (rule, due): (String, bool) = sqlx::query_as(
+        "SELECT rule, available_at <= now() FROM credit_lots WHERE source_kind = 'purchase'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("lot");
+    assert_eq!((rule.as_str(), due), ("purchase.cashback.validation", true));
+    // The other voucher is untouched.
+    let other = vouchers[1]["code"].as_str().expect("code");
+    let fresh = get(
+        &app,
+        &format!("/api/validator/vouchers/{other}"),
+        &partner_token,
+    )
+    .await;
+    assert_eq!(fresh.json()["validated"], "0");
+}

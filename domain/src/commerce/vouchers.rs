@@ -491,3 +491,86 @@ pub async fn create_for_member_order(
     create_for_order(conn, order_id).await?;
     Ok(Ok(ids_of_order(conn, order_id).await?))
 }
+
+/// Why a validation did not happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotValidated {
+    NotFound,
+    /// The caller validates for no partner of this voucher's activity.
+    NotPartner,
+    /// Spec 002's 'Este voucher já foi utilizado!'.
+    AlreadyUsed,
+}
+
+/// The voucher as the partner's validator sees it: a voucher of the station whose
+/// activity's partner granted the caller (`partner_staff`).
+pub async fn for_partner(
+    conn: &mut PgConnection,
+    station_id: i64,
+    staff_user_id: i64,
+    code: &str,
+) -> sqlx::Result<Result<Found, NotValidated>> {
+    let Some(found) = by_code(conn, station_id, code).await? else {
+        return Ok(Err(NotValidated::NotFound));
+    };
+    let granted: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM partner_staff WHERE user_id = $1 AND partner_id = $2)",
+    )
+    .bind(staff_user_id)
+    .bind(found.partner_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(if granted {
+        Ok(found)
+    } else {
+        Err(NotValidated::NotPartner)
+    })
+}
+
+/// Marks a voucher used, once, on the caller's transaction: a conditional update from
+/// '0', so of two partners validating at once one succeeds and the other reads
+/// 'Este voucher já foi utilizado!'. For types 3 and 4 the line's cashback lot (written now
+/// if its job has not run yet) becomes due, and the station's next release batch makes it
+/// spendable (spec 001: released on the partner's confirmation).
+pub async fn validate(
+    conn: &mut PgConnection,
+    station_id: i64,
+    staff_user_id: i64,
+    code: &str,
+) -> Result<Result<Found, NotValidated>, super::CommerceError> {
+    let found = match for_partner(conn, station_id, staff_user_id, code).await? {
+        Ok(found) => found,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let line: Option<(i64, i64, i16)> = sqlx::query_as(
+        "UPDATE vouchers v SET validated = '1', validated_at = now(), validated_by = $2
+           FROM order_lines l JOIN actions a ON a.id = l.action_id
+          WHERE v.id = $1 AND v.validated = '0' AND l.id = v.order_line_id
+          RETURNING l.id, l.order_id, a.type_id::int2",
+    )
+    .bind(found.voucher_id)
+    .bind(staff_user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((line_id, order_id, action_type)) = line else {
+        return Ok(Err(NotValidated::AlreadyUsed));
+    };
+    if super::fulfilment::PARTNER_CONFIRMED_TYPES.contains(&action_type) {
+        let source = super::fulfilment::line_source(line_id);
+        for credit in super::fulfilment::line_credits(conn, order_id).await? {
+            if credit.source_id == source {
+                crate::wallet::ledger::credit(conn, &credit, None).await?;
+            }
+        }
+        sqlx::query(
+            "UPDATE credit_lots SET available_at = least(available_at, now())
+              WHERE source_kind = 'purchase' AND source_id = $1 AND state = 'pending'",
+        )
+        .bind(&source)
+        .execute(&mut *conn)
+        .await?;
+    }
+    let mut found = found;
+    found.view.validated = "1".into();
+    Ok(Ok(found))
+}

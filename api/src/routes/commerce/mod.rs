@@ -15,6 +15,7 @@ pub mod checkout;
 pub mod documents;
 pub mod members;
 pub mod orders;
+pub mod validator;
 pub mod vouchers;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -24,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(members::router())
         .merge(documents::router())
         .merge(vouchers::router())
+        .merge(validator::router())
 }
 
 /// A refusal is the member's to fix (422, the Portuguese text), a missing product a 404.
