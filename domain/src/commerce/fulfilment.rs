@@ -476,3 +476,17 @@ pub async fn receipt_state(
     .fetch_optional(&mut *conn)
     .await
 }
+
+#[cfg(test)]
+mod split_tests {
+    use super::split;
+
+    #[test]
+    fn cashback_splits_by_price_and_the_last_line_takes_the_rest() {
+        assert_eq!(split(1000, &[3000, 2000, 1000]), vec![500, 333, 167]);
+        assert_eq!(split(500, &[1]), vec![500]);
+        assert_eq!(split(700, &[0, 0]), vec![700, 0]);
+        assert_eq!(split(999, &[1, 1, 1]).iter().sum::<i64>(), 999);
+        assert!(split(10, &[]).is_empty());
+    }
+}
