@@ -6,10 +6,13 @@ pub mod cart;
 pub mod catalogue;
 pub mod checkout;
 pub mod coupons;
+pub mod fulfilment;
 pub mod members;
 pub mod order_view;
 pub mod orders;
+pub mod refunds;
 pub mod totals;
+pub mod vouchers;
 
 use crate::wallet::ledger::LedgerError;
 

@@ -22,6 +22,8 @@ pub struct Config {
     /// The address members reach the app at; used in links inside e-mails and PDFs.
     pub public_url: String,
     pub data_dir: PathBuf,
+    /// Where receipts and vouchers read Lato (`FILIA_PDF_FONT_DIR`).
+    pub pdf_font_dir: PathBuf,
     pub web_dir: PathBuf,
     /// `None`: e-mails are written as files under `data_dir/mail`.
     pub smtp_url: Option<Secret<String>>,
@@ -157,6 +159,9 @@ impl Config {
             metrics_token: lookup("FILIA_METRICS_TOKEN").map(Secret::new),
             data_dir: lookup("FILIA_DATA_DIR")
                 .unwrap_or_else(|| "./data".into())
+                .into(),
+            pdf_font_dir: lookup("FILIA_PDF_FONT_DIR")
+                .unwrap_or_else(|| crate::infra::pdf::DEFAULT_FONT_DIR.into())
                 .into(),
             web_dir: lookup("FILIA_WEB_DIR")
                 .unwrap_or_else(|| "web/dist".into())

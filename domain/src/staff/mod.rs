@@ -133,6 +133,9 @@ pub enum Action {
     #[serde(rename = "cashback.release")]
     #[sqlx(rename = "cashback.release")]
     CashbackRelease,
+    #[serde(rename = "order.refund")]
+    #[sqlx(rename = "order.refund")]
+    OrderRefund,
 }
 
 /// One action about to be recorded.

@@ -23,6 +23,11 @@ pub const ACTIVITY: &str = "activity";
 /// Cashback of a purchase: held for the CDC's 7-day withdrawal period, so a refund of the
 /// purchase can still reverse it.
 pub const PURCHASE_CASHBACK: &str = "purchase.cashback";
+/// Cashback of a purchase of a paid coupon or voucher (type 3) or presential course (type
+/// 4): spec 001 releases it on the partner's confirmation, so it waits (a year at most)
+/// until the voucher is validated, which makes it due at once
+/// (`commerce::vouchers::validate`).
+pub const PURCHASE_CASHBACK_ON_VALIDATION: &str = "purchase.cashback.validation";
 /// The health co-payment cashback of spec 002: held 90 days.
 pub const HEALTH_COPAY: &str = "health.copay";
 pub const DONATION: &str = "donation";
@@ -59,6 +64,10 @@ impl Rule {
         match rule {
             PURCHASE_CASHBACK => Self {
                 hold: Duration::days(7),
+                ..Self::HELD
+            },
+            PURCHASE_CASHBACK_ON_VALIDATION => Self {
+                hold: Duration::days(365),
                 ..Self::HELD
             },
             HEALTH_COPAY => Self {

@@ -10,7 +10,11 @@ pub mod infra;
 pub mod platform;
 pub mod wallet;
 
+pub use commerce::order_confirm::OrderConfirm;
+pub use commerce::receipt_pdf::ReceiptPdf;
+pub use commerce::refund::OrderRefund;
 pub use commerce::reservation_release::ReservationRelease;
+pub use commerce::voucher_pdf::VoucherPdf;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
@@ -45,6 +49,10 @@ kinds!(
     CashbackRelease,
     CashbackDispatch,
     ReservationRelease,
+    OrderConfirm,
+    ReceiptPdf,
+    VoucherPdf,
+    OrderRefund,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

@@ -12,14 +12,20 @@ use crate::state::AppState;
 
 pub mod cart;
 pub mod checkout;
+pub mod documents;
 pub mod members;
 pub mod orders;
+pub mod validator;
+pub mod vouchers;
 
 pub fn router() -> OpenApiRouter<AppState> {
     cart::router()
         .merge(checkout::router())
         .merge(orders::router())
         .merge(members::router())
+        .merge(documents::router())
+        .merge(vouchers::router())
+        .merge(validator::router())
 }
 
 /// A refusal is the member's to fix (422, the Portuguese text), a missing product a 404.

@@ -5,8 +5,9 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub mod ops;
+pub mod refunds;
 
 /// Mounted at `/ops`.
 pub fn router() -> OpenApiRouter<AppState> {
-    ops::router()
+    ops::router().merge(refunds::router())
 }

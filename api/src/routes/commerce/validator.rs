@@ -1,0 +1,94 @@
+//! The partner's validator (the QR code of a voucher opens `{host}/validador/{code}`):
+//! `GET /validator/vouchers/{code}` shows the voucher and `POST` marks it used, once. Only
+//! an account a partner granted (`partner_staff`) for the voucher's activity may do
+//! either; a second use answers 409 'Este voucher já foi utilizado!'.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use domain::commerce::vouchers::{
+    self, ALREADY_USED, NotValidated, VOUCHER_NOT_FOUND, VoucherView,
+};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::commerce_error;
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::member::{Member, NOT_AUTHORIZED};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(show, validate))
+}
+
+fn refused(reason: NotValidated) -> Response {
+    match reason {
+        NotValidated::NotFound => ApiError::not_found(VOUCHER_NOT_FOUND).into_response(),
+        NotValidated::NotPartner => ApiError::Forbidden(NOT_AUTHORIZED.into()).into_response(),
+        NotValidated::AlreadyUsed => (
+            StatusCode::CONFLICT,
+            axum::Json(Messages {
+                messages: vec![ALREADY_USED.into()],
+            }),
+        )
+            .into_response(),
+    }
+}
+
+/// A voucher, as its partner's validator sees it
+#[utoipa::path(
+    get,
+    path = "/validator/vouchers/{code}",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("code" = String, Path, description = "The voucher's code (the QR code's link ends with it)")),
+    responses(
+        (status = 200, description = "The voucher; `validated` '0' is unused", body = VoucherView),
+        (status = 403, description = "The caller validates for no partner of this activity", body = Messages),
+        (status = 404, description = "No such voucher in the caller's station", body = ErrorMessage),
+    )
+)]
+async fn show(
+    State(state): State<AppState>,
+    member: Member,
+    Path(code): Path<String>,
+) -> ApiResult<Response> {
+    let mut conn = state.db.acquire().await?;
+    Ok(
+        match vouchers::for_partner(&mut conn, member.station_id, member.user_id, &code).await? {
+            Ok(found) => Json(found.view).into_response(),
+            Err(reason) => refused(reason),
+        },
+    )
+}
+
+/// Marks a voucher used, once
+#[utoipa::path(
+    post,
+    path = "/validator/vouchers/{code}",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("code" = String, Path, description = "The voucher's code")),
+    responses(
+        (status = 200, description = "Used now; `validated` is '1'", body = VoucherView),
+        (status = 403, description = "The caller validates for no partner of this activity", body = Messages),
+        (status = 404, description = "No such voucher in the caller's station", body = ErrorMessage),
+        (status = 409, description = "'Este voucher já foi utilizado!'", body = Messages),
+    )
+)]
+async fn validate(
+    State(state): State<AppState>,
+    member: Member,
+    Path(code): Path<String>,
+) -> ApiResult<Response> {
+    let mut tx = state.db.begin().await?;
+    let outcome = vouchers::validate(&mut tx, member.station_id, member.user_id, &code)
+        .await
+        .map_err(commerce_error)?;
+    tx.commit().await?;
+    Ok(match outcome {
+        Ok(found) => Json(found.view).into_response(),
+        Err(reason) => refused(reason),
+    })
+}

@@ -1,0 +1,507 @@
+//! After payment over HTTP: the member's vouchers (made once however often asked), coupon
+//! purchases, the receipt and voucher PDFs (202 with the job's id, then the file), and
+//! that another member's order, voucher and PDF are refused.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::StatusCode;
+use common::{app, call, send_json};
+use domain::commerce::cart::Wanted;
+use domain::commerce::checkout;
+use domain::commerce::orders::{self, Method, PlaceOrder};
+use domain::wallet::ledger::{self, Credit, SourceKind};
+use jobs::JobState;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+const FORBIDDEN: &str = "Você não possui autorização para acessar esta página.";
+
+struct World {
+    station_id: i64,
+    member: (i64, String),
+    other: (i64, String),
+    product_id: i64,
+}
+
+async fn member(db: &PgPool, station_id: i64, email: &str) -> (i64, String) {
+    let user_id = common::insert_member(db, station_id, email).await;
+    let token = domain::accounts::session::create(db, user_id)
+        .await
+        .expect("session");
+    (user_id, token)
+}
+
+async fn world(db: &PgPool) -> World {
+    let station_id = common::insert_station(db, "clube").await;
+    let member = member(db, station_id, "maria@example.com").await;
+    let other = member_other(db, station_id).await;
+    sqlx::query(
+        "INSERT INTO dependents (station_id, user_id, dependente, parentesco)
+         VALUES ($1, $2, 'João', 'Filho')",
+    )
+    .bind(station_id)
+    .bind(member.0)
+    .execute(db)
+    .await
+    .expect("dependent");
+    let action_id: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, sell_vouchers,
+                              familiar_voucher, points, rules)
+         VALUES ($1, 3, 'Ingresso do show', true, true, true, 5, '<p>Apresente o QR</p>')
+         RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("action");
+    let product_id: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         VALUES ($1, $2, 'Ingresso', 3000, 10) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(action_id)
+    .fetch_one(db)
+    .await
+    .expect("product");
+    let mut tx = db.begin().await.expect("tx");
+    ledger::credit(
+        &mut tx,
+        &Credit {
+            user_id: member.0,
+            station_id,
+            source_kind: SourceKind::Adjustment,
+            source_id: "saldo".into(),
+            rule: "adjustment".into(),
+            amount: 100_000,
+            description: "Saldo".into(),
+            action_id: None,
+        },
+        None,
+    )
+    .await
+    .expect("balance");
+    tx.commit().await.expect("commit");
+    World {
+        station_id,
+        member,
+        other,
+        product_id,
+    }
+}
+
+async fn member_other(db: &PgPool, station_id: i64) -> (i64, String) {
+    member(db, station_id, "outra@example.com").await
+}
+
+/// An order of two tickets: paid with the wallet (`method` None) or left waiting for PIX.
+async fn order(db: &PgPool, world: &World, user_id: i64, method: Option<Method>) -> i64 {
+    let mut tx = db.begin().await.expect("tx");
+    checkout::confirm(
+        &mut tx,
+        world.station_id,
+        user_id,
+        &[Wanted {
+            product_id: world.product_id,
+            quantity: 2,
+        }],
+    )
+    .await
+    .expect("hold");
+    let placed = orders::place(
+        &mut tx,
+        world.station_id,
+        user_id,
+        &PlaceOrder {
+            method,
+            ..PlaceOrder::default()
+        },
+    )
+    .await
+    .expect("order");
+    tx.commit().await.expect("commit");
+    placed.order_id
+}
+
+async fn get(app: &Router, uri: &str, token: &str) -> common::Answer {
+    call(app, "GET", uri, Some(token), &[]).await
+}
+
+async fn create_vouchers(
+    app: &Router,
+    token: &str,
+    order_id: Value,
+    user_id: i64,
+) -> common::Answer {
+    send_json(
+        app,
+        "POST",
+        "/api/create-vouchers-product-order",
+        Some(token),
+        &[],
+        &json!({ "should_contact": true, "product_orders": order_id, "user_id": user_id }),
+    )
+    .await
+}
+
+async fn wait_succeeded(db: &PgPool, job_id: &str) {
+    for _ in 0..600 {
+        let view = jobs::state::find(db, job_id)
+            .await
+            .expect("job")
+            .expect("exists");
+        if view.state == JobState::Succeeded {
+            return;
+        }
+        assert!(!view.state.is_final(), "{view:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("job {job_id} did not finish");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn vouchers_are_made_once_and_only_their_owner_reads_them(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let (other_id, other_token) = world.other.clone();
+    let order_id = order(&db, &world, member_id, None).await;
+
+    let first = create_vouchers(&app, &token, json!(order_id), member_id).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let vouchers = first.json();
+    assert_eq!(vouchers.as_array().expect("list").len(), 2);
+    assert_eq!(vouchers[0]["validated"], "0");
+    assert_eq!(vouchers[0]["presential_course"]["name"], "Ingresso do show");
+    assert_eq!(
+        vouchers[0]["presential_course"]["action"]["familiarVoucher"],
+        true
+    );
+    assert_eq!(
+        vouchers[0]["dependents"],
+        json!([{ "dependente": "João", "parentesco": "Filho" }])
+    );
+    let code = vouchers[0]["code"].as_str().expect("code").to_string();
+    assert_eq!(
+        vouchers[0]["validator_link"],
+        format!("https://outro.example.com/validador/{code}")
+    );
+    // Asked again (the order page does when the flag is not yet seen): the same vouchers.
+    let again = create_vouchers(&app, &token, json!(order_id.to_string()), member_id).await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.json(), vouchers);
+    let order_view = get(
+        &app,
+        &format!("/api/product-orders/?where[id]={order_id}"),
+        &token,
+    )
+    .await;
+    assert_eq!(order_view.json()[0]["create_vouchers"], true);
+
+    let listed = get(&app, &format!("/api/user-vouchers/{member_id}"), &token).await;
+    assert_eq!(listed.status, StatusCode::OK);
+    assert_eq!(listed.json().as_array().expect("list").len(), 2);
+    let bought = get(
+        &app,
+        &format!("/api/user-bought-cupoms/{member_id}"),
+        &token,
+    )
+    .await;
+    assert_eq!(bought.status, StatusCode::OK);
+    assert_eq!(bought.json()[0]["price"], 6000);
+    assert_eq!(
+        bought.json()[0]["cupom"]["action"]["name"],
+        "Ingresso do show"
+    );
+
+    // Another member: refused everywhere.
+    let theirs = create_vouchers(&app, &other_token, json!(order_id), other_id).await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN);
+    assert_eq!(theirs.json()["messages"], json!([FORBIDDEN]));
+    for uri in [
+        format!("/api/user-vouchers/{member_id}"),
+        format!("/api/user-bought-cupoms/{member_id}"),
+        format!("/api/product-orders/{order_id}/receipt"),
+        format!("/api/vouchers/{code}/pdf"),
+    ] {
+        let refused = get(&app, &uri, &other_token).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::FORBIDDEN,
+            "{uri}: {}",
+            refused.text
+        );
+    }
+    let missing = get(&app, "/api/vouchers/NAOEXISTE0000/pdf", &token).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+
+    // An order still waiting for PIX has no vouchers and no receipt yet.
+    let pending = order(&db, &world, other_id, Some(Method::Pix)).await;
+    let refused = create_vouchers(&app, &other_token, json!(pending), other_id).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused.json()["messages"],
+        json!(["Erro ao gerar os vouchers."])
+    );
+    let not_yet = get(
+        &app,
+        &format!("/api/product-orders/{pending}/receipt"),
+        &other_token,
+    )
+    .await;
+    assert_eq!(not_yet.status, StatusCode::CONFLICT);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_receipt_and_voucher_pdfs_follow_their_jobs_then_download(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let order_id = order(&db, &world, member_id, None).await;
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+
+    let uri = format!("/api/product-orders/{order_id}/receipt");
+    let making = get(&app, &uri, &token).await;
+    assert_eq!(making.status, StatusCode::ACCEPTED, "{}", making.text);
+    let job_id = making.json()["job_id"].as_str().expect("job").to_string();
+    // The job is the member's to follow.
+    let followed = get(&app, &format!("/api/jobs/{job_id}"), &token).await;
+    assert_eq!(followed.status, StatusCode::OK, "{}", followed.text);
+    wait_succeeded(&db, &job_id).await;
+    let pdf = get(&app, &uri, &token).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    assert_eq!(pdf.headers["content-type"], "application/pdf");
+    assert!(pdf.text.starts_with("%PDF"));
+
+    let vouchers = create_vouchers(&app, &token, json!(order_id), member_id)
+        .await
+        .json();
+    let code = vouchers[0]["code"].as_str().expect("code").to_string();
+    let uri = format!("/api/vouchers/{code}/pdf");
+    let making = get(&app, &uri, &token).await;
+    let pdf = if making.status == StatusCode::ACCEPTED {
+        wait_succeeded(&db, making.json()["job_id"].as_str().expect("job")).await;
+        get(&app, &uri, &token).await
+    } else {
+        making
+    };
+    assert_eq!(pdf.status, StatusCode::OK, "{}", pdf.text);
+    assert_eq!(pdf.headers["content-type"], "application/pdf");
+    assert!(pdf.text.starts_with("%PDF"));
+    fleet.stop().await.expect("clean stop");
+}
+
+async fn staff(
+    db: &PgPool,
+    station_id: i64,
+    email: &str,
+    role: domain::staff::Role,
+    scope: domain::staff::Scope,
+) -> String {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active, role)
+         VALUES ($1, 'Equipe', $2, true, 'staff') RETURNING id",
+    )
+    .bind(station_id)
+    .bind(email)
+    .fetch_one(db)
+    .await
+    .expect("staff user");
+    domain::staff::set_grant(db, id, role, scope)
+        .await
+        .expect("grant");
+    domain::accounts::session::create(db, id)
+        .await
+        .expect("session")
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn support_staff_refund_from_the_console_audited_and_scoped(db: PgPool) {
+    use domain::staff::{Role, Scope};
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let order_id = order(&db, &world, world.member.0, None).await;
+    let elsewhere = common::insert_station(&db, "longe").await;
+    let support = staff(
+        &db,
+        world.station_id,
+        "s@example.com",
+        Role::Support,
+        Scope::Station(world.station_id),
+    )
+    .await;
+    let viewer = staff(
+        &db,
+        world.station_id,
+        "v@example.com",
+        Role::Viewer,
+        Scope::Station(world.station_id),
+    )
+    .await;
+    let stranger = staff(
+        &db,
+        elsewhere,
+        "x@example.com",
+        Role::Support,
+        Scope::Station(elsewhere),
+    )
+    .await;
+    let uri = format!("/api/ops/orders/{order_id}/refunds");
+    let body = json!({ "reason": "Evento cancelado" });
+
+    let read_only = send_json(&app, "POST", &uri, Some(&viewer), &[], &body).await;
+    assert_eq!(read_only.status, StatusCode::FORBIDDEN);
+    let out_of_scope = send_json(&app, "POST", &uri, Some(&stranger), &[], &body).await;
+    assert_eq!(out_of_scope.status, StatusCode::NOT_FOUND);
+    let member = send_json(&app, "POST", &uri, Some(&world.member.1), &[], &body).await;
+    assert_eq!(member.status, StatusCode::FORBIDDEN);
+
+    let bad_line = send_json(
+        &app,
+        "POST",
+        &uri,
+        Some(&support),
+        &[],
+        &json!({ "lines": [{ "order_line_id": 0, "quantity": 1 }], "reason": "x" }),
+    )
+    .await;
+    assert_eq!(bad_line.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    let queued = send_json(&app, "POST", &uri, Some(&support), &[], &body).await;
+    assert_eq!(queued.status, StatusCode::ACCEPTED, "{}", queued.text);
+    let queued = queued.json();
+    assert_eq!(queued["amount"], 6000);
+    assert_eq!(
+        queued["wallet_cents"], 6000,
+        "a wallet-only order goes back to the wallet"
+    );
+    let job_id = queued["job_id"].as_str().expect("job");
+    // Nothing is left to refund while that one is under way.
+    let twice = send_json(&app, "POST", &uri, Some(&support), &[], &body).await;
+    assert_eq!(twice.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        twice.json()["messages"],
+        json!(["Não há mais nada a estornar neste pedido."])
+    );
+    let audit = call(
+        &app,
+        "GET",
+        &format!("/api/ops/audit?job_id={job_id}"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    assert_eq!(audit.json()["entries"][0]["action"], "order.refund");
+
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+    wait_succeeded(&db, job_id).await;
+    let order_view = get(
+        &app,
+        &format!("/api/product-orders/?where[id]={order_id}"),
+        &world.member.1,
+    )
+    .await
+    .json();
+    assert_eq!(order_view[0]["status"], "Estornada");
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_partner_validates_a_voucher_once_even_twice_at_once(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let partner_id: i64 = sqlx::query_scalar(
+        "INSERT INTO partners (station_id, name, validator_host)
+         VALUES ($1, 'Casa de Shows', 'validador.casa.com.br') RETURNING id",
+    )
+    .bind(world.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("partner");
+    sqlx::query("UPDATE actions SET partner_id = $1 WHERE station_id = $2")
+        .bind(partner_id)
+        .bind(world.station_id)
+        .execute(&db)
+        .await
+        .expect("partner of the activity");
+    let (partner_user, partner_token) = member(&db, world.station_id, "portaria@casa.com.br").await;
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(partner_user)
+        .bind(partner_id)
+        .execute(&db)
+        .await
+        .expect("grant");
+    let order_id = order(&db, &world, member_id, None).await;
+    let vouchers = create_vouchers(&app, &token, json!(order_id), member_id)
+        .await
+        .json();
+    let code = vouchers[0]["code"].as_str().expect("code").to_string();
+    assert_eq!(
+        vouchers[0]["validator_link"],
+        format!("https://validador.casa.com.br/validador/{code}")
+    );
+    let uri = format!("/api/validator/vouchers/{code}");
+
+    // The member (no partner grant) neither sees nor validates it.
+    assert_eq!(get(&app, &uri, &token).await.status, StatusCode::FORBIDDEN);
+    let seen = get(&app, &uri, &partner_token).await;
+    assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    assert_eq!(seen.json()["validated"], "0");
+
+    // Two validations at once: one uses it, the other reads that it was used.
+    let (a, b) = tokio::join!(
+        call(&app, "POST", &uri, Some(&partner_token), &[]),
+        call(&app, "POST", &uri, Some(&partner_token), &[]),
+    );
+    let mut statuses = [a.status, b.status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{a:?} {b:?}"
+    );
+    let used = if a.status == StatusCode::CONFLICT {
+        a
+    } else {
+        b
+    };
+    assert_eq!(
+        used.json()["messages"],
+        json!(["Este voucher já foi utilizado!"])
+    );
+    let validated: String = sqlx::query_scalar("SELECT validated FROM vouchers WHERE code = $1")
+        .bind(&code)
+        .fetch_one(&db)
+        .await
+        .expect("voucher");
+    assert_eq!(validated, "1");
+    let again = call(&app, "POST", &uri, Some(&partner_token), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+
+    // Type 3: the line's cashback (written now, its job not having run) is due for the
+    // next release batch.
+    let (rule, due): (String, bool) = sqlx::query_as(
+        "SELECT rule, available_at <= now() FROM credit_lots WHERE source_kind = 'purchase'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("lot");
+    assert_eq!((rule.as_str(), due), ("purchase.cashback.validation", true));
+    // The other voucher is untouched.
+    let other = vouchers[1]["code"].as_str().expect("code");
+    let fresh = get(
+        &app,
+        &format!("/api/validator/vouchers/{other}"),
+        &partner_token,
+    )
+    .await;
+    assert_eq!(fresh.json()["validated"], "0");
+}

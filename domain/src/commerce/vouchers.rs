@@ -1,0 +1,576 @@
+//! Vouchers of paid orders (spec 002): one per unit of a line whose activity sells them,
+//! created once however often asked (unique line and unit); family vouchers list the
+//! member's dependents. Members read their own; a partner's staff validate them, once.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::PgConnection;
+
+use super::fulfilment::{Document, logo_key, validator_base, voucher_link};
+use crate::infra::pdf;
+use crate::stations::station;
+
+/// Spec 002: a voucher whose `validated` is not '0'.
+pub const ALREADY_USED: &str = "Este voucher já foi utilizado!";
+pub const VOUCHER_NOT_FOUND: &str = "Voucher não encontrado";
+/// Spec 002's voucher creation failure.
+pub const NOT_CREATED: &str = "Erro ao gerar os vouchers.";
+
+/// A fresh voucher code: 12 characters of a ULID's random part (Crockford base 32, 60
+/// random bits), unguessable and easy to read aloud.
+fn new_code() -> String {
+    let id = ulid::Ulid::generate().to_string();
+    id[id.len() - 12..].to_string()
+}
+
+/// Creates the vouchers an order is owed (every unit of its lines whose activity sells
+/// vouchers), on the caller's transaction; units made before are left as they are. Sets
+/// the order's `create_vouchers` flag when it has any. Answers how many were new.
+pub async fn create_for_order(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<u64> {
+    let units: Vec<(i64, i64, i64, i32, bool)> = sqlx::query_as(
+        "SELECT l.id, o.station_id, o.user_id, u.unit, a.familiar_voucher
+           FROM order_lines l
+           JOIN orders o ON o.id = l.order_id
+           JOIN actions a ON a.id = l.action_id
+           CROSS JOIN LATERAL generate_series(1, l.quantity) AS u(unit)
+          WHERE l.order_id = $1 AND a.sell_vouchers
+            AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.order_line_id = l.id AND v.unit = u.unit)
+          ORDER BY l.id, u.unit",
+    )
+    .bind(order_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut created = 0;
+    for (line_id, station_id, user_id, unit, family) in units {
+        let voucher_id: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO vouchers (station_id, user_id, order_line_id, unit, code)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (order_line_id, unit) DO NOTHING RETURNING id",
+        )
+        .bind(station_id)
+        .bind(user_id)
+        .bind(line_id)
+        .bind(unit)
+        .bind(new_code())
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(voucher_id) = voucher_id else {
+            continue;
+        };
+        created += 1;
+        if family {
+            sqlx::query(
+                "INSERT INTO voucher_dependents (voucher_id, dependent_id)
+                 SELECT $1, id FROM dependents WHERE user_id = $2 ON CONFLICT DO NOTHING",
+            )
+            .bind(voucher_id)
+            .bind(user_id)
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
+    sqlx::query(
+        "UPDATE orders SET create_vouchers = true
+          WHERE id = $1 AND NOT create_vouchers
+            AND EXISTS (SELECT 1 FROM vouchers v JOIN order_lines l ON l.id = v.order_line_id
+                         WHERE l.order_id = $1)",
+    )
+    .bind(order_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(created)
+}
+
+pub async fn ids_of_order(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(
+        "SELECT v.id FROM vouchers v JOIN order_lines l ON l.id = v.order_line_id
+          WHERE l.order_id = $1 ORDER BY v.id",
+    )
+    .bind(order_id)
+    .fetch_all(&mut *conn)
+    .await
+}
+
+/// The activity of a voucher as spec 002 names it (`presential_course`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct PresentialCourse {
+    pub name: String,
+    /// HTML, as staff wrote it.
+    pub rules: String,
+    pub local: Option<String>,
+    pub date: Option<DateTime<Utc>>,
+    pub action: VoucherAction,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct VoucherAction {
+    pub id: i64,
+    pub name: String,
+    pub type_id: i16,
+    pub image: Option<String>,
+    #[serde(rename = "familiarVoucher")]
+    pub familiar_voucher: bool,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct DependentView {
+    pub dependente: String,
+    pub parentesco: String,
+}
+
+/// A voucher as the member's list and dialog read it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct VoucherView {
+    pub id: i64,
+    pub code: String,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+    /// '0': not used; anything else: used.
+    pub validated: String,
+    pub order_id: i64,
+    pub order_code: String,
+    pub product: String,
+    pub validator_link: String,
+    pub presential_course: PresentialCourse,
+    /// The member's dependents, for family vouchers; empty otherwise.
+    pub dependents: Vec<DependentView>,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct VoucherRow {
+    id: i64,
+    user_id: i64,
+    code: String,
+    created_at: DateTime<Utc>,
+    validated: String,
+    order_id: i64,
+    order_code: String,
+    product: String,
+    action_id: i64,
+    action_name: String,
+    action_type: i16,
+    action_image: Option<String>,
+    rules: String,
+    familiar_voucher: bool,
+    partner_host: Option<String>,
+    station_url: String,
+    pdf_key: Option<String>,
+    partner_id: Option<i64>,
+}
+
+macro_rules! select_vouchers {
+    () => {
+        "
+    SELECT v.id, v.user_id, v.code, v.created_at, v.validated, o.id AS order_id,
+           o.code AS order_code, p.name AS product, a.id AS action_id, a.name AS action_name,
+           a.type_id::int2 AS action_type, a.image_key AS action_image, a.rules,
+           a.familiar_voucher, pa.validator_host AS partner_host, s.url AS station_url,
+           v.pdf_key, a.partner_id
+      FROM vouchers v
+      JOIN order_lines l ON l.id = v.order_line_id
+      JOIN orders o ON o.id = l.order_id
+      JOIN products p ON p.id = l.product_id
+      JOIN actions a ON a.id = l.action_id
+      JOIN stations s ON s.id = v.station_id
+      LEFT JOIN partners pa ON pa.id = a.partner_id"
+    };
+}
+
+async fn dependents(conn: &mut PgConnection, voucher_id: i64) -> sqlx::Result<Vec<DependentView>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT d.dependente, d.parentesco FROM voucher_dependents vd
+           JOIN dependents d ON d.id = vd.dependent_id
+          WHERE vd.voucher_id = $1 ORDER BY d.id",
+    )
+    .bind(voucher_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(dependente, parentesco)| DependentView {
+            dependente,
+            parentesco,
+        })
+        .collect())
+}
+
+async fn view(conn: &mut PgConnection, row: VoucherRow) -> sqlx::Result<VoucherView> {
+    let dependents = if row.familiar_voucher {
+        dependents(conn, row.id).await?
+    } else {
+        Vec::new()
+    };
+    let base = validator_base(&row.station_url, row.partner_host.as_deref());
+    Ok(VoucherView {
+        id: row.id,
+        validator_link: voucher_link(&base, &row.code),
+        code: row.code,
+        created_at: row.created_at,
+        validated: row.validated,
+        order_id: row.order_id,
+        order_code: row.order_code,
+        product: row.product,
+        presential_course: PresentialCourse {
+            name: row.action_name.clone(),
+            rules: row.rules,
+            local: None,
+            date: None,
+            action: VoucherAction {
+                id: row.action_id,
+                name: row.action_name,
+                type_id: row.action_type,
+                image: row
+                    .action_image
+                    .map(|key| crate::infra::objects::Objects::url(&key)),
+                familiar_voucher: row.familiar_voucher,
+            },
+        },
+        dependents,
+    })
+}
+
+/// The member's vouchers, newest first.
+pub async fn of_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Vec<VoucherView>> {
+    let rows: Vec<VoucherRow> = sqlx::query_as(concat!(
+        select_vouchers!(),
+        " WHERE v.user_id = $1 ORDER BY v.id DESC"
+    ))
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(view(conn, row).await?);
+    }
+    Ok(out)
+}
+
+/// The vouchers of one order, in line and unit order.
+pub async fn of_order(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<VoucherView>> {
+    let rows: Vec<VoucherRow> = sqlx::query_as(concat!(
+        select_vouchers!(),
+        " WHERE o.id = $1 ORDER BY l.id, v.unit"
+    ))
+    .bind(order_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(view(conn, row).await?);
+    }
+    Ok(out)
+}
+
+/// A voucher found by its code in a station: whose it is and where its PDF is.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub voucher_id: i64,
+    pub user_id: i64,
+    pub pdf_key: Option<String>,
+    pub partner_id: Option<i64>,
+    pub view: VoucherView,
+}
+
+pub async fn by_code(
+    conn: &mut PgConnection,
+    station_id: i64,
+    code: &str,
+) -> sqlx::Result<Option<Found>> {
+    let row: Option<VoucherRow> = sqlx::query_as(concat!(
+        select_vouchers!(),
+        " WHERE v.station_id = $1 AND v.code = $2"
+    ))
+    .bind(station_id)
+    .bind(code.trim().to_uppercase())
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let (voucher_id, user_id, pdf_key, partner_id) =
+        (row.id, row.user_id, row.pdf_key.clone(), row.partner_id);
+    Ok(Some(Found {
+        voucher_id,
+        user_id,
+        pdf_key,
+        partner_id,
+        view: view(conn, row).await?,
+    }))
+}
+
+/// The voucher as its PDF shows it. `None` for an unknown voucher.
+pub async fn voucher_document(
+    conn: &mut PgConnection,
+    voucher_id: i64,
+) -> sqlx::Result<Option<Document<pdf::Voucher>>> {
+    let row: Option<VoucherRow> = sqlx::query_as(concat!(select_vouchers!(), " WHERE v.id = $1"))
+        .bind(voucher_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let station_id: i64 = sqlx::query_scalar("SELECT station_id FROM vouchers WHERE id = $1")
+        .bind(voucher_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    let Some(station) = station::find(&mut *conn, station_id).await? else {
+        return Ok(None);
+    };
+    let member_name: String = sqlx::query_scalar("SELECT name FROM users WHERE id = $1")
+        .bind(row.user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    let stored = row.pdf_key.clone();
+    let view = view(conn, row).await?;
+    Ok(Some(Document {
+        stored,
+        logo_key: logo_key(&station),
+        data: pdf::Voucher {
+            station_name: station.name.clone(),
+            logo: None,
+            activity_name: view.presential_course.name.clone(),
+            member_name,
+            dependents: view
+                .dependents
+                .iter()
+                .map(|d| pdf::Dependent {
+                    name: d.dependente.clone(),
+                    relationship: d.parentesco.clone(),
+                })
+                .collect(),
+            created_at: view.created_at,
+            valid_until: view.presential_course.date,
+            place: view.presential_course.local.clone(),
+            code: view.code.clone(),
+            rules_html: view.presential_course.rules.clone(),
+            validator_link: view.validator_link.clone(),
+            used: view.validated != "0",
+        },
+    }))
+}
+
+/// Records where a voucher's PDF is; a PDF recorded before is kept and its key answered.
+pub async fn record_pdf(
+    conn: &mut PgConnection,
+    voucher_id: i64,
+    key: &str,
+) -> sqlx::Result<String> {
+    sqlx::query_scalar(
+        "UPDATE vouchers SET pdf_key = coalesce(pdf_key, $2) WHERE id = $1 RETURNING pdf_key",
+    )
+    .bind(voucher_id)
+    .bind(key)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// A coupon purchase as `/homepage/minhas-compras` reads it (spec 002, "Coupon purchase"):
+/// one per paid line of a type 3 activity.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CouponPurchase {
+    pub id: i64,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+    /// What the line cost, centavos.
+    pub price: i64,
+    /// The order's code.
+    pub code: String,
+    pub order_id: i64,
+    pub quantity: i32,
+    pub presential_course: Option<PresentialCourse>,
+    pub cupom: CouponOf,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CouponOf {
+    pub action: VoucherAction,
+    pub is_donation: bool,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PurchaseRow {
+    id: i64,
+    created_at: DateTime<Utc>,
+    price: i64,
+    code: String,
+    order_id: i64,
+    quantity: i32,
+    action_id: i64,
+    action_name: String,
+    action_type: i16,
+    action_image: Option<String>,
+    familiar_voucher: bool,
+    action_created_at: DateTime<Utc>,
+}
+
+/// The member's paid purchases of type 3 activities (paid coupon or voucher), newest first.
+pub async fn coupon_purchases(
+    conn: &mut PgConnection,
+    user_id: i64,
+) -> sqlx::Result<Vec<CouponPurchase>> {
+    let rows: Vec<PurchaseRow> = sqlx::query_as(
+        "SELECT l.id, o.created_at, (l.unit_price * l.quantity)::bigint AS price, o.code,
+                o.id AS order_id, l.quantity, a.id AS action_id, a.name AS action_name,
+                a.type_id::int2 AS action_type, a.image_key AS action_image,
+                a.familiar_voucher, a.created_at AS action_created_at
+           FROM order_lines l
+           JOIN orders o ON o.id = l.order_id
+           JOIN actions a ON a.id = l.action_id
+          WHERE o.user_id = $1 AND a.type_id = 3
+            AND o.status IN ('paid', 'partially_refunded')
+          ORDER BY o.id DESC, l.id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| CouponPurchase {
+            id: row.id,
+            created_at: row.created_at,
+            price: row.price,
+            code: row.code,
+            order_id: row.order_id,
+            quantity: row.quantity,
+            presential_course: None,
+            cupom: CouponOf {
+                action: VoucherAction {
+                    id: row.action_id,
+                    name: row.action_name,
+                    type_id: row.action_type,
+                    image: row
+                        .action_image
+                        .map(|key| crate::infra::objects::Objects::url(&key)),
+                    familiar_voucher: row.familiar_voucher,
+                },
+                is_donation: false,
+                created_at: row.action_created_at,
+            },
+        })
+        .collect())
+}
+
+/// Why vouchers were not made for a member's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotCreated {
+    NotFound,
+    /// Another member's order.
+    NotOwner,
+    /// Not paid: spec 002's 'Erro ao gerar os vouchers.'.
+    NotPaid,
+}
+
+/// `POST /create-vouchers-product-order`: the vouchers of the member's paid order, made now
+/// if `order.confirm` has not made them yet (the same idempotent creation), on the
+/// caller's transaction. Answers the ids of every voucher of the order.
+pub async fn create_for_member_order(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    order_id: i64,
+) -> sqlx::Result<Result<Vec<i64>, NotCreated>> {
+    let order: Option<(i64, String)> = sqlx::query_as(
+        "SELECT user_id, status FROM orders WHERE id = $1 AND station_id = $2 FOR UPDATE",
+    )
+    .bind(order_id)
+    .bind(station_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((owner, status)) = order else {
+        return Ok(Err(NotCreated::NotFound));
+    };
+    if owner != user_id {
+        return Ok(Err(NotCreated::NotOwner));
+    }
+    if !matches!(status.as_str(), "paid" | "partially_refunded") {
+        return Ok(Err(NotCreated::NotPaid));
+    }
+    create_for_order(conn, order_id).await?;
+    Ok(Ok(ids_of_order(conn, order_id).await?))
+}
+
+/// Why a validation did not happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotValidated {
+    NotFound,
+    /// The caller validates for no partner of this voucher's activity.
+    NotPartner,
+    /// Spec 002's 'Este voucher já foi utilizado!'.
+    AlreadyUsed,
+}
+
+/// The voucher as the partner's validator sees it: a voucher of the station whose
+/// activity's partner granted the caller (`partner_staff`).
+pub async fn for_partner(
+    conn: &mut PgConnection,
+    station_id: i64,
+    staff_user_id: i64,
+    code: &str,
+) -> sqlx::Result<Result<Found, NotValidated>> {
+    let Some(found) = by_code(conn, station_id, code).await? else {
+        return Ok(Err(NotValidated::NotFound));
+    };
+    let granted: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM partner_staff WHERE user_id = $1 AND partner_id = $2)",
+    )
+    .bind(staff_user_id)
+    .bind(found.partner_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(if granted {
+        Ok(found)
+    } else {
+        Err(NotValidated::NotPartner)
+    })
+}
+
+/// Marks a voucher used, once, on the caller's transaction: a conditional update from
+/// '0', so of two partners validating at once one succeeds and the other reads
+/// 'Este voucher já foi utilizado!'. For types 3 and 4 the line's cashback lot (written now
+/// if its job has not run yet) becomes due, and the station's next release batch makes it
+/// spendable (spec 001: released on the partner's confirmation).
+pub async fn validate(
+    conn: &mut PgConnection,
+    station_id: i64,
+    staff_user_id: i64,
+    code: &str,
+) -> Result<Result<Found, NotValidated>, super::CommerceError> {
+    let found = match for_partner(conn, station_id, staff_user_id, code).await? {
+        Ok(found) => found,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let line: Option<(i64, i64, i16)> = sqlx::query_as(
+        "UPDATE vouchers v SET validated = '1', validated_at = now(), validated_by = $2
+           FROM order_lines l JOIN actions a ON a.id = l.action_id
+          WHERE v.id = $1 AND v.validated = '0' AND l.id = v.order_line_id
+          RETURNING l.id, l.order_id, a.type_id::int2",
+    )
+    .bind(found.voucher_id)
+    .bind(staff_user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((line_id, order_id, action_type)) = line else {
+        return Ok(Err(NotValidated::AlreadyUsed));
+    };
+    if super::fulfilment::PARTNER_CONFIRMED_TYPES.contains(&action_type) {
+        let source = super::fulfilment::line_source(line_id);
+        for credit in super::fulfilment::line_credits(conn, order_id).await? {
+            if credit.source_id == source {
+                crate::wallet::ledger::credit(conn, &credit, None).await?;
+            }
+        }
+        sqlx::query(
+            "UPDATE credit_lots SET available_at = least(available_at, now())
+              WHERE source_kind = 'purchase' AND source_id = $1 AND state = 'pending'",
+        )
+        .bind(&source)
+        .execute(&mut *conn)
+        .await?;
+    }
+    let mut found = found;
+    found.view.validated = "1".into();
+    Ok(Ok(found))
+}

@@ -1,0 +1,411 @@
+//! After payment through the real fleet: `order.confirm` makes the vouchers, the line
+//! credits, the receipt e-mail and the PDFs once, however often it runs; `order.refund`
+//! of part of an order reverses exactly the refunded line's cashback, once.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{start_fleet, wait_for_state};
+use domain::commerce::cart::Wanted;
+use domain::commerce::orders::{self, PlaceOrder};
+use domain::commerce::refunds::RefundRequest;
+use domain::commerce::{checkout, fulfilment};
+use domain::staff::Scope;
+use domain::wallet::ledger::{self, Credit, SourceKind};
+use jobs::JobState;
+use jobs::enqueue::Enqueue;
+use jobs::kinds::{OrderConfirm, OrderRefund};
+use sqlx::PgPool;
+
+struct Shop {
+    station_id: i64,
+    user_id: i64,
+    staff_id: i64,
+    voucher_product: i64,
+    shop_product: i64,
+}
+
+async fn setup(db: &PgPool) -> Shop {
+    let station_id: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
+         RETURNING id",
+    )
+    .fetch_one(db)
+    .await
+    .expect("station");
+    let user_id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active)
+         VALUES ($1, 'Maria Souza', 'maria@example.com', true) RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("member");
+    let staff_id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active, role)
+         VALUES ($1, 'Equipe', 'equipe@example.com', true, 'staff') RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("staff");
+    sqlx::query("INSERT INTO dependents (station_id, user_id, dependente, parentesco) VALUES ($1, $2, 'João', 'Filho')")
+        .bind(station_id)
+        .bind(user_id)
+        .execute(db)
+        .await
+        .expect("dependent");
+    // A type 3 activity selling family vouchers (5 points of cashback) and a shop
+    // activity (3 + 2 points).
+    let voucher_action: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, sell_vouchers,
+                              familiar_voucher, points, rules)
+         VALUES ($1, 3, 'Ingresso do show', true, true, true, 5, '<p>Apresente o QR</p>') RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("action");
+    let shop_action: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, points, additional_cashback)
+         VALUES ($1, 14, 'Loja', true, 3, 2) RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("action");
+    let product = |action: i64, name: &'static str, value: i64| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "INSERT INTO products (station_id, action_id, name, value, stock)
+                 VALUES ($1, $2, $3, $4, 10) RETURNING id",
+            )
+            .bind(station_id)
+            .bind(action)
+            .bind(name)
+            .bind(value)
+            .fetch_one(&db)
+            .await
+            .expect("product")
+        }
+    };
+    let voucher_product = product(voucher_action, "Ingresso", 3000).await;
+    let shop_product = product(shop_action, "Caneca", 2000).await;
+    let mut tx = db.begin().await.expect("tx");
+    ledger::credit(
+        &mut tx,
+        &Credit {
+            user_id,
+            station_id,
+            source_kind: SourceKind::Adjustment,
+            source_id: "saldo".into(),
+            rule: "adjustment".into(),
+            amount: 100_000,
+            description: "Saldo".into(),
+            action_id: None,
+        },
+        None,
+    )
+    .await
+    .expect("balance");
+    tx.commit().await.expect("commit");
+    Shop {
+        station_id,
+        user_id,
+        staff_id,
+        voucher_product,
+        shop_product,
+    }
+}
+
+/// A wallet-only order of 2 vouchers and 2 mugs, paid at once.
+async fn paid_order(db: &PgPool, shop: &Shop) -> i64 {
+    let mut tx = db.begin().await.expect("tx");
+    checkout::confirm(
+        &mut tx,
+        shop.station_id,
+        shop.user_id,
+        &[
+            Wanted {
+                product_id: shop.voucher_product,
+                quantity: 2,
+            },
+            Wanted {
+                product_id: shop.shop_product,
+                quantity: 2,
+            },
+        ],
+    )
+    .await
+    .expect("hold");
+    let placed = orders::place(
+        &mut tx,
+        shop.station_id,
+        shop.user_id,
+        &PlaceOrder::default(),
+    )
+    .await
+    .expect("order");
+    assert!(placed.paid);
+    tx.commit().await.expect("commit");
+    placed.order_id
+}
+
+async fn count(db: &PgPool, sql: &'static str, id: i64) -> i64 {
+    sqlx::query_scalar(sql)
+        .bind(id)
+        .fetch_one(db)
+        .await
+        .expect("count")
+}
+
+async fn confirm_once(db: &PgPool, shop: &Shop, order_id: i64) -> String {
+    let mut tx = db.begin().await.expect("tx");
+    let job = OrderConfirm::enqueue(&mut tx, shop.station_id, shop.user_id, order_id)
+        .await
+        .expect("enqueue");
+    tx.commit().await.expect("commit");
+    job.id
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn order_confirm_runs_twice_and_nothing_doubles(db: PgPool) {
+    let shop = setup(&db).await;
+    let order_id = paid_order(&db, &shop).await;
+    let fleet = start_fleet(&db);
+    let job = confirm_once(&db, &shop, order_id).await;
+    let view = wait_for_state(&db, &job, JobState::Succeeded, Duration::from_secs(30)).await;
+    let result = view.result.expect("result");
+    assert_eq!(result["paid"], true);
+    let receipt_job = result["receipt_job"]
+        .as_str()
+        .expect("receipt job")
+        .to_string();
+
+    // Enqueued again: the same job. Run a second time (a duplicate without the key, as a
+    // worker that died before the queue heard back would): no new rows.
+    assert_eq!(confirm_once(&db, &shop, order_id).await, job);
+    let again = Enqueue::new(OrderConfirm { order_id })
+        .commit(&db)
+        .await
+        .expect("second run");
+    let view = wait_for_state(&db, &again.id, JobState::Succeeded, Duration::from_secs(30)).await;
+    assert_eq!(
+        view.result.expect("result")["receipt_job"],
+        receipt_job.as_str()
+    );
+
+    let vouchers = count(
+        &db,
+        "SELECT count(*) FROM vouchers v JOIN order_lines l ON l.id = v.order_line_id WHERE l.order_id = $1",
+        order_id,
+    )
+    .await;
+    assert_eq!(vouchers, 2, "one voucher per unit of the voucher line");
+    let dependents = count(
+        &db,
+        "SELECT count(*) FROM voucher_dependents vd JOIN vouchers v ON v.id = vd.voucher_id WHERE v.user_id = $1",
+        shop.user_id,
+    )
+    .await;
+    assert_eq!(dependents, 2, "a family voucher lists the dependent");
+    let flag: bool = sqlx::query_scalar("SELECT create_vouchers FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&db)
+        .await
+        .expect("flag");
+    assert!(flag);
+    let credit_jobs = count(
+        &db,
+        "SELECT count(*) FROM apalis.jobs WHERE job_type = 'points.credit' AND $1 > 0",
+        1,
+    )
+    .await;
+    assert_eq!(credit_jobs, 2, "one credit per line");
+    let mails = count(
+        &db,
+        "SELECT count(*) FROM apalis.jobs WHERE job_type = 'mail.send' AND $1 > 0",
+        1,
+    )
+    .await;
+    assert_eq!(mails, 1);
+    let pdf_jobs = count(
+        &db,
+        "SELECT count(*) FROM apalis.jobs WHERE job_type IN ('receipt.pdf', 'voucher.pdf') AND $1 > 0",
+        1,
+    )
+    .await;
+    assert_eq!(pdf_jobs, 3, "one receipt and one PDF per voucher");
+
+    // The credits: the voucher line's waits for validation, the mug line's is the
+    // purchase rule; 5 and 3 + 2 points.
+    let lines: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT id, product_id FROM order_lines WHERE order_id = $1 ORDER BY id")
+            .bind(order_id)
+            .fetch_all(&db)
+            .await
+            .expect("lines");
+    for (line_id, product_id) in &lines {
+        let source = fulfilment::line_source(*line_id);
+        let mut found = None;
+        for _ in 0..300 {
+            found = sqlx::query_as::<_, (i64, String, String)>(
+                "SELECT amount, rule, state::text FROM credit_lots WHERE source_id = $1",
+            )
+            .bind(&source)
+            .fetch_optional(&db)
+            .await
+            .expect("lot");
+            if found.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let (amount, rule, state) = found.expect("the line's credit lot");
+        assert_eq!(state, "pending");
+        if *product_id == shop.voucher_product {
+            assert_eq!(
+                (amount, rule.as_str()),
+                (500, "purchase.cashback.validation")
+            );
+        } else {
+            assert_eq!((amount, rule.as_str()), (500, "purchase.cashback"));
+        }
+    }
+
+    // The receipt PDF is stored and reads back.
+    wait_for_state(
+        &db,
+        &receipt_job,
+        JobState::Succeeded,
+        Duration::from_secs(60),
+    )
+    .await;
+    let key: Option<String> = sqlx::query_scalar("SELECT receipt_key FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&db)
+        .await
+        .expect("key");
+    let key = key.expect("receipt stored");
+    assert!(key.starts_with("receipts/") && key.ends_with(".pdf"));
+    let path = std::env::temp_dir()
+        .join("filia-jobs-tests")
+        .join("objects")
+        .join(&key);
+    let text = std::process::Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let code: String = sqlx::query_scalar("SELECT code FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&db)
+        .await
+        .expect("code");
+    assert!(text.contains(&format!("Pedido nº {code}")), "{text}");
+    assert!(text.contains("R$ 100,00"), "{text}");
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_partial_refund_reverses_exactly_the_refunded_lines_cashback_once(db: PgPool) {
+    let shop = setup(&db).await;
+    let order_id = paid_order(&db, &shop).await;
+    let fleet = start_fleet(&db);
+    let job = confirm_once(&db, &shop, order_id).await;
+    wait_for_state(&db, &job, JobState::Succeeded, Duration::from_secs(30)).await;
+    let mug_line: i64 =
+        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
+            .bind(order_id)
+            .bind(shop.shop_product)
+            .fetch_one(&db)
+            .await
+            .expect("line");
+    let balance_before = ledger::balance(&db, shop.user_id).await.expect("balance");
+
+    // Both mugs back: R$ 40,00 to the wallet (the order was paid with it), the mug line's
+    // cashback reversed, the voucher line's kept.
+    let queued = OrderRefund::request(
+        &db,
+        shop.staff_id,
+        Scope::Station(shop.station_id),
+        order_id,
+        &RefundRequest {
+            lines: Some(vec![(mug_line, 2)]),
+            reason: "Produto com defeito".into(),
+        },
+    )
+    .await
+    .expect("refund");
+    assert_eq!(queued.requested.amount, 4000);
+    let view = wait_for_state(
+        &db,
+        &queued.job_id,
+        JobState::Succeeded,
+        Duration::from_secs(30),
+    )
+    .await;
+    assert_eq!(view.result.expect("result")["applied"], true);
+    // A second run of the same refund refunds nothing more.
+    let again = Enqueue::new(OrderRefund {
+        refund_id: queued.requested.refund_id,
+    })
+    .commit(&db)
+    .await
+    .expect("second run");
+    let view = wait_for_state(&db, &again.id, JobState::Succeeded, Duration::from_secs(30)).await;
+    assert_eq!(view.result.expect("result")["applied"], false);
+
+    let states: Vec<(String, String)> = sqlx::query_as(
+        "SELECT source_id, state::text FROM credit_lots
+          WHERE source_kind = 'purchase' ORDER BY source_id",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("lots");
+    for (source, state) in &states {
+        if source == &fulfilment::line_source(mug_line) {
+            assert_eq!(state, "reversed");
+        } else {
+            assert_eq!(state, "pending", "{source}");
+        }
+    }
+    assert_eq!(states.len(), 2, "{states:?}");
+    let (status, percentage, stock): (String, String, i32) = sqlx::query_as(
+        "SELECT o.status, o.refunded_percentage::text, p.stock FROM orders o, products p
+          WHERE o.id = $1 AND p.id = $2",
+    )
+    .bind(order_id)
+    .bind(shop.shop_product)
+    .fetch_one(&db)
+    .await
+    .expect("order");
+    assert_eq!(status, "partially_refunded");
+    assert_eq!(percentage, "40.00");
+    assert_eq!(stock, 10, "the mugs are back in stock");
+    // The wallet part comes back once, through points.credit.
+    let mut back = 0;
+    for _ in 0..300 {
+        back = ledger::balance(&db, shop.user_id)
+            .await
+            .expect("balance")
+            .balance
+            - balance_before.balance;
+        if back != 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(back, 4000);
+    let audits = count(
+        &db,
+        "SELECT count(*) FROM staff_audit WHERE action = 'order.refund' AND user_id = $1",
+        shop.staff_id,
+    )
+    .await;
+    assert_eq!(audits, 1);
+    fleet.stop().await.expect("clean stop");
+}
