@@ -69,3 +69,42 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("temporary folder");
     dir
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_private_document_is_never_served_as_media(db: PgPool) {
+    let data = tempdir("media-private");
+    let data_dir = data.display().to_string();
+    let config = config_with(&[("FILIA_DATA_DIR", &data_dir)]);
+    let app = api::app(api::AppState::new(config, db).expect("state"));
+    let objects = Objects::local(&data.join("objects")).expect("store");
+    let receipt = Objects::new_private_key("receipts", "pdf");
+    assert!(receipt.starts_with("private/receipts/"), "{receipt}");
+    objects
+        .put(&receipt, b"%PDF-1.7".to_vec())
+        .await
+        .expect("stored");
+    let picture = Objects::new_key("actions", "png");
+    objects
+        .put(&picture, vec![0x89, b'P', b'N', b'G'])
+        .await
+        .expect("stored");
+
+    // Holding the key is not enough: the receipt has its owner's route.
+    let answer = call(&app, "GET", &Objects::url(&receipt), None, &[]).await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    let ranged = call(
+        &app,
+        "GET",
+        &Objects::url(&receipt),
+        None,
+        &[("range", "bytes=0-3")],
+    )
+    .await;
+    assert_eq!(ranged.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        call(&app, "GET", &Objects::url(&picture), None, &[])
+            .await
+            .status,
+        StatusCode::OK
+    );
+}

@@ -289,7 +289,7 @@ async fn order_confirm_runs_twice_and_nothing_doubles(db: PgPool) {
         .await
         .expect("key");
     let key = key.expect("receipt stored");
-    assert!(key.starts_with("receipts/") && key.ends_with(".pdf"));
+    assert!(key.starts_with("private/receipts/") && key.ends_with(".pdf"));
     let path = std::env::temp_dir()
         .join("filia-jobs-tests")
         .join("objects")

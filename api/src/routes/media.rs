@@ -12,7 +12,7 @@ use axum::http::header::{
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use domain::infra::objects::Opened;
+use domain::infra::objects::{Objects, Opened};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(media))
 }
 
-/// A stored object (an image, a video, an animation)
+/// A stored object (an image, a video, an animation); never a member's document
 ///
 /// Public. Keys are unguessable; a replaced object gets a new key, so an object never
 /// changes and may be cached for good. Whatever is not a stored object's key (not UTF-8,
@@ -60,6 +60,10 @@ async fn media(
     let Ok(axum::extract::Path(key)) = key else {
         return Err(not_found());
     };
+    // A member's documents have routes of their own that check who asks.
+    if !Objects::is_public(&key) {
+        return Err(not_found());
+    }
     let wanted = headers.get(RANGE).and_then(|value| value.to_str().ok());
     let range = match wanted {
         None => None,

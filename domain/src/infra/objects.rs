@@ -15,6 +15,10 @@ use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload
 /// Where the API serves stored objects; a stored URL is this plus the key.
 pub const PUBLIC_PREFIX: &str = "/api/media/";
 
+/// Where documents of one member live (receipts, vouchers): never served by the public media
+/// route, whatever the key.
+pub const PRIVATE_ROOT: &str = "private/";
+
 #[derive(Clone)]
 pub struct Objects {
     store: Arc<dyn ObjectStore>,
@@ -141,6 +145,21 @@ impl Objects {
     pub fn new_key(folder: &str, extension: &str) -> String {
         let id = ulid::Ulid::generate().to_string().to_lowercase();
         format!("{}/{id}.{extension}", folder.trim_end_matches('/'))
+    }
+
+    /// A fresh key for a document only its owner may read (a receipt, a voucher): under
+    /// [`PRIVATE_ROOT`], which the public media route never serves; its own route checks
+    /// who asks before reading it.
+    pub fn new_private_key(folder: &str, extension: &str) -> String {
+        Self::new_key(
+            &format!("{PRIVATE_ROOT}{}", folder.trim_matches('/')),
+            extension,
+        )
+    }
+
+    /// Whether anyone holding the key may read the object through the media route.
+    pub fn is_public(key: &str) -> bool {
+        !key.starts_with(PRIVATE_ROOT)
     }
 
     /// The public URL (a path on the API's host) of an object.

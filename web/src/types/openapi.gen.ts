@@ -483,6 +483,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/create-vouchers-product-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The vouchers of one of the caller's paid orders, made if not yet made */
+        post: operations["create_vouchers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cupom-product-order-cart": {
         parameters: {
             query?: never;
@@ -662,7 +679,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A stored object (an image, a video, an animation)
+         * A stored object (an image, a video, an animation); never a member's document
          * @description Public. Keys are unguessable; a replaced object gets a new key, so an object never
          *     changes and may be cached for good. Whatever is not a stored object's key (not UTF-8,
          *     over-long, malformed) is simply not found. One byte range (`Range: bytes=...`) is
@@ -855,6 +872,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refunds all or part of an order */
+        post: operations["refund_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/queues": {
         parameters: {
             query?: never;
@@ -988,6 +1022,23 @@ export interface paths {
         };
         /** One of the caller's orders, as a list of one */
         get: operations["order_by_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of one of the caller's orders, as a PDF */
+        get: operations["receipt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1182,6 +1233,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-bought-cupoms/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's coupon purchases (paid lines of type 3 activities), newest first */
+        get: operations["bought_coupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-earn-points/": {
         parameters: {
             query?: never;
@@ -1211,6 +1279,23 @@ export interface paths {
         };
         /** The caller's cart */
         get: operations["user_shopping_cart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-vouchers/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's vouchers, newest first */
+        get: operations["vouchers_of_user"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1326,6 +1411,41 @@ export interface paths {
          *     signed-in sharer opening their own link earns nothing; the token is optional.
          */
         post: operations["validate_sharing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/validator/vouchers/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A voucher, as its partner's validator sees it */
+        get: operations["show"];
+        put?: never;
+        /** Marks a voucher used, once */
+        post: operations["validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers/{code}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's vouchers, as a PDF */
+        get: operations["voucher_pdf"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1494,7 +1614,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -1613,6 +1733,46 @@ export interface components {
             coupon: components["schemas"]["Coupon"];
             totals: components["schemas"]["TotalsBeforeAfter"];
         };
+        CouponOf: {
+            action: components["schemas"]["VoucherAction"];
+            /** Format: date-time */
+            createdAt: string;
+            is_donation: boolean;
+        };
+        /**
+         * @description A coupon purchase as `/homepage/minhas-compras` reads it (spec 002, "Coupon purchase"):
+         *     one per paid line of a type 3 activity.
+         */
+        CouponPurchase: {
+            /** @description The order's code. */
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            cupom: components["schemas"]["CouponOf"];
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            order_id: number;
+            presential_course: null | components["schemas"]["PresentialCourse"];
+            /**
+             * Format: int64
+             * @description What the line cost, centavos.
+             */
+            price: number;
+            /** Format: int32 */
+            quantity: number;
+        };
+        CreateVouchers: {
+            /**
+             * Format: int64
+             * @description The order's id (a number or a numeric string).
+             */
+            product_orders: number;
+            /** @description Sent as `true` by the web app; not used. */
+            should_contact?: unknown;
+            /** Format: int64 */
+            user_id?: number | null;
+        };
         /** @description The spec's credentials response. */
         Credentials: {
             celular: string | null;
@@ -1652,6 +1812,10 @@ export interface components {
             dependente: string;
             /** Format: int64 */
             id: number;
+            parentesco: string;
+        };
+        DependentView: {
+            dependente: string;
             parentesco: string;
         };
         /** @description The spec's body. `points` is read by nobody: the amounts come from the participations. */
@@ -1847,6 +2011,10 @@ export interface components {
         LotState: "pending" | "available" | "reversed" | "expired";
         /** @description The page reads `id` from its URL, so it may arrive as a number or as text. */
         MailingUserId: number | string;
+        /** @description The PDF is being made: follow the job, then ask again. */
+        Making: {
+            job_id: string;
+        };
         MemberCardValidation: {
             isValid: boolean;
         };
@@ -2170,6 +2338,16 @@ export interface components {
             action_prerequisites: components["schemas"]["RequiredActivity"][];
             user_done_prerequisites: boolean;
         };
+        /** @description The activity of a voucher as spec 002 names it (`presential_course`). */
+        PresentialCourse: {
+            action: components["schemas"]["VoucherAction"];
+            /** Format: date-time */
+            date: string | null;
+            local: string | null;
+            name: string;
+            /** @description HTML, as staff wrote it. */
+            rules: string;
+        };
         /** @description A product as the shop and the cart show it. */
         Product: {
             action: components["schemas"]["ShopAction"];
@@ -2274,6 +2452,36 @@ export interface components {
         };
         RedirectLink: {
             url: string;
+        };
+        RefundBody: {
+            /** @description The units to refund; absent or null: everything still paid for. */
+            lines?: components["schemas"]["RefundLine"][] | null;
+            /** @description Why (kept with the refund and in the audit log). */
+            reason?: string;
+        };
+        RefundLine: {
+            /**
+             * Format: int64
+             * @description An order line's id.
+             */
+            order_line_id: number;
+            /** Format: int32 */
+            quantity: number;
+        };
+        RefundQueued: {
+            /**
+             * Format: int64
+             * @description Centavos: card or PIX part first, the rest to the wallet.
+             */
+            amount: number;
+            /** Format: int64 */
+            gateway_cents: number;
+            /** @description The `order.refund` job; follow it in the console. */
+            job_id: string;
+            /** Format: int64 */
+            refund_id: number;
+            /** Format: int64 */
+            wallet_cents: number;
         };
         ReleaseSchedule: {
             enabled: boolean;
@@ -2663,6 +2871,33 @@ export interface components {
             embed_url: string | null;
             /** @description A custom video's `/api/media/...` address, or the YouTube or Vimeo page. */
             url: string;
+        };
+        VoucherAction: {
+            familiarVoucher: boolean;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            name: string;
+            /** Format: int32 */
+            type_id: number;
+        };
+        /** @description A voucher as the member's list and dialog read it. */
+        VoucherView: {
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The member's dependents, for family vouchers; empty otherwise. */
+            dependents: components["schemas"]["DependentView"][];
+            /** Format: int64 */
+            id: number;
+            order_code: string;
+            /** Format: int64 */
+            order_id: number;
+            presential_course: components["schemas"]["PresentialCourse"];
+            product: string;
+            /** @description '0': not used; anything else: used. */
+            validated: string;
+            validator_link: string;
         };
         /** @description Spendable and pending points, also in hundredths (`_cents`). */
         WalletBalance: {
@@ -4445,6 +4680,102 @@ export interface operations {
             };
         };
     };
+    create_vouchers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVouchers"];
+            };
+        };
+        responses: {
+            /** @description Every voucher of the order (the same ones on every call) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherView"][];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's order */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such order in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'Erro ao gerar os vouchers.' (the order is not paid, or the order id is not one); or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     place_order: {
         parameters: {
             query?: never;
@@ -5651,6 +5982,96 @@ export interface operations {
             };
         };
     };
+    refund_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundBody"];
+            };
+        };
+        responses: {
+            /** @description The refund is recorded and its job queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundQueued"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such order in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not paid, a bad line or quantity, or nothing left to refund; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     queues: {
         parameters: {
             query?: never;
@@ -6053,6 +6474,83 @@ export interface operations {
             };
             /** @description No such order in the caller's station */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description Being made: follow the job at /api/jobs/{job_id}, then ask again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Making"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's order */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such order in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The order is not paid */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6799,6 +7297,56 @@ export interface operations {
             };
         };
     };
+    bought_coupons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own id */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The purchases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponPurchase"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     user_earn_points: {
         parameters: {
             query?: never;
@@ -6914,6 +7462,56 @@ export interface operations {
                 };
             };
             /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    vouchers_of_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own id */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vouchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherView"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7259,6 +7857,201 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voucher's code (the QR code's link ends with it) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher; `validated` '0' is unused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherView"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The caller validates for no partner of this activity */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such voucher in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    validate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voucher's code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Used now; `validated` is '1' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherView"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The caller validates for no partner of this activity */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such voucher in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'Este voucher já foi utilizado!' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    voucher_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voucher's code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description Being made: follow the job at /api/jobs/{job_id}, then ask again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Making"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's voucher */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such voucher in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

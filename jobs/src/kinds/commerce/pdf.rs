@@ -33,13 +33,14 @@ pub(super) async fn logo(objects: &Objects, key: Option<&str>) -> Option<Vec<u8>
     }
 }
 
-/// Stores the bytes under a fresh unguessable key in `folder` and answers the key.
+/// Stores the bytes under a fresh unguessable private key in `folder` (never served by the
+/// public media route) and answers the key.
 pub(super) async fn store(
     objects: &Objects,
     folder: &str,
     bytes: Vec<u8>,
 ) -> Result<String, JobError> {
-    let key = Objects::new_key(folder, "pdf");
+    let key = Objects::new_private_key(folder, "pdf");
     objects
         .put(&key, bytes)
         .await

@@ -10,6 +10,7 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "queue.pause": "Pausou a fila",
   "queue.resume": "Retomou a fila",
   "cashback.release": "Liberou cashback",
+  "order.refund": "Estornou o pedido",
 };
 
 export function auditActionLabel(action: string): string {
