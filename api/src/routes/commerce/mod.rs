@@ -14,12 +14,14 @@ pub mod cart;
 pub mod checkout;
 pub mod members;
 pub mod orders;
+pub mod payments;
 
 pub fn router() -> OpenApiRouter<AppState> {
     cart::router()
         .merge(checkout::router())
         .merge(orders::router())
         .merge(members::router())
+        .merge(payments::router())
 }
 
 /// A refusal is the member's to fix (422, the Portuguese text), a missing product a 404.

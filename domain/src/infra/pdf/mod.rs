@@ -59,14 +59,14 @@ impl Renderer {
 
 /// Dates as the spec shows them, in Brasília time: "DD/MM/YYYY".
 fn local_date(at: &DateTime<Utc>) -> String {
-    at.with_timezone(&crate::wallet::release::brasilia())
+    at.with_timezone(&crate::shared::time::brasilia())
         .format("%d/%m/%Y")
         .to_string()
 }
 
 /// "DD/MM/YYYY HH:mm", Brasília time.
 fn local_date_time(at: &DateTime<Utc>) -> String {
-    at.with_timezone(&crate::wallet::release::brasilia())
+    at.with_timezone(&crate::shared::time::brasilia())
         .format("%d/%m/%Y %H:%M")
         .to_string()
 }
