@@ -867,3 +867,52 @@ async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
         .expect("events");
     assert_eq!(events, 0);
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn sandbox_deliver_posts_the_outbox_to_the_running_api(db: PgPool) {
+    // The real server on a loopback port, its public URL pointing at itself.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    let overrides = [("FILIA_PUBLIC_URL", url.as_str())];
+    let served = common::app_with(db.clone(), &overrides);
+    tokio::spawn(async move { axum::serve(listener, served).await.expect("serve") });
+    let shop = shop(&db, 10).await;
+    let order = shop.order(1, json!({ "type": "pix" })).await.json();
+    let paid = shop.simulate_pix(&charge_of(&order)).await;
+    assert_eq!(paid.status, StatusCode::OK, "{}", paid.text);
+
+    // The job the simulation enqueued, run as a worker of that deployment would.
+    let queued: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
+          WHERE job_type = 'sandbox.deliver' AND status = 'Pending'",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("jobs");
+    assert_eq!(queued.len(), 1);
+    let services =
+        jobs::Services::new(db.clone(), common::config_with(&overrides)).expect("services");
+    let job: jobs::kinds::SandboxDeliver =
+        serde_json::from_value(queued[0].1["args"].clone()).expect("payload");
+    let result = job
+        .run(JobContext {
+            id: queued[0].0.clone(),
+            attempt: 1,
+            worker: "test".into(),
+            services,
+        })
+        .await
+        .expect("delivery");
+    assert_eq!(result, json!({ "delivered": 1, "refused": 0 }));
+    let delivered: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM sandbox_webhooks WHERE delivered_at IS NOT NULL")
+            .fetch_one(&db)
+            .await
+            .expect("outbox");
+    assert_eq!(delivered, 1);
+    // The endpoint recorded the event and queued its sync, which pays the order.
+    run_jobs::<PaymentSync>(&db, "payment.sync", false).await;
+    assert_eq!(shop.read_order(order_id(&order)).await["status"], "Pagamento confirmado");
+}
