@@ -914,5 +914,121 @@ async fn sandbox_deliver_posts_the_outbox_to_the_running_api(db: PgPool) {
     assert_eq!(delivered, 1);
     // The endpoint recorded the event and queued its sync, which pays the order.
     run_jobs::<PaymentSync>(&db, "payment.sync", false).await;
-    assert_eq!(shop.read_order(order_id(&order)).await["status"], "Pagamento confirmado");
+    assert_eq!(
+        shop.read_order(order_id(&order)).await["status"],
+        "Pagamento confirmado"
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
+    let shop = shop(&db, 10).await;
+    let first = shop
+        .order(
+            1,
+            json!({ "type": "credit_card", "number": "5500000000000010", "name": "MARIA S",
+                          "expiry": "12/30", "cvv": "123", "save": true }),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let cards = call(
+        &shop.app,
+        "GET",
+        &format!("/api/user-credit-cards/{}", shop.member_id),
+        Some(&shop.token),
+        &[],
+    )
+    .await;
+    assert_eq!(cards.status, StatusCode::OK, "{}", cards.text);
+    let card = cards.json()[0].clone();
+    assert_eq!(card["last_digits"], "0010");
+    assert_eq!(cards.json().as_array().map(Vec::len), Some(1));
+    let second = shop
+        .order(
+            1,
+            json!({ "type": "credit_card", "selected_card": card["id"] }),
+        )
+        .await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    assert_eq!(second.json()["status"], "Pagamento confirmado");
+    assert_eq!(shop.stock().await, (8, 0));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
+    use domain::commerce::orders::{self, Method, PlaceOrder};
+    use domain::commerce::payment;
+    use domain::infra::payments::CardSource;
+    use jobs::kinds::commerce::charge;
+
+    let shop = shop(&db, 10).await;
+    let hold = send(
+        &shop.app,
+        "POST",
+        "/api/single-product-orders",
+        &shop.token,
+        json!({ format!("product-{}", shop.product_id): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    let token = common::post_json(
+        &shop.app,
+        "/api/sandbox/card-tokens",
+        &json!({ "number": "4000000000000010", "holder_name": "MARIA S", "cvv": "123" })
+            .to_string(),
+    )
+    .await
+    .json()["card_token"]
+        .as_str()
+        .expect("token")
+        .to_string();
+    // The order call's first transaction, as the handler makes it; then the process dies
+    // before asking the gateway.
+    let mut tx = db.begin().await.expect("tx");
+    let placed = orders::place(
+        &mut tx,
+        shop.station_id,
+        shop.member_id,
+        &PlaceOrder {
+            method: Some(Method::CreditCard),
+            installments: 1,
+            ..PlaceOrder::default()
+        },
+    )
+    .await
+    .expect("placed");
+    let part = payment::part_of_order(&mut tx, placed.order_id)
+        .await
+        .expect("part")
+        .expect("a card part");
+    payment::keep_card_source(&mut tx, part.payment_id, &CardSource::Token(token))
+        .await
+        .expect("source");
+    charge::schedule_recovery(&mut tx, &part)
+        .await
+        .expect("recovery");
+    tx.commit().await.expect("commit");
+    assert_eq!(
+        shop.read_order(placed.order_id).await["status"],
+        "Aguardando pagamento"
+    );
+
+    // The recovery job charges it; the member's retry finds it paid; one charge in all.
+    let results = run_jobs::<PaymentSync>(&db, "payment.sync", true).await;
+    assert_eq!(results.len(), 1);
+    assert_eq!(
+        shop.read_order(placed.order_id).await["status"],
+        "Pagamento confirmado"
+    );
+    let gateway = Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway");
+    let again = charge::charge_order(&db, &gateway, placed.order_id)
+        .await
+        .expect("retry");
+    assert_eq!(again, charge::Charged::Paid);
+    let charges: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    assert_eq!(charges, 1);
+    assert_eq!(shop.stock().await, (9, 0));
 }
