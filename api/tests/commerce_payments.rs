@@ -688,6 +688,7 @@ async fn a_thousand_random_webhook_deliveries_never_pay_twice_nor_an_unpaid_orde
     assert_eq!(events.len(), 4);
     let started = Instant::now();
     let (mut good, mut bad) = (0, 0);
+    let mut accepted = std::collections::HashSet::new();
     for _ in 0..1000 {
         let (body, signature) = match rng.below(4) {
             // A real event again (a duplicate, late or out of order).
@@ -717,6 +718,8 @@ async fn a_thousand_random_webhook_deliveries_never_pay_twice_nor_an_unpaid_orde
         };
         let answer = post_webhook(&shop.app, &body, &signature).await;
         if answer.status == StatusCode::OK {
+            let event: Value = serde_json::from_str(&body).expect("event");
+            accepted.insert(event["id"].as_str().expect("id").to_string());
             good += 1;
         } else {
             assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{}", answer.text);
@@ -746,6 +749,12 @@ async fn a_thousand_random_webhook_deliveries_never_pay_twice_nor_an_unpaid_orde
             assert_eq!((status.as_str(), paid_parts), ("pending", 0), "order {id}");
         }
     }
+    // Each accepted event recorded once; nothing of a refused one.
+    let recorded: i64 = sqlx::query_scalar("SELECT count(*) FROM payment_events")
+        .fetch_one(&db)
+        .await
+        .expect("events");
+    assert_eq!(recorded, accepted.len() as i64);
     // Four units sold, once each; four still held.
     assert_eq!(shop.stock().await, (96, 4));
 }
@@ -1030,5 +1039,41 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
         .await
         .expect("charges");
     assert_eq!(charges, 1);
+    assert_eq!(shop.stock().await, (9, 0));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_the_bank_starts_is_recorded_on_the_part(db: PgPool) {
+    let shop = shop(&db, 10).await;
+    let order = shop.order(1, json!({ "type": "pix" })).await.json();
+    shop.simulate_pix(&charge_of(&order)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.read_order(order_id(&order)).await["status"],
+        "Pagamento confirmado"
+    );
+    // MED: the payer's bank takes the money back; nobody asked us.
+    shop.sandbox
+        .bank_refund(&charge_of(&order), None)
+        .await
+        .expect("bank refund");
+    shop.deliver().await;
+    let (status, refunded, gateway_status): (String, i64, String) = sqlx::query_as(
+        "SELECT status, gateway_refunded_cents, gateway_status FROM payments
+          WHERE order_id = $1 AND method = 'pix'",
+    )
+    .bind(order_id(&order))
+    .fetch_one(&db)
+    .await
+    .expect("part");
+    assert_eq!(
+        (status.as_str(), refunded, gateway_status.as_str()),
+        ("refunded", 2000, "refunded")
+    );
+    // The order's own reversal is the refunds job's: it is still paid here, sold once.
+    assert_eq!(
+        shop.read_order(order_id(&order)).await["status"],
+        "Pagamento confirmado"
+    );
     assert_eq!(shop.stock().await, (9, 0));
 }
