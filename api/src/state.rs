@@ -19,6 +19,8 @@ pub struct AppState {
     pub captcha: Arc<dyn CaptchaVerifier>,
     /// Stored files (profile images), served at `/api/media/`.
     pub objects: domain::infra::objects::Objects,
+    /// The payment provider `FILIA_PAYMENTS` names (the sandbox by default).
+    pub gateway: domain::infra::payments::Gateway,
 }
 
 impl AppState {
@@ -26,7 +28,9 @@ impl AppState {
         let redis = redis::Client::open(config.redis_url.expose().as_str())?;
         let captcha = domain::infra::captcha::from_config(&config);
         let objects = domain::infra::objects::Objects::local(&config.data_dir.join("objects"))?;
+        let gateway = domain::infra::payments::Gateway::from_config(&config, db.clone())?;
         Ok(Self {
+            gateway,
             db,
             redis,
             config: Arc::new(config),

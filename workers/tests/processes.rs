@@ -28,6 +28,7 @@ impl Worker {
             .env("FILIA_CRON_JOBS_RETENTION", "off")
             // Only the schedules a test turns on: another tick would add to its counts.
             .env("FILIA_CRON_CASHBACK_DISPATCH", "off")
+            .env("FILIA_CRON_SANDBOX_DELIVER", "off")
             .env("FILIA_LOG", "warn")
             .env("FILIA_DB_MAX_CONNECTIONS", "8")
             .stdout(Stdio::from(File::create(&log).expect("log file")))

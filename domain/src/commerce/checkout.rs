@@ -295,13 +295,60 @@ async fn release(
     let Some((user_id, station_id)) = closed else {
         return Ok(Released::default());
     };
+    end_unpaid(conn, checkout_id, user_id, station_id, UnpaidEnd::Expired).await
+}
+
+/// How an order that was not paid ended, as its hold is given back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnpaidEnd {
+    /// The hold or the PIX charge ran out: 'Pagamento expirado'.
+    Expired,
+    /// The card was declined: 'Pagamento recusado'.
+    Declined,
+}
+
+/// Closes a hold whose order (if any) was not paid: the units, the coupon use, the order
+/// and its pending parts end, and the wallet part goes back to the wallet. For a hold the
+/// caller has just moved out of `held` with a conditional update (so this runs once).
+pub(crate) async fn close_unpaid(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+    end: UnpaidEnd,
+) -> CommerceResult<Released> {
+    let closed: Option<(i64, i64)> = sqlx::query_as(
+        "UPDATE checkouts SET status = CASE WHEN $2 THEN 'expired' ELSE 'released' END,
+                closed_at = now()
+          WHERE id = $1 AND status = 'held'
+         RETURNING user_id, station_id",
+    )
+    .bind(checkout_id)
+    .bind(end == UnpaidEnd::Expired)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((user_id, station_id)) = closed else {
+        return Ok(Released::default());
+    };
+    end_unpaid(conn, checkout_id, user_id, station_id, end).await
+}
+
+async fn end_unpaid(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+    user_id: i64,
+    station_id: i64,
+    end: UnpaidEnd,
+) -> CommerceResult<Released> {
     give_back_units(conn, checkout_id, false).await?;
     coupons::release(conn, checkout_id).await?;
     let order: Option<(i64, String)> = sqlx::query_as(
-        "UPDATE orders SET status = 'expired', closed_at = now()
+        "UPDATE orders SET status = $2, closed_at = now()
           WHERE checkout_id = $1 AND status = 'pending' RETURNING id, code",
     )
     .bind(checkout_id)
+    .bind(match end {
+        UnpaidEnd::Expired => "expired",
+        UnpaidEnd::Declined => "declined",
+    })
     .fetch_optional(&mut *conn)
     .await?;
     let Some((order_id, code)) = order else {

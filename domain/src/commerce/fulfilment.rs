@@ -53,6 +53,14 @@ struct LineRow {
     unit_price: i64,
 }
 
+/// Whose an order is: its station and member (the owner of the jobs that follow it).
+pub async fn order_owner(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<(i64, i64)> {
+    sqlx::query_as("SELECT station_id, user_id FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(conn)
+        .await
+}
+
 /// The source id of the credit an order line earns: the key refunds reverse it by.
 pub fn line_source(order_line_id: i64) -> String {
     format!("order_line:{order_line_id}")

@@ -2,6 +2,7 @@
 //! coupons, the hold one checkout keeps on stock, coupon use and wallet amount, and orders
 //! with their payment parts. Money is integer centavos.
 
+pub mod cards;
 pub mod cart;
 pub mod catalogue;
 pub mod checkout;
@@ -10,6 +11,7 @@ pub mod fulfilment;
 pub mod members;
 pub mod order_view;
 pub mod orders;
+pub mod payment;
 pub mod refunds;
 pub mod totals;
 pub mod vouchers;

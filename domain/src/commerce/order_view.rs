@@ -20,9 +20,11 @@ pub struct OrderAction {
 }
 
 /// The card or PIX part, with the older names the spec reads.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct GatewayCharge {
     pub payment_method: String,
+    /// The provider's charge id (the sandbox's "simulate payment" names it).
+    pub charge_id: Option<String>,
     pub pix_qr_code: Option<String>,
     pub expiration_date: Option<DateTime<Utc>>,
 }
@@ -185,8 +187,9 @@ async fn assemble(conn: &mut PgConnection, row: OrderRow) -> sqlx::Result<Order>
     .bind(row.id)
     .fetch_all(&mut *conn)
     .await?;
-    let charge: Option<(String, Option<String>, Option<DateTime<Utc>>)> = sqlx::query_as(
-        "SELECT CASE method WHEN 'card' THEN 'credit_card' ELSE method END, pix_qr_code, expires_at
+    let charge: Option<GatewayCharge> = sqlx::query_as(
+        "SELECT CASE method WHEN 'card' THEN 'credit_card' ELSE method END AS payment_method,
+                gateway_charge_id AS charge_id, pix_qr_code, expires_at AS expiration_date
            FROM payments WHERE order_id = $1 AND method <> 'wallet' ORDER BY id DESC LIMIT 1",
     )
     .bind(row.id)
@@ -210,13 +213,7 @@ async fn assemble(conn: &mut PgConnection, row: OrderRow) -> sqlx::Result<Order>
         refunded_percentage: row.refunded_percentage,
         create_vouchers: row.create_vouchers,
         action,
-        gateway_charge: charge.map(|(payment_method, pix_qr_code, expiration_date)| {
-            GatewayCharge {
-                payment_method,
-                pix_qr_code,
-                expiration_date,
-            }
-        }),
+        gateway_charge: charge,
         product_items_sum_value: row.product_items_sum_value,
         delivery_tax_value: row.delivery_tax_value,
         additional_discount_value: row.additional_discount_value,

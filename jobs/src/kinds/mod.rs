@@ -11,9 +11,12 @@ pub mod platform;
 pub mod wallet;
 
 pub use commerce::order_confirm::OrderConfirm;
+pub use commerce::payment_sync::PaymentSync;
+pub use commerce::pix_expire::PixExpire;
 pub use commerce::receipt_pdf::ReceiptPdf;
 pub use commerce::refund::OrderRefund;
 pub use commerce::reservation_release::ReservationRelease;
+pub use commerce::sandbox_delivery::SandboxDeliver;
 pub use commerce::voucher_pdf::VoucherPdf;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
@@ -53,6 +56,9 @@ kinds!(
     ReceiptPdf,
     VoucherPdf,
     OrderRefund,
+    PixExpire,
+    PaymentSync,
+    SandboxDeliver,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -71,6 +77,15 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         Schedule::declare("cashback-dispatch", "30 * * * * *", lookup, |tick| {
             CashbackDispatch { tick }
         })?,
+        // The sandbox provider's webhook outbox, posted to our own endpoint (late and
+        // duplicate deliveries, cards that settle later); nothing to do with Pagar.me.
+        if lookup("FILIA_PAYMENTS").is_some_and(|p| p.trim() == "pagarme") {
+            None
+        } else {
+            Schedule::declare("sandbox-deliver", "*/3 * * * * *", lookup, |tick| {
+                SandboxDeliver { tick: Some(tick) }
+            })?
+        },
     ];
     Ok(declared.into_iter().flatten().collect())
 }

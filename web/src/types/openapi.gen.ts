@@ -445,6 +445,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calculate-installments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card installments for an amount of an activity
+         * @description No interest; more than 1 only when the activity allows installments, none below
+         *     R$ 5,00, at most 12; the first installment carries the leftover centavos.
+         */
+        post: operations["calculate_installments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cart/apply-coupon": {
         parameters: {
             query?: never;
@@ -996,6 +1017,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/webhooks/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment provider's webhook
+         * @description Verifies the signature over the raw body (the sandbox's `X-Filia-Sandbox-Signature`,
+         *     Pagar.me's `X-Webhook-Asymmetric-Signature`), records the event id once and enqueues a
+         *     `payment.sync` of its charge, which re-reads the charge from the provider: the body is
+         *     never trusted. Answers at once; a repeated event answers 200 and does nothing.
+         */
+        post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/product-orders-user/{userId}": {
         parameters: {
             query?: never;
@@ -1024,6 +1068,29 @@ export interface paths {
         get: operations["order_by_id"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product-orders/{id}/check-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verificar pagamento: asks the provider about the order's charge now
+         * @description Re-reads the card or PIX charge of one of the caller's orders and applies it through the
+         *     same idempotent confirmation as the webhook (so the two racing confirm once); a card
+         *     whose charge was never recorded is charged with the request first made. Answers the
+         *     order: `status` 'Pagamento confirmado' when paid.
+         */
+        post: operations["check_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1122,6 +1189,51 @@ export interface paths {
         post?: never;
         /** Removes a product's line from the caller's cart */
         delete: operations["remove_product"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sandbox/card-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: the browser's card tokeniser
+         * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
+         *     with the provider and card data never reaches us). The last four digits decide what
+         *     charges of the card do: `0010` approved, `0028` declined, `0036` processing then paid,
+         *     `0044` processing then failed, `0051` fails once saved.
+         */
+        post: operations["sandbox_card_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sandbox/pix/{charge_id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: pays one of the caller's PIX charges ("simulate payment")
+         * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise). Pays as the payer's bank would, even
+         *     after the charge's expiry; the signed webhook is posted to our endpoint at once by a
+         *     `sandbox.deliver` job, so the order turns paid through the real path.
+         */
+        post: operations["sandbox_pay_pix"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1242,6 +1354,23 @@ export interface paths {
         };
         /** The caller's coupon purchases (paid lines of type 3 activities), newest first */
         get: operations["bought_coupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-credit-cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved cards */
+        get: operations["saved_cards"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1685,6 +1814,15 @@ export interface components {
             provider: string;
             site_key: string | null;
         };
+        CardToTokenize: {
+            cvv: string;
+            expiry?: string;
+            holder_name: string;
+            number: string;
+        };
+        CardToken: {
+            card_token: string;
+        };
         /** @description One activity's part of the order form. */
         CartAction: {
             /** Format: int64 */
@@ -1872,6 +2010,8 @@ export interface components {
         };
         /** @description The card or PIX part, with the older names the spec reads. */
         GatewayCharge: {
+            /** @description The provider's charge id (the sandbox's "simulate payment" names it). */
+            charge_id: string | null;
             /** Format: date-time */
             expiration_date: string | null;
             payment_method: string;
@@ -1882,6 +2022,22 @@ export interface components {
             base64: string;
             /** @description Sent as the spec's form sends it and never read: the content decides the type. */
             imageType?: string | null;
+        };
+        /** @description One option, as the spec answers it: `{installment, installment_amount}` (centavos). */
+        InstallmentOption: {
+            /** Format: int32 */
+            installment: number;
+            /** Format: int64 */
+            installment_amount: number;
+        };
+        InstallmentsRequest: {
+            /** Format: int64 */
+            action_id: number;
+            /**
+             * Format: int64
+             * @description Centavos.
+             */
+            amount: number;
         };
         /** @description Everything staff need to understand a job. */
         JobDetail: components["schemas"]["JobSummary"] & {
@@ -2281,12 +2437,23 @@ export interface components {
             name: string;
         };
         /**
-         * @description The payment form; only `type` and `installments` are read here (card data goes to the
-         *     gateway, never here in production).
+         * @description The payment form. The card arrives as the browser tokeniser's `card_token`, or as
+         *     `selected_card`, a saved card's id (0 means a new card). A raw card number is refused
+         *     unless the provider is the sandbox, which tokenises it here for the demo.
          */
         PaymentForm: {
+            card_token?: string | null;
+            cvv?: string | null;
+            expiry?: string | null;
             /** Format: int64 */
             installments?: number | null;
+            name?: string | null;
+            /** @description Sandbox only: the card number, tokenised by the sandbox. */
+            number?: string | null;
+            /** @description Save the card for later purchases once it pays. */
+            save?: boolean;
+            /** Format: int64 */
+            selected_card?: number | null;
             type?: null | components["schemas"]["Method"];
         };
         /** @description The account waiting for activation, its contacts masked. */
@@ -2447,6 +2614,11 @@ export interface components {
             /** Format: int64 */
             action_id: number;
         };
+        Received: {
+            /** @description The event had been received before: nothing was done again. */
+            duplicate: boolean;
+            received: boolean;
+        };
         RecoveryMessage: {
             message: string;
         };
@@ -2536,6 +2708,15 @@ export interface components {
         };
         /** @enum {string} */
         Role: "support" | "viewer";
+        /** @description The spec's saved card: `id, brand, last_digits, issuing`. */
+        SavedCard: {
+            brand: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The issuer as the provider names it; the brand when it does not. */
+            issuing: string;
+            last_digits: string;
+        };
         /** @description The bulk re-run's refusal when the matching jobs are no longer the ones confirmed. */
         SelectionChanged: {
             /** Format: int64 */
@@ -2616,6 +2797,11 @@ export interface components {
              *     sends them and never read: this form makes participants (2) of `station`.
              */
             type?: number | null;
+        };
+        SimulatedPayment: {
+            charge_id: string;
+            /** @description The charge's status at the sandbox after the payment (`paid`). */
+            status: string;
         };
         SiteConfig: {
             captcha: components["schemas"]["CaptchaWidget"];
@@ -4555,6 +4741,102 @@ export interface operations {
             };
         };
     };
+    calculate_installments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallmentsRequest"];
+            };
+        };
+        responses: {
+            /** @description The options, 1x first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallmentOption"][];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such activity in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The amount is not a whole number of centavos; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     apply_coupon: {
         parameters: {
             query?: never;
@@ -4843,7 +5125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method for the amount left; or: A field is missing or has the wrong type */
+            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason); or: A field is missing or has the wrong type */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6365,6 +6647,97 @@ export interface operations {
             };
         };
     };
+    webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `sandbox` or `pagarme`: the configured provider only */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's event, as it sent it */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Recorded (or seen before) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Received"];
+                };
+            };
+            /** @description Signed, but not an event we can read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Signature missing or invalid: nothing recorded */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not the configured provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     orders_of_user: {
         parameters: {
             query?: never;
@@ -6452,6 +6825,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's order */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such order in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    check_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -6826,6 +7258,152 @@ export interface operations {
             };
             /** @description The account is suspended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    sandbox_card_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardToTokenize"];
+            };
+        };
+        responses: {
+            /** @description The token to send as `payment.card_token` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardToken"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not in sandbox mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not a card number, or no holder name or cvv; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    sandbox_pay_pix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The PIX charge's id at the sandbox */
+                charge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid at the sandbox; the order follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulatedPayment"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not in sandbox mode, or not one of the caller's charges */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The charge was paid before, or is not a PIX */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7316,6 +7894,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CouponPurchase"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    saved_cards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cards (brand and last digits only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedCard"][];
                 };
             };
             /** @description No valid session, or the account is not activated */

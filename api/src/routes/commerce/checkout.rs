@@ -5,14 +5,20 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
+use domain::commerce::cards;
 use domain::commerce::cart::{self, Wanted};
 use domain::commerce::checkout::{self as hold, seconds_left};
 use domain::commerce::coupons::{self, Coupon};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::orders::{self, DeliveryChoice, Method, PlaceOrder};
+use domain::commerce::payment;
 use domain::commerce::totals::Totals;
 use domain::commerce::{ORDER_NOT_FOUND, Refusal};
+use domain::infra::payments::sandbox::CardDetails;
+use domain::infra::payments::{CardSource, GatewayError, PaymentGateway};
 use jobs::kinds::ReservationRelease;
+use jobs::kinds::commerce::after_paid;
+use jobs::kinds::commerce::charge::{self, ChargeError, Charged};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -198,8 +204,9 @@ struct CartAction {
     reference: Option<String>,
 }
 
-/// The payment form; only `type` and `installments` are read here (card data goes to the
-/// gateway, never here in production).
+/// The payment form. The card arrives as the browser tokeniser's `card_token`, or as
+/// `selected_card`, a saved card's id (0 means a new card). A raw card number is refused
+/// unless the provider is the sandbox, which tokenises it here for the demo.
 #[derive(Debug, Deserialize, ToSchema)]
 struct PaymentForm {
     #[serde(rename = "type")]
@@ -207,6 +214,94 @@ struct PaymentForm {
     #[serde(default)]
     #[schema(value_type = Option<i64>)]
     installments: Value,
+    #[serde(default)]
+    card_token: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    selected_card: Value,
+    /// Sandbox only: the card number, tokenised by the sandbox.
+    #[serde(default)]
+    number: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    expiry: Option<String>,
+    #[serde(default)]
+    cvv: Option<String>,
+    /// Save the card for later purchases once it pays.
+    #[serde(default)]
+    save: bool,
+}
+
+const RAW_CARD_REFUSED: &str =
+    "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
+const CARD_REQUIRED: &str = "Informe os dados do cartão.";
+
+/// Keeps a card that just paid among the member's saved cards. The sandbox attaches it by
+/// its token; Pagar.me attaches cards through its customer's wallet, which we do not use
+/// yet, so there nothing is saved.
+async fn save_card(state: &AppState, member: Member, token: &str) -> ApiResult<()> {
+    let Some(sandbox) = state.gateway.sandbox() else {
+        return Ok(());
+    };
+    let card = sandbox
+        .save_card(token)
+        .await
+        .map_err(|err| ApiError::Internal(err.into()))?;
+    let mut conn = state.db.acquire().await?;
+    cards::save(
+        &mut conn,
+        member.station_id,
+        member.user_id,
+        state.gateway.provider(),
+        &card.card_id,
+        &card.brand,
+        &card.last_digits,
+    )
+    .await?;
+    Ok(())
+}
+
+/// The card the form names, as the gateway takes it: a token, a saved card of the
+/// caller's, or (sandbox only) a raw number tokenised by the sandbox.
+async fn card_source(
+    state: &AppState,
+    member: Member,
+    form: &PaymentForm,
+) -> ApiResult<Option<CardSource>> {
+    if form.method != Some(Method::CreditCard) {
+        return Ok(None);
+    }
+    if let Some(token) = form.card_token.as_deref().filter(|t| !t.trim().is_empty()) {
+        return Ok(Some(CardSource::Token(token.trim().to_string())));
+    }
+    if let Some(card_id) = whole(&form.selected_card).filter(|id| *id > 0) {
+        let mut conn = state.db.acquire().await?;
+        let gateway_id =
+            cards::gateway_card_id(&mut conn, member.user_id, state.gateway.provider(), card_id)
+                .await?
+                .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
+        return Ok(Some(CardSource::SavedCard(gateway_id)));
+    }
+    let Some(number) = form.number.as_deref().filter(|n| !n.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let Some(sandbox) = state.gateway.sandbox() else {
+        return Err(ApiError::invalid(RAW_CARD_REFUSED));
+    };
+    let token = sandbox
+        .tokenize_card(&CardDetails {
+            number: number.to_string(),
+            holder_name: form.name.clone().unwrap_or_default(),
+            expiry: form.expiry.clone().unwrap_or_default(),
+            cvv: form.cvv.clone().unwrap_or_default(),
+        })
+        .await
+        .map_err(|err| match err {
+            GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
+            other => ApiError::Internal(other.into()),
+        })?;
+    Ok(Some(CardSource::Token(token)))
 }
 
 /// The spec's body. `isOnlyPayment` may be sent and is not read: whether the wallet pays
@@ -246,7 +341,7 @@ fn text(value: &Value) -> Option<String> {
     responses(
         (status = 200, description = "The order", body = Order),
         (status = 403, description = "user_id is not the caller's", body = Messages),
-        (status = 422, description = "The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method for the amount left", body = Messages),
+        (status = 422, description = "The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason)", body = Messages),
     )
 )]
 async fn place_order(
@@ -282,11 +377,42 @@ async fn place_order(
             .and_then(|n| i32::try_from(n).ok())
             .unwrap_or(1),
     };
+    let source = match payment {
+        Some(form) => card_source(&state, member, form).await?,
+        None => None,
+    };
     let mut tx = state.db.begin().await?;
     let placed = orders::place(&mut tx, member.station_id, member.user_id, &order)
         .await
         .map_err(commerce_error)?;
+    if placed.created {
+        if placed.paid {
+            after_paid(&mut tx, placed.order_id).await?;
+        }
+        if let Some(part) = payment::part_of_order(&mut tx, placed.order_id).await? {
+            if part.method() == Method::CreditCard {
+                let source = source
+                    .as_ref()
+                    .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
+                payment::keep_card_source(&mut tx, part.payment_id, source).await?;
+            }
+            charge::schedule_recovery(&mut tx, &part).await?;
+        }
+    }
     tx.commit().await?;
+    // The gateway, outside any transaction; the part's id is the idempotency key, so a
+    // repeated call (or the recovery job) after a crash here never charges twice.
+    match charge::charge_order(&state.db, &state.gateway, placed.order_id).await {
+        Ok(Charged::Declined(reason)) => return Err(ApiError::invalid(reason)),
+        Ok(Charged::Paid) if placed.created && payment.is_some_and(|p| p.save) => {
+            if let Some(CardSource::Token(token)) = &source {
+                save_card(&state, member, token).await?;
+            }
+        }
+        Ok(_) => {}
+        Err(ChargeError::Commerce(err)) => return Err(commerce_error(err)),
+        Err(err) => return Err(ApiError::Internal(err.into())),
+    }
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, placed.order_id)
         .await?

@@ -15,6 +15,7 @@ pub mod checkout;
 pub mod documents;
 pub mod members;
 pub mod orders;
+pub mod payments;
 pub mod validator;
 pub mod vouchers;
 
@@ -26,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(documents::router())
         .merge(vouchers::router())
         .merge(validator::router())
+        .merge(payments::router())
 }
 
 /// A refusal is the member's to fix (422, the Portuguese text), a missing product a 404.

@@ -1,0 +1,341 @@
+//! Paying the card or PIX part (docs/api-commerce.md, "Paying the card or PIX part"): the
+//! provider's webhook (`POST /payments/webhooks/{provider}`), the member's "Verificar
+//! pagamento" (`POST /product-orders/{id}/check-payment`), installments
+//! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`), and the
+//! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use chrono::Utc;
+use domain::commerce::ORDER_NOT_FOUND;
+use domain::commerce::cards::{self, SavedCard};
+use domain::commerce::order_view::{self, Order};
+use domain::commerce::payment;
+use domain::infra::payments::sandbox::{CardDetails, PixPayment};
+use domain::infra::payments::{
+    GatewayError, InstallmentOption, PaymentGateway, installment_options, record_event,
+};
+use jobs::Enqueue;
+use jobs::kinds::commerce::charge::{self, ChargeError};
+use jobs::kinds::{PaymentSync, SandboxDeliver};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::{own, whole};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::member::Member;
+use crate::routes::ROUTE_NOT_FOUND;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(webhook))
+        .routes(routes!(check_payment))
+        .routes(routes!(calculate_installments))
+        .routes(routes!(saved_cards))
+        .routes(routes!(sandbox_pay_pix))
+        .routes(routes!(sandbox_card_token))
+}
+
+const UNKNOWN_PROVIDER: &str = "Meio de pagamento não encontrado";
+const BAD_SIGNATURE: &str = "Assinatura do aviso de pagamento inválida.";
+
+#[derive(Debug, Serialize, ToSchema)]
+struct Received {
+    received: bool,
+    /// The event had been received before: nothing was done again.
+    duplicate: bool,
+}
+
+/// A payment provider's webhook
+///
+/// Verifies the signature over the raw body (the sandbox's `X-Filia-Sandbox-Signature`,
+/// Pagar.me's `X-Webhook-Asymmetric-Signature`), records the event id once and enqueues a
+/// `payment.sync` of its charge, which re-reads the charge from the provider: the body is
+/// never trusted. Answers at once; a repeated event answers 200 and does nothing.
+#[utoipa::path(
+    post,
+    path = "/payments/webhooks/{provider}",
+    tag = "commerce",
+    params(("provider" = String, Path, description = "`sandbox` or `pagarme`: the configured provider only")),
+    request_body(content = Object, description = "The provider's event, as it sent it"),
+    responses(
+        (status = 200, description = "Recorded (or seen before)", body = Received),
+        (status = 400, description = "Signed, but not an event we can read", body = Messages),
+        (status = 401, description = "Signature missing or invalid: nothing recorded", body = Messages),
+        (status = 404, description = "Not the configured provider", body = ErrorMessage),
+    )
+)]
+async fn webhook(
+    State(state): State<AppState>,
+    Path(provider): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Received>> {
+    if provider != state.gateway.provider() {
+        return Err(ApiError::not_found(UNKNOWN_PROVIDER));
+    }
+    let event = match state.gateway.verify_webhook(&body, &headers) {
+        Ok(event) => event,
+        Err(GatewayError::InvalidSignature) => {
+            return Err(ApiError::Unauthorized(BAD_SIGNATURE.into()));
+        }
+        Err(_) => return Err(ApiError::BadRequest("Aviso de pagamento ilegível.".into())),
+    };
+    let mut tx = state.db.begin().await?;
+    let new = record_event(&mut tx, &event, Utc::now()).await?;
+    if new && let Some(charge_id) = &event.charge_id {
+        PaymentSync::for_charge(&mut tx, charge_id).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(Received {
+        received: true,
+        duplicate: !new,
+    }))
+}
+
+fn charge_error(err: ChargeError) -> ApiError {
+    match err {
+        ChargeError::Commerce(err) => super::commerce_error(err),
+        other => ApiError::Internal(other.into()),
+    }
+}
+
+/// Verificar pagamento: asks the provider about the order's charge now
+///
+/// Re-reads the card or PIX charge of one of the caller's orders and applies it through the
+/// same idempotent confirmation as the webhook (so the two racing confirm once); a card
+/// whose charge was never recorded is charged with the request first made. Answers the
+/// order: `status` 'Pagamento confirmado' when paid.
+#[utoipa::path(
+    post,
+    path = "/product-orders/{id}/check-payment",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The order's id")),
+    responses(
+        (status = 200, description = "The order as it now is", body = Order),
+        (status = 403, description = "Another member's order", body = Messages),
+        (status = 404, description = "No such order in the caller's station", body = ErrorMessage),
+    )
+)]
+async fn check_payment(
+    State(state): State<AppState>,
+    member: Member,
+    Path(order_id): Path<i64>,
+) -> ApiResult<Json<Order>> {
+    let mut conn = state.db.acquire().await?;
+    let order = order_view::order(&mut conn, member.station_id, order_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
+    own(member, order.user_id)?;
+    let part = payment::part_of_order(&mut conn, order_id).await?;
+    drop(conn);
+    if let Some(part) = part.filter(|p| p.status == "pending") {
+        match &part.charge_id {
+            Some(charge_id) => {
+                charge::sync_charge(
+                    &state.db,
+                    &state.gateway,
+                    &state.config.public_url,
+                    charge_id,
+                )
+                .await
+                .map_err(charge_error)?;
+            }
+            None => {
+                charge::charge_order(&state.db, &state.gateway, order_id)
+                    .await
+                    .map_err(charge_error)?;
+            }
+        }
+    }
+    let mut conn = state.db.acquire().await?;
+    let order = order_view::order(&mut conn, member.station_id, order_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
+    Ok(Json(order))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct InstallmentsRequest {
+    #[schema(value_type = i64)]
+    action_id: Value,
+    /// Centavos.
+    #[schema(value_type = i64)]
+    amount: Value,
+}
+
+/// The card installments for an amount of an activity
+///
+/// No interest; more than 1 only when the activity allows installments, none below
+/// R$ 5,00, at most 12; the first installment carries the leftover centavos.
+#[utoipa::path(
+    post,
+    path = "/calculate-installments",
+    tag = "commerce",
+    security(("member" = [])),
+    request_body = InstallmentsRequest,
+    responses(
+        (status = 200, description = "The options, 1x first", body = Vec<InstallmentOption>),
+        (status = 404, description = "No such activity in the caller's station", body = ErrorMessage),
+        (status = 422, description = "The amount is not a whole number of centavos", body = Messages),
+    )
+)]
+async fn calculate_installments(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<InstallmentsRequest>,
+) -> ApiResult<Json<Vec<InstallmentOption>>> {
+    let action_id =
+        whole(&request.action_id).ok_or_else(|| ApiError::invalid("action_id inválido."))?;
+    let amount = whole(&request.amount).ok_or_else(|| ApiError::invalid("Valor inválido."))?;
+    let mut conn = state.db.acquire().await?;
+    let allows = cards::allows_installments(&mut conn, member.station_id, action_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Atividade não encontrada"))?;
+    let max = if allows {
+        domain::infra::payments::installments::MAX_INSTALLMENTS
+    } else {
+        1
+    };
+    Ok(Json(installment_options(amount, max)))
+}
+
+/// The caller's saved cards
+#[utoipa::path(
+    get,
+    path = "/user-credit-cards/{id}",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The caller's own id")),
+    responses(
+        (status = 200, description = "The cards (brand and last digits only)", body = Vec<SavedCard>),
+        (status = 403, description = "The id is not the caller's", body = Messages),
+    )
+)]
+async fn saved_cards(
+    State(state): State<AppState>,
+    member: Member,
+    Path(user_id): Path<i64>,
+) -> ApiResult<Json<Vec<SavedCard>>> {
+    let user_id = own(member, user_id)?;
+    let mut conn = state.db.acquire().await?;
+    Ok(Json(cards::of_member(&mut conn, user_id).await?))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct SimulatedPayment {
+    charge_id: String,
+    /// The charge's status at the sandbox after the payment (`paid`).
+    status: String,
+}
+
+/// Sandbox only: pays one of the caller's PIX charges ("simulate payment")
+///
+/// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise). Pays as the payer's bank would, even
+/// after the charge's expiry; the signed webhook is posted to our endpoint at once by a
+/// `sandbox.deliver` job, so the order turns paid through the real path.
+#[utoipa::path(
+    post,
+    path = "/sandbox/pix/{charge_id}/pay",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("charge_id" = String, Path, description = "The PIX charge's id at the sandbox")),
+    responses(
+        (status = 200, description = "Paid at the sandbox; the order follows", body = SimulatedPayment),
+        (status = 404, description = "Not in sandbox mode, or not one of the caller's charges", body = ErrorMessage),
+        (status = 422, description = "The charge was paid before, or is not a PIX", body = Messages),
+    )
+)]
+async fn sandbox_pay_pix(
+    State(state): State<AppState>,
+    member: Member,
+    Path(charge_id): Path<String>,
+) -> ApiResult<Json<SimulatedPayment>> {
+    let Some(sandbox) = state.gateway.sandbox() else {
+        return Err(ApiError::not_found(ROUTE_NOT_FOUND));
+    };
+    let mut conn = state.db.acquire().await?;
+    let part = payment::part_by_charge(&mut conn, &charge_id)
+        .await?
+        .filter(|part| part.user_id == member.user_id)
+        .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
+    drop(conn);
+    let charge = sandbox
+        .pay_pix(&charge_id, &PixPayment::default())
+        .await
+        .map_err(|err| match err {
+            GatewayError::Rejected(_) => ApiError::invalid("Este PIX já foi pago."),
+            other => ApiError::Internal(other.into()),
+        })?;
+    Enqueue::new(SandboxDeliver::default())
+        .owner(part.station_id, Some(member.user_id))
+        .about("order", part.order_id)
+        .commit(&state.db)
+        .await?;
+    Ok(Json(SimulatedPayment {
+        charge_id,
+        status: charge.status.as_str().into(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct CardToTokenize {
+    number: String,
+    #[serde(alias = "name")]
+    holder_name: String,
+    #[serde(default)]
+    expiry: String,
+    #[serde(alias = "cvc")]
+    cvv: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct CardToken {
+    card_token: String,
+}
+
+/// Sandbox only: the browser's card tokeniser
+///
+/// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
+/// with the provider and card data never reaches us). The last four digits decide what
+/// charges of the card do: `0010` approved, `0028` declined, `0036` processing then paid,
+/// `0044` processing then failed, `0051` fails once saved.
+#[utoipa::path(
+    post,
+    path = "/sandbox/card-tokens",
+    tag = "commerce",
+    request_body = CardToTokenize,
+    responses(
+        (status = 200, description = "The token to send as `payment.card_token`", body = CardToken),
+        (status = 404, description = "Not in sandbox mode", body = ErrorMessage),
+        (status = 422, description = "Not a card number, or no holder name or cvv", body = Messages),
+    )
+)]
+async fn sandbox_card_token(
+    State(state): State<AppState>,
+    Json(card): Json<CardToTokenize>,
+) -> ApiResult<Json<CardToken>> {
+    let Some(sandbox) = state.gateway.sandbox() else {
+        return Err(ApiError::not_found(ROUTE_NOT_FOUND));
+    };
+    let token = sandbox
+        .tokenize_card(&CardDetails {
+            number: card.number,
+            holder_name: card.holder_name,
+            expiry: card.expiry,
+            cvv: card.cvv,
+        })
+        .await
+        .map_err(|err| match err {
+            GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
+            other => ApiError::Internal(other.into()),
+        })?;
+    Ok(Json(CardToken { card_token: token }))
+}

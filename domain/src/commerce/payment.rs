@@ -1,0 +1,781 @@
+//! Paying an order's card or PIX part through the gateway (docs/api-commerce.md, "Paying
+//! the card or PIX part"). The order and its pending part are committed first; the gateway
+//! is called outside any transaction with the part's id as idempotency key; then one
+//! transaction records the answer here. Every later word about a charge (the webhook's
+//! re-read, the member's "Verificar pagamento", the PIX expiry) goes through
+//! [`apply_charge`], which only moves rows with conditional updates, so running it twice,
+//! late or out of order changes nothing more.
+//!
+//! Lock order is the hold's (see `checkout`): the hold row first, then the part.
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use sqlx::PgConnection;
+
+use super::checkout::{self, UnpaidEnd};
+use super::orders::{self, Confirmation, Method};
+use super::{CommerceResult, lock_member};
+use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::infra::payments::{
+    CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer, PaymentMethod,
+    PixCharge, PixChargeRequest,
+};
+use crate::shared::money::format_brl;
+use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
+
+/// How long a PIX charge can be paid; the hold is extended to its expiry.
+pub const PIX_SECONDS: u32 = 30 * 60;
+
+/// Why a late PIX was (partly) given back, as the member reads it on the order.
+pub const LATE_REFUND_REASON: &str = "Pagamento PIX recebido após o prazo, com produto(s) esgotado(s): o valor desses itens foi devolvido.";
+/// Why a late PIX was given back whole because the wallet part no longer was there.
+pub const LATE_BALANCE_REASON: &str = "Pagamento PIX recebido após o prazo, sem saldo para a parte da carteira: o valor foi devolvido.";
+/// A card refused without a reason from the provider.
+pub const DECLINED_DEFAULT: &str = "Pagamento recusado pela operadora do cartão.";
+
+/// The card or PIX part of an order, with what a charge request needs.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ChargePart {
+    pub payment_id: i64,
+    pub order_id: i64,
+    pub order_code: String,
+    pub order_status: String,
+    pub station_id: i64,
+    pub user_id: i64,
+    pub checkout_id: i64,
+    /// `card` or `pix`.
+    pub method: String,
+    pub amount: i64,
+    pub installments: i32,
+    /// pending, paid, failed, expired, cancelled or refunded.
+    pub status: String,
+    pub charge_id: Option<String>,
+    pub charge_source: Option<String>,
+    pub failure_reason: Option<String>,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+impl ChargePart {
+    pub fn method(&self) -> Method {
+        if self.method == "pix" {
+            Method::Pix
+        } else {
+            Method::CreditCard
+        }
+    }
+
+    /// The idempotency key of this part's charge: the same part never makes two charges.
+    pub fn idempotency_key(&self) -> String {
+        format!("payment:{}", self.payment_id)
+    }
+
+    pub fn pix_request(&self, customer: Customer) -> PixChargeRequest {
+        PixChargeRequest {
+            amount_cents: self.amount,
+            expires_in_seconds: PIX_SECONDS,
+            reference: self.order_code.clone(),
+            idempotency_key: self.idempotency_key(),
+            customer,
+        }
+    }
+
+    pub fn card_request(&self, customer: Customer, source: CardSource) -> CardChargeRequest {
+        CardChargeRequest {
+            amount_cents: self.amount,
+            installments: u32::try_from(self.installments.max(1)).unwrap_or(1),
+            source,
+            reference: self.order_code.clone(),
+            idempotency_key: self.idempotency_key(),
+            customer,
+        }
+    }
+
+    /// The card recorded for this part, as the gateway takes it (`tok_...` is the
+    /// browser's token, anything else a saved card's provider id).
+    pub fn card_source(&self) -> Option<CardSource> {
+        self.charge_source.as_deref().map(source_from_column)
+    }
+}
+
+fn source_from_column(text: &str) -> CardSource {
+    match text.strip_prefix("card:") {
+        Some(card_id) => CardSource::SavedCard(card_id.into()),
+        None => CardSource::Token(text.strip_prefix("token:").unwrap_or(text).into()),
+    }
+}
+
+fn source_to_column(source: &CardSource) -> String {
+    match source {
+        CardSource::Token(token) => format!("token:{token}"),
+        CardSource::SavedCard(card_id) => format!("card:{card_id}"),
+    }
+}
+
+const PART_COLUMNS: &str = "p.id AS payment_id, o.id AS order_id, o.code AS order_code,
+    o.status AS order_status, o.station_id, o.user_id, o.checkout_id, p.method, p.amount,
+    p.installments, p.status, p.gateway_charge_id AS charge_id, p.charge_source,
+    p.failure_reason, p.expires_at
+    FROM payments p JOIN orders o ON o.id = p.order_id";
+
+/// The order's card or PIX part (its latest), if it has one.
+pub async fn part_of_order(
+    conn: &mut PgConnection,
+    order_id: i64,
+) -> sqlx::Result<Option<ChargePart>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PART_COLUMNS} WHERE o.id = $1 AND p.method <> 'wallet' ORDER BY p.id DESC LIMIT 1"
+    )))
+    .bind(order_id)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn part_by_id(
+    conn: &mut PgConnection,
+    payment_id: i64,
+) -> sqlx::Result<Option<ChargePart>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PART_COLUMNS} WHERE p.id = $1 AND p.method <> 'wallet'"
+    )))
+    .bind(payment_id)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn part_by_charge(
+    conn: &mut PgConnection,
+    charge_id: &str,
+) -> sqlx::Result<Option<ChargePart>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PART_COLUMNS} WHERE p.gateway_charge_id = $1"
+    )))
+    .bind(charge_id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Keeps the card a card part is to be charged with, in the order's transaction, so a
+/// retry or the recovery job repeats the same request. Cleared once a charge is recorded.
+pub async fn keep_card_source(
+    conn: &mut PgConnection,
+    payment_id: i64,
+    source: &CardSource,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE payments SET charge_source = $2
+          WHERE id = $1 AND gateway_charge_id IS NULL AND charge_source IS NULL",
+    )
+    .bind(payment_id)
+    .bind(source_to_column(source))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The payer as the provider asks for it.
+pub async fn customer(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Customer> {
+    let (name, email, cpf, tel): (String, Option<String>, Option<String>, Option<String>) =
+        sqlx::query_as("SELECT name, email, cpf, tel FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_one(conn)
+            .await?;
+    Ok(Customer {
+        name,
+        email: email.unwrap_or_default(),
+        document: cpf.unwrap_or_default(),
+        phone: tel
+            .map(|t| t.chars().filter(char::is_ascii_digit).collect::<String>())
+            .filter(|t| !t.is_empty()),
+    })
+}
+
+/// A PIX charge recorded on its part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PixRecorded {
+    pub payment_id: i64,
+    pub station_id: i64,
+    pub user_id: i64,
+    pub checkout_id: i64,
+    /// The charge's expiry (the `pix.expire` job's time).
+    pub expires_at: DateTime<Utc>,
+    /// The hold's new expiry (the release job's time); `None` when the hold was no longer
+    /// live (the part had ended meanwhile: the charge should be cancelled).
+    pub hold_until: Option<DateTime<Utc>>,
+}
+
+/// Records a PIX charge on its part (id, BR Code, expiry) and extends the hold to the
+/// charge's expiry. A part that ended meanwhile still keeps the charge's id, so a payment
+/// that lands on it anyway is recognised (the late-payment path).
+pub async fn record_pix(
+    conn: &mut PgConnection,
+    part: &ChargePart,
+    charge: &PixCharge,
+) -> CommerceResult<PixRecorded> {
+    sqlx::query("SELECT 1 FROM checkouts WHERE id = $1 FOR UPDATE")
+        .bind(part.checkout_id)
+        .execute(&mut *conn)
+        .await?;
+    let pending = sqlx::query(
+        "UPDATE payments SET gateway_charge_id = $2, pix_qr_code = $3, expires_at = $4,
+                gateway_status = $5
+          WHERE id = $1 AND status = 'pending'
+            AND (gateway_charge_id IS NULL OR gateway_charge_id = $2)",
+    )
+    .bind(part.payment_id)
+    .bind(&charge.charge_id)
+    .bind(&charge.br_code)
+    .bind(charge.expires_at)
+    .bind(charge.status.as_str())
+    .execute(&mut *conn)
+    .await?;
+    let hold_until = if pending.rows_affected() == 1 {
+        checkout::extend_hold(conn, part.checkout_id, charge.expires_at).await?
+    } else {
+        keep_charge_id(conn, part.payment_id, &charge.charge_id).await?;
+        None
+    };
+    Ok(PixRecorded {
+        payment_id: part.payment_id,
+        station_id: part.station_id,
+        user_id: part.user_id,
+        checkout_id: part.checkout_id,
+        expires_at: charge.expires_at,
+        hold_until,
+    })
+}
+
+async fn keep_charge_id(
+    conn: &mut PgConnection,
+    payment_id: i64,
+    charge_id: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE payments SET gateway_charge_id = $2 WHERE id = $1 AND gateway_charge_id IS NULL",
+    )
+    .bind(payment_id)
+    .bind(charge_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// What a charge's state did to its order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// This call confirmed the part; `order_paid` when the order became paid with it (the
+    /// caller runs the after-payment hook then).
+    Paid { order_id: i64, order_paid: bool },
+    /// Recorded paid before: nothing changed.
+    AlreadyPaid { order_id: i64 },
+    /// The provider has not decided (pending PIX, processing card, underpaid).
+    Waiting { order_id: i64 },
+    /// The card was declined: the order is 'Pagamento recusado'.
+    Declined { order_id: i64, reason: String },
+    /// The charge was cancelled or ran out: the order is 'Pagamento expirado'.
+    Expired { order_id: i64 },
+    /// Money arrived for a part that had already ended (a PIX paid after its expiry).
+    Late(LateSettlement),
+    /// The provider gave money back (MED, chargeback, or our own refund read back):
+    /// recorded on the part; the caller applies it with `refunds::apply_bank_refund`, which
+    /// counts our own refunds as done and so reverses only what the bank started.
+    RefundRecorded {
+        order_id: i64,
+        payment_id: i64,
+        /// The charge's refunded total, as the provider reports it.
+        refunded_cents: i64,
+    },
+    /// Nothing to do: the part had ended and nothing arrived, or the answer was already
+    /// applied.
+    Unchanged { order_id: i64 },
+    /// No part of ours has this charge.
+    UnknownCharge,
+}
+
+/// Applies a charge as the provider reports it (re-read, never a webhook's body) to the
+/// part that has it, on the caller's transaction. Idempotent.
+pub async fn apply_charge(conn: &mut PgConnection, charge: &Charge) -> CommerceResult<Applied> {
+    let Some(part) = part_by_charge(conn, &charge.charge_id).await? else {
+        return Ok(Applied::UnknownCharge);
+    };
+    let method_matches = matches!(
+        (charge.method, part.method()),
+        (PaymentMethod::Pix, Method::Pix) | (PaymentMethod::CreditCard, Method::CreditCard)
+    );
+    if !method_matches {
+        return Ok(Applied::UnknownCharge);
+    }
+    let order_id = part.order_id;
+    sqlx::query("UPDATE payments SET gateway_status = $2 WHERE id = $1")
+        .bind(part.payment_id)
+        .bind(charge.status.as_str())
+        .execute(&mut *conn)
+        .await?;
+    if charge.status.money_received() {
+        if charge.paid_amount_cents < part.amount {
+            return Ok(Applied::Waiting { order_id });
+        }
+        let paid = settle_paid(conn, &part).await?;
+        if matches!(
+            charge.status,
+            ChargeStatus::Refunded | ChargeStatus::PartiallyRefunded | ChargeStatus::Chargedback
+        ) {
+            let refunded_cents = record_provider_refund(conn, &part, charge).await?;
+            if !matches!(paid, Applied::Paid { .. } | Applied::Late(_)) {
+                return Ok(Applied::RefundRecorded {
+                    order_id,
+                    payment_id: part.payment_id,
+                    refunded_cents,
+                });
+            }
+        }
+        return Ok(paid);
+    }
+    match charge.status {
+        ChargeStatus::Failed => {
+            let reason = charge
+                .failure_reason
+                .clone()
+                .unwrap_or_else(|| DECLINED_DEFAULT.to_string());
+            decline(conn, &part, &reason).await
+        }
+        ChargeStatus::Canceled => end_unpaid_part(conn, &part, "cancelled").await,
+        _ => Ok(if part.status == "pending" {
+            Applied::Waiting { order_id }
+        } else {
+            Applied::Unchanged { order_id }
+        }),
+    }
+}
+
+/// The money of this part arrived: confirm it, or, for a part that had ended, take the
+/// late-payment path.
+async fn settle_paid(conn: &mut PgConnection, part: &ChargePart) -> CommerceResult<Applied> {
+    let order_id = part.order_id;
+    match orders::confirm_payment(conn, part.payment_id).await? {
+        Confirmation::Confirmed {
+            order_id,
+            order_paid,
+        } => Ok(Applied::Paid {
+            order_id,
+            order_paid,
+        }),
+        Confirmation::AlreadyPaid { order_id } => Ok(Applied::AlreadyPaid { order_id }),
+        Confirmation::NotPending { .. } => match late_payment(conn, part).await? {
+            Some(late) => Ok(Applied::Late(late)),
+            None => Ok(Applied::Unchanged { order_id }),
+        },
+        Confirmation::UnknownPayment => Ok(Applied::UnknownCharge),
+    }
+}
+
+async fn record_provider_refund(
+    conn: &mut PgConnection,
+    part: &ChargePart,
+    charge: &Charge,
+) -> sqlx::Result<i64> {
+    let refunded = if charge.status == ChargeStatus::Chargedback {
+        charge.paid_amount_cents.max(charge.refunded_amount_cents)
+    } else {
+        charge.refunded_amount_cents
+    };
+    sqlx::query(
+        "UPDATE payments
+            SET gateway_refunded_cents = greatest(gateway_refunded_cents, $2),
+                gateway_refunded_at = coalesce(gateway_refunded_at, now()),
+                status = CASE WHEN status = 'paid' AND greatest(gateway_refunded_cents, $2) >= amount
+                              THEN 'refunded' ELSE status END
+          WHERE id = $1",
+    )
+    .bind(part.payment_id)
+    .bind(refunded)
+    .execute(conn)
+    .await?;
+    Ok(refunded)
+}
+
+/// A card declined: the part fails with the provider's reason, the order is 'Pagamento
+/// recusado', the hold is given back and the wallet part returns to the wallet.
+pub async fn decline(
+    conn: &mut PgConnection,
+    part: &ChargePart,
+    reason: &str,
+) -> CommerceResult<Applied> {
+    sqlx::query("SELECT 1 FROM checkouts WHERE id = $1 FOR UPDATE")
+        .bind(part.checkout_id)
+        .execute(&mut *conn)
+        .await?;
+    let failed = sqlx::query(
+        "UPDATE payments SET status = 'failed', failure_reason = $2, charge_source = NULL
+          WHERE id = $1 AND status = 'pending'",
+    )
+    .bind(part.payment_id)
+    .bind(reason)
+    .execute(&mut *conn)
+    .await?;
+    if failed.rows_affected() == 0 {
+        return Ok(Applied::Unchanged {
+            order_id: part.order_id,
+        });
+    }
+    checkout::close_unpaid(conn, part.checkout_id, UnpaidEnd::Declined).await?;
+    Ok(Applied::Declined {
+        order_id: part.order_id,
+        reason: reason.to_string(),
+    })
+}
+
+/// A part that will not be paid (its PIX ran out, its charge was cancelled): the part
+/// ends as `part_status`, the order is 'Pagamento expirado', the hold is given back.
+/// Conditional on the part still pending: never overwrites a confirmation.
+pub async fn end_unpaid_part(
+    conn: &mut PgConnection,
+    part: &ChargePart,
+    part_status: &str,
+) -> CommerceResult<Applied> {
+    sqlx::query("SELECT 1 FROM checkouts WHERE id = $1 FOR UPDATE")
+        .bind(part.checkout_id)
+        .execute(&mut *conn)
+        .await?;
+    let ended = sqlx::query(
+        "UPDATE payments SET status = $2, charge_source = NULL WHERE id = $1 AND status = 'pending'",
+    )
+    .bind(part.payment_id)
+    .bind(part_status)
+    .execute(&mut *conn)
+    .await?;
+    if ended.rows_affected() == 0 {
+        return Ok(Applied::Unchanged {
+            order_id: part.order_id,
+        });
+    }
+    checkout::close_unpaid(conn, part.checkout_id, UnpaidEnd::Expired).await?;
+    Ok(Applied::Expired {
+        order_id: part.order_id,
+    })
+}
+
+/// The card charge's first answer, recorded on its part.
+pub async fn record_card(
+    conn: &mut PgConnection,
+    part: &ChargePart,
+    charge: &CardCharge,
+) -> CommerceResult<Applied> {
+    keep_charge_id(conn, part.payment_id, &charge.charge_id).await?;
+    sqlx::query(
+        "UPDATE payments SET charge_source = NULL, gateway_status = $2
+          WHERE id = $1 AND gateway_charge_id = $3",
+    )
+    .bind(part.payment_id)
+    .bind(charge.status.as_str())
+    .bind(&charge.charge_id)
+    .execute(&mut *conn)
+    .await?;
+    match charge.status {
+        ChargeStatus::Paid => settle_paid(conn, part).await,
+        ChargeStatus::Failed | ChargeStatus::Canceled => {
+            let reason = charge
+                .failure_reason
+                .clone()
+                .unwrap_or_else(|| DECLINED_DEFAULT.to_string());
+            decline(conn, part, &reason).await
+        }
+        _ => Ok(Applied::Waiting {
+            order_id: part.order_id,
+        }),
+    }
+}
+
+/// What a late payment did: the lines completed, and the money to give back through the
+/// gateway (the caller sends it after the commit and records it with [`refund_sent`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateSettlement {
+    pub order_id: i64,
+    pub order_code: String,
+    pub station_id: i64,
+    pub user_id: i64,
+    /// The order is paid (some or all of its lines).
+    pub completed: bool,
+    /// The `refunds` row (origin `late_payment`) and its amount, when something goes back.
+    pub refund: Option<(i64, i64)>,
+    pub charge_id: String,
+    pub reason: Option<String>,
+}
+
+/// A part that had ended (expired, cancelled) was paid anyway: re-claims the order's stock
+/// line by line (product-id order, straight out of stock: the hold is gone), completes the
+/// lines it got, and gives back what was paid for the others. The wallet part, which went
+/// back to the wallet when the order expired, is spent again for the completed share; when
+/// the wallet no longer has it, nothing is completed and all the late money goes back.
+/// Runs once per part (a conditional update moves the part to paid).
+async fn late_payment(
+    conn: &mut PgConnection,
+    part: &ChargePart,
+) -> CommerceResult<Option<LateSettlement>> {
+    lock_member(conn, part.user_id).await?;
+    let claimed = sqlx::query(
+        "UPDATE payments SET status = 'paid', paid_at = now(), charge_source = NULL
+          WHERE id = $1 AND status IN ('expired', 'cancelled', 'failed')",
+    )
+    .bind(part.payment_id)
+    .execute(&mut *conn)
+    .await?;
+    if claimed.rows_affected() == 0 {
+        return Ok(None);
+    }
+    let charge_id = part.charge_id.clone().unwrap_or_default();
+    let (total, wallet_value): (i64, i64) = sqlx::query_as(
+        "SELECT total_final_value, wallet_value FROM orders WHERE id = $1 FOR UPDATE",
+    )
+    .bind(part.order_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    let lines: Vec<(i64, i64, i32, i64)> = sqlx::query_as(
+        "SELECT id, product_id, quantity, unit_price FROM order_lines
+          WHERE order_id = $1 ORDER BY product_id",
+    )
+    .bind(part.order_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let lines_value: i64 = lines.iter().map(|l| l.3 * i64::from(l.2)).sum();
+    let balance = ledger::balance(&mut *conn, part.user_id).await?.balance;
+
+    // What the wallet must cover again if everything is completed; without it, nothing is.
+    let wallet_ok = wallet_value == 0 || balance >= wallet_value;
+    let mut got: Vec<(i64, i32)> = Vec::new();
+    let mut missing: Vec<(i64, i32)> = Vec::new();
+    for &(line_id, product_id, quantity, _) in &lines {
+        let taken = wallet_ok
+            && sqlx::query(
+                "UPDATE products SET stock = stock - $2, updated_at = now()
+                  WHERE id = $1 AND stock - reserved >= $2",
+            )
+            .bind(product_id)
+            .bind(quantity)
+            .execute(&mut *conn)
+            .await?
+            .rows_affected()
+                == 1;
+        if taken {
+            got.push((line_id, quantity));
+        } else {
+            missing.push((line_id, quantity));
+        }
+    }
+    let got_value: i64 = lines
+        .iter()
+        .filter(|l| got.iter().any(|g| g.0 == l.0))
+        .map(|l| l.3 * i64::from(l.2))
+        .sum();
+    // The completed share of the order's total, and of its wallet part.
+    let share = |amount: i64| {
+        if lines_value == 0 || got_value == lines_value {
+            amount
+        } else {
+            amount * got_value / lines_value
+        }
+    };
+    let (owed, wallet_again) = if got.is_empty() {
+        (0, 0)
+    } else {
+        (share(total), share(wallet_value))
+    };
+    let from_late = (owed - wallet_again).clamp(0, part.amount);
+    let refund_amount = part.amount - from_late;
+    if wallet_again > 0 {
+        ledger::spend(
+            conn,
+            &Spend {
+                user_id: part.user_id,
+                station_id: part.station_id,
+                kind: SpendKind::Purchase,
+                source_id: format!("order:{}:late", part.order_id),
+                amount: wallet_again,
+                description: format!("Pedido {}", part.order_code),
+                action_id: None,
+            },
+        )
+        .await
+        .map_err(|err| match err {
+            LedgerError::Db(db) => super::CommerceError::Db(db),
+            other => super::CommerceError::Ledger(other),
+        })?;
+        sqlx::query(
+            "INSERT INTO payments (station_id, order_id, method, amount, status, paid_at)
+             VALUES ($1, $2, 'wallet', $3, 'paid', now())",
+        )
+        .bind(part.station_id)
+        .bind(part.order_id)
+        .bind(wallet_again)
+        .execute(&mut *conn)
+        .await?;
+    }
+    for (line_id, quantity) in &missing {
+        sqlx::query("UPDATE order_lines SET refunded_quantity = $2 WHERE id = $1")
+            .bind(line_id)
+            .bind(quantity)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let status = if missing.is_empty() {
+        "paid"
+    } else if got.is_empty() {
+        "refunded"
+    } else {
+        "partially_refunded"
+    };
+    let percentage = if missing.is_empty() || total == 0 {
+        Decimal::ZERO
+    } else if got.is_empty() {
+        Decimal::ONE_HUNDRED
+    } else {
+        (Decimal::from(total - owed) * Decimal::ONE_HUNDRED / Decimal::from(total)).round_dp(2)
+    };
+    sqlx::query(
+        "UPDATE orders SET status = $2, refunded_percentage = $3,
+                paid_at = CASE WHEN $4 THEN now() ELSE paid_at END, closed_at = now()
+          WHERE id = $1",
+    )
+    .bind(part.order_id)
+    .bind(status)
+    .bind(percentage)
+    .bind(!got.is_empty())
+    .execute(&mut *conn)
+    .await?;
+    let reason = (refund_amount > 0).then(|| {
+        if wallet_ok {
+            LATE_REFUND_REASON
+        } else {
+            LATE_BALANCE_REASON
+        }
+        .to_string()
+    });
+    let refund = match &reason {
+        Some(reason) => {
+            let refund_id: i64 = sqlx::query_scalar(
+                "INSERT INTO refunds (station_id, order_id, amount, reason, origin)
+                 VALUES ($1, $2, $3, $4, 'late_payment') RETURNING id",
+            )
+            .bind(part.station_id)
+            .bind(part.order_id)
+            .bind(refund_amount)
+            .bind(reason)
+            .fetch_one(&mut *conn)
+            .await?;
+            for (line_id, quantity) in &missing {
+                sqlx::query(
+                    "INSERT INTO refund_lines (refund_id, order_line_id, quantity) VALUES ($1, $2, $3)",
+                )
+                .bind(refund_id)
+                .bind(line_id)
+                .bind(quantity)
+                .execute(&mut *conn)
+                .await?;
+            }
+            Some((refund_id, refund_amount))
+        }
+        None => None,
+    };
+    Ok(Some(LateSettlement {
+        order_id: part.order_id,
+        order_code: part.order_code.clone(),
+        station_id: part.station_id,
+        user_id: part.user_id,
+        completed: !got.is_empty(),
+        refund,
+        charge_id,
+        reason,
+    }))
+}
+
+/// Late-payment refunds not yet sent to the provider (a crash after the commit): the
+/// `payment.sync` of the charge sends them.
+pub async fn unsent_late_refunds(
+    conn: &mut PgConnection,
+    order_id: i64,
+) -> sqlx::Result<Vec<(i64, i64)>> {
+    sqlx::query_as(
+        "SELECT id, amount FROM refunds
+          WHERE order_id = $1 AND origin = 'late_payment' AND status = 'pending' ORDER BY id",
+    )
+    .bind(order_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Records the provider's answer to a late-payment refund.
+pub async fn refund_sent(conn: &mut PgConnection, refund_id: i64, done: bool) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE refunds SET status = CASE WHEN $2 THEN 'done' ELSE 'failed' END,
+                done_at = CASE WHEN $2 THEN now() END
+          WHERE id = $1 AND status = 'pending'",
+    )
+    .bind(refund_id)
+    .bind(done)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The member's e-mail address and the station's, for the late-payment notice.
+pub async fn member_email(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Option<String>> {
+    let email: Option<String> = sqlx::query_scalar("SELECT email FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_one(conn)
+        .await?;
+    Ok(email)
+}
+
+/// The e-mail telling the member what happened to a PIX paid after its expiry: what was
+/// completed and what goes back, with the reason. `None` when the member has no e-mail.
+pub async fn late_payment_mail(
+    conn: &mut PgConnection,
+    late: &LateSettlement,
+    public_url: &str,
+) -> sqlx::Result<Option<OutgoingMail>> {
+    let Some(email) = member_email(conn, late.user_id).await? else {
+        return Ok(None);
+    };
+    let Some(station) = crate::stations::station::find(&mut *conn, late.station_id).await? else {
+        return Ok(None);
+    };
+    let mut paragraphs = vec![format!(
+        "Recebemos o pagamento PIX do pedido {} depois do prazo para pagamento.",
+        late.order_code
+    )];
+    paragraphs.push(match (late.completed, late.refund) {
+        (true, None) => "Os produtos ainda estavam disponíveis: seu pedido foi confirmado.".into(),
+        (true, Some((_, amount))) => format!(
+            "Confirmamos os produtos que ainda estavam disponíveis. {} será devolvido pelo mesmo meio de pagamento.",
+            format_brl(amount)
+        ),
+        (false, Some((_, amount))) => format!(
+            "Não foi possível confirmar o pedido. {} será devolvido pelo mesmo meio de pagamento.",
+            format_brl(amount)
+        ),
+        (false, None) => "Não foi possível confirmar o pedido.".into(),
+    });
+    if let Some(reason) = &late.reason {
+        paragraphs.push(format!("Motivo: {reason}"));
+    }
+    let notice = Notice {
+        heading: "Pagamento recebido após o prazo".into(),
+        paragraphs,
+        button: Some(Button {
+            label: "Ver pedido".into(),
+            url: format!(
+                "{}/homepage/pedidos/{}",
+                station.url.trim_end_matches('/'),
+                late.order_id
+            ),
+        }),
+    };
+    Ok(Some(OutgoingMail::notice(
+        &Branding::of(&station, public_url),
+        email,
+        format!(
+            "Pedido {}: pagamento recebido após o prazo",
+            late.order_code
+        ),
+        &notice,
+    )))
+}

@@ -1,0 +1,323 @@
+//! Charging an order's card or PIX part and applying what the provider says of a charge,
+//! shared by the API (placing the order, "Verificar pagamento", the webhook's job) and the
+//! jobs. The gateway is always called outside any open transaction; each answer is then
+//! recorded in one transaction with the jobs it needs (`pix.expire`, the hold's release at
+//! its new expiry, the after-payment hook, the late-payment e-mail).
+
+use chrono::{Duration, Utc};
+use sqlx::PgPool;
+
+use domain::commerce::CommerceError;
+use domain::commerce::orders::Method;
+use domain::commerce::payment::{self, Applied, ChargePart};
+use domain::infra::payments::{Gateway, GatewayError, PaymentGateway};
+
+use super::after_paid;
+use super::payment_sync::PaymentSync;
+use super::pix_expire::PixExpire;
+use crate::enqueue::Enqueue;
+use crate::kinds::{MailSend, ReservationRelease};
+
+/// The member's reason when a card cannot be used at all (unknown or expired token).
+pub const CARD_REFUSED: &str =
+    "Não foi possível usar este cartão. Confira os dados ou use outro cartão.";
+
+/// How a card part with no recorded charge is looked at again after a crash.
+pub const RECOVERY_SECONDS: i64 = 120;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChargeError {
+    /// The provider is unreachable or failed: safe to retry (same idempotency key).
+    #[error("payment provider: {0}")]
+    Gateway(#[from] GatewayError),
+    #[error(transparent)]
+    Commerce(#[from] CommerceError),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    /// A refund the bank started could not be undone here (a ledger or database failure).
+    #[error("bank refund: {0}")]
+    BankRefund(#[from] domain::commerce::refunds::RefundError),
+}
+
+/// What charging an order's part came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Charged {
+    /// Nothing to charge (no card or PIX part, or it was charged before).
+    Nothing,
+    /// A PIX code to pay, or a card still processing.
+    Waiting,
+    Paid,
+    /// The card was declined, with the reason the member reads.
+    Declined(String),
+}
+
+/// Charges the order's pending card or PIX part with the part's id as idempotency key,
+/// then records the answer. A part charged before is not charged again; a repeated call
+/// after a crash repeats the same request, which the provider answers with the same charge.
+pub async fn charge_order(
+    db: &PgPool,
+    gateway: &Gateway,
+    order_id: i64,
+) -> Result<Charged, ChargeError> {
+    let mut conn = db.acquire().await?;
+    let Some(part) = payment::part_of_order(&mut conn, order_id).await? else {
+        return Ok(Charged::Nothing);
+    };
+    match part.status.as_str() {
+        "failed" => {
+            return Ok(Charged::Declined(
+                part.failure_reason
+                    .clone()
+                    .unwrap_or_else(|| payment::DECLINED_DEFAULT.into()),
+            ));
+        }
+        "pending" => {}
+        "paid" => return Ok(Charged::Paid),
+        _ => return Ok(Charged::Nothing),
+    }
+    if part.charge_id.is_some() {
+        return Ok(Charged::Waiting);
+    }
+    let customer = payment::customer(&mut conn, part.user_id).await?;
+    drop(conn);
+    match part.method() {
+        Method::Pix => {
+            let charge = gateway
+                .create_pix_charge(&part.pix_request(customer))
+                .await?;
+            let mut tx = db.begin().await?;
+            let recorded = payment::record_pix(&mut tx, &part, &charge).await?;
+            if let Some(hold_until) = recorded.hold_until {
+                PixExpire::schedule(&mut tx, &part, charge.expires_at).await?;
+                ReservationRelease::schedule(
+                    &mut tx,
+                    part.station_id,
+                    part.user_id,
+                    part.checkout_id,
+                    hold_until,
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            if recorded.hold_until.is_none() {
+                // The order ended while the charge was being made: nobody will pay it.
+                gateway
+                    .cancel_charge(
+                        &charge.charge_id,
+                        &format!("cancel:{}", part.idempotency_key()),
+                    )
+                    .await?;
+            }
+            Ok(Charged::Waiting)
+        }
+        Method::CreditCard => {
+            let Some(source) = part.card_source() else {
+                return Ok(Charged::Waiting);
+            };
+            let answer = gateway
+                .create_card_charge(&part.card_request(customer, source))
+                .await;
+            let mut tx = db.begin().await?;
+            let applied = match answer {
+                Ok(charge) => payment::record_card(&mut tx, &part, &charge).await?,
+                Err(GatewayError::Rejected(_)) => {
+                    payment::decline(&mut tx, &part, CARD_REFUSED).await?
+                }
+                Err(other) => return Err(other.into()),
+            };
+            let charged = follow_up(&mut tx, &applied, "").await?;
+            tx.commit().await?;
+            Ok(charged)
+        }
+    }
+}
+
+/// Runs what an applied answer needs on its transaction (the after-payment hook, the late
+/// payment's e-mail) and says what it came to.
+async fn follow_up(
+    tx: &mut sqlx::PgConnection,
+    applied: &Applied,
+    public_url: &str,
+) -> Result<Charged, ChargeError> {
+    Ok(match applied {
+        Applied::Paid {
+            order_id,
+            order_paid,
+        } => {
+            if *order_paid {
+                after_paid(tx, *order_id).await?;
+            }
+            Charged::Paid
+        }
+        Applied::AlreadyPaid { .. } => Charged::Paid,
+        Applied::Declined { reason, .. } => Charged::Declined(reason.clone()),
+        Applied::Late(late) => {
+            if late.completed {
+                after_paid(tx, late.order_id).await?;
+            }
+            if let Some(mail) = payment::late_payment_mail(tx, late, public_url).await? {
+                Enqueue::new(MailSend::new(mail))
+                    .owner(late.station_id, Some(late.user_id))
+                    .about("order", late.order_id)
+                    .idempotency_key(format!("late-payment:{}", late.order_id))
+                    .push(tx)
+                    .await?;
+            }
+            if late.completed {
+                Charged::Paid
+            } else {
+                Charged::Nothing
+            }
+        }
+        Applied::Waiting { .. } => Charged::Waiting,
+        Applied::RefundRecorded {
+            payment_id,
+            refunded_cents,
+            ..
+        } => {
+            // Money the bank gave back on its own is undone like a staff refund: per line,
+            // the cashback, the coupon use and the stock.
+            super::refund::apply_bank_refund(tx, *payment_id, *refunded_cents).await?;
+            Charged::Nothing
+        }
+        _ => Charged::Nothing,
+    })
+}
+
+/// Re-reads a charge from the provider and applies it (the webhook's job, the member's
+/// check, the PIX expiry when the payment landed), then sends any late-payment refund the
+/// order still owes. An unknown charge changes nothing.
+pub async fn sync_charge(
+    db: &PgPool,
+    gateway: &Gateway,
+    public_url: &str,
+    charge_id: &str,
+) -> Result<Applied, ChargeError> {
+    let charge = match gateway.get_charge(charge_id).await {
+        Ok(charge) => charge,
+        Err(GatewayError::NotFound) => return Ok(Applied::UnknownCharge),
+        Err(other) => return Err(other.into()),
+    };
+    let mut tx = db.begin().await?;
+    let applied = payment::apply_charge(&mut tx, &charge).await?;
+    follow_up(&mut tx, &applied, public_url).await?;
+    tx.commit().await?;
+    send_late_refunds(db, gateway, charge_id).await?;
+    Ok(applied)
+}
+
+/// Sends the refunds a late payment recorded on this charge's order and not yet sent, each
+/// under its own idempotency key, and records the provider's answer.
+async fn send_late_refunds(
+    db: &PgPool,
+    gateway: &Gateway,
+    charge_id: &str,
+) -> Result<(), ChargeError> {
+    let mut conn = db.acquire().await?;
+    let Some(part) = payment::part_by_charge(&mut conn, charge_id).await? else {
+        return Ok(());
+    };
+    let unsent = payment::unsent_late_refunds(&mut conn, part.order_id).await?;
+    drop(conn);
+    for (refund_id, amount) in unsent {
+        let refund = gateway
+            .refund(charge_id, Some(amount), &format!("refund:{refund_id}"))
+            .await?;
+        let mut conn = db.acquire().await?;
+        payment::refund_sent(
+            &mut conn,
+            refund_id,
+            refund.status != domain::infra::payments::RefundStatus::Failed,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// The PIX expiry's work: the provider first (the payment may have just landed: it is
+/// confirmed), else the charge is cancelled and the order, its part and its hold expire
+/// with conditional updates that never overwrite a confirmation.
+pub async fn expire_pix(
+    db: &PgPool,
+    gateway: &Gateway,
+    public_url: &str,
+    payment_id: i64,
+) -> Result<Applied, ChargeError> {
+    let mut conn = db.acquire().await?;
+    let Some(part) = payment::part_by_id(&mut conn, payment_id).await? else {
+        return Ok(Applied::UnknownCharge);
+    };
+    drop(conn);
+    if part.status != "pending" {
+        return Ok(Applied::Unchanged {
+            order_id: part.order_id,
+        });
+    }
+    if part
+        .expires_at
+        .is_some_and(|at| at > Utc::now() + Duration::seconds(1))
+    {
+        // Extended since this job was scheduled: the later one decides.
+        return Ok(Applied::Waiting {
+            order_id: part.order_id,
+        });
+    }
+    if let Some(charge_id) = &part.charge_id {
+        let charge = gateway.get_charge(charge_id).await?;
+        let charge = if charge.status.money_received() {
+            charge
+        } else {
+            gateway
+                .cancel_charge(charge_id, &format!("expire:{}", part.idempotency_key()))
+                .await?
+        };
+        if charge.status.money_received() {
+            return sync_charge(db, gateway, public_url, charge_id).await;
+        }
+    }
+    let mut tx = db.begin().await?;
+    let applied = payment::end_unpaid_part(&mut tx, &part, "expired").await?;
+    tx.commit().await?;
+    Ok(applied)
+}
+
+/// A part whose charge was never recorded (a crash between the order's commit and the
+/// gateway's answer): a card is charged with the same request (the provider answers the
+/// first charge if it was made); a recorded charge is re-read. A PIX without a code was
+/// never shown to anyone: the hold's release ends it.
+pub async fn recover_part(
+    db: &PgPool,
+    gateway: &Gateway,
+    public_url: &str,
+    payment_id: i64,
+) -> Result<Option<Applied>, ChargeError> {
+    let mut conn = db.acquire().await?;
+    let part: Option<ChargePart> = payment::part_by_id(&mut conn, payment_id).await?;
+    drop(conn);
+    let Some(part) = part.filter(|p| p.status == "pending") else {
+        return Ok(None);
+    };
+    match (&part.charge_id, part.method()) {
+        (Some(charge_id), _) => Ok(Some(sync_charge(db, gateway, public_url, charge_id).await?)),
+        (None, Method::CreditCard) => {
+            charge_order(db, gateway, part.order_id).await?;
+            Ok(None)
+        }
+        (None, Method::Pix) => Ok(None),
+    }
+}
+
+/// Schedules the recovery look at a part, on the transaction that placed its order.
+pub async fn schedule_recovery(tx: &mut sqlx::PgConnection, part: &ChargePart) -> sqlx::Result<()> {
+    Enqueue::new(PaymentSync {
+        charge_id: None,
+        payment_id: Some(part.payment_id),
+    })
+    .owner(part.station_id, Some(part.user_id))
+    .about("order", part.order_id)
+    .idempotency_key(format!("recover:{}", part.payment_id))
+    .run_at(Utc::now() + Duration::seconds(RECOVERY_SECONDS))
+    .push(tx)
+    .await?;
+    Ok(())
+}
