@@ -1217,3 +1217,39 @@ async fn an_order_racing_its_release_either_expires_whole_or_is_refused(db: PgPo
     }
     assert!(ledger::check_all(&db).await.expect("check").is_empty());
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn huge_quantities_and_prices_are_refused_not_overflowed(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 10).await;
+    let user_id = member(&db, station_id).await;
+    let huge = Wanted {
+        product_id,
+        quantity: i64::MAX - 1,
+    };
+    let mut tx = db.begin().await.expect("tx");
+    let added = super::cart::add(&mut tx, station_id, user_id, &[huge, huge]).await;
+    assert_eq!(refusal(added), Refusal::BadQuantity);
+    drop(tx);
+    let line = super::totals::Line {
+        action_id: 1,
+        value: i64::MAX,
+        discount_value: 0,
+        quantity: 3,
+    };
+    assert_eq!(line.price(), i64::MAX);
+    let too_dear = sqlx::query("UPDATE products SET value = 1000000001 WHERE id = $1")
+        .bind(product_id)
+        .execute(&db)
+        .await;
+    assert!(too_dear.is_err(), "a CHECK bounds a product's value");
+    let too_many = sqlx::query(
+        "INSERT INTO cart_lines (station_id, user_id, product_id, quantity) VALUES ($1, $2, $3, 10001)",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(product_id)
+    .execute(&db)
+    .await;
+    assert!(too_many.is_err(), "a CHECK bounds a line's quantity");
+}
