@@ -378,6 +378,7 @@ async fn a_checkout_holds_the_stock_takes_a_coupon_and_pays_with_wallet_and_pix(
 
     // Another member of the station sees none of it.
     let (other_id, other) = other_member_session(&db, demo.station_id, "outra@example.com").await;
+    // Another member's order answers like one that does not exist: its id stays secret.
     let theirs = get(
         &app,
         &format!("/api/product-orders/?where[id]={order_id}"),
@@ -385,8 +386,11 @@ async fn a_checkout_holds_the_stock_takes_a_coupon_and_pays_with_wallet_and_pix(
     )
     .await;
     assert_eq!(
-        (theirs.status, messages(&theirs)),
-        (StatusCode::FORBIDDEN, json!([FORBIDDEN]))
+        (theirs.status, theirs.json()),
+        (
+            StatusCode::NOT_FOUND,
+            json!({ "error": "Pedido não encontrado" })
+        )
     );
     let list = get(
         &app,
@@ -667,4 +671,87 @@ async fn two_hundred_members_confirming_at_once_through_the_api_hold_exactly_fif
             .await
             .expect("product");
     assert_eq!((stock, reserved), (50, 50));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_coupon_comes_off_and_the_order_names_its_hold(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = app(db.clone());
+    let (_, mug) = shop(&db, demo.station_id, true, 5000, 0, 5, 10).await;
+    sqlx::query("INSERT INTO coupons (station_id, code, discount_value) VALUES ($1, 'SAI', 1000)")
+        .bind(demo.station_id)
+        .execute(&db)
+        .await
+        .expect("coupon");
+    let hold = send(
+        &app,
+        "POST",
+        "/api/single-product-orders",
+        &token,
+        json!({ format!("product-{mug}"): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    let checkout_id = hold.json()["checkout_id"].as_i64().expect("id");
+    let applied = send(
+        &app,
+        "POST",
+        "/api/cart/apply-coupon",
+        &token,
+        json!({ "coupon_code": "SAI" }),
+    )
+    .await;
+    assert_eq!(applied.json()["totals"]["after"]["total_final_value"], 4000);
+    let removed = send(&app, "POST", "/api/cart/remove-coupon", &token, json!({})).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    assert_eq!(removed.json()["total_final_value"], 5000);
+
+    // Another hold's id is refused; this hold's id places its order, without the coupon.
+    let body = |checkout_id: i64| json!({ "checkout_id": checkout_id, "cart": [], "payment": { "type": "pix" } });
+    let stale = send(
+        &app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &token,
+        body(checkout_id + 1000),
+    )
+    .await;
+    assert_eq!(
+        (stale.status, messages(&stale)),
+        (StatusCode::UNPROCESSABLE_ENTITY, json!([HOLD_EXPIRED]))
+    );
+    let order = send(
+        &app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &token,
+        body(checkout_id),
+    )
+    .await;
+    assert_eq!(order.status, StatusCode::OK, "{}", order.text);
+    assert_eq!(order.json()["total_final_value"], 5000);
+    let uses: i32 = sqlx::query_scalar("SELECT uses FROM coupons")
+        .fetch_one(&db)
+        .await
+        .expect("uses");
+    assert_eq!(uses, 0);
+
+    // The station's checkout turned off: the shop's calls are not authorised.
+    sqlx::query("UPDATE stations SET checkout_access = false WHERE id = $1")
+        .bind(demo.station_id)
+        .execute(&db)
+        .await
+        .expect("off");
+    let closed = send(
+        &app,
+        "POST",
+        "/api/single-product-orders",
+        &token,
+        json!({ format!("product-{mug}"): 1 }),
+    )
+    .await;
+    assert_eq!(
+        (closed.status, messages(&closed)),
+        (StatusCode::FORBIDDEN, json!([FORBIDDEN]))
+    );
 }

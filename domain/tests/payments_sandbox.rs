@@ -669,3 +669,42 @@ async fn one_idempotency_key_raced_makes_one_charge(db: PgPool) {
         .expect("count");
     assert_eq!(count, 1);
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn two_partial_pix_payments_add_up_to_a_paid_charge(db: PgPool) {
+    let sandbox = sandbox(&db);
+    let charge = sandbox
+        .create_pix_charge(&pix_request(3_000, "parts"))
+        .await
+        .expect("created");
+    let part = |amount| PixPayment {
+        amount_cents: Some(amount),
+        webhook_delay_seconds: 0,
+    };
+    let first = sandbox
+        .pay_pix(&charge.charge_id, &part(1_000))
+        .await
+        .expect("first part");
+    assert_eq!(
+        (first.status, first.paid_amount_cents),
+        (ChargeStatus::Pending, 1_000)
+    );
+    let second = sandbox
+        .pay_pix(&charge.charge_id, &part(2_000))
+        .await
+        .expect("second part");
+    assert_eq!(
+        (second.status, second.paid_amount_cents),
+        (ChargeStatus::Paid, 3_000)
+    );
+}
+
+#[test]
+fn a_customer_never_prints_its_document_email_or_phone() {
+    let request = pix_request(1_000, "log");
+    let printed = format!("{request:?}");
+    assert!(printed.contains("Ana Souza"));
+    for secret in ["52998224725", "ana@example.com", "48999998888"] {
+        assert!(!printed.contains(secret), "{printed}");
+    }
+}

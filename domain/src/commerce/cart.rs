@@ -6,7 +6,7 @@ use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::catalogue::{self, Product};
-use super::{CommerceResult, Refusal};
+use super::{CommerceError, CommerceResult, Refusal};
 
 /// A cart line as `GET /user-shopping-cart` lists it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -15,6 +15,10 @@ pub struct CartLine {
     pub quantity: i64,
     pub product: Product,
 }
+
+/// The most units of one product a line may have (a CHECK of the cart, hold and order
+/// lines too), so no quantity times price overflows.
+pub const MAX_QUANTITY: i64 = 10_000;
 
 /// A quantity asked for one product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,12 +66,16 @@ pub(crate) async fn check_quantities(
 ) -> CommerceResult<Vec<Product>> {
     if wanted
         .iter()
-        .any(|w| w.quantity <= 0 || w.quantity > i64::from(i32::MAX))
+        .any(|w| w.quantity <= 0 || w.quantity > MAX_QUANTITY)
     {
         return Err(Refusal::BadQuantity.into());
     }
     let ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
     let products = catalogue::products(conn, station_id, user_id, &ids).await?;
+    let mut actions: Vec<i64> = products.iter().map(|p| p.action_id).collect();
+    actions.sort_unstable();
+    actions.dedup();
+    catalogue::check_on_sale(conn, station_id, &actions).await?;
     for w in wanted {
         let product = products
             .iter()
@@ -107,11 +115,16 @@ pub async fn add(
         .bind(item.product_id)
         .fetch_optional(&mut *conn)
         .await?;
+        let bad = || CommerceError::from(Refusal::BadQuantity);
         match totals.iter_mut().find(|t| t.product_id == item.product_id) {
-            Some(total) => total.quantity += item.quantity,
+            Some(total) => {
+                total.quantity = total.quantity.checked_add(item.quantity).ok_or_else(bad)?
+            }
             None => totals.push(Wanted {
                 product_id: item.product_id,
-                quantity: i64::from(current.unwrap_or(0)) + item.quantity,
+                quantity: i64::from(current.unwrap_or(0))
+                    .checked_add(item.quantity)
+                    .ok_or_else(bad)?,
             }),
         }
     }

@@ -2,9 +2,13 @@
 //! member can still buy: `stock - reserved`, plus the units of holds that expired and wait
 //! for their release (an expired hold stops counting the moment it expires).
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor};
 
+use super::{CommerceResult, Refusal};
+use crate::activities::catalogue::Availability;
+use crate::activities::participation::Refused;
 use crate::infra::objects::Objects;
 
 /// Units of a product available now, as SQL over the products row `p`.
@@ -226,6 +230,64 @@ pub async fn products_of_action(
             .fetch_all(&mut *conn)
             .await?;
     with_actions(conn, rows).await
+}
+
+/// The activity types sold in the shop: 3 paid coupon or voucher, 4 presential course,
+/// 14 delivery order, 17 voucher type.
+pub const SHOP_TYPES: [i16; 4] = [3, 4, 14, 17];
+
+/// Refuses when the station's checkout is off (`checkout_access`).
+pub(crate) async fn check_checkout_open(
+    conn: &mut PgConnection,
+    station_id: i64,
+) -> CommerceResult<()> {
+    let open: Option<bool> =
+        sqlx::query_scalar("SELECT checkout_access FROM stations WHERE id = $1")
+            .bind(station_id)
+            .fetch_optional(conn)
+            .await?;
+    if open == Some(true) {
+        Ok(())
+    } else {
+        Err(Refusal::CheckoutClosed.into())
+    }
+}
+
+/// Refuses unless the station's checkout is on and each activity is open for sale now: a
+/// shop type ([`SHOP_TYPES`]) and, when it has a participation window, inside it (the
+/// activities' availability rule; an activity without dates sells at any time).
+pub(crate) async fn check_on_sale(
+    conn: &mut PgConnection,
+    station_id: i64,
+    action_ids: &[i64],
+) -> CommerceResult<()> {
+    check_checkout_open(conn, station_id).await?;
+    type Window = (i16, Option<DateTime<Utc>>, Option<DateTime<Utc>>);
+    let actions: Vec<Window> = sqlx::query_as(
+        "SELECT type_id, participation_start, participation_end FROM actions
+          WHERE id = ANY($1) AND station_id = $2",
+    )
+    .bind(action_ids)
+    .bind(station_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let now = Utc::now();
+    for (type_id, start, end) in actions {
+        if !SHOP_TYPES.contains(&type_id) {
+            return Err(Refusal::NotForSale(Refused::Unavailable).into());
+        }
+        if start.is_none() && end.is_none() {
+            continue;
+        }
+        match (Availability::at(now, start, end, None, 0), start, end) {
+            (Availability::Open, _, _) => {}
+            (Availability::NotStarted | Availability::Ended, Some(start), Some(end)) => {
+                return Err(Refusal::NotForSale(Refused::OutsideWindow { start, end }).into());
+            }
+            _ => return Err(Refusal::NotForSale(Refused::DateMissing).into()),
+        }
+    }
+    Ok(())
 }
 
 /// Units available now of one product (0 for an unknown one).

@@ -6,8 +6,8 @@
 //! way before claiming, so nobody waits for the `reservation.release` job.
 //!
 //! Lock order, so concurrent checkouts never wait on each other in a cycle: the member's
-//! advisory lock, then the hold row, then products in id order, then the coupon, then the
-//! wallet.
+//! advisory lock, then the hold row, then the coupon, then products in id order, then the
+//! wallet (confirming, the coupon dialog, placing the order and releasing alike).
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
@@ -17,7 +17,7 @@ use super::cart::{self, Wanted};
 use super::coupons;
 use super::totals::{self, ActionTerms, Line, Totals};
 use super::{CommerceResult, Refusal, lock_member};
-use crate::wallet::ledger::{self, Credit, SourceKind};
+use crate::wallet::ledger::{self, Credit, SourceKind, SpendKind};
 use crate::wallet::rules;
 
 /// How long a confirmed cart is held (stock, coupon, wallet amount).
@@ -107,6 +107,23 @@ pub async fn latest(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Optio
     .await
 }
 
+/// One hold of the member by id (the one the order call names), as [`latest`] reads it.
+pub async fn of_member(
+    conn: &mut PgConnection,
+    user_id: i64,
+    checkout_id: i64,
+) -> sqlx::Result<Option<HeldCheckout>> {
+    sqlx::query_as(
+        "SELECT c.id, c.status, c.expires_at, o.id AS order_id
+           FROM checkouts c LEFT JOIN orders o ON o.checkout_id = c.id
+          WHERE c.id = $1 AND c.user_id = $2",
+    )
+    .bind(checkout_id)
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await
+}
+
 /// Releases, each in a transaction of its own, the member's holds that have no order yet
 /// and the expired holds that keep any of these products. Called before [`confirm`], so
 /// its transaction claims stock without first giving stock back (which would take product
@@ -131,12 +148,32 @@ pub async fn clear_before_confirm(
     .await?;
     let mut released = 0;
     for checkout_id in holds {
-        let mut tx = db.begin().await?;
-        let done = release(&mut tx, checkout_id, Some(user_id), Utc::now()).await?;
-        tx.commit().await?;
-        released += usize::from(done.released);
+        match release_one(db, checkout_id, user_id).await {
+            Ok(done) => released += usize::from(done.released),
+            Err(err) => {
+                // Another member's hold that cannot be released now must not block this
+                // buyer: its units stay out of sale until its job succeeds. The member's
+                // own hold must go, or `confirm` would release it itself.
+                let own: Option<i64> =
+                    sqlx::query_scalar("SELECT user_id FROM checkouts WHERE id = $1")
+                        .bind(checkout_id)
+                        .fetch_optional(db)
+                        .await?;
+                if own == Some(user_id) {
+                    return Err(err);
+                }
+                tracing::warn!(checkout_id, error = %err, "another member's hold was not released");
+            }
+        }
     }
     Ok(released)
+}
+
+async fn release_one(db: &PgPool, checkout_id: i64, user_id: i64) -> CommerceResult<Released> {
+    let mut tx = db.begin().await?;
+    let done = release(&mut tx, checkout_id, Some(user_id), Utc::now()).await?;
+    tx.commit().await?;
+    Ok(done)
 }
 
 /// Confirms the cart: holds each wanted product (claimed in product-id order with one
@@ -249,6 +286,95 @@ pub async fn live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<
     }
 }
 
+/// The coupon a hold claimed and the hold's totals before and after it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CouponApplied {
+    pub coupon: coupons::Coupon,
+    pub totals: TotalsBeforeAfter,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct TotalsBeforeAfter {
+    pub before: Totals,
+    pub after: Totals,
+}
+
+/// Locks the member's live hold without an order (the lock order's first row), under the
+/// member's lock: a release racing this either ran before (the hold is no longer held, and
+/// the call is refused) or waits for this transaction, and then gives back what it claimed.
+async fn lock_live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<i64> {
+    lock_member(conn, user_id).await?;
+    let hold = live_hold(conn, user_id).await?;
+    if hold.order_id.is_some() {
+        return Err(Refusal::HoldExpired.into());
+    }
+    let locked: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM checkouts
+          WHERE id = $1 AND status = 'held' AND expires_at > now() FOR UPDATE",
+    )
+    .bind(hold.id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    locked.ok_or_else(|| Refusal::HoldExpired.into())
+}
+
+/// Claims a coupon into the member's live hold (the coupon dialog), on the caller's
+/// transaction, with the hold row locked first so a release cannot miss the use.
+pub async fn apply_coupon(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    code: &str,
+) -> CommerceResult<CouponApplied> {
+    if code.trim().is_empty() {
+        return Err(Refusal::CouponNotFound.into());
+    }
+    let checkout_id = lock_live_hold(conn, user_id).await?;
+    let before = hold_totals(conn, user_id, checkout_id, 0).await?;
+    let coupon = coupons::claim(conn, station_id, user_id, checkout_id, code).await?;
+    let after = hold_totals(conn, user_id, checkout_id, 0).await?;
+    Ok(CouponApplied {
+        coupon,
+        totals: TotalsBeforeAfter { before, after },
+    })
+}
+
+/// Gives back the coupon of the member's live hold (the dialog's 'Remover'), on the
+/// caller's transaction; answers the hold's totals without it.
+pub async fn remove_coupon(conn: &mut PgConnection, user_id: i64) -> CommerceResult<Totals> {
+    let checkout_id = lock_live_hold(conn, user_id).await?;
+    coupons::release(conn, checkout_id).await?;
+    Ok(hold_totals(conn, user_id, checkout_id, 0).await?)
+}
+
+/// Confirms the cart as `POST /single-product-orders` does: the wanted quantities (none:
+/// the cart's lines), the expired holds in the way released each in its own transaction,
+/// then the hold made on a new transaction, answered open so the caller schedules the
+/// release job on it and commits.
+pub async fn confirm_cart(
+    db: &PgPool,
+    station_id: i64,
+    user_id: i64,
+    mut wanted: Vec<Wanted>,
+) -> CommerceResult<(sqlx::Transaction<'static, sqlx::Postgres>, Hold)> {
+    if wanted.is_empty() {
+        let mut conn = db.acquire().await?;
+        wanted = cart::lines(&mut conn, station_id, user_id)
+            .await?
+            .into_iter()
+            .map(|line| Wanted {
+                product_id: line.product_id,
+                quantity: line.quantity,
+            })
+            .collect();
+    }
+    let product_ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
+    clear_before_confirm(db, user_id, &product_ids).await?;
+    let mut tx = db.begin().await?;
+    let hold = confirm(&mut tx, station_id, user_id, &wanted).await?;
+    Ok((tx, hold))
+}
+
 /// What a release did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Released {
@@ -338,8 +464,8 @@ async fn end_unpaid(
     station_id: i64,
     end: UnpaidEnd,
 ) -> CommerceResult<Released> {
-    give_back_units(conn, checkout_id, false).await?;
     coupons::release(conn, checkout_id).await?;
+    give_back_units(conn, checkout_id, false).await?;
     let order: Option<(i64, String)> = sqlx::query_as(
         "UPDATE orders SET status = $2, closed_at = now()
           WHERE checkout_id = $1 AND status = 'pending' RETURNING id, code",
@@ -372,8 +498,11 @@ async fn end_unpaid(
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(amount) = wallet {
-        ledger::credit(
+        // Back on the lots' own expiries: points past theirs stay expired.
+        ledger::refund_spend(
             conn,
+            SpendKind::Purchase,
+            &format!("order:{order_id}"),
             &Credit {
                 user_id,
                 station_id,
@@ -384,7 +513,6 @@ async fn end_unpaid(
                 description: format!("Estorno do pedido {code}"),
                 action_id: None,
             },
-            None,
         )
         .await?;
     }

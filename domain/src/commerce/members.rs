@@ -32,7 +32,8 @@ pub struct Address {
     pub state: Option<String>,
 }
 
-/// The member's addresses, the main one first.
+/// The member's addresses, the main one first: the main address is the member's first
+/// (lowest id), the one the profile edits (`accounts::profile`), so id order is main first.
 pub async fn addresses(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<Address>> {
     sqlx::query_as(
         "SELECT id, zipcode, line_1 AS street, number, line_2 AS complement, neighborhood, city,

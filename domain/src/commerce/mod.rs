@@ -25,12 +25,17 @@ pub const HOLD_EXPIRED: &str =
     "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.";
 pub const PRODUCT_NOT_FOUND: &str = "Produto não encontrado";
 pub const ORDER_NOT_FOUND: &str = "Pedido não encontrado";
+/// The spec's 401 page text, which the API answers with 403 (like the wallet).
+pub const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
 
 /// A rule the member's request breaks; each has the Portuguese text the member reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     OutOfStock,
-    OverLimit { limit: i64, product: String },
+    OverLimit {
+        limit: i64,
+        product: String,
+    },
     ProductNotFound,
     BadQuantity,
     EmptyCart,
@@ -39,10 +44,18 @@ pub enum Refusal {
     CouponOutOfWindow,
     CouponExhausted,
     CouponAlreadyUsed,
-    DeliveryRequired { action: String },
-    AddressRequired { action: String },
+    DeliveryRequired {
+        action: String,
+    },
+    AddressRequired {
+        action: String,
+    },
     PaymentMethodRequired,
     BalanceChanged,
+    /// The station's checkout is off (`checkout_access`): 403.
+    CheckoutClosed,
+    /// The activity is not a shop type, or outside its window.
+    NotForSale(crate::activities::participation::Refused),
 }
 
 impl Refusal {
@@ -70,12 +83,19 @@ impl Refusal {
             Self::BalanceChanged => {
                 "Seu saldo mudou durante a compra. Por favor, revise o pedido.".into()
             }
+            Self::CheckoutClosed => NOT_AUTHORIZED.into(),
+            Self::NotForSale(refused) => refused.message(),
         }
     }
 
     /// Refusals that mean "this thing is not there" rather than "this breaks a rule".
     pub fn is_not_found(&self) -> bool {
         matches!(self, Self::ProductNotFound)
+    }
+
+    /// Refusals that mean "you may not do this here" (403).
+    pub fn is_forbidden(&self) -> bool {
+        matches!(self, Self::CheckoutClosed)
     }
 }
 

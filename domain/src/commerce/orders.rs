@@ -8,7 +8,7 @@ use sqlx::PgConnection;
 
 use super::checkout::{self, HeldLine};
 use super::totals::{self, ActionTerms, Line};
-use super::{CommerceResult, Refusal, coupons, lock_member};
+use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// How the amount the wallet does not cover is paid.
@@ -46,6 +46,9 @@ pub struct PlaceOrder {
     pub coupon_code: Option<String>,
     pub method: Option<Method>,
     pub installments: i32,
+    /// The hold the member reviewed (`checkout_id` of the confirmation); `None`: the
+    /// member's latest hold.
+    pub checkout_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,9 +61,13 @@ pub struct Placed {
     pub checkout_id: i64,
 }
 
-/// Places the order of the member's latest hold, on the caller's transaction. A hold that
-/// has its order answers that order (a repeated call creates nothing and spends nothing);
-/// a hold that expired or was released is refused with the spec's reservation text.
+/// Places the order of the member's hold (`request.checkout_id`, else their latest), on
+/// the caller's transaction. A hold that has its order answers that order (a repeated call
+/// creates nothing and spends nothing); a hold that expired or was released, or is not the
+/// member's, is refused with the spec's reservation text.
+///
+/// Lock order, as every path that closes a hold: the hold row, the coupon, the hold's
+/// products in id order, the wallet.
 pub async fn place(
     conn: &mut PgConnection,
     station_id: i64,
@@ -68,7 +75,11 @@ pub async fn place(
     request: &PlaceOrder,
 ) -> CommerceResult<Placed> {
     lock_member(conn, user_id).await?;
-    let Some(hold) = checkout::latest(conn, user_id).await? else {
+    let hold = match request.checkout_id {
+        Some(checkout_id) => checkout::of_member(conn, user_id, checkout_id).await?,
+        None => checkout::latest(conn, user_id).await?,
+    };
+    let Some(hold) = hold else {
         return Err(Refusal::HoldExpired.into());
     };
     if let Some(order_id) = hold.order_id {
@@ -95,6 +106,7 @@ pub async fn place(
     let Some(expires_at) = live else {
         return Err(Refusal::HoldExpired.into());
     };
+    catalogue::check_checkout_open(conn, station_id).await?;
     if let Some(code) = request
         .coupon_code
         .as_deref()
@@ -103,19 +115,30 @@ pub async fn place(
         coupons::claim(conn, station_id, user_id, hold.id, code).await?;
     }
     let coupon = coupons::of_checkout(conn, hold.id).await?;
+    sqlx::query(
+        "SELECT 1 FROM products
+          WHERE id IN (SELECT product_id FROM checkout_lines WHERE checkout_id = $1)
+          ORDER BY id FOR NO KEY UPDATE",
+    )
+    .bind(hold.id)
+    .execute(&mut *conn)
+    .await?;
     let lines = checkout::held_lines(conn, hold.id).await?;
     let deliveries = choose_deliveries(conn, &lines, &request.deliveries).await?;
     let terms: Vec<ActionTerms> = deliveries
         .iter()
         .map(|(line, chosen)| line.terms(chosen.as_ref().map_or(0, |c| c.price)))
         .collect();
-    let balance = ledger::balance(&mut *conn, user_id).await?.balance;
+    // Under the wallet's lock, with its lots past their expiry ended: what a spend can draw.
+    let balance = ledger::spendable(&mut *conn, user_id).await?;
+    let plain_lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
     let computed = totals::compute(
-        &lines.iter().map(HeldLine::line).collect::<Vec<Line>>(),
+        &plain_lines,
         &terms,
         coupon.as_ref().map_or(0, |c| c.discount_value),
         balance,
     );
+    let shares = totals::split(&plain_lines, &terms, computed.coupon_discount_value);
     if computed.credit_card_value > 0 && request.method.is_none() {
         return Err(Refusal::PaymentMethodRequired.into());
     }
@@ -141,20 +164,23 @@ pub async fn place(
     .bind(computed.cashback_value)
     .fetch_one(&mut *conn)
     .await?;
-    for line in &lines {
+    for (line, share) in lines.iter().zip(&shares) {
         sqlx::query(
-            "INSERT INTO order_lines (order_id, product_id, action_id, quantity, unit_price)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO order_lines (order_id, product_id, action_id, quantity, unit_price,
+                                      net_amount, cashback_share)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(order_id)
         .bind(line.product_id)
         .bind(line.action_id)
         .bind(line.quantity)
         .bind(line.line().unit_price())
+        .bind(share.net_amount)
+        .bind(share.cashback_share)
         .execute(&mut *conn)
         .await?;
     }
-    record_deliveries(conn, order_id, &deliveries, &request.deliveries).await?;
+    record_deliveries(conn, order_id, &lines, &deliveries, &request.deliveries).await?;
     if computed.wallet_value > 0 {
         pay_with_wallet(
             conn,
@@ -263,6 +289,7 @@ async fn choose_deliveries(
 async fn record_deliveries(
     conn: &mut PgConnection,
     order_id: i64,
+    lines: &[HeldLine],
     deliveries: &[(HeldLine, Option<ChosenLocation>)],
     choices: &[DeliveryChoice],
 ) -> sqlx::Result<()> {
@@ -272,7 +299,12 @@ async fn record_deliveries(
         let field = |pick: fn(&DeliveryChoice) -> &Option<String>| {
             choice.filter(|_| home).and_then(|c| pick(c).clone())
         };
-        let items: i64 = line.line().price();
+        // Every line of the activity, as `totals::compute` sums them.
+        let items: i64 = lines
+            .iter()
+            .filter(|other| other.action_id == line.action_id)
+            .map(|other| other.line().price())
+            .sum();
         sqlx::query(
             "INSERT INTO order_deliveries (order_id, action_id, delivery_location_id, price,
                                            discount, zipcode, address, number, reference)

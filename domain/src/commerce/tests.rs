@@ -682,3 +682,574 @@ async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
     assert_eq!(read.zipcode.as_deref(), Some("01310100"));
     assert_eq!(read.status, "Aguardando pagamento");
 }
+
+async fn coupon(db: &PgPool, station_id: i64, code: &str, discount: i64) {
+    sqlx::query("INSERT INTO coupons (station_id, code, discount_value) VALUES ($1, $2, $3)")
+        .bind(station_id)
+        .bind(code)
+        .bind(discount)
+        .execute(db)
+        .await
+        .expect("coupon");
+}
+
+async fn balance(db: &PgPool, user_id: i64) -> i64 {
+    ledger::balance(db, user_id).await.expect("balance").balance
+}
+
+/// Coupon uses whose hold no longer holds them: each is a use lost for good.
+async fn leaked_coupon_uses(db: &PgPool) -> (i64, i64) {
+    sqlx::query_as(
+        "SELECT (SELECT count(*) FROM coupon_uses u JOIN checkouts c ON c.id = u.checkout_id
+                  WHERE u.released_at IS NULL AND c.status IN ('released', 'expired')),
+                (SELECT coalesce(sum(uses), 0)::bigint FROM coupons)
+                  - (SELECT count(*) FROM coupon_uses WHERE released_at IS NULL)",
+    )
+    .fetch_one(db)
+    .await
+    .expect("uses")
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_coupon_applied_while_the_hold_is_released_is_never_lost(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 1000).await;
+    coupon(&db, station_id, "CORRIDA", 100).await;
+    for _ in 0..25 {
+        let user_id = member(&db, station_id).await;
+        confirm(&db, station_id, user_id, product_id, 1)
+            .await
+            .expect("hold");
+        let apply = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let mut tx = db.begin().await?;
+                checkout::apply_coupon(&mut tx, station_id, user_id, "corrida").await?;
+                tx.commit().await?;
+                Ok::<_, CommerceError>(())
+            })
+        };
+        // The member's second tab confirming again releases the hold without an order.
+        let release = {
+            let db = db.clone();
+            tokio::spawn(async move { checkout::clear_before_confirm(&db, user_id, &[]).await })
+        };
+        match apply.await.expect("task") {
+            Ok(()) | Err(CommerceError::Refused(Refusal::HoldExpired)) => {}
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+        release.await.expect("task").expect("release");
+        assert_eq!(leaked_coupon_uses(&db).await, (0, 0));
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_removed_coupon_goes_back_and_the_order_is_placed_without_it(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 10).await;
+    let user_id = member(&db, station_id).await;
+    coupon(&db, station_id, "TIRA", 300).await;
+    confirm(&db, station_id, user_id, product_id, 1)
+        .await
+        .expect("hold");
+    let mut tx = db.begin().await.expect("tx");
+    let applied = checkout::apply_coupon(&mut tx, station_id, user_id, "tira")
+        .await
+        .expect("applied");
+    assert_eq!(
+        (
+            applied.totals.before.total_final_value,
+            applied.totals.after.total_final_value
+        ),
+        (1000, 700)
+    );
+    let totals = checkout::remove_coupon(&mut tx, user_id)
+        .await
+        .expect("removed");
+    tx.commit().await.expect("commit");
+    assert_eq!(totals.total_final_value, 1000);
+    let uses: i32 = sqlx::query_scalar("SELECT uses FROM coupons")
+        .fetch_one(&db)
+        .await
+        .expect("uses");
+    assert_eq!(uses, 0);
+    let placed = place(&db, station_id, user_id, Some(Method::Pix))
+        .await
+        .expect("order");
+    let (total, coupon_id): (i64, Option<i64>) =
+        sqlx::query_as("SELECT total_final_value, coupon_id FROM orders WHERE id = $1")
+            .bind(placed.order_id)
+            .fetch_one(&db)
+            .await
+            .expect("order");
+    assert_eq!((total, coupon_id), (1000, None));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_unpaid_order_gives_its_wallet_part_back_on_the_lots_own_expiries(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 3000, 5).await;
+    let user_id = member(&db, station_id).await;
+    // 1000 that never expire, 500 expiring in 30 days, 300 expiring in a minute.
+    give_balance(&db, station_id, user_id, 1000).await;
+    let mut tx = db.begin().await.expect("tx");
+    for (name, amount) in [("mes", 500), ("minuto", 300)] {
+        ledger::credit(
+            &mut tx,
+            &Credit {
+                user_id,
+                station_id,
+                source_kind: SourceKind::Adjustment,
+                source_id: name.into(),
+                rule: rules::ADJUSTMENT.into(),
+                amount,
+                description: "Bônus".into(),
+                action_id: None,
+            },
+            None,
+        )
+        .await
+        .expect("credit");
+    }
+    tx.commit().await.expect("commit");
+    sqlx::query(
+        "UPDATE credit_lots SET expires_at = now() + CASE source_id
+                WHEN 'mes' THEN interval '30 days' ELSE interval '1 minute' END
+          WHERE source_id IN ('mes', 'minuto')",
+    )
+    .execute(&db)
+    .await
+    .expect("expiries");
+    let hold = confirm(&db, station_id, user_id, product_id, 1)
+        .await
+        .expect("hold");
+    let placed = place(&db, station_id, user_id, Some(Method::Pix))
+        .await
+        .expect("order");
+    assert_eq!(balance(&db, user_id).await, 0);
+
+    // The order ends unpaid after the 300 would have expired.
+    sqlx::query(
+        "UPDATE credit_lots SET expires_at = now() - interval '1 second' WHERE source_id = 'minuto'",
+    )
+    .execute(&db)
+    .await
+    .expect("expired");
+    expire_now(&db, hold.checkout_id).await;
+    let mut tx = db.begin().await.expect("tx");
+    let released = checkout::release_expired(&mut tx, hold.checkout_id, Utc::now())
+        .await
+        .expect("release");
+    tx.commit().await.expect("commit");
+    assert_eq!(released.expired_order, Some(placed.order_id));
+    assert_eq!(balance(&db, user_id).await, 1500);
+    let refunds: Vec<(i64, bool)> = sqlx::query_as(
+        "SELECT amount, expires_at IS NULL FROM credit_lots
+          WHERE source_kind = 'refund' ORDER BY amount",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("refunds");
+    assert_eq!(refunds, [(500, false), (1000, true)]);
+    let refund_expiry_matches: bool = sqlx::query_scalar(
+        "SELECT (SELECT expires_at FROM credit_lots WHERE source_kind = 'refund' AND amount = 500)
+              = (SELECT expires_at FROM credit_lots WHERE source_id = 'mes')",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("expiry");
+    assert!(refund_expiry_matches);
+    assert!(ledger::check_all(&db).await.expect("check").is_empty());
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn order_lines_keep_their_share_of_discounts_and_cashback(db: PgPool) {
+    let station_id = station(&db).await;
+    let action_id: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, points, additional_cashback,
+                              digital_product, discount_delivery)
+         VALUES ($1, 3, 'Kit', 1, 0, true, 500) RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(&db)
+    .await
+    .expect("action");
+    let mut products = Vec::new();
+    for value in [300, 400] {
+        products.push(
+            sqlx::query_scalar::<_, i64>(
+                "INSERT INTO products (station_id, action_id, name, value, stock)
+                 VALUES ($1, $2, 'Peça', $3, 10) RETURNING id",
+            )
+            .bind(station_id)
+            .bind(action_id)
+            .bind(value)
+            .fetch_one(&db)
+            .await
+            .expect("product"),
+        );
+    }
+    coupon(&db, station_id, "UM", 101).await;
+    let user_id = member(&db, station_id).await;
+    let wanted: Vec<Wanted> = products
+        .iter()
+        .map(|&product_id| Wanted {
+            product_id,
+            quantity: 1,
+        })
+        .collect();
+    let (tx, _) = checkout::confirm_cart(&db, station_id, user_id, wanted)
+        .await
+        .expect("hold");
+    tx.commit().await.expect("commit");
+    let mut tx = db.begin().await.expect("tx");
+    let placed = orders::place(
+        &mut tx,
+        station_id,
+        user_id,
+        &PlaceOrder {
+            coupon_code: Some("um".into()),
+            method: Some(Method::Pix),
+            ..PlaceOrder::default()
+        },
+    )
+    .await
+    .expect("order");
+    tx.commit().await.expect("commit");
+    // Items 700, less the delivery discount 500 (both lines, not only the first), less the
+    // coupon 101: 99.
+    let (total, discount): (i64, i64) = sqlx::query_as(
+        "SELECT o.total_final_value, d.discount FROM orders o
+           JOIN order_deliveries d ON d.order_id = o.id WHERE o.id = $1",
+    )
+    .bind(placed.order_id)
+    .fetch_one(&db)
+    .await
+    .expect("order");
+    assert_eq!((total, discount), (99, 500));
+    let lines: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT net_amount, cashback_share FROM order_lines WHERE order_id = $1 ORDER BY product_id",
+    )
+    .bind(placed.order_id)
+    .fetch_all(&db)
+    .await
+    .expect("lines");
+    // Delivery discount 500 by price: 214 and 286; coupon 101 over 86 and 114: 43 and 58.
+    assert_eq!(lines, [(43, 42), (56, 58)]);
+    assert_eq!(lines.iter().map(|l| l.0).sum::<i64>(), total);
+    assert_eq!(lines.iter().map(|l| l.1).sum::<i64>(), 100);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_order_call_places_the_hold_the_member_reviewed(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 10).await;
+    let user_id = member(&db, station_id).await;
+    let other = member(&db, station_id).await;
+    let first = confirm(&db, station_id, user_id, product_id, 1)
+        .await
+        .expect("hold");
+    // A second tab confirms again: the first hold is released.
+    let second = confirm(&db, station_id, user_id, product_id, 2)
+        .await
+        .expect("hold");
+    let theirs = confirm(&db, station_id, other, product_id, 1)
+        .await
+        .expect("hold");
+    let order = |checkout_id| PlaceOrder {
+        checkout_id: Some(checkout_id),
+        method: Some(Method::Pix),
+        ..PlaceOrder::default()
+    };
+    for stale in [first.checkout_id, theirs.checkout_id] {
+        let mut tx = db.begin().await.expect("tx");
+        let refused = orders::place(&mut tx, station_id, user_id, &order(stale)).await;
+        assert_eq!(refusal(refused), Refusal::HoldExpired);
+    }
+    let mut tx = db.begin().await.expect("tx");
+    let placed = orders::place(&mut tx, station_id, user_id, &order(second.checkout_id))
+        .await
+        .expect("order");
+    tx.commit().await.expect("commit");
+    assert_eq!(placed.checkout_id, second.checkout_id);
+    let total: i64 = sqlx::query_scalar("SELECT total_final_value FROM orders WHERE id = $1")
+        .bind(placed.order_id)
+        .fetch_one(&db)
+        .await
+        .expect("order");
+    assert_eq!(total, 2000);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_wallet_part_leaves_out_lots_past_their_expiry(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 6000, 10).await;
+    let user_id = member(&db, station_id).await;
+    give_balance(&db, station_id, user_id, 5000).await;
+    let mut tx = db.begin().await.expect("tx");
+    ledger::credit(
+        &mut tx,
+        &Credit {
+            user_id,
+            station_id,
+            source_kind: SourceKind::Adjustment,
+            source_id: "vencido".into(),
+            rule: rules::ADJUSTMENT.into(),
+            amount: 2000,
+            description: "Bônus".into(),
+            action_id: None,
+        },
+        None,
+    )
+    .await
+    .expect("credit");
+    tx.commit().await.expect("commit");
+    // Past its expiry, not yet ended by the scheduled expiry: the wallet row still counts it.
+    sqlx::query(
+        "UPDATE credit_lots SET expires_at = now() - interval '1 minute' WHERE source_id = 'vencido'",
+    )
+    .execute(&db)
+    .await
+    .expect("expired");
+    confirm(&db, station_id, user_id, product_id, 1)
+        .await
+        .expect("hold");
+    let placed = place(&db, station_id, user_id, Some(Method::Pix))
+        .await
+        .expect("order, not 'Seu saldo mudou'");
+    let (wallet, card): (i64, i64) =
+        sqlx::query_as("SELECT wallet_value, credit_card_value FROM orders WHERE id = $1")
+            .bind(placed.order_id)
+            .fetch_one(&db)
+            .await
+            .expect("order");
+    assert_eq!((wallet, card), (5000, 1000));
+    assert!(ledger::check_all(&db).await.expect("check").is_empty());
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn only_open_shop_activities_sell_and_only_with_the_checkout_on(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 10).await;
+    let user_id = member(&db, station_id).await;
+    let add = |db: PgPool| async move {
+        let mut tx = db.begin().await?;
+        super::cart::add(
+            &mut tx,
+            station_id,
+            user_id,
+            &[Wanted {
+                product_id,
+                quantity: 1,
+            }],
+        )
+        .await
+    };
+    let set = |sql: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query(sql).execute(&db).await.expect("update");
+        }
+    };
+    // Not a shop type (1).
+    set("UPDATE actions SET type_id = 1").await;
+    assert_eq!(
+        refusal(add(db.clone()).await).message(),
+        "Erro! Esta atividade não está disponível."
+    );
+    // A shop type whose window ended.
+    set(
+        "UPDATE actions SET type_id = 17, participation_start = now() - interval '2 days',
+                participation_end = now() - interval '1 day'",
+    )
+    .await;
+    assert!(matches!(
+        refusal(add(db.clone()).await),
+        Refusal::NotForSale(crate::activities::participation::Refused::OutsideWindow { .. })
+    ));
+    let confirmed = confirm(&db, station_id, user_id, product_id, 1).await;
+    assert!(matches!(refusal(confirmed), Refusal::NotForSale(_)));
+    // Inside its window: on sale.
+    set("UPDATE actions SET participation_end = now() + interval '1 day'").await;
+    add(db.clone()).await.expect("added");
+    // The station's checkout off: refused as not authorised.
+    set("UPDATE stations SET checkout_access = false").await;
+    assert_eq!(refusal(add(db.clone()).await), Refusal::CheckoutClosed);
+    let confirmed = confirm(&db, station_id, user_id, product_id, 1).await;
+    assert_eq!(refusal(confirmed), Refusal::CheckoutClosed);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn another_members_broken_hold_does_not_block_a_buyer(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 2).await;
+    let first = member(&db, station_id).await;
+    let second = member(&db, station_id).await;
+    let hold = confirm(&db, station_id, first, product_id, 1)
+        .await
+        .expect("hold");
+    expire_now(&db, hold.checkout_id).await;
+    // Releasing the first hold now fails: giving its unit back breaks a CHECK.
+    sqlx::query("UPDATE products SET reserved = 0 WHERE id = $1")
+        .bind(product_id)
+        .execute(&db)
+        .await
+        .expect("break");
+    confirm(&db, station_id, second, product_id, 1)
+        .await
+        .expect("the second member's hold");
+    let status: String = sqlx::query_scalar("SELECT status FROM checkouts WHERE id = $1")
+        .bind(hold.checkout_id)
+        .fetch_one(&db)
+        .await
+        .expect("status");
+    assert_eq!(status, "held", "the broken hold is left for its job");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_order_racing_a_transfer_on_the_same_wallet_never_overdraws(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 700, 1000).await;
+    for _ in 0..15 {
+        let user_id = member(&db, station_id).await;
+        give_balance(&db, station_id, user_id, 1000).await;
+        confirm(&db, station_id, user_id, product_id, 1)
+            .await
+            .expect("hold");
+        let order = {
+            let db = db.clone();
+            tokio::spawn(
+                async move { place(&db, station_id, user_id, Some(Method::CreditCard)).await },
+            )
+        };
+        let transfer = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let mut tx = db.begin().await?;
+                let spent = ledger::spend(
+                    &mut tx,
+                    &ledger::Spend {
+                        user_id,
+                        station_id,
+                        kind: ledger::SpendKind::Transfer,
+                        source_id: format!("transfer-{user_id}"),
+                        amount: 500,
+                        description: "Transferência".into(),
+                        action_id: None,
+                    },
+                )
+                .await;
+                tx.commit().await?;
+                Ok::<_, sqlx::Error>(spent.is_ok())
+            })
+        };
+        let placed = order.await.expect("task").expect("order");
+        let transferred = transfer.await.expect("task").expect("transfer");
+        let wallet: i64 = sqlx::query_scalar("SELECT wallet_value FROM orders WHERE id = $1")
+            .bind(placed.order_id)
+            .fetch_one(&db)
+            .await
+            .expect("order");
+        // Transfer first: the order's wallet pays the 500 left. Order first: the wallet
+        // pays 700, and a transfer of 500 finds 300.
+        match transferred {
+            true => assert_eq!((wallet, balance(&db, user_id).await), (500, 0)),
+            false => assert_eq!((wallet, balance(&db, user_id).await), (700, 300)),
+        }
+    }
+    assert!(ledger::check_all(&db).await.expect("check").is_empty());
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_order_racing_its_release_either_expires_whole_or_is_refused(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 3000, 1000).await;
+    coupon(&db, station_id, "RACE", 100).await;
+    sqlx::query("UPDATE coupons SET per_member_limit = 1000")
+        .execute(&db)
+        .await
+        .expect("limit");
+    for _ in 0..15 {
+        let user_id = member(&db, station_id).await;
+        give_balance(&db, station_id, user_id, 1000).await;
+        let hold = confirm(&db, station_id, user_id, product_id, 1)
+            .await
+            .expect("hold");
+        let order = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let mut tx = db.begin().await?;
+                let placed = orders::place(
+                    &mut tx,
+                    station_id,
+                    user_id,
+                    &PlaceOrder {
+                        coupon_code: Some("RACE".into()),
+                        method: Some(Method::Pix),
+                        ..PlaceOrder::default()
+                    },
+                )
+                .await?;
+                tx.commit().await?;
+                Ok::<_, CommerceError>(placed)
+            })
+        };
+        // The release job at (a late) expiry.
+        let release = {
+            let db = db.clone();
+            let at = hold.expires_at + Duration::seconds(1);
+            tokio::spawn(async move {
+                let mut tx = db.begin().await?;
+                let done = checkout::release_expired(&mut tx, hold.checkout_id, at).await?;
+                tx.commit().await?;
+                Ok::<_, CommerceError>(done)
+            })
+        };
+        match order.await.expect("task") {
+            Ok(_) | Err(CommerceError::Refused(Refusal::HoldExpired)) => {}
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+        assert!(release.await.expect("task").expect("release").released);
+        // Whichever came first, everything came back.
+        assert_eq!(balance(&db, user_id).await, 1000);
+        assert_eq!(leaked_coupon_uses(&db).await, (0, 0));
+        assert_eq!(stock_and_reserved(&db, product_id).await, (1000, 0));
+    }
+    assert!(ledger::check_all(&db).await.expect("check").is_empty());
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn huge_quantities_and_prices_are_refused_not_overflowed(db: PgPool) {
+    let station_id = station(&db).await;
+    let product_id = product(&db, station_id, 1000, 10).await;
+    let user_id = member(&db, station_id).await;
+    let huge = Wanted {
+        product_id,
+        quantity: i64::MAX - 1,
+    };
+    let mut tx = db.begin().await.expect("tx");
+    let added = super::cart::add(&mut tx, station_id, user_id, &[huge, huge]).await;
+    assert_eq!(refusal(added), Refusal::BadQuantity);
+    drop(tx);
+    let line = super::totals::Line {
+        action_id: 1,
+        value: i64::MAX,
+        discount_value: 0,
+        quantity: 3,
+    };
+    assert_eq!(line.price(), i64::MAX);
+    let too_dear = sqlx::query("UPDATE products SET value = 1000000001 WHERE id = $1")
+        .bind(product_id)
+        .execute(&db)
+        .await;
+    assert!(too_dear.is_err(), "a CHECK bounds a product's value");
+    let too_many = sqlx::query(
+        "INSERT INTO cart_lines (station_id, user_id, product_id, quantity) VALUES ($1, $2, $3, 10001)",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(product_id)
+    .execute(&db)
+    .await;
+    assert!(too_many.is_err(), "a CHECK bounds a line's quantity");
+}

@@ -22,8 +22,9 @@ impl Line {
         }
     }
 
+    /// Saturating: quantities and prices are bounded by CHECKs far below an overflow.
     pub fn price(&self) -> i64 {
-        self.unit_price() * self.quantity
+        self.unit_price().saturating_mul(self.quantity)
     }
 }
 
@@ -113,6 +114,102 @@ pub fn compute(
     };
     totals.credit_card_value = totals.total_final_value - totals.wallet_value;
     totals
+}
+
+/// One order line's part of the order's discounts and cashback, fixed at order time so a
+/// partial refund gives back exactly that line's part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineShare {
+    /// The line's price less its share of its activity's delivery discount and of the
+    /// coupon's part that fell on the items.
+    pub net_amount: i64,
+    /// Its part of its activity's cashback, in centavos.
+    pub cashback_share: i64,
+}
+
+/// Splits the discounts and cashback of [`compute`] over the lines, in integers, in the
+/// lines' order: an activity's delivery discount over its lines by price; the coupon over
+/// every line by what is left of it (the part of the coupon larger than all items falls on
+/// the delivery, and is in no line); an activity's cashback over its lines by price (by
+/// quantity when they are all free). The leftover centavos of each split go on the last
+/// line, or on the lines before it when the last has no room left.
+pub fn split(lines: &[Line], terms: &[ActionTerms], coupon_discount: i64) -> Vec<LineShare> {
+    let prices: Vec<i64> = lines.iter().map(Line::price).collect();
+    let mut net = prices.clone();
+    let mut cashback = vec![0; lines.len()];
+    let mut actions: Vec<i64> = lines.iter().map(|line| line.action_id).collect();
+    actions.sort_unstable();
+    actions.dedup();
+    let mut after_discounts = 0;
+    for action_id in actions {
+        let of_action: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].action_id == action_id)
+            .collect();
+        let term = terms
+            .iter()
+            .find(|term| term.action_id == action_id)
+            .copied()
+            .unwrap_or_default();
+        let weights: Vec<i64> = of_action.iter().map(|&i| prices[i]).collect();
+        let items: i64 = weights.iter().sum();
+        let discount = term.discount_delivery.clamp(0, items);
+        for (&i, part) in of_action.iter().zip(apportion(discount, &weights, true)) {
+            net[i] -= part;
+        }
+        let by = if items > 0 {
+            weights
+        } else {
+            of_action.iter().map(|&i| lines[i].quantity).collect()
+        };
+        let points = term.cashback_points.max(0).saturating_mul(100);
+        for (&i, part) in of_action.iter().zip(apportion(points, &by, false)) {
+            cashback[i] = part;
+        }
+        after_discounts += term.delivery_price + items - discount;
+    }
+    let on_items = coupon_discount
+        .clamp(0, after_discounts)
+        .min(net.iter().sum());
+    let coupon = apportion(on_items, &net, true);
+    net.iter()
+        .zip(coupon)
+        .zip(cashback)
+        .map(|((net, coupon), cashback_share)| LineShare {
+            net_amount: net - coupon,
+            cashback_share,
+        })
+        .collect()
+}
+
+/// `total` in parts proportional to `weights` (floored), the leftover on the last part.
+/// `capped`: no part exceeds its weight (the caller keeps `total` within their sum), the
+/// leftover moving back to earlier parts with room.
+fn apportion(total: i64, weights: &[i64], capped: bool) -> Vec<i64> {
+    let sum: i128 = weights.iter().map(|&w| i128::from(w.max(0))).sum();
+    let mut parts: Vec<i64> = weights
+        .iter()
+        .map(|&w| {
+            if sum == 0 {
+                0
+            } else {
+                (i128::from(total) * i128::from(w.max(0)) / sum) as i64
+            }
+        })
+        .collect();
+    let mut left = total - parts.iter().sum::<i64>();
+    for (part, &weight) in parts.iter_mut().zip(weights).rev() {
+        if left == 0 {
+            break;
+        }
+        let take = if capped {
+            left.min(weight.max(0) - *part)
+        } else {
+            left
+        };
+        *part += take;
+        left -= take;
+    }
+    parts
 }
 
 #[cfg(test)]
@@ -217,5 +314,71 @@ mod tests {
         assert_eq!(totals.coupon_discount_value, 2500);
         assert_eq!(totals.total_final_value, 0);
         assert_eq!(totals.credit_card_value, 0);
+    }
+
+    #[test]
+    fn discounts_and_cashback_split_over_the_lines_in_whole_centavos() {
+        // Activity 1: three lines at 3, 3 and 1 reais less a 6-real delivery discount;
+        // activity 2: one line. A coupon of 4,01 over everything.
+        let lines = [
+            line(1, 300, 0, 1),
+            line(1, 300, 0, 1),
+            line(1, 100, 0, 1),
+            line(2, 1000, 0, 2),
+        ];
+        let terms = [
+            ActionTerms {
+                action_id: 1,
+                discount_delivery: 600,
+                delivery_price: 500,
+                cashback_points: 1,
+                ..ActionTerms::default()
+            },
+            ActionTerms {
+                action_id: 2,
+                cashback_points: 3,
+                ..ActionTerms::default()
+            },
+        ];
+        let totals = compute(&lines, &terms, 401, 0);
+        let shares = split(&lines, &terms, totals.coupon_discount_value);
+        assert_eq!(shares.len(), 4);
+        assert!(shares.iter().all(|s| s.net_amount >= 0));
+        let lines_net: i64 = shares.iter().map(|s| s.net_amount).sum();
+        assert_eq!(
+            lines_net + totals.delivery_tax_value,
+            totals.total_final_value
+        );
+        // No line is discounted beyond its own price.
+        for (share, line) in shares.iter().zip(&lines) {
+            assert!(share.net_amount <= line.price());
+        }
+        // 100 centavos of cashback over 300, 300 and 100: 42, 42, and the leftover 16.
+        let cashback: Vec<i64> = shares.iter().map(|s| s.cashback_share).collect();
+        assert_eq!(cashback, [42, 42, 16, 300]);
+        assert_eq!(cashback.iter().sum::<i64>(), totals.cashback_value);
+
+        // A coupon larger than every item: the lines reach 0, the rest is on the delivery.
+        let totals = compute(&lines, &terms, 1_000_000, 0);
+        let shares = split(&lines, &terms, totals.coupon_discount_value);
+        assert!(shares.iter().all(|s| s.net_amount == 0));
+        assert_eq!(totals.total_final_value, 0);
+    }
+
+    #[test]
+    fn apportioning_never_gives_a_part_more_than_its_weight_when_capped() {
+        assert_eq!(apportion(6, &[3, 3, 1], true), [2, 3, 1]);
+        assert_eq!(apportion(6, &[3, 3, 1], false), [2, 2, 2]);
+        assert_eq!(apportion(5, &[0, 0], false), [0, 5]);
+        for total in 0..=700 {
+            let parts = apportion(total, &[300, 300, 100], true);
+            assert_eq!(parts.iter().sum::<i64>(), total);
+            assert!(
+                parts
+                    .iter()
+                    .zip([300, 300, 100])
+                    .all(|(p, w)| (0..=w).contains(p))
+            );
+        }
     }
 }

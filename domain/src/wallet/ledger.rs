@@ -366,6 +366,16 @@ async fn lock_wallet(
     .await?)
 }
 
+/// The balance a spend in this transaction can draw on: locks the member's wallet (wallet
+/// first) and ends its lots past their expiry, like [`spend`] does, so the amount read is
+/// the amount spendable. 0 without a wallet.
+pub async fn spendable(conn: &mut PgConnection, user_id: i64) -> Result<i64, LedgerError> {
+    if lock_wallet(conn, user_id).await?.is_none() {
+        return Ok(0);
+    }
+    Ok(expire_wallet(conn, user_id).await?)
+}
+
 /// Lots locked per round of a spend; a spend drawing on more takes another round.
 const SPEND_ROUND: i64 = 100;
 
@@ -489,6 +499,65 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
         spend_id,
         created: true,
     })
+}
+
+/// Gives back what a spend drew (an order that ended unpaid), on the caller's transaction,
+/// as instant credits under `refund`'s rule and key: one lot per expiry of the lots the
+/// spend drew on (`{source_id}:{expiry}`, or `{source_id}` for lots that never expire),
+/// each expiring when those lots do, so a refund never brings points past their expiry
+/// back to life. What came from lots already past their expiry is not given back. At most
+/// `refund.amount`, taken from the latest-expiring lots first. Answers the amount credited;
+/// a second call finds the lots written and credits nothing more.
+pub async fn refund_spend(
+    conn: &mut PgConnection,
+    kind: SpendKind,
+    spend_source_id: &str,
+    refund: &Credit,
+) -> Result<i64, LedgerError> {
+    let drawn: Vec<(Option<DateTime<Utc>>, i64)> = sqlx::query_as(
+        "SELECT l.expires_at, sum(a.amount)::bigint
+           FROM spends s JOIN spend_allocations a ON a.spend_id = s.id
+           JOIN credit_lots l ON l.id = a.lot_id
+          WHERE s.source_kind = $1 AND s.source_id = $2 AND s.user_id = $3
+            AND (l.expires_at IS NULL OR l.expires_at > now())
+          GROUP BY l.expires_at
+          ORDER BY l.expires_at DESC NULLS FIRST",
+    )
+    .bind(kind)
+    .bind(spend_source_id)
+    .bind(refund.user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let (mut left, mut credited) = (refund.amount, 0);
+    for (expires_at, amount) in drawn {
+        let amount = amount.min(left);
+        if amount <= 0 {
+            break;
+        }
+        let part = Credit {
+            source_id: match expires_at {
+                Some(at) => format!("{}:{}", refund.source_id, at.timestamp_micros()),
+                None => refund.source_id.clone(),
+            },
+            amount,
+            ..refund.clone()
+        };
+        let lot = credit(conn, &part, None).await?;
+        if lot.created {
+            credited += amount;
+            if let Some(at) = expires_at {
+                sqlx::query(
+                    "UPDATE credit_lots SET expires_at = least(expires_at, $2) WHERE id = $1",
+                )
+                .bind(lot.lot_id)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+            }
+        }
+        left -= amount;
+    }
+    Ok(credited)
 }
 
 /// Reverses a credit (a refunded purchase, a fraudulent share), on the caller's

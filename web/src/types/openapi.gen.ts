@@ -483,6 +483,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cart/remove-coupon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Removes the coupon from the caller's live hold (the coupon dialog's 'Remover')
+         * @description The use goes back to the coupon; answers the hold's totals without it. A hold without a
+         *     coupon answers its totals unchanged.
+         */
+        post: operations["remove_coupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config": {
         parameters: {
             query?: never;
@@ -1867,6 +1888,7 @@ export interface components {
              */
             discountValue: number;
         };
+        /** @description The coupon a hold claimed and the hold's totals before and after it. */
         CouponApplied: {
             coupon: components["schemas"]["Coupon"];
             totals: components["schemas"]["TotalsBeforeAfter"];
@@ -2493,6 +2515,12 @@ export interface components {
          */
         PlaceOrderRequest: {
             cart?: components["schemas"]["CartAction"][];
+            /**
+             * Format: int64
+             * @description The `checkout_id` of the confirmation (`POST /single-product-orders`): the hold the
+             *     member reviewed. Without it, the member's latest hold.
+             */
+            checkout_id?: number | null;
             coupon_code?: string | null;
             payment?: null | components["schemas"]["PaymentForm"];
             /** Format: int64 */
@@ -2663,6 +2691,11 @@ export interface components {
         };
         Released: {
             job_id: string;
+        };
+        /** @description `user_id`, when sent, must be the caller's. */
+        RemoveCoupon: {
+            /** Format: int64 */
+            user_id?: number | null;
         };
         /** @description An activity this one requires, `done` when the caller has taken part in it. */
         RequiredActivity: {
@@ -4924,6 +4957,93 @@ export interface operations {
             };
         };
     };
+    remove_coupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveCoupon"];
+            };
+        };
+        responses: {
+            /** @description The hold's totals without the coupon */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Totals"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: user_id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No live hold; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     site_config: {
         parameters: {
             query?: never;
@@ -6836,7 +6956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The account is suspended; or: Another member's order */
+            /** @description The account is suspended */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6845,7 +6965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No such order in the caller's station */
+            /** @description No such order of the caller (another member's included) */
             404: {
                 headers: {
                     [name: string]: unknown;

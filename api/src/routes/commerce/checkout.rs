@@ -5,15 +5,14 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
+use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards;
-use domain::commerce::cart::{self, Wanted};
-use domain::commerce::checkout::{self as hold, seconds_left};
-use domain::commerce::coupons::{self, Coupon};
+use domain::commerce::cart::Wanted;
+use domain::commerce::checkout::{self as hold, CouponApplied, seconds_left};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::orders::{self, DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::payment;
 use domain::commerce::totals::Totals;
-use domain::commerce::{ORDER_NOT_FOUND, Refusal};
 use domain::infra::payments::sandbox::CardDetails;
 use domain::infra::payments::{CardSource, GatewayError, PaymentGateway};
 use jobs::kinds::ReservationRelease;
@@ -35,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(confirm_cart))
         .routes(routes!(apply_coupon))
+        .routes(routes!(remove_coupon))
         .routes(routes!(place_order))
 }
 
@@ -73,30 +73,14 @@ async fn confirm_cart(
     Json(body): Json<Map<String, Value>>,
 ) -> ApiResult<Json<Reserved>> {
     own_body(member, body.get("user_id"))?;
-    let mut wanted: Vec<Wanted> = product_entries(&body)?
+    let wanted: Vec<Wanted> = product_entries(&body)?
         .into_iter()
         .map(|(product_id, quantity)| Wanted {
             product_id,
             quantity,
         })
         .collect();
-    if wanted.is_empty() {
-        let mut conn = state.db.acquire().await?;
-        wanted = cart::lines(&mut conn, member.station_id, member.user_id)
-            .await?
-            .into_iter()
-            .map(|line| Wanted {
-                product_id: line.product_id,
-                quantity: line.quantity,
-            })
-            .collect();
-    }
-    let product_ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
-    hold::clear_before_confirm(&state.db, member.user_id, &product_ids)
-        .await
-        .map_err(commerce_error)?;
-    let mut tx = state.db.begin().await?;
-    let held = hold::confirm(&mut tx, member.station_id, member.user_id, &wanted)
+    let (mut tx, held) = hold::confirm_cart(&state.db, member.station_id, member.user_id, wanted)
         .await
         .map_err(commerce_error)?;
     ReservationRelease::schedule(
@@ -125,18 +109,6 @@ struct ApplyCoupon {
     user_id: Value,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-struct TotalsBeforeAfter {
-    before: Totals,
-    after: Totals,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-struct CouponApplied {
-    coupon: Coupon,
-    totals: TotalsBeforeAfter,
-}
-
 /// Applies a coupon to the caller's live hold
 #[utoipa::path(
     post,
@@ -156,32 +128,55 @@ async fn apply_coupon(
     Json(request): Json<ApplyCoupon>,
 ) -> ApiResult<Json<CouponApplied>> {
     own_body(member, Some(&request.user_id))?;
-    if request.coupon_code.trim().is_empty() {
-        return Err(ApiError::invalid(Refusal::CouponNotFound.message()));
-    }
     let mut tx = state.db.begin().await?;
-    let live = hold::live_hold(&mut tx, member.user_id)
-        .await
-        .map_err(commerce_error)?;
-    if live.order_id.is_some() {
-        return Err(ApiError::invalid(Refusal::HoldExpired.message()));
-    }
-    let before = hold::hold_totals(&mut tx, member.user_id, live.id, 0).await?;
-    let coupon = coupons::claim(
+    let applied = hold::apply_coupon(
         &mut tx,
         member.station_id,
         member.user_id,
-        live.id,
         &request.coupon_code,
     )
     .await
     .map_err(commerce_error)?;
-    let after = hold::hold_totals(&mut tx, member.user_id, live.id, 0).await?;
     tx.commit().await?;
-    Ok(Json(CouponApplied {
-        coupon,
-        totals: TotalsBeforeAfter { before, after },
-    }))
+    Ok(Json(applied))
+}
+
+/// `user_id`, when sent, must be the caller's.
+#[derive(Debug, Deserialize, ToSchema)]
+struct RemoveCoupon {
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    user_id: Value,
+}
+
+/// Removes the coupon from the caller's live hold (the coupon dialog's 'Remover')
+///
+/// The use goes back to the coupon; answers the hold's totals without it. A hold without a
+/// coupon answers its totals unchanged.
+#[utoipa::path(
+    post,
+    path = "/cart/remove-coupon",
+    tag = "commerce",
+    security(("member" = [])),
+    request_body = RemoveCoupon,
+    responses(
+        (status = 200, description = "The hold's totals without the coupon", body = Totals),
+        (status = 403, description = "user_id is not the caller's", body = Messages),
+        (status = 422, description = "No live hold", body = Messages),
+    )
+)]
+async fn remove_coupon(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<RemoveCoupon>,
+) -> ApiResult<Json<Totals>> {
+    own_body(member, Some(&request.user_id))?;
+    let mut tx = state.db.begin().await?;
+    let totals = hold::remove_coupon(&mut tx, member.user_id)
+        .await
+        .map_err(commerce_error)?;
+    tx.commit().await?;
+    Ok(Json(totals))
 }
 
 /// One activity's part of the order form.
@@ -317,6 +312,11 @@ struct PlaceOrderRequest {
     payment: Option<PaymentForm>,
     #[serde(default)]
     coupon_code: Option<String>,
+    /// The `checkout_id` of the confirmation (`POST /single-product-orders`): the hold the
+    /// member reviewed. Without it, the member's latest hold.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    checkout_id: Value,
 }
 
 fn text(value: &Value) -> Option<String> {
@@ -376,6 +376,10 @@ async fn place_order(
             .and_then(|p| whole(&p.installments))
             .and_then(|n| i32::try_from(n).ok())
             .unwrap_or(1),
+        checkout_id: match &request.checkout_id {
+            Value::Null => None,
+            other => Some(whole(other).ok_or_else(|| ApiError::invalid("checkout_id inválido."))?),
+        },
     };
     let source = match payment {
         Some(form) => card_source(&state, member, form).await?,

@@ -36,6 +36,9 @@ pub(crate) fn commerce_error(err: CommerceError) -> ApiError {
         CommerceError::Refused(refusal) if refusal.is_not_found() => {
             ApiError::not_found(refusal.message())
         }
+        CommerceError::Refused(refusal) if refusal.is_forbidden() => {
+            ApiError::Forbidden(refusal.message())
+        }
         CommerceError::Refused(refusal) => ApiError::invalid(refusal.message()),
         CommerceError::Db(err) => err.into(),
         CommerceError::Ledger(err) => ApiError::Internal(err.into()),

@@ -61,8 +61,7 @@ struct OrderQuery {
     responses(
         (status = 200, description = "The order, alone in a list", body = Vec<Order>),
         (status = 400, description = "where[id] is missing or not a number", body = Messages),
-        (status = 403, description = "Another member's order", body = Messages),
-        (status = 404, description = "No such order in the caller's station", body = ErrorMessage),
+        (status = 404, description = "No such order of the caller (another member's included)", body = ErrorMessage),
     )
 )]
 async fn order_by_id(
@@ -73,9 +72,10 @@ async fn order_by_id(
     let Query(query) =
         query.map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))?;
     let mut conn = state.db.acquire().await?;
+    // Another member's order is answered as missing, so its id is not confirmed.
     let order = order_view::order(&mut conn, member.station_id, query.id)
         .await?
+        .filter(|order| order.user_id == member.user_id)
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
-    own(member, order.user_id)?;
     Ok(Json(vec![order]))
 }

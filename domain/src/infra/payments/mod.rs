@@ -101,8 +101,9 @@ impl PaymentMethod {
     }
 }
 
-/// The payer, as providers ask for it (Pagar.me requires one on every order).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The payer, as providers ask for it (Pagar.me requires one on every order). Its Debug
+/// shows the name only: CPF, e-mail and phone never reach a log.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Customer {
     pub name: String,
     pub email: String,
@@ -112,6 +113,7 @@ pub struct Customer {
     pub phone: Option<String>,
 }
 
+/// Its Debug redacts the customer (through [`Customer`]'s own).
 #[derive(Debug, Clone)]
 pub struct PixChargeRequest {
     pub amount_cents: i64,
@@ -132,6 +134,17 @@ pub struct PixCharge {
     /// The provider's image of the QR code, when it hosts one; `brcode::qr_png` draws ours.
     pub qr_code_url: Option<String>,
     pub expires_at: DateTime<Utc>,
+}
+
+impl std::fmt::Debug for Customer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Customer")
+            .field("name", &self.name)
+            .field("email", &"[redacted]")
+            .field("document", &"[redacted]")
+            .field("phone", &self.phone.as_ref().map(|_| "[redacted]"))
+            .finish()
+    }
 }
 
 /// A card as the browser's tokeniser handed it over, or a card saved earlier.

@@ -275,10 +275,14 @@ impl Sandbox {
                 "this charge was already paid".into(),
             ));
         }
-        let paid = payment.amount_cents.unwrap_or(charge.amount_cents);
-        if paid <= 0 {
+        // Each payment adds to what arrived before: two partial payments make a whole one.
+        let amount = payment
+            .amount_cents
+            .unwrap_or(charge.amount_cents - charge.paid_amount_cents);
+        if amount <= 0 {
             return Err(GatewayError::Rejected("amount must be positive".into()));
         }
+        let paid = charge.paid_amount_cents.saturating_add(amount);
         // Less than the amount is not a payment of it: the charge stays pending, with what
         // arrived recorded (Pagar.me's "underpaid").
         let status = if paid >= charge.amount_cents {

@@ -61,6 +61,9 @@ impl Job for ReservationRelease {
             .await
             .map_err(|err| match err {
                 CommerceError::Db(err) => retry(err),
+                // A ledger error (the wallet part's refund) may pass; the units stay held
+                // until it does, so the job tries again rather than giving up.
+                CommerceError::Ledger(err) => JobError::retry(NOT_RELEASED, err),
                 other => JobError::permanent(NOT_RELEASED, other),
             })?;
         tx.commit().await.map_err(retry)?;

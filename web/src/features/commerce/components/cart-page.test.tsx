@@ -368,6 +368,7 @@ describe("cart, PIX", () => {
       wallet_value: 0,
       credit_card_value: 11500,
       gateway_charge: {
+        charge_id: "sbx_pix_1",
         payment_method: "pix",
         pix_qr_code: "00020101021226770014BR.GOV.BCB.PIX6304EEAB",
         expiration_date: inSeconds(expiresInSeconds),
