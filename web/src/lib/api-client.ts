@@ -87,6 +87,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A bearer token to send instead of the stored session's (a login-token link's own). */
   token?: string;
+  /** A successful answer that is not JSON (a PDF) is handed back as a Blob. */
+  file?: boolean;
   /**
    * A 401 is this call's own answer (a wrong password, an account not activated yet), not
    * a sign that the server no longer knows the stored session.
@@ -132,15 +134,9 @@ export interface ApiAnswer<T> {
   headers: Headers;
 }
 
-/** Sends the call with the session's bearer token; a 401 about the stored session is reported. */
-async function fetchResponse(
-  method: HttpMethod,
-  path: string,
-  options: RequestOptions,
-  accept = "application/json",
-): Promise<Response> {
+async function send<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
   const { body, signal } = options;
-  const headers = new Headers({ Accept: accept });
+  const headers = new Headers({ Accept: "application/json" });
   if (body !== undefined) headers.set("Content-Type", "application/json");
   const token = options.token ?? getStoredSession()?.token;
   if (token) headers.set("Authorization", `Bearer ${token}`);
@@ -162,36 +158,17 @@ async function fetchResponse(
   if (response.status === 401 && rejectsStoredSession(options, token)) {
     sessionRejectedListeners.forEach((listener) => listener());
   }
-  return response;
-}
-
-async function failure(response: Response): Promise<ApiError> {
+  if (options.file && response.ok && !response.headers.get("Content-Type")?.includes("json")) {
+    return { body: (await response.blob()) as T, headers: response.headers };
+  }
   const parsed = await parseBody(response);
-  const json = parsed.kind === "json" ? parsed.value : undefined;
-  const text = parsed.kind === "json" ? errorTextFromBody(json) : INTERNAL_SERVER_ERROR_TEXT;
-  return new ApiError(response.status, text, { body: json, retryAfterSeconds: retryAfterOf(response) });
-}
-
-async function send<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
-  const response = await fetchResponse(method, path, options);
-  if (!response.ok) throw await failure(response);
-  const parsed = await parseBody(response);
+  if (!response.ok) {
+    const json = parsed.kind === "json" ? parsed.value : undefined;
+    const text = parsed.kind === "json" ? errorTextFromBody(json) : INTERNAL_SERVER_ERROR_TEXT;
+    throw new ApiError(response.status, text, { body: json, retryAfterSeconds: retryAfterOf(response) });
+  }
   if (parsed.kind === "invalid") throw new ApiError(response.status, INTERNAL_SERVER_ERROR_TEXT);
   return { body: (parsed.kind === "json" ? parsed.value : undefined) as T, headers: response.headers };
-}
-
-/** A GET that may answer a file: its bytes, or (a JSON answer, a 202 naming a job) its body and status. */
-export type FileAnswer = { kind: "file"; blob: Blob } | { kind: "json"; status: number; body: unknown };
-
-async function getFile(path: string, options: Omit<RequestOptions, "body"> = {}): Promise<FileAnswer> {
-  const response = await fetchResponse("GET", path, options, "application/pdf, application/json");
-  if (!response.ok) throw await failure(response);
-  if (response.headers.get("Content-Type")?.includes("application/json")) {
-    const parsed = await parseBody(response);
-    if (parsed.kind === "invalid") throw new ApiError(response.status, INTERNAL_SERVER_ERROR_TEXT);
-    return { kind: "json", status: response.status, body: parsed.kind === "json" ? parsed.value : undefined };
-  }
-  return { kind: "file", blob: await response.blob() };
 }
 
 async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
@@ -200,13 +177,11 @@ async function request<T>(method: HttpMethod, path: string, options: RequestOpti
 
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("GET", path, options),
-  /** A GET whose answer's headers matter too (a paged list's X-Total-Count, lib/paging.ts). */
+  /** A GET whose answer's headers matter too (a paged list's X-Total-Count, lib/paging.ts; a file). */
   getAnswer: <T>(path: string, options?: Omit<RequestOptions, "body">) => send<T>("GET", path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>
     request<T>("POST", path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>
     request<T>("PUT", path, { ...options, body }),
   delete: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("DELETE", path, options),
-  /** A GET whose answer may be a file (a PDF) rather than JSON. */
-  getFile,
 };

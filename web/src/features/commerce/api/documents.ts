@@ -4,7 +4,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useJobState } from "@/features/jobs";
-import { api, ApiError, INTERNAL_SERVER_ERROR_TEXT } from "@/lib/api-client";
+import { api, ApiError, INTERNAL_SERVER_ERROR_TEXT, NO_RESPONSE_STATUS } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 import type { Making } from "@/types/api";
 
@@ -19,12 +19,17 @@ function isMaking(body: unknown): body is Making {
   return typeof body === "object" && body !== null && typeof (body as { job_id?: unknown }).job_id === "string";
 }
 
-/** The document, or the job making it. */
+/** A Blob of any realm (the test environment's fetch makes its own). */
+function isBlob(body: unknown): body is Blob {
+  return typeof body === "object" && body !== null && typeof (body as Partial<Blob>).arrayBuffer === "function";
+}
+
+/** The document (200, a PDF), or the job making it (202, JSON). */
 export async function fetchDocument(path: string): Promise<DocumentAnswer> {
-  const answer = await api.getFile(path);
-  if (answer.kind === "file") return answer;
-  if (answer.status === 202 && isMaking(answer.body)) return { kind: "making", jobId: answer.body.job_id };
-  throw new ApiError(answer.status, INTERNAL_SERVER_ERROR_TEXT);
+  const { body } = await api.getAnswer<unknown>(path, { file: true });
+  if (isMaking(body)) return { kind: "making", jobId: body.job_id };
+  if (isBlob(body)) return { kind: "file", blob: body };
+  throw new ApiError(NO_RESPONSE_STATUS, INTERNAL_SERVER_ERROR_TEXT);
 }
 
 /** Hands the browser a file to save, named `fileName`. */

@@ -1,5 +1,5 @@
-// The member's vouchers and coupon purchases, the vouchers of a paid order made on demand,
-// and the partner's validator (docs/api-commerce.md, "After payment").
+// The member's vouchers and coupon purchases, and the vouchers of a paid order made on
+// demand (docs/api-commerce.md, "After payment").
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { commerceKeys } from "@/features/commerce/api/commerce-keys";
 import { useSession } from "@/features/session";
@@ -59,29 +59,3 @@ export function useCreateOrderVouchers() {
   });
 }
 
-// The partner's validator: a signed-in account its partner granted reads the voucher and
-// marks it used, once.
-
-const validatorPath = (code: string) => `/validator/vouchers/${encodeURIComponent(code)}`;
-
-export function validatorVoucherQueryOptions(userId: number | undefined, code: string) {
-  return queryOptions({
-    queryKey: ["validator", userId ?? 0, code] as const,
-    queryFn: userId === undefined ? skipToken : ({ signal }) => api.get<Voucher>(validatorPath(code), { signal }),
-  });
-}
-
-export function useValidatorVoucher(code: string) {
-  return useQuery(validatorVoucherQueryOptions(useSession()?.user.id, code));
-}
-
-/** Marks the voucher used; its refusal (409 'Este voucher já foi utilizado!') is the screen's to show. */
-export function useValidateVoucher(code: string) {
-  const queryClient = useQueryClient();
-  const userId = useSession()?.user.id;
-  return useMutation({
-    mutationFn: () => api.post<Voucher>(validatorPath(code)),
-    meta: OWN_ERROR_TEXT,
-    onSuccess: (voucher) => queryClient.setQueryData(validatorVoucherQueryOptions(userId, code).queryKey, voucher),
-  });
-}
