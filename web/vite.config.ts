@@ -43,8 +43,9 @@ export default defineConfig(({ command }) => ({
           groups: [
             // The libraries in one chunk: every page needs them, and they stay cached across
             // releases that change only our code. The Lottie player is left to its own lazy
-            // chunk: only a feedback dialog with an animation needs it.
-            { name: "vendor", test: /node_modules[\\/](?!lottie-web[\\/])/, priority: 2 },
+            // chunk: only a feedback dialog with an animation needs it; so are the QR encoder
+            // and the HTML sanitiser, which only the voucher dialog and the validator load.
+            { name: "vendor", test: /node_modules[\\/](?!(?:lottie-web|uqr|dompurify)[\\/])/, priority: 2 },
             // Our code every page loads, in one chunk rather than a handful of small shared
             // ones (each costs a request and compresses worse). Screens are split per route.
             { name: "shell", tags: ["$initial"], priority: 1 },

@@ -87,6 +87,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A bearer token to send instead of the stored session's (a login-token link's own). */
   token?: string;
+  /** A successful answer that is not JSON (a PDF) is handed back as a Blob. */
+  file?: boolean;
   /**
    * A 401 is this call's own answer (a wrong password, an account not activated yet), not
    * a sign that the server no longer knows the stored session.
@@ -156,6 +158,9 @@ async function send<T>(method: HttpMethod, path: string, options: RequestOptions
   if (response.status === 401 && rejectsStoredSession(options, token)) {
     sessionRejectedListeners.forEach((listener) => listener());
   }
+  if (options.file && response.ok && !response.headers.get("Content-Type")?.includes("json")) {
+    return { body: (await response.blob()) as T, headers: response.headers };
+  }
   const parsed = await parseBody(response);
   if (!response.ok) {
     const json = parsed.kind === "json" ? parsed.value : undefined;
@@ -172,7 +177,7 @@ async function request<T>(method: HttpMethod, path: string, options: RequestOpti
 
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, "body">) => request<T>("GET", path, options),
-  /** A GET whose answer's headers matter too (a paged list's X-Total-Count, lib/paging.ts). */
+  /** A GET whose answer's headers matter too (a paged list's X-Total-Count, lib/paging.ts; a file). */
   getAnswer: <T>(path: string, options?: Omit<RequestOptions, "body">) => send<T>("GET", path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">) =>
     request<T>("POST", path, { ...options, body }),

@@ -134,3 +134,11 @@ export type OrderPayment = Schemas["OrderPayment"];
 export type GatewayCharge = Schemas["GatewayCharge"];
 export type SavedAddress = Schemas["Address"];
 export type Dependent = Schemas["Dependent"];
+/** A PDF being made: the job to follow at /api/jobs/{job_id} before asking again. */
+export type Making = Schemas["Making"];
+/** A voucher as its owner and the partner's validator read it; `validated` '0' is unused. */
+export type Voucher = Schemas["VoucherView"];
+export type VoucherCourse = Schemas["PresentialCourse"];
+export type VoucherDependent = Schemas["DependentView"];
+export type CouponPurchase = Schemas["CouponPurchase"];
+export type CreateVouchersRequest = Schemas["CreateVouchers"];

@@ -19,4 +19,13 @@ export const commerceMemberRoutes: RouteObject[] = [
     path: "pedidos/:id",
     element: lazyScreen(async () => (await import("@/features/commerce/components/order-page")).OrderPage),
   },
+  {
+    path: "vouchers",
+    element: lazyScreen(async () => (await import("@/features/commerce/components/vouchers-page")).VouchersPage),
+  },
+  {
+    path: "minhas-compras",
+    element: lazyScreen(async () => (await import("@/features/commerce/components/purchases-page")).PurchasesPage),
+  },
 ];
+

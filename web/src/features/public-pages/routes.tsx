@@ -19,6 +19,11 @@ export const publicPageRoutes: RouteObject[] = [
     element: lazyScreen(async () => (await import("@/features/public-pages/components/qr-code-user-validator-page")).QrCodeUserValidatorPage),
   },
   {
+    // Where a voucher's QR code leads, on a partner's host or the station's.
+    path: "validador/:code",
+    element: lazyScreen(async () => (await import("@/features/public-pages/components/voucher-validator-page")).VoucherValidatorPage),
+  },
+  {
     path: "deep-link/:resource/:type/:actionId",
     element: lazyScreen(async () => (await import("@/features/public-pages/components/deep-link-page")).DeepLinkPage),
   },

@@ -7,4 +7,6 @@ export const commerceKeys = {
   orders: (userId: number) => ["commerce", userId, "orders"] as const,
   order: (userId: number, orderId: number) => ["commerce", userId, "orders", orderId] as const,
   addresses: (userId: number) => ["commerce", userId, "addresses"] as const,
+  vouchers: (userId: number) => ["commerce", userId, "vouchers"] as const,
+  purchases: (userId: number) => ["commerce", userId, "purchases"] as const,
 };

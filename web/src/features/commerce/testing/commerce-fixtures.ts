@@ -2,12 +2,14 @@
 import type {
   CartLineItem,
   CouponApplied,
+  CouponPurchase,
   DeliveryLocation,
   Order,
   OrderTotals,
   Product,
   Reservation,
   ShopAction,
+  Voucher,
 } from "@/types/api";
 
 export const CART = "GET /api/user-shopping-cart";
@@ -21,6 +23,18 @@ export const BALANCE = "GET /api/users-points/1";
 export const orderCall = (id: number) => `GET /api/product-orders/?where[id]=${id}`;
 export const removeCall = (productId: number) => `DELETE /api/remove-product-from-shopping-cart/${productId}`;
 export const productsCall = (actionId: number) => `GET /api/action-products/${actionId}`;
+export const VOUCHERS = "GET /api/user-vouchers/1";
+export const PURCHASES = "GET /api/user-bought-cupoms/1";
+export const CREATE_VOUCHERS = "POST /api/create-vouchers-product-order";
+export const receiptCall = (orderId: number) => `GET /api/product-orders/${orderId}/receipt`;
+export const voucherPdfCall = (code: string) => `GET /api/vouchers/${code}/pdf`;
+export const validatorCall = (code: string) => `GET /api/validator/vouchers/${code}`;
+export const validateCall = (code: string) => `POST /api/validator/vouchers/${code}`;
+
+/** A PDF answer, as the document routes stream it. */
+export function pdfResponse(): Response {
+  return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), { status: 200, headers: { "Content-Type": "application/pdf" } });
+}
 
 export function buildDeliveryLocation(overrides: Partial<DeliveryLocation> = {}): DeliveryLocation {
   return {
@@ -168,6 +182,46 @@ export function buildOrder(overrides: Partial<Order> = {}): Order {
       },
     ],
     payments: [{ id: 1, method: "wallet", amount: 11500, status: "paid", installments: 1, expires_at: null, failure_reason: null }],
+    ...overrides,
+  };
+}
+
+export function buildVoucher(overrides: Partial<Voucher> = {}): Voucher {
+  return {
+    id: 501,
+    code: "7K3M9Q2X4B8N",
+    createdAt: "2026-11-21T12:00:00Z",
+    validated: "0",
+    order_id: 77,
+    order_code: "PED-000077",
+    product: "Ingresso de cinema",
+    validator_link: "https://parceiro.example/validador/7K3M9Q2X4B8N",
+    presential_course: {
+      name: "Cupom do cinema",
+      rules: "<p>Válido de segunda a quinta.</p>",
+      local: null,
+      date: "2026-12-31T12:00:00Z",
+      action: { id: 21, name: "Cupom do cinema", type_id: 3, image: null, familiarVoucher: false },
+    },
+    dependents: [],
+    ...overrides,
+  };
+}
+
+export function buildCouponPurchase(overrides: Partial<CouponPurchase> = {}): CouponPurchase {
+  return {
+    id: 9,
+    createdAt: "2026-11-21T12:00:00Z",
+    price: 2500,
+    code: "PED-000077",
+    order_id: 77,
+    quantity: 1,
+    presential_course: null,
+    cupom: {
+      action: { id: 21, name: "Cupom do cinema", type_id: 3, image: null, familiarVoucher: false },
+      is_donation: false,
+      createdAt: "2026-11-21T12:00:00Z",
+    },
     ...overrides,
   };
 }

@@ -1,0 +1,32 @@
+// The partner's validator (docs/api-commerce.md, "The partner's validator"): a signed-in
+// account its partner granted reads a voucher and marks it used, once.
+import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSession } from "@/features/session";
+import { api } from "@/lib/api-client";
+import { OWN_ERROR_TEXT } from "@/lib/query-client";
+import type { Voucher } from "@/types/api";
+
+const validatorPath = (code: string) => `/validator/vouchers/${encodeURIComponent(code)}`;
+
+export function validatorVoucherQueryOptions(userId: number | undefined, code: string) {
+  return queryOptions({
+    queryKey: ["validator", userId ?? 0, code] as const,
+    queryFn: userId === undefined ? skipToken : ({ signal }) => api.get<Voucher>(validatorPath(code), { signal }),
+  });
+}
+
+/** The voucher as its partner sees it; nothing is asked without a session. */
+export function useValidatorVoucher(code: string) {
+  return useQuery(validatorVoucherQueryOptions(useSession()?.user.id, code));
+}
+
+/** Marks the voucher used; its refusal (409 'Este voucher já foi utilizado!') is the screen's to show. */
+export function useValidateVoucher(code: string) {
+  const queryClient = useQueryClient();
+  const userId = useSession()?.user.id;
+  return useMutation({
+    mutationFn: () => api.post<Voucher>(validatorPath(code)),
+    meta: OWN_ERROR_TEXT,
+    onSuccess: (voucher) => queryClient.setQueryData(validatorVoucherQueryOptions(userId, code).queryKey, voucher),
+  });
+}
