@@ -1043,7 +1043,7 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
-async fn a_refund_the_bank_starts_is_recorded_on_the_part(db: PgPool) {
+async fn a_refund_the_bank_starts_is_undone_once(db: PgPool) {
     let shop = shop(&db, 10).await;
     let order = shop.order(1, json!({ "type": "pix" })).await.json();
     shop.simulate_pix(&charge_of(&order)).await;
@@ -1070,10 +1070,19 @@ async fn a_refund_the_bank_starts_is_recorded_on_the_part(db: PgPool) {
         (status.as_str(), refunded, gateway_status.as_str()),
         ("refunded", 2000, "refunded")
     );
-    // The order's own reversal is the refunds job's: it is still paid here, sold once.
+    // Undone like a staff refund: the whole order, its unit back on sale.
     assert_eq!(
         shop.read_order(order_id(&order)).await["status"],
-        "Pagamento confirmado"
+        "Estornada"
     );
-    assert_eq!(shop.stock().await, (9, 0));
+    assert_eq!(shop.stock().await, (10, 0));
+    // Reading the refunded charge again (the member's check) changes nothing.
+    shop.check(order_id(&order)).await;
+    assert_eq!(shop.stock().await, (10, 0));
+    let refunds: i64 = sqlx::query_scalar("SELECT count(*) FROM refunds WHERE order_id = $1")
+        .bind(order_id(&order))
+        .fetch_one(&db)
+        .await
+        .expect("refunds");
+    assert_eq!(refunds, 1);
 }

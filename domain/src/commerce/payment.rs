@@ -652,13 +652,15 @@ async fn late_payment(
     let refund = match &reason {
         Some(reason) => {
             let refund_id: i64 = sqlx::query_scalar(
-                "INSERT INTO refunds (station_id, order_id, amount, reason, origin)
-                 VALUES ($1, $2, $3, $4, 'late_payment') RETURNING id",
+                "INSERT INTO refunds (station_id, order_id, amount, reason, origin,
+                                      gateway_cents, payment_id)
+                 VALUES ($1, $2, $3, $4, 'late_payment', $3, $5) RETURNING id",
             )
             .bind(part.station_id)
             .bind(part.order_id)
             .bind(refund_amount)
             .bind(reason)
+            .bind(part.payment_id)
             .fetch_one(&mut *conn)
             .await?;
             for (line_id, quantity) in &missing {
