@@ -147,8 +147,8 @@ fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
 pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
     let db = domain::infra::db::connect(&config).await?;
     schema::migrate(&db).await?;
-    if config.uses_development_signing_key() && config.public_url.starts_with("https://") {
-        anyhow::bail!("FILIA_SIGNING_KEY must be set for a public (https) deployment");
+    if let Some(refusal) = config.public_deployment_refusal() {
+        anyhow::bail!(refusal);
     }
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");

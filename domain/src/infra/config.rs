@@ -313,6 +313,26 @@ impl Config {
     pub fn uses_development_signing_key(&self) -> bool {
         self.signing_key.expose() == DEVELOPMENT_SIGNING_KEY
     }
+
+    /// Why `serve` must not start, if it must not: behind an https public URL (anywhere
+    /// real people reach) nothing may run with a secret published in this repository. With
+    /// the sandbox's development webhook secret anyone could sign a "paid" webhook.
+    pub fn public_deployment_refusal(&self) -> Option<&'static str> {
+        if !self.public_url.starts_with("https://") {
+            return None;
+        }
+        if self.uses_development_signing_key() {
+            return Some("FILIA_SIGNING_KEY must be set for a public (https) deployment");
+        }
+        if self.payments == PaymentsProvider::Sandbox
+            && self.sandbox_webhook_secret.expose() == DEVELOPMENT_SANDBOX_WEBHOOK_SECRET
+        {
+            return Some(
+                "FILIA_SANDBOX_WEBHOOK_SECRET must be set for a public (https) deployment of the sandbox",
+            );
+        }
+        None
+    }
 }
 
 fn parse<T>(
@@ -529,6 +549,33 @@ mod tests {
                 .expect("defaults")
                 .uses_development_signing_key()
         );
+    }
+
+    #[test]
+    fn a_public_deployment_refuses_the_published_secrets() {
+        let https = ("FILIA_PUBLIC_URL", "https://clube.example.com");
+        let key = ("FILIA_SIGNING_KEY", "a-long-random-production-key");
+        let local = config(&[]).expect("defaults");
+        assert_eq!(
+            local.public_deployment_refusal(),
+            None,
+            "development is fine"
+        );
+        let no_key = config(&[https]).expect("config");
+        assert!(
+            no_key
+                .public_deployment_refusal()
+                .is_some_and(|why| why.contains("FILIA_SIGNING_KEY"))
+        );
+        let sandbox = config(&[https, key]).expect("config");
+        assert!(
+            sandbox
+                .public_deployment_refusal()
+                .is_some_and(|why| why.contains("FILIA_SANDBOX_WEBHOOK_SECRET"))
+        );
+        let own_secret = config(&[https, key, ("FILIA_SANDBOX_WEBHOOK_SECRET", "whsec_s3cr3t")])
+            .expect("config");
+        assert_eq!(own_secret.public_deployment_refusal(), None);
     }
 
     #[test]
