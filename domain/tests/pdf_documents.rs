@@ -154,12 +154,12 @@ fn receipt(lines: Vec<ReceiptLine>) -> Receipt {
         member_name: "João Conceição".into(),
         status: "Pagamento confirmado".into(),
         lines,
-        delivery: Some(Delivery {
+        deliveries: vec![Delivery {
             location: "Sede Campinas — retirada no balcão".into(),
             pickup: true,
             address: Some("Rua Barão de Jaguara, 1481 - Centro, Campinas/SP".into()),
             fee_cents: 1_500,
-        }),
+        }],
         items_cents: 123_456,
         discounts: vec![Discount {
             label: "Cupom PRIMAVERA".into(),
@@ -234,6 +234,32 @@ fn a_receipt_reads_back_with_its_number_amounts_accents_and_status() {
         );
     }
     assert_eq!(page_count(&pdf), 1);
+}
+
+#[test]
+fn a_receipt_lists_each_activity_s_place_and_adds_their_fees() {
+    let mut order = receipt(two_lines());
+    order.deliveries.push(Delivery {
+        location: "Entrega em domicílio".into(),
+        pickup: false,
+        address: Some("Av. Paulista, 1000, 01310-100".into()),
+        fee_cents: 2_000,
+    });
+    let text = text_of(&renderer().receipt(&order));
+    for expected in [
+        "Retirada",
+        "Sede Campinas — retirada no balcão",
+        "Entrega",
+        "Entrega em domicílio",
+        "Av. Paulista, 1000, 01310-100",
+        "R$ 35,00",
+    ] {
+        assert!(
+            text.contains(expected),
+            "{expected:?} missing from:\n{text}"
+        );
+    }
+    assert!(!text.contains("R$ 15,00"), "the fee is one total:\n{text}");
 }
 
 #[test]

@@ -342,7 +342,7 @@ pub async fn receipt_document(
         return Ok(None);
     };
     let lines = lines(conn, order_id).await?;
-    let delivery: Option<(String, bool, Option<String>, i64)> = sqlx::query_as(
+    let deliveries: Vec<(String, bool, Option<String>, i64)> = sqlx::query_as(
         "SELECT dl.name, NOT dl.delivery,
                 CASE WHEN dl.delivery
                      THEN nullif(concat_ws(', ', d.address, d.number, d.zipcode), '')
@@ -350,10 +350,10 @@ pub async fn receipt_document(
                 END,
                 d.price
            FROM order_deliveries d JOIN delivery_locations dl ON dl.id = d.delivery_location_id
-          WHERE d.order_id = $1 ORDER BY d.action_id LIMIT 1",
+          WHERE d.order_id = $1 ORDER BY d.action_id",
     )
     .bind(order_id)
-    .fetch_optional(&mut *conn)
+    .fetch_all(&mut *conn)
     .await?;
     let gateway: Option<(String, i32)> = sqlx::query_as(
         "SELECT method, installments FROM payments
@@ -361,12 +361,6 @@ pub async fn receipt_document(
     )
     .bind(order_id)
     .fetch_optional(&mut *conn)
-    .await?;
-    let delivery_fee: i64 = sqlx::query_scalar(
-        "SELECT coalesce(sum(price), 0)::bigint FROM order_deliveries WHERE order_id = $1",
-    )
-    .bind(order_id)
-    .fetch_one(&mut *conn)
     .await?;
     let base = validator_base(&station.url, row.partner_host.as_deref());
     let receipt = pdf::Receipt {
@@ -385,12 +379,15 @@ pub async fn receipt_document(
                 total_cents: l.unit_price * i64::from(l.quantity),
             })
             .collect(),
-        delivery: delivery.map(|(location, pickup, address, fee)| pdf::Delivery {
-            location,
-            pickup,
-            address,
-            fee_cents: fee.max(delivery_fee),
-        }),
+        deliveries: deliveries
+            .into_iter()
+            .map(|(location, pickup, address, fee_cents)| pdf::Delivery {
+                location,
+                pickup,
+                address,
+                fee_cents,
+            })
+            .collect(),
         items_cents: row.product_items_sum_value,
         discounts: if row.additional_discount_value > 0 {
             vec![pdf::Discount {

@@ -144,12 +144,12 @@ fn receipt(logo: Vec<u8>, lines: i64) -> Receipt {
         member_name: "João Conceição".into(),
         status: "Pagamento confirmado".into(),
         lines,
-        delivery: Some(Delivery {
+        deliveries: vec![Delivery {
             location: "Entrega em domicílio".into(),
             pickup: false,
             address: Some("Rua Barão de Jaguara, 1481 - Centro, Campinas/SP".into()),
             fee_cents: 1_500,
-        }),
+        }],
         items_cents: items,
         discounts: vec![Discount {
             label: "Cupom PRIMAVERA".into(),

@@ -23,7 +23,9 @@ pub struct Receipt {
     /// The order status as members read it, e.g. "Pagamento confirmado".
     pub status: String,
     pub lines: Vec<ReceiptLine>,
-    pub delivery: Option<Delivery>,
+    /// Where each of the order's activities goes or is picked up (one per activity with a
+    /// place; none for digital products).
+    pub deliveries: Vec<Delivery>,
     /// The products' sum (`product_items_sum_value`).
     pub items_cents: i64,
     /// Amounts taken off (coupon, delivery discount), each positive.
@@ -50,7 +52,8 @@ pub struct ReceiptLine {
     pub total_cents: i64,
 }
 
-/// Where the order goes (a delivery location) or is picked up.
+/// Where an activity's products go (a delivery location) or are picked up; the fees are
+/// added up in the totals.
 #[derive(Debug, Clone)]
 pub struct Delivery {
     pub location: String,
@@ -91,7 +94,7 @@ pub(super) fn render(fonts: &Fonts, receipt: &Receipt) -> Vec<u8> {
     );
     order_facts(&mut canvas, receipt);
     products(&mut canvas, &receipt.lines);
-    if let Some(delivery) = &receipt.delivery {
+    for delivery in &receipt.deliveries {
         delivery_block(&mut canvas, delivery);
     }
     totals(&mut canvas, receipt);
@@ -219,12 +222,9 @@ fn totals(canvas: &mut Canvas<'_>, receipt: &Receipt) {
         format_brl(receipt.items_cents),
         Face::Regular,
     )];
-    if let Some(delivery) = &receipt.delivery {
-        rows.push((
-            "Taxa de entrega".into(),
-            format_brl(delivery.fee_cents),
-            Face::Regular,
-        ));
+    if !receipt.deliveries.is_empty() {
+        let fees: i64 = receipt.deliveries.iter().map(|d| d.fee_cents).sum();
+        rows.push(("Taxa de entrega".into(), format_brl(fees), Face::Regular));
     }
     for discount in &receipt.discounts {
         rows.push((
