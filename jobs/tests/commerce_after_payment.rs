@@ -174,6 +174,13 @@ async fn confirm_once(db: &PgPool, shop: &Shop, order_id: i64) -> String {
 async fn order_confirm_runs_twice_and_nothing_doubles(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;
+    // The cashback is what the order promised: a later change to the activities' points
+    // does not change what the lines earn.
+    sqlx::query("UPDATE actions SET points = points + 40 WHERE station_id = $1")
+        .bind(shop.station_id)
+        .execute(&db)
+        .await
+        .expect("points changed");
     let fleet = start_fleet(&db);
     let job = confirm_once(&db, &shop, order_id).await;
     let view = wait_for_state(&db, &job, JobState::Succeeded, Duration::from_secs(30)).await;

@@ -47,7 +47,8 @@ struct LineRow {
     id: i64,
     action_id: i64,
     action_type: i16,
-    action_cashback: i64,
+    /// The line's part of its activity's cashback, fixed when the order was placed.
+    cashback_share: i64,
     product: String,
     quantity: i32,
     unit_price: i64,
@@ -134,8 +135,7 @@ pub async fn line_credits(conn: &mut PgConnection, order_id: i64) -> sqlx::Resul
 
 async fn lines(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<LineRow>> {
     sqlx::query_as(
-        "SELECT l.id, l.action_id, a.type_id::int2 AS action_type,
-                ((a.points + a.additional_cashback) * 100)::bigint AS action_cashback,
+        "SELECT l.id, l.action_id, a.type_id::int2 AS action_type, l.cashback_share,
                 p.name AS product, l.quantity, l.unit_price
            FROM order_lines l
            JOIN actions a ON a.id = l.action_id
@@ -147,68 +147,31 @@ async fn lines(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<LineR
     .await
 }
 
-/// An activity pays its cashback once per order (`(points + additional_cashback) x 100`,
-/// as the totals compute it); it is split over the activity's lines in proportion to
-/// their prices (the last line takes the rounding), so that refunding a line reverses
-/// exactly what that line earned.
+/// Each line earns the share of its activity's cashback fixed when the order was placed
+/// (`order_lines.cashback_share`, `totals::split`), so a change to the activity's points
+/// afterwards changes nothing, and refunding a line reverses exactly what that line earned.
 fn cashback_credits(order: &PaidOrder, lines: &[LineRow]) -> Vec<Credit> {
-    let mut credits = Vec::new();
-    let mut actions: Vec<i64> = lines.iter().map(|l| l.action_id).collect();
-    actions.dedup();
-    for action_id in actions {
-        let of_action: Vec<&LineRow> = lines.iter().filter(|l| l.action_id == action_id).collect();
-        let cashback = of_action[0].action_cashback;
-        let shares = split(
-            cashback,
-            &of_action
-                .iter()
-                .map(|l| l.unit_price * i64::from(l.quantity))
-                .collect::<Vec<_>>(),
-        );
-        for (line, amount) in of_action.iter().zip(shares) {
-            if amount <= 0 {
-                continue;
-            }
+    lines
+        .iter()
+        .filter(|line| line.cashback_share > 0)
+        .map(|line| {
             let rule = if PARTNER_CONFIRMED_TYPES.contains(&line.action_type) {
                 rules::PURCHASE_CASHBACK_ON_VALIDATION
             } else {
                 rules::PURCHASE_CASHBACK
             };
-            credits.push(Credit {
+            Credit {
                 user_id: order.user_id,
                 station_id: order.station_id,
                 source_kind: SourceKind::Purchase,
                 source_id: line_source(line.id),
                 rule: rule.into(),
-                amount,
+                amount: line.cashback_share,
                 description: format!("Cashback do pedido {}", order.code),
                 action_id: Some(line.action_id),
-            });
-        }
-    }
-    credits
-}
-
-/// `total` split by `weights` (floored, the last part takes what is left); all to the
-/// first part when every weight is 0.
-pub fn split(total: i64, weights: &[i64]) -> Vec<i64> {
-    let sum: i64 = weights.iter().sum();
-    if weights.is_empty() {
-        return Vec::new();
-    }
-    if sum <= 0 {
-        let mut parts = vec![0; weights.len()];
-        parts[0] = total;
-        return parts;
-    }
-    let mut parts: Vec<i64> = weights
-        .iter()
-        .map(|w| (i128::from(total) * i128::from(*w) / i128::from(sum)) as i64)
-        .collect();
-    let given: i64 = parts.iter().sum();
-    let last = parts.len() - 1;
-    parts[last] += total - given;
-    parts
+            }
+        })
+        .collect()
 }
 
 pub const RECEIPT_SUBJECT: &str = "Pedido confirmado";
@@ -480,18 +443,4 @@ pub async fn receipt_state(
     .bind(station_id)
     .fetch_optional(&mut *conn)
     .await
-}
-
-#[cfg(test)]
-mod split_tests {
-    use super::split;
-
-    #[test]
-    fn cashback_splits_by_price_and_the_last_line_takes_the_rest() {
-        assert_eq!(split(1000, &[3000, 2000, 1000]), vec![500, 333, 167]);
-        assert_eq!(split(500, &[1]), vec![500]);
-        assert_eq!(split(700, &[0, 0]), vec![700, 0]);
-        assert_eq!(split(999, &[1, 1, 1]).iter().sum::<i64>(), 999);
-        assert!(split(10, &[]).is_empty());
-    }
 }

@@ -87,6 +87,9 @@ struct OrderRow {
 #[derive(Debug, sqlx::FromRow)]
 struct LineLeft {
     id: i64,
+    /// What one unit brought in: the line's net amount (its price less its share of the
+    /// coupon and the delivery discount, fixed at order time) over its units, in whole
+    /// centavos (the order's last units give back the rest).
     unit_price: i64,
     left: i32,
 }
@@ -94,7 +97,7 @@ struct LineLeft {
 /// Units of each line neither refunded nor in a refund under way.
 async fn lines_left(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<LineLeft>> {
     sqlx::query_as(
-        "SELECT l.id, l.unit_price,
+        "SELECT l.id, (l.net_amount / l.quantity)::bigint AS unit_price,
                 (l.quantity - l.refunded_quantity - coalesce((
                     SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
                      WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS left
