@@ -416,3 +416,73 @@ async fn a_partial_refund_reverses_exactly_the_refunded_lines_cashback_once(db: 
     assert_eq!(audits, 1);
     fleet.stop().await.expect("clean stop");
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_partial_refund_gives_back_what_the_units_cost_after_the_coupon(db: PgPool) {
+    let shop = setup(&db).await;
+    sqlx::query("INSERT INTO coupons (station_id, code, discount_value) VALUES ($1, 'DEZ', 1000)")
+        .bind(shop.station_id)
+        .execute(&db)
+        .await
+        .expect("coupon");
+    let mut tx = db.begin().await.expect("tx");
+    checkout::confirm(
+        &mut tx,
+        shop.station_id,
+        shop.user_id,
+        &[
+            Wanted {
+                product_id: shop.voucher_product,
+                quantity: 2,
+            },
+            Wanted {
+                product_id: shop.shop_product,
+                quantity: 2,
+            },
+        ],
+    )
+    .await
+    .expect("hold");
+    checkout::apply_coupon(&mut tx, shop.station_id, shop.user_id, "DEZ")
+        .await
+        .expect("coupon applied");
+    let placed = orders::place(
+        &mut tx,
+        shop.station_id,
+        shop.user_id,
+        &PlaceOrder::default(),
+    )
+    .await
+    .expect("order");
+    tx.commit().await.expect("commit");
+    let (mug_line, list_price, net): (i64, i64, i64) = sqlx::query_as(
+        "SELECT id, unit_price * quantity, net_amount FROM order_lines
+          WHERE order_id = $1 AND product_id = $2",
+    )
+    .bind(placed.order_id)
+    .bind(shop.shop_product)
+    .fetch_one(&db)
+    .await
+    .expect("line");
+    assert!(
+        net < list_price,
+        "the coupon took its share of the mugs: {net} of {list_price}"
+    );
+
+    let queued = OrderRefund::request(
+        &db,
+        shop.staff_id,
+        Scope::Station(shop.station_id),
+        placed.order_id,
+        &RefundRequest {
+            lines: Some(vec![(mug_line, 2)]),
+            reason: "Produto com defeito".into(),
+        },
+    )
+    .await
+    .expect("refund");
+    assert_eq!(
+        queued.requested.amount, net,
+        "what the mugs cost, not their list price"
+    );
+}
