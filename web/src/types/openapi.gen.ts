@@ -2838,6 +2838,11 @@ export interface components {
         };
         SiteConfig: {
             captcha: components["schemas"]["CaptchaWidget"];
+            /**
+             * @description The payments run on the sandbox (`FILIA_PAYMENTS=sandbox`): the web app tokenises
+             *     cards through `POST /sandbox/card-tokens` and offers "Simular pagamento" on a PIX.
+             */
+            payments_sandbox: boolean;
             /** Format: int64 */
             station_id: number;
         };
