@@ -173,3 +173,38 @@ test("a declined card shows the reason, and 'Sim' goes back to the payment step"
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("heading", { level: 1, name: /^(Saldo e cartão|Forma da pagamento)$/ })).toBeVisible();
 });
+
+test("a reservation that runs out sends the member back to the cart with 'Tempo de reserva esgotado'", async ({
+  page,
+  request,
+}) => {
+  // The e2e platform holds a cart for 45 s (FILIA_HOLD_SECONDS in ops/lib.sh).
+  test.setTimeout(120_000);
+  // Every hold the page makes (step 0 holds the cart as shown, 'Ir para entrega' again).
+  const holds: Array<{ checkout_id: number; reserveTime: number }> = [];
+  page.on("response", (response) => {
+    if (response.url().endsWith("/api/single-product-orders") && response.request().method() === "POST") {
+      void response.json().then((body: { checkout_id: number; reserveTime: number }) => holds.push(body));
+    }
+  });
+  const member = await toPaymentStep(page, request);
+  await expect.poll(() => holds.length).toBeGreaterThanOrEqual(2);
+  const hold = holds[holds.length - 1];
+  expect(hold.reserveTime).toBeLessThanOrEqual(45);
+  await expect(page.getByText("Tempo de reserva")).toBeVisible();
+
+  await expect(page.getByRole("region", { name: "Notificações" }).getByText("Tempo de reserva esgotado")).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(page.getByRole("heading", { level: 1, name: "Meu carrinho" })).toBeVisible();
+
+  // The server agrees: that hold can no longer be ordered.
+  const late = await request.post("/api/cupom-product-order-cart", {
+    headers: member.headers,
+    data: { user_id: member.id, checkout_id: hold.checkout_id, cart: [], isOnlyPayment: false, payment: { type: "pix" } },
+  });
+  expect(late.status()).toBe(422);
+  expect(await late.json()).toEqual({
+    messages: ["O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente."],
+  });
+});

@@ -186,6 +186,17 @@ pub async fn confirm(
     user_id: i64,
     wanted: &[Wanted],
 ) -> CommerceResult<Hold> {
+    confirm_held_for(conn, station_id, user_id, wanted, HOLD_MINUTES * 60).await
+}
+
+/// [`confirm`] with a hold of `hold_seconds` (the deployment's `FILIA_HOLD_SECONDS`).
+pub async fn confirm_held_for(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    wanted: &[Wanted],
+    hold_seconds: i64,
+) -> CommerceResult<Hold> {
     if wanted.is_empty() {
         return Err(Refusal::EmptyCart.into());
     }
@@ -231,11 +242,11 @@ pub async fn confirm(
     }
     let (checkout_id, expires_at): (i64, DateTime<Utc>) = sqlx::query_as(
         "INSERT INTO checkouts (station_id, user_id, expires_at)
-         VALUES ($1, $2, now() + $3 * interval '1 minute') RETURNING id, expires_at",
+         VALUES ($1, $2, now() + $3 * interval '1 second') RETURNING id, expires_at",
     )
     .bind(station_id)
     .bind(user_id)
-    .bind(HOLD_MINUTES as f64)
+    .bind(hold_seconds as f64)
     .fetch_one(&mut *conn)
     .await?;
     sqlx::query(
@@ -355,7 +366,18 @@ pub async fn confirm_cart(
     db: &PgPool,
     station_id: i64,
     user_id: i64,
+    wanted: Vec<Wanted>,
+) -> CommerceResult<(sqlx::Transaction<'static, sqlx::Postgres>, Hold)> {
+    confirm_cart_held_for(db, station_id, user_id, wanted, HOLD_MINUTES * 60).await
+}
+
+/// [`confirm_cart`] with a hold of `hold_seconds` (the deployment's `FILIA_HOLD_SECONDS`).
+pub async fn confirm_cart_held_for(
+    db: &PgPool,
+    station_id: i64,
+    user_id: i64,
     mut wanted: Vec<Wanted>,
+    hold_seconds: i64,
 ) -> CommerceResult<(sqlx::Transaction<'static, sqlx::Postgres>, Hold)> {
     if wanted.is_empty() {
         let mut conn = db.acquire().await?;
@@ -371,7 +393,7 @@ pub async fn confirm_cart(
     let product_ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
     clear_before_confirm(db, user_id, &product_ids).await?;
     let mut tx = db.begin().await?;
-    let hold = confirm(&mut tx, station_id, user_id, &wanted).await?;
+    let hold = confirm_held_for(&mut tx, station_id, user_id, &wanted, hold_seconds).await?;
     Ok((tx, hold))
 }
 

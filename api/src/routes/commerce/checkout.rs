@@ -80,9 +80,15 @@ async fn confirm_cart(
             quantity,
         })
         .collect();
-    let (mut tx, held) = hold::confirm_cart(&state.db, member.station_id, member.user_id, wanted)
-        .await
-        .map_err(commerce_error)?;
+    let (mut tx, held) = hold::confirm_cart_held_for(
+        &state.db,
+        member.station_id,
+        member.user_id,
+        wanted,
+        i64::from(state.config.hold_seconds),
+    )
+    .await
+    .map_err(commerce_error)?;
     ReservationRelease::schedule(
         &mut tx,
         member.station_id,
