@@ -289,6 +289,34 @@ pub async fn hold_totals(
     Ok(totals::compute(&lines, &terms, coupon, balance))
 }
 
+/// The totals the member's cart would have if confirmed now: its lines still on sale, the
+/// member's balance, no coupon and no delivery. Holds nothing (the cart's step 0 preview).
+pub async fn cart_totals(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+) -> sqlx::Result<Totals> {
+    let lines: Vec<HeldLine> = sqlx::query_as(
+        "SELECT l.product_id, p.action_id, l.quantity, p.value, p.discount_value,
+                a.name AS action_name, a.digital_product,
+                a.payment_option = 'payment_only' AS payment_only, a.discount_delivery,
+                a.points + a.additional_cashback AS cashback_points
+           FROM cart_lines l JOIN products p ON p.id = l.product_id
+           JOIN actions a ON a.id = p.action_id
+          WHERE l.user_id = $1 AND l.station_id = $2 AND p.station_id = $2
+            AND p.active AND a.active
+          ORDER BY l.product_id",
+    )
+    .bind(user_id)
+    .bind(station_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let balance = ledger::balance(&mut *conn, user_id).await?.balance;
+    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(0)).collect();
+    let lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
+    Ok(totals::compute(&lines, &terms, 0, balance))
+}
+
 /// The member's hold the coupon dialog and the order call work on: held and not expired.
 pub async fn live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<HeldCheckout> {
     match latest(conn, user_id).await? {

@@ -43,6 +43,20 @@ export function useInstallments(actionId: number | null, amount: number, enabled
   );
 }
 
+/**
+ * The cart's totals without holding it (step 0): what confirming it now would answer.
+ * `version` (the cart's lines and quantities) makes each change a new read.
+ */
+export function useCartTotals(version: string, enabled: boolean) {
+  const userId = useSession()?.user.id ?? 0;
+  return useQuery(
+    queryOptions({
+      queryKey: [...commerceKeys.all(userId), "cart-totals", version],
+      queryFn: enabled && version !== "" ? ({ signal }) => api.get<OrderTotals>("/cart/totals", { signal }) : skipToken,
+    }),
+  );
+}
+
 /** Takes the coupon off the hold (its use goes back); answers the hold's totals without it. */
 export function removeCoupon(userId: number): Promise<OrderTotals> {
   return api.post<OrderTotals>("/cart/remove-coupon", { user_id: userId });

@@ -6,6 +6,7 @@ import {
   BALANCE,
   CARD_TOKENS,
   CART,
+  CART_TOTALS,
   CONFIRM_CART,
   INSTALLMENTS,
   PLACE_ORDER,
@@ -20,6 +21,7 @@ import {
   buildProduct,
   buildReservation,
   buildShopAction,
+  buildTotals,
   orderCall,
 } from "@/features/commerce/testing/commerce-fixtures";
 import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
@@ -65,6 +67,7 @@ function stubCart({
       [BALANCE]: () => jsonResponse(buildWalletBalance({ points_cents: balanceCents })),
       [CART]: () => jsonResponse(lines),
       [CONFIRM_CART]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals)),
+      [CART_TOTALS]: () => jsonResponse(buildTotals(totals)),
       [SAVED_CARDS]: () => jsonResponse([]),
       [REMOVE_COUPON]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals).totals),
       ...handlers,
@@ -119,7 +122,7 @@ describe("cart, step 0", () => {
     expect(await screen.findByText("Camiseta do clube")).toBeInTheDocument();
   });
 
-  it("lists the lines with the totals the server computed when it held the cart", async () => {
+  it("lists the lines with the server's totals preview, holding nothing", async () => {
     const api = stubCart({ totals: { product_items_sum_value: 10000, total_final_value: 10000, cashback_value: 500 } });
     await openCart();
 
@@ -128,10 +131,11 @@ describe("cart, step 0", () => {
     expect(totals).toHaveTextContent("ProdutosR$ 100,00");
     expect(totals).toHaveTextContent("SubtotalR$ 100,00");
     expect(totals).toHaveTextContent("Cashback5,00 Pontos");
-    expect(api.bodiesOf(CONFIRM_CART)).toEqual([{ user_id: 1 }]);
+    expect(api.callsTo(CART_TOTALS)).toHaveLength(1);
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(0);
   });
 
-  it("sets a quantity and holds the changed cart again", async () => {
+  it("sets a quantity and reads the changed cart's totals again, still holding nothing", async () => {
     const api = stubCart({
       handlers: { [UPDATE_CART]: () => jsonResponse([buildCartLine({ quantity: 3 })]) },
     });
@@ -139,7 +143,8 @@ describe("cart, step 0", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Aumentar a quantidade de Camiseta do clube" }));
 
-    await waitFor(() => expect(api.callsTo(CONFIRM_CART)).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo(CART_TOTALS)).toHaveLength(2));
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(0);
     expect(api.bodiesOf(UPDATE_CART)).toEqual([{ shoppingItems: [{ id: 3, quantity: 3 }] }]);
     expect(screen.getByText("3", { selector: "output" })).toBeInTheDocument();
   });
@@ -150,7 +155,8 @@ describe("cart, step 0", () => {
         [CONFIRM_CART]: () => jsonResponse({ messages: ["O estoque desse(s) produto(s) está esgotado no momento."] }, 422),
       },
     });
-    renderApp({ path: CART_PATH });
+    await openCart();
+    click("Ir para entrega");
 
     expect(await within(notifications()).findByText("O estoque desse(s) produto(s) está esgotado no momento.")).toBeInTheDocument();
     expect(within(notifications()).getByText("Erro")).toBeInTheDocument();
@@ -225,7 +231,7 @@ describe("cart, delivery and payment", () => {
         [CONFIRM_CART]: () => {
           confirmations += 1;
           // The hold made by 'Ir para entrega' ends a second later.
-          return jsonResponse(buildReservation(inSeconds(confirmations === 2 ? 1 : 900)));
+          return jsonResponse(buildReservation(inSeconds(confirmations === 1 ? 1 : 900)));
         },
       },
     });

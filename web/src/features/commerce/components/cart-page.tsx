@@ -1,6 +1,6 @@
 // /homepage/carrinho (spec 002 sections 2, 4, 5 and 8): the five steps in one form.
-// 0 'Meu carrinho' (lines and totals; the cart is confirmed as it is shown, so the totals
-// are the server's), 1 delivery and pickup (skipped when every product is digital),
+// 0 'Meu carrinho' (lines and the server's totals preview, nothing held; 'Ir para entrega'
+// holds the cart), 1 delivery and pickup (skipped when every product is digital),
 // 2 payment, 3 'Confira seu pedido' with the coupon, 4 'Pedido realizado com sucesso!'
 // (for a PIX, the PIX screen first). From step 1 on, the reservation's countdown runs to
 // the hold's `expires_at`; when it runs out the member starts again at step 0.
@@ -22,6 +22,7 @@ import { orderQueryOptions } from "@/features/commerce/api/orders";
 import {
   checkPayment,
   tokenizeCard,
+  useCartTotals,
   useInstallments,
   useRemoveCoupon,
   useSandboxPayments,
@@ -143,7 +144,10 @@ export function CartPage() {
   const groups = groupByAction(lines);
   const paymentOnly = isPaymentOnly(groups);
   const walletCents = balance.data?.points_cents ?? reservation?.totals.wallet_value ?? 0;
-  const held = coupon?.totals.after ?? reservation?.totals ?? null;
+  // Step 0 shows the server's preview of the cart (nothing held); from step 1 on, the hold's.
+  const signature = lines.map((line) => `${line.product_id}x${line.quantity}`).join(",");
+  const preview = useCartTotals(signature, step === 0);
+  const held = step === 0 ? (preview.data ?? null) : (coupon?.totals.after ?? reservation?.totals ?? null);
   const totals = held ? totalsWithDelivery(held, deliveryCents(groups, choices), walletCents, paymentOnly) : null;
   const asksMethod = totals !== null && asksPaymentMethod(totals, paymentOnly);
   // Asked once the payment step may offer a card; the order's activity is its first one
@@ -157,17 +161,6 @@ export function CartPage() {
     EMPTY_PAYMENT_FORM,
     asksMethod ? paymentFormRules({ installmentsAsked: installmentOptions.length > 1 }) : {},
   );
-
-  // The cart is confirmed as it is shown and after each change (spec 002 section 7: an
-  // update "reserves stock"), so step 0's totals are the server's.
-  const signature = lines.map((line) => `${line.product_id}x${line.quantity}`).join(",");
-  const confirmedSignature = useRef("");
-  const confirm = confirmCart.mutate;
-  useEffect(() => {
-    if (step !== 0 || signature === "" || confirmedSignature.current === signature) return;
-    confirmedSignature.current = signature;
-    confirm(undefined, { onSuccess: setReservation });
-  }, [step, signature, confirm]);
 
   // While the PIX screen is open the order is read again every few seconds, so a payment
   // (the bank's webhook, or the sandbox's simulated one) shows without reloading.
@@ -194,7 +187,6 @@ export function CartPage() {
     setReservation(null);
     setCoupon(null);
     setOrder(null);
-    confirmedSignature.current = "";
     void cart.refetch();
   };
 
@@ -206,7 +198,6 @@ export function CartPage() {
   const goToDelivery = () => {
     confirmCart.mutate(undefined, {
       onSuccess: (hold) => {
-        confirmedSignature.current = signature;
         setReservation(hold);
         setDeliveryTried(false);
         setStep(needsDelivery(groups) ? 1 : 2);

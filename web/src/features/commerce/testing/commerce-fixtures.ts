@@ -20,6 +20,7 @@ export const APPLY_COUPON = "POST /api/cart/apply-coupon";
 export const PLACE_ORDER = "POST /api/cupom-product-order-cart";
 export const ORDERS = "GET /api/product-orders-user/1";
 export const REMOVE_COUPON = "POST /api/cart/remove-coupon";
+export const CART_TOTALS = "GET /api/cart/totals";
 export const SAVED_CARDS = "GET /api/user-credit-cards/1";
 export const INSTALLMENTS = "POST /api/calculate-installments";
 export const CARD_TOKENS = "POST /api/sandbox/card-tokens";
