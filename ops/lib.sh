@@ -132,6 +132,9 @@ start_e2e_platform() {
   export FILIA_E2E_URL="$FILIA_PUBLIC_URL" FILIA_REDIS_PREFIX="filia-e2e-$port:"
   # Every e2e sign-up and activation comes from 127.0.0.1: lift the per-address limits.
   export FILIA_SIGNUP_MAX_PER_IP=100000 FILIA_ACTIVATION_MAX_PER_IP=100000
+  # A cart is held 45 s instead of 15 min: shop.spec watches a reservation run out (the
+  # purchases it makes take a few seconds from the hold to the order).
+  export FILIA_HOLD_SECONDS=45
   "$FILIA_BIN/api" migrate >/dev/null
   "$FILIA_BIN/api" seed-demo >/dev/null
   E2E_PIDS=()

@@ -755,3 +755,75 @@ async fn a_coupon_comes_off_and_the_order_names_its_hold(db: PgPool) {
         (StatusCode::FORBIDDEN, json!([FORBIDDEN]))
     );
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_hold_lasts_what_the_deployment_sets(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = common::app_with(db.clone(), &[("FILIA_HOLD_SECONDS", "45")]);
+    let (_, mug) = shop(&db, demo.station_id, true, 2500, 0, 5, 10).await;
+
+    let hold = send(
+        &app,
+        "POST",
+        "/api/single-product-orders",
+        &token,
+        json!({ "user_id": demo.member_id, format!("product-{mug}"): 1 }),
+    )
+    .await;
+
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    let reserve_time = hold.json()["reserveTime"].as_i64().expect("seconds");
+    assert!((40..=45).contains(&reserve_time), "{reserve_time}");
+    // The release job is scheduled at that expiry too.
+    let release_in: f64 = sqlx::query_scalar(
+        "SELECT extract(epoch FROM run_at - now())::float8 FROM apalis.jobs
+          WHERE job_type = 'reservation.release'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("job");
+    assert!((35.0..=45.0).contains(&release_in), "{release_in}");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_cart_totals_preview_holds_nothing(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = app(db.clone());
+    // The demo member has 30 points: R$ 30,00.
+    let (_, mug) = shop(&db, demo.station_id, true, 2500, 0, 5, 10).await;
+    send(
+        &app,
+        "POST",
+        "/api/add-products-to-shoppping-cart",
+        &token,
+        json!({ "products": [{ "id": mug, "quantity": 2 }] }),
+    )
+    .await;
+
+    let preview = get(&app, "/api/cart/totals", &token).await;
+
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text);
+    assert_eq!(preview.json()["product_items_sum_value"], 5000);
+    assert_eq!(preview.json()["total_final_value"], 5000);
+    assert_eq!(preview.json()["wallet_value"], 3000);
+    assert_eq!(preview.json()["credit_card_value"], 2000);
+    assert_eq!(preview.json()["cashback_value"], 500);
+    let stock = get(&app, &format!("/api/get-product-stock/{mug}"), &token).await;
+    assert_eq!(stock.json()["stock"], 5);
+    let holds: i64 = sqlx::query_scalar("SELECT count(*) FROM checkouts")
+        .fetch_one(&db)
+        .await
+        .expect("holds");
+    assert_eq!(holds, 0);
+
+    // The same figures the confirmation answers.
+    let hold = send(
+        &app,
+        "POST",
+        "/api/single-product-orders",
+        &token,
+        json!({ "user_id": demo.member_id }),
+    )
+    .await;
+    assert_eq!(hold.json()["totals"], preview.json());
+}

@@ -102,3 +102,29 @@ async fn the_captcha_widget_follows_the_configuration(db: PgPool) {
     );
     assert!(!body.to_string().contains("server-only-secret"));
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_config_tells_whether_payments_run_on_the_sandbox(db: PgPool) {
+    demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let sandbox = app(db.clone());
+    assert_eq!(
+        station_for(&sandbox, "127.0.0.1").await.1["payments_sandbox"],
+        true
+    );
+
+    let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
+    let pagarme = app_with(
+        db,
+        &[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_test_x"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+        ],
+    );
+    assert_eq!(
+        station_for(&pagarme, "127.0.0.1").await.1["payments_sandbox"],
+        false
+    );
+}

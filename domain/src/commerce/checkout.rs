@@ -186,6 +186,17 @@ pub async fn confirm(
     user_id: i64,
     wanted: &[Wanted],
 ) -> CommerceResult<Hold> {
+    confirm_held_for(conn, station_id, user_id, wanted, HOLD_MINUTES * 60).await
+}
+
+/// [`confirm`] with a hold of `hold_seconds` (the deployment's `FILIA_HOLD_SECONDS`).
+pub async fn confirm_held_for(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    wanted: &[Wanted],
+    hold_seconds: i64,
+) -> CommerceResult<Hold> {
     if wanted.is_empty() {
         return Err(Refusal::EmptyCart.into());
     }
@@ -231,11 +242,11 @@ pub async fn confirm(
     }
     let (checkout_id, expires_at): (i64, DateTime<Utc>) = sqlx::query_as(
         "INSERT INTO checkouts (station_id, user_id, expires_at)
-         VALUES ($1, $2, now() + $3 * interval '1 minute') RETURNING id, expires_at",
+         VALUES ($1, $2, now() + $3 * interval '1 second') RETURNING id, expires_at",
     )
     .bind(station_id)
     .bind(user_id)
-    .bind(HOLD_MINUTES as f64)
+    .bind(hold_seconds as f64)
     .fetch_one(&mut *conn)
     .await?;
     sqlx::query(
@@ -276,6 +287,34 @@ pub async fn hold_totals(
     let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(0)).collect();
     let lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
     Ok(totals::compute(&lines, &terms, coupon, balance))
+}
+
+/// The totals the member's cart would have if confirmed now: its lines still on sale, the
+/// member's balance, no coupon and no delivery. Holds nothing (the cart's step 0 preview).
+pub async fn cart_totals(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+) -> sqlx::Result<Totals> {
+    let lines: Vec<HeldLine> = sqlx::query_as(
+        "SELECT l.product_id, p.action_id, l.quantity, p.value, p.discount_value,
+                a.name AS action_name, a.digital_product,
+                a.payment_option = 'payment_only' AS payment_only, a.discount_delivery,
+                a.points + a.additional_cashback AS cashback_points
+           FROM cart_lines l JOIN products p ON p.id = l.product_id
+           JOIN actions a ON a.id = p.action_id
+          WHERE l.user_id = $1 AND l.station_id = $2 AND p.station_id = $2
+            AND p.active AND a.active
+          ORDER BY l.product_id",
+    )
+    .bind(user_id)
+    .bind(station_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let balance = ledger::balance(&mut *conn, user_id).await?.balance;
+    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(0)).collect();
+    let lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
+    Ok(totals::compute(&lines, &terms, 0, balance))
 }
 
 /// The member's hold the coupon dialog and the order call work on: held and not expired.
@@ -355,7 +394,18 @@ pub async fn confirm_cart(
     db: &PgPool,
     station_id: i64,
     user_id: i64,
+    wanted: Vec<Wanted>,
+) -> CommerceResult<(sqlx::Transaction<'static, sqlx::Postgres>, Hold)> {
+    confirm_cart_held_for(db, station_id, user_id, wanted, HOLD_MINUTES * 60).await
+}
+
+/// [`confirm_cart`] with a hold of `hold_seconds` (the deployment's `FILIA_HOLD_SECONDS`).
+pub async fn confirm_cart_held_for(
+    db: &PgPool,
+    station_id: i64,
+    user_id: i64,
     mut wanted: Vec<Wanted>,
+    hold_seconds: i64,
 ) -> CommerceResult<(sqlx::Transaction<'static, sqlx::Postgres>, Hold)> {
     if wanted.is_empty() {
         let mut conn = db.acquire().await?;
@@ -371,7 +421,7 @@ pub async fn confirm_cart(
     let product_ids: Vec<i64> = wanted.iter().map(|w| w.product_id).collect();
     clear_before_confirm(db, user_id, &product_ids).await?;
     let mut tx = db.begin().await?;
-    let hold = confirm(&mut tx, station_id, user_id, &wanted).await?;
+    let hold = confirm_held_for(&mut tx, station_id, user_id, &wanted, hold_seconds).await?;
     Ok((tx, hold))
 }
 

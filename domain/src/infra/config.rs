@@ -36,6 +36,9 @@ pub struct Config {
     pub pagarme_url: String,
     /// How long a call to the payment provider may take, in seconds.
     pub payments_timeout_seconds: u64,
+    /// How long a confirmed cart is held (`FILIA_HOLD_SECONDS`, 900: the spec's 15 minutes;
+    /// shorter only for tests that watch a hold run out).
+    pub hold_seconds: u32,
     /// The sandbox provider's key for signing its webhooks (HMAC-SHA256).
     pub sandbox_webhook_secret: Secret<String>,
     /// Receiver shown by bank apps in BR Codes (cut to 25 and 15 characters, no accents).
@@ -173,6 +176,7 @@ impl Config {
             pagarme_url: lookup("FILIA_PAGARME_URL")
                 .unwrap_or_else(|| crate::infra::payments::pagarme::DEFAULT_URL.into()),
             payments_timeout_seconds: parse(&lookup, "FILIA_PAYMENTS_TIMEOUT_SECONDS", "20")?,
+            hold_seconds: parse(&lookup, "FILIA_HOLD_SECONDS", "900")?,
             sandbox_webhook_secret: Secret::new(
                 lookup("FILIA_SANDBOX_WEBHOOK_SECRET")
                     .unwrap_or_else(|| DEVELOPMENT_SANDBOX_WEBHOOK_SECRET.into()),
@@ -244,6 +248,12 @@ impl Config {
         if self.confirmation_max_per_day == 0 {
             return Err(ConfigError {
                 variable: "FILIA_CONFIRMATION_MAX_PER_DAY",
+                reason: "must be at least 1".into(),
+            });
+        }
+        if self.hold_seconds == 0 {
+            return Err(ConfigError {
+                variable: "FILIA_HOLD_SECONDS",
                 reason: "must be at least 1".into(),
             });
         }

@@ -142,3 +142,6 @@ export type VoucherCourse = Schemas["PresentialCourse"];
 export type VoucherDependent = Schemas["DependentView"];
 export type CouponPurchase = Schemas["CouponPurchase"];
 export type CreateVouchersRequest = Schemas["CreateVouchers"];
+export type SavedCard = Schemas["SavedCard"];
+export type InstallmentOption = Schemas["InstallmentOption"];
+export type CardToTokenize = Schemas["CardToTokenize"];

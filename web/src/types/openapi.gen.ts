@@ -504,6 +504,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cart/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cart's totals without holding it (step 0 of the cart)
+         * @description What confirming the cart now would answer as `totals`: its lines still on sale, the
+         *     caller's balance, no coupon, no delivery. Nothing is held; stock and limits are checked
+         *     when the cart is confirmed.
+         */
+        get: operations["cart_totals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config": {
         parameters: {
             query?: never;
@@ -2838,6 +2860,11 @@ export interface components {
         };
         SiteConfig: {
             captcha: components["schemas"]["CaptchaWidget"];
+            /**
+             * @description The payments run on the sandbox (`FILIA_PAYMENTS=sandbox`): the web app tokenises
+             *     cards through `POST /sandbox/card-tokens` and offers "Simular pagamento" on a PIX.
+             */
+            payments_sandbox: boolean;
             /** Format: int64 */
             station_id: number;
         };
@@ -5026,6 +5053,53 @@ export interface operations {
             };
             /** @description No live hold; or: A field is missing or has the wrong type */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    cart_totals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart's totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Totals"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

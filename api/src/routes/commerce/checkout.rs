@@ -35,6 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(confirm_cart))
         .routes(routes!(apply_coupon))
         .routes(routes!(remove_coupon))
+        .routes(routes!(cart_totals))
         .routes(routes!(place_order))
 }
 
@@ -80,9 +81,15 @@ async fn confirm_cart(
             quantity,
         })
         .collect();
-    let (mut tx, held) = hold::confirm_cart(&state.db, member.station_id, member.user_id, wanted)
-        .await
-        .map_err(commerce_error)?;
+    let (mut tx, held) = hold::confirm_cart_held_for(
+        &state.db,
+        member.station_id,
+        member.user_id,
+        wanted,
+        i64::from(state.config.hold_seconds),
+    )
+    .await
+    .map_err(commerce_error)?;
     ReservationRelease::schedule(
         &mut tx,
         member.station_id,
@@ -176,6 +183,26 @@ async fn remove_coupon(
         .await
         .map_err(commerce_error)?;
     tx.commit().await?;
+    Ok(Json(totals))
+}
+
+/// The cart's totals without holding it (step 0 of the cart)
+///
+/// What confirming the cart now would answer as `totals`: its lines still on sale, the
+/// caller's balance, no coupon, no delivery. Nothing is held; stock and limits are checked
+/// when the cart is confirmed.
+#[utoipa::path(
+    get,
+    path = "/cart/totals",
+    tag = "commerce",
+    security(("member" = [])),
+    responses(
+        (status = 200, description = "The cart's totals", body = Totals),
+    )
+)]
+async fn cart_totals(State(state): State<AppState>, member: Member) -> ApiResult<Json<Totals>> {
+    let mut conn = state.db.acquire().await?;
+    let totals = hold::cart_totals(&mut conn, member.station_id, member.user_id).await?;
     Ok(Json(totals))
 }
 

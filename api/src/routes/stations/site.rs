@@ -23,6 +23,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 struct SiteConfig {
     station_id: i64,
     captcha: CaptchaWidget,
+    /// The payments run on the sandbox (`FILIA_PAYMENTS=sandbox`): the web app tokenises
+    /// cards through `POST /sandbox/card-tokens` and offers "Simular pagamento" on a PIX.
+    payments_sandbox: bool,
 }
 
 /// What the web app needs to show the human-verification widget on public forms.
@@ -77,5 +80,6 @@ async fn site_config(
     Ok(Json(SiteConfig {
         station_id,
         captcha,
+        payments_sandbox: state.gateway.sandbox().is_some(),
     }))
 }

@@ -19,6 +19,7 @@ import {
   NEW_CARD,
   paymentFormRules,
   paymentToApi,
+  cardToTokenize,
   phone,
   PHONE_INVALID,
   type PaymentFormValues,
@@ -255,7 +256,7 @@ describe("payment form rules", () => {
 
 describe("paymentToApi", () => {
   it("sends only the type for PIX", () => {
-    expect(paymentToApi({ ...NEW_CARD_FORM, type: "pix" })).toEqual({ type: "pix" });
+    expect(paymentToApi({ ...NEW_CARD_FORM, type: "pix" })).toEqual({ type: "pix", installments: 1 });
   });
 
   it("sends a saved card with its installments", () => {
@@ -269,25 +270,20 @@ describe("paymentToApi", () => {
     });
   });
 
-  it("sends a new card unmasked, with the birth date and expiry converted", () => {
-    expect(paymentToApi(NEW_CARD_FORM)).toEqual({
-      type: "credit_card",
-      selected_card: 0,
-      installments: 3,
-      save: true,
+  it("sends a new card as its token only, never the number", () => {
+    const sent = paymentToApi(NEW_CARD_FORM, "tok_abc");
+    expect(sent).toEqual({ type: "credit_card", selected_card: 0, installments: 3, save: true, card_token: "tok_abc" });
+    expect(JSON.stringify(sent)).not.toContain("4111");
+  });
+});
+
+describe("cardToTokenize", () => {
+  it("gives the tokeniser the digits, the trimmed name, MM/YY and the cvv", () => {
+    expect(cardToTokenize({ ...NEW_CARD_FORM, expiry: "1230" })).toEqual({
       number: "4111111111111111",
-      name: "Maria da Silva",
-      cpf: "52998224725",
-      birthday: "1990-03-09",
-      email: "maria@example.com",
+      holder_name: "Maria da Silva",
       expiry: "12/30",
       cvv: "123",
-      phone: "11987654321",
-      cep: "01310100",
-      city: "São Paulo",
-      state: "SP",
-      street: "Avenida Paulista",
-      street_number: "1000",
     });
   });
 });

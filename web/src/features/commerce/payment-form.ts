@@ -196,34 +196,27 @@ export function paymentFormRules({ installmentsAsked }: { installmentsAsked: boo
   };
 }
 
+/** A new card as the tokeniser takes it: digits, the printed name, MM/YY and the cvv. */
+export function cardToTokenize(values: Values) {
+  return {
+    number: digitsOf(values.number),
+    holder_name: values.name.trim(),
+    expiry: expiryToApi(values.expiry),
+    cvv: values.cvv,
+  };
+}
+
 /**
- * The payment part of a checkout as it is sent: nothing but the type for PIX; the card and
- * installments for a saved card; for a new card every field, unmasked, with the birth date
- * as yyyy-mm-dd and the expiry as MM/YY.
+ * The payment part of the order as it is sent: the type alone for PIX; for a card, the
+ * saved card's id or, for a new card (`selected_card` 0), the token the browser's tokeniser
+ * gave for it, with the installments and whether to save it. Card data never goes in the
+ * order's body (docs/api-commerce.md, "Paying by card and PIX").
  */
-export function paymentToApi(values: Values) {
-  if (values.type === "pix") return { type: "pix" as const };
+export function paymentToApi(values: Values, cardToken: string | null = null) {
+  if (values.type === "pix") return { type: "pix" as const, installments: 1 };
   const installments = values.installments === "" ? 1 : Number(values.installments);
   if (values.selected_card !== NEW_CARD) {
     return { type: "credit_card" as const, selected_card: Number(values.selected_card), installments };
   }
-  return {
-    type: "credit_card" as const,
-    selected_card: 0,
-    installments,
-    save: values.save,
-    number: digitsOf(values.number),
-    name: values.name.trim(),
-    cpf: digitsOf(values.cpf),
-    birthday: birthDateToApi(values.birthday),
-    email: values.email.trim(),
-    expiry: expiryToApi(values.expiry),
-    cvv: values.cvv,
-    phone: digitsOf(values.phone),
-    cep: digitsOf(values.cep),
-    city: values.city.trim(),
-    state: values.state,
-    street: values.street.trim(),
-    street_number: values.street_number.trim(),
-  };
+  return { type: "credit_card" as const, selected_card: 0, installments, save: values.save, card_token: cardToken };
 }

@@ -14,6 +14,8 @@ export type OrderCartEntry = OrderCartAction & { [product: `product-${number}`]:
 
 export interface PlaceOrderBody {
   user_id: number;
+  /** The hold the confirmation answered: the order is refused unless it is still live. */
+  checkout_id?: number | null;
   cart: OrderCartEntry[];
   isOnlyPayment: boolean;
   payment: OrderPaymentForm | null;

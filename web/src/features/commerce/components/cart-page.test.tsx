@@ -4,21 +4,30 @@ import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import {
   APPLY_COUPON,
   BALANCE,
+  CARD_TOKENS,
   CART,
+  CART_TOTALS,
   CONFIRM_CART,
+  INSTALLMENTS,
   PLACE_ORDER,
+  REMOVE_COUPON,
+  SAVED_CARDS,
   UPDATE_CART,
+  checkPaymentCall,
+  simulatePixCall,
   buildCartLine,
   buildCouponApplied,
   buildOrder,
   buildProduct,
   buildReservation,
   buildShopAction,
+  buildTotals,
   orderCall,
 } from "@/features/commerce/testing/commerce-fixtures";
 import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
-import { stubApi, type ApiHandler } from "@/testing/stub-api";
+import { PIX_POLL_MS } from "@/features/commerce/components/cart-page";
+import { DEFAULT_CONFIG, stubApi, type ApiHandler } from "@/testing/stub-api";
 import type { CartLineItem, OrderTotals } from "@/types/api";
 
 const CART_PATH = "/homepage/carrinho";
@@ -41,19 +50,34 @@ interface CartStubOptions {
   totals?: Partial<OrderTotals>;
   expiresInSeconds?: number;
   handlers?: Record<string, ApiHandler>;
+  /** The deployment runs the payments sandbox (GET /api/config). */
+  sandbox?: boolean;
 }
 
-function stubCart({ lines = [buildCartLine()], balanceCents = 20000, totals, expiresInSeconds = 900, handlers = {} }: CartStubOptions = {}) {
-  return stubApi({
-    [BALANCE]: () => jsonResponse(buildWalletBalance({ points_cents: balanceCents })),
-    [CART]: () => jsonResponse(lines),
-    [CONFIRM_CART]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals)),
-    ...handlers,
-  });
+function stubCart({
+  lines = [buildCartLine()],
+  balanceCents = 20000,
+  totals,
+  expiresInSeconds = 900,
+  handlers = {},
+  sandbox = false,
+}: CartStubOptions = {}) {
+  return stubApi(
+    {
+      [BALANCE]: () => jsonResponse(buildWalletBalance({ points_cents: balanceCents })),
+      [CART]: () => jsonResponse(lines),
+      [CONFIRM_CART]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals)),
+      [CART_TOTALS]: () => jsonResponse(buildTotals(totals)),
+      [SAVED_CARDS]: () => jsonResponse([]),
+      [REMOVE_COUPON]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals).totals),
+      ...handlers,
+    },
+    { ...DEFAULT_CONFIG, payments_sandbox: sandbox },
+  );
 }
 
 const notifications = () => screen.getByRole("region", { name: "Notificações" });
-const heading = (name: string) => screen.findByRole("heading", { level: 1, name });
+const heading = (name: string, timeout?: number) => screen.findByRole("heading", { level: 1, name }, { timeout });
 const click = (name: string) => fireEvent.click(screen.getByRole("button", { name }));
 
 async function openCart() {
@@ -98,7 +122,7 @@ describe("cart, step 0", () => {
     expect(await screen.findByText("Camiseta do clube")).toBeInTheDocument();
   });
 
-  it("lists the lines with the totals the server computed when it held the cart", async () => {
+  it("lists the lines with the server's totals preview, holding nothing", async () => {
     const api = stubCart({ totals: { product_items_sum_value: 10000, total_final_value: 10000, cashback_value: 500 } });
     await openCart();
 
@@ -107,10 +131,11 @@ describe("cart, step 0", () => {
     expect(totals).toHaveTextContent("ProdutosR$ 100,00");
     expect(totals).toHaveTextContent("SubtotalR$ 100,00");
     expect(totals).toHaveTextContent("Cashback5,00 Pontos");
-    expect(api.bodiesOf(CONFIRM_CART)).toEqual([{ user_id: 1 }]);
+    expect(api.callsTo(CART_TOTALS)).toHaveLength(1);
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(0);
   });
 
-  it("sets a quantity and holds the changed cart again", async () => {
+  it("sets a quantity and reads the changed cart's totals again, still holding nothing", async () => {
     const api = stubCart({
       handlers: { [UPDATE_CART]: () => jsonResponse([buildCartLine({ quantity: 3 })]) },
     });
@@ -118,7 +143,8 @@ describe("cart, step 0", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Aumentar a quantidade de Camiseta do clube" }));
 
-    await waitFor(() => expect(api.callsTo(CONFIRM_CART)).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo(CART_TOTALS)).toHaveLength(2));
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(0);
     expect(api.bodiesOf(UPDATE_CART)).toEqual([{ shoppingItems: [{ id: 3, quantity: 3 }] }]);
     expect(screen.getByText("3", { selector: "output" })).toBeInTheDocument();
   });
@@ -129,7 +155,8 @@ describe("cart, step 0", () => {
         [CONFIRM_CART]: () => jsonResponse({ messages: ["O estoque desse(s) produto(s) está esgotado no momento."] }, 422),
       },
     });
-    renderApp({ path: CART_PATH });
+    await openCart();
+    click("Ir para entrega");
 
     expect(await within(notifications()).findByText("O estoque desse(s) produto(s) está esgotado no momento.")).toBeInTheDocument();
     expect(within(notifications()).getByText("Erro")).toBeInTheDocument();
@@ -204,7 +231,7 @@ describe("cart, delivery and payment", () => {
         [CONFIRM_CART]: () => {
           confirmations += 1;
           // The hold made by 'Ir para entrega' ends a second later.
-          return jsonResponse(buildReservation(inSeconds(confirmations === 2 ? 1 : 900)));
+          return jsonResponse(buildReservation(inSeconds(confirmations === 1 ? 1 : 900)));
         },
       },
     });
@@ -253,6 +280,8 @@ describe("cart, review and order", () => {
 
     click("Remover");
     expect(screen.getByRole("region", { name: "Pagamento" })).toHaveTextContent("TotalR$ 100,00");
+    // The use claimed into the hold goes back on the server too.
+    await waitFor(() => expect(api.bodiesOf(REMOVE_COUPON)).toEqual([{ user_id: 1 }]));
   });
 
   it("shows a refused coupon under 'Cupom inválido' with the server's message, and no 'Erro'", async () => {
@@ -296,6 +325,7 @@ describe("cart, review and order", () => {
     );
     expect(api.bodySentTo(PLACE_ORDER)).toEqual({
       user_id: 1,
+      checkout_id: 9,
       cart: [{ action_id: 20, "product-3": 2, deliveryLocation: 32 }],
       isOnlyPayment: false,
       payment: null,
@@ -375,8 +405,8 @@ describe("cart, PIX", () => {
       },
     });
 
-  async function toPix(handlers: Record<string, ApiHandler>) {
-    const api = stubCart({ balanceCents: 0, totals: { wallet_value: 0, credit_card_value: 10000 }, handlers });
+  async function toPix(handlers: Record<string, ApiHandler>, sandbox = false) {
+    const api = stubCart({ balanceCents: 0, totals: { wallet_value: 0, credit_card_value: 10000 }, handlers, sandbox });
     await toPayment();
     await heading("Forma da pagamento");
     fireEvent.click(screen.getByRole("radio", { name: "PIX" }));
@@ -391,9 +421,12 @@ describe("cart, PIX", () => {
     const api = await toPix({
       [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),
       [orderCall(77)]: () => jsonResponse([pixOrder(600)]),
+      [checkPaymentCall(77)]: () => jsonResponse(pixOrder(600)),
     });
 
-    expect(api.bodySentTo(PLACE_ORDER)).toMatchObject({ payment: { type: "pix", installments: 1 } });
+    expect(api.bodySentTo(PLACE_ORDER)).toMatchObject({ checkout_id: 9, payment: { type: "pix", installments: 1 } });
+    // Not in sandbox mode: nothing simulates the payment.
+    expect(screen.queryByRole("button", { name: "Simular pagamento" })).not.toBeInTheDocument();
     expect(screen.getByLabelText("Código PIX copia e cola")).toHaveValue("00020101021226770014BR.GOV.BCB.PIX6304EEAB");
     expect(screen.getByText("R$ 115,00")).toBeInTheDocument();
     click("Verificar pagamento");
@@ -402,22 +435,142 @@ describe("cart, PIX", () => {
     expect(screen.getByRole("heading", { name: "Pagamento com PIX" })).toBeInTheDocument();
   });
 
-  it("shows the success step once the check finds the order paid", async () => {
-    await toPix({
+  it("shows the success step once the check (the charge read again) finds the order paid", async () => {
+    const api = await toPix({
       [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),
-      [orderCall(77)]: () => jsonResponse([buildOrder()]),
+      [orderCall(77)]: () => jsonResponse([pixOrder(600)]),
+      [checkPaymentCall(77)]: () => jsonResponse(buildOrder()),
     });
 
     click("Verificar pagamento");
 
     expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
+    expect(api.callsTo(checkPaymentCall(77))).toHaveLength(1);
   });
+
+  it("in sandbox mode pays the charge with 'Simular pagamento' and shows the order paid without a check", async () => {
+    let paid = false;
+    const api = await toPix(
+      {
+        [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),
+        [orderCall(77)]: () => jsonResponse([paid ? buildOrder() : pixOrder(600)]),
+        [simulatePixCall("sbx_pix_1")]: () => {
+          paid = true;
+          return jsonResponse({ charge_id: "sbx_pix_1", status: "paid" });
+        },
+      },
+      true,
+    );
+
+    click("Simular pagamento");
+    await waitFor(() => expect(api.callsTo(simulatePixCall("sbx_pix_1"))).toHaveLength(1));
+
+    // The PIX screen reads the order again on its own.
+    expect(await heading("Pedido realizado com sucesso!", 3 * PIX_POLL_MS)).toBeInTheDocument();
+    expect(api.callsTo(checkPaymentCall(77))).toHaveLength(0);
+  }, 15_000);
 
   it("goes back to step 0 with 'Tempo expirado' when the PIX expires", async () => {
     await toPix({ [PLACE_ORDER]: () => jsonResponse(pixOrder(1)) });
 
     expect(await within(notifications()).findByText("Tempo expirado", {}, { timeout: 3000 })).toBeInTheDocument();
     expect(await heading("Meu carrinho")).toBeInTheDocument();
+  });
+});
+
+describe("cart, card", () => {
+  const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+  function fillNewCard(number = "4111 1111 1111 1111") {
+    fill("Número do cartão", number);
+    fill("Nome impresso no cartão", "Maria da Silva");
+    fill("Validade (MM/AA)", "12/30");
+    fill("CVV", "123");
+    fill("CPF do titular", "529.982.247-25");
+    fill("Data de nascimento", "09/03/1990");
+    fill("E-mail", "maria@example.com");
+    fill("Telefone", "(11) 9 8765-4321");
+    fill("Cidade", "São Paulo");
+    fill("Estado", "SP");
+    fill("Rua", "Avenida Paulista");
+    fill("Número", "1000");
+  }
+
+  async function toCard(options: CartStubOptions) {
+    const api = stubCart({ balanceCents: 4000, totals: { wallet_value: 4000, credit_card_value: 6000 }, ...options });
+    await toPayment();
+    await heading("Saldo e cartão");
+    fireEvent.click(screen.getByRole("radio", { name: "Cartão de crédito" }));
+    return api;
+  }
+
+  it("tokenises a new card at the sandbox and sends only its token with the order", async () => {
+    const api = await toCard({
+      sandbox: true,
+      handlers: {
+        [CARD_TOKENS]: () => jsonResponse({ card_token: "sbx_tok_1" }),
+        [PLACE_ORDER]: () => jsonResponse(buildOrder()),
+      },
+    });
+    fillNewCard();
+    // The CEP lookup is not stubbed: the field is filled after the others' checks.
+    fill("CEP", "01310100");
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Efetuar pagamento");
+
+    expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
+    expect(api.bodySentTo(CARD_TOKENS)).toEqual({ number: "4111111111111111", holder_name: "Maria da Silva", expiry: "12/30", cvv: "123" });
+    const order = api.bodySentTo(PLACE_ORDER) as { payment: Record<string, unknown> };
+    expect(order.payment).toEqual({ type: "credit_card", selected_card: 0, installments: 1, save: false, card_token: "sbx_tok_1" });
+    expect(JSON.stringify(order)).not.toContain("4111");
+  });
+
+  it("without a tokeniser refuses a new card before anything is ordered", async () => {
+    const api = await toCard({ handlers: { [PLACE_ORDER]: () => jsonResponse(buildOrder()) } });
+    fillNewCard();
+    fill("CEP", "01310100");
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Efetuar pagamento");
+
+    expect(await screen.findByRole("dialog")).toHaveTextContent("Pagamento com cartão novo indisponível no momento.");
+    expect(api.callsTo(PLACE_ORDER)).toHaveLength(0);
+    expect(api.callsTo(CARD_TOKENS)).toHaveLength(0);
+  });
+
+  it("offers the saved cards ('Novo cartão' is 0) and the installments the server computed", async () => {
+    const api = await toCard({
+      lines: [buildCartLine({ product: buildProduct({ action: buildShopAction({ allow_installments: true }) }) })],
+      handlers: {
+        [SAVED_CARDS]: () => jsonResponse([{ id: 12, brand: "Visa", last_digits: "1111", issuing: "Visa" }]),
+        [INSTALLMENTS]: () =>
+          jsonResponse([
+            { installment: 1, installment_amount: 6000 },
+            { installment: 3, installment_amount: 2000 },
+          ]),
+        [PLACE_ORDER]: () => jsonResponse(buildOrder()),
+      },
+    });
+
+    const cards = await screen.findByLabelText("Cartão");
+    expect(within(cards).getAllByRole("option").map((option) => option.textContent)).toEqual(["Visa final 1111", "Novo cartão"]);
+    expect(cards).toHaveValue("0");
+    fireEvent.change(cards, { target: { value: "12" } });
+    expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
+
+    const parcels = await screen.findByLabelText("Parcelas");
+    expect(within(parcels).getByRole("option", { name: "3x de R$ 20,00" })).toBeInTheDocument();
+    click("Revisar pedido");
+    expect(await screen.findByText("Esse campo é obrigatório")).toBeInTheDocument();
+    fireEvent.change(parcels, { target: { value: "3" } });
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Efetuar pagamento");
+
+    expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
+    expect(api.bodySentTo(INSTALLMENTS)).toEqual({ action_id: 20, amount: 6000 });
+    expect(api.bodySentTo(PLACE_ORDER)).toMatchObject({ payment: { type: "credit_card", selected_card: 12, installments: 3 } });
   });
 });
 

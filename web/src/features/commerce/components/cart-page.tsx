@@ -1,12 +1,12 @@
 // /homepage/carrinho (spec 002 sections 2, 4, 5 and 8): the five steps in one form.
-// 0 'Meu carrinho' (lines and totals; the cart is confirmed as it is shown, so the totals
-// are the server's), 1 delivery and pickup (skipped when every product is digital),
+// 0 'Meu carrinho' (lines and the server's totals preview, nothing held; 'Ir para entrega'
+// holds the cart), 1 delivery and pickup (skipped when every product is digital),
 // 2 payment, 3 'Confira seu pedido' with the coupon, 4 'Pedido realizado com sucesso!'
 // (for a PIX, the PIX screen first). From step 1 on, the reservation's countdown runs to
 // the hold's `expires_at`; when it runs out the member starts again at step 0.
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useForm } from "@/components/form/use-form";
 import { useToast } from "@/components/toasts/use-toast";
@@ -19,6 +19,16 @@ import {
 } from "@/features/commerce/api/checkout";
 import { errorMessages, serverMessage } from "@/features/commerce/api/error-messages";
 import { orderQueryOptions } from "@/features/commerce/api/orders";
+import {
+  checkPayment,
+  tokenizeCard,
+  useCartTotals,
+  useInstallments,
+  useRemoveCoupon,
+  useSandboxPayments,
+  useSavedCards,
+  useSimulatePixPayment,
+} from "@/features/commerce/api/payments";
 import {
   EMPTY_DELIVERY,
   asksPaymentMethod,
@@ -53,7 +63,13 @@ import {
   PIX_UNCONFIRMED,
   RESERVATION_EXPIRED,
 } from "@/features/commerce/messages";
-import { EMPTY_PAYMENT_FORM, paymentFormRules } from "@/features/commerce/payment-form";
+import {
+  EMPTY_PAYMENT_FORM,
+  NEW_CARD,
+  cardToTokenize,
+  paymentFormRules,
+  paymentToApi,
+} from "@/features/commerce/payment-form";
 import { orderPath } from "@/features/commerce/paths";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
@@ -82,6 +98,12 @@ function awaitsPix(order: Order): boolean {
   );
 }
 
+/** How often the PIX screen reads the order again, so a payment shows without a reload. */
+export const PIX_POLL_MS = 3000;
+export const SIMULATE_PIX_TEXT = "Simular pagamento";
+/** A new card without a tokeniser in the browser (only the sandbox's exists here). */
+export const NO_TOKENIZER_TEXT = "Pagamento com cartão novo indisponível no momento. Escolha um cartão salvo ou PIX.";
+
 /** Why a card was declined: the failed parts' reasons, else the order's status. */
 function declineReasons(order: Order): string[] {
   const reasons = order.payments
@@ -102,6 +124,10 @@ export function CartPage() {
   const confirmCart = useConfirmCart();
   const applyCoupon = useApplyCoupon();
   const placeOrder = usePlaceOrder();
+  const removeCoupon = useRemoveCoupon();
+  const simulatePix = useSimulatePixPayment();
+  const sandbox = useSandboxPayments();
+  const [tokenizing, setTokenizing] = useState(false);
 
   const [step, setStep] = useState<Step>(0);
   const [reservation, setReservation] = useState<Reservation | null>(null);
@@ -110,7 +136,7 @@ export function CartPage() {
   const [coupon, setCoupon] = useState<CouponApplied | null>(null);
   const [couponOpen, setCouponOpen] = useState(false);
   const [couponError, setCouponError] = useState<string | undefined>(undefined);
-  const [order, setOrder] = useState<Order | null>(null);
+  const [placedOrder, setOrder] = useState<Order | null>(null);
   const [failure, setFailure] = useState<string[] | null>(null);
   const [verifying, setVerifying] = useState(false);
 
@@ -118,21 +144,34 @@ export function CartPage() {
   const groups = groupByAction(lines);
   const paymentOnly = isPaymentOnly(groups);
   const walletCents = balance.data?.points_cents ?? reservation?.totals.wallet_value ?? 0;
-  const held = coupon?.totals.after ?? reservation?.totals ?? null;
+  // Step 0 shows the server's preview of the cart (nothing held); from step 1 on, the hold's.
+  const signature = lines.map((line) => `${line.product_id}x${line.quantity}`).join(",");
+  const preview = useCartTotals(signature, step === 0);
+  const held = step === 0 ? (preview.data ?? null) : (coupon?.totals.after ?? reservation?.totals ?? null);
   const totals = held ? totalsWithDelivery(held, deliveryCents(groups, choices), walletCents, paymentOnly) : null;
   const asksMethod = totals !== null && asksPaymentMethod(totals, paymentOnly);
-  const payment = useForm(EMPTY_PAYMENT_FORM, asksMethod ? paymentFormRules({ installmentsAsked: false }) : {});
+  // Asked once the payment step may offer a card; the order's activity is its first one
+  // (docs/api-commerce.md), so its allow_installments decides.
+  const offersCard = asksMethod && step >= 2;
+  const savedCards = useSavedCards(offersCard);
+  const installmentAction = groups[0]?.action.allow_installments ? groups[0].action.id : null;
+  const installments = useInstallments(installmentAction, totals?.credit_card_value ?? 0, offersCard);
+  const installmentOptions = installments.data ?? [];
+  const payment = useForm(
+    EMPTY_PAYMENT_FORM,
+    asksMethod ? paymentFormRules({ installmentsAsked: installmentOptions.length > 1 }) : {},
+  );
 
-  // The cart is confirmed as it is shown and after each change (spec 002 section 7: an
-  // update "reserves stock"), so step 0's totals are the server's.
-  const signature = lines.map((line) => `${line.product_id}x${line.quantity}`).join(",");
-  const confirmedSignature = useRef("");
-  const confirm = confirmCart.mutate;
-  useEffect(() => {
-    if (step !== 0 || signature === "" || confirmedSignature.current === signature) return;
-    confirmedSignature.current = signature;
-    confirm(undefined, { onSuccess: setReservation });
-  }, [step, signature, confirm]);
+  // While the PIX screen is open the order is read again every few seconds, so a payment
+  // (the bank's webhook, or the sandbox's simulated one) shows without reloading.
+  const pixOpen = step === 4 && placedOrder !== null && awaitsPix(placedOrder);
+  const polled = useQuery({
+    ...orderQueryOptions(userId, placedOrder?.id ?? 0),
+    enabled: pixOpen,
+    refetchInterval: (query) => (query.state.data?.status === PAID_STATUS ? false : PIX_POLL_MS),
+  });
+  const paidOrder = pixOpen && polled.data?.status === PAID_STATUS ? polled.data : null;
+  const order = paidOrder ?? placedOrder;
 
   const heading = useRef<HTMLHeadingElement>(null);
   const shownStep = useRef(step);
@@ -148,7 +187,6 @@ export function CartPage() {
     setReservation(null);
     setCoupon(null);
     setOrder(null);
-    confirmedSignature.current = "";
     void cart.refetch();
   };
 
@@ -160,7 +198,6 @@ export function CartPage() {
   const goToDelivery = () => {
     confirmCart.mutate(undefined, {
       onSuccess: (hold) => {
-        confirmedSignature.current = signature;
         setReservation(hold);
         setDeliveryTried(false);
         setStep(needsDelivery(groups) ? 1 : 2);
@@ -177,21 +214,46 @@ export function CartPage() {
     if (complete) setStep(2);
   };
 
+  const dropCoupon = () => {
+    if (!coupon) return;
+    setCoupon(null);
+    // The use claimed into the hold goes back; the hold's totals are the reservation's again.
+    removeCoupon.mutate();
+  };
+
   const goToReview = payment.handleSubmit(() => {
     if (!asksMethod) payment.setValues(EMPTY_PAYMENT_FORM);
     // Entering the review clears a coupon applied before (spec 002 section 4).
-    setCoupon(null);
+    dropCoupon();
     setStep(3);
   });
 
   const method = asksMethod && payment.values.type !== "" ? payment.values.type : null;
 
-  const submitOrder = () => {
+  /** A new card goes to the tokeniser (the sandbox's here); the order carries its token only. */
+  const cardToken = async (): Promise<string | null> => {
+    if (method !== "credit_card" || payment.values.selected_card !== NEW_CARD) return null;
+    if (!sandbox) throw new Error(NO_TOKENIZER_TEXT);
+    return tokenizeCard(cardToTokenize(payment.values));
+  };
+
+  const submitOrder = async () => {
+    let token: string | null;
+    setTokenizing(true);
+    try {
+      token = await cardToken();
+    } catch (error) {
+      setFailure(error instanceof Error && error.message === NO_TOKENIZER_TEXT ? [NO_TOKENIZER_TEXT] : errorMessages(error));
+      return;
+    } finally {
+      setTokenizing(false);
+    }
     const body: PlaceOrderBody = {
       user_id: userId,
+      checkout_id: reservation?.checkout_id ?? null,
       cart: orderCart(groups, choices),
       isOnlyPayment: paymentOnly,
-      payment: method ? { type: method, installments: 1 } : null,
+      payment: method ? paymentToApi(payment.values, token) : null,
     };
     if (coupon) body.coupon_code = coupon.coupon.code;
     placeOrder.mutate(body, {
@@ -234,9 +296,9 @@ export function CartPage() {
   const verifyPix = async (placed: Order) => {
     setVerifying(true);
     try {
-      await queryClient.invalidateQueries({ queryKey: orderQueryOptions(userId, placed.id).queryKey });
-      const current = await queryClient.fetchQuery(orderQueryOptions(userId, placed.id));
-      if (current?.status === PAID_STATUS) setOrder(current);
+      const current = await checkPayment(placed.id);
+      queryClient.setQueryData(orderQueryOptions(userId, placed.id).queryKey, current);
+      if (current.status === PAID_STATUS) setOrder(current);
       else showToast(PIX_UNCONFIRMED);
     } catch {
       showToast(PIX_UNCONFIRMED);
@@ -253,7 +315,7 @@ export function CartPage() {
     event.preventDefault();
     if (step === 0) goToDelivery();
     else if (step === 1) goToPayment();
-    else if (step === 3) submitOrder();
+    else if (step === 3) void submitOrder();
   };
 
   if (step === 0 && cart.isPending) {
@@ -366,6 +428,8 @@ export function CartPage() {
               paymentOnly={paymentOnly}
               asksMethod={asksMethod}
               form={payment}
+              savedCards={savedCards.data}
+              installments={installmentOptions}
             />
             {countdown}
             <div className="cart-form__actions">
@@ -394,7 +458,7 @@ export function CartPage() {
                 setCouponError(undefined);
                 setCouponOpen(true);
               }}
-              onRemoveCoupon={() => setCoupon(null)}
+              onRemoveCoupon={dropCoupon}
             />
             {countdown}
             <div className="cart-form__actions">
@@ -404,8 +468,8 @@ export function CartPage() {
               <button
                 type="submit"
                 className="button button--primary"
-                aria-disabled={placeOrder.isPending}
-                disabled={placeOrder.isPending}
+                aria-disabled={placeOrder.isPending || tokenizing}
+                disabled={placeOrder.isPending || tokenizing}
               >
                 {method === "pix" ? "Gerar código para pagamento" : "Efetuar pagamento"}
               </button>
@@ -424,7 +488,21 @@ export function CartPage() {
             showToast(PIX_EXPIRED);
             startOver();
           }}
-        />
+        >
+          {sandbox && order.gateway_charge.charge_id && (
+            <button
+              type="button"
+              className="button button--secondary"
+              aria-disabled={simulatePix.isPending}
+              onClick={() => {
+                const chargeId = order.gateway_charge?.charge_id;
+                if (chargeId && !simulatePix.isPending) simulatePix.mutate(chargeId);
+              }}
+            >
+              {SIMULATE_PIX_TEXT}
+            </button>
+          )}
+        </PixPanel>
       )}
       {step === 4 && order && !awaitsPix(order) && (
         <>

@@ -1,7 +1,8 @@
 // Step 2 of the cart (spec 002 sections 2, 4 and 5): what the wallet pays and, when an amount
-// remains (or the activity is payment-only), the choice of card or PIX; a card shows the
-// card form (a new card: no saved cards are offered yet), PIX hides it.
-import { SelectField, TextField, bindText } from "@/components/form/fields";
+// remains (or the activity is payment-only), the choice of card or PIX; a card offers the
+// member's saved cards ('0' a new card, which shows the card form) and, when the activity
+// allows them, the installments the server computed; PIX hides all of it.
+import { CheckboxField, SelectField, TextField, bindText } from "@/components/form/fields";
 import { StateOptions } from "@/components/form/state-options";
 import type { Form } from "@/components/form/use-form";
 import { isCompleteCep, useCepLookup } from "@/features/address";
@@ -19,7 +20,7 @@ import {
   type PaymentType,
 } from "@/features/commerce/payment-form";
 import { CEP_INVALID_TEXT } from "@/features/commerce/components/delivery-step";
-import type { OrderTotals } from "@/types/api";
+import type { InstallmentOption, OrderTotals, SavedCard } from "@/types/api";
 
 const METHODS: { value: PaymentType; label: string }[] = [
   { value: "credit_card", label: "Cartão de crédito" },
@@ -71,11 +72,24 @@ interface PaymentStepProps {
   paymentOnly: boolean;
   asksMethod: boolean;
   form: Form<PaymentFormValues>;
+  /** The member's saved cards (`GET /user-credit-cards/{id}`). */
+  savedCards?: readonly SavedCard[];
+  /** The options of `POST /calculate-installments`; empty when the activity allows none. */
+  installments?: readonly InstallmentOption[];
 }
 
-export function PaymentStep({ totals, walletBalanceCents, paymentOnly, asksMethod, form }: PaymentStepProps) {
+export function PaymentStep({
+  totals,
+  walletBalanceCents,
+  paymentOnly,
+  asksMethod,
+  form,
+  savedCards = [],
+  installments = [],
+}: PaymentStepProps) {
   const chooseMethod = (type: PaymentType) =>
-    form.setValues(type === "credit_card" ? { type, selected_card: NEW_CARD } : { type, selected_card: "" });
+    form.setValues(type === "credit_card" ? { type, selected_card: NEW_CARD } : { type, selected_card: "", installments: "" });
+  const isCard = asksMethod && form.values.type === "credit_card";
   return (
     <div className="cart-payment">
       <dl className="cart-payment__summary">
@@ -110,7 +124,36 @@ export function PaymentStep({ totals, walletBalanceCents, paymentOnly, asksMetho
           {form.errors.type && <span className="field__error">{form.errors.type}</span>}
         </fieldset>
       )}
-      {asksMethod && form.values.type === "credit_card" && <CardFields form={form} />}
+      {isCard && savedCards.length > 0 && (
+        <SelectField label="Cartão" {...bindText(form, "selected_card")}>
+          {savedCards.map((card) => (
+            <option key={card.id} value={String(card.id)}>
+              {card.brand} final {card.last_digits}
+            </option>
+          ))}
+          <option value={NEW_CARD}>Novo cartão</option>
+        </SelectField>
+      )}
+      {isCard && installments.length > 1 && (
+        <SelectField label="Parcelas" {...bindText(form, "installments")}>
+          <option value="">Selecione</option>
+          {installments.map((option) => (
+            <option key={option.installment} value={String(option.installment)}>
+              {option.installment}x de {formatBrl(option.installment_amount)}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      {isCard && form.values.selected_card === NEW_CARD && (
+        <>
+          <CardFields form={form} />
+          <CheckboxField
+            label="Salvar este cartão para as próximas compras"
+            checked={form.values.save}
+            onChange={(save) => form.setValue("save", save)}
+          />
+        </>
+      )}
     </div>
   );
 }
