@@ -133,7 +133,7 @@ test("the demo member buys a workshop seat with wallet and PIX, simulates the pa
   expect(file.subarray(0, 4).toString("latin1")).toBe("%PDF");
 });
 
-test("a declined card shows the reason, and 'Sim' goes back to the payment step", async ({ page, request }) => {
+test("a declined card shows the reason, 'Sim' goes back to the payment step, and PIX then pays", async ({ page, request }) => {
   test.setTimeout(60_000);
   await toPaymentStep(page, request);
 
@@ -172,6 +172,14 @@ test("a declined card shows the reason, and 'Sim' goes back to the payment step"
   await dialog.getByRole("button", { name: "Sim" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("heading", { level: 1, name: /^(Saldo e cartão|Forma da pagamento)$/ })).toBeVisible();
+
+  // The declined order released its hold; 'Sim' held the cart again, so another way to pay
+  // goes through.
+  await page.getByRole("radio", { name: "PIX" }).check();
+  await page.getByRole("button", { name: "Revisar pedido" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Confira seu pedido" })).toBeVisible();
+  await page.getByRole("button", { name: "Gerar código para pagamento" }).click();
+  await expect(page.getByRole("button", { name: "Verificar pagamento" })).toBeVisible();
 });
 
 test("a reservation that runs out sends the member back to the cart with 'Tempo de reserva esgotado'", async ({

@@ -386,7 +386,35 @@ describe("cart, review and order", () => {
 
     expect(await screen.findByRole("dialog")).toHaveTextContent("Motivo: Cartão recusado pelo emissor");
     fireEvent.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Cancelar" }));
-    expect(screen.getByRole("heading", { level: 1, name: "Confira seu pedido" })).toBeInTheDocument();
+    // The declined order's hold is gone on the server: back to the cart.
+    expect(await heading("Meu carrinho")).toBeInTheDocument();
+  });
+
+  it("holds the cart again when 'Sim' follows a declined card, and pays with the new hold", async () => {
+    const declinedOrder = buildOrder({
+      status: "Pagamento recusado",
+      status_code: "declined",
+      payments: [
+        { id: 2, method: "card", amount: 10000, status: "failed", installments: 1, expires_at: null, failure_reason: "Cartão recusado pelo emissor" },
+      ],
+    });
+    const api = stubCart({
+      balanceCents: 0,
+      totals: { wallet_value: 0, credit_card_value: 10000 },
+      handlers: { [PLACE_ORDER]: () => jsonResponse(declinedOrder) },
+    });
+    await toPayment();
+    await heading("Forma da pagamento");
+    fireEvent.click(screen.getByRole("radio", { name: "PIX" }));
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Gerar código para pagamento");
+    const holdsBefore = api.callsTo(CONFIRM_CART).length;
+
+    fireEvent.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Sim" }));
+
+    expect(await heading("Forma da pagamento")).toBeInTheDocument();
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(holdsBefore + 1);
   });
 });
 

@@ -138,6 +138,9 @@ export function CartPage() {
   const [couponError, setCouponError] = useState<string | undefined>(undefined);
   const [placedOrder, setOrder] = useState<Order | null>(null);
   const [failure, setFailure] = useState<string[] | null>(null);
+  // A declined card ends the order and releases its hold on the server: trying another way
+  // to pay holds the cart again first.
+  const [declined, setDeclined] = useState(false);
   const [verifying, setVerifying] = useState(false);
 
   const lines = cart.data ?? [];
@@ -259,6 +262,7 @@ export function CartPage() {
     placeOrder.mutate(body, {
       onSuccess: (placed) => {
         if (placed.status_code === "declined") {
+          setDeclined(true);
           setFailure(declineReasons(placed));
           return;
         }
@@ -525,9 +529,28 @@ export function CartPage() {
           messages={failure}
           onRetry={() => {
             setFailure(null);
-            setStep(2);
+            if (!declined) {
+              setStep(2);
+              return;
+            }
+            setDeclined(false);
+            setCoupon(null);
+            confirmCart.mutate(undefined, {
+              onSuccess: (hold) => {
+                setReservation(hold);
+                setStep(2);
+              },
+              onError: startOver,
+            });
           }}
-          onCancel={() => setFailure(null)}
+          onCancel={() => {
+            setFailure(null);
+            // The declined order's hold is gone: nothing is left to pay for from here.
+            if (declined) {
+              setDeclined(false);
+              startOver();
+            }
+          }}
         />
       )}
     </section>

@@ -57,6 +57,14 @@ describe("PixPanel", () => {
     expect(steps[4]).toHaveTextContent("'Verificar pagamento'");
   });
 
+  it("draws the QR code of the BR Code itself when the server sends no image", () => {
+    renderPanel({ qrImageSrc: null });
+
+    const qr = screen.getByRole("img", { name: "QR Code do pagamento PIX" });
+    expect(qr.tagName.toLowerCase()).toBe("svg");
+    expect(qr).toHaveAttribute("data-qr-value", CODE);
+  });
+
   it("copies the code, and the button reads 'Copiado'", async () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(window.navigator, "clipboard", { value: { writeText }, configurable: true });

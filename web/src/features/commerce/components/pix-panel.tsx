@@ -5,6 +5,7 @@
 import { useId, type ReactNode } from "react";
 import { CopyButton } from "@/features/commerce/components/copy-button";
 import { Countdown } from "@/features/commerce/components/countdown";
+import { QrCode } from "@/features/commerce/components/qr-code";
 import { formatBrl } from "@/features/commerce/money";
 import "./commerce.css";
 
@@ -20,7 +21,7 @@ export const PIX_STEPS = [
 
 interface PixPanelProps {
   amountCents: number;
-  /** The QR code's image (a URL or a data: URI); without it the code alone is offered. */
+  /** The QR code's image (a URL or a data: URI); without it the code is drawn here. */
   qrImageSrc?: string | null;
   /** The BR Code ("copia e cola"). */
   code: string;
@@ -54,7 +55,11 @@ export function PixPanel({
         <br />
         <strong className="pix-panel__amount">{formatBrl(amountCents)}</strong>
       </p>
-      {qrImageSrc && <img className="pix-panel__qr" src={qrImageSrc} alt="QR Code do pagamento PIX" />}
+      {qrImageSrc ? (
+        <img className="pix-panel__qr" src={qrImageSrc} alt="QR Code do pagamento PIX" />
+      ) : (
+        <QrCode className="pix-panel__qr" value={code} label="QR Code do pagamento PIX" />
+      )}
       <label htmlFor={codeId}>Código PIX copia e cola</label>
       <textarea
         id={codeId}

@@ -1,5 +1,6 @@
 // A QR code drawn in the browser as SVG (uqr: encoding only, no canvas, no network). Only
-// the voucher dialog and the validator load it, in their own chunks.
+// the shop's screens load it (the PIX screen, the voucher dialog, the validator), in their
+// own chunks.
 import { encode } from "uqr";
 
 interface QrCodeProps {
