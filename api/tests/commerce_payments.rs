@@ -408,9 +408,20 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
         order["payments"][1]["failure_reason"],
         "Transação não autorizada pelo emissor"
     );
-    // The hold and the wallet part are given back.
+    // The hold and the wallet part are given back, and the product is in the cart again
+    // for another way to pay.
     assert_eq!(shop.stock().await, (10, 0));
     assert_eq!(shop.balance().await, 3000);
+    let cart = call(
+        &shop.app,
+        "GET",
+        "/api/user-shopping-cart",
+        Some(&shop.token),
+        &[],
+    )
+    .await;
+    assert_eq!(cart.json()[0]["product_id"], shop.product_id);
+    assert_eq!(cart.json()[0]["quantity"], 1);
 
     // Approved: in the sandbox a raw number is tokenised for the demo.
     let approved = shop

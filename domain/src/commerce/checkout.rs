@@ -516,6 +516,20 @@ async fn end_unpaid(
 ) -> CommerceResult<Released> {
     coupons::release(conn, checkout_id).await?;
     give_back_units(conn, checkout_id, false).await?;
+    if end == UnpaidEnd::Declined {
+        // The member tries another way to pay with the same products: placing the order
+        // took them out of the cart, so they go back in (a line changed since stays).
+        sqlx::query(
+            "INSERT INTO cart_lines (station_id, user_id, product_id, quantity)
+             SELECT $2, $3, product_id, quantity FROM checkout_lines WHERE checkout_id = $1
+             ON CONFLICT (user_id, product_id) DO NOTHING",
+        )
+        .bind(checkout_id)
+        .bind(station_id)
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    }
     let order: Option<(i64, String)> = sqlx::query_as(
         "UPDATE orders SET status = $2, closed_at = now()
           WHERE checkout_id = $1 AND status = 'pending' RETURNING id, code",

@@ -333,7 +333,7 @@ describe("cart, review and order", () => {
   });
 
   it("opens the failure dialog with 'Motivo: ...'; 'Sim' goes back to the payment step", async () => {
-    await toReview({
+    const api = await toReview({
       handlers: { [PLACE_ORDER]: () => jsonResponse({ messages: ["O tempo de reserva terminou."] }, 422) },
     });
 
@@ -344,9 +344,12 @@ describe("cart, review and order", () => {
       "Não foi possível completar sua transação. Por favor, tente novamente. Motivo: O tempo de reserva terminou.",
     );
     expect(within(notifications()).queryByText("Erro")).not.toBeInTheDocument();
+    const holdsBefore = api.callsTo(CONFIRM_CART).length;
     fireEvent.click(within(dialog).getByRole("button", { name: "Sim" }));
     expect(await heading("Saldo")).toBeInTheDocument();
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    // The refusal may have ended the hold (a declined card's does): the cart is held again.
+    expect(api.callsTo(CONFIRM_CART)).toHaveLength(holdsBefore + 1);
   });
 
   it("treats an order refused for an ended hold as the reservation running out", async () => {

@@ -138,8 +138,7 @@ export function CartPage() {
   const [couponError, setCouponError] = useState<string | undefined>(undefined);
   const [placedOrder, setOrder] = useState<Order | null>(null);
   const [failure, setFailure] = useState<string[] | null>(null);
-  // A declined card ends the order and releases its hold on the server: trying another way
-  // to pay holds the cart again first.
+  // The order answered with a declined card (its hold is released on the server).
   const [declined, setDeclined] = useState(false);
   const [verifying, setVerifying] = useState(false);
 
@@ -528,11 +527,9 @@ export function CartPage() {
         <PaymentFailedDialog
           messages={failure}
           onRetry={() => {
+            // A refused order may have ended its hold (a declined card releases it on the
+            // server): trying another way to pay holds the cart again first.
             setFailure(null);
-            if (!declined) {
-              setStep(2);
-              return;
-            }
             setDeclined(false);
             setCoupon(null);
             confirmCart.mutate(undefined, {
