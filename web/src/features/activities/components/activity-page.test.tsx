@@ -45,6 +45,14 @@ describe("activity detail", () => {
     signIn();
   });
 
+  it("leads a shop activity to its products", async () => {
+    const activity = buildActivity({ type_id: 14, name: "Loja do clube", click_me_label: null });
+    stubActivity(activity);
+    await renderDetail(activity);
+
+    expect(screen.getByRole("link", { name: "Ver produtos" })).toHaveAttribute("href", "/homepage/shopping/12");
+  });
+
   it("shows the image, the name, the description as HTML and both tabs", async () => {
     const activity = buildActivity();
     stubActivity(activity);

@@ -1,6 +1,7 @@
 // /homepage/atividades/{id} and /homepage/atividade/{id}: a member's view of an activity.
-// Only raw content (type 16) has a body yet; the other types' actions come with their issues.
-import { useParams } from "react-router";
+// Raw content (type 16) has a body of its own; the shop's types (3, 4, 14, 17) lead to their
+// products; the other types' actions come with their issues.
+import { Link, useParams } from "react-router";
 import { useActivity } from "@/features/activities/api/get-activity";
 import { RAW_CONTENT_TYPE } from "@/features/activities/activity-text";
 import { ActivityDetail } from "@/features/activities/components/activity-detail";
@@ -9,7 +10,23 @@ import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { useErrorToast } from "@/features/activities/use-error-toast";
 import { ApiError } from "@/lib/api-client";
+import type { Activity } from "@/types/api";
 import "./activities.css";
+
+/** Paid coupon or voucher, presential course, delivery order, voucher type: sold in the shop. */
+export const SHOP_TYPES: readonly number[] = [3, 4, 14, 17];
+
+function bodyOf(activity: Activity) {
+  if (activity.type_id === RAW_CONTENT_TYPE) return <RawContentBody key={activity.id} activity={activity} />;
+  if (SHOP_TYPES.includes(activity.type_id)) {
+    return (
+      <Link className="button button--primary" to={`/homepage/shopping/${activity.id}`}>
+        {activity.click_me_label ?? "Ver produtos"}
+      </Link>
+    );
+  }
+  return undefined;
+}
 
 export function ActivityPage() {
   const id = useParams().id ?? "";
@@ -21,10 +38,5 @@ export function ActivityPage() {
   if (activity.isPending) return <DetailSkeleton />;
   if (!activity.data) return <NotFoundView />;
   const data = activity.data;
-  return (
-    <ActivityDetail
-      activity={data}
-      body={data.type_id === RAW_CONTENT_TYPE ? <RawContentBody key={data.id} activity={data} /> : undefined}
-    />
-  );
+  return <ActivityDetail activity={data} body={bodyOf(data)} />;
 }
