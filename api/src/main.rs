@@ -60,7 +60,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     let db = domain::infra::db::connect(config).await?;
     schema::migrate(&db).await?;
     let demo = domain::infra::demo::seed(&db, &config.public_url).await?;
-    let objects = domain::infra::objects::Objects::local(&config.data_dir.join("objects"))?;
+    let objects = domain::infra::objects::Objects::from_config(config)?;
     domain::infra::demo::activities::seed(&db, &objects, &demo).await?;
     domain::infra::demo::shop::seed(&db, &objects, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");

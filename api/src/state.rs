@@ -27,7 +27,7 @@ impl AppState {
     pub fn new(config: Config, db: PgPool) -> anyhow::Result<Self> {
         let redis = redis::Client::open(config.redis_url.expose().as_str())?;
         let captcha = domain::infra::captcha::from_config(&config);
-        let objects = domain::infra::objects::Objects::local(&config.data_dir.join("objects"))?;
+        let objects = domain::infra::objects::Objects::from_config(&config)?;
         let gateway = domain::infra::payments::Gateway::from_config(&config, db.clone())?;
         Ok(Self {
             gateway,

@@ -54,6 +54,11 @@ pub struct Object {
 }
 
 impl Objects {
+    /// The process's store: files under the configured data directory's `objects`.
+    pub fn from_config(config: &crate::infra::config::Config) -> anyhow::Result<Self> {
+        Self::local(&config.data_dir.join("objects"))
+    }
+
     /// Objects as files under `dir`, created if missing.
     pub fn local(dir: &FsPath) -> anyhow::Result<Self> {
         std::fs::create_dir_all(dir)

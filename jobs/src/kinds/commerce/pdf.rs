@@ -1,8 +1,9 @@
-//! What `receipt.pdf` and `voucher.pdf` share: the object store and the renderer of the
-//! process's configuration, the station logo, storing under a fresh key, re-arming.
+//! What `receipt.pdf` and `voucher.pdf` share: rendering a document with the station's
+//! logo off the async threads, storing it under a fresh private key, recording it once,
+//! and re-arming a job that failed for good.
 
 use domain::infra::objects::Objects;
-use domain::infra::pdf::Renderer;
+use domain::infra::pdf::{Receipt, Renderer, Voucher};
 use sqlx::PgConnection;
 
 use crate::enqueue::Enqueued;
@@ -11,18 +12,68 @@ use crate::state::{self, JobState};
 
 pub(super) const NOT_MADE: &str = "O PDF não pôde ser gerado; nova tentativa em breve.";
 
-pub(super) fn objects(ctx: &JobContext) -> Result<Objects, JobError> {
-    Objects::local(&ctx.services.config.data_dir.join("objects"))
-        .map_err(|err| JobError::retry(NOT_MADE, err))
+/// A document the PDF jobs make.
+pub(super) trait Document: Send + 'static {
+    fn set_logo(&mut self, logo: Option<Vec<u8>>);
+    fn render(&self, renderer: &Renderer) -> Vec<u8>;
 }
 
-/// Without Lato there is no PDF: the job fails (and retries) with the loader's message.
-pub(super) fn renderer(ctx: &JobContext) -> Result<Renderer, JobError> {
-    Renderer::load(&ctx.services.config.pdf_font_dir).map_err(|err| JobError::retry(NOT_MADE, err))
+impl Document for Receipt {
+    fn set_logo(&mut self, logo: Option<Vec<u8>>) {
+        self.logo = logo;
+    }
+    fn render(&self, renderer: &Renderer) -> Vec<u8> {
+        renderer.receipt(self)
+    }
+}
+
+impl Document for Voucher {
+    fn set_logo(&mut self, logo: Option<Vec<u8>>) {
+        self.logo = logo;
+    }
+    fn render(&self, renderer: &Renderer) -> Vec<u8> {
+        renderer.voucher(self)
+    }
+}
+
+/// Renders `document` with the logo at `logo_key` (off the async threads: rendering is
+/// CPU work), stores it under a fresh private key in `folder` and records the key with
+/// `record`, which answers the key kept: when a racing run recorded its own first, this
+/// run's file is deleted. Reports progress on the job as it goes.
+pub(super) async fn make(
+    ctx: &JobContext,
+    folder: &str,
+    logo_key: Option<&str>,
+    mut document: impl Document,
+    record: impl AsyncFnOnce(&str) -> sqlx::Result<String>,
+) -> Result<(), JobError> {
+    let retry = |err: sqlx::Error| JobError::retry(NOT_MADE, err);
+    ctx.progress(10).await.map_err(retry)?;
+    let objects =
+        Objects::from_config(&ctx.services.config).map_err(|err| JobError::retry(NOT_MADE, err))?;
+    document.set_logo(logo(&objects, logo_key).await);
+    // Without Lato there is no PDF: the job fails (and retries) with the loader's message.
+    let renderer = Renderer::load(&ctx.services.config.pdf_font_dir)
+        .map_err(|err| JobError::retry(NOT_MADE, err))?;
+    let bytes = tokio::task::spawn_blocking(move || document.render(&renderer))
+        .await
+        .map_err(|err| JobError::retry(NOT_MADE, anyhow::anyhow!("render: {err}")))?;
+    ctx.progress(70).await.map_err(retry)?;
+    let key = Objects::new_private_key(folder, "pdf");
+    objects
+        .put(&key, bytes)
+        .await
+        .map_err(|err| JobError::retry(NOT_MADE, err))?;
+    let kept = record(&key).await.map_err(retry)?;
+    if kept != key {
+        let _ = objects.delete(&key).await;
+    }
+    ctx.progress(100).await.map_err(retry)?;
+    Ok(())
 }
 
 /// The logo's bytes; a missing or unreadable one leaves the PDF without it.
-pub(super) async fn logo(objects: &Objects, key: Option<&str>) -> Option<Vec<u8>> {
+async fn logo(objects: &Objects, key: Option<&str>) -> Option<Vec<u8>> {
     let key = key?;
     match objects.get(key).await {
         Ok(found) => found.map(|object| object.bytes.to_vec()),
@@ -31,21 +82,6 @@ pub(super) async fn logo(objects: &Objects, key: Option<&str>) -> Option<Vec<u8>
             None
         }
     }
-}
-
-/// Stores the bytes under a fresh unguessable private key in `folder` (never served by the
-/// public media route) and answers the key.
-pub(super) async fn store(
-    objects: &Objects,
-    folder: &str,
-    bytes: Vec<u8>,
-) -> Result<String, JobError> {
-    let key = Objects::new_private_key(folder, "pdf");
-    objects
-        .put(&key, bytes)
-        .await
-        .map_err(|err| JobError::retry(NOT_MADE, err))?;
-    Ok(key)
 }
 
 /// A PDF job found failed for good or cancelled is run again (asking for the document

@@ -60,23 +60,15 @@ impl Job for ReceiptPdf {
         if document.stored.is_some() {
             return Ok(json!({ "order_id": self.order_id, "ready": true }));
         }
-        ctx.progress(10).await.map_err(retry)?;
-        let mut receipt = document.data;
-        let objects = pdf::objects(&ctx)?;
-        receipt.logo = pdf::logo(&objects, document.logo_key.as_deref()).await;
-        let renderer = pdf::renderer(&ctx)?;
-        let bytes = tokio::task::spawn_blocking(move || renderer.receipt(&receipt))
-            .await
-            .map_err(|err| JobError::retry(NOT_MADE, anyhow::anyhow!("render: {err}")))?;
-        ctx.progress(70).await.map_err(retry)?;
-        let key = pdf::store(&objects, "receipts", bytes).await?;
-        let kept = fulfilment::record_receipt(&mut conn, self.order_id, &key)
-            .await
-            .map_err(retry)?;
-        if kept != key {
-            let _ = objects.delete(&key).await;
-        }
-        ctx.progress(100).await.map_err(retry)?;
+        let order_id = self.order_id;
+        pdf::make(
+            &ctx,
+            "receipts",
+            document.logo_key.as_deref(),
+            document.data,
+            async |key: &str| fulfilment::record_receipt(&mut conn, order_id, key).await,
+        )
+        .await?;
         Ok(json!({ "order_id": self.order_id, "ready": true }))
     }
 }

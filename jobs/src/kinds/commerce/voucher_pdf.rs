@@ -61,23 +61,15 @@ impl Job for VoucherPdf {
         if document.stored.is_some() {
             return Ok(json!({ "voucher_id": self.voucher_id, "ready": true }));
         }
-        ctx.progress(10).await.map_err(retry)?;
-        let mut voucher = document.data;
-        let objects = pdf::objects(&ctx)?;
-        voucher.logo = pdf::logo(&objects, document.logo_key.as_deref()).await;
-        let renderer = pdf::renderer(&ctx)?;
-        let bytes = tokio::task::spawn_blocking(move || renderer.voucher(&voucher))
-            .await
-            .map_err(|err| JobError::retry(NOT_MADE, anyhow::anyhow!("render: {err}")))?;
-        ctx.progress(70).await.map_err(retry)?;
-        let key = pdf::store(&objects, "vouchers", bytes).await?;
-        let kept = vouchers::record_pdf(&mut conn, self.voucher_id, &key)
-            .await
-            .map_err(retry)?;
-        if kept != key {
-            let _ = objects.delete(&key).await;
-        }
-        ctx.progress(100).await.map_err(retry)?;
+        let voucher_id = self.voucher_id;
+        pdf::make(
+            &ctx,
+            "vouchers",
+            document.logo_key.as_deref(),
+            document.data,
+            async |key: &str| vouchers::record_pdf(&mut conn, voucher_id, key).await,
+        )
+        .await?;
         Ok(json!({ "voucher_id": self.voucher_id, "ready": true }))
     }
 }
