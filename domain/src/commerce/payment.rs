@@ -21,7 +21,7 @@ use crate::infra::payments::{
     PixCharge, PixChargeRequest,
 };
 use crate::shared::money::format_brl;
-use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
+use crate::wallet::ledger::{self, Spend, SpendKind};
 
 /// How long a PIX charge can be paid; the hold is extended to its expiry.
 pub const PIX_SECONDS: u32 = 30 * 60;
@@ -537,7 +537,8 @@ async fn late_payment(
     .fetch_all(&mut *conn)
     .await?;
     let lines_value: i64 = lines.iter().map(|l| l.3 * i64::from(l.2)).sum();
-    let balance = ledger::balance(&mut *conn, part.user_id).await?.balance;
+    // What can be spent now: lots past their expiry do not count (the spend would fail).
+    let balance = ledger::spendable(conn, part.user_id).await?;
 
     // What the wallet must cover again if everything is completed; without it, nothing is.
     let wallet_ok = wallet_value == 0 || balance >= wallet_value;
@@ -594,11 +595,7 @@ async fn late_payment(
                 action_id: None,
             },
         )
-        .await
-        .map_err(|err| match err {
-            LedgerError::Db(db) => super::CommerceError::Db(db),
-            other => super::CommerceError::Ledger(other),
-        })?;
+        .await?;
         sqlx::query(
             "INSERT INTO payments (station_id, order_id, method, amount, status, paid_at)
              VALUES ($1, $2, 'wallet', $3, 'paid', now())",

@@ -78,11 +78,6 @@ impl ChargeStatus {
             Self::Paid | Self::Refunded | Self::PartiallyRefunded | Self::Chargedback
         )
     }
-
-    /// Nothing further happens to this charge without a refund or dispute.
-    pub fn is_final(self) -> bool {
-        !matches!(self, Self::Pending | Self::Processing)
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
