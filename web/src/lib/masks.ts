@@ -7,7 +7,7 @@ export function digitsOf(value: string): string {
 }
 
 /** Lays `digits` over `pattern`, where each 9 takes one digit; stops when digits run out. */
-function applyPattern(pattern: string, value: string): string {
+export function applyPattern(pattern: string, value: string): string {
   const digits = digitsOf(value);
   let out = "";
   let next = 0;

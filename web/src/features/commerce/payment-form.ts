@@ -2,7 +2,7 @@
 // The shared masks and validators (lib/masks, lib/validators) are reused where they match
 // the spec; the card fields are stricter here than the shared ones: the shop takes 16-digit
 // cards with a 3-digit cvc and a 4-digit expiry (spec 002 section 9, "Cards").
-import { digitsOf, maskCep, maskCpf, maskDate } from "@/lib/masks";
+import { applyPattern, digitsOf, maskCep, maskCpf, maskDate } from "@/lib/masks";
 import type { FormRules, Rule } from "@/components/form/use-form";
 import {
   cep as cepShape,
@@ -27,31 +27,14 @@ export const PHONE_INVALID = "Telefone inválido";
 export const CARD_NUMBER_DIGITS = 16;
 export const CVC_DIGITS = 3;
 
-/** Lays the digits of `value` over `pattern` (each 9 takes one digit), stopping when they run out. */
-function overPattern(pattern: string, value: string): string {
-  const digits = digitsOf(value);
-  let out = "";
-  let next = 0;
-  for (const slot of pattern) {
-    if (next >= digits.length) break;
-    if (slot === "9") {
-      out += digits.charAt(next);
-      next += 1;
-    } else {
-      out += slot;
-    }
-  }
-  return out;
-}
-
 /** 9999 9999 9999 9999: 16 digits in groups of 4 (19 characters with the spaces). */
-export const maskCardNumber = (value: string) => overPattern("9999 9999 9999 9999", value);
+export const maskCardNumber = (value: string) => applyPattern("9999 9999 9999 9999", value);
 
 /** 99/99: month and two-digit year. */
-export const maskExpiry = (value: string) => overPattern("99/99", value);
+export const maskExpiry = (value: string) => applyPattern("99/99", value);
 
 /** (99) 9 9999-9999: area code and a mobile number. */
-export const maskPaymentPhone = (value: string) => overPattern("(99) 9 9999-9999", value);
+export const maskPaymentPhone = (value: string) => applyPattern("(99) 9 9999-9999", value);
 
 /** Three digits. */
 export const maskCvc = (value: string) => digitsOf(value).slice(0, CVC_DIGITS);

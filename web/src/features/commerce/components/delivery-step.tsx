@@ -10,7 +10,6 @@ import { maskCep } from "@/lib/masks";
 import { MESSAGES, required } from "@/lib/validators";
 import { cep as cepCheck } from "@/features/commerce/payment-form";
 
-export const CEP_INVALID_TEXT = "CEP inválido";
 
 export type DeliveryErrors = Partial<Record<"deliveryLocation" | "zipcode" | "address", string>>;
 
@@ -94,7 +93,7 @@ export function DeliveryFields({ group, choice, onChange, errors }: DeliveryFiel
             autoComplete="postal-code"
             value={choice.zipcode}
             onChange={setZipcode}
-            error={errors.zipcode ?? (lookupFailed ? CEP_INVALID_TEXT : undefined)}
+            error={errors.zipcode ?? (lookupFailed ? MESSAGES.cep : undefined)}
           />
           <TextField
             label="Endereço"

@@ -19,7 +19,7 @@ import {
   type PaymentFormValues,
   type PaymentType,
 } from "@/features/commerce/payment-form";
-import { CEP_INVALID_TEXT } from "@/features/commerce/components/delivery-step";
+import { MESSAGES } from "@/lib/validators";
 import type { InstallmentOption, OrderTotals, SavedCard } from "@/types/api";
 
 const METHODS: { value: PaymentType; label: string }[] = [
@@ -31,7 +31,7 @@ function CardFields({ form }: { form: Form<PaymentFormValues> }) {
   const lookup = useCepLookup((address, cep) => {
     if (cep !== form.values.cep) return;
     if (address) form.setValues({ city: address.city, state: address.state, street: address.street });
-    else form.setValues({ city: CEP_INVALID_TEXT, street: CEP_INVALID_TEXT });
+    else form.setValues({ city: MESSAGES.cep, street: MESSAGES.cep });
   });
   const cepField = bindText(form, "cep", maskCep);
   return (
