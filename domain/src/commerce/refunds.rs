@@ -426,19 +426,8 @@ pub async fn apply(
     .fetch_one(&mut *conn)
     .await?;
     if units_kept == 0 {
-        let released: Option<i64> = sqlx::query_scalar(
-            "UPDATE coupon_uses SET released_at = now()
-              WHERE checkout_id = $1 AND released_at IS NULL RETURNING coupon_id",
-        )
-        .bind(checkout_id)
-        .fetch_optional(&mut *conn)
-        .await?;
-        if let Some(coupon_id) = released {
-            sqlx::query("UPDATE coupons SET uses = greatest(uses - 1, 0) WHERE id = $1")
-                .bind(coupon_id)
-                .execute(&mut *conn)
-                .await?;
-        }
+        // The whole order is back: so is its coupon use.
+        super::coupons::release(conn, checkout_id).await?;
     }
     if let Some(payment_id) = payment_id {
         sqlx::query(
