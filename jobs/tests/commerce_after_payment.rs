@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::{start_fleet, wait_for_state};
 use domain::commerce::cart::Wanted;
 use domain::commerce::orders::{self, PlaceOrder};
-use domain::commerce::refunds::RefundRequest;
+use domain::commerce::refunds::{self, RefundRequest};
 use domain::commerce::{checkout, fulfilment};
 use domain::staff::Scope;
 use domain::wallet::ledger::{self, Credit, SourceKind};
@@ -485,4 +485,198 @@ async fn a_partial_refund_gives_back_what_the_units_cost_after_the_coupon(db: Pg
         queued.requested.amount, net,
         "what the mugs cost, not their list price"
     );
+}
+
+/// Waits until `sql` (bound to `id`) counts `expected`; panics with the last count otherwise.
+async fn eventually(db: &PgPool, sql: &'static str, id: i64, expected: i64) {
+    let mut last = -1;
+    for _ in 0..300 {
+        last = count(db, sql, id).await;
+        if last == expected {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{sql}: {last}, expected {expected}");
+}
+
+/// The cashback a line's units still hold (its own credit and any re-credit of kept units).
+const LINE_CASHBACK: &str = "SELECT coalesce(sum(amount), 0)::bigint FROM credit_lots
+     WHERE source_kind = 'purchase' AND state IN ('pending', 'available')
+       AND (source_id = 'order_line:' || $1 OR source_id LIKE 'order_line:' || $1 || ':%')";
+
+const OPEN_PURCHASE_LOTS: &str = "SELECT coalesce(sum(amount), 0)::bigint FROM credit_lots
+     WHERE user_id = $1 AND source_kind = 'purchase' AND state IN ('pending', 'available')";
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn refunds_asked_at_once_never_refund_a_unit_twice(db: PgPool) {
+    let shop = setup(&db).await;
+    let order_id = paid_order(&db, &shop).await;
+    let fleet = start_fleet(&db);
+    let job = confirm_once(&db, &shop, order_id).await;
+    wait_for_state(&db, &job, JobState::Succeeded, Duration::from_secs(30)).await;
+    let balance_before = ledger::balance(&db, shop.user_id)
+        .await
+        .expect("balance")
+        .balance;
+    let mug_line: i64 =
+        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
+            .bind(order_id)
+            .bind(shop.shop_product)
+            .fetch_one(&db)
+            .await
+            .expect("line");
+
+    // Two staff members (or one double click) at once: six ask for one mug each, six for
+    // the whole order. Two mugs were sold: at most two single-mug refunds, and the whole
+    // order only for what is left when it is its turn.
+    let mut asks = Vec::new();
+    for i in 0..12 {
+        let db = db.clone();
+        let lines = (i % 2 == 0).then(|| vec![(mug_line, 1)]);
+        let (staff_id, station_id) = (shop.staff_id, shop.station_id);
+        asks.push(tokio::spawn(async move {
+            OrderRefund::request(
+                &db,
+                staff_id,
+                Scope::Station(station_id),
+                order_id,
+                &RefundRequest {
+                    lines,
+                    reason: "Pedido duplicado".into(),
+                },
+            )
+            .await
+        }));
+    }
+    let mut accepted = Vec::new();
+    for ask in asks {
+        match ask.await.expect("task") {
+            Ok(queued) => accepted.push(queued),
+            Err(refunds::RefundError::Refused(_)) => {}
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    let asked: i64 = accepted.iter().map(|q| q.requested.amount).sum();
+    assert_eq!(
+        asked, 10_000,
+        "every centavo of the order, once: {accepted:?}"
+    );
+    for queued in &accepted {
+        wait_for_state(
+            &db,
+            &queued.job_id,
+            JobState::Succeeded,
+            Duration::from_secs(30),
+        )
+        .await;
+    }
+    let units: Vec<(i32, i32)> = sqlx::query_as(
+        "SELECT quantity, refunded_quantity FROM order_lines WHERE order_id = $1 ORDER BY id",
+    )
+    .bind(order_id)
+    .fetch_all(&db)
+    .await
+    .expect("lines");
+    assert_eq!(units, vec![(2, 2), (2, 2)]);
+    let status: String = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&db)
+        .await
+        .expect("order");
+    assert_eq!(status, "refunded");
+    let stocks = count(
+        &db,
+        "SELECT sum(stock)::bigint FROM products WHERE station_id = $1",
+        shop.station_id,
+    )
+    .await;
+    assert_eq!(stocks, 20, "every unit back in stock once");
+    assert_eq!(count(&db, OPEN_PURCHASE_LOTS, shop.user_id).await, 0);
+    // The wallet paid R$ 100,00 and gets exactly that back.
+    let mut back = 0;
+    for _ in 0..300 {
+        back = ledger::balance(&db, shop.user_id)
+            .await
+            .expect("balance")
+            .balance
+            - balance_before;
+        if back == 10_000 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(back, 10_000);
+    fleet.stop().await.expect("clean stop");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_applied_before_the_confirmation_leaves_nothing_owed_for_its_units(db: PgPool) {
+    let shop = setup(&db).await;
+    let order_id = paid_order(&db, &shop).await;
+    let ticket_line: i64 =
+        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
+            .bind(order_id)
+            .bind(shop.voucher_product)
+            .fetch_one(&db)
+            .await
+            .expect("line");
+    // The refund of one ticket is asked and applied while order.confirm has not run yet
+    // (its queue is busy, say): no vouchers, no cashback exist yet.
+    let fleet = start_fleet(&db);
+    let queued = OrderRefund::request(
+        &db,
+        shop.staff_id,
+        Scope::Station(shop.station_id),
+        order_id,
+        &RefundRequest {
+            lines: Some(vec![(ticket_line, 1)]),
+            reason: "Desistência".into(),
+        },
+    )
+    .await
+    .expect("refund");
+    wait_for_state(
+        &db,
+        &queued.job_id,
+        JobState::Succeeded,
+        Duration::from_secs(30),
+    )
+    .await;
+    // Then the confirmation runs: one voucher for the ticket kept, and the ticket line's
+    // cashback is what the kept unit earns, never the refunded one's.
+    let job = confirm_once(&db, &shop, order_id).await;
+    wait_for_state(&db, &job, JobState::Succeeded, Duration::from_secs(30)).await;
+    eventually(
+        &db,
+        "SELECT count(*) FROM vouchers WHERE order_line_id = $1",
+        ticket_line,
+        1,
+    )
+    .await;
+    let line_share: i64 =
+        sqlx::query_scalar("SELECT cashback_share FROM order_lines WHERE id = $1")
+            .bind(ticket_line)
+            .fetch_one(&db)
+            .await
+            .expect("share");
+    assert!(line_share > 0);
+    eventually(&db, LINE_CASHBACK, ticket_line, line_share / 2).await;
+    // Running the confirmation again changes nothing.
+    let again = Enqueue::new(OrderConfirm { order_id })
+        .commit(&db)
+        .await
+        .expect("again");
+    wait_for_state(&db, &again.id, JobState::Succeeded, Duration::from_secs(30)).await;
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM vouchers WHERE order_line_id = $1",
+            ticket_line
+        )
+        .await,
+        1
+    );
+    assert_eq!(count(&db, LINE_CASHBACK, ticket_line).await, line_share / 2);
+    fleet.stop().await.expect("clean stop");
 }

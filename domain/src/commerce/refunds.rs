@@ -285,7 +285,7 @@ pub async fn fail(conn: &mut PgConnection, refund_id: i64) -> sqlx::Result<bool>
 }
 
 /// What [`apply`] did; the caller enqueues `credits` (the wallet part, and the cashback the
-/// units still kept earn) through `points.credit` on the same transaction.
+/// units still kept earn, already written) through `points.credit` on the same transaction.
 #[derive(Debug, Clone)]
 pub struct Applied {
     pub refund_id: i64,
@@ -377,7 +377,7 @@ pub async fn apply(
             let before = kept + quantity;
             let share = lot_amount * i64::from(kept) / i64::from(before.max(1));
             if share > 0 {
-                credits.push(Credit {
+                let kept_credit = Credit {
                     user_id,
                     station_id,
                     source_kind: SourceKind::Purchase,
@@ -386,7 +386,11 @@ pub async fn apply(
                     amount: share,
                     description: format!("Cashback do pedido {code}"),
                     action_id: None,
-                });
+                };
+                // Written here, not left to its job: a refund of the kept units applied
+                // before that job runs must find this lot to reverse it.
+                ledger::credit(conn, &kept_credit, None).await?;
+                credits.push(kept_credit);
             }
         }
     }

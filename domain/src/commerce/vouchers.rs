@@ -23,8 +23,9 @@ fn new_code() -> String {
     id[id.len() - 12..].to_string()
 }
 
-/// Creates the vouchers an order is owed (every unit of its lines whose activity sells
-/// vouchers), on the caller's transaction; units made before are left as they are. Sets
+/// Creates the vouchers an order is owed (every unit not refunded of its lines whose
+/// activity sells vouchers: a refund applied before the confirmation leaves its units
+/// without one), on the caller's transaction; units made before are left as they are. Sets
 /// the order's `create_vouchers` flag when it has any. Answers how many were new.
 pub async fn create_for_order(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<u64> {
     let units: Vec<(i64, i64, i64, i32, bool)> = sqlx::query_as(
@@ -32,7 +33,7 @@ pub async fn create_for_order(conn: &mut PgConnection, order_id: i64) -> sqlx::R
            FROM order_lines l
            JOIN orders o ON o.id = l.order_id
            JOIN actions a ON a.id = l.action_id
-           CROSS JOIN LATERAL generate_series(1, l.quantity) AS u(unit)
+           CROSS JOIN LATERAL generate_series(1, l.quantity - l.refunded_quantity) AS u(unit)
           WHERE l.order_id = $1 AND a.sell_vouchers
             AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.order_line_id = l.id AND v.unit = u.unit)
           ORDER BY l.id, u.unit",
