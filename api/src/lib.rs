@@ -11,6 +11,7 @@ use axum::http::header::{
 use axum::http::{HeaderValue, Request, Response};
 use axum::response::IntoResponse;
 use axum::{Router, middleware};
+use domain::infra::config::Config;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -34,15 +35,24 @@ pub use state::AppState;
 
 /// What the web app may load: itself; Cloudflare Turnstile's script and frame (the captcha);
 /// the players of activities' YouTube (without cookies) and Vimeo videos, framed; the CEP
-/// lookup (ViaCEP). Fonts are shipped with the app; React sets styles through the
-/// DOM, which `style-src` does not restrict, so no inline style or script is allowed. No
-/// page may frame the app.
-const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'self'; \
+/// lookup (ViaCEP) and, with Pagar.me, its card tokeniser. Fonts are shipped with the app;
+/// React sets styles through the DOM, which `style-src` does not restrict, so no inline
+/// style or script is allowed. No page may frame the app.
+fn content_security_policy(config: &Config) -> HeaderValue {
+    let tokenizer = config
+        .card_tokenizer()
+        .map(|tokenizer| format!(" {}", tokenizer.origin()))
+        .unwrap_or_default();
+    let policy = format!(
+        "default-src 'self'; \
 script-src 'self' https://challenges.cloudflare.com; \
 frame-src https://challenges.cloudflare.com https://www.youtube-nocookie.com \
-https://player.vimeo.com; connect-src 'self' https://viacep.com.br; \
+https://player.vimeo.com; connect-src 'self' https://viacep.com.br{tokenizer}; \
 img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
-form-action 'self'; frame-ancestors 'none'";
+form-action 'self'; frame-ancestors 'none'"
+    );
+    HeaderValue::from_str(&policy).expect("the policy is ASCII")
+}
 
 /// Web app paths carry live tokens (`/redefinir-senha/{token}/...`): other sites get the
 /// origin only.
@@ -79,7 +89,7 @@ pub fn app(state: AppState) -> Router {
         // Outermost, so every answer has them: errors, panics and the web app included.
         .layer(SetResponseHeaderLayer::overriding(
             CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+            content_security_policy(&state.config),
         ))
         .layer(SetResponseHeaderLayer::overriding(
             X_CONTENT_TYPE_OPTIONS,

@@ -526,8 +526,10 @@ async fn a_delivery_order_asks_for_its_location_and_address(db: PgPool) {
     .await;
     assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
     // A sandbox card (approved), tokenised by the sandbox from its number.
-    let pay = json!({ "type": "credit_card", "installments": 2, "number": "4000000000000010",
-                      "name": "MARIA S", "expiry": "12/30", "cvv": "123" });
+    let pay = common::with_billing_address(
+        json!({ "type": "credit_card", "installments": 2, "number": "4000000000000010",
+                "name": "MARIA S", "expiry": "12/30", "cvv": "123" }),
+    );
     let no_place = send(
         &app,
         "POST",

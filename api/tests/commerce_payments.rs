@@ -385,7 +385,9 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     let declined = shop
         .order(
             1,
-            json!({ "type": "credit_card", "card_token": card_token, "installments": 1 }),
+            common::with_billing_address(
+                json!({ "type": "credit_card", "card_token": card_token, "installments": 1 }),
+            ),
         )
         .await;
     assert_eq!(
@@ -427,8 +429,10 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     let approved = shop
         .order(
             1,
-            json!({ "type": "credit_card", "number": "4000000000000010", "name": "MARIA S",
+            common::with_billing_address(
+                json!({ "type": "credit_card", "number": "4000000000000010", "name": "MARIA S",
                           "expiry": "12/30", "cvv": "123", "installments": 2 }),
+            ),
         )
         .await;
     assert_eq!(approved.status, StatusCode::OK, "{}", approved.text);
@@ -445,8 +449,10 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     let processing = shop
         .order(
             1,
-            json!({ "type": "credit_card", "number": "4000000000000036", "name": "MARIA S",
+            common::with_billing_address(
+                json!({ "type": "credit_card", "number": "4000000000000036", "name": "MARIA S",
                           "expiry": "12/30", "cvv": "123" }),
+            ),
         )
         .await;
     assert_eq!(processing.status, StatusCode::OK, "{}", processing.text);
@@ -470,12 +476,40 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     );
     assert_eq!(shop.stock().await, (8, 0));
 
-    // A card number outside the sandbox's tokeniser and no card at all are refused.
+    // No card at all, and a new card without its billing address (the provider does not
+    // tokenise it) or with a wrong CEP, are refused before anything is charged.
     let none = shop.order(1, json!({ "type": "credit_card" })).await;
     assert_eq!(none.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         none.json()["messages"],
         json!(["Informe os dados do cartão."])
+    );
+    let unbilled = shop
+        .order(
+            1,
+            json!({ "type": "credit_card", "card_token": "tok_whatever", "installments": 1 }),
+        )
+        .await;
+    assert_eq!(unbilled.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        unbilled.json()["messages"],
+        json!(["Informe o endereço de cobrança do cartão."])
+    );
+    let mut bad_cep = common::with_billing_address(
+        json!({ "type": "credit_card", "card_token": "tok_whatever", "installments": 1 }),
+    );
+    bad_cep["cep"] = json!("88010-40");
+    let bad_cep = shop.order(1, bad_cep).await;
+    assert_eq!(bad_cep.json()["messages"], json!(["CEP inválido"]));
+    // Nothing sold nor charged: the hold waits for the corrected form.
+    assert_eq!(shop.stock().await, (8, 1));
+    let charges: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    assert_eq!(
+        charges, 3,
+        "the declined, approved and processing cards only"
     );
 }
 
@@ -611,6 +645,86 @@ async fn a_pix_paid_after_its_expiry_completes_what_it_can(db: PgPool) {
     assert_eq!(mails, (1, 1));
     // Nothing was sold twice: one unit left (the one the sold-out update kept).
     assert_eq!(shop.stock().await.0 - shop.stock().await.1, 1);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_late_pix_confirmed_from_every_side_at_once_is_handled_once(db: PgPool) {
+    let shop = shop(&db, 10).await;
+    let late_mails = |needle: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT count(*) FROM apalis.jobs
+                  WHERE job_type = 'mail.send' AND convert_from(job, 'UTF8') LIKE $1",
+            )
+            .bind(format!("%{needle}%"))
+            .fetch_one(&db)
+            .await
+            .expect("mails")
+        }
+    };
+
+    // Stock still there: two browser checks and the webhook at once re-claim it once.
+    let order = shop.order(1, json!({ "type": "pix" })).await.json();
+    shop.run_out(order_id(&order), &charge_of(&order)).await;
+    run_jobs::<PixExpire>(&db, "pix.expire", true).await;
+    shop.sandbox
+        .pay_pix(&charge_of(&order), &PixPayment::default())
+        .await
+        .expect("late payment");
+    let (first, second, _) = tokio::join!(
+        shop.check(order_id(&order)),
+        shop.check(order_id(&order)),
+        shop.deliver()
+    );
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    shop.deliver().await;
+    assert_eq!(
+        shop.read_order(order_id(&order)).await["status"],
+        "Pagamento confirmado"
+    );
+    assert_eq!(shop.stock().await, (9, 0), "one unit re-claimed, once");
+    assert_eq!(shop.balance().await, 0, "the wallet part spent again, once");
+    assert_eq!(late_mails("seu pedido foi confirmado").await, 1);
+
+    // Sold out meanwhile: the same three at once give the money back once.
+    let order = shop.order(1, json!({ "type": "pix" })).await.json();
+    shop.run_out(order_id(&order), &charge_of(&order)).await;
+    run_jobs::<PixExpire>(&db, "pix.expire", true).await;
+    sqlx::query("UPDATE products SET stock = reserved WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("sold out");
+    shop.sandbox
+        .pay_pix(&charge_of(&order), &PixPayment::default())
+        .await
+        .expect("late payment");
+    let (first, second, _) = tokio::join!(
+        shop.check(order_id(&order)),
+        shop.check(order_id(&order)),
+        shop.deliver()
+    );
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    shop.deliver().await;
+    let refunds: (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM refunds WHERE order_id = $1),
+                (SELECT count(*) FROM sandbox_refunds WHERE charge_id = $2)",
+    )
+    .bind(order_id(&order))
+    .bind(charge_of(&order))
+    .fetch_one(&db)
+    .await
+    .expect("refunds");
+    assert_eq!(refunds, (1, 1), "one refund, one return of the money");
+    assert_eq!(late_mails("será devolvido").await, 1);
+    assert_eq!(
+        shop.balance().await,
+        0,
+        "the wallet part was not spent twice"
+    );
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
@@ -859,6 +973,7 @@ async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
             ("FILIA_PAYMENTS", "pagarme"),
             ("FILIA_PAGARME_SECRET_KEY", "sk_test_x"),
             ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x"),
         ],
     );
     let (_, token) = common::demo_member_session(&db).await;
@@ -946,8 +1061,10 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
     let first = shop
         .order(
             1,
-            json!({ "type": "credit_card", "number": "5500000000000010", "name": "MARIA S",
+            common::with_billing_address(
+                json!({ "type": "credit_card", "number": "5500000000000010", "name": "MARIA S",
                           "expiry": "12/30", "cvv": "123", "save": true }),
+            ),
         )
         .await;
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
@@ -1021,9 +1138,22 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
         .await
         .expect("part")
         .expect("a card part");
-    payment::keep_card_source(&mut tx, part.payment_id, &CardSource::Token(token))
-        .await
-        .expect("source");
+    let address = domain::commerce::cards::billing_address(
+        "88010400",
+        "Rua Felipe Schmidt",
+        "515",
+        "Florianópolis",
+        "SC",
+    )
+    .expect("address");
+    payment::keep_card_source(
+        &mut tx,
+        part.payment_id,
+        &CardSource::Token(token),
+        Some(&address),
+    )
+    .await
+    .expect("source");
     charge::schedule_recovery(&mut tx, &part)
         .await
         .expect("recovery");
@@ -1051,6 +1181,14 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
         .expect("charges");
     assert_eq!(charges, 1);
     assert_eq!(shop.stock().await, (9, 0));
+    // The card's token and billing address were kept for the charge only.
+    let (source, address): (Option<String>, Option<Value>) =
+        sqlx::query_as("SELECT charge_source, billing_address FROM payments WHERE id = $1")
+            .bind(part.payment_id)
+            .fetch_one(&db)
+            .await
+            .expect("payment");
+    assert_eq!((source, address), (None, None));
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

@@ -109,10 +109,10 @@ async fn the_config_tells_whether_payments_run_on_the_sandbox(db: PgPool) {
         .await
         .expect("seed");
     let sandbox = app(db.clone());
-    assert_eq!(
-        station_for(&sandbox, "127.0.0.1").await.1["payments_sandbox"],
-        true
-    );
+    let (_, body) = station_for(&sandbox, "127.0.0.1").await;
+    assert_eq!(body["payments_sandbox"], true);
+    // The sandbox tokenises through our own API: no provider's tokeniser.
+    assert_eq!(body["card_tokenizer"], serde_json::Value::Null);
 
     let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
     let pagarme = app_with(
@@ -121,10 +121,17 @@ async fn the_config_tells_whether_payments_run_on_the_sandbox(db: PgPool) {
             ("FILIA_PAYMENTS", "pagarme"),
             ("FILIA_PAGARME_SECRET_KEY", "sk_test_x"),
             ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x"),
+            ("FILIA_PAGARME_URL", "https://pagarme.example/core/v5"),
         ],
     );
+    let (_, body) = station_for(&pagarme, "127.0.0.1").await;
+    assert_eq!(body["payments_sandbox"], false);
+    // The browser sends a new card straight to Pagar.me with our public key, never the
+    // secret one.
     assert_eq!(
-        station_for(&pagarme, "127.0.0.1").await.1["payments_sandbox"],
-        false
+        body["card_tokenizer"],
+        serde_json::json!({"url": "https://pagarme.example/core/v5/tokens", "app_id": "pk_test_x"})
     );
+    assert!(!body.to_string().contains("sk_test_x"));
 }

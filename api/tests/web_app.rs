@@ -152,3 +152,25 @@ async fn every_answer_carries_the_security_headers(db: PgPool) {
         assert_eq!(answer.headers["content-security-policy"], CSP, "{path}");
     }
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn with_pagarme_the_page_may_reach_its_card_tokenizer_only(db: PgPool) {
+    let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
+    let app = app_with(
+        db,
+        &[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_test_x"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x"),
+        ],
+    );
+    let answer = get(&app, "/api/nada").await;
+    assert_eq!(
+        answer.headers["content-security-policy"],
+        CSP.replace(
+            "connect-src 'self' https://viacep.com.br;",
+            "connect-src 'self' https://viacep.com.br https://api.pagar.me;"
+        )
+    );
+}

@@ -15,8 +15,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use domain::infra::payments::pagarme::{Pagarme, SIGNATURE_HEADER, WebhookKey};
 use domain::infra::payments::{
-    CardChargeRequest, CardSource, ChargeStatus, Customer, GatewayError, PaymentGateway,
-    PaymentMethod, PixChargeRequest, RefundStatus, WebhookKind,
+    BillingAddress, CardChargeRequest, CardSource, ChargeStatus, Customer, GatewayError,
+    PaymentGateway, PaymentMethod, PixChargeRequest, RefundStatus, WebhookKind,
 };
 use domain::shared::secret::Secret;
 use serde_json::{Value, json};
@@ -268,10 +268,19 @@ fn pix(amount_cents: i64, key: &str) -> PixChargeRequest {
 }
 
 fn card(amount_cents: i64, source: CardSource, key: &str) -> CardChargeRequest {
+    // A new card (a token) carries the payment form's billing address; a saved card has its own.
+    let billing_address = matches!(source, CardSource::Token(_)).then(|| BillingAddress {
+        zip_code: "88010400".into(),
+        street: "Rua Felipe Schmidt".into(),
+        number: "515".into(),
+        city: "Florianópolis".into(),
+        state: "SC".into(),
+    });
     CardChargeRequest {
         amount_cents,
         installments: 3,
         source,
+        billing_address,
         reference: "PED-8".into(),
         idempotency_key: key.into(),
         customer: customer(),
@@ -353,7 +362,13 @@ async fn cards_paid_declined_refunded_in_part_and_in_full() {
     let body = &seen(&state)[0].body;
     assert_eq!(
         body["payments"][0]["credit_card"],
-        json!({"installments": 3, "statement_descriptor": "FILIA", "card_token": "tok_ok"})
+        json!({
+            "installments": 3, "statement_descriptor": "FILIA", "card_token": "tok_ok",
+            "card": {"billing_address": {
+                "line_1": "515, Rua Felipe Schmidt", "zip_code": "88010400",
+                "city": "Florianópolis", "state": "SC", "country": "BR"
+            }}
+        })
     );
 
     let saved = pagarme
@@ -361,10 +376,9 @@ async fn cards_paid_declined_refunded_in_part_and_in_full() {
         .await
         .expect("paid");
     assert_eq!(saved.status, ChargeStatus::Paid);
-    assert_eq!(
-        seen(&state)[1].body["payments"][0]["credit_card"]["card_id"],
-        "card_abc"
-    );
+    let saved_card = &seen(&state)[1].body["payments"][0]["credit_card"];
+    assert_eq!(saved_card["card_id"], "card_abc");
+    assert!(saved_card.get("card").is_none(), "{saved_card}");
 
     let declined = pagarme
         .create_card_charge(&card(1_000, CardSource::Token("tok_declined".into()), "c3"))

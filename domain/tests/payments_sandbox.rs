@@ -63,6 +63,7 @@ fn card_request(amount_cents: i64, source: CardSource, key: &str) -> CardChargeR
         amount_cents,
         installments: 1,
         source,
+        billing_address: None,
         reference: "PED-2".into(),
         idempotency_key: key.into(),
         customer: customer(),

@@ -171,3 +171,15 @@ pub async fn demo_member_session(db: &PgPool) -> (domain::infra::demo::DemoStati
         .expect("session");
     (demo, token)
 }
+
+/// A new card's payment form with the billing address the form asks (spec 002 section 3).
+pub fn with_billing_address(mut payment: serde_json::Value) -> serde_json::Value {
+    let address = serde_json::json!({
+        "cep": "88.010-400", "street": "Rua Felipe Schmidt", "street_number": "515",
+        "city": "Florianópolis", "state": "SC"
+    });
+    if let (Some(form), Some(fields)) = (payment.as_object_mut(), address.as_object()) {
+        form.extend(fields.clone());
+    }
+    payment
+}

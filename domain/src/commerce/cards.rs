@@ -4,6 +4,9 @@
 use serde::Serialize;
 use sqlx::PgConnection;
 
+use crate::accounts::signup::{INVALID_STATE, STATES};
+use crate::infra::payments::BillingAddress;
+
 /// The spec's saved card: `id, brand, last_digits, issuing`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct SavedCard {
@@ -79,4 +82,83 @@ pub async fn allows_installments(
         .bind(station_id)
         .fetch_optional(conn)
         .await
+}
+
+/// What a new card's billing address is told when a field is missing or wrong.
+pub const BILLING_ADDRESS_REQUIRED: &str = "Informe o endereço de cobrança do cartão.";
+pub const BILLING_ZIP_INVALID: &str = "CEP inválido";
+
+/// A new card's billing address from the payment form's `cep, street, street_number, city,
+/// state` (masked or not): every field given, eight CEP digits, a real state's code.
+pub fn billing_address(
+    cep: &str,
+    street: &str,
+    number: &str,
+    city: &str,
+    state: &str,
+) -> Result<BillingAddress, &'static str> {
+    let [street, number, city, state] = [street, number, city, state].map(str::trim);
+    if [cep.trim(), street, number, city, state].contains(&"") {
+        return Err(BILLING_ADDRESS_REQUIRED);
+    }
+    let zip_code: String = cep.chars().filter(char::is_ascii_digit).collect();
+    if zip_code.len() != 8
+        || cep
+            .chars()
+            .any(|c| !c.is_ascii_digit() && !".- ".contains(c))
+    {
+        return Err(BILLING_ZIP_INVALID);
+    }
+    let state = state.to_ascii_uppercase();
+    if !STATES.contains(&state.as_str()) {
+        return Err(INVALID_STATE);
+    }
+    Ok(BillingAddress {
+        zip_code,
+        street: street.into(),
+        number: number.into(),
+        city: city.into(),
+        state,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_billing_address_takes_the_forms_masks_and_refuses_gaps() {
+        let address = billing_address(
+            "88.010-400",
+            " Rua Felipe Schmidt ",
+            "515",
+            "Florianópolis",
+            "sc",
+        )
+        .expect("valid");
+        assert_eq!(
+            (
+                address.zip_code.as_str(),
+                address.street.as_str(),
+                address.state.as_str()
+            ),
+            ("88010400", "Rua Felipe Schmidt", "SC")
+        );
+        assert_eq!(
+            billing_address("88010400", "Rua A", " ", "Florianópolis", "SC"),
+            Err(BILLING_ADDRESS_REQUIRED)
+        );
+        assert_eq!(
+            billing_address("8801040", "Rua A", "1", "Florianópolis", "SC"),
+            Err(BILLING_ZIP_INVALID)
+        );
+        assert_eq!(
+            billing_address("88010400x", "Rua A", "1", "Florianópolis", "SC"),
+            Err(BILLING_ZIP_INVALID)
+        );
+        assert_eq!(
+            billing_address("88010400", "Rua A", "1", "Florianópolis", "XX"),
+            Err(INVALID_STATE)
+        );
+    }
 }

@@ -17,8 +17,8 @@ use super::orders::{self, Confirmation, Method};
 use super::{CommerceResult, lock_member};
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::infra::payments::{
-    CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer, PaymentMethod,
-    PixCharge, PixChargeRequest,
+    BillingAddress, CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer,
+    PaymentMethod, PixCharge, PixChargeRequest,
 };
 use crate::shared::money::format_brl;
 use crate::wallet::ledger::{self, Spend, SpendKind};
@@ -51,6 +51,7 @@ pub struct ChargePart {
     pub status: String,
     pub charge_id: Option<String>,
     pub charge_source: Option<String>,
+    pub billing_address: Option<sqlx::types::Json<BillingAddress>>,
     pub failure_reason: Option<String>,
     pub expires_at: Option<DateTime<Utc>>,
 }
@@ -84,6 +85,7 @@ impl ChargePart {
             amount_cents: self.amount,
             installments: u32::try_from(self.installments.max(1)).unwrap_or(1),
             source,
+            billing_address: self.billing_address.clone().map(|address| address.0),
             reference: self.order_code.clone(),
             idempotency_key: self.idempotency_key(),
             customer,
@@ -114,7 +116,7 @@ fn source_to_column(source: &CardSource) -> String {
 const PART_COLUMNS: &str = "p.id AS payment_id, o.id AS order_id, o.code AS order_code,
     o.status AS order_status, o.station_id, o.user_id, o.checkout_id, p.method, p.amount,
     p.installments, p.status, p.gateway_charge_id AS charge_id, p.charge_source,
-    p.failure_reason, p.expires_at
+    p.billing_address, p.failure_reason, p.expires_at
     FROM payments p JOIN orders o ON o.id = p.order_id";
 
 /// The order's card or PIX part (its latest), if it has one.
@@ -160,13 +162,15 @@ pub async fn keep_card_source(
     conn: &mut PgConnection,
     payment_id: i64,
     source: &CardSource,
+    billing_address: Option<&BillingAddress>,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "UPDATE payments SET charge_source = $2
+        "UPDATE payments SET charge_source = $2, billing_address = $3
           WHERE id = $1 AND gateway_charge_id IS NULL AND charge_source IS NULL",
     )
     .bind(payment_id)
     .bind(source_to_column(source))
+    .bind(billing_address.map(sqlx::types::Json))
     .execute(conn)
     .await?;
     Ok(())
@@ -405,7 +409,7 @@ pub async fn decline(
         .execute(&mut *conn)
         .await?;
     let failed = sqlx::query(
-        "UPDATE payments SET status = 'failed', failure_reason = $2, charge_source = NULL
+        "UPDATE payments SET status = 'failed', failure_reason = $2, charge_source = NULL, billing_address = NULL
           WHERE id = $1 AND status = 'pending'",
     )
     .bind(part.payment_id)
@@ -437,7 +441,7 @@ pub async fn end_unpaid_part(
         .execute(&mut *conn)
         .await?;
     let ended = sqlx::query(
-        "UPDATE payments SET status = $2, charge_source = NULL WHERE id = $1 AND status = 'pending'",
+        "UPDATE payments SET status = $2, charge_source = NULL, billing_address = NULL WHERE id = $1 AND status = 'pending'",
     )
     .bind(part.payment_id)
     .bind(part_status)
@@ -462,7 +466,7 @@ pub async fn record_card(
 ) -> CommerceResult<Applied> {
     keep_charge_id(conn, part.payment_id, &charge.charge_id).await?;
     sqlx::query(
-        "UPDATE payments SET charge_source = NULL, gateway_status = $2
+        "UPDATE payments SET charge_source = NULL, billing_address = NULL, gateway_status = $2
           WHERE id = $1 AND gateway_charge_id = $3",
     )
     .bind(part.payment_id)
@@ -513,7 +517,7 @@ async fn late_payment(
 ) -> CommerceResult<Option<LateSettlement>> {
     lock_member(conn, part.user_id).await?;
     let claimed = sqlx::query(
-        "UPDATE payments SET status = 'paid', paid_at = now(), charge_source = NULL
+        "UPDATE payments SET status = 'paid', paid_at = now(), charge_source = NULL, billing_address = NULL
           WHERE id = $1 AND status IN ('expired', 'cancelled', 'failed')",
     )
     .bind(part.payment_id)

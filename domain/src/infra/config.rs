@@ -32,6 +32,9 @@ pub struct Config {
     pub pagarme_secret_key: Option<Secret<String>>,
     /// The PEM public key Pagar.me signs webhooks with; required for `pagarme`.
     pub pagarme_webhook_public_key: Option<String>,
+    /// Pagar.me's public key (`pk_...`): the browser sends cards to Pagar.me's tokeniser
+    /// with it, so card data never reaches us; required for `pagarme`.
+    pub pagarme_public_key: Option<String>,
     /// Pagar.me's API base; overridable so a test can answer like it.
     pub pagarme_url: String,
     /// How long a call to the payment provider may take, in seconds.
@@ -123,6 +126,23 @@ pub enum StationRef {
     Subdomain(String),
 }
 
+/// The browser's card tokeniser: `POST {url}?appId={app_id}` with the card, answered by a
+/// token the order carries instead of the card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardTokenizer {
+    pub url: String,
+    pub app_id: String,
+}
+
+impl CardTokenizer {
+    /// The scheme, host and port the browser connects to (for the Content-Security-Policy).
+    pub fn origin(&self) -> String {
+        url::Url::parse(&self.url)
+            .map(|url| url.origin().ascii_serialization())
+            .unwrap_or_default()
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 #[error("invalid configuration: {variable}: {reason}")]
 pub struct ConfigError {
@@ -173,6 +193,7 @@ impl Config {
             payments: parse(&lookup, "FILIA_PAYMENTS", "sandbox")?,
             pagarme_secret_key: lookup("FILIA_PAGARME_SECRET_KEY").map(Secret::new),
             pagarme_webhook_public_key: lookup("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY"),
+            pagarme_public_key: lookup("FILIA_PAGARME_PUBLIC_KEY"),
             pagarme_url: lookup("FILIA_PAGARME_URL")
                 .unwrap_or_else(|| crate::infra::payments::pagarme::DEFAULT_URL.into()),
             payments_timeout_seconds: parse(&lookup, "FILIA_PAYMENTS_TIMEOUT_SECONDS", "20")?,
@@ -289,6 +310,19 @@ impl Config {
                     reason,
                 }
             })?;
+            // A secret key here would be served to every browser by `GET /api/config`.
+            if !self
+                .pagarme_public_key
+                .as_deref()
+                .is_some_and(|key| key.starts_with("pk_"))
+            {
+                return Err(ConfigError {
+                    variable: "FILIA_PAGARME_PUBLIC_KEY",
+                    reason:
+                        "required when FILIA_PAYMENTS is pagarme, and must be a public key (pk_...)"
+                            .into(),
+                });
+            }
         }
         if self.captcha != CaptchaProvider::Off {
             if self.captcha_secret.is_none() {
@@ -316,6 +350,18 @@ impl Config {
             &self.pix_merchant_name,
             &self.pix_merchant_city,
         )
+    }
+
+    /// Where the browser tokenises a new card, with Pagar.me only: its tokens endpoint and
+    /// our public key as `appId` (the sandbox tokenises through our own API instead).
+    pub fn card_tokenizer(&self) -> Option<CardTokenizer> {
+        if self.payments != PaymentsProvider::Pagarme {
+            return None;
+        }
+        Some(CardTokenizer {
+            url: format!("{}/tokens", self.pagarme_url.trim_end_matches('/')),
+            app_id: self.pagarme_public_key.clone()?,
+        })
     }
 
     /// Whether the signing key is the public development one (`serve` refuses it behind an
@@ -467,6 +513,7 @@ mod tests {
             ("FILIA_PAYMENTS", "pagarme"),
             ("FILIA_PAGARME_SECRET_KEY", "sk_test"),
             ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test"),
         ])
         .expect("valid overrides");
         assert_eq!(config.bind.port(), 9000);
@@ -498,15 +545,43 @@ mod tests {
         ])
         .expect_err("bad public key");
         assert_eq!(err.variable, "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY");
+        for browser_key in [None, Some("sk_live_hunter2")] {
+            let mut vars = vec![
+                ("FILIA_PAYMENTS", "pagarme"),
+                ("FILIA_PAGARME_SECRET_KEY", "sk_live_hunter2"),
+                ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+            ];
+            vars.extend(browser_key.map(|key| ("FILIA_PAGARME_PUBLIC_KEY", key)));
+            let err = config(&vars).expect_err("no browser key, or a secret one");
+            assert_eq!(err.variable, "FILIA_PAGARME_PUBLIC_KEY");
+            assert!(!err.to_string().contains("hunter2"));
+        }
         let on = config(&[
             ("FILIA_PAYMENTS", "pagarme"),
             ("FILIA_PAGARME_SECRET_KEY", "sk_live_hunter2"),
             ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_live_abc"),
             ("FILIA_SANDBOX_WEBHOOK_SECRET", "whsec_s3cr3t"),
         ])
         .expect("complete");
         let printed = format!("{on:?}");
         assert!(!printed.contains("hunter2") && !printed.contains("s3cr3t"));
+    }
+
+    #[test]
+    fn only_pagarme_has_a_browser_tokenizer() {
+        assert_eq!(config(&[]).expect("sandbox").card_tokenizer(), None);
+        let pagarme = config(&[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_test"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_abc"),
+        ])
+        .expect("pagarme");
+        let tokenizer = pagarme.card_tokenizer().expect("tokenizer");
+        assert_eq!(tokenizer.url, "https://api.pagar.me/core/v5/tokens");
+        assert_eq!(tokenizer.app_id, "pk_test_abc");
+        assert_eq!(tokenizer.origin(), "https://api.pagar.me");
     }
 
     #[test]

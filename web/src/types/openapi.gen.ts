@@ -1866,6 +1866,12 @@ export interface components {
         CardToken: {
             card_token: string;
         };
+        /** @description The provider's browser tokeniser (docs/api-commerce.md, "Paying by card and PIX"). */
+        CardTokenizer: {
+            /** @description The provider's public key (`pk_...`). */
+            app_id: string;
+            url: string;
+        };
         /** @description One activity's part of the order form. */
         CartAction: {
             /** Format: int64 */
@@ -2487,6 +2493,12 @@ export interface components {
          */
         PaymentForm: {
             card_token?: string | null;
+            /**
+             * @description A new card's billing address (providers do not tokenise it): CEP, with or without
+             *     its mask.
+             */
+            cep?: string | null;
+            city?: string | null;
             cvv?: string | null;
             expiry?: string | null;
             /** Format: int64 */
@@ -2498,6 +2510,10 @@ export interface components {
             save?: boolean;
             /** Format: int64 */
             selected_card?: number | null;
+            /** @description The state's two letters. */
+            state?: string | null;
+            street?: string | null;
+            street_number?: string | null;
             type?: null | components["schemas"]["Method"];
         };
         /** @description The account waiting for activation, its contacts masked. */
@@ -2860,6 +2876,7 @@ export interface components {
         };
         SiteConfig: {
             captcha: components["schemas"]["CaptchaWidget"];
+            card_tokenizer: null | components["schemas"]["CardTokenizer"];
             /**
              * @description The payments run on the sandbox (`FILIA_PAYMENTS=sandbox`): the web app tokenises
              *     cards through `POST /sandbox/card-tokens` and offers "Simular pagamento" on a PIX.

@@ -14,7 +14,7 @@ use domain::commerce::orders::{self, DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::payment;
 use domain::commerce::totals::Totals;
 use domain::infra::payments::sandbox::CardDetails;
-use domain::infra::payments::{CardSource, GatewayError, PaymentGateway};
+use domain::infra::payments::{BillingAddress, CardSource, GatewayError, PaymentGateway};
 use jobs::kinds::ReservationRelease;
 use jobs::kinds::commerce::after_paid;
 use jobs::kinds::commerce::charge::{self, ChargeError, Charged};
@@ -253,6 +253,41 @@ struct PaymentForm {
     /// Save the card for later purchases once it pays.
     #[serde(default)]
     save: bool,
+    /// A new card's billing address (providers do not tokenise it): CEP, with or without
+    /// its mask.
+    #[serde(default)]
+    cep: Option<String>,
+    #[serde(default)]
+    street: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    street_number: Value,
+    #[serde(default)]
+    city: Option<String>,
+    /// The state's two letters.
+    #[serde(default)]
+    state: Option<String>,
+}
+
+impl PaymentForm {
+    fn billing_address(&self) -> ApiResult<BillingAddress> {
+        let field = |value: &Option<String>| value.clone().unwrap_or_default();
+        cards::billing_address(
+            &field(&self.cep),
+            &field(&self.street),
+            &text(&self.street_number).unwrap_or_default(),
+            &field(&self.city),
+            &field(&self.state),
+        )
+        .map_err(ApiError::invalid)
+    }
+}
+
+/// The card an order is to be charged with, as the gateway takes it.
+struct Card {
+    source: CardSource,
+    /// A new card's; a saved card has its own at the provider.
+    billing_address: Option<BillingAddress>,
 }
 
 const RAW_CARD_REFUSED: &str =
@@ -284,18 +319,12 @@ async fn save_card(state: &AppState, member: Member, token: &str) -> ApiResult<(
     Ok(())
 }
 
-/// The card the form names, as the gateway takes it: a token, a saved card of the
-/// caller's, or (sandbox only) a raw number tokenised by the sandbox.
-async fn card_source(
-    state: &AppState,
-    member: Member,
-    form: &PaymentForm,
-) -> ApiResult<Option<CardSource>> {
+/// The card the form names: a token from the browser's tokeniser, a saved card of the
+/// caller's, or (sandbox only) a raw number tokenised by the sandbox; a new card with its
+/// billing address.
+async fn card_of(state: &AppState, member: Member, form: &PaymentForm) -> ApiResult<Option<Card>> {
     if form.method != Some(Method::CreditCard) {
         return Ok(None);
-    }
-    if let Some(token) = form.card_token.as_deref().filter(|t| !t.trim().is_empty()) {
-        return Ok(Some(CardSource::Token(token.trim().to_string())));
     }
     if let Some(card_id) = whole(&form.selected_card).filter(|id| *id > 0) {
         let mut conn = state.db.acquire().await?;
@@ -303,15 +332,39 @@ async fn card_source(
             cards::gateway_card_id(&mut conn, member.user_id, state.gateway.provider(), card_id)
                 .await?
                 .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
-        return Ok(Some(CardSource::SavedCard(gateway_id)));
+        return Ok(Some(Card {
+            source: CardSource::SavedCard(gateway_id),
+            billing_address: None,
+        }));
     }
-    let Some(number) = form.number.as_deref().filter(|n| !n.trim().is_empty()) else {
-        return Ok(None);
+    let given = |value: &Option<String>| {
+        value
+            .as_deref()
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(str::to_string)
     };
+    let (token, number) = (given(&form.card_token), given(&form.number));
+    if token.is_none() && number.is_none() {
+        return Ok(None);
+    }
+    let billing_address = form.billing_address()?;
+    let token = match token {
+        Some(token) => token,
+        None => sandbox_token(state, form, number.as_deref().unwrap_or_default()).await?,
+    };
+    Ok(Some(Card {
+        source: CardSource::Token(token),
+        billing_address: Some(billing_address),
+    }))
+}
+
+/// The sandbox's token for a raw card number (the demo's shortcut; refused elsewhere).
+async fn sandbox_token(state: &AppState, form: &PaymentForm, number: &str) -> ApiResult<String> {
     let Some(sandbox) = state.gateway.sandbox() else {
         return Err(ApiError::invalid(RAW_CARD_REFUSED));
     };
-    let token = sandbox
+    sandbox
         .tokenize_card(&CardDetails {
             number: number.to_string(),
             holder_name: form.name.clone().unwrap_or_default(),
@@ -322,8 +375,7 @@ async fn card_source(
         .map_err(|err| match err {
             GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
             other => ApiError::Internal(other.into()),
-        })?;
-    Ok(Some(CardSource::Token(token)))
+        })
 }
 
 /// The spec's body. `isOnlyPayment` may be sent and is not read: whether the wallet pays
@@ -408,8 +460,8 @@ async fn place_order(
             other => Some(whole(other).ok_or_else(|| ApiError::invalid("checkout_id inválido."))?),
         },
     };
-    let source = match payment {
-        Some(form) => card_source(&state, member, form).await?,
+    let card = match payment {
+        Some(form) => card_of(&state, member, form).await?,
         None => None,
     };
     let mut tx = state.db.begin().await?;
@@ -422,10 +474,16 @@ async fn place_order(
         }
         if let Some(part) = payment::part_of_order(&mut tx, placed.order_id).await? {
             if part.method() == Method::CreditCard {
-                let source = source
+                let card = card
                     .as_ref()
                     .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
-                payment::keep_card_source(&mut tx, part.payment_id, source).await?;
+                payment::keep_card_source(
+                    &mut tx,
+                    part.payment_id,
+                    &card.source,
+                    card.billing_address.as_ref(),
+                )
+                .await?;
             }
             charge::schedule_recovery(&mut tx, &part).await?;
         }
@@ -436,7 +494,7 @@ async fn place_order(
     match charge::charge_order(&state.db, &state.gateway, placed.order_id).await {
         Ok(Charged::Declined(reason)) => return Err(ApiError::invalid(reason)),
         Ok(Charged::Paid) if placed.created && payment.is_some_and(|p| p.save) => {
-            if let Some(CardSource::Token(token)) = &source {
+            if let Some(CardSource::Token(token)) = card.as_ref().map(|card| &card.source) {
                 save_card(&state, member, token).await?;
             }
         }

@@ -26,6 +26,17 @@ struct SiteConfig {
     /// The payments run on the sandbox (`FILIA_PAYMENTS=sandbox`): the web app tokenises
     /// cards through `POST /sandbox/card-tokens` and offers "Simular pagamento" on a PIX.
     payments_sandbox: bool,
+    /// With Pagar.me: where the browser sends a new card (`POST {url}?appId={app_id}`, no
+    /// other header) to have the token the order carries; card data never reaches us.
+    card_tokenizer: Option<CardTokenizer>,
+}
+
+/// The provider's browser tokeniser (docs/api-commerce.md, "Paying by card and PIX").
+#[derive(Debug, Serialize, ToSchema)]
+struct CardTokenizer {
+    url: String,
+    /// The provider's public key (`pk_...`).
+    app_id: String,
 }
 
 /// What the web app needs to show the human-verification widget on public forms.
@@ -81,5 +92,12 @@ async fn site_config(
         station_id,
         captcha,
         payments_sandbox: state.gateway.sandbox().is_some(),
+        card_tokenizer: state
+            .config
+            .card_tokenizer()
+            .map(|tokenizer| CardTokenizer {
+                url: tokenizer.url,
+                app_id: tokenizer.app_id,
+            }),
     }))
 }

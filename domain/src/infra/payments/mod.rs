@@ -163,9 +163,32 @@ pub struct CardChargeRequest {
     pub amount_cents: i64,
     pub installments: u32,
     pub source: CardSource,
+    /// A new card's billing address (providers do not tokenise it); a saved card has its own.
+    pub billing_address: Option<BillingAddress>,
     pub reference: String,
     pub idempotency_key: String,
     pub customer: Customer,
+}
+
+/// Where a card's bill goes, as the payment form takes it (spec 002 section 3). Its Debug
+/// shows the state only: an address never reaches a log.
+#[derive(Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BillingAddress {
+    /// Eight digits.
+    pub zip_code: String,
+    pub street: String,
+    pub number: String,
+    pub city: String,
+    /// The state's two letters (`SC`).
+    pub state: String,
+}
+
+impl std::fmt::Debug for BillingAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BillingAddress")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -469,6 +492,7 @@ mod tests {
             "FILIA_PAYMENTS" => Some("pagarme".into()),
             "FILIA_PAGARME_SECRET_KEY" => Some("sk_test_hunter2".into()),
             "FILIA_PAGARME_WEBHOOK_PUBLIC_KEY" => Some(key.into()),
+            "FILIA_PAGARME_PUBLIC_KEY" => Some("pk_test_abc".into()),
             _ => None,
         })
         .expect("pagarme");

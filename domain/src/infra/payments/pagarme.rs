@@ -16,8 +16,9 @@ use serde_json::{Value, json};
 
 use super::sandbox::parse_event;
 use super::{
-    CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer, GatewayError,
-    PaymentGateway, PaymentMethod, PixCharge, PixChargeRequest, Refund, RefundStatus, WebhookEvent,
+    BillingAddress, CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer,
+    GatewayError, PaymentGateway, PaymentMethod, PixCharge, PixChargeRequest, Refund, RefundStatus,
+    WebhookEvent,
 };
 use crate::shared::secret::Secret;
 
@@ -223,6 +224,10 @@ impl PaymentGateway for Pagarme {
         match &request.source {
             CardSource::Token(token) => card["card_token"] = json!(token),
             CardSource::SavedCard(id) => card["card_id"] = json!(id),
+        }
+        // The token holds the card only: its billing address goes beside it.
+        if let Some(address) = &request.billing_address {
+            card["card"] = json!({ "billing_address": billing_address_json(address) });
         }
         let charge = self
             .create_order(
@@ -459,6 +464,17 @@ impl ChargeBody {
             failure_reason,
         })
     }
+}
+
+/// Pagar.me's address: `line_1` is "number, street" (its documented order).
+fn billing_address_json(address: &BillingAddress) -> Value {
+    json!({
+        "line_1": format!("{}, {}", address.number, address.street),
+        "zip_code": address.zip_code,
+        "city": address.city,
+        "state": address.state,
+        "country": "BR",
+    })
 }
 
 fn customer_json(customer: &Customer) -> Value {

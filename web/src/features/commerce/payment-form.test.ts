@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   birthDate,
-  birthDateToApi,
   cardNumber,
   cep,
   cpf,
@@ -20,6 +19,7 @@ import {
   paymentFormRules,
   paymentToApi,
   cardToTokenize,
+  cardForProvider,
   phone,
   PHONE_INVALID,
   type PaymentFormValues,
@@ -142,10 +142,6 @@ describe("payment form checks", () => {
 });
 
 describe("payment form conversions on sending", () => {
-  it("send the birth date as yyyy-mm-dd", () => {
-    expect(birthDateToApi("09/03/1990")).toBe("1990-03-09");
-  });
-
   it("send the expiry as MM/YY", () => {
     expect(expiryToApi("12/30")).toBe("12/30");
     expect(expiryToApi("0127")).toBe("01/27");
@@ -240,6 +236,9 @@ describe("payment form rules", () => {
         cvv: "12",
         phone: "(11) 9 8765",
         cep: "01.310",
+        // What a CEP the lookup did not find writes: a mark, not an address to bill.
+        city: "CEP inválido",
+        street: "CEP inválido",
       }),
     ).toEqual({
       number: "Número inválido",
@@ -250,6 +249,8 @@ describe("payment form rules", () => {
       cvv: "CVV inválido",
       phone: PHONE_INVALID,
       cep: "CEP inválido",
+      city: "CEP inválido",
+      street: "CEP inválido",
     });
   });
 });
@@ -270,10 +271,38 @@ describe("paymentToApi", () => {
     });
   });
 
-  it("sends a new card as its token only, never the number", () => {
+  it("sends a new card as its token and billing address, never the number nor the cvv", () => {
     const sent = paymentToApi(NEW_CARD_FORM, "tok_abc");
-    expect(sent).toEqual({ type: "credit_card", selected_card: 0, installments: 3, save: true, card_token: "tok_abc" });
+    expect(sent).toEqual({
+      type: "credit_card",
+      selected_card: 0,
+      installments: 3,
+      save: true,
+      card_token: "tok_abc",
+      cep: "01310100",
+      street: "Avenida Paulista",
+      street_number: "1000",
+      city: "São Paulo",
+      state: "SP",
+    });
     expect(JSON.stringify(sent)).not.toContain("4111");
+    expect(JSON.stringify(sent)).not.toContain('"123"');
+  });
+});
+
+describe("cardForProvider", () => {
+  it("gives Pagar.me's tokeniser the card, the holder's CPF and a four-digit year", () => {
+    expect(cardForProvider({ ...NEW_CARD_FORM, expiry: "0731" })).toEqual({
+      type: "card",
+      card: {
+        number: "4111111111111111",
+        holder_name: "Maria da Silva",
+        holder_document: "52998224725",
+        exp_month: 7,
+        exp_year: 2031,
+        cvv: "123",
+      },
+    });
   });
 });
 

@@ -4,6 +4,7 @@
 // cards with a 3-digit cvc and a 4-digit expiry (spec 002 section 9, "Cards").
 import { applyPattern, digitsOf, maskCep, maskCpf, maskDate } from "@/lib/masks";
 import type { FormRules, Rule } from "@/components/form/use-form";
+import { notCepMark } from "@/features/address";
 import {
   cep as cepShape,
   cpf as cpfCheck,
@@ -76,12 +77,6 @@ export function expiry(value: string | null | undefined, today: CalendarDate = l
 export function phone(value: string | null | undefined): string | undefined {
   if (!value) return undefined;
   return digitsOf(value).length === 11 ? undefined : PHONE_INVALID;
-}
-
-/** The birth date as the API takes it: dd/mm/yyyy becomes yyyy-mm-dd. */
-export function birthDateToApi(masked: string): string {
-  const [day = "", month = "", year = ""] = masked.split("/");
-  return `${year}-${month}-${day}`;
 }
 
 /** The expiry as the API takes it: MM/YY, whether the field held "1230" or "12/30". */
@@ -172,9 +167,9 @@ export function paymentFormRules({ installmentsAsked }: { installmentsAsked: boo
     cvv: newCard(cvc),
     phone: newCard(phone),
     cep: newCard(cep),
-    city: newCard(),
+    city: newCard(notCepMark),
     state: newCard(),
-    street: newCard(),
+    street: newCard(notCepMark),
     street_number: newCard(),
   };
 }
@@ -190,10 +185,29 @@ export function cardToTokenize(values: Values) {
 }
 
 /**
+ * A new card as Pagar.me's tokeniser takes it (`POST /tokens`): the card and its holder's
+ * CPF; the billing address is not tokenised, it goes with the order.
+ */
+export function cardForProvider(values: Values) {
+  const [month = "", year = ""] = expiryToApi(values.expiry).split("/");
+  return {
+    type: "card" as const,
+    card: {
+      number: digitsOf(values.number),
+      holder_name: values.name.trim(),
+      holder_document: digitsOf(values.cpf),
+      exp_month: Number(month),
+      exp_year: 2000 + Number(year),
+      cvv: values.cvv,
+    },
+  };
+}
+
+/**
  * The payment part of the order as it is sent: the type alone for PIX; for a card, the
  * saved card's id or, for a new card (`selected_card` 0), the token the browser's tokeniser
- * gave for it, with the installments and whether to save it. Card data never goes in the
- * order's body (docs/api-commerce.md, "Paying by card and PIX").
+ * gave for it and its billing address, with the installments and whether to save it. Card
+ * data never goes in the order's body (docs/api-commerce.md, "Paying by card and PIX").
  */
 export function paymentToApi(values: Values, cardToken: string | null = null) {
   if (values.type === "pix") return { type: "pix" as const, installments: 1 };
@@ -201,5 +215,16 @@ export function paymentToApi(values: Values, cardToken: string | null = null) {
   if (values.selected_card !== NEW_CARD) {
     return { type: "credit_card" as const, selected_card: Number(values.selected_card), installments };
   }
-  return { type: "credit_card" as const, selected_card: 0, installments, save: values.save, card_token: cardToken };
+  return {
+    type: "credit_card" as const,
+    selected_card: 0,
+    installments,
+    save: values.save,
+    card_token: cardToken,
+    cep: digitsOf(values.cep),
+    street: values.street.trim(),
+    street_number: values.street_number.trim(),
+    city: values.city.trim(),
+    state: values.state,
+  };
 }

@@ -2,6 +2,7 @@
 // docs/decisions.md. Only a CEP of eight digits is looked up.
 import { useMutation } from "@tanstack/react-query";
 import { digitsOf } from "@/lib/masks";
+import { MESSAGES } from "@/lib/validators";
 
 export const CEP_LOOKUP_URL = "https://viacep.com.br/ws/{cep}/json/";
 
@@ -19,6 +20,15 @@ interface ViaCepAnswer {
   localidade?: string;
   uf?: string;
   erro?: boolean | string;
+}
+
+/**
+ * Rule for the street and city an address lookup fills: the "CEP inválido" an unknown CEP
+ * writes there (spec 002's catalogue) is a mark, not an address, so it stays an error until
+ * the member types real data.
+ */
+export function notCepMark(value: string): string | undefined {
+  return value.trim() === MESSAGES.cep ? MESSAGES.cep : undefined;
 }
 
 /** Whether a CEP field holds the eight digits that start a lookup. */

@@ -51,14 +51,16 @@ export function useApplyCoupon() {
 }
 
 /**
- * Places the order; its refusal opens the failed-payment dialog. Once placed, the cart was
- * bought, the wallet was spent and the member has one more order.
+ * Places the order; its refusal opens the failed-payment dialog. The body is made when the
+ * mutation runs, so a new card's tokenising counts as part of placing it (pending, and a
+ * refusal, alike). Once placed, the cart was bought, the wallet was spent and the member
+ * has one more order.
  */
 export function usePlaceOrder() {
   const queryClient = useQueryClient();
   const userId = useSession()?.user.id ?? 0;
   return useMutation({
-    mutationFn: placeOrder,
+    mutationFn: async (body: () => Promise<PlaceOrderBody>) => placeOrder(await body()),
     meta: OWN_ERROR_TEXT,
     onSuccess: (order) => {
       queryClient.setQueryData(commerceKeys.order(userId, order.id), order);

@@ -1,5 +1,7 @@
 // The shop's refusals as the error catalogue reads them (spec 002 section 8): the server
-// answers `{"messages": [...]}` (each shown on its own) or `{"error": "..."}`.
+// answers `{"messages": [...]}` (each shown on its own) or `{"error": "..."}`; a card
+// tokeniser's refusal is its own message.
+import { CardTokenizerError } from "@/features/commerce/api/card-tokenizer";
 import { ApiError, INTERNAL_SERVER_ERROR_TEXT } from "@/lib/api-client";
 
 function texts(value: unknown): string[] {
@@ -9,6 +11,7 @@ function texts(value: unknown): string[] {
 
 /** Every message of a failed call, or the catalogue's 'Erro interno no servidor'. */
 export function errorMessages(error: unknown): string[] {
+  if (error instanceof CardTokenizerError) return [error.message];
   if (error instanceof ApiError) {
     const body = error.body;
     if (typeof body === "object" && body !== null && !Array.isArray(body)) {

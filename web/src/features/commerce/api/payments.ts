@@ -1,12 +1,12 @@
 // The card and PIX calls around the order (docs/api-commerce.md, "Paying by card and PIX"):
-// saved cards, installments, the coupon's removal, the sandbox's tokeniser and simulated
-// PIX payment, and whether this deployment runs the sandbox (GET /config).
+// saved cards, installments, the coupon's removal, the sandbox's simulated PIX payment,
+// and whether this deployment runs the sandbox (GET /config).
 import { queryOptions, skipToken, useMutation, useQuery } from "@tanstack/react-query";
 import { commerceKeys } from "@/features/commerce/api/commerce-keys";
 import { useSession } from "@/features/session";
 import { stationConfigQueryOptions } from "@/features/stations";
 import { api } from "@/lib/api-client";
-import type { CardToTokenize, InstallmentOption, Order, OrderTotals, SavedCard } from "@/types/api";
+import type { InstallmentOption, Order, OrderTotals, SavedCard } from "@/types/api";
 
 /** Whether the payments run on the sandbox: cards are tokenised by it and a PIX can be paid from the screen. */
 export function useSandboxPayments(): boolean {
@@ -65,12 +65,6 @@ export function removeCoupon(userId: number): Promise<OrderTotals> {
 export function useRemoveCoupon() {
   const userId = useSession()?.user.id ?? 0;
   return useMutation({ mutationFn: () => removeCoupon(userId) });
-}
-
-/** The sandbox's stand-in for the provider's browser tokeniser: the card goes to it, never to the order. */
-export async function tokenizeCard(card: CardToTokenize): Promise<string> {
-  const answer = await api.post<{ card_token: string }>("/sandbox/card-tokens", card);
-  return answer.card_token;
 }
 
 /** Pays a PIX charge at the sandbox, as the payer's bank would; the order follows through the webhook. */

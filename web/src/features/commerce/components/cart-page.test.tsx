@@ -28,9 +28,14 @@ import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testin
 import { renderApp } from "@/testing/render-app";
 import { PIX_POLL_MS } from "@/features/commerce/components/cart-page";
 import { DEFAULT_CONFIG, stubApi, type ApiHandler } from "@/testing/stub-api";
-import type { CartLineItem, OrderTotals } from "@/types/api";
+import type { CartLineItem, OrderTotals, StationConfig } from "@/types/api";
 
 const CART_PATH = "/homepage/carrinho";
+const PAGARME_TOKENS = "https://api.pagar.me/core/v5/tokens";
+/** The CEP lookup of the billing address fillNewCard types (ViaCEP, from the browser). */
+const CEP_LOOKUP = "GET https://viacep.com.br/ws/01310100/json/";
+/** What fillNewCard's address and CEP send with a new card's token. */
+const BILLING_ADDRESS = { cep: "01310100", street: "Avenida Paulista", street_number: "1000", city: "São Paulo", state: "SP" };
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
 beforeEach(() => {
@@ -52,6 +57,8 @@ interface CartStubOptions {
   handlers?: Record<string, ApiHandler>;
   /** The deployment runs the payments sandbox (GET /api/config). */
   sandbox?: boolean;
+  /** The provider's browser tokeniser (GET /api/config), with Pagar.me. */
+  cardTokenizer?: StationConfig["card_tokenizer"];
 }
 
 function stubCart({
@@ -61,6 +68,7 @@ function stubCart({
   expiresInSeconds = 900,
   handlers = {},
   sandbox = false,
+  cardTokenizer = null,
 }: CartStubOptions = {}) {
   return stubApi(
     {
@@ -69,10 +77,11 @@ function stubCart({
       [CONFIRM_CART]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals)),
       [CART_TOTALS]: () => jsonResponse(buildTotals(totals)),
       [SAVED_CARDS]: () => jsonResponse([]),
+      [CEP_LOOKUP]: () => jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
       [REMOVE_COUPON]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals).totals),
       ...handlers,
     },
-    { ...DEFAULT_CONFIG, payments_sandbox: sandbox },
+    { ...DEFAULT_CONFIG, payments_sandbox: sandbox, card_tokenizer: cardTokenizer },
   );
 }
 
@@ -544,7 +553,6 @@ describe("cart, card", () => {
       },
     });
     fillNewCard();
-    // The CEP lookup is not stubbed: the field is filled after the others' checks.
     fill("CEP", "01310100");
     click("Revisar pedido");
     await heading("Confira seu pedido");
@@ -553,8 +561,69 @@ describe("cart, card", () => {
     expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
     expect(api.bodySentTo(CARD_TOKENS)).toEqual({ number: "4111111111111111", holder_name: "Maria da Silva", expiry: "12/30", cvv: "123" });
     const order = api.bodySentTo(PLACE_ORDER) as { payment: Record<string, unknown> };
-    expect(order.payment).toEqual({ type: "credit_card", selected_card: 0, installments: 1, save: false, card_token: "sbx_tok_1" });
+    expect(order.payment).toEqual({
+      type: "credit_card",
+      selected_card: 0,
+      installments: 1,
+      save: false,
+      card_token: "sbx_tok_1",
+      ...BILLING_ADDRESS,
+    });
     expect(JSON.stringify(order)).not.toContain("4111");
+  });
+
+  it("with Pagar.me sends the card to its tokeniser with the public key only, and the order its token", async () => {
+    const tokens = `POST ${PAGARME_TOKENS}?appId=pk_test_abc`;
+    const api = await toCard({
+      cardTokenizer: { url: PAGARME_TOKENS, app_id: "pk_test_abc" },
+      handlers: {
+        [tokens]: () => jsonResponse({ id: "token_Xy12", type: "card" }),
+        [PLACE_ORDER]: () => jsonResponse(buildOrder()),
+      },
+    });
+    fillNewCard();
+    fill("CEP", "01310100");
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Efetuar pagamento");
+
+    expect(await heading("Pedido realizado com sucesso!")).toBeInTheDocument();
+    expect(api.bodySentTo(tokens)).toEqual({
+      type: "card",
+      card: {
+        number: "4111111111111111",
+        holder_name: "Maria da Silva",
+        holder_document: "52998224725",
+        exp_month: 12,
+        exp_year: 2030,
+        cvv: "123",
+      },
+    });
+    // Pagar.me takes Content-Type only: never our session, never a secret key.
+    expect(api.authorizationSentTo(tokens)).toBeNull();
+    const order = api.bodySentTo(PLACE_ORDER) as { payment: Record<string, unknown> };
+    expect(order.payment).toMatchObject({ card_token: "token_Xy12", ...BILLING_ADDRESS });
+    expect(JSON.stringify(order)).not.toContain("4111");
+    expect(api.callsTo(CARD_TOKENS)).toHaveLength(0);
+  });
+
+  it("shows Pagar.me's refusal of the card and orders nothing", async () => {
+    const tokens = `POST ${PAGARME_TOKENS}?appId=pk_test_abc`;
+    const api = await toCard({
+      cardTokenizer: { url: PAGARME_TOKENS, app_id: "pk_test_abc" },
+      handlers: {
+        [tokens]: () => jsonResponse({ message: "The request is invalid." }, 422),
+        [PLACE_ORDER]: () => jsonResponse(buildOrder()),
+      },
+    });
+    fillNewCard();
+    fill("CEP", "01310100");
+    click("Revisar pedido");
+    await heading("Confira seu pedido");
+    click("Efetuar pagamento");
+
+    expect(await screen.findByRole("dialog")).toHaveTextContent("Dados do cartão inválidos.");
+    expect(api.callsTo(PLACE_ORDER)).toHaveLength(0);
   });
 
   it("without a tokeniser refuses a new card before anything is ordered", async () => {
@@ -568,6 +637,27 @@ describe("cart, card", () => {
     expect(await screen.findByRole("dialog")).toHaveTextContent("Pagamento com cartão novo indisponível no momento.");
     expect(api.callsTo(PLACE_ORDER)).toHaveLength(0);
     expect(api.callsTo(CARD_TOKENS)).toHaveLength(0);
+  });
+
+  it("makes the first saved card the default when the cards arrive after the card was chosen", async () => {
+    let answerCards: (response: Response) => void = () => undefined;
+    const cardsAnswered = new Promise<Response>((resolve) => (answerCards = resolve));
+    await toCard({ handlers: { [SAVED_CARDS]: () => cardsAnswered } });
+    // Nothing saved known yet: the new card's form shows, untouched.
+    expect(screen.getByLabelText("Número do cartão")).toBeInTheDocument();
+    answerCards(jsonResponse([{ id: 12, brand: "Visa", last_digits: "1111", issuing: "Visa" }]));
+    expect(await screen.findByLabelText("Cartão")).toHaveValue("12");
+    expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
+  });
+
+  it("keeps a new card being typed when the saved cards arrive late", async () => {
+    let answerCards: (response: Response) => void = () => undefined;
+    const cardsAnswered = new Promise<Response>((resolve) => (answerCards = resolve));
+    await toCard({ handlers: { [SAVED_CARDS]: () => cardsAnswered } });
+    fill("Número do cartão", "4111");
+    answerCards(jsonResponse([{ id: 12, brand: "Visa", last_digits: "1111", issuing: "Visa" }]));
+    expect(await screen.findByLabelText("Cartão")).toHaveValue("0");
+    expect(screen.getByLabelText("Número do cartão")).toHaveValue("4111");
   });
 
   it("offers the saved cards ('Novo cartão' is 0) and the installments the server computed", async () => {
@@ -586,7 +676,11 @@ describe("cart, card", () => {
 
     const cards = await screen.findByLabelText("Cartão");
     expect(within(cards).getAllByRole("option").map((option) => option.textContent)).toEqual(["Visa final 1111", "Novo cartão"]);
-    expect(cards).toHaveValue("0");
+    // The saved card is the default (spec 002 section 4); 'Novo cartão' opens the card form.
+    expect(cards).toHaveValue("12");
+    expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
+    fireEvent.change(cards, { target: { value: "0" } });
+    expect(screen.getByLabelText("Número do cartão")).toBeInTheDocument();
     fireEvent.change(cards, { target: { value: "12" } });
     expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
 

@@ -17,11 +17,11 @@ import {
   usePlaceOrder,
   type PlaceOrderBody,
 } from "@/features/commerce/api/checkout";
+import { useCardTokenizer } from "@/features/commerce/api/card-tokenizer";
 import { errorMessages, serverMessage } from "@/features/commerce/api/error-messages";
 import { orderQueryOptions } from "@/features/commerce/api/orders";
 import {
   checkPayment,
-  tokenizeCard,
   useCartTotals,
   useInstallments,
   useRemoveCoupon,
@@ -66,7 +66,6 @@ import {
 import {
   EMPTY_PAYMENT_FORM,
   NEW_CARD,
-  cardToTokenize,
   paymentFormRules,
   paymentToApi,
 } from "@/features/commerce/payment-form";
@@ -101,8 +100,6 @@ function awaitsPix(order: Order): boolean {
 /** How often the PIX screen reads the order again, so a payment shows without a reload. */
 export const PIX_POLL_MS = 3000;
 export const SIMULATE_PIX_TEXT = "Simular pagamento";
-/** A new card without a tokeniser in the browser (only the sandbox's exists here). */
-export const NO_TOKENIZER_TEXT = "Pagamento com cartão novo indisponível no momento. Escolha um cartão salvo ou PIX.";
 
 /** Why a card was declined: the failed parts' reasons, else the order's status. */
 function declineReasons(order: Order): string[] {
@@ -127,7 +124,7 @@ export function CartPage() {
   const removeCoupon = useRemoveCoupon();
   const simulatePix = useSimulatePixPayment();
   const sandbox = useSandboxPayments();
-  const [tokenizing, setTokenizing] = useState(false);
+  const tokenize = useCardTokenizer();
 
   const [step, setStep] = useState<Step>(0);
   const [reservation, setReservation] = useState<Reservation | null>(null);
@@ -163,6 +160,17 @@ export function CartPage() {
     EMPTY_PAYMENT_FORM,
     asksMethod ? paymentFormRules({ installmentsAsked: installmentOptions.length > 1 }) : {},
   );
+  // A saved card is the default when one exists (spec 002 section 4). The method may be
+  // chosen before the cards arrive: when they do, a new card nothing was typed into yet
+  // gives way to the first saved one (React's "adjust state when data changes", no effect).
+  const [cardsSeen, setCardsSeen] = useState(savedCards.data);
+  if (savedCards.data !== cardsSeen) {
+    setCardsSeen(savedCards.data);
+    const first = savedCards.data?.[0];
+    const untouchedNewCard =
+      payment.values.type === "credit_card" && payment.values.selected_card === NEW_CARD && payment.values.number === "";
+    if (cardsSeen === undefined && first && untouchedNewCard) payment.setValues({ selected_card: String(first.id) });
+  }
 
   // While the PIX screen is open the order is read again every few seconds, so a payment
   // (the bank's webhook, or the sandbox's simulated one) shows without reloading.
@@ -232,33 +240,22 @@ export function CartPage() {
 
   const method = asksMethod && payment.values.type !== "" ? payment.values.type : null;
 
-  /** A new card goes to the tokeniser (the sandbox's here); the order carries its token only. */
-  const cardToken = async (): Promise<string | null> => {
-    if (method !== "credit_card" || payment.values.selected_card !== NEW_CARD) return null;
-    if (!sandbox) throw new Error(NO_TOKENIZER_TEXT);
-    return tokenizeCard(cardToTokenize(payment.values));
-  };
-
-  const submitOrder = async () => {
-    let token: string | null;
-    setTokenizing(true);
-    try {
-      token = await cardToken();
-    } catch (error) {
-      setFailure(error instanceof Error && error.message === NO_TOKENIZER_TEXT ? [NO_TOKENIZER_TEXT] : errorMessages(error));
-      return;
-    } finally {
-      setTokenizing(false);
-    }
-    const body: PlaceOrderBody = {
+  /** The order as sent: a new card goes to the tokeniser first, and only its token goes with it. */
+  const orderBody = async (): Promise<PlaceOrderBody> => {
+    const newCard = method === "credit_card" && payment.values.selected_card === NEW_CARD;
+    const token = newCard ? await tokenize(payment.values) : null;
+    return {
       user_id: userId,
       checkout_id: reservation?.checkout_id ?? null,
       cart: orderCart(groups, choices),
       isOnlyPayment: paymentOnly,
       payment: method ? paymentToApi(payment.values, token) : null,
+      ...(coupon ? { coupon_code: coupon.coupon.code } : {}),
     };
-    if (coupon) body.coupon_code = coupon.coupon.code;
-    placeOrder.mutate(body, {
+  };
+
+  const submitOrder = () => {
+    placeOrder.mutate(orderBody, {
       onSuccess: (placed) => {
         if (placed.status_code === "declined") {
           setDeclined(true);
@@ -471,8 +468,8 @@ export function CartPage() {
               <button
                 type="submit"
                 className="button button--primary"
-                aria-disabled={placeOrder.isPending || tokenizing}
-                disabled={placeOrder.isPending || tokenizing}
+                aria-disabled={placeOrder.isPending}
+                disabled={placeOrder.isPending}
               >
                 {method === "pix" ? "Gerar código para pagamento" : "Efetuar pagamento"}
               </button>

@@ -87,8 +87,10 @@ export function PaymentStep({
   savedCards = [],
   installments = [],
 }: PaymentStepProps) {
+  // A saved card is the default when one exists (spec 002 section 4).
+  const defaultCard = savedCards[0] ? String(savedCards[0].id) : NEW_CARD;
   const chooseMethod = (type: PaymentType) =>
-    form.setValues(type === "credit_card" ? { type, selected_card: NEW_CARD } : { type, selected_card: "", installments: "" });
+    form.setValues(type === "credit_card" ? { type, selected_card: defaultCard } : { type, selected_card: "", installments: "" });
   const isCard = asksMethod && form.values.type === "credit_card";
   return (
     <div className="cart-payment">

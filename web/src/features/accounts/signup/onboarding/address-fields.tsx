@@ -16,14 +16,6 @@ export interface AddressValues {
   state: string;
 }
 
-/**
- * Rule for street and city: the "CEP inválido" an unknown CEP writes there is a mark, not an
- * address, so it stays an error until the member types real data.
- */
-export function notCepMark(value: string): string | undefined {
-  return value.trim() === MESSAGES.cep ? MESSAGES.cep : undefined;
-}
-
 /** The CEP fills the rest: eight digits start a lookup; an unknown CEP marks street and city. */
 export function AddressFields<V extends AddressValues>({ form }: { form: Form<V> }) {
   // The CEP of the pending or applied lookup: not asked again, so edits to its address stay.

@@ -1,5 +1,6 @@
 import { useUpdateParticipant } from "@/features/accounts/signup/api/update-participant";
-import { AddressFields, notCepMark, type AddressValues } from "@/features/accounts/signup/onboarding/address-fields";
+import { AddressFields, type AddressValues } from "@/features/accounts/signup/onboarding/address-fields";
+import { notCepMark } from "@/features/address";
 import { bindText, TextField } from "@/components/form/fields";
 import { adult, matchesPassword } from "@/components/form/rules";
 import { useForm, type FormRules } from "@/components/form/use-form";
