@@ -295,6 +295,84 @@ async fn the_receipt_and_voucher_pdfs_follow_their_jobs_then_download(db: PgPool
     fleet.stop().await.expect("clean stop");
 }
 
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_makes_the_receipt_again_with_what_was_refunded(db: PgPool) {
+    use domain::commerce::{fulfilment, refunds};
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let order_id = order(&db, &world, member_id, None).await;
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+    let uri = format!("/api/product-orders/{order_id}/receipt");
+    let receipt_key = || async {
+        sqlx::query_scalar::<_, Option<String>>("SELECT receipt_key FROM orders WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(&db)
+            .await
+            .expect("order")
+    };
+
+    let first_job = get(&app, &uri, &token).await.json()["job_id"]
+        .as_str()
+        .expect("job")
+        .to_string();
+    wait_succeeded(&db, &first_job).await;
+    assert_eq!(get(&app, &uri, &token).await.status, StatusCode::OK);
+    let first = receipt_key().await.expect("first receipt");
+
+    // One of the two tickets is refunded: the receipt on file no longer tells the truth.
+    let line: i64 = sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_one(&db)
+        .await
+        .expect("line");
+    let mut tx = db.begin().await.expect("tx");
+    let requested = refunds::request(
+        &mut tx,
+        Some(world.station_id),
+        order_id,
+        &refunds::RefundRequest {
+            lines: Some(vec![(line, 1)]),
+            reason: "Desistência".into(),
+        },
+        "staff",
+        None,
+    )
+    .await
+    .expect("refund");
+    refunds::apply(&mut tx, requested.refund_id, None)
+        .await
+        .expect("applied")
+        .expect("once");
+    tx.commit().await.expect("commit");
+    assert_eq!(receipt_key().await, None);
+
+    let making = get(&app, &uri, &token).await;
+    assert_eq!(making.status, StatusCode::ACCEPTED, "{}", making.text);
+    let second_job = making.json()["job_id"].as_str().expect("job").to_string();
+    assert_ne!(
+        second_job, first_job,
+        "a new receipt, not the first job's answer"
+    );
+    wait_succeeded(&db, &second_job).await;
+    let pdf = get(&app, &uri, &token).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    assert!(pdf.text.starts_with("%PDF"));
+    let second = receipt_key().await.expect("second receipt");
+    assert_ne!(second, first);
+    let mut conn = db.acquire().await.expect("conn");
+    let document = fulfilment::receipt_document(&mut conn, order_id)
+        .await
+        .expect("read")
+        .expect("order");
+    assert_eq!(document.data.status, "Parcialmente estornada");
+    assert_eq!(document.data.refunded_cents, Some(3000));
+    assert_eq!(document.stored.as_deref(), Some(second.as_str()));
+    fleet.stop().await.expect("clean stop");
+}
+
 async fn staff(
     db: &PgPool,
     station_id: i64,

@@ -395,20 +395,24 @@ pub fn logo_key(station: &Station) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Records where an order's receipt PDF is; a receipt recorded before is kept (a second
-/// run lost a race) and its key answered.
+/// Records where an order's receipt PDF is, made when `refunded_cents` had been refunded; a
+/// receipt recorded before is kept (a second run lost a race) and its key answered. `None`
+/// when a refund applied since made this one out of date: the next download makes another.
 pub async fn record_receipt(
     conn: &mut PgConnection,
     order_id: i64,
     key: &str,
-) -> sqlx::Result<String> {
+    refunded_cents: i64,
+) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar(
-        "UPDATE orders SET receipt_key = coalesce(receipt_key, $2) WHERE id = $1
+        "UPDATE orders SET receipt_key = coalesce(receipt_key, $2)
+          WHERE id = $1 AND refunded_value = $3
          RETURNING receipt_key",
     )
     .bind(order_id)
     .bind(key)
-    .fetch_one(&mut *conn)
+    .bind(refunded_cents)
+    .fetch_optional(&mut *conn)
     .await
 }
 
@@ -419,6 +423,9 @@ pub struct ReceiptState {
     pub code: String,
     pub status: String,
     pub receipt_key: Option<String>,
+    /// What has been refunded: each refund makes a new receipt (`refunds::apply` forgets
+    /// the one before).
+    pub refunded_value: i64,
 }
 
 impl ReceiptState {
@@ -437,7 +444,8 @@ pub async fn receipt_state(
     order_id: i64,
 ) -> sqlx::Result<Option<ReceiptState>> {
     sqlx::query_as(
-        "SELECT user_id, code, status, receipt_key FROM orders WHERE id = $1 AND station_id = $2",
+        "SELECT user_id, code, status, receipt_key, refunded_value FROM orders
+          WHERE id = $1 AND station_id = $2",
     )
     .bind(order_id)
     .bind(station_id)

@@ -421,7 +421,9 @@ pub async fn apply(
                     WHEN $3 OR total_final_value = 0 THEN 100
                     ELSE round(least(refunded_value + $2, total_final_value) * 100.0
                                / total_final_value, 2) END,
-                closed_at = CASE WHEN $3 THEN now() ELSE closed_at END
+                closed_at = CASE WHEN $3 THEN now() ELSE closed_at END,
+                -- The receipt shows what was refunded: the next download makes it again.
+                receipt_key = NULL
           WHERE id = $1 RETURNING status",
     )
     .bind(order_id)

@@ -10,14 +10,12 @@ use domain::commerce::cards;
 use domain::commerce::cart::Wanted;
 use domain::commerce::checkout::{self as hold, CouponApplied, seconds_left};
 use domain::commerce::order_view::{self, Order};
-use domain::commerce::orders::{self, DeliveryChoice, Method, PlaceOrder};
-use domain::commerce::payment;
+use domain::commerce::orders::{DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::totals::Totals;
 use domain::infra::payments::sandbox::CardDetails;
 use domain::infra::payments::{BillingAddress, CardSource, GatewayError, PaymentGateway};
 use jobs::kinds::ReservationRelease;
-use jobs::kinds::commerce::after_paid;
-use jobs::kinds::commerce::charge::{self, ChargeError, Charged};
+use jobs::kinds::commerce::charge::{self, CardToCharge, ChargeError, Charged};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -283,13 +281,6 @@ impl PaymentForm {
     }
 }
 
-/// The card an order is to be charged with, as the gateway takes it.
-struct Card {
-    source: CardSource,
-    /// A new card's; a saved card has its own at the provider.
-    billing_address: Option<BillingAddress>,
-}
-
 const RAW_CARD_REFUSED: &str =
     "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
 const CARD_REQUIRED: &str = "Informe os dados do cartão.";
@@ -322,7 +313,11 @@ async fn save_card(state: &AppState, member: Member, token: &str) -> ApiResult<(
 /// The card the form names: a token from the browser's tokeniser, a saved card of the
 /// caller's, or (sandbox only) a raw number tokenised by the sandbox; a new card with its
 /// billing address.
-async fn card_of(state: &AppState, member: Member, form: &PaymentForm) -> ApiResult<Option<Card>> {
+async fn card_of(
+    state: &AppState,
+    member: Member,
+    form: &PaymentForm,
+) -> ApiResult<Option<CardToCharge>> {
     if form.method != Some(Method::CreditCard) {
         return Ok(None);
     }
@@ -332,7 +327,7 @@ async fn card_of(state: &AppState, member: Member, form: &PaymentForm) -> ApiRes
             cards::gateway_card_id(&mut conn, member.user_id, state.gateway.provider(), card_id)
                 .await?
                 .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
-        return Ok(Some(Card {
+        return Ok(Some(CardToCharge {
             source: CardSource::SavedCard(gateway_id),
             billing_address: None,
         }));
@@ -353,7 +348,7 @@ async fn card_of(state: &AppState, member: Member, form: &PaymentForm) -> ApiRes
         Some(token) => token,
         None => sandbox_token(state, form, number.as_deref().unwrap_or_default()).await?,
     };
-    Ok(Some(Card {
+    Ok(Some(CardToCharge {
         source: CardSource::Token(token),
         billing_address: Some(billing_address),
     }))
@@ -464,44 +459,31 @@ async fn place_order(
         Some(form) => card_of(&state, member, form).await?,
         None => None,
     };
-    let mut tx = state.db.begin().await?;
-    let placed = orders::place(&mut tx, member.station_id, member.user_id, &order)
-        .await
-        .map_err(commerce_error)?;
-    if placed.created {
-        if placed.paid {
-            after_paid(&mut tx, placed.order_id).await?;
-        }
-        if let Some(part) = payment::part_of_order(&mut tx, placed.order_id).await? {
-            if part.method() == Method::CreditCard {
-                let card = card
-                    .as_ref()
-                    .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
-                payment::keep_card_source(
-                    &mut tx,
-                    part.payment_id,
-                    &card.source,
-                    card.billing_address.as_ref(),
-                )
-                .await?;
-            }
-            charge::schedule_recovery(&mut tx, &part).await?;
-        }
-    }
-    tx.commit().await?;
-    // The gateway, outside any transaction; the part's id is the idempotency key, so a
-    // repeated call (or the recovery job) after a crash here never charges twice.
-    match charge::charge_order(&state.db, &state.gateway, placed.order_id).await {
-        Ok(Charged::Declined(reason)) => return Err(ApiError::invalid(reason)),
-        Ok(Charged::Paid) if placed.created && payment.is_some_and(|p| p.save) => {
-            if let Some(CardSource::Token(token)) = card.as_ref().map(|card| &card.source) {
+    let placed = charge::place_and_charge(
+        &state.db,
+        &state.gateway,
+        member.station_id,
+        member.user_id,
+        &order,
+        card.as_ref(),
+    )
+    .await;
+    let placed = match placed {
+        Ok((_, Charged::Declined(reason))) => return Err(ApiError::invalid(reason)),
+        Ok((placed, charged)) => {
+            if placed.created
+                && charged == Charged::Paid
+                && payment.is_some_and(|p| p.save)
+                && let Some(CardSource::Token(token)) = card.as_ref().map(|card| &card.source)
+            {
                 save_card(&state, member, token).await?;
             }
+            placed
         }
-        Ok(_) => {}
         Err(ChargeError::Commerce(err)) => return Err(commerce_error(err)),
+        Err(ChargeError::NoCard) => return Err(ApiError::invalid(CARD_REQUIRED)),
         Err(err) => return Err(ApiError::Internal(err.into())),
-    }
+    };
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, placed.order_id)
         .await?

@@ -134,27 +134,15 @@ async fn check_payment(
         .await?
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
     own(member, order.user_id)?;
-    let part = payment::part_of_order(&mut conn, order_id).await?;
     drop(conn);
-    if let Some(part) = part.filter(|p| p.status == "pending") {
-        match &part.charge_id {
-            Some(charge_id) => {
-                charge::sync_charge(
-                    &state.db,
-                    &state.gateway,
-                    &state.config.public_url,
-                    charge_id,
-                )
-                .await
-                .map_err(charge_error)?;
-            }
-            None => {
-                charge::charge_order(&state.db, &state.gateway, order_id)
-                    .await
-                    .map_err(charge_error)?;
-            }
-        }
-    }
+    charge::check_order(
+        &state.db,
+        &state.gateway,
+        &state.config.public_url,
+        order_id,
+    )
+    .await
+    .map_err(charge_error)?;
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, order_id)
         .await?

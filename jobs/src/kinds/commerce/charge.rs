@@ -8,9 +8,9 @@ use chrono::{Duration, Utc};
 use sqlx::PgPool;
 
 use domain::commerce::CommerceError;
-use domain::commerce::orders::Method;
+use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
-use domain::infra::payments::{Gateway, GatewayError, PaymentGateway};
+use domain::infra::payments::{BillingAddress, CardSource, Gateway, GatewayError, PaymentGateway};
 
 use super::after_paid;
 use super::payment_sync::PaymentSync;
@@ -37,6 +37,55 @@ pub enum ChargeError {
     /// A refund the bank started could not be undone here (a ledger or database failure).
     #[error("bank refund: {0}")]
     BankRefund(#[from] domain::commerce::refunds::RefundError),
+    /// The order has a card part and no card was given.
+    #[error("a card part without a card")]
+    NoCard,
+}
+
+/// The card an order is to be charged with.
+#[derive(Debug, Clone)]
+pub struct CardToCharge {
+    pub source: CardSource,
+    /// A new card's (providers do not tokenise it); a saved card has its own.
+    pub billing_address: Option<BillingAddress>,
+}
+
+/// Places the order of the member's hold and charges its card or PIX part. The order, its
+/// confirmation job when the wallet paid it all, the card to charge and the recovery job
+/// go on one transaction; the gateway is asked after it, outside any transaction. The
+/// part's id is the idempotency key, so a repeated call (or the recovery job) after a
+/// crash in between never charges twice.
+pub async fn place_and_charge(
+    db: &PgPool,
+    gateway: &Gateway,
+    station_id: i64,
+    user_id: i64,
+    order: &PlaceOrder,
+    card: Option<&CardToCharge>,
+) -> Result<(Placed, Charged), ChargeError> {
+    let mut tx = db.begin().await?;
+    let placed = orders::place(&mut tx, station_id, user_id, order).await?;
+    if placed.created {
+        if placed.paid {
+            after_paid(&mut tx, placed.order_id).await?;
+        }
+        if let Some(part) = payment::part_of_order(&mut tx, placed.order_id).await? {
+            if part.method() == Method::CreditCard {
+                let card = card.ok_or(ChargeError::NoCard)?;
+                payment::keep_card_source(
+                    &mut tx,
+                    part.payment_id,
+                    &card.source,
+                    card.billing_address.as_ref(),
+                )
+                .await?;
+            }
+            schedule_recovery(&mut tx, &part).await?;
+        }
+    }
+    tx.commit().await?;
+    let charged = charge_order(db, gateway, placed.order_id).await?;
+    Ok((placed, charged))
 }
 
 /// What charging an order's part came to.
@@ -49,6 +98,32 @@ pub enum Charged {
     Paid,
     /// The card was declined, with the reason the member reads.
     Declined(String),
+}
+
+/// "Verificar pagamento": the order's pending part read again at the provider (the
+/// webhook may be late), or charged now if a crash left it uncharged. Anything else about
+/// the order is left as it is.
+pub async fn check_order(
+    db: &PgPool,
+    gateway: &Gateway,
+    public_url: &str,
+    order_id: i64,
+) -> Result<(), ChargeError> {
+    let mut conn = db.acquire().await?;
+    let part = payment::part_of_order(&mut conn, order_id).await?;
+    drop(conn);
+    let Some(part) = part.filter(|part| part.status == "pending") else {
+        return Ok(());
+    };
+    match &part.charge_id {
+        Some(charge_id) => {
+            sync_charge(db, gateway, public_url, charge_id).await?;
+        }
+        None => {
+            charge_order(db, gateway, order_id).await?;
+        }
+    }
+    Ok(())
 }
 
 /// Charges the order's pending card or PIX part with the part's id as idempotency key,

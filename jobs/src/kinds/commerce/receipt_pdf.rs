@@ -1,5 +1,6 @@
-//! `receipt.pdf` `{order_id}`: renders an order's receipt (off the async threads), stores
-//! it under an unguessable key and records the key on the order. The screens follow this
+//! `receipt.pdf` `{order_id}`: renders an order's receipt as it stands (off the async
+//! threads), stores it under an unguessable key and records the key on the order; a refund
+//! forgets the key, so the receipt is made again with what was refunded. The screens follow this
 //! job (`GET /api/jobs/{id}`) and then download through the owner-checked route. A run
 //! that finds the receipt stored answers it; two racing runs keep the first one recorded.
 
@@ -21,18 +22,28 @@ pub struct ReceiptPdf {
 }
 
 impl ReceiptPdf {
-    /// One job per order; one that failed for good or was cancelled is put back in its
-    /// queue, so asking again (the download route) makes the receipt after all.
+    /// One job per order and refunded amount (a refund makes a new receipt); one that
+    /// failed for good or was cancelled is put back in its queue, so asking again (the
+    /// download route) makes the receipt after all.
     pub async fn enqueue(
         tx: &mut PgConnection,
         station_id: i64,
         user_id: i64,
         order_id: i64,
     ) -> sqlx::Result<Enqueued> {
+        let refunded: Option<i64> =
+            sqlx::query_scalar("SELECT refunded_value FROM orders WHERE id = $1")
+                .bind(order_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let key = match refunded.unwrap_or(0) {
+            0 => format!("order:{order_id}"),
+            cents => format!("order:{order_id}:refunded:{cents}"),
+        };
         let enqueued = Enqueue::new(Self { order_id })
             .owner(station_id, Some(user_id))
             .about("order", order_id)
-            .idempotency_key(format!("order:{order_id}"))
+            .idempotency_key(key)
             .push(&mut *tx)
             .await?;
         pdf::rearm_if_failed(tx, enqueued).await
@@ -61,12 +72,18 @@ impl Job for ReceiptPdf {
             return Ok(json!({ "order_id": self.order_id, "ready": true }));
         }
         let order_id = self.order_id;
+        let refunded = document.data.refunded_cents.unwrap_or(0);
+        // A receipt a refund has made out of date meanwhile is not kept (an empty key:
+        // `make` deletes the file); the next download asks for the new one.
         pdf::make(
             &ctx,
             "receipts",
             document.logo_key.as_deref(),
             document.data,
-            async |key: &str| fulfilment::record_receipt(&mut conn, order_id, key).await,
+            async |key: &str| {
+                let kept = fulfilment::record_receipt(&mut conn, order_id, key, refunded).await?;
+                Ok(kept.unwrap_or_default())
+            },
         )
         .await?;
         Ok(json!({ "order_id": self.order_id, "ready": true }))

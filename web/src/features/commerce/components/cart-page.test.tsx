@@ -32,6 +32,7 @@ import type { CartLineItem, OrderTotals, StationConfig } from "@/types/api";
 
 const CART_PATH = "/homepage/carrinho";
 const PAGARME_TOKENS = "https://api.pagar.me/core/v5/tokens";
+const SAVE_CARD = "Salvar este cartão para as próximas compras";
 /** The CEP lookup of the billing address fillNewCard types (ViaCEP, from the browser). */
 const CEP_LOOKUP = "GET https://viacep.com.br/ws/01310100/json/";
 /** What fillNewCard's address and CEP send with a new card's token. */
@@ -553,6 +554,7 @@ describe("cart, card", () => {
       },
     });
     fillNewCard();
+    expect(screen.getByRole("checkbox", { name: SAVE_CARD })).toBeInTheDocument();
     fill("CEP", "01310100");
     click("Revisar pedido");
     await heading("Confira seu pedido");
@@ -582,6 +584,8 @@ describe("cart, card", () => {
       },
     });
     fillNewCard();
+    // Only the sandbox keeps cards so far: no box that would do nothing.
+    expect(screen.queryByRole("checkbox", { name: SAVE_CARD })).not.toBeInTheDocument();
     fill("CEP", "01310100");
     click("Revisar pedido");
     await heading("Confira seu pedido");

@@ -429,6 +429,7 @@ export function CartPage() {
               asksMethod={asksMethod}
               form={payment}
               savedCards={savedCards.data}
+              canSaveCard={sandbox}
               installments={installmentOptions}
             />
             {countdown}

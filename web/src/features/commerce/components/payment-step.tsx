@@ -74,6 +74,12 @@ interface PaymentStepProps {
   form: Form<PaymentFormValues>;
   /** The member's saved cards (`GET /user-credit-cards/{id}`). */
   savedCards?: readonly SavedCard[];
+  /**
+   * Whether a new card can be kept for later: only the sandbox keeps cards so far (with
+   * Pagar.me the order's card is not attached to a customer's wallet), so the box is not
+   * offered where it would do nothing.
+   */
+  canSaveCard?: boolean;
   /** The options of `POST /calculate-installments`; empty when the activity allows none. */
   installments?: readonly InstallmentOption[];
 }
@@ -85,6 +91,7 @@ export function PaymentStep({
   asksMethod,
   form,
   savedCards = [],
+  canSaveCard = false,
   installments = [],
 }: PaymentStepProps) {
   // A saved card is the default when one exists (spec 002 section 4).
@@ -149,11 +156,13 @@ export function PaymentStep({
       {isCard && form.values.selected_card === NEW_CARD && (
         <>
           <CardFields form={form} />
-          <CheckboxField
-            label="Salvar este cartão para as próximas compras"
-            checked={form.values.save}
-            onChange={(save) => form.setValue("save", save)}
-          />
+          {canSaveCard && (
+            <CheckboxField
+              label="Salvar este cartão para as próximas compras"
+              checked={form.values.save}
+              onChange={(save) => form.setValue("save", save)}
+            />
+          )}
         </>
       )}
     </div>
