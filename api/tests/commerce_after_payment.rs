@@ -373,6 +373,99 @@ async fn a_refund_makes_the_receipt_again_with_what_was_refunded(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let partner_id: i64 = sqlx::query_scalar(
+        "INSERT INTO partners (station_id, name) VALUES ($1, 'Casa de Shows') RETURNING id",
+    )
+    .bind(world.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("partner");
+    sqlx::query("UPDATE actions SET partner_id = $1 WHERE station_id = $2")
+        .bind(partner_id)
+        .bind(world.station_id)
+        .execute(&db)
+        .await
+        .expect("partner of the activity");
+    let (partner_user, partner_token) = member(&db, world.station_id, "portaria@casa.com.br").await;
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(partner_user)
+        .bind(partner_id)
+        .execute(&db)
+        .await
+        .expect("grant");
+    let order_id = order(&db, &world, member_id, None).await;
+    let code: String = sqlx::query_scalar("SELECT code FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&db)
+        .await
+        .expect("code");
+    let uri = format!("/api/validator/orders/{code}");
+
+    let seen = get(&app, &uri, &partner_token).await;
+    assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    let seen = seen.json();
+    assert_eq!(seen["code"], code);
+    assert_eq!(seen["paid"], true);
+    assert_eq!(seen["status"], "Pagamento confirmado");
+    assert_eq!(
+        seen["lines"],
+        json!([{ "product": "Ingresso", "quantity": 2 }])
+    );
+    assert_eq!(seen["member_name"], "Outra Pessoa");
+    // The member who bought it sees it too; another member, and a partner of another
+    // activity, do not; an unknown code, or one of another station, is not found.
+    assert_eq!(get(&app, &uri, &token).await.status, StatusCode::OK);
+    assert_eq!(
+        get(&app, &uri, &world.other.1).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let other_partner: i64 = sqlx::query_scalar(
+        "INSERT INTO partners (station_id, name) VALUES ($1, 'Outra') RETURNING id",
+    )
+    .bind(world.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("partner");
+    let (stranger, stranger_token) = member(&db, world.station_id, "x@outra.com.br").await;
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(stranger)
+        .bind(other_partner)
+        .execute(&db)
+        .await
+        .expect("grant");
+    assert_eq!(
+        get(&app, &uri, &stranger_token).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        get(&app, "/api/validator/orders/NOPE", &partner_token)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let elsewhere = common::insert_station(&db, "longe").await;
+    let (_, far_token) = member(&db, elsewhere, "maria@longe.com.br").await;
+    assert_eq!(
+        get(&app, &uri, &far_token).await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    // Once wholly refunded it is no longer to be handed over.
+    sqlx::query("UPDATE orders SET status = 'refunded' WHERE id = $1")
+        .bind(order_id)
+        .execute(&db)
+        .await
+        .expect("refunded");
+    let refunded = get(&app, &uri, &partner_token).await.json();
+    assert_eq!(refunded["paid"], false);
+    assert_eq!(refunded["status"], "Estornada");
+}
+
 async fn staff(
     db: &PgPool,
     station_id: i64,

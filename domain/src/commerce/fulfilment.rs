@@ -305,19 +305,7 @@ pub async fn receipt_document(
         return Ok(None);
     };
     let lines = lines(conn, order_id).await?;
-    let deliveries: Vec<(String, bool, Option<String>, i64)> = sqlx::query_as(
-        "SELECT dl.name, NOT dl.delivery,
-                CASE WHEN dl.delivery
-                     THEN nullif(concat_ws(', ', d.address, d.number, d.zipcode), '')
-                     ELSE nullif(concat_ws(', ', dl.street, dl.street_number, dl.zipcode), '')
-                END,
-                d.price
-           FROM order_deliveries d JOIN delivery_locations dl ON dl.id = d.delivery_location_id
-          WHERE d.order_id = $1 ORDER BY d.action_id",
-    )
-    .bind(order_id)
-    .fetch_all(&mut *conn)
-    .await?;
+    let deliveries = order_deliveries(conn, order_id).await?;
     let gateway: Option<(String, i32)> = sqlx::query_as(
         "SELECT method, installments FROM payments
           WHERE order_id = $1 AND method <> 'wallet' ORDER BY id DESC LIMIT 1",
@@ -344,11 +332,11 @@ pub async fn receipt_document(
             .collect(),
         deliveries: deliveries
             .into_iter()
-            .map(|(location, pickup, address, fee_cents)| pdf::Delivery {
-                location,
-                pickup,
-                address,
-                fee_cents,
+            .map(|d| pdf::Delivery {
+                location: d.location,
+                pickup: d.pickup,
+                address: d.address,
+                fee_cents: d.fee_cents,
             })
             .collect(),
         items_cents: row.product_items_sum_value,
@@ -386,6 +374,35 @@ pub async fn receipt_document(
     }))
 }
 
+/// Where an order's deliveries go: one per activity with a location.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct DeliveryRow {
+    pub location: String,
+    pub pickup: bool,
+    /// The member's address for a home delivery, the location's for a pickup.
+    pub address: Option<String>,
+    pub fee_cents: i64,
+}
+
+pub async fn order_deliveries(
+    conn: &mut PgConnection,
+    order_id: i64,
+) -> sqlx::Result<Vec<DeliveryRow>> {
+    sqlx::query_as(
+        "SELECT dl.name AS location, NOT dl.delivery AS pickup,
+                CASE WHEN dl.delivery
+                     THEN nullif(concat_ws(', ', d.address, d.number, d.zipcode), '')
+                     ELSE nullif(concat_ws(', ', dl.street, dl.street_number, dl.zipcode), '')
+                END AS address,
+                d.price AS fee_cents
+           FROM order_deliveries d JOIN delivery_locations dl ON dl.id = d.delivery_location_id
+          WHERE d.order_id = $1 ORDER BY d.action_id",
+    )
+    .bind(order_id)
+    .fetch_all(conn)
+    .await
+}
+
 /// The station's logo as an object key of ours (a seeded path elsewhere is not).
 pub fn logo_key(station: &Station) -> Option<String> {
     station
@@ -393,6 +410,17 @@ pub fn logo_key(station: &Station) -> Option<String> {
         .as_deref()
         .and_then(crate::infra::objects::Objects::key_of_url)
         .map(str::to_string)
+}
+
+/// What has been refunded of an order (0 for none, or an unknown order): the version of
+/// its receipt.
+pub async fn refunded_cents(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<i64> {
+    let refunded: Option<i64> =
+        sqlx::query_scalar("SELECT refunded_value FROM orders WHERE id = $1")
+            .bind(order_id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(refunded.unwrap_or(0))
 }
 
 /// Records where an order's receipt PDF is, made when `refunded_cents` had been refunded; a

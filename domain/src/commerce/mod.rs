@@ -9,6 +9,7 @@ pub mod checkout;
 pub mod coupons;
 pub mod fulfilment;
 pub mod members;
+pub mod order_check;
 pub mod order_view;
 pub mod orders;
 pub mod payment;

@@ -1589,6 +1589,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/validator/orders/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order, as the one handing it over sees it
+         * @description Where a receipt's QR code leads: whether the order is paid, what was bought (less what
+         *     was refunded) and where it goes. For staff of a partner of one of its activities, and
+         *     for the member who bought it.
+         */
+        get: operations["order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/validator/vouchers/{code}": {
         parameters: {
             query?: never;
@@ -2354,6 +2376,32 @@ export interface components {
             sell_vouchers: boolean;
             /** Format: int32 */
             type_id: number;
+        };
+        OrderCheck: {
+            code: string;
+            /** Format: date-time */
+            created_at: string;
+            deliveries: components["schemas"]["OrderCheckDelivery"][];
+            lines: components["schemas"]["OrderCheckLine"][];
+            member_name: string;
+            /** @description Paid and not wholly refunded: what was bought may be handed over. */
+            paid: boolean;
+            /** @description The order's status as members read it ('Pagamento confirmado', ...). */
+            status: string;
+        };
+        OrderCheckDelivery: {
+            /** @description Where it goes (home delivery) or where it is picked up. */
+            address: string | null;
+            location: string;
+            pickup: boolean;
+        };
+        OrderCheckLine: {
+            product: string;
+            /**
+             * Format: int32
+             * @description Units bought and not refunded.
+             */
+            quantity: number;
         };
         OrderDelivery: {
             /** Format: int64 */
@@ -8696,6 +8744,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's code (the QR code's link ends with it) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderCheck"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Neither the order's member nor its partner's staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such order in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

@@ -1,11 +1,15 @@
 //! The partner's validator (the QR code of a voucher opens `{host}/validador/{code}`):
 //! `GET /validator/vouchers/{code}` shows the voucher and `POST` marks it used, once. Only
 //! an account a partner granted (`partner_staff`) for the voucher's activity may do
-//! either; a second use answers 409 'Este voucher já foi utilizado!'.
+//! either; a second use answers 409 'Este voucher já foi utilizado!'. A receipt's QR code
+//! opens `{host}/validador/pedido/{code}`: `GET /validator/orders/{code}` shows the order to
+//! its partner's staff and to its own member.
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use domain::commerce::ORDER_NOT_FOUND;
+use domain::commerce::order_check::{self, NotShown, OrderCheck};
 use domain::commerce::vouchers::{
     self, ALREADY_USED, NotValidated, VOUCHER_NOT_FOUND, VoucherView,
 };
@@ -19,7 +23,9 @@ use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(show, validate))
+    OpenApiRouter::new()
+        .routes(routes!(show, validate))
+        .routes(routes!(order))
 }
 
 fn refused(reason: NotValidated) -> Response {
@@ -91,4 +97,34 @@ async fn validate(
         Ok(found) => Json(found.view).into_response(),
         Err(reason) => refused(reason),
     })
+}
+
+/// An order, as the one handing it over sees it
+///
+/// Where a receipt's QR code leads: whether the order is paid, what was bought (less what
+/// was refunded) and where it goes. For staff of a partner of one of its activities, and
+/// for the member who bought it.
+#[utoipa::path(
+    get,
+    path = "/validator/orders/{code}",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("code" = String, Path, description = "The order's code (the QR code's link ends with it)")),
+    responses(
+        (status = 200, description = "The order", body = OrderCheck),
+        (status = 403, description = "Neither the order's member nor its partner's staff", body = Messages),
+        (status = 404, description = "No such order in the caller's station", body = ErrorMessage),
+    )
+)]
+async fn order(
+    State(state): State<AppState>,
+    member: Member,
+    Path(code): Path<String>,
+) -> ApiResult<Json<OrderCheck>> {
+    let mut conn = state.db.acquire().await?;
+    match order_check::for_viewer(&mut conn, member.station_id, member.user_id, &code).await? {
+        Ok(order) => Ok(Json(order)),
+        Err(NotShown::NotFound) => Err(ApiError::not_found(ORDER_NOT_FOUND)),
+        Err(NotShown::NotAllowed) => Err(ApiError::Forbidden(NOT_AUTHORIZED.into())),
+    }
 }

@@ -31,12 +31,7 @@ impl ReceiptPdf {
         user_id: i64,
         order_id: i64,
     ) -> sqlx::Result<Enqueued> {
-        let refunded: Option<i64> =
-            sqlx::query_scalar("SELECT refunded_value FROM orders WHERE id = $1")
-                .bind(order_id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let key = match refunded.unwrap_or(0) {
+        let key = match fulfilment::refunded_cents(tx, order_id).await? {
             0 => format!("order:{order_id}"),
             cents => format!("order:{order_id}:refunded:{cents}"),
         };

@@ -19,6 +19,11 @@ export const publicPageRoutes: RouteObject[] = [
     element: lazyScreen(async () => (await import("@/features/public-pages/components/qr-code-user-validator-page")).QrCodeUserValidatorPage),
   },
   {
+    // Where a receipt's QR code leads, on a partner's host or the station's.
+    path: "validador/pedido/:code",
+    element: lazyScreen(async () => (await import("@/features/public-pages/components/order-validator-page")).OrderValidatorPage),
+  },
+  {
     // Where a voucher's QR code leads, on a partner's host or the station's.
     path: "validador/:code",
     element: lazyScreen(async () => (await import("@/features/public-pages/components/voucher-validator-page")).VoucherValidatorPage),

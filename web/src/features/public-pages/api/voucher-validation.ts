@@ -1,10 +1,11 @@
 // The partner's validator (docs/api-commerce.md, "The partner's validator"): a signed-in
-// account its partner granted reads a voucher and marks it used, once.
+// account its partner granted reads a voucher and marks it used, once, and reads the order
+// a receipt's QR code names (so may the member who bought it).
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
-import type { Voucher } from "@/types/api";
+import type { OrderCheck, Voucher } from "@/types/api";
 
 const validatorPath = (code: string) => `/validator/vouchers/${encodeURIComponent(code)}`;
 
@@ -29,4 +30,18 @@ export function useValidateVoucher(code: string) {
     meta: OWN_ERROR_TEXT,
     onSuccess: (voucher) => queryClient.setQueryData(validatorVoucherQueryOptions(userId, code).queryKey, voucher),
   });
+}
+
+/** The order a receipt's QR code names, as the one handing it over sees it; nothing is asked without a session. */
+export function useValidatorOrder(code: string) {
+  const userId = useSession()?.user.id;
+  return useQuery(
+    queryOptions({
+      queryKey: ["validator", "order", userId ?? 0, code] as const,
+      queryFn:
+        userId === undefined
+          ? skipToken
+          : ({ signal }) => api.get<OrderCheck>(`/validator/orders/${encodeURIComponent(code)}`, { signal }),
+    }),
+  );
 }

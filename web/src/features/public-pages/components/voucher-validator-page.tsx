@@ -2,42 +2,21 @@
 // an account a partner granted for the voucher's activity, signed in, sees the voucher and
 // marks it used, once. Anyone else (a visitor, a member, staff of another partner) gets the
 // 401 page of spec 002 section 8.
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { LoadingPage } from "@/components/loading-page";
 import { MessagePage } from "@/components/message-page";
 import { useValidateVoucher, useValidatorVoucher } from "@/features/public-pages/api/voucher-validation";
+import { isStatus, Unauthorized } from "@/features/public-pages/components/validator-access";
 import { useSession } from "@/features/session";
-import { ApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
 import type { Voucher } from "@/types/api";
 import "./voucher-validator-page.css";
 
-export const UNAUTHORIZED_TITLE = "Erro 401!";
-export const UNAUTHORIZED_TEXT = "Você não possui autorização para acessar esta página.";
 export const VALIDATOR_TITLE = "Validação de voucher";
 export const VALIDATE_TEXT = "Validar voucher";
 export const VALIDATED_TEXT = "Voucher validado com sucesso!";
 /** Spec 002 section 4 (the shop's member screens say it too). */
 export const VOUCHER_USED_TEXT = "Este voucher já foi utilizado!";
-
-function Unauthorized({ signedIn }: { signedIn: boolean }) {
-  return (
-    <MessagePage title={UNAUTHORIZED_TITLE}>
-      <p>{UNAUTHORIZED_TEXT}</p>
-      {signedIn ? (
-        <Link className="button button--primary" to="/">
-          Voltar ao início
-        </Link>
-      ) : (
-        <Link className="button button--primary" to="/login">
-          Entrar
-        </Link>
-      )}
-    </MessagePage>
-  );
-}
-
-const isStatus = (error: unknown, ...statuses: number[]) => error instanceof ApiError && statuses.includes(error.status);
 
 function VoucherToValidate({ code, voucher }: { code: string; voucher: Voucher }) {
   const validate = useValidateVoucher(code);
