@@ -348,6 +348,14 @@ async fn a_refund_makes_the_receipt_again_with_what_was_refunded(db: PgPool) {
         .expect("once");
     tx.commit().await.expect("commit");
     assert_eq!(receipt_key().await, None);
+    // A receipt job that rendered before the refund does not record its out-of-date file.
+    let mut conn = db.acquire().await.expect("conn");
+    let stale = fulfilment::record_receipt(&mut conn, order_id, "receipts/stale.pdf", 0)
+        .await
+        .expect("record");
+    assert_eq!(stale, None);
+    drop(conn);
+    assert_eq!(receipt_key().await, None);
 
     let making = get(&app, &uri, &token).await;
     assert_eq!(making.status, StatusCode::ACCEPTED, "{}", making.text);
@@ -385,12 +393,14 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
     .fetch_one(&db)
     .await
     .expect("partner");
-    sqlx::query("UPDATE actions SET partner_id = $1 WHERE station_id = $2")
-        .bind(partner_id)
-        .bind(world.station_id)
-        .execute(&db)
-        .await
-        .expect("partner of the activity");
+    sqlx::query(
+        "UPDATE actions SET partner_id = $1 WHERE id = (SELECT action_id FROM products WHERE id = $2)",
+    )
+    .bind(partner_id)
+    .bind(world.product_id)
+    .execute(&db)
+    .await
+    .expect("partner of the activity");
     let (partner_user, partner_token) = member(&db, world.station_id, "portaria@casa.com.br").await;
     sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
         .bind(partner_user)
@@ -398,7 +408,40 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
         .execute(&db)
         .await
         .expect("grant");
-    let order_id = order(&db, &world, member_id, None).await;
+    // The same order also buys a mug of the station's own shop: not the partner's business.
+    let mug: i64 = sqlx::query_scalar(
+        "WITH shop AS (INSERT INTO actions (station_id, type_id, name, digital_product)
+                       VALUES ($1, 3, 'Loja do clube', true) RETURNING id)
+         INSERT INTO products (station_id, action_id, name, value, stock)
+         SELECT $1, id, 'Caneca', 2000, 10 FROM shop RETURNING id",
+    )
+    .bind(world.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("mug");
+    let mut tx = db.begin().await.expect("tx");
+    checkout::confirm(
+        &mut tx,
+        world.station_id,
+        member_id,
+        &[
+            Wanted {
+                product_id: world.product_id,
+                quantity: 2,
+            },
+            Wanted {
+                product_id: mug,
+                quantity: 1,
+            },
+        ],
+    )
+    .await
+    .expect("hold");
+    let order_id = orders::place(&mut tx, world.station_id, member_id, &PlaceOrder::default())
+        .await
+        .expect("order")
+        .order_id;
+    tx.commit().await.expect("commit");
     let code: String = sqlx::query_scalar("SELECT code FROM orders WHERE id = $1")
         .bind(order_id)
         .fetch_one(&db)
@@ -417,9 +460,14 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
         json!([{ "product": "Ingresso", "quantity": 2 }])
     );
     assert_eq!(seen["member_name"], "Outra Pessoa");
-    // The member who bought it sees it too; another member, and a partner of another
+    // The member who bought it sees all of it; another member, and a partner of another
     // activity, do not; an unknown code, or one of another station, is not found.
-    assert_eq!(get(&app, &uri, &token).await.status, StatusCode::OK);
+    let own = get(&app, &uri, &token).await;
+    assert_eq!(own.status, StatusCode::OK);
+    assert_eq!(
+        own.json()["lines"],
+        json!([{ "product": "Ingresso", "quantity": 2 }, { "product": "Caneca", "quantity": 1 }])
+    );
     assert_eq!(
         get(&app, &uri, &world.other.1).await.status,
         StatusCode::FORBIDDEN
@@ -463,6 +511,7 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
         .expect("refunded");
     let refunded = get(&app, &uri, &partner_token).await.json();
     assert_eq!(refunded["paid"], false);
+    assert_eq!(refunded["refunded"], true);
     assert_eq!(refunded["status"], "Estornada");
 }
 

@@ -1162,6 +1162,22 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
         shop.read_order(placed.order_id).await["status"],
         "Aguardando pagamento"
     );
+    // What the recovery job will ask the provider: the same card and billing address.
+    let mut conn = db.acquire().await.expect("conn");
+    let kept = payment::part_of_order(&mut conn, placed.order_id)
+        .await
+        .expect("part")
+        .expect("a card part");
+    drop(conn);
+    let source = kept.card_source().expect("the card kept");
+    let customer = domain::infra::payments::Customer {
+        name: "Maria".into(),
+        email: "maria@example.com".into(),
+        document: "52998224725".into(),
+        phone: None,
+    };
+    let request = kept.card_request(customer, source);
+    assert_eq!(request.billing_address, Some(address.clone()));
 
     // The recovery job charges it; the member's retry finds it paid; one charge in all.
     let results = run_jobs::<PaymentSync>(&db, "payment.sync", true).await;

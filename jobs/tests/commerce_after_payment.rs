@@ -680,3 +680,74 @@ async fn a_refund_applied_before_the_confirmation_leaves_nothing_owed_for_its_un
     assert_eq!(count(&db, LINE_CASHBACK, ticket_line).await, line_share / 2);
     fleet.stop().await.expect("clean stop");
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_second_refund_before_the_firsts_credits_ran_reverses_the_kept_cashback(db: PgPool) {
+    let shop = setup(&db).await;
+    let order_id = paid_order(&db, &shop).await;
+    let mut tx = db.begin().await.expect("tx");
+    for credit in fulfilment::line_credits(&mut tx, order_id)
+        .await
+        .expect("credits")
+    {
+        ledger::credit(&mut tx, &credit, None)
+            .await
+            .expect("line credit");
+    }
+    tx.commit().await.expect("commit");
+    let mug_line: i64 =
+        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
+            .bind(order_id)
+            .bind(shop.shop_product)
+            .fetch_one(&db)
+            .await
+            .expect("line");
+    // One mug, then the other, both applied before any queued credit has run: the order
+    // fixed, not left to the jobs' timing.
+    let mut queued = Vec::new();
+    for reason in ["Primeira caneca", "Segunda caneca"] {
+        let mut tx = db.begin().await.expect("tx");
+        let requested = refunds::request(
+            &mut tx,
+            Some(shop.station_id),
+            order_id,
+            &RefundRequest {
+                lines: Some(vec![(mug_line, 1)]),
+                reason: reason.into(),
+            },
+            "staff",
+            Some(shop.staff_id),
+        )
+        .await
+        .expect("request");
+        let applied = refunds::apply(&mut tx, requested.refund_id, None)
+            .await
+            .expect("apply")
+            .expect("once");
+        tx.commit().await.expect("commit");
+        queued.extend(applied.credits);
+    }
+    // Then the queued credits run, as points.credit would.
+    let mut tx = db.begin().await.expect("tx");
+    for credit in &queued {
+        ledger::credit(&mut tx, credit, None)
+            .await
+            .expect("queued credit");
+    }
+    tx.commit().await.expect("commit");
+    assert_eq!(
+        count(&db, LINE_CASHBACK, mug_line).await,
+        0,
+        "no mug is kept"
+    );
+    assert_eq!(
+        count(&db, OPEN_PURCHASE_LOTS, shop.user_id).await,
+        count(&db, LINE_CASHBACK_OF_ORDER, order_id).await,
+        "only the tickets' cashback is left"
+    );
+}
+
+/// The cashback an order's lines still hold.
+const LINE_CASHBACK_OF_ORDER: &str = "SELECT coalesce(sum(c.amount), 0)::bigint FROM credit_lots c
+     JOIN order_lines l ON c.source_id = 'order_line:' || l.id
+    WHERE l.order_id = $1 AND c.source_kind = 'purchase' AND c.state IN ('pending', 'available')";

@@ -6,6 +6,7 @@ use sqlx::PgConnection;
 
 use crate::accounts::signup::{INVALID_STATE, STATES};
 use crate::infra::payments::BillingAddress;
+use crate::shared::validate;
 
 /// The spec's saved card: `id, brand, last_digits, issuing`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -84,12 +85,19 @@ pub async fn allows_installments(
         .await
 }
 
-/// What a new card's billing address is told when a field is missing or wrong.
+/// What a new card's billing address is told when a field is missing, too long or wrong.
 pub const BILLING_ADDRESS_REQUIRED: &str = "Informe o endereço de cobrança do cartão.";
-pub const BILLING_ZIP_INVALID: &str = "CEP inválido";
+pub const BILLING_ADDRESS_TOO_LONG: &str = "Endereço de cobrança longo demais.";
+
+/// Pagar.me's limits: `line_1` up to 256 characters, the city up to 64.
+const STREET_MAX: usize = 200;
+const NUMBER_MAX: usize = 20;
+const CITY_MAX: usize = 64;
 
 /// A new card's billing address from the payment form's `cep, street, street_number, city,
-/// state` (masked or not): every field given, eight CEP digits, a real state's code.
+/// state` (masked or not): every field given and within its length, the CEP's eight digits,
+/// a real state's code, and no "CEP inválido" that a failed lookup writes into street and
+/// city (a mark, not an address).
 pub fn billing_address(
     cep: &str,
     street: &str,
@@ -97,24 +105,24 @@ pub fn billing_address(
     city: &str,
     state: &str,
 ) -> Result<BillingAddress, &'static str> {
-    let [street, number, city, state] = [street, number, city, state].map(str::trim);
-    if [cep.trim(), street, number, city, state].contains(&"") {
+    let [cep, street, number, city, state] = [cep, street, number, city, state].map(str::trim);
+    if [cep, street, number, city, state].contains(&"") {
         return Err(BILLING_ADDRESS_REQUIRED);
     }
-    let zip_code: String = cep.chars().filter(char::is_ascii_digit).collect();
-    if zip_code.len() != 8
-        || cep
-            .chars()
-            .any(|c| !c.is_ascii_digit() && !".- ".contains(c))
-    {
-        return Err(BILLING_ZIP_INVALID);
+    validate::cep(cep).map_err(|_| validate::message::CEP)?;
+    if [street, city].contains(&validate::message::CEP) {
+        return Err(validate::message::CEP);
+    }
+    let too_long = |text: &str, max: usize| text.chars().count() > max;
+    if too_long(street, STREET_MAX) || too_long(number, NUMBER_MAX) || too_long(city, CITY_MAX) {
+        return Err(BILLING_ADDRESS_TOO_LONG);
     }
     let state = state.to_ascii_uppercase();
     if !STATES.contains(&state.as_str()) {
         return Err(INVALID_STATE);
     }
     Ok(BillingAddress {
-        zip_code,
+        zip_code: cep.chars().filter(char::is_ascii_digit).collect(),
         street: street.into(),
         number: number.into(),
         city: city.into(),
@@ -148,13 +156,21 @@ mod tests {
             billing_address("88010400", "Rua A", " ", "Florianópolis", "SC"),
             Err(BILLING_ADDRESS_REQUIRED)
         );
+        for (cep, street, city) in [
+            ("8801040", "Rua A", "Florianópolis"),
+            ("88010400x", "Rua A", "Florianópolis"),
+            ("88010400", "CEP inválido", "Florianópolis"),
+            ("88010400", "Rua A", " CEP inválido "),
+        ] {
+            assert_eq!(
+                billing_address(cep, street, "1", city, "SC"),
+                Err(validate::message::CEP),
+                "{cep} {street} {city}"
+            );
+        }
         assert_eq!(
-            billing_address("8801040", "Rua A", "1", "Florianópolis", "SC"),
-            Err(BILLING_ZIP_INVALID)
-        );
-        assert_eq!(
-            billing_address("88010400x", "Rua A", "1", "Florianópolis", "SC"),
-            Err(BILLING_ZIP_INVALID)
+            billing_address("88010400", &"R".repeat(201), "1", "Florianópolis", "SC"),
+            Err(BILLING_ADDRESS_TOO_LONG)
         );
         assert_eq!(
             billing_address("88010400", "Rua A", "1", "Florianópolis", "XX"),

@@ -377,6 +377,7 @@ pub async fn receipt_document(
 /// Where an order's deliveries go: one per activity with a location.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DeliveryRow {
+    pub action_id: i64,
     pub location: String,
     pub pickup: bool,
     /// The member's address for a home delivery, the location's for a pickup.
@@ -389,7 +390,7 @@ pub async fn order_deliveries(
     order_id: i64,
 ) -> sqlx::Result<Vec<DeliveryRow>> {
     sqlx::query_as(
-        "SELECT dl.name AS location, NOT dl.delivery AS pickup,
+        "SELECT d.action_id, dl.name AS location, NOT dl.delivery AS pickup,
                 CASE WHEN dl.delivery
                      THEN nullif(concat_ws(', ', d.address, d.number, d.zipcode), '')
                      ELSE nullif(concat_ws(', ', dl.street, dl.street_number, dl.zipcode), '')
@@ -451,9 +452,6 @@ pub struct ReceiptState {
     pub code: String,
     pub status: String,
     pub receipt_key: Option<String>,
-    /// What has been refunded: each refund makes a new receipt (`refunds::apply` forgets
-    /// the one before).
-    pub refunded_value: i64,
 }
 
 impl ReceiptState {
@@ -472,8 +470,7 @@ pub async fn receipt_state(
     order_id: i64,
 ) -> sqlx::Result<Option<ReceiptState>> {
     sqlx::query_as(
-        "SELECT user_id, code, status, receipt_key, refunded_value FROM orders
-          WHERE id = $1 AND station_id = $2",
+        "SELECT user_id, code, status, receipt_key FROM orders WHERE id = $1 AND station_id = $2",
     )
     .bind(order_id)
     .bind(station_id)

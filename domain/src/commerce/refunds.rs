@@ -284,8 +284,9 @@ pub async fn fail(conn: &mut PgConnection, refund_id: i64) -> sqlx::Result<bool>
         == 1)
 }
 
-/// What [`apply`] did; the caller enqueues `credits` (the wallet part, and the cashback the
-/// units still kept earn, already written) through `points.credit` on the same transaction.
+/// What [`apply`] did; the caller enqueues `credits` (the wallet part given back) through
+/// `points.credit` on the same transaction. The cashback the units still kept earn is
+/// written by `apply` itself.
 #[derive(Debug, Clone)]
 pub struct Applied {
     pub refund_id: i64,
@@ -387,10 +388,9 @@ pub async fn apply(
                     description: format!("Cashback do pedido {code}"),
                     action_id: None,
                 };
-                // Written here, not left to its job: a refund of the kept units applied
-                // before that job runs must find this lot to reverse it.
+                // Written here, not left to a job: a refund of the kept units applied
+                // before that job ran would not find this lot to reverse it.
                 ledger::credit(conn, &kept_credit, None).await?;
-                credits.push(kept_credit);
             }
         }
     }

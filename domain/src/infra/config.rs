@@ -127,10 +127,12 @@ pub enum StationRef {
 }
 
 /// The browser's card tokeniser: `POST {url}?appId={app_id}` with the card, answered by a
-/// token the order carries instead of the card.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// token the order carries instead of the card (docs/api-commerce.md, "Paying by card and
+/// PIX").
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct CardTokenizer {
     pub url: String,
+    /// The provider's public key (`pk_...`).
     pub app_id: String,
 }
 

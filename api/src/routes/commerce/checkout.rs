@@ -226,8 +226,9 @@ struct CartAction {
 
 /// The payment form. The card arrives as the browser tokeniser's `card_token`, or as
 /// `selected_card`, a saved card's id (0 means a new card). A raw card number is refused
-/// unless the provider is the sandbox, which tokenises it here for the demo.
-#[derive(Debug, Deserialize, ToSchema)]
+/// unless the provider is the sandbox, which tokenises it here for the demo. Its Debug
+/// shows how it pays, never the card or the address.
+#[derive(Deserialize, ToSchema)]
 struct PaymentForm {
     #[serde(rename = "type")]
     method: Option<Method>,
@@ -265,6 +266,17 @@ struct PaymentForm {
     /// The state's two letters.
     #[serde(default)]
     state: Option<String>,
+}
+
+impl std::fmt::Debug for PaymentForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentForm")
+            .field("method", &self.method)
+            .field("installments", &self.installments)
+            .field("selected_card", &self.selected_card)
+            .field("save", &self.save)
+            .finish_non_exhaustive()
+    }
 }
 
 impl PaymentForm {

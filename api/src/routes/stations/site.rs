@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::HOST;
-use domain::infra::config::CaptchaProvider;
+use domain::infra::config::{CaptchaProvider, CardTokenizer};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -29,14 +29,6 @@ struct SiteConfig {
     /// With Pagar.me: where the browser sends a new card (`POST {url}?appId={app_id}`, no
     /// other header) to have the token the order carries; card data never reaches us.
     card_tokenizer: Option<CardTokenizer>,
-}
-
-/// The provider's browser tokeniser (docs/api-commerce.md, "Paying by card and PIX").
-#[derive(Debug, Serialize, ToSchema)]
-struct CardTokenizer {
-    url: String,
-    /// The provider's public key (`pk_...`).
-    app_id: String,
 }
 
 /// What the web app needs to show the human-verification widget on public forms.
@@ -92,12 +84,6 @@ async fn site_config(
         station_id,
         captcha,
         payments_sandbox: state.gateway.sandbox().is_some(),
-        card_tokenizer: state
-            .config
-            .card_tokenizer()
-            .map(|tokenizer| CardTokenizer {
-                url: tokenizer.url,
-                app_id: tokenizer.app_id,
-            }),
+        card_tokenizer: state.config.card_tokenizer(),
     }))
 }

@@ -19,14 +19,10 @@ export const publicPageRoutes: RouteObject[] = [
     element: lazyScreen(async () => (await import("@/features/public-pages/components/qr-code-user-validator-page")).QrCodeUserValidatorPage),
   },
   {
-    // Where a receipt's QR code leads, on a partner's host or the station's.
-    path: "validador/pedido/:code",
-    element: lazyScreen(async () => (await import("@/features/public-pages/components/order-validator-page")).OrderValidatorPage),
-  },
-  {
-    // Where a voucher's QR code leads, on a partner's host or the station's.
-    path: "validador/:code",
-    element: lazyScreen(async () => (await import("@/features/public-pages/components/voucher-validator-page")).VoucherValidatorPage),
+    // Where a voucher's QR code (validador/{code}) and a receipt's (validador/pedido/{code})
+    // lead, on a partner's host or the station's: one entry, so the first load stays small.
+    path: "validador/:first/:code?",
+    element: lazyScreen(async () => (await import("@/features/public-pages/components/validator-page")).ValidatorPage),
   },
   {
     path: "deep-link/:resource/:type/:actionId",

@@ -14,6 +14,7 @@ const ORDER: OrderCheck = {
   code: CODE,
   status: "Pagamento confirmado",
   paid: true,
+  refunded: false,
   member_name: "Maria Souza",
   created_at: "2026-11-24T15:30:00Z",
   lines: [{ product: "Camiseta do clube", quantity: 2 }],
@@ -46,10 +47,18 @@ describe("/validador/pedido/{code}", () => {
 
   it("warns when the order is not paid", async () => {
     signIn();
-    stubApi({ [ORDER_CALL]: () => jsonResponse({ ...ORDER, paid: false, status: "Estornada" }) });
+    stubApi({ [ORDER_CALL]: () => jsonResponse({ ...ORDER, paid: false, status: "Aguardando pagamento" }) });
     renderApp({ path: PATH });
     expect(await screen.findByText("Este pedido não está pago: não entregue os produtos.")).toBeInTheDocument();
-    expect(screen.getByText("Estornada")).toBeInTheDocument();
+    expect(screen.getByText("Aguardando pagamento")).toBeInTheDocument();
+  });
+
+  it("says a wholly refunded order was refunded, with nothing left to hand over", async () => {
+    signIn();
+    stubApi({ [ORDER_CALL]: () => jsonResponse({ ...ORDER, paid: false, refunded: true, status: "Estornada", lines: [] }) });
+    renderApp({ path: PATH });
+    expect(await screen.findByText("Este pedido foi estornado: não entregue os produtos.")).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Produtos" })).not.toBeInTheDocument();
   });
 
   it("gives the 401 page to an account that may not see the order", async () => {
@@ -68,5 +77,13 @@ describe("/validador/pedido/{code}", () => {
     renderApp({ path: PATH });
     expect(await screen.findByText("Pedido não encontrado")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Tentar novamente" })).not.toBeInTheDocument();
+  });
+
+  it("is not found under another second segment", async () => {
+    signIn();
+    const api = stubApi();
+    renderApp({ path: `/validador/outra/${CODE}` });
+    expect(await screen.findByRole("heading", { level: 1, name: "Página não encontrada" })).toBeInTheDocument();
+    expect(api.callsTo(ORDER_CALL)).toHaveLength(0);
   });
 });

@@ -2,7 +2,6 @@
 // the order's activity has one, else the app's): whether the order is paid, what was bought
 // and where it goes, for its partner's staff and for the member who bought it. Anyone else
 // gets the 401 page of spec 002 section 8.
-import { useParams } from "react-router";
 import { LoadingPage } from "@/components/loading-page";
 import { MessagePage } from "@/components/message-page";
 import { useValidatorOrder } from "@/features/public-pages/api/voucher-validation";
@@ -14,6 +13,7 @@ import "./voucher-validator-page.css";
 
 export const ORDER_VALIDATOR_TITLE = "Conferência de pedido";
 export const ORDER_NOT_PAID_TEXT = "Este pedido não está pago: não entregue os produtos.";
+export const ORDER_REFUNDED_TEXT = "Este pedido foi estornado: não entregue os produtos.";
 
 function OrderToCheck({ order }: { order: OrderCheck }) {
   return (
@@ -27,14 +27,18 @@ function OrderToCheck({ order }: { order: OrderCheck }) {
         <p className={order.paid ? "voucher-validator__title" : "voucher-validator__used"}>
           {order.status}
         </p>
-        {!order.paid && <p className="voucher-validator__used">{ORDER_NOT_PAID_TEXT}</p>}
-        <ul className="voucher-validator__dependents" aria-label="Produtos">
-          {order.lines.map((line, index) => (
-            <li key={index}>
-              {line.quantity} x {line.product}
-            </li>
-          ))}
-        </ul>
+        {!order.paid && (
+          <p className="voucher-validator__used">{order.refunded ? ORDER_REFUNDED_TEXT : ORDER_NOT_PAID_TEXT}</p>
+        )}
+        {order.lines.length > 0 && (
+          <ul className="order-validator__lines" aria-label="Produtos">
+            {order.lines.map((line, index) => (
+              <li key={index}>
+                {line.quantity} x {line.product}
+              </li>
+            ))}
+          </ul>
+        )}
         {order.deliveries.map((delivery, index) => (
           <p key={index}>
             {delivery.pickup ? "Retirada" : "Entrega"}: {delivery.location}
@@ -46,8 +50,7 @@ function OrderToCheck({ order }: { order: OrderCheck }) {
   );
 }
 
-export function OrderValidatorPage() {
-  const { code = "" } = useParams();
+export function OrderValidatorPage({ code }: { code: string }) {
   const session = useSession();
   const order = useValidatorOrder(code);
   if (session === null || isStatus(order.error, 401, 403)) return <Unauthorized signedIn={session !== null} />;

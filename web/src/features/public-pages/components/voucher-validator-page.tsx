@@ -2,7 +2,6 @@
 // an account a partner granted for the voucher's activity, signed in, sees the voucher and
 // marks it used, once. Anyone else (a visitor, a member, staff of another partner) gets the
 // 401 page of spec 002 section 8.
-import { useParams } from "react-router";
 import { LoadingPage } from "@/components/loading-page";
 import { MessagePage } from "@/components/message-page";
 import { useValidateVoucher, useValidatorVoucher } from "@/features/public-pages/api/voucher-validation";
@@ -68,8 +67,7 @@ function VoucherToValidate({ code, voucher }: { code: string; voucher: Voucher }
   );
 }
 
-export function VoucherValidatorPage() {
-  const { code = "" } = useParams();
+export function VoucherValidatorPage({ code }: { code: string }) {
   const session = useSession();
   const voucher = useValidatorVoucher(code);
   if (session === null || isStatus(voucher.error, 401, 403)) return <Unauthorized signedIn={session !== null} />;
