@@ -4,6 +4,7 @@
 //! sharing an activity's link.
 
 pub mod catalogue;
+pub mod donation;
 pub mod participation;
 pub mod rows;
 pub mod sharing;

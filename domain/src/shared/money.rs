@@ -24,6 +24,27 @@ pub fn format_cents(cents: i128) -> String {
     format!("{sign}{grouped},{:02}", digits % 100)
 }
 
+/// An amount in reais as a form or a JSON number gives it ("10", "10.5", "10,50", a
+/// thousands-free decimal with at most two places) in centavos; `None` for anything else,
+/// a sign included, or an amount past `i64`.
+pub fn parse_reais(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (whole, fraction) = match text.split_once(['.', ',']) {
+        Some((whole, fraction)) => (whole, fraction),
+        None => (text, ""),
+    };
+    let digits = |part: &str| part.chars().all(|c| c.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || fraction.len() > 2 {
+        return None;
+    }
+    let cents: i64 = format!("{fraction:0<2}").parse().ok()?;
+    whole
+        .parse::<i64>()
+        .ok()?
+        .checked_mul(100)?
+        .checked_add(cents)
+}
+
 /// Centavos as Brazilian reais: "R$ 1.234,56", "R$ 0,00", "-R$ 25,50" (the sign before the
 /// symbol, as pt-BR number formatting writes it).
 pub fn format_brl(cents: i64) -> String {
@@ -102,6 +123,27 @@ impl StationCurrency {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn reais_are_read_into_centavos() {
+        assert_eq!(parse_reais("10"), Some(1000));
+        assert_eq!(parse_reais("0.5"), Some(50));
+        assert_eq!(parse_reais("10,50"), Some(1050));
+        assert_eq!(parse_reais(" 10000.00 "), Some(1_000_000));
+        for bad in [
+            "",
+            "-1",
+            "1.234,56",
+            "1.005",
+            "abc",
+            ".5",
+            "1e3",
+            "99999999999999999999",
+        ] {
+            assert_eq!(parse_reais(bad), None, "{bad}");
+        }
+    }
+
     use super::*;
 
     fn currency(multiplier: &str, name: &str, position: &str) -> StationCurrency {

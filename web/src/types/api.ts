@@ -139,6 +139,7 @@ export type Making = Schemas["Making"];
 /** A voucher as its owner and the partner's validator read it; `validated` '0' is unused. */
 export type Voucher = Schemas["VoucherView"];
 export type OrderCheck = Schemas["OrderCheck"];
+export type Donation = Schemas["Donation"];
 export type VoucherCourse = Schemas["PresentialCourse"];
 export type VoucherDependent = Schemas["DependentView"];
 export type CouponPurchase = Schemas["CouponPurchase"];

@@ -1422,6 +1422,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-donates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Donates part of the caller's wallet to a donation activity (type 20)
+         * @description Through the participation rules (station, window, limit, prerequisites): the donation is
+         *     recorded as a participation and spent from the wallet on one transaction; the activity's
+         *     points are credited keyed by that participation. Between R$ 0,50 and R$ 10.000,00.
+         */
+        post: operations["donate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user-earn-points/": {
         parameters: {
             query?: never;
@@ -1888,7 +1910,11 @@ export interface components {
         CardToken: {
             card_token: string;
         };
-        /** @description The provider's browser tokeniser (docs/api-commerce.md, "Paying by card and PIX"). */
+        /**
+         * @description The browser's card tokeniser: `POST {url}?appId={app_id}` with the card, answered by a
+         *     token the order carries instead of the card (docs/api-commerce.md, "Paying by card and
+         *     PIX").
+         */
         CardTokenizer: {
             /** @description The provider's public key (`pk_...`). */
             app_id: string;
@@ -2027,6 +2053,39 @@ export interface components {
         DependentView: {
             dependente: string;
             parentesco: string;
+        };
+        Donation: {
+            /** Format: int64 */
+            action_id: number;
+            /**
+             * Format: int64
+             * @description What was donated, in centavos.
+             */
+            amount: number;
+            /** Format: int64 */
+            cashback: number;
+            /** @description The `points.credit` job of the participation; null when the activity pays no points. */
+            job_id: string | null;
+            /** Format: int64 */
+            participation_id: number;
+            /**
+             * Format: int32
+             * @description The activity's points and `points` + `additional_cashback`, as the member earns them.
+             */
+            points: number;
+        };
+        /**
+         * @description The spec's payload: `points` is the amount in reais (a wallet point is R$ 1,00), a
+         *     number or a decimal text ("10.50", "10,50").
+         */
+        DonationRequest: {
+            /** Format: int64 */
+            action_id: number;
+            /**
+             * Format: double
+             * @example 25.5
+             */
+            points: number;
         };
         /** @description The spec's body. `points` is read by nobody: the amounts come from the participations. */
         EarnPoints: {
@@ -2386,6 +2445,8 @@ export interface components {
             member_name: string;
             /** @description Paid and not wholly refunded: what was bought may be handed over. */
             paid: boolean;
+            /** @description Wholly refunded: nothing is to be handed over. */
+            refunded: boolean;
             /** @description The order's status as members read it ('Pagamento confirmado', ...). */
             status: string;
         };
@@ -2537,7 +2598,8 @@ export interface components {
         /**
          * @description The payment form. The card arrives as the browser tokeniser's `card_token`, or as
          *     `selected_card`, a saved card's id (0 means a new card). A raw card number is refused
-         *     unless the provider is the sandbox, which tokenises it here for the demo.
+         *     unless the provider is the sandbox, which tokenises it here for the demo. Its Debug
+         *     shows how it pays, never the card or the address.
          */
         PaymentForm: {
             card_token?: string | null;
@@ -8216,6 +8278,102 @@ export interface operations {
             };
             /** @description The account is suspended; or: The id is not the caller's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    donate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DonationRequest"];
+            };
+        };
+        responses: {
+            /** @description Donated */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Donation"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not a donation activity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The amount out of bounds or past the balance; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub mod actions;
+mod donations;
 mod paging;
 pub mod public;
 pub mod rows;
@@ -16,4 +17,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(actions::router())
         .merge(rows::router())
         .merge(public::router())
+        .merge(donations::router())
 }

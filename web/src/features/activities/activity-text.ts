@@ -31,5 +31,7 @@ export function missingPrerequisites(activity: Pick<ActivityCard, "prerequisites
 export const EXTERNAL_LINK_TYPE = 13;
 /** Type 16 is raw content: description only, no rules tab, the view is the participation. */
 export const RAW_CONTENT_TYPE = 16;
+/** Type 20 is a donation from the wallet, with the amount and 'Doar'. */
+export const DONATION_TYPE = 20;
 /** Type 18 is a video playlist: no image on top. */
 export const VIDEO_PLAYLIST_TYPE = 18;
