@@ -1351,3 +1351,77 @@ async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
         );
     }
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_agreement_is_accepted_with_its_checkbox_ticked_and_pays_once(db: PgPool) {
+    use domain::activities::catalogue::Agreement;
+    let w = world(db).await;
+    let id = activity(&w.db, w.station_id, "Termo de adesão", |a| {
+        a.type_id = 15;
+        a.agreements = vec![Agreement {
+            checkbox: "Li e aceito o termo.".into(),
+            button: "Confirmar adesão".into(),
+        }];
+    })
+    .await;
+    let detail = w.get(&format!("/api/actions/{id}/")).await.json();
+    assert_eq!(
+        detail["agreements"],
+        json!([{ "checkbox": "Li e aceito o termo.", "button": "Confirmar adesão" }])
+    );
+    let accept = |action_id: i64, accepted: Value| {
+        let (app, token) = (w.app.clone(), w.token.clone());
+        async move {
+            send_json(
+                &app,
+                "POST",
+                "/api/agreement",
+                Some(&token),
+                &[],
+                &json!({ "action_id": action_id, "accepted": accepted }),
+            )
+            .await
+        }
+    };
+
+    // The checkbox is required: unticked (or left out) records nothing.
+    for unticked in [json!(false), Value::Null] {
+        let refused = accept(id, unticked).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            refused.text
+        );
+        assert_eq!(
+            refused.json()["messages"],
+            json!(["Esse campo é obrigatório"])
+        );
+    }
+    assert_eq!(w.participations(id).await, 0);
+
+    let first = accept(id, json!(true)).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    assert_eq!(first.json()["recorded"], true);
+    assert_eq!(first.json()["points"], 10);
+    let again = accept(id, json!(true)).await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(
+        again.json()["participation_id"],
+        first.json()["participation_id"]
+    );
+    assert_eq!(w.participations(id).await, 1);
+    assert_eq!(w.credit_jobs(id).await, 1);
+
+    // Another type, another station's agreement, or none at all: unavailable.
+    let raw = activity(&w.db, w.station_id, "Leia isto", |_| {}).await;
+    let foreign = activity(&w.db, w.other_station_id, "Termo de lá", |a| {
+        a.type_id = 15
+    })
+    .await;
+    for action_id in [raw, foreign, 999_999] {
+        let answer = accept(action_id, json!(true)).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{action_id}");
+        assert_eq!(answer.json()["error"], UNAVAILABLE);
+    }
+}

@@ -109,6 +109,15 @@ pub struct Content {
     pub link: Option<String>,
 }
 
+/// An agreement activity's terms (type 15): the checkbox the member ticks and the button
+/// that records the participation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = ActivityAgreement)]
+pub struct Agreement {
+    pub checkbox: String,
+    pub button: String,
+}
+
 /// An activity's detail: its card and what only the detail page shows.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Activity {
@@ -125,6 +134,8 @@ pub struct Activity {
     pub feedback_lottie_id: Option<i64>,
     pub comments_and_likes_enabled: bool,
     pub contents: Vec<Content>,
+    /// An agreement activity's terms (type 15), in order; empty for other types.
+    pub agreements: Vec<Agreement>,
     pub partner_id: Option<i64>,
     /// Its videos, in order.
     pub action_videos: Vec<ActionVideo>,
@@ -460,6 +471,8 @@ struct DetailRow {
     comments_and_likes_enabled: bool,
     #[sqlx(json)]
     contents: Vec<Content>,
+    #[sqlx(json)]
+    agreements: Vec<Agreement>,
     partner_id: Option<i64>,
     #[sqlx(json)]
     videos: Vec<VideoRow>,
@@ -477,6 +490,11 @@ macro_rules! detail_query {
                coalesce((SELECT jsonb_agg(jsonb_build_object('text', c.text, 'link', c.link)
                                           ORDER BY c.position, c.id)
                            FROM action_contents c WHERE c.action_id = a.id), '[]') AS contents,
+               coalesce((SELECT jsonb_agg(jsonb_build_object('checkbox', g.checkbox,
+                                                             'button', g.button)
+                                          ORDER BY g.position, g.id)
+                           FROM action_agreements g WHERE g.action_id = a.id), '[]')
+                 AS agreements,
                coalesce((SELECT jsonb_agg(jsonb_build_object(
                                     'video_id', v.id, 'name', v.name,
                                     'description', v.description, 'required', v.required,
@@ -523,6 +541,7 @@ pub async fn detail(
         feedback_lottie_id: row.feedback_lottie_id,
         comments_and_likes_enabled: row.comments_and_likes_enabled,
         contents: row.contents,
+        agreements: row.agreements,
         partner_id: row.partner_id,
         action_videos: row.videos.into_iter().map(VideoRow::into_video).collect(),
     }))
@@ -589,6 +608,7 @@ pub struct NewActivity {
     /// Activities required first, in order.
     pub prerequisites: Vec<i64>,
     pub contents: Vec<Content>,
+    pub agreements: Vec<Agreement>,
     pub videos: Vec<NewVideo>,
 }
 
@@ -661,6 +681,18 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
         .bind(position as i32)
         .bind(&content.text)
         .bind(&content.link)
+        .execute(&mut *tx)
+        .await?;
+    }
+    for (position, agreement) in activity.agreements.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO action_agreements (action_id, position, checkbox, button)
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(position as i32)
+        .bind(&agreement.checkbox)
+        .bind(&agreement.button)
         .execute(&mut *tx)
         .await?;
     }

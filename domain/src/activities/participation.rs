@@ -1,7 +1,7 @@
 //! Taking part in an activity: [`admit`] holds the rules every participation call checks
 //! (docs/api-activities.md, "Participation rules"), under the member's row lock so two
-//! requests at once cannot both pass the limit; [`view_raw_content`] is the first call that
-//! records participations through them (type 16).
+//! requests at once cannot both pass the limit; [`take_part`] records the participations
+//! that are one act (a raw content view, an agreement) through them.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -10,6 +10,8 @@ use crate::shared::time::brasilia;
 
 /// The spec's raw content type: its view is the participation.
 pub const RAW_CONTENT_TYPE: i16 = 16;
+/// The spec's agreement type: accepting its terms is the participation.
+pub const AGREEMENT_TYPE: i16 = 15;
 
 pub const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
 pub const DATE_MISSING: &str = "Houve um problema com a data de publicação desta atividade.";
@@ -199,42 +201,35 @@ pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result
     .await
 }
 
-/// A raw content view as recorded.
+/// A participation that is one act (a raw content view, an agreement) as recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RawContentView {
+pub struct Participated {
     pub participation_id: i64,
     pub action_id: i64,
     pub points: i32,
     pub cashback: i64,
-    /// False when the view found the participation an earlier view recorded.
+    /// False when the call found the participation an earlier one recorded.
     pub created: bool,
 }
 
-/// A member viewed a raw content activity (type 16). Through [`admit`]'s rules, each view
-/// is a participation up to `limitPerUser`; without a limit the first view is the one
-/// participation and later views answer it again.
-pub async fn view_raw_content(
+/// A member takes part in an activity of `type_id` whose participation is one act: a raw
+/// content view (type 16), an agreement accepted (type 15). Through [`admit`]'s rules, each
+/// call is a participation up to `limitPerUser`; without a limit the first call is the one
+/// participation and later calls answer it again.
+pub async fn take_part(
     conn: &mut PgConnection,
     user_id: i64,
     station_id: i64,
     action_id: i64,
+    type_id: i16,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<RawContentView, Refused>> {
-    let admitted = match admit(
-        &mut *conn,
-        user_id,
-        station_id,
-        action_id,
-        &[RAW_CONTENT_TYPE],
-        now,
-    )
-    .await?
-    {
+) -> sqlx::Result<Result<Participated, Refused>> {
+    let admitted = match admit(&mut *conn, user_id, station_id, action_id, &[type_id], now).await? {
         Ok(admitted) => admitted,
         Err(refused) => return Ok(Err(refused)),
     };
     let (points, cashback) = (admitted.points(), admitted.cashback());
-    let view = |participation_id, created| RawContentView {
+    let participated = |participation_id, created| Participated {
         participation_id,
         action_id,
         points,
@@ -244,10 +239,10 @@ pub async fn view_raw_content(
     if admitted.limit_per_user().is_none()
         && let Some(existing) = admitted.last_participation_id()
     {
-        return Ok(Ok(view(existing, false)));
+        return Ok(Ok(participated(existing, false)));
     }
     let participation_id = record(&mut *conn, admitted).await?;
-    Ok(Ok(view(participation_id, true)))
+    Ok(Ok(participated(participation_id, true)))
 }
 
 #[cfg(test)]

@@ -110,7 +110,7 @@ export type NowPlaying = Schemas["NowPlaying"];
 export type CategoryAction = Schemas["CategoryAction"];
 export type Category = Schemas["ParticipantCategory"];
 export type RawContentParticipationRequest = Schemas["RawContentVisit"];
-export type RawContentParticipation = Schemas["RawContentParticipation"];
+export type ParticipationRecorded = Schemas["ParticipationRecorded"];
 
 // Commerce (docs/api-commerce.md). Money in integer centavos.
 /** A product of a shop activity, with what the caller may still have of it (`limit`). */

@@ -118,6 +118,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the caller's acceptance of an agreement activity (type 15)
+         * @description The terms' checkbox must be ticked (`accepted: true`). Through the participation rules,
+         *     as a raw content view: each acceptance is a participation up to `limitPerUser`; without
+         *     a limit the first is the participation and later ones answer it again (200).
+         */
+        post: operations["agreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/confirmation-method": {
         parameters: {
             query?: never;
@@ -1718,6 +1740,8 @@ export interface components {
         Activity: components["schemas"]["ActivityCard"] & {
             /** @description Its videos, in order. */
             action_videos: components["schemas"]["ActionVideo"][];
+            /** @description An agreement activity's terms (type 15), in order; empty for other types. */
+            agreements: components["schemas"]["ActivityAgreement"][];
             comments_and_likes_enabled: boolean;
             contents: components["schemas"]["ActivityContent"][];
             /** @description Sanitised HTML. */
@@ -1733,6 +1757,14 @@ export interface components {
             rules: string;
             /** Format: int64 */
             station_id: number;
+        };
+        /**
+         * @description An agreement activity's terms (type 15): the checkbox the member ticks and the button
+         *     that records the participation.
+         */
+        ActivityAgreement: {
+            button: string;
+            checkbox: string;
         };
         /** @description What rows, grids and search results show of an activity. */
         ActivityCard: {
@@ -1819,6 +1851,13 @@ export interface components {
              *     makes company admins (1).
              */
             type?: number | null;
+        };
+        /** @description The member's acceptance of an agreement activity's terms. */
+        AgreementAccepted: {
+            /** @description The agreement's checkbox, ticked; false or missing is refused (spec 001: required). */
+            accepted?: boolean | null;
+            /** Format: int64 */
+            action_id: number;
         };
         /** @description The spec's body; its `cart` may be sent and is not read: the hold decides what is bought. */
         ApplyCoupon: {
@@ -2590,6 +2629,27 @@ export interface components {
             tel?: string | null;
             zipcode?: string | null;
         };
+        /** @description A participation that is one act (a raw content view, an agreement) as recorded. */
+        ParticipationRecorded: {
+            /** Format: int64 */
+            action_id: number;
+            /**
+             * Format: int64
+             * @description `points` + `additional_cashback`.
+             */
+            cashback: number;
+            /** @description The `points.credit` job of the participation; null when the activity pays no points. */
+            job_id: string | null;
+            /** Format: int64 */
+            participation_id: number;
+            /** Format: int32 */
+            points: number;
+            /**
+             * @description Whether this call recorded the participation (201); false when it answers an earlier
+             *     call's (200), so the web congratulates a member once.
+             */
+            recorded: boolean;
+        };
         PausedBy: {
             /** Format: int64 */
             id: number;
@@ -2764,27 +2824,6 @@ export interface components {
             /** Format: date-time */
             paused_at: string | null;
             paused_by: null | components["schemas"]["PausedBy"];
-        };
-        /** @description A raw content view as recorded. */
-        RawContentParticipation: {
-            /** Format: int64 */
-            action_id: number;
-            /**
-             * Format: int64
-             * @description `points` + `additional_cashback`.
-             */
-            cashback: number;
-            /** @description The `points.credit` job of the participation; null when the activity pays no points. */
-            job_id: string | null;
-            /** Format: int64 */
-            participation_id: number;
-            /** Format: int32 */
-            points: number;
-            /**
-             * @description Whether this call recorded the participation (201); false when it answers an earlier
-             *     view's (200), so the web congratulates a member once.
-             */
-            recorded: boolean;
         };
         RawContentVisit: {
             /** Format: int64 */
@@ -3707,6 +3746,111 @@ export interface operations {
                 };
             };
             /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    agreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgreementAccepted"];
+            };
+        };
+        responses: {
+            /** @description An earlier acceptance was the participation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipationRecorded"];
+                };
+            };
+            /** @description The acceptance was recorded as a participation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipationRecorded"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not an agreement activity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The checkbox not ticked; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7452,7 +7596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RawContentParticipation"];
+                    "application/json": components["schemas"]["ParticipationRecorded"];
                 };
             };
             /** @description The view was recorded as a participation */
@@ -7461,7 +7605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RawContentParticipation"];
+                    "application/json": components["schemas"]["ParticipationRecorded"];
                 };
             };
             /** @description The body is not valid JSON */

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
 use domain::activities::participation::{self, Refused};
+use domain::shared::validate;
 use jobs::kinds::PointsCredit;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -29,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(actions_by_name))
         .routes(routes!(establishment_actions))
         .routes(routes!(raw_content_participation))
+        .routes(routes!(agreement))
 }
 
 /// `where[station_id]` and `where[user_id]` as the spec's screens send them: absent, the
@@ -255,11 +257,11 @@ struct RawContentVisit {
     action_id: i64,
 }
 
-/// A raw content view as recorded.
+/// A participation that is one act (a raw content view, an agreement) as recorded.
 #[derive(Debug, Serialize, ToSchema)]
-struct RawContentParticipation {
+struct ParticipationRecorded {
     /// Whether this call recorded the participation (201); false when it answers an earlier
-    /// view's (200), so the web congratulates a member once.
+    /// call's (200), so the web congratulates a member once.
     recorded: bool,
     participation_id: i64,
     action_id: i64,
@@ -268,6 +270,52 @@ struct RawContentParticipation {
     cashback: i64,
     /// The `points.credit` job of the participation; null when the activity pays no points.
     job_id: Option<String>,
+}
+
+/// Records a one-act participation of the caller in `action_id` of `type_id`, with its
+/// credit queued on the same transaction, keyed by the participation (so it pays once).
+async fn take_part(
+    state: &AppState,
+    member: Member,
+    action_id: i64,
+    type_id: i16,
+) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
+    let mut tx = state.db.begin().await?;
+    let taken = participation::take_part(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        action_id,
+        type_id,
+        Utc::now(),
+    )
+    .await?
+    .map_err(refused)?;
+    let job = PointsCredit::for_participation(&mut tx, taken.participation_id).await?;
+    tx.commit().await?;
+    let status = if taken.created {
+        tracing::info!(
+            user_id = member.user_id,
+            action_id = taken.action_id,
+            participation_id = taken.participation_id,
+            type_id,
+            "participation"
+        );
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(ParticipationRecorded {
+            recorded: taken.created,
+            participation_id: taken.participation_id,
+            action_id: taken.action_id,
+            points: taken.points,
+            cashback: taken.cashback,
+            job_id: job.map(|job| job.id),
+        }),
+    ))
 }
 
 /// Records the caller's view of a raw content activity (type 16)
@@ -283,8 +331,8 @@ struct RawContentParticipation {
     security(("member" = [])),
     request_body = RawContentVisit,
     responses(
-        (status = 201, description = "The view was recorded as a participation", body = RawContentParticipation),
-        (status = 200, description = "The view found the participation an earlier view recorded", body = RawContentParticipation),
+        (status = 201, description = "The view was recorded as a participation", body = ParticipationRecorded),
+        (status = 200, description = "The view found the participation an earlier view recorded", body = ParticipationRecorded),
         (status = 404, description = "Unknown, unpublished, another station's or not a raw content activity", body = ErrorMessage),
         (status = 422, description = "Outside the participation window, a date missing, the limit reached or a prerequisite not done", body = Messages),
     )
@@ -293,41 +341,58 @@ async fn raw_content_participation(
     State(state): State<AppState>,
     member: Member,
     Json(visit): Json<RawContentVisit>,
-) -> ApiResult<(StatusCode, Json<RawContentParticipation>)> {
-    let mut tx = state.db.begin().await?;
-    let view = participation::view_raw_content(
-        &mut tx,
-        member.user_id,
-        member.station_id,
+) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
+    take_part(
+        &state,
+        member,
         visit.action_id,
-        Utc::now(),
+        participation::RAW_CONTENT_TYPE,
     )
-    .await?
-    .map_err(refused)?;
-    let job = PointsCredit::for_participation(&mut tx, view.participation_id).await?;
-    tx.commit().await?;
-    let status = if view.created {
-        tracing::info!(
-            user_id = member.user_id,
-            action_id = view.action_id,
-            participation_id = view.participation_id,
-            "raw content participation"
-        );
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    };
-    Ok((
-        status,
-        Json(RawContentParticipation {
-            recorded: view.created,
-            participation_id: view.participation_id,
-            action_id: view.action_id,
-            points: view.points,
-            cashback: view.cashback,
-            job_id: job.map(|job| job.id),
-        }),
-    ))
+    .await
+}
+
+/// The member's acceptance of an agreement activity's terms.
+#[derive(Debug, Deserialize, ToSchema)]
+struct AgreementAccepted {
+    action_id: i64,
+    /// The agreement's checkbox, ticked; false or missing is refused (spec 001: required).
+    #[serde(default)]
+    accepted: Option<bool>,
+}
+
+/// Records the caller's acceptance of an agreement activity (type 15)
+///
+/// The terms' checkbox must be ticked (`accepted: true`). Through the participation rules,
+/// as a raw content view: each acceptance is a participation up to `limitPerUser`; without
+/// a limit the first is the participation and later ones answer it again (200).
+#[utoipa::path(
+    post,
+    path = "/agreement",
+    tag = "activities",
+    security(("member" = [])),
+    request_body = AgreementAccepted,
+    responses(
+        (status = 201, description = "The acceptance was recorded as a participation", body = ParticipationRecorded),
+        (status = 200, description = "An earlier acceptance was the participation", body = ParticipationRecorded),
+        (status = 404, description = "Unknown, unpublished, another station's or not an agreement activity", body = ErrorMessage),
+        (status = 422, description = "The checkbox not ticked; outside the window, a date missing, the limit reached or a prerequisite not done", body = Messages),
+    )
+)]
+async fn agreement(
+    State(state): State<AppState>,
+    member: Member,
+    Json(agreement): Json<AgreementAccepted>,
+) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
+    if agreement.accepted != Some(true) {
+        return Err(ApiError::invalid(validate::message::REQUIRED));
+    }
+    take_part(
+        &state,
+        member,
+        agreement.action_id,
+        participation::AGREEMENT_TYPE,
+    )
+    .await
 }
 
 /// A refused participation as the contract answers it.

@@ -15,7 +15,7 @@ use sqlx::PgPool;
 
 use super::DemoStation;
 use super::art::{self, Motif, Palette};
-use crate::activities::catalogue::{self, NewActivity, sanitise_html};
+use crate::activities::catalogue::{self, Agreement, NewActivity, sanitise_html};
 use crate::activities::participation::{self, Refused};
 use crate::activities::videos::{NewVideo, VideoSource};
 use crate::infra::objects::Objects;
@@ -642,6 +642,14 @@ fn new_activity(
             Vec::new()
         },
         prerequisites,
+        agreements: if seed.type_id == participation::AGREEMENT_TYPE {
+            vec![Agreement {
+                checkbox: "Li e aceito o termo de adesão ao programa de benefícios.".into(),
+                button: "Confirmar adesão".into(),
+            }]
+        } else {
+            Vec::new()
+        },
         ..NewActivity::default()
     }
 }

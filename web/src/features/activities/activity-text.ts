@@ -31,6 +31,8 @@ export function missingPrerequisites(activity: Pick<ActivityCard, "prerequisites
 export const EXTERNAL_LINK_TYPE = 13;
 /** Type 16 is raw content: description only, no rules tab, the view is the participation. */
 export const RAW_CONTENT_TYPE = 16;
+/** Type 15 is an agreement: its terms' checkbox and button record the participation. */
+export const AGREEMENT_TYPE = 15;
 /** Type 20 is a donation from the wallet, with the amount and 'Doar'. */
 export const DONATION_TYPE = 20;
 /** Type 18 is a video playlist: no image on top. */

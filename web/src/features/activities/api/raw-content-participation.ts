@@ -2,14 +2,14 @@
 // member's points are asked for again when the feedback dialog closes (feedback-dialog.tsx).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { activityKeys } from "@/features/activities/api/activity-keys";
-import type { RawContentParticipation, RawContentParticipationRequest } from "@/types/api";
+import type { ParticipationRecorded, RawContentParticipationRequest } from "@/types/api";
 import { api } from "@/lib/api-client";
 
 export function useRawContentParticipation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: RawContentParticipationRequest) =>
-      api.post<RawContentParticipation>("/raw-content-participation", request),
+      api.post<ParticipationRecorded>("/raw-content-participation", request),
     onSuccess: async () => {
       // The participation changes the activity's userActions and availability.
       await queryClient.invalidateQueries({ queryKey: activityKeys.all, refetchType: "none" });

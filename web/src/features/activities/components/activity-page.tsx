@@ -1,12 +1,14 @@
 // /homepage/atividades/{id} and /homepage/atividade/{id}: a member's view of an activity.
-// Raw content (type 16) and donations (type 20) have bodies of their own; the shop's types
-// (3, 4, 14, 17) lead to their products; the other types' actions come with their issues.
+// Raw content (type 16), agreements (15) and donations (20) have bodies of their own; the
+// shop's types (3, 4, 14, 17) lead to their products; the other types' actions come with
+// their issues.
 import { Link, useParams } from "react-router";
 import { useActivity } from "@/features/activities/api/get-activity";
-import { DONATION_TYPE, RAW_CONTENT_TYPE } from "@/features/activities/activity-text";
+import { AGREEMENT_TYPE, DONATION_TYPE, RAW_CONTENT_TYPE } from "@/features/activities/activity-text";
 import { ActivityDetail } from "@/features/activities/components/activity-detail";
 import { DetailSkeleton } from "@/features/activities/components/detail-skeleton";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
+import { AgreementBody } from "@/features/activities/components/agreement-body";
 import { DonationBody } from "@/features/activities/components/donation-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { useErrorToast } from "@/features/activities/use-error-toast";
@@ -20,6 +22,7 @@ export const SHOP_TYPES: readonly number[] = [3, 4, 14, 17];
 function bodyOf(activity: Activity) {
   if (activity.type_id === RAW_CONTENT_TYPE) return <RawContentBody key={activity.id} activity={activity} />;
   if (activity.type_id === DONATION_TYPE) return <DonationBody key={activity.id} activity={activity} />;
+  if (activity.type_id === AGREEMENT_TYPE) return <AgreementBody key={activity.id} activity={activity} />;
   if (SHOP_TYPES.includes(activity.type_id)) {
     return (
       <Link className="button button--primary" to={`/homepage/shopping/${activity.id}`}>

@@ -71,6 +71,7 @@ export function buildActivity(overrides: Partial<Activity> = {}): Activity {
     feedback_lottie_id: null,
     comments_and_likes_enabled: false,
     contents: [],
+    agreements: [],
     partner_id: null,
     action_videos: [],
     ...overrides,
