@@ -125,6 +125,47 @@ async fn order(db: &PgPool, world: &World, user_id: i64, method: Option<Method>)
     placed.order_id
 }
 
+/// A partner of the world's station (with its own validator host, if given) and a signed-in
+/// account it granted; the partner is made that of `product_id`'s activity, when given.
+/// Answers the account's token.
+async fn partner_staff(
+    db: &PgPool,
+    world: &World,
+    name: &str,
+    host: Option<&str>,
+    product_id: Option<i64>,
+    email: &str,
+) -> String {
+    let partner_id: i64 = sqlx::query_scalar(
+        "INSERT INTO partners (station_id, name, validator_host) VALUES ($1, $2, $3) RETURNING id",
+    )
+    .bind(world.station_id)
+    .bind(name)
+    .bind(host)
+    .fetch_one(db)
+    .await
+    .expect("partner");
+    if let Some(product_id) = product_id {
+        sqlx::query(
+            "UPDATE actions SET partner_id = $1
+              WHERE id = (SELECT action_id FROM products WHERE id = $2)",
+        )
+        .bind(partner_id)
+        .bind(product_id)
+        .execute(db)
+        .await
+        .expect("partner of the activity");
+    }
+    let (user_id, token) = member(db, world.station_id, email).await;
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(user_id)
+        .bind(partner_id)
+        .execute(db)
+        .await
+        .expect("grant");
+    token
+}
+
 async fn get(app: &Router, uri: &str, token: &str) -> common::Answer {
     call(app, "GET", uri, Some(token), &[]).await
 }
@@ -386,28 +427,15 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
     let world = world(&db).await;
     let app = app(db.clone());
     let (member_id, token) = world.member.clone();
-    let partner_id: i64 = sqlx::query_scalar(
-        "INSERT INTO partners (station_id, name) VALUES ($1, 'Casa de Shows') RETURNING id",
+    let partner_token = partner_staff(
+        &db,
+        &world,
+        "Casa de Shows",
+        None,
+        Some(world.product_id),
+        "portaria@casa.com.br",
     )
-    .bind(world.station_id)
-    .fetch_one(&db)
-    .await
-    .expect("partner");
-    sqlx::query(
-        "UPDATE actions SET partner_id = $1 WHERE id = (SELECT action_id FROM products WHERE id = $2)",
-    )
-    .bind(partner_id)
-    .bind(world.product_id)
-    .execute(&db)
-    .await
-    .expect("partner of the activity");
-    let (partner_user, partner_token) = member(&db, world.station_id, "portaria@casa.com.br").await;
-    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
-        .bind(partner_user)
-        .bind(partner_id)
-        .execute(&db)
-        .await
-        .expect("grant");
+    .await;
     // The same order also buys a mug of the station's own shop: not the partner's business.
     let mug: i64 = sqlx::query_scalar(
         "WITH shop AS (INSERT INTO actions (station_id, type_id, name, digital_product)
@@ -472,20 +500,7 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
         get(&app, &uri, &world.other.1).await.status,
         StatusCode::FORBIDDEN
     );
-    let other_partner: i64 = sqlx::query_scalar(
-        "INSERT INTO partners (station_id, name) VALUES ($1, 'Outra') RETURNING id",
-    )
-    .bind(world.station_id)
-    .fetch_one(&db)
-    .await
-    .expect("partner");
-    let (stranger, stranger_token) = member(&db, world.station_id, "x@outra.com.br").await;
-    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
-        .bind(stranger)
-        .bind(other_partner)
-        .execute(&db)
-        .await
-        .expect("grant");
+    let stranger_token = partner_staff(&db, &world, "Outra", None, None, "x@outra.com.br").await;
     assert_eq!(
         get(&app, &uri, &stranger_token).await.status,
         StatusCode::FORBIDDEN
@@ -638,27 +653,15 @@ async fn a_partner_validates_a_voucher_once_even_twice_at_once(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
     let (member_id, token) = world.member.clone();
-    let partner_id: i64 = sqlx::query_scalar(
-        "INSERT INTO partners (station_id, name, validator_host)
-         VALUES ($1, 'Casa de Shows', 'validador.casa.com.br') RETURNING id",
+    let partner_token = partner_staff(
+        &db,
+        &world,
+        "Casa de Shows",
+        Some("validador.casa.com.br"),
+        Some(world.product_id),
+        "portaria@casa.com.br",
     )
-    .bind(world.station_id)
-    .fetch_one(&db)
-    .await
-    .expect("partner");
-    sqlx::query("UPDATE actions SET partner_id = $1 WHERE station_id = $2")
-        .bind(partner_id)
-        .bind(world.station_id)
-        .execute(&db)
-        .await
-        .expect("partner of the activity");
-    let (partner_user, partner_token) = member(&db, world.station_id, "portaria@casa.com.br").await;
-    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
-        .bind(partner_user)
-        .bind(partner_id)
-        .execute(&db)
-        .await
-        .expect("grant");
+    .await;
     let order_id = order(&db, &world, member_id, None).await;
     let vouchers = create_vouchers(&app, &token, json!(order_id), member_id)
         .await

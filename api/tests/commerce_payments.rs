@@ -664,22 +664,33 @@ async fn a_late_pix_confirmed_from_every_side_at_once_is_handled_once(db: PgPool
         }
     };
 
-    // Stock still there: two browser checks and the webhook at once re-claim it once.
-    let order = shop.order(1, json!({ "type": "pix" })).await.json();
-    shop.run_out(order_id(&order), &charge_of(&order)).await;
-    run_jobs::<PixExpire>(&db, "pix.expire", true).await;
-    shop.sandbox
-        .pay_pix(&charge_of(&order), &PixPayment::default())
-        .await
-        .expect("late payment");
-    let (first, second, _) = tokio::join!(
-        shop.check(order_id(&order)),
-        shop.check(order_id(&order)),
-        shop.deliver()
-    );
-    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
-    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
-    shop.deliver().await;
+    let shop = &shop;
+    // A PIX order whose time runs out and is ended.
+    let expired_order = || async {
+        let order = shop.order(1, json!({ "type": "pix" })).await.json();
+        shop.run_out(order_id(&order), &charge_of(&order)).await;
+        run_jobs::<PixExpire>(&db, "pix.expire", true).await;
+        order
+    };
+    // Paid late, then two browser checks and the webhook at once.
+    let pay_late_from_every_side = |order: Value| async move {
+        shop.sandbox
+            .pay_pix(&charge_of(&order), &PixPayment::default())
+            .await
+            .expect("late payment");
+        let (first, second, _) = tokio::join!(
+            shop.check(order_id(&order)),
+            shop.check(order_id(&order)),
+            shop.deliver()
+        );
+        assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+        assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+        shop.deliver().await;
+    };
+
+    // Stock still there: the unit is re-claimed once.
+    let order = expired_order().await;
+    pay_late_from_every_side(order.clone()).await;
     assert_eq!(
         shop.read_order(order_id(&order)).await["status"],
         "Pagamento confirmado"
@@ -689,26 +700,13 @@ async fn a_late_pix_confirmed_from_every_side_at_once_is_handled_once(db: PgPool
     assert_eq!(late_mails("seu pedido foi confirmado").await, 1);
 
     // Sold out meanwhile: the same three at once give the money back once.
-    let order = shop.order(1, json!({ "type": "pix" })).await.json();
-    shop.run_out(order_id(&order), &charge_of(&order)).await;
-    run_jobs::<PixExpire>(&db, "pix.expire", true).await;
+    let order = expired_order().await;
     sqlx::query("UPDATE products SET stock = reserved WHERE id = $1")
         .bind(shop.product_id)
         .execute(&db)
         .await
         .expect("sold out");
-    shop.sandbox
-        .pay_pix(&charge_of(&order), &PixPayment::default())
-        .await
-        .expect("late payment");
-    let (first, second, _) = tokio::join!(
-        shop.check(order_id(&order)),
-        shop.check(order_id(&order)),
-        shop.deliver()
-    );
-    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
-    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
-    shop.deliver().await;
+    pay_late_from_every_side(order.clone()).await;
     let refunds: (i64, i64) = sqlx::query_as(
         "SELECT (SELECT count(*) FROM refunds WHERE order_id = $1),
                 (SELECT count(*) FROM sandbox_refunds WHERE charge_id = $2)",
