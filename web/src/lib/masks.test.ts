@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dateToApi, digitsOf, maskCep, maskCnpj, maskCode, maskCpf, maskCurrencyBrl, maskDate, maskPhone } from "@/lib/masks";
+import { maskCurrencyBrl } from "@/lib/currency-mask";
+import { dateToApi, digitsOf, maskCep, maskCnpj, maskCode, maskCpf, maskDate, maskPhone } from "@/lib/masks";
 
 describe("masks", () => {
   it("mask CPF, CEP, date and CNPJ as the spec writes them", () => {

@@ -50,15 +50,6 @@ export function maskPhone(value: string): string {
   return applyPattern(digits.length > 10 ? "(99) 99999-9999" : "(99) 9999-9999", digits);
 }
 
-/** R$ 1.234,56 from the digits typed, read as centavos (typing 123 gives R$ 1,23). */
-export function maskCurrencyBrl(value: string): string {
-  const digits = digitsOf(value).replace(/^0+(?=\d)/, "");
-  if (digits === "") return "";
-  const cents = digits.padStart(3, "0");
-  const reais = cents.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ".");
-  return `R$ ${reais},${cents.slice(-2)}`;
-}
-
 /** "dd/MM/yyyy" as the API's "yyyy-MM-dd 00:00:00" (the spec sends birthdays with a time). */
 export function dateToApi(masked: string): string {
   const [day, month, year] = masked.split("/");

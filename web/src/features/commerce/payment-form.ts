@@ -4,6 +4,7 @@
 // cards with a 3-digit cvc and a 4-digit expiry (spec 002 section 9, "Cards").
 import { applyPattern, digitsOf, maskCep, maskCpf, maskDate } from "@/lib/masks";
 import type { FormRules, Rule } from "@/components/form/use-form";
+import type { CardToTokenize } from "@/types/api";
 import { notCepMark } from "@/features/address";
 import {
   cep as cepShape,
@@ -175,7 +176,7 @@ export function paymentFormRules({ installmentsAsked }: { installmentsAsked: boo
 }
 
 /** A new card as the tokeniser takes it: digits, the printed name, MM/YY and the cvv. */
-export function cardToTokenize(values: Values) {
+export function cardToTokenize(values: Values): CardToTokenize {
   return {
     number: digitsOf(values.number),
     holder_name: values.name.trim(),

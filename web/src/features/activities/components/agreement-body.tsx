@@ -15,7 +15,6 @@ export function AgreementBody({ activity }: { activity: Activity }) {
   const accept = useAcceptAgreement(activity.id);
   const [ticked, setTicked] = useState(false);
   const [tried, setTried] = useState(false);
-  const [thanked, setThanked] = useState(false);
   const terms = activity.agreements[0];
   if (activity.availability !== "open" || !terms) return null;
   const error = tried && !ticked ? MESSAGES.requiredCheckbox : undefined;
@@ -24,7 +23,7 @@ export function AgreementBody({ activity }: { activity: Activity }) {
     event.preventDefault();
     setTried(true);
     if (!ticked) return;
-    accept.mutate(undefined, { onSuccess: () => setThanked(true) });
+    accept.mutate();
   };
 
   return (
@@ -38,7 +37,7 @@ export function AgreementBody({ activity }: { activity: Activity }) {
       <button type="submit" className="button button--primary" disabled={accept.isPending} aria-busy={accept.isPending}>
         {accept.isPending ? ACCEPTING_TEXT : terms.button}
       </button>
-      {thanked && <FeedbackDialog activity={activity} returnTo="/homepage" onClose={() => setThanked(false)} />}
+      {accept.isSuccess && <FeedbackDialog activity={activity} returnTo="/homepage" onClose={accept.reset} />}
     </form>
   );
 }

@@ -2,7 +2,6 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Activity } from "@/types/api";
 import { activityCall, buildActivity, homeHandlers } from "@/features/activities/testing/activity-fixtures";
-import { parseReais } from "@/features/activities/components/donation-body";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
@@ -39,15 +38,6 @@ const donate = (value: string) => {
   fireEvent.click(screen.getByRole("button", { name: "Doar" }));
 };
 
-describe("parseReais", () => {
-  it("reads reais with a comma or a point into centavos, and nothing else", () => {
-    expect(parseReais("25")).toBe(2500);
-    expect(parseReais("25,5")).toBe(2550);
-    expect(parseReais(" 0.50 ")).toBe(50);
-    for (const bad of ["", "abc", "-1", "1.234,56", "1,005", ",5"]) expect(parseReais(bad)).toBeNull();
-  });
-});
-
 describe("donation (type 20)", () => {
   it("checks the spec's bounds before sending anything", async () => {
     const api = stubCause(cause());
@@ -60,6 +50,7 @@ describe("donation (type 20)", () => {
     expect(screen.getByText("Valor máximo permitido de R$ 10.000,00.")).toBeInTheDocument();
     donate("dez reais");
     expect(screen.getByText("Informe o valor da doação.")).toBeInTheDocument();
+    expect(amount()).toHaveValue("");
     expect(api.callsTo(DONATE)).toHaveLength(0);
   });
 
@@ -70,6 +61,7 @@ describe("donation (type 20)", () => {
     await openCause(cause());
 
     donate("25,50");
+    expect(amount()).toHaveValue("R$ 25,50");
     const busy = await screen.findByRole("button", { name: "Enviando..." });
     expect(busy).toBeDisabled();
     expect(api.bodiesOf(DONATE)).toEqual([{ action_id: 31, points: 25.5 }]);
@@ -79,6 +71,16 @@ describe("donation (type 20)", () => {
     expect(within(dialog).getByText("Obrigado por participar!")).toBeInTheDocument();
     await waitFor(() => expect(api.callsTo(BALANCE).length).toBeGreaterThanOrEqual(2));
     expect(amount()).toHaveValue("");
+  });
+
+  it("takes the amount as Brazilians write it, thousands included", async () => {
+    const api = stubCause(cause(), {
+      [DONATE]: () => jsonResponse({ participation_id: 8, action_id: 31, amount: 123456, points: 2, cashback: 2, job_id: null }, 201),
+    });
+    await openCause(cause());
+    donate("1.234,56");
+    expect(await screen.findByRole("dialog", { name: "Campanha do agasalho" })).toBeInTheDocument();
+    expect(api.bodiesOf(DONATE)).toEqual([{ action_id: 31, points: 1234.56 }]);
   });
 
   it("shows the server's refusal under the field", async () => {

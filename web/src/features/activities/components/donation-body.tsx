@@ -1,4 +1,5 @@
-// Type 20 (spec 001, "Donation"): a form with the amount in reais and 'Doar'; the server
+// Type 20 (spec 001, "Donation"): a form with the amount in reais (masked "R$ 1.234,56",
+// the shared currency mask) and 'Doar'; the server
 // spends it from the wallet and records the participation. Bounds are checked here with
 // the spec's texts before anything is sent, and again by the server, whose refusal (the
 // balance, the participation rules) shows under the field.
@@ -8,6 +9,8 @@ import { TextField } from "@/components/form/fields";
 import { useDonate } from "@/features/activities/api/donate";
 import { FeedbackDialog } from "@/features/activities/components/feedback-dialog";
 import { toastForError } from "@/lib/api-client";
+import { maskCurrencyBrl } from "@/lib/currency-mask";
+import { digitsOf } from "@/lib/masks";
 import type { Activity } from "@/types/api";
 
 export const DONATION_LABEL = "Valor da doação (R$)";
@@ -19,17 +22,9 @@ export const BELOW_MIN = "Valor mínimo requerido de R$ 0,50";
 export const ABOVE_MAX = "Valor máximo permitido de R$ 10.000,00.";
 export const AMOUNT_INVALID = "Informe o valor da doação.";
 
-/** "25", "25,5" or "25.50" in centavos; null for anything else (the server reads it alike). */
-export function parseReais(text: string): number | null {
-  const match = /^(\d+)(?:[.,](\d{1,2}))?$/.exec(text.trim());
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
-}
-
-/** What the amount is told, or nothing when it may be sent. */
-export function amountError(text: string): string | undefined {
-  const cents = parseReais(text);
-  if (cents === null) return AMOUNT_INVALID;
+/** What the amount (in centavos) is told, or nothing when it may be sent. */
+export function amountError(cents: number): string | undefined {
+  if (cents === 0) return AMOUNT_INVALID;
   if (cents < MIN_CENTS) return BELOW_MIN;
   if (cents > MAX_CENTS) return ABOVE_MAX;
   return undefined;
@@ -40,8 +35,9 @@ export function DonationBody({ activity }: { activity: Activity }) {
   const { pathname } = useLocation();
   const [amount, setAmount] = useState("");
   const [checked, setChecked] = useState(false);
-  const [thanked, setThanked] = useState(false);
-  const local = checked ? amountError(amount) : undefined;
+  // The field holds the mask's "R$ 1.234,56": its digits are the centavos.
+  const cents = Number(digitsOf(amount));
+  const local = checked ? amountError(cents) : undefined;
   const error = local ?? (donation.isError ? toastForError(donation.error).text : undefined);
 
   if (activity.availability !== "open") return null;
@@ -49,13 +45,11 @@ export function DonationBody({ activity }: { activity: Activity }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setChecked(true);
-    const cents = parseReais(amount);
-    if (cents === null || amountError(amount)) return;
+    if (amountError(cents)) return;
     donation.mutate(cents, {
       onSuccess: () => {
         setAmount("");
         setChecked(false);
-        setThanked(true);
       },
     });
   };
@@ -68,14 +62,14 @@ export function DonationBody({ activity }: { activity: Activity }) {
         value={amount}
         error={error}
         onChange={(value) => {
-          setAmount(value);
+          setAmount(maskCurrencyBrl(value));
           donation.reset();
         }}
       />
       <button type="submit" className="button button--primary" disabled={donation.isPending} aria-busy={donation.isPending}>
         {donation.isPending ? DONATING_TEXT : DONATE_TEXT}
       </button>
-      {thanked && <FeedbackDialog activity={activity} returnTo={pathname} onClose={() => setThanked(false)} />}
+      {donation.isSuccess && <FeedbackDialog activity={activity} returnTo={pathname} onClose={donation.reset} />}
     </form>
   );
 }

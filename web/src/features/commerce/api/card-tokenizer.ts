@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { cardForProvider, cardToTokenize, type PaymentFormValues } from "@/features/commerce/payment-form";
 import { stationConfigQueryOptions } from "@/features/stations";
 import { api } from "@/lib/api-client";
-import type { StationConfig } from "@/types/api";
+import type { CardToken, StationConfig } from "@/types/api";
 
 /** No tokeniser here, or the provider's did not answer. */
 export const NO_TOKENIZER_TEXT = "Pagamento com cartão novo indisponível no momento. Escolha um cartão salvo ou PIX.";
@@ -40,7 +40,7 @@ export async function tokenizeAtProvider(tokenizer: ProviderTokenizer, values: P
 
 /** The sandbox's stand-in for the provider's tokeniser. */
 export async function tokenizeAtSandbox(values: PaymentFormValues): Promise<string> {
-  const answer = await api.post<{ card_token: string }>("/sandbox/card-tokens", cardToTokenize(values));
+  const answer = await api.post<CardToken>("/sandbox/card-tokens", cardToTokenize(values));
   return answer.card_token;
 }
 

@@ -682,9 +682,11 @@ describe("cart, card", () => {
     expect(within(cards).getAllByRole("option").map((option) => option.textContent)).toEqual(["Visa final 1111", "Novo cartão"]);
     // The saved card is the default (spec 002 section 4); 'Novo cartão' opens the card form.
     expect(cards).toHaveValue("12");
+    expect(screen.getByText("Visa **** **** **** 1111")).toBeInTheDocument();
     expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
     fireEvent.change(cards, { target: { value: "0" } });
     expect(screen.getByLabelText("Número do cartão")).toBeInTheDocument();
+    expect(screen.queryByText("Visa **** **** **** 1111")).not.toBeInTheDocument();
     fireEvent.change(cards, { target: { value: "12" } });
     expect(screen.queryByLabelText("Número do cartão")).not.toBeInTheDocument();
 

@@ -18,7 +18,8 @@ export function DocumentDownload({ path, fileName, label, className = "button bu
       <button type="button" className={className} disabled={download.busy} aria-busy={download.busy} onClick={download.start}>
         {label}
       </button>
-      {download.jobId !== null && <JobProgress jobId={download.jobId} />}
+      {/* Progress while the job runs; its own failure text is for staff, the member reads the alert below. */}
+      {download.busy && download.jobId !== null && <JobProgress jobId={download.jobId} />}
       {download.error !== null && (
         <p className="shop-screen__error" role="alert">
           {download.error}

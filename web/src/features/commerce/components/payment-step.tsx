@@ -99,6 +99,7 @@ export function PaymentStep({
   const chooseMethod = (type: PaymentType) =>
     form.setValues(type === "credit_card" ? { type, selected_card: defaultCard } : { type, selected_card: "", installments: "" });
   const isCard = asksMethod && form.values.type === "credit_card";
+  const chosenCard = savedCards.find((card) => String(card.id) === form.values.selected_card);
   return (
     <div className="cart-payment">
       <dl className="cart-payment__summary">
@@ -142,6 +143,12 @@ export function PaymentStep({
           ))}
           <option value={NEW_CARD}>Novo cartão</option>
         </SelectField>
+      )}
+      {isCard && chosenCard && (
+        // Spec 002 section 4: a saved card, when selected, shows a masked preview.
+        <p className="cart-payment__card-preview">
+          {chosenCard.brand} **** **** **** {chosenCard.last_digits}
+        </p>
       )}
       {isCard && installments.length > 1 && (
         <SelectField label="Parcelas" {...bindText(form, "installments")}>
