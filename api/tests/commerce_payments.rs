@@ -615,6 +615,16 @@ async fn a_pix_paid_after_its_expiry_completes_what_it_can(db: PgPool) {
             .expect("order");
     assert_eq!(status, "refunded");
     assert_eq!(percentage, "100.00");
+    // What went back is on the order (the receipt shows it), and the line earns nothing.
+    let (refunded_value, cashback_share): (i64, i64) = sqlx::query_as(
+        "SELECT o.refunded_value, l.cashback_share FROM orders o
+           JOIN order_lines l ON l.order_id = o.id WHERE o.id = $1",
+    )
+    .bind(order_id(&order))
+    .fetch_one(&db)
+    .await
+    .expect("order");
+    assert_eq!((refunded_value, cashback_share), (10000, 0));
     let (amount, reason, refund_status): (i64, String, String) = sqlx::query_as(
         "SELECT amount, reason, status FROM refunds WHERE order_id = $1 AND origin = 'late_payment'",
     )
@@ -920,6 +930,8 @@ async fn another_members_order_is_not_checked_nor_paid(db: PgPool) {
     )
     .await;
     assert_eq!(cards.status, StatusCode::FORBIDDEN);
+    // Whatever the provider has to tell is delivered first: still nothing was paid.
+    shop.deliver().await;
     assert_eq!(
         shop.read_order(order_id(&order)).await["status"],
         "Aguardando pagamento"

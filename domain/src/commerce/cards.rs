@@ -18,12 +18,18 @@ pub struct SavedCard {
     pub issuing: String,
 }
 
-pub async fn of_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Vec<SavedCard>> {
+/// The member's cards saved with `provider`: only those can pay now (`gateway_card_id`).
+pub async fn of_member(
+    conn: &mut PgConnection,
+    user_id: i64,
+    provider: &str,
+) -> sqlx::Result<Vec<SavedCard>> {
     sqlx::query_as(
         "SELECT id, brand, last_digits, brand AS issuing FROM saved_cards
-          WHERE user_id = $1 ORDER BY id",
+          WHERE user_id = $1 AND provider = $2 ORDER BY id",
     )
     .bind(user_id)
+    .bind(provider)
     .fetch_all(conn)
     .await
 }

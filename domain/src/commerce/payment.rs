@@ -26,10 +26,12 @@ use crate::wallet::ledger::{self, Spend, SpendKind};
 /// How long a PIX charge can be paid; the hold is extended to its expiry.
 pub const PIX_SECONDS: u32 = 30 * 60;
 
-/// Why a late PIX was (partly) given back, as the member reads it on the order.
-pub const LATE_REFUND_REASON: &str = "Pagamento PIX recebido após o prazo, com produto(s) esgotado(s): o valor desses itens foi devolvido.";
-/// Why a late PIX was given back whole because the wallet part no longer was there.
-pub const LATE_BALANCE_REASON: &str = "Pagamento PIX recebido após o prazo, sem saldo para a parte da carteira: o valor foi devolvido.";
+/// Why a late payment (a PIX, or a card that settled after its hold ended) was (partly)
+/// given back, as the member reads it on the order.
+pub const LATE_REFUND_REASON: &str = "Pagamento recebido após o prazo, com produto(s) esgotado(s): o valor desses itens foi devolvido.";
+/// Why a late payment was given back whole because the wallet part no longer was there.
+pub const LATE_BALANCE_REASON: &str =
+    "Pagamento recebido após o prazo, sem saldo para a parte da carteira: o valor foi devolvido.";
 /// A card refused without a reason from the provider.
 pub const DECLINED_DEFAULT: &str = "Pagamento recusado pela operadora do cartão.";
 
@@ -610,12 +612,15 @@ async fn late_payment(
         .execute(&mut *conn)
         .await?;
     }
+    // A line not supplied is refunded whole: it earns no cashback either.
     for (line_id, quantity) in &missing {
-        sqlx::query("UPDATE order_lines SET refunded_quantity = $2 WHERE id = $1")
-            .bind(line_id)
-            .bind(quantity)
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query(
+            "UPDATE order_lines SET refunded_quantity = $2, cashback_share = 0 WHERE id = $1",
+        )
+        .bind(line_id)
+        .bind(quantity)
+        .execute(&mut *conn)
+        .await?;
     }
     let status = if missing.is_empty() {
         "paid"
@@ -632,7 +637,7 @@ async fn late_payment(
         (Decimal::from(total - owed) * Decimal::ONE_HUNDRED / Decimal::from(total)).round_dp(2)
     };
     sqlx::query(
-        "UPDATE orders SET status = $2, refunded_percentage = $3,
+        "UPDATE orders SET status = $2, refunded_percentage = $3, refunded_value = $5,
                 paid_at = CASE WHEN $4 THEN now() ELSE paid_at END, closed_at = now()
           WHERE id = $1",
     )
@@ -640,6 +645,7 @@ async fn late_payment(
     .bind(status)
     .bind(percentage)
     .bind(!got.is_empty())
+    .bind(if missing.is_empty() { 0 } else { total - owed })
     .execute(&mut *conn)
     .await?;
     let reason = (refund_amount > 0).then(|| {
@@ -728,7 +734,7 @@ pub async fn member_email(conn: &mut PgConnection, user_id: i64) -> sqlx::Result
     Ok(email)
 }
 
-/// The e-mail telling the member what happened to a PIX paid after its expiry: what was
+/// The e-mail telling the member what happened to a payment made after its expiry: what was
 /// completed and what goes back, with the reason. `None` when the member has no e-mail.
 pub async fn late_payment_mail(
     conn: &mut PgConnection,
@@ -742,7 +748,7 @@ pub async fn late_payment_mail(
         return Ok(None);
     };
     let mut paragraphs = vec![format!(
-        "Recebemos o pagamento PIX do pedido {} depois do prazo para pagamento.",
+        "Recebemos o pagamento do pedido {} depois do prazo para pagamento.",
         late.order_code
     )];
     paragraphs.push(match (late.completed, late.refund) {

@@ -5,7 +5,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::donation::{self, NotDonated};
-use domain::activities::participation::Refused;
 use domain::shared::money::parse_reais;
 use jobs::kinds::PointsCredit;
 use serde::{Deserialize, Serialize};
@@ -14,7 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::unavailable;
+use super::actions;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::member::Member;
@@ -88,7 +87,7 @@ async fn donate(
     .await
     .map_err(|err| ApiError::Internal(err.into()))?
     .map_err(|not| match not {
-        NotDonated::Refused(Refused::Unavailable) => unavailable(),
+        NotDonated::Refused(refused) => actions::refused(refused),
         other => ApiError::invalid(other.message()),
     })?;
     let job = PointsCredit::for_participation(&mut tx, donated.participation_id).await?;

@@ -13,15 +13,16 @@ use domain::commerce::order_view::{self, Order};
 use domain::commerce::orders::{DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::totals::Totals;
 use domain::infra::payments::sandbox::CardDetails;
-use domain::infra::payments::{BillingAddress, CardSource, GatewayError, PaymentGateway};
+use domain::infra::payments::{BillingAddress, CardSource, PaymentGateway};
 use jobs::kinds::ReservationRelease;
-use jobs::kinds::commerce::charge::{self, CardToCharge, ChargeError, Charged};
+use jobs::kinds::commerce::charge::{self, CardToCharge, Charged};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::payments;
 use super::{commerce_error, own_body, product_entries, whole};
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::Json;
@@ -295,7 +296,6 @@ impl PaymentForm {
 
 const RAW_CARD_REFUSED: &str =
     "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
-const CARD_REQUIRED: &str = "Informe os dados do cartão.";
 
 /// Keeps a card that just paid among the member's saved cards. The sandbox attaches it by
 /// its token; Pagar.me attaches cards through its customer's wallet, which we do not use
@@ -338,7 +338,7 @@ async fn card_of(
         let gateway_id =
             cards::gateway_card_id(&mut conn, member.user_id, state.gateway.provider(), card_id)
                 .await?
-                .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
+                .ok_or_else(|| ApiError::invalid(payments::CARD_REQUIRED))?;
         return Ok(Some(CardToCharge {
             source: CardSource::SavedCard(gateway_id),
             billing_address: None,
@@ -371,18 +371,16 @@ async fn sandbox_token(state: &AppState, form: &PaymentForm, number: &str) -> Ap
     let Some(sandbox) = state.gateway.sandbox() else {
         return Err(ApiError::invalid(RAW_CARD_REFUSED));
     };
-    sandbox
-        .tokenize_card(&CardDetails {
+    payments::sandbox_token(
+        sandbox,
+        CardDetails {
             number: number.to_string(),
             holder_name: form.name.clone().unwrap_or_default(),
             expiry: form.expiry.clone().unwrap_or_default(),
             cvv: form.cvv.clone().unwrap_or_default(),
-        })
-        .await
-        .map_err(|err| match err {
-            GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
-            other => ApiError::Internal(other.into()),
-        })
+        },
+    )
+    .await
 }
 
 /// The spec's body. `isOnlyPayment` may be sent and is not read: whether the wallet pays
@@ -488,13 +486,14 @@ async fn place_order(
                 && payment.is_some_and(|p| p.save)
                 && let Some(CardSource::Token(token)) = card.as_ref().map(|card| &card.source)
             {
-                save_card(&state, member, token).await?;
+                // The order is paid: a card that could not be kept is no failure of it.
+                if let Err(error) = save_card(&state, member, token).await {
+                    tracing::warn!(?error, order_id = placed.order_id, "card not saved");
+                }
             }
             placed
         }
-        Err(ChargeError::Commerce(err)) => return Err(commerce_error(err)),
-        Err(ChargeError::NoCard) => return Err(ApiError::invalid(CARD_REQUIRED)),
-        Err(err) => return Err(ApiError::Internal(err.into())),
+        Err(err) => return Err(payments::charge_error(err)),
     };
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, placed.order_id)

@@ -12,7 +12,7 @@ use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards::{self, SavedCard};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
-use domain::infra::payments::sandbox::{CardDetails, PixPayment};
+use domain::infra::payments::sandbox::{CardDetails, PixPayment, Sandbox};
 use domain::infra::payments::{
     GatewayError, InstallmentOption, PaymentGateway, installment_options, record_event,
 };
@@ -99,11 +99,23 @@ async fn webhook(
     }))
 }
 
-fn charge_error(err: ChargeError) -> ApiError {
+pub(super) fn charge_error(err: ChargeError) -> ApiError {
     match err {
         ChargeError::Commerce(err) => super::commerce_error(err),
+        ChargeError::NoCard => ApiError::invalid(CARD_REQUIRED),
         other => ApiError::Internal(other.into()),
     }
+}
+
+pub(super) const CARD_REQUIRED: &str = "Informe os dados do cartão.";
+
+/// The sandbox's token for a card's raw data (its stand-in for the provider's browser
+/// tokeniser); a card it refuses is 'Dados do cartão inválidos.'.
+pub(super) async fn sandbox_token(sandbox: &Sandbox, card: CardDetails) -> ApiResult<String> {
+    sandbox.tokenize_card(&card).await.map_err(|err| match err {
+        GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
+        other => ApiError::Internal(other.into()),
+    })
 }
 
 /// Verificar pagamento: asks the provider about the order's charge now
@@ -214,7 +226,9 @@ async fn saved_cards(
 ) -> ApiResult<Json<Vec<SavedCard>>> {
     let user_id = own(member, user_id)?;
     let mut conn = state.db.acquire().await?;
-    Ok(Json(cards::of_member(&mut conn, user_id).await?))
+    Ok(Json(
+        cards::of_member(&mut conn, user_id, state.gateway.provider()).await?,
+    ))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -313,17 +327,15 @@ async fn sandbox_card_token(
     let Some(sandbox) = state.gateway.sandbox() else {
         return Err(ApiError::not_found(ROUTE_NOT_FOUND));
     };
-    let token = sandbox
-        .tokenize_card(&CardDetails {
+    let token = sandbox_token(
+        sandbox,
+        CardDetails {
             number: card.number,
             holder_name: card.holder_name,
             expiry: card.expiry,
             cvv: card.cvv,
-        })
-        .await
-        .map_err(|err| match err {
-            GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
-            other => ApiError::Internal(other.into()),
-        })?;
+        },
+    )
+    .await?;
     Ok(Json(CardToken { card_token: token }))
 }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
 
 use domain::commerce::refunds::{self, Applied, RefundError, RefundRequest, Requested};
-use domain::infra::payments::{Gateway, GatewayError, PaymentGateway, RefundStatus};
+use domain::infra::payments::{GatewayError, PaymentGateway, RefundStatus};
 use domain::staff::{self, Action, AuditRecord, Scope};
 
 use crate::enqueue::{Enqueue, Enqueued};
@@ -141,8 +141,7 @@ impl Job for OrderRefund {
                     anyhow::anyhow!("refund {} has no charge to refund", self.refund_id),
                 )
             })?;
-            let gateway = Gateway::from_config(&ctx.services.config, ctx.db().clone())
-                .map_err(|err| JobError::retry(NOT_REFUNDED, err))?;
+            let gateway = super::gateway(&ctx)?;
             let done = gateway
                 .refund(
                     &charge_id,
