@@ -996,6 +996,22 @@ async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
     assert_eq!(tokens.status, StatusCode::NOT_FOUND);
     let pay = call(&app, "POST", "/api/sandbox/pix/ch_x/pay", Some(&token), &[]).await;
     assert_eq!(pay.status, StatusCode::NOT_FOUND);
+    // A card's number never reaches us with Pagar.me: an order carrying one is refused.
+    let raw = send(
+        &app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &token,
+        json!({ "cart": [], "payment": common::with_billing_address(json!({
+            "type": "credit_card", "number": "4000000000000010", "name": "MARIA S",
+            "expiry": "12/30", "cvv": "123" })) }),
+    )
+    .await;
+    assert_eq!(raw.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", raw.text);
+    assert_eq!(
+        raw.json()["messages"],
+        json!(["Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento."])
+    );
     let hook = post_webhook(&app, "{}", "sha256=00").await;
     assert_eq!(hook.status, StatusCode::NOT_FOUND);
     // Pagar.me's own endpoint refuses an unsigned body and records nothing.
@@ -1099,6 +1115,38 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
     assert_eq!(second.status, StatusCode::OK, "{}", second.text);
     assert_eq!(second.json()["status"], "Pagamento confirmado");
     assert_eq!(shop.stock().await, (8, 0));
+
+    // Another member naming that card's id pays nothing with it.
+    let other = common::insert_member(&db, shop.station_id, "outra@example.com").await;
+    let other_token = domain::accounts::session::create(&db, other)
+        .await
+        .expect("session");
+    let charges_before: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    let borrowed = shop
+        .order_as(
+            &other_token,
+            1,
+            json!({ "type": "credit_card", "selected_card": card["id"] }),
+        )
+        .await;
+    assert_eq!(
+        borrowed.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        borrowed.text
+    );
+    assert_eq!(
+        borrowed.json()["messages"],
+        json!(["Informe os dados do cartão."])
+    );
+    let charges_after: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    assert_eq!(charges_after, charges_before);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
