@@ -44,6 +44,9 @@ pub enum ApiError {
     TooManyRequests { message: String, retry_after: u64 },
     #[error("not found: {0}")]
     NotFound(String),
+    /// The resource's state does not allow this (again).
+    #[error("conflict: {0}")]
+    Conflict(String),
     #[error("method not allowed")]
     MethodNotAllowed,
     #[error("payload too large")]
@@ -79,6 +82,7 @@ impl ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -106,7 +110,7 @@ impl IntoResponse for ApiError {
             | Self::Forbidden(message)
             | Self::TooManyRequests { message, .. } => messages(vec![message]),
             Self::Invalid(list) => messages(list),
-            Self::NotFound(message) => error(&message),
+            Self::NotFound(message) | Self::Conflict(message) => error(&message),
             Self::MethodNotAllowed => error("Método não permitido para esta rota"),
             Self::PayloadTooLarge => error("O corpo da requisição é grande demais"),
             Self::UnsupportedMediaType => messages(vec![

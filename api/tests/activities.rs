@@ -67,13 +67,16 @@ async fn activity(
 }
 
 async fn participate(db: &PgPool, station_id: i64, user_id: i64, action_id: i64) {
-    sqlx::query("INSERT INTO participations (station_id, user_id, action_id) VALUES ($1, $2, $3)")
-        .bind(station_id)
-        .bind(user_id)
-        .bind(action_id)
-        .execute(db)
-        .await
-        .expect("participation");
+    sqlx::query(
+        "INSERT INTO participations (station_id, user_id, action_id, attempt)
+         SELECT $1, $2, $3, count(*) + 1 FROM participations WHERE action_id = $3 AND user_id = $2",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(action_id)
+    .execute(db)
+    .await
+    .expect("participation");
 }
 
 impl World {

@@ -347,8 +347,8 @@ async fn user_earn_points_credits_only_real_participations(db: PgPool) {
     .await
     .expect("quiz");
     let participation: i64 = sqlx::query_scalar(
-        "INSERT INTO participations (station_id, user_id, action_id) VALUES ($1, $2, $3)
-         RETURNING id",
+        "INSERT INTO participations (station_id, user_id, action_id, attempt)
+         VALUES ($1, $2, $3, 1) RETURNING id",
     )
     .bind(demo.station_id)
     .bind(demo.member_id)

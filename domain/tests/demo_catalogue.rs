@@ -26,6 +26,9 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
              'now_playing_actions', (SELECT jsonb_agg(n ORDER BY now_playing_id, action_id)
                                        FROM now_playing_actions n),
              'videos', (SELECT jsonb_agg(v ORDER BY id) FROM action_videos v),
+             'researches', (SELECT jsonb_agg(r ORDER BY id) FROM researches r),
+             'questions', (SELECT jsonb_agg(q ORDER BY id) FROM research_questions q),
+             'options', (SELECT jsonb_agg(o ORDER BY id) FROM research_options o),
              'participations', (SELECT jsonb_agg(p ORDER BY id) FROM participations p))",
     )
     .fetch_one(db)
@@ -62,6 +65,19 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
             .find(|c| c.name == name)
             .unwrap_or_else(|| panic!("{name}"))
     };
+    // Every quiz and survey can be answered: each has a research with questions.
+    let unanswerable: Vec<String> = sqlx::query_scalar(
+        "SELECT a.name FROM actions a
+          WHERE a.station_id = $1 AND a.active AND a.type_id BETWEEN 6 AND 12
+            AND NOT EXISTS (SELECT 1 FROM researches r
+                              JOIN research_questions q ON q.research_id = r.id
+                             WHERE r.action_id = a.id)",
+    )
+    .bind(station.station_id)
+    .fetch_all(&db)
+    .await
+    .expect("researches");
+    assert!(unanswerable.is_empty(), "{unanswerable:?}");
     for c in &cards {
         assert!(c.image.is_some(), "{} has a picture", c.name);
         let key = Objects::key_of_url(c.image.as_deref().unwrap_or_default()).expect("key");

@@ -118,6 +118,16 @@ pub struct Agreement {
     pub button: String,
 }
 
+/// A quiz's or survey's research (types 6 to 12), as the detail names it: the questions
+/// come from `GET /research/{id}`, without the answer key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = ActivityResearch)]
+pub struct ResearchRef {
+    pub id: i64,
+    pub name: String,
+    pub question_count: i64,
+}
+
 /// An activity's detail: its card and what only the detail page shows.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Activity {
@@ -136,6 +146,8 @@ pub struct Activity {
     pub contents: Vec<Content>,
     /// An agreement activity's terms (type 15), in order; empty for other types.
     pub agreements: Vec<Agreement>,
+    /// A quiz's or survey's research (types 6 to 12); empty for other types.
+    pub researches: Vec<ResearchRef>,
     pub partner_id: Option<i64>,
     /// Its videos, in order.
     pub action_videos: Vec<ActionVideo>,
@@ -473,6 +485,8 @@ struct DetailRow {
     contents: Vec<Content>,
     #[sqlx(json)]
     agreements: Vec<Agreement>,
+    #[sqlx(json)]
+    researches: Vec<ResearchRef>,
     partner_id: Option<i64>,
     #[sqlx(json)]
     videos: Vec<VideoRow>,
@@ -495,6 +509,11 @@ macro_rules! detail_query {
                                           ORDER BY g.position, g.id)
                            FROM action_agreements g WHERE g.action_id = a.id), '[]')
                  AS agreements,
+               coalesce((SELECT jsonb_agg(jsonb_build_object(
+                                    'id', r.id, 'name', r.name,
+                                    'question_count', (SELECT count(*) FROM research_questions q
+                                                        WHERE q.research_id = r.id)))
+                           FROM researches r WHERE r.action_id = a.id), '[]') AS researches,
                coalesce((SELECT jsonb_agg(jsonb_build_object(
                                     'video_id', v.id, 'name', v.name,
                                     'description', v.description, 'required', v.required,
@@ -542,6 +561,7 @@ pub async fn detail(
         comments_and_likes_enabled: row.comments_and_likes_enabled,
         contents: row.contents,
         agreements: row.agreements,
+        researches: row.researches,
         partner_id: row.partner_id,
         action_videos: row.videos.into_iter().map(VideoRow::into_video).collect(),
     }))

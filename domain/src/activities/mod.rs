@@ -1,11 +1,12 @@
 //! Activities: what members browse and take part in to earn. The catalogue (activities,
 //! search, public activities, their videos), the home's rows (journeys, now playing,
 //! categories), the participation rules every participation call goes through, and
-//! sharing an activity's link.
+//! sharing an activity's link, quizzes and surveys.
 
 pub mod catalogue;
 pub mod donation;
 pub mod participation;
+pub mod research;
 pub mod rows;
 pub mod sharing;
 pub mod videos;

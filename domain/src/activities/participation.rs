@@ -70,9 +70,19 @@ pub struct Admitted {
     limit_per_user: Option<i32>,
     user_actions: i64,
     last_participation_id: Option<i64>,
+    earns: bool,
 }
 
 impl Admitted {
+    /// The participation to record pays nothing (a quiz lost): no credit is queued with
+    /// it, nor paid by a later claim.
+    pub fn without_reward(self) -> Self {
+        Self {
+            earns: false,
+            ..self
+        }
+    }
+
     pub fn action_id(&self) -> i64 {
         self.action_id
     }
@@ -110,6 +120,18 @@ struct ActionRow {
     limit_per_user: Option<i32>,
 }
 
+/// Takes the member's row lock (`FOR NO KEY UPDATE`) that serialises the member's
+/// participations until the caller's transaction ends; [`admit`] takes it first. A call
+/// that must look at what an earlier request did before the rules (a submission sent
+/// again) takes it itself.
+pub async fn lock_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
+    sqlx::query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Checks the rules for `user_id` (a member of `station_id`) taking part in `action_id`
 /// now, through a call that takes part in activities of the `accepted` types only (another
 /// type is unavailable to it, before any other rule). Locks the member's row first (`FOR
@@ -125,10 +147,7 @@ pub async fn admit(
     accepted: &[i16],
     now: DateTime<Utc>,
 ) -> sqlx::Result<Result<Admitted, Refused>> {
-    sqlx::query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
-        .bind(user_id)
-        .execute(&mut *conn)
-        .await?;
+    lock_member(&mut *conn, user_id).await?;
     let action: Option<ActionRow> = sqlx::query_as(
         "SELECT points, additional_cashback, participation_start, participation_end,
                 limit_per_user
@@ -185,18 +204,24 @@ pub async fn admit(
         limit_per_user: action.limit_per_user,
         user_actions,
         last_participation_id,
+        earns: true,
     }))
 }
 
-/// Records the participation [`admit`] let through, on the same transaction.
+/// Records the participation [`admit`] let through, on the same transaction, as the
+/// member's next attempt (the count was read under the member's lock; the unique attempt
+/// number is the last guard).
 pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result<i64> {
     sqlx::query_scalar(
-        "INSERT INTO participations (station_id, user_id, action_id) VALUES ($1, $2, $3)
+        "INSERT INTO participations (station_id, user_id, action_id, attempt, earns)
+         VALUES ($1, $2, $3, $4, $5)
          RETURNING id",
     )
     .bind(admitted.station_id)
     .bind(admitted.user_id)
     .bind(admitted.action_id)
+    .bind(i32::try_from(admitted.user_actions + 1).unwrap_or(i32::MAX))
+    .bind(admitted.earns)
     .fetch_one(conn)
     .await
 }

@@ -7,6 +7,7 @@ use sqlx::{PgConnection, PgPool};
 
 pub mod activities;
 pub mod art;
+pub mod research;
 pub mod shop;
 
 use crate::accounts::password;

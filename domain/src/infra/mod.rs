@@ -1,6 +1,6 @@
 //! What talks to the outside world or runs the process: configuration, the database pool,
 //! e-mail, object storage, images, receipt and voucher PDFs, captcha, payment gateways,
-//! telemetry, and the demo station's seed.
+//! telemetry, what an upload really is, and the demo station's seed.
 
 pub mod captcha;
 pub mod config;
@@ -13,3 +13,4 @@ pub mod payments;
 pub mod pdf;
 pub mod process;
 pub mod telemetry;
+pub mod uploads;

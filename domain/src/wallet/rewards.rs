@@ -55,8 +55,8 @@ pub async fn on_account_confirmed(
     .await?;
     if let Some((action_id, name, points)) = reward {
         sqlx::query(
-            "INSERT INTO participations (station_id, user_id, action_id)
-             SELECT $1, $2, $3
+            "INSERT INTO participations (station_id, user_id, action_id, attempt)
+             SELECT $1, $2, $3, 1
               WHERE NOT EXISTS (SELECT 1 FROM participations WHERE user_id = $2 AND action_id = $3)",
         )
         .bind(station_id)
@@ -282,7 +282,7 @@ pub async fn uncredited_participations(
         "SELECT p.id, p.station_id, a.id, a.name, a.points + a.additional_cashback, a.type_id
            FROM participations p
            JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
-          WHERE p.user_id = $1 AND a.points + a.additional_cashback > 0
+          WHERE p.user_id = $1 AND p.earns AND a.points + a.additional_cashback > 0
             AND NOT EXISTS (
                 SELECT 1 FROM credit_lots l
                  WHERE l.source_kind = 'activity'
@@ -330,7 +330,8 @@ pub async fn on_participation(
         "SELECT p.user_id, p.station_id, a.id, a.name, a.points + a.additional_cashback
            FROM participations p
            JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
-          WHERE p.id = $1 AND a.points + a.additional_cashback > 0 AND a.type_id <> $2",
+          WHERE p.id = $1 AND p.earns AND a.points + a.additional_cashback > 0
+            AND a.type_id <> $2",
     )
     .bind(participation_id)
     .bind(SIGNUP_TYPE)

@@ -140,6 +140,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submits the caller's survey (types 7 to 12)
+         * @description The answers sent are saved first; every required question needs an answer. Credited
+         *     keyed by the participation.
+         */
+        post: operations["answer_survey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answer-quiz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submits the caller's quiz (type 6)
+         * @description Every question needs an answer. Scored from the stored answers: the share right at the
+         *     first try; won at 0.5. A win is credited (`points.credit` keyed by the participation);
+         *     a loss is recorded and earns nothing.
+         */
+        post: operations["answer_quiz"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/confirmation-method": {
         parameters: {
             query?: never;
@@ -1219,6 +1262,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quizzes/establishment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's quizzes
+         * @description The published quizzes (type 6) of the caller's station, by priority; `{id}` is the
+         *     station (the spec's establishment), another station's is refused.
+         */
+        get: operations["quizzes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/raw-content-participation": {
         parameters: {
             query?: never;
@@ -1254,6 +1318,91 @@ export interface paths {
         post?: never;
         /** Removes a product's line from the caller's cart */
         delete: operations["remove_product"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/research/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The research (quiz or survey) as the caller answers it
+         * @description Its questions and options without the answer key, the caller's open attempt's answers
+         *     (to resume) and latest result.
+         */
+        get: operations["get_research"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/research/{id}/answers/{question_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Saves the caller's answer to one question
+         * @description In the open attempt, opened through the participation rules. A quiz (type 6) answer
+         *     comes back judged; a right one is locked. Survey answers may be changed until the
+         *     attempt is submitted.
+         */
+        put: operations["save_answer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/research/{id}/answers/{question_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves a video or file answer (question types 6 and 7)
+         * @description Multipart, the file in `file`: a video (mp4, mov, webm) for a video question, a pdf,
+         *     doc, docx, zip, jpeg, png or gif for a file question, up to 10 MB, known by its
+         *     content. Stored privately; a file it replaces is deleted.
+         */
+        post: operations["save_file_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/research/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A poll's results (type 10)
+         * @description How many submitted attempts chose each option; only once the caller has answered.
+         */
+        get: operations["poll_results"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1753,6 +1902,8 @@ export interface components {
             has_rules: boolean;
             /** Format: int64 */
             partner_id: number | null;
+            /** @description A quiz's or survey's research (types 6 to 12); empty for other types. */
+            researches: components["schemas"]["ActivityResearch"][];
             /** @description Sanitised HTML. */
             rules: string;
             /** Format: int64 */
@@ -1811,6 +1962,17 @@ export interface components {
             link: string | null;
             text: string | null;
         };
+        /**
+         * @description A quiz's or survey's research (types 6 to 12), as the detail names it: the questions
+         *     come from `GET /research/{id}`, without the answer key.
+         */
+        ActivityResearch: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            question_count: number;
+        };
         AddProducts: {
             products: components["schemas"]["ProductQuantity"][];
         };
@@ -1858,6 +2020,15 @@ export interface components {
             accepted?: boolean | null;
             /** Format: int64 */
             action_id: number;
+        };
+        AnswerFile: {
+            name: string;
+        };
+        /** @description One answer: the options chosen, a free text, an "other" text, as the question takes. */
+        AnswerRequest: {
+            options?: number[];
+            other?: string | null;
+            text?: string | null;
         };
         /** @description The spec's body; its `cart` may be sent and is not read: the hold decides what is bought. */
         ApplyCoupon: {
@@ -2178,6 +2349,11 @@ export interface components {
             state: string | null;
             zipcode: string | null;
         };
+        /** @description The multipart form of a file answer. */
+        FileAnswerForm: {
+            /** Format: binary */
+            file: string;
+        };
         /** @description The card or PIX part, with the older names the spec reads. */
         GatewayCharge: {
             /** @description The provider's charge id (the sandbox's "simulate payment" names it). */
@@ -2418,6 +2594,13 @@ export interface components {
             /** Format: int64 */
             id: number;
             title: string;
+        };
+        OptionCount: {
+            /** Format: int64 */
+            count: number;
+            /** Format: int64 */
+            id: number;
+            label: string;
         };
         Order: {
             action: null | components["schemas"]["OrderAction"];
@@ -2736,6 +2919,17 @@ export interface components {
         };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
+        /** @description A poll's results (type 10): how many submitted attempts chose each option. */
+        PollResults: {
+            questions: components["schemas"]["QuestionCounts"][];
+            /** Format: int64 */
+            research_id: number;
+            /**
+             * Format: int64
+             * @description Submitted attempts.
+             */
+            respondents: number;
+        };
         Prerequisites: {
             action_has_prerequisites: boolean;
             action_prerequisites: components["schemas"]["RequiredActivity"][];
@@ -2817,6 +3011,18 @@ export interface components {
             message: string;
             user: components["schemas"]["User"];
         };
+        QuestionCounts: {
+            /** Format: int64 */
+            id: number;
+            options: components["schemas"]["OptionCount"][];
+            question: string;
+        };
+        QuestionResult: {
+            /** @description Null for a question without a right answer. */
+            correct: boolean | null;
+            /** Format: int64 */
+            question_id: number;
+        };
         QueueOverview: {
             counts: components["schemas"]["StateCounts"];
             name: string;
@@ -2824,6 +3030,26 @@ export interface components {
             /** Format: date-time */
             paused_at: string | null;
             paused_by: null | components["schemas"]["PausedBy"];
+        };
+        /** @description A quiz in the quiz list (`/homepage/quizzes`). */
+        QuizCard: components["schemas"]["ActivityCard"] & {
+            /** @description Sanitised HTML. */
+            description: string;
+            /**
+             * Format: date-time
+             * @description When it closes: `participationEnd`.
+             */
+            expiration: string | null;
+            /** Format: int64 */
+            question_count: number;
+            /** Format: int64 */
+            research_id: number;
+        };
+        QuizFeedback: {
+            /** @description Sanitised HTML. */
+            feedback: string;
+            /** Format: int64 */
+            feedback_lottie_id: number | null;
         };
         RawContentVisit: {
             /** Format: int64 */
@@ -2897,6 +3123,134 @@ export interface components {
              * @description Up to 10 001: a value above 10 000 means "more than 10 000".
              */
             rerunnable: number;
+        };
+        /** @description A research as the member answers it: no answer key. */
+        Research: {
+            /** Format: int64 */
+            action_id: number;
+            answers: components["schemas"]["ResearchAnswer"][];
+            /**
+             * Format: int64
+             * @description The member's open attempt, if any.
+             */
+            attempt_id: number | null;
+            /** @description `contact` for a contact survey (type 7), else `user`. */
+            author: string;
+            /** Format: int64 */
+            cashback: number;
+            /** Format: int64 */
+            id: number;
+            last_result: null | components["schemas"]["ResearchResult"];
+            name: string;
+            /** Format: int32 */
+            points: number;
+            questions: components["schemas"]["ResearchQuestion"][];
+            synopsis: string;
+            /**
+             * Format: int32
+             * @description The activity's type: 6 quiz, 7 to 12 surveys.
+             */
+            type_id: number;
+        };
+        /** @description One saved answer of the member's open attempt. */
+        ResearchAnswer: {
+            /** Format: int64 */
+            attempt_id: number;
+            file: null | components["schemas"]["AnswerFile"];
+            options: number[];
+            other: string | null;
+            /** Format: int64 */
+            question_id: number;
+            text: string | null;
+            /** @description The quiz options judged wrong so far. */
+            tried: number[];
+            verdict: null | components["schemas"]["Verdict"];
+        };
+        ResearchOption: {
+            color: string | null;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            label: string;
+            textColor: string | null;
+        };
+        ResearchQuestion: {
+            color: string | null;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            options: components["schemas"]["ResearchOption"][];
+            question: string;
+            required: boolean;
+            textColor: string | null;
+            /**
+             * Format: int32
+             * @description 1 single choice, 2 multiple choice, 3 free text, 4 single choice with "other",
+             *     5 multiple choice with "other", 6 video answer, 7 file answer.
+             */
+            type_id: number;
+        };
+        /** @description A submitted attempt's result. */
+        ResearchResult: {
+            /** Format: int64 */
+            action_id: number;
+            /** Format: double */
+            answer_percentage: number;
+            /** Format: int32 */
+            answered_count: number;
+            /** Format: int64 */
+            attempt_id: number;
+            /**
+             * Format: int64
+             * @description `points` + `additional_cashback`.
+             */
+            cashback: number;
+            /**
+             * Format: double
+             * @description Right answers over questions (a quiz counts the first try); null without a key.
+             */
+            correct_answer_percentage: number | null;
+            /** Format: int32 */
+            correct_count: number;
+            /** @description Whether the participation earns the activity's points (a lost quiz does not). */
+            earned: boolean;
+            feedback: null | components["schemas"]["QuizFeedback"];
+            /** @description The `points.credit` job the submission queued; set by the caller that queued it. */
+            job_id: string | null;
+            /** Format: int64 */
+            participation_id: number | null;
+            /** Format: int32 */
+            points: number;
+            /** Format: int32 */
+            question_count: number;
+            questions: components["schemas"]["QuestionResult"][];
+            /** @description False when the call answered an earlier submission of the attempt (200). */
+            recorded: boolean;
+            /** Format: int64 */
+            research_id: number;
+            /** @description Quizzes only. */
+            won: boolean | null;
+        };
+        /**
+         * @description A submission. The spec's other fields (`correct_answer_percentage`,
+         *     `answer_percentage`, `author`, `user`, `establishment`, `type_id`) are ignored: the
+         *     server scores the stored answers.
+         */
+        ResearchSubmission: {
+            /** Format: int64 */
+            action_id?: number | null;
+            /** @description Answers to save before scoring. */
+            answers?: components["schemas"]["SubmittedAnswer"][];
+            /**
+             * Format: int64
+             * @description The attempt being submitted; sent again, it answers the first result (200).
+             */
+            attempt_id?: number | null;
+            /**
+             * Format: int64
+             * @description The research.
+             */
+            research: number;
         };
         /**
          * @description The answer to a code request, the same whether or not a code went: the wait before
@@ -3150,6 +3504,15 @@ export interface components {
             release: components["schemas"]["ReleaseSchedule"];
             subdomain: string;
         };
+        /** @description One answer of a submission, as the spec's payload has it. */
+        SubmittedAnswer: {
+            /** @description A free text answer. */
+            answer?: string | null;
+            options?: number[];
+            other?: string | null;
+            /** Format: int64 */
+            question: number;
+        };
         TokenValidity: {
             user: null | components["schemas"]["User"];
             valid: boolean;
@@ -3271,6 +3634,13 @@ export interface components {
             number: string;
             state: string | null;
             zipcode: string;
+        };
+        /** @description Whether a quiz answer is right, said once the member answered. */
+        Verdict: {
+            correct: boolean;
+            /** @description Only once the answer is right. */
+            explanation: string | null;
+            message: string;
         };
         /** @description Where the web plays a video from. */
         Video: {
@@ -3851,6 +4221,216 @@ export interface operations {
                 };
             };
             /** @description The checkbox not ticked; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    answer_survey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResearchSubmission"];
+            };
+        };
+        responses: {
+            /** @description The attempt was submitted before: its result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchResult"];
+                };
+            };
+            /** @description Submitted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchResult"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not a survey */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A required question unanswered, an answer that does not fit; the participation rules; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    answer_quiz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResearchSubmission"];
+            };
+        };
+        responses: {
+            /** @description The attempt was submitted before: its result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchResult"];
+                };
+            };
+            /** @description Submitted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchResult"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not a quiz */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A question unanswered; the participation rules; or: A field is missing or has the wrong type */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7577,6 +8157,56 @@ export interface operations {
             };
         };
     };
+    quizzes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's station */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quizzes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuizCard"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another station */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     raw_content_participation: {
         parameters: {
             query?: never;
@@ -7728,6 +8358,335 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    get_research: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The research */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The research */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Research"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished or another station's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    save_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The research */
+                id: number;
+                /** @description One of its questions */
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved (and judged, for a quiz) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown research or question, unpublished or another station's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A quiz question already answered right */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The answer does not fit the question; the participation rules; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    save_file_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The research */
+                id: number;
+                /** @description A video or file question of it */
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileAnswerForm"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown research or question, unpublished or another station's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too large or not of an accepted kind; the participation rules; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    poll_results: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The research */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PollResults"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The caller has not answered it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not a poll with a chart */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

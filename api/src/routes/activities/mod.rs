@@ -1,5 +1,5 @@
 //! Activities: the catalogue (`/actions/...`, the home's rows, public activities and
-//! feedback animations), taking part, and sharing.
+//! feedback animations), taking part, quizzes and surveys, and sharing.
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -9,6 +9,7 @@ pub mod actions;
 mod donations;
 mod paging;
 pub mod public;
+mod research;
 pub mod rows;
 pub mod sharing;
 
@@ -18,4 +19,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(rows::router())
         .merge(public::router())
         .merge(donations::router())
+        .merge(research::router())
 }

@@ -102,7 +102,7 @@ const SEEDS: &[Seed] = &[
         type_id: 6,
         name: PREREQUISITES[0],
         description: "<p>Teste o que você sabe sobre os <strong>direitos do \
-            trabalhador</strong> em cinco perguntas rápidas.</p><p>Acerte metade e ganhe \
+            trabalhador</strong> em três perguntas rápidas.</p><p>Acerte metade e ganhe \
             os pontos.</p>",
         rules: RULES,
         points: 30,
@@ -129,7 +129,7 @@ const SEEDS: &[Seed] = &[
         type_id: 11,
         name: GATED_ACTIVITY,
         description: "<p>O último passo da trilha: perguntas de múltipla escolha sobre \
-            tudo o que você aprendeu.</p><ul><li>10 perguntas</li><li>Sem limite de \
+            tudo o que você aprendeu.</p><ul><li>4 perguntas</li><li>Sem limite de \
             tempo</li></ul>",
         rules: RULES,
         points: 80,
@@ -248,7 +248,7 @@ const SEEDS: &[Seed] = &[
         slug: "perfil-investidor",
         type_id: 12,
         name: "Teste: qual é o seu perfil de investidor?",
-        description: "<p>Responda oito perguntas e descubra se você é conservador, \
+        description: "<p>Responda três perguntas e descubra se você é conservador, \
             moderado ou arrojado.</p>",
         rules: RULES,
         points: 20,
@@ -596,6 +596,7 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
     if let Some(&limited) = ids.get(LIMITED_ACTIVITY) {
         take_part(db, demo, (limited, seed_type(LIMITED_ACTIVITY)), now).await?;
     }
+    super::research::seed(db, &ids).await?;
     Ok(Catalogue { activities: ids })
 }
 

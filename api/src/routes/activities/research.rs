@@ -1,0 +1,443 @@
+//! Quizzes and surveys (spec 001 types 6 to 12; docs/api-activities.md "Quizzes and
+//! surveys"): the research without its key, answers saved one by one (a quiz's judged),
+//! file answers, the submissions with their credit, the poll's results and the quiz list.
+
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::StatusCode;
+use chrono::Utc;
+use domain::activities::research::{
+    self, AnswerState, Form, Given, GivenFile, NoResults, NotSaved, NotSubmitted, PollResults,
+    QuizCard, Research, ResearchResult, Submission,
+};
+use domain::infra::objects::Objects;
+use domain::infra::uploads::{self, FileKind};
+use jobs::kinds::PointsCredit;
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
+
+use super::actions::{self, unavailable};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::member::{Member, NOT_AUTHORIZED};
+use crate::state::AppState;
+
+pub const FILE_INVALID: &str = "Tamanho ou formato inválido";
+pub const UPLOAD_FAILED: &str = "Erro no upload";
+/// The file answer's limit plus room for the multipart envelope.
+const FILE_BODY_LIMIT: usize = research::MAX_FILE_BYTES + 64 * 1024;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_research))
+        .routes(routes!(save_answer))
+        .routes(routes!(save_file_answer).layer(DefaultBodyLimit::max(FILE_BODY_LIMIT)))
+        .routes(routes!(answer_quiz))
+        .routes(routes!(answer_survey))
+        .routes(routes!(poll_results))
+        .routes(routes!(quizzes))
+}
+
+/// The research (quiz or survey) as the caller answers it
+///
+/// Its questions and options without the answer key, the caller's open attempt's answers
+/// (to resume) and latest result.
+#[utoipa::path(
+    get,
+    path = "/research/{id}",
+    tag = "activities",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The research")),
+    responses(
+        (status = 200, description = "The research", body = Research),
+        (status = 404, description = "Unknown, unpublished or another station's", body = ErrorMessage),
+    )
+)]
+async fn get_research(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Research>> {
+    let mut conn = state.db.acquire().await?;
+    research::load(&mut conn, member.user_id, member.station_id, id)
+        .await?
+        .map(Json)
+        .ok_or_else(unavailable)
+}
+
+/// One answer: the options chosen, a free text, an "other" text, as the question takes.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+struct AnswerRequest {
+    #[serde(default)]
+    options: Vec<i64>,
+    text: Option<String>,
+    other: Option<String>,
+}
+
+impl From<AnswerRequest> for Given {
+    fn from(answer: AnswerRequest) -> Self {
+        Self {
+            options: answer.options,
+            text: answer.text,
+            other: answer.other,
+        }
+    }
+}
+
+fn not_saved(not: NotSaved) -> ApiError {
+    match not {
+        NotSaved::Refused(refused) => actions::refused(refused),
+        NotSaved::UnknownQuestion => unavailable(),
+        NotSaved::AlreadyRight => ApiError::Conflict(not.message()),
+        NotSaved::Invalid(_) => ApiError::invalid(not.message()),
+    }
+}
+
+/// Saves the caller's answer to one question
+///
+/// In the open attempt, opened through the participation rules. A quiz (type 6) answer
+/// comes back judged; a right one is locked. Survey answers may be changed until the
+/// attempt is submitted.
+#[utoipa::path(
+    put,
+    path = "/research/{id}/answers/{question_id}",
+    tag = "activities",
+    security(("member" = [])),
+    params(
+        ("id" = i64, Path, description = "The research"),
+        ("question_id" = i64, Path, description = "One of its questions"),
+    ),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "Saved (and judged, for a quiz)", body = AnswerState),
+        (status = 404, description = "Unknown research or question, unpublished or another station's", body = ErrorMessage),
+        (status = 409, description = "A quiz question already answered right", body = ErrorMessage),
+        (status = 422, description = "The answer does not fit the question; the participation rules", body = Messages),
+    )
+)]
+async fn save_answer(
+    State(state): State<AppState>,
+    member: Member,
+    Path((id, question_id)): Path<(i64, i64)>,
+    Json(answer): Json<AnswerRequest>,
+) -> ApiResult<Json<AnswerState>> {
+    let mut tx = state.db.begin().await?;
+    let saved = research::save_answer(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        id,
+        question_id,
+        &answer.into(),
+        Utc::now(),
+    )
+    .await?
+    .map_err(not_saved)?;
+    tx.commit().await?;
+    Ok(Json(saved))
+}
+
+/// The multipart form of a file answer.
+#[allow(dead_code)]
+#[derive(ToSchema)]
+struct FileAnswerForm {
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+/// Reads the `file` part of a multipart upload, refusing more than `max` bytes.
+async fn read_file_part(mut multipart: Multipart, max: usize) -> ApiResult<(Vec<u8>, String)> {
+    let failed = || ApiError::invalid(UPLOAD_FAILED);
+    while let Some(mut field) = multipart.next_field().await.map_err(|_| failed())? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let name = field
+            .file_name()
+            .unwrap_or("arquivo")
+            .chars()
+            .take(200)
+            .collect();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.chunk().await.map_err(|_| failed())? {
+            if bytes.len() + chunk.len() > max {
+                return Err(ApiError::invalid(FILE_INVALID));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        return Ok((bytes, name));
+    }
+    Err(failed())
+}
+
+/// Saves a video or file answer (question types 6 and 7)
+///
+/// Multipart, the file in `file`: a video (mp4, mov, webm) for a video question, a pdf,
+/// doc, docx, zip, jpeg, png or gif for a file question, up to 10 MB, known by its
+/// content. Stored privately; a file it replaces is deleted.
+#[utoipa::path(
+    post,
+    path = "/research/{id}/answers/{question_id}/file",
+    tag = "activities",
+    security(("member" = [])),
+    params(
+        ("id" = i64, Path, description = "The research"),
+        ("question_id" = i64, Path, description = "A video or file question of it"),
+    ),
+    request_body(content = FileAnswerForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Saved", body = AnswerState),
+        (status = 404, description = "Unknown research or question, unpublished or another station's", body = ErrorMessage),
+        (status = 422, description = "Too large or not of an accepted kind; the participation rules", body = Messages),
+    )
+)]
+async fn save_file_answer(
+    State(state): State<AppState>,
+    member: Member,
+    Path((id, question_id)): Path<(i64, i64)>,
+    multipart: Multipart,
+) -> ApiResult<Json<AnswerState>> {
+    let (bytes, name) = read_file_part(multipart, research::MAX_FILE_BYTES).await?;
+    let kind = uploads::kind_of(&bytes).ok_or_else(|| ApiError::invalid(FILE_INVALID))?;
+    let question_type: Option<i16> = {
+        let mut conn = state.db.acquire().await?;
+        research::question_type(&mut conn, member.station_id, id, question_id).await?
+    };
+    let fits = match question_type.and_then(research::QuestionType::from_id) {
+        Some(research::QuestionType::Video) => kind.is_video(),
+        Some(research::QuestionType::File) => FileKind::is_document(kind),
+        _ => true, // the save below refuses a question that takes no file
+    };
+    if !fits {
+        return Err(ApiError::invalid(FILE_INVALID));
+    }
+    let key = Objects::new_private_key("research-answers", kind.extension());
+    state.objects.put(&key, bytes).await?;
+    let mut tx = state.db.begin().await?;
+    let file = GivenFile {
+        key: key.clone(),
+        name,
+    };
+    let saved = research::save_file(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        id,
+        question_id,
+        &file,
+        Utc::now(),
+    )
+    .await?;
+    let (answer, replaced) = match saved {
+        Ok(saved) => saved,
+        Err(not) => {
+            drop(tx);
+            delete_quietly(&state, &key).await;
+            return Err(not_saved(not));
+        }
+    };
+    tx.commit().await?;
+    if let Some(replaced) = replaced {
+        delete_quietly(&state, &replaced).await;
+    }
+    Ok(Json(answer))
+}
+
+/// An orphaned file costs storage, not correctness: a failed delete is logged.
+async fn delete_quietly(state: &AppState, key: &str) {
+    if let Err(err) = state.objects.delete(key).await {
+        tracing::warn!(error = %err, key, "research answer file not deleted");
+    }
+}
+
+/// One answer of a submission, as the spec's payload has it.
+#[derive(Debug, Deserialize, ToSchema)]
+struct SubmittedAnswer {
+    question: i64,
+    #[serde(default)]
+    options: Vec<i64>,
+    /// A free text answer.
+    answer: Option<String>,
+    other: Option<String>,
+}
+
+/// A submission. The spec's other fields (`correct_answer_percentage`,
+/// `answer_percentage`, `author`, `user`, `establishment`, `type_id`) are ignored: the
+/// server scores the stored answers.
+#[derive(Debug, Deserialize, ToSchema)]
+struct ResearchSubmission {
+    action_id: Option<i64>,
+    /// The research.
+    research: i64,
+    /// The attempt being submitted; sent again, it answers the first result (200).
+    attempt_id: Option<i64>,
+    /// Answers to save before scoring.
+    #[serde(default)]
+    answers: Vec<SubmittedAnswer>,
+}
+
+async fn submit(
+    state: &AppState,
+    member: Member,
+    form: Form,
+    request: ResearchSubmission,
+) -> ApiResult<(StatusCode, Json<ResearchResult>)> {
+    let submission = Submission {
+        research_id: request.research,
+        action_id: request.action_id,
+        attempt_id: request.attempt_id,
+        answers: request
+            .answers
+            .into_iter()
+            .map(|answer| {
+                let given = Given {
+                    options: answer.options,
+                    text: answer.answer,
+                    other: answer.other,
+                };
+                (answer.question, given)
+            })
+            .collect(),
+    };
+    let mut tx = state.db.begin().await?;
+    let mut result = research::submit(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        form,
+        &submission,
+        Utc::now(),
+    )
+    .await?
+    .map_err(|not| match not {
+        NotSubmitted::Refused(refused) => actions::refused(refused),
+        NotSubmitted::Answer { not, .. } => not_saved(not),
+        NotSubmitted::Unanswered => ApiError::invalid(not.message()),
+    })?;
+    if !result.recorded {
+        return Ok((StatusCode::OK, Json(result)));
+    }
+    if let Some(participation_id) = result.participation_id {
+        let job = PointsCredit::for_participation(&mut tx, participation_id).await?;
+        result.job_id = job.map(|job| job.id);
+    }
+    tx.commit().await?;
+    tracing::info!(
+        user_id = member.user_id,
+        research_id = result.research_id,
+        participation_id = result.participation_id,
+        won = result.won,
+        "research submitted"
+    );
+    Ok((StatusCode::CREATED, Json(result)))
+}
+
+/// Submits the caller's quiz (type 6)
+///
+/// Every question needs an answer. Scored from the stored answers: the share right at the
+/// first try; won at 0.5. A win is credited (`points.credit` keyed by the participation);
+/// a loss is recorded and earns nothing.
+#[utoipa::path(
+    post,
+    path = "/answer-quiz",
+    tag = "activities",
+    security(("member" = [])),
+    request_body = ResearchSubmission,
+    responses(
+        (status = 201, description = "Submitted", body = ResearchResult),
+        (status = 200, description = "The attempt was submitted before: its result", body = ResearchResult),
+        (status = 404, description = "Unknown, unpublished, another station's or not a quiz", body = ErrorMessage),
+        (status = 422, description = "A question unanswered; the participation rules", body = Messages),
+    )
+)]
+async fn answer_quiz(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<ResearchSubmission>,
+) -> ApiResult<(StatusCode, Json<ResearchResult>)> {
+    submit(&state, member, Form::Quiz, request).await
+}
+
+/// Submits the caller's survey (types 7 to 12)
+///
+/// The answers sent are saved first; every required question needs an answer. Credited
+/// keyed by the participation.
+#[utoipa::path(
+    post,
+    path = "/answer",
+    tag = "activities",
+    security(("member" = [])),
+    request_body = ResearchSubmission,
+    responses(
+        (status = 201, description = "Submitted", body = ResearchResult),
+        (status = 200, description = "The attempt was submitted before: its result", body = ResearchResult),
+        (status = 404, description = "Unknown, unpublished, another station's or not a survey", body = ErrorMessage),
+        (status = 422, description = "A required question unanswered, an answer that does not fit; the participation rules", body = Messages),
+    )
+)]
+async fn answer_survey(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<ResearchSubmission>,
+) -> ApiResult<(StatusCode, Json<ResearchResult>)> {
+    submit(&state, member, Form::Survey, request).await
+}
+
+/// A poll's results (type 10)
+///
+/// How many submitted attempts chose each option; only once the caller has answered.
+#[utoipa::path(
+    get,
+    path = "/research/{id}/results",
+    tag = "activities",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The research")),
+    responses(
+        (status = 200, description = "The results", body = PollResults),
+        (status = 403, description = "The caller has not answered it", body = ErrorMessage),
+        (status = 404, description = "Unknown, unpublished, another station's or not a poll with a chart", body = ErrorMessage),
+    )
+)]
+async fn poll_results(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<PollResults>> {
+    let mut conn = state.db.acquire().await?;
+    research::poll_results(&mut conn, member.user_id, member.station_id, id)
+        .await?
+        .map(Json)
+        .map_err(|no| match no {
+            NoResults::Unavailable => unavailable(),
+            NoResults::NotAnswered => ApiError::Forbidden(research::RESULTS_LOCKED.into()),
+        })
+}
+
+/// The station's quizzes
+///
+/// The published quizzes (type 6) of the caller's station, by priority; `{id}` is the
+/// station (the spec's establishment), another station's is refused.
+#[utoipa::path(
+    get,
+    path = "/quizzes/establishment/{id}",
+    tag = "activities",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The caller's station")),
+    responses(
+        (status = 200, description = "The quizzes", body = [QuizCard]),
+        (status = 403, description = "Another station", body = ErrorMessage),
+    )
+)]
+async fn quizzes(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Vec<QuizCard>>> {
+    if id != member.station_id {
+        return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
+    }
+    Ok(Json(
+        research::quizzes(&state.db, member.station_id, member.user_id).await?,
+    ))
+}
