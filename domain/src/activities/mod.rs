@@ -1,7 +1,7 @@
 //! Activities: what members browse and take part in to earn. The catalogue (activities,
 //! search, public activities, their videos), the home's rows (journeys, now playing,
 //! categories), the participation rules every participation call goes through, and
-//! sharing an activity's link, quizzes and surveys.
+//! sharing an activity's link, quizzes and surveys, trophies.
 
 pub mod catalogue;
 pub mod donation;
@@ -9,4 +9,5 @@ pub mod participation;
 pub mod research;
 pub mod rows;
 pub mod sharing;
+pub mod trophies;
 pub mod videos;

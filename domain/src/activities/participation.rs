@@ -226,6 +226,14 @@ pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result
     .await
 }
 
+/// The member and station of participation `id`.
+pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(i64, i64)> {
+    sqlx::query_as("SELECT user_id, station_id FROM participations WHERE id = $1")
+        .bind(id)
+        .fetch_one(conn)
+        .await
+}
+
 /// A participation that is one act (a raw content view, an agreement) as recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Participated {

@@ -652,8 +652,9 @@ async fn save_checked(
     } else {
         None
     };
+    // Only a single choice's wrong option is surely wrong; a wrong set may hold right ones.
     let mut tried = earlier.tried.clone();
-    if verdict == Some(false) {
+    if verdict == Some(false) && question.kind().single() {
         tried.extend(
             given
                 .options

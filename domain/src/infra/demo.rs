@@ -9,6 +9,7 @@ pub mod activities;
 pub mod art;
 pub mod research;
 pub mod shop;
+pub mod trophies;
 
 use crate::accounts::password;
 use crate::shared::cnpj::Cnpj;

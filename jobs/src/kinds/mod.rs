@@ -5,11 +5,13 @@
 //! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
 //! delivery work any area asks for (e-mail), as `domain::infra` does.
 
+pub mod activities;
 pub mod commerce;
 pub mod infra;
 pub mod platform;
 pub mod wallet;
 
+pub use activities::trophies_grant::TrophiesGrant;
 pub use commerce::order_confirm::OrderConfirm;
 pub use commerce::payment_sync::PaymentSync;
 pub use commerce::pix_expire::PixExpire;
@@ -59,6 +61,7 @@ kinds!(
     PixExpire,
     PaymentSync,
     SandboxDeliver,
+    TrophiesGrant,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -76,6 +79,11 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         // tick finds the stations whose schedule is due.
         Schedule::declare("cashback-dispatch", "30 * * * * *", lookup, |tick| {
             CashbackDispatch { tick }
+        })?,
+        // Trophies whose rules members meet without a new participation (a trophy created
+        // after the participations that earn it); each participation grants its own.
+        Schedule::declare("trophies-backfill", "0 40 3 * * *", lookup, |_| {
+            TrophiesGrant::default()
         })?,
         // The sandbox provider's webhook outbox, posted to our own endpoint (late and
         // duplicate deliveries, cards that settle later); nothing to do with Pagar.me.

@@ -9,7 +9,7 @@ use chrono::Utc;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
 use domain::activities::participation::{self, Refused};
 use domain::shared::validate;
-use jobs::kinds::PointsCredit;
+use jobs::kinds::activities::after_participation;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -291,7 +291,7 @@ async fn take_part(
     )
     .await?
     .map_err(refused)?;
-    let job = PointsCredit::for_participation(&mut tx, taken.participation_id).await?;
+    let job = after_participation(&mut tx, taken.participation_id).await?;
     tx.commit().await?;
     let status = if taken.created {
         tracing::info!(

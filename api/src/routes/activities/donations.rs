@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::donation::{self, NotDonated};
 use domain::shared::money::parse_reais;
-use jobs::kinds::PointsCredit;
+use jobs::kinds::activities::after_participation;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -90,7 +90,7 @@ async fn donate(
         NotDonated::Refused(refused) => actions::refused(refused),
         other => ApiError::invalid(other.message()),
     })?;
-    let job = PointsCredit::for_participation(&mut tx, donated.participation_id).await?;
+    let job = after_participation(&mut tx, donated.participation_id).await?;
     tx.commit().await?;
     tracing::info!(
         user_id = member.user_id,

@@ -1,5 +1,5 @@
 //! Activities: the catalogue (`/actions/...`, the home's rows, public activities and
-//! feedback animations), taking part, quizzes and surveys, and sharing.
+//! feedback animations), taking part, quizzes and surveys, trophies, and sharing.
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -12,6 +12,7 @@ pub mod public;
 mod research;
 pub mod rows;
 pub mod sharing;
+mod trophies;
 
 pub fn router() -> OpenApiRouter<AppState> {
     sharing::router()
@@ -20,4 +21,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(public::router())
         .merge(donations::router())
         .merge(research::router())
+        .merge(trophies::router())
 }

@@ -11,7 +11,7 @@ use domain::activities::research::{
 };
 use domain::infra::objects::Objects;
 use domain::infra::uploads::{self, FileKind};
-use jobs::kinds::PointsCredit;
+use jobs::kinds::activities::after_participation;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -319,7 +319,7 @@ async fn submit(
         return Ok((StatusCode::OK, Json(result)));
     }
     if let Some(participation_id) = result.participation_id {
-        let job = PointsCredit::for_participation(&mut tx, participation_id).await?;
+        let job = after_participation(&mut tx, participation_id).await?;
         result.job_id = job.map(|job| job.id);
     }
     tx.commit().await?;

@@ -597,6 +597,7 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
         take_part(db, demo, (limited, seed_type(LIMITED_ACTIVITY)), now).await?;
     }
     super::research::seed(db, &ids).await?;
+    super::trophies::seed(db, station_id).await?;
     Ok(Catalogue { activities: ids })
 }
 

@@ -1,0 +1,54 @@
+//! `GET /trophies/` (spec 001): the trophies the member holds.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use domain::activities::trophies::{self, MemberTrophy};
+use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::actions::{own_scope, query};
+use crate::error::{ApiResult, Messages};
+use crate::extract::Json;
+use crate::member::Member;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(member_trophies))
+}
+
+#[derive(Debug, Deserialize)]
+struct TrophiesQuery {
+    #[serde(rename = "where[station_id]")]
+    station_id: Option<i64>,
+    #[serde(rename = "where[user_id]")]
+    user_id: Option<i64>,
+}
+
+/// The caller's trophies
+///
+/// Newest first. `where[station_id]` and `where[user_id]` are the caller's (absent means
+/// the caller's); anything else is refused.
+#[utoipa::path(
+    get,
+    path = "/trophies/",
+    tag = "activities",
+    security(("member" = [])),
+    params(
+        ("where[station_id]" = Option<i64>, Query, description = "The caller's station"),
+        ("where[user_id]" = Option<i64>, Query, description = "The caller"),
+    ),
+    responses(
+        (status = 200, description = "The trophies held", body = [MemberTrophy]),
+        (status = 403, description = "Another member's or station's", body = Messages),
+    )
+)]
+async fn member_trophies(
+    State(state): State<AppState>,
+    member: Member,
+    scope: Result<Query<TrophiesQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<MemberTrophy>>> {
+    let scope = query(scope)?;
+    own_scope(member, scope.station_id, scope.user_id)?;
+    Ok(Json(trophies::held(&state.db, member.user_id).await?))
+}

@@ -1,0 +1,139 @@
+//! Trophies (spec 001, issue 14): rules as data (`trophies.rule`, see the migration),
+//! granted by one idempotent statement that the job run on each participation calls for
+//! its member and the nightly backfill calls for everyone; what a member holds.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{PgConnection, PgExecutor};
+use utoipa::ToSchema;
+
+use crate::infra::objects::Objects;
+
+/// A trophy's rule, as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// N different activities taken part in.
+    ActivitiesDone(i32),
+    /// N activities of the category taken part in.
+    CategoryDone { category_id: i64, threshold: i32 },
+    /// Every activity of the journey taken part in.
+    JourneyDone(i64),
+    /// N quizzes won.
+    QuizzesWon(i32),
+}
+
+/// A trophy a member holds.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MemberTrophy {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub trophy_image: Option<String>,
+    /// When it was granted.
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+/// Grants every trophy whose rule is met and is not held yet, to `user_id` only or (with
+/// `None`) to every member of every station; answers how many were granted. One statement,
+/// so concurrent runs (a job per participation, the backfill) cannot grant a trophy twice:
+/// the primary key skips what another run just inserted.
+pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Result<u64> {
+    let granted = sqlx::query(
+        "INSERT INTO member_trophies (trophy_id, user_id, station_id)
+         SELECT t.id, u.id, t.station_id
+           FROM trophies t
+           JOIN users u ON u.station_id = t.station_id
+          WHERE t.active
+            AND ($1::bigint IS NULL OR u.id = $1)
+            AND NOT EXISTS (SELECT 1 FROM member_trophies m
+                             WHERE m.trophy_id = t.id AND m.user_id = u.id)
+            AND CASE t.rule
+                WHEN 'activities_done' THEN
+                    (SELECT count(DISTINCT p.action_id) FROM participations p
+                      WHERE p.user_id = u.id) >= t.threshold
+                WHEN 'category_done' THEN
+                    (SELECT count(DISTINCT p.action_id) FROM participations p
+                       JOIN category_actions c ON c.action_id = p.action_id
+                      WHERE c.category_id = t.category_id AND p.user_id = u.id) >= t.threshold
+                WHEN 'journey_done' THEN
+                    EXISTS (SELECT 1 FROM journey_actions j WHERE j.journey_id = t.journey_id)
+                    AND NOT EXISTS (SELECT 1 FROM journey_actions j
+                                     WHERE j.journey_id = t.journey_id
+                                       AND NOT EXISTS (SELECT 1 FROM participations p
+                                                        WHERE p.action_id = j.action_id
+                                                          AND p.user_id = u.id))
+                WHEN 'quizzes_won' THEN
+                    (SELECT count(*) FROM research_attempts r
+                      WHERE r.user_id = u.id AND r.won) >= t.threshold
+                ELSE false
+                END
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(user_id)
+    .execute(conn)
+    .await?;
+    Ok(granted.rows_affected())
+}
+
+/// The trophies `user_id` holds, newest first.
+pub async fn held(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<MemberTrophy>> {
+    let rows: Vec<(i64, String, String, Option<String>, DateTime<Utc>)> = sqlx::query_as(
+        "SELECT t.id, t.name, t.description, t.image_key, m.granted_at
+           FROM member_trophies m JOIN trophies t ON t.id = m.trophy_id
+          WHERE m.user_id = $1
+          ORDER BY m.granted_at DESC, t.id DESC",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(id, name, description, image_key, created_at)| MemberTrophy {
+                id,
+                name,
+                description,
+                trophy_image: image_key.as_deref().map(Objects::url),
+                created_at,
+            },
+        )
+        .collect())
+}
+
+/// A new trophy, as the console (and the demo seed, and tests) write one.
+#[derive(Debug, Clone)]
+pub struct NewTrophy {
+    pub station_id: i64,
+    pub name: String,
+    pub description: String,
+    pub image_key: Option<String>,
+    pub rule: Rule,
+}
+
+pub async fn create(db: impl PgExecutor<'_>, trophy: &NewTrophy) -> sqlx::Result<i64> {
+    let (rule, threshold, category_id, journey_id) = match trophy.rule {
+        Rule::ActivitiesDone(n) => ("activities_done", n, None, None),
+        Rule::CategoryDone {
+            category_id,
+            threshold,
+        } => ("category_done", threshold, Some(category_id), None),
+        Rule::JourneyDone(journey_id) => ("journey_done", 1, None, Some(journey_id)),
+        Rule::QuizzesWon(n) => ("quizzes_won", n, None, None),
+    };
+    sqlx::query_scalar(
+        "INSERT INTO trophies (station_id, name, description, image_key, rule, threshold,
+                               category_id, journey_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+    )
+    .bind(trophy.station_id)
+    .bind(&trophy.name)
+    .bind(&trophy.description)
+    .bind(&trophy.image_key)
+    .bind(rule)
+    .bind(threshold)
+    .bind(category_id)
+    .bind(journey_id)
+    .fetch_one(db)
+    .await
+}

@@ -1,0 +1,22 @@
+//! The activities' jobs: granting trophies, on each participation and nightly.
+
+pub mod trophies_grant;
+
+use sqlx::PgConnection;
+
+use crate::enqueue::Enqueued;
+use crate::kinds::PointsCredit;
+use trophies_grant::TrophiesGrant;
+
+/// The single hook of a participation recorded (or found again by a call sent twice),
+/// called on the transaction that recorded it, wherever that happens: it enqueues the
+/// participation's credit and the member's trophies, both keyed by the participation, so
+/// a second call for it is a no-op. Answers the credit's job (`None` when the activity
+/// pays no points, or the participation earns nothing).
+pub async fn after_participation(
+    tx: &mut PgConnection,
+    participation_id: i64,
+) -> sqlx::Result<Option<Enqueued>> {
+    TrophiesGrant::for_participation(&mut *tx, participation_id).await?;
+    PointsCredit::for_participation(tx, participation_id).await
+}
