@@ -112,6 +112,24 @@ export type Category = Schemas["ParticipantCategory"];
 export type RawContentParticipationRequest = Schemas["RawContentVisit"];
 export type ParticipationRecorded = Schemas["ParticipationRecorded"];
 
+// Quizzes and surveys (docs/api-activities.md, types 6 to 12). No answer key reaches the
+// browser before the member answers: a quiz answer comes back with the server's verdict.
+export type Research = Schemas["Research"];
+export type ResearchQuestion = Schemas["ResearchQuestion"];
+export type ResearchOption = Schemas["ResearchOption"];
+/** One question's answer in the member's open attempt, with a quiz's verdict. */
+export type ResearchAnswer = Schemas["ResearchAnswer"];
+export type AnswerRequest = Schemas["AnswerRequest"];
+export type ResearchSubmission = Schemas["ResearchSubmission"];
+export type ResearchResult = Schemas["ResearchResult"];
+export type QuizCard = Schemas["QuizCard"];
+/** A poll's (type 10) counts per option over every submitted attempt. */
+export type PollResults = Schemas["PollResults"];
+
+// Trophies.
+/** A trophy granted to the member; `createdAt` is when it was granted. */
+export type MemberTrophy = Schemas["MemberTrophy"];
+
 // Commerce (docs/api-commerce.md). Money in integer centavos.
 /** A product of a shop activity, with what the caller may still have of it (`limit`). */
 export type Product = Schemas["Product"];

@@ -1491,6 +1491,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trophies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's trophies
+         * @description Newest first. `where[station_id]` and `where[user_id]` are the caller's (absent means
+         *     the caller's); anything else is refused.
+         */
+        get: operations["member_trophies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/update-shopping-cart": {
         parameters: {
             query?: never;
@@ -2530,6 +2551,19 @@ export interface components {
             code?: string | null;
             /** Format: int64 */
             inviter_id: number;
+        };
+        /** @description A trophy a member holds. */
+        MemberTrophy: {
+            /**
+             * Format: date-time
+             * @description When it was granted.
+             */
+            createdAt: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            trophy_image: string | null;
         };
         /**
          * @description The envelope of what the member can fix (or retry): one message per problem, in
@@ -8980,6 +9014,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    member_trophies: {
+        parameters: {
+            query?: {
+                /** @description The caller's station */
+                "where[station_id]"?: number;
+                /** @description The caller */
+                "where[user_id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trophies held */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberTrophy"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's or station's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

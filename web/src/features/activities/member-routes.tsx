@@ -23,6 +23,18 @@ export const activitiesMemberRoutes: RouteObject[] = [
   { path: "atividades/:id", element: lazyScreen(activityPage) },
   { path: "atividade/:id", element: lazyScreen(activityPage) },
   {
+    path: "quizzes",
+    element: lazyScreen(async () => (await import("@/features/activities/components/quiz-list-page")).QuizListPage),
+  },
+  {
+    path: "quizzes/quiz",
+    element: lazyScreen(async () => (await import("@/features/activities/components/quiz-runner-page")).QuizRunnerPage),
+  },
+  {
+    path: "survey/:surveyId/:actionId",
+    element: lazyScreen(async () => (await import("@/features/activities/components/survey-page")).SurveyPage),
+  },
+  {
     path: "search/:term",
     element: lazyScreen(async () => (await import("@/features/activities/components/search-page")).SearchPage),
   },

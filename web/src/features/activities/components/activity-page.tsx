@@ -1,16 +1,18 @@
 // /homepage/atividades/{id} and /homepage/atividade/{id}: a member's view of an activity.
 // Raw content (type 16), agreements (15) and donations (20) have bodies of their own; the
-// shop's types (3, 4, 14, 17) lead to their products; the other types' actions come with
-// their issues.
+// shop's types (3, 4, 14, 17) lead to their products, quizzes and surveys (6 to 12) to their
+// research; the other types' actions come with their issues.
 import { Link, useParams } from "react-router";
 import { useActivity } from "@/features/activities/api/get-activity";
 import { AGREEMENT_TYPE, DONATION_TYPE, RAW_CONTENT_TYPE } from "@/features/activities/activity-text";
+import { RESEARCH_TYPES } from "@/features/activities/research-answers";
 import { ActivityDetail } from "@/features/activities/components/activity-detail";
 import { DetailSkeleton } from "@/features/activities/components/detail-skeleton";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { AgreementBody } from "@/features/activities/components/agreement-body";
 import { DonationBody } from "@/features/activities/components/donation-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
+import { ResearchBody } from "@/features/activities/components/research-body";
 import { useErrorToast } from "@/features/activities/use-error-toast";
 import { ApiError } from "@/lib/api-client";
 import type { Activity } from "@/types/api";
@@ -23,6 +25,7 @@ function bodyOf(activity: Activity) {
   if (activity.type_id === RAW_CONTENT_TYPE) return <RawContentBody key={activity.id} activity={activity} />;
   if (activity.type_id === DONATION_TYPE) return <DonationBody key={activity.id} activity={activity} />;
   if (activity.type_id === AGREEMENT_TYPE) return <AgreementBody key={activity.id} activity={activity} />;
+  if (RESEARCH_TYPES.includes(activity.type_id)) return <ResearchBody activity={activity} />;
   if (SHOP_TYPES.includes(activity.type_id)) {
     return (
       <Link className="button button--primary" to={`/homepage/shopping/${activity.id}`}>

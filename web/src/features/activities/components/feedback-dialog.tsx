@@ -4,6 +4,7 @@
 // landed by then more often than when the participation was answered); dismissing it
 // (Escape, a click outside) returns to the route its caller gives.
 import { useQueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { Modal } from "@/components/modal";
 import { useSession } from "@/features/session";
@@ -27,10 +28,12 @@ interface FeedbackDialogProps {
   returnTo: string;
   /** The ways on, in order; 'Página inicial' unless the participation offers others. */
   buttons?: readonly FeedbackButton[];
+  /** What the participation adds under the message (a research's feedback, a poll's results). */
+  children?: ReactNode;
   onClose: () => void;
 }
 
-export function FeedbackDialog({ activity, returnTo, buttons = [HOME_BUTTON], onClose }: FeedbackDialogProps) {
+export function FeedbackDialog({ activity, returnTo, buttons = [HOME_BUTTON], children, onClose }: FeedbackDialogProps) {
   const queryClient = useQueryClient();
   const userId = useSession()?.user.id;
   const navigate = useNavigate();
@@ -49,6 +52,7 @@ export function FeedbackDialog({ activity, returnTo, buttons = [HOME_BUTTON], on
     <Modal title={activity.name} onDismiss={dismiss}>
       {activity.feedback_lottie_id !== null && <LottieAnimation id={activity.feedback_lottie_id} />}
       {activity.feedback_message && <p className="feedback-dialog__message">{activity.feedback_message}</p>}
+      {children}
       <div className="modal__actions">
         {buttons.map((button, index) => (
           <Link

@@ -74,6 +74,7 @@ export function buildActivity(overrides: Partial<Activity> = {}): Activity {
     agreements: [],
     partner_id: null,
     action_videos: [],
+    researches: [],
     ...overrides,
   };
 }

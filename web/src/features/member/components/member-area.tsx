@@ -3,6 +3,7 @@ import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
+import { trophiesMemberRoutes } from "@/features/trophies/routes";
 import { walletMemberRoutes } from "@/features/wallet/routes";
 
 /** The member area's screens, relative to /homepage, each loaded when first opened. */
@@ -13,6 +14,7 @@ const routes: RouteObject[] = [
       ...activitiesMemberRoutes,
       ...walletMemberRoutes,
       ...commerceMemberRoutes,
+      ...trophiesMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },
