@@ -400,6 +400,8 @@ async fn a_quiz_is_judged_answer_by_answer_and_won_on_first_tries(db: PgPool) {
     assert_eq!(world.participations(action).await, 1);
     assert_eq!(world.credit_jobs(action).await, 1);
     // The result stays with the research; the attempt is closed.
+    let replay = world.research(id).await;
+    assert_eq!(replay["last_result"]["earned"], true);
     let after = world.research(id).await;
     assert_eq!(after["attempt_id"], Value::Null);
     assert_eq!(after["last_result"]["correct_count"], 2);
@@ -980,7 +982,15 @@ async fn a_polls_results_show_once_the_member_has_voted(db: PgPool) {
         .answer_as(&carlos_token, id, q[0].0, json!({ "options": [saude] }))
         .await;
     assert_eq!(
-        world.submit("/api/answer", body).await.status,
+        world.submit("/api/answer", body.clone()).await.status,
+        StatusCode::CREATED
+    );
+    // Ana votes again for the same: her latest vote counts, once.
+    assert_eq!(
+        world
+            .submit_as(&ana_token, "/api/answer", body)
+            .await
+            .status,
         StatusCode::CREATED
     );
     let results = world.get(&format!("/api/research/{id}/results")).await;
@@ -1118,4 +1128,97 @@ async fn a_personality_test_answers_the_profile_its_options_point_to(db: PgPool)
     assert_eq!(done.status, StatusCode::CREATED, "{}", done.text);
     assert_eq!(done.json()["feedback"]["feedback"], "<p>Arrojado</p>");
     assert_eq!(done.json()["correct_answer_percentage"], Value::Null);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn without_a_limit_a_quiz_or_a_survey_pays_a_member_once(db: PgPool) {
+    let world = world(db).await;
+    let (action, id) =
+        research_activity(&world.db, world.station_id, 6, quiz_questions(), |_| {}).await;
+    // Once the key is known, every replay is a first-try win: only the first pays.
+    for play in 1..=3 {
+        let questions = layout(&world.research(id).await);
+        for (n, (question, options)) in questions.iter().enumerate() {
+            let right = option_id(options, &format!("Certa {}", n + 1));
+            world
+                .answer(id, *question, json!({ "options": [right] }))
+                .await;
+        }
+        let done = world
+            .submit(
+                "/api/answer-quiz",
+                json!({ "action_id": action, "research": id }),
+            )
+            .await;
+        assert_eq!(done.status, StatusCode::CREATED, "{}", done.text);
+        assert_eq!(done.json()["won"], true);
+        assert_eq!(done.json()["earned"], play == 1, "play {play}");
+    }
+    assert_eq!(world.participations(action).await, 3);
+    assert_eq!(world.credit_jobs(action).await, 1);
+
+    // A survey sent again and again, in one call each: one credit.
+    let (survey, survey_id) = research_activity(
+        &world.db,
+        world.station_id,
+        8,
+        vec![question("Gostou?", 3, vec![])],
+        |_| {},
+    )
+    .await;
+    let question_id = layout(&world.research(survey_id).await)[0].0;
+    for _ in 0..3 {
+        let body = json!({ "action_id": survey, "research": survey_id,
+                           "answers": [{ "question": question_id, "answer": "Sim" }] });
+        assert_eq!(
+            world.submit("/api/answer", body).await.status,
+            StatusCode::CREATED
+        );
+    }
+    assert_eq!(world.credit_jobs(survey).await, 1);
+    // A claim finds only the two first participations, already queued.
+    let mut conn = world.db.acquire().await.expect("conn");
+    let owed = domain::wallet::rewards::uncredited_participations(&mut conn, world.member_id)
+        .await
+        .expect("owed");
+    assert_eq!(owed.len(), 2, "{owed:?}");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_empty_quiz_answer_spends_no_try(db: PgPool) {
+    let world = world(db).await;
+    let (_, id) = research_activity(
+        &world.db,
+        world.station_id,
+        6,
+        vec![question(
+            "Quais?",
+            2,
+            vec![option("A", true), option("B", true), option("C", false)],
+        )],
+        |_| {},
+    )
+    .await;
+    let q = layout(&world.research(id).await);
+    let empty = world.answer(id, q[0].0, json!({ "options": [] })).await;
+    assert_eq!(
+        empty.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        empty.text
+    );
+    assert_eq!(
+        empty.json()["messages"],
+        json!(["Esse campo é obrigatório"])
+    );
+    let both = [option_id(&q[0].1, "A"), option_id(&q[0].1, "B")];
+    let right = world.answer(id, q[0].0, json!({ "options": both })).await;
+    assert_eq!(right.json()["verdict"]["correct"], true);
+    let first_try: Option<bool> =
+        sqlx::query_scalar("SELECT first_try_correct FROM research_answers WHERE question_id = $1")
+            .bind(q[0].0)
+            .fetch_one(&world.db)
+            .await
+            .expect("answer");
+    assert_eq!(first_try, Some(true));
 }

@@ -70,6 +70,10 @@ pub struct Admitted {
     limit_per_user: Option<i32>,
     user_actions: i64,
     last_participation_id: Option<i64>,
+    /// The member's highest attempt number in it (0 before the first).
+    last_attempt: i32,
+    /// Whether a participation of the member in it earns already.
+    earned: bool,
     earns: bool,
 }
 
@@ -103,6 +107,12 @@ impl Admitted {
     /// The member's participations in it before this one.
     pub fn user_actions(&self) -> i64 {
         self.user_actions
+    }
+
+    /// Whether one of the member's participations in it earns already: without a
+    /// `limitPerUser` an activity pays a member once.
+    pub fn earned(&self) -> bool {
+        self.earned
     }
 
     /// The member's latest participation in it, if any.
@@ -167,13 +177,15 @@ pub async fn admit(
     if now < start || now > end {
         return Ok(Err(Refused::OutsideWindow { start, end }));
     }
-    let (user_actions, last_participation_id): (i64, Option<i64>) = sqlx::query_as(
-        "SELECT count(*), max(id) FROM participations WHERE action_id = $1 AND user_id = $2",
-    )
-    .bind(action_id)
-    .bind(user_id)
-    .fetch_one(&mut *conn)
-    .await?;
+    let (user_actions, last_participation_id, last_attempt, earned): (i64, Option<i64>, i32, bool) =
+        sqlx::query_as(
+            "SELECT count(*), max(id), coalesce(max(attempt), 0), coalesce(bool_or(earns), false)
+               FROM participations WHERE action_id = $1 AND user_id = $2",
+        )
+        .bind(action_id)
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
     if action
         .limit_per_user
         .is_some_and(|limit| user_actions >= i64::from(limit))
@@ -204,13 +216,15 @@ pub async fn admit(
         limit_per_user: action.limit_per_user,
         user_actions,
         last_participation_id,
+        last_attempt,
+        earned,
         earns: true,
     }))
 }
 
 /// Records the participation [`admit`] let through, on the same transaction, as the
-/// member's next attempt (the count was read under the member's lock; the unique attempt
-/// number is the last guard).
+/// member's next attempt (numbered after the highest, read under the member's lock; the
+/// unique attempt number is the last guard).
 pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         "INSERT INTO participations (station_id, user_id, action_id, attempt, earns)
@@ -220,7 +234,7 @@ pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result
     .bind(admitted.station_id)
     .bind(admitted.user_id)
     .bind(admitted.action_id)
-    .bind(i32::try_from(admitted.user_actions + 1).unwrap_or(i32::MAX))
+    .bind(admitted.last_attempt.saturating_add(1))
     .bind(admitted.earns)
     .fetch_one(conn)
     .await

@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use super::catalogue::{ActivityCard, CardRow, card_columns};
 use super::participation::{self, Admitted, Refused};
 use crate::infra::objects::Objects;
+use crate::infra::uploads::FileKind;
 
 /// The quiz: judged answer by answer, won at half the questions right at the first try.
 pub const QUIZ_TYPE: i16 = 6;
@@ -88,6 +89,16 @@ impl QuestionType {
 
     pub fn takes_file(self) -> bool {
         matches!(self, Self::Video | Self::File)
+    }
+
+    /// Whether an upload of `kind` answers this question: a video a video question, a
+    /// document or image a file question.
+    pub fn accepts(self, kind: FileKind) -> bool {
+        match self {
+            Self::Video => kind.is_video(),
+            Self::File => kind.is_document(),
+            _ => false,
+        }
     }
 }
 
@@ -648,6 +659,12 @@ async fn save_checked(
         if earlier.correct == Some(true) {
             return Ok(Err(NotSaved::AlreadyRight));
         }
+        // An empty choice is no try: it must not spend the first one.
+        if given.options.is_empty() && given.other.is_none() {
+            return Ok(Err(NotSaved::Invalid(
+                crate::shared::validate::message::REQUIRED,
+            )));
+        }
         question.judge(&given.options)
     } else {
         None
@@ -751,22 +768,26 @@ pub async fn save_answer(
     save_checked(conn, &head, &question, user_id, station_id, given).await
 }
 
-/// The type of question `question_id` of the research `research_id` of `station_id`, to
-/// check an upload's kind before it is stored; `None` when there is no such question.
-pub async fn question_type(
+/// The video or file question a member may answer now, checked through the participation
+/// rules before an upload is stored (on a transaction the caller rolls back: it only
+/// checks; `save_file` checks again when saving).
+pub async fn file_question(
     conn: &mut PgConnection,
+    user_id: i64,
     station_id: i64,
     research_id: i64,
     question_id: i64,
-) -> sqlx::Result<Option<i16>> {
-    if head(&mut *conn, station_id, research_id).await?.is_none() {
-        return Ok(None);
-    }
-    sqlx::query_scalar("SELECT type_id FROM research_questions WHERE id = $1 AND research_id = $2")
-        .bind(question_id)
-        .bind(research_id)
-        .fetch_optional(conn)
-        .await
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<QuestionType, NotSaved>> {
+    let found = admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
+    Ok(found.and_then(|(_, question)| {
+        let kind = question.kind();
+        if kind.takes_file() {
+            Ok(kind)
+        } else {
+            Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
+        }
+    }))
 }
 
 /// A video or file answer, already checked by content and stored under `file_key`.
@@ -904,7 +925,8 @@ struct Score {
 /// Scores `answers` against `keyed` for a research of `type_id` (spec 001 "Survey"): a
 /// quiz counts the questions right at the first try, a survey the answers right as they
 /// stand; the percentage is right answers over questions, null when no question has a
-/// right answer. A quiz needs every question answered, a survey its required ones.
+/// right answer. A quiz and a personality test need every question answered, a survey its
+/// required ones.
 fn score(type_id: i16, keyed: &[KeyedQuestion], answers: &[Stored]) -> Score {
     let quiz = type_id == QUIZ_TYPE;
     let by_question: HashMap<i64, &Stored> = answers
@@ -929,7 +951,7 @@ fn score(type_id: i16, keyed: &[KeyedQuestion], answers: &[Stored]) -> Score {
             .filter(|answer| answer.answered());
         if answer.is_some() {
             result.answered_count += 1;
-        } else if quiz || question.kind().required() {
+        } else if quiz || type_id == PERSONALITY_TYPE || question.kind().required() {
             result.complete = false;
         }
         let has_key = !question.right_options().is_empty();
@@ -1158,10 +1180,15 @@ pub async fn submit(
     .fetch_all(&mut *conn)
     .await?;
     let feedback = feedback_of(head.type_id, &keyed, &score, &ranges);
-    let admitted: Admitted = if score.won == Some(false) {
-        admitted.without_reward()
-    } else {
+    // A lost quiz pays nothing; without a limit an activity pays a member once, and later
+    // attempts (a quiz replayed once its key is known, a survey sent again) are recorded
+    // without reward.
+    let pays =
+        score.won != Some(false) && (admitted.limit_per_user().is_some() || !admitted.earned());
+    let admitted: Admitted = if pays {
         admitted
+    } else {
+        admitted.without_reward()
     };
     let participation_id = participation::record(&mut *conn, admitted).await?;
     sqlx::query(
@@ -1206,11 +1233,12 @@ pub struct QuestionCounts {
     pub options: Vec<OptionCount>,
 }
 
-/// A poll's results (type 10): how many submitted attempts chose each option.
+/// A poll's results (type 10): how many members chose each option, each member's latest
+/// submission counting (a vote sent again replaces the earlier one).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PollResults {
     pub research_id: i64,
-    /// Submitted attempts.
+    /// Members who voted.
     pub respondents: i64,
     pub questions: Vec<QuestionCounts>,
 }
@@ -1246,18 +1274,20 @@ pub async fn poll_results(
         return Ok(Err(NoResults::NotAnswered));
     }
     let respondents: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM research_attempts
+        "SELECT count(DISTINCT user_id) FROM research_attempts
           WHERE research_id = $1 AND submitted_at IS NOT NULL",
     )
     .bind(research_id)
     .fetch_one(&mut *conn)
     .await?;
     let rows: Vec<(i64, String, i64, String, i64)> = sqlx::query_as(
-        "SELECT q.id, q.question, o.id, o.label,
+        "WITH votes AS (SELECT DISTINCT ON (user_id) id FROM research_attempts
+                         WHERE research_id = $1 AND submitted_at IS NOT NULL
+                         ORDER BY user_id, id DESC)
+         SELECT q.id, q.question, o.id, o.label,
                 (SELECT count(*) FROM research_answers a
-                   JOIN research_attempts t ON t.id = a.attempt_id
-                  WHERE a.question_id = q.id AND t.submitted_at IS NOT NULL
-                    AND o.id = ANY (a.option_ids))
+                   JOIN votes v ON v.id = a.attempt_id
+                  WHERE a.question_id = q.id AND o.id = ANY (a.option_ids))
            FROM research_questions q
            JOIN research_options o ON o.question_id = q.id
           WHERE q.research_id = $1
@@ -1634,6 +1664,12 @@ mod tests {
         assert_eq!(result.won, None, "only quizzes are won");
         let unanswered = score(11, &keyed, &[chose(2, &[20])]);
         assert!(!unanswered.complete);
+        let optional = vec![question(1, 2, vec![option(10, false)])];
+        assert!(score(9, &optional, &[]).complete);
+        assert!(
+            !score(PERSONALITY_TYPE, &optional, &[]).complete,
+            "a personality test needs every answer"
+        );
         let poll = vec![question(1, 1, vec![option(10, false)])];
         assert_eq!(
             score(9, &poll, &[chose(1, &[10])]).correct_answer_percentage,

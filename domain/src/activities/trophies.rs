@@ -18,7 +18,7 @@ pub enum Rule {
     CategoryDone { category_id: i64, threshold: i32 },
     /// Every activity of the journey taken part in.
     JourneyDone(i64),
-    /// N quizzes won.
+    /// N different quizzes won.
     QuizzesWon(i32),
 }
 
@@ -64,7 +64,7 @@ pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Resul
                                                         WHERE p.action_id = j.action_id
                                                           AND p.user_id = u.id))
                 WHEN 'quizzes_won' THEN
-                    (SELECT count(*) FROM research_attempts r
+                    (SELECT count(DISTINCT r.research_id) FROM research_attempts r
                       WHERE r.user_id = u.id AND r.won) >= t.threshold
                 ELSE false
                 END
@@ -78,7 +78,15 @@ pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Resul
 
 /// The trophies `user_id` holds, newest first.
 pub async fn held(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<MemberTrophy>> {
-    let rows: Vec<(i64, String, String, Option<String>, DateTime<Utc>)> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: i64,
+        name: String,
+        description: String,
+        image_key: Option<String>,
+        granted_at: DateTime<Utc>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT t.id, t.name, t.description, t.image_key, m.granted_at
            FROM member_trophies m JOIN trophies t ON t.id = m.trophy_id
           WHERE m.user_id = $1
@@ -89,15 +97,13 @@ pub async fn held(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<Mem
     .await?;
     Ok(rows
         .into_iter()
-        .map(
-            |(id, name, description, image_key, created_at)| MemberTrophy {
-                id,
-                name,
-                description,
-                trophy_image: image_key.as_deref().map(Objects::url),
-                created_at,
-            },
-        )
+        .map(|row| MemberTrophy {
+            id: row.id,
+            name: row.name,
+            description: row.description,
+            trophy_image: row.image_key.as_deref().map(Objects::url),
+            created_at: row.granted_at,
+        })
         .collect())
 }
 

@@ -2953,14 +2953,17 @@ export interface components {
         };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
-        /** @description A poll's results (type 10): how many submitted attempts chose each option. */
+        /**
+         * @description A poll's results (type 10): how many members chose each option, each member's latest
+         *     submission counting (a vote sent again replaces the earlier one).
+         */
         PollResults: {
             questions: components["schemas"]["QuestionCounts"][];
             /** Format: int64 */
             research_id: number;
             /**
              * Format: int64
-             * @description Submitted attempts.
+             * @description Members who voted.
              */
             respondents: number;
         };

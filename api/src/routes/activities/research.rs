@@ -10,7 +10,7 @@ use domain::activities::research::{
     QuizCard, Research, ResearchResult, Submission,
 };
 use domain::infra::objects::Objects;
-use domain::infra::uploads::{self, FileKind};
+use domain::infra::uploads;
 use jobs::kinds::activities::after_participation;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -198,20 +198,25 @@ async fn save_file_answer(
     Path((id, question_id)): Path<(i64, i64)>,
     multipart: Multipart,
 ) -> ApiResult<Json<AnswerState>> {
+    // The rules first, so a member who may not answer stores nothing.
+    let question = {
+        let mut check = state.db.begin().await?;
+        let found = research::file_question(
+            &mut check,
+            member.user_id,
+            member.station_id,
+            id,
+            question_id,
+            Utc::now(),
+        )
+        .await?;
+        check.rollback().await?;
+        found.map_err(not_saved)?
+    };
     let (bytes, name) = read_file_part(multipart, research::MAX_FILE_BYTES).await?;
-    let kind = uploads::kind_of(&bytes).ok_or_else(|| ApiError::invalid(FILE_INVALID))?;
-    let question_type: Option<i16> = {
-        let mut conn = state.db.acquire().await?;
-        research::question_type(&mut conn, member.station_id, id, question_id).await?
-    };
-    let fits = match question_type.and_then(research::QuestionType::from_id) {
-        Some(research::QuestionType::Video) => kind.is_video(),
-        Some(research::QuestionType::File) => FileKind::is_document(kind),
-        _ => true, // the save below refuses a question that takes no file
-    };
-    if !fits {
-        return Err(ApiError::invalid(FILE_INVALID));
-    }
+    let kind = uploads::kind_of(&bytes)
+        .filter(|kind| question.accepts(*kind))
+        .ok_or_else(|| ApiError::invalid(FILE_INVALID))?;
     let key = Objects::new_private_key("research-answers", kind.extension());
     state.objects.put(&key, bytes).await?;
     let mut tx = state.db.begin().await?;

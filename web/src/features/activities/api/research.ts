@@ -56,11 +56,19 @@ export interface QuestionAnswer extends AnswerRequest {
 /** Saves one answer; its refusal is the question's to show. */
 export function useSaveAnswer(researchId: number) {
   const keepAnswer = useKeepAnswer(researchId);
+  const queryClient = useQueryClient();
+  const { userId } = useMemberScope();
   return useMutation({
     mutationFn: ({ questionId, ...answer }: QuestionAnswer) =>
       api.put<ResearchAnswer>(`/research/${researchId}/answers/${questionId}`, answer),
     meta: OWN_ERROR_TEXT,
     onSuccess: keepAnswer,
+    onError: async (error) => {
+      // Answered right elsewhere (another tab or device): show the server's state.
+      if (error instanceof ApiError && error.status === 409) {
+        await queryClient.invalidateQueries({ queryKey: researchKeys.research(userId, researchId) });
+      }
+    },
   });
 }
 

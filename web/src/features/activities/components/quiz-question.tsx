@@ -12,6 +12,7 @@ import {
 } from "@/features/activities/components/question-input";
 import { draftError, draftOf, EMPTY_DRAFT, isSingleChoice, type Draft } from "@/features/activities/research-answers";
 import { toastForError } from "@/lib/api-client";
+import { MESSAGES } from "@/lib/validators";
 import type { ResearchAnswer, ResearchQuestion } from "@/types/api";
 
 export const ANSWER_TEXT = "Responder";
@@ -46,7 +47,9 @@ export function QuizQuestion({ researchId, question, position, total, answer, on
   const verdict = answer?.verdict ?? null;
 
   const send = (sent: Draft) => {
-    const local = draftError(question, sent, answer);
+    // An empty answer is no try: the server refuses it rather than spend the first try.
+    const empty = sent.options.length === 0 && sent.other === null && sent.text.trim() === "" && !sent.file;
+    const local = draftError(question, sent, answer) ?? (empty ? MESSAGES.required : undefined);
     setError(local);
     if (local) return;
     answering.answer(question, sent, (saved) => {

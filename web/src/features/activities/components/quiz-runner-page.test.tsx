@@ -233,20 +233,25 @@ describe("quiz runner", () => {
           buildResearchAnswer({
             question_id: 4,
             options: [41, 42],
+            // A wrong set may hold right options: the server marks none of them tried.
             verdict: { correct: false, message: WRONG, explanation: null },
-            tried: [42],
+            tried: [],
           }),
         ),
     });
     await start();
+
+    // Nothing chosen is no try: the field asks for an answer and nothing is sent.
+    fireEvent.click(screen.getByRole("button", { name: "Responder" }));
+    expect(await screen.findByText("Esse campo é obrigatório")).toBeInTheDocument();
+    expect(api.bodiesOf(answerCall(5, 4))).toEqual([]);
 
     fireEvent.click(screen.getByRole("checkbox", { name: "X" }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Y" }));
     fireEvent.click(screen.getByRole("button", { name: "Responder" }));
     expect(await screen.findByText(WRONG)).toBeInTheDocument();
     expect(api.bodiesOf(answerCall(5, 4))).toEqual([{ options: [41, 42], text: null, other: null }]);
-    expect(screen.getByRole("checkbox", { name: "Y" })).toBeDisabled();
-    expect(screen.getByRole("checkbox", { name: "Y" })).not.toBeChecked();
+    expect(screen.getByRole("checkbox", { name: "Y" })).toBeEnabled();
     expect(screen.getByRole("checkbox", { name: "X" })).toBeChecked();
   });
 
