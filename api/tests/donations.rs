@@ -111,6 +111,7 @@ impl World {
 }
 
 const PARTICIPATIONS: &str = "SELECT count(*) FROM participations WHERE user_id = $1";
+const CREDIT_JOBS: &str = "SELECT count(*) FROM apalis.jobs WHERE job_type = 'points.credit' AND (convert_from(job, 'UTF8')::jsonb -> 'args' ->> 'user_id')::bigint = $1";
 const DONATED: &str = "SELECT coalesce(sum(amount), 0)::bigint FROM spends WHERE user_id = $1 AND source_kind = 'donation'";
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
@@ -144,6 +145,10 @@ async fn a_donation_spends_the_wallet_and_is_the_participation(db: PgPool) {
     let text = world.donate(world.cause, json!("0,50")).await;
     assert_eq!(text.status, StatusCode::CREATED, "{}", text.text);
     assert_eq!(text.json()["amount"], 50);
+    // Without a limit the cause pays its points once: R$ 0,50 again and again earns
+    // nothing more (2 points for each R$ 0,50 would mint money).
+    assert_eq!(text.json()["job_id"], Value::Null);
+    assert_eq!(world.count(CREDIT_JOBS).await, 1);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
@@ -259,4 +264,9 @@ async fn donations_at_once_never_spend_more_than_the_wallet_holds(db: PgPool) {
     assert_eq!(world.balance().await, 100);
     assert_eq!(world.count(DONATED).await, 900);
     assert_eq!(world.count(PARTICIPATIONS).await, 3);
+    assert_eq!(
+        world.count(CREDIT_JOBS).await,
+        1,
+        "the points are paid once"
+    );
 }

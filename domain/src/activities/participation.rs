@@ -72,8 +72,10 @@ pub struct Admitted {
     last_participation_id: Option<i64>,
     /// The member's highest attempt number in it (0 before the first).
     last_attempt: i32,
-    /// Whether a participation of the member in it earns already.
-    earned: bool,
+    /// Whether the participation to record earns the activity's points: without a
+    /// `limitPerUser` an activity pays a member once, so a participation after one that
+    /// earned does not (a quiz replayed once its key is known, a survey or a donation sent
+    /// again); with a limit each participation does.
     earns: bool,
 }
 
@@ -107,12 +109,6 @@ impl Admitted {
     /// The member's participations in it before this one.
     pub fn user_actions(&self) -> i64 {
         self.user_actions
-    }
-
-    /// Whether one of the member's participations in it earns already: without a
-    /// `limitPerUser` an activity pays a member once.
-    pub fn earned(&self) -> bool {
-        self.earned
     }
 
     /// The member's latest participation in it, if any.
@@ -217,8 +213,7 @@ pub async fn admit(
         user_actions,
         last_participation_id,
         last_attempt,
-        earned,
-        earns: true,
+        earns: action.limit_per_user.is_some() || !earned,
     }))
 }
 

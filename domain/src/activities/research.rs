@@ -1180,15 +1180,10 @@ pub async fn submit(
     .fetch_all(&mut *conn)
     .await?;
     let feedback = feedback_of(head.type_id, &keyed, &score, &ranges);
-    // A lost quiz pays nothing; without a limit an activity pays a member once, and later
-    // attempts (a quiz replayed once its key is known, a survey sent again) are recorded
-    // without reward.
-    let pays =
-        score.won != Some(false) && (admitted.limit_per_user().is_some() || !admitted.earned());
-    let admitted: Admitted = if pays {
-        admitted
-    } else {
+    let admitted: Admitted = if score.won == Some(false) {
         admitted.without_reward()
+    } else {
+        admitted
     };
     let participation_id = participation::record(&mut *conn, admitted).await?;
     sqlx::query(
