@@ -108,33 +108,6 @@ impl World {
             .expect("session");
         (id, token)
     }
-
-    async fn count(&self, sql: &'static str, action_id: i64) -> i64 {
-        sqlx::query_scalar(sql)
-            .bind(action_id)
-            .fetch_one(&self.db)
-            .await
-            .expect("count")
-    }
-
-    async fn participations(&self, action_id: i64) -> i64 {
-        self.count(
-            "SELECT count(*) FROM participations WHERE action_id = $1",
-            action_id,
-        )
-        .await
-    }
-
-    /// The `points.credit` jobs queued for this activity's participations.
-    async fn credit_jobs(&self, action_id: i64) -> i64 {
-        self.count(
-            "SELECT count(*) FROM apalis.jobs j
-              WHERE j.job_type = 'points.credit'
-                AND (convert_from(j.job, 'UTF8')::jsonb -> 'args' ->> 'action_id')::bigint = $1",
-            action_id,
-        )
-        .await
-    }
 }
 
 fn ids(answer: &Value) -> Vec<i64> {
@@ -602,8 +575,8 @@ async fn a_raw_content_view_pays_once(db: PgPool) {
     assert_eq!(again.json()["recorded"], false);
     assert_eq!(again.json()["participation_id"], first["participation_id"]);
     assert_eq!(again.json()["job_id"], first["job_id"]);
-    assert_eq!(w.participations(id).await, 1);
-    assert_eq!(w.credit_jobs(id).await, 1);
+    assert_eq!(common::participations(&w.db, id).await, 1);
+    assert_eq!(common::credit_jobs(&w.db, id).await, 1);
     assert_eq!(
         w.get(&format!("/api/actions/{id}/")).await.json()["userActions"],
         1
@@ -645,7 +618,7 @@ async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
         w.get(&format!("/api/actions/{limited}/")).await.json()["availability"],
         "limit_reached"
     );
-    assert_eq!(w.credit_jobs(limited).await, 2);
+    assert_eq!(common::credit_jobs(&w.db, limited).await, 2);
 
     let undated = w.view(undated).await;
     assert_eq!(undated.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -663,7 +636,7 @@ async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
         let answer = w.view(unavailable).await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{unavailable}");
         assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
-        assert_eq!(w.participations(unavailable).await, 0);
+        assert_eq!(common::participations(&w.db, unavailable).await, 0);
     }
 }
 
@@ -717,10 +690,10 @@ async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPo
     );
     assert_eq!(count(unlimited, StatusCode::CREATED), 1, "{statuses:?}");
     assert_eq!(count(unlimited, StatusCode::OK), 5);
-    assert_eq!(w.participations(id).await, i64::from(limit));
-    assert_eq!(w.credit_jobs(id).await, i64::from(limit));
-    assert_eq!(w.participations(unlimited).await, 1);
-    assert_eq!(w.credit_jobs(unlimited).await, 1);
+    assert_eq!(common::participations(&w.db, id).await, i64::from(limit));
+    assert_eq!(common::credit_jobs(&w.db, id).await, i64::from(limit));
+    assert_eq!(common::participations(&w.db, unlimited).await, 1);
+    assert_eq!(common::credit_jobs(&w.db, unlimited).await, 1);
     let keys: BTreeSet<String> = sqlx::query_scalar::<_, String>(
         "SELECT idempotency_key FROM apalis.jobs WHERE job_type = 'points.credit'",
     )
@@ -1160,7 +1133,7 @@ async fn a_view_of_another_type_is_unavailable_before_any_other_rule(db: PgPool)
             answer.text
         );
         assert_eq!(answer.json(), json!({ "error": UNAVAILABLE }));
-        assert_eq!(w.participations(id).await, 0);
+        assert_eq!(common::participations(&w.db, id).await, 0);
     }
 }
 
@@ -1401,7 +1374,7 @@ async fn an_agreement_is_accepted_with_its_checkbox_ticked_and_pays_once(db: PgP
             json!(["Esse campo é obrigatório"])
         );
     }
-    assert_eq!(w.participations(id).await, 0);
+    assert_eq!(common::participations(&w.db, id).await, 0);
 
     let first = accept(id, json!(true)).await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
@@ -1413,8 +1386,8 @@ async fn an_agreement_is_accepted_with_its_checkbox_ticked_and_pays_once(db: PgP
         again.json()["participation_id"],
         first.json()["participation_id"]
     );
-    assert_eq!(w.participations(id).await, 1);
-    assert_eq!(w.credit_jobs(id).await, 1);
+    assert_eq!(common::participations(&w.db, id).await, 1);
+    assert_eq!(common::credit_jobs(&w.db, id).await, 1);
 
     // Another type, another station's agreement, or none at all: unavailable.
     let raw = activity(&w.db, w.station_id, "Leia isto", |_| {}).await;

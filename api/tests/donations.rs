@@ -8,7 +8,7 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
-use common::{insert_member, insert_station, send_json};
+use common::{insert_member, insert_station, send_json, session_of};
 use domain::activities::catalogue::{self, NewActivity};
 use domain::wallet::ledger::{self, Credit, SourceKind};
 use serde_json::{Value, json};
@@ -45,9 +45,7 @@ async fn activity(db: &PgPool, station_id: i64, edit: impl FnOnce(&mut NewActivi
 async fn world(db: PgPool, balance_cents: i64) -> World {
     let station_id = insert_station(&db, "clube").await;
     let member_id = insert_member(&db, station_id, "maria@example.com").await;
-    let token = domain::accounts::session::create(&db, member_id)
-        .await
-        .expect("session");
+    let token = session_of(&db, member_id).await;
     let mut tx = db.begin().await.expect("tx");
     ledger::credit(
         &mut tx,

@@ -12,7 +12,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use chrono::{Duration, Utc};
-use common::{insert_member, insert_station, send_json};
+use common::{insert_member, insert_station, send_json, session_of};
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::research::{self, NewFeedback, NewOption, NewQuestion, NewResearch};
 use serde_json::{Value, json};
@@ -32,7 +32,7 @@ struct World {
 async fn world(db: PgPool) -> World {
     let station_id = insert_station(&db, "clube").await;
     let member_id = insert_member(&db, station_id, "maria@example.com").await;
-    let token = session(&db, member_id).await;
+    let token = session_of(&db, member_id).await;
     World {
         app: common::app(db.clone()),
         db,
@@ -40,12 +40,6 @@ async fn world(db: PgPool) -> World {
         member_id,
         token,
     }
-}
-
-async fn session(db: &PgPool, user_id: i64) -> String {
-    domain::accounts::session::create(db, user_id)
-        .await
-        .expect("session")
 }
 
 fn option(label: &str, correct: bool) -> NewOption {
@@ -173,32 +167,6 @@ impl World {
 
     async fn submit(&self, path: &str, body: Value) -> common::Answer {
         self.submit_as(&self.token, path, body).await
-    }
-
-    async fn count(&self, sql: &str, id: i64) -> i64 {
-        sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_string()))
-            .bind(id)
-            .fetch_one(&self.db)
-            .await
-            .expect("count")
-    }
-
-    async fn participations(&self, action_id: i64) -> i64 {
-        self.count(
-            "SELECT count(*) FROM participations WHERE action_id = $1",
-            action_id,
-        )
-        .await
-    }
-
-    async fn credit_jobs(&self, action_id: i64) -> i64 {
-        self.count(
-            "SELECT count(*) FROM apalis.jobs j
-              WHERE j.job_type = 'points.credit'
-                AND (convert_from(j.job, 'UTF8')::jsonb -> 'args' ->> 'action_id')::bigint = $1",
-            action_id,
-        )
-        .await
     }
 }
 
@@ -330,7 +298,7 @@ async fn a_quiz_is_judged_answer_by_answer_and_won_on_first_tries(db: PgPool) {
         .await;
 
     // Resumed on another device: the same attempt, the answers so far and their verdicts.
-    let other_device = session(&world.db, world.member_id).await;
+    let other_device = session_of(&world.db, world.member_id).await;
     let resumed = common::call(
         &world.app,
         "GET",
@@ -397,8 +365,8 @@ async fn a_quiz_is_judged_answer_by_answer_and_won_on_first_tries(db: PgPool) {
             { "question_id": q3, "correct": true },
         ])
     );
-    assert_eq!(world.participations(action).await, 1);
-    assert_eq!(world.credit_jobs(action).await, 1);
+    assert_eq!(common::participations(&world.db, action).await, 1);
+    assert_eq!(common::credit_jobs(&world.db, action).await, 1);
     // The result stays with the research; the attempt is closed.
     let replay = world.research(id).await;
     assert_eq!(replay["last_result"]["earned"], true);
@@ -457,11 +425,11 @@ async fn a_lost_quiz_is_a_participation_that_pays_nothing_even_when_claimed(db: 
         "sanitised"
     );
     assert_eq!(
-        world.participations(action).await,
+        common::participations(&world.db, action).await,
         1,
         "the loss counts as a participation"
     );
-    assert_eq!(world.credit_jobs(action).await, 0);
+    assert_eq!(common::credit_jobs(&world.db, action).await, 0);
     // A claim of uncredited participations does not find it either.
     let mut conn = world.db.acquire().await.expect("conn");
     let owed = domain::wallet::rewards::uncredited_participations(&mut conn, world.member_id)
@@ -510,8 +478,8 @@ async fn a_submission_sent_again_or_many_times_at_once_pays_once(db: PgPool) {
             created[0].json()["participation_id"]
         );
     }
-    assert_eq!(world.participations(action).await, 1);
-    assert_eq!(world.credit_jobs(action).await, 1);
+    assert_eq!(common::participations(&world.db, action).await, 1);
+    assert_eq!(common::credit_jobs(&world.db, action).await, 1);
 
     // A survey of limit 1 sent at once by many requests without an attempt: one passes.
     let (survey, survey_id) = research_activity(
@@ -544,8 +512,8 @@ async fn a_submission_sent_again_or_many_times_at_once_pays_once(db: PgPool) {
             json!(["Olá, você já ultrapassou o limite de participações nessa atividade!"])
         );
     }
-    assert_eq!(world.participations(survey).await, 1);
-    assert_eq!(world.credit_jobs(survey).await, 1);
+    assert_eq!(common::participations(&world.db, survey).await, 1);
+    assert_eq!(common::credit_jobs(&world.db, survey).await, 1);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
@@ -815,7 +783,7 @@ async fn other_stations_researches_and_other_members_attempts_are_out_of_reach(d
         .as_i64()
         .expect("attempt");
     let joao = insert_member(&world.db, world.station_id, "joao@example.com").await;
-    let joao_token = session(&world.db, joao).await;
+    let joao_token = session_of(&world.db, joao).await;
     let seen = common::call(
         &world.app,
         "GET",
@@ -834,7 +802,7 @@ async fn other_stations_researches_and_other_members_attempts_are_out_of_reach(d
         )
         .await;
     assert_eq!(stolen.status, StatusCode::NOT_FOUND, "{}", stolen.text);
-    assert_eq!(world.participations(action).await, 0);
+    assert_eq!(common::participations(&world.db, action).await, 0);
     // Without a token there is nothing.
     let anonymous =
         common::call(&world.app, "GET", &format!("/api/research/{id}"), None, &[]).await;
@@ -967,7 +935,7 @@ async fn a_polls_results_show_once_the_member_has_voted(db: PgPool) {
     let saude = option_id(&q[0].1, "Saúde");
     // Another member voted too; an unsubmitted vote does not count.
     let ana = insert_member(&world.db, world.station_id, "ana@example.com").await;
-    let ana_token = session(&world.db, ana).await;
+    let ana_token = session_of(&world.db, ana).await;
     let body = json!({ "action_id": action, "research": id, "answers": [{ "question": q[0].0, "options": [saude] }] });
     assert_eq!(
         world
@@ -977,7 +945,7 @@ async fn a_polls_results_show_once_the_member_has_voted(db: PgPool) {
         StatusCode::CREATED
     );
     let carlos = insert_member(&world.db, world.station_id, "carlos@example.com").await;
-    let carlos_token = session(&world.db, carlos).await;
+    let carlos_token = session_of(&world.db, carlos).await;
     world
         .answer_as(&carlos_token, id, q[0].0, json!({ "options": [saude] }))
         .await;
@@ -1154,8 +1122,8 @@ async fn without_a_limit_a_quiz_or_a_survey_pays_a_member_once(db: PgPool) {
         assert_eq!(done.json()["won"], true);
         assert_eq!(done.json()["earned"], play == 1, "play {play}");
     }
-    assert_eq!(world.participations(action).await, 3);
-    assert_eq!(world.credit_jobs(action).await, 1);
+    assert_eq!(common::participations(&world.db, action).await, 3);
+    assert_eq!(common::credit_jobs(&world.db, action).await, 1);
 
     // A survey sent again and again, in one call each: one credit.
     let (survey, survey_id) = research_activity(
@@ -1175,7 +1143,7 @@ async fn without_a_limit_a_quiz_or_a_survey_pays_a_member_once(db: PgPool) {
             StatusCode::CREATED
         );
     }
-    assert_eq!(world.credit_jobs(survey).await, 1);
+    assert_eq!(common::credit_jobs(&world.db, survey).await, 1);
     // A claim finds only the two first participations, already queued.
     let mut conn = world.db.acquire().await.expect("conn");
     let owed = domain::wallet::rewards::uncredited_participations(&mut conn, world.member_id)

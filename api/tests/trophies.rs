@@ -8,7 +8,7 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
-use common::{insert_member, insert_station, send_json};
+use common::{insert_member, insert_station, send_json, session_of};
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::trophies::{self, NewTrophy, Rule};
 use serde_json::{Value, json};
@@ -25,9 +25,7 @@ struct World {
 async fn world(db: PgPool) -> World {
     let station_id = insert_station(&db, "clube").await;
     let member_id = insert_member(&db, station_id, "maria@example.com").await;
-    let token = domain::accounts::session::create(&db, member_id)
-        .await
-        .expect("session");
+    let token = session_of(&db, member_id).await;
     World {
         app: common::app(db.clone()),
         db,
@@ -255,9 +253,7 @@ async fn a_member_sees_only_their_own_trophies(db: PgPool) {
     assert!(body[0]["createdAt"].is_string());
 
     let joao = insert_member(&world.db, world.station_id, "joao@example.com").await;
-    let joao_token = domain::accounts::session::create(&world.db, joao)
-        .await
-        .expect("session");
+    let joao_token = session_of(&world.db, joao).await;
     let his = common::call(&world.app, "GET", "/api/trophies/", Some(&joao_token), &[]).await;
     assert_eq!(his.json(), json!([]));
     let peek = common::call(&world.app, "GET", &uri, Some(&joao_token), &[]).await;

@@ -183,3 +183,32 @@ pub fn with_billing_address(mut payment: serde_json::Value) -> serde_json::Value
     }
     payment
 }
+
+/// A session (its bearer token) of `user_id`.
+pub async fn session_of(db: &PgPool, user_id: i64) -> String {
+    domain::accounts::session::create(db, user_id)
+        .await
+        .expect("session")
+}
+
+/// How many participations activity `action_id` has.
+pub async fn participations(db: &PgPool, action_id: i64) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM participations WHERE action_id = $1")
+        .bind(action_id)
+        .fetch_one(db)
+        .await
+        .expect("participations")
+}
+
+/// How many `points.credit` jobs are queued for activity `action_id`'s participations.
+pub async fn credit_jobs(db: &PgPool, action_id: i64) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs j
+          WHERE j.job_type = 'points.credit'
+            AND (convert_from(j.job, 'UTF8')::jsonb -> 'args' ->> 'action_id')::bigint = $1",
+    )
+    .bind(action_id)
+    .fetch_one(db)
+    .await
+    .expect("credit jobs")
+}

@@ -412,12 +412,19 @@ impl Stored {
     }
 }
 
+/// The columns a [`Stored`] answer is read from, in `SELECT` and `RETURNING` alike.
+macro_rules! stored_columns {
+    () => {
+        "question_id, option_ids, text, other, file_name, tried, first_try_correct, correct"
+    };
+}
+
 async fn stored_answers(conn: &mut PgConnection, attempt_id: i64) -> sqlx::Result<Vec<Stored>> {
-    sqlx::query_as(
-        "SELECT question_id, option_ids, text, other, file_name, tried, first_try_correct,
-                correct
-           FROM research_answers WHERE attempt_id = $1",
-    )
+    sqlx::query_as(concat!(
+        "SELECT ",
+        stored_columns!(),
+        " FROM research_answers WHERE attempt_id = $1"
+    ))
     .bind(attempt_id)
     .fetch_all(conn)
     .await
@@ -626,11 +633,11 @@ async fn stored_answer(
     attempt_id: i64,
     question_id: i64,
 ) -> sqlx::Result<Option<Stored>> {
-    sqlx::query_as(
-        "SELECT question_id, option_ids, text, other, file_name, tried, first_try_correct,
-                correct
-           FROM research_answers WHERE attempt_id = $1 AND question_id = $2",
-    )
+    sqlx::query_as(concat!(
+        "SELECT ",
+        stored_columns!(),
+        " FROM research_answers WHERE attempt_id = $1 AND question_id = $2"
+    ))
     .bind(attempt_id)
     .bind(question_id)
     .fetch_optional(conn)
@@ -679,7 +686,7 @@ async fn save_checked(
                 .filter(|id| !earlier.tried.contains(id)),
         );
     }
-    let stored: Stored = sqlx::query_as(
+    let stored: Stored = sqlx::query_as(concat!(
         "INSERT INTO research_answers (attempt_id, question_id, option_ids, text, other,
                                        tried, first_try_correct, correct)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
@@ -690,9 +697,9 @@ async fn save_checked(
                 first_try_correct = coalesce(research_answers.first_try_correct,
                                              EXCLUDED.first_try_correct),
                 correct = EXCLUDED.correct, updated_at = now()
-         RETURNING question_id, option_ids, text, other, file_name, tried, first_try_correct,
-                   correct",
-    )
+         RETURNING ",
+        stored_columns!()
+    ))
     .bind(attempt_id)
     .bind(question.id)
     .bind(&given.options)
@@ -768,6 +775,25 @@ pub async fn save_answer(
     save_checked(conn, &head, &question, user_id, station_id, given).await
 }
 
+/// [`admitted_question`] for a video or file answer: another question takes no file.
+async fn admitted_file_question(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+    research_id: i64,
+    question_id: i64,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<(Head, KeyedQuestion), NotSaved>> {
+    let found = admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
+    Ok(found.and_then(|(head, question)| {
+        if question.kind().takes_file() {
+            Ok((head, question))
+        } else {
+            Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
+        }
+    }))
+}
+
 /// The video or file question a member may answer now, checked through the participation
 /// rules before an upload is stored (on a transaction the caller rolls back: it only
 /// checks; `save_file` checks again when saving).
@@ -779,15 +805,9 @@ pub async fn file_question(
     question_id: i64,
     now: DateTime<Utc>,
 ) -> sqlx::Result<Result<QuestionType, NotSaved>> {
-    let found = admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
-    Ok(found.and_then(|(_, question)| {
-        let kind = question.kind();
-        if kind.takes_file() {
-            Ok(kind)
-        } else {
-            Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
-        }
-    }))
+    let found =
+        admitted_file_question(conn, user_id, station_id, research_id, question_id, now).await?;
+    Ok(found.map(|(_, question)| question.kind()))
 }
 
 /// A video or file answer, already checked by content and stored under `file_key`.
@@ -808,7 +828,7 @@ pub async fn save_file(
     file: &GivenFile,
     now: DateTime<Utc>,
 ) -> sqlx::Result<Result<(AnswerState, Option<String>), NotSaved>> {
-    let (head, question) = match admitted_question(
+    let (head, question) = match admitted_file_question(
         &mut *conn,
         user_id,
         station_id,
@@ -821,9 +841,6 @@ pub async fn save_file(
         Ok(found) => found,
         Err(not) => return Ok(Err(not)),
     };
-    if !question.kind().takes_file() {
-        return Ok(Err(NotSaved::Invalid(NOT_A_FILE_QUESTION)));
-    }
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
     let replaced: Option<String> = sqlx::query_scalar(
         "SELECT file_key FROM research_answers WHERE attempt_id = $1 AND question_id = $2",
@@ -833,15 +850,15 @@ pub async fn save_file(
     .fetch_optional(&mut *conn)
     .await?
     .flatten();
-    let stored: Stored = sqlx::query_as(
+    let stored: Stored = sqlx::query_as(concat!(
         "INSERT INTO research_answers (attempt_id, question_id, file_key, file_name)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (attempt_id, question_id) DO UPDATE
             SET file_key = EXCLUDED.file_key, file_name = EXCLUDED.file_name,
                 updated_at = now()
-         RETURNING question_id, option_ids, text, other, file_name, tried, first_try_correct,
-                   correct",
-    )
+         RETURNING ",
+        stored_columns!()
+    ))
     .bind(attempt_id)
     .bind(question_id)
     .bind(&file.key)
