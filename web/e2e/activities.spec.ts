@@ -1,9 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
-import { confirmAgeIfAsked, fetchHostStation, type StationFlags } from "./demo-station";
+import { expect, test } from "@playwright/test";
+import { logIn } from "./demo-member";
+import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
 
 // The demo catalogue (domain/src/infra/demo/catalogue.rs).
-const MEMBER_EMAIL = "membro@demo.filia.com.br";
-const MEMBER_PASSWORD = "Membro123";
 const CATEGORY = "Participe";
 const JOURNEY = "Trilha do novo associado";
 const JOURNEY_ACTIVITY = "Playlist: primeiros passos no clube";
@@ -19,14 +18,6 @@ function startsWith(name: string): RegExp {
   return new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
 }
 
-async function logIn(page: Page, station: StationFlags) {
-  await page.goto("/login");
-  await confirmAgeIfAsked(page, station);
-  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
-  await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/homepage$/);
-}
 
 test("the demo member browses the home, a category, a journey, a gated activity and a search", async ({
   page,

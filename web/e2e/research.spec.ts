@@ -1,12 +1,11 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { confirmAgeIfAsked, fetchHostStation, type StationFlags } from "./demo-station";
+import { logIn, memberApi, type Member } from "./demo-member";
+import { fetchHostStation } from "./demo-station";
 
 // The demo's quiz and survey (domain/src/infra/demo/research.rs). The server never sends
 // the quiz's answer key: the test learns it from the verdicts, as a member would. Runs
 // after activities.spec.ts (files run in order, one worker), whose gated activity needs
 // these two not done yet.
-const MEMBER_EMAIL = "membro@demo.filia.com.br";
-const MEMBER_PASSWORD = "Membro123";
 const QUIZ = "Quiz: conheça seus direitos";
 const QUIZ_QUESTIONS = 3;
 /** The quiz's points, and what it credits: points plus additional cashback, in centavos. */
@@ -18,19 +17,6 @@ const WRONG_MESSAGE = "Não é essa. Tente outra resposta!";
 /** The trophy the first quiz won earns (domain/src/infra/demo/trophies.rs). */
 const FIRST_QUIZ_WON = "Primeira vitória no quiz";
 
-interface Member {
-  id: number;
-  headers: Record<string, string>;
-}
-
-async function memberApi(request: APIRequestContext, station: StationFlags): Promise<Member> {
-  const login = await request.post(`/api/auth/login/establishment/${station.id}`, {
-    data: { email: MEMBER_EMAIL, password: MEMBER_PASSWORD },
-  });
-  expect(login.ok()).toBe(true);
-  const { token, user } = (await login.json()) as { token: string; user: { id: number } };
-  return { id: user.id, headers: { Authorization: `Bearer ${token}` } };
-}
 
 /** Everything the member has earned: spendable and waiting for the station's release. */
 async function earnedCents(request: APIRequestContext, member: Member): Promise<number> {
@@ -40,16 +26,6 @@ async function earnedCents(request: APIRequestContext, member: Member): Promise<
   return points_cents + pending_cents;
 }
 
-async function logIn(page: Page, station: StationFlags) {
-  // The cookie notice, accepted beforehand, stays out of the way.
-  await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
-  await page.goto("/login");
-  await confirmAgeIfAsked(page, station);
-  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
-  await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/homepage$/);
-}
 
 /** From the quiz list to the quiz's first question. */
 async function startQuiz(page: Page) {
@@ -97,6 +73,8 @@ test("the demo member takes the quiz from the quiz list, wins its points, then a
   test.setTimeout(120_000);
   const station = await fetchHostStation(request);
   const member = await memberApi(request, station);
+  // The cookie notice, accepted beforehand, stays out of the way of the dialogs.
+  await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
   await logIn(page, station);
 
   // A first play learns each question's right option by trying them in order: every try

@@ -1,40 +1,18 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { confirmAgeIfAsked, fetchHostStation, type StationFlags } from "./demo-station";
+import { logIn, MEMBER_EMAIL, memberApi, type Member } from "./demo-member";
+import { fetchHostStation } from "./demo-station";
 
 // The demo shop (domain/src/infra/demo/shop.rs) with the payments sandbox (FILIA_PAYMENTS's
 // default): the workshop seat costs R$ 60,00 (80,00 less 20,00), more than the demo
 // member's balance, so the wallet pays part and card or PIX the rest.
-const MEMBER_EMAIL = "membro@demo.filia.com.br";
-const MEMBER_PASSWORD = "Membro123";
 const WORKSHOP_ACTIVITY = "Oficina de educação financeira";
 const WORKSHOP_PRODUCT = "Vaga na oficina de educação financeira";
 const SEAT_CENTS = 6000;
 /** The sandbox declines the cards ending 0028 (domain/src/infra/payments/sandbox.rs). */
 const DECLINED_CARD = "4000 0000 0000 0028";
 
-async function logIn(page: Page, station: StationFlags) {
-  await page.goto("/login");
-  await confirmAgeIfAsked(page, station);
-  await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
-  await page.getByLabel("Senha").fill(MEMBER_PASSWORD);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/homepage$/);
-}
 
-interface Member {
-  id: number;
-  headers: Record<string, string>;
-}
-
-async function memberApi(request: APIRequestContext, station: StationFlags): Promise<Member> {
-  const login = await request.post(`/api/auth/login/establishment/${station.id}`, {
-    data: { email: MEMBER_EMAIL, password: MEMBER_PASSWORD },
-  });
-  expect(login.ok()).toBe(true);
-  const { token, user } = (await login.json()) as { token: string; user: { id: number } };
-  return { id: user.id, headers: { Authorization: `Bearer ${token}` } };
-}
 
 /** The workshop's activity id, found by name as the member's search finds it. */
 async function workshopId(request: APIRequestContext, member: Member): Promise<number> {

@@ -45,6 +45,16 @@ describe("api client", () => {
     expect(JSON.parse(init.body as string)).toEqual({ email: "maria@filia.example", password: "Segredo123" });
   });
 
+  it("sends a form (a file upload) as it is, leaving its multipart type to the browser", async () => {
+    const fetchMock = stubFetch(jsonResponse({ question_id: 3 }));
+    const form = new FormData();
+    form.append("file", new Blob(["%PDF-1.4"]), "nota.pdf");
+    await api.post("/research/1/answers/3/file", form);
+    const { init, headers } = sentRequest(fetchMock);
+    expect(init.body).toBe(form);
+    expect(headers.get("Content-Type")).toBeNull();
+  });
+
   it("gives the answer's headers with its body to a call that asks for them", async () => {
     stubFetch(new Response("[1,2]", { headers: { "Content-Type": "application/json", "X-Total-Count": "30" } }));
 

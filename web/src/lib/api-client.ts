@@ -137,7 +137,9 @@ export interface ApiAnswer<T> {
 async function send<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
   const { body, signal } = options;
   const headers = new Headers({ Accept: "application/json" });
-  if (body !== undefined) headers.set("Content-Type", "application/json");
+  // A form (a file upload) goes as multipart, its boundary set by the browser.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers.set("Content-Type", "application/json");
   const token = options.token ?? getStoredSession()?.token;
   if (token) headers.set("Authorization", `Bearer ${token}`);
 
@@ -146,7 +148,7 @@ async function send<T>(method: HttpMethod, path: string, options: RequestOptions
     response = await fetch(`${API_BASE_PATH}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || form ? body : JSON.stringify(body),
       signal,
     });
   } catch (error) {

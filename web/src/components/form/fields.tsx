@@ -2,7 +2,8 @@ import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttribu
 import type { Form } from "@/components/form/use-form";
 import "./form.css";
 
-function FieldError({ id, error }: { id: string; error?: string }) {
+/** A field's message, tied to its input by `id` (the input's aria-describedby). */
+export function FieldError({ id, error }: { id: string; error?: string }) {
   if (!error) return null;
   return (
     <span id={id} className="field__error">

@@ -7,9 +7,8 @@ import { researchKeys } from "@/features/activities/api/research-keys";
 import { useMemberScope } from "@/features/activities/api/member-scope";
 import { useSession } from "@/features/session";
 import { invalidateWallet } from "@/features/wallet";
-import { API_BASE_PATH, api, ApiError, errorTextFromBody, NO_RESPONSE_STATUS } from "@/lib/api-client";
+import { api, ApiError, NO_RESPONSE_STATUS } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
-import { getStoredSession } from "@/lib/session-store";
 import type {
   AnswerRequest,
   PollResults,
@@ -72,30 +71,19 @@ export function useSaveAnswer(researchId: number) {
   });
 }
 
-// The API client speaks JSON only, so the file goes as multipart here, with the same bearer
-// token and the same error texts.
+// Sent as multipart by the API client; a failure to reach the server is the upload's own
+// text (spec 001: 'Erro no upload').
 async function uploadAnswerFile(researchId: number, questionId: number, file: File): Promise<ResearchAnswer> {
   const body = new FormData();
   body.append("file", file);
-  const headers = new Headers({ Accept: "application/json" });
-  const token = getStoredSession()?.token;
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  let response: Response;
   try {
-    response = await fetch(`${API_BASE_PATH}/research/${researchId}/answers/${questionId}/file`, {
-      method: "POST",
-      headers,
-      body,
-    });
-  } catch {
-    throw new ApiError(NO_RESPONSE_STATUS, UPLOAD_FAILED_TEXT);
+    return await api.post<ResearchAnswer>(`/research/${researchId}/answers/${questionId}/file`, body);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === NO_RESPONSE_STATUS) {
+      throw new ApiError(NO_RESPONSE_STATUS, UPLOAD_FAILED_TEXT);
+    }
+    throw error;
   }
-  const json: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const text = json === undefined ? UPLOAD_FAILED_TEXT : errorTextFromBody(json);
-    throw new ApiError(response.status, text, { body: json });
-  }
-  return json as ResearchAnswer;
 }
 
 export interface QuestionFile {

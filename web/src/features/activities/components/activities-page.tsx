@@ -21,10 +21,10 @@ export function ActivitiesPage() {
 
   return (
     <section className="activities-page">
-      <h1 className="activities-page__title">Atividades</h1>
+      <h1 className="page-title">Atividades</h1>
       <input
         type="search"
-        className="activities-page__search"
+        className="page-search"
         aria-label="Pesquisar atividade"
         placeholder="Pesquisar atividade"
         value={term}

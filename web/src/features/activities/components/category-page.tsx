@@ -18,7 +18,7 @@ export function CategoryPage() {
   if (!category) return <NotFoundView />;
   return (
     <section className="activities-page">
-      <h1 className="activities-page__title">{category.name}</h1>
+      <h1 className="page-title">{category.name}</h1>
       <PagedActivityGrid pages={pages} label={category.name} />
     </section>
   );

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 export function NotFoundView({ homePath = "/homepage" }: { homePath?: string }) {
   return (
     <section className="activities-not-found">
-      <h1 className="activities-page__title">Página não encontrada</h1>
+      <h1 className="page-title">Página não encontrada</h1>
       <p>Erro! Esta atividade não está disponível.</p>
       <Link className="button button--primary" to={homePath}>
         Página inicial

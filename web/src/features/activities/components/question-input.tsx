@@ -3,7 +3,7 @@
 // A single choice refuses a second option with the spec's snackbar instead of switching.
 import { useId, type CSSProperties, type ReactNode } from "react";
 import { useSnackbar } from "@/components/snackbar/use-snackbar";
-import { TextField } from "@/components/form/fields";
+import { FieldError, TextField } from "@/components/form/fields";
 import {
   acceptedFiles,
   hasOther,
@@ -66,15 +66,6 @@ export function QuestionText({ question }: { question: ResearchQuestion }) {
 
 export function QuestionImage({ question }: { question: ResearchQuestion }) {
   return question.image ? <img className="research-question__image" src={question.image} alt="" /> : null;
-}
-
-function FieldError({ id, error }: { id: string; error?: string }) {
-  if (!error) return null;
-  return (
-    <span id={id} className="field__error">
-      {error}
-    </span>
-  );
 }
 
 /** A question's box, in the research's colours. */

@@ -24,7 +24,7 @@ export function QuizListPage() {
 
   return (
     <section className="activities-page">
-      <h1 className="activities-page__title">{QUIZZES_TITLE}</h1>
+      <h1 className="page-title">{QUIZZES_TITLE}</h1>
       {quizzes.isPending ? (
         <CardSkeletons label="Carregando quizzes" />
       ) : list.length === 0 ? (

@@ -17,7 +17,7 @@ export function SearchPage() {
   const total = pages.data?.pages[0]?.total ?? 0;
   return (
     <section className="activities-page">
-      <h1 className="activities-page__title">{`${total} resultado(s) da busca "${term}"`}</h1>
+      <h1 className="page-title">{`${total} resultado(s) da busca "${term}"`}</h1>
       <PagedActivityGrid pages={pages} label="Resultados da busca" />
     </section>
   );

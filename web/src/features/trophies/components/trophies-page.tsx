@@ -31,10 +31,10 @@ export function TrophiesPage() {
 
   return (
     <section className="trophies-page">
-      <h1 className="trophies-page__title">{TROPHIES_TITLE}</h1>
+      <h1 className="page-title">{TROPHIES_TITLE}</h1>
       <input
         type="search"
-        className="trophies-page__search"
+        className="page-search"
         aria-label={TROPHY_SEARCH_LABEL}
         placeholder={TROPHY_SEARCH_LABEL}
         value={term}
