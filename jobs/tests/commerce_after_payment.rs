@@ -153,6 +153,16 @@ async fn paid_order(db: &PgPool, shop: &Shop) -> i64 {
     placed.order_id
 }
 
+/// The order's line of `product_id`.
+async fn line_of(db: &PgPool, order_id: i64, product_id: i64) -> i64 {
+    sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
+        .bind(order_id)
+        .bind(product_id)
+        .fetch_one(db)
+        .await
+        .expect("line")
+}
+
 async fn count(db: &PgPool, sql: &'static str, id: i64) -> i64 {
     sqlx::query_scalar(sql)
         .bind(id)
@@ -324,13 +334,7 @@ async fn a_partial_refund_reverses_exactly_the_refunded_lines_cashback_once(db: 
     let fleet = start_fleet(&db);
     let job = confirm_once(&db, &shop, order_id).await;
     wait_for_state(&db, &job, JobState::Succeeded, Duration::from_secs(30)).await;
-    let mug_line: i64 =
-        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
-            .bind(order_id)
-            .bind(shop.shop_product)
-            .fetch_one(&db)
-            .await
-            .expect("line");
+    let mug_line: i64 = line_of(&db, order_id, shop.shop_product).await;
     let balance_before = ledger::balance(&db, shop.user_id).await.expect("balance");
 
     // Both mugs back: R$ 40,00 to the wallet (the order was paid with it), the mug line's
@@ -519,13 +523,7 @@ async fn refunds_asked_at_once_never_refund_a_unit_twice(db: PgPool) {
         .await
         .expect("balance")
         .balance;
-    let mug_line: i64 =
-        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
-            .bind(order_id)
-            .bind(shop.shop_product)
-            .fetch_one(&db)
-            .await
-            .expect("line");
+    let mug_line: i64 = line_of(&db, order_id, shop.shop_product).await;
 
     // Two staff members (or one double click) at once: six ask for one mug each, six for
     // the whole order. Two mugs were sold: at most two single-mug refunds, and the whole
@@ -614,13 +612,7 @@ async fn refunds_asked_at_once_never_refund_a_unit_twice(db: PgPool) {
 async fn a_refund_applied_before_the_confirmation_leaves_nothing_owed_for_its_units(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;
-    let ticket_line: i64 =
-        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
-            .bind(order_id)
-            .bind(shop.voucher_product)
-            .fetch_one(&db)
-            .await
-            .expect("line");
+    let ticket_line: i64 = line_of(&db, order_id, shop.voucher_product).await;
     // The refund of one ticket is asked and applied while order.confirm has not run yet
     // (its queue is busy, say): no vouchers, no cashback exist yet.
     let fleet = start_fleet(&db);
@@ -695,13 +687,7 @@ async fn a_second_refund_before_the_firsts_credits_ran_reverses_the_kept_cashbac
             .expect("line credit");
     }
     tx.commit().await.expect("commit");
-    let mug_line: i64 =
-        sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
-            .bind(order_id)
-            .bind(shop.shop_product)
-            .fetch_one(&db)
-            .await
-            .expect("line");
+    let mug_line: i64 = line_of(&db, order_id, shop.shop_product).await;
     // One mug, then the other, both applied before any queued credit has run: the order
     // fixed, not left to the jobs' timing.
     let mut queued = Vec::new();
