@@ -1165,6 +1165,7 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
         name: name.into(),
         description: format!("Sobre {name}"),
         required,
+        duration_seconds: 95,
     };
     let external = |url: &str| VideoSource::External(ExternalVideo::parse(url).expect(url));
     let id = activity(&w.db, w.station_id, "Playlist", |a| {
@@ -1205,7 +1206,7 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
         videos[0],
         json!({
             "video_id": video_ids[0], "name": "Apresentação",
-            "description": "Sobre Apresentação", "required": true,
+            "description": "Sobre Apresentação", "required": true, "duration_seconds": 95,
             "video": { "url": "/api/media/videos/apresentacao.mp4", "custom": true,
                        "embed_url": null },
         })
@@ -1237,8 +1238,8 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
     ] {
         assert!(ExternalVideo::parse(address).is_err(), "{address}");
         let written = sqlx::query(
-            "INSERT INTO action_videos (action_id, position, external_url, name)
-             VALUES ($1, 9, $2, 'Fora')",
+            "INSERT INTO action_videos (action_id, position, external_url, name, duration_seconds)
+             VALUES ($1, 9, $2, 'Fora', 60)",
         )
         .bind(id)
         .bind(address)
@@ -1254,11 +1255,13 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
             "{address}"
         );
     }
-    let neither =
-        sqlx::query("INSERT INTO action_videos (action_id, position, name) VALUES ($1, 9, 'Nada')")
-            .bind(id)
-            .execute(&w.db)
-            .await;
+    let neither = sqlx::query(
+        "INSERT INTO action_videos (action_id, position, name, duration_seconds)
+             VALUES ($1, 9, 'Nada', 60)",
+    )
+    .bind(id)
+    .execute(&w.db)
+    .await;
     assert!(neither.is_err());
 }
 

@@ -43,7 +43,8 @@ test("the demo member browses the home, a category, a journey, a gated activity 
   await expect(page).toHaveURL(/\/homepage\/atividades\/\d+$/);
   await expect(page.getByRole("heading", { level: 1, name: JOURNEY_ACTIVITY })).toBeVisible();
   await expect(page.getByRole("tab", { name: "Regulamento" })).toBeVisible();
-  // Its first video plays from our own media.
+  // Its first video plays from our own media, once its light thumbnail is clicked.
+  await page.getByRole("button", { name: new RegExp(`${JOURNEY_ACTIVITY_VIDEO}.*Assistir`) }).click();
   const video = page.getByLabel(JOURNEY_ACTIVITY_VIDEO);
   await expect(video).toHaveJSProperty("tagName", "VIDEO");
   const clip = await request.get((await video.getAttribute("src")) ?? "");

@@ -29,3 +29,11 @@ export async function memberApi(request: APIRequestContext, station: StationFlag
   const { token, user } = (await login.json()) as { token: string; user: { id: number } };
   return { id: user.id, headers: { Authorization: `Bearer ${token}` } };
 }
+
+/** Everything the member has earned: spendable and waiting for the station's release. */
+export async function earnedCents(request: APIRequestContext, member: Member): Promise<number> {
+  const balance = await request.get(`/api/users-points/${member.id}`, { headers: member.headers });
+  expect(balance.ok()).toBe(true);
+  const { points_cents, pending_cents } = (await balance.json()) as { points_cents: number; pending_cents: number };
+  return points_cents + pending_cents;
+}

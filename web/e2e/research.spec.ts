@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { logIn, memberApi, type Member } from "./demo-member";
+import { expect, test, type Page } from "@playwright/test";
+import { earnedCents, logIn, memberApi } from "./demo-member";
 import { fetchHostStation } from "./demo-station";
 
 // The demo's quiz and survey (domain/src/infra/demo/research.rs). The server never sends
@@ -16,15 +16,6 @@ const SURVEY = "Pesquisa de satisfação 2026";
 const WRONG_MESSAGE = "Não é essa. Tente outra resposta!";
 /** The trophy the first quiz won earns (domain/src/infra/demo/trophies.rs). */
 const FIRST_QUIZ_WON = "Primeira vitória no quiz";
-
-
-/** Everything the member has earned: spendable and waiting for the station's release. */
-async function earnedCents(request: APIRequestContext, member: Member): Promise<number> {
-  const balance = await request.get(`/api/users-points/${member.id}`, { headers: member.headers });
-  expect(balance.ok()).toBe(true);
-  const { points_cents, pending_cents } = (await balance.json()) as { points_cents: number; pending_cents: number };
-  return points_cents + pending_cents;
-}
 
 
 /** From the quiz list to the quiz's first question. */

@@ -10,6 +10,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{FromRow, PgConnection, PgExecutor, PgPool, Row};
 use utoipa::ToSchema;
 
+use super::video_views::UserVideo;
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
 
@@ -151,6 +152,8 @@ pub struct Activity {
     pub partner_id: Option<i64>,
     /// Its videos, in order.
     pub action_videos: Vec<ActionVideo>,
+    /// The member's views of them (none for a visitor), in the videos' order.
+    pub user_videos: Vec<UserVideo>,
 }
 
 /// Which of a station's published activities a list wants (a visitor's list holds only
@@ -490,6 +493,8 @@ struct DetailRow {
     partner_id: Option<i64>,
     #[sqlx(json)]
     videos: Vec<VideoRow>,
+    #[sqlx(json)]
+    user_videos: Vec<UserVideo>,
 }
 
 /// The detail's query: `$1` the station, `$2` the viewer (members), `$3` the activity;
@@ -517,10 +522,19 @@ macro_rules! detail_query {
                coalesce((SELECT jsonb_agg(jsonb_build_object(
                                     'video_id', v.id, 'name', v.name,
                                     'description', v.description, 'required', v.required,
+                                    'duration_seconds', v.duration_seconds,
                                     'object_key', v.object_key,
                                     'external_url', v.external_url)
                                           ORDER BY v.position, v.id)
-                           FROM action_videos v WHERE v.action_id = a.id), '[]') AS videos
+                           FROM action_videos v WHERE v.action_id = a.id), '[]') AS videos,
+               coalesce((SELECT jsonb_agg(jsonb_build_object(
+                                    'action_id', w.action_id, 'video_id', w.video_id,
+                                    'viewed_once', w.viewed_once, 'has_viewed', w.has_viewed)
+                                          ORDER BY v.position, v.id)
+                           FROM video_views w JOIN action_videos v ON v.id = w.video_id
+                          WHERE w.action_id = a.id AND w.user_id = ",
+            $viewer,
+            "), '[]') AS user_videos
                FROM actions a
                JOIN action_types t ON t.id = a.type_id
               WHERE a.id = $3 AND a.station_id = $1 AND a.active ",
@@ -564,6 +578,7 @@ pub async fn detail(
         researches: row.researches,
         partner_id: row.partner_id,
         action_videos: row.videos.into_iter().map(VideoRow::into_video).collect(),
+        user_videos: row.user_videos,
     }))
 }
 
@@ -734,8 +749,8 @@ pub async fn add_videos(
         };
         sqlx::query(
             "INSERT INTO action_videos (action_id, position, object_key, external_url, name,
-                                        description, required)
-             SELECT $1, coalesce(max(position) + 1, 0), $2, $3, $4, $5, $6
+                                        description, required, duration_seconds)
+             SELECT $1, coalesce(max(position) + 1, 0), $2, $3, $4, $5, $6, $7
                FROM action_videos WHERE action_id = $1",
         )
         .bind(action_id)
@@ -744,6 +759,7 @@ pub async fn add_videos(
         .bind(&video.name)
         .bind(&video.description)
         .bind(video.required)
+        .bind(i32::try_from(video.duration_seconds).unwrap_or(i32::MAX))
         .execute(&mut *conn)
         .await?;
     }

@@ -5,9 +5,12 @@
 
 pub mod catalogue;
 pub mod donation;
+pub mod invitations;
+pub mod lucky_numbers;
 pub mod participation;
 pub mod research;
 pub mod rows;
 pub mod sharing;
 pub mod trophies;
+pub mod video_views;
 pub mod videos;

@@ -110,6 +110,8 @@ pub struct NewVideo {
     pub description: String,
     /// Locks the activity's later videos until this one is viewed.
     pub required: bool,
+    /// Its length, against which a "viewed" claim is judged (`video_views`).
+    pub duration_seconds: u32,
 }
 
 /// Where the web plays a video from.
@@ -131,6 +133,8 @@ pub struct ActionVideo {
     pub name: String,
     pub description: String,
     pub required: bool,
+    /// Its length, shown as mm:ss.
+    pub duration_seconds: i32,
     pub video: Video,
 }
 
@@ -141,6 +145,7 @@ pub(crate) struct VideoRow {
     name: String,
     description: String,
     required: bool,
+    duration_seconds: i32,
     object_key: Option<String>,
     external_url: Option<String>,
 }
@@ -168,6 +173,7 @@ impl VideoRow {
             name: self.name,
             description: self.description,
             required: self.required,
+            duration_seconds: self.duration_seconds,
             video,
         }
     }

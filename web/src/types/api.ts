@@ -102,6 +102,8 @@ export type ActivityCard = Schemas["ActivityCard"];
 export type ActivityContent = Schemas["ActivityContent"];
 /** One of an activity's videos: a custom one (a file of ours) or a YouTube or Vimeo one. */
 export type ActivityVideo = Schemas["ActionVideo"];
+/** The member's view of one of an activity's videos (spec 001 "user_videos item"). */
+export type UserVideo = Schemas["UserVideo"];
 /** The detail of an activity; `description` and `rules` are HTML sanitised by the server. */
 export type Activity = Schemas["Activity"];
 export type JourneyActivity = Schemas["JourneyActivity"];

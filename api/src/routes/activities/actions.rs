@@ -7,7 +7,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
-use domain::activities::participation::{self, Refused};
+use domain::activities::participation::{self, Participated, Refused};
 use domain::shared::validate;
 use jobs::kinds::activities::after_participation;
 use serde::{Deserialize, Serialize};
@@ -259,7 +259,7 @@ struct RawContentVisit {
 
 /// A participation that is one act (a raw content view, an agreement) as recorded.
 #[derive(Debug, Serialize, ToSchema)]
-struct ParticipationRecorded {
+pub(super) struct ParticipationRecorded {
     /// Whether this call recorded the participation (201); false when it answers an earlier
     /// call's (200), so the web congratulates a member once.
     recorded: bool,
@@ -291,6 +291,17 @@ async fn take_part(
     )
     .await?
     .map_err(refused)?;
+    participated(tx, &member, taken, type_id).await
+}
+
+/// Ends a call that took part: queues what the participation earns (when this call
+/// recorded it) on its transaction, commits, and answers 201, or 200 for an earlier call's.
+pub(super) async fn participated(
+    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    member: &Member,
+    taken: Participated,
+    type_id: i16,
+) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
     let job = after_participation(&mut tx, taken.participation_id).await?;
     tx.commit().await?;
     let status = if taken.created {

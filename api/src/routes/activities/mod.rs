@@ -13,6 +13,7 @@ mod research;
 pub mod rows;
 pub mod sharing;
 mod trophies;
+mod videos;
 
 pub fn router() -> OpenApiRouter<AppState> {
     sharing::router()
@@ -22,4 +23,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(donations::router())
         .merge(research::router())
         .merge(trophies::router())
+        .merge(videos::router())
 }

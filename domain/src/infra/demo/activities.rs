@@ -598,6 +598,8 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
     }
     super::research::seed(db, &ids).await?;
     super::trophies::seed(db, station_id).await?;
+    super::invitations::seed(db, demo).await?;
+    super::lucky_numbers::seed(db, demo).await?;
     Ok(Catalogue { activities: ids })
 }
 
@@ -695,6 +697,7 @@ async fn videos(
             name: (*title).to_string(),
             description: format!("{title}: um vídeo curto de {} segundos.", art::CLIP_SECONDS),
             required: place == 0,
+            duration_seconds: art::CLIP_SECONDS,
         });
     }
     let mut tx = db.begin().await?;

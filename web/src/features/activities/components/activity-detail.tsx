@@ -39,7 +39,8 @@ export function ActivityDetail({ activity, body }: ActivityDetailProps) {
     <>
       {/* Sanitised on the server (docs/api-activities.md): no script, style or handler survives. */}
       <div className="activity-detail__description" dangerouslySetInnerHTML={{ __html: activity.description }} />
-      <FirstVideo videos={activity.action_videos} activityName={activity.name} />
+      {/* A playlist's body plays its videos. */}
+      {activity.type_id !== VIDEO_PLAYLIST_TYPE && <FirstVideo videos={activity.action_videos} activityName={activity.name} />}
       {notice !== null && (
         <p className="activity-detail__notice" role="note">
           {notice}

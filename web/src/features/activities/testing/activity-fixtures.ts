@@ -74,6 +74,7 @@ export function buildActivity(overrides: Partial<Activity> = {}): Activity {
     agreements: [],
     partner_id: null,
     action_videos: [],
+    user_videos: [],
     researches: [],
     ...overrides,
   };
@@ -100,6 +101,7 @@ export function buildActivityVideo(overrides: Partial<ActivityVideo> = {}): Acti
     name: "Apresentação",
     description: "",
     required: false,
+    duration_seconds: 6,
     video: { url: "/api/media/videos/7.mp4", custom: true, embed_url: null },
     ...overrides,
   };
