@@ -34,6 +34,8 @@ pub struct Station {
     pub files_access: bool,
     pub checkout_access: bool,
     pub my_account_access: bool,
+    /// The member menu's "Números da sorte" and `GET /giveaway-numbers/{userId}`.
+    pub lucky_numbers_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -81,7 +83,8 @@ macro_rules! select_station {
     SELECT s.id, s.name, s.subdomain, s.custom_host, s.url, s.app_scheme, s.ios_link,
            s.android_link, s.has_app, s.has_majority_security, s.age_gate, s.is_public,
            s.affiliated, s.promotional, s.no_cpf, s.feed_access, s.events_access,
-           s.files_access, s.checkout_access, s.my_account_access, s.address, s.phone,
+           s.files_access, s.checkout_access, s.my_account_access, s.lucky_numbers_access,
+           s.address, s.phone,
            s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
            s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,
            s.currency_name, s.currency_name_position, s.signup_flow, s.login_with,

@@ -11,6 +11,7 @@ pub mod infra;
 pub mod platform;
 pub mod wallet;
 
+pub use activities::lucky_numbers_grant::LuckyNumbersGrant;
 pub use activities::trophies_grant::TrophiesGrant;
 pub use commerce::order_confirm::OrderConfirm;
 pub use commerce::payment_sync::PaymentSync;
@@ -62,6 +63,7 @@ kinds!(
     PaymentSync,
     SandboxDeliver,
     TrophiesGrant,
+    LuckyNumbersGrant,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

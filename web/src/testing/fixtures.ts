@@ -30,6 +30,7 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     files_access: true,
     checkout_access: true,
     my_account_access: true,
+    lucky_numbers_access: false,
     address: "Rua Augusta, 100, São Paulo - SP",
     phone: "(11) 4000-1234",
     contact_mail: "contato@filia.example",

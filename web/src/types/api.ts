@@ -132,6 +132,12 @@ export type PollResults = Schemas["PollResults"];
 /** A trophy granted to the member; `createdAt` is when it was granted. */
 export type MemberTrophy = Schemas["MemberTrophy"];
 
+// Lucky numbers.
+/** A giveaway campaign with its publication text and the member's numbers in it. */
+export type GiveawayCampaign = Schemas["CampaignNumbers"];
+/** A number the member holds, zero-padded, with the participation that gave it. */
+export type LuckyNumber = Schemas["LuckyNumber"];
+
 // Commerce (docs/api-commerce.md). Money in integer centavos.
 /** A product of a shop activity, with what the caller may still have of it (`limit`). */
 export type Product = Schemas["Product"];

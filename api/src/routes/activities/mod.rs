@@ -7,6 +7,7 @@ use crate::state::AppState;
 
 pub mod actions;
 mod donations;
+mod lucky_numbers;
 mod paging;
 pub mod public;
 mod research;
@@ -23,5 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(donations::router())
         .merge(research::router())
         .merge(trophies::router())
+        .merge(lucky_numbers::router())
         .merge(videos::router())
 }

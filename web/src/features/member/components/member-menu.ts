@@ -1,5 +1,6 @@
 // The member area's menu entries by station flags (spec 000 section 6). Entries for single
-// stations (legisclub-gasolina, numeros-da-sorte, station 1's support chat) are not built yet.
+// stations (legisclub-gasolina, station 1's support chat) are not built yet; numeros-da-sorte
+// follows the station's lucky_numbers_access flag.
 import type { Station } from "@/types/api";
 
 export interface MenuLink {
@@ -40,6 +41,7 @@ export function memberMenu(station: Station): MemberMenu {
     [station.events_access, { label: "Eventos", to: "/homepage/calendario" }],
     [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
     [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
+    [station.lucky_numbers_access, { label: "Números da sorte", to: "/homepage/numeros-da-sorte" }],
   ];
   return {
     main: candidates.filter(([shown]) => shown).map(([, link]) => link),

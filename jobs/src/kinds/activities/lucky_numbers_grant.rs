@@ -1,0 +1,70 @@
+//! `lucky_numbers.grant`: gives a participation its number in every giveaway campaign its
+//! station runs that the participation matches. Queued by the participation hook, keyed by
+//! the participation; granting skips a campaign the participation already holds a number
+//! in, so a retried or duplicated run gives nothing more.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sqlx::PgConnection;
+
+use domain::activities::{lucky_numbers, participation};
+
+use crate::enqueue::{Enqueue, Enqueued};
+use crate::job::{Job, JobContext, JobError};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LuckyNumbersGrant {
+    pub participation_id: i64,
+}
+
+impl LuckyNumbersGrant {
+    /// Enqueues the grant of `participation_id` on its transaction, keyed by it, when a
+    /// campaign owes it a number (most stations run none: no job then).
+    pub async fn for_participation(
+        tx: &mut PgConnection,
+        participation_id: i64,
+    ) -> sqlx::Result<Option<Enqueued>> {
+        if !lucky_numbers::owed(&mut *tx, participation_id).await? {
+            return Ok(None);
+        }
+        let (user_id, station_id) = participation::owner(&mut *tx, participation_id).await?;
+        Enqueue::new(Self { participation_id })
+            .owner(station_id, Some(user_id))
+            .about("participation", participation_id)
+            .idempotency_key(format!("lucky_numbers:participation:{participation_id}"))
+            .push(tx)
+            .await
+            .map(Some)
+    }
+}
+
+impl Job for LuckyNumbersGrant {
+    const QUEUE: &'static str = "lucky_numbers.grant";
+    const MAX_ATTEMPTS: i32 = 8;
+    const CONCURRENCY: usize = 2;
+
+    async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        let retry = |err: sqlx::Error| {
+            JobError::retry("Os números da sorte não puderam ser concedidos.", err)
+        };
+        let mut tx = ctx.db().begin().await.map_err(retry)?;
+        let granted = lucky_numbers::grant(&mut tx, self.participation_id)
+            .await
+            .map_err(retry)?;
+        tx.commit().await.map_err(retry)?;
+        for number in &granted {
+            tracing::info!(
+                participation_id = self.participation_id,
+                campaign_id = number.campaign_id,
+                sequence = number.sequence,
+                "lucky number given"
+            );
+        }
+        Ok(json!({
+            "granted": granted
+                .iter()
+                .map(|n| json!({ "campaign_id": n.campaign_id, "number": n.number }))
+                .collect::<Vec<_>>()
+        }))
+    }
+}
