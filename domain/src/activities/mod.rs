@@ -3,6 +3,7 @@
 //! categories), the participation rules every participation call goes through, and
 //! sharing an activity's link, quizzes and surveys, trophies.
 
+pub mod annulment;
 pub mod catalogue;
 pub mod donation;
 pub mod invitations;

@@ -34,21 +34,10 @@ pub struct MemberTrophy {
     pub created_at: DateTime<Utc>,
 }
 
-/// Grants every trophy whose rule is met and is not held yet, to `user_id` only or (with
-/// `None`) to every member of every station; answers how many were granted. One statement,
-/// so concurrent runs (a job per participation, the backfill) cannot grant a trophy twice:
-/// the primary key skips what another run just inserted.
-pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Result<u64> {
-    let granted = sqlx::query(
-        "INSERT INTO member_trophies (trophy_id, user_id, station_id)
-         SELECT t.id, u.id, t.station_id
-           FROM trophies t
-           JOIN users u ON u.station_id = t.station_id
-          WHERE t.active
-            AND ($1::bigint IS NULL OR u.id = $1)
-            AND NOT EXISTS (SELECT 1 FROM member_trophies m
-                             WHERE m.trophy_id = t.id AND m.user_id = u.id)
-            AND CASE t.rule
+/// Whether trophy `t`'s rule is met by member `u` (the SQL of [`grant`] and [`revoke_unmet`]).
+macro_rules! rule_met {
+    () => {
+        r#"CASE t.rule
                 WHEN 'activities_done' THEN
                     (SELECT count(DISTINCT p.action_id) FROM participations p
                       WHERE p.user_id = u.id) >= t.threshold
@@ -68,12 +57,50 @@ pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Resul
                       WHERE r.user_id = u.id AND r.won) >= t.threshold
                 ELSE false
                 END
-         ON CONFLICT DO NOTHING",
-    )
+"#
+    };
+}
+
+/// Grants every trophy whose rule is met and is not held yet, to `user_id` only or (with
+/// `None`) to every member of every station; answers how many were granted. One statement,
+/// so concurrent runs (a job per participation, the backfill) cannot grant a trophy twice:
+/// the primary key skips what another run just inserted.
+pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Result<u64> {
+    let granted = sqlx::query(concat!(
+        r#"INSERT INTO member_trophies (trophy_id, user_id, station_id)
+         SELECT t.id, u.id, t.station_id
+           FROM trophies t
+           JOIN users u ON u.station_id = t.station_id
+          WHERE t.active
+            AND ($1::bigint IS NULL OR u.id = $1)
+            AND NOT EXISTS (SELECT 1 FROM member_trophies m
+                             WHERE m.trophy_id = t.id AND m.user_id = u.id)
+            AND "#,
+        rule_met!(),
+        r#"
+         ON CONFLICT DO NOTHING"#
+    ))
     .bind(user_id)
     .execute(conn)
     .await?;
     Ok(granted.rows_affected())
+}
+
+/// Takes back from `user_id` every trophy whose rule is no longer met (a participation it
+/// counted was annulled); answers the names taken back.
+pub async fn revoke_unmet(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(concat!(
+        r#"DELETE FROM member_trophies m
+            USING trophies t, users u
+          WHERE m.user_id = $1 AND t.id = m.trophy_id AND u.id = m.user_id
+            AND NOT ("#,
+        rule_met!(),
+        r#")
+         RETURNING t.name"#
+    ))
+    .bind(user_id)
+    .fetch_all(conn)
+    .await
 }
 
 /// The trophies `user_id` holds, newest first.

@@ -136,6 +136,9 @@ pub enum Action {
     #[serde(rename = "order.refund")]
     #[sqlx(rename = "order.refund")]
     OrderRefund,
+    #[serde(rename = "participation.annul")]
+    #[sqlx(rename = "participation.annul")]
+    ParticipationAnnul,
 }
 
 /// One action about to be recorded.

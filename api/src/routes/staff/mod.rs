@@ -4,10 +4,13 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::state::AppState;
 
+pub mod annulments;
 pub mod ops;
 pub mod refunds;
 
 /// Mounted at `/ops`.
 pub fn router() -> OpenApiRouter<AppState> {
-    ops::router().merge(refunds::router())
+    ops::router()
+        .merge(refunds::router())
+        .merge(annulments::router())
 }

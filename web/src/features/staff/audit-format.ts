@@ -11,6 +11,7 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "queue.resume": "Retomou a fila",
   "cashback.release": "Liberou cashback",
   "order.refund": "Estornou o pedido",
+  "participation.annul": "Anulou a participação",
 };
 
 export function auditActionLabel(action: string): string {

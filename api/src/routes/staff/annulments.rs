@@ -1,0 +1,76 @@
+//! `POST /api/ops/participations/{id}/annul`: support staff annul a participation, and what
+//! it granted is taken back (docs/api-activities.md, "Annulling a participation"); audited.
+
+use axum::extract::State;
+use domain::activities::annulment::{self, Annulled, NotAnnulled};
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::staff::{OpsResult, Staff};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(annul_participation))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct AnnulBody {
+    /// Why (kept with the annulled participation and in the audit log); required.
+    #[serde(default)]
+    reason: String,
+}
+
+/// Annuls a participation and takes back what it granted
+///
+/// The activity's credit (reversed, or never written if its job has not run), the
+/// trophies that no longer hold, its lucky numbers. Support staff only, within the grant's
+/// stations; recorded in the audit log.
+#[utoipa::path(
+    post,
+    path = "/participations/{id}/annul",
+    tag = "staff",
+    security(("staff" = [])),
+    params(("id" = i64, Path, description = "The participation's id")),
+    request_body = AnnulBody,
+    responses(
+        (status = 200, description = "Annulled; what was taken back", body = Annulled),
+        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
+        (status = 404, description = "No such participation in the grant's scope", body = ErrorMessage),
+        (status = 409, description = "Annulled already", body = ErrorMessage),
+        (status = 422, description = "No reason, or one over 500 characters", body = Messages),
+    )
+)]
+async fn annul_participation(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(participation_id): Path<i64>,
+    Json(body): Json<AnnulBody>,
+) -> OpsResult<Json<Annulled>> {
+    staff.require_support()?;
+    let annulled = annulment::annul_audited(
+        &state.db,
+        participation_id,
+        staff.scope(),
+        staff.user_id(),
+        &body.reason,
+    )
+    .await
+    .map_err(|err| ApiError::Internal(err.into()))?
+    .map_err(|not| match not {
+        NotAnnulled::NotFound => ApiError::not_found(not.message()),
+        NotAnnulled::AlreadyAnnulled => ApiError::Conflict(not.message().into()),
+        other => ApiError::invalid(other.message()),
+    })?;
+    tracing::info!(
+        staff_id = staff.user_id(),
+        participation_id,
+        user_id = annulled.user_id,
+        reversed_cents = annulled.reversed_cents,
+        "participation annulled"
+    );
+    Ok(Json(annulled))
+}

@@ -1,0 +1,367 @@
+//! `POST /api/ops/participations/{id}/annul` over HTTP against the real database: support
+//! staff annul a participation and what it granted is taken back once (the credit, written
+//! or not yet, the trophy that no longer holds, the lucky number), audited; concurrent
+//! annulments take it back once; scope and roles.
+
+mod common;
+
+use axum::Router;
+use axum::http::StatusCode;
+use chrono::{Duration, Utc};
+use common::{call, insert_member, insert_station, send_json, session_of};
+use domain::activities::catalogue::{self, NewActivity};
+use domain::activities::lucky_numbers::{self, NewCampaign};
+use domain::activities::trophies::{self, NewTrophy, Rule};
+use domain::staff::{Role, Scope};
+use domain::wallet::ledger::{self, Credit};
+use domain::wallet::rewards;
+use serde_json::json;
+use sqlx::PgPool;
+
+struct World {
+    app: Router,
+    db: PgPool,
+    station_id: i64,
+    member_id: i64,
+    token: String,
+    action_id: i64,
+    support: String,
+}
+
+async fn staff(db: &PgPool, station_id: i64, email: &str, role: Role, scope: Scope) -> String {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, active, role)
+         VALUES ($1, 'Equipe', $2, true, 'staff') RETURNING id",
+    )
+    .bind(station_id)
+    .bind(email)
+    .fetch_one(db)
+    .await
+    .expect("staff user");
+    domain::staff::set_grant(db, id, role, scope)
+        .await
+        .expect("grant");
+    session_of(db, id).await
+}
+
+/// A member, a raw content activity paying 10 points, a trophy for one activity done and a
+/// lucky-number campaign on the activity.
+async fn world(db: PgPool) -> World {
+    let station_id = insert_station(&db, "clube").await;
+    let member_id = insert_member(&db, station_id, "maria@example.com").await;
+    let token = session_of(&db, member_id).await;
+    let action_id = catalogue::create(
+        &db,
+        &NewActivity {
+            station_id,
+            type_id: 16,
+            name: "Conteúdo do mês".into(),
+            points: 10,
+            participation_start: Some(Utc::now() - Duration::days(1)),
+            participation_end: Some(Utc::now() + Duration::days(1)),
+            active: true,
+            ..NewActivity::default()
+        },
+    )
+    .await
+    .expect("activity");
+    trophies::create(
+        &db,
+        &NewTrophy {
+            station_id,
+            name: "Primeiro passo".into(),
+            description: "Uma atividade feita".into(),
+            image_key: None,
+            rule: Rule::ActivitiesDone(1),
+        },
+    )
+    .await
+    .expect("trophy");
+    lucky_numbers::create(
+        &db,
+        &NewCampaign {
+            station_id,
+            name: "Sorteio".into(),
+            rule: lucky_numbers::Rule::Activity(action_id),
+            range_size: 1000,
+            secret: b"a key of sixteen bytes or more".to_vec(),
+            starts_at: Utc::now() - Duration::days(2),
+            ends_at: Utc::now() + Duration::days(2),
+            publish_at: Utc::now() + Duration::days(3),
+        },
+    )
+    .await
+    .expect("campaign");
+    let support = staff(
+        &db,
+        station_id,
+        "suporte@example.com",
+        Role::Support,
+        Scope::Station(station_id),
+    )
+    .await;
+    World {
+        app: common::app(db.clone()),
+        db,
+        station_id,
+        member_id,
+        token,
+        action_id,
+        support,
+    }
+}
+
+impl World {
+    /// Takes part over HTTP; answers the participation and the credit its job would write.
+    async fn take_part(&self) -> (i64, Credit) {
+        let answer = send_json(
+            &self.app,
+            "POST",
+            "/api/raw-content-participation",
+            Some(&self.token),
+            &[],
+            &json!({ "action_id": self.action_id }),
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        let id = answer.json()["participation_id"].as_i64().expect("id");
+        let mut conn = self.db.acquire().await.expect("conn");
+        let credit = rewards::on_participation(&mut conn, id)
+            .await
+            .expect("credit")
+            .expect("pays");
+        (id, credit)
+    }
+
+    /// What the participation's jobs do: the credit, the trophies, the lucky numbers.
+    async fn run_jobs(&self, participation_id: i64, credit: &Credit) {
+        let mut tx = self.db.begin().await.expect("tx");
+        ledger::credit(&mut tx, credit, None).await.expect("credit");
+        trophies::grant(&mut tx, Some(self.member_id))
+            .await
+            .expect("trophies");
+        lucky_numbers::grant(&mut tx, participation_id)
+            .await
+            .expect("numbers");
+        tx.commit().await.expect("commit");
+    }
+
+    async fn annul_as(&self, token: &str, id: i64, reason: &str) -> common::Answer {
+        send_json(
+            &self.app,
+            "POST",
+            &format!("/api/ops/participations/{id}/annul"),
+            Some(token),
+            &[],
+            &json!({ "reason": reason }),
+        )
+        .await
+    }
+
+    async fn wallet_cents(&self) -> i64 {
+        let balance = ledger::balance(&self.db, self.member_id)
+            .await
+            .expect("balance");
+        balance.balance + balance.pending
+    }
+
+    async fn count(&self, sql: &'static str) -> i64 {
+        sqlx::query_scalar(sql)
+            .bind(self.member_id)
+            .fetch_one(&self.db)
+            .await
+            .expect(sql)
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn annulling_takes_back_the_credit_the_trophy_and_the_lucky_number(db: PgPool) {
+    let w = world(db).await;
+    let (participation, credit) = w.take_part().await;
+    w.run_jobs(participation, &credit).await;
+    assert_eq!(w.wallet_cents().await, 1000);
+    let number: i64 = sqlx::query_scalar("SELECT number FROM giveaway_numbers WHERE user_id = $1")
+        .bind(w.member_id)
+        .fetch_one(&w.db)
+        .await
+        .expect("number");
+
+    let annulled = w
+        .annul_as(
+            &w.support,
+            participation,
+            "  Participação duplicada por erro  ",
+        )
+        .await;
+    assert_eq!(annulled.status, StatusCode::OK, "{}", annulled.text);
+    assert_eq!(
+        annulled.json(),
+        json!({
+            "participation_id": participation, "user_id": w.member_id,
+            "station_id": w.station_id, "action_id": w.action_id, "reversed_cents": 1000,
+            "trophies": ["Primeiro passo"], "lucky_numbers": [number],
+        })
+    );
+    assert_eq!(w.wallet_cents().await, 0);
+    assert_eq!(
+        w.count("SELECT count(*) FROM member_trophies WHERE user_id = $1")
+            .await,
+        0
+    );
+    assert_eq!(
+        w.count("SELECT count(*) FROM giveaway_numbers WHERE user_id = $1")
+            .await,
+        0
+    );
+    assert_eq!(
+        w.count("SELECT count(*) FROM participations WHERE user_id = $1")
+            .await,
+        0
+    );
+    let kept: (String, i64) =
+        sqlx::query_as("SELECT reason, reversed_cents FROM annulled_participations WHERE id = $1")
+            .bind(participation)
+            .fetch_one(&w.db)
+            .await
+            .expect("archived");
+    assert_eq!(kept, ("Participação duplicada por erro".into(), 1000));
+
+    // A re-run of the credit's job or of the trophies job pays and grants nothing.
+    w.run_jobs(participation, &credit).await;
+    assert_eq!(w.wallet_cents().await, 0);
+    assert_eq!(
+        w.count("SELECT count(*) FROM member_trophies WHERE user_id = $1")
+            .await,
+        0
+    );
+
+    // Audited, and visible to the station's staff.
+    let audit = call(&w.app, "GET", "/api/ops/audit", Some(&w.support), &[]).await;
+    let entry = &audit.json()["entries"][0];
+    assert_eq!(entry["action"], "participation.annul");
+    assert_eq!(entry["details"]["participation_id"], participation);
+    assert_eq!(
+        entry["details"]["reason"],
+        "Participação duplicada por erro"
+    );
+
+    // Annulled once: again is a conflict.
+    let again = w.annul_as(&w.support, participation, "De novo").await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(
+        again.json(),
+        json!({ "error": "Esta participação já foi anulada." })
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_participation_annulled_before_its_credit_job_ran_is_never_paid(db: PgPool) {
+    let w = world(db).await;
+    let (participation, credit) = w.take_part().await;
+    let annulled = w.annul_as(&w.support, participation, "Fraude").await;
+    assert_eq!(annulled.status, StatusCode::OK, "{}", annulled.text);
+    assert_eq!(annulled.json()["reversed_cents"], 0);
+    // The queued job runs afterwards: its lot exists, reversed; nothing lands.
+    let mut tx = w.db.begin().await.expect("tx");
+    let lot = ledger::credit(&mut tx, &credit, None)
+        .await
+        .expect("credit");
+    tx.commit().await.expect("commit");
+    assert!(!lot.created);
+    assert_eq!(w.wallet_cents().await, 0);
+    // Nor does the lucky-number job find anything to give.
+    let mut tx = w.db.begin().await.expect("tx");
+    let granted = lucky_numbers::grant(&mut tx, participation)
+        .await
+        .expect("grant");
+    tx.commit().await.expect("commit");
+    assert!(granted.is_empty());
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn concurrent_annulments_take_it_back_once(db: PgPool) {
+    let w = world(db).await;
+    let (participation, credit) = w.take_part().await;
+    w.run_jobs(participation, &credit).await;
+    let answers = futures_util::future::join_all(
+        (0..6).map(|_| w.annul_as(&w.support, participation, "Fraude")),
+    )
+    .await;
+    let ok = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::OK)
+        .count();
+    let conflict = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((ok, conflict), (1, 5));
+    assert_eq!(w.wallet_cents().await, 0);
+    assert_eq!(
+        w.count(
+            "SELECT count(*) FROM staff_audit
+              WHERE action = 'participation.annul'
+                AND (details ->> 'user_id')::bigint = $1"
+        )
+        .await,
+        1
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn only_support_staff_of_the_station_annul_and_a_reason_is_required(db: PgPool) {
+    let w = world(db).await;
+    let (participation, _) = w.take_part().await;
+    let elsewhere = insert_station(&w.db, "longe").await;
+    let viewer = staff(
+        &w.db,
+        w.station_id,
+        "v@example.com",
+        Role::Viewer,
+        Scope::Station(w.station_id),
+    )
+    .await;
+    let stranger = staff(
+        &w.db,
+        elsewhere,
+        "x@example.com",
+        Role::Support,
+        Scope::Station(elsewhere),
+    )
+    .await;
+
+    assert_eq!(
+        w.annul_as(&viewer, participation, "Fraude").await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        w.annul_as(&w.token, participation, "Fraude").await.status,
+        StatusCode::FORBIDDEN,
+        "a member"
+    );
+    let out_of_scope = w.annul_as(&stranger, participation, "Fraude").await;
+    assert_eq!(out_of_scope.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        out_of_scope.json(),
+        json!({ "error": "Participação não encontrada." })
+    );
+    let unknown = w.annul_as(&w.support, 999_999, "Fraude").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    for (reason, message) in [
+        ("   ", "Informe o motivo da anulação."),
+        (
+            &"x".repeat(501)[..],
+            "O motivo deve ter no máximo 500 caracteres.",
+        ),
+    ] {
+        let refused = w.annul_as(&w.support, participation, reason).await;
+        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(refused.json(), json!({ "messages": [message] }));
+    }
+    assert_eq!(
+        w.count("SELECT count(*) FROM participations WHERE user_id = $1")
+            .await,
+        1,
+        "nothing annulled"
+    );
+}
