@@ -39,6 +39,10 @@ export default defineConfig(({ command }) => ({
     modulePreload: { polyfill: false },
     rollupOptions: {
       output: {
+        // Chunks are named by their hash alone: the entry lists every lazy chunk's files for
+        // preloading, and the names would cost the first load bytes of every page (the
+        // manifest still maps each chunk to its source for tools).
+        chunkFileNames: "assets/[hash].js",
         codeSplitting: {
           groups: [
             // The libraries in one chunk: every page needs them, and they stay cached across
