@@ -138,6 +138,12 @@ export type GiveawayCampaign = Schemas["CampaignNumbers"];
 /** A number the member holds, zero-padded, with the participation that gave it. */
 export type LuckyNumber = Schemas["LuckyNumber"];
 
+// Invitations (types 1 and 19).
+/** What an invitation sent: the addresses taken, the member's link and the invitee's points. */
+export type InvitationSent = Schemas["InvitationSent"];
+/** Someone who signed up through the member's invite link. */
+export type MemberInvitation = Schemas["MemberInvitation"];
+
 // Commerce (docs/api-commerce.md). Money in integer centavos.
 /** A product of a shop activity, with what the caller may still have of it (`limit`). */
 export type Product = Schemas["Product"];

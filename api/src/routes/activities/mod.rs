@@ -7,6 +7,7 @@ use crate::state::AppState;
 
 pub mod actions;
 mod donations;
+mod invitations;
 mod lucky_numbers;
 mod paging;
 pub mod public;
@@ -22,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(rows::router())
         .merge(public::router())
         .merge(donations::router())
+        .merge(invitations::router())
         .merge(research::router())
         .merge(trophies::router())
         .merge(lucky_numbers::router())

@@ -3,6 +3,7 @@
 // shop's types (3, 4, 14, 17) lead to their products, quizzes and surveys (6 to 12) to their
 // research, invitations (1, 19) to the invite form; the other types' actions come with
 // their issues.
+import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { useActivity } from "@/features/activities/api/get-activity";
 import { AGREEMENT_TYPE, DONATION_TYPE, RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
@@ -12,7 +13,6 @@ import { DetailSkeleton } from "@/features/activities/components/detail-skeleton
 import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { AgreementBody } from "@/features/activities/components/agreement-body";
 import { DonationBody } from "@/features/activities/components/donation-body";
-import { INVITATION_TYPES, InviteBody } from "@/features/invitations";
 import { PlaylistBody } from "@/features/activities/components/playlist-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { ResearchBody } from "@/features/activities/components/research-body";
@@ -21,6 +21,10 @@ import { ApiError } from "@/lib/api-client";
 import type { Activity } from "@/types/api";
 import "./activities.css";
 
+/** Member-get-member invitations (1 and 19): their form is loaded when such a page opens. */
+const INVITATION_TYPES: readonly number[] = [1, 19];
+const InviteBody = lazy(async () => ({ default: (await import("@/features/invitations")).InviteBody }));
+
 /** Paid coupon or voucher, presential course, delivery order, voucher type: sold in the shop. */
 export const SHOP_TYPES: readonly number[] = [3, 4, 14, 17];
 
@@ -28,7 +32,13 @@ function bodyOf(activity: Activity) {
   if (activity.type_id === RAW_CONTENT_TYPE) return <RawContentBody key={activity.id} activity={activity} />;
   if (activity.type_id === DONATION_TYPE) return <DonationBody key={activity.id} activity={activity} />;
   if (activity.type_id === AGREEMENT_TYPE) return <AgreementBody key={activity.id} activity={activity} />;
-  if (INVITATION_TYPES.includes(activity.type_id)) return <InviteBody key={activity.id} activity={activity} />;
+  if (INVITATION_TYPES.includes(activity.type_id)) {
+    return (
+      <Suspense fallback={null}>
+        <InviteBody key={activity.id} activity={activity} />
+      </Suspense>
+    );
+  }
   if (activity.type_id === VIDEO_PLAYLIST_TYPE) return <PlaylistBody key={activity.id} activity={activity} />;
   if (RESEARCH_TYPES.includes(activity.type_id)) return <ResearchBody activity={activity} />;
   if (SHOP_TYPES.includes(activity.type_id)) {

@@ -2,6 +2,7 @@ import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
+import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
@@ -16,6 +17,7 @@ const routes: RouteObject[] = [
       ...walletMemberRoutes,
       ...commerceMemberRoutes,
       ...trophiesMemberRoutes,
+      ...invitationsMemberRoutes,
       ...luckyNumbersMemberRoutes,
     ],
   },

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useTrophies } from "@/features/trophies/api/get-trophies";
 import { TrophyCard } from "@/features/trophies/components/trophy-card";
-import { foldText, matchesFolded } from "@/features/trophies/search-text";
+import { foldText, matchesFolded } from "@/lib/search-text";
 import "./trophies.css";
 
 export const TROPHIES_TITLE = "Meus trofeus";

@@ -1,4 +1,4 @@
-// The trophies' search ignores case and accents (spec 001 section 9): 'trofeu' finds 'Troféu'.
+// Searches of a member's lists ignore case and accents (spec 001 section 9): 'trofeu' finds 'Troféu'.
 
 /** `text` lower-cased without its accents, for comparing what a member types with a name. */
 export function foldText(text: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldText, matchesFolded } from "@/features/trophies/search-text";
+import { foldText, matchesFolded } from "@/lib/search-text";
 
 describe("foldText", () => {
   it("drops case and accents, ç included", () => {
