@@ -27,6 +27,7 @@ pub mod member;
 pub mod metrics;
 pub mod openapi;
 pub mod routes;
+pub mod short_link_redirect;
 pub mod spa;
 pub mod staff;
 pub mod state;
@@ -66,6 +67,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(routes::health::router())
         .nest("/api", routes::router())
+        .merge(short_link_redirect::router())
         .fallback(spa::serve)
         .layer(middleware::from_fn_with_state(
             state.clone(),

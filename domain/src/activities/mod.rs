@@ -12,6 +12,7 @@ pub mod participation;
 pub mod research;
 pub mod rows;
 pub mod sharing;
+pub mod short_links;
 pub mod trophies;
 pub mod video_views;
 pub mod videos;

@@ -144,6 +144,10 @@ export type InvitationSent = Schemas["InvitationSent"];
 /** Someone who signed up through the member's invite link. */
 export type MemberInvitation = Schemas["MemberInvitation"];
 
+// Short links (type 5).
+/** The member's short link for a share activity and the share page it redirects to. */
+export type ShortLink = Schemas["ShortLink"];
+
 // Commerce (docs/api-commerce.md). Money in integer centavos.
 /** A product of a shop activity, with what the caller may still have of it (`limit`). */
 export type Product = Schemas["Product"];

@@ -739,6 +739,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/giveaway-numbers/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's lucky numbers
+         * @description The station's active giveaway campaigns and any the caller holds numbers in, latest
+         *     publication first, each with its publication text and the caller's numbers in the order
+         *     they were given. `{userId}` must be the caller's.
+         */
+        get: operations["giveaway_numbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{id}": {
         parameters: {
             query?: never;
@@ -816,6 +838,26 @@ export interface paths {
          *     `Range` gets the whole object.
          */
         get: operations["media"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/member-get-members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who signed up through the caller's invite link
+         * @description Newest first. `user_id` must be the caller's.
+         */
+        get: operations["member_get_members"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1012,6 +1054,28 @@ export interface paths {
         put?: never;
         /** Refunds all or part of an order */
         post: operations["refund_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/participations/{id}/annul": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Annuls a participation and takes back what it granted
+         * @description The activity's credit (reversed, or never written if its job has not run), the
+         *     trophies that no longer hold, its lucky numbers. Support staff only, within the grant's
+         *     stations; recorded in the audit log.
+         */
+        post: operations["annul_participation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1453,6 +1517,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/send-html-to-mails-mgm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mails the caller's invite link to up to five addresses
+         * @description Each address is required and valid; more than five is 422 "Limite de contatos
+         *     alcançado". Each is mailed in the station's branding with the caller's invite link and
+         *     the points the station's offer gives the invitee, one `mail.send` job each, queued with
+         *     the invitation's record; an address with an account at the station, one that asked not
+         *     to be mailed or one the caller invited in the last 30 days is skipped. At most 20
+         *     addresses per member a day (Brasília).
+         */
+        post: operations["send_mgm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/send-html-to-mails-mgp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mails the caller's invite link from an invitation activity (type 1 or 19)
+         * @description As `POST /send-html-to-mails-mgm`, through the participation rules of the activity
+         *     (the caller's station's, published, of type 1 or 19, in its window, under its limit,
+         *     prerequisites done); sending records no participation.
+         */
+        post: operations["send_mgp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/short-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's short link for a share activity (type 5)
+         * @description One code per member and activity, created on the first call; calls at once get the same
+         *     one. Taking it is no participation and pays nothing: the share pays when its visitors
+         *     open it (`POST /validate-sharing`).
+         */
+        post: operations["create_short_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/single-product-orders": {
         parameters: {
             query?: never;
@@ -1843,6 +1976,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/video-playlist-participation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the caller's participation in a video playlist (type 18)
+         * @description Every video of the playlist must be viewed (`/videos/check-videos`). Through the
+         *     participation rules; without `limitPerUser` the first is the participation and later
+         *     calls answer it again (200); with a limit, each participation needs the videos watched
+         *     again.
+         */
+        post: operations["playlist_participation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/video-youtube-participation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records the caller's participation in a playlist watched in external players
+         * @description The spec's call for a playlist of YouTube or Vimeo videos; the same rules as
+         *     `/video-playlist-participation` (each video's view judged by the server's clock).
+         */
+        post: operations["youtube_participation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/videos/check-videos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reports the caller's watch of a video, or toggles its "viewed"
+         * @description The player sends the ranges it played and `has_viewed: true` at 80%, or the member
+         *     ticks or unticks the checkbox. A view is judged once; later toggles set `has_viewed`.
+         */
+        put: operations["check_video"];
+        /**
+         * Reports the caller's watch of a video: the first report starts it
+         * @description The spec sends it when the member first plays the video. Same as the `PUT`: the ranges
+         *     played add up, and `has_viewed: true` is judged (80% of the video played, and as long
+         *     elapsed on the server since the first report).
+         */
+        post: operations["start_watching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vouchers/{code}/pdf": {
         parameters: {
             query?: never;
@@ -1867,6 +2071,11 @@ export interface components {
         /** @description One of an activity's videos, as the detail answers it. */
         ActionVideo: {
             description: string;
+            /**
+             * Format: int32
+             * @description Its length, shown as mm:ss.
+             */
+            duration_seconds: number;
             name: string;
             required: boolean;
             video: components["schemas"]["Video"];
@@ -1929,6 +2138,8 @@ export interface components {
             rules: string;
             /** Format: int64 */
             station_id: number;
+            /** @description The member's views of them (none for a visitor), in the videos' order. */
+            user_videos: components["schemas"]["UserVideo"][];
         };
         /**
          * @description An agreement activity's terms (type 15): the checkbox the member ticks and the button
@@ -2042,6 +2253,31 @@ export interface components {
             /** Format: int64 */
             action_id: number;
         };
+        AnnulBody: {
+            /** @description Why (kept with the annulled participation and in the audit log); required. */
+            reason?: string;
+        };
+        /** @description What an annulment took back. */
+        Annulled: {
+            /** Format: int64 */
+            action_id: number;
+            /** @description The lucky numbers voided. */
+            lucky_numbers: number[];
+            /** Format: int64 */
+            participation_id: number;
+            /**
+             * Format: int64
+             * @description Centavos taken out of the member's wallet (pending or balance); 0 when the credit
+             *     had not been written yet (it never will be) or the activity paid nothing.
+             */
+            reversed_cents: number;
+            /** Format: int64 */
+            station_id: number;
+            /** @description The names of the trophies taken back. */
+            trophies: string[];
+            /** Format: int64 */
+            user_id: number;
+        };
         AnswerFile: {
             name: string;
         };
@@ -2061,7 +2297,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -2121,6 +2357,22 @@ export interface components {
             expected: number;
             /** @description The list's filter. */
             filter: components["schemas"]["BulkFilter"];
+        };
+        /** @description A campaign as the member's screen shows it, with the member's numbers in it. */
+        CampaignNumbers: {
+            /** Format: date-time */
+            ends_at: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description The member's numbers, in the order they were given. */
+            numbers: components["schemas"]["LuckyNumber"][];
+            /** @description "Os números da sorte serão publicados até 01/02/2023 às 16h." (Brasília time). */
+            publication_text: string;
+            /** Format: date-time */
+            publish_at: string;
+            /** Format: date-time */
+            starts_at: string;
         };
         /** @description What the web app needs to show the human-verification widget on public forms. */
         CaptchaWidget: {
@@ -2406,6 +2658,38 @@ export interface components {
              */
             amount: number;
         };
+        /**
+         * @description What was sent. Which addresses were mailed is not said: an address that has an account
+         *     at the station or asked not to be mailed is taken like any other, and skipped.
+         */
+        InvitationSent: {
+            /** @description The addresses taken: trimmed, lower-cased, each once. */
+            emails: string[];
+            /** @description The member's invite link, `{station url}/cadastrar/{code}-U{userId}-E{stationId}`. */
+            link: string;
+            /** @description "Operação realizada com sucesso". */
+            message: string;
+            /**
+             * Format: int32
+             * @description The points the invitee earns by joining through it (the station's offer; 0 without).
+             */
+            points: number;
+            /**
+             * Format: int64
+             * @description Addresses the member may still invite today.
+             */
+            remaining_today: number;
+        };
+        /** @description An address as the spec's screens may send it: the text, or `{ "email": "..." }`. */
+        InviteAddress: string | {
+            email: string;
+        };
+        /** @description Someone the member brought in through the invite link. */
+        Invitee: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
         /** @description Everything staff need to understand a job. */
         JobDetail: components["schemas"]["JobSummary"] & {
             /** @description Every failed attempt, oldest first; a re-run starts counting attempts again. */
@@ -2532,6 +2816,27 @@ export interface components {
          * @enum {string}
          */
         LotState: "pending" | "available" | "reversed" | "expired";
+        /** @description A number a member holds. */
+        LuckyNumber: {
+            /** Format: int64 */
+            action_id: number;
+            /** @description The activity whose participation gave it. */
+            action_name: string;
+            /**
+             * Format: date-time
+             * @description When the number was given.
+             */
+            createdAt: string;
+            /** @description Zero-padded to the campaign's width ("04217"). */
+            number: string;
+            /**
+             * Format: date-time
+             * @description When the participation was completed.
+             */
+            participated_at: string;
+            /** Format: int64 */
+            participation_id: number;
+        };
         /** @description The page reads `id` from its URL, so it may arrive as a number or as text. */
         MailingUserId: number | string;
         /** @description The PDF is being made: follow the job, then ask again. */
@@ -2551,6 +2856,20 @@ export interface components {
             code?: string | null;
             /** Format: int64 */
             inviter_id: number;
+        };
+        /** @description One sign-up through the member's invite link (spec 001 "Invitation"). */
+        MemberInvitation: {
+            /**
+             * Format: date-time
+             * @description When the invitee signed up.
+             */
+            createdAt: string;
+            /**
+             * Format: int64
+             * @description The invitee's id.
+             */
+            id: number;
+            invited: components["schemas"]["Invitee"];
         };
         /** @description A trophy a member holds. */
         MemberTrophy: {
@@ -2614,6 +2933,31 @@ export interface components {
             id: number;
             /** @description The first name only: the invite is public, the inviter's full name need not be. */
             name: string;
+        };
+        /**
+         * @description The spec's payload. Only `emails` is used: the inviter, the station, the link and the
+         *     points are the session's member's own, whatever these say (`station_id`, when sent,
+         *     must be the caller's).
+         */
+        MgmRequest: {
+            emails: components["schemas"]["InviteAddress"][];
+            link?: unknown;
+            points?: unknown;
+            sender_name?: unknown;
+            /** Format: int64 */
+            station_id?: number | null;
+            station_name?: unknown;
+        };
+        /** @description As [`MgmRequest`], from a type 1 or 19 activity of the caller's station. */
+        MgpRequest: {
+            /** Format: int64 */
+            action_id: number;
+            emails: components["schemas"]["InviteAddress"][];
+            points?: unknown;
+            sender_name?: unknown;
+            /** Format: int64 */
+            station_id?: number | null;
+            station_name?: unknown;
         };
         NewPassword: {
             password?: string | null;
@@ -2950,6 +3294,10 @@ export interface components {
             payment?: null | components["schemas"]["PaymentForm"];
             /** Format: int64 */
             user_id?: number | null;
+        };
+        PlaylistDone: {
+            /** Format: int64 */
+            action_id: number;
         };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
@@ -3384,6 +3732,20 @@ export interface components {
             /** Format: int32 */
             type_id: number;
         };
+        ShortLink: {
+            code: string;
+            /**
+             * @description The share page the code redirects to, on the station's host.
+             * @example /compartilhamento?source=7&campaign=31
+             */
+            target: string;
+            /** @description `{station url}/s/{code}`: what the member shares. */
+            url: string;
+        };
+        ShortLinkRequest: {
+            /** Format: int64 */
+            action_id: number;
+        };
         /** @description The user id and signature of an e-mail's mailing-list link. */
         SignedLink: {
             hash: string;
@@ -3514,6 +3876,8 @@ export interface components {
             /** @description `email` or `cpf`: the identifier its login form asks for. */
             login_with: string;
             logo_image: string | null;
+            /** @description The member menu's "Números da sorte" and `GET /giveaway-numbers/{userId}`. */
+            lucky_numbers_access: boolean;
             main_brand_color: string;
             my_account_access: boolean;
             name: string;
@@ -3672,6 +4036,15 @@ export interface components {
             state: string | null;
             zipcode: string;
         };
+        /** @description A member's view of one video (spec 001 "user_videos item"). */
+        UserVideo: {
+            /** Format: int64 */
+            action_id: number;
+            has_viewed: boolean;
+            /** Format: int64 */
+            video_id: number;
+            viewed_once: boolean;
+        };
         /** @description Whether a quiz answer is right, said once the member answered. */
         Verdict: {
             correct: boolean;
@@ -3690,6 +4063,11 @@ export interface components {
             embed_url: string | null;
             /** @description A custom video's `/api/media/...` address, or the YouTube or Vimeo page. */
             url: string;
+        };
+        /** @description The spec's payload (`action_id`, `has_viewed`) and the ranges the player played. */
+        VideoCheck: components["schemas"]["WatchReport"] & {
+            /** Format: int64 */
+            action_id: number;
         };
         VoucherAction: {
             familiarVoucher: boolean;
@@ -3728,6 +4106,23 @@ export interface components {
             points_cents: number;
             /** Format: int64 */
             user_id: number;
+        };
+        /**
+         * @description What the player says: whether the member marks the video viewed (at 80% or by the
+         *     checkbox), and the ranges played so far, in seconds from the start.
+         */
+        WatchReport: {
+            has_viewed: boolean;
+            /**
+             * @description `[start, end]` pairs in seconds; the browser's `video.played` ranges.
+             * @example [
+             *       [
+             *         0,
+             *         4.8
+             *       ]
+             *     ]
+             */
+            played?: number[][];
         };
     };
     responses: never;
@@ -6556,6 +6951,65 @@ export interface operations {
             };
         };
     };
+    giveaway_numbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own id */
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaigns and the caller's numbers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignNumbers"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not show lucky numbers */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     show_job_state: {
         parameters: {
             query?: never;
@@ -6760,6 +7214,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    member_get_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own user id */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberInvitation"][];
+                };
+            };
+            /** @description The id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: The user id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
@@ -7417,6 +7930,105 @@ export interface operations {
                 };
             };
             /** @description Not paid, a bad line or quantity, or nothing left to refund; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    annul_participation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The participation's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnulBody"];
+            };
+        };
+        responses: {
+            /** @description Annulled; what was taken back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annulled"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such participation in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Annulled already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No reason, or one over 500 characters; or: A field is missing or has the wrong type */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8883,6 +9495,303 @@ export interface operations {
             };
         };
     };
+    send_mgm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MgmRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationSent"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: `station_id` is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More than five addresses, one missing or invalid, or the daily limit; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many invitations from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    send_mgp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MgpRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationSent"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: `station_id` is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's or not an invitation activity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The addresses or the daily limit as for mgm; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many invitations from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    create_short_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShortLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The member's short link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortLink"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not a share activity of the member's station open now */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     confirm_cart: {
         parameters: {
             query?: never;
@@ -10275,6 +11184,414 @@ export interface operations {
             };
             /** @description 'Este voucher já foi utilizado!' */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    playlist_participation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaylistDone"];
+            };
+        };
+        responses: {
+            /** @description An earlier call recorded the participation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipationRecorded"];
+                };
+            };
+            /** @description The playlist was recorded as a participation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipationRecorded"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's, without videos or not a playlist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A video not viewed yet; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    youtube_participation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaylistDone"];
+            };
+        };
+        responses: {
+            /** @description An earlier call recorded the participation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipationRecorded"];
+                };
+            };
+            /** @description The playlist was recorded as a participation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParticipationRecorded"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished, another station's, without videos or not a playlist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A video not viewed yet; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    check_video: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The video (`video_id`) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VideoCheck"];
+            };
+        };
+        responses: {
+            /** @description The member's view of the video */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserVideo"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown video, not of `action_id`, another station's or unpublished */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Viewed claimed before 80% was played or faster than the video; locked behind a required video; bad ranges; outside the window or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    start_watching: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The video (`video_id`) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VideoCheck"];
+            };
+        };
+        responses: {
+            /** @description The member's view of the video */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserVideo"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown video, not of `action_id`, another station's or unpublished */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Viewed claimed before 80% was played or faster than the video; locked behind a required video; bad ranges; outside the window or a prerequisite not done; or: A field is missing or has the wrong type */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

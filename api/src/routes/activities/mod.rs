@@ -14,6 +14,7 @@ pub mod public;
 mod research;
 pub mod rows;
 pub mod sharing;
+mod short_links;
 mod trophies;
 mod videos;
 
@@ -28,4 +29,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(trophies::router())
         .merge(lucky_numbers::router())
         .merge(videos::router())
+        .merge(short_links::router())
 }

@@ -1,18 +1,27 @@
 // /homepage/atividades/{id} and /homepage/atividade/{id}: a member's view of an activity.
-// Raw content (type 16), agreements (15), video playlists (18) and donations (20) have bodies of their own; the
+// Raw content (type 16), agreements (15), video playlists (18), donations (20), shares (5)
+// and external links (13) have bodies of their own; the
 // shop's types (3, 4, 14, 17) lead to their products, quizzes and surveys (6 to 12) to their
 // research, invitations (1, 19) to the invite form; the other types' actions come with
 // their issues.
 import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { useActivity } from "@/features/activities/api/get-activity";
-import { AGREEMENT_TYPE, DONATION_TYPE, RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
+import {
+  AGREEMENT_TYPE,
+  DONATION_TYPE,
+  EXTERNAL_LINK_TYPE,
+  RAW_CONTENT_TYPE,
+  VIDEO_PLAYLIST_TYPE,
+} from "@/features/activities/activity-text";
 import { RESEARCH_TYPES } from "@/features/activities/research-answers";
 import { ActivityDetail } from "@/features/activities/components/activity-detail";
 import { DetailSkeleton } from "@/features/activities/components/detail-skeleton";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { AgreementBody } from "@/features/activities/components/agreement-body";
 import { DonationBody } from "@/features/activities/components/donation-body";
+import { ExternalLinkBody } from "@/features/activities/components/external-link-body";
+import { SHARE_TYPE, ShareBody } from "@/features/activities/components/share-body";
 import { PlaylistBody } from "@/features/activities/components/playlist-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { ResearchBody } from "@/features/activities/components/research-body";
@@ -32,6 +41,8 @@ function bodyOf(activity: Activity) {
   if (activity.type_id === RAW_CONTENT_TYPE) return <RawContentBody key={activity.id} activity={activity} />;
   if (activity.type_id === DONATION_TYPE) return <DonationBody key={activity.id} activity={activity} />;
   if (activity.type_id === AGREEMENT_TYPE) return <AgreementBody key={activity.id} activity={activity} />;
+  if (activity.type_id === SHARE_TYPE) return <ShareBody key={activity.id} activity={activity} />;
+  if (activity.type_id === EXTERNAL_LINK_TYPE) return <ExternalLinkBody activity={activity} />;
   if (INVITATION_TYPES.includes(activity.type_id)) {
     return (
       <Suspense fallback={null}>
