@@ -628,3 +628,38 @@ async fn a_member_lists_only_their_own_invitees(db: PgPool) {
     .await;
     assert_eq!(theirs.json()[0]["invited"]["name"], "Caio de Outro");
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_address_gets_at_most_three_invitations_of_a_station_in_30_days(db: PgPool) {
+    let world = world(db).await;
+    // Five members of the station invite the same address; a link-like name is not shown.
+    let mut senders = Vec::new();
+    for n in 0..5 {
+        let id = insert_member(&world.db, world.station_id, &format!("s{n}@example.com")).await;
+        sqlx::query("UPDATE users SET name = 'pix-gratis.com/premio Silva' WHERE id = $1")
+            .bind(id)
+            .execute(&world.db)
+            .await
+            .expect("name");
+        senders.push(session_of(&world.db, id).await);
+    }
+    for token in &senders {
+        let answer = world
+            .mgm(token, json!({ "emails": ["alvo@example.com"] }))
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    }
+    let mails = world.mails().await;
+    assert_eq!(mails.len(), 3, "{mails:?}");
+    for (_, mail) in &mails {
+        let subject = mail["subject"].as_str().expect("subject");
+        assert!(subject.starts_with("Um amigo convidou você"), "{subject}");
+        assert!(!mail.to_string().contains("pix-gratis"), "{mail}");
+    }
+    let skipped: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM invitation_mails WHERE outcome = 'address_limit'")
+            .fetch_one(&world.db)
+            .await
+            .expect("skipped");
+    assert_eq!(skipped, 2);
+}

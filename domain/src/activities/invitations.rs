@@ -29,6 +29,9 @@ pub const TOO_MANY_ADDRESSES: &str = "Limite de contatos alcançado";
 pub const DAILY_LIMIT: i64 = 20;
 /// One member mails one address at most once in this many days; a repeat is skipped.
 pub const DEDUPE_DAYS: i64 = 30;
+/// Invitations one address gets from one station's members in [`DEDUPE_DAYS`], at most:
+/// however many accounts a sender makes, an address is not flooded under the brand.
+pub const ADDRESS_LIMIT: i64 = 3;
 pub const SUBJECT_SUFFIX: &str = "convidou você";
 
 /// Why nothing was sent.
@@ -313,6 +316,18 @@ pub async fn send(
             .fetch_all(&mut *conn)
             .await?;
     let fresh_hashes: Vec<Vec<u8>> = fresh.iter().map(|(_, hash)| (*hash).clone()).collect();
+    let crowded: Vec<Vec<u8>> = sqlx::query_scalar(
+        "SELECT email_hash FROM invitation_mails
+          WHERE station_id = $1 AND email_hash = ANY ($2) AND outcome = 'mailed'
+            AND sent_at >= $3
+          GROUP BY email_hash HAVING count(*) >= $4",
+    )
+    .bind(station_id)
+    .bind(&fresh_hashes)
+    .bind(now - Duration::days(DEDUPE_DAYS))
+    .bind(ADDRESS_LIMIT)
+    .fetch_all(&mut *conn)
+    .await?;
     let suppressed: Vec<Vec<u8>> = sqlx::query_scalar(
         "SELECT email_hash FROM mail_suppressions
           WHERE email_hash = ANY ($1) AND (station_id IS NULL OR station_id = $2)",
@@ -325,12 +340,7 @@ pub async fn send(
     let code = invite_code(&mut *conn, user_id, &inviter).await?;
     let link = invite_link(&station.url, &code, user_id, station_id);
     let points = invitee_points(&mut *conn, station_id).await?;
-    let first_name = inviter
-        .name
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let first_name = sender_name(&inviter.name);
     let branding = Branding::of(&station, public_url);
     let mut mails = Vec::new();
     for (email, hash) in &fresh {
@@ -338,6 +348,8 @@ pub async fn send(
             "member"
         } else if suppressed.contains(*hash) {
             "suppressed"
+        } else if crowded.contains(*hash) {
+            "address_limit"
         } else {
             "mailed"
         };
@@ -442,6 +454,25 @@ pub async fn suppress(
     Ok(())
 }
 
+/// Who the e-mail says invites: the member's first name, as long as it reads as a name. A
+/// name is the member's own text sent under the station's brand: one that looks like an
+/// address (mail clients make links of `site.com/x`) or is too long to be a first name is
+/// replaced, so an account cannot turn invitations into branded phishing.
+pub fn sender_name(full_name: &str) -> String {
+    const FALLBACK: &str = "Um amigo";
+    let first = full_name.split_whitespace().next().unwrap_or_default();
+    let reads_as_name = !first.is_empty()
+        && first.chars().count() <= 30
+        && first
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'');
+    if reads_as_name {
+        first.to_string()
+    } else {
+        FALLBACK.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
@@ -509,5 +540,22 @@ mod tests {
         assert!(mail.from.contains("Clube Azul"));
         let lines = daily_limit_message(0);
         assert!(lines.contains("20"));
+    }
+
+    #[test]
+    fn the_sender_is_a_first_name_or_a_friend() {
+        assert_eq!(sender_name("Maria da Silva"), "Maria");
+        assert_eq!(sender_name("  José-Antônio  Lima"), "José-Antônio");
+        assert_eq!(sender_name("D'Ávila"), "D'Ávila");
+        for odd in [
+            "pix-gratis.com/x Silva",
+            "http://x.y",
+            "",
+            "   ",
+            "Ana<b>",
+            &"A".repeat(31),
+        ] {
+            assert_eq!(sender_name(odd), "Um amigo", "{odd}");
+        }
     }
 }
