@@ -365,3 +365,129 @@ async fn only_support_staff_of_the_station_annul_and_a_reason_is_required(db: Pg
         "nothing annulled"
     );
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_annulled_participation_is_not_paid_again(db: PgPool) {
+    let w = world(db).await;
+    let (participation, credit) = w.take_part().await;
+    w.run_jobs(participation, &credit).await;
+    let annulled = w.annul_as(&w.support, participation, "Fraude").await;
+    assert_eq!(annulled.status, StatusCode::OK);
+
+    // Taking part again is recorded, but the activity paid this member once already.
+    let (again, _) = take_part_unpaid(&w).await;
+    assert_ne!(again, participation);
+    let mut conn = w.db.acquire().await.expect("conn");
+    assert_eq!(
+        rewards::on_participation(&mut conn, again)
+            .await
+            .expect("credit"),
+        None
+    );
+    assert_eq!(
+        common::credit_jobs(&w.db, w.action_id).await,
+        1,
+        "the first one's only"
+    );
+    assert_eq!(w.wallet_cents().await, 0);
+}
+
+/// Takes part over HTTP in the world's activity when it pays nothing more.
+async fn take_part_unpaid(w: &World) -> (i64, serde_json::Value) {
+    let answer = send_json(
+        &w.app,
+        "POST",
+        "/api/raw-content-participation",
+        Some(&w.token),
+        &[],
+        &json!({ "action_id": w.action_id }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let body = answer.json();
+    (body["participation_id"].as_i64().expect("id"), body)
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_annulment_takes_only_the_trophies_it_undid(db: PgPool) {
+    let w = world(db).await;
+    // A second activity, alone in a category with a trophy of its own.
+    let other = catalogue::create(
+        &w.db,
+        &NewActivity {
+            station_id: w.station_id,
+            type_id: 16,
+            name: "Outro conteúdo".into(),
+            points: 5,
+            participation_start: Some(Utc::now() - Duration::days(1)),
+            participation_end: Some(Utc::now() + Duration::days(1)),
+            active: true,
+            ..NewActivity::default()
+        },
+    )
+    .await
+    .expect("activity");
+    let category: i64 = sqlx::query_scalar(
+        "INSERT INTO participant_categories (station_id, name) VALUES ($1, 'Cultura') RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&w.db)
+    .await
+    .expect("category");
+    sqlx::query("INSERT INTO category_actions (category_id, action_id) VALUES ($1, $2)")
+        .bind(category)
+        .bind(other)
+        .execute(&w.db)
+        .await
+        .expect("in the category");
+    trophies::create(
+        &w.db,
+        &NewTrophy {
+            station_id: w.station_id,
+            name: "Cultura em dia".into(),
+            description: "Um conteúdo de cultura".into(),
+            image_key: None,
+            rule: Rule::CategoryDone {
+                category_id: category,
+                threshold: 1,
+            },
+        },
+    )
+    .await
+    .expect("trophy");
+    let (participation, credit) = w.take_part().await;
+    w.run_jobs(participation, &credit).await;
+    let second = send_json(
+        &w.app,
+        "POST",
+        "/api/raw-content-participation",
+        Some(&w.token),
+        &[],
+        &json!({ "action_id": other }),
+    )
+    .await;
+    assert_eq!(second.status, StatusCode::CREATED);
+    w.run_jobs(participation, &credit).await;
+    assert_eq!(
+        w.count("SELECT count(*) FROM member_trophies WHERE user_id = $1")
+            .await,
+        2
+    );
+    // The category loses its activity: that trophy's rule no longer holds, for reasons of
+    // the catalogue's, not of an annulment.
+    sqlx::query("DELETE FROM category_actions WHERE category_id = $1")
+        .bind(category)
+        .execute(&w.db)
+        .await
+        .expect("out of the category");
+
+    let annulled = w.annul_as(&w.support, participation, "Duplicada").await;
+    assert_eq!(annulled.status, StatusCode::OK, "{}", annulled.text);
+    // One activity done is still met by the other one; the category trophy stays.
+    assert_eq!(annulled.json()["trophies"], json!([]));
+    assert_eq!(
+        w.count("SELECT count(*) FROM member_trophies WHERE user_id = $1")
+            .await,
+        2
+    );
+}

@@ -104,14 +104,13 @@ impl World {
         .await
     }
 
-    /// Moves the member's watch of `video` `seconds` into the past: that long has elapsed.
-    async fn elapse(&self, user_id: i64, video: i64, seconds: i64) {
+    /// Moves the member's watches `seconds` into the past: that long has elapsed.
+    async fn elapse(&self, user_id: i64, seconds: i64) {
         sqlx::query(
-            "UPDATE video_views SET started_at = started_at - make_interval(secs => $3)
-              WHERE user_id = $1 AND video_id = $2",
+            "UPDATE video_views SET started_at = started_at - make_interval(secs => $2)
+              WHERE user_id = $1",
         )
         .bind(user_id)
-        .bind(video)
         .bind(seconds as f64)
         .execute(&self.db)
         .await
@@ -129,7 +128,7 @@ impl World {
             )
             .await;
         assert_eq!(start.status, StatusCode::OK, "{}", start.json());
-        self.elapse(self.member_id, video, seconds).await;
+        self.elapse(self.member_id, seconds).await;
         self.report(
             "PUT",
             video,
@@ -190,7 +189,7 @@ async fn a_viewed_claim_faster_than_the_video_or_short_of_80_percent_is_refused(
     assert_eq!(messages(&early), json!([NOT_WATCHED]));
 
     // 50 s later: the same 20 s reported three times are 20 s, not 60.
-    w.elapse(w.member_id, video, 50).await;
+    w.elapse(w.member_id, 50).await;
     for _ in 0..3 {
         let progress = w
             .report(
@@ -291,7 +290,7 @@ async fn an_external_video_is_judged_by_the_clock_and_bad_ranges_are_refused(db:
         json!({ "action_id": action, "has_viewed": false }),
     )
     .await;
-    w.elapse(w.member_id, video, 70).await;
+    w.elapse(w.member_id, 70).await;
     let early = w
         .report(
             "PUT",
@@ -304,7 +303,7 @@ async fn an_external_video_is_judged_by_the_clock_and_bad_ranges_are_refused(db:
         json!([NOT_WATCHED]),
         "70 s of the 78 needed"
     );
-    w.elapse(w.member_id, video, 10).await;
+    w.elapse(w.member_id, 10).await;
     let viewed = w
         .report(
             "PUT",
@@ -414,6 +413,21 @@ async fn a_limited_playlist_needs_the_videos_watched_again(db: PgPool) {
         json!([PLAYLIST_UNWATCHED]),
         "the views were spent"
     );
+    // Seen once, not viewed now: the page asks for the videos again.
+    let detail = common::call(
+        &w.app,
+        "GET",
+        &format!("/api/actions/{action}/"),
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(
+        detail["user_videos"],
+        json!([{ "action_id": action, "video_id": videos[0], "viewed_once": true,
+                 "has_viewed": false }])
+    );
     // A toggle of the spent view is judged again, against a new watch.
     let tick = w
         .report(
@@ -518,7 +532,7 @@ async fn other_stations_activities_and_members_views_stay_apart(db: PgPool) {
         json!({ "action_id": action, "has_viewed": false }),
     )
     .await;
-    w.elapse(other, videos[0], 6).await;
+    w.elapse(other, 6).await;
     let theirs = w
         .report_as(
             &other_token,
@@ -542,4 +556,38 @@ async fn other_stations_activities_and_members_views_stay_apart(db: PgPool) {
         .take_playlist("/api/video-playlist-participation", action)
         .await;
     assert_eq!(messages(&still), json!([PLAYLIST_UNWATCHED]));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn videos_started_side_by_side_are_not_viewed_in_the_time_of_one(db: PgPool) {
+    let w = world(db).await;
+    let (action, videos) = playlist(
+        &w.db,
+        w.station_id,
+        vec![custom("um", 10, false), custom("dois", 10, false)],
+        |_| (),
+    )
+    .await;
+    for video in &videos {
+        w.report(
+            "POST",
+            *video,
+            json!({ "action_id": action, "has_viewed": false }),
+        )
+        .await;
+    }
+    w.elapse(w.member_id, 10).await;
+    let claim = |video: i64| {
+        w.report(
+            "PUT",
+            video,
+            json!({ "action_id": action, "has_viewed": true, "played": [[0, 10]] }),
+        )
+    };
+    assert_eq!(claim(videos[0]).await.status, StatusCode::OK);
+    // Both played "at once": the second needs its own 8 s after the first's.
+    let second = claim(videos[1]).await;
+    assert_eq!(messages(&second), json!([NOT_WATCHED]));
+    w.elapse(w.member_id, 6).await;
+    assert_eq!(claim(videos[1]).await.status, StatusCode::OK);
 }

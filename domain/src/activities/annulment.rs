@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use super::{participation, trophies};
 use crate::staff::{self, Action, AuditRecord, Scope};
 use crate::wallet::ledger::{self, LedgerError};
-use crate::wallet::rewards;
+use crate::wallet::{rewards, rules};
 
 pub const NOT_FOUND: &str = "Participação não encontrada.";
 pub const ALREADY_ANNULLED: &str = "Esta participação já foi anulada.";
@@ -155,14 +155,36 @@ pub async fn annul(
         return Ok(Err(NotAnnulled::AlreadyAnnulled));
     }
 
+    // The lots its credit wrote, found by their key (whatever the activity pays now; a
+    // sign-up's is keyed by the member, once per account); none
+    // yet: the credit its job would write is written here and reversed, so the job finds
+    // it and pays nothing.
+    let lots: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM credit_lots
+          WHERE source_kind = 'activity'
+            AND ((source_id = $1::text AND rule = $2)
+                 OR (source_id = $3::text AND rule = $4 AND action_id = $5
+                     AND EXISTS (SELECT 1 FROM actions WHERE id = $5 AND type_id = $6)))",
+    )
+    .bind(participation_id)
+    .bind(rules::ACTIVITY)
+    .bind(row.user_id)
+    .bind(rules::SIGNUP)
+    .bind(row.action_id)
+    .bind(rewards::SIGNUP_TYPE)
+    .fetch_all(&mut *conn)
+    .await?;
     let mut reversed_cents = 0;
-    if let Some(credit) = rewards::on_participation(&mut *conn, participation_id).await? {
-        let lot = ledger::credit(&mut *conn, &credit, None).await?;
-        let reversal = ledger::reverse(&mut *conn, lot.lot_id).await?;
-        if !lot.created {
-            reversed_cents = reversal.taken;
-        }
+    for lot_id in lots.iter().copied() {
+        reversed_cents += ledger::reverse(&mut *conn, lot_id).await?.taken;
     }
+    if lots.is_empty()
+        && let Some(credit) = rewards::on_participation(&mut *conn, participation_id).await?
+    {
+        let lot = ledger::credit(&mut *conn, &credit, None).await?;
+        ledger::reverse(&mut *conn, lot.lot_id).await?;
+    }
+    let unmet_before = trophies::held_unmet(&mut *conn, row.user_id).await?;
     let lucky_numbers: Vec<i64> = sqlx::query_scalar(
         "SELECT number FROM giveaway_numbers WHERE participation_id = $1 ORDER BY id",
     )
@@ -194,7 +216,7 @@ pub async fn annul(
         .bind(participation_id)
         .execute(&mut *conn)
         .await?;
-    let trophies = trophies::revoke_unmet(&mut *conn, row.user_id).await?;
+    let trophies = trophies::revoke_unmet(&mut *conn, row.user_id, &unmet_before).await?;
     sqlx::query("UPDATE annulled_participations SET trophies = $2 WHERE id = $1")
         .bind(participation_id)
         .bind(&trophies)

@@ -174,9 +174,16 @@ pub async fn admit(
         return Ok(Err(Refused::OutsideWindow { start, end }));
     }
     let (user_actions, last_participation_id, last_attempt, earned): (i64, Option<i64>, i32, bool) =
+        // Annulled participations count too: an annulment takes back what one paid, not
+        // the member's turn (a quiz won by fraud, annulled, is not paid again).
         sqlx::query_as(
-            "SELECT count(*), max(id), coalesce(max(attempt), 0), coalesce(bool_or(earns), false)
-               FROM participations WHERE action_id = $1 AND user_id = $2",
+            "SELECT count(*), max(id) FILTER (WHERE NOT annulled),
+                    coalesce(max(attempt), 0), coalesce(bool_or(earns), false)
+               FROM (SELECT id, attempt, earns, false AS annulled FROM participations
+                      WHERE action_id = $1 AND user_id = $2
+                     UNION ALL
+                     SELECT id, attempt, earns, true FROM annulled_participations
+                      WHERE action_id = $1 AND user_id = $2) taken",
         )
         .bind(action_id)
         .bind(user_id)

@@ -34,7 +34,8 @@ pub struct MemberTrophy {
     pub created_at: DateTime<Utc>,
 }
 
-/// Whether trophy `t`'s rule is met by member `u` (the SQL of [`grant`] and [`revoke_unmet`]).
+/// Whether trophy `t`'s rule is met by member `u` (the SQL of [`grant`], [`held_unmet`] and
+/// [`revoke_unmet`]).
 macro_rules! rule_met {
     () => {
         r#"CASE t.rule
@@ -86,19 +87,41 @@ pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Resul
     Ok(granted.rows_affected())
 }
 
-/// Takes back from `user_id` every trophy whose rule is no longer met (a participation it
-/// counted was annulled); answers the names taken back.
-pub async fn revoke_unmet(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Vec<String>> {
+/// The trophies `user_id` holds whose rule is not met now (a journey that gained an
+/// activity since): [`revoke_unmet`] leaves them, as no annulment took them.
+pub async fn held_unmet(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(concat!(
+        r#"SELECT t.id FROM member_trophies m
+             JOIN trophies t ON t.id = m.trophy_id
+             JOIN users u ON u.id = m.user_id
+          WHERE m.user_id = $1 AND NOT ("#,
+        rule_met!(),
+        r#")"#
+    ))
+    .bind(user_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Takes back from `user_id` every trophy whose rule is no longer met, but those of
+/// `unmet_before` (from [`held_unmet`] before a participation was annulled): what the
+/// annulment took; answers their names.
+pub async fn revoke_unmet(
+    conn: &mut PgConnection,
+    user_id: i64,
+    unmet_before: &[i64],
+) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar(concat!(
         r#"DELETE FROM member_trophies m
             USING trophies t, users u
           WHERE m.user_id = $1 AND t.id = m.trophy_id AND u.id = m.user_id
-            AND NOT ("#,
+            AND t.id <> ALL ($2) AND NOT ("#,
         rule_met!(),
         r#")
          RETURNING t.name"#
     ))
     .bind(user_id)
+    .bind(unmet_before)
     .fetch_all(conn)
     .await
 }

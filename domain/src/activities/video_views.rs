@@ -26,7 +26,7 @@ pub const VIDEO_TYPES: [i16; 3] = [
 const VIEWED_NUMERATOR: i64 = 4;
 const VIEWED_DENOMINATOR: i64 = 5;
 /// How far the server's clock may lag the player's (request latency, a paused tab's last
-/// report), in milliseconds.
+/// report), in milliseconds: at most this, and at most a tenth of the time judged.
 pub const CLOCK_TOLERANCE_MS: i64 = 2_000;
 /// Ranges in one report: a player that seeks back and forth reports a few; more is abuse.
 pub const MAX_RANGES: usize = 100;
@@ -118,12 +118,22 @@ fn ranges_ms(played: &[(f64, f64)]) -> Option<(Vec<i32>, Vec<i32>)> {
     Some((starts, ends))
 }
 
+/// 80% of a video of `duration_ms`: what a view needs played, and as long on the clock.
+fn needed_ms(duration_ms: i64) -> i64 {
+    duration_ms * VIEWED_NUMERATOR / VIEWED_DENOMINATOR
+}
+
+/// Whether `elapsed_ms` on the server's clock covers `needed_ms`, less the tolerance.
+fn clock_covers(elapsed_ms: i64, needed_ms: i64) -> bool {
+    elapsed_ms + CLOCK_TOLERANCE_MS.min(needed_ms / 10) >= needed_ms
+}
+
 /// Whether a watch of `played_ms` within `elapsed_ms` on the server's clock views a video
 /// of `duration_ms`: 80% played (for a custom video, whose player reports its ranges), and
 /// at least 80% of its length elapsed (less the tolerance) in every case.
 pub fn watched_enough(custom: bool, duration_ms: i64, played_ms: i64, elapsed_ms: i64) -> bool {
-    let needed = duration_ms * VIEWED_NUMERATOR / VIEWED_DENOMINATOR;
-    (!custom || played_ms >= needed) && elapsed_ms + CLOCK_TOLERANCE_MS >= needed
+    let needed = needed_ms(duration_ms);
+    (!custom || played_ms >= needed) && clock_covers(elapsed_ms, needed)
 }
 
 /// Records what the player reports of video `video_id` of activity `action_id`, watched by
@@ -212,6 +222,29 @@ pub async fn report(
     if report.has_viewed && watch.viewed_at.is_none() {
         let elapsed_ms = (now - watch.started_at).num_milliseconds();
         if !watched_enough(video.custom, duration_ms, watch.played_ms, elapsed_ms) {
+            return Ok(Err(NotViewed::NotWatched));
+        }
+        // One member watches one video at a time: since the first watch of the activity
+        // began, the clock must cover this video and every one viewed before it, so
+        // videos started side by side (two tabs, a script) are not viewed in the time of
+        // the longest.
+        let (first_start, viewed_ms): (DateTime<Utc>, i64) = sqlx::query_as(
+            "SELECT min(w.started_at),
+                    coalesce(sum(v.duration_seconds::int8 * 1000)
+                               FILTER (WHERE w.viewed_at IS NOT NULL AND w.video_id <> $3), 0)::int8
+               FROM video_views w JOIN action_videos v ON v.id = w.video_id
+              WHERE w.user_id = $1 AND w.action_id = $2 AND w.started_at IS NOT NULL",
+        )
+        .bind(user_id)
+        .bind(video.action_id)
+        .bind(video_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        let since_first_ms = (now - first_start).num_milliseconds();
+        if !clock_covers(
+            since_first_ms,
+            needed_ms(viewed_ms) + needed_ms(duration_ms),
+        ) {
             return Ok(Err(NotViewed::NotWatched));
         }
     }
@@ -309,7 +342,8 @@ pub async fn take_playlist(
     let participation_id = participation::record(&mut *conn, admitted).await?;
     if replayable {
         sqlx::query(
-            "UPDATE video_views SET started_at = NULL, played = '{}', viewed_at = NULL
+            "UPDATE video_views
+                SET started_at = NULL, played = '{}', viewed_at = NULL, has_viewed = false
               WHERE user_id = $1 AND action_id = $2",
         )
         .bind(user_id)
@@ -349,6 +383,9 @@ mod tests {
             minute,
             48_000 - CLOCK_TOLERANCE_MS - 1
         ));
+        // A short clip's tolerance is a tenth of the time judged: 2 s would be most of it.
+        assert!(watched_enough(true, 5_000, 4_000, 3_600));
+        assert!(!watched_enough(true, 5_000, 4_000, 3_599));
     }
 
     #[test]

@@ -680,6 +680,16 @@ async fn videos(
             .fetch_one(db)
             .await?;
     if has_videos {
+        // Clips drawn before videos stated their length were given 60 s by the migration:
+        // a 6 s clip could then never be 80% played.
+        sqlx::query(
+            "UPDATE action_videos SET duration_seconds = $2
+              WHERE action_id = $1 AND object_key LIKE 'demo/videos/%' AND duration_seconds <> $2",
+        )
+        .bind(action_id)
+        .bind(art::CLIP_SECONDS as i32)
+        .execute(db)
+        .await?;
         return Ok(());
     }
     let mut videos = Vec::new();

@@ -49,6 +49,10 @@ export function coveredSeconds(ranges: readonly [number, number][]): number {
   return ranges.reduce((sum, [start, end]) => sum + Math.max(0, end - start), 0);
 }
 
+/**
+ * Whether every video is viewed now: `has_viewed`, which a limited playlist's participation
+ * clears (its next one needs the videos watched again), unlike `viewed_once`.
+ */
 export function allViewed(videos: readonly ActivityVideo[], views: ReadonlyMap<number, UserVideo>): boolean {
-  return videos.length > 0 && videos.every((video) => views.get(video.video_id)?.viewed_once);
+  return videos.length > 0 && videos.every((video) => views.get(video.video_id)?.has_viewed);
 }

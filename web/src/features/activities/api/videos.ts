@@ -37,10 +37,13 @@ export function useVideoReport(activity: Pick<Activity, "id">) {
   });
 }
 
-export function usePlaylistParticipation(activityId: number) {
+/** The playlist's participation: the spec's own call for one of YouTube or Vimeo videos. */
+export function usePlaylistParticipation(activity: Pick<Activity, "id" | "action_videos">) {
   const queryClient = useQueryClient();
+  const external = activity.action_videos.some((video) => !video.video.custom);
+  const path = external ? "/video-youtube-participation" : "/video-playlist-participation";
   return useMutation({
-    mutationFn: () => api.post<ParticipationRecorded>("/video-playlist-participation", { action_id: activityId }),
+    mutationFn: () => api.post<ParticipationRecorded>(path, { action_id: activity.id }),
     meta: OWN_ERROR_TEXT,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: activityKeys.all, refetchType: "none" });

@@ -38,6 +38,9 @@ function stubPlaylist(activity: Activity, handlers: Record<string, ApiHandler> =
   });
 }
 
+/** Lets a call the page would make reach the stub before checking it did not. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
 async function open(activity: Activity) {
   const rendered = renderApp({ path: `/homepage/atividades/${activity.id}` });
   await screen.findByRole("heading", { name: activity.name, level: 1 });
@@ -87,6 +90,7 @@ describe("video playlist (type 18)", () => {
     );
     // A second play of the same video in this visit does not start it again.
     fireEvent.play(player);
+    await settle();
     expect(api.callsTo("POST /api/videos/check-videos/1")).toHaveLength(1);
   });
 
@@ -125,6 +129,7 @@ describe("video playlist (type 18)", () => {
     await open(closed);
     fireEvent.click(screen.getByRole("button", { name: /Assistir/ }));
     fireEvent.play(await screen.findByLabelText("Como juntar pontos"));
+    await settle();
     expect(screen.queryByRole("checkbox")).toBeNull();
     expect(api.callsTo("POST /api/videos/check-videos/1")).toHaveLength(0);
   });

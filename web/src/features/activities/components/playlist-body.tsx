@@ -35,7 +35,7 @@ export function PlaylistBody({ activity }: { activity: Activity }) {
   const locked = lockedVideos(videos, views);
   const open = activity.availability === "open";
   const report = useVideoReport(activity);
-  const playlist = usePlaylistParticipation(activity.id);
+  const playlist = usePlaylistParticipation(activity);
   const { pathname } = useLocation();
   const [current, setCurrent] = useState(() => {
     const next = videos.findIndex((video, i) => !locked[i] && !views.get(video.video_id)?.viewed_once);
@@ -57,7 +57,13 @@ export function PlaylistBody({ activity }: { activity: Activity }) {
   useEffect(() => {
     if (!open || !everyViewed || playlistSent.current) return;
     playlistSent.current = true;
-    takePlaylist(undefined, { onSuccess: (answer) => setFeedbackOpen(answer.recorded) });
+    takePlaylist(undefined, {
+      onSuccess: (answer) => setFeedbackOpen(answer.recorded),
+      // Sent again at the next change of the views (or visit), not never.
+      onError: () => {
+        playlistSent.current = false;
+      },
+    });
   }, [open, everyViewed, takePlaylist]);
 
   // The lock is the server's answer to the claim the end of a required video sends: the
@@ -86,19 +92,29 @@ export function PlaylistBody({ activity }: { activity: Activity }) {
     report.mutate({ videoId: video.video_id, first: true, hasViewed: false });
   };
 
-  const claimIfWatched = () => {
+  /** Claims the view once 80% is played; at the end (`last`), whatever the throttle, and a
+   * refusal is shown: no later progress would send it again. */
+  const claimIfWatched = (last = false) => {
     const element = player.current;
-    if (!open || !element || view?.viewed_once || report.isPending) return;
+    if (!open || !element || view?.has_viewed || (report.isPending && !last)) return;
     const ranges = playedRanges(element.played);
     if (coveredSeconds(ranges) < VIEWED_SHARE * video.duration_seconds) return;
-    if (Date.now() - lastClaim.current < CLAIM_RETRY_MS) return;
+    if (!last && Date.now() - lastClaim.current < CLAIM_RETRY_MS) return;
     lastClaim.current = Date.now();
-    report.mutate({ videoId: video.video_id, first: false, hasViewed: true, played: ranges });
+    report.mutate(
+      { videoId: video.video_id, first: false, hasViewed: true, played: ranges },
+      { onError: (error) => last && setCheckError(toastForError(error).text) },
+    );
   };
 
   const ended = () => {
-    claimIfWatched();
+    claimIfWatched(true);
     setAdvancing(true);
+  };
+
+  // The server counts played time on its own clock: faster playback would not be viewed.
+  const keepNormalSpeed = () => {
+    if (player.current && player.current.playbackRate > 1) player.current.playbackRate = 1;
   };
 
   const toggleViewed = (hasViewed: boolean) => {
@@ -134,7 +150,8 @@ export function PlaylistBody({ activity }: { activity: Activity }) {
             playsInline
             aria-label={video.name}
             onPlay={start}
-            onTimeUpdate={claimIfWatched}
+            onTimeUpdate={() => claimIfWatched()}
+            onRateChange={keepNormalSpeed}
             onEnded={ended}
           />
         ) : (
