@@ -111,9 +111,26 @@ impl Admitted {
         self.user_actions
     }
 
-    /// The member's latest participation in it, if any.
-    pub fn last_participation_id(&self) -> Option<i64> {
-        self.last_participation_id
+    /// This admission as participation `participation_id` (`created` by this call, or an
+    /// earlier one's).
+    pub fn participated(&self, participation_id: i64, created: bool) -> Participated {
+        Participated {
+            participation_id,
+            action_id: self.action_id,
+            points: self.points,
+            cashback: self.cashback(),
+            created,
+        }
+    }
+
+    /// The earlier participation a call that is one act answers again: without a
+    /// `limitPerUser` the first participation is the one (a view, an acceptance, a
+    /// playlist watched), and later calls find it.
+    pub fn answered_before(&self) -> Option<Participated> {
+        match (self.limit_per_user, self.last_participation_id) {
+            (None, Some(existing)) => Some(self.participated(existing, false)),
+            _ => None,
+        }
     }
 }
 
@@ -277,21 +294,15 @@ pub async fn take_part(
         Ok(admitted) => admitted,
         Err(refused) => return Ok(Err(refused)),
     };
-    let (points, cashback) = (admitted.points(), admitted.cashback());
-    let participated = |participation_id, created| Participated {
-        participation_id,
-        action_id,
-        points,
-        cashback,
-        created,
-    };
-    if admitted.limit_per_user().is_none()
-        && let Some(existing) = admitted.last_participation_id()
-    {
-        return Ok(Ok(participated(existing, false)));
+    if let Some(earlier) = admitted.answered_before() {
+        return Ok(Ok(earlier));
     }
+    let recorded = admitted.participated(0, true);
     let participation_id = record(&mut *conn, admitted).await?;
-    Ok(Ok(participated(participation_id, true)))
+    Ok(Ok(Participated {
+        participation_id,
+        ..recorded
+    }))
 }
 
 #[cfg(test)]

@@ -308,18 +308,8 @@ pub async fn take_playlist(
         Ok(admitted) => admitted,
         Err(refused) => return Ok(Err(NotViewed::Refused(refused))),
     };
-    let (points, cashback) = (admitted.points(), admitted.cashback());
-    let participated = |participation_id, created| Participated {
-        participation_id,
-        action_id,
-        points,
-        cashback,
-        created,
-    };
-    if admitted.limit_per_user().is_none()
-        && let Some(existing) = admitted.last_participation_id()
-    {
-        return Ok(Ok(participated(existing, false)));
+    if let Some(earlier) = admitted.answered_before() {
+        return Ok(Ok(earlier));
     }
     let (videos, viewed): (i64, i64) = sqlx::query_as(
         "SELECT count(*),
@@ -339,6 +329,7 @@ pub async fn take_playlist(
         return Ok(Err(NotViewed::PlaylistUnwatched));
     }
     let replayable = admitted.limit_per_user().is_some();
+    let recorded = admitted.participated(0, true);
     let participation_id = participation::record(&mut *conn, admitted).await?;
     if replayable {
         sqlx::query(
@@ -351,7 +342,10 @@ pub async fn take_playlist(
         .execute(&mut *conn)
         .await?;
     }
-    Ok(Ok(participated(participation_id, true)))
+    Ok(Ok(Participated {
+        participation_id,
+        ..recorded
+    }))
 }
 
 #[cfg(test)]
