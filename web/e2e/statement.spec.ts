@@ -1,9 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { confirmAgeIfAsked, DEMO_STATION_NAME, fetchHostStation } from "./demo-station";
+import { STAFF_EMAIL, STAFF_PASSWORD } from "./demo-staff";
 import { signUpAndActivate } from "./signup-flow";
 
-const STAFF_EMAIL = "equipe@demo.filia.com.br";
-const STAFF_PASSWORD = "Equipe123";
 // The demo station's sign-up activity pays 50 points; its currency is "Pontos", after the
 // amount, multiplier 1.
 const SIGNUP_REWARD = "50,00 Pontos";
