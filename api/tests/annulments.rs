@@ -491,3 +491,39 @@ async fn an_annulment_takes_only_the_trophies_it_undid(db: PgPool) {
         2
     );
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_activity_still_counts_an_annulled_participation_toward_its_limit(db: PgPool) {
+    let w = world(db).await;
+    sqlx::query("UPDATE actions SET limit_per_user = 1 WHERE id = $1")
+        .bind(w.action_id)
+        .execute(&w.db)
+        .await
+        .expect("limit");
+    let (participation, _) = w.take_part().await;
+    w.annul_as(&w.support, participation, "Fraude").await;
+    let detail = call(
+        &w.app,
+        "GET",
+        &format!("/api/actions/{}/", w.action_id),
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(detail["userActions"], 1);
+    assert_eq!(detail["availability"], "limit_reached");
+    let again = send_json(
+        &w.app,
+        "POST",
+        "/api/raw-content-participation",
+        Some(&w.token),
+        &[],
+        &json!({ "action_id": w.action_id }),
+    )
+    .await;
+    assert_eq!(
+        again.json(),
+        json!({ "messages": ["Olá, você já ultrapassou o limite de participações nessa atividade!"] })
+    );
+}

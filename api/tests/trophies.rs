@@ -80,9 +80,13 @@ impl World {
     }
 
     async fn grant_at_once(&self, runs: usize, user_id: Option<i64>) -> u64 {
+        // A member's grant (the job after a participation), or the nightly backfill.
         let grants = (0..runs).map(|_| async {
-            let mut conn = self.db.acquire().await.expect("conn");
-            trophies::grant(&mut conn, user_id).await.expect("grant")
+            match user_id {
+                Some(user_id) => trophies::grant_member(&self.db, user_id).await,
+                None => trophies::backfill(&self.db).await,
+            }
+            .expect("grant")
         });
         futures_util::future::join_all(grants)
             .await

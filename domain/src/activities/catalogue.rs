@@ -248,6 +248,9 @@ macro_rules! card_columns {
              (SELECT count(*) FROM participations p
                WHERE p.action_id = a.id AND p.user_id = ",
             $viewer,
+            ") + (SELECT count(*) FROM annulled_participations x
+                   WHERE x.action_id = a.id AND x.user_id = ",
+            $viewer,
             ") AS user_actions,
              coalesce((SELECT jsonb_agg(jsonb_build_object(
                                   'id', r.id, 'name', r.name,

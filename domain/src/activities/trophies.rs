@@ -4,7 +4,9 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::{PgConnection, PgExecutor};
+use sqlx::{PgConnection, PgExecutor, PgPool};
+
+use super::participation;
 use utoipa::ToSchema;
 
 use crate::infra::objects::Objects;
@@ -85,6 +87,46 @@ pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Resul
     .execute(conn)
     .await?;
     Ok(granted.rows_affected())
+}
+
+/// Grants `user_id` the trophies the member now meets, under the member's lock (as
+/// participations and annulments take it: an annulment never lands between what a grant
+/// read and what it wrote); answers how many.
+pub async fn grant_member(db: &PgPool, user_id: i64) -> sqlx::Result<u64> {
+    let mut tx = db.begin().await?;
+    participation::lock_member(&mut tx, user_id).await?;
+    let granted = grant(&mut tx, Some(user_id)).await?;
+    tx.commit().await?;
+    Ok(granted)
+}
+
+/// Members read per statement by [`backfill`].
+const BACKFILL_BATCH: i64 = 500;
+
+/// The nightly backfill: [`grant_member`] for every member of a station with an active
+/// trophy, in batches by id, so it holds one member's lock at a time and no statement reads
+/// every station's participations at once.
+pub async fn backfill(db: &PgPool) -> sqlx::Result<u64> {
+    let (mut after, mut granted) = (0_i64, 0_u64);
+    loop {
+        let members: Vec<i64> = sqlx::query_scalar(
+            "SELECT u.id FROM users u
+              WHERE u.id > $1
+                AND EXISTS (SELECT 1 FROM trophies t WHERE t.station_id = u.station_id AND t.active)
+              ORDER BY u.id LIMIT $2",
+        )
+        .bind(after)
+        .bind(BACKFILL_BATCH)
+        .fetch_all(db)
+        .await?;
+        let Some(&last) = members.last() else {
+            return Ok(granted);
+        };
+        for user_id in members {
+            granted += grant_member(db, user_id).await?;
+        }
+        after = last;
+    }
 }
 
 /// The trophies `user_id` holds whose rule is not met now (a journey that gained an

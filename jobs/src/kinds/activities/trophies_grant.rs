@@ -50,18 +50,11 @@ impl Job for TrophiesGrant {
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let retry =
             |err: sqlx::Error| JobError::retry("Os troféus não puderam ser concedidos.", err);
-        let mut tx = ctx.db().begin().await.map_err(retry)?;
-        // A member's grant under the member's lock, as participations and annulments take
-        // it: an annulment never lands between what this grant read and what it wrote.
-        if let Some(user_id) = self.user_id {
-            participation::lock_member(&mut tx, user_id)
-                .await
-                .map_err(retry)?;
+        let granted = match self.user_id {
+            Some(user_id) => trophies::grant_member(ctx.db(), user_id).await,
+            None => trophies::backfill(ctx.db()).await,
         }
-        let granted = trophies::grant(&mut tx, self.user_id)
-            .await
-            .map_err(retry)?;
-        tx.commit().await.map_err(retry)?;
+        .map_err(retry)?;
         if granted > 0 {
             tracing::info!(user_id = self.user_id, granted, "trophies granted");
         }
