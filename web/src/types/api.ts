@@ -90,6 +90,8 @@ export type OpsStation = Schemas["StationOverview"];
 /** The filter of the job list, as the list query and the bulk re-run take it. */
 export type OpsJobFilter = Schemas["BulkFilter"];
 export type OpsBulkRerunAnswer = Schemas["BulkDone"];
+/** What annulling a participation took back (docs/api-activities.md). */
+export type OpsAnnulled = Schemas["Annulled"];
 
 // Activities (docs/api-activities.md).
 /** When a member may take part, computed by the server at the time of the call. */

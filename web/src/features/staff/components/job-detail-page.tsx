@@ -3,6 +3,8 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { useSnackbar } from "@/components/snackbar/use-snackbar";
 import { useJobAction, useOpsJob } from "@/features/staff/api/jobs";
+import { participationOf } from "@/features/staff/api/participations";
+import { AnnulParticipation } from "@/features/staff/components/annul-participation";
 import { AuditList } from "@/features/staff/components/audit-list";
 import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
 import { JobStateBadge } from "@/features/staff/components/job-state-badge";
@@ -85,11 +87,13 @@ function JobActions({ job }: { job: OpsJobDetail }) {
 function JobDetail({ job }: { job: OpsJobDetail }) {
   const me = useOpsMe();
   const { owner } = job;
+  const participation = participationOf(job);
   return (
     <>
       <div className="ops-detail-head">
         <JobStateBadge state={job.state} />
         {me.can_act && <JobActions job={job} />}
+        {me.can_act && participation !== null && <AnnulParticipation participationId={participation} />}
       </div>
       {job.state === "running" && <ProgressBar progress={job.progress} />}
       {job.error && (
