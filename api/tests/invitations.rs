@@ -663,3 +663,71 @@ async fn an_address_gets_at_most_three_invitations_of_a_station_in_30_days(db: P
             .expect("skipped");
     assert_eq!(skipped, 2);
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_e_mail_s_unsubscribe_link_stops_the_station_s_invitations_to_that_address(db: PgPool) {
+    let world = world(db).await;
+    let sent = world.invite(&["ana@example.com"]).await;
+    assert_eq!(sent.status, StatusCode::CREATED, "{}", sent.text);
+    let mails = world.mails().await;
+    let text = mails[0].1["text"].as_str().expect("text").to_string();
+    let link = text
+        .split_whitespace()
+        .find(|word| word.contains("/convites/descadastrar?"))
+        .expect("unsubscribe link");
+    assert!(
+        !link.contains("ana"),
+        "the address is not in the link: {link}"
+    );
+    let query: std::collections::HashMap<&str, &str> = link
+        .split_once('?')
+        .expect("query")
+        .1
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .collect();
+    let body = |address: &str, hash: &str| {
+        json!({ "station_id": query["s"].parse::<i64>().expect("station"), "address": address,
+                "hash": hash })
+    };
+    let app = world.app.clone();
+    let unsubscribe = |body: Value| {
+        let app = app.clone();
+        async move {
+            send_json(
+                &app,
+                "POST",
+                "/api/invitation-unsubscribe",
+                None,
+                &[],
+                &body,
+            )
+            .await
+        }
+    };
+
+    // A forged signature, or the signature of another address, is refused.
+    let other = "0".repeat(64);
+    for forged in [
+        body(query["e"], &other),
+        body(&other, query["h"]),
+        body("zz", "zz"),
+    ] {
+        let refused = unsubscribe(forged).await;
+        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(refused.json(), json!({ "messages": ["Link inválido."] }));
+    }
+    for _ in 0..2 {
+        let done = unsubscribe(body(query["e"], query["h"])).await;
+        assert_eq!(done.status, StatusCode::NO_CONTENT, "{}", done.text);
+    }
+
+    // Another member of the station invites the address: it is skipped, not mailed.
+    let joao = insert_member(&world.db, world.station_id, "joao@example.com").await;
+    let joao_token = session_of(&world.db, joao).await;
+    let again = world
+        .mgm(&joao_token, json!({ "emails": ["Ana@Example.com"] }))
+        .await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    assert_eq!(world.mails().await.len(), 1);
+}

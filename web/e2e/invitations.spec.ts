@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { logIn, memberApi } from "./demo-member";
-import { DEMO_STATION_NAME, fetchHostStation } from "./demo-station";
+import { confirmAgeIfAsked, DEMO_STATION_NAME, fetchHostStation } from "./demo-station";
 import { waitForMail } from "./mailbox";
 
 // The demo's type 19 activity and the demo member's invitees (domain/src/infra/demo/
@@ -39,13 +39,27 @@ test("the demo member invites two addresses, both e-mails arrive with the invite
 
   const notifications = page.getByRole("region", { name: "Notificações" });
   await expect(notifications.getByText("Operação realizada com sucesso")).toBeVisible();
+  let unsubscribeLink = "";
   for (const to of addresses) {
     const mail = await waitForMail({ to, subject: "convidou você" });
     expect(mail.subject).toContain(DEMO_STATION_NAME);
     expect(mail.text).toContain(link);
     expect(mail.text).toContain("ganhe 50 pontos");
     expect(mail.html).toContain(link);
+    unsubscribeLink = /https?:\/\/\S+\/convites\/descadastrar\?\S+/.exec(mail.text)?.[0] ?? "";
+    expect(unsubscribeLink).not.toBe("");
   }
+
+  // The second addressee asks for no more invitations, from the e-mail's link.
+  const { pathname, search } = new URL(unsubscribeLink);
+  const visitor = await page.context().browser()?.newContext();
+  const visitorPage = await visitor?.newPage();
+  if (!visitorPage) throw new Error("no browser for the addressee");
+  await visitorPage.goto(`${pathname}${search}`);
+  await confirmAgeIfAsked(visitorPage, station);
+  await visitorPage.getByRole("button", { name: "Não quero receber convites" }).click();
+  await expect(visitorPage.getByText("Pronto: este endereço não receberá mais convites deste programa.")).toBeVisible();
+  await visitor?.close();
 
   await page.goto("/homepage/convites-do-usuario");
   const table = page.getByRole("table", { name: "Meus convites" });

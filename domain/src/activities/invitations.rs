@@ -7,6 +7,7 @@
 //! used: all of it is read here from the member's own records.
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
+use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
@@ -199,6 +200,7 @@ pub fn mail(
     to: &str,
     link: &str,
     points: i32,
+    unsubscribe: &str,
 ) -> OutgoingMail {
     let mut paragraphs = vec![format!(
         "Olá! {first_name} participa do {station_name} e convidou você para participar também."
@@ -212,6 +214,9 @@ pub fn mail(
     }
     paragraphs.push(format!(
         "Se você não conhece {first_name} ou não quer participar, é só ignorar este e-mail."
+    ));
+    paragraphs.push(format!(
+        "Não quer mais receber convites do {station_name}? Acesse: {unsubscribe}"
     ));
     let notice = Notice {
         heading: format!("Você foi convidado para o {station_name}"),
@@ -239,6 +244,7 @@ pub fn mail(
 pub async fn send(
     conn: &mut PgConnection,
     public_url: &str,
+    signing_key: &str,
     invitation: Invitation<'_>,
     now: DateTime<Utc>,
 ) -> anyhow::Result<Result<Sent, NotSent>> {
@@ -367,7 +373,15 @@ pub async fn send(
         .await?;
         if outcome == "mailed" {
             mails.push(Mail {
-                mail: mail(&branding, &station.name, &first_name, email, &link, points),
+                mail: mail(
+                    &branding,
+                    &station.name,
+                    &first_name,
+                    email,
+                    &link,
+                    points,
+                    &unsubscribe_link(signing_key, &station.url, station_id, email),
+                ),
                 station_id,
                 user_id,
                 about: ("invitation_mail", id),
@@ -442,16 +456,98 @@ pub async fn suppress(
     email: &str,
     reason: &str,
 ) -> sqlx::Result<()> {
+    suppress_hash(db, station_id, &email_hash(email), reason).await
+}
+
+async fn suppress_hash(
+    db: impl PgExecutor<'_>,
+    station_id: Option<i64>,
+    hash: &[u8; 32],
+    reason: &str,
+) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO mail_suppressions (station_id, email_hash, reason) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING",
     )
     .bind(station_id)
-    .bind(email_hash(email).as_slice())
+    .bind(hash.as_slice())
     .bind(reason)
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// The signature of an invitation's unsubscribe link: an HMAC of the station and the
+/// address' hash under `FILIA_SIGNING_KEY`, so a link cannot be made for another address.
+fn unsubscribe_mac(signing_key: &str, station_id: i64, hash: &[u8; 32]) -> Hmac<Sha256> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(signing_key.as_bytes())
+        .expect("HMAC takes a key of any length");
+    mac.update(format!("invitation-unsubscribe:{station_id}:{}", hex(hash)).as_bytes());
+    mac
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
+    if text.len() != 2 * N || !text.is_ascii() {
+        return None;
+    }
+    let mut bytes = [0; N];
+    for (i, byte) in bytes.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(bytes)
+}
+
+/// The page an invitation links to for its addressee to get no more invitations of the
+/// station: `{station url}/convites/descadastrar?s={stationId}&e={address hash}&h={mac}`.
+/// The address itself is not in it, only its hash.
+pub fn unsubscribe_link(
+    signing_key: &str,
+    station_url: &str,
+    station_id: i64,
+    email: &str,
+) -> String {
+    let hash = email_hash(email);
+    let mac = unsubscribe_mac(signing_key, station_id, &hash)
+        .finalize()
+        .into_bytes();
+    format!(
+        "{}/convites/descadastrar?s={station_id}&e={}&h={}",
+        station_url.trim_end_matches('/'),
+        hex(&hash),
+        hex(&mac)
+    )
+}
+
+pub const UNSUBSCRIBE_LINK_INVALID: &str = "Link inválido.";
+
+/// Records the unsubscribe link's address as one the station's invitations skip from now
+/// on, when the link's signature holds (compared in constant time); `false` otherwise.
+/// Following it again changes nothing.
+pub async fn unsubscribe(
+    db: impl PgExecutor<'_>,
+    signing_key: &str,
+    station_id: i64,
+    address_hash: &str,
+    signature: &str,
+) -> sqlx::Result<bool> {
+    let (Some(hash), Some(mac)) = (
+        from_hex::<32>(address_hash.trim()),
+        from_hex::<32>(signature.trim()),
+    ) else {
+        return Ok(false);
+    };
+    if unsubscribe_mac(signing_key, station_id, &hash)
+        .verify_slice(&mac)
+        .is_err()
+    {
+        return Ok(false);
+    }
+    suppress_hash(db, Some(station_id), &hash, "link").await?;
+    Ok(true)
 }
 
 /// Who the e-mail says invites: the member's first name, as long as it reads as a name. A
@@ -533,8 +629,10 @@ mod tests {
             "ana@example.com",
             &link,
             50,
+            "https://azul.example.com/convites/descadastrar?s=3&e=ab&h=cd",
         );
         assert_eq!(mail.subject, "Maria convidou você para o Clube Azul");
+        assert!(mail.text.contains("Não quer mais receber convites do Clube Azul? Acesse: https://azul.example.com/convites/descadastrar?s=3&e=ab&h=cd"));
         assert!(mail.text.contains(&link) && mail.html.contains(&link));
         assert!(mail.text.contains("ganhe 50 pontos"));
         assert!(mail.from.contains("Clube Azul"));

@@ -761,6 +761,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitation-unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stops the station's invitations to the address of an invitation e-mail's link
+         * @description No session: the signed link is the proof. Following it again changes nothing.
+         */
+        post: operations["invitation_unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{id}": {
         parameters: {
             query?: never;
@@ -2679,6 +2699,18 @@ export interface components {
              * @description Addresses the member may still invite today.
              */
             remaining_today: number;
+        };
+        /** @description An invitation e-mail's unsubscribe link, as its page sends it. */
+        InvitationUnsubscribe: {
+            /** @description The address' SHA-256 in hex (`e`): the address itself is never in the link. */
+            address: string;
+            /** @description The link's signature (`h`). */
+            hash: string;
+            /**
+             * Format: int64
+             * @description The station (`s`).
+             */
+            station_id: number;
         };
         /** @description An address as the spec's screens may send it: the text, or `{ "email": "..." }`. */
         InviteAddress: string | {
@@ -6997,6 +7029,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    invitation_unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationUnsubscribe"];
+            };
+        };
+        responses: {
+            /** @description The address gets no more invitations of the station */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Link inválido.; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

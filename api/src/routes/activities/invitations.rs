@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(send_mgm))
         .routes(routes!(send_mgp))
         .routes(routes!(member_get_members))
+        .routes(routes!(invitation_unsubscribe))
 }
 
 /// Invitation e-mails per client address: as many as the sign-up calls allow
@@ -125,6 +126,7 @@ async fn send(
     let sent = invitations::send(
         &mut tx,
         &state.config.public_url,
+        state.config.signing_key.expose(),
         Invitation {
             user_id: member.user_id,
             station_id: member.station_id,
@@ -249,4 +251,46 @@ async fn member_get_members(
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
     Ok(Json(invitations::of_member(&state.db, user_id).await?))
+}
+
+/// An invitation e-mail's unsubscribe link, as its page sends it.
+#[derive(Debug, Deserialize, ToSchema)]
+struct InvitationUnsubscribe {
+    /// The station (`s`).
+    station_id: i64,
+    /// The address' SHA-256 in hex (`e`): the address itself is never in the link.
+    address: String,
+    /// The link's signature (`h`).
+    hash: String,
+}
+
+/// Stops the station's invitations to the address of an invitation e-mail's link
+///
+/// No session: the signed link is the proof. Following it again changes nothing.
+#[utoipa::path(
+    post,
+    path = "/invitation-unsubscribe",
+    tag = "activities",
+    request_body = InvitationUnsubscribe,
+    responses(
+        (status = 204, description = "The address gets no more invitations of the station"),
+        (status = 422, description = "Link inválido.", body = Messages),
+    )
+)]
+async fn invitation_unsubscribe(
+    State(state): State<AppState>,
+    Json(link): Json<InvitationUnsubscribe>,
+) -> ApiResult<StatusCode> {
+    let done = invitations::unsubscribe(
+        &state.db,
+        state.config.signing_key.expose(),
+        link.station_id,
+        &link.address,
+        &link.hash,
+    )
+    .await?;
+    if !done {
+        return Err(ApiError::invalid(invitations::UNSUBSCRIBE_LINK_INVALID));
+    }
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -32,6 +32,12 @@ export const publicPageRoutes: RouteObject[] = [
     path: "compartilhamento",
     element: lazyScreen(async () => (await import("@/features/public-pages/components/share-redirect-page")).ShareRedirectPage),
   },
+  {
+    path: "convites/descadastrar",
+    element: lazyScreen(
+      async () => (await import("@/features/public-pages/components/invitation-unsubscribe-page")).InvitationUnsubscribePage,
+    ),
+  },
   // Any other first segment under /email falls through to the not-found page.
   {
     path: "email/inscricao/:userId/:userHash",
