@@ -195,7 +195,7 @@ async fn a_participation_gets_one_number_however_many_grants_run(db: PgPool) {
         format!("lucky_numbers:participation:{participation}")
     );
     let job: LuckyNumbersGrant = serde_json::from_value(queued[0].1.clone()).expect("payload");
-    assert_eq!(job.participation_id, participation);
+    assert_eq!(job.participation_id, Some(participation));
 
     world.run_at_once(vec![job; 10]).await;
     let numbers = world.numbers(campaign).await;
@@ -392,7 +392,7 @@ async fn a_full_campaign_gives_no_more_numbers_and_takes_no_index(db: PgPool) {
     for participation in participations {
         world
             .run_at_once(vec![LuckyNumbersGrant {
-                participation_id: participation,
+                participation_id: Some(participation),
             }])
             .await;
     }
@@ -420,7 +420,7 @@ async fn a_member_sees_only_their_own_numbers_with_the_publication_text(db: PgPo
     let participation = world.view(&world.token, counted).await;
     world
         .run_at_once(vec![LuckyNumbersGrant {
-            participation_id: participation,
+            participation_id: Some(participation),
         }])
         .await;
     let joao = insert_member(&world.db, world.station_id, "joao@example.com").await;
@@ -546,4 +546,44 @@ async fn the_demo_member_holds_a_number_of_the_demo_campaign_seeded_once(db: PgP
         .expect("seeded again");
     assert_eq!(listed().await, first, "a second seed changes nothing");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_backfill_gives_numbers_a_later_campaign_owes_once(db: PgPool) {
+    let world = world(db).await;
+    let counted = world.content(world.station_id, "Conheça o clube").await;
+    // Participations made before the campaign exists: the hook queues no grant for them.
+    let mut participations = Vec::new();
+    for index in 0..3 {
+        let member = insert_member(
+            &world.db,
+            world.station_id,
+            &format!("m{index}@example.com"),
+        )
+        .await;
+        let token = session_of(&world.db, member).await;
+        participations.push(world.view(&token, counted).await);
+    }
+    let campaign = world
+        .campaign(new_campaign(
+            world.station_id,
+            Rule::Activity(counted),
+            1000,
+        ))
+        .await;
+    assert!(world.numbers(campaign).await.is_empty());
+
+    // Two backfills at once and one after: each participation once, in id order.
+    world
+        .run_at_once(vec![
+            LuckyNumbersGrant::default(),
+            LuckyNumbersGrant::default(),
+        ])
+        .await;
+    world.run_at_once(vec![LuckyNumbersGrant::default()]).await;
+    let numbers = world.numbers(campaign).await;
+    assert_eq!(numbers.len(), 3, "{numbers:?}");
+    let holders: BTreeSet<i64> = numbers.iter().map(|(p, _, _)| *p).collect();
+    assert_eq!(holders, participations.into_iter().collect());
+    assert_eq!(world.next_index(campaign).await, 3);
 }

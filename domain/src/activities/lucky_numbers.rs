@@ -275,6 +275,47 @@ pub async fn grant(tx: &mut PgConnection, participation_id: i64) -> sqlx::Result
     Ok(granted)
 }
 
+/// Participations read per statement by [`backfill`].
+const BACKFILL_BATCH: i64 = 500;
+
+/// The nightly backfill: [`grant`] for every participation an active campaign owes a number
+/// (a campaign created after the participations it counts, a grant job that gave up), in
+/// id order and batches, each participation on a transaction of its own. Answers how many
+/// numbers were given; a second run gives none.
+pub async fn backfill(db: &PgPool) -> sqlx::Result<usize> {
+    let (mut after, mut given) = (0_i64, 0_usize);
+    loop {
+        let owed: Vec<i64> = sqlx::query_scalar(
+            "SELECT DISTINCT p.id
+               FROM participations p
+               JOIN giveaway_campaigns c
+                 ON c.station_id = p.station_id AND c.active
+                AND p.completed_at >= c.starts_at AND p.completed_at < c.ends_at
+              WHERE p.id > $1 AND p.earns
+                AND (c.action_id = p.action_id
+                     OR EXISTS (SELECT 1 FROM category_actions ca
+                                 WHERE ca.category_id = c.category_id
+                                   AND ca.action_id = p.action_id))
+                AND NOT EXISTS (SELECT 1 FROM giveaway_numbers n
+                                 WHERE n.campaign_id = c.id AND n.participation_id = p.id)
+              ORDER BY p.id LIMIT $2",
+        )
+        .bind(after)
+        .bind(BACKFILL_BATCH)
+        .fetch_all(db)
+        .await?;
+        let Some(&last) = owed.last() else {
+            return Ok(given);
+        };
+        for participation_id in owed {
+            let mut tx = db.begin().await?;
+            given += grant(&mut tx, participation_id).await?.len();
+            tx.commit().await?;
+        }
+        after = last;
+    }
+}
+
 /// Whether participation `participation_id` matches a campaign it holds no number in: the
 /// participation hook queues a grant only then, so stations without campaigns queue none.
 pub async fn owed(conn: &mut PgConnection, participation_id: i64) -> sqlx::Result<bool> {

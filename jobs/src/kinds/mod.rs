@@ -87,6 +87,10 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         Schedule::declare("trophies-backfill", "0 40 3 * * *", lookup, |_| {
             TrophiesGrant::default()
         })?,
+        // Lucky numbers campaigns owe participations made before they were created.
+        Schedule::declare("lucky-numbers-backfill", "0 50 3 * * *", lookup, |_| {
+            LuckyNumbersGrant::default()
+        })?,
         // The sandbox provider's webhook outbox, posted to our own endpoint (late and
         // duplicate deliveries, cards that settle later); nothing to do with Pagar.me.
         if lookup("FILIA_PAYMENTS").is_some_and(|p| p.trim() == "pagarme") {

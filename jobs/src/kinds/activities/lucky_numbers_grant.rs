@@ -1,7 +1,8 @@
 //! `lucky_numbers.grant`: gives a participation its number in every giveaway campaign its
 //! station runs that the participation matches. Queued by the participation hook, keyed by
 //! the participation; granting skips a campaign the participation already holds a number
-//! in, so a retried or duplicated run gives nothing more.
+//! in, so a retried or duplicated run gives nothing more. Without a participation it is
+//! the nightly backfill, for every participation a campaign still owes.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -12,9 +13,11 @@ use domain::activities::{lucky_numbers, participation};
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Job, JobContext, JobError};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LuckyNumbersGrant {
-    pub participation_id: i64,
+    /// `None`: the backfill.
+    #[serde(default)]
+    pub participation_id: Option<i64>,
 }
 
 impl LuckyNumbersGrant {
@@ -28,13 +31,15 @@ impl LuckyNumbersGrant {
             return Ok(None);
         }
         let (user_id, station_id) = participation::owner(&mut *tx, participation_id).await?;
-        Enqueue::new(Self { participation_id })
-            .owner(station_id, Some(user_id))
-            .about("participation", participation_id)
-            .idempotency_key(format!("lucky_numbers:participation:{participation_id}"))
-            .push(tx)
-            .await
-            .map(Some)
+        Enqueue::new(Self {
+            participation_id: Some(participation_id),
+        })
+        .owner(station_id, Some(user_id))
+        .about("participation", participation_id)
+        .idempotency_key(format!("lucky_numbers:participation:{participation_id}"))
+        .push(tx)
+        .await
+        .map(Some)
     }
 }
 
@@ -47,14 +52,21 @@ impl Job for LuckyNumbersGrant {
         let retry = |err: sqlx::Error| {
             JobError::retry("Os números da sorte não puderam ser concedidos.", err)
         };
+        let Some(participation_id) = self.participation_id else {
+            let given = lucky_numbers::backfill(ctx.db()).await.map_err(retry)?;
+            if given > 0 {
+                tracing::info!(given, "lucky numbers given by the backfill");
+            }
+            return Ok(json!({ "backfilled": given }));
+        };
         let mut tx = ctx.db().begin().await.map_err(retry)?;
-        let granted = lucky_numbers::grant(&mut tx, self.participation_id)
+        let granted = lucky_numbers::grant(&mut tx, participation_id)
             .await
             .map_err(retry)?;
         tx.commit().await.map_err(retry)?;
         for number in &granted {
             tracing::info!(
-                participation_id = self.participation_id,
+                participation_id,
                 campaign_id = number.campaign_id,
                 sequence = number.sequence,
                 "lucky number given"
