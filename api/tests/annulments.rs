@@ -527,3 +527,44 @@ async fn the_activity_still_counts_an_annulled_participation_toward_its_limit(db
         json!({ "messages": ["Olá, você já ultrapassou o limite de participações nessa atividade!"] })
     );
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_sign_up_annulled_before_its_credit_ran_is_never_paid(db: PgPool) {
+    let w = world(db).await;
+    catalogue::create(
+        &w.db,
+        &NewActivity {
+            station_id: w.station_id,
+            type_id: 2,
+            name: "Recompensa de cadastro".into(),
+            points: 50,
+            active: true,
+            ..NewActivity::default()
+        },
+    )
+    .await
+    .expect("sign-up reward");
+    // The account's confirmation records the participation and owes the sign-up credit.
+    let mut tx = w.db.begin().await.expect("tx");
+    let credits = rewards::on_account_confirmed(&mut tx, w.member_id)
+        .await
+        .expect("confirmed");
+    tx.commit().await.expect("commit");
+    let signup = credits.into_iter().next().expect("sign-up credit");
+    let participation: i64 = sqlx::query_scalar("SELECT id FROM participations WHERE user_id = $1")
+        .bind(w.member_id)
+        .fetch_one(&w.db)
+        .await
+        .expect("participation");
+
+    let annulled = w.annul_as(&w.support, participation, "Conta falsa").await;
+    assert_eq!(annulled.status, StatusCode::OK, "{}", annulled.text);
+    // The queued sign-up credit runs afterwards: its lot exists, reversed.
+    let mut tx = w.db.begin().await.expect("tx");
+    let lot = ledger::credit(&mut tx, &signup, None)
+        .await
+        .expect("credit");
+    tx.commit().await.expect("commit");
+    assert!(!lot.created);
+    assert_eq!(w.wallet_cents().await, 0);
+}

@@ -107,7 +107,9 @@ impl World {
     /// Moves the member's watches `seconds` into the past: that long has elapsed.
     async fn elapse(&self, user_id: i64, seconds: i64) {
         sqlx::query(
-            "UPDATE video_views SET started_at = started_at - make_interval(secs => $2)
+            "UPDATE video_views
+                SET started_at = started_at - make_interval(secs => $2),
+                    viewed_at = viewed_at - make_interval(secs => $2)
               WHERE user_id = $1",
         )
         .bind(user_id)
@@ -588,6 +590,54 @@ async fn videos_started_side_by_side_are_not_viewed_in_the_time_of_one(db: PgPoo
     // Both played "at once": the second needs its own 8 s after the first's.
     let second = claim(videos[1]).await;
     assert_eq!(messages(&second), json!([NOT_WATCHED]));
-    w.elapse(w.member_id, 6).await;
+    w.elapse(w.member_id, 7).await;
+    assert_eq!(messages(&claim(videos[1]).await), json!([NOT_WATCHED]));
+    w.elapse(w.member_id, 1).await;
     assert_eq!(claim(videos[1]).await.status, StatusCode::OK);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_video_started_long_before_does_not_open_the_others_at_once(db: PgPool) {
+    let w = world(db).await;
+    let (action, videos) = playlist(
+        &w.db,
+        w.station_id,
+        vec![
+            custom("um", 10, false),
+            custom("dois", 10, false),
+            custom("tres", 10, false),
+        ],
+        |_| (),
+    )
+    .await;
+    // The first started a day ago; the other two now, side by side.
+    w.report(
+        "POST",
+        videos[0],
+        json!({ "action_id": action, "has_viewed": false }),
+    )
+    .await;
+    w.elapse(w.member_id, 86_400).await;
+    for video in &videos[1..] {
+        w.report(
+            "POST",
+            *video,
+            json!({ "action_id": action, "has_viewed": false }),
+        )
+        .await;
+    }
+    w.elapse(w.member_id, 10).await;
+    let claim = |video: i64| {
+        w.report(
+            "PUT",
+            video,
+            json!({ "action_id": action, "has_viewed": true, "played": [[0, 10]] }),
+        )
+    };
+    assert_eq!(claim(videos[0]).await.status, StatusCode::OK);
+    // Each of the others counts from the view before it, not from the day-old start.
+    assert_eq!(messages(&claim(videos[1]).await), json!([NOT_WATCHED]));
+    w.elapse(w.member_id, 8).await;
+    assert_eq!(claim(videos[1]).await.status, StatusCode::OK);
+    assert_eq!(messages(&claim(videos[2]).await), json!([NOT_WATCHED]));
 }

@@ -179,7 +179,7 @@ pub async fn annul(
         reversed_cents += ledger::reverse(&mut *conn, lot_id).await?.taken;
     }
     if lots.is_empty()
-        && let Some(credit) = rewards::on_participation(&mut *conn, participation_id).await?
+        && let Some(credit) = rewards::participation_credit(&mut *conn, participation_id).await?
     {
         let lot = ledger::credit(&mut *conn, &credit, None).await?;
         ledger::reverse(&mut *conn, lot.lot_id).await?;

@@ -322,6 +322,18 @@ pub async fn send(
             .fetch_all(&mut *conn)
             .await?;
     let fresh_hashes: Vec<Vec<u8>> = fresh.iter().map(|(_, hash)| (*hash).clone()).collect();
+    // Senders of one station mailing one address at once are counted one after the other:
+    // a lock per address, taken in a fixed order after the member's (no two wait crosswise).
+    let mut locked = fresh_hashes.clone();
+    locked.sort();
+    locked.dedup();
+    for hash in &locked {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, $2))")
+            .bind(format!("invitation-address:{station_id}:{}", hex(hash)))
+            .bind(0_i64)
+            .execute(&mut *conn)
+            .await?;
+    }
     let crowded: Vec<Vec<u8>> = sqlx::query_scalar(
         "SELECT email_hash FROM invitation_mails
           WHERE station_id = $1 AND email_hash = ANY ($2) AND outcome = 'mailed'

@@ -278,42 +278,69 @@ pub async fn grant(tx: &mut PgConnection, participation_id: i64) -> sqlx::Result
 /// Participations read per statement by [`backfill`].
 const BACKFILL_BATCH: i64 = 500;
 
-/// The nightly backfill: [`grant`] for every participation an active campaign owes a number
-/// (a campaign created after the participations it counts, a grant job that gave up), in
-/// id order and batches, each participation on a transaction of its own. Answers how many
-/// numbers were given; a second run gives none.
+/// The nightly backfill: [`grant`] for every participation an active campaign still owes a
+/// number (a campaign created after the participations it counts, a grant job that gave
+/// up), campaign by campaign, in participation id order and batches, each participation on
+/// a transaction of its own. Only campaigns that ended less than a day ago or run still:
+/// numbers are not handed out after the draw. A participation whose grant fails (annulled
+/// meanwhile) is logged and left. Answers how many numbers were given; a second run gives
+/// none.
 pub async fn backfill(db: &PgPool) -> sqlx::Result<usize> {
-    let (mut after, mut given) = (0_i64, 0_usize);
-    loop {
-        let owed: Vec<i64> = sqlx::query_scalar(
-            "SELECT DISTINCT p.id
-               FROM participations p
-               JOIN giveaway_campaigns c
-                 ON c.station_id = p.station_id AND c.active
-                AND p.completed_at >= c.starts_at AND p.completed_at < c.ends_at
-              WHERE p.id > $1 AND p.earns
-                AND (c.action_id = p.action_id
-                     OR EXISTS (SELECT 1 FROM category_actions ca
-                                 WHERE ca.category_id = c.category_id
-                                   AND ca.action_id = p.action_id))
-                AND NOT EXISTS (SELECT 1 FROM giveaway_numbers n
-                                 WHERE n.campaign_id = c.id AND n.participation_id = p.id)
-              ORDER BY p.id LIMIT $2",
-        )
-        .bind(after)
-        .bind(BACKFILL_BATCH)
-        .fetch_all(db)
-        .await?;
-        let Some(&last) = owed.last() else {
-            return Ok(given);
-        };
-        for participation_id in owed {
-            let mut tx = db.begin().await?;
-            given += grant(&mut tx, participation_id).await?.len();
-            tx.commit().await?;
+    let campaigns: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM giveaway_campaigns
+          WHERE active AND now() < ends_at + interval '1 day' ORDER BY id",
+    )
+    .fetch_all(db)
+    .await?;
+    let mut given = 0;
+    for campaign_id in campaigns {
+        let mut after = 0_i64;
+        loop {
+            // By the campaign's activity or its category's, through participations'
+            // (action_id, user_id) index, within the campaign's dates.
+            let owed: Vec<i64> = sqlx::query_scalar(
+                "SELECT p.id
+                   FROM giveaway_campaigns c
+                   JOIN participations p
+                     ON p.station_id = c.station_id
+                    AND p.completed_at >= c.starts_at AND p.completed_at < c.ends_at
+                  WHERE c.id = $1 AND p.id > $2 AND p.earns
+                    AND (p.action_id = c.action_id
+                         OR p.action_id IN (SELECT ca.action_id FROM category_actions ca
+                                             WHERE ca.category_id = c.category_id))
+                    AND NOT EXISTS (SELECT 1 FROM giveaway_numbers n
+                                     WHERE n.campaign_id = c.id AND n.participation_id = p.id)
+                  ORDER BY p.id LIMIT $3",
+            )
+            .bind(campaign_id)
+            .bind(after)
+            .bind(BACKFILL_BATCH)
+            .fetch_all(db)
+            .await?;
+            let Some(&last) = owed.last() else {
+                break;
+            };
+            for participation_id in owed {
+                match grant_alone(db, participation_id).await {
+                    Ok(granted) => given += granted,
+                    Err(err) => tracing::warn!(
+                        participation_id,
+                        error = %crate::infra::telemetry::Loggable(&err),
+                        "lucky numbers backfill left a participation"
+                    ),
+                }
+            }
+            after = last;
         }
-        after = last;
     }
+    Ok(given)
+}
+
+async fn grant_alone(db: &PgPool, participation_id: i64) -> sqlx::Result<usize> {
+    let mut tx = db.begin().await?;
+    let granted = grant(&mut tx, participation_id).await?.len();
+    tx.commit().await?;
+    Ok(granted)
 }
 
 /// Whether participation `participation_id` matches a campaign it holds no number in: the

@@ -103,9 +103,10 @@ pub async fn grant_member(db: &PgPool, user_id: i64) -> sqlx::Result<u64> {
 /// Members read per statement by [`backfill`].
 const BACKFILL_BATCH: i64 = 500;
 
-/// The nightly backfill: [`grant_member`] for every member of a station with an active
-/// trophy, in batches by id, so it holds one member's lock at a time and no statement reads
-/// every station's participations at once.
+/// The nightly backfill: [`grant_member`] for every member who took part in anything (every
+/// rule counts participations) of a station with an active trophy, in batches by id, so it
+/// holds one member's lock at a time and no statement reads every station's participations
+/// at once.
 pub async fn backfill(db: &PgPool) -> sqlx::Result<u64> {
     let (mut after, mut granted) = (0_i64, 0_u64);
     loop {
@@ -113,6 +114,7 @@ pub async fn backfill(db: &PgPool) -> sqlx::Result<u64> {
             "SELECT u.id FROM users u
               WHERE u.id > $1
                 AND EXISTS (SELECT 1 FROM trophies t WHERE t.station_id = u.station_id AND t.active)
+                AND EXISTS (SELECT 1 FROM participations p WHERE p.user_id = u.id)
               ORDER BY u.id LIMIT $2",
         )
         .bind(after)

@@ -224,27 +224,21 @@ pub async fn report(
         if !watched_enough(video.custom, duration_ms, watch.played_ms, elapsed_ms) {
             return Ok(Err(NotViewed::NotWatched));
         }
-        // One member watches one video at a time: since the first watch of the activity
-        // began, the clock must cover this video and every one viewed before it, so
-        // videos started side by side (two tabs, a script) are not viewed in the time of
-        // the longest.
-        let (first_start, viewed_ms): (DateTime<Utc>, i64) = sqlx::query_as(
-            "SELECT min(w.started_at),
-                    coalesce(sum(v.duration_seconds::int8 * 1000)
-                               FILTER (WHERE w.viewed_at IS NOT NULL AND w.video_id <> $3), 0)::int8
-               FROM video_views w JOIN action_videos v ON v.id = w.video_id
-              WHERE w.user_id = $1 AND w.action_id = $2 AND w.started_at IS NOT NULL",
+        // One member watches one video at a time: this watch counts from its own start or
+        // from the last view accepted in the activity, whichever is later, so videos started
+        // side by side (two tabs, a script, one started days before) are viewed one after
+        // the other, never in the time of the longest.
+        let last_viewed: Option<DateTime<Utc>> = sqlx::query_scalar(
+            "SELECT max(viewed_at) FROM video_views
+              WHERE user_id = $1 AND action_id = $2 AND video_id <> $3",
         )
         .bind(user_id)
         .bind(video.action_id)
         .bind(video_id)
         .fetch_one(&mut *conn)
         .await?;
-        let since_first_ms = (now - first_start).num_milliseconds();
-        if !clock_covers(
-            since_first_ms,
-            needed_ms(viewed_ms) + needed_ms(duration_ms),
-        ) {
+        let from = last_viewed.map_or(watch.started_at, |at| at.max(watch.started_at));
+        if !clock_covers((now - from).num_milliseconds(), needed_ms(duration_ms)) {
             return Ok(Err(NotViewed::NotWatched));
         }
     }

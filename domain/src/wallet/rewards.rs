@@ -349,6 +349,32 @@ pub async fn on_participation(
     }))
 }
 
+/// The credit participation `participation_id` earns, as its job writes it: the activity's
+/// ([`on_participation`]), or for the sign-up reward (type 2) the member's sign-up credit.
+pub async fn participation_credit(
+    conn: &mut PgConnection,
+    participation_id: i64,
+) -> sqlx::Result<Option<Credit>> {
+    if let Some(credit) = on_participation(&mut *conn, participation_id).await? {
+        return Ok(Some(credit));
+    }
+    let signup: Option<(i64, i64, i64, String, i32)> = sqlx::query_as(
+        "SELECT p.user_id, p.station_id, a.id, a.name, a.points + a.additional_cashback
+           FROM participations p
+           JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
+          WHERE p.id = $1 AND a.type_id = $2 AND a.points + a.additional_cashback > 0",
+    )
+    .bind(participation_id)
+    .bind(SIGNUP_TYPE)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(
+        signup.map(|(user_id, station_id, action_id, name, points)| {
+            signup_credit(user_id, station_id, action_id, name, points)
+        }),
+    )
+}
+
 /// An activity's credit for one participation, keyed by it.
 fn activity_credit(
     user_id: i64,

@@ -4,6 +4,8 @@
 //! in, so a retried or duplicated run gives nothing more. Without a participation it is
 //! the nightly backfill, for every participation a campaign still owes.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
@@ -47,6 +49,8 @@ impl Job for LuckyNumbersGrant {
     const QUEUE: &'static str = "lucky_numbers.grant";
     const MAX_ATTEMPTS: i32 = 8;
     const CONCURRENCY: usize = 2;
+    /// The backfill reads every open campaign's participations.
+    const TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         let retry = |err: sqlx::Error| {

@@ -40,12 +40,16 @@ export function useVideoReport(activity: Pick<Activity, "id">) {
 /** The playlist's participation: the spec's own call for one of YouTube or Vimeo videos. */
 export function usePlaylistParticipation(activity: Pick<Activity, "id" | "action_videos">) {
   const queryClient = useQueryClient();
+  const { userId } = useMemberScope();
   const external = activity.action_videos.some((video) => !video.video.custom);
   const path = external ? "/video-youtube-participation" : "/video-playlist-participation";
   return useMutation({
     mutationFn: () => api.post<ParticipationRecorded>(path, { action_id: activity.id }),
     meta: OWN_ERROR_TEXT,
     onSuccess: async () => {
+      // The page shown reads its views again (a limited playlist's were spent); the rest
+      // of the activities' answers, when next shown.
+      await queryClient.invalidateQueries({ queryKey: activityKeys.detail(userId, String(activity.id)) });
       await queryClient.invalidateQueries({ queryKey: activityKeys.all, refetchType: "none" });
     },
   });

@@ -58,13 +58,20 @@ export function PlaylistBody({ activity }: { activity: Activity }) {
     if (!open || !everyViewed || playlistSent.current) return;
     playlistSent.current = true;
     takePlaylist(undefined, {
-      onSuccess: (answer) => setFeedbackOpen(answer.recorded),
+      onSuccess: (answer) => {
+        setFeedbackOpen(answer.recorded);
+        // A limited playlist spent its views: the next participation is a new watch.
+        if (activity.limitPerUser !== null) {
+          started.current.clear();
+          playlistSent.current = false;
+        }
+      },
       // Sent again at the next change of the views (or visit), not never.
       onError: () => {
         playlistSent.current = false;
       },
     });
-  }, [open, everyViewed, takePlaylist]);
+  }, [open, everyViewed, takePlaylist, activity.limitPerUser]);
 
   // The lock is the server's answer to the claim the end of a required video sends: the
   // next plays once it opens (state adjusted while rendering, as React advises).
