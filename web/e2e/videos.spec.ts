@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { earnedCents, logIn, memberApi } from "./demo-member";
+import { headerBalanceCents, releaseCashbackNow } from "./demo-staff";
 import { fetchHostStation } from "./demo-station";
 
 // The demo playlist (domain/src/infra/demo/activities.rs): three clips of 6 s drawn by the
@@ -17,6 +18,7 @@ test("the demo member watches the playlist to the end and earns its points once"
   const member = await memberApi(request, station);
   const before = await earnedCents(request, member);
   await logIn(page, station);
+  const headerBefore = await headerBalanceCents(page);
 
   await page.getByRole("region", { name: JOURNEY }).getByRole("link", { name: new RegExp(`^${PLAYLIST}`) }).click();
   await expect(page.getByRole("heading", { level: 1, name: PLAYLIST })).toBeVisible();
@@ -51,4 +53,13 @@ test("the demo member watches the playlist to the end and earns its points once"
   });
   expect(again.status()).toBe(200);
   expect(await earnedCents(request, member)).toBe(before + PLAYLIST_CREDIT_CENTS);
+
+  // Released by staff (the console's 'Liberar agora'), what the member earned taking part
+  // (this playlist, and research.spec's quiz win) reaches the header's balance. Last of the
+  // browser tests: the shop's need the demo member's balance below a seat's price.
+  await releaseCashbackNow(request, station);
+  await expect(async () => {
+    await page.reload();
+    expect(await headerBalanceCents(page)).toBeGreaterThanOrEqual(headerBefore + PLAYLIST_CREDIT_CENTS);
+  }).toPass({ timeout: 30_000 });
 });
