@@ -7,6 +7,8 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use sqlx::PgExecutor;
 
+use crate::shared::hex;
+
 type HmacSha256 = Hmac<Sha256>;
 
 fn mac(signing_key: &str, user_id: i64) -> HmacSha256 {
@@ -18,30 +20,15 @@ fn mac(signing_key: &str, user_id: i64) -> HmacSha256 {
 
 /// The hash of a user's links, as 64 lower-case hex digits.
 pub fn hash(signing_key: &str, user_id: i64) -> String {
-    mac(signing_key, user_id)
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(&mac(signing_key, user_id).finalize().into_bytes())
 }
 
 /// Whether `hash` is the user's, compared in constant time.
 pub fn verify(signing_key: &str, user_id: i64, hash: &str) -> bool {
-    let Some(bytes) = from_hex(hash.trim()) else {
+    let Some(bytes) = hex::decode(hash.trim()) else {
         return false;
     };
     mac(signing_key, user_id).verify_slice(&bytes).is_ok()
-}
-
-fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() != 64 || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
 }
 
 /// The two pages of the web app an e-mail links to, on the station's own address.

@@ -17,6 +17,7 @@ use super::participation::{self, Refused};
 use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::shared::hex;
 use crate::shared::time::brasilia;
 use crate::shared::validate::{self, message};
 use crate::stations::station;
@@ -329,7 +330,10 @@ pub async fn send(
     locked.dedup();
     for hash in &locked {
         sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, $2))")
-            .bind(format!("invitation-address:{station_id}:{}", hex(hash)))
+            .bind(format!(
+                "invitation-address:{station_id}:{}",
+                hex::encode(hash)
+            ))
             .bind(0_i64)
             .execute(&mut *conn)
             .await?;
@@ -494,23 +498,8 @@ async fn suppress_hash(
 fn unsubscribe_mac(signing_key: &str, station_id: i64, hash: &[u8; 32]) -> Hmac<Sha256> {
     let mut mac = Hmac::<Sha256>::new_from_slice(signing_key.as_bytes())
         .expect("HMAC takes a key of any length");
-    mac.update(format!("invitation-unsubscribe:{station_id}:{}", hex(hash)).as_bytes());
+    mac.update(format!("invitation-unsubscribe:{station_id}:{}", hex::encode(hash)).as_bytes());
     mac
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.is_ascii() {
-        return None;
-    }
-    let mut bytes = [0; N];
-    for (i, byte) in bytes.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(bytes)
 }
 
 /// The page an invitation links to for its addressee to get no more invitations of the
@@ -529,8 +518,8 @@ pub fn unsubscribe_link(
     format!(
         "{}/convites/descadastrar?s={station_id}&e={}&h={}",
         station_url.trim_end_matches('/'),
-        hex(&hash),
-        hex(&mac)
+        hex::encode(&hash),
+        hex::encode(&mac)
     )
 }
 
@@ -547,8 +536,8 @@ pub async fn unsubscribe(
     signature: &str,
 ) -> sqlx::Result<bool> {
     let (Some(hash), Some(mac)) = (
-        from_hex::<32>(address_hash.trim()),
-        from_hex::<32>(signature.trim()),
+        hex::decode_array::<32>(address_hash.trim()),
+        hex::decode_array::<32>(signature.trim()),
     ) else {
         return Ok(false);
     };

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgExecutor;
 
+use crate::shared::hex;
+
 /// The spec's activity type of "Share on social media".
 pub const SHARE_TYPE: i16 = 5;
 
@@ -86,10 +88,7 @@ pub fn network_key(signing_key: &str, ip: Option<IpAddr>) -> String {
         .expect("HMAC takes a key of any length");
     mac.update(b"share-network\n");
     mac.update(network.as_bytes());
-    mac.finalize().into_bytes()[..16]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    hex::encode(&mac.finalize().into_bytes()[..16])
 }
 
 /// The browser's own random id when it looks like one (16 to 64 letters, digits, `-` or
@@ -97,13 +96,7 @@ pub fn network_key(signing_key: &str, ip: Option<IpAddr>) -> String {
 pub fn visitor_key(visitor_id: Option<&str>, client_hash: &[u8; 32]) -> String {
     match visitor_id.map(str::trim).filter(|id| is_random_id(id)) {
         Some(id) => format!("v:{id}"),
-        None => format!(
-            "c:{}",
-            client_hash
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        ),
+        None => format!("c:{}", hex::encode(client_hash)),
     }
 }
 
