@@ -6,7 +6,7 @@
 //! What the client says about the inviter, the station, the link or the points is never
 //! used: all of it is read here from the member's own records.
 
-use chrono::{DateTime, Duration, NaiveTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -18,7 +18,7 @@ use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::hex;
-use crate::shared::time::brasilia;
+use crate::shared::time::brasilia_day_start;
 use crate::shared::validate::{self, message};
 use crate::stations::station;
 
@@ -131,16 +131,6 @@ pub fn checked_addresses(emails: &[String]) -> Result<Vec<String>, NotSent> {
 /// The SHA-256 of an address as stored (`invitation_mails`, `mail_suppressions`).
 pub fn email_hash(email: &str) -> [u8; 32] {
     Sha256::digest(email.trim().to_lowercase().as_bytes()).into()
-}
-
-/// Midnight of `now`'s day in Brasília, when the member's daily count starts again.
-fn day_start(now: DateTime<Utc>) -> DateTime<Utc> {
-    now.with_timezone(&brasilia())
-        .date_naive()
-        .and_time(NaiveTime::MIN)
-        .and_local_timezone(brasilia())
-        .single()
-        .map_or(now, |start| start.with_timezone(&Utc))
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -292,7 +282,7 @@ pub async fn send(
         "SELECT count(*) FROM invitation_mails WHERE inviter_id = $1 AND sent_at >= $2",
     )
     .bind(user_id)
-    .bind(day_start(now))
+    .bind(brasilia_day_start(now))
     .fetch_one(&mut *conn)
     .await?;
     let hashes: Vec<Vec<u8>> = emails.iter().map(|e| email_hash(e).to_vec()).collect();
@@ -572,8 +562,6 @@ pub fn sender_name(full_name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use chrono::TimeZone;
-
     use super::*;
 
     fn list(emails: &[&str]) -> Vec<String> {
@@ -605,17 +593,6 @@ mod tests {
                 "Email inválido".into()
             ]))
         );
-    }
-
-    #[test]
-    fn the_day_is_brasilias() {
-        let utc = |d, h| {
-            Utc.with_ymd_and_hms(2026, 11, d, h, 0, 0)
-                .single()
-                .expect("date")
-        };
-        assert_eq!(day_start(utc(21, 2)), utc(20, 3));
-        assert_eq!(day_start(utc(21, 3)), utc(21, 3));
     }
 
     #[test]

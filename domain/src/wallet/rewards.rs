@@ -6,13 +6,13 @@
 
 use std::collections::HashSet;
 
-use chrono::{DateTime, NaiveTime, Utc};
+use chrono::Utc;
 use sqlx::PgConnection;
 
 use super::ledger::{Credit, SourceKind};
 use super::rules;
 use crate::activities::sharing::{SHARE_TYPE, Visit};
-use crate::shared::time::brasilia;
+use crate::shared::time::brasilia_day_start;
 
 /// The spec's activity type of the sign-up reward.
 pub const SIGNUP_TYPE: i16 = 2;
@@ -211,17 +211,6 @@ pub async fn on_share_visit(
     Ok(Some(credit))
 }
 
-/// Midnight of `now`'s day in Brasília time, the day members and stations count in.
-fn brasilia_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
-    let local = now.with_timezone(&brasilia());
-    local
-        .date_naive()
-        .and_time(NaiveTime::MIN)
-        .and_local_timezone(brasilia())
-        .single()
-        .map_or(now, |start| start.with_timezone(&Utc))
-}
-
 /// Why a member's claim for participation credits (`user-earn-points`) is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimRefused {
@@ -393,25 +382,5 @@ fn activity_credit(
         amount: cents(points),
         description: name,
         action_id: Some(action_id),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use chrono::TimeZone;
-
-    use super::*;
-
-    #[test]
-    fn the_share_cap_counts_brasilia_days() {
-        let utc = |d, h, mi| {
-            Utc.with_ymd_and_hms(2026, 11, d, h, mi, 0)
-                .single()
-                .expect("valid")
-        };
-        // 02:59 UTC on the 21st is still the 20th in Brasília: the day began at 03:00 UTC.
-        assert_eq!(brasilia_day_start(utc(21, 2, 59)), utc(20, 3, 0));
-        assert_eq!(brasilia_day_start(utc(21, 3, 0)), utc(21, 3, 0));
-        assert_eq!(brasilia_day_start(utc(21, 23, 30)), utc(21, 3, 0));
     }
 }
