@@ -24,6 +24,7 @@ pub mod extract;
 pub mod ip_throttle;
 pub mod login_throttle;
 pub mod member;
+pub mod member_throttle;
 pub mod metrics;
 pub mod openapi;
 pub mod routes;

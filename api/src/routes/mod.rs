@@ -13,6 +13,7 @@ use crate::state::AppState;
 pub mod accounts;
 pub mod activities;
 pub mod commerce;
+pub mod feed;
 pub mod health;
 pub mod jobs;
 pub mod media;
@@ -33,6 +34,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(activities::router())
         .merge(wallet::router())
         .merge(commerce::router())
+        .merge(feed::router())
         .nest("/ops", staff::router())
 }
 

@@ -73,10 +73,11 @@ pub fn decode_base64(input: &str, max_bytes: usize) -> Result<Vec<u8>, ImageErro
     Ok(bytes)
 }
 
+static PERMITS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(DECODERS);
+
 /// [`decode_base64`] then [`normalize`], on the blocking pool and behind the process-wide
 /// decoder permits: what request handlers call. The outer error is a failed task only.
 pub async fn process(base64: String, max_side: u32) -> anyhow::Result<Result<Encoded, ImageError>> {
-    static PERMITS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(DECODERS);
     let _permit = PERMITS.acquire().await?;
     let result = tokio::task::spawn_blocking(move || {
         let bytes = decode_base64(&base64, MAX_UPLOAD_BYTES)?;
@@ -84,6 +85,16 @@ pub async fn process(base64: String, max_side: u32) -> anyhow::Result<Result<Enc
     })
     .await?;
     Ok(result)
+}
+
+/// [`normalize`] on the blocking pool behind the same permits, for bytes a caller decoded
+/// and checked itself (a limit or kinds of its own).
+pub async fn normalize_blocking(
+    bytes: Vec<u8>,
+    max_side: u32,
+) -> anyhow::Result<Result<Encoded, ImageError>> {
+    let _permit = PERMITS.acquire().await?;
+    Ok(tokio::task::spawn_blocking(move || normalize(&bytes, max_side)).await?)
 }
 
 /// JPEG, PNG, WebP or GIF (its first frame), turned by its EXIF orientation and shrunk to fit

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures_util::stream::{BoxStream, StreamExt};
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
-use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload};
+use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload, WriteMultipart};
 
 /// Where the API serves stored objects; a stored URL is this plus the key.
 pub const PUBLIC_PREFIX: &str = "/api/media/";
@@ -75,6 +75,44 @@ impl Objects {
             .put(&parse_key(key)?, PutPayload::from(bytes))
             .await?;
         Ok(())
+    }
+
+    /// Stores the file at `path` under `key`, read and sent a part at a time (a video of
+    /// 200 MB is never held whole in memory); answers the bytes stored. A failure leaves
+    /// nothing under `key`.
+    pub async fn put_file(&self, key: &str, path: &FsPath) -> anyhow::Result<u64> {
+        use tokio::io::AsyncReadExt;
+        let location = parse_key(key)?;
+        let mut file = tokio::fs::File::open(path)
+            .await
+            .map_err(|err| anyhow::anyhow!("opening {}: {err}", path.display()))?;
+        let mut upload =
+            WriteMultipart::new_with_chunk_size(self.store.put_multipart(&location).await?, PART);
+        let mut stored = 0u64;
+        let copied: anyhow::Result<()> = async {
+            loop {
+                // At most two parts in flight plus the one being read: ~3 parts of memory.
+                upload.wait_for_capacity(2).await?;
+                let mut part = Vec::with_capacity(PART);
+                let read = (&mut file).take(PART as u64).read_to_end(&mut part).await?;
+                if read == 0 {
+                    return Ok(());
+                }
+                stored += read as u64;
+                upload.put(Bytes::from(part));
+            }
+        }
+        .await;
+        match copied {
+            Ok(()) => {
+                upload.finish().await?;
+                Ok(stored)
+            }
+            Err(err) => {
+                let _ = upload.abort().await;
+                Err(err)
+            }
+        }
     }
 
     /// `None` for a key that holds nothing, or that is not a key at all (`..`, empty parts).
@@ -180,6 +218,9 @@ impl Objects {
     }
 }
 
+/// The part size of [`Objects::put_file`]: S3's minimum part size is 5 MiB.
+const PART: usize = 8 * 1024 * 1024;
+
 /// The longest key, and the longest part of one, that are keys at all: ours are a few dozen
 /// characters; a store (a file system: 255 bytes a name) fails on much longer ones.
 const MAX_KEY_LEN: usize = 512;
@@ -232,6 +273,12 @@ fn content_type(key: &str) -> &'static str {
         Some("gif") => "image/gif",
         Some("pdf") => "application/pdf",
         Some("mp4") => "video/mp4",
+        Some("mov") => "video/quicktime",
+        Some("webm") => "video/webm",
+        Some("wmv") => "video/x-ms-wmv",
+        Some("zip") => "application/zip",
+        Some("doc") => "application/msword",
+        Some("docx") => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         _ => "application/octet-stream",
     }
 }
@@ -285,6 +332,42 @@ mod tests {
         objects.delete("users/1/a.png").await.expect("delete again");
         assert!(objects.get("users/1/a.png").await.expect("get").is_none());
         assert!(objects.get("../etc/passwd").await.expect("get").is_none());
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn a_file_is_stored_in_parts_and_read_back_whole() {
+        let dir = std::env::temp_dir().join(format!("filia-objects-{}", ulid::Ulid::generate()));
+        let objects = Objects::local(&dir.join("objects")).expect("store");
+        // Two whole parts and a bit: the last part is short.
+        let bytes: Vec<u8> = (0..2 * PART + 1234).map(|i| (i % 251) as u8).collect();
+        let source = dir.join("source.mp4");
+        std::fs::write(&source, &bytes).expect("source");
+        let stored = objects
+            .put_file("feed/videos/a.mp4", &source)
+            .await
+            .expect("put_file");
+        assert_eq!(stored, bytes.len() as u64);
+        let object = objects
+            .get("feed/videos/a.mp4")
+            .await
+            .expect("get")
+            .expect("found");
+        assert_eq!(object.bytes.as_ref(), bytes.as_slice());
+        assert_eq!(object.content_type, "video/mp4");
+        assert!(
+            objects
+                .put_file("feed/videos/b.mp4", &dir.join("missing.mp4"))
+                .await
+                .is_err()
+        );
+        assert!(
+            objects
+                .head("feed/videos/b.mp4")
+                .await
+                .expect("head")
+                .is_none()
+        );
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -17,6 +17,8 @@ pub enum FileKind {
     Mp4,
     Mov,
     Webm,
+    /// An ASF container: Windows Media Video (the spec's ".wmw" is a typo of .wmv).
+    Wmv,
 }
 
 impl FileKind {
@@ -31,11 +33,12 @@ impl FileKind {
             Self::Mp4 => "mp4",
             Self::Mov => "mov",
             Self::Webm => "webm",
+            Self::Wmv => "wmv",
         }
     }
 
     pub fn is_video(self) -> bool {
-        matches!(self, Self::Mp4 | Self::Mov | Self::Webm)
+        matches!(self, Self::Mp4 | Self::Mov | Self::Webm | Self::Wmv)
     }
 
     /// The documents and images a file answer (and a document upload) takes.
@@ -61,6 +64,9 @@ pub fn kind_of(bytes: &[u8]) -> Option<FileKind> {
         Some(FileKind::Doc)
     } else if starts(&[0x1A, 0x45, 0xDF, 0xA3]) {
         Some(FileKind::Webm)
+    } else if starts(&[0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) {
+        // The ASF header object's GUID.
+        Some(FileKind::Wmv)
     } else if bytes.len() >= 12 && &bytes[4..8] == b"ftyp" {
         // The brand says QuickTime or one of the MP4 family.
         Some(if &bytes[8..12] == b"qt  " {
@@ -86,6 +92,11 @@ mod tests {
         assert_eq!(kind_of(b"PK\x03\x04word/"), Some(FileKind::Zip));
         assert_eq!(kind_of(b"just some text renamed .pdf"), None);
         assert_eq!(kind_of(b""), None);
+        assert_eq!(
+            kind_of(&[0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9]),
+            Some(FileKind::Wmv)
+        );
         assert!(FileKind::Webm.is_video() && FileKind::Doc.is_document());
+        assert!(FileKind::Wmv.is_video() && !FileKind::Wmv.is_document());
     }
 }

@@ -139,6 +139,18 @@ pub enum Action {
     #[serde(rename = "participation.annul")]
     #[sqlx(rename = "participation.annul")]
     ParticipationAnnul,
+    /// A reported post or comment reviewed and left as it is.
+    #[serde(rename = "content.keep")]
+    #[sqlx(rename = "content.keep")]
+    ContentKeep,
+    /// A post or comment hidden from the feed (it can be shown again).
+    #[serde(rename = "content.hide")]
+    #[sqlx(rename = "content.hide")]
+    ContentHide,
+    /// A post or comment removed for good from what members see.
+    #[serde(rename = "content.remove")]
+    #[sqlx(rename = "content.remove")]
+    ContentRemove,
 }
 
 /// One action about to be recorded.

@@ -7,6 +7,7 @@
 
 pub mod activities;
 pub mod commerce;
+pub mod feed;
 pub mod infra;
 pub mod platform;
 pub mod wallet;
@@ -21,6 +22,8 @@ pub use commerce::refund::OrderRefund;
 pub use commerce::reservation_release::ReservationRelease;
 pub use commerce::sandbox_delivery::SandboxDeliver;
 pub use commerce::voucher_pdf::VoucherPdf;
+pub use feed::uploads_cleanup::UploadsCleanup;
+pub use feed::video_transcode::VideoTranscode;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
@@ -64,6 +67,8 @@ kinds!(
     SandboxDeliver,
     TrophiesGrant,
     LuckyNumbersGrant,
+    VideoTranscode,
+    UploadsCleanup,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -90,6 +95,10 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         // Lucky numbers campaigns owe participations made before they were created.
         Schedule::declare("lucky-numbers-backfill", "0 50 3 * * *", lookup, |_| {
             LuckyNumbersGrant::default()
+        })?,
+        // Video uploads left unfinished for a day, and the upload area's leftovers.
+        Schedule::declare("uploads-cleanup", "0 20 4 * * *", lookup, |_| {
+            UploadsCleanup::default()
         })?,
         // The sandbox provider's webhook outbox, posted to our own endpoint (late and
         // duplicate deliveries, cards that settle later); nothing to do with Pagar.me.

@@ -5,6 +5,7 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub mod annulments;
+pub mod moderation;
 pub mod ops;
 pub mod refunds;
 
@@ -13,4 +14,5 @@ pub fn router() -> OpenApiRouter<AppState> {
     ops::router()
         .merge(refunds::router())
         .merge(annulments::router())
+        .merge(moderation::router())
 }

@@ -1,0 +1,65 @@
+//! What a member can repeat cheaply and others pay for (posting, commenting, liking,
+//! uploading) is counted per member in Redis, in a fixed window; past the limit the call is
+//! answered 429 until the window ends. Like the address throttles ([`crate::ip_throttle`])
+//! it fails open when Redis is down, and every attempt counts, valid or not.
+//!
+//! Each limit is a type ([`MemberLimit`]); a handler calls [`throttle`] with it once it
+//! knows the member, before any work.
+
+use redis::aio::MultiplexedConnection;
+
+use crate::error::ApiError;
+use crate::login_throttle::with_redis;
+use crate::member::Member;
+use crate::state::AppState;
+
+pub const TOO_MANY_ACTIONS: &str =
+    "Muitas ações em pouco tempo. Aguarde alguns minutos e tente novamente.";
+
+/// One per-member limit.
+pub trait MemberLimit {
+    /// Names its Redis counter (`{prefix}{NAME}:member:{user_id}`) and its log line.
+    const NAME: &'static str;
+    /// Calls allowed per window.
+    const MAX: u32;
+    /// The window, in seconds.
+    const WINDOW_SECONDS: u64;
+}
+
+/// Counts the call against `L` for `member`, or refuses it with 429 and `Retry-After`.
+pub async fn throttle<L: MemberLimit>(state: &AppState, member: &Member) -> Result<(), ApiError> {
+    let key = format!(
+        "{}{}:member:{}",
+        state.config.redis_prefix,
+        L::NAME,
+        member.user_id
+    );
+    let counted = with_redis(state, L::NAME, async |redis: &mut MultiplexedConnection| {
+        redis::pipe()
+            .incr(&key, 1)
+            // The window starts at the first call and is not extended by later ones.
+            .cmd("EXPIRE")
+            .arg(&key)
+            .arg(L::WINDOW_SECONDS)
+            .arg("NX")
+            .ignore()
+            .ttl(&key)
+            .query_async::<(u32, i64)>(redis)
+            .await
+    })
+    .await;
+    match counted {
+        Some((count, ttl)) if count > L::MAX => {
+            tracing::info!(
+                user_id = member.user_id,
+                limit = L::NAME,
+                "refused: too many calls from one member"
+            );
+            Err(ApiError::TooManyRequests {
+                message: TOO_MANY_ACTIONS.into(),
+                retry_after: u64::try_from(ttl).unwrap_or(L::WINDOW_SECONDS).max(1),
+            })
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,189 @@
+//! Likes on posts (`POST /likes-web`, `PUT /likes`) and on activities
+//! (`GET /likes/action/{id}`, `POST` and `PUT /likes-action`) (docs/api-feed.md, "Likes").
+//! Liking twice or unliking what is not liked changes nothing and answers the state.
+
+use axum::extract::State;
+use domain::activities::participation::UNAVAILABLE;
+use domain::feed::likes::{self, Likes};
+use domain::feed::posts;
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::posts::open_feed;
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::member::Member;
+use crate::member_throttle::{MemberLimit, throttle};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(like_post))
+        .routes(routes!(unlike_post))
+        .routes(routes!(action_likes))
+        .routes(routes!(like_action, unlike_action))
+}
+
+/// Likes and unlikes of posts and activities together: 120 a minute.
+struct LikeLimit;
+
+impl MemberLimit for LikeLimit {
+    const NAME: &'static str = "feed-likes";
+    const MAX: u32 = 120;
+    const WINDOW_SECONDS: u64 = 60;
+}
+
+/// The spec's payload; its `user` is ignored (the caller likes).
+#[derive(Debug, Deserialize, ToSchema)]
+struct PostLike {
+    /// The post.
+    post: i64,
+}
+
+/// The spec's payload; its `user` is ignored.
+#[derive(Debug, Deserialize, ToSchema)]
+struct ActionLike {
+    /// The activity.
+    action: i64,
+}
+
+fn post_not_found() -> ApiError {
+    ApiError::not_found(posts::NOT_FOUND)
+}
+
+fn unavailable() -> ApiError {
+    ApiError::not_found(UNAVAILABLE)
+}
+
+/// Likes a post
+#[utoipa::path(
+    post,
+    path = "/likes-web",
+    tag = "feed",
+    security(("member" = [])),
+    request_body = PostLike,
+    responses(
+        (status = 200, description = "The post's likes, the caller's among them", body = Likes),
+        (status = 403, description = "The station's feed is closed", body = Messages),
+        (status = 404, description = "No such post the caller sees", body = ErrorMessage),
+        (status = 429, description = "More than 120 likes and unlikes in a minute", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
+async fn like_post(
+    State(state): State<AppState>,
+    member: Member,
+    Json(like): Json<PostLike>,
+) -> ApiResult<Json<Likes>> {
+    throttle::<LikeLimit>(&state, &member).await?;
+    open_feed(&state, &member, member.station_id).await?;
+    let likes = likes::like_post(&state.db, member.station_id, member.user_id, like.post)
+        .await?
+        .ok_or_else(post_not_found)?;
+    Ok(Json(likes))
+}
+
+/// Takes back the caller's like of a post
+#[utoipa::path(
+    put,
+    path = "/likes",
+    tag = "feed",
+    security(("member" = [])),
+    request_body = PostLike,
+    responses(
+        (status = 200, description = "The post's likes, without the caller's", body = Likes),
+        (status = 403, description = "The station's feed is closed", body = Messages),
+        (status = 404, description = "No such post the caller sees", body = ErrorMessage),
+        (status = 429, description = "More than 120 likes and unlikes in a minute", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
+async fn unlike_post(
+    State(state): State<AppState>,
+    member: Member,
+    Json(like): Json<PostLike>,
+) -> ApiResult<Json<Likes>> {
+    throttle::<LikeLimit>(&state, &member).await?;
+    open_feed(&state, &member, member.station_id).await?;
+    let likes = likes::unlike_post(&state.db, member.station_id, member.user_id, like.post)
+        .await?
+        .ok_or_else(post_not_found)?;
+    Ok(Json(likes))
+}
+
+/// An activity's likes
+#[utoipa::path(
+    get,
+    path = "/likes/action/{id}",
+    tag = "feed",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The activity")),
+    responses(
+        (status = 200, description = "The activity's likes and whether the caller's is among them", body = Likes),
+        (status = 404, description = "Unknown, unpublished, another station's, or comments and likes off", body = ErrorMessage),
+    )
+)]
+async fn action_likes(
+    State(state): State<AppState>,
+    member: Member,
+    Path(action_id): Path<i64>,
+) -> ApiResult<Json<Likes>> {
+    let likes = likes::of_action(&state.db, member.station_id, member.user_id, action_id)
+        .await?
+        .ok_or_else(unavailable)?;
+    Ok(Json(likes))
+}
+
+/// Likes an activity
+#[utoipa::path(
+    post,
+    path = "/likes-action",
+    tag = "feed",
+    security(("member" = [])),
+    request_body = ActionLike,
+    responses(
+        (status = 200, description = "The activity's likes, the caller's among them", body = Likes),
+        (status = 404, description = "Unknown, unpublished, another station's, or comments and likes off", body = ErrorMessage),
+        (status = 429, description = "More than 120 likes and unlikes in a minute", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
+async fn like_action(
+    State(state): State<AppState>,
+    member: Member,
+    Json(like): Json<ActionLike>,
+) -> ApiResult<Json<Likes>> {
+    throttle::<LikeLimit>(&state, &member).await?;
+    let likes = likes::like_action(&state.db, member.station_id, member.user_id, like.action)
+        .await?
+        .ok_or_else(unavailable)?;
+    Ok(Json(likes))
+}
+
+/// Takes back the caller's like of an activity
+#[utoipa::path(
+    put,
+    path = "/likes-action",
+    tag = "feed",
+    security(("member" = [])),
+    request_body = ActionLike,
+    responses(
+        (status = 200, description = "The activity's likes, without the caller's", body = Likes),
+        (status = 404, description = "Unknown, unpublished, another station's, or comments and likes off", body = ErrorMessage),
+        (status = 429, description = "More than 120 likes and unlikes in a minute", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
+async fn unlike_action(
+    State(state): State<AppState>,
+    member: Member,
+    Json(like): Json<ActionLike>,
+) -> ApiResult<Json<Likes>> {
+    throttle::<LikeLimit>(&state, &member).await?;
+    let likes = likes::unlike_action(&state.db, member.station_id, member.user_id, like.action)
+        .await?
+        .ok_or_else(unavailable)?;
+    Ok(Json(likes))
+}

@@ -1,0 +1,192 @@
+//! The images and documents members attach: `POST /upload-image-to-s3` (a base64 image,
+//! stored re-encoded and public) and `POST /files/actions` (a document, stored privately).
+//! Both are typed by content and count against one per-member limit.
+
+use axum::extract::multipart::MultipartError;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::StatusCode;
+use domain::feed::uploads::{self, FILE_INVALID, ImageRefused, MAX_DOCUMENT_BYTES, UPLOAD_FAILED};
+use domain::infra::objects::Objects;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ApiResult, Messages};
+use crate::extract::Json;
+use crate::member::Member;
+use crate::member_throttle::{MemberLimit, throttle};
+use crate::state::AppState;
+
+/// A base64 image of 1 MB is about 1.4 MB; larger bodies still get the spec's text.
+const IMAGE_BODY_LIMIT: usize = 8 * 1024 * 1024;
+/// A document's limit plus room for the multipart envelope.
+const DOCUMENT_BODY_LIMIT: usize = MAX_DOCUMENT_BYTES + 64 * 1024;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(upload_image).layer(DefaultBodyLimit::max(IMAGE_BODY_LIMIT)))
+        .routes(routes!(upload_document).layer(DefaultBodyLimit::max(DOCUMENT_BODY_LIMIT)))
+}
+
+/// Images and documents: 30 per hour per member.
+struct Attachments;
+
+impl MemberLimit for Attachments {
+    const NAME: &'static str = "feed-attachments";
+    const MAX: u32 = 30;
+    const WINDOW_SECONDS: u64 = 3600;
+}
+
+/// The multipart form of an upload: the file in `file`.
+#[allow(dead_code)]
+#[derive(ToSchema)]
+pub(super) struct FileForm {
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+/// The `file` part of a multipart upload, not yet read, and its name as sent. A macro, not
+/// a function: the part borrows the form, which a function could not hand back while it
+/// skips the parts before it.
+macro_rules! file_field {
+    ($multipart:expr) => {{
+        use $crate::error::ApiError;
+        loop {
+            match $multipart.next_field().await {
+                Ok(Some(field)) if field.name() == Some("file") => {
+                    let name = field.file_name().unwrap_or("arquivo").to_string();
+                    break Ok::<_, ApiError>((field, name));
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => break Err(ApiError::invalid(domain::feed::uploads::UPLOAD_FAILED)),
+                Err(err) => {
+                    break Err(ApiError::invalid($crate::routes::feed::uploads::broken(
+                        &err,
+                    )));
+                }
+            }
+        }
+    }};
+}
+pub(super) use file_field;
+
+/// The text of a multipart part that could not be read: past the route's limit is the
+/// wrong size, anything else a broken transfer.
+pub(super) fn broken(err: &MultipartError) -> &'static str {
+    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        FILE_INVALID
+    } else {
+        UPLOAD_FAILED
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct StoredImageUpload {
+    /// A JPEG, PNG or GIF of at most 1 MB, with or without a `data:` prefix.
+    base64: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct UploadedImage {
+    /// Where the stored image is served.
+    url: String,
+}
+
+/// Stores an image
+///
+/// JPEG, PNG or GIF by content, at most 1 MB decoded; stored re-encoded (metadata
+/// dropped, at most 1600 px a side) and served publicly at `url`.
+#[utoipa::path(
+    post,
+    path = "/upload-image-to-s3",
+    tag = "feed",
+    security(("member" = [])),
+    request_body = StoredImageUpload,
+    responses(
+        (status = 201, description = "Stored", body = UploadedImage),
+        (status = 422, description = "Over 1 MB ('Erro: Imagem maior que 1MB'), or not a JPEG, PNG or GIF ('Tamanho ou formato inválido')", body = Messages),
+        (status = 429, description = "Over 30 images and documents in an hour", body = Messages),
+    )
+)]
+async fn upload_image(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<StoredImageUpload>,
+) -> ApiResult<(StatusCode, Json<UploadedImage>)> {
+    throttle::<Attachments>(&state, &member).await?;
+    let key = uploads::store_image(
+        &state.objects,
+        member.station_id,
+        member.user_id,
+        request.base64,
+    )
+    .await?
+    .map_err(|refused: ImageRefused| ApiError::invalid(refused.to_string()))?;
+    Ok((
+        StatusCode::CREATED,
+        Json(UploadedImage {
+            url: Objects::url(&key),
+        }),
+    ))
+}
+
+/// The spec's uploaded file.
+#[derive(Debug, Serialize, ToSchema)]
+struct UploadedFile {
+    original_name: String,
+    /// The stored document's key (private: never served by the public media route).
+    path: String,
+}
+
+/// Stores a document
+///
+/// Multipart, the file in `file`: a pdf, doc, docx, zip or an image (JPEG, PNG, GIF) by
+/// content, at most 10 MB. Stored privately; `path` is its key.
+#[utoipa::path(
+    post,
+    path = "/files/actions",
+    tag = "feed",
+    security(("member" = [])),
+    request_body(content = FileForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Stored", body = UploadedFile),
+        (status = 422, description = "Too large, empty or not of those kinds ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload')", body = Messages),
+        (status = 429, description = "Over 30 images and documents in an hour", body = Messages),
+    )
+)]
+async fn upload_document(
+    State(state): State<AppState>,
+    member: Member,
+    mut multipart: Multipart,
+) -> ApiResult<(StatusCode, Json<UploadedFile>)> {
+    throttle::<Attachments>(&state, &member).await?;
+    let (mut field, name) = file_field!(multipart)?;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field
+        .chunk()
+        .await
+        .map_err(|err| ApiError::invalid(broken(&err)))?
+    {
+        if bytes.len() + chunk.len() > MAX_DOCUMENT_BYTES {
+            return Err(ApiError::invalid(FILE_INVALID));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    let stored = uploads::store_document(
+        &state.objects,
+        member.station_id,
+        member.user_id,
+        &name,
+        bytes,
+    )
+    .await?
+    .ok_or_else(|| ApiError::invalid(FILE_INVALID))?;
+    Ok((
+        StatusCode::CREATED,
+        Json(UploadedFile {
+            original_name: stored.original_name,
+            path: stored.key,
+        }),
+    ))
+}

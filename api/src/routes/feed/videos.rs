@@ -1,0 +1,407 @@
+//! The videos members upload: `POST /upload-video` (one multipart request), the resumable
+//! upload (`POST /uploads/videos`, `PATCH /uploads/videos/{id}`) and `GET /videos/{id}`.
+//! The bytes go to the upload area as they come, never whole in memory; a whole upload is
+//! queued for `video.transcode` on the transaction that made it whole.
+
+use std::path::PathBuf;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use domain::feed::uploads::{FILE_INVALID, UPLOAD_FAILED};
+use domain::feed::videos::{
+    self, Appended, NotAppended, NotStarted, PartWriter, Video, VideoStatus,
+};
+use domain::infra::objects::Objects;
+use jobs::kinds::VideoTranscode;
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
+
+use super::uploads::{FileForm, broken, file_field};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::member::{Member, NOT_AUTHORIZED};
+use crate::member_throttle::TOO_MANY_ACTIONS;
+use crate::state::AppState;
+
+const VIDEO_NOT_FOUND: &str = "Vídeo não encontrado.";
+/// A plain upload's limit plus room for the multipart envelope and the parser's read-ahead,
+/// so the file's own count refuses it first (with the spec's text).
+const PLAIN_BODY_LIMIT: usize = videos::MAX_VIDEO_BYTES as usize + 16 * 1024 * 1024;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(upload_video).layer(DefaultBodyLimit::max(PLAIN_BODY_LIMIT)))
+        .routes(routes!(start_video_upload))
+        .routes(routes!(append_video_upload).layer(DefaultBodyLimit::max(videos::MAX_CHUNK_BYTES)))
+        .routes(routes!(get_video))
+}
+
+/// A member's upload (docs/api-feed.md, "Video"); also a video post's `video`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VideoAnswer {
+    id: i64,
+    status: VideoStatus,
+    size: i64,
+    received: i64,
+    /// The MP4, once ready.
+    url: Option<String>,
+    /// The poster image, once ready.
+    poster: Option<String>,
+    duration_ms: Option<i32>,
+    /// The `video.transcode` job (`GET /jobs/{id}`: state and percent).
+    job_id: Option<String>,
+    /// Why the video cannot be shown, as the member reads it.
+    failure: Option<String>,
+}
+
+impl From<Video> for VideoAnswer {
+    fn from(video: Video) -> Self {
+        Self {
+            id: video.id,
+            status: video.status,
+            size: video.size,
+            received: video.received,
+            url: video.video_key.as_deref().map(Objects::url),
+            poster: video.poster_key.as_deref().map(Objects::url),
+            duration_ms: video.duration_ms,
+            job_id: video.job_id,
+            failure: video.failure,
+        }
+    }
+}
+
+/// A chunk sent at an offset that is not where the upload is.
+#[derive(Debug, Serialize, ToSchema)]
+struct OffsetConflict {
+    messages: Vec<String>,
+    /// Where the upload is: the next chunk goes at this offset.
+    received: i64,
+}
+
+fn not_started(not: NotStarted) -> ApiError {
+    match not {
+        NotStarted::Invalid => ApiError::invalid(FILE_INVALID),
+        NotStarted::FeedClosed => ApiError::Forbidden(NOT_AUTHORIZED.into()),
+        NotStarted::TooMany {
+            retry_after_seconds,
+        } => ApiError::TooManyRequests {
+            message: TOO_MANY_ACTIONS.into(),
+            retry_after: retry_after_seconds,
+        },
+    }
+}
+
+fn not_appended(not: NotAppended) -> Response {
+    match not {
+        NotAppended::NotFound => ApiError::not_found(VIDEO_NOT_FOUND).into_response(),
+        NotAppended::Offset { received } => (
+            StatusCode::CONFLICT,
+            Json(OffsetConflict {
+                messages: vec![UPLOAD_FAILED.into()],
+                received,
+            }),
+        )
+            .into_response(),
+        NotAppended::PastSize => ApiError::invalid(FILE_INVALID).into_response(),
+    }
+}
+
+/// Commits what an append (or a plain upload's end) made: a whole upload with its
+/// transcode job, a failed one with its failure (answered 422).
+async fn settle(
+    mut tx: sqlx::Transaction<'_, sqlx::Postgres>,
+    appended: Appended,
+    status: StatusCode,
+) -> ApiResult<Response> {
+    let video = match appended {
+        Appended::Partial(video) => video,
+        Appended::Whole(video) => VideoTranscode::for_video(&mut tx, &video).await?,
+        Appended::Failed(video) => {
+            tx.commit().await?;
+            tracing::info!(video_id = video.id, failure = ?video.failure, "video upload refused");
+            return Err(ApiError::invalid(
+                video.failure.unwrap_or_else(|| FILE_INVALID.into()),
+            ));
+        }
+    };
+    tx.commit().await?;
+    if video.status == VideoStatus::Processing {
+        tracing::info!(video_id = video.id, job_id = ?video.job_id, size = video.size, "video upload whole");
+    }
+    Ok((status, Json(VideoAnswer::from(video))).into_response())
+}
+
+/// A plain upload being received: if the request ends before it is settled (a dropped
+/// connection drops the handler), the upload is failed and its bytes removed, so it does
+/// not hold one of the member's unfinished places for a day.
+struct Receiving {
+    db: PgPool,
+    area: PathBuf,
+    id: Option<i64>,
+}
+
+impl Receiving {
+    async fn refuse(mut self, failure: &'static str) -> ApiError {
+        if let Some(id) = self.id.take()
+            && let Err(err) =
+                videos::fail(&self.db, &self.area, id, VideoStatus::Uploading, failure).await
+        {
+            return ApiError::Internal(err.into());
+        }
+        ApiError::invalid(failure)
+    }
+
+    fn settled(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for Receiving {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            let (db, area) = (self.db.clone(), self.area.clone());
+            tokio::spawn(async move {
+                if let Err(err) =
+                    videos::fail(&db, &area, id, VideoStatus::Uploading, UPLOAD_FAILED).await
+                {
+                    tracing::warn!(video_id = id, error = %err, "broken video upload not failed");
+                }
+            });
+        }
+    }
+}
+
+/// Uploads a video in one request
+///
+/// Multipart, the file in `file`: MP4, QuickTime, WebM or WMV by content, at most
+/// 200 000 000 bytes (refused as it streams past). Whole, it is queued for
+/// `video.transcode` (`jobId`); `GET /videos/{id}` follows it to `ready` with its `url`.
+/// The per-member limits: 10 uploads started a day, 3 unfinished at once.
+#[utoipa::path(
+    post,
+    path = "/upload-video",
+    tag = "feed",
+    security(("member" = [])),
+    request_body(content = FileForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Received and queued for processing", body = VideoAnswer),
+        (status = 403, description = "The station's feed is closed", body = Messages),
+        (status = 422, description = "Too large, empty or not a video by content ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload')", body = Messages),
+        (status = 429, description = "Too many uploads started today, or unfinished", body = Messages),
+    )
+)]
+async fn upload_video(
+    State(state): State<AppState>,
+    member: Member,
+    mut multipart: Multipart,
+) -> ApiResult<Response> {
+    let (mut field, name) = file_field!(multipart)?;
+    let area = videos::upload_area(&state.config);
+    let video = {
+        let mut tx = state.db.begin().await?;
+        let video = videos::start(
+            &mut tx,
+            member.station_id,
+            member.user_id,
+            &name,
+            videos::MAX_VIDEO_BYTES,
+        )
+        .await?
+        .map_err(not_started)?;
+        tx.commit().await?;
+        video
+    };
+    let receiving = Receiving {
+        db: state.db.clone(),
+        area: area.clone(),
+        id: Some(video.id),
+    };
+    let mut part = PartWriter::create(&area, video.id)
+        .await
+        .map_err(|err| ApiError::Internal(err.into()))?;
+    loop {
+        let chunk = match field.chunk().await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => break,
+            Err(err) => return Err(receiving.refuse(broken(&err)).await),
+        };
+        match part.write(&chunk).await {
+            Ok(Ok(())) => {}
+            Ok(Err(videos::TooLarge)) => return Err(receiving.refuse(FILE_INVALID).await),
+            Err(err) => return Err(ApiError::Internal(err.into())),
+        }
+    }
+    let size = part
+        .finish()
+        .await
+        .map_err(|err| ApiError::Internal(err.into()))?;
+    let mut tx = state.db.begin().await?;
+    let finished = videos::finish_plain(
+        &mut tx,
+        &area,
+        member.station_id,
+        member.user_id,
+        video.id,
+        size,
+    )
+    .await?;
+    let answer = match finished {
+        Ok(appended) => settle(tx, appended, StatusCode::CREATED).await,
+        Err(not) => Ok(not_appended(not)),
+    };
+    // An internal failure rolled back: the upload is failed as a broken transfer.
+    if !matches!(answer, Err(ApiError::Internal(_))) {
+        receiving.settled();
+    }
+    answer
+}
+
+/// A resumable upload to start.
+#[derive(Debug, Deserialize, ToSchema)]
+struct NewUpload {
+    /// The file's name, kept as it came (at most 255 characters).
+    #[serde(default)]
+    name: String,
+    /// The file's size in bytes: 1 to 200 000 000.
+    size: i64,
+}
+
+/// Starts a resumable video upload (ours)
+///
+/// Then `PATCH /uploads/videos/{id}` sends the bytes in order; after a dropped connection,
+/// `GET /videos/{id}` says how many arrived (`received`). At most 10 uploads started a
+/// day and 3 unfinished at once per member; one that receives nothing for a day is
+/// removed.
+#[utoipa::path(
+    post,
+    path = "/uploads/videos",
+    tag = "feed",
+    security(("member" = [])),
+    request_body = NewUpload,
+    responses(
+        (status = 201, description = "Started: `uploading`, `received` 0", body = VideoAnswer),
+        (status = 403, description = "The station's feed is closed", body = Messages),
+        (status = 422, description = "No size, or over 200 000 000 bytes ('Tamanho ou formato inválido')", body = Messages),
+        (status = 429, description = "Too many uploads started today, or unfinished", body = Messages),
+    )
+)]
+async fn start_video_upload(
+    State(state): State<AppState>,
+    member: Member,
+    Json(request): Json<NewUpload>,
+) -> ApiResult<(StatusCode, Json<VideoAnswer>)> {
+    let mut tx = state.db.begin().await?;
+    let video = videos::start(
+        &mut tx,
+        member.station_id,
+        member.user_id,
+        &request.name,
+        request.size,
+    )
+    .await?
+    .map_err(not_started)?;
+    tx.commit().await?;
+    tracing::info!(
+        user_id = member.user_id,
+        video_id = video.id,
+        size = video.size,
+        "video upload started"
+    );
+    Ok((StatusCode::CREATED, Json(video.into())))
+}
+
+/// Sends the next bytes of a resumable upload (ours)
+///
+/// Header `Upload-Offset`: where these bytes go, which must be the upload's `received`;
+/// the body (`application/offset+octet-stream`) at most 8 MiB and not past the declared
+/// size. The chunk that completes the upload is checked by content (a video, or the upload
+/// fails with 'Tamanho ou formato inválido') and queues it for `video.transcode`.
+#[utoipa::path(
+    patch,
+    path = "/uploads/videos/{id}",
+    tag = "feed",
+    security(("member" = [])),
+    params(
+        ("id" = i64, Path, description = "The caller's upload"),
+        ("Upload-Offset" = i64, Header, description = "The offset of these bytes: the upload's `received`"),
+    ),
+    request_body(content = Vec<u8>, content_type = "application/offset+octet-stream"),
+    responses(
+        (status = 200, description = "Appended; `processing` once whole", body = VideoAnswer),
+        (status = 400, description = "No `Upload-Offset`, or not a number", body = Messages),
+        (status = 404, description = "Not the caller's upload", body = ErrorMessage),
+        (status = 409, description = "The offset is not `received` (or the upload is whole): go on from `received`", body = OffsetConflict),
+        (status = 413, description = "A chunk over 8 MiB", body = ErrorMessage),
+        (status = 422, description = "Bytes past the declared size, or a whole upload that is not a video ('Tamanho ou formato inválido')", body = Messages),
+    )
+)]
+async fn append_video_upload(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let offset = headers
+        .get("upload-offset")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<i64>().ok())
+        .filter(|offset| *offset >= 0)
+        .ok_or_else(|| ApiError::BadRequest(UPLOAD_FAILED.into()))?;
+    let bytes = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge
+        } else {
+            ApiError::invalid(UPLOAD_FAILED)
+        }
+    })?;
+    let area = videos::upload_area(&state.config);
+    let mut tx = state.db.begin().await?;
+    let appended = videos::append(
+        &mut tx,
+        &area,
+        member.station_id,
+        member.user_id,
+        id,
+        offset,
+        bytes,
+    )
+    .await?;
+    match appended {
+        Ok(appended) => settle(tx, appended, StatusCode::OK).await,
+        Err(not) => Ok(not_appended(not)),
+    }
+}
+
+/// One of the caller's video uploads
+///
+/// Its state, `received` (where a resumable upload goes on), and once `ready` the MP4's
+/// `url` and `poster`. Another member's or station's upload is not found.
+#[utoipa::path(
+    get,
+    path = "/videos/{id}",
+    tag = "feed",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The caller's upload")),
+    responses(
+        (status = 200, description = "The upload", body = VideoAnswer),
+        (status = 404, description = "Not the caller's upload", body = ErrorMessage),
+    )
+)]
+async fn get_video(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<VideoAnswer>> {
+    videos::find_own(&state.db, member.station_id, member.user_id, id)
+        .await?
+        .map(|video| Json(video.into()))
+        .ok_or_else(|| ApiError::not_found(VIDEO_NOT_FOUND))
+}

@@ -1,0 +1,221 @@
+//! `/api/ops/reports`: staff read what members reported in the feed and decide on it
+//! (docs/api-feed.md, "Moderation"): keep shows it again, hide keeps it hidden, remove
+//! takes it away for good. Viewers read; support decides, audited with the decision.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use chrono::{DateTime, Utc};
+use domain::feed::posts::Author;
+use domain::feed::reports::{self, ContentKind, Decision, ReportState, ReportedItem};
+use domain::infra::objects::Objects;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorMessage, Messages};
+use crate::extract::{Json, Path};
+use crate::routes::feed::videos::VideoAnswer;
+use crate::staff::{OpsError, OpsResult, Staff};
+use crate::state::AppState;
+
+const PER_PAGE: i64 = 50;
+const BAD_STATION: &str = "Estação inválida.";
+const BAD_STATE: &str = "Estado inválido.";
+const BAD_PAGE: &str = "Página inválida.";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_reported_content))
+        .routes(routes!(review_reported_content))
+}
+
+/// A reported post or comment (docs/api-feed.md, "ReportedItem").
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ReportedItem)]
+struct ReportedItemAnswer {
+    kind: ContentKind,
+    id: i64,
+    station_id: i64,
+    description: String,
+    /// A post's image URL.
+    image: Option<String>,
+    /// A post's video.
+    video: Option<VideoAnswer>,
+    author: Author,
+    /// Every report of it, reviewed or not.
+    reports: i64,
+    /// The reasons members gave, oldest first.
+    reasons: Vec<String>,
+    hidden: bool,
+    removed: bool,
+    first_reported_at: DateTime<Utc>,
+    /// The latest review and its decision.
+    reviewed_at: Option<DateTime<Utc>>,
+    decision: Option<Decision>,
+}
+
+impl From<ReportedItem> for ReportedItemAnswer {
+    fn from(item: ReportedItem) -> Self {
+        Self {
+            kind: item.kind,
+            id: item.id,
+            station_id: item.station_id,
+            description: item.description,
+            image: item.image_key.as_deref().map(Objects::url),
+            video: item.video.map(VideoAnswer::from),
+            author: item.author,
+            reports: item.reports,
+            reasons: item.reasons,
+            hidden: item.hidden,
+            removed: item.removed,
+            first_reported_at: item.first_reported_at,
+            reviewed_at: item.reviewed_at,
+            decision: item.decision,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = ReportedItemList)]
+struct ReportedList {
+    items: Vec<ReportedItemAnswer>,
+    /// How many items match, on every page.
+    total: i64,
+}
+
+/// Read as text, so each bad value gets its own message; empty means no filter.
+#[derive(Debug, Deserialize)]
+struct ListParams {
+    station_id: Option<String>,
+    state: Option<String>,
+    page: Option<String>,
+}
+
+fn given(value: Option<String>) -> Option<String> {
+    value
+        .map(|value| value.trim().to_string())
+        .filter(|value| !value.is_empty())
+}
+
+/// What members reported in the grant's scope
+///
+/// Items with open reports first (oldest report first), then the reviewed ones (latest
+/// review first); 50 a page.
+#[utoipa::path(
+    get,
+    path = "/reports",
+    tag = "staff",
+    security(("staff" = [])),
+    params(
+        ("station_id" = Option<i64>, Query, description = "A station in the grant's scope"),
+        ("state" = Option<String>, Query, description = "`open`: with reports not reviewed yet; `reviewed`: every report reviewed; absent: both"),
+        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of reported items and how many there are", body = ReportedList),
+        (status = 400, description = "The query cannot be read", body = Messages),
+        (status = 422, description = "A bad station, state or page (one message per kind)", body = Messages),
+    )
+)]
+async fn list_reported_content(
+    State(state): State<AppState>,
+    staff: Staff,
+    params: Result<Query<ListParams>, QueryRejection>,
+) -> OpsResult<Json<ReportedList>> {
+    let Query(params) =
+        params.map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))?;
+    let mut messages = Vec::new();
+    let station_id = given(params.station_id).and_then(|id| {
+        id.parse::<i64>()
+            .map_err(|_| messages.push(BAD_STATION.to_string()))
+            .ok()
+    });
+    let wanted = given(params.state).and_then(|wanted| {
+        serde_json::from_value::<ReportState>(serde_json::Value::String(wanted))
+            .map_err(|_| messages.push(BAD_STATE.to_string()))
+            .ok()
+    });
+    let page = match given(params.page) {
+        None => 1,
+        Some(page) => page
+            .parse::<i64>()
+            .ok()
+            .filter(|page| (1..=i64::from(i32::MAX)).contains(page))
+            .unwrap_or_else(|| {
+                messages.push(BAD_PAGE.to_string());
+                1
+            }),
+    };
+    if !messages.is_empty() {
+        return Err(ApiError::Invalid(messages).into());
+    }
+    let (items, total) =
+        reports::reported(&state.db, staff.scope(), station_id, wanted, page, PER_PAGE).await?;
+    Ok(Json(ReportedList {
+        items: items.into_iter().map(ReportedItemAnswer::from).collect(),
+        total,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct ReviewRequest {
+    decision: Decision,
+}
+
+/// Decides on a reported post or comment
+///
+/// keep shows it again, hide keeps it hidden (a later review may show it), remove takes it
+/// away for good. Every open report of the item is closed with the decision; recorded in
+/// the audit log (`content.keep`, `content.hide`, `content.remove`). Support staff only,
+/// within the grant's stations.
+#[utoipa::path(
+    post,
+    path = "/reports/{kind}/{id}/review",
+    tag = "staff",
+    security(("staff" = [])),
+    params(
+        ("kind" = ContentKind, Path, description = "`post` or `comment`"),
+        ("id" = i64, Path, description = "The post's or comment's id"),
+    ),
+    request_body = ReviewRequest,
+    responses(
+        (status = 200, description = "Decided; the item as it is now", body = ReportedItemAnswer),
+        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
+        (status = 404, description = "No such reported item in the grant's scope", body = ErrorMessage),
+        (status = 409, description = "Removed already", body = ErrorMessage),
+    )
+)]
+async fn review_reported_content(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path((kind, id)): Path<(String, i64)>,
+    Json(request): Json<ReviewRequest>,
+) -> OpsResult<Json<ReportedItemAnswer>> {
+    staff.require_support()?;
+    let not_found = || OpsError::from(ApiError::not_found(reports::ITEM_NOT_FOUND));
+    let kind = serde_json::from_value::<ContentKind>(serde_json::Value::String(kind))
+        .map_err(|_| not_found())?;
+    let item = reports::review(
+        &state.db,
+        staff.scope(),
+        staff.user_id(),
+        kind,
+        id,
+        request.decision,
+    )
+    .await?
+    .map_err(|not| match not {
+        reports::NotReviewed::NotFound => not_found(),
+        reports::NotReviewed::Removed => ApiError::Conflict(not.message().into()).into(),
+    })?;
+    tracing::info!(
+        staff_id = staff.user_id(),
+        kind = ?kind,
+        id,
+        decision = ?request.decision,
+        "reported content reviewed"
+    );
+    Ok(Json(item.into()))
+}

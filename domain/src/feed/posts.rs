@@ -1,0 +1,466 @@
+//! The wall feed's posts (docs/api-feed.md, "Posts"): text up to 320 characters, an image
+//! or a video of the member's own upload; the feed, newest first, paged by a keyset on
+//! (created_at, id); the author's delete.
+//!
+//! A member sees the published posts of their station that are neither hidden nor removed,
+//! and their own video posts still waiting for their video. `published_at` is set at once
+//! for text and images, and for a video post when its video is ready: here when it already
+//! is, otherwise by `video.transcode`.
+
+use std::collections::HashMap;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{PgConnection, PgExecutor, PgPool};
+use utoipa::ToSchema;
+
+use super::videos::{VIDEO_COLUMNS, Video, VideoStatus};
+use crate::infra::images::{self, Encoded};
+use crate::infra::uploads::{self, FileKind};
+
+pub const TEXT_MAX_CHARS: usize = 320;
+pub const TEXT_TOO_LONG: &str = "O texto deve ter no máximo 320 caracteres.";
+pub const TEXT_REQUIRED: &str = "Escreva algo ou escolha uma imagem ou um vídeo.";
+/// The spec's limit for a post image, decoded.
+pub const IMAGE_MAX_BYTES: usize = 1_200_000;
+/// Stored images fit this box: wide enough for the feed on any screen.
+pub const IMAGE_MAX_SIDE: u32 = 1600;
+pub const MEDIA_INVALID: &str = "Tamanho ou formato inválido";
+/// The spec's text for a page the member may not see: the feed of a station with
+/// `feed_access` off.
+pub const FEED_CLOSED: &str = "Você não possui autorização para acessar esta página.";
+pub const NOT_FOUND: &str = "Publicação não encontrada.";
+pub const NOT_AUTHOR: &str = "Apenas o autor pode apagar.";
+pub const VIDEO_NOT_FOUND: &str = "Vídeo não encontrado.";
+pub const VIDEO_FAILED: &str = "Este vídeo não pôde ser processado. Envie outro vídeo.";
+pub const VIDEO_TAKEN: &str = "Este vídeo já está em outra publicação.";
+
+/// Posts a feed page holds unless the caller asks otherwise (the spec's page of 3).
+pub const PAGE_DEFAULT: i64 = 3;
+pub const PAGE_MAX: i64 = 30;
+/// The most posts `posts-limit` answers at once.
+pub const LIMIT_MAX: i64 = 60;
+
+/// The posts member `$2` sees in station `$1` (of `feed_posts p`): published ones, and their
+/// own whose video is not ready; never hidden or removed ones.
+pub(super) const VISIBLE: &str = "p.station_id = $1 AND p.hidden_at IS NULL \
+     AND p.removed_at IS NULL AND (p.published_at IS NOT NULL OR p.user_id = $2)";
+
+/// Who wrote a post or a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = FeedAuthor)]
+pub struct Author {
+    pub id: i64,
+    pub name: String,
+    /// The member's picture (a URL), if any.
+    pub image: Option<String>,
+}
+
+/// A post as one member sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Post {
+    pub id: i64,
+    pub station_id: i64,
+    pub author: Author,
+    pub description: String,
+    pub image_key: Option<String>,
+    pub video: Option<Video>,
+    pub likes: i32,
+    pub comments: i32,
+    pub user_liked: bool,
+    pub user_author: bool,
+    /// False only for the author's own video post whose video is not ready.
+    pub published: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Where the next page of the feed starts: below this post, in (created_at, id) order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cursor {
+    created_at: DateTime<Utc>,
+    id: i64,
+}
+
+impl Cursor {
+    /// Opaque to the client: it only hands it back.
+    pub fn encode(self) -> String {
+        URL_SAFE_NO_PAD.encode(format!(
+            "{}:{}",
+            self.created_at.timestamp_micros(),
+            self.id
+        ))
+    }
+
+    pub fn decode(text: &str) -> Option<Self> {
+        let bytes = URL_SAFE_NO_PAD.decode(text.trim()).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        let (micros, id) = text.split_once(':')?;
+        Some(Self {
+            created_at: DateTime::from_timestamp_micros(micros.parse().ok()?)?,
+            id: id.parse().ok()?,
+        })
+    }
+}
+
+/// A page of the feed and where the next one starts (`None` at the end).
+#[derive(Debug, Clone)]
+pub struct FeedPage {
+    pub posts: Vec<Post>,
+    pub next: Option<Cursor>,
+}
+
+/// Why a post is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotPosted {
+    TextTooLong,
+    TextRequired,
+    /// Not a JPEG or PNG, or too large.
+    MediaInvalid,
+    /// Unknown, or another member's or station's upload.
+    VideoNotFound,
+    VideoFailed,
+    /// On another post already.
+    VideoTaken,
+}
+
+impl NotPosted {
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::TextTooLong => TEXT_TOO_LONG,
+            Self::TextRequired => TEXT_REQUIRED,
+            Self::MediaInvalid => MEDIA_INVALID,
+            Self::VideoNotFound => VIDEO_NOT_FOUND,
+            Self::VideoFailed => VIDEO_FAILED,
+            Self::VideoTaken => VIDEO_TAKEN,
+        }
+    }
+}
+
+/// Why a delete is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotDeleted {
+    /// Unknown, another station's, or not visible to the caller.
+    NotFound,
+    NotAuthor,
+}
+
+/// Whether the station's feed is open (`feed_access`); an unknown station's is not.
+pub async fn feed_open(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<bool> {
+    let open: Option<bool> = sqlx::query_scalar("SELECT feed_access FROM stations WHERE id = $1")
+        .bind(station_id)
+        .fetch_optional(db)
+        .await?;
+    Ok(open.unwrap_or(false))
+}
+
+/// The post's text, trimmed, when it holds: at most 320 characters, and not empty without
+/// an image or a video.
+pub fn text(description: &str, has_media: bool) -> Result<&str, NotPosted> {
+    let description = description.trim();
+    if description.chars().count() > TEXT_MAX_CHARS {
+        Err(NotPosted::TextTooLong)
+    } else if description.is_empty() && !has_media {
+        Err(NotPosted::TextRequired)
+    } else {
+        Ok(description)
+    }
+}
+
+/// A post's image from base64: a JPEG or PNG by its content, at most [`IMAGE_MAX_BYTES`]
+/// decoded, re-encoded to fit [`IMAGE_MAX_SIDE`] (which drops its metadata). The outer
+/// error is a failed task only.
+pub async fn image(base64: &str) -> anyhow::Result<Result<Encoded, NotPosted>> {
+    let Ok(bytes) = images::decode_base64(base64, IMAGE_MAX_BYTES) else {
+        return Ok(Err(NotPosted::MediaInvalid));
+    };
+    if !matches!(
+        uploads::kind_of(&bytes),
+        Some(FileKind::Jpeg | FileKind::Png)
+    ) {
+        return Ok(Err(NotPosted::MediaInvalid));
+    }
+    Ok(images::normalize_blocking(bytes, IMAGE_MAX_SIDE)
+        .await?
+        .map_err(|_| NotPosted::MediaInvalid))
+}
+
+/// Publishes a text post, or an image post when `image_key` names its stored image.
+pub async fn create(
+    db: &PgPool,
+    station_id: i64,
+    user_id: i64,
+    description: &str,
+    image_key: Option<&str>,
+) -> sqlx::Result<Result<Post, NotPosted>> {
+    let description = match text(description, image_key.is_some()) {
+        Ok(description) => description,
+        Err(not) => return Ok(Err(not)),
+    };
+    let mut tx = db.begin().await?;
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO feed_posts (station_id, user_id, description, image_key, published_at)
+         VALUES ($1, $2, $3, $4, now()) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(description)
+    .bind(image_key)
+    .fetch_one(&mut *tx)
+    .await?;
+    let post = created(&mut tx, station_id, user_id, id).await?;
+    tx.commit().await?;
+    Ok(Ok(post))
+}
+
+/// A post of the member's own upload `video_id`, published at once when the video is ready
+/// and otherwise when `video.transcode` makes it so. The video's row is locked first: the
+/// job changes that row before it publishes the video's post, so either it is ready here,
+/// or the job's publishing runs after this post is committed and finds it.
+pub async fn create_with_video(
+    db: &PgPool,
+    station_id: i64,
+    user_id: i64,
+    description: &str,
+    video_id: i64,
+) -> sqlx::Result<Result<Post, NotPosted>> {
+    let description = match text(description, true) {
+        Ok(description) => description,
+        Err(not) => return Ok(Err(not)),
+    };
+    let mut tx = db.begin().await?;
+    let video: Option<Video> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {VIDEO_COLUMNS} FROM feed_videos v
+          WHERE v.id = $1 AND v.user_id = $2 AND v.station_id = $3 FOR UPDATE"
+    )))
+    .bind(video_id)
+    .bind(user_id)
+    .bind(station_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(video) = video else {
+        return Ok(Err(NotPosted::VideoNotFound));
+    };
+    if video.status == VideoStatus::Failed {
+        return Ok(Err(NotPosted::VideoFailed));
+    }
+    let taken: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM feed_posts WHERE video_id = $1)")
+            .bind(video_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    if taken {
+        return Ok(Err(NotPosted::VideoTaken));
+    }
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO feed_posts (station_id, user_id, description, video_id, published_at)
+         VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN now() END) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(description)
+    .bind(video_id)
+    .bind(video.status == VideoStatus::Ready)
+    .fetch_one(&mut *tx)
+    .await?;
+    let post = created(&mut tx, station_id, user_id, id).await?;
+    tx.commit().await?;
+    Ok(Ok(post))
+}
+
+/// The post just inserted, as its author sees it.
+async fn created(
+    conn: &mut PgConnection,
+    station_id: i64,
+    user_id: i64,
+    id: i64,
+) -> sqlx::Result<Post> {
+    find(conn, station_id, user_id, id)
+        .await?
+        .ok_or(sqlx::Error::RowNotFound)
+}
+
+/// Deletes post `post_id` by its author; its likes, comments and reports go with it (its
+/// video's upload stays, for the uploads' cleanup). Answers the key of its image, which the
+/// caller deletes once this has committed.
+pub async fn delete(
+    db: &PgPool,
+    station_id: i64,
+    user_id: i64,
+    post_id: i64,
+) -> sqlx::Result<Result<Option<String>, NotDeleted>> {
+    let mut tx = db.begin().await?;
+    let found: Option<(i64, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT p.user_id, p.image_key FROM feed_posts p WHERE p.id = $3 AND {VISIBLE}
+            FOR UPDATE"
+    )))
+    .bind(station_id)
+    .bind(user_id)
+    .bind(post_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((author, image_key)) = found else {
+        return Ok(Err(NotDeleted::NotFound));
+    };
+    if author != user_id {
+        return Ok(Err(NotDeleted::NotAuthor));
+    }
+    sqlx::query("DELETE FROM feed_posts WHERE id = $1")
+        .bind(post_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Ok(image_key))
+}
+
+/// A page of station `station_id`'s feed as member `viewer` sees it: up to `limit` posts
+/// older than `before` (the newest without it), newest first.
+pub async fn page(
+    db: &PgPool,
+    station_id: i64,
+    viewer: i64,
+    before: Option<Cursor>,
+    limit: i64,
+) -> sqlx::Result<FeedPage> {
+    let mut conn = db.acquire().await?;
+    let mut rows: Vec<PostRow> = sqlx::query_as(sqlx::AssertSqlSafe(select_posts(
+        "($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3, $4))
+         ORDER BY p.created_at DESC, p.id DESC LIMIT $5",
+    )))
+    .bind(station_id)
+    .bind(viewer)
+    .bind(before.map(|cursor| cursor.created_at))
+    .bind(before.map(|cursor| cursor.id))
+    .bind(limit + 1)
+    .fetch_all(&mut *conn)
+    .await?;
+    let more = rows.len() > usize::try_from(limit).unwrap_or(usize::MAX);
+    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    let next = rows.last().filter(|_| more).map(|last| Cursor {
+        created_at: last.created_at,
+        id: last.id,
+    });
+    let posts = with_videos(&mut conn, rows, viewer).await?;
+    Ok(FeedPage { posts, next })
+}
+
+/// Post `post_id` as member `viewer` of `station_id` sees it, or `None` when they do not.
+pub async fn find(
+    conn: &mut PgConnection,
+    station_id: i64,
+    viewer: i64,
+    post_id: i64,
+) -> sqlx::Result<Option<Post>> {
+    let row: Option<PostRow> = sqlx::query_as(sqlx::AssertSqlSafe(select_posts("p.id = $3")))
+        .bind(station_id)
+        .bind(viewer)
+        .bind(post_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(with_videos(conn, row.into_iter().collect(), viewer)
+        .await?
+        .pop())
+}
+
+/// The visible posts of station `$1` for member `$2` that `filter` keeps.
+fn select_posts(filter: &str) -> String {
+    format!(
+        "SELECT p.id, p.station_id, p.user_id, u.name AS user_name, u.image AS user_image,
+                p.description, p.image_key, p.video_id, p.like_count, p.comment_count,
+                p.published_at IS NOT NULL AS published, p.created_at,
+                EXISTS (SELECT 1 FROM feed_likes l
+                         WHERE l.post_id = p.id AND l.user_id = $2) AS user_liked
+           FROM feed_posts p JOIN users u ON u.id = p.user_id
+          WHERE {VISIBLE} AND {filter}"
+    )
+}
+
+#[derive(sqlx::FromRow)]
+struct PostRow {
+    id: i64,
+    station_id: i64,
+    user_id: i64,
+    user_name: String,
+    user_image: Option<String>,
+    description: String,
+    image_key: Option<String>,
+    video_id: Option<i64>,
+    like_count: i32,
+    comment_count: i32,
+    published: bool,
+    created_at: DateTime<Utc>,
+    user_liked: bool,
+}
+
+async fn with_videos(
+    conn: &mut PgConnection,
+    rows: Vec<PostRow>,
+    viewer: i64,
+) -> sqlx::Result<Vec<Post>> {
+    let ids: Vec<i64> = rows.iter().filter_map(|row| row.video_id).collect();
+    let mut videos = videos_by_id(conn, &ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Post {
+            id: row.id,
+            station_id: row.station_id,
+            author: Author {
+                id: row.user_id,
+                name: row.user_name,
+                image: row.user_image,
+            },
+            description: row.description,
+            image_key: row.image_key,
+            video: row.video_id.and_then(|id| videos.remove(&id)),
+            likes: row.like_count,
+            comments: row.comment_count,
+            user_liked: row.user_liked,
+            user_author: row.user_id == viewer,
+            published: row.published,
+            created_at: row.created_at,
+        })
+        .collect())
+}
+
+/// The uploads `ids` name, by id.
+pub(super) async fn videos_by_id(
+    conn: &mut PgConnection,
+    ids: &[i64],
+) -> sqlx::Result<HashMap<i64, Video>> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let videos: Vec<Video> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {VIDEO_COLUMNS} FROM feed_videos v WHERE v.id = ANY ($1)"
+    )))
+    .bind(ids)
+    .fetch_all(conn)
+    .await?;
+    Ok(videos.into_iter().map(|video| (video.id, video)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_trimmed_bounded_and_required_without_media() {
+        assert_eq!(text("  Bom dia  ", false), Ok("Bom dia"));
+        assert_eq!(text(&"é".repeat(320), false).map(str::len), Ok(640));
+        assert_eq!(text(&"é".repeat(321), true), Err(NotPosted::TextTooLong));
+        assert_eq!(text("   ", false), Err(NotPosted::TextRequired));
+        assert_eq!(text("", true), Ok(""));
+    }
+
+    #[test]
+    fn a_cursor_reads_back_and_garbage_is_refused() {
+        let cursor = Cursor {
+            created_at: DateTime::from_timestamp_micros(1_795_000_000_123_456).expect("time"),
+            id: 41,
+        };
+        assert_eq!(Cursor::decode(&cursor.encode()), Some(cursor));
+        assert_eq!(Cursor::decode("não é"), None);
+        assert_eq!(Cursor::decode(&URL_SAFE_NO_PAD.encode("12:x")), None);
+    }
+}
