@@ -21,9 +21,20 @@ interface LoadMoreProps {
   /** Whether nearing the end loads the next page; off after a page failed, so the button retries. */
   autoLoad?: boolean;
   label?: string;
+  /** When the end counts as near; by default 400 px before it reaches the screen. */
+  observer?: IntersectionObserverInit;
 }
 
-export function LoadMore({ hasMore, loading, onLoadMore, autoLoad = true, label = "Carregar mais" }: LoadMoreProps) {
+const AHEAD: IntersectionObserverInit = { rootMargin: AHEAD_MARGIN };
+
+export function LoadMore({
+  hasMore,
+  loading,
+  onLoadMore,
+  autoLoad = true,
+  label = "Carregar mais",
+  observer: observerInit = AHEAD,
+}: LoadMoreProps) {
   const sentinelRef = useRef<HTMLDivElement>(null);
   const onLoadMoreRef = useRef(onLoadMore);
   useEffect(() => {
@@ -39,11 +50,11 @@ export function LoadMore({ hasMore, loading, onLoadMore, autoLoad = true, label 
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) onLoadMoreRef.current("scroll");
       },
-      { rootMargin: AHEAD_MARGIN },
+      observerInit,
     );
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [hasMore, loading, autoLoad]);
+  }, [hasMore, loading, autoLoad, observerInit]);
 
   if (!hasMore) return null;
   return (

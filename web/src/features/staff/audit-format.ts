@@ -12,6 +12,9 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "cashback.release": "Liberou cashback",
   "order.refund": "Estornou o pedido",
   "participation.annul": "Anulou a participação",
+  "content.keep": "Manteve o conteúdo denunciado",
+  "content.hide": "Ocultou o conteúdo",
+  "content.remove": "Removeu o conteúdo",
 };
 
 export function auditActionLabel(action: string): string {

@@ -1,12 +1,15 @@
 // An activity's page (spec 001 section 2, "Activity detail"): the image on top (not for a
 // video playlist), the name, then the 'Geral' and 'Regulamento' tabs. 'Geral' holds the
 // description, the first video if any, what the window or limit says, and the type's body. The rules tab is
-// hidden for raw content (type 16) and when there are no rules.
-import { useId, useState, type ReactNode } from "react";
+// hidden for raw content (type 16) and when there are no rules. Comments and likes follow
+// when the activity has them, loaded on demand (the feed feature).
+import { lazy, Suspense, useId, useState, type ReactNode } from "react";
 import type { Activity } from "@/types/api";
 import { RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
 import { availabilityText } from "@/features/activities/availability-text";
 import { FirstVideo } from "@/features/activities/components/first-video";
+
+const ActivityComments = lazy(async () => ({ default: (await import("@/features/feed")).ActivityComments }));
 
 type TabId = "geral" | "regulamento";
 
@@ -85,6 +88,11 @@ export function ActivityDetail({ activity, body }: ActivityDetailProps) {
         </>
       ) : (
         general
+      )}
+      {activity.comments_and_likes_enabled && (
+        <Suspense fallback={null}>
+          <ActivityComments activityId={activity.id} />
+        </Suspense>
       )}
     </article>
   );

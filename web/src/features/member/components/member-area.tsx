@@ -2,6 +2,7 @@ import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
+import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
@@ -19,6 +20,7 @@ const routes: RouteObject[] = [
       ...trophiesMemberRoutes,
       ...invitationsMemberRoutes,
       ...luckyNumbersMemberRoutes,
+      ...feedMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },

@@ -86,6 +86,25 @@ describe("audit log", () => {
     );
   });
 
+  it("names the moderation's decisions on reported content", async () => {
+    stubOps({
+      [AUDIT]: () =>
+        auditPage([
+          buildAuditEntry({ id: 3, action: "content.remove" as OpsAuditEntry["action"], job_ids: [] }),
+          buildAuditEntry({ id: 2, action: "content.hide" as OpsAuditEntry["action"], job_ids: [] }),
+          buildAuditEntry({ id: 1, action: "content.keep" as OpsAuditEntry["action"], job_ids: [] }),
+        ]),
+    });
+    await renderOps("/ops/auditoria");
+
+    await screen.findByRole("table", { name: "Auditoria" });
+    expect(rows().map((row) => row[2])).toEqual([
+      "Removeu o conteúdo",
+      "Ocultou o conteúdo",
+      "Manteve o conteúdo denunciado",
+    ]);
+  });
+
   it("is open to viewers too", async () => {
     stubOps({ [AUDIT]: () => auditPage([buildAuditEntry()]) }, VIEWER);
     await renderOps("/ops/auditoria");

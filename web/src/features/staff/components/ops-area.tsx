@@ -21,6 +21,10 @@ const routes: RouteObject[] = [
         element: lazyScreen(async () => (await import("@/features/staff/components/job-detail-page")).JobDetailPage),
       },
       {
+        path: "denuncias",
+        element: lazyScreen(async () => (await import("@/features/staff/components/reports-page")).ReportsPage),
+      },
+      {
         path: "auditoria",
         element: lazyScreen(async () => (await import("@/features/staff/components/audit-page")).AuditPage),
       },

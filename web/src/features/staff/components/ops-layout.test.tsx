@@ -86,6 +86,7 @@ describe("console layout", () => {
     ).toEqual([
       ["Visão geral", "/ops"],
       ["Tarefas", "/ops/tarefas"],
+      ["Denúncias", "/ops/denuncias"],
       ["Auditoria", "/ops/auditoria"],
     ]);
     expect(within(nav).getByRole("link", { name: "Visão geral" })).toHaveAttribute("aria-current", "page");

@@ -13,13 +13,14 @@ import type { OpsMe, StaffRole } from "@/types/api";
 import "./ops.css";
 
 export const VIEWER_NOTE =
-  "Seu perfil permite apenas consultar: reexecutar, cancelar, pausar filas e liberar cashback ficam indisponíveis.";
+  "Seu perfil permite apenas consultar: reexecutar, cancelar, pausar filas, liberar cashback e moderar denúncias ficam indisponíveis.";
 
 const ROLE_LABELS: Record<StaffRole, string> = { support: "Suporte", viewer: "Consulta" };
 
 const NAV_LINKS = [
   { to: "/ops", label: "Visão geral", end: true },
   { to: "/ops/tarefas", label: "Tarefas", end: false },
+  { to: "/ops/denuncias", label: "Denúncias", end: false },
   { to: "/ops/auditoria", label: "Auditoria", end: false },
 ];
 
