@@ -63,6 +63,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     let objects = domain::infra::objects::Objects::from_config(config)?;
     domain::infra::demo::activities::seed(&db, &objects, &demo).await?;
     domain::infra::demo::shop::seed(&db, &objects, &demo).await?;
+    domain::infra::demo::feed::seed(&db, &objects, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())
 }
