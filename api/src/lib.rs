@@ -32,6 +32,7 @@ pub mod short_link_redirect;
 pub mod spa;
 pub mod staff;
 pub mod state;
+pub mod upload_form;
 
 pub use state::AppState;
 

@@ -2,12 +2,14 @@
 //! (docs/api-feed.md, "Moderation"): a report counts once per member; the station's
 //! threshold of reporters hides the item at once; staff list what was reported and keep,
 //! hide or remove it, audited; viewers only read and staff of another station reach
-//! nothing; the reports' rate limit.
+//! nothing; a removed post's media leave the store; reports crossing the threshold at
+//! once; the reports' rate limit.
 
 mod common;
 mod feed_support;
 
 use axum::http::StatusCode;
+use base64::Engine;
 use domain::staff::{Role, Scope};
 use feed_support::*;
 use serde_json::{Value, json};
@@ -76,11 +78,8 @@ async fn a_report_counts_once_and_the_threshold_hides_the_post(db: PgPool) {
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json(), json!({ "reported": true }));
     assert_eq!(
-        f.scalar(
-            "SELECT report_count::bigint FROM feed_posts WHERE id = $1",
-            post
-        )
-        .await,
+        f.scalar("SELECT count(*) FROM feed_reports WHERE post_id = $1", post)
+            .await,
         1
     );
     refused(
@@ -340,6 +339,206 @@ async fn staff_keep_hide_and_remove_with_an_audit_row(db: PgPool) {
         bad.json(),
         json!({ "messages": ["Estação inválida.", "Estado inválido.", "Página inválida."] })
     );
+}
+
+/// Ten members report at once where three hide: the post is hidden once, by the third
+/// report; the others find it gone (hidden items are not found, for reports too), and
+/// nothing fails.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn reports_crossing_the_threshold_at_once_hide_the_post_once(db: PgPool) {
+    let wide = wide_pool(&db).await;
+    let f = feed_with_app(db, common::app(wide)).await;
+    let post = f.post(&f.maria, "Polêmico").await;
+    let reporters = f.reporters(10).await;
+    let answers = futures_util::future::join_all(
+        reporters
+            .iter()
+            .map(|who| f.report(who, "posts", post, Some("Ofensivo"))),
+    )
+    .await;
+    let mut statuses: Vec<StatusCode> = answers.iter().map(|answer| answer.status).collect();
+    statuses.sort();
+    let mut expected = vec![StatusCode::CREATED; 3];
+    expected.extend([StatusCode::NOT_FOUND; 7]);
+    assert_eq!(statuses, expected, "{answers:?}");
+    for answer in answers.iter().filter(|a| a.status == StatusCode::NOT_FOUND) {
+        refused(answer, StatusCode::NOT_FOUND, "Publicação não encontrada.");
+    }
+    assert_eq!(
+        f.scalar("SELECT count(*) FROM feed_reports WHERE post_id = $1", post)
+            .await,
+        3
+    );
+    // Hidden in the transaction of one of the three (now() is its start).
+    assert_eq!(
+        f.scalar(
+            "SELECT count(*) FROM feed_posts p WHERE p.id = $1
+                AND p.hidden_at IN (SELECT created_at FROM feed_reports WHERE post_id = p.id)",
+            post
+        )
+        .await,
+        1
+    );
+    assert!(f.seen(&f.maria, post).await.is_none());
+
+    // With a threshold of ten, all ten count and the tenth hides it.
+    f.execute(
+        "UPDATE stations SET feed_report_threshold = 10 WHERE id = $1",
+        f.station_id,
+    )
+    .await;
+    let other = f.post(&f.maria, "Outro").await;
+    let answers = futures_util::future::join_all(
+        reporters
+            .iter()
+            .map(|who| f.report(who, "posts", other, None)),
+    )
+    .await;
+    assert!(
+        answers.iter().all(|a| a.status == StatusCode::CREATED),
+        "{answers:?}"
+    );
+    assert_eq!(
+        f.scalar(
+            "SELECT count(*) FROM feed_reports WHERE post_id = $1",
+            other
+        )
+        .await,
+        10
+    );
+    assert!(f.seen(&f.maria, other).await.is_none());
+}
+
+/// As for posts, and the post's count of comments drops once, not once per report.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn reports_crossing_the_threshold_at_once_hide_a_comment_once(db: PgPool) {
+    let wide = wide_pool(&db).await;
+    let f = feed_with_app(db, common::app(wide)).await;
+    let post = f.post(&f.maria, "Post").await;
+    let mut comments = Vec::new();
+    for text in ["Grosseria", "Educado"] {
+        let answer = f
+            .call(
+                &f.joao,
+                "POST",
+                "/api/comments",
+                Some(json!({ "description": text, "post": post })),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        comments.push(answer.json()["id"].as_i64().expect("comment"));
+    }
+    let reporters = f.reporters(10).await;
+    let answers = futures_util::future::join_all(
+        reporters
+            .iter()
+            .map(|who| f.report(who, "comments", comments[0], None)),
+    )
+    .await;
+    let created = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::CREATED)
+        .count();
+    let not_found = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::NOT_FOUND)
+        .count();
+    assert_eq!((created, not_found), (3, 7), "{answers:?}");
+    assert_eq!(
+        f.scalar(
+            "SELECT count(*) FROM feed_reports WHERE comment_id = $1",
+            comments[0]
+        )
+        .await,
+        3
+    );
+    assert_eq!(
+        f.scalar(
+            "SELECT comment_count::bigint FROM feed_posts WHERE id = $1",
+            post
+        )
+        .await,
+        1
+    );
+    let listed = f
+        .call(&f.maria, "GET", &format!("/api/comments/post/{post}"), None)
+        .await
+        .json();
+    assert_eq!(ids(&listed), vec![comments[1]]);
+}
+
+/// Removing a post deletes its media from the store: /api/media serves them no more.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn removing_a_post_deletes_its_image_and_video_files(db: PgPool) {
+    let f = feed(db).await;
+    let support = f.support().await;
+    let mut png = Vec::new();
+    image::RgbImage::from_pixel(4, 4, image::Rgb([10, 120, 200]))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("encode");
+    let pixel = base64::engine::general_purpose::STANDARD.encode(png);
+    let answer = f
+        .call(
+            &f.maria,
+            "POST",
+            "/api/posts-image",
+            Some(json!({ "base64": pixel, "description": "Foto", "station_id": f.station_id })),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let image_post = answer.json()["id"].as_i64().expect("id");
+    let image = answer.json()["image"].as_str().expect("url").to_string();
+    let video = f.stored_video(&f.maria).await;
+    let answer = f
+        .call(
+            &f.maria,
+            "POST",
+            "/api/posts-vimeo",
+            Some(
+                json!({ "description": "Vídeo", "video_id": video.id, "station_id": f.station_id }),
+            ),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let video_post = answer.json()["id"].as_i64().expect("id");
+    for post in [image_post, video_post] {
+        f.report(&f.joao, "posts", post, None).await;
+    }
+    for url in [&image, &video.url, &video.poster] {
+        assert_eq!(common::get(&f.app, url).await.status, StatusCode::OK);
+    }
+
+    // Hidden, the media stay: a later keep shows the post again.
+    let hidden = f.review(&support, "post", image_post, "hide").await;
+    assert_eq!(hidden.json()["image"], image);
+    assert_eq!(common::get(&f.app, &image).await.status, StatusCode::OK);
+
+    for post in [image_post, video_post] {
+        let removed = f.review(&support, "post", post, "remove").await;
+        assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+        let removed = removed.json();
+        assert_eq!(removed["removed"], true);
+        assert_eq!(
+            (removed["image"].clone(), removed["video"].clone()),
+            (json!(null), json!(null)),
+            "no dead links"
+        );
+    }
+    for url in [&image, &video.url, &video.poster] {
+        assert_eq!(
+            common::get(&f.app, url).await.status,
+            StatusCode::NOT_FOUND,
+            "{url}"
+        );
+    }
+    let listed = f.reported(&support, "").await;
+    for item in listed["items"].as_array().expect("items") {
+        assert_eq!(item["removed"], true);
+        assert_eq!(
+            (item["image"].clone(), item["video"].clone()),
+            (json!(null), json!(null))
+        );
+    }
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

@@ -1,7 +1,8 @@
 //! The feed's posts over HTTP against the real database (docs/api-feed.md, "Posts"): text,
 //! image and video posts and their rules, who sees what (another station, unpublished,
-//! hidden and removed posts, a closed feed), the author's delete, paging by keyset while
-//! new posts arrive, and the posts' rate limit.
+//! hidden and removed posts, a closed feed), the author's delete and its media, a video
+//! turning ready while it is posted, paging by keyset while new posts arrive, and the
+//! posts' rate limit.
 
 mod common;
 mod feed_support;
@@ -451,6 +452,75 @@ async fn one_upload_makes_one_post_when_posted_twice_at_once(db: PgPool) {
     );
 }
 
+/// `video.transcode` making the video ready (and publishing its posts, in one transaction,
+/// as the job does) at the very moment its owner posts it: whichever comes first, the post
+/// ends published, by exactly one of the two.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_video_turning_ready_while_it_is_posted_publishes_the_post_once(db: PgPool) {
+    let wide = wide_pool(&db).await;
+    let f = feed_with_app(db, common::app(wide.clone())).await;
+    let mut by_post = 0;
+    let mut by_job = 0;
+    for round in 0..40u64 {
+        // A member per round: posts are limited to 10 per 10 minutes.
+        let owner = member(&f.db, f.station_id, &format!("Autora {round}")).await;
+        let video = f.video(&owner, f.station_id, "processing").await;
+        let job = async {
+            // Either side first, and everything in between.
+            tokio::time::sleep(std::time::Duration::from_millis(round % 10 * 2)).await;
+            let mut tx = wide.begin().await.expect("begin");
+            sqlx::query(
+                "UPDATE feed_videos SET status = 'ready', video_key = 'feed/videos/v.mp4',
+                        poster_key = 'feed/videos/v.jpg' WHERE id = $1",
+            )
+            .bind(video)
+            .execute(&mut *tx)
+            .await
+            .expect("ready");
+            let published = sqlx::query(
+                "UPDATE feed_posts SET published_at = now()
+                  WHERE video_id = $1 AND published_at IS NULL",
+            )
+            .bind(video)
+            .execute(&mut *tx)
+            .await
+            .expect("publish")
+            .rows_affected();
+            tx.commit().await.expect("commit");
+            published
+        };
+        let (answer, published_by_job) = tokio::join!(f.video_post(&owner, video), job);
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        let published_at_once = answer.json()["published"] == json!(true);
+        assert_eq!(
+            u64::from(published_at_once) + published_by_job,
+            1,
+            "round {round}: published by the post {published_at_once}, by the job {published_by_job}"
+        );
+        let id = answer.json()["id"].as_i64().expect("id");
+        assert_eq!(
+            f.scalar(
+                "SELECT count(*) FROM feed_posts WHERE id = $1 AND published_at IS NOT NULL",
+                id
+            )
+            .await,
+            1,
+            "round {round}"
+        );
+        assert!(f.seen(&f.joao, id).await.is_some(), "round {round}");
+        if published_at_once {
+            by_post += 1;
+        } else {
+            by_job += 1;
+        }
+    }
+    // Both orders happened, so the race was run both ways.
+    assert!(
+        by_post > 0 && by_job > 0,
+        "published by the post {by_post}, by the job {by_job}"
+    );
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn only_the_author_deletes_and_the_image_goes_with_the_post(db: PgPool) {
     let f = feed(db).await;
@@ -524,9 +594,36 @@ async fn only_the_author_deletes_and_the_image_goes_with_the_post(db: PgPool) {
         "Publicação não encontrada.",
     );
 
-    // A video post goes; its upload stays for the uploads' cleanup.
-    let video = f.video(&f.maria, f.station_id, "ready").await;
-    let post = f.video_post(&f.maria, video).await.json()["id"]
+    // A video post goes with its upload and the files it played.
+    let video = f.stored_video(&f.maria).await;
+    let post = f.video_post(&f.maria, video.id).await.json()["id"]
+        .as_i64()
+        .expect("id");
+    for url in [&video.url, &video.poster] {
+        assert_eq!(common::get(&f.app, url).await.status, StatusCode::OK);
+    }
+    assert_eq!(
+        f.call(&f.maria, "DELETE", &format!("/api/posts/{post}"), None)
+            .await
+            .status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        f.scalar("SELECT count(*) FROM feed_videos WHERE id = $1", video.id)
+            .await,
+        0
+    );
+    for url in [&video.url, &video.poster] {
+        assert_eq!(
+            common::get(&f.app, url).await.status,
+            StatusCode::NOT_FOUND,
+            "{url}"
+        );
+    }
+
+    // So does one whose video was still processing.
+    let processing = f.video(&f.maria, f.station_id, "processing").await;
+    let post = f.video_post(&f.maria, processing).await.json()["id"]
         .as_i64()
         .expect("id");
     assert_eq!(
@@ -536,9 +633,9 @@ async fn only_the_author_deletes_and_the_image_goes_with_the_post(db: PgPool) {
         StatusCode::NO_CONTENT
     );
     assert_eq!(
-        f.scalar("SELECT count(*) FROM feed_videos WHERE id = $1", video)
+        f.scalar("SELECT count(*) FROM feed_videos WHERE id = $1", processing)
             .await,
-        1
+        0
     );
 }
 

@@ -2,7 +2,8 @@
 //! upload of a real clip (made by ffmpeg here) that survives a dropped connection and
 //! becomes, through `video.transcode`, an H.264/AAC MP4 with its poster and a published
 //! post; plain uploads; content, size and offset checks; other members' and stations'
-//! uploads; the per-member limits under concurrent starts.
+//! uploads; cancelling an upload; the per-member limits under concurrent starts, with idle
+//! uploads no longer holding a place.
 
 mod common;
 
@@ -24,6 +25,7 @@ const FILE_INVALID: &str = "Tamanho ou formato inválido";
 const UPLOAD_FAILED: &str = "Erro no upload";
 const TOO_MANY: &str = "Muitas ações em pouco tempo. Aguarde alguns minutos e tente novamente.";
 const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
+const NOT_FOUND: &str = "Vídeo não encontrado.";
 
 struct World {
     app: Router,
@@ -132,6 +134,17 @@ impl World {
         send(
             &self.app,
             request.body(Body::from(bytes.to_vec())).expect("request"),
+        )
+        .await
+    }
+
+    async fn cancel(&self, token: &str, id: i64) -> Answer {
+        common::call(
+            &self.app,
+            "DELETE",
+            &format!("/api/uploads/videos/{id}"),
+            Some(token),
+            &[],
         )
         .await
     }
@@ -384,6 +397,14 @@ async fn a_resumable_upload_survives_a_dropped_connection_and_ends_in_a_publishe
         domain::infra::uploads::kind_of(&jpeg),
         Some(domain::infra::uploads::FileKind::Jpeg)
     );
+    // A real picture, not only a JPEG's first bytes: a frame of the video, same size.
+    let poster_file = world
+        .objects()
+        .join(poster.trim_start_matches("/api/media/"));
+    assert_eq!(
+        ffprobe(&poster_file, "stream=codec_type,codec_name,width,height").trim(),
+        "mjpeg,video,320,240"
+    );
     let served = common::call(&world.app, "GET", url, None, &[]).await;
     assert_eq!(served.status, StatusCode::OK);
     assert_eq!(served.headers["content-type"], "video/mp4");
@@ -573,10 +594,18 @@ async fn another_members_or_stations_upload_is_not_found(db: PgPool) {
     for token in [&world.neighbour, &world.stranger] {
         let read = world.video(token, id).await;
         assert_eq!(read.status, StatusCode::NOT_FOUND, "{}", read.text);
+        assert_eq!(read.json()["error"], NOT_FOUND);
         let write = world.patch(token, id, Some(0), b"0123456789").await;
         assert_eq!(write.status, StatusCode::NOT_FOUND);
+        let cancel = world.cancel(token, id).await;
+        assert_eq!(cancel.status, StatusCode::NOT_FOUND, "{}", cancel.text);
+        assert_eq!(cancel.json()["error"], NOT_FOUND);
     }
-    assert_eq!(world.video(&world.token, id).await.json()["received"], 0);
+    let own = world.video(&world.token, id).await.json();
+    assert_eq!(
+        (own["status"].as_str(), own["received"].as_i64()),
+        (Some("uploading"), Some(0))
+    );
     assert!(!world.part_file(id).exists());
 }
 
@@ -644,4 +673,120 @@ async fn a_closed_feed_takes_no_videos(db: PgPool) {
     let answer = world.start(&world.token, 1_000).await;
     assert_eq!(answer.status, StatusCode::FORBIDDEN);
     assert_eq!(answer.json()["messages"], json!([NOT_AUTHORIZED]));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_cancelled_upload_is_failed_and_frees_its_place_at_once(db: PgPool) {
+    let world = world(db).await;
+    let ids: Vec<i64> =
+        futures_util::future::join_all((0..3).map(|_| world.start(&world.token, 1_000)))
+            .await
+            .iter()
+            .map(id_of)
+            .collect();
+    let sent = world
+        .patch(&world.token, ids[0], Some(0), b"\0\0\0\x18ftypmp42")
+        .await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert!(world.part_file(ids[0]).exists());
+    assert_eq!(
+        world.start(&world.token, 1_000).await.status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+
+    let cancelled = world.cancel(&world.token, ids[0]).await;
+    assert_eq!(
+        cancelled.status,
+        StatusCode::NO_CONTENT,
+        "{}",
+        cancelled.text
+    );
+    let video = world.video(&world.token, ids[0]).await.json();
+    assert_eq!(video["status"], "failed");
+    assert_eq!(video["failure"], UPLOAD_FAILED);
+    assert!(!world.part_file(ids[0]).exists(), "its bytes are removed");
+    // No more bytes, and cancelling again changes nothing.
+    let late = world.patch(&world.token, ids[0], Some(12), b"more").await;
+    assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.text);
+    assert_eq!(
+        world.cancel(&world.token, ids[0]).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(
+        world.video(&world.token, ids[0]).await.json()["failure"],
+        UPLOAD_FAILED
+    );
+    // Its place is free.
+    let fourth = world.start(&world.token, 1_000).await;
+    assert_eq!(fourth.status, StatusCode::CREATED, "{}", fourth.text);
+
+    // A whole upload is left as it is: a cancel that crosses the last chunk is harmless.
+    let clip = clip(&world.data.join("clips"), 1, "160x120");
+    let whole_id = {
+        sqlx::query("UPDATE feed_videos SET status = 'failed' WHERE id = ANY($1)")
+            .bind(&ids[1..])
+            .execute(&world.db)
+            .await
+            .expect("places");
+        let id = id_of(&world.start(&world.token, clip.len() as i64).await);
+        let whole = world.patch(&world.token, id, Some(0), &clip).await;
+        assert_eq!(whole.json()["status"], "processing", "{}", whole.text);
+        id
+    };
+    let crossed = world.cancel(&world.token, whole_id).await;
+    assert_eq!(crossed.status, StatusCode::NO_CONTENT);
+    let whole = world.video(&world.token, whole_id).await.json();
+    assert_eq!(whole["status"], "processing");
+    assert!(whole["jobId"].is_string());
+    assert!(
+        world.part_file(whole_id).exists(),
+        "its bytes wait for the transcode"
+    );
+
+    assert_eq!(
+        world.cancel(&world.token, 999_999).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let anonymous = common::call(
+        &world.app,
+        "DELETE",
+        &format!("/api/uploads/videos/{whole_id}"),
+        None,
+        &[],
+    )
+    .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_upload_idle_for_an_hour_no_longer_holds_a_place(db: PgPool) {
+    let world = world(db).await;
+    // Three uploads left by a browser that crashed: one last touched 61 minutes ago.
+    let ids: Vec<i64> =
+        futures_util::future::join_all((0..3).map(|_| world.start(&world.token, 1_000)))
+            .await
+            .iter()
+            .map(id_of)
+            .collect();
+    assert_eq!(
+        world.start(&world.token, 1_000).await.status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    sqlx::query("UPDATE feed_videos SET updated_at = now() - interval '61 minutes' WHERE id = $1")
+        .bind(ids[0])
+        .execute(&world.db)
+        .await
+        .expect("idle");
+    let started = world.start(&world.token, 1_000).await;
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.text);
+    assert_eq!(
+        world.start(&world.token, 1_000).await.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the other three are still moving"
+    );
+    // The idle one may still go on.
+    let resumed = world
+        .patch(&world.token, ids[0], Some(0), b"0123456789")
+        .await;
+    assert_eq!(resumed.status, StatusCode::OK, "{}", resumed.text);
 }

@@ -85,12 +85,11 @@ async fn the_demo_mural_has_posts_of_two_members_and_seeds_once(db: PgPool) {
     .await
     .expect("counters");
     assert_eq!(drift, 0, "counters match their rows");
-    let (likes, comments): (i64, i64) = sqlx::query_as(
-        "SELECT (SELECT count(*) FROM feed_likes), (SELECT count(*) FROM comments)",
-    )
-    .fetch_one(&db)
-    .await
-    .expect("counts");
+    let (likes, comments): (i64, i64) =
+        sqlx::query_as("SELECT (SELECT count(*) FROM feed_likes), (SELECT count(*) FROM comments)")
+            .fetch_one(&db)
+            .await
+            .expect("counts");
     assert!(likes > 0 && comments > 0);
 
     feed::seed(&db, &objects, &station).await.expect("again");

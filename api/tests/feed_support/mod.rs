@@ -7,6 +7,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
 use domain::activities::catalogue::{self, NewActivity};
+use domain::infra::objects::Objects;
 use domain::staff::{Role, Scope};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -225,6 +226,38 @@ impl Feed {
         .expect("video")
     }
 
+    /// A ready upload of `owner` whose MP4 and poster are in the test app's store, with
+    /// the URLs that serve them.
+    pub async fn stored_video(&self, owner: &Someone) -> StoredVideo {
+        let objects = Objects::from_config(&common::config_with(&[])).expect("objects");
+        let video_key = Objects::new_key("feed/videos", "mp4");
+        let poster_key = Objects::new_key("feed/videos", "jpg");
+        for key in [&video_key, &poster_key] {
+            objects
+                .put(key, b"not really a video".to_vec())
+                .await
+                .expect("stored");
+        }
+        let id = sqlx::query_scalar(
+            "INSERT INTO feed_videos (station_id, user_id, original_name, size, received, status,
+                                      job_id, video_key, poster_key, duration_ms)
+             VALUES ($1, $2, 'praia.mp4', 1000, 1000, 'ready', '01JOB', $3, $4, 6000)
+             RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(owner.id)
+        .bind(&video_key)
+        .bind(&poster_key)
+        .fetch_one(&self.db)
+        .await
+        .expect("video");
+        StoredVideo {
+            id,
+            url: Objects::url(&video_key),
+            poster: Objects::url(&poster_key),
+        }
+    }
+
     /// A console account of `role` over `scope`, signed in.
     pub async fn staff(&self, email: &str, role: Role, scope: Scope) -> Someone {
         let id: i64 = sqlx::query_scalar(
@@ -244,6 +277,15 @@ impl Feed {
             token: session_of(&self.db, id).await,
         }
     }
+}
+
+/// A ready upload with its files in the store.
+#[derive(Debug, Clone)]
+pub struct StoredVideo {
+    pub id: i64,
+    /// Where /api/media serves its MP4 and its poster.
+    pub url: String,
+    pub poster: String,
 }
 
 /// The `id`s of a JSON list.

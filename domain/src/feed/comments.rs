@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 
 use super::posts::{self, Author, VISIBLE};
 use crate::activities::participation::UNAVAILABLE;
+use crate::commerce::NOT_AUTHORIZED;
 
 pub const TEXT_MAX_CHARS: usize = 200;
 pub const TEXT_REQUIRED: &str = "O comentário não pode ficar vazio.";
@@ -70,7 +71,7 @@ impl Refused {
             Self::PostNotFound => posts::NOT_FOUND,
             Self::CommentNotFound => NOT_FOUND,
             Self::ActivityUnavailable => UNAVAILABLE,
-            Self::FeedClosed => posts::FEED_CLOSED,
+            Self::FeedClosed => NOT_AUTHORIZED,
             Self::NotAuthor => posts::NOT_AUTHOR,
         }
     }

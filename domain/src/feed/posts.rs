@@ -16,7 +16,7 @@ use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 use utoipa::ToSchema;
 
-use super::videos::{VIDEO_COLUMNS, Video, VideoStatus};
+use super::videos::{self, VIDEO_COLUMNS, Video, VideoStatus};
 use crate::infra::images::{self, Encoded};
 use crate::infra::uploads::{self, FileKind};
 
@@ -27,13 +27,8 @@ pub const TEXT_REQUIRED: &str = "Escreva algo ou escolha uma imagem ou um vídeo
 pub const IMAGE_MAX_BYTES: usize = 1_200_000;
 /// Stored images fit this box: wide enough for the feed on any screen.
 pub const IMAGE_MAX_SIDE: u32 = 1600;
-pub const MEDIA_INVALID: &str = "Tamanho ou formato inválido";
-/// The spec's text for a page the member may not see: the feed of a station with
-/// `feed_access` off.
-pub const FEED_CLOSED: &str = "Você não possui autorização para acessar esta página.";
 pub const NOT_FOUND: &str = "Publicação não encontrada.";
 pub const NOT_AUTHOR: &str = "Apenas o autor pode apagar.";
-pub const VIDEO_NOT_FOUND: &str = "Vídeo não encontrado.";
 pub const VIDEO_FAILED: &str = "Este vídeo não pôde ser processado. Envie outro vídeo.";
 pub const VIDEO_TAKEN: &str = "Este vídeo já está em outra publicação.";
 
@@ -130,12 +125,21 @@ impl NotPosted {
         match self {
             Self::TextTooLong => TEXT_TOO_LONG,
             Self::TextRequired => TEXT_REQUIRED,
-            Self::MediaInvalid => MEDIA_INVALID,
-            Self::VideoNotFound => VIDEO_NOT_FOUND,
+            Self::MediaInvalid => uploads::FILE_INVALID,
+            Self::VideoNotFound => videos::NOT_FOUND,
             Self::VideoFailed => VIDEO_FAILED,
             Self::VideoTaken => VIDEO_TAKEN,
         }
     }
+}
+
+/// What an author's delete leaves for the caller to remove once it has committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deleted {
+    /// The post's image object.
+    pub image_key: Option<String>,
+    /// The post's upload, which no post carries any more.
+    pub video_id: Option<i64>,
 }
 
 /// Why a delete is refused.
@@ -281,26 +285,27 @@ async fn created(
         .ok_or(sqlx::Error::RowNotFound)
 }
 
-/// Deletes post `post_id` by its author; its likes, comments and reports go with it (its
-/// video's upload stays, for the uploads' cleanup). Answers the key of its image, which the
-/// caller deletes once this has committed.
+/// Deletes post `post_id` by its author; its likes, comments and reports go with it.
+/// Answers its image and its video, which the caller removes once this has committed (the
+/// video's row has to outlive the post's, which refers to it).
 pub async fn delete(
     db: &PgPool,
     station_id: i64,
     user_id: i64,
     post_id: i64,
-) -> sqlx::Result<Result<Option<String>, NotDeleted>> {
+) -> sqlx::Result<Result<Deleted, NotDeleted>> {
     let mut tx = db.begin().await?;
-    let found: Option<(i64, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT p.user_id, p.image_key FROM feed_posts p WHERE p.id = $3 AND {VISIBLE}
-            FOR UPDATE"
-    )))
-    .bind(station_id)
-    .bind(user_id)
-    .bind(post_id)
-    .fetch_optional(&mut *tx)
-    .await?;
-    let Some((author, image_key)) = found else {
+    let found: Option<(i64, Option<String>, Option<i64>)> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT p.user_id, p.image_key, p.video_id FROM feed_posts p
+              WHERE p.id = $3 AND {VISIBLE} FOR UPDATE"
+        )))
+        .bind(station_id)
+        .bind(user_id)
+        .bind(post_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let Some((author, image_key, video_id)) = found else {
         return Ok(Err(NotDeleted::NotFound));
     };
     if author != user_id {
@@ -311,7 +316,10 @@ pub async fn delete(
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    Ok(Ok(image_key))
+    Ok(Ok(Deleted {
+        image_key,
+        video_id,
+    }))
 }
 
 /// A page of station `station_id`'s feed as member `viewer` sees it: up to `limit` posts

@@ -162,8 +162,7 @@ pub async fn report_post(
     if first {
         sqlx::query(
             "UPDATE feed_posts p
-                SET report_count = report_count + 1,
-                    hidden_at = CASE
+                SET hidden_at = CASE
                         WHEN (SELECT count(*) FROM feed_reports r
                                WHERE r.post_id = p.id AND r.reviewed_at IS NULL)
                              >= (SELECT feed_report_threshold FROM stations s
@@ -209,8 +208,7 @@ pub async fn report_comment(
     if first {
         let hidden: bool = sqlx::query_scalar(
             "UPDATE comments c
-                SET report_count = report_count + 1,
-                    hidden_at = CASE
+                SET hidden_at = CASE
                         WHEN (SELECT count(*) FROM feed_reports r
                                WHERE r.comment_id = c.id AND r.reviewed_at IS NULL)
                              >= (SELECT feed_report_threshold FROM stations s

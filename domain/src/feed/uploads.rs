@@ -4,11 +4,8 @@
 
 use crate::infra::images::{self, ImageError};
 use crate::infra::objects::Objects;
-use crate::infra::uploads::{FileKind, kind_of};
+use crate::infra::uploads::{FILE_INVALID, FileKind, kind_of};
 
-/// The spec's texts for a refused upload: the wrong size or kind, and a broken transfer.
-pub const FILE_INVALID: &str = "Tamanho ou formato inválido";
-pub const UPLOAD_FAILED: &str = "Erro no upload";
 /// The spec's limit for a document.
 pub const MAX_DOCUMENT_BYTES: usize = 10_000_000;
 /// Stored images are shrunk to fit this square.

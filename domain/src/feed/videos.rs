@@ -3,23 +3,26 @@
 //!
 //! The upload area (`FILIA_DATA_DIR/uploads`, one folder the API and the workers share)
 //! holds `{id}.part`, the bytes received so far, and `{id}.work-{ulid}/`, one transcode
-//! attempt's output. A row's `received` is what is durably in its part file: an append
-//! writes and syncs the bytes before recording them, under the row's lock, and cuts back
-//! whatever a failed earlier write left past `received`. Objects are recorded only once
-//! stored, under keys of their own, so an attempt that dies half-way leaves nothing served.
+//! attempt's output (the ULID says when the attempt began). A row's `received` is what is
+//! durably in its part file: an append writes and syncs the bytes before recording them,
+//! under the row's lock, and cuts back whatever a failed earlier write left past
+//! `received`. Objects are recorded only once stored, under keys of their own, so an
+//! attempt that dies half-way leaves nothing served; a video no post carries any more is
+//! removed with its objects ([`discard_unposted`], and [`sweep`] for the rest).
 
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
-use super::uploads::{FILE_INVALID, UPLOAD_FAILED};
 use crate::infra::config::Config;
 use crate::infra::ffmpeg::Probe;
-use crate::infra::uploads::{FileKind, kind_of};
+use crate::infra::objects::Objects;
+use crate::infra::uploads::{FILE_INVALID, FileKind, UPLOAD_FAILED, kind_of};
 
 /// Where an upload is, as `feed_videos.status` stores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type, utoipa::ToSchema)]
@@ -70,8 +73,18 @@ pub const MAX_CHUNK_BYTES: usize = 8 * 1024 * 1024;
 /// Uploads a member may start in a rolling day, and have unfinished at once.
 pub const STARTS_PER_DAY: i64 = 10;
 pub const UNFINISHED_AT_ONCE: i64 = 3;
+/// An unfinished upload holds one of those places only while bytes come: one left alone
+/// this long (a closed tab, a crashed browser) no longer counts, though it may still go on.
+pub const UNFINISHED_IDLE_MINUTES: i32 = 60;
 /// An upload that received nothing for this long is abandoned (`uploads-cleanup`).
 pub const ABANDONED_AFTER_HOURS: i64 = 24;
+/// A video processing this long has lost its transcode: three attempts with their pauses
+/// take under two hours. Nor does any transcode attempt's folder live this long.
+pub const STUCK_AFTER_HOURS: i64 = 6;
+/// A whole video (ready or failed) that no post carries is removed after this long.
+pub const UNPOSTED_AFTER_HOURS: i64 = 24;
+/// Rows one `uploads-cleanup` run takes on per kind of leftover; the next run goes on.
+const SWEEP_BATCH: i64 = 1000;
 /// The longest video we show, and the largest picture side we read.
 pub const MAX_DURATION_MS: u64 = 10 * 60 * 1000;
 pub const MAX_SIDE: u32 = 4096;
@@ -82,7 +95,11 @@ pub const PLAYED_BOX: (u32, u32) = (1280, 720);
 pub const NOT_A_VIDEO: &str = "O arquivo não é um vídeo que possamos exibir.";
 pub const TOO_LONG: &str = "O vídeo deve ter no máximo 10 minutos.";
 pub const TOO_BIG: &str = "A imagem do vídeo é grande demais (máximo 4096 pixels de lado).";
+/// The failure of a video whose post staff removed while it was processing.
+pub const REMOVED: &str = "Esta publicação foi removida pela moderação.";
 pub const NOT_PROCESSED: &str = "Não foi possível processar o vídeo. Envie-o novamente.";
+/// Another member's or station's upload, or one that is gone.
+pub const NOT_FOUND: &str = "Vídeo não encontrado.";
 
 /// The upload area of this deployment.
 pub fn upload_area(config: &Config) -> PathBuf {
@@ -130,13 +147,15 @@ pub async fn start(
         .execute(&mut *tx)
         .await?;
     let (unfinished, today, retry_after): (i64, i64, Option<f64>) = sqlx::query_as(
-        "SELECT count(*) FILTER (WHERE status = 'uploading'),
+        "SELECT count(*) FILTER (WHERE status = 'uploading'
+                                   AND updated_at > now() - make_interval(mins => $2)),
                 count(*) FILTER (WHERE created_at > now() - interval '1 day'),
                 extract(epoch FROM min(created_at) FILTER (WHERE created_at > now() - interval '1 day')
                                  + interval '1 day' - now())::float8
            FROM feed_videos WHERE user_id = $1",
     )
     .bind(user_id)
+    .bind(UNFINISHED_IDLE_MINUTES)
     .fetch_one(&mut *tx)
     .await?;
     if today >= STARTS_PER_DAY {
@@ -146,7 +165,8 @@ pub async fn start(
         }));
     }
     if unfinished >= UNFINISHED_AT_ONCE {
-        // A place frees up when one of them is finished, which the member controls.
+        // A place frees up when one of them is finished or cancelled, which the member
+        // controls, or left alone for an hour.
         return Ok(Err(NotStarted::TooMany {
             retry_after_seconds: 60,
         }));
@@ -438,6 +458,46 @@ pub async fn finish_plain(
     Ok(Ok(whole(&mut *tx, area, video).await?))
 }
 
+/// What a member's cancel found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cancel {
+    /// It was still receiving bytes: now failed, its bytes removed.
+    Cancelled,
+    /// It was whole already (processing, ready or failed): nothing changed.
+    AlreadyWhole,
+}
+
+/// Cancels the member's upload `id` while it still receives bytes (the member left the
+/// page, or the web app gave up on it): failed as a broken transfer, so it no longer holds one of
+/// the member's unfinished places, and its bytes removed once that is committed. `None`:
+/// not the member's.
+pub async fn cancel(
+    db: &PgPool,
+    area: &Path,
+    station_id: i64,
+    user_id: i64,
+    id: i64,
+) -> anyhow::Result<Option<Cancel>> {
+    let mut tx = db.begin().await?;
+    let Some(video) = lock_own(&mut tx, station_id, user_id, id).await? else {
+        return Ok(None);
+    };
+    if video.status != VideoStatus::Uploading {
+        return Ok(Some(Cancel::AlreadyWhole));
+    }
+    sqlx::query(
+        "UPDATE feed_videos SET status = 'failed', failure = $2, updated_at = now()
+          WHERE id = $1",
+    )
+    .bind(id)
+    .bind(UPLOAD_FAILED)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    remove_part(area, id).await;
+    Ok(Some(Cancel::Cancelled))
+}
+
 /// Records the upload's `video.transcode` job, on the transaction that enqueued it.
 pub async fn set_job(tx: &mut PgConnection, id: i64, job_id: &str) -> sqlx::Result<Video> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -481,6 +541,25 @@ pub struct Processed {
 /// carry it, on the caller's transaction. False (nothing changed) when it is no longer
 /// processing: another run got there first.
 pub async fn mark_ready(tx: &mut PgConnection, id: i64, done: &Processed) -> sqlx::Result<bool> {
+    // Staff removed the post while its video was processing: the video is never shown, so
+    // it is failed instead and the caller deletes what it stored.
+    let removed: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM feed_posts WHERE video_id = $1 AND removed_at IS NOT NULL)",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if removed {
+        sqlx::query(
+            "UPDATE feed_videos SET status = 'failed', failure = $2, updated_at = now()
+              WHERE id = $1 AND status = 'processing'",
+        )
+        .bind(id)
+        .bind(REMOVED)
+        .execute(&mut *tx)
+        .await?;
+        return Ok(false);
+    }
     let updated = sqlx::query(
         "UPDATE feed_videos
             SET status = 'ready', video_key = $2, poster_key = $3, duration_ms = $4, width = $5,
@@ -545,12 +624,138 @@ pub async fn remove_part(area: &Path, id: i64) {
     }
 }
 
-/// A fresh, empty folder for one transcode attempt of upload `id`; the folders of earlier
-/// attempts (a killed worker's) are removed first.
-pub async fn new_work_dir(area: &Path, id: i64) -> std::io::Result<PathBuf> {
-    let prefix = format!("{id}.work-");
-    for (name, _) in entries(area).await? {
-        if name.starts_with(&prefix) {
+/// The stored MP4 and poster of `video`, deleted; a failure is logged (an object left
+/// behind costs storage, not correctness). For a video whose post is gone or removed.
+pub async fn delete_files(objects: &Objects, video: &Video) {
+    for key in [&video.video_key, &video.poster_key].into_iter().flatten() {
+        if let Err(err) = objects.delete(key).await {
+            tracing::warn!(video_id = video.id, key, error = %err, "video object not deleted");
+        }
+    }
+}
+
+/// Removes upload `video_id` when no post carries it (its post was deleted, or never
+/// made): the row, then, once that is committed, its part file and stored MP4 and poster.
+/// Answers whether it did. A post being created with it at the same moment wins: the row
+/// stays. A transcode still running finds the row gone and drops what it made.
+pub async fn discard_unposted(
+    db: &PgPool,
+    objects: &Objects,
+    area: &Path,
+    video_id: i64,
+) -> anyhow::Result<bool> {
+    match remove(db, video_id, Removal::Discard).await? {
+        Removed::Deleted(video) => {
+            remove_part(area, video.id).await;
+            delete_files(objects, &video).await;
+            tracing::info!(video_id, "unposted video removed");
+            Ok(true)
+        }
+        Removed::Failed | Removed::Kept => Ok(false),
+    }
+}
+
+/// Why a row is removed, which says how it is locked and what must still hold.
+#[derive(Debug, Clone, Copy)]
+enum Removal {
+    /// Its post is gone: any status; waits for a transaction that holds the row.
+    Discard,
+    /// Still uploading, nothing received since the cutoff; one a post carries is failed
+    /// instead.
+    Abandoned(DateTime<Utc>),
+    /// Ready or failed, unchanged since the cutoff.
+    Unposted(DateTime<Utc>),
+}
+
+/// What [`remove`] did with a row.
+#[derive(Debug)]
+enum Removed {
+    Deleted(Box<Video>),
+    /// Abandoned, but a post carries it: failed.
+    Failed,
+    /// Not removed: no longer what the removal was for, held by another transaction, or
+    /// carried by a post.
+    Kept,
+}
+
+/// Removes one row on a transaction of its own, so one row that cannot go never holds up
+/// the others. The row is locked and its condition checked again first; the sweep skips a
+/// row another transaction holds (a post being created with it, a chunk being appended),
+/// and a post created meanwhile keeps it (a foreign key violation is tolerated too).
+async fn remove(db: &PgPool, id: i64, removal: Removal) -> anyhow::Result<Removed> {
+    let (condition, cutoff, wait) = match removal {
+        Removal::Discard => ("true", None, ""),
+        Removal::Abandoned(cutoff) => (
+            "v.status = 'uploading' AND v.updated_at < $2",
+            Some(cutoff),
+            " SKIP LOCKED",
+        ),
+        Removal::Unposted(cutoff) => (
+            "v.status IN ('ready', 'failed') AND v.updated_at < $2",
+            Some(cutoff),
+            " SKIP LOCKED",
+        ),
+    };
+    let mut tx = db.begin().await?;
+    let lock =
+        format!("SELECT v.id FROM feed_videos v WHERE v.id = $1 AND {condition} FOR UPDATE{wait}");
+    let mut locking = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(lock)).bind(id);
+    if let Some(cutoff) = cutoff {
+        locking = locking.bind(cutoff);
+    }
+    if locking.fetch_optional(&mut *tx).await?.is_none() {
+        return Ok(Removed::Kept);
+    }
+    let deleted: sqlx::Result<Option<Video>> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM feed_videos v
+          WHERE v.id = $1 AND NOT EXISTS (SELECT 1 FROM feed_posts p WHERE p.video_id = v.id)
+         RETURNING {VIDEO_COLUMNS}"
+    )))
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await;
+    let removed = match deleted {
+        Ok(Some(video)) => Removed::Deleted(Box::new(video)),
+        Ok(None) if matches!(removal, Removal::Abandoned(_)) => {
+            sqlx::query(
+                "UPDATE feed_videos SET status = 'failed', failure = $2, updated_at = now()
+                  WHERE id = $1",
+            )
+            .bind(id)
+            .bind(UPLOAD_FAILED)
+            .execute(&mut *tx)
+            .await?;
+            Removed::Failed
+        }
+        Ok(None) => return Ok(Removed::Kept),
+        Err(err)
+            if err
+                .as_database_error()
+                .is_some_and(|db| db.is_foreign_key_violation()) =>
+        {
+            return Ok(Removed::Kept);
+        }
+        Err(err) => return Err(err.into()),
+    };
+    tx.commit().await?;
+    Ok(removed)
+}
+
+/// A fresh, empty folder for one transcode attempt of upload `id`. The folders of earlier
+/// attempts that began more than `attempt_limit` ago (the job's timeout: no attempt runs
+/// longer, so they are a killed worker's) are removed first; a younger one may belong to a
+/// second run of the job still working, whose output must stay.
+pub async fn new_work_dir(
+    area: &Path,
+    id: i64,
+    attempt_limit: Duration,
+) -> std::io::Result<PathBuf> {
+    let prefix = work_prefix(id);
+    let before = SystemTime::now()
+        .checked_sub(attempt_limit)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
+    for (name, modified) in entries(area).await? {
+        if name.starts_with(&prefix) && work_began(&name, modified).is_some_and(|at| at < before) {
             remove_dir(&area.join(name)).await;
         }
     }
@@ -560,6 +765,31 @@ pub async fn new_work_dir(area: &Path, id: i64) -> std::io::Result<PathBuf> {
     ));
     tokio::fs::create_dir_all(&dir).await?;
     Ok(dir)
+}
+
+/// Removes every attempt folder of upload `id`: once it is ready, none is needed.
+pub async fn remove_work_dirs(area: &Path, id: i64) -> std::io::Result<()> {
+    let prefix = work_prefix(id);
+    for (name, _) in entries(area).await? {
+        if name.starts_with(&prefix) {
+            remove_dir(&area.join(name)).await;
+        }
+    }
+    Ok(())
+}
+
+fn work_prefix(id: i64) -> String {
+    format!("{id}.work-")
+}
+
+/// When the attempt of work folder `name` began: its ULID's time, or the folder's last
+/// change for a name without one.
+fn work_began(name: &str, modified: Option<SystemTime>) -> Option<SystemTime> {
+    let (_, ulid) = name.split_once(".work-")?;
+    ulid::Ulid::from_string(&ulid.to_uppercase())
+        .map(|ulid| ulid.datetime())
+        .ok()
+        .or(modified)
 }
 
 /// Removes a folder and what it holds; one already gone is fine.
@@ -572,7 +802,7 @@ pub async fn remove_dir(dir: &Path) {
 }
 
 /// The names in `dir` with their last change; none when it does not exist yet.
-async fn entries(dir: &Path) -> std::io::Result<Vec<(String, Option<std::time::SystemTime>)>> {
+async fn entries(dir: &Path) -> std::io::Result<Vec<(String, Option<SystemTime>)>> {
     let mut found = Vec::new();
     let mut read = match tokio::fs::read_dir(dir).await {
         Ok(read) => read,
@@ -588,47 +818,127 @@ async fn entries(dir: &Path) -> std::io::Result<Vec<(String, Option<std::time::S
     Ok(found)
 }
 
-/// What [`sweep`] removed.
+/// What [`sweep`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Swept {
     /// Uploads abandoned mid-way: deleted, or failed when a post carries them.
     pub abandoned: u64,
+    /// Videos whose transcode ended without settling them (or never will): failed.
+    pub stuck: u64,
+    /// Whole videos no post carries: deleted with their objects.
+    pub unposted: u64,
     /// Part files and work folders no upload needs any more.
     pub files: u64,
 }
 
-/// Removes the uploads that received nothing since `cutoff` while still uploading (a post
-/// that carries one keeps its row, failed), then every file of the upload area no upload
-/// needs: a part file of an upload gone, ready or failed, and a work folder of an upload
-/// not processing or older than `cutoff` (no attempt runs that long). Any number of runs
-/// leave the same.
-pub async fn sweep(db: &PgPool, area: &Path, cutoff: DateTime<Utc>) -> anyhow::Result<Swept> {
-    let deleted: Vec<i64> = sqlx::query_scalar(
-        "DELETE FROM feed_videos v
-          WHERE v.status = 'uploading' AND v.updated_at < $1
-            AND NOT EXISTS (SELECT 1 FROM feed_posts p WHERE p.video_id = v.id)
-         RETURNING v.id",
-    )
-    .bind(cutoff)
-    .fetch_all(db)
-    .await?;
-    let failed: Vec<i64> = sqlx::query_scalar(
-        "UPDATE feed_videos SET status = 'failed', failure = $2, updated_at = now()
-          WHERE status = 'uploading' AND updated_at < $1
-         RETURNING id",
-    )
-    .bind(cutoff)
-    .bind(UPLOAD_FAILED)
-    .fetch_all(db)
-    .await?;
-    let mut swept = Swept {
-        abandoned: (deleted.len() + failed.len()) as u64,
-        files: 0,
-    };
-    for id in deleted.iter().chain(&failed) {
-        remove_part(area, *id).await;
-    }
+/// `uploads-cleanup`'s work, counted from `now`: abandoned uploads, stuck videos, unposted
+/// videos, then the upload area's leftovers. Each part works row by row and any number of
+/// runs leave the same.
+pub async fn sweep(
+    db: &PgPool,
+    objects: &Objects,
+    area: &Path,
+    now: DateTime<Utc>,
+) -> anyhow::Result<Swept> {
+    let hours = chrono::Duration::hours;
+    Ok(Swept {
+        abandoned: remove_abandoned(db, area, now - hours(ABANDONED_AFTER_HOURS)).await?,
+        stuck: fail_stuck(db, area, now - hours(STUCK_AFTER_HOURS)).await?,
+        unposted: remove_unposted(db, objects, area, now - hours(UNPOSTED_AFTER_HOURS)).await?,
+        files: remove_leftovers(db, area, now - hours(STUCK_AFTER_HOURS)).await?,
+    })
+}
 
+/// Uploads that received nothing since `cutoff` while still uploading: deleted with their
+/// bytes, or failed ('Erro no upload') when a post carries them.
+async fn remove_abandoned(db: &PgPool, area: &Path, cutoff: DateTime<Utc>) -> anyhow::Result<u64> {
+    let found: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM feed_videos
+          WHERE status = 'uploading' AND updated_at < $1 ORDER BY id LIMIT $2",
+    )
+    .bind(cutoff)
+    .bind(SWEEP_BATCH)
+    .fetch_all(db)
+    .await?;
+    let mut removed = 0;
+    for id in found {
+        match remove(db, id, Removal::Abandoned(cutoff)).await? {
+            Removed::Deleted(_) | Removed::Failed => {
+                remove_part(area, id).await;
+                removed += 1;
+            }
+            Removed::Kept => {}
+        }
+    }
+    Ok(removed)
+}
+
+/// Videos still processing that their transcode will not settle, failed with the member's
+/// text ('Não foi possível processar o vídeo. Envie-o novamente.') and their bytes removed:
+/// the job is over (succeeded, failed on its last attempt, cancelled, or gone) or the video
+/// has waited since `cutoff` with no attempt running. An attempt ended from outside (staff
+/// cancel, the fleet's timeout, a panic, a worker lost on the last attempt) or one whose own
+/// failure could not be recorded never fails the video itself.
+async fn fail_stuck(db: &PgPool, area: &Path, cutoff: DateTime<Utc>) -> anyhow::Result<u64> {
+    let found: Vec<i64> = sqlx::query_scalar(
+        "SELECT v.id FROM feed_videos v LEFT JOIN apalis.jobs j ON j.id = v.job_id
+          WHERE v.status = 'processing'
+            AND (j.id IS NULL
+                 OR j.status IN ('Done', 'Killed')
+                 OR (j.status = 'Failed' AND j.attempts >= j.max_attempts)
+                 OR (v.updated_at < $1 AND j.status <> 'Running'))
+          ORDER BY v.id LIMIT $2",
+    )
+    .bind(cutoff)
+    .bind(SWEEP_BATCH)
+    .fetch_all(db)
+    .await?;
+    let mut failed = 0;
+    for id in found {
+        if fail(db, area, id, VideoStatus::Processing, NOT_PROCESSED).await? {
+            tracing::warn!(
+                video_id = id,
+                "video left processing by its transcode: failed"
+            );
+            failed += 1;
+        }
+    }
+    Ok(failed)
+}
+
+/// Ready and failed videos unchanged since `cutoff` that no post carries (an upload whose
+/// post was never made): deleted, then their objects and bytes.
+async fn remove_unposted(
+    db: &PgPool,
+    objects: &Objects,
+    area: &Path,
+    cutoff: DateTime<Utc>,
+) -> anyhow::Result<u64> {
+    let found: Vec<i64> = sqlx::query_scalar(
+        "SELECT v.id FROM feed_videos v
+          WHERE v.status IN ('ready', 'failed') AND v.updated_at < $1
+            AND NOT EXISTS (SELECT 1 FROM feed_posts p WHERE p.video_id = v.id)
+          ORDER BY v.id LIMIT $2",
+    )
+    .bind(cutoff)
+    .bind(SWEEP_BATCH)
+    .fetch_all(db)
+    .await?;
+    let mut removed = 0;
+    for id in found {
+        if let Removed::Deleted(video) = remove(db, id, Removal::Unposted(cutoff)).await? {
+            remove_part(area, id).await;
+            delete_files(objects, &video).await;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Every file of the upload area no upload needs: a part file of an upload gone, ready or
+/// failed, and a work folder of an upload not processing or begun before `cutoff` (no
+/// attempt runs that long). Names that are not ours are left alone.
+async fn remove_leftovers(db: &PgPool, area: &Path, cutoff: DateTime<Utc>) -> anyhow::Result<u64> {
     let found = entries(area).await?;
     let id_of = |name: &str| -> Option<i64> {
         let (id, _) = name
@@ -648,27 +958,28 @@ pub async fn sweep(db: &PgPool, area: &Path, cutoff: DateTime<Utc>) -> anyhow::R
             .find(|(found, _)| *found == id)
             .map(|(_, status)| *status)
     };
+    let mut removed = 0;
     for (name, modified) in found {
         let Some(id) = id_of(&name) else { continue };
         let status = status_of(id);
-        let path = area.join(&name);
         if name.ends_with(".part") {
             if !matches!(
                 status,
                 Some(VideoStatus::Uploading | VideoStatus::Processing)
             ) {
                 remove_part(area, id).await;
-                swept.files += 1;
+                removed += 1;
             }
         } else {
-            let old = modified.is_some_and(|at| DateTime::<Utc>::from(at) < cutoff);
+            let old =
+                work_began(&name, modified).is_none_or(|at| DateTime::<Utc>::from(at) < cutoff);
             if old || status != Some(VideoStatus::Processing) {
-                remove_dir(&path).await;
-                swept.files += 1;
+                remove_dir(&area.join(&name)).await;
+                removed += 1;
             }
         }
     }
-    Ok(swept)
+    Ok(removed)
 }
 
 #[cfg(test)]
@@ -695,6 +1006,37 @@ mod tests {
             Err(TOO_LONG)
         );
         assert_eq!(check(&probe(Some(6_000), Some((4097, 360)))), Err(TOO_BIG));
+    }
+
+    #[tokio::test]
+    async fn a_new_attempt_removes_only_the_folders_of_attempts_past_the_time_limit() {
+        let area = std::env::temp_dir().join(format!("filia-work-{}", ulid::Ulid::generate()));
+        let began = |ago: Duration| {
+            let ulid = ulid::Ulid::from_datetime(SystemTime::now() - ago);
+            let dir = area.join(format!("7.work-{}", ulid.to_string().to_lowercase()));
+            std::fs::create_dir_all(&dir).expect("dir");
+            std::fs::write(dir.join("video.mp4"), b"half").expect("half");
+            dir
+        };
+        let killed = began(Duration::from_secs(40 * 60));
+        let running = began(Duration::from_secs(5 * 60));
+        let other_video = area.join("70.work-x");
+        std::fs::create_dir_all(&other_video).expect("other");
+
+        let fresh = new_work_dir(&area, 7, Duration::from_secs(35 * 60))
+            .await
+            .expect("work dir");
+        assert!(!killed.exists(), "the killed attempt's folder is removed");
+        assert!(running.exists(), "a second run's folder stays");
+        assert!(other_video.exists() && fresh.exists());
+        assert!(
+            work_began(&fresh.file_name().expect("name").to_string_lossy(), None)
+                .is_some_and(|at| at > SystemTime::now() - Duration::from_secs(60))
+        );
+
+        remove_work_dirs(&area, 7).await.expect("removed");
+        assert!(!running.exists() && !fresh.exists() && other_video.exists());
+        std::fs::remove_dir_all(area).ok();
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub enum FfmpegError {
     Failed {
         program: &'static str,
         status: String,
+        /// The exit code; `None` when a signal ended it (the OOM killer, a shutdown).
+        code: Option<i32>,
         stderr: String,
     },
     /// The program answered something we cannot read (ffprobe's JSON).
@@ -50,9 +52,34 @@ pub enum FfmpegError {
     },
 }
 
-/// The container a video's signature names, forced on ffmpeg's input so it never guesses
-/// (and never takes a member's file for a playlist or another format that opens other
-/// files).
+/// Messages of a run that failed for want of disk or memory, not because of its input.
+const RESOURCE_FAILURES: [&str; 3] = [
+    "No space left on device",
+    "Cannot allocate memory",
+    "Out of memory",
+];
+
+impl FfmpegError {
+    /// The program ran to its end and refused the input: an exit code of its own, not a
+    /// signal, and not a machine out of disk or memory. Running it again on the same file
+    /// ends the same way.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            Self::Failed {
+                code: Some(_),
+                stderr,
+                ..
+            } => !RESOURCE_FAILURES
+                .iter()
+                .any(|message| stderr.contains(message)),
+            _ => false,
+        }
+    }
+}
+
+/// The container a video's signature names, forced on every input (required, so ffmpeg
+/// never guesses, and never takes a member's file for a playlist or another format that
+/// opens other files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Container {
     /// MP4 and QuickTime.
@@ -165,19 +192,21 @@ fn parse_probe(json: &str) -> Result<Probe, FfmpegError> {
 }
 
 /// The input options every run puts before `-i`: local files only, the forced demuxer.
-fn input(container: Option<Container>, path: &Path) -> Vec<OsString> {
-    let mut args: Vec<OsString> = vec!["-protocol_whitelist".into(), "file".into()];
-    if let Some(container) = container {
-        args.extend(["-f".into(), container.demuxer().into()]);
-    }
-    args.extend(["-i".into(), path.as_os_str().to_owned()]);
-    args
+fn input(container: Container, path: &Path) -> Vec<OsString> {
+    vec![
+        "-protocol_whitelist".into(),
+        "file".into(),
+        "-f".into(),
+        container.demuxer().into(),
+        "-i".into(),
+        path.as_os_str().to_owned(),
+    ]
 }
 
 /// What ffprobe finds in `path`, within `timeout`.
 pub async fn probe(
     path: &Path,
-    container: Option<Container>,
+    container: Container,
     timeout: Duration,
 ) -> Result<Probe, FfmpegError> {
     let mut args: Vec<OsString> = ["-v", "error", "-print_format", "json"]
@@ -216,10 +245,17 @@ pub async fn probe(
 #[derive(Debug, Clone)]
 pub struct Transcode<'a> {
     pub input: &'a Path,
-    pub container: Option<Container>,
+    pub container: Container,
     pub output: &'a Path,
     /// The input's duration, to turn ffmpeg's position into a percentage.
     pub duration_ms: u64,
+    /// The output stops here whatever the input's data holds: its header may lie about
+    /// its duration.
+    pub max_duration: Duration,
+    /// The output stops growing at this many bytes.
+    pub max_bytes: u64,
+    /// The encoder's threads, so one video leaves the machine's other cores alone.
+    pub threads: u32,
     /// The picture is scaled down (never up) to fit this box, keeping its aspect ratio.
     pub max_width: u32,
     pub max_height: u32,
@@ -227,12 +263,36 @@ pub struct Transcode<'a> {
 }
 
 /// Makes `job.output`: H.264 (yuv420p, even dimensions, at most 60 frames a second) and
-/// AAC (when the input has sound) in an MP4 whose index comes first. Sends how far it has
-/// come, 0 to 99, to `progress` as ffmpeg reports its position.
+/// AAC (when the input has sound) in an MP4 whose index comes first, at most
+/// `job.max_duration` long and `job.max_bytes` large. Sends how far it has come, 0 to 99,
+/// to `progress` as ffmpeg reports its position.
 pub async fn transcode(
     job: &Transcode<'_>,
     progress: &watch::Sender<u8>,
 ) -> Result<(), FfmpegError> {
+    let total_us = job.duration_ms.max(1).saturating_mul(1000);
+    run("ffmpeg", transcode_args(job), job.timeout, |line| {
+        // `out_time_ms` is in microseconds too (an old ffmpeg misnomer).
+        let position = line
+            .strip_prefix("out_time_us=")
+            .or_else(|| line.strip_prefix("out_time_ms="))
+            .and_then(|value| value.trim().parse::<u64>().ok());
+        if let Some(us) = position {
+            let percent = (us.saturating_mul(100) / total_us).min(99) as u8;
+            progress.send_if_modified(|current| {
+                let forward = percent > *current;
+                if forward {
+                    *current = percent;
+                }
+                forward
+            });
+        }
+    })
+    .await
+}
+
+/// ffmpeg's arguments for `job`.
+fn transcode_args(job: &Transcode<'_>) -> Vec<OsString> {
     let (width, height) = (job.max_width, job.max_height);
     // The factor that fits the box (at most 1), then each side rounded down to even.
     let fit = format!("min(1,min({width}/iw,{height}/ih))");
@@ -275,31 +335,21 @@ pub async fn transcode(
         "+faststart",
         "-progress",
         "pipe:1",
-        "-f",
-        "mp4",
     ] {
         args.push(arg.into());
     }
-    args.push(job.output.as_os_str().to_owned());
-    let total_us = job.duration_ms.max(1).saturating_mul(1000);
-    run("ffmpeg", args, job.timeout, |line| {
-        // `out_time_ms` is in microseconds too (an old ffmpeg misnomer).
-        let position = line
-            .strip_prefix("out_time_us=")
-            .or_else(|| line.strip_prefix("out_time_ms="))
-            .and_then(|value| value.trim().parse::<u64>().ok());
-        if let Some(us) = position {
-            let percent = (us.saturating_mul(100) / total_us).min(99) as u8;
-            progress.send_if_modified(|current| {
-                let forward = percent > *current;
-                if forward {
-                    *current = percent;
-                }
-                forward
-            });
-        }
-    })
-    .await
+    args.extend([
+        "-threads".into(),
+        job.threads.max(1).to_string().into(),
+        "-t".into(),
+        format!("{:.3}", job.max_duration.as_secs_f64()).into(),
+        "-fs".into(),
+        job.max_bytes.to_string().into(),
+        "-f".into(),
+        "mp4".into(),
+        job.output.as_os_str().to_owned(),
+    ]);
+    args
 }
 
 /// A JPEG of the frame at `at` in `video` (the first frame when the video is shorter).
@@ -315,7 +365,7 @@ pub async fn poster(
             .map(OsString::from)
             .collect();
         args.push(format!("{:.3}", at.as_secs_f64()).into());
-        args.extend(input(Some(Container::Mov), video));
+        args.extend(input(Container::Mov, video));
         for arg in [
             "-frames:v",
             "1",
@@ -343,6 +393,7 @@ pub async fn poster(
         _ => Err(FfmpegError::Failed {
             program: "ffmpeg",
             status: "no frame".into(),
+            code: None,
             stderr: String::new(),
         }),
     }
@@ -399,6 +450,7 @@ async fn run(
             return Err(FfmpegError::Failed {
                 program,
                 status: status.to_string(),
+                code: status.code(),
                 stderr,
             });
         }
@@ -439,6 +491,62 @@ mod tests {
             (None, None, None)
         );
         assert!(parse_probe("not json").is_err());
+    }
+
+    #[test]
+    fn only_an_exit_of_its_own_on_the_input_is_a_refusal() {
+        let failed = |code, stderr: &str| FfmpegError::Failed {
+            program: "ffmpeg",
+            status: "exit".into(),
+            code,
+            stderr: stderr.into(),
+        };
+        assert!(failed(Some(1), "Invalid data found when processing input").is_refusal());
+        assert!(!failed(None, "").is_refusal(), "killed by a signal");
+        assert!(!failed(Some(1), "video.mp4: No space left on device").is_refusal());
+        assert!(
+            !FfmpegError::Io {
+                program: "ffmpeg",
+                source: std::io::Error::other("missing"),
+            }
+            .is_refusal()
+        );
+    }
+
+    #[test]
+    fn a_transcode_forces_the_demuxer_and_bounds_its_output() {
+        let job = Transcode {
+            input: Path::new("/area/7.part"),
+            container: Container::Matroska,
+            output: Path::new("/area/7.work-x/video.mp4"),
+            duration_ms: 6_000,
+            max_duration: Duration::from_millis(7_000),
+            max_bytes: 400_000_000,
+            threads: 2,
+            max_width: 1280,
+            max_height: 720,
+            timeout: Duration::from_secs(60),
+        };
+        let args: Vec<String> = transcode_args(&job)
+            .into_iter()
+            .map(|arg| arg.to_string_lossy().into_owned())
+            .collect();
+        let after = |flag: &str| {
+            let at = args.iter().position(|arg| arg == flag).expect(flag);
+            args[at + 1].as_str()
+        };
+        assert_eq!(after("-protocol_whitelist"), "file");
+        assert_eq!(after("-f"), "matroska", "the demuxer comes first");
+        assert_eq!(after("-i"), "/area/7.part");
+        assert_eq!(
+            (after("-t"), after("-fs"), after("-threads")),
+            ("7.000", "400000000", "2")
+        );
+        assert_eq!(
+            &args[args.len() - 3..],
+            ["-f", "mp4", "/area/7.work-x/video.mp4"],
+            "output options before the output"
+        );
     }
 
     #[test]

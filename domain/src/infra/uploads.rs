@@ -2,6 +2,11 @@
 //! browser's word): a member's upload is stored only when its content is of a kind the
 //! call accepts.
 
+/// The spec's texts for a refused upload, whatever takes it (the feed's attachments and
+/// videos, a survey's file answers): the wrong size or kind, and a broken transfer.
+pub const FILE_INVALID: &str = "Tamanho ou formato inválido";
+pub const UPLOAD_FAILED: &str = "Erro no upload";
+
 /// A kind of file we accept somewhere, with the extension and type we store it under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {

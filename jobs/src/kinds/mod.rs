@@ -96,8 +96,9 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         Schedule::declare("lucky-numbers-backfill", "0 50 3 * * *", lookup, |_| {
             LuckyNumbersGrant::default()
         })?,
-        // Video uploads left unfinished for a day, and the upload area's leftovers.
-        Schedule::declare("uploads-cleanup", "0 20 4 * * *", lookup, |_| {
+        // Video uploads left unfinished, stuck or unposted, and the upload area's
+        // leftovers: hourly, so a video stuck processing is settled within the hour.
+        Schedule::declare("uploads-cleanup", "0 20 * * * *", lookup, |_| {
             UploadsCleanup::default()
         })?,
         // The sandbox provider's webhook outbox, posted to our own endpoint (late and

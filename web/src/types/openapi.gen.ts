@@ -1385,9 +1385,9 @@ export interface paths {
         /**
          * Decides on a reported post or comment
          * @description keep shows it again, hide keeps it hidden (a later review may show it), remove takes it
-         *     away for good. Every open report of the item is closed with the decision; recorded in
-         *     the audit log (`content.keep`, `content.hide`, `content.remove`). Support staff only,
-         *     within the grant's stations.
+         *     away for good, a post's image or video deleted from the store with it. Every open report
+         *     of the item is closed with the decision; recorded in the audit log (`content.keep`,
+         *     `content.hide`, `content.remove`). Support staff only, within the grant's stations.
          */
         post: operations["review_reported_content"];
         delete?: never;
@@ -1574,8 +1574,8 @@ export interface paths {
         post?: never;
         /**
          * Deletes one of the caller's posts
-         * @description Its likes, comments and reports go with it, and its image; a video's upload stays for
-         *     the uploads' cleanup.
+         * @description Its likes, comments and reports go with it, and its media: the image, or the video's
+         *     upload and files.
          */
         delete: operations["delete_post"];
         options?: never;
@@ -2149,8 +2149,9 @@ export interface paths {
          * Starts a resumable video upload (ours)
          * @description Then `PATCH /uploads/videos/{id}` sends the bytes in order; after a dropped connection,
          *     `GET /videos/{id}` says how many arrived (`received`). At most 10 uploads started a
-         *     day and 3 unfinished at once per member; one that receives nothing for a day is
-         *     removed.
+         *     day and 3 unfinished at once per member (an upload that received nothing for an hour no
+         *     longer counts, and `DELETE /uploads/videos/{id}` frees its place at once); one that
+         *     receives nothing for a day is removed.
          */
         post: operations["start_video_upload"];
         delete?: never;
@@ -2169,7 +2170,15 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancels a resumable upload (ours)
+         * @description For an upload the member abandons (the page left mid-upload, or given up): one still
+         *     receiving bytes is failed ('Erro no upload') and its bytes removed, so it no longer
+         *     holds one of the member's 3 unfinished places. An upload already whole (processing,
+         *     ready or failed) is left as it is, also 204: a cancel that crosses the last chunk
+         *     changes nothing.
+         */
+        delete: operations["cancel_video_upload"];
         options?: never;
         head?: never;
         /**
@@ -4195,7 +4204,7 @@ export interface components {
             hidden: boolean;
             /** Format: int64 */
             id: number;
-            /** @description A post's image URL. */
+            /** @description A post's image URL; null once removed. */
             image: string | null;
             kind: components["schemas"]["ReportedKind"];
             /** @description The reasons members gave, oldest first. */
@@ -13288,6 +13297,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    cancel_video_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's upload */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled, or whole already (unchanged) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not the caller's upload */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

@@ -10,7 +10,7 @@ use domain::activities::research::{
     QuizCard, Research, ResearchResult, Submission,
 };
 use domain::infra::objects::Objects;
-use domain::infra::uploads;
+use domain::infra::uploads::{self, FILE_INVALID};
 use jobs::kinds::activities::after_participation;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -22,9 +22,8 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
+use crate::upload_form;
 
-pub const FILE_INVALID: &str = "Tamanho ou formato inválido";
-pub const UPLOAD_FAILED: &str = "Erro no upload";
 /// The file answer's limit plus room for the multipart envelope.
 const FILE_BODY_LIMIT: usize = research::MAX_FILE_BYTES + 64 * 1024;
 
@@ -146,31 +145,6 @@ struct FileAnswerForm {
     file: Vec<u8>,
 }
 
-/// Reads the `file` part of a multipart upload, refusing more than `max` bytes.
-async fn read_file_part(mut multipart: Multipart, max: usize) -> ApiResult<(Vec<u8>, String)> {
-    let failed = || ApiError::invalid(UPLOAD_FAILED);
-    while let Some(mut field) = multipart.next_field().await.map_err(|_| failed())? {
-        if field.name() != Some("file") {
-            continue;
-        }
-        let name = field
-            .file_name()
-            .unwrap_or("arquivo")
-            .chars()
-            .take(200)
-            .collect();
-        let mut bytes = Vec::new();
-        while let Some(chunk) = field.chunk().await.map_err(|_| failed())? {
-            if bytes.len() + chunk.len() > max {
-                return Err(ApiError::invalid(FILE_INVALID));
-            }
-            bytes.extend_from_slice(&chunk);
-        }
-        return Ok((bytes, name));
-    }
-    Err(failed())
-}
-
 /// Saves a video or file answer (question types 6 and 7)
 ///
 /// Multipart, the file in `file`: a video (mp4, mov, webm) for a video question, a pdf,
@@ -213,7 +187,8 @@ async fn save_file_answer(
         check.rollback().await?;
         found.map_err(not_saved)?
     };
-    let (bytes, name) = read_file_part(multipart, research::MAX_FILE_BYTES).await?;
+    let (bytes, name) = upload_form::read_file(multipart, research::MAX_FILE_BYTES).await?;
+    let name = name.chars().take(200).collect();
     let kind = uploads::kind_of(&bytes)
         .filter(|kind| question.accepts(*kind))
         .ok_or_else(|| ApiError::invalid(FILE_INVALID))?;

@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 use super::posts::{self, ReportAnswer, ReportLimit, ReportRequest, open_feed};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
-use crate::member::Member;
+use crate::member::{Member, NOT_AUTHORIZED};
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
 
@@ -73,7 +73,8 @@ struct ActionReply {
 pub(super) fn refused(refused: Refused) -> ApiError {
     match refused {
         Refused::TextRequired | Refused::TextTooLong => ApiError::invalid(refused.message()),
-        Refused::FeedClosed | Refused::NotAuthor => ApiError::Forbidden(refused.message().into()),
+        Refused::FeedClosed => ApiError::Forbidden(NOT_AUTHORIZED.into()),
+        Refused::NotAuthor => ApiError::Forbidden(refused.message().into()),
         Refused::PostNotFound | Refused::CommentNotFound | Refused::ActivityUnavailable => {
             ApiError::not_found(refused.message())
         }

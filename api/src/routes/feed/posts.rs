@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use domain::feed::posts::{self, Author, Cursor, FeedPage, NotDeleted, NotPosted, Post};
 use domain::feed::reports::{self, NotReported};
+use domain::feed::videos;
 use domain::infra::objects::Objects;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -380,8 +381,8 @@ async fn create_video_post(
 
 /// Deletes one of the caller's posts
 ///
-/// Its likes, comments and reports go with it, and its image; a video's upload stays for
-/// the uploads' cleanup.
+/// Its likes, comments and reports go with it, and its media: the image, or the video's
+/// upload and files.
 #[utoipa::path(
     delete,
     path = "/posts/{id}",
@@ -400,15 +401,23 @@ async fn delete_post(
     Path(post_id): Path<i64>,
 ) -> ApiResult<StatusCode> {
     open_feed(&state, &member, member.station_id).await?;
-    let image_key = posts::delete(&state.db, member.station_id, member.user_id, post_id)
+    let deleted = posts::delete(&state.db, member.station_id, member.user_id, post_id)
         .await?
         .map_err(|not| match not {
             NotDeleted::NotFound => ApiError::not_found(posts::NOT_FOUND),
             NotDeleted::NotAuthor => ApiError::Forbidden(posts::NOT_AUTHOR.into()),
         })?;
     tracing::info!(user_id = member.user_id, post_id, "feed post deleted");
-    if let Some(key) = image_key {
+    if let Some(key) = deleted.image_key {
         delete_image(&state, &key).await;
+    }
+    if let Some(video_id) = deleted.video_id {
+        let area = videos::upload_area(&state.config);
+        // The post is gone either way; what is left behind costs storage only.
+        if let Err(err) = videos::discard_unposted(&state.db, &state.objects, &area, video_id).await
+        {
+            tracing::warn!(error = %err, video_id, "feed video not discarded");
+        }
     }
     Ok(StatusCode::NO_CONTENT)
 }

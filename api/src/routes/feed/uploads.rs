@@ -2,11 +2,11 @@
 //! stored re-encoded and public) and `POST /files/actions` (a document, stored privately).
 //! Both are typed by content and count against one per-member limit.
 
-use axum::extract::multipart::MultipartError;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::http::StatusCode;
-use domain::feed::uploads::{self, FILE_INVALID, ImageRefused, MAX_DOCUMENT_BYTES, UPLOAD_FAILED};
+use domain::feed::uploads::{self, ImageRefused, MAX_DOCUMENT_BYTES};
 use domain::infra::objects::Objects;
+use domain::infra::uploads::FILE_INVALID;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -17,6 +17,7 @@ use crate::extract::Json;
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
+use crate::upload_form;
 
 /// A base64 image of 1 MB is about 1.4 MB; larger bodies still get the spec's text.
 const IMAGE_BODY_LIMIT: usize = 8 * 1024 * 1024;
@@ -44,41 +45,6 @@ impl MemberLimit for Attachments {
 pub(super) struct FileForm {
     #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
-}
-
-/// The `file` part of a multipart upload, not yet read, and its name as sent. A macro, not
-/// a function: the part borrows the form, which a function could not hand back while it
-/// skips the parts before it.
-macro_rules! file_field {
-    ($multipart:expr) => {{
-        use $crate::error::ApiError;
-        loop {
-            match $multipart.next_field().await {
-                Ok(Some(field)) if field.name() == Some("file") => {
-                    let name = field.file_name().unwrap_or("arquivo").to_string();
-                    break Ok::<_, ApiError>((field, name));
-                }
-                Ok(Some(_)) => {}
-                Ok(None) => break Err(ApiError::invalid(domain::feed::uploads::UPLOAD_FAILED)),
-                Err(err) => {
-                    break Err(ApiError::invalid($crate::routes::feed::uploads::broken(
-                        &err,
-                    )));
-                }
-            }
-        }
-    }};
-}
-pub(super) use file_field;
-
-/// The text of a multipart part that could not be read: past the route's limit is the
-/// wrong size, anything else a broken transfer.
-pub(super) fn broken(err: &MultipartError) -> &'static str {
-    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        FILE_INVALID
-    } else {
-        UPLOAD_FAILED
-    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -158,21 +124,10 @@ struct UploadedFile {
 async fn upload_document(
     State(state): State<AppState>,
     member: Member,
-    mut multipart: Multipart,
+    multipart: Multipart,
 ) -> ApiResult<(StatusCode, Json<UploadedFile>)> {
     throttle::<Attachments>(&state, &member).await?;
-    let (mut field, name) = file_field!(multipart)?;
-    let mut bytes = Vec::new();
-    while let Some(chunk) = field
-        .chunk()
-        .await
-        .map_err(|err| ApiError::invalid(broken(&err)))?
-    {
-        if bytes.len() + chunk.len() > MAX_DOCUMENT_BYTES {
-            return Err(ApiError::invalid(FILE_INVALID));
-        }
-        bytes.extend_from_slice(&chunk);
-    }
+    let (bytes, name) = upload_form::read_file(multipart, MAX_DOCUMENT_BYTES).await?;
     let stored = uploads::store_document(
         &state.objects,
         member.station_id,

@@ -1,5 +1,6 @@
 //! The videos members upload: `POST /upload-video` (one multipart request), the resumable
-//! upload (`POST /uploads/videos`, `PATCH /uploads/videos/{id}`) and `GET /videos/{id}`.
+//! upload (`POST /uploads/videos`, `PATCH /uploads/videos/{id}`, and `DELETE` to cancel
+//! it) and `GET /videos/{id}`.
 //! The bytes go to the upload area as they come, never whole in memory; a whole upload is
 //! queued for `video.transcode` on the transaction that made it whole.
 
@@ -10,11 +11,11 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use domain::feed::uploads::{FILE_INVALID, UPLOAD_FAILED};
 use domain::feed::videos::{
-    self, Appended, NotAppended, NotStarted, PartWriter, Video, VideoStatus,
+    self, Appended, Cancel, NotAppended, NotStarted, PartWriter, Video, VideoStatus,
 };
 use domain::infra::objects::Objects;
+use domain::infra::uploads::{FILE_INVALID, UPLOAD_FAILED};
 use jobs::kinds::VideoTranscode;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -22,14 +23,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use super::uploads::{FileForm, broken, file_field};
+use super::uploads::FileForm;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::member_throttle::TOO_MANY_ACTIONS;
 use crate::state::AppState;
+use crate::upload_form::{broken, file_field};
 
-const VIDEO_NOT_FOUND: &str = "Vídeo não encontrado.";
 /// A plain upload's limit plus room for the multipart envelope and the parser's read-ahead,
 /// so the file's own count refuses it first (with the spec's text).
 const PLAIN_BODY_LIMIT: usize = videos::MAX_VIDEO_BYTES as usize + 16 * 1024 * 1024;
@@ -38,7 +39,10 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(upload_video).layer(DefaultBodyLimit::max(PLAIN_BODY_LIMIT)))
         .routes(routes!(start_video_upload))
-        .routes(routes!(append_video_upload).layer(DefaultBodyLimit::max(videos::MAX_CHUNK_BYTES)))
+        .routes(
+            routes!(append_video_upload, cancel_video_upload)
+                .layer(DefaultBodyLimit::max(videos::MAX_CHUNK_BYTES)),
+        )
         .routes(routes!(get_video))
 }
 
@@ -100,7 +104,7 @@ fn not_started(not: NotStarted) -> ApiError {
 
 fn not_appended(not: NotAppended) -> Response {
     match not {
-        NotAppended::NotFound => ApiError::not_found(VIDEO_NOT_FOUND).into_response(),
+        NotAppended::NotFound => ApiError::not_found(videos::NOT_FOUND).into_response(),
         NotAppended::Offset { received } => (
             StatusCode::CONFLICT,
             Json(OffsetConflict {
@@ -277,8 +281,9 @@ struct NewUpload {
 ///
 /// Then `PATCH /uploads/videos/{id}` sends the bytes in order; after a dropped connection,
 /// `GET /videos/{id}` says how many arrived (`received`). At most 10 uploads started a
-/// day and 3 unfinished at once per member; one that receives nothing for a day is
-/// removed.
+/// day and 3 unfinished at once per member (an upload that received nothing for an hour no
+/// longer counts, and `DELETE /uploads/videos/{id}` frees its place at once); one that
+/// receives nothing for a day is removed.
 #[utoipa::path(
     post,
     path = "/uploads/videos",
@@ -380,6 +385,43 @@ async fn append_video_upload(
     }
 }
 
+/// Cancels a resumable upload (ours)
+///
+/// For an upload the member abandons (the page left mid-upload, or given up): one still
+/// receiving bytes is failed ('Erro no upload') and its bytes removed, so it no longer
+/// holds one of the member's 3 unfinished places. An upload already whole (processing,
+/// ready or failed) is left as it is, also 204: a cancel that crosses the last chunk
+/// changes nothing.
+#[utoipa::path(
+    delete,
+    path = "/uploads/videos/{id}",
+    tag = "feed",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The caller's upload")),
+    responses(
+        (status = 204, description = "Cancelled, or whole already (unchanged)"),
+        (status = 404, description = "Not the caller's upload", body = ErrorMessage),
+    )
+)]
+async fn cancel_video_upload(
+    State(state): State<AppState>,
+    member: Member,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    let area = videos::upload_area(&state.config);
+    let cancelled = videos::cancel(&state.db, &area, member.station_id, member.user_id, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(videos::NOT_FOUND))?;
+    if cancelled == Cancel::Cancelled {
+        tracing::info!(
+            user_id = member.user_id,
+            video_id = id,
+            "video upload cancelled"
+        );
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// One of the caller's video uploads
 ///
 /// Its state, `received` (where a resumable upload goes on), and once `ready` the MP4's
@@ -403,5 +445,5 @@ async fn get_video(
     videos::find_own(&state.db, member.station_id, member.user_id, id)
         .await?
         .map(|video| Json(video.into()))
-        .ok_or_else(|| ApiError::not_found(VIDEO_NOT_FOUND))
+        .ok_or_else(|| ApiError::not_found(videos::NOT_FOUND))
 }

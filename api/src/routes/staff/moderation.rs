@@ -7,6 +7,7 @@ use axum::extract::{Query, State};
 use chrono::{DateTime, Utc};
 use domain::feed::posts::Author;
 use domain::feed::reports::{self, ContentKind, Decision, ReportState, ReportedItem};
+use domain::feed::videos;
 use domain::infra::objects::Objects;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -39,9 +40,9 @@ struct ReportedItemAnswer {
     id: i64,
     station_id: i64,
     description: String,
-    /// A post's image URL.
+    /// A post's image URL; null once removed.
     image: Option<String>,
-    /// A post's video.
+    /// A post's video; null once removed.
     video: Option<VideoAnswer>,
     author: Author,
     /// Every report of it, reviewed or not.
@@ -58,13 +59,19 @@ struct ReportedItemAnswer {
 
 impl From<ReportedItem> for ReportedItemAnswer {
     fn from(item: ReportedItem) -> Self {
+        // A removed post's media are deleted from the store: no dead links.
+        let shown = !item.removed;
         Self {
             kind: item.kind,
             id: item.id,
             station_id: item.station_id,
             description: item.description,
-            image: item.image_key.as_deref().map(Objects::url),
-            video: item.video.map(VideoAnswer::from),
+            image: item
+                .image_key
+                .as_deref()
+                .filter(|_| shown)
+                .map(Objects::url),
+            video: item.video.filter(|_| shown).map(VideoAnswer::from),
             author: item.author,
             reports: item.reports,
             reasons: item.reasons,
@@ -167,9 +174,9 @@ struct ReviewRequest {
 /// Decides on a reported post or comment
 ///
 /// keep shows it again, hide keeps it hidden (a later review may show it), remove takes it
-/// away for good. Every open report of the item is closed with the decision; recorded in
-/// the audit log (`content.keep`, `content.hide`, `content.remove`). Support staff only,
-/// within the grant's stations.
+/// away for good, a post's image or video deleted from the store with it. Every open report
+/// of the item is closed with the decision; recorded in the audit log (`content.keep`,
+/// `content.hide`, `content.remove`). Support staff only, within the grant's stations.
 #[utoipa::path(
     post,
     path = "/reports/{kind}/{id}/review",
@@ -217,5 +224,22 @@ async fn review_reported_content(
         decision = ?request.decision,
         "reported content reviewed"
     );
+    if item.removed {
+        delete_media(&state, &item).await;
+    }
     Ok(Json(item.into()))
+}
+
+/// Deletes a removed post's image, or its video's MP4 and poster, so /api/media serves them
+/// no more; after the commit, as the author's delete does. A failed delete is logged: the
+/// decision stands.
+async fn delete_media(state: &AppState, item: &ReportedItem) {
+    if let Some(key) = &item.image_key
+        && let Err(err) = state.objects.delete(key).await
+    {
+        tracing::warn!(error = %err, key, "removed post's image not deleted");
+    }
+    if let Some(video) = &item.video {
+        videos::delete_files(&state.objects, video).await;
+    }
 }

@@ -1,6 +1,8 @@
-//! `uploads.cleanup`: daily, removes the video uploads members left unfinished for a day
-//! (with their bytes) and whatever the upload area holds that no upload needs (a part
-//! file of a finished upload, the folder of a transcode attempt that was killed). Every
+//! `uploads.cleanup`: hourly, settles what the video uploads left behind
+//! ([`videos::sweep`]): uploads members left unfinished for a day (with their bytes),
+//! videos whose transcode ended without settling them (failed, so their posts say why
+//! instead of "processing" forever), whole videos no post has carried for a day (with
+//! their stored objects), and whatever the upload area holds that no upload needs. Every
 //! run leaves the same, so a repeated tick does no harm.
 
 use std::time::Duration;
@@ -10,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use domain::feed::videos;
+use domain::infra::objects::Objects;
 
 use crate::job::{Job, JobContext, JobError};
 
@@ -24,20 +27,21 @@ impl Job for UploadsCleanup {
     const TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        let failed = |err| JobError::retry("Os envios abandonados não puderam ser removidos.", err);
         let area = videos::upload_area(&ctx.services.config);
-        let cutoff = Utc::now() - chrono::Duration::hours(videos::ABANDONED_AFTER_HOURS);
-        let swept = videos::sweep(ctx.db(), &area, cutoff)
+        let objects = Objects::from_config(&ctx.services.config).map_err(failed)?;
+        let swept = videos::sweep(ctx.db(), &objects, &area, Utc::now())
             .await
-            .map_err(|err| {
-                JobError::retry("Os envios abandonados não puderam ser removidos.", err)
-            })?;
+            .map_err(failed)?;
         if swept != videos::Swept::default() {
             tracing::info!(
                 abandoned = swept.abandoned,
+                stuck = swept.stuck,
+                unposted = swept.unposted,
                 files = swept.files,
                 "upload area swept"
             );
         }
-        Ok(json!({ "abandoned": swept.abandoned, "files": swept.files }))
+        Ok(json!(swept))
     }
 }

@@ -3,10 +3,13 @@
 //! ffmpeg then makes an H.264/AAC MP4 that fits 1280x720 (`+faststart`) and a JPEG poster
 //! in a fresh folder of this attempt, reporting its percent on the job; both are stored
 //! under new keys and only then recorded, with the upload ready and its posts published,
-//! in one transaction. A file that is not such a video fails for good with the reason on
-//! the upload; anything else (disk, store, database) is retried, and the last attempt
-//! fails the upload. An attempt killed half-way leaves a folder the next one removes, and
-//! nothing recorded.
+//! in one transaction. A file that is not such a video (ffprobe refuses it, or ffmpeg
+//! fails on it after a good probe) fails for good with the reason on the upload; anything
+//! else (disk, store, database) is retried, and the last attempt fails the upload. The
+//! inner time limits add up to well under the job's [`Job::TIMEOUT`], so an attempt ends
+//! by its own failure path rather than the fleet's; an attempt ended from outside (or one
+//! whose failure could not be recorded) is settled by `uploads-cleanup`. An attempt killed
+//! half-way leaves a folder a later one (or the cleanup) removes, and nothing recorded.
 
 use std::path::Path;
 use std::time::Duration;
@@ -26,12 +29,30 @@ use crate::job::{Job, JobContext, JobError};
 /// ffprobe reads headers only: a file that keeps it longer is not one we want.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The longest ffmpeg may take on one video (10 minutes of it, on a busy machine).
-const TRANSCODE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+const TRANSCODE_TIMEOUT: Duration = Duration::from_secs(25 * 60);
+/// One poster frame (taken at most twice).
 const POSTER_TIMEOUT: Duration = Duration::from_secs(60);
+/// Storing the MP4 (at most [`MAX_OUTPUT_BYTES`]) and its poster.
+const STORE_TIMEOUT: Duration = Duration::from_secs(3 * 60);
+/// The MP4 never grows past this, whatever the input holds.
+const MAX_OUTPUT_BYTES: u64 = 400_000_000;
+/// ffmpeg's encoder threads: the worker's other jobs keep a core.
+const FFMPEG_THREADS: u32 = 2;
 /// The poster is the frame at 1 s (past a fade-in), or the first of a shorter video.
 const POSTER_AT: Duration = Duration::from_secs(1);
 /// Progress is written at most once per this many percent.
 const PROGRESS_STEP: u8 = 5;
+
+// Two probes, the transcode, two poster frames and the store, with room to spare for the
+// database: an attempt ends by its own failure path, never by the fleet's timeout.
+const _: () = assert!(
+    PROBE_TIMEOUT.as_secs() * 2
+        + TRANSCODE_TIMEOUT.as_secs()
+        + POSTER_TIMEOUT.as_secs() * 2
+        + STORE_TIMEOUT.as_secs()
+        + 60
+        < <VideoTranscode as Job>::TIMEOUT.as_secs()
+);
 
 const RETRYING: &str = "O vídeo ainda não pôde ser processado; nova tentativa em breve.";
 const TOO_SLOW: &str = "O vídeo demorou demais para ser processado. Envie um vídeo menor.";
@@ -123,7 +144,8 @@ fn ready(video: &Video) -> Value {
 }
 
 /// One attempt, in a work folder of its own that is removed whatever happens (a killed
-/// attempt's is removed by the next).
+/// attempt's is removed by a later one once past the job's timeout, by the attempt that
+/// makes the video ready, or by the cleanup).
 async fn make(ctx: &JobContext, area: &Path, video: &Video) -> Result<Value, Failure> {
     let part = videos::part_path(area, video.id);
     // A part file missing here is a volume not shared (or not mounted yet): retried.
@@ -134,13 +156,16 @@ async fn make(ctx: &JobContext, area: &Path, video: &Video) -> Result<Value, Fai
             anyhow::anyhow!("not a video signature: {kind:?}"),
         )
     })?;
-    let work = videos::new_work_dir(area, video.id)
+    let work = videos::new_work_dir(area, video.id, VideoTranscode::TIMEOUT)
         .await
         .map_err(transient)?;
     let made = make_in(ctx, video, &part, container, &work).await;
     videos::remove_dir(&work).await;
     if made.is_ok() {
         videos::remove_part(area, video.id).await;
+        if let Err(err) = videos::remove_work_dirs(area, video.id).await {
+            tracing::warn!(video_id = video.id, error = %err, "earlier attempts' folders not removed");
+        }
     }
     made
 }
@@ -153,7 +178,7 @@ async fn make_in(
     work: &Path,
 ) -> Result<Value, Failure> {
     let progress = |percent| async move { ctx.progress(percent).await.map_err(transient) };
-    let probe = ffmpeg::probe(part, Some(container), PROBE_TIMEOUT)
+    let probe = ffmpeg::probe(part, container, PROBE_TIMEOUT)
         .await
         .map_err(|err| match err {
             FfmpegError::Io { .. } => transient(err),
@@ -165,11 +190,17 @@ async fn make_in(
 
     let mp4 = work.join("video.mp4");
     let (box_width, box_height) = videos::PLAYED_BOX;
+    // The header's duration, a second more for rounding, never past the longest we show:
+    // data that runs on past what the header says is not transcoded.
+    let max_duration = Duration::from_millis((duration_ms + 1000).min(videos::MAX_DURATION_MS));
     let job = ffmpeg::Transcode {
         input: part,
-        container: Some(container),
+        container,
         output: &mp4,
         duration_ms,
+        max_duration,
+        max_bytes: MAX_OUTPUT_BYTES,
+        threads: FFMPEG_THREADS,
         max_width: box_width,
         max_height: box_height,
         timeout: TRANSCODE_TIMEOUT,
@@ -194,14 +225,17 @@ async fn make_in(
             }
         }
     };
+    // ffmpeg failing on a file ffprobe took (corrupt or truncated data, a codec it cannot
+    // decode) fails the same way every time: refused, not three full transcodes.
     transcoded.map_err(|err| match err {
         FfmpegError::TimedOut { .. } => Failure::Refused(TOO_SLOW, err.into()),
+        err if err.is_refusal() => Failure::Refused(videos::NOT_A_VIDEO, err.into()),
         err => transient(err),
     })?;
     progress(90).await?;
 
     // What the feed plays, read back from the MP4 itself.
-    let made = ffmpeg::probe(&mp4, Some(Container::Mov), PROBE_TIMEOUT)
+    let made = ffmpeg::probe(&mp4, Container::Mov, PROBE_TIMEOUT)
         .await
         .map_err(transient)?;
     let Some((_, width, height)) = made.video else {
@@ -251,7 +285,8 @@ async fn make_in(
 }
 
 /// Stores the MP4 and poster, then records them: the upload ready and its posts published
-/// in one transaction. False when the upload was no longer processing. What was stored but
+/// in one transaction. False when the upload was no longer processing, or its post was
+/// removed by staff meanwhile (`videos::mark_ready`). What was stored but
 /// is surely not recorded is deleted (after a failed commit it may be: it stays).
 async fn store_and_record(
     ctx: &JobContext,
@@ -262,8 +297,13 @@ async fn store_and_record(
     poster: &Path,
 ) -> Result<bool, Failure> {
     let recorded = async {
-        objects.put_file(&done.video_key, mp4).await?;
-        objects.put_file(&done.poster_key, poster).await?;
+        let store = async {
+            objects.put_file(&done.video_key, mp4).await?;
+            objects.put_file(&done.poster_key, poster).await
+        };
+        tokio::time::timeout(STORE_TIMEOUT, store)
+            .await
+            .map_err(|_| anyhow::anyhow!("storing took longer than {STORE_TIMEOUT:?}"))??;
         let mut tx = ctx.db().begin().await?;
         let recorded = videos::mark_ready(&mut tx, id, done).await?;
         Ok::<_, anyhow::Error>((tx, recorded))
@@ -274,7 +314,9 @@ async fn store_and_record(
             tx.commit().await.map_err(transient)?;
             Ok(true)
         }
-        Ok((_, false)) => {
+        Ok((tx, false)) => {
+            // What mark_ready changed instead (a removed post's video failed) is kept.
+            tx.commit().await.map_err(transient)?;
             delete_quietly(objects, done).await;
             Ok(false)
         }

@@ -1,7 +1,9 @@
 // Likes (docs/api-feed.md "Likes"), optimistic as the spec asks: the count moves by one at
 // once, then the like or unlike call follows; a failure puts back what was shown (and the
 // catalogue's toast says why). The server's answer then stands: liking twice changes nothing.
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+// A read in flight when the count moves is cancelled (its answer predates the like and would
+// put the old count back) and made again once the like is settled.
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { feedKeys, useFeedScope } from "@/features/feed/api/feed-keys";
 import { updateFeedPost } from "@/features/feed/api/posts";
 import type { ActivityLikeRequest, FeedPost, Likes, PostLikeRequest } from "@/features/feed/api/types";
@@ -23,6 +25,13 @@ export function likeActivity(action: number, liked: boolean): Promise<Likes> {
   return liked ? api.post<Likes>("/likes-action", body) : api.put<Likes>("/likes-action", body);
 }
 
+/** Cancels the reads of `key` in flight; answers whether there was one, to read again later. */
+async function cancelReads(queryClient: QueryClient, key: readonly unknown[]): Promise<boolean> {
+  const reading = queryClient.isFetching({ queryKey: key }) > 0;
+  await queryClient.cancelQueries({ queryKey: key });
+  return reading;
+}
+
 /** Likes or unlikes a post of the loaded feed. */
 export function usePostLike(post: Pick<FeedPost, "id" | "likes" | "userLiked">) {
   const queryClient = useQueryClient();
@@ -31,15 +40,19 @@ export function usePostLike(post: Pick<FeedPost, "id" | "likes" | "userLiked">) 
   const set = (likes: Likes) => updateFeedPost(queryClient, key, post.id, (shown) => ({ ...shown, ...likes }));
   return useMutation({
     mutationFn: (liked: boolean) => likePost(post.id, liked),
-    onMutate: (liked) => {
+    onMutate: async (liked) => {
+      const reading = await cancelReads(queryClient, key);
       const before: Likes = { likes: post.likes, userLiked: post.userLiked };
       set(toggled(before, liked));
-      return { before };
+      return { before, reading };
     },
     onError: (_error, _liked, context) => {
       if (context) set(context.before);
     },
     onSuccess: (likes) => set(likes),
+    onSettled: (_likes, _error, _liked, context) => {
+      if (context?.reading) void queryClient.invalidateQueries({ queryKey: key });
+    },
   });
 }
 
@@ -63,15 +76,17 @@ export function useActivityLike(activityId: number) {
   return useMutation({
     mutationFn: (liked: boolean) => likeActivity(activityId, liked),
     onMutate: async (liked) => {
-      // A read in flight must not overwrite the count shown now.
-      await queryClient.cancelQueries({ queryKey: key });
+      const reading = await cancelReads(queryClient, key);
       const before = queryClient.getQueryData<Likes>(key);
       if (before) queryClient.setQueryData<Likes>(key, toggled(before, liked));
-      return { before };
+      return { before, reading };
     },
     onError: (_error, _liked, context) => {
       if (context?.before) queryClient.setQueryData<Likes>(key, context.before);
     },
     onSuccess: (likes) => queryClient.setQueryData<Likes>(key, likes),
+    onSettled: (_likes, _error, _liked, context) => {
+      if (context?.reading) void queryClient.invalidateQueries({ queryKey: key });
+    },
   });
 }

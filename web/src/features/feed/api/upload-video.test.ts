@@ -1,5 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { uploadRetryDelayMs, uploadVideo, UPLOAD_FAILED_TEXT } from "@/features/feed/api/upload-video";
+import {
+  UPLOAD_CHUNK_TIMEOUT_MS,
+  uploadRetryDelayMs,
+  uploadVideo,
+  UPLOAD_FAILED_TEXT,
+} from "@/features/feed/api/upload-video";
 import {
   buildVideo,
   CREATE_UPLOAD_CALL,
@@ -27,6 +32,10 @@ function accepted(offset: number, size: number): ChunkAnswer {
 
 const offsetOf = (chunk: { headers: Record<string, string> }) => Number(chunk.headers["Upload-Offset"]);
 
+/** The server's cancel of upload 9 (DELETE /uploads/videos/9). */
+const CANCEL_UPLOAD_CALL = "DELETE /api/uploads/videos/9";
+const cancelled = () => new Response(null, { status: 204 });
+
 beforeEach(() => {
   signIn();
 });
@@ -52,6 +61,50 @@ describe("uploadVideo", () => {
     });
     expect(progress.at(-1)).toBe(SIZE);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(api.callsTo(CANCEL_UPLOAD_CALL)).toHaveLength(0);
+  });
+
+  it("gives each chunk 2 minutes, then sends it again as after a dropped connection", async () => {
+    const api = stubApi({
+      [CREATE_UPLOAD_CALL]: () => jsonResponse(uploading(0), 201),
+      [videoCall(9)]: () => jsonResponse(uploading(0)),
+    });
+    const timeouts: number[] = [];
+    // A connection that stalls on the first chunk: only the request's own timeout ends it.
+    class StallingXhr {
+      timeout = 0;
+      status = 0;
+      responseText = "";
+      readonly upload = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      ontimeout: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      abort() {}
+      send() {
+        timeouts.push(this.timeout);
+        const stalled = timeouts.length === 1;
+        setTimeout(() => {
+          if (stalled) {
+            this.ontimeout?.();
+            return;
+          }
+          this.status = 200;
+          this.responseText = JSON.stringify(processing);
+          this.onload?.();
+        }, 0);
+      }
+    }
+    vi.stubGlobal("XMLHttpRequest", StallingXhr);
+
+    const video = await uploadVideo(file(), { retryDelayMs: () => 0 });
+
+    expect(video).toEqual(processing);
+    expect(timeouts).toEqual([UPLOAD_CHUNK_TIMEOUT_MS, UPLOAD_CHUNK_TIMEOUT_MS]);
+    expect(UPLOAD_CHUNK_TIMEOUT_MS).toBe(120_000);
+    expect(api.callsTo(videoCall(9))).toHaveLength(1);
   });
 
   it("after a dropped connection waits, asks the server what it holds and goes on from there", async () => {
@@ -141,10 +194,11 @@ describe("uploadVideo", () => {
     expect(api.callsTo(videoCall(9))).toHaveLength(1);
   });
 
-  it("gives up with 'Erro no upload' after the retries, each waiting longer", async () => {
-    stubApi({
+  it("gives up with 'Erro no upload' after the retries, each waiting longer, and cancels the upload", async () => {
+    const api = stubApi({
       [CREATE_UPLOAD_CALL]: () => jsonResponse(uploading(0), 201),
       [videoCall(9)]: () => jsonResponse(uploading(0)),
+      [CANCEL_UPLOAD_CALL]: cancelled,
     });
     const chunks = stubChunkRequests(() => "network-error");
     const retryDelayMs = vi.fn(() => 0);
@@ -154,6 +208,7 @@ describe("uploadVideo", () => {
     await expect(upload).rejects.toEqual(new ApiError(0, UPLOAD_FAILED_TEXT));
     expect(chunks.sent).toHaveLength(4);
     expect(retryDelayMs.mock.calls).toEqual([[1], [2], [3]]);
+    expect(api.callsTo(CANCEL_UPLOAD_CALL)).toHaveLength(1);
   });
 
   it("stops at once with the server's message when it refuses the file", async () => {
@@ -179,8 +234,12 @@ describe("uploadVideo", () => {
     expect(chunks.sent).toHaveLength(0);
   });
 
-  it("stops the request under way when it is cancelled", async () => {
-    stubApi({ [CREATE_UPLOAD_CALL]: () => jsonResponse(uploading(0), 201) });
+  it("stops the request under way when it is cancelled, and tells the server without waiting", async () => {
+    const api = stubApi({
+      [CREATE_UPLOAD_CALL]: () => jsonResponse(uploading(0), 201),
+      // The server's answer never comes: the upload has ended all the same.
+      [CANCEL_UPLOAD_CALL]: () => new Promise<Response>(() => undefined),
+    });
     const chunks = stubChunkRequests(() => new Promise<ChunkAnswer>(() => undefined));
     const controller = new AbortController();
     const progress: number[] = [];
@@ -192,6 +251,19 @@ describe("uploadVideo", () => {
 
     await expect(upload).rejects.toMatchObject({ name: "AbortError" });
     expect(progress).toEqual([0, 2]);
+    expect(api.callsTo(CANCEL_UPLOAD_CALL)).toHaveLength(1);
+    expect(api.authorizationSentTo(CANCEL_UPLOAD_CALL)).toBe("Bearer test-token");
+  });
+
+  it("ends quietly when the server cannot be told of the cancel", async () => {
+    const api = stubApi({
+      [CREATE_UPLOAD_CALL]: () => jsonResponse(uploading(0), 201),
+      [CANCEL_UPLOAD_CALL]: () => jsonResponse({ messages: ["Erro interno no servidor"] }, 500),
+    });
+    stubChunkRequests(() => ({ status: 422, body: { messages: ["Tamanho ou formato inválido"] } }));
+
+    await expect(uploadVideo(file(), { chunkBytes: CHUNK })).rejects.toThrow("Tamanho ou formato inválido");
+    await vi.waitFor(() => expect(api.callsTo(CANCEL_UPLOAD_CALL)).toHaveLength(1));
   });
 
   it("waits 1 s, then twice as long each time, up to 15 s", () => {

@@ -3,7 +3,10 @@
 // /uploads/videos/{id} with Upload-Offset). XMLHttpRequest, not fetch, because only it
 // reports the bytes sent while a request runs. A dropped connection or a 5xx is tried
 // again after a growing pause, from what the server says it holds (GET /videos/{id}, or a
-// 409's `received`), so a 200 MB video survives a flaky mobile connection.
+// 409's `received`), so a 200 MB video survives a flaky mobile connection; a chunk that
+// stalls times out and is tried the same way. An upload that ends before it is whole
+// (cancelled because the member left, or given up) is cancelled on the server (DELETE
+// /uploads/videos/{id}), so it stops holding one of the member's 3 unfinished places.
 import type { FeedVideo, NewVideoUpload } from "@/features/feed/api/types";
 import { api, API_BASE_PATH, ApiError, errorTextFromBody, NO_RESPONSE_STATUS } from "@/lib/api-client";
 import { getStoredSession } from "@/lib/session-store";
@@ -14,6 +17,8 @@ export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
 export const UPLOAD_MAX_RETRIES = 5;
 /** The catalogue's text for a broken transfer (spec 001 section 8). */
 export const UPLOAD_FAILED_TEXT = "Erro no upload";
+/** A chunk with no answer for 2 minutes is a stalled connection: tried again. */
+export const UPLOAD_CHUNK_TIMEOUT_MS = 120_000;
 
 const RETRY_BASE_DELAY_MS = 1000;
 const RETRY_MAX_DELAY_MS = 15_000;
@@ -85,6 +90,7 @@ function sendChunk(
     request.setRequestHeader("Accept", "application/json");
     request.setRequestHeader("Content-Type", "application/offset+octet-stream");
     request.setRequestHeader("Upload-Offset", String(offset));
+    request.timeout = UPLOAD_CHUNK_TIMEOUT_MS;
     const token = getStoredSession()?.token;
     if (token) request.setRequestHeader("Authorization", `Bearer ${token}`);
     request.upload.onprogress = (event) => onSent(event.loaded);
@@ -129,6 +135,11 @@ async function currentUpload(id: number, signal: AbortSignal | undefined): Promi
   }
 }
 
+/** Tells the server the upload will not go on; nobody waits for its answer. */
+function cancelUpload(id: number): void {
+  api.delete<void>(`/uploads/videos/${id}`).catch(() => undefined);
+}
+
 /**
  * Uploads `file` and answers the video once whole (`processing`, with its transcode job).
  * Rejects with the server's message when it refuses the file, with 'Erro no upload' after
@@ -142,9 +153,30 @@ export async function uploadVideo(file: File, options: UploadVideoOptions = {}):
     maxRetries = UPLOAD_MAX_RETRIES,
     retryDelayMs = uploadRetryDelayMs,
   } = options;
+  const request: NewVideoUpload = { name: file.name, size: file.size };
+  const started = await api.post<FeedVideo>("/uploads/videos", request, { signal });
+  let video: FeedVideo;
+  try {
+    video = await sendFile(file, started, { onProgress, signal, chunkBytes, maxRetries, retryDelayMs });
+  } catch (error) {
+    // Not whole: until told, the server counts it among the member's unfinished uploads.
+    cancelUpload(started.id);
+    throw error;
+  }
+  if (video.status === "failed") {
+    throw new ApiError(422, video.failure ?? UPLOAD_FAILED_TEXT, { body: video });
+  }
+  return video;
+}
+
+type SendOptions = Pick<UploadVideoOptions, "onProgress" | "signal"> &
+  Required<Pick<UploadVideoOptions, "chunkBytes" | "maxRetries" | "retryDelayMs">>;
+
+/** Sends the file from where the server holds it until the upload is no longer `uploading`. */
+async function sendFile(file: File, started: FeedVideo, options: SendOptions): Promise<FeedVideo> {
+  const { onProgress, signal, chunkBytes, maxRetries, retryDelayMs } = options;
   const total = file.size;
-  const request: NewVideoUpload = { name: file.name, size: total };
-  let video = await api.post<FeedVideo>("/uploads/videos", request, { signal });
+  let video = started;
   let offset = video.received;
   let failures = 0;
   onProgress?.(offset, total);
@@ -179,10 +211,6 @@ export async function uploadVideo(file: File, options: UploadVideoOptions = {}):
       offset = current.received;
       onProgress?.(offset, total);
     }
-  }
-
-  if (video.status === "failed") {
-    throw new ApiError(422, video.failure ?? UPLOAD_FAILED_TEXT, { body: video });
   }
   return video;
 }

@@ -84,7 +84,8 @@ export function PostBox() {
   const uploadAbort = useRef<AbortController | null>(null);
   const previewRef = useRef<Attached | null>(null);
 
-  // Leaving the Mural stops an upload under way and frees the preview.
+  // Leaving the Mural stops an upload under way (the upload module cancels it on the server,
+  // so it no longer holds one of the member's unfinished places) and frees the preview.
   useEffect(
     () => () => {
       uploadAbort.current?.abort();
