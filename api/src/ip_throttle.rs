@@ -102,20 +102,7 @@ impl<L: IpLimit> FromRequestParts<AppState> for IpThrottle<L> {
         let (max, window) = L::limit(&state.config);
         let client = client_key(ip);
         let key = format!("{}{}:ip:{client}", state.config.redis_prefix, L::NAME);
-        let counted = with_redis(state, L::NAME, async |redis: &mut MultiplexedConnection| {
-            redis::pipe()
-                .incr(&key, 1)
-                // The window starts at the first attempt and is not extended by later ones.
-                .cmd("EXPIRE")
-                .arg(&key)
-                .arg(window)
-                .arg("NX")
-                .ignore()
-                .ttl(&key)
-                .query_async::<(u32, i64)>(redis)
-                .await
-        })
-        .await;
+        let counted = count_in_window(state, L::NAME, &key, window).await;
         match counted {
             Some((count, ttl)) if count > max => {
                 tracing::info!(%client, path = parts.uri.path(), limit = L::NAME, "refused: too many calls from one address");
@@ -127,4 +114,29 @@ impl<L: IpLimit> FromRequestParts<AppState> for IpThrottle<L> {
             _ => Ok(Self(PhantomData)),
         }
     }
+}
+
+/// Counts one call under `key` in a fixed window of `window` seconds that starts at the
+/// first call (later calls do not extend it): the count so far and the seconds left, or
+/// `None` when Redis is down (a throttle fails open). Every per-address and per-member
+/// limit counts this way.
+pub(crate) async fn count_in_window(
+    state: &AppState,
+    what: &'static str,
+    key: &str,
+    window: u64,
+) -> Option<(u32, i64)> {
+    with_redis(state, what, async |redis: &mut MultiplexedConnection| {
+        redis::pipe()
+            .incr(key, 1)
+            .cmd("EXPIRE")
+            .arg(key)
+            .arg(window)
+            .arg("NX")
+            .ignore()
+            .ttl(key)
+            .query_async::<(u32, i64)>(redis)
+            .await
+    })
+    .await
 }

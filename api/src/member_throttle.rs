@@ -6,10 +6,8 @@
 //! Each limit is a type ([`MemberLimit`]); a handler calls [`throttle`] with it once it
 //! knows the member, before any work.
 
-use redis::aio::MultiplexedConnection;
-
 use crate::error::ApiError;
-use crate::login_throttle::with_redis;
+use crate::ip_throttle::count_in_window;
 use crate::member::Member;
 use crate::state::AppState;
 
@@ -34,20 +32,7 @@ pub async fn throttle<L: MemberLimit>(state: &AppState, member: &Member) -> Resu
         L::NAME,
         member.user_id
     );
-    let counted = with_redis(state, L::NAME, async |redis: &mut MultiplexedConnection| {
-        redis::pipe()
-            .incr(&key, 1)
-            // The window starts at the first call and is not extended by later ones.
-            .cmd("EXPIRE")
-            .arg(&key)
-            .arg(L::WINDOW_SECONDS)
-            .arg("NX")
-            .ignore()
-            .ttl(&key)
-            .query_async::<(u32, i64)>(redis)
-            .await
-    })
-    .await;
+    let counted = count_in_window(state, L::NAME, &key, L::WINDOW_SECONDS).await;
     match counted {
         Some((count, ttl)) if count > L::MAX => {
             tracing::info!(

@@ -176,18 +176,14 @@ pub fn text(description: &str, has_media: bool) -> Result<&str, NotPosted> {
 /// decoded, re-encoded to fit [`IMAGE_MAX_SIDE`] (which drops its metadata). The outer
 /// error is a failed task only.
 pub async fn image(base64: &str) -> anyhow::Result<Result<Encoded, NotPosted>> {
-    let Ok(bytes) = images::decode_base64(base64, IMAGE_MAX_BYTES) else {
-        return Ok(Err(NotPosted::MediaInvalid));
-    };
-    if !matches!(
-        uploads::kind_of(&bytes),
-        Some(FileKind::Jpeg | FileKind::Png)
-    ) {
-        return Ok(Err(NotPosted::MediaInvalid));
-    }
-    Ok(images::normalize_blocking(bytes, IMAGE_MAX_SIDE)
-        .await?
-        .map_err(|_| NotPosted::MediaInvalid))
+    Ok(images::accept(
+        base64,
+        IMAGE_MAX_BYTES,
+        &[FileKind::Jpeg, FileKind::Png],
+        IMAGE_MAX_SIDE,
+    )
+    .await?
+    .map_err(|_| NotPosted::MediaInvalid))
 }
 
 /// Publishes a text post, or an image post when `image_key` names its stored image.

@@ -2,14 +2,13 @@
 //! by their content, never by their names; images re-encoded (metadata dropped) and served
 //! publicly under unguessable keys, documents kept private.
 
+use super::posts::IMAGE_MAX_SIDE;
 use crate::infra::images::{self, ImageError};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind, kind_of};
 
 /// The spec's limit for a document.
 pub const MAX_DOCUMENT_BYTES: usize = 10_000_000;
-/// Stored images are shrunk to fit this square.
-const IMAGE_SIDE: u32 = 1600;
 
 /// Why an image was refused, as the member reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -30,21 +29,17 @@ pub async fn store_image(
     user_id: i64,
     base64: String,
 ) -> anyhow::Result<Result<String, ImageRefused>> {
-    let bytes = match images::decode_base64(&base64, images::MAX_UPLOAD_BYTES) {
-        Ok(bytes) => bytes,
+    let accepted = images::accept(
+        &base64,
+        images::MAX_UPLOAD_BYTES,
+        &[FileKind::Jpeg, FileKind::Png, FileKind::Gif],
+        IMAGE_MAX_SIDE,
+    )
+    .await?;
+    let encoded = match accepted {
+        Ok(encoded) => encoded,
         Err(ImageError::TooLarge) => return Ok(Err(ImageRefused::TooLarge)),
         Err(ImageError::NotAnImage) => return Ok(Err(ImageRefused::Invalid)),
-    };
-    drop(base64);
-    // The kind from the bytes: the re-encoder also reads WebP, which this call refuses.
-    if !matches!(
-        kind_of(&bytes),
-        Some(FileKind::Jpeg | FileKind::Png | FileKind::Gif)
-    ) {
-        return Ok(Err(ImageRefused::Invalid));
-    }
-    let Ok(encoded) = images::normalize_blocking(bytes, IMAGE_SIDE).await? else {
-        return Ok(Err(ImageRefused::Invalid));
     };
     let key = Objects::new_key(
         &format!("uploads/{station_id}/{user_id}"),

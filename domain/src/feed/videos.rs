@@ -135,11 +135,7 @@ pub async fn start(
     if size <= 0 || size > MAX_VIDEO_BYTES {
         return Ok(Err(NotStarted::Invalid));
     }
-    let open: Option<bool> = sqlx::query_scalar("SELECT feed_access FROM stations WHERE id = $1")
-        .bind(station_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if open != Some(true) {
+    if !super::posts::feed_open(&mut *tx, station_id).await? {
         return Ok(Err(NotStarted::FeedClosed));
     }
     sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('feed.videos:' || $1, 0))")

@@ -12,6 +12,8 @@ use image::codecs::png::PngEncoder;
 use image::imageops::FilterType;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
+use crate::infra::uploads::{FileKind, kind_of};
+
 /// The spec's limit for a profile image, decoded.
 pub const MAX_UPLOAD_BYTES: usize = 1024 * 1024;
 /// Larger sides are refused before decoding: every stored image is shrunk to 1024 px or
@@ -87,12 +89,24 @@ pub async fn process(base64: String, max_side: u32) -> anyhow::Result<Result<Enc
     Ok(result)
 }
 
-/// [`normalize`] on the blocking pool behind the same permits, for bytes a caller decoded
-/// and checked itself (a limit or kinds of its own).
-pub async fn normalize_blocking(
-    bytes: Vec<u8>,
+/// [`decode_base64`] up to `max_bytes`, refused as [`ImageError::NotAnImage`] unless its
+/// content is one of `kinds`, then [`normalize`]d on the blocking pool behind the same
+/// permits: for calls that take fewer kinds or larger files than a profile picture (the
+/// feed's posts and uploads). The outer error is a failed task only.
+pub async fn accept(
+    base64: &str,
+    max_bytes: usize,
+    kinds: &[FileKind],
     max_side: u32,
 ) -> anyhow::Result<Result<Encoded, ImageError>> {
+    let bytes = match decode_base64(base64, max_bytes) {
+        Ok(bytes) => bytes,
+        Err(err) => return Ok(Err(err)),
+    };
+    // The kind from the bytes: the re-encoder reads more kinds than a call may take.
+    if !kind_of(&bytes).is_some_and(|kind| kinds.contains(&kind)) {
+        return Ok(Err(ImageError::NotAnImage));
+    }
     let _permit = PERMITS.acquire().await?;
     Ok(tokio::task::spawn_blocking(move || normalize(&bytes, max_side)).await?)
 }

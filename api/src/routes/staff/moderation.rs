@@ -14,16 +14,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::ops::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page, query};
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::routes::feed::videos::VideoAnswer;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
-
-const PER_PAGE: i64 = 50;
-const BAD_STATION: &str = "Estação inválida.";
-const BAD_STATE: &str = "Estado inválido.";
-const BAD_PAGE: &str = "Página inválida.";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -100,12 +96,6 @@ struct ListParams {
     page: Option<String>,
 }
 
-fn given(value: Option<String>) -> Option<String> {
-    value
-        .map(|value| value.trim().to_string())
-        .filter(|value| !value.is_empty())
-}
-
 /// What members reported in the grant's scope
 ///
 /// Items with open reports first (oldest report first), then the reviewed ones (latest
@@ -131,35 +121,23 @@ async fn list_reported_content(
     staff: Staff,
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> OpsResult<Json<ReportedList>> {
-    let Query(params) =
-        params.map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))?;
+    let params = query(params)?;
     let mut messages = Vec::new();
     let station_id = given(params.station_id).and_then(|id| {
         id.parse::<i64>()
-            .map_err(|_| messages.push(BAD_STATION.to_string()))
+            .map_err(|_| messages.push(BAD_STATION))
             .ok()
     });
     let wanted = given(params.state).and_then(|wanted| {
         serde_json::from_value::<ReportState>(serde_json::Value::String(wanted))
-            .map_err(|_| messages.push(BAD_STATE.to_string()))
+            .map_err(|_| messages.push(BAD_STATE))
             .ok()
     });
-    let page = match given(params.page) {
-        None => 1,
-        Some(page) => page
-            .parse::<i64>()
-            .ok()
-            .filter(|page| (1..=i64::from(i32::MAX)).contains(page))
-            .unwrap_or_else(|| {
-                messages.push(BAD_PAGE.to_string());
-                1
-            }),
-    };
-    if !messages.is_empty() {
-        return Err(ApiError::Invalid(messages).into());
-    }
+    // The console's page size; the contract gives no `per_page` here.
+    let (page, per_page) = parse_page(params.page, None, &mut messages);
+    invalid_if_any(messages)?;
     let (items, total) =
-        reports::reported(&state.db, staff.scope(), station_id, wanted, page, PER_PAGE).await?;
+        reports::reported(&state.db, staff.scope(), station_id, wanted, page, per_page).await?;
     Ok(Json(ReportedList {
         items: items.into_iter().map(ReportedItemAnswer::from).collect(),
         total,

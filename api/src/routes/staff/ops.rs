@@ -29,10 +29,10 @@ const STATION_NOT_FOUND: &str = "Estação não encontrada";
 const PAUSE_NEEDS_ALL_STATIONS: &str = "Somente a equipe de todas as estações pode pausar filas.";
 const CANNOT_RERUN: &str = "Esta tarefa não pode ser reexecutada agora.";
 const CANNOT_CANCEL: &str = "Esta tarefa não pode ser cancelada agora.";
-const BAD_STATE: &str = "Estado inválido.";
+pub(super) const BAD_STATE: &str = "Estado inválido.";
 const BAD_DATE: &str = "Data inválida.";
 const BAD_PAGE: &str = "Página inválida.";
-const BAD_STATION: &str = "Estação inválida.";
+pub(super) const BAD_STATION: &str = "Estação inválida.";
 const BAD_CURSOR: &str = "Posição inválida na lista.";
 /// More than `console::BULK_RERUN_MAX` (10 000) jobs match a bulk re-run.
 const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
@@ -207,7 +207,7 @@ struct ListParams {
 }
 
 /// Empty fields (an unset select in the web app) mean no filter.
-fn given(value: Option<String>) -> Option<String> {
+pub(super) fn given(value: Option<String>) -> Option<String> {
     value
         .map(|value| value.trim().to_string())
         .filter(|value| !value.is_empty())
@@ -247,7 +247,7 @@ fn parse_filter(params: ListParams, messages: &mut Vec<&'static str>) -> JobFilt
 }
 
 /// `page` from 1 and `per_page` up to [`MAX_PER_PAGE`].
-fn parse_page(
+pub(super) fn parse_page(
     page: Option<String>,
     per_page: Option<String>,
     messages: &mut Vec<&'static str>,
@@ -268,7 +268,7 @@ fn parse_page(
     }
 }
 
-fn invalid_if_any(messages: Vec<&'static str>) -> OpsResult<()> {
+pub(super) fn invalid_if_any(messages: Vec<&'static str>) -> OpsResult<()> {
     if messages.is_empty() {
         Ok(())
     } else {
@@ -276,7 +276,7 @@ fn invalid_if_any(messages: Vec<&'static str>) -> OpsResult<()> {
     }
 }
 
-fn query<T>(query: Result<Query<T>, QueryRejection>) -> OpsResult<T> {
+pub(super) fn query<T>(query: Result<Query<T>, QueryRejection>) -> OpsResult<T> {
     query
         .map(|Query(value)| value)
         .map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()).into())

@@ -2,7 +2,7 @@
 // activity (its name, feedback and availability), read together.
 import { useActivity } from "@/features/activities/api/get-activity";
 import { useResearch } from "@/features/activities/api/research";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { ApiError } from "@/lib/api-client";
 import type { Activity, Research } from "@/types/api";
 

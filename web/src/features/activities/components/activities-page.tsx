@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useActivities, useActivitySearch } from "@/features/activities/api/get-activities";
 import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import "./activities.css";
 

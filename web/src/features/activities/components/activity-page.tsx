@@ -25,7 +25,7 @@ import { SHARE_TYPE, ShareBody } from "@/features/activities/components/share-bo
 import { PlaylistBody } from "@/features/activities/components/playlist-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { ResearchBody } from "@/features/activities/components/research-body";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { ApiError } from "@/lib/api-client";
 import type { Activity } from "@/types/api";
 import "./activities.css";

@@ -5,7 +5,7 @@ import { useCategory } from "@/features/activities/api/get-activities";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import "./activities.css";
 
 export function CategoryPage() {

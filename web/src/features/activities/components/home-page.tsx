@@ -6,7 +6,7 @@ import { ActivityRow, journeyStartIndex } from "@/features/activities/components
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { CategoryRow } from "@/features/activities/components/category-row";
 import { FeaturedCarousel } from "@/features/activities/components/featured-carousel";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { StationLogo } from "@/features/stations";
 import "./activities.css";
 

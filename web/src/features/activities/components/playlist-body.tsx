@@ -6,7 +6,7 @@
 // itself. When every video is viewed the playlist's participation is sent once.
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { usePlaylistParticipation, useVideoReport } from "@/features/activities/api/videos";
 import { FeedbackDialog } from "@/features/activities/components/feedback-dialog";
 import {

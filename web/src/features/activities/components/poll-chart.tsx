@@ -1,7 +1,7 @@
 // A poll's results (type 10), once the member has answered: per question, a horizontal bar
 // per option with its count and its share of the respondents, drawn in CSS and read as text.
 import { usePollResults } from "@/features/activities/api/research";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import type { PollResults } from "@/types/api";
 import "./research.css";
 

@@ -6,7 +6,7 @@ import { usePublicActivity } from "@/features/activities/api/get-activity";
 import { ActivityDetail } from "@/features/activities/components/activity-detail";
 import { DetailSkeleton } from "@/features/activities/components/detail-skeleton";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useSession } from "@/features/session";
 import { StationLogo } from "@/features/stations";
 import { ApiError } from "@/lib/api-client";

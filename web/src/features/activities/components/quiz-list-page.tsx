@@ -7,7 +7,7 @@ import { cashbackText } from "@/features/activities/activity-text";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { PARTICIPATE_TEXT } from "@/features/activities/components/research-body";
 import { quizPath } from "@/features/activities/research-answers";
-import { useErrorToast } from "@/features/activities/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useStation } from "@/features/stations";
 import { formatDate } from "@/lib/dates";
 import type { QuizCard } from "@/types/api";

@@ -12,7 +12,7 @@ import { CommentInput } from "@/features/feed/components/comment-input";
 import { CommentItem } from "@/features/feed/components/comment-item";
 import { LikeButton } from "@/features/feed/components/like-button";
 import { NO_COMMENTS_TEXT, NO_REPLIES_TEXT } from "@/features/feed/feed-text";
-import { useErrorToast } from "@/features/feed/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useSession } from "@/features/session";
 import "./feed.css";
 

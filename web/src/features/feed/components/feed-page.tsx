@@ -8,7 +8,7 @@ import { feedPosts, useFeed } from "@/features/feed/api/posts";
 import { PostBox } from "@/features/feed/components/post-box";
 import { PostCard } from "@/features/feed/components/post-card";
 import { FEED_EMPTY_TEXT, FEED_END_TEXT, FEED_FAILED_TEXT, FEED_TITLE } from "@/features/feed/feed-text";
-import { useErrorToast } from "@/features/feed/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useStation } from "@/features/stations";
 import "./feed.css";
 

@@ -4,7 +4,7 @@ import { useAddPostComment, useDeletePostComment, usePostComments } from "@/feat
 import { CommentInput } from "@/features/feed/components/comment-input";
 import { CommentItem } from "@/features/feed/components/comment-item";
 import { NO_COMMENTS_TEXT } from "@/features/feed/feed-text";
-import { useErrorToast } from "@/features/feed/use-error-toast";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 
 export function PostComments({ postId }: { postId: number }) {
   const comments = usePostComments(postId);
