@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 /// The spec's 401 text for a page the visitor may not see.
-pub const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
+pub use domain::shared::NOT_AUTHORIZED;
 /// The spec's blocked-account text (its spelling kept).
 pub const ACCESS_SUSPENDED: &str = "O seu acesso está supenso...";
 

@@ -17,6 +17,7 @@ pub mod refunds;
 pub mod totals;
 pub mod vouchers;
 
+use crate::shared::NOT_AUTHORIZED;
 use crate::wallet::ledger::LedgerError;
 
 /// The spec's stock text.
@@ -26,8 +27,6 @@ pub const HOLD_EXPIRED: &str =
     "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.";
 pub const PRODUCT_NOT_FOUND: &str = "Produto não encontrado";
 pub const ORDER_NOT_FOUND: &str = "Pedido não encontrado";
-/// The spec's 401 page text, which the API answers with 403 (like the wallet).
-pub const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
 
 /// A rule the member's request breaks; each has the Portuguese text the member reads.
 #[derive(Debug, Clone, PartialEq, Eq)]

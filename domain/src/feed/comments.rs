@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 
 use super::posts::{self, Author, VISIBLE};
 use crate::activities::participation::UNAVAILABLE;
-use crate::commerce::NOT_AUTHORIZED;
+use crate::shared::NOT_AUTHORIZED;
 
 pub const TEXT_MAX_CHARS: usize = 200;
 pub const TEXT_REQUIRED: &str = "O comentário não pode ficar vazio.";

@@ -160,19 +160,7 @@ pub async fn report_post(
     )
     .await?;
     if first {
-        sqlx::query(
-            "UPDATE feed_posts p
-                SET hidden_at = CASE
-                        WHEN (SELECT count(*) FROM feed_reports r
-                               WHERE r.post_id = p.id AND r.reviewed_at IS NULL)
-                             >= (SELECT feed_report_threshold FROM stations s
-                                  WHERE s.id = p.station_id)
-                        THEN now() ELSE p.hidden_at END
-              WHERE p.id = $1",
-        )
-        .bind(post_id)
-        .execute(&mut *tx)
-        .await?;
+        hide_at_threshold(&mut tx, ContentKind::Post, post_id).await?;
     }
     tx.commit().await?;
     Ok(Ok(first))
@@ -206,20 +194,7 @@ pub async fn report_comment(
     )
     .await?;
     if first {
-        let hidden: bool = sqlx::query_scalar(
-            "UPDATE comments c
-                SET hidden_at = CASE
-                        WHEN (SELECT count(*) FROM feed_reports r
-                               WHERE r.comment_id = c.id AND r.reviewed_at IS NULL)
-                             >= (SELECT feed_report_threshold FROM stations s
-                                  WHERE s.id = c.station_id)
-                        THEN now() ELSE c.hidden_at END
-              WHERE c.id = $1
-          RETURNING hidden_at IS NOT NULL",
-        )
-        .bind(comment.id)
-        .fetch_one(&mut *tx)
-        .await?;
+        let hidden = hide_at_threshold(&mut tx, ContentKind::Comment, comment.id).await?;
         // It was shown when locked, so hidden now means hidden by this report.
         if hidden {
             count_comment(&mut tx, comment.post_id, -1).await?;
@@ -253,6 +228,33 @@ async fn insert_report(
     .fetch_optional(conn)
     .await?;
     Ok(inserted.is_some())
+}
+
+/// Hides the item when its open reports reach its station's threshold; answers whether it
+/// is hidden now.
+async fn hide_at_threshold(
+    conn: &mut PgConnection,
+    kind: ContentKind,
+    id: i64,
+) -> sqlx::Result<bool> {
+    let (items, column) = match kind {
+        ContentKind::Post => ("feed_posts", "post_id"),
+        ContentKind::Comment => ("comments", "comment_id"),
+    };
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "UPDATE {items} i
+            SET hidden_at = CASE
+                    WHEN (SELECT count(*) FROM feed_reports r
+                           WHERE r.{column} = i.id AND r.reviewed_at IS NULL)
+                         >= (SELECT feed_report_threshold FROM stations s
+                              WHERE s.id = i.station_id)
+                    THEN now() ELSE i.hidden_at END
+          WHERE i.id = $1
+      RETURNING hidden_at IS NOT NULL"
+    )))
+    .bind(id)
+    .fetch_one(conn)
+    .await
 }
 
 /// Moves a post's count of visible comments by `delta`, for a comment shown or hidden.

@@ -8,3 +8,7 @@ pub mod money;
 pub mod secret;
 pub mod time;
 pub mod validate;
+
+/// The spec's text for a page or call the caller may not see (its 401 page, answered with
+/// 403 for a member of the wrong station or a closed feature): one text for every area.
+pub const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
