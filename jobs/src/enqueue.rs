@@ -94,7 +94,7 @@ impl<J: Job> Enqueue<J> {
             "INSERT INTO apalis.jobs
                  (id, job_type, job, status, attempts, max_attempts, run_at, priority, idempotency_key)
              VALUES ($1, $2, $3, 'Pending', 0, $4, coalesce($5, now()), $6, $7)
-             ON CONFLICT (job_type, idempotency_key) DO NOTHING
+             ON CONFLICT (job_type, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
              RETURNING id",
         )
         .bind(&id)

@@ -2,31 +2,22 @@
 //! shutdown that lets running jobs finish. Any number of processes can run this side by
 //! side; they share the queues in PostgreSQL.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
+use std::sync::Arc;
 use std::time::Duration;
 
 use apalis::prelude::{
-    AbortError, Attempt, BackendExt, BoxDynError, Data, Monitor, PollSnapshot, PollStrategy,
-    Strategy, TaskId, WorkerBuilder, WorkerBuilderExt, WorkerContext,
+    AbortError, Attempt, BoxDynError, Data, Monitor, TaskId, WorkerBuilder, WorkerBuilderExt,
+    WorkerContext,
 };
-use apalis_postgres::PostgresStorage;
-use serde::Deserialize;
 use serde_json::Value;
 use sqlx::PgPool;
-use sqlx::postgres::PgListener;
-use tokio::sync::mpsc::{self, error::TrySendError};
 
+use crate::backend::{self, Platform, QueueBackend, ack, liveness, wakeup};
 use crate::cron::{self, Schedule};
 use crate::job::{Envelope, Job, JobContext, JobError, Outcome, Services};
 use crate::kinds;
 
-/// A worker that misses `MISSED_HEARTBEATS` heartbeats is dead and its jobs go to the
-/// others: 5 s x 4 = 20 s, inside the 30 s promise even counting the rescuer's own tick.
-const HEARTBEAT: Duration = Duration::from_secs(5);
-const MISSED_HEARTBEATS: usize = 4;
 /// On SIGTERM running jobs get this long to finish; the rest are rescued by other workers.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -37,11 +28,10 @@ struct QueueSpec {
     backoff: crate::job::Backoff,
 }
 
-/// Connections beyond one per running job: the shared LISTEN connection, and room for the
-/// queues' fetches, heartbeats and acknowledgements and the cron ticker, which would
-/// otherwise wait behind busy jobs (a heartbeat that waits past the pool's acquire timeout
-/// ends its worker).
-const POOL_MARGIN: u32 = 5;
+/// Connections beyond one per running job, so the platform's own work never waits behind
+/// busy jobs: the LISTEN connection, the fetches in flight, the results writer, the
+/// heartbeat and the cron ticker.
+const POOL_MARGIN: u32 = 4 + backend::FETCHES_AT_ONCE as u32;
 
 /// The pool a worker process needs: one connection per job it runs at once, every kind's
 /// `CONCURRENCY` together, plus [`POOL_MARGIN`]. The one sizing rule, for the `workers`
@@ -71,25 +61,37 @@ pub async fn run(
         domain::infra::process::hostname(),
         std::process::id()
     );
-    let wakeups = Wakeups::default();
-    let listener = tokio::spawn(listen(services.db.clone(), wakeups.clone()));
-    let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone(), wakeups));
+    let db = services.db.clone();
+    let (acks, results_writer) = ack::channel(db.clone());
+    let results_writer = tokio::spawn(results_writer.run());
+    let platform = Platform {
+        db: db.clone(),
+        acks: acks.clone(),
+        registry: liveness::Registry::default(),
+        wakeups: wakeup::Wakeups::default(),
+        fetches: Arc::new(tokio::sync::Semaphore::new(backend::FETCHES_AT_ONCE)),
+        poll: Duration::from_secs(services.config.job_poll_seconds),
+    };
+    let listener = tokio::spawn(wakeup::listen(db.clone(), platform.wakeups.clone()));
+    let (stop_background, background_stopped) = tokio::sync::watch::channel(false);
+    let heartbeat = tokio::spawn(liveness::beat_forever(
+        db.clone(),
+        platform.registry.clone(),
+        background_stopped.clone(),
+    ));
+    let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone(), platform));
     let backoff_scale = services.config.job_backoff_scale;
-    declare_queues(&services.db, &fleet.queues, backoff_scale).await?;
-
-    let (stop_cron, cron_stopped) = tokio::sync::watch::channel(false);
+    declare_queues(&db, &fleet.queues, backoff_scale).await?;
     let ticker = tokio::spawn(cron::tick_forever(
-        services.db.clone(),
+        db.clone(),
         schedules,
-        cron_stopped,
+        background_stopped,
     ));
 
     tracing::info!(%instance, queues = fleet.queues.len(), "worker fleet running");
     let result = fleet
         .monitor
         .should_restart(|worker, error| {
-            // A database outage ends a worker with a backend error; a new one starts and
-            // waits on the pool until PostgreSQL is back.
             tracing::warn!(worker = %worker.name(), %error, "worker stopped; restarting");
             true
         })
@@ -101,10 +103,15 @@ pub async fn run(
         })
         .await;
 
-    let _ = stop_cron.send(true);
+    let _ = stop_background.send(true);
     let _ = ticker.await;
+    let _ = heartbeat.await;
     listener.abort();
-    release(&services.db, &instance).await;
+    // Every worker flushed its own results when it closed; a worker cut off by the grace
+    // period may have sent some since.
+    acks.flush().await;
+    results_writer.abort();
+    release(&db, &instance).await;
     result.map_err(Into::into)
 }
 
@@ -136,17 +143,17 @@ impl FleetHandle {
 pub(crate) struct Fleet {
     services: Arc<Services>,
     instance: String,
-    wakeups: Wakeups,
+    platform: Platform,
     monitor: Monitor,
     queues: Vec<QueueSpec>,
 }
 
 impl Fleet {
-    fn new(services: Arc<Services>, instance: String, wakeups: Wakeups) -> Self {
+    fn new(services: Arc<Services>, instance: String, platform: Platform) -> Self {
         Self {
             services,
             instance,
-            wakeups,
+            platform,
             monitor: Monitor::new(),
             queues: Vec::new(),
         }
@@ -155,27 +162,15 @@ impl Fleet {
     pub(crate) fn kind<J: Job>(mut self) -> Self {
         let services = self.services.clone();
         let instance = self.instance.clone();
-        let wakeups = self.wakeups.clone();
-        let poll = Duration::from_secs(services.config.job_poll_seconds);
+        let platform = self.platform.clone();
         self.monitor = self.monitor.register(move |restarts| {
-            let config = apalis_postgres::Config::default()
-                .queue(J::QUEUE)
-                // Fetch no more than can run: a fetched job waits on this process alone.
-                .batch_size(J::CONCURRENCY)
-                .heartbeat_interval(HEARTBEAT)
-                .missed_heartbeats(MISSED_HEARTBEATS);
-            // Woken by the process' shared listener when a due job is inserted; the poll
-            // finds scheduled jobs and retries, which no NOTIFY announces.
-            let backend = PostgresStorage::<Value>::new(&services.db)
-                .with_config(config)
-                .poll_with_strategy(
-                    Strategy::new()
-                        .apply(wakeups.subscribe(J::QUEUE))
-                        .interval(poll),
-                );
-            // Unique across processes and restarts: apalis tells workers apart by name.
+            // Unique across processes and restarts: jobs are held under this name.
             WorkerBuilder::new(format!("{}@{instance}#{restarts}", J::QUEUE))
-                .backend(backend)
+                .backend(QueueBackend::new(
+                    platform.clone(),
+                    J::QUEUE,
+                    J::CONCURRENCY,
+                ))
                 .data(services.clone())
                 .concurrency(J::CONCURRENCY)
                 .build(execute::<J>)
@@ -185,107 +180,6 @@ impl Fleet {
             backoff: J::BACKOFF,
         });
         self
-    }
-}
-
-/// The queues' wake-up channels, fed by the process' one LISTEN connection ([`listen`]).
-/// A restarted worker subscribes again; the closed channel of the one it replaces is
-/// dropped at the next wake-up.
-#[derive(Debug, Clone, Default)]
-struct Wakeups {
-    queues: Arc<Mutex<HashMap<String, Vec<mpsc::Sender<()>>>>>,
-}
-
-impl Wakeups {
-    fn subscribe(&self, queue: &str) -> Wakeup {
-        // One pending wake-up is enough: the worker fetches all it can when it wakes, so a
-        // burst of inserts collapses into one fetch.
-        let (sender, receiver) = mpsc::channel(1);
-        self.lock()
-            .entry(queue.to_string())
-            .or_default()
-            .push(sender);
-        Wakeup(receiver)
-    }
-
-    /// Wakes the queue's workers; false when this process runs no such queue.
-    fn wake(&self, queue: &str) -> bool {
-        let mut queues = self.lock();
-        let Some(senders) = queues.get_mut(queue) else {
-            return false;
-        };
-        senders.retain(|sender| !matches!(sender.try_send(()), Err(TrySendError::Closed(()))));
-        true
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<mpsc::Sender<()>>>> {
-        // The map holds no invariant a panicking holder could break.
-        self.queues.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// A queue worker's poll trigger: ready when a job was inserted into its queue.
-#[derive(Debug)]
-struct Wakeup(mpsc::Receiver<()>);
-
-impl PollStrategy for Wakeup {
-    fn poll_drive(&mut self, cx: &mut Context<'_>, _: &PollSnapshot) -> Poll<Option<()>> {
-        self.0.poll_recv(cx)
-    }
-}
-
-/// apalis' insert trigger announces every due job on this channel as
-/// `{"job_type": ..., "id": ..., "run_at": ...}`.
-const INSERT_CHANNEL: &str = "apalis::job::insert";
-
-#[derive(Deserialize)]
-struct Inserted {
-    job_type: String,
-}
-
-/// Holds the process' one LISTEN connection and wakes the queue of every job announced.
-/// Without it (connection lost, database restarting) the workers still poll.
-async fn listen(db: PgPool, wakeups: Wakeups) {
-    let mut delay = Duration::from_millis(250);
-    loop {
-        let mut listener = match PgListener::connect_with(&db).await {
-            Ok(mut listener) => match listener.listen(INSERT_CHANNEL).await {
-                Ok(()) => listener,
-                Err(err) => {
-                    tracing::warn!(error = %err, "could not LISTEN for new jobs");
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(HEARTBEAT);
-                    continue;
-                }
-            },
-            Err(err) => {
-                tracing::warn!(error = %err, "could not connect to LISTEN for new jobs");
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(HEARTBEAT);
-                continue;
-            }
-        };
-        delay = Duration::from_millis(250);
-        loop {
-            // `recv` reconnects by itself after a lost connection (notifications sent
-            // meanwhile are lost; the poll finds those jobs).
-            match listener.recv().await {
-                Ok(notification) => {
-                    match serde_json::from_str::<Inserted>(notification.payload()) {
-                        Ok(inserted) => {
-                            let woken = wakeups.wake(&inserted.job_type);
-                            tracing::debug!(queue = %inserted.job_type, woken, "job inserted");
-                        }
-                        Err(err) => tracing::warn!(error = %err, "unreadable job notification"),
-                    }
-                }
-                Err(err) => {
-                    tracing::warn!(error = %err, "LISTEN connection failed; reconnecting");
-                    tokio::time::sleep(delay).await;
-                    break;
-                }
-            }
-        }
     }
 }
 

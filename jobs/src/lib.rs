@@ -7,6 +7,7 @@
 //! per-attempt failures, owners and progress ([`state`]), cron that fires once per tick
 //! across processes ([`cron`]), and retention.
 
+pub mod backend;
 pub mod console;
 pub mod cron;
 pub mod enqueue;

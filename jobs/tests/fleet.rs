@@ -1,11 +1,12 @@
 //! The fleet running in this process against the test's database: jobs committed run,
-//! failures retry with backoff, a poison payload fails alone, shutdown lets a job finish.
+//! failures retry with backoff, a poison payload fails alone, shutdown lets a job finish,
+//! no wake-up is lost, and a result is written only over the hold it was fetched under.
 
 mod common;
 
 use std::time::Duration;
 
-use common::{start_fleet, wait_for_state};
+use common::{services_with, start_fleet, wait_for_state};
 use jobs::kinds::Canary;
 use jobs::{Enqueue, JobState};
 use sqlx::PgPool;
@@ -283,5 +284,70 @@ async fn a_job_put_back_at_shutdown_on_its_last_attempt_ends_failed(db: PgPool) 
     assert_eq!(
         summary,
         "O processamento foi interrompido em todas as tentativas; a tarefa foi encerrada."
+    );
+}
+
+/// A job committed while its queue's fetch is in flight must not wait for the poll: the
+/// poll is stretched past the test, so only a kept wake-up can start the second job of
+/// each pair (committed a moment after the first, often while the first's fetch runs).
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_job_committed_during_a_fetch_is_not_left_for_the_poll(db: PgPool) {
+    let fleet = jobs::fleet::spawn(
+        services_with(&db, &[("FILIA_JOB_POLL_SECONDS", "600")]),
+        Vec::new(),
+    );
+    // Past the first fetch, which would find the jobs below without any notification.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for pair in 0..100u64 {
+        let first = enqueue(&db, Canary::default()).await;
+        tokio::time::sleep(Duration::from_micros(pair * 37 % 1500)).await;
+        let second = enqueue(&db, Canary::default()).await;
+        for id in [&first, &second] {
+            wait_for_state(&db, id, JobState::Succeeded, Duration::from_secs(5)).await;
+        }
+    }
+    fleet.stop().await.expect("clean stop");
+}
+
+/// The result of an attempt is written only while the job is still held as it was
+/// fetched: a job rescued and taken by another worker meanwhile keeps the new holder's
+/// state, whatever the first worker reports.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_result_is_not_written_over_a_later_hold(db: PgPool) {
+    let fleet = start_fleet(&db);
+    let id = enqueue(
+        &db,
+        Canary {
+            key: Some("taken-over".into()),
+            hold_ms: 1_000,
+            ..Canary::default()
+        },
+    )
+    .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while effects(&db, "taken-over").await == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "job never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // As if this worker had gone silent, the job were rescued, and another took it.
+    sqlx::query(
+        "UPDATE apalis.jobs SET lock_by = 'canary@elsewhere:1#0', lock_at = now() WHERE id = $1",
+    )
+    .bind(&id)
+    .execute(&db)
+    .await
+    .expect("take over");
+
+    fleet.stop().await.expect("clean stop");
+
+    let (status, holder, attempts): (String, String, i32) =
+        sqlx::query_as("SELECT status, lock_by, attempts FROM apalis.jobs WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!(
+        (status.as_str(), holder.as_str(), attempts),
+        ("Running", "canary@elsewhere:1#0", 0)
     );
 }

@@ -254,44 +254,70 @@ async fn a_failed_attempt_waits_exponentially_longer_per_queue(db: PgPool) {
     assert_eq!(view.state, JobState::Failed);
 }
 
-/// Every fetch goes through `apalis.get_jobs`, which our migrations replace (primary-key
-/// update, paused queues). apalis ships it in its migrations: an upgrade that redefines it
-/// after ours would silently drop the pause and the fast plan. The function in a migrated
-/// database must be exactly the last definition, and that definition must be ours.
+/// `jobs::backend` takes and settles jobs with its own statements, tuned to this table:
+/// every UPDATE of a job writes into each of its indexes and runs its row triggers and
+/// constraints. apalis-postgres ships migrations for the table, and on a running database
+/// a new one runs after ours whatever its version, so it could bring back an index, a
+/// foreign key or a trigger unnoticed. The crate is pinned; an upgrade that brings a
+/// migration fails here until its effect on the hot path is ported and this list updated.
 #[sqlx::test(migrator = "schema::MIGRATOR")]
-async fn the_job_fetch_function_is_ours(db: PgPool) {
-    const DEFINES: &str = "FUNCTION apalis.get_jobs(";
+async fn the_job_table_is_the_one_the_backend_was_tuned_for(db: PgPool) {
     let apalis_versions: Vec<i64> = apalis_postgres::PostgresStorage::<()>::migrations()
         .iter()
         .map(|migration| migration.version)
         .collect();
-    let last = schema::MIGRATOR
-        .iter()
-        .rfind(|migration| migration.sql.as_str().contains(DEFINES))
-        .expect("some migration defines get_jobs");
-    assert!(
-        !apalis_versions.contains(&last.version),
-        "apalis migration {} ({}) redefines get_jobs after ours: port our changes onto it",
-        last.version,
-        last.description
-    );
-    let sql = last.sql.as_str();
-    let definition = &sql[sql.rfind(DEFINES).expect("defined")..];
-    let body_start = definition.find("AS $$").expect("dollar-quoted body") + "AS $$".len();
-    let body = &definition[body_start..];
-    let body = &body[..body.find("$$").expect("body ends")];
-
-    let installed: Vec<String> = sqlx::query_scalar(
-        "SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-         WHERE n.nspname = 'apalis' AND p.proname = 'get_jobs'",
-    )
-    .fetch_all(&db)
-    .await
-    .expect("pg_proc");
     assert_eq!(
-        installed,
-        [body],
-        "apalis.get_jobs is not migration {}'s",
-        last.version
+        apalis_versions.last(),
+        Some(&20260902075949),
+        "apalis-postgres brings new migrations: check them against jobs::backend and \
+         migrations/20261202000100_job_hot_path.sql"
+    );
+
+    let names = |sql: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, String>(sql)
+                .fetch_all(&db)
+                .await
+                .expect("catalog")
+        }
+    };
+    assert_eq!(
+        names(
+            "SELECT indexname::text FROM pg_indexes
+             WHERE schemaname = 'apalis' AND tablename = 'jobs' ORDER BY 1"
+        )
+        .await,
+        [
+            "idx_apalis_jobs_fetch_partial",
+            "idx_apalis_jobs_held_by",
+            "jobs_finished_at",
+            "jobs_idempotency_key",
+            "jobs_pkey",
+            "jobs_queue_newest",
+            "jobs_rerunnable",
+            "jobs_unfinished",
+        ]
+    );
+    assert_eq!(
+        names(
+            "SELECT tgname::text FROM pg_trigger
+             WHERE tgrelid = 'apalis.jobs'::regclass AND NOT tgisinternal ORDER BY 1"
+        )
+        .await,
+        [
+            "filia_attempt_lost",
+            "filia_check_job",
+            "filia_retry_backoff",
+            "notify_workers"
+        ]
+    );
+    assert_eq!(
+        names(
+            "SELECT conname::text FROM pg_constraint
+             WHERE conrelid = 'apalis.jobs'::regclass ORDER BY 1"
+        )
+        .await,
+        ["jobs_pkey"]
     );
 }

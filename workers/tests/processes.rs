@@ -2,7 +2,8 @@
 //! job finished by another within the rescue window, exactly once in effect; cron fires once
 //! per tick however many processes tick; SIGTERM lets the running job finish; a job that
 //! crashes every process that runs it ends failed once its attempts are spent; one LISTEN
-//! connection per process wakes all its queues.
+//! connection per process wakes all its queues; a process killed after finishing a job
+//! but before its result was written has the job run again, with its effect once.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -164,6 +165,96 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
     assert_eq!(effects, 1, "the effect happened exactly once");
 }
 
+/// Results are written in batches after the job's slot is free, so a process can die with a
+/// finished job whose result it never wrote. Here the result's write is held up by a row
+/// lock, the process is killed and its blocked statement ended (as PostgreSQL ends the
+/// session of a client that went away): the job is still held by a dead worker, is
+/// rescued, runs again, and its keyed effect stays once.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again_once(db: PgPool) {
+    let mut first = Worker::start(&db, &[]);
+    let id = enqueue(
+        &db,
+        Canary {
+            key: Some("unacknowledged".into()),
+            hold_ms: 1_500,
+            ..Canary::default()
+        },
+    )
+    .await;
+    eventually(
+        Duration::from_secs(20),
+        "first process runs the job",
+        async || effect_writer(&db, "unacknowledged").await,
+    )
+    .await;
+    // While the job holds, lock its row: the result's UPDATE will wait on this lock.
+    let mut blocker = db.begin().await.expect("begin");
+    sqlx::query("SELECT id FROM apalis.jobs WHERE id = $1 FOR UPDATE")
+        .bind(&id)
+        .execute(&mut *blocker)
+        .await
+        .expect("lock");
+    let writer_backend: i32 = eventually(
+        Duration::from_secs(20),
+        "the finished job's result waits to be written",
+        async || {
+            sqlx::query_scalar(
+                "SELECT pid FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'
+                   AND query LIKE '%SET status = d.status%'",
+            )
+            .fetch_optional(&db)
+            .await
+            .expect("pg_stat_activity")
+        },
+    )
+    .await;
+
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("reaped");
+    let ended: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1)")
+        .bind(writer_backend)
+        .fetch_one(&db)
+        .await
+        .expect("terminate");
+    assert!(ended);
+    blocker.rollback().await.expect("unlock");
+    let (status, holder): (String, String) =
+        sqlx::query_as("SELECT status, lock_by FROM apalis.jobs WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!(status, "Running", "the result was never written");
+    assert!(holder.contains(&format!(":{}#", first.pid())), "{holder}");
+
+    let second = Worker::start(&db, &[]);
+    let done = eventually(Duration::from_secs(40), "job rescued", async || {
+        let view = jobs::state::find(&db, &id)
+            .await
+            .expect("find")
+            .expect("job");
+        (view.state == JobState::Succeeded).then_some(view)
+    })
+    .await;
+    assert_eq!(
+        done.attempts, 2,
+        "the unacknowledged run counts as an attempt"
+    );
+    assert_eq!(done.result, Some(serde_json::json!({ "written": false })));
+    let (holder, effects): (String, i64) = sqlx::query_as(
+        "SELECT j.lock_by, (SELECT count(*) FROM job_canary_effects WHERE key = 'unacknowledged')
+         FROM apalis.jobs j WHERE j.id = $1",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("row");
+    assert!(holder.contains(&format!(":{}#", second.pid())), "{holder}");
+    assert_eq!(effects, 1, "the effect happened exactly once");
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
     let mut fleet = vec![Worker::start(&db, &[]), Worker::start(&db, &[])];
@@ -299,7 +390,7 @@ async fn one_listen_connection_wakes_every_queue_of_a_process(db: PgPool) {
         &db,
         &[
             ("FILIA_JOB_POLL_SECONDS", "600"),
-            ("FILIA_LOG", "warn,jobs::fleet=debug"),
+            ("FILIA_LOG", "warn,jobs::backend::wakeup=debug"),
             ("FILIA_LOG_FORMAT", "json"),
         ],
     );

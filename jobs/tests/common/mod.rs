@@ -13,12 +13,19 @@ use sqlx::PgPool;
 /// Services on a pool of the test's database sized as the `workers` process sizes its own
 /// (`fleet::pool_beside`): the per-test pool sqlx::test hands out is too small for a fleet.
 pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
-    let smtp_url = smtp_url.map(str::to_string);
+    let smtp_url = smtp_url.map(|url| ("FILIA_SMTP_URL", url));
+    services_with(db, smtp_url.as_slice())
+}
+
+/// [`services`] with these settings (`FILIA_...` names and values) over the defaults.
+pub fn services_with(db: &PgPool, settings: &[(&str, &str)]) -> Arc<Services> {
     let data_dir = std::env::temp_dir().join("filia-jobs-tests");
     let config = Config::from_lookup(|name| match name {
-        "FILIA_SMTP_URL" => smtp_url.clone(),
         "FILIA_DATA_DIR" => Some(data_dir.display().to_string()),
-        _ => None,
+        _ => settings
+            .iter()
+            .find(|(setting, _)| *setting == name)
+            .map(|(_, value)| value.to_string()),
     })
     .expect("configuration");
     let pool = fleet::pool_beside(db);

@@ -1,0 +1,229 @@
+//! Taking due jobs: a fetcher task per queue worker keeps its worker supplied, never
+//! holding more jobs than the worker has free slots (a fetched job starts at once, so its
+//! Running state and start time are true, and no other process waits on a job this one
+//! cannot run yet).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use apalis::prelude::{Task, TaskBuilder, TaskId};
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::PgPool;
+use tokio::sync::{Notify, Semaphore, mpsc, watch};
+use tokio::time::Instant;
+
+use super::liveness::Registry;
+
+/// After a failed fetch (database away) the fetcher waits this long, doubling to the last.
+const RETRY: [Duration; 2] = [Duration::from_millis(100), Duration::from_secs(5)];
+
+/// Up to `$3` due jobs of queue `$2`, highest priority then oldest first, taken for worker
+/// `$1` in one statement: Pending (or failed with attempts left) becomes Running. Nothing
+/// while the queue is paused. The ids are picked through `idx_apalis_jobs_fetch_partial`
+/// and the rows updated by primary key (`= ANY(ARRAY(...))`; a join let the planner
+/// choose a full scan with a large backlog).
+const FETCH: &str = "
+UPDATE apalis.jobs j
+SET status = 'Running', lock_by = $1, lock_at = now()
+WHERE j.id = ANY (ARRAY(
+    SELECT id FROM apalis.jobs
+    WHERE job_type = $2
+      AND (status = 'Pending' OR (status = 'Failed' AND attempts < max_attempts))
+      AND run_at <= now()
+      AND NOT EXISTS (SELECT 1 FROM public.job_queues q
+                      WHERE q.name = $2 AND q.paused_at IS NOT NULL)
+    ORDER BY priority DESC, run_at
+    LIMIT $3
+    FOR UPDATE SKIP LOCKED))
+RETURNING j.id, j.job, j.attempts, j.max_attempts, j.lock_at";
+
+/// A row the fetch took.
+#[derive(sqlx::FromRow)]
+struct Fetched {
+    id: String,
+    job: Vec<u8>,
+    attempts: i32,
+    max_attempts: i32,
+    lock_at: DateTime<Utc>,
+}
+
+/// What the acknowledgement needs to know about the hold a task was fetched under; it
+/// travels in the task's data.
+#[derive(Debug, Clone)]
+pub(crate) struct Hold {
+    pub worker: Arc<str>,
+    pub lock_at: DateTime<Utc>,
+}
+
+/// A worker's job slots: taken when jobs are fetched, given back when each one finishes.
+#[derive(Debug)]
+pub(crate) struct Slots {
+    capacity: usize,
+    taken: AtomicUsize,
+    freed: Notify,
+}
+
+impl Slots {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self {
+            capacity,
+            taken: AtomicUsize::new(0),
+            freed: Notify::new(),
+        }
+    }
+
+    fn free(&self) -> usize {
+        self.capacity
+            .saturating_sub(self.taken.load(Ordering::Acquire))
+    }
+
+    fn take(&self, n: usize) {
+        self.taken.fetch_add(n, Ordering::AcqRel);
+    }
+
+    /// A fetched job finished (or went back to the queue unstarted).
+    pub(crate) fn give_back(&self, n: usize) {
+        self.taken.fetch_sub(n, Ordering::AcqRel);
+        self.freed.notify_one();
+    }
+}
+
+/// Everything a worker's fetcher works with.
+#[derive(Debug)]
+pub(crate) struct Fetcher {
+    pub db: PgPool,
+    pub queue: &'static str,
+    pub worker: Arc<str>,
+    pub slots: Arc<Slots>,
+    pub wakeup: Arc<Notify>,
+    pub registry: Registry,
+    /// Shared by the process' fetchers ([`super::FETCHES_AT_ONCE`]).
+    pub permits: Arc<Semaphore>,
+    /// How often to look for jobs no notification announces (scheduled ones, retries).
+    pub poll: Duration,
+    pub tasks: mpsc::UnboundedSender<Task<Value>>,
+    pub stopped: watch::Receiver<bool>,
+}
+
+impl Fetcher {
+    /// Registers the worker, then fetches until `stopped` turns true. A fetch in flight
+    /// always completes and hands its jobs over, so none is left held and unknown.
+    pub(crate) async fn run(mut self) {
+        let mut delay = RETRY[0];
+        while let Err(err) = self.register().await {
+            tracing::warn!(queue = self.queue, error = %domain::infra::telemetry::Loggable(&err), "could not register the worker");
+            if self.pause(delay).await {
+                return;
+            }
+            delay = (delay * 2).min(RETRY[1]);
+        }
+
+        // Whether the last fetch may have left due jobs behind (it got all it asked for,
+        // or failed): then fetch again as soon as a slot is free, without waiting for a
+        // notification.
+        let mut more = true;
+        let mut next_poll = Instant::now();
+        delay = RETRY[0];
+        loop {
+            if self.is_stopped() {
+                return;
+            }
+            let free = self.slots.free();
+            if free == 0 {
+                tokio::select! {
+                    () = self.slots.freed.notified() => {}
+                    _ = self.stopped.changed() => {}
+                }
+                continue;
+            }
+            if !more {
+                tokio::select! {
+                    () = self.wakeup.notified() => {}
+                    () = tokio::time::sleep_until(next_poll) => {}
+                    _ = self.stopped.changed() => {}
+                }
+                if self.is_stopped() {
+                    return;
+                }
+            }
+            next_poll = Instant::now() + self.poll;
+            match self.fetch(free).await {
+                Ok(fetched) => {
+                    more = fetched == free;
+                    delay = RETRY[0];
+                }
+                Err(err) => {
+                    tracing::warn!(queue = self.queue, error = %domain::infra::telemetry::Loggable(&err), "could not fetch jobs");
+                    more = true;
+                    if self.pause(delay).await {
+                        return;
+                    }
+                    delay = (delay * 2).min(RETRY[1]);
+                }
+            }
+        }
+    }
+
+    async fn register(&self) -> sqlx::Result<()> {
+        let _permit = self.permits.acquire().await;
+        self.registry
+            .register(&self.db, &self.worker, self.queue)
+            .await
+    }
+
+    /// Takes up to `limit` due jobs and hands them to the worker; answers how many.
+    async fn fetch(&self, limit: usize) -> sqlx::Result<usize> {
+        let _permit = self.permits.acquire().await;
+        self.slots.take(limit);
+        let rows: sqlx::Result<Vec<Fetched>> = sqlx::query_as(FETCH)
+            .bind(&*self.worker)
+            .bind(self.queue)
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+            .fetch_all(&self.db)
+            .await;
+        let rows = match rows {
+            Ok(rows) => rows,
+            Err(err) => {
+                self.slots.give_back(limit);
+                return Err(err);
+            }
+        };
+        self.slots.give_back(limit - rows.len());
+        let fetched = rows.len();
+        for row in rows {
+            let hold = Hold {
+                worker: self.worker.clone(),
+                lock_at: row.lock_at,
+            };
+            // The database refuses payloads that are not JSON; should one get through, the
+            // handler reads Null and fails that job alone.
+            let payload = serde_json::from_slice(&row.job).unwrap_or(Value::Null);
+            let task = TaskBuilder::new(payload)
+                .task_id(TaskId::from_string(row.id))
+                .attempt(usize::try_from(row.attempts).unwrap_or_default())
+                .max_attempts(usize::try_from(row.max_attempts).unwrap_or_default())
+                .data(hold)
+                .build();
+            // The receiver lives as long as the worker, which closes only after this task
+            // stopped; were it gone, the job stays held and the rescue puts it back.
+            let _ = self.tasks.send(task);
+        }
+        Ok(fetched)
+    }
+
+    /// Sleeps unless stopped first; true when stopped.
+    async fn pause(&mut self, delay: Duration) -> bool {
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            _ = self.stopped.changed() => {}
+        }
+        self.is_stopped()
+    }
+
+    /// Told to stop, or the worker that would say so is gone.
+    fn is_stopped(&self) -> bool {
+        *self.stopped.borrow() || self.stopped.has_changed().is_err()
+    }
+}

@@ -1,0 +1,149 @@
+//! Which workers are alive, and what happens to the jobs of those that are not.
+//!
+//! Each queue worker has its row in `apalis.workers`. The process beats for all of its
+//! workers in one statement, touching only those rows (never the jobs they hold), and in
+//! the same round rescues the jobs of every worker, in any process, that has been silent
+//! for [`ORPHANED_AFTER`]: they go back to their queue with the lost attempt counted.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use sqlx::PgPool;
+use tokio::sync::watch;
+
+/// How often a process beats for its workers (and looks for orphans).
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(5);
+/// A worker silent this long is dead and its jobs go to the others: 4 missed beats, inside
+/// the 30 s promise even counting the rescuer's own beat.
+pub(crate) const ORPHANED_AFTER: Duration = Duration::from_secs(20);
+
+/// The names of this process' live queue workers, beaten for together.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Registry {
+    names: Arc<Mutex<BTreeSet<String>>>,
+}
+
+impl Registry {
+    /// Records the worker (its row, alive now) and beats for it from now on.
+    pub(crate) async fn register(
+        &self,
+        db: &PgPool,
+        worker: &str,
+        queue: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO apalis.workers (id, worker_type, storage_name, layers, last_seen, started_at)
+             VALUES ($1, $2, 'filia', '', now(), now())
+             ON CONFLICT (id) DO UPDATE SET last_seen = now()",
+        )
+        .bind(worker)
+        .bind(queue)
+        .execute(db)
+        .await?;
+        self.lock().insert(worker.to_string());
+        Ok(())
+    }
+
+    /// Stops beating for the worker: it holds nothing any more.
+    pub(crate) fn forget(&self, worker: &str) {
+        self.lock().remove(worker);
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.lock().iter().cloned().collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeSet<String>> {
+        // A set of names: nothing a panicking holder could leave half done.
+        self.names.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Beats and rescues every [`HEARTBEAT`] until `stopped` turns true.
+pub(crate) async fn beat_forever(
+    db: PgPool,
+    registry: Registry,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut ticks = tokio::time::interval(HEARTBEAT);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            _ = stopped.changed() => return,
+        }
+        if let Err(err) = beat(&db, &registry.names()).await {
+            tracing::warn!(error = %domain::infra::telemetry::Loggable(&err), "worker heartbeat failed");
+            continue;
+        }
+        match rescue_orphans(&db).await {
+            Ok(0) => {}
+            Ok(rescued) => tracing::warn!(
+                jobs = rescued,
+                "jobs of silent workers put back in their queues"
+            ),
+            Err(err) => {
+                tracing::warn!(error = %domain::infra::telemetry::Loggable(&err), "could not rescue orphaned jobs");
+            }
+        }
+    }
+}
+
+async fn beat(db: &PgPool, workers: &[String]) -> sqlx::Result<()> {
+    if workers.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("UPDATE apalis.workers SET last_seen = now() WHERE id = ANY($1)")
+        .bind(workers)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Jobs held (fetched or running) by a worker silent for [`ORPHANED_AFTER`], or by one with
+/// no row at all, go back to their queue with the lost attempt counted (the
+/// `filia_attempt_lost` trigger records it, and ends the job once its attempts are spent).
+/// Reads only the held jobs (`idx_apalis_jobs_held_by`); jobs locked by a write in flight
+/// are left to the next round.
+pub(crate) async fn rescue_orphans(db: &PgPool) -> sqlx::Result<u64> {
+    let rescued = sqlx::query(
+        r#"UPDATE apalis.jobs j
+           SET status = 'Pending', lock_by = NULL, lock_at = NULL, done_at = NULL,
+               attempts = j.attempts + 1,
+               last_result = '{"Err": "Re-enqueued due to worker heartbeat timeout."}'
+           WHERE j.id = ANY (ARRAY(
+               SELECT h.id FROM apalis.jobs h
+               WHERE (h.status = 'Queued' OR h.status = 'Running')
+                 AND NOT EXISTS (SELECT 1 FROM apalis.workers w
+                                 WHERE w.id = h.lock_by
+                                   AND w.last_seen > now() - make_interval(secs => $1))
+               ORDER BY h.id
+               FOR UPDATE SKIP LOCKED))"#,
+    )
+    .bind(ORPHANED_AFTER.as_secs_f64())
+    .execute(db)
+    .await?;
+    Ok(rescued.rows_affected())
+}
+
+/// Jobs a worker fetched and never started go back to their queue as they were: no
+/// attempt was made, so none is counted.
+pub(crate) async fn release_unstarted(
+    db: &PgPool,
+    worker: &str,
+    ids: &[String],
+) -> sqlx::Result<u64> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let released = sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Pending', lock_by = NULL, lock_at = NULL
+         WHERE id = ANY($1) AND lock_by = $2 AND status = 'Running'",
+    )
+    .bind(ids)
+    .bind(worker)
+    .execute(db)
+    .await?;
+    Ok(released.rows_affected())
+}

@@ -1,0 +1,309 @@
+//! Our apalis backend on `apalis.jobs`: apalis runs the workers (concurrency, lifecycle,
+//! shutdown), this module feeds them and writes their results.
+//!
+//! apalis-postgres drove everything from one state machine per worker: fetch, the Running
+//! mark of each job, result writes and heartbeats, one at a time, with three UPDATEs and
+//! about twelve round trips per job. Here each job costs two UPDATEs, both shared with
+//! other jobs: the fetch takes a batch straight to Running ([`fetch`]), and the process'
+//! one results writer writes whatever has finished in one statement ([`ack`]). Heartbeats
+//! touch only worker rows ([`liveness`]); a committed job wakes its queue's fetcher at once
+//! and the wake-up is never lost ([`wakeup`]). The rows, statuses and columns are apalis'
+//! own, so the support console, job state and retention read them as before.
+
+pub(crate) mod ack;
+mod fetch;
+pub(crate) mod liveness;
+pub(crate) mod wakeup;
+
+use std::fmt;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use apalis::prelude::{Backend, BoxDynError, Layer, Service, Task, WorkerContext};
+use apalis_core::backend::BackendConfig;
+use apalis_core::backend::finalize::Ephemeral;
+use futures_util::future::BoxFuture;
+use serde::Serialize;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio::sync::{Semaphore, mpsc, watch};
+
+use self::ack::{Acks, Completion};
+use self::fetch::{Fetcher, Hold, Slots};
+use self::liveness::Registry;
+use self::wakeup::Wakeups;
+
+/// Fetches a process runs at once, every queue together. Most queues are idle and poll
+/// every second; without a bound each would keep a connection of its own open.
+pub const FETCHES_AT_ONCE: usize = 4;
+
+/// What every queue worker of a process shares: the pool, the results writer, the
+/// heartbeat's list of workers, the wake-ups and the fetches' permits.
+#[derive(Debug, Clone)]
+pub(crate) struct Platform {
+    pub db: PgPool,
+    pub acks: Acks,
+    pub registry: Registry,
+    pub wakeups: Wakeups,
+    pub fetches: Arc<Semaphore>,
+    /// How often a worker looks for due jobs that no notification announced.
+    pub poll: Duration,
+}
+
+/// A backend failure that ends the worker (apalis then starts a new one).
+#[derive(Debug, thiserror::Error)]
+#[error("job backend: {0}")]
+pub struct BackendError(#[from] sqlx::Error);
+
+/// One queue's jobs for one apalis worker, which may run `capacity` of them at once.
+pub(crate) struct QueueBackend {
+    platform: Platform,
+    queue: &'static str,
+    slots: Arc<Slots>,
+    state: State,
+}
+
+enum State {
+    /// Not polled yet: the worker's name, which the jobs are held under, comes with the
+    /// first poll.
+    New,
+    Fetching(Fetching),
+    Closing(BoxFuture<'static, Result<(), BackendError>>),
+    Closed,
+}
+
+struct Fetching {
+    worker: Arc<str>,
+    tasks: mpsc::UnboundedReceiver<Task<Value>>,
+    stop: watch::Sender<bool>,
+    fetcher: tokio::task::JoinHandle<()>,
+}
+
+impl fmt::Debug for QueueBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueueBackend")
+            .field("queue", &self.queue)
+            .finish_non_exhaustive()
+    }
+}
+
+impl QueueBackend {
+    pub(crate) fn new(platform: Platform, queue: &'static str, capacity: usize) -> Self {
+        Self {
+            platform,
+            queue,
+            slots: Arc::new(Slots::new(capacity)),
+            state: State::New,
+        }
+    }
+
+    fn start(&mut self, worker: &WorkerContext) {
+        let (sender, tasks) = mpsc::unbounded_channel();
+        let (stop, stopped) = watch::channel(false);
+        let worker: Arc<str> = Arc::from(worker.name());
+        let fetcher = Fetcher {
+            db: self.platform.db.clone(),
+            queue: self.queue,
+            worker: worker.clone(),
+            slots: self.slots.clone(),
+            wakeup: self.platform.wakeups.subscribe(self.queue),
+            registry: self.platform.registry.clone(),
+            permits: self.platform.fetches.clone(),
+            poll: self.platform.poll,
+            tasks: sender,
+            stopped,
+        };
+        self.state = State::Fetching(Fetching {
+            worker,
+            tasks,
+            stop,
+            fetcher: tokio::spawn(fetcher.run()),
+        });
+    }
+}
+
+impl Backend for QueueBackend {
+    type Task = Task<Value>;
+    type Error = BackendError;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut Context<'_>,
+        worker: &WorkerContext,
+    ) -> Poll<Result<(), Self::Error>> {
+        if matches!(self.state, State::New) {
+            self.start(worker);
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_next(
+        &mut self,
+        cx: &mut Context<'_>,
+        worker: &WorkerContext,
+    ) -> Poll<Option<Result<Self::Task, Self::Error>>> {
+        if matches!(self.state, State::New) {
+            self.start(worker);
+        }
+        match &mut self.state {
+            State::Fetching(fetching) => fetching.tasks.poll_recv(cx).map(|task| task.map(Ok)),
+            State::New | State::Closing(_) | State::Closed => Poll::Ready(None),
+        }
+    }
+
+    /// Called once the worker's running jobs have ended: stop fetching, put back what was
+    /// fetched and not started, and wait until every result is written.
+    fn poll_close(
+        &mut self,
+        cx: &mut Context<'_>,
+        _: &WorkerContext,
+    ) -> Poll<Result<(), Self::Error>> {
+        loop {
+            match &mut self.state {
+                State::New | State::Closed => return Poll::Ready(Ok(())),
+                State::Fetching(_) => {
+                    let State::Fetching(fetching) =
+                        std::mem::replace(&mut self.state, State::Closed)
+                    else {
+                        unreachable!("matched above");
+                    };
+                    let close = close(self.platform.clone(), self.slots.clone(), fetching);
+                    self.state = State::Closing(Box::pin(close));
+                }
+                State::Closing(closing) => {
+                    let closed = std::task::ready!(closing.as_mut().poll(cx));
+                    self.state = State::Closed;
+                    return Poll::Ready(closed);
+                }
+            }
+        }
+    }
+}
+
+async fn close(
+    platform: Platform,
+    slots: Arc<Slots>,
+    mut fetching: Fetching,
+) -> Result<(), BackendError> {
+    let _ = fetching.stop.send(true);
+    // Its fetch in flight, if any, completes and hands its jobs over first.
+    let _ = (&mut fetching.fetcher).await;
+    fetching.tasks.close();
+    let mut unstarted = Vec::new();
+    while let Ok(task) = fetching.tasks.try_recv() {
+        if let Some(id) = task.ctx().task_id() {
+            unstarted.push(id.to_string());
+        }
+    }
+    let released = liveness::release_unstarted(&platform.db, &fetching.worker, &unstarted).await?;
+    slots.give_back(unstarted.len());
+    if released > 0 {
+        tracing::info!(worker = %fetching.worker, jobs = released, "fetched jobs not started put back");
+    }
+    platform.acks.flush().await;
+    platform.registry.forget(&fetching.worker);
+    Ok(())
+}
+
+impl BackendConfig for QueueBackend {
+    type Args = Value;
+    type Id = String;
+    /// Payloads are decoded from the row as JSON by the fetch, so apalis' decoding step
+    /// (the `Durable` kind) has nothing left to do.
+    type Kind = Ephemeral;
+    type Config = ();
+    type Layer = Settle;
+
+    fn config(&self) -> &Self::Config {
+        &()
+    }
+
+    fn middleware(&mut self, _: &mut WorkerContext) -> Self::Layer {
+        Settle {
+            acks: self.platform.acks.clone(),
+            slots: self.slots.clone(),
+        }
+    }
+}
+
+/// The middleware that ends each attempt: its result goes to the results writer and its
+/// slot back to the fetcher.
+#[derive(Debug, Clone)]
+pub struct Settle {
+    acks: Acks,
+    slots: Arc<Slots>,
+}
+
+impl<S> Layer<S> for Settle {
+    type Service = SettleService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        SettleService {
+            inner,
+            acks: self.acks.clone(),
+            slots: self.slots.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SettleService<S> {
+    inner: S,
+    acks: Acks,
+    slots: Arc<Slots>,
+}
+
+/// Gives the slot back when the attempt ends, however it ends.
+struct SlotGuard(Arc<Slots>);
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        self.0.give_back(1);
+    }
+}
+
+impl<S> Service<Task<Value>> for SettleService<S>
+where
+    S: Service<Task<Value>>,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxDynError>,
+    S::Response: Serialize + Send + 'static,
+{
+    type Response = S::Response;
+    type Error = BoxDynError;
+    type Future = BoxFuture<'static, Result<S::Response, BoxDynError>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx).map_err(Into::into)
+    }
+
+    fn call(&mut self, task: Task<Value>) -> Self::Future {
+        let ctx = task.ctx().clone();
+        let hold = task.ctx().data().get::<Hold>().cloned();
+        let slot = SlotGuard(self.slots.clone());
+        let acks = self.acks.clone();
+        let attempt = self.inner.call(task);
+        Box::pin(async move {
+            let _slot = slot;
+            let outcome = attempt.await.map_err(Into::into);
+            // apalis' lifecycle layer, inside this one, has set the status and counted the
+            // attempt by now.
+            if let (Some(hold), Some(id)) = (hold, ctx.task_id()) {
+                let result = match &outcome {
+                    Ok(value) => json!({ "Ok": value }),
+                    Err(err) => json!({ "Err": err.to_string() }),
+                };
+                acks.send(Completion {
+                    id: id.to_string(),
+                    worker: hold.worker.to_string(),
+                    lock_at: hold.lock_at,
+                    status: ctx.status().to_string(),
+                    attempts: i32::try_from(ctx.attempt()).unwrap_or(i32::MAX),
+                    result,
+                });
+            }
+            outcome
+        })
+    }
+}
