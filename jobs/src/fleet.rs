@@ -28,10 +28,10 @@ struct QueueSpec {
     backoff: crate::job::Backoff,
 }
 
-/// Connections beyond one per running job, so the platform's own work never waits behind
-/// busy jobs: the LISTEN connection, the fetches in flight, the results writer, the
-/// heartbeat and the cron ticker.
-const POOL_MARGIN: u32 = 4 + backend::FETCHES_AT_ONCE as u32;
+/// Connections beyond one per running job: the LISTEN connection and the cron ticker. The
+/// platform's fetches, results and heartbeats have a pool of their own
+/// (`backend::platform_pool`), so they never wait behind busy jobs.
+const POOL_MARGIN: u32 = 2;
 
 /// The pool a worker process needs: one connection per job it runs at once, every kind's
 /// `CONCURRENCY` together, plus [`POOL_MARGIN`]. The one sizing rule, for the `workers`
@@ -62,10 +62,11 @@ pub async fn run(
         std::process::id()
     );
     let db = services.db.clone();
-    let (acks, results_writer) = ack::channel(db.clone());
+    let platform_db = backend::platform_pool(&db);
+    let (acks, results_writer) = ack::channel(platform_db.clone());
     let results_writer = tokio::spawn(results_writer.run());
     let platform = Platform {
-        db: db.clone(),
+        db: platform_db.clone(),
         acks: acks.clone(),
         registry: liveness::Registry::default(),
         wakeups: wakeup::Wakeups::default(),
@@ -75,7 +76,7 @@ pub async fn run(
     let listener = tokio::spawn(wakeup::listen(db.clone(), platform.wakeups.clone()));
     let (stop_background, background_stopped) = tokio::sync::watch::channel(false);
     let heartbeat = tokio::spawn(liveness::beat_forever(
-        db.clone(),
+        platform_db.clone(),
         platform.registry.clone(),
         background_stopped.clone(),
     ));
@@ -112,6 +113,7 @@ pub async fn run(
     acks.flush().await;
     results_writer.abort();
     release(&db, &instance).await;
+    platform_db.close().await;
     result.map_err(Into::into)
 }
 

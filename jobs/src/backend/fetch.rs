@@ -1,10 +1,15 @@
-//! Taking due jobs: a fetcher task per queue worker keeps its worker supplied, never
-//! holding more jobs than the worker has free slots (a fetched job starts at once, so its
-//! Running state and start time are true, and no other process waits on a job this one
-//! cannot run yet).
+//! Taking due jobs: a fetcher task per queue worker keeps its worker supplied.
+//!
+//! A worker holds its free slots' worth of jobs, plus, when its jobs are short, a few
+//! taken ahead so the next ones are at hand when slots free up (a round trip per batch is
+//! otherwise the limit of a busy queue of short jobs). How many ahead follows the recent
+//! attempts' mean duration, so that a job taken ahead starts within about
+//! [`AHEAD_HORIZON`]: a taken job is marked Running at once, and that stays true to the
+//! millisecond, while a queue of long jobs takes none ahead (no job waits in one process'
+//! hands while another process is idle).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use apalis::prelude::{Task, TaskBuilder, TaskId};
@@ -15,6 +20,9 @@ use tokio::sync::{Notify, Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
 use super::liveness::Registry;
+
+/// A job taken ahead of a free slot starts within about this long (see the module).
+const AHEAD_HORIZON: Duration = Duration::from_millis(2);
 
 /// After a failed fetch (database away) the fetcher waits this long, doubling to the last.
 const RETRY: [Duration; 2] = [Duration::from_millis(100), Duration::from_secs(5)];
@@ -63,6 +71,9 @@ pub(crate) struct Slots {
     capacity: usize,
     taken: AtomicUsize,
     freed: Notify,
+    /// The recent attempts' mean duration in microseconds, weighted to the last few
+    /// dozen; `u64::MAX` until the first one ends.
+    mean_micros: AtomicU64,
 }
 
 impl Slots {
@@ -71,22 +82,51 @@ impl Slots {
             capacity,
             taken: AtomicUsize::new(0),
             freed: Notify::new(),
+            mean_micros: AtomicU64::new(u64::MAX),
         }
     }
 
-    fn free(&self) -> usize {
-        self.capacity
-            .saturating_sub(self.taken.load(Ordering::Acquire))
+    /// Jobs worth fetching now: the free slots and those taken ahead, or 0 while a fetch
+    /// would bring too few to be worth its round trip (half the jobs taken ahead).
+    fn room(&self) -> usize {
+        let taken = self.taken.load(Ordering::Acquire);
+        let ahead = self.ahead();
+        let room = (self.capacity + ahead).saturating_sub(taken);
+        let worth = if taken == 0 { 1 } else { (ahead / 2).max(1) };
+        if room >= worth { room } else { 0 }
+    }
+
+    /// Jobs to take beyond the free slots: as many as the slots get through within
+    /// [`AHEAD_HORIZON`] at the recent mean duration, at most one per slot.
+    fn ahead(&self) -> usize {
+        let mean = self.mean_micros.load(Ordering::Relaxed).max(1);
+        let horizon = u64::try_from(AHEAD_HORIZON.as_micros()).unwrap_or(u64::MAX);
+        let per_slot = (horizon as f64 / mean as f64).min(1.0);
+        (self.capacity as f64 * per_slot) as usize
     }
 
     fn take(&self, n: usize) {
         self.taken.fetch_add(n, Ordering::AcqRel);
     }
 
-    /// A fetched job finished (or went back to the queue unstarted).
+    /// Fetched jobs that went back to the queue unstarted, or were never found.
     pub(crate) fn give_back(&self, n: usize) {
         self.taken.fetch_sub(n, Ordering::AcqRel);
         self.freed.notify_one();
+    }
+
+    /// A fetched job's attempt ended after `took`.
+    pub(crate) fn finished(&self, took: Duration) {
+        let sample = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        let mean = self.mean_micros.load(Ordering::Relaxed);
+        // Concurrent updates may lose a sample; the mean only steers how far ahead to take.
+        let next = if mean == u64::MAX {
+            sample
+        } else {
+            mean - mean / 16 + sample / 16
+        };
+        self.mean_micros.store(next, Ordering::Relaxed);
+        self.give_back(1);
     }
 }
 
@@ -130,7 +170,7 @@ impl Fetcher {
             if self.is_stopped() {
                 return;
             }
-            let free = self.slots.free();
+            let free = self.slots.room();
             if free == 0 {
                 tokio::select! {
                     () = self.slots.freed.notified() => {}

@@ -38,8 +38,26 @@ use self::wakeup::Wakeups;
 /// every second; without a bound each would keep a connection of its own open.
 pub const FETCHES_AT_ONCE: usize = 4;
 
-/// What every queue worker of a process shares: the pool, the results writer, the
-/// heartbeat's list of workers, the wake-ups and the fetches' permits.
+/// The pool of the platform's own statements (fetches, results, heartbeats, rescues): one
+/// connection per fetch at once, the results writer and the heartbeat, on `db`'s server.
+/// Their commits do not wait for the WAL to reach the disk (`synchronous_commit = off`):
+/// after a database crash a lost fetch or result only means the job runs again, which
+/// the platform allows anyway (effects are keyed), and a commit costs no disk flush.
+/// Handlers' own work stays on the services' pool, durable as ever.
+pub(crate) fn platform_pool(db: &PgPool) -> PgPool {
+    let options = db
+        .connect_options()
+        .as_ref()
+        .clone()
+        .options([("synchronous_commit", "off")]);
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(u32::try_from(FETCHES_AT_ONCE + 2).unwrap_or(u32::MAX))
+        .acquire_timeout(Duration::from_secs(30))
+        .connect_lazy_with(options)
+}
+
+/// What every queue worker of a process shares: the platform's pool, the results writer,
+/// the heartbeat's list of workers, the wake-ups and the fetches' permits.
 #[derive(Debug, Clone)]
 pub(crate) struct Platform {
     pub db: PgPool,
@@ -254,12 +272,15 @@ pub struct SettleService<S> {
     slots: Arc<Slots>,
 }
 
-/// Gives the slot back when the attempt ends, however it ends.
-struct SlotGuard(Arc<Slots>);
+/// Gives the slot back when the attempt ends, however it ends, with how long it took.
+struct SlotGuard {
+    slots: Arc<Slots>,
+    started: std::time::Instant,
+}
 
 impl Drop for SlotGuard {
     fn drop(&mut self) {
-        self.0.give_back(1);
+        self.slots.finished(self.started.elapsed());
     }
 }
 
@@ -281,7 +302,10 @@ where
     fn call(&mut self, task: Task<Value>) -> Self::Future {
         let ctx = task.ctx().clone();
         let hold = task.ctx().data().get::<Hold>().cloned();
-        let slot = SlotGuard(self.slots.clone());
+        let slot = SlotGuard {
+            slots: self.slots.clone(),
+            started: std::time::Instant::now(),
+        };
         let acks = self.acks.clone();
         let attempt = self.inner.call(task);
         Box::pin(async move {

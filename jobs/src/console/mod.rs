@@ -708,7 +708,7 @@ pub async fn queues(
 }
 
 /// Pauses (`by` is the staff member) or resumes (`by` is `None`) a queue: workers stop or
-/// start taking its jobs at their next fetch (`apalis.get_jobs` skips paused queues).
+/// start taking its jobs at their next fetch (`jobs::backend`'s fetch skips paused queues).
 /// Pausing a paused queue keeps its first pause. `false`: no such queue.
 pub async fn set_paused(tx: &mut PgConnection, name: &str, by: Option<i64>) -> sqlx::Result<bool> {
     // A queue known only by its jobs (no worker declared it yet) gets the row the pause

@@ -22,10 +22,11 @@
 // Working, comparable to ours: a no-op task, `concurrentJobs` 16 per process (our canary
 // queue's CONCURRENCY), a 1 s poll beside LISTEN/NOTIFY (our POLL_INTERVAL). Its pool gets
 // concurrentJobs + 2 = 18 connections, the size graphile-worker recommends (it warns
-// below the concurrency); ours has 10 (FILIA_DB_MAX_CONNECTIONS), so this errs in the
-// peer's favour. Ours fetches up to 16 due jobs in one query and hands them out (apalis
-// `batch_size`), and writes results in batches of whatever has finished; graphile-worker's
-// equivalents are `localQueue.size` 16 and `completeJobBatchDelay` 0, which
+// below the concurrency); ours sizes its pool by every queue's concurrency (jobs::fleet::
+// pool_size), but a no-op canary job uses none, so ours works with at most 4 fetches and
+// the results writer. Ours fetches up to its free slots (16) in one query and writes
+// results in batches of whatever has finished; graphile-worker's equivalents are
+// `localQueue.size` 16 and `completeJobBatchDelay` 0, which
 // BENCH_GRAPHILE_BATCHING=off turns back to its defaults (one fetch and one completion
 // query per job).
 //
@@ -37,9 +38,8 @@
 // would be the wrong end: with the local queue it is when the batch was fetched, not when
 // the job started. `run_at` arrives as a JS Date, cut to the millisecond, and the start
 // time is cut the same way (Date.now()), so the difference has no bias, only ±1 ms of
-// noise. Ours reads `lock_at`, which apalis sets when it fetches the job and again when it
-// writes the job's Running mark (skipped when the job's result is written in the same
-// batch: then it stays the fetch time).
+// noise. Ours reads `lock_at`, the time of the fetch that took the job, which is when it
+// starts: our workers take no more jobs than they have free slots.
 "use strict";
 
 const { performance } = require("node:perf_hooks");
