@@ -28,10 +28,11 @@ struct QueueSpec {
     backoff: crate::job::Backoff,
 }
 
-/// Connections beyond one per running job: the LISTEN connection and the cron ticker. The
-/// platform's fetches, results and heartbeats have a pool of their own
-/// (`backend::platform_pool`), so they never wait behind busy jobs.
-const POOL_MARGIN: u32 = 2;
+/// Connections beyond one per running job, so the platform's own work never waits behind
+/// busy jobs: the LISTEN connection, the cron ticker, the results writer, the heartbeat,
+/// and registrations (one per fetch permit). Fetches have a pool of their own
+/// (`backend::fetch_pool`).
+const POOL_MARGIN: u32 = 4 + backend::FETCHES_AT_ONCE as u32;
 
 /// The pool a worker process needs: one connection per job it runs at once, every kind's
 /// `CONCURRENCY` together, plus [`POOL_MARGIN`]. The one sizing rule, for the `workers`
@@ -62,11 +63,12 @@ pub async fn run(
         std::process::id()
     );
     let db = services.db.clone();
-    let platform_db = backend::platform_pool(&db);
-    let (acks, results_writer) = ack::channel(platform_db.clone());
+    let fetch_db = backend::fetch_pool(&db);
+    let (acks, results_writer) = ack::channel(db.clone());
     let results_writer = tokio::spawn(results_writer.run());
     let platform = Platform {
-        db: platform_db.clone(),
+        db: db.clone(),
+        fetch_db: fetch_db.clone(),
         acks: acks.clone(),
         registry: liveness::Registry::default(),
         wakeups: wakeup::Wakeups::default(),
@@ -76,7 +78,7 @@ pub async fn run(
     let listener = tokio::spawn(wakeup::listen(db.clone(), platform.wakeups.clone()));
     let (stop_background, background_stopped) = tokio::sync::watch::channel(false);
     let heartbeat = tokio::spawn(liveness::beat_forever(
-        platform_db.clone(),
+        db.clone(),
         platform.registry.clone(),
         background_stopped.clone(),
     ));
@@ -110,10 +112,15 @@ pub async fn run(
     listener.abort();
     // Every worker flushed its own results when it closed; a worker cut off by the grace
     // period may have sent some since.
-    acks.flush().await;
+    if tokio::time::timeout(SHUTDOWN_GRACE, acks.flush())
+        .await
+        .is_err()
+    {
+        tracing::warn!("results not written at shutdown; their jobs go back to the queue");
+    }
     results_writer.abort();
     release(&db, &instance).await;
-    platform_db.close().await;
+    fetch_db.close().await;
     result.map_err(Into::into)
 }
 

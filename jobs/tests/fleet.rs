@@ -329,7 +329,15 @@ async fn a_result_is_not_written_over_a_later_hold(db: PgPool) {
         assert!(tokio::time::Instant::now() < deadline, "job never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    // As if this worker had gone silent, the job were rescued, and another took it.
+    // As if this worker had gone silent, the job were rescued, and another (alive, so the
+    // rescue leaves it be) took it.
+    sqlx::query(
+        "INSERT INTO apalis.workers (id, worker_type, storage_name, last_seen)
+         VALUES ('canary@elsewhere:1#0', 'canary', 'filia', now() + interval '1 hour')",
+    )
+    .execute(&db)
+    .await
+    .expect("the other worker");
     sqlx::query(
         "UPDATE apalis.jobs SET lock_by = 'canary@elsewhere:1#0', lock_at = now() WHERE id = $1",
     )

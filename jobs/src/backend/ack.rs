@@ -123,6 +123,13 @@ impl AckWriter {
                     batch.clear();
                     return;
                 }
+                // The database refused the statement itself (a result jsonb cannot hold,
+                // say): retrying cannot help, and would hold back every later result.
+                Err(sqlx::Error::Database(_)) => {
+                    self.write_one_by_one(batch).await;
+                    batch.clear();
+                    return;
+                }
                 Err(err) => {
                     tracing::warn!(results = batch.len(), error = %domain::infra::telemetry::Loggable(&err), "could not write job results; trying again");
                     tokio::time::sleep(delay).await;
@@ -133,9 +140,35 @@ impl AckWriter {
     }
 }
 
+impl AckWriter {
+    /// Each result alone; one the database refuses is written without its value, so the
+    /// job still ends as it did. A result that cannot be written at all is left: its job
+    /// stays held and runs again once its worker is gone.
+    async fn write_one_by_one(&self, batch: &[Completion]) {
+        for completion in batch {
+            let refused = match write_results(&self.db, std::slice::from_ref(completion)).await {
+                Err(sqlx::Error::Database(err)) => err,
+                Ok(_) | Err(_) => continue,
+            };
+            tracing::error!(job = %completion.id, error = %domain::infra::telemetry::Loggable(&*refused), "job result refused; written without its value");
+            let bare = Completion {
+                result: if completion.status == "Done" {
+                    serde_json::json!({ "Ok": null })
+                } else {
+                    serde_json::json!({ "Err": "O resultado da tarefa não pôde ser gravado." })
+                },
+                ..completion.clone()
+            };
+            if let Err(err) = write_results(&self.db, &[bare]).await {
+                tracing::error!(job = %completion.id, error = %domain::infra::telemetry::Loggable(&err), "job result not written");
+            }
+        }
+    }
+}
+
 /// One UPDATE for the whole batch, each row found by its primary key and written only
-/// while the same hold stands. Rows are visited in id order, as every multi-row writer of
-/// apalis.jobs does, so two writers never wait on each other in a cycle.
+/// while the same hold stands. Rows go in id order, so two writers would never wait on
+/// each other in a cycle.
 pub(crate) async fn write_results(db: &PgPool, batch: &[Completion]) -> sqlx::Result<u64> {
     let mut sorted: Vec<&Completion> = batch.iter().collect();
     sorted.sort_unstable_by(|a, b| a.id.cmp(&b.id));

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use apalis::prelude::{Task, TaskBuilder, TaskId};
+use apalis::prelude::{Task, TaskBuilder, TaskId, WorkerContext};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgPool;
@@ -133,7 +133,12 @@ impl Slots {
 /// Everything a worker's fetcher works with.
 #[derive(Debug)]
 pub(crate) struct Fetcher {
+    /// The fetches' own pool, whose commits do not wait for the WAL flush.
     pub db: PgPool,
+    /// For the worker's registration, which must survive a database crash.
+    pub durable_db: PgPool,
+    /// The apalis worker fed: once it is shutting down, nothing more is fetched.
+    pub apalis_worker: WorkerContext,
     pub queue: &'static str,
     pub worker: Arc<str>,
     pub slots: Arc<Slots>,
@@ -189,9 +194,10 @@ impl Fetcher {
                 }
             }
             next_poll = Instant::now() + self.poll;
-            match self.fetch(free).await {
-                Ok(fetched) => {
-                    more = fetched == free;
+            match self.fetch().await {
+                Ok(None) => return,
+                Ok(Some((asked, fetched))) => {
+                    more = fetched == asked;
                     delay = RETRY[0];
                 }
                 Err(err) => {
@@ -209,13 +215,23 @@ impl Fetcher {
     async fn register(&self) -> sqlx::Result<()> {
         let _permit = self.permits.acquire().await;
         self.registry
-            .register(&self.db, &self.worker, self.queue)
+            .register(&self.durable_db, &self.worker, self.queue)
             .await
     }
 
-    /// Takes up to `limit` due jobs and hands them to the worker; answers how many.
-    async fn fetch(&self, limit: usize) -> sqlx::Result<usize> {
+    /// Takes the due jobs there is room for and hands them to the worker; answers how many
+    /// it asked for and got, or `None` once the worker is shutting down (it runs what it
+    /// holds and takes nothing more, so no job waits here while other processes are idle).
+    async fn fetch(&self) -> sqlx::Result<Option<(usize, usize)>> {
         let _permit = self.permits.acquire().await;
+        if self.is_stopped() || self.apalis_worker.is_shutting_down() {
+            return Ok(None);
+        }
+        // The room may have changed while waiting for the permit.
+        let limit = self.slots.room();
+        if limit == 0 {
+            return Ok(Some((0, 0)));
+        }
         self.slots.take(limit);
         let rows: sqlx::Result<Vec<Fetched>> = sqlx::query_as(FETCH)
             .bind(&*self.worker)
@@ -231,7 +247,7 @@ impl Fetcher {
             }
         };
         self.slots.give_back(limit - rows.len());
-        let fetched = rows.len();
+        let fetched = (limit, rows.len());
         for row in rows {
             let hold = Hold {
                 worker: self.worker.clone(),
@@ -250,7 +266,7 @@ impl Fetcher {
             // stopped; were it gone, the job stays held and the rescue puts it back.
             let _ = self.tasks.send(task);
         }
-        Ok(fetched)
+        Ok(Some(fetched))
     }
 
     /// Sleeps unless stopped first; true when stopped.

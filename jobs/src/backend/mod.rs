@@ -38,29 +38,33 @@ use self::wakeup::Wakeups;
 /// every second; without a bound each would keep a connection of its own open.
 pub const FETCHES_AT_ONCE: usize = 4;
 
-/// The pool of the platform's own statements (fetches, results, heartbeats, rescues): one
-/// connection per fetch at once, the results writer and the heartbeat, on `db`'s server.
-/// Their commits do not wait for the WAL to reach the disk (`synchronous_commit = off`):
-/// after a database crash a lost fetch or result only means the job runs again, which
-/// the platform allows anyway (effects are keyed), and a commit costs no disk flush.
-/// Handlers' own work stays on the services' pool, durable as ever.
-pub(crate) fn platform_pool(db: &PgPool) -> PgPool {
+/// The pool of the fetches: one connection per fetch at once, on `db`'s server. Their
+/// commits do not wait for the WAL to reach the disk (`synchronous_commit = off`), which
+/// takes a disk flush off every batch a busy queue takes. After a database crash a fetch
+/// lost this way leaves its jobs Pending: another worker takes them and they run again
+/// (the worker that ran them finds its hold gone and writes nothing), which the platform
+/// allows anyway since every effect is keyed. Results, heartbeats and registrations are
+/// durable, on the services' pool.
+pub(crate) fn fetch_pool(db: &PgPool) -> PgPool {
     let options = db
         .connect_options()
         .as_ref()
         .clone()
         .options([("synchronous_commit", "off")]);
     sqlx::postgres::PgPoolOptions::new()
-        .max_connections(u32::try_from(FETCHES_AT_ONCE + 2).unwrap_or(u32::MAX))
+        .max_connections(u32::try_from(FETCHES_AT_ONCE).unwrap_or(u32::MAX))
         .acquire_timeout(Duration::from_secs(30))
         .connect_lazy_with(options)
 }
 
-/// What every queue worker of a process shares: the platform's pool, the results writer,
-/// the heartbeat's list of workers, the wake-ups and the fetches' permits.
+/// What every queue worker of a process shares: the pools, the results writer, the
+/// heartbeat's list of workers, the wake-ups and the fetches' permits.
 #[derive(Debug, Clone)]
 pub(crate) struct Platform {
+    /// The services' pool: results, heartbeats, registrations, releases.
     pub db: PgPool,
+    /// [`fetch_pool`].
+    pub fetch_db: PgPool,
     pub acks: Acks,
     pub registry: Registry,
     pub wakeups: Wakeups,
@@ -73,6 +77,9 @@ pub(crate) struct Platform {
 #[derive(Debug, thiserror::Error)]
 #[error("job backend: {0}")]
 pub struct BackendError(#[from] sqlx::Error);
+
+/// How long a closing worker waits for its results to be written.
+const FLUSH_LIMIT: Duration = Duration::from_secs(10);
 
 /// One queue's jobs for one apalis worker, which may run `capacity` of them at once.
 pub(crate) struct QueueBackend {
@@ -93,9 +100,19 @@ enum State {
 
 struct Fetching {
     worker: Arc<str>,
+    registry: Registry,
     tasks: mpsc::UnboundedReceiver<Task<Value>>,
     stop: watch::Sender<bool>,
     fetcher: tokio::task::JoinHandle<()>,
+}
+
+/// However the worker ends (closed, restarted after a failure, cut off by the shutdown's
+/// grace), its fetcher stops (the stop sender goes with it) and its heartbeat ends, so
+/// whatever it still holds is rescued by the others.
+impl Drop for Fetching {
+    fn drop(&mut self) {
+        self.registry.forget(&self.worker);
+    }
 }
 
 impl fmt::Debug for QueueBackend {
@@ -116,12 +133,14 @@ impl QueueBackend {
         }
     }
 
-    fn start(&mut self, worker: &WorkerContext) {
+    fn start(&mut self, apalis_worker: &WorkerContext) {
         let (sender, tasks) = mpsc::unbounded_channel();
         let (stop, stopped) = watch::channel(false);
-        let worker: Arc<str> = Arc::from(worker.name());
+        let worker: Arc<str> = Arc::from(apalis_worker.name());
         let fetcher = Fetcher {
-            db: self.platform.db.clone(),
+            db: self.platform.fetch_db.clone(),
+            durable_db: self.platform.db.clone(),
+            apalis_worker: apalis_worker.clone(),
             queue: self.queue,
             worker: worker.clone(),
             slots: self.slots.clone(),
@@ -134,6 +153,7 @@ impl QueueBackend {
         };
         self.state = State::Fetching(Fetching {
             worker,
+            registry: self.platform.registry.clone(),
             tasks,
             stop,
             fetcher: tokio::spawn(fetcher.run()),
@@ -219,8 +239,13 @@ async fn close(
     if released > 0 {
         tracing::info!(worker = %fetching.worker, jobs = released, "fetched jobs not started put back");
     }
-    platform.acks.flush().await;
-    platform.registry.forget(&fetching.worker);
+    // Not forever: with the database away the results wait, and the jobs are rescued.
+    if tokio::time::timeout(FLUSH_LIMIT, platform.acks.flush())
+        .await
+        .is_err()
+    {
+        tracing::warn!(worker = %fetching.worker, "results not written before closing; the jobs will be rescued");
+    }
     Ok(())
 }
 

@@ -24,7 +24,8 @@
 // concurrentJobs + 2 = 18 connections, the size graphile-worker recommends (it warns
 // below the concurrency); ours sizes its pool by every queue's concurrency (jobs::fleet::
 // pool_size), but a no-op canary job uses none, so ours works with at most 4 fetches and
-// the results writer. Ours fetches up to its free slots (16) in one query and writes
+// the results writer. Ours fetches up to its free slots (16, and up to 16 more ahead for
+// short jobs) in one query and writes
 // results in batches of whatever has finished; graphile-worker's equivalents are
 // `localQueue.size` 16 and `completeJobBatchDelay` 0, which
 // BENCH_GRAPHILE_BATCHING=off turns back to its defaults (one fetch and one completion
@@ -38,8 +39,8 @@
 // would be the wrong end: with the local queue it is when the batch was fetched, not when
 // the job started. `run_at` arrives as a JS Date, cut to the millisecond, and the start
 // time is cut the same way (Date.now()), so the difference has no bias, only ±1 ms of
-// noise. Ours reads `lock_at`, the time of the fetch that took the job, which is when it
-// starts: our workers take no more jobs than they have free slots.
+// noise. Ours reads `lock_at`, the time of the fetch that took the job: its start to within
+// about 2 ms (a job is taken at most that far ahead of a free slot).
 "use strict";
 
 const { performance } = require("node:perf_hooks");
