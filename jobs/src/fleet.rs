@@ -13,7 +13,7 @@ use apalis::prelude::{
 use serde_json::Value;
 use sqlx::PgPool;
 
-use crate::backend::{self, Platform, QueueBackend, ack, liveness, wakeup};
+use crate::backend::{self, Platform, QueueBackend};
 use crate::cron::{self, Schedule};
 use crate::job::{Envelope, Job, JobContext, JobError, Outcome, Services};
 use crate::kinds;
@@ -63,33 +63,13 @@ pub async fn run(
         std::process::id()
     );
     let db = services.db.clone();
-    let fetch_db = backend::fetch_pool(&db);
-    let (acks, results_writer) = ack::channel(db.clone());
-    let results_writer = tokio::spawn(results_writer.run());
-    let platform = Platform {
-        db: db.clone(),
-        fetch_db: fetch_db.clone(),
-        acks: acks.clone(),
-        registry: liveness::Registry::default(),
-        wakeups: wakeup::Wakeups::default(),
-        fetches: Arc::new(tokio::sync::Semaphore::new(backend::FETCHES_AT_ONCE)),
-        poll: Duration::from_secs(services.config.job_poll_seconds),
-    };
-    let listener = tokio::spawn(wakeup::listen(db.clone(), platform.wakeups.clone()));
-    let (stop_background, background_stopped) = tokio::sync::watch::channel(false);
-    let heartbeat = tokio::spawn(liveness::beat_forever(
-        db.clone(),
-        platform.registry.clone(),
-        background_stopped.clone(),
-    ));
+    let poll = Duration::from_secs(services.config.job_poll_seconds);
+    let (platform, platform_running) = Platform::start(db.clone(), poll);
     let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone(), platform));
     let backoff_scale = services.config.job_backoff_scale;
     declare_queues(&db, &fleet.queues, backoff_scale).await?;
-    let ticker = tokio::spawn(cron::tick_forever(
-        db.clone(),
-        schedules,
-        background_stopped,
-    ));
+    let (stop_cron, cron_stopped) = tokio::sync::watch::channel(false);
+    let ticker = tokio::spawn(cron::tick_forever(db.clone(), schedules, cron_stopped));
 
     tracing::info!(%instance, queues = fleet.queues.len(), "worker fleet running");
     let result = fleet
@@ -106,21 +86,9 @@ pub async fn run(
         })
         .await;
 
-    let _ = stop_background.send(true);
+    let _ = stop_cron.send(true);
     let _ = ticker.await;
-    let _ = heartbeat.await;
-    listener.abort();
-    // Every worker flushed its own results when it closed; a worker cut off by the grace
-    // period may have sent some since.
-    if tokio::time::timeout(SHUTDOWN_GRACE, acks.flush())
-        .await
-        .is_err()
-    {
-        tracing::warn!("results not written at shutdown; their jobs go back to the queue");
-    }
-    results_writer.abort();
-    release(&db, &instance).await;
-    fetch_db.close().await;
+    platform_running.stop(&instance).await;
     result.map_err(Into::into)
 }
 
@@ -279,37 +247,6 @@ async fn declare_queues(db: &PgPool, queues: &[QueueSpec], scale: f64) -> sqlx::
         .await?;
     }
     Ok(())
-}
-
-/// After shutdown: anything this process still held (a job that outlived the grace
-/// period) goes back to the queue now, and its worker rows read as dead.
-async fn release(db: &PgPool, instance: &str) {
-    let pattern = format!("%@{instance}#%");
-    let released = sqlx::query(
-        r#"UPDATE apalis.jobs
-           SET status = 'Pending', lock_by = NULL, lock_at = NULL, attempts = attempts + 1,
-               last_result = '{"Err": "Re-enqueued due to worker shutdown"}'
-           WHERE lock_by LIKE $1 AND status IN ('Queued', 'Running')"#,
-    )
-    .bind(&pattern)
-    .execute(db)
-    .await;
-    let retired = sqlx::query("UPDATE apalis.workers SET last_seen = 'epoch' WHERE id LIKE $1")
-        .bind(&pattern)
-        .execute(db)
-        .await;
-    match (released, retired) {
-        (Ok(jobs), Ok(_)) if jobs.rows_affected() > 0 => {
-            tracing::warn!(
-                jobs = jobs.rows_affected(),
-                "unfinished jobs put back in the queue"
-            );
-        }
-        (Ok(_), Ok(_)) => {}
-        (Err(err), _) | (_, Err(err)) => {
-            tracing::error!(error = %domain::infra::telemetry::Loggable(&err), "could not release this process' jobs");
-        }
-    }
 }
 
 #[cfg(test)]

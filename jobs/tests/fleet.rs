@@ -30,6 +30,18 @@ async fn effects(db: &PgPool, key: &str) -> i64 {
         .expect("count")
 }
 
+/// Waits until the canary keyed `key` has written its effect (it then holds, if told to).
+async fn started(db: &PgPool, key: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while effects(db, key).await == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "job {key} never started"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
     let fleet = start_fleet(&db);
@@ -170,11 +182,7 @@ async fn shutdown_lets_a_running_job_finish(db: PgPool) {
     )
     .await;
     // The canary writes its effect first, then holds: stop while it holds.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while effects(&db, "slow").await == 0 {
-        assert!(tokio::time::Instant::now() < deadline, "job never started");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    started(&db, "slow").await;
 
     fleet.stop().await.expect("clean stop");
 
@@ -324,11 +332,7 @@ async fn a_result_is_not_written_over_a_later_hold(db: PgPool) {
         },
     )
     .await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while effects(&db, "taken-over").await == 0 {
-        assert!(tokio::time::Instant::now() < deadline, "job never started");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    started(&db, "taken-over").await;
     // As if this worker had gone silent, the job were rescued, and another (alive, so the
     // rescue leaves it be) took it.
     sqlx::query(
@@ -358,4 +362,81 @@ async fn a_result_is_not_written_over_a_later_hold(db: PgPool) {
         (status.as_str(), holder.as_str(), attempts),
         ("Running", "canary@elsewhere:1#0", 0)
     );
+}
+
+/// A process that is shutting down runs what it holds and takes nothing more: a job
+/// committed meanwhile stays in the queue for another process, untouched, instead of being
+/// taken, held through the grace period and put back with an attempt counted.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_fleet_shutting_down_takes_no_more_jobs(db: PgPool) {
+    let fleet = start_fleet(&db);
+    enqueue(
+        &db,
+        Canary {
+            key: Some("draining".into()),
+            hold_ms: 1_500,
+            ..Canary::default()
+        },
+    )
+    .await;
+    started(&db, "draining").await;
+    let stopping = tokio::spawn(fleet.stop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let late = enqueue(&db, keyed("late")).await;
+    // While the first job still holds, the late one is left where any process can take it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, holder): (String, Option<String>) =
+        sqlx::query_as("SELECT status, lock_by FROM apalis.jobs WHERE id = $1")
+            .bind(&late)
+            .fetch_one(&db)
+            .await
+            .expect("row");
+    assert_eq!((status.as_str(), holder), ("Pending", None));
+    assert!(!stopping.is_finished(), "the first job was still running");
+
+    stopping.await.expect("joined").expect("clean stop");
+
+    let view = jobs::state::find(&db, &late)
+        .await
+        .expect("find")
+        .expect("job");
+    assert_eq!((view.state, view.attempts), (JobState::Queued, 0));
+    assert_eq!(effects(&db, "late").await, 0);
+}
+
+/// A process restarted with the same host and pid (a restarted container) gives its
+/// workers the names its dead predecessor's had: the jobs held under them are put back
+/// when the workers register, not taken for alive and left held.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn jobs_held_under_a_reused_worker_name_go_back_and_run(db: PgPool) {
+    let name = format!(
+        "canary@{}:{}#0",
+        domain::infra::process::hostname(),
+        std::process::id()
+    );
+    let id = enqueue(&db, keyed("reclaimed")).await;
+    // The predecessor had just beaten and taken the job when it died.
+    sqlx::query(
+        "INSERT INTO apalis.workers (id, worker_type, storage_name, last_seen)
+         VALUES ($1, 'canary', 'filia', now())",
+    )
+    .bind(&name)
+    .execute(&db)
+    .await
+    .expect("the predecessor's worker");
+    sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Running', lock_by = $2, lock_at = now() WHERE id = $1",
+    )
+    .bind(&id)
+    .bind(&name)
+    .execute(&db)
+    .await
+    .expect("held by the predecessor");
+
+    let fleet = start_fleet(&db);
+    // Well before the 20 s a silent worker is given.
+    let done = wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(5)).await;
+    assert_eq!(done.attempts, 2, "the predecessor's attempt counts");
+    assert_eq!(effects(&db, "reclaimed").await, 1);
+    fleet.stop().await.expect("clean stop");
 }

@@ -134,32 +134,39 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
     let killed_at = Instant::now();
     let second = Worker::start(&db, &[]);
 
-    let done = eventually(Duration::from_secs(40), "job rescued", async || {
-        let view = jobs::state::find(&db, &id)
-            .await
-            .expect("find")
-            .expect("job");
-        (view.state == JobState::Succeeded).then_some(view)
-    })
-    .await;
+    finished_again_once_by(&db, &id, "rescued", &second).await;
     let rescued_after = killed_at.elapsed();
     assert!(
         rescued_after <= Duration::from_secs(30),
         "rescued after {rescued_after:?}"
     );
-    // Rescue counts the interrupted attempt; the second run found the effect written.
-    assert_eq!(done.attempts, 2);
-    assert_eq!(done.result, Some(serde_json::json!({ "written": false })));
+}
+
+/// Waits until the canary job `id` keyed `key`, interrupted once, succeeds; checks that
+/// `finisher` ran it again (the lost attempt counted) and its effect happened once.
+async fn finished_again_once_by(db: &PgPool, id: &str, key: &str, finisher: &Worker) {
+    let done = eventually(Duration::from_secs(40), "job rescued", async || {
+        let view = jobs::state::find(db, id).await.expect("find").expect("job");
+        (view.state == JobState::Succeeded).then_some(view)
+    })
+    .await;
+    assert_eq!(done.attempts, 2, "the interrupted attempt counts");
+    assert_eq!(
+        done.result,
+        Some(serde_json::json!({ "written": false })),
+        "the second run found the effect written"
+    );
     let (holder, effects): (String, i64) = sqlx::query_as(
-        "SELECT j.lock_by, (SELECT count(*) FROM job_canary_effects WHERE key = 'rescued')
+        "SELECT j.lock_by, (SELECT count(*) FROM job_canary_effects WHERE key = $2)
          FROM apalis.jobs j WHERE j.id = $1",
     )
-    .bind(&id)
-    .fetch_one(&db)
+    .bind(id)
+    .bind(key)
+    .fetch_one(db)
     .await
     .expect("row");
     assert!(
-        holder.contains(&format!(":{}#", second.pid())),
+        holder.contains(&format!(":{}#", finisher.pid())),
         "finished by {holder}"
     );
     assert_eq!(effects, 1, "the effect happened exactly once");
@@ -230,29 +237,7 @@ async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again
     assert!(holder.contains(&format!(":{}#", first.pid())), "{holder}");
 
     let second = Worker::start(&db, &[]);
-    let done = eventually(Duration::from_secs(40), "job rescued", async || {
-        let view = jobs::state::find(&db, &id)
-            .await
-            .expect("find")
-            .expect("job");
-        (view.state == JobState::Succeeded).then_some(view)
-    })
-    .await;
-    assert_eq!(
-        done.attempts, 2,
-        "the unacknowledged run counts as an attempt"
-    );
-    assert_eq!(done.result, Some(serde_json::json!({ "written": false })));
-    let (holder, effects): (String, i64) = sqlx::query_as(
-        "SELECT j.lock_by, (SELECT count(*) FROM job_canary_effects WHERE key = 'unacknowledged')
-         FROM apalis.jobs j WHERE j.id = $1",
-    )
-    .bind(&id)
-    .fetch_one(&db)
-    .await
-    .expect("row");
-    assert!(holder.contains(&format!(":{}#", second.pid())), "{holder}");
-    assert_eq!(effects, 1, "the effect happened exactly once");
+    finished_again_once_by(&db, &id, "unacknowledged", &second).await;
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

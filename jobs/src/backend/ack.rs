@@ -7,17 +7,17 @@
 //! result leaves the job Running under a worker that no longer heartbeats: the rescue puts
 //! it back and it runs again, which is why every effect is keyed (at least once).
 
-use std::time::Duration;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use serde_json::Value;
+use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio::sync::{mpsc, oneshot};
 
+use super::Retry;
+
 /// Results written by one statement at most.
 const MAX_BATCH: usize = 1000;
-/// After a failed write the batch is kept and written again after this, doubling to the last.
-const RETRY: [Duration; 2] = [Duration::from_millis(100), Duration::from_secs(5)];
 
 /// One finished attempt, as the worker that ran it saw it.
 #[derive(Debug, Clone)]
@@ -25,7 +25,7 @@ pub(crate) struct Completion {
     pub id: String,
     /// The holder and the time of the fetch: a result is written only over the same hold,
     /// never over a later one (the job rescued and taken again meanwhile).
-    pub worker: String,
+    pub worker: Arc<str>,
     pub lock_at: DateTime<Utc>,
     /// apalis' status after the attempt: Done, Failed (retried while attempts remain) or
     /// Killed (failed for good).
@@ -96,7 +96,8 @@ impl AckWriter {
                     None
                 };
             }
-            self.write(&mut batch).await;
+            self.write(&batch).await;
+            batch.clear();
             for done in flushes.drain(..) {
                 let _ = done.send(());
             }
@@ -105,11 +106,11 @@ impl AckWriter {
 
     /// Writes the batch, trying again until the database takes it: a result that is not
     /// written leaves its job to run again after a rescue.
-    async fn write(&self, batch: &mut Vec<Completion>) {
+    async fn write(&self, batch: &[Completion]) {
         if batch.is_empty() {
             return;
         }
-        let mut delay = RETRY[0];
+        let mut retry = Retry::new();
         loop {
             match write_results(&self.db, batch).await {
                 Ok(written) => {
@@ -120,27 +121,19 @@ impl AckWriter {
                             "results of jobs no longer held were dropped"
                         );
                     }
-                    batch.clear();
                     return;
                 }
                 // The database refused the statement itself (a result jsonb cannot hold,
                 // say): retrying cannot help, and would hold back every later result.
-                Err(sqlx::Error::Database(_)) => {
-                    self.write_one_by_one(batch).await;
-                    batch.clear();
-                    return;
-                }
+                Err(sqlx::Error::Database(_)) => return self.write_one_by_one(batch).await,
                 Err(err) => {
                     tracing::warn!(results = batch.len(), error = %domain::infra::telemetry::Loggable(&err), "could not write job results; trying again");
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(RETRY[1]);
+                    tokio::time::sleep(retry.delay()).await;
                 }
             }
         }
     }
-}
 
-impl AckWriter {
     /// Each result alone; one the database refuses is written without its value, so the
     /// job still ends as it did. A result that cannot be written at all is left: its job
     /// stays held and runs again once its worker is gone.
@@ -153,9 +146,9 @@ impl AckWriter {
             tracing::error!(job = %completion.id, error = %domain::infra::telemetry::Loggable(&*refused), "job result refused; written without its value");
             let bare = Completion {
                 result: if completion.status == "Done" {
-                    serde_json::json!({ "Ok": null })
+                    json!({ "Ok": null })
                 } else {
-                    serde_json::json!({ "Err": "O resultado da tarefa não pôde ser gravado." })
+                    json!({ "Err": "O resultado da tarefa não pôde ser gravado." })
                 },
                 ..completion.clone()
             };
@@ -167,25 +160,19 @@ impl AckWriter {
 }
 
 /// One UPDATE for the whole batch, each row found by its primary key and written only
-/// while the same hold stands. Rows go in id order, so two writers would never wait on
-/// each other in a cycle.
-pub(crate) async fn write_results(db: &PgPool, batch: &[Completion]) -> sqlx::Result<u64> {
-    let mut sorted: Vec<&Completion> = batch.iter().collect();
-    sorted.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    let column = |f: fn(&Completion) -> String| sorted.iter().map(|c| f(c)).collect::<Vec<_>>();
-    let ids = column(|c| c.id.clone());
-    let workers = column(|c| c.worker.clone());
-    let statuses = column(|c| c.status.clone());
-    let lock_ats: Vec<DateTime<Utc>> = sorted.iter().map(|c| c.lock_at).collect();
-    let attempts: Vec<i32> = sorted.iter().map(|c| c.attempts).collect();
-    let results: Vec<Value> = sorted.iter().map(|c| c.result.clone()).collect();
+/// while the same hold stands.
+async fn write_results(db: &PgPool, batch: &[Completion]) -> sqlx::Result<u64> {
+    let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
+    let workers: Vec<&str> = batch.iter().map(|c| &*c.worker).collect();
+    let lock_ats: Vec<DateTime<Utc>> = batch.iter().map(|c| c.lock_at).collect();
+    let statuses: Vec<&str> = batch.iter().map(|c| c.status.as_str()).collect();
+    let attempts: Vec<i32> = batch.iter().map(|c| c.attempts).collect();
+    let results: Vec<&Value> = batch.iter().map(|c| &c.result).collect();
     let written = sqlx::query(
         "UPDATE apalis.jobs j
          SET status = d.status, attempts = d.attempts, last_result = d.result, done_at = now()
-         FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[],
-                                    $5::int4[], $6::jsonb[])
-                   AS d(id, worker, lock_at, status, attempts, result)
-               ORDER BY id) d
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int4[],
+                     $6::jsonb[]) AS d(id, worker, lock_at, status, attempts, result)
          WHERE j.id = d.id AND j.status = 'Running' AND j.lock_by = d.worker
            AND j.lock_at = d.lock_at",
     )
@@ -198,4 +185,89 @@ pub(crate) async fn write_results(db: &PgPool, batch: &[Completion]) -> sqlx::Re
     .execute(db)
     .await?;
     Ok(written.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORKER: &str = "canary@test:1#0";
+
+    /// A job taken by [`WORKER`], as the fetch leaves it; answers its hold's time.
+    async fn held(db: &PgPool, id: &str) -> DateTime<Utc> {
+        sqlx::query_scalar(
+            "INSERT INTO apalis.jobs (id, job_type, job, status, lock_by, lock_at)
+             VALUES ($1, 'canary', convert_to('{}', 'UTF8'), 'Running', $2, now())
+             RETURNING lock_at",
+        )
+        .bind(id)
+        .bind(WORKER)
+        .fetch_one(db)
+        .await
+        .expect("held job")
+    }
+
+    fn done(id: &str, lock_at: DateTime<Utc>, value: Value) -> Completion {
+        Completion {
+            id: id.into(),
+            worker: Arc::from(WORKER),
+            lock_at,
+            status: "Done".into(),
+            attempts: 1,
+            result: json!({ "Ok": value }),
+        }
+    }
+
+    async fn rows(db: &PgPool) -> Vec<(String, String, Option<Value>)> {
+        sqlx::query_as("SELECT id, status, last_result FROM apalis.jobs ORDER BY id")
+            .fetch_all(db)
+            .await
+            .expect("rows")
+    }
+
+    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    async fn a_result_the_database_refuses_does_not_hold_back_the_others(db: PgPool) {
+        let (bad, good) = ("01J0AC00000000000000000BAD", "01J0AC0000000000000000G00D");
+        let bad_hold = held(&db, bad).await;
+        let good_hold = held(&db, good).await;
+        let (acks, writer) = channel(db.clone());
+        let writer = tokio::spawn(writer.run());
+        // jsonb cannot hold the NUL character.
+        acks.send(done(bad, bad_hold, json!({ "text": "a\u{0}b" })));
+        acks.send(done(good, good_hold, json!({ "written": true })));
+        tokio::time::timeout(std::time::Duration::from_secs(10), acks.flush())
+            .await
+            .expect("the refused result did not block the writer");
+
+        assert_eq!(
+            rows(&db).await,
+            [
+                (bad.into(), "Done".into(), Some(json!({ "Ok": null }))),
+                (
+                    good.into(),
+                    "Done".into(),
+                    Some(json!({ "Ok": { "written": true } }))
+                ),
+            ]
+        );
+        drop(acks);
+        writer.await.expect("the writer ends with its senders");
+    }
+
+    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    async fn a_result_is_written_only_over_the_hold_it_was_fetched_under(db: PgPool) {
+        let id = "01J0AC00000000000000000H1D";
+        let first_hold = held(&db, id).await;
+        // The same worker took the job again since (rescued while it was silent).
+        sqlx::query("UPDATE apalis.jobs SET lock_at = lock_at + interval '1 second' WHERE id = $1")
+            .bind(id)
+            .execute(&db)
+            .await
+            .expect("taken again");
+        let stale = done(id, first_hold, json!({}));
+        assert_eq!(write_results(&db, &[stale]).await.expect("write"), 0);
+        let current = done(id, first_hold + chrono::Duration::seconds(1), json!({}));
+        assert_eq!(write_results(&db, &[current]).await.expect("write"), 1);
+        assert_eq!(rows(&db).await[0].1, "Done");
+    }
 }

@@ -19,13 +19,11 @@ use sqlx::PgPool;
 use tokio::sync::{Notify, Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
+use super::Retry;
 use super::liveness::Registry;
 
 /// A job taken ahead of a free slot starts within about this long (see the module).
 const AHEAD_HORIZON: Duration = Duration::from_millis(2);
-
-/// After a failed fetch (database away) the fetcher waits this long, doubling to the last.
-const RETRY: [Duration; 2] = [Duration::from_millis(100), Duration::from_secs(5)];
 
 /// Up to `$3` due jobs of queue `$2`, highest priority then oldest first, taken for worker
 /// `$1` in one statement: Pending (or failed with attempts left) becomes Running. Nothing
@@ -156,13 +154,12 @@ impl Fetcher {
     /// Registers the worker, then fetches until `stopped` turns true. A fetch in flight
     /// always completes and hands its jobs over, so none is left held and unknown.
     pub(crate) async fn run(mut self) {
-        let mut delay = RETRY[0];
+        let mut retry = Retry::new();
         while let Err(err) = self.register().await {
             tracing::warn!(queue = self.queue, error = %domain::infra::telemetry::Loggable(&err), "could not register the worker");
-            if self.pause(delay).await {
+            if self.pause(retry.delay()).await {
                 return;
             }
-            delay = (delay * 2).min(RETRY[1]);
         }
 
         // Whether the last fetch may have left due jobs behind (it got all it asked for,
@@ -170,7 +167,7 @@ impl Fetcher {
         // notification.
         let mut more = true;
         let mut next_poll = Instant::now();
-        delay = RETRY[0];
+        retry.reset();
         loop {
             if self.is_stopped() {
                 return;
@@ -198,15 +195,14 @@ impl Fetcher {
                 Ok(None) => return,
                 Ok(Some((asked, fetched))) => {
                     more = fetched == asked;
-                    delay = RETRY[0];
+                    retry.reset();
                 }
                 Err(err) => {
                     tracing::warn!(queue = self.queue, error = %domain::infra::telemetry::Loggable(&err), "could not fetch jobs");
                     more = true;
-                    if self.pause(delay).await {
+                    if self.pause(retry.delay()).await {
                         return;
                     }
-                    delay = (delay * 2).min(RETRY[1]);
                 }
             }
         }
@@ -281,5 +277,36 @@ impl Fetcher {
     /// Told to stop, or the worker that would say so is gone.
     fn is_stopped(&self) -> bool {
         *self.stopped.borrow() || self.stopped.has_changed().is_err()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_take_short_jobs_ahead_and_long_ones_never() {
+        let slots = Slots::new(16);
+        // Nothing known yet: the free slots only.
+        assert_eq!(slots.room(), 16);
+        slots.take(16);
+        for _ in 0..16 {
+            slots.finished(Duration::from_micros(100));
+        }
+        // 100 µs jobs: a slot gets through 20 within the horizon, so one ahead per slot.
+        assert_eq!(slots.ahead(), 16);
+        assert_eq!(slots.room(), 32);
+        // With 30 in hand, 2 would come: not worth a round trip (half the ahead, 8, is).
+        slots.take(30);
+        assert_eq!(slots.room(), 0);
+        slots.give_back(8);
+        assert_eq!(slots.room(), 10);
+
+        let slow = Slots::new(4);
+        slow.take(4);
+        slow.finished(Duration::from_secs(30));
+        assert_eq!(slow.ahead(), 0);
+        // A long job's queue fetches for every free slot.
+        assert_eq!(slow.room(), 1);
     }
 }

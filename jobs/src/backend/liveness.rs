@@ -25,13 +25,21 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// Records the worker (its row, alive now) and beats for it from now on.
+    /// Records the worker (its row, alive now) and beats for it from now on. A worker of
+    /// this name holds nothing yet: jobs held under it belong to a process that died and
+    /// came back with the same host and pid (a restarted container), so they go back to
+    /// their queue first instead of passing for alive.
     pub(crate) async fn register(
         &self,
         db: &PgPool,
         worker: &str,
         queue: &str,
     ) -> sqlx::Result<()> {
+        sqlx::query("UPDATE apalis.workers SET last_seen = 'epoch' WHERE id = $1")
+            .bind(worker)
+            .execute(db)
+            .await?;
+        rescue(db, Rescue::Silent).await?;
         sqlx::query(
             "INSERT INTO apalis.workers (id, worker_type, storage_name, layers, last_seen, started_at)
              VALUES ($1, $2, 'filia', '', now(), now())
@@ -77,7 +85,7 @@ pub(crate) async fn beat_forever(
             tracing::warn!(error = %domain::infra::telemetry::Loggable(&err), "worker heartbeat failed");
             continue;
         }
-        match rescue_orphans(&db).await {
+        match rescue(&db, Rescue::Silent).await {
             Ok(0) => {}
             Ok(rescued) => tracing::warn!(
                 jobs = rescued,
@@ -101,30 +109,53 @@ async fn beat(db: &PgPool, workers: &[String]) -> sqlx::Result<()> {
     Ok(())
 }
 
+/// Why held jobs are put back, as their attempt's result says (and `job_failures` keeps).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Rescue {
+    /// Their worker stopped beating.
+    Silent,
+    /// Their process shut down without finishing them.
+    Shutdown,
+}
+
 /// Jobs held (fetched or running) by a worker silent for [`ORPHANED_AFTER`], or by one with
 /// no row at all, go back to their queue with the lost attempt counted (the
 /// `filia_attempt_lost` trigger records it, and ends the job once its attempts are spent).
 /// Reads only the held jobs (`idx_apalis_jobs_held_by`); jobs locked by a write in flight
 /// are left to the next round.
-pub(crate) async fn rescue_orphans(db: &PgPool) -> sqlx::Result<u64> {
+pub(crate) async fn rescue(db: &PgPool, why: Rescue) -> sqlx::Result<u64> {
+    let reason = match why {
+        Rescue::Silent => "Re-enqueued due to worker heartbeat timeout.",
+        Rescue::Shutdown => "Re-enqueued due to worker shutdown.",
+    };
     let rescued = sqlx::query(
-        r#"UPDATE apalis.jobs j
-           SET status = 'Pending', lock_by = NULL, lock_at = NULL, done_at = NULL,
-               attempts = j.attempts + 1,
-               last_result = '{"Err": "Re-enqueued due to worker heartbeat timeout."}'
-           WHERE j.id = ANY (ARRAY(
-               SELECT h.id FROM apalis.jobs h
-               WHERE (h.status = 'Queued' OR h.status = 'Running')
-                 AND NOT EXISTS (SELECT 1 FROM apalis.workers w
-                                 WHERE w.id = h.lock_by
-                                   AND w.last_seen > now() - make_interval(secs => $1))
-               ORDER BY h.id
-               FOR UPDATE SKIP LOCKED))"#,
+        "UPDATE apalis.jobs j
+         SET status = 'Pending', lock_by = NULL, lock_at = NULL, done_at = NULL,
+             attempts = j.attempts + 1, last_result = jsonb_build_object('Err', $2::text)
+         WHERE j.id = ANY (ARRAY(
+             SELECT h.id FROM apalis.jobs h
+             WHERE (h.status = 'Queued' OR h.status = 'Running')
+               AND NOT EXISTS (SELECT 1 FROM apalis.workers w
+                               WHERE w.id = h.lock_by
+                                 AND w.last_seen > now() - make_interval(secs => $1))
+             ORDER BY h.id
+             FOR UPDATE SKIP LOCKED))",
     )
     .bind(ORPHANED_AFTER.as_secs_f64())
+    .bind(reason)
     .execute(db)
     .await?;
     Ok(rescued.rows_affected())
+}
+
+/// After a process' shutdown: its workers read as dead, and what they still hold (a job
+/// that outlived the grace period) goes back to the queue now, not after the rescue's wait.
+pub(crate) async fn retire(db: &PgPool, instance: &str) -> sqlx::Result<u64> {
+    sqlx::query("UPDATE apalis.workers SET last_seen = 'epoch' WHERE id LIKE $1")
+        .bind(format!("%@{instance}#%"))
+        .execute(db)
+        .await?;
+    rescue(db, Rescue::Shutdown).await
 }
 
 /// Jobs a worker fetched and never started go back to their queue as they were: no

@@ -73,12 +73,113 @@ pub(crate) struct Platform {
     pub poll: Duration,
 }
 
+impl Platform {
+    /// Starts the process' background work for its queue workers: the results writer, the
+    /// LISTEN connection and the heartbeat. [`Running::stop`] ends it.
+    pub(crate) fn start(db: PgPool, poll: Duration) -> (Self, Running) {
+        let fetch_db = fetch_pool(&db);
+        let (acks, results_writer) = ack::channel(db.clone());
+        let platform = Self {
+            db: db.clone(),
+            fetch_db: fetch_db.clone(),
+            acks: acks.clone(),
+            registry: Registry::default(),
+            wakeups: Wakeups::default(),
+            fetches: Arc::new(Semaphore::new(FETCHES_AT_ONCE)),
+            poll,
+        };
+        let (stop, stopped) = watch::channel(false);
+        let running = Running {
+            results_writer: tokio::spawn(results_writer.run()),
+            listener: tokio::spawn(wakeup::listen(db.clone(), platform.wakeups.clone())),
+            heartbeat: tokio::spawn(liveness::beat_forever(
+                db.clone(),
+                platform.registry.clone(),
+                stopped,
+            )),
+            stop,
+            db,
+            fetch_db,
+            acks,
+        };
+        (platform, running)
+    }
+}
+
+/// The platform's background work in a process, from [`Platform::start`].
+#[derive(Debug)]
+pub(crate) struct Running {
+    results_writer: tokio::task::JoinHandle<()>,
+    listener: tokio::task::JoinHandle<()>,
+    heartbeat: tokio::task::JoinHandle<()>,
+    stop: watch::Sender<bool>,
+    db: PgPool,
+    fetch_db: PgPool,
+    acks: Acks,
+}
+
+impl Running {
+    /// Once the workers have closed: the last results are written and whatever this
+    /// process (`instance`) still holds, a job that outlived the grace period, goes back
+    /// to its queue now.
+    pub(crate) async fn stop(self, instance: &str) {
+        let _ = self.stop.send(true);
+        let _ = self.heartbeat.await;
+        self.listener.abort();
+        // Every worker wrote its own results when it closed; one cut off by the grace
+        // period may have sent some since.
+        if tokio::time::timeout(FLUSH_LIMIT, self.acks.flush())
+            .await
+            .is_err()
+        {
+            tracing::warn!("results not written at shutdown; their jobs go back to the queue");
+        }
+        self.results_writer.abort();
+        match liveness::retire(&self.db, instance).await {
+            Ok(0) => {}
+            Ok(jobs) => tracing::warn!(jobs, "unfinished jobs put back in the queue"),
+            Err(err) => {
+                tracing::error!(error = %domain::infra::telemetry::Loggable(&err), "could not release this process' jobs");
+            }
+        }
+        self.fetch_db.close().await;
+    }
+}
+
+/// The waits between tries of something that failed with the database (a fetch, a
+/// registration, a results write, the LISTEN connection): 100 ms, doubling up to 5 s.
+#[derive(Debug)]
+pub(crate) struct Retry {
+    next: Duration,
+}
+
+impl Retry {
+    const FIRST: Duration = Duration::from_millis(100);
+    const LAST: Duration = Duration::from_secs(5);
+
+    pub(crate) fn new() -> Self {
+        Self { next: Self::FIRST }
+    }
+
+    /// How long to wait before the next try.
+    pub(crate) fn delay(&mut self) -> Duration {
+        let delay = self.next;
+        self.next = (delay * 2).min(Self::LAST);
+        delay
+    }
+
+    /// After a success: the next failure waits the shortest again.
+    pub(crate) fn reset(&mut self) {
+        self.next = Self::FIRST;
+    }
+}
+
 /// A backend failure that ends the worker (apalis then starts a new one).
 #[derive(Debug, thiserror::Error)]
 #[error("job backend: {0}")]
 pub struct BackendError(#[from] sqlx::Error);
 
-/// How long a closing worker waits for its results to be written.
+/// How long a closing worker, and then the closing process, wait for results to be written.
 const FLUSH_LIMIT: Duration = Duration::from_secs(10);
 
 /// One queue's jobs for one apalis worker, which may run `capacity` of them at once.
@@ -345,7 +446,7 @@ where
                 };
                 acks.send(Completion {
                     id: id.to_string(),
-                    worker: hold.worker.to_string(),
+                    worker: hold.worker,
                     lock_at: hold.lock_at,
                     status: ctx.status().to_string(),
                     attempts: i32::try_from(ctx.attempt()).unwrap_or(i32::MAX),

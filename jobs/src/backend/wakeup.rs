@@ -6,21 +6,18 @@
 //! the next poll (up to a second). A [`Notify`] keeps one permit for a fetcher that is
 //! busy, so its next wait returns at once and it fetches again, after the commit.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
-use std::time::Duration;
-
 use serde::Deserialize;
 use sqlx::PgPool;
 use sqlx::postgres::PgListener;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use tokio::sync::Notify;
+
+use super::Retry;
 
 /// The channel of apalis' insert trigger, whose payload our migration narrowed to
 /// `{"job_type": ...}` (identical notifications of one transaction fold into one).
 pub(crate) const INSERT_CHANNEL: &str = "apalis::job::insert";
-
-/// How long the listener waits before reconnecting, doubling up to the last.
-const RECONNECT: [Duration; 2] = [Duration::from_millis(250), Duration::from_secs(5)];
 
 /// The queue workers' wake-ups, by queue. A worker that restarts subscribes again; the
 /// wake-up of the one it replaces is dropped with it.
@@ -69,18 +66,17 @@ struct Inserted {
 /// Holds the process' LISTEN connection and wakes the queue of every job announced.
 /// Without it (connection lost, database restarting) the workers still poll.
 pub(crate) async fn listen(db: PgPool, wakeups: Wakeups) {
-    let mut delay = RECONNECT[0];
+    let mut retry = Retry::new();
     loop {
         let mut listener = match connect(&db).await {
             Ok(listener) => listener,
             Err(err) => {
                 tracing::warn!(error = %err, "could not LISTEN for new jobs");
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(RECONNECT[1]);
+                tokio::time::sleep(retry.delay()).await;
                 continue;
             }
         };
-        delay = RECONNECT[0];
+        retry.reset();
         loop {
             // `recv` reconnects by itself after a lost connection (notifications sent
             // meanwhile are lost; the poll finds those jobs).
@@ -96,7 +92,7 @@ pub(crate) async fn listen(db: PgPool, wakeups: Wakeups) {
                 }
                 Err(err) => {
                     tracing::warn!(error = %err, "LISTEN connection failed; reconnecting");
-                    tokio::time::sleep(delay).await;
+                    tokio::time::sleep(retry.delay()).await;
                     break;
                 }
             }
@@ -112,6 +108,8 @@ async fn connect(db: &PgPool) -> sqlx::Result<PgListener> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     #[tokio::test]
