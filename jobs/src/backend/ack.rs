@@ -160,7 +160,11 @@ impl AckWriter {
 }
 
 /// One UPDATE for the whole batch, each row found by its primary key and written only
-/// while the same hold stands.
+/// while the same hold stands: the holder and the fetch time name the attempt, and every
+/// other way out of it (rescue, release, re-run) clears the holder. No status test: one
+/// lets the planner walk every held job through `idx_apalis_jobs_held_by` for each
+/// result, which with stale statistics (few jobs held when last analyzed) it chose, and a
+/// backlog of results then grew the very list each write walked.
 async fn write_results(db: &PgPool, batch: &[Completion]) -> sqlx::Result<u64> {
     let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
     let workers: Vec<&str> = batch.iter().map(|c| &*c.worker).collect();
@@ -173,8 +177,7 @@ async fn write_results(db: &PgPool, batch: &[Completion]) -> sqlx::Result<u64> {
          SET status = d.status, attempts = d.attempts, last_result = d.result, done_at = now()
          FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int4[],
                      $6::jsonb[]) AS d(id, worker, lock_at, status, attempts, result)
-         WHERE j.id = d.id AND j.status = 'Running' AND j.lock_by = d.worker
-           AND j.lock_at = d.lock_at",
+         WHERE j.id = d.id AND j.lock_by = d.worker AND j.lock_at = d.lock_at",
     )
     .bind(ids)
     .bind(workers)
