@@ -25,6 +25,9 @@ use super::liveness::Registry;
 /// A job taken ahead of a free slot starts within about this long (see the module).
 const AHEAD_HORIZON: Duration = Duration::from_millis(2);
 
+/// A bound on the jobs taken ahead, per slot, however short the jobs are.
+const AHEAD_PER_SLOT: f64 = 4.0;
+
 /// Up to `$3` due jobs of queue `$2`, highest priority then oldest first, taken for worker
 /// `$1` in one statement: Pending (or failed with attempts left) becomes Running. Nothing
 /// while the queue is paused. The ids are picked through `idx_apalis_jobs_fetch_partial`
@@ -95,11 +98,11 @@ impl Slots {
     }
 
     /// Jobs to take beyond the free slots: as many as the slots get through within
-    /// [`AHEAD_HORIZON`] at the recent mean duration, at most one per slot.
+    /// [`AHEAD_HORIZON`] at the recent mean duration, at most [`AHEAD_PER_SLOT`] per slot.
     fn ahead(&self) -> usize {
         let mean = self.mean_micros.load(Ordering::Relaxed).max(1);
         let horizon = u64::try_from(AHEAD_HORIZON.as_micros()).unwrap_or(u64::MAX);
-        let per_slot = (horizon as f64 / mean as f64).min(1.0);
+        let per_slot = (horizon as f64 / mean as f64).min(AHEAD_PER_SLOT);
         (self.capacity as f64 * per_slot) as usize
     }
 
@@ -293,14 +296,14 @@ mod tests {
         for _ in 0..16 {
             slots.finished(Duration::from_micros(100));
         }
-        // 100 µs jobs: a slot gets through 20 within the horizon, so one ahead per slot.
-        assert_eq!(slots.ahead(), 16);
-        assert_eq!(slots.room(), 32);
-        // With 30 in hand, 2 would come: not worth a round trip (half the ahead, 8, is).
-        slots.take(30);
+        // 100 µs jobs: a slot gets through 20 within the horizon; 4 ahead per slot at most.
+        assert_eq!(slots.ahead(), 64);
+        assert_eq!(slots.room(), 80);
+        // With 78 in hand, 2 would come: not worth a round trip (half the ahead, 32, is).
+        slots.take(78);
         assert_eq!(slots.room(), 0);
-        slots.give_back(8);
-        assert_eq!(slots.room(), 10);
+        slots.give_back(30);
+        assert_eq!(slots.room(), 32);
 
         let slow = Slots::new(4);
         slow.take(4);

@@ -24,7 +24,7 @@
 // concurrentJobs + 2 = 18 connections, the size graphile-worker recommends (it warns
 // below the concurrency); ours sizes its pool by every queue's concurrency (jobs::fleet::
 // pool_size), but a no-op canary job uses none, so ours works with at most 4 fetches and
-// the results writer. Ours fetches up to its free slots (16, and up to 16 more ahead for
+// the results writer. Ours fetches up to its free slots (16, and up to 64 more ahead for
 // short jobs) in one query and writes
 // results in batches of whatever has finished; graphile-worker's equivalents are
 // `localQueue.size` 16 and `completeJobBatchDelay` 0, which
