@@ -28,7 +28,7 @@ pub struct ErrorMessage {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// The request could not be read (bad JSON, a bad path parameter).
+    /// The request could not be read (bad JSON or form, a bad path or query parameter).
     #[error("bad request: {0}")]
     BadRequest(String),
     /// The request was read but breaks a rule; one message per broken rule.
@@ -51,8 +51,9 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("payload too large")]
     PayloadTooLarge,
+    /// The body is not of the type the route reads; the text says which it reads.
     #[error("unsupported media type")]
-    UnsupportedMediaType,
+    UnsupportedMediaType(&'static str),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -85,7 +86,7 @@ impl ApiError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -113,9 +114,7 @@ impl IntoResponse for ApiError {
             Self::NotFound(message) | Self::Conflict(message) => error(&message),
             Self::MethodNotAllowed => error("Método não permitido para esta rota"),
             Self::PayloadTooLarge => error("O corpo da requisição é grande demais"),
-            Self::UnsupportedMediaType => messages(vec![
-                "Envie o corpo da requisição em JSON (Content-Type: application/json)".into(),
-            ]),
+            Self::UnsupportedMediaType(expected) => messages(vec![expected.into()]),
             Self::Internal(cause) => {
                 let cause: &(dyn std::error::Error + 'static) = cause.as_ref();
                 tracing::error!(error = %domain::infra::telemetry::Loggable(cause), "request failed");

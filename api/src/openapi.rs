@@ -9,14 +9,17 @@ use std::sync::LazyLock;
 
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
+use domain::infra::uploads::UPLOAD_FAILED;
 use serde_json::Value;
-use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::openapi::path::{Operation, ParameterIn, PathItem};
+use utoipa::openapi::schema::{OneOfBuilder, Schema};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Content, OpenApi, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi as _};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::{ErrorMessage, INTERNAL_ERROR, Messages};
+use crate::extract::BAD_PARAMETER;
 use crate::state::AppState;
 
 /// The security schemes: each is `Authorization: Bearer <token>` checked by one extractor,
@@ -140,7 +143,9 @@ fn require_nullable_answer_fields(doc: &mut Value) {
             continue;
         }
         // A type that flattens another is written `allOf: [{$ref}, {properties}]`.
-        match schema["allOf"].as_array_mut() {
+        // `get_mut`, not `schema["allOf"]`: indexing a map mutably inserts the key, and
+        // `"allOf": null` is no valid OpenAPI.
+        match schema.get_mut("allOf").and_then(Value::as_array_mut) {
             Some(parts) => parts.iter_mut().for_each(require_nullable_fields),
             None => require_nullable_fields(schema),
         }
@@ -237,7 +242,7 @@ fn add_guard_answers(operation: &mut Operation) {
     let (unauthorized, forbidden) = if requires(MEMBER) {
         (
             Some("No valid session, or the account is not activated"),
-            Some(("The account is suspended", "Messages")),
+            Some(("The account is suspended", MESSAGES)),
         )
     } else if requires(SESSION) {
         (Some("No valid session"), None)
@@ -245,61 +250,159 @@ fn add_guard_answers(operation: &mut Operation) {
         // The console refuses everyone else alike, token or not (`crate::staff`).
         (
             None,
-            Some(("Not staff with a console grant", "ErrorMessage")),
+            Some(("Not staff with a console grant", ERROR_MESSAGE)),
         )
     } else {
         return;
     };
-    let answers = &mut operation.responses.responses;
     if let Some(description) = unauthorized {
-        answers
-            .entry("401".into())
-            .or_insert_with(|| envelope(description, "Messages"));
+        add_answer(operation, "401", description, MESSAGES, Place::First);
     }
     if let Some((description, schema)) = forbidden {
-        match answers.get_mut("403") {
-            Some(RefOr::T(response)) => {
-                response.description = format!("{description}; or: {}", response.description);
-            }
-            Some(RefOr::Ref(_)) => {}
-            None => {
-                answers.insert("403".into(), envelope(description, schema));
-            }
-        }
+        add_answer(operation, "403", description, schema, Place::First);
     }
 }
 
-/// The answers the extractors and the error type give on every route, so each handler's
-/// attribute lists only its own: 500 anywhere, and for a JSON body 400 (unreadable),
-/// 413 (too large), 415 (not JSON) and 422 (a field missing or of the wrong type).
+/// The answers the extractors (`crate::extract`) and the error type give on every route
+/// that reads what they read, so each handler's attribute lists only its own: 500
+/// anywhere; 400 for a path or query parameter that cannot be read; for a JSON body 400
+/// (unreadable), 413 (too large), 415 (not JSON) and 422 (a field missing, of the wrong
+/// type or holding a NUL); for a form 400 (no boundary), 415 (not a form) and 422 (no
+/// file part, or a broken transfer).
 fn add_shared_answers(operation: &mut Operation) {
-    let answers = &mut operation.responses.responses;
-    if operation.request_body.is_some() {
-        answers
-            .entry("400".into())
-            .or_insert_with(|| envelope("The body is not valid JSON", "Messages"));
-        answers.entry("413".into()).or_insert_with(|| {
-            envelope("The body is larger than the route accepts", "ErrorMessage")
-        });
-        answers
-            .entry("415".into())
-            .or_insert_with(|| envelope("The body is not `application/json`", "Messages"));
-        const FIELD: &str = "A field is missing or has the wrong type";
-        match answers.get_mut("422") {
-            Some(RefOr::T(response)) => {
-                response.description = format!("{}; or: {FIELD}", response.description);
-            }
-            Some(RefOr::Ref(_)) => {}
-            None => {
-                answers.insert("422".into(), envelope(FIELD, "Messages"));
-            }
-        }
-    }
-    answers.entry("500".into()).or_insert_with(|| {
-        envelope(
-            &format!("Internal error (always \"{INTERNAL_ERROR}\"; the cause is logged)"),
-            "ErrorMessage",
+    let reads_parameters = operation.parameters.iter().flatten().any(|parameter| {
+        matches!(
+            parameter.parameter_in,
+            ParameterIn::Path | ParameterIn::Query
         )
+    });
+    if reads_parameters {
+        add_answer(
+            operation,
+            "400",
+            &format!(
+                "A path or query parameter of the wrong type, out of range or holding a NUL \
+                 byte (\"{BAD_PARAMETER}\")"
+            ),
+            MESSAGES,
+            Place::Last,
+        );
+    }
+    let body_types: Vec<String> = operation
+        .request_body
+        .iter()
+        .flat_map(|body| body.content.keys().cloned())
+        .collect();
+    if body_types.iter().any(|mime| mime == "application/json") {
+        add_answer(
+            operation,
+            "400",
+            "The body is not valid JSON",
+            MESSAGES,
+            Place::Last,
+        );
+        add_answer(
+            operation,
+            "413",
+            "The body is larger than the route accepts",
+            ERROR_MESSAGE,
+            Place::Last,
+        );
+        add_answer(
+            operation,
+            "415",
+            "The body is not `application/json`",
+            MESSAGES,
+            Place::Last,
+        );
+        add_answer(
+            operation,
+            "422",
+            "A field is missing, has the wrong type or holds a NUL byte",
+            MESSAGES,
+            Place::Last,
+        );
+    }
+    if body_types.iter().any(|mime| mime == "multipart/form-data") {
+        add_answer(
+            operation,
+            "400",
+            "The form cannot be read (no boundary)",
+            MESSAGES,
+            Place::Last,
+        );
+        add_answer(
+            operation,
+            "415",
+            "The body is not `multipart/form-data`",
+            MESSAGES,
+            Place::Last,
+        );
+        add_answer(
+            operation,
+            "422",
+            &format!("No `file` part, or a transfer broken mid-way (\"{UPLOAD_FAILED}\")"),
+            MESSAGES,
+            Place::Last,
+        );
+    }
+    add_answer(
+        operation,
+        "500",
+        &format!("Internal error (always \"{INTERNAL_ERROR}\"; the cause is logged)"),
+        ERROR_MESSAGE,
+        Place::Last,
+    );
+}
+
+const MESSAGES: &str = "Messages";
+const ERROR_MESSAGE: &str = "ErrorMessage";
+
+/// Where a shared answer's description goes beside the route's own answer of that status.
+#[derive(Clone, Copy)]
+enum Place {
+    First,
+    Last,
+}
+
+/// Adds a shared answer (`schema` is the envelope it answers) to the operation's: a status
+/// the route does not list gets it alone; one it lists gets its description too, and a
+/// schema of either kind when the two differ, so the contract holds whichever is answered.
+fn add_answer(
+    operation: &mut Operation,
+    status: &str,
+    description: &str,
+    schema: &str,
+    place: Place,
+) {
+    let answers = &mut operation.responses.responses;
+    let Some(RefOr::T(response)) = answers.get_mut(status) else {
+        answers
+            .entry(status.to_string())
+            .or_insert_with(|| envelope(description, schema));
+        return;
+    };
+    if !response.description.contains(description) {
+        response.description = match place {
+            Place::First => format!("{description}; or: {}", response.description),
+            Place::Last => format!("{}; or: {description}", response.description),
+        };
+    }
+    let shared: RefOr<Schema> = Ref::from_schema_name(schema).into();
+    let content = response
+        .content
+        .entry("application/json".to_string())
+        .or_insert_with(|| Content::new(None::<RefOr<Schema>>));
+    content.schema = Some(match content.schema.take() {
+        None => shared,
+        Some(RefOr::T(Schema::OneOf(mut either))) => {
+            if !either.items.contains(&shared) {
+                either.items.push(shared);
+            }
+            Schema::OneOf(either).into()
+        }
+        Some(own) if own == shared => own,
+        Some(own) => Schema::OneOf(OneOfBuilder::new().item(own).item(shared).build()).into(),
     });
 }
 

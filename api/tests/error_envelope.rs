@@ -82,6 +82,103 @@ async fn an_oversized_body_answers_413(db: PgPool) {
     assert!(answer.json()["error"].is_string());
 }
 
+/// A form route reads `multipart/form-data` only: anything else is 415 saying so, and a form
+/// whose boundary cannot be read is 400, both in the envelope (axum answers them in plain
+/// English text).
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_form_route_refuses_other_bodies_and_unreadable_forms_in_the_envelope(db: PgPool) {
+    let (_, token) = common::demo_member_session(&db).await;
+    let app = app(db);
+    for (content_type, status, message) in [
+        (
+            "application/json",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Envie o arquivo em um formulário (Content-Type: multipart/form-data)",
+        ),
+        (
+            "multipart/form-data",
+            StatusCode::BAD_REQUEST,
+            "Formulário inválido no corpo da requisição",
+        ),
+        (
+            "multipart/form-data; charset=utf-8",
+            StatusCode::BAD_REQUEST,
+            "Formulário inválido no corpo da requisição",
+        ),
+    ] {
+        let request = Request::post("/api/files/actions")
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", content_type)
+            .body(Body::from("{}"))
+            .expect("request");
+        let answer = send(&app, request).await;
+
+        assert_eq!(answer.status, status, "{content_type}: {}", answer.text);
+        assert_eq!(
+            answer.json(),
+            json!({ "messages": [message] }),
+            "{content_type}"
+        );
+    }
+}
+
+/// A route that reads its body as bytes (a payment provider's webhook, whose signature is
+/// over the raw body) refuses an oversized one in the envelope too.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_oversized_raw_body_answers_413_in_the_envelope(db: PgPool) {
+    let huge = "x".repeat(3 * 1024 * 1024);
+    let answer = post_json(&app(db), "/api/payments/webhooks/sandbox", &huge).await;
+
+    assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(
+        answer.json(),
+        json!({ "error": "O corpo da requisição é grande demais" })
+    );
+}
+
+/// PostgreSQL refuses NUL in text: a NUL in a path, a query or a JSON text is refused before
+/// any handler reads it, never a 500.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_nul_byte_is_refused_before_it_reaches_the_database(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = app(db);
+    for uri in [
+        "/api/validator/vouchers/AB%00CD",
+        "/api/jobs/01J%00",
+        "/api/actions-by-name/?where%5Bname%5D=caf%00e",
+    ] {
+        let answer = common::call(&app, "GET", uri, Some(&token), &[]).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::BAD_REQUEST,
+            "{uri}: {}",
+            answer.text
+        );
+        assert_eq!(
+            answer.json(),
+            json!({ "messages": ["Parâmetro inválido na URL"] }),
+            "{uri}"
+        );
+    }
+    let url = format!("{LOGIN}{}", demo.station_id);
+    let answer = post_json(
+        &app,
+        &url,
+        r#"{"email": "membro\u0000@demo", "password": "x"}"#,
+    )
+    .await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text
+    );
+    assert_eq!(
+        answer.json(),
+        json!({ "messages": ["O campo \"email\" tem um valor inválido"] })
+    );
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_unknown_api_route_answers_404(db: PgPool) {
     let answer = get(&app(db), "/api/no-such-thing").await;

@@ -42,6 +42,42 @@ fn the_committed_contract_is_what_the_code_generates() {
     }
 }
 
+/// OpenAPI 3.1 has `null` only as a value (a `default`, an `example`, a `const` or an `enum`
+/// entry): a keyword written `null` (`"allOf": null`) makes the document invalid, and tools
+/// that validate it (fuzzers, client generators) refuse to load it.
+#[test]
+fn the_contract_writes_no_keyword_as_null() {
+    fn nulls(value: &Value, at: &str, found: &mut Vec<String>) {
+        match value {
+            Value::Null => found.push(at.to_string()),
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    nulls(item, &format!("{at}/{index}"), found);
+                }
+            }
+            Value::Object(fields) => {
+                for (key, field) in fields {
+                    if !matches!(
+                        key.as_str(),
+                        "default" | "example" | "examples" | "const" | "enum"
+                    ) {
+                        nulls(field, &format!("{at}/{key}"), found);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    nulls(&document(), "#", &mut found);
+    assert!(
+        found.is_empty(),
+        "{} keywords are null, e.g. {:?}",
+        found.len(),
+        &found[..found.len().min(5)]
+    );
+}
+
 #[test]
 fn operation_ids_are_unique_and_every_operation_has_answers() {
     let doc = document();

@@ -212,3 +212,69 @@ pub async fn credit_jobs(db: &PgPool, action_id: i64) -> i64 {
     .await
     .expect("credit jobs")
 }
+
+/// The committed API contract, `docs/openapi.json`.
+pub fn contract() -> &'static Value {
+    static CONTRACT: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/openapi.json");
+        let text = std::fs::read_to_string(path).expect("docs/openapi.json");
+        serde_json::from_str(&text).expect("the contract is JSON")
+    });
+    &CONTRACT
+}
+
+/// Why a refusal (a 4xx or 5xx) is not what the contract says operation `method path`
+/// (`"get"`, `"/api/users/{id}"`) answers: a status it does not list, or not the error
+/// envelope (`{"messages": [...]}` or `{"error": "..."}`) it gives that status. `None` when it is.
+pub fn off_contract(method: &str, path: &str, answer: &Answer) -> Option<String> {
+    let status = answer.status.as_str();
+    let documented = &contract()["paths"][path][method]["responses"][status];
+    if !documented.is_object() {
+        return Some(format!("{status} is not in its contract: {}", answer.text));
+    }
+    let content_type = answer
+        .headers
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let body = serde_json::from_str::<Value>(&answer.text).unwrap_or_default();
+    if !content_type.starts_with("application/json") {
+        return Some(format!("{status} {content_type}: {}", answer.text));
+    }
+    let messages = body["messages"]
+        .as_array()
+        .is_some_and(|list| !list.is_empty() && list.iter().all(Value::is_string));
+    let error = body["error"].is_string();
+    let schema = &documented["content"]["application/json"]["schema"];
+    let envelopes: Vec<&str> = match schema["oneOf"].as_array() {
+        Some(variants) => variants.iter().filter_map(|v| v["$ref"].as_str()).collect(),
+        None => schema["$ref"].as_str().into_iter().collect(),
+    };
+    fn name<'a>(reference: &&'a str) -> &'a str {
+        reference.trim_start_matches("#/components/schemas/")
+    }
+    let fits = |reference: &&str| match name(reference) {
+        "Messages" => messages,
+        "ErrorMessage" => error,
+        // An answer of a shape of its own (a conflict's offsets) is its route's tests' to check.
+        _ => true,
+    };
+    let own_shape = !envelopes.is_empty()
+        && envelopes
+            .iter()
+            .all(|reference| !matches!(name(reference), "Messages" | "ErrorMessage"));
+    if !(own_shape || messages || error) {
+        return Some(format!(
+            "{status} is not the error envelope: {}",
+            answer.text
+        ));
+    }
+    if !envelopes.is_empty() && !envelopes.iter().any(fits) {
+        let names = envelopes.join(" or ");
+        return Some(format!(
+            "{status} is not the envelope its contract gives ({names}): {}",
+            answer.text
+        ));
+    }
+    None
+}

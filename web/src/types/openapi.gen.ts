@@ -4966,7 +4966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,7 +5035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description A parameter is not a number, or `limit` or `offset` is out of range */
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5113,7 +5113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description A parameter is not a number, or `limit` or `offset` is out of range */
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5172,7 +5172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5236,7 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"];
                 };
             };
-            /** @description The id or a parameter is not a number */
+            /** @description The id or a parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5359,7 +5359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing or has the wrong type */
+            /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5464,7 +5464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The checkbox not ticked; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description The checkbox not ticked; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5569,7 +5569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A required question unanswered, an answer that does not fit; the participation rules; or: A field is missing or has the wrong type */
+            /** @description A required question unanswered, an answer that does not fit; the participation rules; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5674,7 +5674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A question unanswered; the participation rules; or: A field is missing or has the wrong type */
+            /** @description A question unanswered; the participation rules; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5752,7 +5752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A method other than e-mail, or no account id; or: A field is missing or has the wrong type */
+            /** @description A method other than e-mail, or no account id; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5893,7 +5893,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description The station id is not a number */
+            /** @description The station id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +5938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No e-mail or CPF, a malformed one, or no password; or: A field is missing or has the wrong type */
+            /** @description No e-mail or CPF, a malformed one, or no password; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6063,7 +6063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No e-mail, or a malformed one; or: A field is missing or has the wrong type */
+            /** @description No e-mail, or a malformed one; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6152,7 +6152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The station does not use this form, a field breaks a rule, the captcha failed, or the e-mail or CPF already has an account; or: A field is missing or has the wrong type */
+            /** @description The station does not use this form, a field breaks a rule, the captcha failed, or the e-mail or CPF already has an account; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6232,7 +6232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field breaks a rule (every broken rule listed), the subdomain is taken or reserved, the logo cannot be read, the captcha failed, or the e-mail already has an account; or: A field is missing or has the wrong type */
+            /** @description A field breaks a rule (every broken rule listed), the subdomain is taken or reserved, the logo cannot be read, the captcha failed, or the e-mail already has an account; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6321,7 +6321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field breaks a rule, the captcha failed, the e-mail or CPF already has an account, or the CPF is not on the roster; or: A field is missing or has the wrong type */
+            /** @description A field breaks a rule, the captcha failed, the e-mail or CPF already has an account, or the CPF is not on the roster; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6410,7 +6410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field breaks a rule, the e-mail or CPF already has an account, or the CPF is not on the roster; or: A field is missing or has the wrong type */
+            /** @description A field breaks a rule, the e-mail or CPF already has an account, or the CPF is not on the roster; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6499,7 +6499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No code or e-mail; a wrong or expired code; an invalid link; or: A field is missing or has the wrong type */
+            /** @description No code or e-mail; a wrong or expired code; an invalid link; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6588,7 +6588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No code or e-mail; a wrong or expired code; an invalid link; or: A field is missing or has the wrong type */
+            /** @description No code or e-mail; a wrong or expired code; an invalid link; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6644,7 +6644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileUpdated"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6689,7 +6689,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field breaks a rule, the e-mail or CPF belongs to another account, the current password is missing or wrong, or the account changed in another session meanwhile; or: A field is missing or has the wrong type */
+            /** @description A field breaks a rule, the e-mail or CPF belongs to another account, the current password is missing or wrong, or the account changed in another session meanwhile; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6758,7 +6758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The password breaks a rule or does not match its confirmation, or the link is invalid or expired; or: A field is missing or has the wrong type */
+            /** @description The password breaks a rule or does not match its confirmation, or the link is invalid or expired; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6836,7 +6836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No e-mail, or a malformed one; or: A field is missing or has the wrong type */
+            /** @description No e-mail, or a malformed one; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6972,7 +6972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The amount is not a whole number of centavos; or: A field is missing or has the wrong type */
+            /** @description The amount is not a whole number of centavos; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7059,7 +7059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Unknown, out of its window, used up, already used by the member, or no live hold; or: A field is missing or has the wrong type */
+            /** @description Unknown, out of its window, used up, already used by the member, or no live hold; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7146,7 +7146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No live hold; or: A field is missing or has the wrong type */
+            /** @description No live hold; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7289,7 +7289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No text, or more than 200 characters; or: A field is missing or has the wrong type */
+            /** @description No text, or more than 200 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7396,7 +7396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No text, or more than 200 characters; or: A field is missing or has the wrong type */
+            /** @description No text, or more than 200 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7446,6 +7446,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeedComment"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -7507,6 +7516,15 @@ export interface operations {
                     "application/json": components["schemas"]["FeedComment"][];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No valid session, or the account is not activated */
             401: {
                 headers: {
@@ -7563,6 +7581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
             };
             /** @description No valid session, or the account is not activated */
             401: {
@@ -7636,7 +7663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7690,7 +7717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A reason over 500 characters; or: A field is missing or has the wrong type */
+            /** @description A reason over 500 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7835,7 +7862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description 'Erro ao gerar os vouchers.' (the order is not paid, or the order id is not one); or: A field is missing or has the wrong type */
+            /** @description 'Erro ao gerar os vouchers.' (the order is not paid, or the order id is not one); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7922,7 +7949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason); or: A field is missing or has the wrong type */
+            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7963,7 +7990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dependent"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8048,7 +8075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The link's signature or id is invalid; or: A field is missing or has the wrong type */
+            /** @description The link's signature or id is invalid; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8122,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8165,7 +8192,7 @@ export interface operations {
                     "application/json": components["schemas"]["EarnTransaction"][];
                 };
             };
-            /** @description A parameter is not a number */
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8225,7 +8252,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadedFile"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description The form cannot be read (no boundary) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8252,16 +8279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The body is larger than the route accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /** @description The body is not `application/json` */
+            /** @description The body is not `multipart/form-data` */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8270,7 +8288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Too large, empty or not of those kinds ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload'); or: A field is missing or has the wrong type */
+            /** @description Too large, empty or not of those kinds ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload'); or: No `file` part, or a transfer broken mid-way ("Erro no upload") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8320,7 +8338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductStock"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8386,6 +8404,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignNumbers"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -8473,7 +8500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Link inválido.; or: A field is missing or has the wrong type */
+            /** @description Link inválido.; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8512,6 +8539,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobView"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -8675,7 +8711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8782,7 +8818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8889,7 +8925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8996,7 +9032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9046,6 +9082,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Likes"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -9107,7 +9152,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9169,6 +9214,15 @@ export interface operations {
                     "application/octet-stream": unknown;
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No such object */
             404: {
                 headers: {
@@ -9217,7 +9271,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberInvitation"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9356,7 +9410,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditList"];
                 };
             };
-            /** @description The query cannot be read */
+            /** @description The query cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9429,7 +9483,7 @@ export interface operations {
                     "application/json": components["schemas"]["JobList"];
                 };
             };
-            /** @description The query cannot be read */
+            /** @description The query cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9534,7 +9588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A bad state, date or station in the filter, or more than 10 000 matching jobs; or: A field is missing or has the wrong type */
+            /** @description A bad state, date or station in the filter, or more than 10 000 matching jobs; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9585,7 +9639,7 @@ export interface operations {
                     "application/json": components["schemas"]["RerunnableCount"];
                 };
             };
-            /** @description The query cannot be read */
+            /** @description The query cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9644,6 +9698,15 @@ export interface operations {
                     "application/json": components["schemas"]["StaffJobPage"];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Not staff with a console grant */
             403: {
                 headers: {
@@ -9692,6 +9755,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Not staff with a console grant; or: a viewer (reads only) */
@@ -9751,6 +9823,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobSummary"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Not staff with a console grant; or: a viewer (reads only) */
@@ -9854,7 +9935,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundQueued"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9899,7 +9980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Not paid, a bad line or quantity, or nothing left to refund; or: A field is missing or has the wrong type */
+            /** @description Not paid, a bad line or quantity, or nothing left to refund; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9944,7 +10025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Annulled"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9998,7 +10079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No reason, or one over 500 characters; or: A field is missing or has the wrong type */
+            /** @description No reason, or one over 500 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10077,6 +10158,15 @@ export interface operations {
                     "application/json": components["schemas"]["QueueOverview"];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Not staff with a console grant; or: a viewer, or a grant of one station only */
             403: {
                 headers: {
@@ -10125,6 +10215,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QueueOverview"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Not staff with a console grant; or: a viewer, or a grant of one station only */
@@ -10181,7 +10280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportedItemList"];
                 };
             };
-            /** @description The query cannot be read */
+            /** @description The query cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10246,7 +10345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportedItem"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10300,7 +10399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10379,6 +10478,15 @@ export interface operations {
                     "application/json": components["schemas"]["Released"];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Not staff with a console grant; or: a viewer (reads only) */
             403: {
                 headers: {
@@ -10437,7 +10545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParticipantCategory"][];
                 };
             };
-            /** @description A parameter is not a number, or `limit` or `offset` is out of range */
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10501,7 +10609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Received"];
                 };
             };
-            /** @description Signed, but not an event we can read */
+            /** @description Signed, but not an event we can read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10546,7 +10654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10633,7 +10741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No text, or more than 320 characters; or: A field is missing or has the wrong type */
+            /** @description No text, or more than 320 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10731,7 +10839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description More than 320 characters; not a JPEG or PNG, or over 1 200 000 bytes; or: A field is missing or has the wrong type */
+            /** @description More than 320 characters; not a JPEG or PNG, or over 1 200 000 bytes; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10785,7 +10893,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
-            /** @description A bad station or limit */
+            /** @description A bad station or limit; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10899,7 +11007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description More than 320 characters; the video failed or is on another post; or: A field is missing or has the wrong type */
+            /** @description More than 320 characters; the video failed or is on another post; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10956,7 +11064,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
-            /** @description A bad station, cursor or limit */
+            /** @description A bad station, cursor or limit; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11012,6 +11120,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
             };
             /** @description No valid session, or the account is not activated */
             401: {
@@ -11085,7 +11202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11139,7 +11256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A reason over 500 characters; or: A field is missing or has the wrong type */
+            /** @description A reason over 500 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11191,7 +11308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11250,7 +11367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
-            /** @description where[id] is missing or not a number */
+            /** @description where[id] is missing or not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11316,6 +11433,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -11384,6 +11510,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Making"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -11456,7 +11591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"];
                 };
             };
-            /** @description An id is not a number */
+            /** @description An id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11515,7 +11650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityCard"][];
                 };
             };
-            /** @description The id or a parameter is not a number, or `limit` or `offset` is out of range */
+            /** @description The id or a parameter is not a number, or `limit` or `offset` is out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11565,6 +11700,15 @@ export interface operations {
                     "application/json": components["schemas"]["QuizCard"][];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No valid session, or the account is not activated */
             401: {
                 headers: {
@@ -11580,7 +11724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -11679,7 +11823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Outside the participation window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description Outside the participation window, a date missing, the limit reached or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11720,7 +11864,7 @@ export interface operations {
                     "application/json": components["schemas"]["CartLine"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11777,6 +11921,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Research"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -11844,7 +11997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResearchAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11907,7 +12060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The answer does not fit the question; the participation rules; or: A field is missing or has the wrong type */
+            /** @description The answer does not fit the question; the participation rules; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11954,7 +12107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResearchAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The form cannot be read (no boundary) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11990,16 +12143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description The body is larger than the route accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /** @description The body is not `application/json` */
+            /** @description The body is not `multipart/form-data` */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12008,7 +12152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Too large or not of an accepted kind; the participation rules; or: A field is missing or has the wrong type */
+            /** @description Too large or not of an accepted kind; the participation rules; or: No `file` part, or a transfer broken mid-way ("Erro no upload") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12049,6 +12193,15 @@ export interface operations {
                     "application/json": components["schemas"]["PollResults"];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No valid session, or the account is not activated */
             401: {
                 headers: {
@@ -12064,7 +12217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Unknown, unpublished, another station's or not a poll with a chart */
@@ -12145,7 +12298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Not a card number, or no holder name or cvv; or: A field is missing or has the wrong type */
+            /** @description Not a card number, or no holder name or cvv; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12184,6 +12337,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimulatedPayment"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -12300,7 +12462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description More than five addresses, one missing or invalid, or the daily limit; or: A field is missing or has the wrong type */
+            /** @description More than five addresses, one missing or invalid, or the daily limit; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12405,7 +12567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The addresses or the daily limit as for mgm; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description The addresses or the daily limit as for mgm; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12510,7 +12672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12607,7 +12769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Out of stock, over the per-member limit, an empty cart; or: A field is missing or has the wrong type */
+            /** @description Out of stock, over the per-member limit, an empty cart; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12648,7 +12810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Station"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12753,7 +12915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No text, or more than 200 characters; or: A field is missing or has the wrong type */
+            /** @description No text, or more than 200 characters; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,6 +12967,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberTrophy"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -12912,7 +13083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing or has the wrong type */
+            /** @description Over the stock or the per-member limit, or a bad quantity; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12957,7 +13128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileUpdated"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13002,7 +13173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Not an image, an unsupported type, or over 1 MB; or: A field is missing or has the wrong type */
+            /** @description Not an image, an unsupported type, or over 1 MB; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13089,7 +13260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over 1 MB ('Erro: Imagem maior que 1MB'), or not a JPEG, PNG or GIF ('Tamanho ou formato inválido'); or: A field is missing or has the wrong type */
+            /** @description Over 1 MB ('Erro: Imagem maior que 1MB'), or not a JPEG, PNG or GIF ('Tamanho ou formato inválido'); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13140,7 +13311,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description The form cannot be read (no boundary) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13167,16 +13338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The body is larger than the route accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /** @description The body is not `application/json` */
+            /** @description The body is not `multipart/form-data` */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13185,7 +13347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Too large, empty or not a video by content ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload'); or: A field is missing or has the wrong type */
+            /** @description Too large, empty or not a video by content ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload'); or: No `file` part, or a transfer broken mid-way ("Erro no upload") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13281,7 +13443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description No size, or over 200 000 000 bytes ('Tamanho ou formato inválido'); or: A field is missing or has the wrong type */
+            /** @description No size, or over 200 000 000 bytes ('Tamanho ou formato inválido'); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13328,6 +13490,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
             };
             /** @description No valid session, or the account is not activated */
             401: {
@@ -13395,7 +13566,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoAnswer"];
                 };
             };
-            /** @description No `Upload-Offset`, or not a number */
+            /** @description No `Upload-Offset`, or not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13449,16 +13620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description The body is not `application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Messages"];
-                };
-            };
-            /** @description Bytes past the declared size, or a whole upload that is not a video ('Tamanho ou formato inválido'); or: A field is missing or has the wrong type */
+            /** @description Bytes past the declared size, or a whole upload that is not a video ('Tamanho ou formato inválido') */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13501,7 +13663,7 @@ export interface operations {
                     "application/json": components["schemas"]["UseTransaction"][];
                 };
             };
-            /** @description A parameter is not a number */
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13560,7 +13722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Address"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13619,6 +13781,15 @@ export interface operations {
                     "application/json": components["schemas"]["CouponPurchase"][];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No valid session, or the account is not activated */
             401: {
                 headers: {
@@ -13667,6 +13838,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SavedCard"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -13774,7 +13954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The amount out of bounds or past the balance; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description The amount out of bounds or past the balance; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13861,7 +14041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The CPF is not the member's, or the establishment is not of the member's station; or: A field is missing or has the wrong type */
+            /** @description The CPF is not the member's, or the establishment is not of the member's station; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13949,6 +14129,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoucherView"][];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No valid session, or the account is not activated */
             401: {
                 headers: {
@@ -13999,7 +14188,7 @@ export interface operations {
                     "application/json": components["schemas"]["WalletBalance"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14058,7 +14247,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14117,7 +14306,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14176,7 +14365,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberCardValidation"];
                 };
             };
-            /** @description The id is not a number */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14215,6 +14404,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MgmAnswer"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -14286,7 +14484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A field is missing or has the wrong type */
+            /** @description A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14336,6 +14534,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderCheck"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -14397,6 +14604,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoucherView"];
                 };
             };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description No valid session, or the account is not activated */
             401: {
                 headers: {
@@ -14454,6 +14670,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VoucherView"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -14588,7 +14813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A video not viewed yet; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description A video not viewed yet; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14693,7 +14918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A video not viewed yet; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description A video not viewed yet; outside the window, a date missing, the limit reached or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14738,7 +14963,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserVideo"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14792,7 +15017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Viewed claimed before 80% was played or faster than the video; locked behind a required video; bad ranges; outside the window or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description Viewed claimed before 80% was played or faster than the video; locked behind a required video; bad ranges; outside the window or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14837,7 +15062,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserVideo"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14891,7 +15116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Viewed claimed before 80% was played or faster than the video; locked behind a required video; bad ranges; outside the window or a prerequisite not done; or: A field is missing or has the wrong type */
+            /** @description Viewed claimed before 80% was played or faster than the video; locked behind a required video; bad ranges; outside the window or a prerequisite not done; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14930,6 +15155,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VideoAnswer"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -14998,6 +15232,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Making"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */

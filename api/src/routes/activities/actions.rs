@@ -2,8 +2,7 @@
 //! one activity, the name search, and `POST /raw-content-participation`, which records a
 //! raw content view through the participation rules and queues its credit with it.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
@@ -17,7 +16,7 @@ use utoipa_axum::routes;
 
 use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
 
@@ -47,12 +46,6 @@ pub(super) fn own_scope(
     } else {
         Ok(())
     }
-}
-
-pub(super) fn query<T>(query: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
-    query
-        .map(|Query(query)| query)
-        .map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))
 }
 
 pub(super) fn unavailable() -> ApiError {
@@ -97,10 +90,9 @@ struct ListQuery {
 async fn actions(
     State(state): State<AppState>,
     member: Member,
-    list: Result<Query<ListQuery>, QueryRejection>,
-    page: Result<Query<PageQuery>, QueryRejection>,
+    Query(list): Query<ListQuery>,
+    Query(page): Query<PageQuery>,
 ) -> ApiResult<CardsPage> {
-    let list = query(list)?;
     own_scope(member, list.station_id, list.user_id)?;
     let page = paging::page(page)?;
     let filter = Filter {
@@ -160,9 +152,8 @@ async fn action(
     State(state): State<AppState>,
     member: Member,
     Path(id): Path<i64>,
-    detail: Result<Query<DetailQuery>, QueryRejection>,
+    Query(detail): Query<DetailQuery>,
 ) -> ApiResult<Json<Activity>> {
-    let detail = query(detail)?;
     own_scope(member, None, detail.user_id)?;
     catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
         .await?
@@ -206,10 +197,9 @@ struct SearchQuery {
 async fn actions_by_name(
     State(state): State<AppState>,
     member: Member,
-    search: Result<Query<SearchQuery>, QueryRejection>,
-    page: Result<Query<PageQuery>, QueryRejection>,
+    Query(search): Query<SearchQuery>,
+    Query(page): Query<PageQuery>,
 ) -> ApiResult<CardsPage> {
-    let search = query(search)?;
     own_scope(member, search.station_id, search.user_id)?;
     let page = paging::page(page)?;
     let term = search.name.as_deref().map(str::trim).unwrap_or_default();

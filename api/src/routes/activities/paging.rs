@@ -1,8 +1,6 @@
 //! `limit` and `offset` of the activities' lists, and the `X-Total-Count` header their
 //! answers carry (docs/api-activities.md, "Paging").
 
-use axum::extract::Query;
-use axum::extract::rejection::QueryRejection;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use domain::activities::catalogue::{ActivityCard, Listed, Page, PageRefused};
@@ -23,8 +21,7 @@ pub(super) struct PageQuery {
 
 /// The page a list call asks for: without `limit`, the whole list (from `offset`, 0 by
 /// default). A bad value is 400 with its parameter's message.
-pub(super) fn page(query: Result<Query<PageQuery>, QueryRejection>) -> ApiResult<Page> {
-    let query = super::actions::query(query)?;
+pub(super) fn page(query: PageQuery) -> ApiResult<Page> {
     let number = |value: Option<String>, refused: PageRefused| {
         value
             .map(|value| value.trim().parse::<i64>().map_err(|_| refused))

@@ -1,8 +1,7 @@
 //! What visitors see without a token (docs/api-activities.md): a station's public
 //! activities, one of them, and the feedback animations.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
@@ -11,10 +10,10 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::{query, unavailable};
+use super::actions::unavailable;
 use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
 
 pub const STATION_NOT_FOUND: &str = "Estação não encontrada";
@@ -60,10 +59,9 @@ struct PublicListQuery {
 async fn public_actions(
     State(state): State<AppState>,
     Path(station_id): Path<i64>,
-    list: Result<Query<PublicListQuery>, QueryRejection>,
-    page: Result<Query<PageQuery>, QueryRejection>,
+    Query(list): Query<PublicListQuery>,
+    Query(page): Query<PageQuery>,
 ) -> ApiResult<CardsPage> {
-    let list = query(list)?;
     let page = paging::page(page)?;
     let filter = Filter {
         featured: list.featured == Some(1),

@@ -2,7 +2,7 @@
 //! surveys"): the research without its key, answers saved one by one (a quiz's judged),
 //! file answers, the submissions with their credit, the poll's results and the quiz list.
 
-use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::research::{
@@ -19,7 +19,7 @@ use utoipa_axum::routes;
 
 use super::actions::{self, unavailable};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Multipart, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
 use crate::upload_form;
@@ -170,7 +170,7 @@ async fn save_file_answer(
     State(state): State<AppState>,
     member: Member,
     Path((id, question_id)): Path<(i64, i64)>,
-    multipart: Multipart,
+    Multipart(multipart): Multipart,
 ) -> ApiResult<Json<AnswerState>> {
     // The rules first, so a member who may not answer stores nothing.
     let question = {
@@ -375,7 +375,7 @@ async fn answer_survey(
     params(("id" = i64, Path, description = "The research")),
     responses(
         (status = 200, description = "The results", body = PollResults),
-        (status = 403, description = "The caller has not answered it", body = ErrorMessage),
+        (status = 403, description = "The caller has not answered it", body = Messages),
         (status = 404, description = "Unknown, unpublished, another station's or not a poll with a chart", body = ErrorMessage),
     )
 )]
@@ -406,7 +406,7 @@ async fn poll_results(
     params(("id" = i64, Path, description = "The caller's station")),
     responses(
         (status = 200, description = "The quizzes", body = [QuizCard]),
-        (status = 403, description = "Another station", body = ErrorMessage),
+        (status = 403, description = "Another station", body = Messages),
     )
 )]
 async fn quizzes(

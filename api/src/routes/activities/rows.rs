@@ -1,17 +1,16 @@
 //! The home's rows (docs/api-activities.md): journeys, now playing, and categories, each
 //! with the published activities of the caller's station in it.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use domain::activities::rows::{self, Journey, NowPlaying, ParticipantCategory};
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::{own_scope, query};
+use super::actions::own_scope;
 use super::paging::{self, PageQuery};
 use crate::error::{ApiResult, Messages};
-use crate::extract::Json;
+use crate::extract::{Json, Query};
 use crate::member::Member;
 use crate::state::AppState;
 
@@ -94,10 +93,9 @@ struct CategoriesQuery {
 async fn participant_categories(
     State(state): State<AppState>,
     member: Member,
-    categories: Result<Query<CategoriesQuery>, QueryRejection>,
-    page: Result<Query<PageQuery>, QueryRejection>,
+    Query(categories): Query<CategoriesQuery>,
+    Query(page): Query<PageQuery>,
 ) -> ApiResult<Json<Vec<ParticipantCategory>>> {
-    let categories = query(categories)?;
     own_scope(member, categories.station_id, categories.user_id)?;
     let page = paging::page(page)?;
     let found = rows::categories(

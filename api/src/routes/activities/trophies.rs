@@ -1,15 +1,14 @@
 //! `GET /trophies/` (spec 001): the trophies the member holds.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use domain::activities::trophies::{self, MemberTrophy};
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::{own_scope, query};
+use super::actions::own_scope;
 use crate::error::{ApiResult, Messages};
-use crate::extract::Json;
+use crate::extract::{Json, Query};
 use crate::member::Member;
 use crate::state::AppState;
 
@@ -46,9 +45,8 @@ struct TrophiesQuery {
 async fn member_trophies(
     State(state): State<AppState>,
     member: Member,
-    scope: Result<Query<TrophiesQuery>, QueryRejection>,
+    Query(scope): Query<TrophiesQuery>,
 ) -> ApiResult<Json<Vec<MemberTrophy>>> {
-    let scope = query(scope)?;
     own_scope(member, scope.station_id, scope.user_id)?;
     Ok(Json(trophies::held(&state.db, member.user_id).await?))
 }

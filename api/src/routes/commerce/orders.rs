@@ -2,8 +2,7 @@
 //! `GET /product-orders/?where[id]={id}` (a list of one, as the spec reads its first
 //! element).
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::order_view::{self, Order};
 use serde::Deserialize;
@@ -12,7 +11,7 @@ use utoipa_axum::routes;
 
 use super::own;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query};
 use crate::member::Member;
 use crate::state::AppState;
 
@@ -67,10 +66,8 @@ struct OrderQuery {
 async fn order_by_id(
     State(state): State<AppState>,
     member: Member,
-    query: Result<Query<OrderQuery>, QueryRejection>,
+    Query(query): Query<OrderQuery>,
 ) -> ApiResult<Json<Vec<Order>>> {
-    let Query(query) =
-        query.map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))?;
     let mut conn = state.db.acquire().await?;
     // Another member's order is answered as missing, so its id is not confirmed.
     let order = order_view::order(&mut conn, member.station_id, query.id)

@@ -4,7 +4,6 @@
 //! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`), and the
 //! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
 
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use chrono::Utc;
@@ -27,7 +26,7 @@ use utoipa_axum::routes;
 
 use super::{own, whole};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, RawBody};
 use crate::member::Member;
 use crate::routes::ROUTE_NOT_FOUND;
 use crate::state::AppState;
@@ -75,7 +74,7 @@ async fn webhook(
     State(state): State<AppState>,
     Path(provider): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> ApiResult<Json<Received>> {
     if provider != state.gateway.provider() {
         return Err(ApiError::not_found(UNKNOWN_PROVIDER));

@@ -2,8 +2,7 @@
 //! (`GET /posts/{station}`) and the spec's growing limit (`GET /posts-limit/...`),
 //! publishing text, image and video posts, the author's delete, and members' reports.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use domain::feed::posts::{self, Author, Cursor, FeedPage, NotDeleted, NotPosted, Post};
@@ -17,7 +16,7 @@ use utoipa_axum::routes;
 
 use super::videos::VideoAnswer;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query, bad_parameter};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
@@ -126,10 +125,6 @@ struct PageQuery {
     limit: Option<String>,
 }
 
-fn bad_parameter() -> ApiError {
-    ApiError::BadRequest("Parâmetro inválido na URL".into())
-}
-
 /// The feed, newest first, a page at a time
 ///
 /// A page after `next` holds only posts older than the last one answered, so posts
@@ -155,9 +150,8 @@ async fn feed_posts_page(
     State(state): State<AppState>,
     member: Member,
     Path(station_id): Path<i64>,
-    query: Result<Query<PageQuery>, QueryRejection>,
+    Query(query): Query<PageQuery>,
 ) -> ApiResult<Json<FeedPageAnswer>> {
-    let Query(query) = query.map_err(|_| bad_parameter())?;
     let before = query
         .before
         .filter(|before| !before.trim().is_empty())

@@ -2,7 +2,7 @@
 //! stored re-encoded and public) and `POST /files/actions` (a document, stored privately).
 //! Both are typed by content and count against one per-member limit.
 
-use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use domain::feed::uploads::{self, ImageRefused, MAX_DOCUMENT_BYTES};
 use domain::infra::objects::Objects;
@@ -13,7 +13,7 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, Messages};
-use crate::extract::Json;
+use crate::extract::{Json, Multipart};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
@@ -124,7 +124,7 @@ struct UploadedFile {
 async fn upload_document(
     State(state): State<AppState>,
     member: Member,
-    multipart: Multipart,
+    Multipart(multipart): Multipart,
 ) -> ApiResult<(StatusCode, Json<UploadedFile>)> {
     throttle::<Attachments>(&state, &member).await?;
     let (bytes, name) = upload_form::read_file(multipart, MAX_DOCUMENT_BYTES).await?;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use domain::feed::videos::{
@@ -25,7 +25,7 @@ use utoipa_axum::routes;
 
 use super::uploads::FileForm;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Multipart, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::member_throttle::TOO_MANY_ACTIONS;
 use crate::state::AppState;
@@ -204,7 +204,7 @@ impl Drop for Receiving {
 async fn upload_video(
     State(state): State<AppState>,
     member: Member,
-    mut multipart: Multipart,
+    Multipart(mut multipart): Multipart,
 ) -> ApiResult<Response> {
     let (mut field, name) = file_field!(multipart)?;
     let area = videos::upload_area(&state.config);

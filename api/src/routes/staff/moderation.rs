@@ -2,8 +2,7 @@
 //! (docs/api-feed.md, "Moderation"): keep shows it again, hide keeps it hidden, remove
 //! takes it away for good. Viewers read; support decides, audited with the decision.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::feed::posts::Author;
 use domain::feed::reports::{self, ContentKind, Decision, ReportState, ReportedItem};
@@ -14,9 +13,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::ops::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page, query};
+use super::ops::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page};
 use crate::error::{ApiError, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query};
 use crate::routes::feed::videos::VideoAnswer;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
@@ -119,9 +118,8 @@ struct ListParams {
 async fn list_reported_content(
     State(state): State<AppState>,
     staff: Staff,
-    params: Result<Query<ListParams>, QueryRejection>,
+    Query(params): Query<ListParams>,
 ) -> OpsResult<Json<ReportedList>> {
-    let params = query(params)?;
     let mut messages = Vec::new();
     let station_id = given(params.station_id).and_then(|id| {
         id.parse::<i64>()

@@ -2,8 +2,7 @@
 //! the audit log in their grant's scope; `support` staff act, and each action commits with
 //! its `staff_audit` row in one transaction.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use domain::staff::{self, AuditEntry, Role, Scope, StationOverview};
@@ -19,7 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorMessage, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query};
 use crate::routes::jobs::state::JOB_NOT_FOUND;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
@@ -276,12 +275,6 @@ pub(super) fn invalid_if_any(messages: Vec<&'static str>) -> OpsResult<()> {
     }
 }
 
-pub(super) fn query<T>(query: Result<Query<T>, QueryRejection>) -> OpsResult<T> {
-    query
-        .map(|Query(value)| value)
-        .map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()).into())
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 struct JobList {
     jobs: Vec<JobSummary>,
@@ -325,9 +318,8 @@ fn parse_cursor(before: Option<String>, messages: &mut Vec<&'static str>) -> Opt
 async fn list_jobs(
     State(state): State<AppState>,
     staff: Staff,
-    params: Result<Query<ListParams>, QueryRejection>,
+    Query(mut params): Query<ListParams>,
 ) -> OpsResult<Json<JobList>> {
-    let mut params = query(params)?;
     let mut messages = Vec::new();
     let (_, per_page) = parse_page(None, params.per_page.take(), &mut messages);
     let before = parse_cursor(params.before.take(), &mut messages);
@@ -381,10 +373,10 @@ struct RerunnableCount {
 async fn count_rerunnable(
     State(state): State<AppState>,
     staff: Staff,
-    params: Result<Query<ListParams>, QueryRejection>,
+    Query(params): Query<ListParams>,
 ) -> OpsResult<Json<RerunnableCount>> {
     let mut messages = Vec::new();
-    let filter = parse_filter(query(params)?, &mut messages);
+    let filter = parse_filter(params, &mut messages);
     invalid_if_any(messages)?;
     let rerunnable = console::count_rerunnable(&state.db, staff.scope(), &filter).await?;
     Ok(Json(RerunnableCount { rerunnable }))
@@ -666,9 +658,8 @@ struct AuditList {
 async fn audit(
     State(state): State<AppState>,
     staff: Staff,
-    params: Result<Query<AuditParams>, QueryRejection>,
+    Query(params): Query<AuditParams>,
 ) -> OpsResult<Json<AuditList>> {
-    let params = query(params)?;
     let mut messages = Vec::new();
     let (page, per_page) = parse_page(params.page, params.per_page, &mut messages);
     invalid_if_any(messages)?;

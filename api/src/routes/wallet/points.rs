@@ -3,8 +3,7 @@
 //! completed. The credits other areas' events earn are enqueued by `jobs::kinds::PointsCredit`
 //! in each event's own transaction.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::wallet::ledger::{
     self, CreditLine, LotState, Points, SourceKind, SpendKind, SpendLine,
@@ -18,7 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, Messages};
-use crate::extract::{Json, Path};
+use crate::extract::{Json, Path, Query};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
 
@@ -92,11 +91,9 @@ struct StatementQuery {
 }
 
 impl StatementQuery {
-    fn parse(query: Result<Query<Self>, QueryRejection>, member: Member) -> ApiResult<(i64, i64)> {
-        let Query(query) =
-            query.map_err(|_| ApiError::BadRequest("Parâmetro inválido na URL".into()))?;
-        let user_id = own(member, query.user_id.unwrap_or(member.user_id))?;
-        Ok((user_id, query.page.unwrap_or(1).max(1)))
+    fn parse(self, member: Member) -> ApiResult<(i64, i64)> {
+        let user_id = own(member, self.user_id.unwrap_or(member.user_id))?;
+        Ok((user_id, self.page.unwrap_or(1).max(1)))
     }
 }
 
@@ -195,9 +192,9 @@ fn ledger_error(err: ledger::LedgerError) -> ApiError {
 async fn earn_transactions(
     State(state): State<AppState>,
     member: Member,
-    query: Result<Query<StatementQuery>, QueryRejection>,
+    Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<EarnTransaction>>> {
-    let (user_id, page) = StatementQuery::parse(query, member)?;
+    let (user_id, page) = query.parse(member)?;
     let lines = ledger::credits(&state.db, user_id, page)
         .await
         .map_err(ledger_error)?;
@@ -223,9 +220,9 @@ async fn earn_transactions(
 async fn use_transactions(
     State(state): State<AppState>,
     member: Member,
-    query: Result<Query<StatementQuery>, QueryRejection>,
+    Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<UseTransaction>>> {
-    let (user_id, page) = StatementQuery::parse(query, member)?;
+    let (user_id, page) = query.parse(member)?;
     let lines = ledger::spends(&state.db, user_id, page)
         .await
         .map_err(ledger_error)?;
