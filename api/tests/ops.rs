@@ -1040,3 +1040,29 @@ async fn the_list_filters_by_time_and_pages_and_rejects_bad_values(db: PgPool) {
     assert_eq!(bulk_bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(bulk_bad.json(), json!({ "messages": ["Estado inválido."] }));
 }
+
+/// Found by the contract fuzzer: a bulk rerun whose filter names no station (staff of every
+/// station may type any id) matches nothing and is still audited, without a station,
+/// instead of failing on the audit's reference to the station (500).
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn an_empty_bulk_rerun_of_an_unknown_station_is_audited_without_it(db: PgPool) {
+    let w = world(&db).await;
+
+    let answer = post_body(
+        &w.app,
+        "/api/ops/jobs/rerun",
+        &w.support,
+        json!({ "expected": 0, "filter": { "station_id": 999_999 } }),
+    )
+    .await;
+
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(answer.json()["rerun"], 0);
+    let entries = audit(&w.app, &w.support).await;
+    let entry = entries
+        .iter()
+        .find(|entry| entry["action"] == "jobs.rerun")
+        .expect("the empty rerun is audited");
+    assert_eq!(entry["station_id"], Value::Null, "{entry}");
+    assert_eq!(entry["details"]["filter"]["station_id"], 999_999, "{entry}");
+}

@@ -107,7 +107,15 @@ pub async fn rerun_matching(
             .push(job.id.clone());
     }
     if by_station.is_empty() {
-        by_station.insert(actor.scope.station_id().or(filter.station_id), Vec::new());
+        // Staff of every station may filter by any id: one that names no station stays in
+        // the entry's details only, as the audit's station must be one.
+        let filtered = match filter.station_id {
+            Some(id) => domain::stations::station::find(&mut *tx, id)
+                .await?
+                .map(|_| id),
+            None => None,
+        };
+        by_station.insert(actor.scope.station_id().or(filtered), Vec::new());
     }
     for (station_id, job_ids) in &by_station {
         // `count` is the entry's share, `total` the whole action's.
