@@ -147,6 +147,18 @@ async fn every_documented_route_is_answered_by_the_router(db: PgPool) {
                 operation["responses"][code].is_object(),
                 "{method} {path} does not document its guard's {code}"
             );
+        } else if required
+            .is_some_and(|alternatives| alternatives.contains(&Value::Object(Default::default())))
+        {
+            // `{}` among the alternatives: the token is optional, and its absence is no refusal.
+            assert!(
+                !matches!(
+                    answer.status,
+                    StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+                ),
+                "{method} {uri} declares its token optional but refuses a call without one ({})",
+                answer.status
+            );
         } else if guard.is_none()
             && matches!(
                 answer.status,

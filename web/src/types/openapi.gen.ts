@@ -13551,9 +13551,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The bytes, as they are */
+        requestBody?: {
             content: {
-                "application/offset+octet-stream": number[];
+                "application/offset+octet-stream": unknown;
             };
         };
         responses: {

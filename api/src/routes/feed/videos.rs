@@ -337,7 +337,7 @@ async fn start_video_upload(
         ("id" = i64, Path, description = "The caller's upload"),
         ("Upload-Offset" = i64, Header, description = "The offset of these bytes: the upload's `received`"),
     ),
-    request_body(content = Vec<u8>, content_type = "application/offset+octet-stream"),
+    request_body(content_type = "application/offset+octet-stream", description = "The bytes, as they are"),
     responses(
         (status = 200, description = "Appended; `processing` once whole", body = VideoAnswer),
         (status = 400, description = "No `Upload-Offset`, or not a number", body = Messages),
