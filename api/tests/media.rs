@@ -55,6 +55,10 @@ async fn a_large_object_is_served_whole_or_a_chunk_per_range(db: PgPool) {
     let past = format!("bytes={size}-");
     let refused = call(&app, "GET", &url, None, &[("range", &past)]).await;
     assert_eq!(refused.status, StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(
+        refused.json(),
+        serde_json::json!({ "error": "O intervalo pedido começa depois do fim do arquivo" })
+    );
     assert_eq!(refused.headers["accept-ranges"], "bytes");
     assert_eq!(
         refused.headers["content-range"],

@@ -17,9 +17,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorMessage};
+use crate::extract::Json;
 use crate::state::AppState;
 
 const MEDIA_NOT_FOUND: &str = "Arquivo não encontrado";
+const RANGE_REFUSED: &str = "O intervalo pedido começa depois do fim do arquivo";
 
 /// A 206 carries at most this many bytes, whatever the range asked: a player asks for
 /// `bytes=0-` and then for what it still lacks, so one viewer never pins a whole video.
@@ -48,7 +50,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 200, description = "The object's bytes: an image (JPEG, PNG, WebP, GIF), a video (MP4) or JSON", content_type = "application/octet-stream"),
         (status = 206, description = "Part of the range asked for, with `Content-Range`", content_type = "application/octet-stream"),
         (status = 404, description = "No such object", body = ErrorMessage),
-        (status = 416, description = "The range starts past the object's end (`Content-Range: bytes */size`)"),
+        (status = 416, description = "The range starts past the object's end (`Content-Range: bytes */size`)", body = ErrorMessage),
     )
 )]
 async fn media(
@@ -76,6 +78,9 @@ async fn media(
                     let mut refused = (
                         StatusCode::RANGE_NOT_SATISFIABLE,
                         [(CONTENT_RANGE, format!("bytes */{size}"))],
+                        Json(ErrorMessage {
+                            error: RANGE_REFUSED.into(),
+                        }),
                     )
                         .into_response();
                     refused

@@ -9237,7 +9237,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
