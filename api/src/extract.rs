@@ -18,10 +18,8 @@ use crate::error::ApiError;
 
 /// A path or query parameter that cannot be read (wrong type, out of range, a NUL byte).
 pub const BAD_PARAMETER: &str = "Parâmetro inválido na URL";
-pub const JSON_EXPECTED: &str =
-    "Envie o corpo da requisição em JSON (Content-Type: application/json)";
-pub const FORM_EXPECTED: &str =
-    "Envie o arquivo em um formulário (Content-Type: multipart/form-data)";
+const JSON_EXPECTED: &str = "Envie o corpo da requisição em JSON (Content-Type: application/json)";
+const FORM_EXPECTED: &str = "Envie o arquivo em um formulário (Content-Type: multipart/form-data)";
 const BAD_FORM: &str = "Formulário inválido no corpo da requisição";
 const UNREADABLE_BODY: &str = "Não foi possível ler o corpo da requisição";
 
@@ -128,9 +126,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                 ApiError::BadRequest("JSON inválido no corpo da requisição".into())
             }
-            serde_json::error::Category::Io => {
-                ApiError::BadRequest("Não foi possível ler o corpo da requisição".into())
-            }
+            serde_json::error::Category::Io => ApiError::BadRequest(UNREADABLE_BODY.into()),
         }
     })
 }

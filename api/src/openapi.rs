@@ -276,83 +276,57 @@ fn add_shared_answers(operation: &mut Operation) {
             ParameterIn::Path | ParameterIn::Query
         )
     });
+    let reads = |mime: &str| {
+        operation
+            .request_body
+            .as_ref()
+            .is_some_and(|body| body.content.contains_key(mime))
+    };
+    let mut shared: Vec<(&str, String, &str)> = Vec::new();
     if reads_parameters {
-        add_answer(
-            operation,
-            "400",
-            &format!(
-                "A path or query parameter of the wrong type, out of range or holding a NUL \
-                 byte (\"{BAD_PARAMETER}\")"
+        let text = format!(
+            "A path or query parameter of the wrong type, out of range or holding a NUL byte \
+             (\"{BAD_PARAMETER}\")"
+        );
+        shared.push(("400", text, MESSAGES));
+    }
+    if reads("application/json") {
+        shared.extend([
+            ("400", "The body is not valid JSON".into(), MESSAGES),
+            (
+                "413",
+                "The body is larger than the route accepts".into(),
+                ERROR_MESSAGE,
             ),
-            MESSAGES,
-            Place::Last,
-        );
+            ("415", "The body is not `application/json`".into(), MESSAGES),
+            (
+                "422",
+                "A field is missing, has the wrong type or holds a NUL byte".into(),
+                MESSAGES,
+            ),
+        ]);
     }
-    let body_types: Vec<String> = operation
-        .request_body
-        .iter()
-        .flat_map(|body| body.content.keys().cloned())
-        .collect();
-    if body_types.iter().any(|mime| mime == "application/json") {
-        add_answer(
-            operation,
-            "400",
-            "The body is not valid JSON",
-            MESSAGES,
-            Place::Last,
-        );
-        add_answer(
-            operation,
-            "413",
-            "The body is larger than the route accepts",
-            ERROR_MESSAGE,
-            Place::Last,
-        );
-        add_answer(
-            operation,
-            "415",
-            "The body is not `application/json`",
-            MESSAGES,
-            Place::Last,
-        );
-        add_answer(
-            operation,
-            "422",
-            "A field is missing, has the wrong type or holds a NUL byte",
-            MESSAGES,
-            Place::Last,
-        );
+    if reads("multipart/form-data") {
+        let broken = format!("No `file` part, or a transfer broken mid-way (\"{UPLOAD_FAILED}\")");
+        shared.extend([
+            (
+                "400",
+                "The form cannot be read (no boundary)".into(),
+                MESSAGES,
+            ),
+            (
+                "415",
+                "The body is not `multipart/form-data`".into(),
+                MESSAGES,
+            ),
+            ("422", broken, MESSAGES),
+        ]);
     }
-    if body_types.iter().any(|mime| mime == "multipart/form-data") {
-        add_answer(
-            operation,
-            "400",
-            "The form cannot be read (no boundary)",
-            MESSAGES,
-            Place::Last,
-        );
-        add_answer(
-            operation,
-            "415",
-            "The body is not `multipart/form-data`",
-            MESSAGES,
-            Place::Last,
-        );
-        add_answer(
-            operation,
-            "422",
-            &format!("No `file` part, or a transfer broken mid-way (\"{UPLOAD_FAILED}\")"),
-            MESSAGES,
-            Place::Last,
-        );
+    let internal = format!("Internal error (always \"{INTERNAL_ERROR}\"; the cause is logged)");
+    shared.push(("500", internal, ERROR_MESSAGE));
+    for (status, description, schema) in shared {
+        add_answer(operation, status, &description, schema, Place::Last);
     }
-    add_answer(
-        operation,
-        "500",
-        &format!("Internal error (always \"{INTERNAL_ERROR}\"; the cause is logged)"),
-        ERROR_MESSAGE,
-        Place::Last,
-    );
 }
 
 const MESSAGES: &str = "Messages";
