@@ -13,7 +13,7 @@ use apalis::prelude::{
 use serde_json::Value;
 use sqlx::PgPool;
 
-use crate::backend::{self, Platform, QueueBackend, Retry};
+use crate::backend::{self, Hold, Platform, QueueBackend, Retry};
 use crate::cron::{self, Schedule};
 use crate::job::{Envelope, Job, JobContext, JobError, Outcome, Services};
 use crate::kinds;
@@ -189,12 +189,14 @@ async fn execute<J: Job>(
     attempt: Attempt,
     id: TaskId,
     worker: WorkerContext,
+    hold: Data<Hold>,
     services: Data<Arc<Services>>,
 ) -> Result<Value, BoxDynError> {
     let ctx = JobContext {
         id: id.to_string(),
         attempt: u32::try_from(attempt.current()).unwrap_or(u32::MAX),
         worker: worker.name().to_string(),
+        taken_at: Some(hold.lock_at),
         services: Arc::clone(&services),
     };
     let outcome = match Envelope::<J>::open(payload) {
@@ -300,6 +302,7 @@ mod tests {
             id: "01J00000000000000000000000".into(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: Services::new(
                 PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy pool"),
                 config,

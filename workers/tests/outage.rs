@@ -1,17 +1,21 @@
 //! Real `workers` processes through database outages, on a PostgreSQL cluster of the test's
-//! own (`testkit::postgres`; the shared server must never go down): it stops while a
-//! process starts, and another process starts while it is down; it stops for longer than
-//! the rescue window under two processes with jobs flowing; it stops while a result is
-//! being written, and while a cron tick is being enqueued. The processes outlive it all,
-//! every job finishes, and nothing happens twice.
+//! own (`testkit::postgres`; the shared server must never go down): the database crashes
+//! while a `mail.send` job is sending; it stops while a process starts, and another
+//! process starts while it is down; it stops for longer than the rescue window under two
+//! processes with jobs flowing; it stops while a result is being written, and while a cron
+//! tick is being enqueued. The processes outlive it all, every job finishes, and nothing
+//! happens twice.
 
 mod common;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use common::{Worker, eventually};
-use jobs::kinds::Canary;
+use domain::infra::mail::OutgoingMail;
+use jobs::kinds::{Canary, MailSend};
 use jobs::{Enqueue, JobState, JobView};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
@@ -37,6 +41,87 @@ async fn migrated(cluster: &Cluster) -> PgPool {
 /// The job as its owner would read it; `None` while the database is away.
 async fn job(db: &PgPool, id: &str) -> Option<JobView> {
     jobs::state::find(db, id).await.ok().flatten()
+}
+
+fn activation_code() -> MailSend {
+    MailSend::new(OutgoingMail {
+        from: "Clube <nao-responda@clube.example.com>".into(),
+        to: "ana@example.com".into(),
+        subject: "Seu código de ativação".into(),
+        html: "<p>Seu código: 482913</p>".into(),
+        text: "Seu código: 482913".into(),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_sent_as_the_database_crashes_goes_out_once_and_is_recorded() {
+    // Commits that do not wait for the WAL flush (the fetch's) reach the disk within
+    // wal_writer_delay, 200 ms by default; 10 s makes sure the crash below falls in that
+    // window, as it may in production.
+    let cluster = Cluster::start(&[("wal_writer_delay", "10s")]);
+    let db = migrated(&cluster).await;
+    let holding = Arc::new(AtomicBool::new(true));
+    let held = holding.clone();
+    let (port, mut inbox) = testkit::smtp::serve_switchable(
+        0,
+        "250 2.1.5 Ok",
+        || false,
+        move || held.load(Ordering::SeqCst),
+    )
+    .await
+    .expect("SMTP listener");
+    let smtp_url = format!("smtp://127.0.0.1:{port}");
+    let mut worker = Worker::start(&cluster.url(DATABASE), &[("FILIA_SMTP_URL", &smtp_url)]);
+
+    let id = Enqueue::new(activation_code())
+        .commit(&db)
+        .await
+        .expect("enqueue")
+        .id;
+    // The listener has the message and keeps its reply back: the worker cannot know yet
+    // that it went out when the database crashes.
+    let message = tokio::time::timeout(Duration::from_secs(30), inbox.recv())
+        .await
+        .expect("the job sends its message")
+        .expect("one message");
+    assert!(String::from_utf8_lossy(&message.data).contains("482913"));
+    cluster.crash();
+    holding.store(false, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    worker.assert_alive("while the database was down");
+    cluster.start_again();
+
+    let done = eventually(Duration::from_secs(40), "the job settles", async || {
+        job(&db, &id).await.filter(|view| view.state.is_final())
+    })
+    .await;
+    // A second run would come within the poll (1 s) and the rescue window: none comes.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(inbox.try_recv().is_err(), "the message was sent twice");
+    assert_eq!(
+        done.state,
+        JobState::Succeeded,
+        "{done:?}\n{}",
+        worker.log()
+    );
+    assert_eq!(done.attempts, 1, "{done:?}");
+    assert_eq!(
+        done.result,
+        Some(serde_json::json!({ "to": "ana@example.com" }))
+    );
+    let stored: serde_json::Value = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb FROM apalis.jobs WHERE id = $1",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("payload");
+    assert_eq!(stored["args"]["delivered"], true, "{stored}");
+    assert!(
+        !stored.to_string().contains("482913"),
+        "the code stays at rest: {stored}"
+    );
+    worker.assert_alive("after the outage");
 }
 
 /// The first process meets the outage while it declares its queues (held up by a lock the

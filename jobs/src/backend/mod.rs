@@ -31,7 +31,8 @@ use sqlx::PgPool;
 use tokio::sync::{Semaphore, mpsc, watch};
 
 use self::ack::{Acks, Completion};
-use self::fetch::{Fetcher, Hold, Slots};
+pub(crate) use self::fetch::Hold;
+use self::fetch::{Fetcher, Slots};
 use self::liveness::Registry;
 use self::wakeup::Wakeups;
 
@@ -194,6 +195,32 @@ pub(crate) fn database_away(err: &sqlx::Error) -> bool {
                 || matches!(&*code, "57P01" | "57P02" | "57P03")
         }),
         _ => false,
+    }
+}
+
+/// Runs `attempt` until it succeeds, fails for another reason than the database being
+/// away, or `patience` has passed, waiting [`Retry`]'s delays in between: for a job's own
+/// bookkeeping that should ride out a short outage instead of failing its attempt.
+pub(crate) async fn while_away<T, F>(
+    patience: Duration,
+    mut attempt: impl FnMut() -> F,
+) -> sqlx::Result<T>
+where
+    F: std::future::Future<Output = sqlx::Result<T>>,
+{
+    let deadline = tokio::time::Instant::now() + patience;
+    let mut retry = Retry::new();
+    loop {
+        match attempt().await {
+            Err(err) if database_away(&err) => {
+                let delay = retry.delay();
+                if tokio::time::Instant::now() + delay > deadline {
+                    return Err(err);
+                }
+                tokio::time::sleep(delay).await;
+            }
+            done => return done,
+        }
     }
 }
 
