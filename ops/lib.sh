@@ -21,7 +21,8 @@ as_root() {
 }
 
 # Debian packages the platform needs, by the command that shows each is there: browsers
-# for tests, ffmpeg for videos, poppler for checking PDFs, PostgreSQL and Redis clients.
+# for tests, ffmpeg for videos, poppler for checking PDFs, PostgreSQL and Redis clients
+# (and PostgreSQL's server binaries, which the outage tests run).
 # Lato, the font receipts and vouchers are written in, shows by its file (unless
 # FILIA_PDF_FONT_DIR points the PDFs at a copy of the font elsewhere).
 ensure_packages() {
@@ -33,6 +34,9 @@ ensure_packages() {
     command -v "${entry%%:*}" >/dev/null || missing+=("${entry##*:}")
   done
   [ -f "${FILIA_PDF_FONT_DIR:-/usr/share/fonts/truetype/lato}/Lato-Regular.ttf" ] || missing+=(fonts-lato)
+  # The outage tests start a cluster of their own (testkit::postgres), whatever server
+  # DATABASE_URL points at.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
   if [ ${#missing[@]} -gt 0 ]; then
     mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
     say "installing ${missing[*]}"

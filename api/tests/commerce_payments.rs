@@ -227,6 +227,7 @@ async fn run_jobs<J: Job + DeserializeOwned>(db: &PgPool, queue: &str, all: bool
             id: id.clone(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: services.clone(),
         };
         results.push(job.run(context).await.expect("job"));
@@ -1062,6 +1063,7 @@ async fn sandbox_deliver_posts_the_outbox_to_the_running_api(db: PgPool) {
             id: queued[0].0.clone(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services,
         })
         .await

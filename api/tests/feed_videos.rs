@@ -190,6 +190,7 @@ impl World {
             id: job_id.to_string(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services,
         };
         let seen = Arc::new(std::sync::Mutex::new(Vec::new()));

@@ -125,6 +125,7 @@ impl World {
                 id: format!("test-{index}"),
                 attempt: 1,
                 worker: "test".into(),
+                taken_at: None,
                 services: services.clone(),
             };
             job.run(context)

@@ -54,6 +54,7 @@ async fn run_credit_jobs(db: &PgPool) -> usize {
             id: id.clone(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: services.clone(),
         };
         job.run(context).await.expect("credit job");

@@ -13,6 +13,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use sqlx::PgPool;
 use tokio::sync::watch;
 
+use crate::backend::Retry;
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::Job;
 
@@ -113,14 +114,25 @@ async fn tick(db: PgPool, schedule: Schedule, mut stopped: watch::Receiver<bool>
             () = tokio::time::sleep(wait) => {}
             _ = stopped.changed() => return,
         }
-        match schedule.fire(&db, next).await {
-            Ok(job) if job.created => {
-                tracing::info!(schedule = schedule.name, %next, job = %job.id, "cron tick enqueued");
+        // Tried until the database takes it: the tick's key makes a late or repeated
+        // enqueue one job. Ticks that fell due meanwhile are not made up for (the next one
+        // is counted from now): each schedule's job looks at the time it runs.
+        let mut retry = Retry::new();
+        loop {
+            match schedule.fire(&db, next).await {
+                Ok(job) if job.created => {
+                    tracing::info!(schedule = schedule.name, %next, job = %job.id, "cron tick enqueued");
+                }
+                Ok(_) => tracing::debug!(schedule = schedule.name, %next, "tick already enqueued"),
+                Err(err) => {
+                    tracing::warn!(schedule = schedule.name, %next, error = %domain::infra::telemetry::Loggable(&err), "cron tick not enqueued; trying again");
+                    tokio::select! {
+                        () = tokio::time::sleep(retry.delay()) => continue,
+                        _ = stopped.changed() => return,
+                    }
+                }
             }
-            Ok(_) => tracing::debug!(schedule = schedule.name, %next, "tick already enqueued"),
-            Err(err) => {
-                tracing::warn!(schedule = schedule.name, %next, error = %domain::infra::telemetry::Loggable(&err), "cron tick not enqueued");
-            }
+            break;
         }
     }
 }

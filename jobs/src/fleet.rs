@@ -13,7 +13,7 @@ use apalis::prelude::{
 use serde_json::Value;
 use sqlx::PgPool;
 
-use crate::backend::{self, Platform, QueueBackend};
+use crate::backend::{self, Hold, Platform, QueueBackend, Retry};
 use crate::cron::{self, Schedule};
 use crate::job::{Envelope, Job, JobContext, JobError, Outcome, Services};
 use crate::kinds;
@@ -63,11 +63,27 @@ pub async fn run(
         std::process::id()
     );
     let db = services.db.clone();
+    // The signal may come while the fleet still waits for the database.
+    let (signal, mut signalled) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = signal.send(true);
+    });
     let poll = Duration::from_secs(services.config.job_poll_seconds);
     let (platform, platform_running) = Platform::start(db.clone(), poll);
     let fleet = kinds::register_all(Fleet::new(services.clone(), instance.clone(), platform));
     let backoff_scale = services.config.job_backoff_scale;
-    declare_queues(&db, &fleet.queues, backoff_scale).await?;
+    let mut retry = Retry::new();
+    while let Err(err) = declare_queues(&db, &fleet.queues, backoff_scale).await {
+        tracing::warn!(error = %domain::infra::telemetry::Loggable(&err), "could not declare the queues; waiting for the database");
+        tokio::select! {
+            () = tokio::time::sleep(retry.delay()) => {}
+            () = until_signalled(&mut signalled) => {
+                platform_running.stop(&instance).await;
+                return Ok(());
+            }
+        }
+    }
     let (stop_cron, cron_stopped) = tokio::sync::watch::channel(false);
     let ticker = tokio::spawn(cron::tick_forever(db.clone(), schedules, cron_stopped));
 
@@ -80,7 +96,7 @@ pub async fn run(
         })
         .shutdown_timeout(SHUTDOWN_GRACE)
         .run_with_signal(async move {
-            shutdown.await;
+            until_signalled(&mut signalled).await;
             tracing::info!("shutting down: finishing running jobs");
             Ok(())
         })
@@ -90,6 +106,12 @@ pub async fn run(
     let _ = ticker.await;
     platform_running.stop(&instance).await;
     result.map_err(Into::into)
+}
+
+/// Resolves once the shutdown signal has come.
+async fn until_signalled(signalled: &mut tokio::sync::watch::Receiver<bool>) {
+    // Only an error when the sender is gone, which it never is before it has signalled.
+    let _ = signalled.wait_for(|signalled| *signalled).await;
 }
 
 /// A fleet running on the current runtime, for embedding it in another process (tests).
@@ -167,12 +189,14 @@ async fn execute<J: Job>(
     attempt: Attempt,
     id: TaskId,
     worker: WorkerContext,
+    hold: Data<Hold>,
     services: Data<Arc<Services>>,
 ) -> Result<Value, BoxDynError> {
     let ctx = JobContext {
         id: id.to_string(),
         attempt: u32::try_from(attempt.current()).unwrap_or(u32::MAX),
         worker: worker.name().to_string(),
+        taken_at: Some(hold.lock_at),
         services: Arc::clone(&services),
     };
     let outcome = match Envelope::<J>::open(payload) {
@@ -278,6 +302,7 @@ mod tests {
             id: "01J00000000000000000000000".into(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: Services::new(
                 PgPool::connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("lazy pool"),
                 config,

@@ -6,6 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -72,7 +73,23 @@ pub struct JobContext {
     pub attempt: u32,
     /// The apalis worker that holds the job (`queue@host:pid#restarts`).
     pub worker: String,
+    /// When the worker took the job for this attempt: with `worker`, the hold this run
+    /// works under (a job taken again after a lost fetch or a rescue has a newer one).
+    /// `None` for a handler run outside the fleet (a test).
+    pub taken_at: Option<DateTime<Utc>>,
     pub services: Arc<Services>,
+}
+
+/// What [`JobContext::begin_effect`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Marked now: this run makes the effect.
+    Begun,
+    /// A run of this job began it then and settled nothing: it may have happened.
+    BegunBefore(DateTime<Utc>),
+    /// The job is no longer held under this run's hold (taken again since): the run that
+    /// holds it decides, and this one leaves it alone.
+    NotHeld,
 }
 
 impl JobContext {
@@ -90,6 +107,67 @@ impl JobContext {
         .bind(i16::from(percent.min(100)))
         .execute(self.db())
         .await?;
+        Ok(())
+    }
+
+    /// Marks, durably, that this run begins an effect no key can make harmless twice (an
+    /// e-mail handed to an SMTP relay), while the run still holds the job. The mark's
+    /// commit waits for the WAL flush, whatever the session's setting: it must outlive a
+    /// database crash, and so does the fetch before it (the WAL is flushed in order), so
+    /// the job cannot reappear unfetched after a crash and be run again without the mark.
+    /// A re-run by staff clears it ([`crate::state::rerun_in`]).
+    pub async fn begin_effect(&self) -> sqlx::Result<Effect> {
+        let mut tx = self.db().begin().await?;
+        sqlx::query("SET LOCAL synchronous_commit = on")
+            .execute(&mut *tx)
+            .await?;
+        let held: Option<i32> = sqlx::query_scalar(
+            "SELECT 1 FROM apalis.jobs
+              WHERE id = $1
+                AND ($3::timestamptz IS NULL
+                     OR (status = 'Running' AND lock_by = $2 AND lock_at = $3))
+                FOR UPDATE",
+        )
+        .bind(&self.id)
+        .bind(&self.worker)
+        .bind(self.taken_at)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if held.is_none() {
+            return Ok(Effect::NotHeld);
+        }
+        // Each statement reads what is committed when it starts, so behind the job's lock
+        // a mark another run committed meanwhile is seen (a join in the locking statement
+        // would read the mark as it was before the wait).
+        let begun: Option<DateTime<Utc>> = sqlx::query_scalar(
+            "INSERT INTO job_records (job_id, effect_begun_at) VALUES ($1, now())
+             ON CONFLICT (job_id) DO UPDATE SET effect_begun_at = EXCLUDED.effect_begun_at
+                 WHERE job_records.effect_begun_at IS NULL
+             RETURNING effect_begun_at",
+        )
+        .bind(&self.id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let effect = match begun {
+            Some(_) => Effect::Begun,
+            None => Effect::BegunBefore(
+                sqlx::query_scalar("SELECT effect_begun_at FROM job_records WHERE job_id = $1")
+                    .bind(&self.id)
+                    .fetch_one(&mut *tx)
+                    .await?,
+            ),
+        };
+        tx.commit().await?;
+        Ok(effect)
+    }
+
+    /// The effect [`Self::begin_effect`] marked surely did not happen (refused before it
+    /// began): the mark goes, and a later run may make it.
+    pub async fn effect_not_made(&self) -> sqlx::Result<()> {
+        sqlx::query("UPDATE job_records SET effect_begun_at = NULL WHERE job_id = $1")
+            .bind(&self.id)
+            .execute(self.db())
+            .await?;
         Ok(())
     }
 }

@@ -17,5 +17,5 @@ pub mod kinds;
 pub mod state;
 
 pub use enqueue::{Enqueue, Enqueued, Owner};
-pub use job::{Backoff, Job, JobContext, JobError, Outcome, Services};
+pub use job::{Backoff, Effect, Job, JobContext, JobError, Outcome, Services};
 pub use state::{JobState, JobView};

@@ -255,6 +255,8 @@ pub async fn rerun_in(tx: &mut PgConnection, id: &str) -> sqlx::Result<Option<Jo
 
 /// Puts jobs back in their queue as if new (JOBS.md: plain SQL on apalis.jobs); their
 /// failures stay on record. The caller has locked them and checked they are re-runnable.
+/// A re-run is deliberate, so it also clears the mark of an effect a run began and never
+/// settled ([`crate::JobContext::begin_effect`]): the job does it again.
 pub(crate) async fn reset(tx: &mut PgConnection, ids: &[String]) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE apalis.jobs
@@ -266,8 +268,9 @@ pub(crate) async fn reset(tx: &mut PgConnection, ids: &[String]) -> sqlx::Result
     .execute(&mut *tx)
     .await?;
     sqlx::query(
-        "UPDATE job_records SET cancelled_at = NULL, progress = NULL
-         WHERE job_id = ANY($1) AND (cancelled_at IS NOT NULL OR progress IS NOT NULL)",
+        "UPDATE job_records SET cancelled_at = NULL, progress = NULL, effect_begun_at = NULL
+         WHERE job_id = ANY($1)
+           AND (cancelled_at IS NOT NULL OR progress IS NOT NULL OR effect_begun_at IS NOT NULL)",
     )
     .bind(ids)
     .execute(&mut *tx)

@@ -1,5 +1,7 @@
-//! `mail.send` through the fleet: delivered to a real SMTP listener on loopback, and retried
-//! when the server cannot be reached.
+//! `mail.send` through the fleet: delivered to a real SMTP listener on loopback, retried
+//! when the server cannot be reached, and never sent twice: not by a re-run of a delivered
+//! job, not by a run that finds a send begun and unsettled (until staff re-run it), not by
+//! two runs at once.
 
 mod common;
 
@@ -11,7 +13,7 @@ use domain::staff::Scope;
 use jobs::console::{self, Change};
 use jobs::fleet;
 use jobs::kinds::MailSend;
-use jobs::{Enqueue, JobState};
+use jobs::{Enqueue, Job, JobContext, JobState};
 use mail_parser::{MessageParser, MimeHeaders};
 use sqlx::PgPool;
 use testkit::smtp::start_sink;
@@ -118,6 +120,8 @@ async fn an_unreachable_smtp_server_is_a_retried_failure(db: PgPool) {
         .await
         .expect("failure recorded");
     assert!(detail.contains("unreachable"), "{detail}");
+    // Nothing went out: the mark is gone, so the next attempt sends.
+    assert_eq!(effect_begun_at(&db, &id).await, None);
     fleet.stop().await.expect("clean stop");
 }
 
@@ -181,4 +185,144 @@ async fn a_delivered_email_leaves_no_body_behind_and_is_never_sent_twice(db: PgP
     );
     assert!(inbox.try_recv().is_err(), "sent twice");
     fleet.stop().await.expect("clean stop");
+}
+
+/// What the member reads when a message may have gone out and is not sent again by itself.
+const MAY_HAVE_ARRIVED: &str = "O envio do e-mail foi interrompido e ele pode ter sido entregue; não será reenviado automaticamente.";
+
+/// When the job's last run began handing its message to the relay, if it did.
+async fn effect_begun_at(db: &PgPool, id: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    sqlx::query_scalar("SELECT effect_begun_at FROM job_records WHERE job_id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+        .expect("record")
+        .flatten()
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_send_begun_and_never_settled_is_not_repeated_until_staff_rerun_it(db: PgPool) {
+    let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
+    let id = enqueue(&db, welcome("ana@example.com")).await;
+    // A run began delivering, then its process died (or lost the database) before the
+    // outcome was recorded; the rescue put the job back with that attempt counted.
+    sqlx::query(
+        "INSERT INTO job_records (job_id, effect_begun_at) VALUES ($1, now() - interval '1 minute')
+         ON CONFLICT (job_id) DO UPDATE SET effect_begun_at = EXCLUDED.effect_begun_at",
+    )
+    .bind(&id)
+    .execute(&db)
+    .await
+    .expect("mark");
+    sqlx::query("UPDATE apalis.jobs SET attempts = 1 WHERE id = $1")
+        .bind(&id)
+        .execute(&db)
+        .await
+        .expect("one attempt lost");
+    let fleet = fleet::spawn(
+        services(&db, Some(&format!("smtp://127.0.0.1:{port}"))),
+        Vec::new(),
+    );
+
+    let failed = wait_for_state(&db, &id, JobState::Failed, Duration::from_secs(10)).await;
+    assert_eq!(failed.error.as_deref(), Some(MAY_HAVE_ARRIVED));
+    assert_eq!(
+        failed.attempts, 2,
+        "failed at once, without using the other attempts"
+    );
+    let detail: String = sqlx::query_scalar(
+        "SELECT detail FROM job_failures WHERE job_id = $1 ORDER BY id DESC LIMIT 1",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("failure recorded");
+    assert!(
+        detail.contains("re-run the job to send it again"),
+        "{detail}"
+    );
+    assert!(inbox.try_recv().is_err(), "sent again by itself");
+
+    // Staff decide the member should get it, knowing it may be a second copy.
+    let mut tx = db.begin().await.expect("tx");
+    let change = console::rerun(&mut tx, Scope::AllStations, &id)
+        .await
+        .expect("rerun");
+    assert!(matches!(change, Change::Done { .. }), "{change:?}");
+    tx.commit().await.expect("commit");
+    wait_for_state(&db, &id, JobState::Succeeded, Duration::from_secs(10)).await;
+    tokio::time::timeout(Duration::from_secs(5), inbox.recv())
+        .await
+        .expect("in time")
+        .expect("sent by the re-run");
+    assert!(inbox.try_recv().is_err(), "sent once");
+    fleet.stop().await.expect("clean stop");
+}
+
+/// Two runs of one job at the same moment (a fetch lost in a crash lets a second worker
+/// take a job the first still runs): one sends, the other finds the send begun.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn two_runs_of_one_mail_job_at_once_send_it_once(db: PgPool) {
+    let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
+    let services = services(&db, Some(&format!("smtp://127.0.0.1:{port}")));
+    let id = enqueue(&db, welcome("ana@example.com")).await;
+    let run = |worker: &str| {
+        let ctx = JobContext {
+            id: id.clone(),
+            attempt: 1,
+            worker: worker.into(),
+            taken_at: None,
+            services: services.clone(),
+        };
+        tokio::spawn(welcome("ana@example.com").run(ctx))
+    };
+    let (first, second) = (run("mail.send@a:1#0"), run("mail.send@b:2#0"));
+    let outcomes = [first.await.expect("run"), second.await.expect("run")];
+
+    let sent = outcomes.iter().filter(|outcome| outcome.is_ok()).count();
+    assert_eq!(sent, 1, "{outcomes:?}");
+    let refused = outcomes
+        .iter()
+        .find_map(|outcome| outcome.as_ref().err())
+        .expect("one refused");
+    assert_eq!(refused.summary, MAY_HAVE_ARRIVED);
+    tokio::time::timeout(Duration::from_secs(5), inbox.recv())
+        .await
+        .expect("in time")
+        .expect("one message");
+    assert!(inbox.try_recv().is_err(), "sent twice");
+}
+
+/// A run whose hold is gone (the job was taken again after a lost fetch) leaves the
+/// message to the run that holds the job now.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_run_that_no_longer_holds_its_job_sends_nothing(db: PgPool) {
+    let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
+    let id = enqueue(&db, welcome("ana@example.com")).await;
+    let taken_again: chrono::DateTime<chrono::Utc> = sqlx::query_scalar(
+        "UPDATE apalis.jobs SET status = 'Running', lock_by = 'mail.send@a:1#0', lock_at = now()
+         WHERE id = $1 RETURNING lock_at",
+    )
+    .bind(&id)
+    .fetch_one(&db)
+    .await
+    .expect("held");
+    let ctx = JobContext {
+        id: id.clone(),
+        attempt: 1,
+        worker: "mail.send@a:1#0".into(),
+        taken_at: Some(taken_again - chrono::Duration::seconds(5)),
+        services: services(&db, Some(&format!("smtp://127.0.0.1:{port}"))),
+    };
+
+    let outcome = welcome("ana@example.com")
+        .run(ctx)
+        .await
+        .expect("no failure");
+    assert_eq!(outcome["sent"], false, "{outcome}");
+    assert_eq!(effect_begun_at(&db, &id).await, None);
+    assert!(
+        inbox.try_recv().is_err(),
+        "sent by a run that lost its hold"
+    );
 }

@@ -59,6 +59,7 @@ impl Area {
             id: video.job_id.clone().expect("a job"),
             attempt,
             worker: "test".into(),
+            taken_at: None,
             services: self.services(db),
         }
     }
@@ -735,6 +736,7 @@ async fn the_cleanup_settles_abandoned_stuck_and_unposted_videos_and_leftovers(d
             id: "cleanup".into(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: area.services(&db),
         };
         UploadsCleanup::default().run(ctx).await.expect("cleanup")

@@ -1,9 +1,9 @@
 //! The worker fleet process. Run as many as you like, on one machine or many: they share
 //! the job queues in PostgreSQL. SIGTERM or SIGINT stops taking jobs, lets running ones
-//! finish and puts fetched-but-unstarted ones back.
+//! finish and puts fetched-but-unstarted ones back. A database that is down or goes away
+//! is waited for, at start as later: only a signal (or a bug) ends the process.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use jobs::Services;
 
@@ -28,7 +28,8 @@ async fn run(mut config: domain::Config) -> anyhow::Result<()> {
     config.database_max_connections = jobs::fleet::pool_size();
     let schedules =
         jobs::kinds::schedules(&|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
-    let db = connect_with_retry(&config).await?;
+    // Opened on first use: the fleet waits for the database however long it is away.
+    let db = domain::infra::db::connect_lazy(&config)?;
     let services = Services::new(db.clone(), config)?;
     jobs::fleet::run(
         services,
@@ -39,21 +40,4 @@ async fn run(mut config: domain::Config) -> anyhow::Result<()> {
     db.close().await;
     tracing::info!("worker process stopped");
     Ok(())
-}
-
-/// The database may still be starting when the fleet is (re)started; wait for it a while.
-async fn connect_with_retry(config: &domain::Config) -> anyhow::Result<sqlx::PgPool> {
-    let mut delay = Duration::from_millis(250);
-    for attempt in 1.. {
-        match domain::infra::db::connect(config).await {
-            Ok(db) => return Ok(db),
-            Err(err) if attempt < 8 => {
-                tracing::warn!(attempt, error = %err, "database not reachable yet");
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(Duration::from_secs(5));
-            }
-            Err(err) => return Err(err),
-        }
-    }
-    unreachable!("the loop returns")
 }

@@ -5,98 +5,17 @@
 //! connection per process wakes all its queues; a process killed after finishing a job
 //! but before its result was written has the job run again, with its effect once.
 
-use std::fs::File;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{Worker, eventually};
 use jobs::kinds::{Canary, Retention};
 use jobs::{Enqueue, JobState};
 use sqlx::PgPool;
 
-struct Worker {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Worker {
-    fn start(db: &PgPool, env: &[(&str, &str)]) -> Self {
-        let log = std::env::temp_dir().join(format!("filia-worker-{}.log", ulid::Ulid::generate()));
-        let mut command = Command::new(env!("CARGO_BIN_EXE_workers"));
-        command
-            .env("DATABASE_URL", testkit::database_url(db))
-            .env("FILIA_CRON_CANARY", "off")
-            .env("FILIA_CRON_JOBS_RETENTION", "off")
-            // Only the schedules a test turns on: another tick would add to its counts.
-            .env("FILIA_CRON_CASHBACK_DISPATCH", "off")
-            .env("FILIA_CRON_SANDBOX_DELIVER", "off")
-            .env("FILIA_LOG", "warn")
-            .env("FILIA_DB_MAX_CONNECTIONS", "8")
-            .stdout(Stdio::from(File::create(&log).expect("log file")))
-            .stderr(Stdio::null());
-        for (name, value) in env {
-            command.env(name, value);
-        }
-        Self {
-            child: command.spawn().expect("start workers"),
-            log,
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    fn terminate(&mut self) -> std::process::ExitStatus {
-        let sent = Command::new("kill")
-            .args(["-TERM", &self.pid().to_string()])
-            .status()
-            .expect("kill");
-        assert!(sent.success());
-        let deadline = Instant::now() + Duration::from_secs(40);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "worker ignored SIGTERM:\n{}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.log);
-    }
-}
-
 async fn enqueue(db: &PgPool, canary: Canary) -> String {
     Enqueue::new(canary).commit(db).await.expect("enqueue").id
-}
-
-async fn eventually<T>(
-    within: Duration,
-    what: &str,
-    mut probe: impl AsyncFnMut() -> Option<T>,
-) -> T {
-    let deadline = Instant::now() + within;
-    loop {
-        if let Some(value) = probe().await {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "{what}: not within {within:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The worker that wrote the canary effect under `key`, once it exists.
@@ -110,7 +29,7 @@ async fn effect_writer(db: &PgPool, key: &str) -> Option<String> {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
-    let mut first = Worker::start(&db, &[]);
+    let mut first = Worker::start(&testkit::database_url(&db), &[]);
     let id = enqueue(
         &db,
         Canary {
@@ -132,7 +51,7 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
     first.child.kill().expect("SIGKILL");
     first.child.wait().expect("reaped");
     let killed_at = Instant::now();
-    let second = Worker::start(&db, &[]);
+    let second = Worker::start(&testkit::database_url(&db), &[]);
 
     finished_again_once_by(&db, &id, "rescued", &second).await;
     let rescued_after = killed_at.elapsed();
@@ -179,7 +98,7 @@ async fn finished_again_once_by(db: &PgPool, id: &str, key: &str, finisher: &Wor
 /// rescued, runs again, and its keyed effect stays once.
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again_once(db: PgPool) {
-    let mut first = Worker::start(&db, &[]);
+    let mut first = Worker::start(&testkit::database_url(&db), &[]);
     let id = enqueue(
         &db,
         Canary {
@@ -236,13 +155,16 @@ async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again
     assert_eq!(status, "Running", "the result was never written");
     assert!(holder.contains(&format!(":{}#", first.pid())), "{holder}");
 
-    let second = Worker::start(&db, &[]);
+    let second = Worker::start(&testkit::database_url(&db), &[]);
     finished_again_once_by(&db, &id, "unacknowledged", &second).await;
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
-    let mut fleet = vec![Worker::start(&db, &[]), Worker::start(&db, &[])];
+    let mut fleet = vec![
+        Worker::start(&testkit::database_url(&db), &[]),
+        Worker::start(&testkit::database_url(&db), &[]),
+    ];
     // Two attempts keep the test within two rescue windows; set in the enqueueing
     // transaction so no worker sees the job with its default attempts.
     let mut tx = db.begin().await.expect("begin");
@@ -269,7 +191,7 @@ async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
         for worker in &mut fleet {
             if let Some(status) = worker.child.try_wait().expect("wait") {
                 crashes.push(status);
-                *worker = Worker::start(&db, &[]);
+                *worker = Worker::start(&testkit::database_url(&db), &[]);
                 // Work enqueued between crashes still gets done.
                 let key = format!("bystander-{}", crashes.len());
                 enqueue(
@@ -372,7 +294,7 @@ async fn listen_connections(db: &PgPool) -> i64 {
 async fn one_listen_connection_wakes_every_queue_of_a_process(db: PgPool) {
     // The poll is stretched past the test: only a notification can wake a queue now.
     let worker = Worker::start(
-        &db,
+        &testkit::database_url(&db),
         &[
             ("FILIA_JOB_POLL_SECONDS", "600"),
             ("FILIA_LOG", "warn,jobs::backend::wakeup=debug"),
@@ -446,8 +368,8 @@ async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
         ("FILIA_CRON_CANARY", "* * * * * *"),
         ("FILIA_LOG", "warn,jobs::cron=debug"),
     ];
-    let mut a = Worker::start(&db, &env);
-    let mut b = Worker::start(&db, &env);
+    let mut a = Worker::start(&testkit::database_url(&db), &env);
+    let mut b = Worker::start(&testkit::database_url(&db), &env);
     tokio::time::sleep(Duration::from_millis(5_500)).await;
     assert!(a.terminate().success(), "{}", a.log());
     assert!(b.terminate().success(), "{}", b.log());
@@ -494,7 +416,7 @@ async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn sigterm_lets_the_running_job_finish(db: PgPool) {
-    let mut worker = Worker::start(&db, &[]);
+    let mut worker = Worker::start(&testkit::database_url(&db), &[]);
     let id = enqueue(
         &db,
         Canary {

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::Retry;
+use super::{Retry, database_away};
 
 /// Results written by one statement at most.
 const MAX_BATCH: usize = 1000;
@@ -104,16 +104,21 @@ impl AckWriter {
         }
     }
 
-    /// Writes the batch, trying again until the database takes it: a result that is not
-    /// written leaves its job to run again after a rescue.
+    /// Writes the batch, trying again until the database takes it, however long it is
+    /// away: a result that is not written leaves its job to run again after a rescue.
     async fn write(&self, batch: &[Completion]) {
         if batch.is_empty() {
             return;
         }
         let mut retry = Retry::new();
         loop {
-            match write_results(&self.db, batch).await {
-                Ok(written) => {
+            let written = match write_results(&self.db, batch).await {
+                // The database refused the statement itself (a result jsonb cannot hold,
+                // say): retrying cannot help, and would hold back every later result.
+                Err(err @ sqlx::Error::Database(_)) if !database_away(&err) => {
+                    self.write_one_by_one(batch).await
+                }
+                written => written.map(|written| {
                     if written < batch.len() as u64 {
                         tracing::debug!(
                             results = batch.len(),
@@ -121,11 +126,10 @@ impl AckWriter {
                             "results of jobs no longer held were dropped"
                         );
                     }
-                    return;
-                }
-                // The database refused the statement itself (a result jsonb cannot hold,
-                // say): retrying cannot help, and would hold back every later result.
-                Err(sqlx::Error::Database(_)) => return self.write_one_by_one(batch).await,
+                }),
+            };
+            match written {
+                Ok(()) => return,
                 Err(err) => {
                     tracing::warn!(results = batch.len(), error = %domain::infra::telemetry::Loggable(&err), "could not write job results; trying again");
                     tokio::time::sleep(retry.delay()).await;
@@ -136,10 +140,13 @@ impl AckWriter {
 
     /// Each result alone; one the database refuses is written without its value, so the
     /// job still ends as it did. A result that cannot be written at all is left: its job
-    /// stays held and runs again once its worker is gone.
-    async fn write_one_by_one(&self, batch: &[Completion]) {
+    /// stays held and runs again once its worker is gone. Fails only when the database
+    /// went away meanwhile, for the caller to try the whole batch again once it is back
+    /// (rewriting a result already written changes nothing: its hold still stands).
+    async fn write_one_by_one(&self, batch: &[Completion]) -> sqlx::Result<()> {
         for completion in batch {
             let refused = match write_results(&self.db, std::slice::from_ref(completion)).await {
+                Err(err) if database_away(&err) => return Err(err),
                 Err(sqlx::Error::Database(err)) => err,
                 Ok(_) | Err(_) => continue,
             };
@@ -152,10 +159,15 @@ impl AckWriter {
                 },
                 ..completion.clone()
             };
-            if let Err(err) = write_results(&self.db, &[bare]).await {
-                tracing::error!(job = %completion.id, error = %domain::infra::telemetry::Loggable(&err), "job result not written");
+            match write_results(&self.db, &[bare]).await {
+                Err(err) if database_away(&err) => return Err(err),
+                Err(err) => {
+                    tracing::error!(job = %completion.id, error = %domain::infra::telemetry::Loggable(&err), "job result not written");
+                }
+                Ok(_) => {}
             }
         }
+        Ok(())
     }
 }
 

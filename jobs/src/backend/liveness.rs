@@ -12,6 +12,8 @@ use std::time::Duration;
 use sqlx::PgPool;
 use tokio::sync::watch;
 
+use super::Retry;
+
 /// How often a process beats for its workers (and looks for orphans).
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(5);
 /// A worker silent this long is dead and its jobs go to the others: 4 missed beats, inside
@@ -68,7 +70,9 @@ impl Registry {
     }
 }
 
-/// Beats and rescues every [`HEARTBEAT`] until `stopped` turns true.
+/// Beats and rescues every [`HEARTBEAT`] until `stopped` turns true. A round the database
+/// fails is tried again after [`Retry`]'s delays rather than at the next beat, so once it
+/// is back this process reads as alive again within moments.
 pub(crate) async fn beat_forever(
     db: PgPool,
     registry: Registry,
@@ -81,21 +85,28 @@ pub(crate) async fn beat_forever(
             _ = ticks.tick() => {}
             _ = stopped.changed() => return,
         }
-        if let Err(err) = beat(&db, &registry.names()).await {
+        let mut retry = Retry::new();
+        while let Err(err) = beat_and_rescue(&db, &registry).await {
             tracing::warn!(error = %domain::infra::telemetry::Loggable(&err), "worker heartbeat failed");
-            continue;
-        }
-        match rescue(&db, Rescue::Silent).await {
-            Ok(0) => {}
-            Ok(rescued) => tracing::warn!(
-                jobs = rescued,
-                "jobs of silent workers put back in their queues"
-            ),
-            Err(err) => {
-                tracing::warn!(error = %domain::infra::telemetry::Loggable(&err), "could not rescue orphaned jobs");
+            tokio::select! {
+                () = tokio::time::sleep(retry.delay()) => {}
+                _ = stopped.changed() => return,
             }
         }
     }
+}
+
+/// One round: this process' workers beat, then every silent worker's jobs go back.
+async fn beat_and_rescue(db: &PgPool, registry: &Registry) -> sqlx::Result<()> {
+    beat(db, &registry.names()).await?;
+    let rescued = rescue(db, Rescue::Silent).await?;
+    if rescued > 0 {
+        tracing::warn!(
+            jobs = rescued,
+            "jobs of silent workers put back in their queues"
+        );
+    }
+    Ok(())
 }
 
 async fn beat(db: &PgPool, workers: &[String]) -> sqlx::Result<()> {
@@ -121,6 +132,10 @@ pub(crate) enum Rescue {
 /// Jobs held (fetched or running) by a worker silent for [`ORPHANED_AFTER`], or by one with
 /// no row at all, go back to their queue with the lost attempt counted (the
 /// `filia_attempt_lost` trigger records it, and ends the job once its attempts are spent).
+/// Silence counts only once the server has been up that long: while it was down or
+/// restarting no worker could beat, and a process that comes back first must not take
+/// the jobs of the others, whose results wait to be written (a worker declared dead, its
+/// `last_seen` set to the epoch by [`Registry::register`] or [`retire`], goes at once).
 /// Reads only the held jobs (`idx_apalis_jobs_held_by`); jobs locked by a write in flight
 /// are left to the next round.
 pub(crate) async fn rescue(db: &PgPool, why: Rescue) -> sqlx::Result<u64> {
@@ -138,6 +153,9 @@ pub(crate) async fn rescue(db: &PgPool, why: Rescue) -> sqlx::Result<u64> {
                AND NOT EXISTS (SELECT 1 FROM apalis.workers w
                                WHERE w.id = h.lock_by
                                  AND w.last_seen > now() - make_interval(secs => $1))
+               AND (pg_postmaster_start_time() < now() - make_interval(secs => $1)
+                    OR EXISTS (SELECT 1 FROM apalis.workers w
+                               WHERE w.id = h.lock_by AND w.last_seen = 'epoch'))
              ORDER BY h.id
              FOR UPDATE SKIP LOCKED))",
     )
@@ -177,4 +195,80 @@ pub(crate) async fn release_unstarted(
     .execute(db)
     .await?;
     Ok(released.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{DateTime, Utc};
+    use sqlx::postgres::PgPoolOptions;
+    use testkit::postgres::Cluster;
+
+    use super::*;
+
+    async fn connect(cluster: &Cluster) -> PgPool {
+        PgPoolOptions::new()
+            .max_connections(2)
+            .connect(&cluster.url("postgres"))
+            .await
+            .expect("connect")
+    }
+
+    async fn held_by(db: &PgPool, worker: &str, last_seen: DateTime<Utc>) -> String {
+        let id = ulid::Ulid::generate().to_string();
+        sqlx::query(
+            "INSERT INTO apalis.workers (id, worker_type, storage_name, layers, last_seen, started_at)
+             VALUES ($1, 'canary', 'filia', '', $2, now())",
+        )
+        .bind(worker)
+        .bind(last_seen)
+        .execute(db)
+        .await
+        .expect("worker");
+        sqlx::query(
+            "INSERT INTO apalis.jobs (id, job_type, job, status, lock_by, lock_at)
+             VALUES ($1, 'canary', convert_to('{}', 'UTF8'), 'Running', $2, now())",
+        )
+        .bind(&id)
+        .bind(worker)
+        .execute(db)
+        .await
+        .expect("held job");
+        id
+    }
+
+    /// After the server restarts, every worker has been silent for as long as it was down:
+    /// its jobs stay with it until it has had the rescue's window to beat again; a worker
+    /// declared dead (a name registered again) still gives its jobs back at once.
+    #[tokio::test]
+    async fn silence_counts_only_once_the_server_has_been_up_the_rescue_window() {
+        let cluster = Cluster::start(&[]);
+        let db = connect(&cluster).await;
+        schema::MIGRATOR.run(&db).await.expect("migrate");
+        let silent = held_by(
+            &db,
+            "canary@a:1#0",
+            Utc::now() - chrono::Duration::minutes(1),
+        )
+        .await;
+        let reused = held_by(&db, "canary@b:2#0", DateTime::UNIX_EPOCH).await;
+        db.close().await;
+        cluster.stop();
+        cluster.start_again();
+        let db = connect(&cluster).await;
+
+        assert_eq!(rescue(&db, Rescue::Silent).await.expect("rescue"), 1);
+        let statuses: Vec<(String, String)> =
+            sqlx::query_as("SELECT id, status FROM apalis.jobs ORDER BY id")
+                .fetch_all(&db)
+                .await
+                .expect("jobs");
+        let status = |id: &str| {
+            statuses
+                .iter()
+                .find(|(job, _)| job == id)
+                .map(|(_, status)| status.as_str())
+        };
+        assert_eq!(status(&silent), Some("Running"));
+        assert_eq!(status(&reused), Some("Pending"));
+    }
 }

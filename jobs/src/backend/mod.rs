@@ -15,6 +15,7 @@ mod fetch;
 pub(crate) mod liveness;
 pub(crate) mod wakeup;
 
+use std::convert::Infallible;
 use std::fmt;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -30,7 +31,8 @@ use sqlx::PgPool;
 use tokio::sync::{Semaphore, mpsc, watch};
 
 use self::ack::{Acks, Completion};
-use self::fetch::{Fetcher, Hold, Slots};
+pub(crate) use self::fetch::Hold;
+use self::fetch::{Fetcher, Slots};
 use self::liveness::Registry;
 use self::wakeup::Wakeups;
 
@@ -147,7 +149,9 @@ impl Running {
 }
 
 /// The waits between tries of something that failed with the database (a fetch, a
-/// registration, a results write, the LISTEN connection): 100 ms, doubling up to 5 s.
+/// registration, a results write, a heartbeat, the LISTEN connection, a cron tick, the
+/// fleet's start): 100 ms, doubling up to 5 s. Every wait of the platform's background
+/// work is this one, however long the database stays away: only a signal ends a process.
 #[derive(Debug)]
 pub(crate) struct Retry {
     next: Duration,
@@ -174,10 +178,51 @@ impl Retry {
     }
 }
 
-/// A backend failure that ends the worker (apalis then starts a new one).
-#[derive(Debug, thiserror::Error)]
-#[error("job backend: {0}")]
-pub struct BackendError(#[from] sqlx::Error);
+/// Whether `err` says the database is away (stopped, restarting, unreachable, out of
+/// connections) rather than refusing the statement: waiting cures the one, never the
+/// other. A server shutting down ends its sessions with 57P01 (or 57P02 when it crashes
+/// from within) and refuses new ones with 57P03 while it starts again, so those come as
+/// database errors too.
+pub(crate) fn database_away(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08")
+                || code.starts_with("53")
+                || matches!(&*code, "57P01" | "57P02" | "57P03")
+        }),
+        _ => false,
+    }
+}
+
+/// Runs `attempt` until it succeeds, fails for another reason than the database being
+/// away, or `patience` has passed, waiting [`Retry`]'s delays in between: for a job's own
+/// bookkeeping that should ride out a short outage instead of failing its attempt.
+pub(crate) async fn while_away<T, F>(
+    patience: Duration,
+    mut attempt: impl FnMut() -> F,
+) -> sqlx::Result<T>
+where
+    F: std::future::Future<Output = sqlx::Result<T>>,
+{
+    let deadline = tokio::time::Instant::now() + patience;
+    let mut retry = Retry::new();
+    loop {
+        match attempt().await {
+            Err(err) if database_away(&err) => {
+                let delay = retry.delay();
+                if tokio::time::Instant::now() + delay > deadline {
+                    return Err(err);
+                }
+                tokio::time::sleep(delay).await;
+            }
+            done => return done,
+        }
+    }
+}
 
 /// How long a closing worker, and then the closing process, wait for results to be written.
 const FLUSH_LIMIT: Duration = Duration::from_secs(10);
@@ -195,7 +240,7 @@ enum State {
     /// first poll.
     New,
     Fetching(Fetching),
-    Closing(BoxFuture<'static, Result<(), BackendError>>),
+    Closing(BoxFuture<'static, ()>),
     Closed,
 }
 
@@ -264,7 +309,9 @@ impl QueueBackend {
 
 impl Backend for QueueBackend {
     type Task = Task<Value>;
-    type Error = BackendError;
+    /// Nothing the database does ends a worker: each step waits and tries again, or leaves
+    /// its jobs to the rescue.
+    type Error = Infallible;
 
     fn poll_ready(
         &mut self,
@@ -311,20 +358,16 @@ impl Backend for QueueBackend {
                     self.state = State::Closing(Box::pin(close));
                 }
                 State::Closing(closing) => {
-                    let closed = std::task::ready!(closing.as_mut().poll(cx));
+                    std::task::ready!(closing.as_mut().poll(cx));
                     self.state = State::Closed;
-                    return Poll::Ready(closed);
+                    return Poll::Ready(Ok(()));
                 }
             }
         }
     }
 }
 
-async fn close(
-    platform: Platform,
-    slots: Arc<Slots>,
-    mut fetching: Fetching,
-) -> Result<(), BackendError> {
+async fn close(platform: Platform, slots: Arc<Slots>, mut fetching: Fetching) {
     let _ = fetching.stop.send(true);
     // Its fetch in flight, if any, completes and hands its jobs over first.
     let _ = (&mut fetching.fetcher).await;
@@ -335,11 +378,17 @@ async fn close(
             unstarted.push(id.to_string());
         }
     }
-    let released = liveness::release_unstarted(&platform.db, &fetching.worker, &unstarted).await?;
-    slots.give_back(unstarted.len());
-    if released > 0 {
-        tracing::info!(worker = %fetching.worker, jobs = released, "fetched jobs not started put back");
+    match liveness::release_unstarted(&platform.db, &fetching.worker, &unstarted).await {
+        Ok(0) => {}
+        Ok(released) => {
+            tracing::info!(worker = %fetching.worker, jobs = released, "fetched jobs not started put back");
+        }
+        // The worker stops beating now: the rescue puts them back, their attempt counted.
+        Err(err) => {
+            tracing::warn!(worker = %fetching.worker, error = %domain::infra::telemetry::Loggable(&err), "fetched jobs not started left to the rescue");
+        }
     }
+    slots.give_back(unstarted.len());
     // Not forever: with the database away the results wait, and the jobs are rescued.
     if tokio::time::timeout(FLUSH_LIMIT, platform.acks.flush())
         .await
@@ -347,7 +396,6 @@ async fn close(
     {
         tracing::warn!(worker = %fetching.worker, "results not written before closing; the jobs will be rescued");
     }
-    Ok(())
 }
 
 impl BackendConfig for QueueBackend {

@@ -1,5 +1,6 @@
 //! Support for the test suites, never linked into a binary.
 
+pub mod postgres;
 pub mod smtp;
 
 use sqlx::PgPool;

@@ -1,14 +1,18 @@
 //! A small SMTP sink on loopback: it records what a client sends and answers RCPT as the
 //! test asks, so mail is tested through a real SMTP conversation.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 
-/// How often a switchable sink asks whether it should be unreachable.
+/// How often a switchable sink asks whether it should be unreachable or keep its replies.
 const SWITCH_POLL: Duration = Duration::from_millis(100);
+
+/// Asked before the reply to a message's end: true keeps the reply back.
+type Holding = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// One message as the sink received it.
 #[derive(Debug)]
@@ -32,9 +36,10 @@ pub fn serve_on(
 ) -> (u16, mpsc::UnboundedReceiver<Captured>) {
     let port = listener.local_addr().expect("sink address").port();
     let (sender, receiver) = mpsc::unbounded_channel();
+    let holding: Holding = Arc::new(|| false);
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            tokio::spawn(serve(stream, rcpt_reply, sender.clone()));
+            tokio::spawn(serve(stream, rcpt_reply, sender.clone(), holding.clone()));
         }
     });
     (port, receiver)
@@ -43,12 +48,16 @@ pub fn serve_on(
 /// The sink on 127.0.0.1:`port` (0 picks one), unreachable while `unreachable()` says so:
 /// its listener is then closed, so a client's connection is refused as by a server that is
 /// down, and it listens on the same port again once `unreachable()` turns false. Checked
-/// every 100 ms; connections already open finish their conversation.
+/// every 100 ms; connections already open finish their conversation. While `holding()`
+/// says so, a message is captured but its reply ("queued") is kept back, as a relay slow
+/// to acknowledge: the client cannot know yet that the message was taken.
 pub async fn serve_switchable(
     port: u16,
     rcpt_reply: &'static str,
     unreachable: impl Fn() -> bool + Send + 'static,
+    holding: impl Fn() -> bool + Send + Sync + 'static,
 ) -> std::io::Result<(u16, mpsc::UnboundedReceiver<Captured>)> {
+    let holding: Holding = Arc::new(holding);
     let first = TcpListener::bind(("127.0.0.1", port)).await?;
     let port = first.local_addr()?.port();
     let (sender, receiver) = mpsc::unbounded_channel();
@@ -68,7 +77,7 @@ pub async fn serve_switchable(
             tokio::select! {
                 accepted = open.accept() => {
                     if let Ok((stream, _)) = accepted {
-                        tokio::spawn(serve(stream, rcpt_reply, sender.clone()));
+                        tokio::spawn(serve(stream, rcpt_reply, sender.clone(), holding.clone()));
                     }
                 }
                 () = tokio::time::sleep(SWITCH_POLL) => {}
@@ -84,7 +93,12 @@ async fn read_line(reader: &mut (impl AsyncBufReadExt + Unpin), line: &mut Vec<u
     reader.read_until(b'\n', line).await.expect("sink read") > 0
 }
 
-async fn serve(stream: TcpStream, rcpt_reply: &str, captured: mpsc::UnboundedSender<Captured>) {
+async fn serve(
+    stream: TcpStream,
+    rcpt_reply: &str,
+    captured: mpsc::UnboundedSender<Captured>,
+    holding: Holding,
+) {
     let (reader, mut writer) = stream.into_split();
     let mut reader = BufReader::new(reader);
     let mut reply = async |line: &str| {
@@ -136,6 +150,9 @@ async fn serve(stream: TcpStream, rcpt_reply: &str, captured: mpsc::UnboundedSen
                     data,
                 };
                 captured.send(message).expect("test still listening");
+                while holding() {
+                    tokio::time::sleep(SWITCH_POLL).await;
+                }
                 reply("250 2.0.0 Ok: queued").await;
             }
             "RSET" | "NOOP" => reply("250 2.0.0 Ok").await,

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use domain::infra::mail::OutgoingMail;
 
-use crate::job::{Backoff, Job, JobContext, JobError};
+use crate::backend::while_away;
+use crate::job::{Backoff, Effect, Job, JobContext, JobError};
 
 /// The message whole, body included: activation codes and password-reset links travel in
 /// `mail.text` and `mail.html`. So the support console shows and searches this payload
@@ -34,6 +35,12 @@ impl MailSend {
     }
 }
 
+/// The member's words when a message may have gone out and is not sent again by itself.
+const MAY_HAVE_ARRIVED: &str = "O envio do e-mail foi interrompido e ele pode ter sido entregue; não será reenviado automaticamente.";
+/// The job's own bookkeeping waits this long for a database that is away before the
+/// attempt gives up on it (twice at most within the attempt's minute).
+const DATABASE_PATIENCE: Duration = Duration::from_secs(20);
+
 impl Job for MailSend {
     const QUEUE: &'static str = "mail.send";
     const MAX_ATTEMPTS: i32 = 8;
@@ -43,14 +50,40 @@ impl Job for MailSend {
         max: Duration::from_secs(3600),
     };
 
+    /// At most once: the job is marked before the relay is spoken to ([`JobContext::
+    /// begin_effect`]), so a run that finds the mark and no delivery (its predecessor died
+    /// or lost the database mid-way) cannot know whether the message left, and fails for
+    /// support instead of sending a second copy of a code or a link.
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
         if self.delivered {
             return Ok(json!({ "to": self.mail.to, "already_delivered": true }));
         }
+        let not_now = |err| {
+            JobError::retry(
+                "O e-mail não pôde ser enviado agora; vamos tentar de novo.",
+                err,
+            )
+        };
+        match while_away(DATABASE_PATIENCE, || ctx.begin_effect())
+            .await
+            .map_err(not_now)?
+        {
+            Effect::Begun => {}
+            // The run that holds the job now sends it; this one's result is not written.
+            Effect::NotHeld => return Ok(json!({ "to": self.mail.to, "sent": false })),
+            Effect::BegunBefore(begun) => {
+                return Err(JobError::permanent(
+                    MAY_HAVE_ARRIVED,
+                    anyhow::anyhow!(
+                        "a run began delivering at {begun} and recorded no outcome; re-run the job to send it again"
+                    ),
+                ));
+            }
+        }
         match ctx.services.mailer.send(&self.mail).await {
             Ok(()) => {
-                // The message is out; a failure to forget its body must not send it again.
-                if let Err(err) = forget_body(&ctx).await {
+                // The message is out; a failure to record it must not send it again.
+                if let Err(err) = while_away(DATABASE_PATIENCE, || forget_body(&ctx)).await {
                     tracing::warn!(
                         job = %ctx.id, error = %domain::infra::telemetry::Loggable(&err),
                         "a delivered e-mail keeps its body until retention prunes the job"
@@ -58,11 +91,23 @@ impl Job for MailSend {
                 }
                 Ok(json!({ "to": self.mail.to }))
             }
-            Err(err) if err.is_transient() => Err(JobError::retry(
-                "O servidor de e-mail não respondeu; vamos tentar de novo.",
-                err,
-            )),
-            Err(err) => Err(JobError::permanent("O e-mail não pôde ser entregue.", err)),
+            Err(err) if err.may_have_been_delivered() => {
+                Err(JobError::permanent(MAY_HAVE_ARRIVED, err))
+            }
+            Err(err) => {
+                // Nothing went out: a later run may send it.
+                while_away(DATABASE_PATIENCE, || ctx.effect_not_made())
+                    .await
+                    .map_err(not_now)?;
+                if err.is_transient() {
+                    Err(JobError::retry(
+                        "O servidor de e-mail não respondeu; vamos tentar de novo.",
+                        err,
+                    ))
+                } else {
+                    Err(JobError::permanent("O e-mail não pôde ser entregue.", err))
+                }
+            }
         }
     }
 }

@@ -18,7 +18,8 @@ async fn main() -> std::io::Result<()> {
     std::fs::create_dir_all(&dir)?;
     let flag = dir.join(UNREACHABLE_FLAG);
     let (_, mut messages) =
-        testkit::smtp::serve_switchable(port, "250 2.1.5 Ok", move || flag.exists()).await?;
+        testkit::smtp::serve_switchable(port, "250 2.1.5 Ok", move || flag.exists(), || false)
+            .await?;
     eprintln!(
         "smtp-sink: listening on 127.0.0.1:{port}, writing to {}",
         dir.display()
