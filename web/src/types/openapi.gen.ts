@@ -4536,6 +4536,11 @@ export interface components {
             payments_sandbox: boolean;
             /** Format: int64 */
             station_id: number;
+            /**
+             * @description Nothing paid here is real (the sandbox, or Pagar.me's test keys): the web app shows
+             *     the "Ambiente de testes" banner on every page.
+             */
+            test_environment: boolean;
         };
         /**
          * @description What a credit came from (`credit_lots.source_kind`).
