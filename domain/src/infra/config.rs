@@ -99,6 +99,19 @@ pub struct Config {
     /// How often an idle worker looks for due jobs no NOTIFY announced (scheduled jobs,
     /// retries, a missed notification), in seconds.
     pub job_poll_seconds: u64,
+    /// Orders placed (each charges the payment provider) per member per window.
+    pub orders_max_per_member: u32,
+    pub orders_window_seconds: u64,
+    /// "Verificar pagamento" calls (each may read the charge at the provider) per member
+    /// per window.
+    pub payment_checks_max_per_member: u32,
+    pub payment_checks_window_seconds: u64,
+    /// The sandbox's own routes (simulated PIX payments, card tokens) per member per window.
+    pub sandbox_calls_max_per_member: u32,
+    pub sandbox_calls_window_seconds: u64,
+    /// A charge read from the provider this many seconds ago or less is not read again by
+    /// "Verificar pagamento".
+    pub payment_read_reuse_seconds: u64,
     /// A test deployment reached over https (`FILIA_STAGING`): the only way the sandbox
     /// provider and `api seed-demo` run behind an https public URL.
     pub staging: bool,
@@ -253,6 +266,29 @@ impl Config {
             confirmation_max_per_day: parse(&lookup, "FILIA_CONFIRMATION_MAX_PER_DAY", "10")?,
             job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
             job_poll_seconds: parse(&lookup, "FILIA_JOB_POLL_SECONDS", "1")?,
+            orders_max_per_member: parse(&lookup, "FILIA_ORDERS_MAX_PER_MEMBER", "10")?,
+            orders_window_seconds: parse(&lookup, "FILIA_ORDERS_WINDOW_SECONDS", "600")?,
+            payment_checks_max_per_member: parse(
+                &lookup,
+                "FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER",
+                "20",
+            )?,
+            payment_checks_window_seconds: parse(
+                &lookup,
+                "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
+                "600",
+            )?,
+            sandbox_calls_max_per_member: parse(
+                &lookup,
+                "FILIA_SANDBOX_CALLS_MAX_PER_MEMBER",
+                "30",
+            )?,
+            sandbox_calls_window_seconds: parse(
+                &lookup,
+                "FILIA_SANDBOX_CALLS_WINDOW_SECONDS",
+                "600",
+            )?,
+            payment_read_reuse_seconds: parse(&lookup, "FILIA_PAYMENT_READ_REUSE_SECONDS", "5")?,
             staging: parse(&lookup, "FILIA_STAGING", "false")?,
         })
         .and_then(Self::checked)
@@ -283,6 +319,25 @@ impl Config {
                 variable: "FILIA_HOLD_SECONDS",
                 reason: "must be at least 1".into(),
             });
+        }
+        for (variable, window) in [
+            ("FILIA_ORDERS_WINDOW_SECONDS", self.orders_window_seconds),
+            (
+                "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
+                self.payment_checks_window_seconds,
+            ),
+            (
+                "FILIA_SANDBOX_CALLS_WINDOW_SECONDS",
+                self.sandbox_calls_window_seconds,
+            ),
+        ] {
+            // An expiry of 0 deletes the counter at once: the limit would never hold.
+            if window == 0 {
+                return Err(ConfigError {
+                    variable,
+                    reason: "must be at least 1".into(),
+                });
+            }
         }
         if self.payments_timeout_seconds == 0 {
             return Err(ConfigError {
@@ -544,6 +599,18 @@ mod tests {
             (30, 900)
         );
         assert_eq!(config.job_poll_seconds, 1);
+        assert_eq!(
+            (
+                config.orders_max_per_member,
+                config.orders_window_seconds,
+                config.payment_checks_max_per_member,
+                config.payment_checks_window_seconds,
+                config.sandbox_calls_max_per_member,
+                config.sandbox_calls_window_seconds,
+                config.payment_read_reuse_seconds,
+            ),
+            (10, 600, 20, 600, 30, 600, 5)
+        );
         assert!(!config.staging);
     }
 
@@ -801,6 +868,14 @@ mod tests {
         for poll in ["0", "-1", "0.5"] {
             let err = config(&[("FILIA_JOB_POLL_SECONDS", poll)]).expect_err(poll);
             assert_eq!(err.variable, "FILIA_JOB_POLL_SECONDS", "{poll}");
+        }
+        for window in [
+            "FILIA_ORDERS_WINDOW_SECONDS",
+            "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
+            "FILIA_SANDBOX_CALLS_WINDOW_SECONDS",
+        ] {
+            let err = config(&[(window, "0")]).expect_err(window);
+            assert_eq!(err.variable, window);
         }
         for cap in ["0", "-1", "many"] {
             let err = config(&[("FILIA_CONFIRMATION_MAX_PER_DAY", cap)]).expect_err(cap);

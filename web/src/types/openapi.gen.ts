@@ -1652,7 +1652,8 @@ export interface paths {
          * Verificar pagamento: asks the provider about the order's charge now
          * @description Re-reads the card or PIX charge of one of the caller's orders and applies it through the
          *     same idempotent confirmation as the webhook (so the two racing confirm once); a card
-         *     whose charge was never recorded is charged with the request first made. Answers the
+         *     whose charge was never recorded is charged with the request first made. A charge read
+         *     in the last `FILIA_PAYMENT_READ_REUSE_SECONDS` (5) is not read again. Answers the
          *     order: `status` 'Pagamento confirmado' when paid.
          */
         post: operations["check_payment"];
@@ -1877,9 +1878,9 @@ export interface paths {
         /**
          * Sandbox only: the browser's card tokeniser
          * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
-         *     with the provider and card data never reaches us). The last four digits decide what
-         *     charges of the card do: `0010` approved, `0028` declined, `0036` processing then paid,
-         *     `0044` processing then failed, `0051` fails once saved.
+         *     with the provider and card data never reaches us), for a member at the checkout. The
+         *     last four digits decide what charges of the card do: `0010` approved, `0028` declined,
+         *     `0036` processing then paid, `0044` processing then failed, `0051` fails once saved.
          */
         post: operations["sandbox_card_token"];
         delete?: never;
@@ -7936,6 +7937,17 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
+            /** @description More orders than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600): 'Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
                 headers: {
@@ -11350,6 +11362,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
+            /** @description More checks than FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER (20) in FILIA_PAYMENT_CHECKS_WINDOW_SECONDS (600): 'Muitas verificações de pagamento em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
                 headers: {
@@ -12123,6 +12146,24 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Not in sandbox mode */
             404: {
                 headers: {
@@ -12153,6 +12194,17 @@ export interface operations {
             /** @description Not a card number, or no holder name or cvv; or: A field is missing or has the wrong type */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More sandbox calls than FILIA_SANDBOX_CALLS_MAX_PER_MEMBER (30) in FILIA_SANDBOX_CALLS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12221,6 +12273,17 @@ export interface operations {
             /** @description The charge was paid before, or is not a PIX */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More sandbox calls than FILIA_SANDBOX_CALLS_MAX_PER_MEMBER (30) in FILIA_SANDBOX_CALLS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -35,8 +35,9 @@ struct Attachments;
 
 impl MemberLimit for Attachments {
     const NAME: &'static str = "feed-attachments";
-    const MAX: u32 = 30;
-    const WINDOW_SECONDS: u64 = 3600;
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (30, 3600)
+    }
 }
 
 /// The multipart form of an upload: the file in `file`.
