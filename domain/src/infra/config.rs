@@ -112,6 +112,9 @@ pub struct Config {
     /// A charge read from the provider this many seconds ago or less is not read again by
     /// "Verificar pagamento".
     pub payment_read_reuse_seconds: u64,
+    /// Bytes of images and documents (`upload-image-to-s3`, `files/actions`) one member may
+    /// store within a rolling day.
+    pub upload_bytes_per_day: u64,
     /// A test deployment reached over https (`FILIA_STAGING`): the only way the sandbox
     /// provider and `api seed-demo` run behind an https public URL.
     pub staging: bool,
@@ -289,6 +292,7 @@ impl Config {
                 "600",
             )?,
             payment_read_reuse_seconds: parse(&lookup, "FILIA_PAYMENT_READ_REUSE_SECONDS", "5")?,
+            upload_bytes_per_day: parse(&lookup, "FILIA_UPLOAD_BYTES_PER_DAY", "50000000")?,
             staging: parse(&lookup, "FILIA_STAGING", "false")?,
         })
         .and_then(Self::checked)
@@ -611,6 +615,7 @@ mod tests {
             ),
             (10, 600, 20, 600, 30, 600, 5)
         );
+        assert_eq!(config.upload_bytes_per_day, 50_000_000);
         assert!(!config.staging);
     }
 

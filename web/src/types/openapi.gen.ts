@@ -843,7 +843,9 @@ export interface paths {
         /**
          * Stores a document
          * @description Multipart, the file in `file`: a pdf, doc, docx, zip or an image (JPEG, PNG, GIF) by
-         *     content, at most 10 MB. Stored privately; `path` is its key.
+         *     content, at most 10 MB. Stored privately; `path` is its key, which a file answer
+         *     (`PUT /research/{id}/answers/{question_id}/file`) attaches; unattached, it is deleted a
+         *     day later.
          */
         post: operations["upload_document"];
         delete?: never;
@@ -1832,7 +1834,13 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Saves an upload made before as a file answer (question type 7)
+         * @description The caller's own upload (`POST /files/actions`, `POST /upload-image-to-s3`) becomes the
+         *     answer and is attached to it, so the cleanup keeps it; a file it replaces is deleted. An
+         *     upload is attached to one answer only.
+         */
+        put: operations["save_uploaded_file_answer"];
         /**
          * Saves a video or file answer (question types 6 and 7)
          * @description Multipart, the file in `file`: a video (mp4, mov, webm) for a video question, a pdf,
@@ -2105,7 +2113,9 @@ export interface paths {
         /**
          * Stores an image
          * @description JPEG, PNG or GIF by content, at most 1 MB decoded; stored re-encoded (metadata
-         *     dropped, at most 1600 px a side) and served publicly at `url`.
+         *     dropped, at most 1600 px a side) and served publicly at `url`, which a file answer
+         *     (`PUT /research/{id}/answers/{question_id}/file`) attaches; unattached, it is deleted a
+         *     day later.
          */
         post: operations["upload_image"];
         delete?: never;
@@ -4742,6 +4752,11 @@ export interface components {
         UploadedFile: {
             original_name: string;
             /** @description The stored document's key (private: never served by the public media route). */
+            path: string;
+        };
+        /** @description An upload made before, named as `files/actions` or `upload-image-to-s3` answered it. */
+        UploadedFileAnswer: {
+            /** @description The `path` of `POST /files/actions`, or the `url` of `POST /upload-image-to-s3`. */
             path: string;
         };
         UploadedImage: {
@@ -8296,9 +8311,11 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over 30 images and documents in an hour */
+            /** @description Over 30 images and documents in an hour; or the member's images and documents of the last 24 hours would pass FILIA_UPLOAD_BYTES_PER_DAY (50 MB): 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. Aguarde e tente novamente mais tarde.' */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11955,6 +11972,107 @@ export interface operations {
             };
         };
     };
+    save_uploaded_file_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The research */
+                id: number;
+                /** @description A file question of it */
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadedFileAnswer"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown research or question, unpublished or another station's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     save_file_answer: {
         parameters: {
             query?: never;
@@ -13166,9 +13284,11 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over 30 images and documents in an hour */
+            /** @description Over 30 images and documents in an hour; or the member's images and documents of the last 24 hours would pass FILIA_UPLOAD_BYTES_PER_DAY (50 MB): 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. Aguarde e tente novamente mais tarde.' */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
