@@ -159,11 +159,12 @@ fn panic_response(cause: Box<dyn Any + Send + 'static>) -> Response<Body> {
 
 /// Applies pending migrations, then serves until SIGINT or SIGTERM.
 pub async fn serve(config: domain::Config) -> anyhow::Result<()> {
-    let db = domain::infra::db::connect(&config).await?;
-    schema::migrate(&db).await?;
+    // Before anything else: a refused deployment touches neither the database nor a port.
     if let Some(refusal) = config.public_deployment_refusal() {
         anyhow::bail!(refusal);
     }
+    let db = domain::infra::db::connect(&config).await?;
+    schema::migrate(&db).await?;
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, web_dir = %config.web_dir.display(), "serving");
     let metrics_listener = match config.metrics_bind {

@@ -57,6 +57,9 @@ async fn migrate(config: &domain::Config) -> anyhow::Result<()> {
 }
 
 async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
+    if let Some(refusal) = config.demo_seed_refusal() {
+        anyhow::bail!(refusal);
+    }
     let db = domain::infra::db::connect(config).await?;
     schema::migrate(&db).await?;
     let demo = domain::infra::demo::seed(&db, &config.public_url).await?;

@@ -1,10 +1,13 @@
 //! What a member can repeat cheaply and others pay for (posting, commenting, liking,
-//! uploading) is counted per member in Redis, in a fixed window; past the limit the call is
-//! answered 429 until the window ends. Like the address throttles ([`crate::ip_throttle`])
-//! it fails open when Redis is down, and every attempt counts, valid or not.
+//! uploading, calls that reach the payment provider) is counted per member in Redis, in a
+//! fixed window; past the limit the call is answered 429 until the window ends. Like the
+//! address throttles ([`crate::ip_throttle`]) it fails open when Redis is down, and every
+//! attempt counts, valid or not.
 //!
 //! Each limit is a type ([`MemberLimit`]); a handler calls [`throttle`] with it once it
 //! knows the member, before any work.
+
+use domain::Config;
 
 use crate::error::ApiError;
 use crate::ip_throttle::count_in_window;
@@ -18,31 +21,32 @@ pub const TOO_MANY_ACTIONS: &str =
 pub trait MemberLimit {
     /// Names its Redis counter (`{prefix}{NAME}:member:{user_id}`) and its log line.
     const NAME: &'static str;
-    /// Calls allowed per window.
-    const MAX: u32;
-    /// The window, in seconds.
-    const WINDOW_SECONDS: u64;
+    /// The 429's message.
+    const MESSAGE: &'static str = TOO_MANY_ACTIONS;
+    /// Calls allowed per window, and the window in seconds: fixed, or a setting.
+    fn limit(config: &Config) -> (u32, u64);
 }
 
 /// Counts the call against `L` for `member`, or refuses it with 429 and `Retry-After`.
 pub async fn throttle<L: MemberLimit>(state: &AppState, member: &Member) -> Result<(), ApiError> {
+    let (max, window) = L::limit(&state.config);
     let key = format!(
         "{}{}:member:{}",
         state.config.redis_prefix,
         L::NAME,
         member.user_id
     );
-    let counted = count_in_window(state, L::NAME, &key, L::WINDOW_SECONDS).await;
+    let counted = count_in_window(state, L::NAME, &key, window).await;
     match counted {
-        Some((count, ttl)) if count > L::MAX => {
+        Some((count, ttl)) if count > max => {
             tracing::info!(
                 user_id = member.user_id,
                 limit = L::NAME,
                 "refused: too many calls from one member"
             );
             Err(ApiError::TooManyRequests {
-                message: TOO_MANY_ACTIONS.into(),
-                retry_after: u64::try_from(ttl).unwrap_or(L::WINDOW_SECONDS).max(1),
+                message: L::MESSAGE.into(),
+                retry_after: u64::try_from(ttl).unwrap_or(window).max(1),
             })
         }
         _ => Ok(()),

@@ -35,8 +35,13 @@ struct Shop {
 /// The demo station and member (30 points: R$ 30,00 in the wallet), a digital product of
 /// R$ 50,00 with `stock` units, and the sandbox the app uses.
 async fn shop(db: &PgPool, stock: i32) -> Shop {
+    shop_with(db, stock, &[]).await
+}
+
+/// [`shop`] with some settings of the app overridden.
+async fn shop_with(db: &PgPool, stock: i32, settings: &[(&str, &str)]) -> Shop {
     let (demo, token) = common::demo_member_session(db).await;
-    let app = common::app(db.clone());
+    let app = common::app_with(db.clone(), settings);
     let action_id: i64 = sqlx::query_scalar(
         "INSERT INTO actions (station_id, type_id, name, points, digital_product, allow_installments)
          VALUES ($1, 14, 'Loja do clube', 2, true, true) RETURNING id",
@@ -126,6 +131,17 @@ impl Shop {
             &[],
         )
         .await
+    }
+
+    /// Makes the order's last read from the provider a minute old, past the reuse window.
+    async fn age_reads(&self, order_id: i64) {
+        sqlx::query(
+            "UPDATE payments SET charge_read_at = now() - interval '1 minute' WHERE order_id = $1",
+        )
+        .bind(order_id)
+        .execute(&self.db)
+        .await
+        .expect("age the reads");
     }
 
     async fn simulate_pix(&self, charge_id: &str) -> common::Answer {
@@ -371,11 +387,12 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     let shop = shop(&db, 10).await;
 
     // Declined: a token from the sandbox's tokeniser for a ...0028 card.
-    let token = common::post_json(
+    let token = send(
         &shop.app,
+        "POST",
         "/api/sandbox/card-tokens",
-        &json!({ "number": "4000 0000 0000 0028", "holder_name": "MARIA S", "expiry": "1230", "cvv": "123" })
-            .to_string(),
+        &shop.token,
+        json!({ "number": "4000 0000 0000 0028", "holder_name": "MARIA S", "expiry": "1230", "cvv": "123" }),
     )
     .await;
     assert_eq!(token.status, StatusCode::OK, "{}", token.text);
@@ -468,6 +485,8 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
         .execute(&db)
         .await
         .expect("settle");
+    // A check within seconds of the last read answers that read; this one comes later.
+    shop.age_reads(order_id(&order)).await;
     let checked = shop.check(order_id(&order)).await;
     assert_eq!(checked.json()["status"], "Pagamento confirmado");
     shop.deliver().await;
@@ -988,10 +1007,12 @@ async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
         ],
     );
     let (_, token) = common::demo_member_session(&db).await;
-    let tokens = common::post_json(
+    let tokens = send(
         &app,
+        "POST",
         "/api/sandbox/card-tokens",
-        &json!({ "number": "4000000000000010", "holder_name": "A", "cvv": "1" }).to_string(),
+        &token,
+        json!({ "number": "4000000000000010", "holder_name": "A", "cvv": "1" }),
     )
     .await;
     assert_eq!(tokens.status, StatusCode::NOT_FOUND);
@@ -1168,11 +1189,12 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     )
     .await;
     assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
-    let token = common::post_json(
+    let token = send(
         &shop.app,
+        "POST",
         "/api/sandbox/card-tokens",
-        &json!({ "number": "4000000000000010", "holder_name": "MARIA S", "cvv": "123" })
-            .to_string(),
+        &shop.token,
+        json!({ "number": "4000000000000010", "holder_name": "MARIA S", "cvv": "123" }),
     )
     .await
     .json()["card_token"]
@@ -1310,4 +1332,212 @@ async fn a_refund_the_bank_starts_is_undone_once(db: PgPool) {
         .await
         .expect("refunds");
     assert_eq!(refunds, 1);
+}
+
+/// How many times the sandbox was asked for the charge.
+async fn provider_reads(db: &PgPool, charge_id: &str) -> i32 {
+    sqlx::query_scalar("SELECT reads FROM sandbox_charges WHERE id = $1")
+        .bind(charge_id)
+        .fetch_one(db)
+        .await
+        .expect("reads")
+}
+
+fn assert_throttled(answer: &common::Answer, message: &str) {
+    assert_eq!(
+        answer.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        answer.text
+    );
+    assert_eq!(answer.json()["messages"], json!([message]));
+    let retry_after: u64 = answer.headers["retry-after"]
+        .to_str()
+        .expect("header")
+        .parse()
+        .expect("seconds");
+    assert!((1..=600).contains(&retry_after), "{retry_after}");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn calls_that_reach_the_provider_are_limited_per_member(db: PgPool) {
+    let shop = shop_with(
+        &db,
+        20,
+        &[
+            ("FILIA_ORDERS_MAX_PER_MEMBER", "2"),
+            ("FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER", "3"),
+            ("FILIA_SANDBOX_CALLS_MAX_PER_MEMBER", "2"),
+        ],
+    )
+    .await;
+    let other = common::insert_member(&db, shop.station_id, "outra@demo.filia.com.br").await;
+    let other = common::session_of(&db, other).await;
+    let orders = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM orders")
+            .fetch_one(&db)
+            .await
+            .expect("orders")
+    };
+
+    // Orders: two, then the third is refused before anything is placed or charged.
+    let first = shop.order(1, json!({ "type": "pix" })).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let first = first.json();
+    let second = shop.order(1, json!({ "type": "pix" })).await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    let charges_before = count(&db, "SELECT count(*) FROM sandbox_charges WHERE $1 > 0", 1).await;
+    let third = shop.order(1, json!({ "type": "pix" })).await;
+    assert_throttled(
+        &third,
+        "Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.",
+    );
+    assert_eq!(orders().await, 2);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM sandbox_charges WHERE $1 > 0", 1).await,
+        charges_before
+    );
+    // Another member's orders are their own count.
+    let others = shop.order_as(&other, 1, json!({ "type": "pix" })).await;
+    assert_eq!(others.status, StatusCode::OK, "{}", others.text);
+    let others = others.json();
+
+    // "Verificar pagamento": three, then 429, whatever the order; bad input counts too.
+    let not_a_number = call(
+        &shop.app,
+        "POST",
+        "/api/product-orders/999999/check-payment",
+        Some(&shop.token),
+        &[],
+    )
+    .await;
+    assert_eq!(not_a_number.status, StatusCode::NOT_FOUND);
+    for _ in 0..2 {
+        let checked = shop.check(order_id(&first)).await;
+        assert_eq!(checked.status, StatusCode::OK, "{}", checked.text);
+    }
+    assert_throttled(
+        &shop.check(order_id(&first)).await,
+        "Muitas verificações de pagamento em pouco tempo. Aguarde alguns minutos e tente novamente.",
+    );
+    // Another member is not held back by it, nor reads this member's orders through it.
+    let theirs = call(
+        &shop.app,
+        "POST",
+        &format!("/api/product-orders/{}/check-payment", order_id(&others)),
+        Some(&other),
+        &[],
+    )
+    .await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
+    let not_theirs = call(
+        &shop.app,
+        "POST",
+        &format!("/api/product-orders/{}/check-payment", order_id(&first)),
+        Some(&other),
+        &[],
+    )
+    .await;
+    assert_eq!(not_theirs.status, StatusCode::FORBIDDEN);
+
+    // The sandbox's routes: a card token and a simulated payment, then 429.
+    let card = json!({ "number": "4000000000000010", "holder_name": "MARIA S", "cvv": "123" });
+    let token = send(
+        &shop.app,
+        "POST",
+        "/api/sandbox/card-tokens",
+        &shop.token,
+        card.clone(),
+    )
+    .await;
+    assert_eq!(token.status, StatusCode::OK, "{}", token.text);
+    let paid = shop.simulate_pix(&charge_of(&first)).await;
+    assert_eq!(paid.status, StatusCode::OK, "{}", paid.text);
+    assert_throttled(
+        &shop.simulate_pix(&charge_of(&first)).await,
+        "Muitas ações em pouco tempo. Aguarde alguns minutos e tente novamente.",
+    );
+    assert_throttled(
+        &send(
+            &shop.app,
+            "POST",
+            "/api/sandbox/card-tokens",
+            &shop.token,
+            card.clone(),
+        )
+        .await,
+        "Muitas ações em pouco tempo. Aguarde alguns minutos e tente novamente.",
+    );
+    let theirs = send(
+        &shop.app,
+        "POST",
+        "/api/sandbox/card-tokens",
+        &other,
+        card.clone(),
+    )
+    .await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
+    // The sandbox's tokeniser is a member's, at the checkout.
+    let anonymous =
+        common::post_json(&shop.app, "/api/sandbox/card-tokens", &card.to_string()).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_charge_just_read_is_not_read_again_for_a_few_seconds(db: PgPool) {
+    let shop = shop(&db, 10).await;
+    let order = shop.order(1, json!({ "type": "pix" })).await.json();
+    let charge = charge_of(&order);
+    assert_eq!(provider_reads(&db, &charge).await, 0, "creating is no read");
+
+    let checked = shop.check(order_id(&order)).await;
+    assert_eq!(checked.status, StatusCode::OK, "{}", checked.text);
+    assert_eq!(checked.json()["status"], "Aguardando pagamento");
+    assert_eq!(provider_reads(&db, &charge).await, 1);
+    for _ in 0..3 {
+        let again = shop.check(order_id(&order)).await;
+        assert_eq!(again.json()["status"], "Aguardando pagamento");
+    }
+    assert_eq!(provider_reads(&db, &charge).await, 1, "reused");
+
+    // Once the read is older than the window: checks at once through two API processes
+    // read it once between them.
+    shop.age_reads(order_id(&order)).await;
+    let second_process = common::app(db.clone());
+    let check_elsewhere = || async {
+        call(
+            &second_process,
+            "POST",
+            &format!("/api/product-orders/{}/check-payment", order_id(&order)),
+            Some(&shop.token),
+            &[],
+        )
+        .await
+    };
+    let answers = tokio::join!(
+        shop.check(order_id(&order)),
+        check_elsewhere(),
+        shop.check(order_id(&order)),
+        check_elsewhere(),
+    );
+    for answer in [answers.0, answers.1, answers.2, answers.3] {
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    }
+    assert_eq!(provider_reads(&db, &charge).await, 2);
+
+    // The webhook's job (`payment.sync`) reads the charge whatever the window (an event says
+    // it changed), and a check right after it answers what that read found.
+    shop.age_reads(order_id(&order)).await;
+    jobs::kinds::commerce::charge::sync_charge(
+        &db,
+        &Gateway::Sandbox(shop.sandbox.clone()),
+        "http://127.0.0.1:8080",
+        &charge,
+    )
+    .await
+    .expect("the webhook's read");
+    assert_eq!(provider_reads(&db, &charge).await, 3);
+    let after = shop.check(order_id(&order)).await;
+    assert_eq!(after.json()["status"], "Aguardando pagamento");
+    assert_eq!(provider_reads(&db, &charge).await, 3);
 }

@@ -135,3 +135,40 @@ async fn the_config_tells_whether_payments_run_on_the_sandbox(db: PgPool) {
     );
     assert!(!body.to_string().contains("sk_test_x"));
 }
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_config_says_when_this_is_a_test_environment(db: PgPool) {
+    demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    // The sandbox, staging behind https or not: nothing paid is real.
+    for vars in [
+        vec![],
+        vec![
+            ("FILIA_PUBLIC_URL", "https://teste.clube.example"),
+            ("FILIA_STAGING", "true"),
+        ],
+    ] {
+        let (status, body) = station_for(&app_with(db.clone(), &vars), "127.0.0.1").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["test_environment"], true, "{vars:?}");
+    }
+
+    let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
+    let pagarme = |secret: &'static str| {
+        app_with(
+            db.clone(),
+            &[
+                ("FILIA_PAYMENTS", "pagarme"),
+                ("FILIA_PAGARME_SECRET_KEY", secret),
+                ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+                ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x"),
+            ],
+        )
+    };
+    // Pagar.me's test keys charge nobody either; its live keys do.
+    let (_, body) = station_for(&pagarme("sk_test_x"), "127.0.0.1").await;
+    assert_eq!(body["test_environment"], true);
+    let (_, body) = station_for(&pagarme("sk_live_x"), "127.0.0.1").await;
+    assert_eq!(body["test_environment"], false);
+}

@@ -6,7 +6,8 @@
 //! completes it; the cleanup removes abandoned uploads (skipping one a post is being
 //! created with), fails videos their transcode left processing, removes whole videos no
 //! post carries with their objects, and the upload area's leftovers, and a later run finds
-//! nothing; an unposted video is discarded.
+//! nothing; an unposted video is discarded; the cleanup removes the images and documents
+//! nothing refers to a day after they were made, a batch a run, skipping one being attached.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -743,7 +744,7 @@ async fn the_cleanup_settles_abandoned_stuck_and_unposted_videos_and_leftovers(d
     };
     assert_eq!(
         run().await,
-        json!({ "abandoned": 2, "stuck": 4, "unposted": 2, "files": 4 })
+        json!({ "abandoned": 2, "stuck": 4, "unposted": 2, "files": 4, "unattached": 0 })
     );
     let status = |id: i64| {
         let db = db.clone();
@@ -808,12 +809,12 @@ async fn the_cleanup_settles_abandoned_stuck_and_unposted_videos_and_leftovers(d
     creating.commit().await.expect("post created");
     assert_eq!(
         run().await,
-        json!({ "abandoned": 1, "stuck": 0, "unposted": 0, "files": 0 })
+        json!({ "abandoned": 1, "stuck": 0, "unposted": 0, "files": 0, "unattached": 0 })
     );
     assert_eq!(status(racing).await, failed(UPLOAD_FAILED));
     assert_eq!(
         run().await,
-        json!({ "abandoned": 0, "stuck": 0, "unposted": 0, "files": 0 })
+        json!({ "abandoned": 0, "stuck": 0, "unposted": 0, "files": 0, "unattached": 0 })
     );
 }
 
@@ -866,4 +867,106 @@ async fn a_video_is_discarded_with_its_files_only_once_no_post_carries_it(db: Pg
     videos::delete_files(&objects, &removed).await;
     videos::delete_files(&objects, &removed).await;
     assert!(removed_objects.iter().all(|path| !path.exists()));
+}
+
+/// A member upload of `owner` made `hours` ago, attached to `attached_to` or not.
+async fn upload_row(
+    db: &PgPool,
+    (station_id, user_id): (i64, i64),
+    key: &str,
+    hours: i64,
+    attached_to: Option<&str>,
+) {
+    sqlx::query(
+        "INSERT INTO member_uploads (station_id, user_id, key, bytes, kind, created_at,
+                                     attached_to, attached_at)
+         VALUES ($1, $2, $3, 6, 'document', now() - make_interval(hours => $4), $5,
+                 CASE WHEN $5::text IS NULL THEN NULL ELSE now() END)",
+    )
+    .bind(station_id)
+    .bind(user_id)
+    .bind(key)
+    .bind(hours as i32)
+    .bind(attached_to)
+    .execute(db)
+    .await
+    .expect("upload");
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_cleanup_removes_uploads_nothing_refers_to_after_a_day_a_batch_a_run(db: PgPool) {
+    let area = Area::new();
+    let owner = member(&db).await;
+    let batch = usize::try_from(videos::SWEEP_BATCH).expect("batch");
+    // More old unattached uploads than one run takes; the first few have their objects.
+    for n in 0..batch + 2 {
+        upload_row(&db, owner, &format!("uploads/1/1/old-{n:04}.png"), 30, None).await;
+    }
+    let old_objects: Vec<_> = (0..3)
+        .map(|n| area.store(&format!("uploads/1/1/old-{n:04}.png")))
+        .chain([area.store(&format!("uploads/1/1/old-{:04}.png", batch + 1))])
+        .collect();
+    let attached = area.store("private/files/1/1/answer.pdf");
+    upload_row(
+        &db,
+        owner,
+        "private/files/1/1/answer.pdf",
+        30,
+        Some("research_answers(1,1)"),
+    )
+    .await;
+    let fresh = area.store("private/files/1/1/fresh.pdf");
+    upload_row(&db, owner, "private/files/1/1/fresh.pdf", 23, None).await;
+    // Being attached as the cleanup runs: its row is locked, so the cleanup skips it.
+    let racing = area.store("private/files/1/1/racing.pdf");
+    upload_row(&db, owner, "private/files/1/1/racing.pdf", 25, None).await;
+    let mut attaching = db.begin().await.expect("tx");
+    sqlx::query("SELECT 1 FROM member_uploads WHERE key = $1 FOR UPDATE")
+        .bind("private/files/1/1/racing.pdf")
+        .execute(&mut *attaching)
+        .await
+        .expect("lock");
+
+    let run = || async {
+        let ctx = JobContext {
+            id: "cleanup".into(),
+            attempt: 1,
+            worker: "test".into(),
+            services: area.services(&db),
+        };
+        UploadsCleanup::default().run(ctx).await.expect("cleanup")["unattached"].clone()
+    };
+    let left = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM member_uploads")
+            .fetch_one(&db)
+            .await
+            .expect("count")
+    };
+    assert_eq!(run().await, json!(batch), "one batch a run");
+    assert_eq!(left().await, 5);
+    assert_eq!(
+        run().await,
+        json!(2),
+        "the rest, skipping the row being attached"
+    );
+    for gone in &old_objects {
+        assert!(!gone.exists(), "{} left", gone.display());
+    }
+    for kept in [&attached, &fresh, &racing] {
+        assert!(kept.exists(), "{} removed", kept.display());
+    }
+
+    // The attachment commits: the next run finds it referred to and keeps it.
+    sqlx::query(
+        "UPDATE member_uploads SET attached_to = 'research_answers(2,1)', attached_at = now()
+          WHERE key = $1",
+    )
+    .bind("private/files/1/1/racing.pdf")
+    .execute(&mut *attaching)
+    .await
+    .expect("attach");
+    attaching.commit().await.expect("attached");
+    assert_eq!(run().await, json!(0));
+    assert_eq!(left().await, 3);
+    assert!(racing.exists());
 }

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use super::catalogue::{ActivityCard, CardRow, card_columns};
 use super::participation::{self, Admitted, Refused};
 use crate::infra::objects::Objects;
-use crate::infra::uploads::FileKind;
+use crate::infra::uploads::{FILE_INVALID, FileKind};
 
 /// The quiz: judged answer by answer, won at half the questions right at the first try.
 pub const QUIZ_TYPE: i16 = 6;
@@ -842,14 +842,77 @@ pub async fn save_file(
         Err(not) => return Ok(Err(not)),
     };
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
+    record_file(conn, &head, &question, attempt_id, file)
+        .await
+        .map(Ok)
+}
+
+/// Saves as a file answer (question type 7) an upload the member made before
+/// (`files/actions` or `upload-image-to-s3`, by its `path` or `url`), attaching it on the
+/// same transaction. Answers the key of the file it replaced, for the caller to delete once
+/// committed.
+pub async fn save_uploaded_file(
+    conn: &mut PgConnection,
+    user_id: i64,
+    station_id: i64,
+    research_id: i64,
+    question_id: i64,
+    reference: &str,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<(AnswerState, Option<String>), NotSaved>> {
+    let (head, question) = match admitted_file_question(
+        &mut *conn,
+        user_id,
+        station_id,
+        research_id,
+        question_id,
+        now,
+    )
+    .await?
+    {
+        Ok(found) => found,
+        Err(not) => return Ok(Err(not)),
+    };
+    // Uploads are documents and images: a file question's answers, never a video one's.
+    if question.kind() != QuestionType::File {
+        return Ok(Err(NotSaved::Invalid(FILE_INVALID)));
+    }
+    let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
+    let answer = format!("research_answers({attempt_id},{question_id})");
+    let attached =
+        match crate::feed::uploads::attach(&mut *conn, station_id, user_id, reference, &answer)
+            .await?
+        {
+            Ok(attached) => attached,
+            Err(not) => return Ok(Err(NotSaved::Invalid(not.message()))),
+        };
+    let file = GivenFile {
+        key: attached.key,
+        name: attached.name,
+    };
+    record_file(conn, &head, &question, attempt_id, &file)
+        .await
+        .map(Ok)
+}
+
+/// Writes `file` as the attempt's answer to `question`; answers the key it replaced (never
+/// the same key given again), whose upload, if it was one, is no longer attached.
+async fn record_file(
+    conn: &mut PgConnection,
+    head: &Head,
+    question: &KeyedQuestion,
+    attempt_id: i64,
+    file: &GivenFile,
+) -> sqlx::Result<(AnswerState, Option<String>)> {
     let replaced: Option<String> = sqlx::query_scalar(
         "SELECT file_key FROM research_answers WHERE attempt_id = $1 AND question_id = $2",
     )
     .bind(attempt_id)
-    .bind(question_id)
+    .bind(question.id)
     .fetch_optional(&mut *conn)
     .await?
-    .flatten();
+    .flatten()
+    .filter(|old| *old != file.key);
     let stored: Stored = sqlx::query_as(concat!(
         "INSERT INTO research_answers (attempt_id, question_id, file_key, file_name)
          VALUES ($1, $2, $3, $4)
@@ -860,15 +923,15 @@ pub async fn save_file(
         stored_columns!()
     ))
     .bind(attempt_id)
-    .bind(question_id)
+    .bind(question.id)
     .bind(&file.key)
     .bind(&file.name)
     .fetch_one(&mut *conn)
     .await?;
-    Ok(Ok((
-        state_of(&head, &question, attempt_id, &stored),
-        replaced,
-    )))
+    if let Some(old) = &replaced {
+        crate::feed::uploads::detach(&mut *conn, old).await?;
+    }
+    Ok((state_of(head, question, attempt_id, &stored), replaced))
 }
 
 // ---- Submitting ------------------------------------------------------------------------

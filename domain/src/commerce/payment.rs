@@ -158,6 +158,32 @@ pub async fn part_by_charge(
     .await
 }
 
+/// Whether the caller is to read `charge_id` from the provider now: false when it was read
+/// (and applied) less than `reuse_seconds` ago, and then what that read found stands. A
+/// conditional update, so of several callers at once (API processes side by side) one
+/// reads. A charge no part of ours has is read (it changes nothing).
+pub async fn claim_charge_read(
+    conn: &mut PgConnection,
+    charge_id: &str,
+    reuse_seconds: u64,
+) -> sqlx::Result<bool> {
+    let (known, claimed): (bool, bool) = sqlx::query_as(
+        "WITH claimed AS (
+             UPDATE payments SET charge_read_at = now()
+              WHERE gateway_charge_id = $1
+                AND (charge_read_at IS NULL
+                     OR charge_read_at <= now() - make_interval(secs => $2::float8))
+             RETURNING id)
+         SELECT EXISTS (SELECT 1 FROM payments WHERE gateway_charge_id = $1),
+                EXISTS (SELECT 1 FROM claimed)",
+    )
+    .bind(charge_id)
+    .bind(reuse_seconds as f64)
+    .fetch_one(conn)
+    .await?;
+    Ok(claimed || !known)
+}
+
 /// Keeps the card a card part is to be charged with, in the order's transaction, so a
 /// retry or the recovery job repeats the same request. Cleared once a charge is recorded.
 pub async fn keep_card_source(
@@ -311,7 +337,7 @@ pub async fn apply_charge(conn: &mut PgConnection, charge: &Charge) -> CommerceR
         return Ok(Applied::UnknownCharge);
     }
     let order_id = part.order_id;
-    sqlx::query("UPDATE payments SET gateway_status = $2 WHERE id = $1")
+    sqlx::query("UPDATE payments SET gateway_status = $2, charge_read_at = now() WHERE id = $1")
         .bind(part.payment_id)
         .bind(charge.status.as_str())
         .execute(&mut *conn)

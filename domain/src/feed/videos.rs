@@ -83,8 +83,9 @@ pub const ABANDONED_AFTER_HOURS: i64 = 24;
 pub const STUCK_AFTER_HOURS: i64 = 6;
 /// A whole video (ready or failed) that no post carries is removed after this long.
 pub const UNPOSTED_AFTER_HOURS: i64 = 24;
-/// Rows one `uploads-cleanup` run takes on per kind of leftover; the next run goes on.
-const SWEEP_BATCH: i64 = 1000;
+/// Rows one `uploads-cleanup` run takes on per kind of leftover (videos and member
+/// uploads alike); the next run goes on.
+pub const SWEEP_BATCH: i64 = 1000;
 /// The longest video we show, and the largest picture side we read.
 pub const MAX_DURATION_MS: u64 = 10 * 60 * 1000;
 pub const MAX_SIDE: u32 = 4096;

@@ -99,6 +99,25 @@ pub struct Config {
     /// How often an idle worker looks for due jobs no NOTIFY announced (scheduled jobs,
     /// retries, a missed notification), in seconds.
     pub job_poll_seconds: u64,
+    /// Orders placed (each charges the payment provider) per member per window.
+    pub orders_max_per_member: u32,
+    pub orders_window_seconds: u64,
+    /// "Verificar pagamento" calls (each may read the charge at the provider) per member
+    /// per window.
+    pub payment_checks_max_per_member: u32,
+    pub payment_checks_window_seconds: u64,
+    /// The sandbox's own routes (simulated PIX payments, card tokens) per member per window.
+    pub sandbox_calls_max_per_member: u32,
+    pub sandbox_calls_window_seconds: u64,
+    /// A charge read from the provider this many seconds ago or less is not read again by
+    /// "Verificar pagamento".
+    pub payment_read_reuse_seconds: u64,
+    /// Bytes of images and documents (`upload-image-to-s3`, `files/actions`) one member may
+    /// store within a rolling day.
+    pub upload_bytes_per_day: u64,
+    /// A test deployment reached over https (`FILIA_STAGING`): the only way the sandbox
+    /// provider and `api seed-demo` run behind an https public URL.
+    pub staging: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,6 +269,31 @@ impl Config {
             confirmation_max_per_day: parse(&lookup, "FILIA_CONFIRMATION_MAX_PER_DAY", "10")?,
             job_backoff_scale: parse(&lookup, "FILIA_JOB_BACKOFF_SCALE", "1")?,
             job_poll_seconds: parse(&lookup, "FILIA_JOB_POLL_SECONDS", "1")?,
+            orders_max_per_member: parse(&lookup, "FILIA_ORDERS_MAX_PER_MEMBER", "10")?,
+            orders_window_seconds: parse(&lookup, "FILIA_ORDERS_WINDOW_SECONDS", "600")?,
+            payment_checks_max_per_member: parse(
+                &lookup,
+                "FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER",
+                "20",
+            )?,
+            payment_checks_window_seconds: parse(
+                &lookup,
+                "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
+                "600",
+            )?,
+            sandbox_calls_max_per_member: parse(
+                &lookup,
+                "FILIA_SANDBOX_CALLS_MAX_PER_MEMBER",
+                "30",
+            )?,
+            sandbox_calls_window_seconds: parse(
+                &lookup,
+                "FILIA_SANDBOX_CALLS_WINDOW_SECONDS",
+                "600",
+            )?,
+            payment_read_reuse_seconds: parse(&lookup, "FILIA_PAYMENT_READ_REUSE_SECONDS", "5")?,
+            upload_bytes_per_day: parse(&lookup, "FILIA_UPLOAD_BYTES_PER_DAY", "50000000")?,
+            staging: parse(&lookup, "FILIA_STAGING", "false")?,
         })
         .and_then(Self::checked)
     }
@@ -279,6 +323,25 @@ impl Config {
                 variable: "FILIA_HOLD_SECONDS",
                 reason: "must be at least 1".into(),
             });
+        }
+        for (variable, window) in [
+            ("FILIA_ORDERS_WINDOW_SECONDS", self.orders_window_seconds),
+            (
+                "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
+                self.payment_checks_window_seconds,
+            ),
+            (
+                "FILIA_SANDBOX_CALLS_WINDOW_SECONDS",
+                self.sandbox_calls_window_seconds,
+            ),
+        ] {
+            // An expiry of 0 deletes the counter at once: the limit would never hold.
+            if window == 0 {
+                return Err(ConfigError {
+                    variable,
+                    reason: "must be at least 1".into(),
+                });
+            }
         }
         if self.payments_timeout_seconds == 0 {
             return Err(ConfigError {
@@ -372,24 +435,58 @@ impl Config {
         self.signing_key.expose() == DEVELOPMENT_SIGNING_KEY
     }
 
+    /// Whether members reach this deployment over https, i.e. it is anywhere real people
+    /// are, not a laptop or a test run.
+    fn is_public(&self) -> bool {
+        self.public_url.starts_with("https://")
+    }
+
+    /// Whether payments are make-believe here: the sandbox provider, or Pagar.me with its
+    /// test keys. `GET /api/config` says so and the web app shows "Ambiente de testes".
+    pub fn test_environment(&self) -> bool {
+        match self.payments {
+            PaymentsProvider::Sandbox => true,
+            PaymentsProvider::Pagarme => self
+                .pagarme_secret_key
+                .as_ref()
+                .is_some_and(|key| key.expose().starts_with(PAGARME_TEST_KEY_PREFIX)),
+        }
+    }
+
     /// Why `serve` must not start, if it must not: behind an https public URL (anywhere
-    /// real people reach) nothing may run with a secret published in this repository. With
-    /// the sandbox's development webhook secret anyone could sign a "paid" webhook.
+    /// real people reach) nothing may run with a secret published in this repository, and
+    /// the sandbox, where every member can pay their own PIX with 'Simular pagamento', runs
+    /// only on a deployment that says it is a test one (`FILIA_STAGING`). With the
+    /// sandbox's development webhook secret anyone could sign a "paid" webhook.
     pub fn public_deployment_refusal(&self) -> Option<&'static str> {
-        if !self.public_url.starts_with("https://") {
+        if !self.is_public() {
             return None;
         }
         if self.uses_development_signing_key() {
             return Some("FILIA_SIGNING_KEY must be set for a public (https) deployment");
         }
-        if self.payments == PaymentsProvider::Sandbox
-            && self.sandbox_webhook_secret.expose() == DEVELOPMENT_SANDBOX_WEBHOOK_SECRET
-        {
-            return Some(
-                "FILIA_SANDBOX_WEBHOOK_SECRET must be set for a public (https) deployment of the sandbox",
-            );
+        if self.payments == PaymentsProvider::Sandbox {
+            if !self.staging {
+                return Some(
+                    "FILIA_PAYMENTS=sandbox lets every member pay their own orders: a public (https) deployment needs FILIA_PAYMENTS=pagarme, or FILIA_STAGING=true if it is a test one",
+                );
+            }
+            if self.sandbox_webhook_secret.expose() == DEVELOPMENT_SANDBOX_WEBHOOK_SECRET {
+                return Some(
+                    "FILIA_SANDBOX_WEBHOOK_SECRET must be set for a public (https) deployment of the sandbox",
+                );
+            }
         }
         None
+    }
+
+    /// Why `api seed-demo` must not run, if it must not: it creates staff and members whose
+    /// passwords the README publishes, so behind an https public URL only a deployment that
+    /// says it is a test one (`FILIA_STAGING`) takes them.
+    pub fn demo_seed_refusal(&self) -> Option<&'static str> {
+        (self.is_public() && !self.staging).then_some(
+            "api seed-demo creates accounts whose passwords are published: a public (https) deployment runs it only with FILIA_STAGING=true",
+        )
     }
 }
 
@@ -424,6 +521,8 @@ impl FromStr for PaymentsProvider {
 const DEVELOPMENT_SIGNING_KEY: &str = "filia-development-signing-key";
 /// The sandbox is never production; still, a deployment can set its own.
 const DEVELOPMENT_SANDBOX_WEBHOOK_SECRET: &str = "filia-sandbox-webhook-secret";
+/// Pagar.me's test secret keys (its live ones are `sk_` and no `test_`).
+const PAGARME_TEST_KEY_PREFIX: &str = "sk_test_";
 
 impl FromStr for CaptchaProvider {
     type Err = String;
@@ -504,6 +603,20 @@ mod tests {
             (30, 900)
         );
         assert_eq!(config.job_poll_seconds, 1);
+        assert_eq!(
+            (
+                config.orders_max_per_member,
+                config.orders_window_seconds,
+                config.payment_checks_max_per_member,
+                config.payment_checks_window_seconds,
+                config.sandbox_calls_max_per_member,
+                config.sandbox_calls_window_seconds,
+                config.payment_read_reuse_seconds,
+            ),
+            (10, 600, 20, 600, 30, 600, 5)
+        );
+        assert_eq!(config.upload_bytes_per_day, 50_000_000);
+        assert!(!config.staging);
     }
 
     #[test]
@@ -642,27 +755,107 @@ mod tests {
     fn a_public_deployment_refuses_the_published_secrets() {
         let https = ("FILIA_PUBLIC_URL", "https://clube.example.com");
         let key = ("FILIA_SIGNING_KEY", "a-long-random-production-key");
+        let staging = ("FILIA_STAGING", "true");
         let local = config(&[]).expect("defaults");
         assert_eq!(
             local.public_deployment_refusal(),
             None,
             "development is fine"
         );
-        let no_key = config(&[https]).expect("config");
+        let no_key = config(&[https, staging]).expect("config");
         assert!(
             no_key
                 .public_deployment_refusal()
                 .is_some_and(|why| why.contains("FILIA_SIGNING_KEY"))
         );
-        let sandbox = config(&[https, key]).expect("config");
+        let sandbox = config(&[https, key, staging]).expect("config");
         assert!(
             sandbox
                 .public_deployment_refusal()
                 .is_some_and(|why| why.contains("FILIA_SANDBOX_WEBHOOK_SECRET"))
         );
-        let own_secret = config(&[https, key, ("FILIA_SANDBOX_WEBHOOK_SECRET", "whsec_s3cr3t")])
-            .expect("config");
+        let own_secret = config(&[
+            https,
+            key,
+            staging,
+            ("FILIA_SANDBOX_WEBHOOK_SECRET", "whsec_s3cr3t"),
+        ])
+        .expect("config");
         assert_eq!(own_secret.public_deployment_refusal(), None);
+    }
+
+    #[test]
+    fn the_sandbox_behind_https_needs_the_staging_setting() {
+        let public_sandbox = [
+            ("FILIA_PUBLIC_URL", "https://clube.example.com"),
+            ("FILIA_SIGNING_KEY", "a-long-random-production-key"),
+            ("FILIA_SANDBOX_WEBHOOK_SECRET", "whsec_s3cr3t"),
+        ];
+        let refused = config(&public_sandbox).expect("config");
+        assert!(!refused.staging, "off by default");
+        assert!(
+            refused
+                .public_deployment_refusal()
+                .is_some_and(|why| why.contains("FILIA_STAGING=true")),
+            "{:?}",
+            refused.public_deployment_refusal()
+        );
+        let mut vars = public_sandbox.to_vec();
+        vars.push(("FILIA_STAGING", "false"));
+        assert!(
+            config(&vars)
+                .expect("config")
+                .public_deployment_refusal()
+                .is_some()
+        );
+        let mut vars = public_sandbox.to_vec();
+        vars.push(("FILIA_STAGING", "true"));
+        let staging = config(&vars).expect("config");
+        assert!(staging.staging);
+        assert_eq!(staging.public_deployment_refusal(), None);
+        // Pagar.me behind https needs no staging setting.
+        let pagarme = config(&[
+            ("FILIA_PUBLIC_URL", "https://clube.example.com"),
+            ("FILIA_SIGNING_KEY", "a-long-random-production-key"),
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_live"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_live"),
+        ])
+        .expect("config");
+        assert_eq!(pagarme.public_deployment_refusal(), None);
+        let err = config(&[("FILIA_STAGING", "yes")]).expect_err("not a boolean");
+        assert_eq!(err.variable, "FILIA_STAGING");
+    }
+
+    #[test]
+    fn the_demo_seed_behind_https_needs_the_staging_setting() {
+        assert_eq!(config(&[]).expect("local").demo_seed_refusal(), None);
+        let https = ("FILIA_PUBLIC_URL", "https://clube.example.com");
+        assert!(
+            config(&[https])
+                .expect("public")
+                .demo_seed_refusal()
+                .is_some_and(|why| why.contains("FILIA_STAGING=true"))
+        );
+        let staging = config(&[https, ("FILIA_STAGING", "true")]).expect("staging");
+        assert_eq!(staging.demo_seed_refusal(), None);
+    }
+
+    #[test]
+    fn test_payments_make_a_test_environment() {
+        assert!(config(&[]).expect("sandbox").test_environment());
+        let pagarme = |secret: &'static str| {
+            config(&[
+                ("FILIA_PAYMENTS", "pagarme"),
+                ("FILIA_PAGARME_SECRET_KEY", secret),
+                ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", TEST_PUBLIC_KEY),
+                ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_abc"),
+            ])
+            .expect("pagarme")
+        };
+        assert!(pagarme("sk_test_abc").test_environment());
+        assert!(!pagarme("sk_abc").test_environment());
     }
 
     #[test]
@@ -680,6 +873,14 @@ mod tests {
         for poll in ["0", "-1", "0.5"] {
             let err = config(&[("FILIA_JOB_POLL_SECONDS", poll)]).expect_err(poll);
             assert_eq!(err.variable, "FILIA_JOB_POLL_SECONDS", "{poll}");
+        }
+        for window in [
+            "FILIA_ORDERS_WINDOW_SECONDS",
+            "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
+            "FILIA_SANDBOX_CALLS_WINDOW_SECONDS",
+        ] {
+            let err = config(&[(window, "0")]).expect_err(window);
+            assert_eq!(err.variable, window);
         }
         for cap in ["0", "-1", "many"] {
             let err = config(&[("FILIA_CONFIRMATION_MAX_PER_DAY", cap)]).expect_err(cap);

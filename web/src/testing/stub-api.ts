@@ -15,7 +15,7 @@ export interface RecordedCall {
 }
 
 /** What /api/config answers unless a test says otherwise: captcha off. */
-export const DEFAULT_CONFIG: StationConfig = { station_id: 7, captcha: { provider: "off", site_key: null }, payments_sandbox: false, card_tokenizer: null };
+export const DEFAULT_CONFIG: StationConfig = { station_id: 7, captcha: { provider: "off", site_key: null }, payments_sandbox: false, card_tokenizer: null, test_environment: false };
 
 export const VALIDATE_TOKEN = "GET /api/auth/validate-token";
 

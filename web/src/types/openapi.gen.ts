@@ -843,7 +843,9 @@ export interface paths {
         /**
          * Stores a document
          * @description Multipart, the file in `file`: a pdf, doc, docx, zip or an image (JPEG, PNG, GIF) by
-         *     content, at most 10 MB. Stored privately; `path` is its key.
+         *     content, at most 10 MB. Stored privately; `path` is its key, which a file answer
+         *     (`PUT /research/{id}/answers/{question_id}/file`) attaches; unattached, it is deleted a
+         *     day later.
          */
         post: operations["upload_document"];
         delete?: never;
@@ -1652,7 +1654,8 @@ export interface paths {
          * Verificar pagamento: asks the provider about the order's charge now
          * @description Re-reads the card or PIX charge of one of the caller's orders and applies it through the
          *     same idempotent confirmation as the webhook (so the two racing confirm once); a card
-         *     whose charge was never recorded is charged with the request first made. Answers the
+         *     whose charge was never recorded is charged with the request first made. A charge read
+         *     in the last `FILIA_PAYMENT_READ_REUSE_SECONDS` (5) is not read again. Answers the
          *     order: `status` 'Pagamento confirmado' when paid.
          */
         post: operations["check_payment"];
@@ -1831,7 +1834,13 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Saves an upload made before as a file answer (question type 7)
+         * @description The caller's own upload (`POST /files/actions`, `POST /upload-image-to-s3`) becomes the
+         *     answer and is attached to it, so the cleanup keeps it; a file it replaces is deleted. An
+         *     upload is attached to one answer only.
+         */
+        put: operations["save_uploaded_file_answer"];
         /**
          * Saves a video or file answer (question types 6 and 7)
          * @description Multipart, the file in `file`: a video (mp4, mov, webm) for a video question, a pdf,
@@ -1877,9 +1886,9 @@ export interface paths {
         /**
          * Sandbox only: the browser's card tokeniser
          * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
-         *     with the provider and card data never reaches us). The last four digits decide what
-         *     charges of the card do: `0010` approved, `0028` declined, `0036` processing then paid,
-         *     `0044` processing then failed, `0051` fails once saved.
+         *     with the provider and card data never reaches us), for a member at the checkout. The
+         *     last four digits decide what charges of the card do: `0010` approved, `0028` declined,
+         *     `0036` processing then paid, `0044` processing then failed, `0051` fails once saved.
          */
         post: operations["sandbox_card_token"];
         delete?: never;
@@ -2104,7 +2113,9 @@ export interface paths {
         /**
          * Stores an image
          * @description JPEG, PNG or GIF by content, at most 1 MB decoded; stored re-encoded (metadata
-         *     dropped, at most 1600 px a side) and served publicly at `url`.
+         *     dropped, at most 1600 px a side) and served publicly at `url`, which a file answer
+         *     (`PUT /research/{id}/answers/{question_id}/file`) attaches; unattached, it is deleted a
+         *     day later.
          */
         post: operations["upload_image"];
         delete?: never;
@@ -4536,6 +4547,11 @@ export interface components {
             payments_sandbox: boolean;
             /** Format: int64 */
             station_id: number;
+            /**
+             * @description Nothing paid here is real (the sandbox, or Pagar.me's test keys): the web app shows
+             *     the "Ambiente de testes" banner on every page.
+             */
+            test_environment: boolean;
         };
         /**
          * @description What a credit came from (`credit_lots.source_kind`).
@@ -4736,6 +4752,11 @@ export interface components {
         UploadedFile: {
             original_name: string;
             /** @description The stored document's key (private: never served by the public media route). */
+            path: string;
+        };
+        /** @description An upload made before, named as `files/actions` or `upload-image-to-s3` answered it. */
+        UploadedFileAnswer: {
+            /** @description The `path` of `POST /files/actions`, or the `url` of `POST /upload-image-to-s3`. */
             path: string;
         };
         UploadedImage: {
@@ -7958,6 +7979,17 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
+            /** @description More orders than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600): 'Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
                 headers: {
@@ -8297,9 +8329,11 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over 30 images and documents in an hour */
+            /** @description Over 30 images and documents in an hour; or the member's images and documents of the last 24 hours would pass FILIA_UPLOAD_BYTES_PER_DAY (50 MB): 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. Aguarde e tente novamente mais tarde.' */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11473,6 +11507,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
+            /** @description More checks than FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER (20) in FILIA_PAYMENT_CHECKS_WINDOW_SECONDS (600): 'Muitas verificações de pagamento em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
                 headers: {
@@ -12082,6 +12127,107 @@ export interface operations {
             };
         };
     };
+    save_uploaded_file_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The research */
+                id: number;
+                /** @description A file question of it */
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadedFileAnswer"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown research or question, unpublished or another station's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules; or: A field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     save_file_answer: {
         parameters: {
             query?: never;
@@ -12273,6 +12419,24 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
             /** @description Not in sandbox mode */
             404: {
                 headers: {
@@ -12303,6 +12467,17 @@ export interface operations {
             /** @description Not a card number, or no holder name or cvv; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More sandbox calls than FILIA_SANDBOX_CALLS_MAX_PER_MEMBER (30) in FILIA_SANDBOX_CALLS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12380,6 +12555,17 @@ export interface operations {
             /** @description The charge was paid before, or is not a PIX */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More sandbox calls than FILIA_SANDBOX_CALLS_MAX_PER_MEMBER (30) in FILIA_SANDBOX_CALLS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13271,9 +13457,11 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Over 30 images and documents in an hour */
+            /** @description Over 30 images and documents in an hour; or the member's images and documents of the last 24 hours would pass FILIA_UPLOAD_BYTES_PER_DAY (50 MB): 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. Aguarde e tente novamente mais tarde.' */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

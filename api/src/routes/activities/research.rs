@@ -32,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_research))
         .routes(routes!(save_answer))
         .routes(routes!(save_file_answer).layer(DefaultBodyLimit::max(FILE_BODY_LIMIT)))
+        .routes(routes!(save_uploaded_file_answer))
         .routes(routes!(answer_quiz))
         .routes(routes!(answer_survey))
         .routes(routes!(poll_results))
@@ -217,6 +218,59 @@ async fn save_file_answer(
             return Err(not_saved(not));
         }
     };
+    tx.commit().await?;
+    if let Some(replaced) = replaced {
+        delete_quietly(&state, &replaced).await;
+    }
+    Ok(Json(answer))
+}
+
+/// An upload made before, named as `files/actions` or `upload-image-to-s3` answered it.
+#[derive(Debug, Deserialize, ToSchema)]
+struct UploadedFileAnswer {
+    /// The `path` of `POST /files/actions`, or the `url` of `POST /upload-image-to-s3`.
+    path: String,
+}
+
+/// Saves an upload made before as a file answer (question type 7)
+///
+/// The caller's own upload (`POST /files/actions`, `POST /upload-image-to-s3`) becomes the
+/// answer and is attached to it, so the cleanup keeps it; a file it replaces is deleted. An
+/// upload is attached to one answer only.
+#[utoipa::path(
+    put,
+    path = "/research/{id}/answers/{question_id}/file",
+    tag = "activities",
+    security(("member" = [])),
+    params(
+        ("id" = i64, Path, description = "The research"),
+        ("question_id" = i64, Path, description = "A file question of it"),
+    ),
+    request_body = UploadedFileAnswer,
+    responses(
+        (status = 200, description = "Saved", body = AnswerState),
+        (status = 404, description = "Unknown research or question, unpublished or another station's", body = ErrorMessage),
+        (status = 422, description = "A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules", body = Messages),
+    )
+)]
+async fn save_uploaded_file_answer(
+    State(state): State<AppState>,
+    member: Member,
+    Path((id, question_id)): Path<(i64, i64)>,
+    Json(request): Json<UploadedFileAnswer>,
+) -> ApiResult<Json<AnswerState>> {
+    let mut tx = state.db.begin().await?;
+    let (answer, replaced) = research::save_uploaded_file(
+        &mut tx,
+        member.user_id,
+        member.station_id,
+        id,
+        question_id,
+        request.path.trim(),
+        Utc::now(),
+    )
+    .await?
+    .map_err(not_saved)?;
     tx.commit().await?;
     if let Some(replaced) = replaced {
         delete_quietly(&state, &replaced).await;

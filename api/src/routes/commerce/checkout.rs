@@ -27,6 +27,7 @@ use super::{commerce_error, own_body, product_entries, whole};
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::Json;
 use crate::member::Member;
+use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -36,6 +37,19 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(remove_coupon))
         .routes(routes!(cart_totals))
         .routes(routes!(place_order))
+}
+
+/// Placing orders, each of which charges the payment provider: `FILIA_ORDERS_MAX_PER_MEMBER`
+/// per `FILIA_ORDERS_WINDOW_SECONDS`, so one member cannot spend the deployment's quota.
+struct OrderLimit;
+
+impl MemberLimit for OrderLimit {
+    const NAME: &'static str = "orders";
+    const MESSAGE: &'static str =
+        "Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.";
+    fn limit(config: &domain::Config) -> (u32, u64) {
+        (config.orders_max_per_member, config.orders_window_seconds)
+    }
 }
 
 /// The hold just made.
@@ -426,6 +440,8 @@ fn text(value: &Value) -> Option<String> {
         (status = 200, description = "The order", body = Order),
         (status = 403, description = "user_id is not the caller's", body = Messages),
         (status = 422, description = "The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason)", body = Messages),
+        (status = 429, description = "More orders than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600): 'Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.'", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 async fn place_order(
@@ -433,6 +449,7 @@ async fn place_order(
     member: Member,
     Json(request): Json<PlaceOrderRequest>,
 ) -> ApiResult<Json<Order>> {
+    throttle::<OrderLimit>(&state, &member).await?;
     own_body(member, Some(&request.user_id))?;
     let mut deliveries = Vec::new();
     for action in &request.cart {

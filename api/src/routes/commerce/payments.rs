@@ -28,6 +28,7 @@ use super::{own, whole};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, RawBody};
 use crate::member::Member;
+use crate::member_throttle::{MemberLimit, throttle};
 use crate::routes::ROUTE_NOT_FOUND;
 use crate::state::AppState;
 
@@ -39,6 +40,35 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(saved_cards))
         .routes(routes!(sandbox_pay_pix))
         .routes(routes!(sandbox_card_token))
+}
+
+/// "Verificar pagamento", which may read the charge at the provider:
+/// `FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER` per `FILIA_PAYMENT_CHECKS_WINDOW_SECONDS`.
+struct CheckLimit;
+
+impl MemberLimit for CheckLimit {
+    const NAME: &'static str = "payment-checks";
+    const MESSAGE: &'static str = "Muitas verificações de pagamento em pouco tempo. Aguarde alguns minutos e tente novamente.";
+    fn limit(config: &domain::Config) -> (u32, u64) {
+        (
+            config.payment_checks_max_per_member,
+            config.payment_checks_window_seconds,
+        )
+    }
+}
+
+/// The sandbox's own routes (simulated payments, card tokens), which stand for calls to a
+/// provider: `FILIA_SANDBOX_CALLS_MAX_PER_MEMBER` per `FILIA_SANDBOX_CALLS_WINDOW_SECONDS`.
+struct SandboxLimit;
+
+impl MemberLimit for SandboxLimit {
+    const NAME: &'static str = "sandbox-calls";
+    fn limit(config: &domain::Config) -> (u32, u64) {
+        (
+            config.sandbox_calls_max_per_member,
+            config.sandbox_calls_window_seconds,
+        )
+    }
 }
 
 const UNKNOWN_PROVIDER: &str = "Meio de pagamento não encontrado";
@@ -121,7 +151,8 @@ pub(super) async fn sandbox_token(sandbox: &Sandbox, card: CardDetails) -> ApiRe
 ///
 /// Re-reads the card or PIX charge of one of the caller's orders and applies it through the
 /// same idempotent confirmation as the webhook (so the two racing confirm once); a card
-/// whose charge was never recorded is charged with the request first made. Answers the
+/// whose charge was never recorded is charged with the request first made. A charge read
+/// in the last `FILIA_PAYMENT_READ_REUSE_SECONDS` (5) is not read again. Answers the
 /// order: `status` 'Pagamento confirmado' when paid.
 #[utoipa::path(
     post,
@@ -133,6 +164,8 @@ pub(super) async fn sandbox_token(sandbox: &Sandbox, card: CardDetails) -> ApiRe
         (status = 200, description = "The order as it now is", body = Order),
         (status = 403, description = "Another member's order", body = Messages),
         (status = 404, description = "No such order in the caller's station", body = ErrorMessage),
+        (status = 429, description = "More checks than FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER (20) in FILIA_PAYMENT_CHECKS_WINDOW_SECONDS (600): 'Muitas verificações de pagamento em pouco tempo. Aguarde alguns minutos e tente novamente.'", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 async fn check_payment(
@@ -140,6 +173,7 @@ async fn check_payment(
     member: Member,
     Path(order_id): Path<i64>,
 ) -> ApiResult<Json<Order>> {
+    throttle::<CheckLimit>(&state, &member).await?;
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, order_id)
         .await?
@@ -151,6 +185,7 @@ async fn check_payment(
         &state.gateway,
         &state.config.public_url,
         order_id,
+        state.config.payment_read_reuse_seconds,
     )
     .await
     .map_err(charge_error)?;
@@ -252,6 +287,8 @@ struct SimulatedPayment {
         (status = 200, description = "Paid at the sandbox; the order follows", body = SimulatedPayment),
         (status = 404, description = "Not in sandbox mode, or not one of the caller's charges", body = ErrorMessage),
         (status = 422, description = "The charge was paid before, or is not a PIX", body = Messages),
+        (status = 429, description = "More sandbox calls than FILIA_SANDBOX_CALLS_MAX_PER_MEMBER (30) in FILIA_SANDBOX_CALLS_WINDOW_SECONDS (600)", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 async fn sandbox_pay_pix(
@@ -262,6 +299,7 @@ async fn sandbox_pay_pix(
     let Some(sandbox) = state.gateway.sandbox() else {
         return Err(ApiError::not_found(ROUTE_NOT_FOUND));
     };
+    throttle::<SandboxLimit>(&state, &member).await?;
     let mut conn = state.db.acquire().await?;
     let part = payment::part_by_charge(&mut conn, &charge_id)
         .await?
@@ -305,27 +343,32 @@ struct CardToken {
 /// Sandbox only: the browser's card tokeniser
 ///
 /// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
-/// with the provider and card data never reaches us). The last four digits decide what
-/// charges of the card do: `0010` approved, `0028` declined, `0036` processing then paid,
-/// `0044` processing then failed, `0051` fails once saved.
+/// with the provider and card data never reaches us), for a member at the checkout. The
+/// last four digits decide what charges of the card do: `0010` approved, `0028` declined,
+/// `0036` processing then paid, `0044` processing then failed, `0051` fails once saved.
 #[utoipa::path(
     post,
     path = "/sandbox/card-tokens",
     tag = "commerce",
+    security(("member" = [])),
     request_body = CardToTokenize,
     responses(
         (status = 200, description = "The token to send as `payment.card_token`", body = CardToken),
         (status = 404, description = "Not in sandbox mode", body = ErrorMessage),
         (status = 422, description = "Not a card number, or no holder name or cvv", body = Messages),
+        (status = 429, description = "More sandbox calls than FILIA_SANDBOX_CALLS_MAX_PER_MEMBER (30) in FILIA_SANDBOX_CALLS_WINDOW_SECONDS (600)", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 async fn sandbox_card_token(
     State(state): State<AppState>,
+    member: Member,
     Json(card): Json<CardToTokenize>,
 ) -> ApiResult<Json<CardToken>> {
     let Some(sandbox) = state.gateway.sandbox() else {
         return Err(ApiError::not_found(ROUTE_NOT_FOUND));
     };
+    throttle::<SandboxLimit>(&state, &member).await?;
     let token = sandbox_token(
         sandbox,
         CardDetails {

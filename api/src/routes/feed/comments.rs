@@ -34,8 +34,9 @@ struct CommentLimit;
 
 impl MemberLimit for CommentLimit {
     const NAME: &'static str = "feed-comments";
-    const MAX: u32 = 30;
-    const WINDOW_SECONDS: u64 = 600;
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (30, 600)
+    }
 }
 
 /// The spec's payload; its `user` is ignored (the author is the caller).

@@ -31,8 +31,9 @@ struct LikeLimit;
 
 impl MemberLimit for LikeLimit {
     const NAME: &'static str = "feed-likes";
-    const MAX: u32 = 120;
-    const WINDOW_SECONDS: u64 = 60;
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (120, 60)
+    }
 }
 
 /// The spec's payload; its `user` is ignored (the caller likes).

@@ -40,8 +40,9 @@ struct PostLimit;
 
 impl MemberLimit for PostLimit {
     const NAME: &'static str = "feed-posts";
-    const MAX: u32 = 10;
-    const WINDOW_SECONDS: u64 = 600;
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (10, 600)
+    }
 }
 
 /// Reports of posts and comments: 20 per hour.
@@ -49,8 +50,9 @@ pub(super) struct ReportLimit;
 
 impl MemberLimit for ReportLimit {
     const NAME: &'static str = "feed-reports";
-    const MAX: u32 = 20;
-    const WINDOW_SECONDS: u64 = 3600;
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (20, 3600)
+    }
 }
 
 /// Refuses a station other than the caller's, and a station whose feed is closed, alike

@@ -1,12 +1,12 @@
-//! The images and documents members attach: `POST /upload-image-to-s3` (a base64 image,
-//! stored re-encoded and public) and `POST /files/actions` (a document, stored privately).
-//! Both are typed by content and count against one per-member limit.
+//! The images and documents members upload to attach later: `POST /upload-image-to-s3` (a
+//! base64 image, stored re-encoded and public) and `POST /files/actions` (a document, stored
+//! privately). Both are typed by content and count against one per-member limit of calls
+//! and one daily quota of bytes (`FILIA_UPLOAD_BYTES_PER_DAY`).
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use domain::feed::uploads::{self, ImageRefused, MAX_DOCUMENT_BYTES};
+use domain::feed::uploads::{self, MAX_DOCUMENT_BYTES, UploadRefused, Uploader};
 use domain::infra::objects::Objects;
-use domain::infra::uploads::FILE_INVALID;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -35,8 +35,32 @@ struct Attachments;
 
 impl MemberLimit for Attachments {
     const NAME: &'static str = "feed-attachments";
-    const MAX: u32 = 30;
-    const WINDOW_SECONDS: u64 = 3600;
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (30, 3600)
+    }
+}
+
+/// The member's uploads of the rolling day may hold up to `FILIA_UPLOAD_BYTES_PER_DAY`.
+fn uploader(state: &AppState, member: &Member) -> Uploader {
+    Uploader {
+        station_id: member.station_id,
+        user_id: member.user_id,
+        quota_bytes: state.config.upload_bytes_per_day,
+    }
+}
+
+/// A content refused is the member's to fix (422); the day's quota passed waits (429).
+fn refused(refused: UploadRefused) -> ApiError {
+    match refused {
+        UploadRefused::OverQuota {
+            retry_after_seconds,
+            ..
+        } => ApiError::TooManyRequests {
+            message: refused.to_string(),
+            retry_after: retry_after_seconds,
+        },
+        UploadRefused::TooLarge | UploadRefused::Invalid => ApiError::invalid(refused.to_string()),
+    }
 }
 
 /// The multipart form of an upload: the file in `file`.
@@ -62,7 +86,9 @@ struct UploadedImage {
 /// Stores an image
 ///
 /// JPEG, PNG or GIF by content, at most 1 MB decoded; stored re-encoded (metadata
-/// dropped, at most 1600 px a side) and served publicly at `url`.
+/// dropped, at most 1600 px a side) and served publicly at `url`, which a file answer
+/// (`PUT /research/{id}/answers/{question_id}/file`) attaches; unattached, it is deleted a
+/// day later.
 #[utoipa::path(
     post,
     path = "/upload-image-to-s3",
@@ -72,7 +98,8 @@ struct UploadedImage {
     responses(
         (status = 201, description = "Stored", body = UploadedImage),
         (status = 422, description = "Over 1 MB ('Erro: Imagem maior que 1MB'), or not a JPEG, PNG or GIF ('Tamanho ou formato inválido')", body = Messages),
-        (status = 429, description = "Over 30 images and documents in an hour", body = Messages),
+        (status = 429, description = "Over 30 images and documents in an hour; or the member's images and documents of the last 24 hours would pass FILIA_UPLOAD_BYTES_PER_DAY (50 MB): 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. Aguarde e tente novamente mais tarde.'", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 async fn upload_image(
@@ -82,13 +109,13 @@ async fn upload_image(
 ) -> ApiResult<(StatusCode, Json<UploadedImage>)> {
     throttle::<Attachments>(&state, &member).await?;
     let key = uploads::store_image(
+        &state.db,
         &state.objects,
-        member.station_id,
-        member.user_id,
+        uploader(&state, &member),
         request.base64,
     )
     .await?
-    .map_err(|refused: ImageRefused| ApiError::invalid(refused.to_string()))?;
+    .map_err(refused)?;
     Ok((
         StatusCode::CREATED,
         Json(UploadedImage {
@@ -108,7 +135,9 @@ struct UploadedFile {
 /// Stores a document
 ///
 /// Multipart, the file in `file`: a pdf, doc, docx, zip or an image (JPEG, PNG, GIF) by
-/// content, at most 10 MB. Stored privately; `path` is its key.
+/// content, at most 10 MB. Stored privately; `path` is its key, which a file answer
+/// (`PUT /research/{id}/answers/{question_id}/file`) attaches; unattached, it is deleted a
+/// day later.
 #[utoipa::path(
     post,
     path = "/files/actions",
@@ -118,7 +147,8 @@ struct UploadedFile {
     responses(
         (status = 201, description = "Stored", body = UploadedFile),
         (status = 422, description = "Too large, empty or not of those kinds ('Tamanho ou formato inválido'); a broken transfer ('Erro no upload')", body = Messages),
-        (status = 429, description = "Over 30 images and documents in an hour", body = Messages),
+        (status = 429, description = "Over 30 images and documents in an hour; or the member's images and documents of the last 24 hours would pass FILIA_UPLOAD_BYTES_PER_DAY (50 MB): 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. Aguarde e tente novamente mais tarde.'", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
 async fn upload_document(
@@ -129,14 +159,14 @@ async fn upload_document(
     throttle::<Attachments>(&state, &member).await?;
     let (bytes, name) = upload_form::read_file(multipart, MAX_DOCUMENT_BYTES).await?;
     let stored = uploads::store_document(
+        &state.db,
         &state.objects,
-        member.station_id,
-        member.user_id,
+        uploader(&state, &member),
         &name,
         bytes,
     )
     .await?
-    .ok_or_else(|| ApiError::invalid(FILE_INVALID))?;
+    .map_err(refused)?;
     Ok((
         StatusCode::CREATED,
         Json(UploadedFile {

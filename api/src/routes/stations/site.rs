@@ -29,6 +29,9 @@ struct SiteConfig {
     /// With Pagar.me: where the browser sends a new card (`POST {url}?appId={app_id}`, no
     /// other header) to have the token the order carries; card data never reaches us.
     card_tokenizer: Option<CardTokenizer>,
+    /// Nothing paid here is real (the sandbox, or Pagar.me's test keys): the web app shows
+    /// the "Ambiente de testes" banner on every page.
+    test_environment: bool,
 }
 
 /// What the web app needs to show the human-verification widget on public forms.
@@ -85,5 +88,6 @@ async fn site_config(
         captcha,
         payments_sandbox: state.gateway.sandbox().is_some(),
         card_tokenizer: state.config.card_tokenizer(),
+        test_environment: state.config.test_environment(),
     }))
 }

@@ -801,6 +801,11 @@ impl PaymentGateway for Sandbox {
 
     async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {
         self.settle_due().await?;
+        // Counted as a provider counts the calls made against a deployment's quota.
+        sqlx::query("UPDATE sandbox_charges SET reads = reads + 1 WHERE id = $1")
+            .bind(charge_id)
+            .execute(&self.pool)
+            .await?;
         self.read_charge(charge_id).await
     }
 

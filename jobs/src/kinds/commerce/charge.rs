@@ -101,25 +101,31 @@ pub enum Charged {
 }
 
 /// "Verificar pagamento": the order's pending part read again at the provider (the
-/// webhook may be late), or charged now if a crash left it uncharged. Anything else about
-/// the order is left as it is.
+/// webhook may be late), or charged now if a crash left it uncharged. A charge read less
+/// than `reuse_seconds` ago (by a check, the webhook's job or the expiry) is not read again:
+/// what that read found stands. Anything else about the order is left as it is.
 pub async fn check_order(
     db: &PgPool,
     gateway: &Gateway,
     public_url: &str,
     order_id: i64,
+    reuse_seconds: u64,
 ) -> Result<(), ChargeError> {
     let mut conn = db.acquire().await?;
     let part = payment::part_of_order(&mut conn, order_id).await?;
-    drop(conn);
     let Some(part) = part.filter(|part| part.status == "pending") else {
         return Ok(());
     };
     match &part.charge_id {
         Some(charge_id) => {
-            sync_charge(db, gateway, public_url, charge_id).await?;
+            let read = payment::claim_charge_read(&mut conn, charge_id, reuse_seconds).await?;
+            drop(conn);
+            if read {
+                sync_charge(db, gateway, public_url, charge_id).await?;
+            }
         }
         None => {
+            drop(conn);
             charge_order(db, gateway, order_id).await?;
         }
     }

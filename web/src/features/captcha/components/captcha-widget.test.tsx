@@ -25,7 +25,7 @@ afterEach(() => {
 
 describe("CaptchaWidget", () => {
   it("shows nothing and yields 'off' when the deployment has no captcha", async () => {
-    const { onChange, container } = renderCaptcha({ station_id: 7, captcha: { provider: "off", site_key: null }, payments_sandbox: false, card_tokenizer: null });
+    const { onChange, container } = renderCaptcha({ station_id: 7, captcha: { provider: "off", site_key: null }, payments_sandbox: false, card_tokenizer: null, test_environment: false });
 
     await waitFor(() => expect(onChange).toHaveBeenCalledWith(CAPTCHA_OFF_VALUE));
     expect(container).toBeEmptyDOMElement();
@@ -39,7 +39,7 @@ describe("CaptchaWidget", () => {
       return "widget-1";
     });
     const remove = vi.fn();
-    const { onChange } = renderCaptcha({ station_id: 7, captcha: { provider: "turnstile", site_key: "0x4AAA-site" }, payments_sandbox: false, card_tokenizer: null });
+    const { onChange } = renderCaptcha({ station_id: 7, captcha: { provider: "turnstile", site_key: "0x4AAA-site" }, payments_sandbox: false, card_tokenizer: null, test_environment: false });
 
     const script = await waitFor(() => {
       const found = document.head.querySelector<HTMLScriptElement>("script");
@@ -62,7 +62,7 @@ describe("CaptchaWidget", () => {
   });
 
   it("says it cannot load when Turnstile has no site key (forms could never be sent)", async () => {
-    const { onChange } = renderCaptcha({ station_id: 7, captcha: { provider: "turnstile", site_key: null }, payments_sandbox: false, card_tokenizer: null });
+    const { onChange } = renderCaptcha({ station_id: 7, captcha: { provider: "turnstile", site_key: null }, payments_sandbox: false, card_tokenizer: null, test_environment: false });
 
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "Não foi possível carregar a verificação de segurança. Recarregue a página.",

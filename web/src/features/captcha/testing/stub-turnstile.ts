@@ -4,7 +4,7 @@ import type { TurnstileRenderOptions } from "@/features/captcha/api/load-turnsti
 import type { StationConfig } from "@/types/api";
 
 /** A turnstile config for `stubApi`. */
-export const TURNSTILE_CONFIG: StationConfig = { station_id: 7, captcha: { provider: "turnstile", site_key: "site-key" }, payments_sandbox: false, card_tokenizer: null };
+export const TURNSTILE_CONFIG: StationConfig = { station_id: 7, captcha: { provider: "turnstile", site_key: "site-key" }, payments_sandbox: false, card_tokenizer: null, test_environment: false };
 
 /** Puts a fake Turnstile on window; every rendered widget is kept, the newest last. */
 export function stubTurnstile() {

@@ -476,6 +476,21 @@ describe("cart, PIX", () => {
     expect(screen.getByRole("heading", { name: "Pagamento com PIX" })).toBeInTheDocument();
   });
 
+  it("says how to wait when the checks are too many", async () => {
+    const wait = "Muitas verificações de pagamento em pouco tempo. Aguarde alguns minutos e tente novamente.";
+    await toPix({
+      [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),
+      [orderCall(77)]: () => jsonResponse([pixOrder(600)]),
+      [checkPaymentCall(77)]: () => jsonResponse({ messages: [wait] }, 429),
+    });
+
+    click("Verificar pagamento");
+
+    expect(await within(notifications()).findByText(wait)).toBeInTheDocument();
+    expect(within(notifications()).getByText("Pagamento não confirmado")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Pagamento com PIX" })).toBeInTheDocument();
+  });
+
   it("shows the success step once the check (the charge read again) finds the order paid", async () => {
     const api = await toPix({
       [PLACE_ORDER]: () => jsonResponse(pixOrder(600)),

@@ -73,6 +73,7 @@ import { orderPath } from "@/features/commerce/paths";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
 import { useWalletBalance } from "@/features/wallet";
+import { ApiError } from "@/lib/api-client";
 import type { CouponApplied, Order, Reservation } from "@/types/api";
 import "./shop-screens.css";
 
@@ -300,8 +301,10 @@ export function CartPage() {
       queryClient.setQueryData(orderQueryOptions(userId, placed.id).queryKey, current);
       if (current.status === PAID_STATUS) setOrder(current);
       else showToast(PIX_UNCONFIRMED);
-    } catch {
-      showToast(PIX_UNCONFIRMED);
+    } catch (error) {
+      // Too many checks (429): the server says how long to wait, under the same title.
+      const text = error instanceof ApiError && error.status === 429 ? serverMessage(error) : null;
+      showToast(text === null ? PIX_UNCONFIRMED : { ...PIX_UNCONFIRMED, text });
     } finally {
       setVerifying(false);
     }

@@ -66,4 +66,30 @@ describe("StationProvider", () => {
 
     expect(await screen.findByText("Estação: Clube Filia Demo")).toBeInTheDocument();
   });
+
+  it("shows the test environment's banner above the page only when payments are simulated", async () => {
+    stubApi({
+      "/api/config": () => jsonResponse({ station_id: 7, test_environment: true }),
+      "/api/stations/7": () => jsonResponse(buildStation()),
+    });
+    renderStationProvider();
+
+    const banner = await screen.findByRole("complementary", { name: "Ambiente de testes" });
+    expect(banner).toHaveTextContent("Ambiente de testes Os pagamentos são simulados e nada é cobrado de verdade.");
+    // First in the page, before what the route renders.
+    expect(banner.compareDocumentPosition(screen.getByText("Estação: Clube Filia Demo"))).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+  });
+
+  it("shows no banner in production", async () => {
+    stubApi({
+      "/api/config": () => jsonResponse({ station_id: 7, test_environment: false }),
+      "/api/stations/7": () => jsonResponse(buildStation()),
+    });
+    renderStationProvider();
+
+    expect(await screen.findByText("Estação: Clube Filia Demo")).toBeInTheDocument();
+    expect(screen.queryByRole("complementary")).not.toBeInTheDocument();
+  });
 });

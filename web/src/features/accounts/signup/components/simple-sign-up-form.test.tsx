@@ -188,7 +188,7 @@ describe("simple sign-up (/cadastrar)", () => {
     };
     const api = stubApi(
       { [SIGNUP]: () => jsonResponse({ user: buildUser(), token: "t" }, 201) },
-      { station_id: 7, captcha: { provider: "turnstile", site_key: "site-key" }, payments_sandbox: false, card_tokenizer: null },
+      { station_id: 7, captcha: { provider: "turnstile", site_key: "site-key" }, payments_sandbox: false, card_tokenizer: null, test_environment: false },
     );
     renderApp({ path: "/cadastrar", station: simpleStation });
     await screen.findByRole("group", { name: "Verificação de segurança" });
