@@ -189,6 +189,7 @@ impl World {
             id: "cleanup".into(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: jobs::Services::new(self.db.clone(), config).expect("services"),
         };
         UploadsCleanup::default()

@@ -932,6 +932,7 @@ async fn the_cleanup_removes_uploads_nothing_refers_to_after_a_day_a_batch_a_run
             id: "cleanup".into(),
             attempt: 1,
             worker: "test".into(),
+            taken_at: None,
             services: area.services(&db),
         };
         UploadsCleanup::default().run(ctx).await.expect("cleanup")["unattached"].clone()
