@@ -311,6 +311,32 @@ mod tests {
         }
     }
 
+    /// The README's configuration table states the pool sizing and the schedules; it
+    /// drifted once (46 instead of 64, two backfills missing), so it is read here.
+    #[test]
+    fn the_readme_states_the_pools_and_every_schedule() {
+        let readme = include_str!("../../README.md");
+        let pools = [
+            format!("`CONCURRENCY` together, {} today)", kinds::CONCURRENCY),
+            format!("plus a margin of {POOL_MARGIN} "),
+            format!("a pool of {} for the fetches", backend::FETCHES_AT_ONCE),
+        ];
+        for stated in pools {
+            assert!(readme.contains(&stated), "README lacks {stated:?}");
+        }
+        // Every schedule a default (sandbox) process declares.
+        let schedules = kinds::schedules(&|_| None).expect("schedules");
+        assert!(schedules.len() >= 7);
+        for schedule in schedules {
+            let variable = format!(
+                "`{}` (`{}`",
+                schedule.name.to_uppercase().replace('-', "_"),
+                schedule.expression
+            );
+            assert!(readme.contains(&variable), "README lacks {variable:?}");
+        }
+    }
+
     #[tokio::test]
     async fn an_attempt_past_its_timeout_is_a_retried_failure() {
         let started = tokio::time::Instant::now();
