@@ -1,0 +1,87 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { logIn } from "./demo-member";
+import { STAFF_EMAIL, STAFF_PASSWORD } from "./demo-staff";
+import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
+
+// Every screen a visitor, the demo member and the support staff reach, checked by axe-core
+// against WCAG 2.1 A and AA once what it loads has arrived. The other specs check what each
+// screen does; this one what every screen is for a keyboard and a screen reader.
+
+const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** Opens `path`, waits until its data has arrived, and returns axe's violations, summarised. */
+async function violationsAt(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  return violations.map((violation) => ({
+    path,
+    rule: violation.id,
+    impact: violation.impact,
+    targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
+  }));
+}
+
+async function expectAccessible(page: Page, paths: string[]) {
+  const found = [];
+  for (const path of paths) found.push(...(await violationsAt(page, path)));
+  expect(found).toEqual([]);
+}
+
+test("a visitor's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  await page.goto("/");
+  await confirmAgeIfAsked(page, station);
+  await expectAccessible(page, [
+    "/",
+    "/login",
+    "/cadastrar",
+    "/esqueci-minha-senha",
+    "/termos-de-uso",
+    "/politica-de-privacidade",
+    "/not-autorized",
+    "/validador/PEDIDO0000",
+    "/nada-aqui",
+  ]);
+});
+
+test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const station = await fetchHostStation(request);
+  await logIn(page, station);
+  await expectAccessible(page, [
+    "/homepage",
+    "/homepage/atividades",
+    "/homepage/quizzes",
+    "/homepage/search/oficina",
+    "/homepage/carrinho",
+    "/homepage/pedidos",
+    "/homepage/vouchers",
+    "/homepage/minhas-compras",
+    "/homepage/feed",
+    "/homepage/convites-do-usuario",
+    "/homepage/numeros-da-sorte",
+    "/homepage/trofeus",
+    "/homepage/extrato/extratos-totais",
+    "/homepage/nada-aqui",
+  ]);
+  // An activity's own page, as the activities list links to it.
+  await page.goto("/homepage/atividades");
+  const activity = page.locator("a[href*='/homepage/atividade/']").first();
+  await expect(activity).toBeVisible();
+  const href = (await activity.getAttribute("href")) ?? "";
+  await expectAccessible(page, [href]);
+});
+
+test("the support console's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  await page.goto("/login");
+  await confirmAgeIfAsked(page, station);
+  await page.getByLabel("E-mail").fill(STAFF_EMAIL);
+  await page.getByLabel("Senha").fill(STAFF_PASSWORD);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/homepage$/);
+  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria"]);
+});
