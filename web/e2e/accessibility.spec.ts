@@ -69,7 +69,7 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
   ]);
   // An activity's own page, as the activities list links to it.
   await page.goto("/homepage/atividades");
-  const activity = page.locator("a[href*='/homepage/atividade/']").first();
+  const activity = page.locator("a[href^='/homepage/atividades/']").first();
   await expect(activity).toBeVisible();
   const href = (await activity.getAttribute("href")) ?? "";
   await expectAccessible(page, [href]);
