@@ -912,6 +912,32 @@ async fn a_thousand_random_webhook_deliveries_never_pay_twice_nor_an_unpaid_orde
     assert_eq!(shop.stock().await, (96, 4));
 }
 
+/// PostgreSQL refuses NUL in text: a signed event whose id or charge holds one is unreadable
+/// (400 in the envelope), never a 500 the provider would retry for ever.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_signed_event_holding_a_nul_is_unreadable(db: PgPool) {
+    let shop = shop(&db, 1).await;
+    for (id, charge) in [("hook\\u0000one", "ch_1"), ("hook_two", "ch\\u0000two")] {
+        let body = format!(
+            r#"{{"id": "{id}", "type": "charge.paid", "data": {{"id": "{charge}", "status": "paid"}}}}"#
+        );
+        let answer = post_webhook(&shop.app, &body, &shop.sandbox.sign(body.as_bytes())).await;
+
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
+        assert_eq!(
+            answer.json(),
+            json!({ "messages": ["Aviso de pagamento ilegível."] })
+        );
+    }
+    assert_eq!(
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM payment_events")
+            .fetch_one(&db)
+            .await
+            .expect("events"),
+        0
+    );
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn another_members_order_is_not_checked_nor_paid(db: PgPool) {
     let shop = shop(&db, 10).await;

@@ -110,11 +110,11 @@ async fn webhook(
         return Err(ApiError::not_found(UNKNOWN_PROVIDER));
     }
     let event = match state.gateway.verify_webhook(&body, &headers) {
-        Ok(event) => event,
+        Ok(event) if !event.holds_nul() => event,
         Err(GatewayError::InvalidSignature) => {
             return Err(ApiError::Unauthorized(BAD_SIGNATURE.into()));
         }
-        Err(_) => return Err(ApiError::BadRequest("Aviso de pagamento ilegível.".into())),
+        Ok(_) | Err(_) => return Err(ApiError::BadRequest("Aviso de pagamento ilegível.".into())),
     };
     let mut tx = state.db.begin().await?;
     let new = record_event(&mut tx, &event, Utc::now()).await?;

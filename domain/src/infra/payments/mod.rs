@@ -282,6 +282,18 @@ pub struct WebhookEvent {
     pub charge_id: Option<String>,
 }
 
+impl WebhookEvent {
+    /// Whether one of its texts holds a NUL, which PostgreSQL refuses in text: even signed,
+    /// such an event cannot be recorded.
+    pub fn holds_nul(&self) -> bool {
+        self.event_id.contains('\0')
+            || self
+                .charge_id
+                .as_deref()
+                .is_some_and(|id| id.contains('\0'))
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum GatewayError {
     /// The provider refused the request as invalid (Pagar.me's 422, or ours in the sandbox).
