@@ -199,6 +199,7 @@ async fn annulling_takes_back_the_credit_the_trophy_and_the_lucky_number(db: PgP
         json!({
             "participation_id": participation, "user_id": w.member_id,
             "station_id": w.station_id, "action_id": w.action_id, "reversed_cents": 1000,
+            "debt_cents": 0,
             "trophies": ["Primeiro passo"], "lucky_numbers": [number],
         })
     );
@@ -567,4 +568,75 @@ async fn a_sign_up_annulled_before_its_credit_ran_is_never_paid(db: PgPool) {
     tx.commit().await.expect("commit");
     assert!(!lot.created);
     assert_eq!(w.wallet_cents().await, 0);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn points_spent_before_the_annulment_become_a_debt(db: PgPool) {
+    let w = world(db).await;
+    let (participation, credit) = w.take_part().await;
+    w.run_jobs(participation, &credit).await;
+    let mut tx = w.db.begin().await.expect("tx");
+    domain::wallet::release::release_batch(&mut tx, w.station_id, Utc::now(), 100, "release")
+        .await
+        .expect("release");
+    // 6 of its 10 points spent.
+    ledger::spend(
+        &mut tx,
+        &ledger::Spend {
+            user_id: w.member_id,
+            station_id: w.station_id,
+            kind: ledger::SpendKind::Purchase,
+            source_id: "pedido".into(),
+            amount: 600,
+            description: "Pedido".into(),
+            action_id: None,
+        },
+    )
+    .await
+    .expect("spend");
+    tx.commit().await.expect("commit");
+
+    let annulled = w.annul_as(&w.support, participation, "Fraude").await;
+    assert_eq!(annulled.status, StatusCode::OK, "{}", annulled.text);
+    let annulled = annulled.json();
+    assert_eq!(
+        (
+            annulled["reversed_cents"].clone(),
+            annulled["debt_cents"].clone()
+        ),
+        (json!(400), json!(600))
+    );
+    let wallet = call(
+        &w.app,
+        "GET",
+        &format!("/api/users-points/{}", w.member_id),
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(
+        (wallet["points_cents"].clone(), wallet["debt_cents"].clone()),
+        (json!(0), json!(600))
+    );
+    let debts = call(&w.app, "GET", "/api/wallet-debts/", Some(&w.token), &[])
+        .await
+        .json();
+    assert_eq!(
+        debts[0]["description"],
+        "Estorno de crédito já utilizado: Conteúdo do mês"
+    );
+    assert_eq!(debts[0]["open_cents"], 600);
+    assert_eq!(
+        ledger::check(&w.db, w.member_id).await.expect("check"),
+        vec![]
+    );
+    // Annulled again: refused, and still one debt.
+    let again = w.annul_as(&w.support, participation, "Fraude").await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(
+        w.count("SELECT count(*) FROM wallet_debts WHERE user_id = $1")
+            .await,
+        1
+    );
 }

@@ -111,7 +111,7 @@ async fn the_balance_is_the_members_own(db: PgPool) {
     assert_eq!(
         own.json(),
         json!({ "user_id": demo.member_id, "points": 30, "points_cents": 3000,
-                "pending_points": 0, "pending_cents": 0 })
+                "pending_points": 0, "pending_cents": 0, "debt_points": 0, "debt_cents": 0 })
     );
     let user = get_with(
         &app,

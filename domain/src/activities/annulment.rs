@@ -7,7 +7,8 @@
 //! The credit is reversed whether or not its `points.credit` job has run: the credit is
 //! written here under its own key and reversed at once, so the job, if it runs later, finds
 //! the lot and writes nothing; if the job wrote it first, that lot is reversed (what the
-//! member already spent of it stays spent, as any reversal).
+//! member already spent of it becomes a debt the next credits pay, as any reversal:
+//! `wallet::ledger::reverse`).
 
 use serde::Serialize;
 use serde_json::json;
@@ -54,6 +55,9 @@ pub struct Annulled {
     /// Centavos taken out of the member's wallet (pending or balance); 0 when the credit
     /// had not been written yet (it never will be) or the activity paid nothing.
     pub reversed_cents: i64,
+    /// Centavos the member had already spent of the credit: recorded as a debt, paid by
+    /// their balance left and otherwise by their next credits.
+    pub debt_cents: i64,
     /// The names of the trophies taken back.
     pub trophies: Vec<String>,
     /// The lucky numbers voided.
@@ -93,6 +97,7 @@ pub async fn annul_audited(
                 "action_id": annulled.action_id,
                 "reason": reason.trim(),
                 "reversed_cents": annulled.reversed_cents,
+                "debt_cents": annulled.debt_cents,
                 "trophies": annulled.trophies,
                 "lucky_numbers": annulled.lucky_numbers,
             }),
@@ -174,9 +179,11 @@ pub async fn annul(
     .bind(rewards::SIGNUP_TYPE)
     .fetch_all(&mut *conn)
     .await?;
-    let mut reversed_cents = 0;
+    let (mut reversed_cents, mut debt_cents) = (0, 0);
     for lot_id in lots.iter().copied() {
-        reversed_cents += ledger::reverse(&mut *conn, lot_id).await?.taken;
+        let reversal = ledger::reverse(&mut *conn, lot_id).await?;
+        reversed_cents += reversal.taken;
+        debt_cents += reversal.owed;
     }
     if lots.is_empty()
         && let Some(credit) = rewards::participation_credit(&mut *conn, participation_id).await?
@@ -228,6 +235,7 @@ pub async fn annul(
         station_id: row.station_id,
         action_id: row.action_id,
         reversed_cents,
+        debt_cents,
         trophies,
         lucky_numbers,
     }))

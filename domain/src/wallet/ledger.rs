@@ -18,6 +18,12 @@
 //! LOCKED and so never waits for one. A credit inserts a lot nobody else can see yet and
 //! then updates one wallet. The wallet lock is `FOR NO KEY UPDATE`: it serialises every
 //! change to the wallet without blocking the foreign-key checks of lots being inserted.
+//!
+//! Debts (issue 26): paying a debt ([`settle_debts`]) draws on `available` lots of a wallet
+//! whose lock the transaction already holds, like a spend: after an instant credit, after a
+//! reversal that recorded a debt, and after a release batch credited the wallet (lot,
+//! wallet, then that wallet's available lots). Only a transaction holding a wallet holds
+//! its available lots, so that last step waits for nobody who could be waiting for it.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize, Serializer};
@@ -27,6 +33,11 @@ use super::rules;
 
 /// Statement pages hold this many lines.
 pub const PAGE_SIZE: i64 = 50;
+
+/// What the statement shows for a debt, before the reversed credit's own description.
+pub const DEBT_DESCRIPTION: &str = "Estorno de crédito já utilizado";
+/// What the statement shows for what a credit paid of a debt.
+pub const DEBT_PAYMENT_DESCRIPTION: &str = "Quitação de débito";
 
 /// What a credit came from (`credit_lots.source_kind`).
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
@@ -71,6 +82,8 @@ pub enum SpendKind {
     Donation,
     Transfer,
     Adjustment,
+    /// A payment of a debt (`wallet_debts`): what a credit paid of it.
+    Debt,
 }
 
 impl SpendKind {
@@ -80,6 +93,7 @@ impl SpendKind {
             Self::Donation => "donation",
             Self::Transfer => "transfer",
             Self::Adjustment => "adjustment",
+            Self::Debt => "debt",
         }
     }
 }
@@ -201,6 +215,9 @@ pub struct Reversal {
     /// What left the member's pending total (a pending lot) or balance (the unspent
     /// remainder of an available lot).
     pub taken: i64,
+    /// What the member had already spent of an available lot: recorded as a debt (0 when
+    /// nothing was spent, or when the lot was closed already).
+    pub owed: i64,
 }
 
 /// What one [`expire_due`] call ended.
@@ -334,18 +351,23 @@ pub async fn credit(
             .await?
             .ok_or_else(|| LedgerError::Inconsistent(format!("lot {} vanished", credit.key())));
     };
-    sqlx::query(
+    // The update locks the wallet, so paying its debts below keeps the wallet-first order.
+    let debt: i64 = sqlx::query_scalar(
         "UPDATE wallets
             SET balance = balance + CASE WHEN $2 THEN $3 ELSE 0 END,
                 pending = pending + CASE WHEN $2 THEN 0 ELSE $3 END,
                 updated_at = now()
-          WHERE user_id = $1",
+          WHERE user_id = $1
+          RETURNING debt",
     )
     .bind(credit.user_id)
     .bind(rule.instant)
     .bind(credit.amount)
-    .execute(&mut *conn)
+    .fetch_one(&mut *conn)
     .await?;
+    if rule.instant && debt > 0 {
+        settle_debts(conn, credit.user_id).await?;
+    }
     Ok(Credited {
         lot_id,
         created: true,
@@ -446,7 +468,29 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
     // the same key can have committed in between.
     let spend_id = spend_id.ok_or(LedgerError::KeyTaken(key))?;
 
-    let mut left = spend.amount;
+    draw(conn, spend_id, spend.user_id, spend.amount).await?;
+    sqlx::query("UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE user_id = $1")
+        .bind(spend.user_id)
+        .bind(spend.amount)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Spent {
+        spend_id,
+        created: true,
+    })
+}
+
+/// Draws `amount` for spend `spend_id` on the member's available lots, the first to expire
+/// first (then the first available, then the oldest), and records how much came from each.
+/// The caller holds the wallet lock (wallet, then lots), has checked the balance and lowers
+/// it.
+async fn draw(
+    conn: &mut PgConnection,
+    spend_id: i64,
+    user_id: i64,
+    amount: i64,
+) -> Result<(), LedgerError> {
+    let mut left = amount;
     while left > 0 {
         // Fully drawn lots leave the filter, so each round starts where the last ended.
         let lots: Vec<(i64, i64)> = sqlx::query_as(
@@ -456,14 +500,13 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
               LIMIT $2
               FOR UPDATE",
         )
-        .bind(spend.user_id)
+        .bind(user_id)
         .bind(SPEND_ROUND)
         .fetch_all(&mut *conn)
         .await?;
         if lots.is_empty() {
             return Err(LedgerError::Inconsistent(format!(
-                "wallet {} shows {balance} but its lots lack {left}",
-                spend.user_id
+                "wallet {user_id} lacks {left} in its lots to draw {amount}"
             )));
         }
         let (mut ids, mut takes) = (Vec::new(), Vec::new());
@@ -490,15 +533,7 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
         .execute(&mut *conn)
         .await?;
     }
-    sqlx::query("UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE user_id = $1")
-        .bind(spend.user_id)
-        .bind(spend.amount)
-        .execute(&mut *conn)
-        .await?;
-    Ok(Spent {
-        spend_id,
-        created: true,
-    })
+    Ok(())
 }
 
 /// Gives back what a spend drew (an order that ended unpaid), on the caller's transaction,
@@ -561,9 +596,11 @@ pub async fn refund_spend(
 }
 
 /// Reverses a credit (a refunded purchase, a fraudulent share), on the caller's
-/// transaction. A pending lot leaves the pending total whole; an available lot takes only
-/// its unspent remainder out of the balance, and what was spent from it stays spent.
-/// Reversing a closed lot changes nothing.
+/// transaction. A pending lot leaves the pending total whole; an available lot takes its
+/// unspent remainder out of the balance, and what was already spent from it becomes a debt
+/// of the member (`wallet_debts`), paid at once from the balance left and otherwise by the
+/// next credits ([`settle_debts`]); the balance never goes below zero. Reversing a closed
+/// lot changes nothing.
 pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, LedgerError> {
     // Read without a lock to choose the lock order.
     let seen: Option<(i64, LotState)> =
@@ -577,6 +614,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         user_id,
         was,
         taken: 0,
+        owed: 0,
     };
     match state {
         LotState::Pending => {
@@ -603,6 +641,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
                     user_id,
                     was: LotState::Pending,
                     taken: amount,
+                    owed: 0,
                 });
             }
         }
@@ -610,11 +649,14 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         was @ (LotState::Reversed | LotState::Expired) => return Ok(closed(was)),
     }
     lock_wallet(conn, user_id).await?;
-    let (was, remainder): (LotState, i64) =
-        sqlx::query_as("SELECT state, amount - spent FROM credit_lots WHERE id = $1 FOR UPDATE")
-            .bind(lot_id)
-            .fetch_one(&mut *conn)
-            .await?;
+    let (was, remainder, spent, station_id, description): (LotState, i64, i64, i64, String) =
+        sqlx::query_as(
+            "SELECT state, amount - spent, spent, station_id, description
+               FROM credit_lots WHERE id = $1 FOR UPDATE",
+        )
+        .bind(lot_id)
+        .fetch_one(&mut *conn)
+        .await?;
     if was != LotState::Available {
         return Ok(closed(was));
     }
@@ -624,12 +666,105 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         .bind(remainder)
         .execute(&mut *conn)
         .await?;
+    if spent > 0 {
+        // What was spent of it is owed: a debt (one per lot), paid at once from whatever
+        // balance is left and otherwise by the next credits.
+        let recorded = sqlx::query(
+            "INSERT INTO wallet_debts (user_id, station_id, lot_id, amount, description)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (lot_id) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(station_id)
+        .bind(lot_id)
+        .bind(spent)
+        .bind(format!("{DEBT_DESCRIPTION}: {description}"))
+        .execute(&mut *conn)
+        .await?
+        .rows_affected();
+        if recorded == 1 {
+            sqlx::query("UPDATE wallets SET debt = debt + $2 WHERE user_id = $1")
+                .bind(user_id)
+                .bind(spent)
+                .execute(&mut *conn)
+                .await?;
+            settle_debts(conn, user_id).await?;
+        }
+    }
     Ok(Reversal {
         lot_id,
         user_id,
         was,
         taken: remainder,
+        owed: spent,
     })
+}
+
+/// Pays the member's open debts from their balance, oldest debt first, each payment a
+/// spend of kind `debt` drawn on the lots like any spend, on a transaction that holds the
+/// member's wallet lock (wallet, then lots). Afterwards either the debts or the balance are
+/// zero. Answers what was paid.
+pub(crate) async fn settle_debts(
+    conn: &mut PgConnection,
+    user_id: i64,
+) -> Result<i64, LedgerError> {
+    let (balance, debt): (i64, i64) =
+        sqlx::query_as("SELECT balance, debt FROM wallets WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    if balance == 0 || debt == 0 {
+        return Ok(0);
+    }
+    let open: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT id, station_id, amount - settled, settled FROM wallet_debts
+          WHERE user_id = $1 AND settled < amount ORDER BY id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut paid = 0;
+    for (debt_id, station_id, owed, settled) in open {
+        let payment = owed.min(balance - paid);
+        if payment == 0 {
+            break;
+        }
+        // Keyed by the debt and what it had paid before: unique, as `settled` only grows.
+        let spend_id: i64 = sqlx::query_scalar(
+            "INSERT INTO spends (user_id, station_id, source_kind, source_id, amount,
+                                 description, debt_id)
+             VALUES ($1, $2, 'debt', $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(station_id)
+        .bind(format!("{debt_id}:{settled}"))
+        .bind(payment)
+        .bind(DEBT_PAYMENT_DESCRIPTION)
+        .bind(debt_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        draw(conn, spend_id, user_id, payment).await?;
+        sqlx::query(
+            "UPDATE wallet_debts
+                SET settled = settled + $2,
+                    settled_at = CASE WHEN settled + $2 = amount THEN now() END
+              WHERE id = $1",
+        )
+        .bind(debt_id)
+        .bind(payment)
+        .execute(&mut *conn)
+        .await?;
+        paid += payment;
+    }
+    sqlx::query(
+        "UPDATE wallets SET balance = balance - $2, debt = debt - $2, updated_at = now()
+          WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .bind(paid)
+    .execute(&mut *conn)
+    .await?;
+    Ok(paid)
 }
 
 async fn close_lot(conn: &mut PgConnection, lot_id: i64, state: LotState) -> sqlx::Result<()> {
@@ -763,6 +898,48 @@ pub async fn balance(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Bala
         .unwrap_or_default())
 }
 
+/// What the member owes, in hundredths: credits spent and then reversed, not yet paid by
+/// later credits. More than zero only while the balance is zero.
+pub async fn debt(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<i64> {
+    Ok(
+        sqlx::query_scalar::<_, i64>("SELECT debt FROM wallets WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(db)
+            .await?
+            .unwrap_or(0),
+    )
+}
+
+/// A debt as the statement lists it: `amount` owed, `settled` of it paid so far.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DebtLine {
+    pub id: i64,
+    pub amount: i64,
+    pub settled: i64,
+    pub description: String,
+    pub created_at: DateTime<Utc>,
+    pub settled_at: Option<DateTime<Utc>>,
+}
+
+/// The member's debts, newest first, page `page` (from 1) of [`PAGE_SIZE`].
+pub async fn debts(
+    db: impl PgExecutor<'_>,
+    user_id: i64,
+    page: i64,
+) -> Result<Vec<DebtLine>, LedgerError> {
+    Ok(sqlx::query_as(
+        "SELECT id, amount, settled, description, created_at, settled_at
+           FROM wallet_debts WHERE user_id = $1
+          ORDER BY created_at DESC, id DESC
+          LIMIT $2 OFFSET $3",
+    )
+    .bind(user_id)
+    .bind(PAGE_SIZE)
+    .bind(offset(page))
+    .fetch_all(db)
+    .await?)
+}
+
 /// A credit as the statement lists it.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct CreditLine {
@@ -870,6 +1047,25 @@ pub enum Mismatch {
         spend_id: i64,
         lot_id: i64,
     },
+    /// `wallets.debt` differs from what the member's debts leave unpaid.
+    Debt {
+        user_id: i64,
+        cached: i64,
+        ledger: i64,
+    },
+    /// A debt's `settled` differs from the payments that name it.
+    DebtPayments {
+        user_id: i64,
+        debt_id: i64,
+        settled: i64,
+        paid: i64,
+    },
+    /// The member owes while holding a balance that should have paid it.
+    DebtBesideBalance {
+        user_id: i64,
+        debt: i64,
+        balance: i64,
+    },
 }
 
 /// The invariants of one member's wallet; empty when they hold.
@@ -918,7 +1114,24 @@ async fn check_wallets(
            JOIN spends s ON s.id = a.spend_id
            JOIN credit_lots l ON l.id = a.lot_id
           WHERE ($1::bigint IS NULL OR s.user_id = $1 OR l.user_id = $1)
-            AND l.user_id <> s.user_id",
+            AND l.user_id <> s.user_id
+         UNION ALL
+         SELECT 'debt', w.user_id, 0::bigint, w.debt,
+                coalesce((SELECT sum(d.amount - d.settled) FROM wallet_debts d
+                           WHERE d.user_id = w.user_id), 0)::bigint
+           FROM wallets w
+          WHERE ($1::bigint IS NULL OR w.user_id = $1)
+            AND w.debt <> coalesce((SELECT sum(d.amount - d.settled) FROM wallet_debts d
+                                     WHERE d.user_id = w.user_id), 0)
+         UNION ALL
+         SELECT 'debt_payments', d.user_id, d.id, d.settled, coalesce(sum(s.amount), 0)::bigint
+           FROM wallet_debts d LEFT JOIN spends s ON s.debt_id = d.id
+          WHERE $1::bigint IS NULL OR d.user_id = $1
+          GROUP BY d.id HAVING d.settled <> coalesce(sum(s.amount), 0)
+         UNION ALL
+         SELECT 'debt_beside_balance', w.user_id, 0::bigint, w.debt, w.balance
+           FROM wallets w
+          WHERE ($1::bigint IS NULL OR w.user_id = $1) AND w.debt > 0 AND w.balance > 0",
     )
     .bind(user_id)
     .fetch_all(db)
@@ -948,10 +1161,26 @@ async fn check_wallets(
                 spent: a,
                 allocated: b,
             },
-            _ => Mismatch::ForeignAllocation {
+            "foreign" => Mismatch::ForeignAllocation {
                 user_id,
                 spend_id: id,
                 lot_id: a,
+            },
+            "debt" => Mismatch::Debt {
+                user_id,
+                cached: a,
+                ledger: b,
+            },
+            "debt_payments" => Mismatch::DebtPayments {
+                user_id,
+                debt_id: id,
+                settled: a,
+                paid: b,
+            },
+            _ => Mismatch::DebtBesideBalance {
+                user_id,
+                debt: a,
+                balance: b,
             },
         })
         .collect())

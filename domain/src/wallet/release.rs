@@ -3,7 +3,8 @@
 //! takes only lots still `pending`, so a release that crashed and ran again releases
 //! each lot once.
 //!
-//! Lock order (see ledger): a batch locks the lots it releases, then their wallets. Batches
+//! Lock order (see ledger): a batch locks the lots it releases, then their wallets (and
+//! the available lots of a wallet whose debts the release pays). Batches
 //! of one station are serialised by an advisory lock, so two releases of the same station
 //! (the schedule and a staff request) cannot deadlock on each other's wallets.
 //!
@@ -15,6 +16,7 @@ use std::str::FromStr;
 use chrono::{DateTime, Duration, SubsecRound, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
+use super::ledger::{self, LedgerError};
 use crate::shared::time::brasilia;
 
 /// A station without a `cashback_schedules` row releases at the top of every hour.
@@ -46,7 +48,7 @@ pub async fn release_batch(
     .bind(station_id)
     .execute(&mut *tx)
     .await?;
-    let (lots, amount): (i64, i64) = sqlx::query_as(
+    let (lots, amount, owing): (i64, i64, Vec<i64>) = sqlx::query_as(
         "WITH due AS (
              SELECT id FROM credit_lots
              WHERE station_id = $1 AND state = 'pending' AND available_at <= $2
@@ -72,7 +74,7 @@ pub async fn release_batch(
                  updated_at = now()
              FROM per_wallet p
              WHERE w.user_id = p.user_id
-             RETURNING w.user_id
+             RETURNING w.user_id, w.debt
          ),
          batch AS (
              INSERT INTO cashback_release_batches (job_id, station_id, lots, amount)
@@ -80,7 +82,8 @@ pub async fn release_batch(
              RETURNING lots, amount
          )
          SELECT coalesce((SELECT lots FROM batch), 0)::bigint,
-                coalesce((SELECT amount FROM batch), 0)::bigint",
+                coalesce((SELECT amount FROM batch), 0)::bigint,
+                ARRAY(SELECT user_id FROM credited WHERE debt > 0 ORDER BY user_id)",
     )
     .bind(station_id)
     .bind(cutoff)
@@ -88,6 +91,16 @@ pub async fn release_batch(
     .bind(job_id)
     .fetch_one(&mut *tx)
     .await?;
+    // What was released pays the members' debts first, in the same transaction; the
+    // update above holds those wallets (lot, wallet, then the wallet's available lots).
+    for user_id in owing {
+        ledger::settle_debts(&mut *tx, user_id)
+            .await
+            .map_err(|err| match err {
+                LedgerError::Db(err) => err,
+                other => sqlx::Error::Protocol(other.to_string()),
+            })?;
+    }
     Ok(ReleasedBatch { lots, amount })
 }
 

@@ -1,5 +1,5 @@
 import { storeSession } from "@/lib/session-store";
-import type { EarnTransaction, Establishment, Station, UseTransaction, User, WalletBalance } from "@/types/api";
+import type { EarnTransaction, Establishment, Station, UseTransaction, User, WalletBalance, WalletDebt } from "@/types/api";
 
 export const demoEstablishment: Establishment = {
   id: 3,
@@ -97,7 +97,32 @@ export function pageResponse(items: unknown[], total = items.length): Response {
 }
 
 export function buildWalletBalance(overrides: Partial<WalletBalance> = {}): WalletBalance {
-  return { user_id: 1, points: 150.5, points_cents: 15050, pending_points: 50, pending_cents: 5000, ...overrides };
+  return {
+    user_id: 1,
+    points: 150.5,
+    points_cents: 15050,
+    pending_points: 50,
+    pending_cents: 5000,
+    debt_points: 0,
+    debt_cents: 0,
+    ...overrides,
+  };
+}
+
+/** A debt of the statement: 20 points owed, 5 of them paid. */
+export function buildWalletDebt(overrides: Partial<WalletDebt> = {}): WalletDebt {
+  return {
+    id: 2,
+    points: 20,
+    points_cents: 2000,
+    settled_points: 5,
+    settled_cents: 500,
+    open_cents: 1500,
+    description: "Estorno de crédito já utilizado: Cashback do pedido 9F3K2A",
+    createdAt: "2026-11-22T12:00:00Z",
+    settled_at: null,
+    ...overrides,
+  };
 }
 
 /** A credit of the statement; ids count up so lists of them have distinct keys. */

@@ -74,6 +74,7 @@ export type Job = Schemas["JobView"];
 export type WalletBalance = Schemas["WalletBalance"];
 export type EarnTransaction = Schemas["EarnTransaction"];
 export type UseTransaction = Schemas["UseTransaction"];
+export type WalletDebt = Schemas["WalletDebt"];
 
 // The support console (docs/api-ops.md).
 export type StaffRole = Schemas["Role"];

@@ -2608,6 +2608,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet-debts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's debts, newest first, a page at a time */
+        get: operations["wallet_debts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2838,6 +2855,12 @@ export interface components {
         Annulled: {
             /** Format: int64 */
             action_id: number;
+            /**
+             * Format: int64
+             * @description Centavos the member had already spent of the credit: recorded as a debt, paid by
+             *     their balance left and otherwise by their next credits.
+             */
+            debt_cents: number;
             /** @description The lucky numbers voided. */
             lucky_numbers: number[];
             /** Format: int64 */
@@ -4564,7 +4587,7 @@ export interface components {
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
          * @enum {string}
          */
-        SpendKind: "purchase" | "donation" | "transfer" | "adjustment";
+        SpendKind: "purchase" | "donation" | "transfer" | "adjustment" | "debt";
         /** @description A job's detail and its audit entries, newest first. */
         StaffJobPage: components["schemas"]["JobDetail"] & {
             audit: components["schemas"]["AuditEntry"][];
@@ -4929,8 +4952,14 @@ export interface components {
             validated: string;
             validator_link: string;
         };
-        /** @description Spendable and pending points, also in hundredths (`_cents`). */
+        /**
+         * @description Spendable and pending points, also in hundredths (`_cents`), and what the member owes
+         *     (credits spent and then reversed; the next credits pay it before the balance grows).
+         */
         WalletBalance: {
+            /** Format: int64 */
+            debt_cents: number;
+            debt_points: components["schemas"]["Points"];
             /** Format: int64 */
             pending_cents: number;
             pending_points: components["schemas"]["Points"];
@@ -4939,6 +4968,34 @@ export interface components {
             points_cents: number;
             /** Format: int64 */
             user_id: number;
+        };
+        /**
+         * @description A debt of the statement: credit the member had spent when it was reversed (a refunded
+         *     purchase, an annulled participation). Later credits pay it first (`Quitação de débito`
+         *     among the spends) until `settled` reaches `points`.
+         */
+        WalletDebt: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description What is still owed, in hundredths.
+             */
+            open_cents: number;
+            points: components["schemas"]["Points"];
+            /** Format: int64 */
+            points_cents: number;
+            /**
+             * Format: date-time
+             * @description When it was paid off; null while open.
+             */
+            settled_at: string | null;
+            /** Format: int64 */
+            settled_cents: number;
+            settled_points: components["schemas"]["Points"];
         };
         /**
          * @description What the player says: whether the member marks the video viewed (at 80% or by the
@@ -12154,7 +12211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResearchAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12208,7 +12265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules; or: A field is missing or has the wrong type */
+            /** @description A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15459,6 +15516,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    wallet_debts: {
+        parameters: {
+            query?: {
+                /** @description The caller's own id (the default) */
+                "where[user_id]"?: number;
+                /** @description From 1 (the default) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of debts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletDebt"][];
+                };
+            };
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: the user id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

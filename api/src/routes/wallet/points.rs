@@ -6,7 +6,7 @@
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::wallet::ledger::{
-    self, CreditLine, LotState, Points, SourceKind, SpendKind, SpendLine,
+    self, CreditLine, DebtLine, LotState, Points, SourceKind, SpendKind, SpendLine,
 };
 use domain::wallet::rewards::{self, ClaimRefused};
 use jobs::kinds::PointsCredit;
@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(users_points))
         .routes(routes!(earn_transactions))
         .routes(routes!(use_transactions))
+        .routes(routes!(wallet_debts))
         .routes(routes!(user_earn_points))
 }
 
@@ -42,7 +43,8 @@ fn own(member: Member, user_id: i64) -> ApiResult<i64> {
     }
 }
 
-/// Spendable and pending points, also in hundredths (`_cents`).
+/// Spendable and pending points, also in hundredths (`_cents`), and what the member owes
+/// (credits spent and then reversed; the next credits pay it before the balance grows).
 #[derive(Debug, Serialize, ToSchema)]
 struct WalletBalance {
     user_id: i64,
@@ -50,6 +52,8 @@ struct WalletBalance {
     points_cents: i64,
     pending_points: Points,
     pending_cents: i64,
+    debt_points: Points,
+    debt_cents: i64,
 }
 
 /// The caller's wallet balance
@@ -72,12 +76,15 @@ async fn users_points(
 ) -> ApiResult<Json<WalletBalance>> {
     let user_id = own(member, user_id)?;
     let balance = ledger::balance(&state.db, user_id).await?;
+    let debt = ledger::debt(&state.db, user_id).await?;
     Ok(Json(WalletBalance {
         user_id,
         points: Points(balance.balance),
         points_cents: balance.balance,
         pending_points: Points(balance.pending),
         pending_cents: balance.pending,
+        debt_points: Points(debt),
+        debt_cents: debt,
     }))
 }
 
@@ -169,6 +176,41 @@ impl From<SpendLine> for UseTransaction {
     }
 }
 
+/// A debt of the statement: credit the member had spent when it was reversed (a refunded
+/// purchase, an annulled participation). Later credits pay it first (`Quitação de débito`
+/// among the spends) until `settled` reaches `points`.
+#[derive(Debug, Serialize, ToSchema)]
+struct WalletDebt {
+    id: i64,
+    points: Points,
+    points_cents: i64,
+    settled_points: Points,
+    settled_cents: i64,
+    /// What is still owed, in hundredths.
+    open_cents: i64,
+    description: String,
+    #[serde(rename = "createdAt")]
+    created_at: DateTime<Utc>,
+    /// When it was paid off; null while open.
+    settled_at: Option<DateTime<Utc>>,
+}
+
+impl From<DebtLine> for WalletDebt {
+    fn from(line: DebtLine) -> Self {
+        Self {
+            id: line.id,
+            points: Points(line.amount),
+            points_cents: line.amount,
+            settled_points: Points(line.settled),
+            settled_cents: line.settled,
+            open_cents: line.amount - line.settled,
+            description: line.description,
+            created_at: line.created_at,
+            settled_at: line.settled_at,
+        }
+    }
+}
+
 fn ledger_error(err: ledger::LedgerError) -> ApiError {
     ApiError::Internal(err.into())
 }
@@ -227,6 +269,34 @@ async fn use_transactions(
         .await
         .map_err(ledger_error)?;
     Ok(Json(lines.into_iter().map(UseTransaction::from).collect()))
+}
+
+/// The caller's debts, newest first, a page at a time
+#[utoipa::path(
+    get,
+    path = "/wallet-debts/",
+    tag = "wallet",
+    security(("member" = [])),
+    params(
+        ("where[user_id]" = Option<i64>, Query, description = "The caller's own id (the default)"),
+        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of debts", body = Vec<WalletDebt>),
+        (status = 400, description = "A parameter is not a number", body = Messages),
+        (status = 403, description = "the user id is not the caller's", body = Messages),
+    )
+)]
+async fn wallet_debts(
+    State(state): State<AppState>,
+    member: Member,
+    Query(query): Query<StatementQuery>,
+) -> ApiResult<Json<Vec<WalletDebt>>> {
+    let (user_id, page) = query.parse(member)?;
+    let lines = ledger::debts(&state.db, user_id, page)
+        .await
+        .map_err(ledger_error)?;
+    Ok(Json(lines.into_iter().map(WalletDebt::from).collect()))
 }
 
 /// The spec's body. `points` is read by nobody: the amounts come from the participations.

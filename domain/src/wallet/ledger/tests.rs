@@ -252,7 +252,7 @@ async fn rules_decide_pending_or_available_and_the_times(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
-async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder(db: PgPool) {
+async fn spends_draw_first_to_expire_first_and_reversal_owes_what_was_spent(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
     set_rule(&db, station_id, rules::ADJUSTMENT, true, Some(10)).await;
@@ -308,9 +308,13 @@ async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder
         }
     );
 
-    // Half of `in_ten` was spent: only the other half leaves the balance, the spend stays.
+    // Half of `in_ten` was spent: the other half leaves the balance, and the spent half is
+    // owed (issue 26), paid at once from the balance left.
     let reversal = reverse_now(&db, in_ten.lot_id).await;
-    assert_eq!((reversal.was, reversal.taken), (LotState::Available, 5000));
+    assert_eq!(
+        (reversal.was, reversal.taken, reversal.owed),
+        (LotState::Available, 5000, 5000)
+    );
     assert_eq!(
         spent_of(&db, in_ten.lot_id).await,
         (5000, "reversed".into())
@@ -325,15 +329,16 @@ async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder
     assert_eq!(
         balance(&db, user_id).await.expect("balance"),
         Balance {
-            balance: 10000,
+            balance: 5000,
             pending: 0
         }
     );
+    assert_eq!(super::debt(&db, user_id).await.expect("debt"), 0);
 
-    // The balance is 10000: 10001 is refused with the balance in the error.
-    match spend_now(&db, &a_spend(user_id, station_id, "order-2", 10001)).await {
+    // The balance is 5000: 5001 is refused with the balance in the error.
+    match spend_now(&db, &a_spend(user_id, station_id, "order-2", 5001)).await {
         Err(LedgerError::Insufficient { balance, requested }) => {
-            assert_eq!((balance, requested), (10000, 10001));
+            assert_eq!((balance, requested), (5000, 5001));
         }
         other => panic!("expected insufficient, got {other:?}"),
     }
@@ -347,8 +352,19 @@ async fn spends_draw_first_to_expire_first_and_reversal_takes_only_the_remainder
     assert_eq!(statement[2].state, LotState::Reversed);
     assert!(credits(&db, user_id, 2).await.expect("page 2").is_empty());
     let used = spends(&db, user_id, 1).await.expect("spends");
-    assert_eq!(used.len(), 1);
-    assert_eq!((used[0].amount, used[0].kind), (15000, SpendKind::Purchase));
+    assert_eq!(
+        used.iter()
+            .map(|line| (line.amount, line.kind))
+            .collect::<Vec<_>>(),
+        vec![(5000, SpendKind::Debt), (15000, SpendKind::Purchase)]
+    );
+    let owed = super::debts(&db, user_id, 1).await.expect("debts");
+    assert_eq!(
+        owed.iter()
+            .map(|line| (line.amount, line.settled))
+            .collect::<Vec<_>>(),
+        vec![(5000, 5000)]
+    );
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

@@ -35,7 +35,7 @@ describe("annulling a participation from its job's page", () => {
     const api = stubParticipationJob({
       [ANNUL]: () =>
         jsonResponse({
-          participation_id: 42, user_id: 7, station_id: 1, action_id: 9, reversed_cents: 1000,
+          participation_id: 42, user_id: 7, station_id: 1, action_id: 9, reversed_cents: 1000, debt_cents: 0,
           trophies: ["Primeiro passo"], lucky_numbers: [417],
         }),
     });

@@ -40,7 +40,9 @@ export function AnnulParticipation({ participationId }: { participationId: numbe
         onSuccess: (annulled) => {
           close();
           setReason("");
-          showSnackbar(`Participação anulada; ${amount(annulled.reversed_cents)} pontos estornados.`);
+          const owed =
+            annulled.debt_cents > 0 ? ` ${amount(annulled.debt_cents)} pontos já utilizados ficam como débito.` : "";
+          showSnackbar(`Participação anulada; ${amount(annulled.reversed_cents)} pontos estornados.${owed}`);
         },
       },
     );

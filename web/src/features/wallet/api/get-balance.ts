@@ -12,7 +12,11 @@ export function getWalletBalance(userId: number, { signal }: { signal?: AbortSig
 }
 
 function balanceChanged(before: WalletBalance, after: WalletBalance): boolean {
-  return before.points_cents !== after.points_cents || before.pending_cents !== after.pending_cents;
+  return (
+    before.points_cents !== after.points_cents ||
+    before.pending_cents !== after.pending_cents ||
+    before.debt_cents !== after.debt_cents
+  );
 }
 
 /**
@@ -25,6 +29,7 @@ async function fetchBalance(client: QueryClient, userId: number, signal: AbortSi
   if (before !== undefined && balanceChanged(before, balance)) {
     void client.invalidateQueries({ queryKey: walletKeys.earned(userId) });
     void client.invalidateQueries({ queryKey: walletKeys.spent(userId) });
+    void client.invalidateQueries({ queryKey: walletKeys.debts(userId) });
   }
   return balance;
 }

@@ -7,6 +7,7 @@ import {
   buildStation,
   buildUseTransaction,
   buildWalletBalance,
+  buildWalletDebt,
   jsonResponse,
   signIn,
 } from "@/testing/fixtures";
@@ -18,6 +19,7 @@ const STATEMENT_PATH = "/homepage/extrato/extratos-totais";
 const BALANCE = "GET /api/users-points/1";
 const spentPage = (page: number) => `GET /api/use-points-transactions/?where[user_id]=1&page=${page}`;
 const earnedPage = (page: number) => `GET /api/earn-points-transactions/?where[user_id]=1&page=${page}`;
+const debtsPage = (page: number) => `GET /api/wallet-debts/?where[user_id]=1&page=${page}`;
 
 beforeEach(() => {
   window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
@@ -29,6 +31,7 @@ function stubWallet(handlers: Record<string, ApiHandler> = {}) {
     [BALANCE]: () => jsonResponse(buildWalletBalance()),
     [spentPage(1)]: () => jsonResponse([]),
     [earnedPage(1)]: () => jsonResponse([]),
+    [debtsPage(1)]: () => jsonResponse([]),
     ...handlers,
   });
 }
@@ -310,5 +313,68 @@ describe("statement paging", () => {
     expect(await within(panel()).findByText("Não foi possível carregar mais transações.")).toBeInTheDocument();
     expect(within(panel()).getAllByRole("listitem")).toHaveLength(50);
     expect(within(panel()).getByRole("button", { name: "Carregar mais" })).toBeEnabled();
+  });
+});
+
+describe("debts (cashback spent before its refund)", () => {
+  it("shows what is owed beside a zero balance, each debt and what later credits paid", async () => {
+    stubWallet({
+      [BALANCE]: () =>
+        jsonResponse(buildWalletBalance({ points: 0, points_cents: 0, debt_points: 15, debt_cents: 1500 })),
+      [debtsPage(1)]: () =>
+        jsonResponse([
+          buildWalletDebt(),
+          buildWalletDebt({
+            id: 1,
+            points_cents: 1000,
+            settled_cents: 1000,
+            open_cents: 0,
+            description: "Estorno de crédito já utilizado: Quiz da semana",
+            createdAt: "2026-11-20T12:00:00Z",
+            settled_at: "2026-11-21T12:00:00Z",
+          }),
+        ]),
+      [spentPage(1)]: () =>
+        jsonResponse([
+          buildUseTransaction({
+            id: 9,
+            points_cents: 500,
+            source_kind: "debt",
+            createdAt: "2026-11-23T12:00:00Z",
+            action: { id: null, name: "Quitação de débito" },
+          }),
+        ]),
+    });
+    await renderStatement();
+
+    await waitFor(() => expect(summaryValue("Débito")).toHaveTextContent("15,00 Pontos"));
+    expect(summaryValue("Saldo")).toHaveTextContent("0,00 Pontos");
+    const debts = await screen.findByRole("region", { name: "Débitos" });
+    expect(
+      within(debts).getByText(
+        "Créditos que você já tinha utilizado quando a compra ou participação que os gerou foi estornada. " +
+          "Os próximos créditos quitam o débito antes de entrar no saldo.",
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(within(debts).getByRole("list", { name: "Débitos" }))
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual([
+      "Estorno de crédito já utilizado: Cashback do pedido 9F3K2A22/11/202620,00 PontosEm aberto: 15,00 Pontos",
+      "Estorno de crédito já utilizado: Quiz da semana20/11/202610,00 PontosQuitado",
+    ]);
+    await within(panel()).findByText("Quitação de débito");
+    expect(lines()).toEqual(["Quitação de débito23/11/20265,00 Pontos"]);
+  });
+
+  it("shows neither the debt nor the section to a member who never had one", async () => {
+    const api = stubWallet();
+    await renderStatement();
+
+    await waitFor(() => expect(summaryValue("Saldo")).toHaveTextContent("150,50 Pontos"));
+    await waitFor(() => expect(api.callsTo(debtsPage(1))).toHaveLength(1));
+    expect(screen.queryByText("Débito", { selector: "dt" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Débitos" })).not.toBeInTheDocument();
   });
 });

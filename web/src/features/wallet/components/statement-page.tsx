@@ -1,22 +1,33 @@
 // /homepage/extrato/extratos-totais (spec 002): the balance, what waits for release, and
-// the two tabs of spends and credits.
+// the two tabs of spends and credits; with credits spent and then reversed (issue 26), what
+// is owed and the debts that later credits pay first.
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useSearchParams } from "react-router";
 import { useWalletBalance } from "@/features/wallet/api/get-balance";
-import { useEarnedTransactions, useSpentTransactions } from "@/features/wallet/api/get-transactions";
+import {
+  useEarnedTransactions,
+  useSpentTransactions,
+  useWalletDebts,
+} from "@/features/wallet/api/get-transactions";
 import { creditStatusText } from "@/features/wallet/credit-status";
 import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
 import { formatDate } from "@/lib/dates";
-import type { EarnTransaction, UseTransaction } from "@/types/api";
+import type { EarnTransaction, UseTransaction, WalletDebt } from "@/types/api";
 import "./statement.css";
 
 const SPENT_TAB_LABEL = "Créditos Utilizados";
 const EARNED_TAB_LABEL = "Créditos de Premiação";
 const NO_SPENDS_TEXT = "Você ainda não fez transações com créditos na plataforma.";
 const NO_CREDITS_TEXT = "Você ainda não ganhou créditos na plataforma.";
+export const DEBT_LABEL = "Débito";
+export const DEBTS_TITLE = "Débitos";
+export const DEBTS_EXPLANATION =
+  "Créditos que você já tinha utilizado quando a compra ou participação que os gerou foi estornada. " +
+  "Os próximos créditos quitam o débito antes de entrar no saldo.";
+export const DEBT_SETTLED_TEXT = "Quitado";
 
 /** The tab is kept in the address (?aba=premiacao), so a reload shows the same list. */
 export const TAB_PARAM = "aba";
@@ -47,6 +58,12 @@ function BalanceSummary({ currency }: { currency: CurrencySettings }) {
         <dt>A liberar</dt>
         <dd>{show(data?.pending_cents)}</dd>
       </div>
+      {data !== undefined && data.debt_cents > 0 && (
+        <div className="statement-summary__item statement-summary__item--debt">
+          <dt>{DEBT_LABEL}</dt>
+          <dd>{show(data.debt_cents)}</dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -77,6 +94,35 @@ function EarnedList({ userId, currency }: { userId: number; currency: CurrencySe
     tone: credit.state === "pending" ? "pending" : credit.state === "available" ? "default" : "void",
   });
   return <TransactionList query={query} toLine={toLine} emptyText={NO_CREDITS_TEXT} label={EARNED_TAB_LABEL} />;
+}
+
+/** What a debt's line says: what is still owed, or that it was paid off. */
+export function debtStatusText(debt: Pick<WalletDebt, "open_cents">, currency: CurrencySettings): string {
+  return debt.open_cents > 0 ? `Em aberto: ${formatStationAmount(debt.open_cents, currency)}` : DEBT_SETTLED_TEXT;
+}
+
+/** The member's debts, shown only to a member who has had one. */
+function DebtSection({ userId, currency }: { userId: number; currency: CurrencySettings }) {
+  const query = useWalletDebts(userId);
+  const headingId = useId();
+  if ((query.data?.pages.flat() ?? []).length === 0) return null;
+  const toLine = (debt: WalletDebt): StatementLine => ({
+    key: debt.id,
+    name: debt.description,
+    date: formatDate(debt.createdAt),
+    amount: formatStationAmount(debt.points_cents, currency),
+    status: debtStatusText(debt, currency),
+    tone: debt.open_cents > 0 ? "pending" : "default",
+  });
+  return (
+    <section className="statement-debts" aria-labelledby={headingId}>
+      <h2 id={headingId} className="statement-debts__title">
+        {DEBTS_TITLE}
+      </h2>
+      <p className="statement-debts__explanation">{DEBTS_EXPLANATION}</p>
+      <TransactionList query={query} toLine={toLine} emptyText="" label={DEBTS_TITLE} />
+    </section>
+  );
 }
 
 export function StatementPage() {
@@ -114,6 +160,7 @@ export function StatementPage() {
     <section className="statement">
       <h1 className="statement__title">Extrato</h1>
       <BalanceSummary currency={station} />
+      <DebtSection userId={userId} currency={station} />
       <div className="statement-tabs" role="tablist" aria-label="Extrato" onKeyDown={onKeyDown}>
         {TABS.map((tab) => (
           <button
