@@ -728,3 +728,207 @@ async fn a_partner_validates_a_voucher_once_even_twice_at_once(db: PgPool) {
     .await;
     assert_eq!(fresh.json()["validated"], "0");
 }
+
+const REFUNDED_VOUCHER: &str = "Este voucher foi estornado e não pode mais ser utilizado.";
+const VOUCHERS_USED: &str = "Só unidades com voucher ainda não utilizado podem ser estornadas.";
+
+/// Support staff of the world's station, its partner's staff, and a paid order of two
+/// tickets with their vouchers: answers the order, its line, the vouchers' codes (unit 1,
+/// unit 2), the support token and the partner's token.
+struct Refundable {
+    order_id: i64,
+    line_id: i64,
+    codes: [String; 2],
+    support: String,
+    partner: String,
+}
+
+async fn refundable(db: &PgPool, app: &Router, world: &World, n: usize) -> Refundable {
+    use domain::staff::{Role, Scope};
+    let (member_id, token) = world.member.clone();
+    let support = staff(
+        db,
+        world.station_id,
+        &format!("suporte{n}@example.com"),
+        Role::Support,
+        Scope::Station(world.station_id),
+    )
+    .await;
+    let partner = partner_staff(
+        db,
+        world,
+        &format!("Casa {n}"),
+        None,
+        Some(world.product_id),
+        &format!("portaria{n}@casa.com.br"),
+    )
+    .await;
+    let order_id = order(db, world, member_id, None).await;
+    let vouchers = create_vouchers(app, &token, json!(order_id), member_id)
+        .await
+        .json();
+    let line_id: i64 = sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_one(db)
+        .await
+        .expect("line");
+    let code = |i: usize| vouchers[i]["code"].as_str().expect("code").to_string();
+    Refundable {
+        order_id,
+        line_id,
+        codes: [code(0), code(1)],
+        support,
+        partner,
+    }
+}
+
+async fn refund_units(app: &Router, r: &Refundable, quantity: i32) -> common::Answer {
+    send_json(
+        app,
+        "POST",
+        &format!("/api/ops/orders/{}/refunds", r.order_id),
+        Some(&r.support),
+        &[],
+        &json!({ "lines": [{ "order_line_id": r.line_id, "quantity": quantity }], "reason": "Desistência" }),
+    )
+    .await
+}
+
+async fn use_voucher(app: &Router, r: &Refundable, code: &str) -> common::Answer {
+    call(
+        app,
+        "POST",
+        &format!("/api/validator/vouchers/{code}"),
+        Some(&r.partner),
+        &[],
+    )
+    .await
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_voids_an_unused_voucher_whatever_its_number(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let r = refundable(&db, &app, &world, 1).await;
+    // The second ticket's voucher is used first.
+    assert_eq!(
+        use_voucher(&app, &r, &r.codes[1]).await.status,
+        StatusCode::OK
+    );
+
+    // Two units cannot be refunded: one of them was used; nor can the whole order be.
+    let both = refund_units(&app, &r, 2).await;
+    assert_eq!(
+        both.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        both.text
+    );
+    assert_eq!(both.json()["messages"], json!([VOUCHERS_USED]));
+    assert_eq!(
+        common::off_contract("post", "/api/ops/orders/{id}/refunds", &both),
+        None
+    );
+    let one = refund_units(&app, &r, 1).await;
+    assert_eq!(one.status, StatusCode::ACCEPTED, "{}", one.text);
+    let job_id = one.json()["job_id"].as_str().expect("job").to_string();
+
+    // While the refund is under way, the refunded unit's voucher is not to be used.
+    let refused = use_voucher(&app, &r, &r.codes[0]).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert_eq!(refused.json()["messages"], json!([REFUNDED_VOUCHER]));
+    assert_eq!(
+        common::off_contract("post", "/api/validator/vouchers/{code}", &refused),
+        None
+    );
+
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+    wait_succeeded(&db, &job_id).await;
+    fleet.stop().await.expect("clean stop");
+
+    // Applied: the unused voucher (unit 1) is void, the used one (unit 2) stays.
+    let gone = use_voucher(&app, &r, &r.codes[0]).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+    let mine = get(&app, &format!("/api/user-vouchers/{member_id}"), &token).await;
+    assert_eq!(mine.status, StatusCode::OK, "{}", mine.text);
+    let mine = mine.json();
+    let codes: Vec<&str> = mine
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|v| v["code"].as_str().expect("code"))
+        .collect();
+    assert_eq!(codes, vec![r.codes[1].as_str()]);
+    // Asking for the order's vouchers again makes no new one for the refunded unit.
+    let again = create_vouchers(&app, &token, json!(r.order_id), member_id).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json().as_array().expect("list").len(), 1);
+    // Nothing is left to refund: the unit kept was used.
+    let rest = send_json(
+        &app,
+        "POST",
+        &format!("/api/ops/orders/{}/refunds", r.order_id),
+        Some(&r.support),
+        &[],
+        &json!({ "reason": "Tudo" }),
+    )
+    .await;
+    assert_eq!(
+        rest.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        rest.text
+    );
+    assert_eq!(rest.json()["messages"], json!([VOUCHERS_USED]));
+    // Another member's token validates nothing.
+    let other = call(
+        &app,
+        "POST",
+        &format!("/api/validator/vouchers/{}", r.codes[1]),
+        Some(&world.other.1),
+        &[],
+    )
+    .await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_and_a_validation_at_once_never_both_take_the_last_unit(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    // Four rounds: the world's member may buy 10 tickets.
+    for n in 0..4 {
+        let r = refundable(&db, &app, &world, n).await;
+        assert_eq!(
+            use_voucher(&app, &r, &r.codes[1]).await.status,
+            StatusCode::OK
+        );
+        // One unit left: a refund of it and a use of its voucher, at once.
+        let (refund, used) = tokio::join!(
+            refund_units(&app, &r, 1),
+            use_voucher(&app, &r, &r.codes[0])
+        );
+        let outcome = (refund.status, used.status);
+        assert!(
+            outcome == (StatusCode::ACCEPTED, StatusCode::CONFLICT)
+                || outcome == (StatusCode::UNPROCESSABLE_ENTITY, StatusCode::OK),
+            "{refund:?} {used:?}"
+        );
+        let (used_units, refunding): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM vouchers WHERE order_line_id = $1 AND validated <> '0'),
+                    (SELECT coalesce(sum(quantity), 0) FROM refund_lines WHERE order_line_id = $1)::bigint",
+        )
+        .bind(r.line_id)
+        .fetch_one(&db)
+        .await
+        .expect("counts");
+        assert_eq!(
+            used_units + refunding,
+            2,
+            "two units, each used or refunded once"
+        );
+    }
+}

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::order_check::{self, NotShown, OrderCheck};
 use domain::commerce::vouchers::{
-    self, ALREADY_USED, NotValidated, VOUCHER_NOT_FOUND, VoucherView,
+    self, ALREADY_USED, NotValidated, REFUNDED, VOUCHER_NOT_FOUND, VoucherView,
 };
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -32,14 +32,19 @@ fn refused(reason: NotValidated) -> Response {
     match reason {
         NotValidated::NotFound => ApiError::not_found(VOUCHER_NOT_FOUND).into_response(),
         NotValidated::NotPartner => ApiError::Forbidden(NOT_AUTHORIZED.into()).into_response(),
-        NotValidated::AlreadyUsed => (
-            StatusCode::CONFLICT,
-            axum::Json(Messages {
-                messages: vec![ALREADY_USED.into()],
-            }),
-        )
-            .into_response(),
+        NotValidated::AlreadyUsed => conflict(ALREADY_USED),
+        NotValidated::Refunded => conflict(REFUNDED),
     }
+}
+
+fn conflict(text: &str) -> Response {
+    (
+        StatusCode::CONFLICT,
+        axum::Json(Messages {
+            messages: vec![text.into()],
+        }),
+    )
+        .into_response()
 }
 
 /// A voucher, as its partner's validator sees it
@@ -80,7 +85,7 @@ async fn show(
         (status = 200, description = "Used now; `validated` is '1'", body = VoucherView),
         (status = 403, description = "The caller validates for no partner of this activity", body = Messages),
         (status = 404, description = "No such voucher in the caller's station", body = ErrorMessage),
-        (status = 409, description = "'Este voucher já foi utilizado!'", body = Messages),
+        (status = 409, description = "'Este voucher já foi utilizado!', or 'Este voucher foi estornado e não pode mais ser utilizado.' (its unit refunded or in a refund under way)", body = Messages),
     )
 )]
 async fn validate(
