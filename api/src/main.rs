@@ -67,6 +67,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     domain::infra::demo::activities::seed(&db, &objects, &demo).await?;
     domain::infra::demo::shop::seed(&db, &objects, &demo).await?;
     domain::infra::demo::feed::seed(&db, &objects, &demo).await?;
+    domain::infra::demo::counter::seed(&db, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())
 }

@@ -422,6 +422,21 @@ async fn a_refund_makes_the_receipt_again_with_what_was_refunded(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
+/// What a receipt's lines hold: (product, units).
+fn products(lines: &Value) -> Vec<(&str, i64)> {
+    lines
+        .as_array()
+        .expect("lines")
+        .iter()
+        .map(|line| {
+            (
+                line["product"].as_str().expect("product"),
+                line["quantity"].as_i64().expect("quantity"),
+            )
+        })
+        .collect()
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: PgPool) {
     let world = world(&db).await;
@@ -483,18 +498,15 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
     assert_eq!(seen["code"], code);
     assert_eq!(seen["paid"], true);
     assert_eq!(seen["status"], "Pagamento confirmado");
-    assert_eq!(
-        seen["lines"],
-        json!([{ "product": "Ingresso", "quantity": 2 }])
-    );
+    assert_eq!(products(&seen["lines"]), vec![("Ingresso", 2)]);
     assert_eq!(seen["member_name"], "Outra Pessoa");
     // The member who bought it sees all of it; another member, and a partner of another
     // activity, do not; an unknown code, or one of another station, is not found.
     let own = get(&app, &uri, &token).await;
     assert_eq!(own.status, StatusCode::OK);
     assert_eq!(
-        own.json()["lines"],
-        json!([{ "product": "Ingresso", "quantity": 2 }, { "product": "Caneca", "quantity": 1 }])
+        products(&own.json()["lines"]),
+        vec![("Ingresso", 2), ("Caneca", 1)]
     );
     assert_eq!(
         get(&app, &uri, &world.other.1).await.status,
@@ -727,4 +739,488 @@ async fn a_partner_validates_a_voucher_once_even_twice_at_once(db: PgPool) {
     )
     .await;
     assert_eq!(fresh.json()["validated"], "0");
+}
+
+const REFUNDED_VOUCHER: &str = "Este voucher foi estornado e não pode mais ser utilizado.";
+const VOUCHERS_USED: &str = "Só unidades com voucher ainda não utilizado podem ser estornadas.";
+
+/// Support staff of the world's station, its partner's staff, and a paid order of two
+/// tickets with their vouchers: answers the order, its line, the vouchers' codes (unit 1,
+/// unit 2), the support token and the partner's token.
+struct Refundable {
+    order_id: i64,
+    line_id: i64,
+    codes: [String; 2],
+    support: String,
+    partner: String,
+}
+
+async fn refundable(db: &PgPool, app: &Router, world: &World, n: usize) -> Refundable {
+    use domain::staff::{Role, Scope};
+    let (member_id, token) = world.member.clone();
+    let support = staff(
+        db,
+        world.station_id,
+        &format!("suporte{n}@example.com"),
+        Role::Support,
+        Scope::Station(world.station_id),
+    )
+    .await;
+    let partner = partner_staff(
+        db,
+        world,
+        &format!("Casa {n}"),
+        None,
+        Some(world.product_id),
+        &format!("portaria{n}@casa.com.br"),
+    )
+    .await;
+    let order_id = order(db, world, member_id, None).await;
+    let vouchers = create_vouchers(app, &token, json!(order_id), member_id)
+        .await
+        .json();
+    let line_id: i64 = sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_one(db)
+        .await
+        .expect("line");
+    let code = |i: usize| vouchers[i]["code"].as_str().expect("code").to_string();
+    Refundable {
+        order_id,
+        line_id,
+        codes: [code(0), code(1)],
+        support,
+        partner,
+    }
+}
+
+async fn refund_units(app: &Router, r: &Refundable, quantity: i32) -> common::Answer {
+    send_json(
+        app,
+        "POST",
+        &format!("/api/ops/orders/{}/refunds", r.order_id),
+        Some(&r.support),
+        &[],
+        &json!({ "lines": [{ "order_line_id": r.line_id, "quantity": quantity }], "reason": "Desistência" }),
+    )
+    .await
+}
+
+async fn use_voucher(app: &Router, r: &Refundable, code: &str) -> common::Answer {
+    call(
+        app,
+        "POST",
+        &format!("/api/validator/vouchers/{code}"),
+        Some(&r.partner),
+        &[],
+    )
+    .await
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_voids_an_unused_voucher_whatever_its_number(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let (member_id, token) = world.member.clone();
+    let r = refundable(&db, &app, &world, 1).await;
+    // The second ticket's voucher is used first.
+    assert_eq!(
+        use_voucher(&app, &r, &r.codes[1]).await.status,
+        StatusCode::OK
+    );
+
+    // Two units cannot be refunded: one of them was used; nor can the whole order be.
+    let both = refund_units(&app, &r, 2).await;
+    assert_eq!(
+        both.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        both.text
+    );
+    assert_eq!(both.json()["messages"], json!([VOUCHERS_USED]));
+    assert_eq!(
+        common::off_contract("post", "/api/ops/orders/{id}/refunds", &both),
+        None
+    );
+    let one = refund_units(&app, &r, 1).await;
+    assert_eq!(one.status, StatusCode::ACCEPTED, "{}", one.text);
+    let job_id = one.json()["job_id"].as_str().expect("job").to_string();
+
+    // While the refund is under way, the refunded unit's voucher is not to be used.
+    let refused = use_voucher(&app, &r, &r.codes[0]).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert_eq!(refused.json()["messages"], json!([REFUNDED_VOUCHER]));
+    assert_eq!(
+        common::off_contract("post", "/api/validator/vouchers/{code}", &refused),
+        None
+    );
+
+    let services = jobs::Services::new(jobs::fleet::pool_beside(&db), common::config_with(&[]))
+        .expect("services");
+    let fleet = jobs::fleet::spawn(services, Vec::new());
+    wait_succeeded(&db, &job_id).await;
+    fleet.stop().await.expect("clean stop");
+
+    // Applied: the unused voucher (unit 1) is void, the used one (unit 2) stays.
+    let gone = use_voucher(&app, &r, &r.codes[0]).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text);
+    let mine = get(&app, &format!("/api/user-vouchers/{member_id}"), &token).await;
+    assert_eq!(mine.status, StatusCode::OK, "{}", mine.text);
+    let mine = mine.json();
+    let codes: Vec<&str> = mine
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|v| v["code"].as_str().expect("code"))
+        .collect();
+    assert_eq!(codes, vec![r.codes[1].as_str()]);
+    // Asking for the order's vouchers again makes no new one for the refunded unit.
+    let again = create_vouchers(&app, &token, json!(r.order_id), member_id).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json().as_array().expect("list").len(), 1);
+    // Nothing is left to refund: the unit kept was used.
+    let rest = send_json(
+        &app,
+        "POST",
+        &format!("/api/ops/orders/{}/refunds", r.order_id),
+        Some(&r.support),
+        &[],
+        &json!({ "reason": "Tudo" }),
+    )
+    .await;
+    assert_eq!(
+        rest.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        rest.text
+    );
+    assert_eq!(rest.json()["messages"], json!([VOUCHERS_USED]));
+    // Another member's token validates nothing.
+    let other = call(
+        &app,
+        "POST",
+        &format!("/api/validator/vouchers/{}", r.codes[1]),
+        Some(&world.other.1),
+        &[],
+    )
+    .await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_refund_and_a_validation_at_once_never_both_take_the_last_unit(db: PgPool) {
+    let world = world(&db).await;
+    let app = app(db.clone());
+    // Four rounds: the world's member may buy 10 tickets.
+    for n in 0..4 {
+        let r = refundable(&db, &app, &world, n).await;
+        assert_eq!(
+            use_voucher(&app, &r, &r.codes[1]).await.status,
+            StatusCode::OK
+        );
+        // One unit left: a refund of it and a use of its voucher, at once.
+        let (refund, used) = tokio::join!(
+            refund_units(&app, &r, 1),
+            use_voucher(&app, &r, &r.codes[0])
+        );
+        let outcome = (refund.status, used.status);
+        assert!(
+            outcome == (StatusCode::ACCEPTED, StatusCode::CONFLICT)
+                || outcome == (StatusCode::UNPROCESSABLE_ENTITY, StatusCode::OK),
+            "{refund:?} {used:?}"
+        );
+        let (used_units, refunding): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM vouchers WHERE order_line_id = $1 AND validated <> '0'),
+                    (SELECT coalesce(sum(quantity), 0) FROM refund_lines WHERE order_line_id = $1)::bigint",
+        )
+        .bind(r.line_id)
+        .fetch_one(&db)
+        .await
+        .expect("counts");
+        assert_eq!(
+            used_units + refunding,
+            2,
+            "two units, each used or refunded once"
+        );
+    }
+}
+
+/// A product of an activity of `partner_token`'s partner (made by [`partner_staff`]) that
+/// sells no vouchers: handed over at the counter.
+async fn counter_product(db: &PgPool, world: &World, name: &str) -> i64 {
+    sqlx::query_scalar(
+        "WITH shop AS (INSERT INTO actions (station_id, type_id, name, digital_product)
+                       VALUES ($1, 3, 'Loja parceira', true) RETURNING id)
+         INSERT INTO products (station_id, action_id, name, value, stock)
+         SELECT $1, id, $2, 2000, 10 FROM shop RETURNING id",
+    )
+    .bind(world.station_id)
+    .bind(name)
+    .fetch_one(db)
+    .await
+    .expect("product")
+}
+
+async fn place(
+    db: &PgPool,
+    world: &World,
+    wanted: &[(i64, i64)],
+    method: Option<Method>,
+) -> (i64, String) {
+    let mut tx = db.begin().await.expect("tx");
+    let wanted: Vec<Wanted> = wanted
+        .iter()
+        .map(|&(product_id, quantity)| Wanted {
+            product_id,
+            quantity,
+        })
+        .collect();
+    checkout::confirm(&mut tx, world.station_id, world.member.0, &wanted)
+        .await
+        .expect("hold");
+    let order_id = orders::place(
+        &mut tx,
+        world.station_id,
+        world.member.0,
+        &PlaceOrder {
+            method,
+            ..PlaceOrder::default()
+        },
+    )
+    .await
+    .expect("order")
+    .order_id;
+    tx.commit().await.expect("commit");
+    let code = sqlx::query_scalar("SELECT code FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(db)
+        .await
+        .expect("code");
+    (order_id, code)
+}
+
+async fn line_of(db: &PgPool, order_id: i64, product_id: i64) -> i64 {
+    sqlx::query_scalar("SELECT id FROM order_lines WHERE order_id = $1 AND product_id = $2")
+        .bind(order_id)
+        .bind(product_id)
+        .fetch_one(db)
+        .await
+        .expect("line")
+}
+
+const HANDOVER: &str = "/api/validator/orders/{code}/lines/{line_id}/handover";
+
+async fn hand_over(app: &Router, code: &str, line_id: i64, token: &str) -> common::Answer {
+    let answer = call(
+        app,
+        "POST",
+        &format!("/api/validator/orders/{code}/lines/{line_id}/handover"),
+        Some(token),
+        &[],
+    )
+    .await;
+    if answer.status != StatusCode::OK {
+        assert_eq!(common::off_contract("post", HANDOVER, &answer), None);
+    }
+    answer
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_receipts_line_is_handed_over_once_by_its_partner_staff(db: PgPool) {
+    use domain::commerce::refunds;
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let shirt = counter_product(&db, &world, "Camiseta").await;
+    let cap = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         SELECT station_id, action_id, 'Boné', 1500, 10 FROM products WHERE id = $1 RETURNING id",
+    )
+    .bind(shirt)
+    .fetch_one(&db)
+    .await
+    .expect("cap");
+    let counter = partner_staff(
+        &db,
+        &world,
+        "Loja parceira",
+        None,
+        Some(shirt),
+        "balcao@loja.com.br",
+    )
+    .await;
+    let partner_id: i64 =
+        sqlx::query_scalar("SELECT id FROM partners WHERE name = 'Loja parceira'")
+            .fetch_one(&db)
+            .await
+            .expect("partner");
+    // A second counter of the same partner, named so the handover shows who it was.
+    let (second_id, second) = member(&db, world.station_id, "caixa2@loja.com.br").await;
+    sqlx::query("UPDATE users SET name = 'Joana Caixa' WHERE id = $1")
+        .bind(second_id)
+        .execute(&db)
+        .await
+        .expect("name");
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(second_id)
+        .bind(partner_id)
+        .execute(&db)
+        .await
+        .expect("grant");
+    // The tickets' activity has the same partner: its line is handed over by its vouchers.
+    sqlx::query(
+        "UPDATE actions SET partner_id = $1 WHERE id = (SELECT action_id FROM products WHERE id = $2)",
+    )
+    .bind(partner_id)
+    .bind(world.product_id)
+    .execute(&db)
+    .await
+    .expect("ticket partner");
+
+    // An unpaid order is not handed over (the member's wallet pays every order here: this
+    // one is made to wait for its PIX).
+    let (unpaid_id, unpaid) = place(&db, &world, &[(shirt, 1)], None).await;
+    sqlx::query("UPDATE orders SET status = 'pending' WHERE id = $1")
+        .bind(unpaid_id)
+        .execute(&db)
+        .await
+        .expect("unpaid");
+    let refused = hand_over(
+        &app,
+        &unpaid,
+        line_of(&db, unpaid_id, shirt).await,
+        &counter,
+    )
+    .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert_eq!(
+        refused.json()["messages"],
+        json!(["Este pedido não está pago: não entregue os produtos."])
+    );
+
+    let (order_id, code) = place(
+        &db,
+        &world,
+        &[(shirt, 2), (cap, 1), (world.product_id, 1)],
+        None,
+    )
+    .await;
+    let shirt_line = line_of(&db, order_id, shirt).await;
+    let cap_line = line_of(&db, order_id, cap).await;
+    let ticket_line = line_of(&db, order_id, world.product_id).await;
+    // One shirt and the cap are refunded: one shirt is left to hand over, no cap.
+    let mut tx = db.begin().await.expect("tx");
+    let requested = refunds::request(
+        &mut tx,
+        Some(world.station_id),
+        order_id,
+        &refunds::RefundRequest {
+            lines: Some(vec![(shirt_line, 1), (cap_line, 1)]),
+            reason: "Desistência".into(),
+        },
+        "staff",
+        None,
+    )
+    .await
+    .expect("refund");
+    refunds::apply(&mut tx, requested.refund_id, None)
+        .await
+        .expect("applied")
+        .expect("once");
+    tx.commit().await.expect("commit");
+
+    let seen = get(&app, &format!("/api/validator/orders/{code}"), &counter).await;
+    assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
+    assert_eq!(
+        seen.json()["lines"],
+        json!([
+            { "id": ticket_line, "product": "Ingresso", "quantity": 1, "vouchers": true, "handed_over": null },
+            { "id": shirt_line, "product": "Camiseta", "quantity": 1, "vouchers": false, "handed_over": null },
+        ])
+    );
+
+    // The member, another member, a stranger partner: 403; another station: 404.
+    for token in [&world.member.1, &world.other.1] {
+        let answer = hand_over(&app, &code, shirt_line, token).await;
+        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.text);
+    }
+    let stranger = partner_staff(&db, &world, "Outra", None, None, "x@outra.com.br").await;
+    assert_eq!(
+        hand_over(&app, &code, shirt_line, &stranger).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let elsewhere = common::insert_station(&db, "longe").await;
+    let (far_id, far_token) = member(&db, elsewhere, "balcao@longe.com.br").await;
+    sqlx::query("INSERT INTO partner_staff (user_id, partner_id) VALUES ($1, $2)")
+        .bind(far_id)
+        .bind(partner_id)
+        .execute(&db)
+        .await
+        .expect("grant elsewhere");
+    assert_eq!(
+        hand_over(&app, &code, shirt_line, &far_token).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // A line of another order, or none: 404. The refunded cap, the ticket: 422.
+    let other_line = line_of(&db, unpaid_id, shirt).await;
+    let missing = hand_over(&app, &code, other_line, &counter).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert_eq!(missing.json()["error"], "Item do pedido não encontrado.");
+    let cap_refused = hand_over(&app, &code, cap_line, &counter).await;
+    assert_eq!(cap_refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        cap_refused.json()["messages"],
+        json!(["Este item foi estornado: não há o que entregar."])
+    );
+    let by_voucher = hand_over(&app, &code, ticket_line, &counter).await;
+    assert_eq!(by_voucher.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Two counters press at once, four times each: one hands it over.
+    let presses = (0..8).map(|i| {
+        let app = app.clone();
+        let code = code.clone();
+        let token = if i % 2 == 0 {
+            second.clone()
+        } else {
+            counter.clone()
+        };
+        async move { hand_over(&app, &code, shirt_line, &token).await }
+    });
+    let answers = futures_util::future::join_all(presses).await;
+    let done: Vec<&common::Answer> = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::OK)
+        .collect();
+    assert_eq!(done.len(), 1, "{answers:?}");
+    for answer in answers.iter().filter(|a| a.status != StatusCode::OK) {
+        assert_eq!(answer.status, StatusCode::CONFLICT, "{}", answer.text);
+        assert_eq!(answer.json()["error"], "Este item já foi entregue.");
+    }
+    let handed = done[0].json()["lines"][1]["handed_over"].clone();
+    assert_eq!(handed["quantity"], 1);
+    assert!(
+        ["Joana Caixa", "Outra Pessoa"].contains(&handed["by"].as_str().expect("name")),
+        "{handed}"
+    );
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM order_handovers")
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(rows, 1);
+    // The GET shows it, to the partner and to the member; a later press is refused.
+    let seen = get(
+        &app,
+        &format!("/api/validator/orders/{code}"),
+        &world.member.1,
+    )
+    .await;
+    assert_eq!(seen.json()["lines"][1]["handed_over"], handed);
+    assert_eq!(
+        hand_over(&app, &code, shirt_line, &counter).await.status,
+        StatusCode::CONFLICT
+    );
 }

@@ -1567,3 +1567,76 @@ async fn a_charge_just_read_is_not_read_again_for_a_few_seconds(db: PgPool) {
     assert_eq!(after.json()["status"], "Aguardando pagamento");
     assert_eq!(provider_reads(&db, &charge).await, 3);
 }
+
+/// The units of the order's line whose vouchers exist: (unit, used).
+async fn voucher_units(db: &PgPool, order_id: i64) -> Vec<(i32, bool)> {
+    sqlx::query_as(
+        "SELECT v.unit, v.validated <> '0' FROM vouchers v
+           JOIN order_lines l ON l.id = v.order_line_id
+          WHERE l.order_id = $1 ORDER BY v.unit",
+    )
+    .bind(order_id)
+    .fetch_all(db)
+    .await
+    .expect("vouchers")
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_bank_refund_takes_unused_vouchers_first_and_a_used_one_only_whole(db: PgPool) {
+    let shop = shop(&db, 10).await;
+    sqlx::query("UPDATE actions SET sell_vouchers = true WHERE id = $1")
+        .bind(shop.action_id)
+        .execute(&db)
+        .await
+        .expect("vouchers");
+    let order = shop.order(2, json!({ "type": "pix" })).await.json();
+    let id = order_id(&order);
+    shop.simulate_pix(&charge_of(&order)).await;
+    shop.deliver().await;
+    let made = send(
+        &shop.app,
+        "POST",
+        "/api/create-vouchers-product-order",
+        &shop.token,
+        json!({ "should_contact": true, "product_orders": id, "user_id": shop.member_id }),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.text);
+    // The second unit's voucher was used at the door.
+    sqlx::query(
+        "UPDATE vouchers SET validated = '1' WHERE unit = 2
+            AND order_line_id = (SELECT id FROM order_lines WHERE order_id = $1)",
+    )
+    .bind(id)
+    .execute(&db)
+    .await
+    .expect("used");
+
+    // The bank takes one unit's price back: the unit refunded is the unused one.
+    shop.sandbox
+        .bank_refund(&charge_of(&order), Some(5000))
+        .await
+        .expect("bank refund");
+    shop.deliver().await;
+    assert_eq!(voucher_units(&db, id).await, vec![(2, true)]);
+    assert_eq!(
+        shop.read_order(id).await["status"],
+        "Parcialmente estornada"
+    );
+    // Then the rest of the charge: a chargeback is not refused, the used unit is refunded
+    // too and its voucher stays, used, as the record of its use.
+    shop.sandbox
+        .bank_refund(&charge_of(&order), None)
+        .await
+        .expect("bank refund");
+    shop.deliver().await;
+    assert_eq!(shop.read_order(id).await["status"], "Estornada");
+    assert_eq!(voucher_units(&db, id).await, vec![(2, true)]);
+    let refunded: i32 =
+        sqlx::query_scalar("SELECT refunded_quantity FROM order_lines WHERE order_id = $1")
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .expect("line");
+    assert_eq!(refunded, 2);
+}

@@ -4,7 +4,8 @@
 //! bought it sees all of it; a partner's staff (`partner_staff`) see the lines and
 //! deliveries of their partners' activities only (an order may mix partners, and a home
 //! address is none of another partner's business); anyone else learns only that it is not
-//! theirs to see.
+//! theirs to see. The partner's staff hand each line over once ([`hand_over`]); lines of
+//! activities that sell vouchers are handed over by their vouchers, one per unit.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -23,15 +24,61 @@ pub struct OrderCheck {
     pub refunded: bool,
     pub member_name: String,
     pub created_at: DateTime<Utc>,
+    /// The viewer is its partner's staff, not the member who bought it: they hand its
+    /// lines over (`POST .../lines/{line_id}/handover`).
+    pub hands_over: bool,
     pub lines: Vec<OrderCheckLine>,
     pub deliveries: Vec<OrderCheckDelivery>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OrderCheckLine {
+    /// The order line's id (what a handover names).
+    pub id: i64,
     pub product: String,
     /// Units bought and not refunded.
     pub quantity: i32,
+    /// The activity sells vouchers: each unit is handed over by its voucher, not here.
+    pub vouchers: bool,
+    /// When and by whom the line was handed over; `null` while it was not.
+    pub handed_over: Option<Handover>,
+}
+
+/// A line handed over at the partner's counter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Handover {
+    /// Units handed over.
+    pub quantity: i32,
+    /// The name of the partner's staff member who handed it over.
+    pub by: String,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct LineRow {
+    id: i64,
+    product: String,
+    quantity: i32,
+    vouchers: bool,
+    handed_quantity: Option<i32>,
+    handed_by_name: Option<String>,
+    handed_at: Option<DateTime<Utc>>,
+}
+
+impl From<LineRow> for OrderCheckLine {
+    fn from(row: LineRow) -> Self {
+        let handed_over = match (row.handed_quantity, row.handed_by_name, row.handed_at) {
+            (Some(quantity), Some(by), Some(at)) => Some(Handover { quantity, by, at }),
+            _ => None,
+        };
+        Self {
+            id: row.id,
+            product: row.product,
+            quantity: row.quantity,
+            vouchers: row.vouchers,
+            handed_over,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -95,19 +142,27 @@ pub async fn for_viewer(
         return Ok(Err(NotShown::NotAllowed));
     }
     // Units refunded, or in a refund under way, are not to be handed over.
-    let lines: Vec<OrderCheckLine> = sqlx::query_as(
-        "SELECT p.name AS product,
+    let lines: Vec<LineRow> = sqlx::query_as(
+        "SELECT l.id, p.name AS product,
                 (l.quantity - l.refunded_quantity - coalesce((
                     SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
-                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS quantity
+                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS quantity,
+                a.sell_vouchers AS vouchers, h.quantity AS handed_quantity, h.handed_by_name,
+                h.handed_at
            FROM order_lines l JOIN products p ON p.id = l.product_id
+           JOIN actions a ON a.id = l.action_id
+           LEFT JOIN order_handovers h ON h.order_line_id = l.id
           WHERE l.order_id = $1 AND l.action_id = ANY ($2) ORDER BY l.id",
     )
     .bind(order.id)
     .bind(&shown)
     .fetch_all(&mut *conn)
     .await?;
-    let lines = lines.into_iter().filter(|line| line.quantity > 0).collect();
+    let lines = lines
+        .into_iter()
+        .filter(|line| line.quantity > 0)
+        .map(OrderCheckLine::from)
+        .collect();
     let deliveries = super::fulfilment::order_deliveries(conn, order.id)
         .await?
         .into_iter()
@@ -121,6 +176,7 @@ pub async fn for_viewer(
     Ok(Ok(OrderCheck {
         paid: matches!(order.status.as_str(), "paid" | "partially_refunded"),
         refunded: order.status == "refunded",
+        hands_over: order.user_id != viewer_id,
         status: status_label(&order.status).to_string(),
         code: order.code,
         member_name: order.member_name,
@@ -128,4 +184,129 @@ pub async fn for_viewer(
         lines,
         deliveries,
     }))
+}
+
+/// Spec-style texts of a refused handover.
+pub const ALREADY_HANDED_OVER: &str = "Este item já foi entregue.";
+pub const HANDOVER_NOT_PAID: &str = "Este pedido não está pago: não entregue os produtos.";
+pub const HANDOVER_REFUNDED: &str = "Este item foi estornado: não há o que entregar.";
+pub const HANDOVER_BY_VOUCHER: &str =
+    "Este item é entregue pelos vouchers do pedido: valide cada voucher.";
+pub const LINE_NOT_FOUND: &str = "Item do pedido não encontrado.";
+
+/// Why a line was not handed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotHandedOver {
+    /// No such order in the station (404).
+    OrderNotFound,
+    /// No such line in the order (404).
+    LineNotFound,
+    /// Not staff of the line's activity's partner, or the order's own member (403).
+    NotAllowed,
+    /// [`ALREADY_HANDED_OVER`] (409).
+    AlreadyHandedOver,
+    /// [`HANDOVER_NOT_PAID`] (422).
+    NotPaid,
+    /// [`HANDOVER_REFUNDED`]: no unit left, all refunded or in a refund under way (422).
+    Refunded,
+    /// [`HANDOVER_BY_VOUCHER`] (422).
+    ByVoucher,
+}
+
+impl NotHandedOver {
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::OrderNotFound => super::ORDER_NOT_FOUND,
+            Self::LineNotFound => LINE_NOT_FOUND,
+            Self::NotAllowed => crate::shared::NOT_AUTHORIZED,
+            Self::AlreadyHandedOver => ALREADY_HANDED_OVER,
+            Self::NotPaid => HANDOVER_NOT_PAID,
+            Self::Refunded => HANDOVER_REFUNDED,
+            Self::ByVoucher => HANDOVER_BY_VOUCHER,
+        }
+    }
+}
+
+/// Hands line `line_id` of the order of `code` over, once, on the caller's transaction:
+/// by staff of its activity's partner (`partner_staff`), never the order's own member. The
+/// order's row is taken first (`FOR UPDATE`), as a refund's request takes it, so two
+/// counters pressing at once, or a refund asked meanwhile, queue there; the line's unique
+/// handover backs it. Answers the order as the staff member now sees it.
+pub async fn hand_over(
+    conn: &mut PgConnection,
+    station_id: i64,
+    staff_user_id: i64,
+    code: &str,
+    line_id: i64,
+) -> sqlx::Result<Result<OrderCheck, NotHandedOver>> {
+    let order: Option<(i64, i64, String)> = sqlx::query_as(
+        "SELECT id, user_id, status FROM orders WHERE station_id = $1 AND code = $2 FOR UPDATE",
+    )
+    .bind(station_id)
+    .bind(code.trim())
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((order_id, member_id, status)) = order else {
+        return Ok(Err(NotHandedOver::OrderNotFound));
+    };
+    let line: Option<(Option<i64>, bool)> = sqlx::query_as(
+        "SELECT a.partner_id, a.sell_vouchers FROM order_lines l
+           JOIN actions a ON a.id = l.action_id
+          WHERE l.id = $1 AND l.order_id = $2",
+    )
+    .bind(line_id)
+    .bind(order_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((partner_id, sells_vouchers)) = line else {
+        return Ok(Err(NotHandedOver::LineNotFound));
+    };
+    let granted: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM partner_staff WHERE user_id = $1 AND partner_id = $2)",
+    )
+    .bind(staff_user_id)
+    .bind(partner_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if !granted || member_id == staff_user_id {
+        return Ok(Err(NotHandedOver::NotAllowed));
+    }
+    let handed: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM order_handovers WHERE order_line_id = $1)",
+    )
+    .bind(line_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if handed {
+        return Ok(Err(NotHandedOver::AlreadyHandedOver));
+    }
+    if !matches!(status.as_str(), "paid" | "partially_refunded") {
+        return Ok(Err(NotHandedOver::NotPaid));
+    }
+    if sells_vouchers {
+        return Ok(Err(NotHandedOver::ByVoucher));
+    }
+    let units = super::refunds::units_open(conn, line_id).await?;
+    if units <= 0 {
+        return Ok(Err(NotHandedOver::Refunded));
+    }
+    let inserted = sqlx::query(
+        "INSERT INTO order_handovers (order_line_id, quantity, handed_by, handed_by_name)
+         SELECT $1, $2, id, name FROM users WHERE id = $3
+         ON CONFLICT (order_line_id) DO NOTHING",
+    )
+    .bind(line_id)
+    .bind(units)
+    .bind(staff_user_id)
+    .execute(&mut *conn)
+    .await?;
+    if inserted.rows_affected() == 0 {
+        return Ok(Err(NotHandedOver::AlreadyHandedOver));
+    }
+    Ok(
+        match for_viewer(conn, station_id, staff_user_id, code).await? {
+            Ok(order) => Ok(order),
+            Err(_) => Err(NotHandedOver::NotAllowed),
+        },
+    )
 }

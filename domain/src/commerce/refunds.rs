@@ -20,6 +20,8 @@ pub enum RefundRefusal {
     NotRefundable,
     BadLine,
     NothingLeft,
+    /// More units than the line has unused vouchers: a used voucher's unit is not refunded.
+    VouchersUsed,
 }
 
 impl RefundRefusal {
@@ -29,6 +31,9 @@ impl RefundRefusal {
             Self::NotRefundable => "Só pedidos pagos podem ser estornados.",
             Self::BadLine => "Item do pedido inválido ou quantidade maior que a restante.",
             Self::NothingLeft => "Não há mais nada a estornar neste pedido.",
+            Self::VouchersUsed => {
+                "Só unidades com voucher ainda não utilizado podem ser estornadas."
+            }
         }
     }
 }
@@ -92,20 +97,69 @@ struct LineLeft {
     /// centavos (the order's last units give back the rest).
     unit_price: i64,
     left: i32,
+    /// Of `left`, units whose voucher was used.
+    used: i32,
 }
 
-/// Units of each line neither refunded nor in a refund under way.
+impl LineLeft {
+    /// Units a refund may take: those left, less the used vouchers' unless `with_used`.
+    fn refundable(&self, with_used: bool) -> i32 {
+        if with_used {
+            self.left
+        } else {
+            (self.left - self.used).max(0)
+        }
+    }
+}
+
+/// Units of each line neither refunded nor in a refund under way, and how many of them
+/// had their voucher used.
 async fn lines_left(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<LineLeft>> {
     sqlx::query_as(
         "SELECT l.id, (l.net_amount / l.quantity)::bigint AS unit_price,
                 (l.quantity - l.refunded_quantity - coalesce((
                     SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
-                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS left
+                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS left,
+                (SELECT count(*) FROM vouchers v
+                  WHERE v.order_line_id = l.id AND v.validated <> '0')::int AS used
            FROM order_lines l WHERE l.order_id = $1 ORDER BY l.id",
     )
     .bind(order_id)
     .fetch_all(&mut *conn)
     .await
+}
+
+/// Units of a line that may still be used (a voucher validated) or handed over: bought,
+/// less those refunded or in a refund under way, less the vouchers already used. The
+/// caller holds the order's row (`FOR UPDATE`), as [`request`] does, so that a refund and
+/// a use of the same line queue there.
+pub async fn units_open(conn: &mut PgConnection, line_id: i64) -> sqlx::Result<i32> {
+    sqlx::query_scalar(
+        "SELECT (l.quantity - l.refunded_quantity - coalesce((
+                    SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
+                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0)
+                 - (SELECT count(*) FROM vouchers v
+                     WHERE v.order_line_id = l.id AND v.validated <> '0'))::int
+           FROM order_lines l WHERE l.id = $1",
+    )
+    .bind(line_id)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// Voids `quantity` unused vouchers of a refunded line, whatever their unit number (a
+/// used voucher of a higher unit must not leave a refunded unit's voucher valid).
+async fn void_vouchers(conn: &mut PgConnection, line_id: i64, quantity: i32) -> sqlx::Result<()> {
+    sqlx::query(
+        "DELETE FROM vouchers WHERE id IN (
+             SELECT id FROM vouchers WHERE order_line_id = $1 AND validated = '0'
+              ORDER BY unit DESC LIMIT $2)",
+    )
+    .bind(line_id)
+    .bind(i64::from(quantity))
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 /// Records a refund to make (status `pending`), on the caller's transaction; the caller
@@ -131,11 +185,14 @@ pub async fn request(
         return Err(RefundRefusal::NotRefundable.into());
     }
     let left = lines_left(conn, order_id).await?;
+    // A used voucher's unit is refunded only when the bank took the whole charge back
+    // (docs/decisions.md, "Vouchers after refunds and handovers").
+    let with_used = origin == "bank" && wanted.lines.is_none();
     let chosen: Vec<(i64, i32, i64)> = match &wanted.lines {
         None => left
             .iter()
-            .filter(|l| l.left > 0)
-            .map(|l| (l.id, l.left, l.unit_price))
+            .filter(|l| l.refundable(with_used) > 0)
+            .map(|l| (l.id, l.refundable(with_used), l.unit_price))
             .collect(),
         Some(lines) => {
             let mut chosen: Vec<(i64, i32, i64)> = Vec::new();
@@ -148,13 +205,21 @@ pub async fn request(
                 if quantity <= 0 || quantity + already > line.left {
                     return Err(RefundRefusal::BadLine.into());
                 }
+                if quantity + already > line.refundable(with_used) {
+                    return Err(RefundRefusal::VouchersUsed.into());
+                }
                 chosen.push((line_id, quantity, line.unit_price));
             }
             chosen
         }
     };
     if chosen.is_empty() {
-        return Err(RefundRefusal::NothingLeft.into());
+        return Err(if left.iter().any(|l| l.left > 0) {
+            RefundRefusal::VouchersUsed
+        } else {
+            RefundRefusal::NothingLeft
+        }
+        .into());
     }
     let units_left: i32 = left.iter().map(|l| l.left).sum();
     let units_chosen: i32 = chosen.iter().map(|c| c.1).sum();
@@ -346,14 +411,7 @@ pub async fn apply(
             .execute(&mut *conn)
             .await?;
         let kept = total - refunded;
-        // Vouchers of the refunded units that were not used are void.
-        sqlx::query(
-            "DELETE FROM vouchers WHERE order_line_id = $1 AND unit > $2 AND validated = '0'",
-        )
-        .bind(line_id)
-        .bind(kept)
-        .execute(&mut *conn)
-        .await?;
+        void_vouchers(conn, line_id, quantity).await?;
         // The line's cashback: written now if its job has not run yet (same key, so that
         // job then finds it), so that it can be reversed whole; the units kept earn their
         // share again under a key of this refund.
@@ -500,7 +558,8 @@ pub async fn apply_bank_refund(
         let mut chosen = Vec::new();
         for line in left.iter().rev() {
             let mut units = 0;
-            while units < line.left && line.unit_price <= budget && line.unit_price > 0 {
+            while units < line.refundable(false) && line.unit_price <= budget && line.unit_price > 0
+            {
                 units += 1;
                 budget -= line.unit_price;
             }

@@ -23,19 +23,27 @@ fn new_code() -> String {
     id[id.len() - 12..].to_string()
 }
 
-/// Creates the vouchers an order is owed (every unit not refunded of its lines whose
+/// Creates the vouchers an order is owed (one per unit not refunded of its lines whose
 /// activity sells vouchers: a refund applied before the confirmation leaves its units
-/// without one), on the caller's transaction; units made before are left as they are. Sets
-/// the order's `create_vouchers` flag when it has any. Answers how many were new.
+/// without one), on the caller's transaction; vouchers made before are left as they are.
+/// Counted, not numbered: a refund voids unused vouchers whatever their unit, so a line
+/// of 2 with one refunded may hold unit 2 only, and owes nothing more. Sets the order's
+/// `create_vouchers` flag when it has any. Answers how many were new.
 pub async fn create_for_order(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<u64> {
     let units: Vec<(i64, i64, i64, i32, bool)> = sqlx::query_as(
         "SELECT l.id, o.station_id, o.user_id, u.unit, a.familiar_voucher
            FROM order_lines l
            JOIN orders o ON o.id = l.order_id
            JOIN actions a ON a.id = l.action_id
-           CROSS JOIN LATERAL generate_series(1, l.quantity - l.refunded_quantity) AS u(unit)
+           CROSS JOIN LATERAL (
+               SELECT s.unit FROM generate_series(1, l.quantity) AS s(unit)
+                WHERE NOT EXISTS (SELECT 1 FROM vouchers v
+                                   WHERE v.order_line_id = l.id AND v.unit = s.unit)
+                ORDER BY s.unit
+                LIMIT greatest(0, l.quantity - l.refunded_quantity
+                                  - (SELECT count(*) FROM vouchers v WHERE v.order_line_id = l.id))
+           ) AS u
           WHERE l.order_id = $1 AND a.sell_vouchers
-            AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.order_line_id = l.id AND v.unit = u.unit)
           ORDER BY l.id, u.unit",
     )
     .bind(order_id)
@@ -501,7 +509,12 @@ pub enum NotValidated {
     NotPartner,
     /// Spec 002's 'Este voucher já foi utilizado!'.
     AlreadyUsed,
+    /// Its unit is refunded or in a refund under way ([`REFUNDED`]).
+    Refunded,
 }
+
+/// A voucher whose line has no unit left to use: the others were used or refunded.
+pub const REFUNDED: &str = "Este voucher foi estornado e não pode mais ser utilizado.";
 
 /// The voucher as the partner's validator sees it: a voucher of the station whose
 /// activity's partner granted the caller (`partner_staff`).
@@ -530,7 +543,8 @@ pub async fn for_partner(
 
 /// Marks a voucher used, once, on the caller's transaction: a conditional update from
 /// '0', so of two partners validating at once one succeeds and the other reads
-/// 'Este voucher já foi utilizado!'. For types 3 and 4 the line's cashback lot (written now
+/// 'Este voucher já foi utilizado!'; refused when its line has no unit left to use
+/// (refunded, or in a refund under way). For types 3 and 4 the line's cashback lot (written now
 /// if its job has not run yet) becomes due, and the station's next release batch makes it
 /// spendable (spec 001: released on the partner's confirmation).
 pub async fn validate(
@@ -543,6 +557,27 @@ pub async fn validate(
         Ok(found) => found,
         Err(refused) => return Ok(Err(refused)),
     };
+    // The order's row first, as a refund's request takes it: a refund asked while this
+    // voucher is validated waits for the other, then counts what it left.
+    let row: Option<(i64, String)> = sqlx::query_as(
+        "SELECT l.id, v.validated FROM vouchers v
+           JOIN order_lines l ON l.id = v.order_line_id
+           JOIN orders o ON o.id = l.order_id
+          WHERE v.id = $1 FOR UPDATE OF o",
+    )
+    .bind(found.voucher_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    // A refund applied meanwhile may have voided it.
+    let Some((line_id, validated)) = row else {
+        return Ok(Err(NotValidated::NotFound));
+    };
+    if validated != "0" {
+        return Ok(Err(NotValidated::AlreadyUsed));
+    }
+    if super::refunds::units_open(conn, line_id).await? <= 0 {
+        return Ok(Err(NotValidated::Refunded));
+    }
     let line: Option<(i64, i64, i16)> = sqlx::query_as(
         "UPDATE vouchers v SET validated = '1', validated_at = now(), validated_by = $2
            FROM order_lines l JOIN actions a ON a.id = l.action_id

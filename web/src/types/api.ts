@@ -178,6 +178,7 @@ export type Making = Schemas["Making"];
 /** A voucher as its owner and the partner's validator read it; `validated` '0' is unused. */
 export type Voucher = Schemas["VoucherView"];
 export type OrderCheck = Schemas["OrderCheck"];
+export type OrderCheckLine = Schemas["OrderCheckLine"];
 export type Donation = Schemas["Donation"];
 export type CouponPurchase = Schemas["CouponPurchase"];
 export type CreateVouchersRequest = Schemas["CreateVouchers"];

@@ -2481,6 +2481,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/validator/orders/{code}/lines/{line_id}/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hands a line of an order over, once
+         * @description At the partner's counter, on the page a receipt's QR code opens: records who handed the
+         *     line's units (those not refunded) over and when. Only staff of the line's activity's
+         *     partner, never the order's own member; lines of activities that sell vouchers are handed
+         *     over by their vouchers.
+         */
+        post: operations["hand_over"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/validator/vouchers/{code}": {
         parameters: {
             query?: never;
@@ -3292,6 +3315,18 @@ export interface components {
             payment_method: string;
             pix_qr_code: string | null;
         };
+        /** @description A line handed over at the partner's counter. */
+        Handover: {
+            /** Format: date-time */
+            at: string;
+            /** @description The name of the partner's staff member who handed it over. */
+            by: string;
+            /**
+             * Format: int32
+             * @description Units handed over.
+             */
+            quantity: number;
+        };
         /** @description The spec's payload; its `imageType` is ignored (the content decides), and so is `user`. */
         ImagePostRequest: {
             /**
@@ -3748,6 +3783,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             deliveries: components["schemas"]["OrderCheckDelivery"][];
+            /**
+             * @description The viewer is its partner's staff, not the member who bought it: they hand its
+             *     lines over (`POST .../lines/{line_id}/handover`).
+             */
+            hands_over: boolean;
             lines: components["schemas"]["OrderCheckLine"][];
             member_name: string;
             /** @description Paid and not wholly refunded: what was bought may be handed over. */
@@ -3764,12 +3804,20 @@ export interface components {
             pickup: boolean;
         };
         OrderCheckLine: {
+            handed_over: null | components["schemas"]["Handover"];
+            /**
+             * Format: int64
+             * @description The order line's id (what a handover names).
+             */
+            id: number;
             product: string;
             /**
              * Format: int32
              * @description Units bought and not refunded.
              */
             quantity: number;
+            /** @description The activity sells vouchers: each unit is handed over by its voucher, not here. */
+            vouchers: boolean;
         };
         OrderDelivery: {
             /** Format: int64 */
@@ -10073,7 +10121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Not paid, a bad line or quantity, or nothing left to refund; or: A field is missing, has the wrong type or holds a NUL byte */
+            /** @description Not paid, a bad line or quantity, nothing left to refund, or more units than the line has unused vouchers ('Só unidades com voucher ainda não utilizado podem ser estornadas.'); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14831,6 +14879,94 @@ export interface operations {
             };
         };
     };
+    hand_over: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's code */
+                code: string;
+                /** @description The order line's id (`lines[].id`) */
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Handed over now: the order, the line's `handed_over` set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderCheck"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Not staff of the line's partner, or the order's own member */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such order in the caller's station, or no such line in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'Este item já foi entregue.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not paid, every unit refunded, or a line handed over by its vouchers */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     show: {
         parameters: {
             query?: never;
@@ -14956,7 +15092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description 'Este voucher já foi utilizado!' */
+            /** @description 'Este voucher já foi utilizado!', or 'Este voucher foi estornado e não pode mais ser utilizado.' (its unit refunded or in a refund under way) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -3,15 +3,17 @@
 //! an account a partner granted (`partner_staff`) for the voucher's activity may do
 //! either; a second use answers 409 'Este voucher já foi utilizado!'. A receipt's QR code
 //! opens `{host}/validador/pedido/{code}`: `GET /validator/orders/{code}` shows the order to
-//! its partner's staff and to its own member.
+//! its partner's staff and to its own member, and `POST
+//! /validator/orders/{code}/lines/{line_id}/handover` lets the partner's staff hand a line
+//! over, once (a second answers 409 'Este item já foi entregue.').
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use domain::commerce::ORDER_NOT_FOUND;
-use domain::commerce::order_check::{self, NotShown, OrderCheck};
+use domain::commerce::order_check::{self, NotHandedOver, NotShown, OrderCheck};
 use domain::commerce::vouchers::{
-    self, ALREADY_USED, NotValidated, VOUCHER_NOT_FOUND, VoucherView,
+    self, ALREADY_USED, NotValidated, REFUNDED, VOUCHER_NOT_FOUND, VoucherView,
 };
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -26,20 +28,26 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(show, validate))
         .routes(routes!(order))
+        .routes(routes!(hand_over))
 }
 
 fn refused(reason: NotValidated) -> Response {
     match reason {
         NotValidated::NotFound => ApiError::not_found(VOUCHER_NOT_FOUND).into_response(),
         NotValidated::NotPartner => ApiError::Forbidden(NOT_AUTHORIZED.into()).into_response(),
-        NotValidated::AlreadyUsed => (
-            StatusCode::CONFLICT,
-            axum::Json(Messages {
-                messages: vec![ALREADY_USED.into()],
-            }),
-        )
-            .into_response(),
+        NotValidated::AlreadyUsed => conflict(ALREADY_USED),
+        NotValidated::Refunded => conflict(REFUNDED),
     }
+}
+
+fn conflict(text: &str) -> Response {
+    (
+        StatusCode::CONFLICT,
+        axum::Json(Messages {
+            messages: vec![text.into()],
+        }),
+    )
+        .into_response()
 }
 
 /// A voucher, as its partner's validator sees it
@@ -80,7 +88,7 @@ async fn show(
         (status = 200, description = "Used now; `validated` is '1'", body = VoucherView),
         (status = 403, description = "The caller validates for no partner of this activity", body = Messages),
         (status = 404, description = "No such voucher in the caller's station", body = ErrorMessage),
-        (status = 409, description = "'Este voucher já foi utilizado!'", body = Messages),
+        (status = 409, description = "'Este voucher já foi utilizado!', or 'Este voucher foi estornado e não pode mais ser utilizado.' (its unit refunded or in a refund under way)", body = Messages),
     )
 )]
 async fn validate(
@@ -127,4 +135,49 @@ async fn order(
         Err(NotShown::NotFound) => Err(ApiError::not_found(ORDER_NOT_FOUND)),
         Err(NotShown::NotAllowed) => Err(ApiError::Forbidden(NOT_AUTHORIZED.into())),
     }
+}
+
+/// Hands a line of an order over, once
+///
+/// At the partner's counter, on the page a receipt's QR code opens: records who handed the
+/// line's units (those not refunded) over and when. Only staff of the line's activity's
+/// partner, never the order's own member; lines of activities that sell vouchers are handed
+/// over by their vouchers.
+#[utoipa::path(
+    post,
+    path = "/validator/orders/{code}/lines/{line_id}/handover",
+    tag = "commerce",
+    security(("member" = [])),
+    params(
+        ("code" = String, Path, description = "The order's code"),
+        ("line_id" = i64, Path, description = "The order line's id (`lines[].id`)"),
+    ),
+    responses(
+        (status = 200, description = "Handed over now: the order, the line's `handed_over` set", body = OrderCheck),
+        (status = 403, description = "Not staff of the line's partner, or the order's own member", body = Messages),
+        (status = 404, description = "No such order in the caller's station, or no such line in it", body = ErrorMessage),
+        (status = 409, description = "'Este item já foi entregue.'", body = ErrorMessage),
+        (status = 422, description = "Not paid, every unit refunded, or a line handed over by its vouchers", body = Messages),
+    )
+)]
+async fn hand_over(
+    State(state): State<AppState>,
+    member: Member,
+    Path((code, line_id)): Path<(String, i64)>,
+) -> ApiResult<Json<OrderCheck>> {
+    let mut tx = state.db.begin().await?;
+    let outcome =
+        order_check::hand_over(&mut tx, member.station_id, member.user_id, &code, line_id).await?;
+    tx.commit().await?;
+    outcome.map(Json).map_err(|refused| {
+        let text = refused.message();
+        match refused {
+            NotHandedOver::OrderNotFound | NotHandedOver::LineNotFound => ApiError::not_found(text),
+            NotHandedOver::NotAllowed => ApiError::Forbidden(text.into()),
+            NotHandedOver::AlreadyHandedOver => ApiError::Conflict(text.into()),
+            NotHandedOver::NotPaid | NotHandedOver::Refunded | NotHandedOver::ByVoucher => {
+                ApiError::invalid(text)
+            }
+        }
+    })
 }

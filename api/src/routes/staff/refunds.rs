@@ -60,7 +60,7 @@ struct RefundQueued {
         (status = 202, description = "The refund is recorded and its job queued", body = RefundQueued),
         (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
         (status = 404, description = "No such order in the grant's scope", body = ErrorMessage),
-        (status = 422, description = "Not paid, a bad line or quantity, or nothing left to refund", body = Messages),
+        (status = 422, description = "Not paid, a bad line or quantity, nothing left to refund, or more units than the line has unused vouchers ('Só unidades com voucher ainda não utilizado podem ser estornadas.')", body = Messages),
     )
 )]
 async fn refund_order(

@@ -1,9 +1,9 @@
 // The partner's validator (docs/api-commerce.md, "The partner's validator"): a signed-in
 // account its partner granted reads a voucher and marks it used, once, and reads the order
-// a receipt's QR code names (so may the member who bought it).
+// a receipt's QR code names (so may the member who bought it), and hands its lines over, once.
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
-import { api } from "@/lib/api-client";
+import { api, ApiError } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 import type { OrderCheck, Voucher } from "@/types/api";
 
@@ -32,16 +32,38 @@ export function useValidateVoucher(code: string) {
   });
 }
 
+export function validatorOrderQueryOptions(userId: number | undefined, code: string) {
+  return queryOptions({
+    queryKey: ["validator", "order", userId ?? 0, code] as const,
+    queryFn:
+      userId === undefined
+        ? skipToken
+        : ({ signal }) => api.get<OrderCheck>(`/validator/orders/${encodeURIComponent(code)}`, { signal }),
+  });
+}
+
 /** The order a receipt's QR code names, as the one handing it over sees it; nothing is asked without a session. */
 export function useValidatorOrder(code: string) {
+  return useQuery(validatorOrderQueryOptions(useSession()?.user.id, code));
+}
+
+/**
+ * Hands one line of the order over (the partner's staff, once); the answer is the order as
+ * it now stands. Its refusals (409 'Este item já foi entregue.', ...) are the screen's to show.
+ */
+export function useHandOverLine(code: string) {
+  const queryClient = useQueryClient();
   const userId = useSession()?.user.id;
-  return useQuery(
-    queryOptions({
-      queryKey: ["validator", "order", userId ?? 0, code] as const,
-      queryFn:
-        userId === undefined
-          ? skipToken
-          : ({ signal }) => api.get<OrderCheck>(`/validator/orders/${encodeURIComponent(code)}`, { signal }),
-    }),
-  );
+  return useMutation({
+    mutationFn: (lineId: number) =>
+      api.post<OrderCheck>(`/validator/orders/${encodeURIComponent(code)}/lines/${lineId}/handover`),
+    meta: OWN_ERROR_TEXT,
+    onSuccess: (order) => queryClient.setQueryData(validatorOrderQueryOptions(userId, code).queryKey, order),
+    // Handed over at another counter meanwhile: read who did it and when.
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) {
+        void queryClient.invalidateQueries({ queryKey: validatorOrderQueryOptions(userId, code).queryKey });
+      }
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { jsonResponse, signIn } from "@/testing/fixtures";
@@ -9,6 +9,8 @@ import type { OrderCheck } from "@/types/api";
 const CODE = "PED-7Q2X";
 const PATH = `/validador/pedido/${CODE}`;
 const ORDER_CALL = `GET /api/validator/orders/${CODE}`;
+const HANDOVER_CALL = `POST /api/validator/orders/${CODE}/lines/41/handover`;
+const HANDED_OVER = { quantity: 2, by: "Joana Caixa", at: "2026-11-25T18:05:09Z" };
 
 const ORDER: OrderCheck = {
   code: CODE,
@@ -17,7 +19,8 @@ const ORDER: OrderCheck = {
   refunded: false,
   member_name: "Maria Souza",
   created_at: "2026-11-24T15:30:00Z",
-  lines: [{ product: "Camiseta do clube", quantity: 2 }],
+  hands_over: true,
+  lines: [{ id: 41, product: "Camiseta do clube", quantity: 2, vouchers: false, handed_over: null }],
   deliveries: [{ location: "Sede social", pickup: true, address: "Rua das Flores, 10, 88010400" }],
 };
 
@@ -85,5 +88,68 @@ describe("/validador/pedido/{code}", () => {
     renderApp({ path: `/validador/outra/${CODE}` });
     expect(await screen.findByRole("heading", { level: 1, name: "Página não encontrada" })).toBeInTheDocument();
     expect(api.callsTo(ORDER_CALL)).toHaveLength(0);
+  });
+
+  it("lets the partner hand a line over once, and says when and by whom", async () => {
+    signIn();
+    const api = stubApi({
+      [ORDER_CALL]: () => jsonResponse(ORDER),
+      [HANDOVER_CALL]: () => jsonResponse({ ...ORDER, lines: [{ ...ORDER.lines[0], handed_over: HANDED_OVER }] }),
+    });
+    renderApp({ path: PATH });
+    const button = await screen.findByRole("button", { name: "Entregar" });
+    expect(button).toHaveAccessibleDescription("2 x Camiseta do clube");
+    fireEvent.click(button);
+    expect(await screen.findByText(/^Entregue em 25\/11\/2026 \d\d:05:09 por Joana Caixa$/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Entregar" })).not.toBeInTheDocument();
+    expect(api.callsTo(HANDOVER_CALL)).toHaveLength(1);
+  });
+
+  it("shows the refusal when another counter handed it over first, then who did", async () => {
+    signIn();
+    let handed = false;
+    stubApi({
+      [ORDER_CALL]: () =>
+        jsonResponse(handed ? { ...ORDER, lines: [{ ...ORDER.lines[0], handed_over: HANDED_OVER }] } : ORDER),
+      [HANDOVER_CALL]: () => {
+        handed = true;
+        return jsonResponse({ error: "Este item já foi entregue." }, 409);
+      },
+    });
+    renderApp({ path: PATH });
+    fireEvent.click(await screen.findByRole("button", { name: "Entregar" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Este item já foi entregue.");
+    await waitFor(() => expect(screen.getByText(/^Entregue em .* por Joana Caixa$/)).toBeInTheDocument());
+    expect(screen.queryByRole("button", { name: "Entregar" })).not.toBeInTheDocument();
+  });
+
+  it("offers no handover for a line handed over by its vouchers", async () => {
+    signIn();
+    stubApi({
+      [ORDER_CALL]: () =>
+        jsonResponse({
+          ...ORDER,
+          lines: [ORDER.lines[0], { id: 42, product: "Ingresso", quantity: 1, vouchers: true, handed_over: null }],
+        }),
+    });
+    renderApp({ path: PATH });
+    expect(await screen.findByText("Entregue pelos vouchers: valide cada um.")).toBeInTheDocument();
+    expect(screen.getAllByRole("button", { name: "Entregar" })).toHaveLength(1);
+  });
+
+  it("offers the member who bought it no button", async () => {
+    signIn();
+    stubApi({ [ORDER_CALL]: () => jsonResponse({ ...ORDER, hands_over: false }) });
+    renderApp({ path: PATH });
+    expect(await screen.findByRole("list", { name: "Produtos" })).toHaveTextContent("2 x Camiseta do clube");
+    expect(screen.queryByRole("button", { name: "Entregar" })).not.toBeInTheDocument();
+  });
+
+  it("offers no button on an unpaid order", async () => {
+    signIn();
+    stubApi({ [ORDER_CALL]: () => jsonResponse({ ...ORDER, paid: false, status: "Aguardando pagamento" }) });
+    renderApp({ path: PATH });
+    expect(await screen.findByText("Este pedido não está pago: não entregue os produtos.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Entregar" })).not.toBeInTheDocument();
   });
 });

@@ -82,6 +82,20 @@ describe("/validador/{code}", () => {
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 
+  it("says the voucher's unit was refunded when the server refuses it so (409)", async () => {
+    signIn();
+    const refunded = "Este voucher foi estornado e não pode mais ser utilizado.";
+    stubApi({
+      [validatorCall(CODE)]: () => jsonResponse(buildVoucher()),
+      [validateCall(CODE)]: () => jsonResponse({ messages: [refunded] }, 409),
+    });
+    renderApp({ path: PATH });
+    fireEvent.click(await screen.findByRole("button", { name: "Validar voucher" }));
+    expect(await screen.findByText(refunded)).toBeInTheDocument();
+    expect(screen.queryByText("Este voucher já foi utilizado!")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Validar voucher" })).not.toBeInTheDocument();
+  });
+
   it("says so for a code that names no voucher", async () => {
     signIn();
     stubApi({ [validatorCall("NOPE")]: () => jsonResponse({ error: "Voucher não encontrado" }, 404) });

@@ -44,7 +44,8 @@ function VoucherToValidate({ code, voucher }: { code: string; voucher: Voucher }
           <p role="status">{VALIDATED_TEXT}</p>
         ) : used ? (
           <p className="voucher-validator__used" role="status">
-            {VOUCHER_USED_TEXT}
+            {/* A 409 says why: used, or its unit refunded. */}
+            {(refusedAsUsed && validate.error?.message) || VOUCHER_USED_TEXT}
           </p>
         ) : (
           <button
