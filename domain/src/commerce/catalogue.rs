@@ -301,6 +301,22 @@ pub async fn available(db: impl PgExecutor<'_>, product_id: i64) -> sqlx::Result
     .unwrap_or(0))
 }
 
+/// Units of one product the member may still order: the per-member limit less the units of
+/// their orders that count (`ORDERED_BY_MEMBER`). Read under the member's lock.
+pub(crate) async fn limit_left(
+    conn: &mut PgConnection,
+    user_id: i64,
+    product_id: i64,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT p.limit_per_user - {ORDERED_BY_MEMBER} FROM products p WHERE p.id = $2"
+    )))
+    .bind(user_id)
+    .bind(product_id)
+    .fetch_one(conn)
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::allowed;
