@@ -1299,6 +1299,103 @@ async fn installments_follow_the_activity(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_order_takes_only_the_installments_offered(db: PgPool) {
+    let shop = shop_with(&db, 10, &[("FILIA_ORDERS_MAX_PER_MEMBER", "50")]).await;
+    let card = |installments: Value| {
+        common::with_billing_address(json!({
+            "type": "credit_card", "number": "4000000000000010", "name": "MARIA S",
+            "expiry": "12/30", "cvv": "123", "installments": installments }))
+    };
+    let refused = |answer: common::Answer, text: &str| {
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            answer.text
+        );
+        assert_eq!(answer.json(), json!({ "messages": [text] }));
+    };
+    // R$ 50,00 less the wallet's R$ 30,00: R$ 20,00 by card, offered 1x to 4x.
+    refused(
+        shop.order(1, card(json!(0))).await,
+        "Número de parcelas inválido.",
+    );
+    refused(
+        shop.order(1, card(json!("dois"))).await,
+        "Número de parcelas inválido.",
+    );
+    refused(
+        shop.order(1, card(json!(5))).await,
+        "Este valor pode ser parcelado em até 4x (parcela mínima de R$ 5,00).",
+    );
+    let charges: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    assert_eq!(charges, 0, "a refused count charges nothing");
+    assert_eq!(shop.balance().await, 3000, "and spends nothing");
+    let three = shop.order(1, card(json!(3))).await;
+    assert_eq!(three.status, StatusCode::OK, "{}", three.text);
+    assert_eq!(three.json()["status"], "Pagamento confirmado");
+    assert_eq!(three.json()["payments"][1]["installments"], 3);
+    let charged: Option<i32> =
+        sqlx::query_scalar("SELECT installments FROM sandbox_charges WHERE method = 'credit_card'")
+            .fetch_one(&db)
+            .await
+            .expect("charge");
+    assert_eq!(charged, Some(3));
+
+    // R$ 8,00 by card (payment_only): no two installments of R$ 5,00.
+    sqlx::query("UPDATE actions SET payment_option = 'payment_only' WHERE id = $1")
+        .bind(shop.action_id)
+        .execute(&db)
+        .await
+        .expect("payment only");
+    sqlx::query("UPDATE products SET value = 800 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("price");
+    refused(
+        shop.order(1, card(json!(2))).await,
+        "Este valor não pode ser parcelado: a parcela mínima é de R$ 5,00.",
+    );
+
+    // R$ 1.000,00 by card: 12x at most.
+    sqlx::query("UPDATE products SET value = 100000 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("price");
+    refused(
+        shop.order(1, card(json!(13))).await,
+        "Este valor pode ser parcelado em até 12x (parcela mínima de R$ 5,00).",
+    );
+    let twelve = shop.order(1, card(json!("12"))).await;
+    assert_eq!(twelve.status, StatusCode::OK, "{}", twelve.text);
+    assert_eq!(twelve.json()["payments"][0]["installments"], 12);
+
+    // The activity allows no installments: 1x only. PIX has none, whatever is sent.
+    sqlx::query("UPDATE actions SET allow_installments = false WHERE id = $1")
+        .bind(shop.action_id)
+        .execute(&db)
+        .await
+        .expect("no installments");
+    refused(
+        shop.order(1, card(json!(2))).await,
+        "Esta compra não pode ser parcelada: escolha o pagamento em 1x.",
+    );
+    let once = shop.order(1, card(json!(1))).await;
+    assert_eq!(once.status, StatusCode::OK, "{}", once.text);
+    assert_eq!(once.json()["payments"][0]["installments"], 1);
+    let pix = shop
+        .order(1, json!({ "type": "pix", "installments": 6 }))
+        .await;
+    assert_eq!(pix.status, StatusCode::OK, "{}", pix.text);
+    assert_eq!(pix.json()["payments"][0]["installments"], 1);
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
     let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
     let app = common::app_with(

@@ -7970,7 +7970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason); or: A field is missing, has the wrong type or holds a NUL byte */
+            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a card installment count not among the options `POST /calculate-installments` offers for the card amount ('Número de parcelas inválido.', 'Esta compra não pode ser parcelada: escolha o pagamento em 1x.', 'Este valor pode ser parcelado em até {n}x (parcela mínima de R$ 5,00).', 'Este valor não pode ser parcelado: a parcela mínima é de R$ 5,00.'), a raw card number outside the sandbox, the card declined (its reason); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12154,7 +12154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResearchAnswer"];
                 };
             };
-            /** @description The body is not valid JSON */
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12208,7 +12208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules; or: A field is missing or has the wrong type */
+            /** @description A video question ('Tamanho ou formato inválido'); no such upload of the caller's ('Arquivo não encontrado. Envie o arquivo novamente.'); an upload another answer has ('Este arquivo já foi usado em outra resposta. Envie o arquivo novamente.'); the participation rules; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
