@@ -987,6 +987,42 @@ async fn a_late_pix_keeps_the_member_within_the_product_limit(db: PgPool) {
     assert_eq!(units, 1, "the member holds the limit, no more");
     assert_eq!(shop.stock().await, (9, 0));
 
+    // A unit held for the member (confirmed, no order yet) counts too: placing its order
+    // does not check the limit again.
+    sqlx::query("UPDATE products SET limit_per_user = 2 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("limit");
+    let third = shop.expired_pix(&shop.token, None).await;
+    let hold = send(
+        &shop.app,
+        "POST",
+        "/api/single-product-orders",
+        &shop.token,
+        json!({ format!("product-{}", shop.product_id): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    shop.simulate_pix(&charge_of(&third)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&third)).await,
+        (
+            "refunded".to_string(),
+            Some((5000, payment::LATE_LIMIT_REASON.to_string()))
+        )
+    );
+    let held = send(
+        &shop.app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &shop.token,
+        json!({ "cart": [{ "action_id": shop.action_id }], "payment": { "type": "pix" } }),
+    )
+    .await;
+    assert_eq!(held.status, StatusCode::OK, "{}", held.text);
+
     // Another member's late payment is not held to the demo member's units.
     let (other_id, other_token) = other_member(&shop, "outra@example.com").await;
     let theirs = shop.expired_pix(&other_token, None).await;
