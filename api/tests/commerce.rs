@@ -501,7 +501,9 @@ async fn a_delivery_order_asks_for_its_location_and_address(db: PgPool) {
     let app = app(db.clone());
     let (action, shirt) = shop(&db, demo.station_id, false, 4990, 1000, 10, 10).await;
     sqlx::query(
-        "UPDATE actions SET discount_delivery = 500, payment_option = 'payment_only' WHERE id = $1",
+        "UPDATE actions SET discount_delivery = 500, payment_option = 'payment_only',
+                allow_installments = true
+          WHERE id = $1",
     )
     .bind(action)
     .execute(&db)

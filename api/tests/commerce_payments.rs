@@ -11,6 +11,7 @@ use std::time::Instant;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{call, send_json};
+use domain::commerce::payment;
 use domain::infra::payments::Gateway;
 use domain::infra::payments::sandbox::{PixPayment, SIGNATURE_HEADER, Sandbox};
 use jobs::kinds::{PaymentSync, PixExpire};
@@ -90,6 +91,17 @@ impl Shop {
     }
 
     async fn order_as(&self, token: &str, quantity: i64, payment: Value) -> common::Answer {
+        self.order_with(token, quantity, payment, None).await
+    }
+
+    /// [`Shop::order_as`] with a coupon code on the order call.
+    async fn order_with(
+        &self,
+        token: &str,
+        quantity: i64,
+        payment: Value,
+        coupon: Option<&str>,
+    ) -> common::Answer {
         let hold = send(
             &self.app,
             "POST",
@@ -104,7 +116,8 @@ impl Shop {
             "POST",
             "/api/cupom-product-order-cart",
             token,
-            json!({ "cart": [{ "action_id": self.action_id }], "payment": payment }),
+            json!({ "cart": [{ "action_id": self.action_id }], "payment": payment,
+                    "coupon_code": coupon }),
         )
         .await
     }
@@ -123,11 +136,15 @@ impl Shop {
     }
 
     async fn check(&self, order_id: i64) -> common::Answer {
+        self.check_as(&self.token, order_id).await
+    }
+
+    async fn check_as(&self, token: &str, order_id: i64) -> common::Answer {
         call(
             &self.app,
             "POST",
             &format!("/api/product-orders/{order_id}/check-payment"),
-            Some(&self.token),
+            Some(token),
             &[],
         )
         .await
@@ -755,6 +772,329 @@ async fn a_late_pix_confirmed_from_every_side_at_once_is_handled_once(db: PgPool
     );
 }
 
+/// [`shop`] whose activity is `payment_only` (the wallet pays nothing, so what a late
+/// payment completes turns on the coupon and the limit alone), with a coupon of R$ 10,00.
+async fn coupon_shop(db: &PgPool, code: &str, max_uses: Option<i32>) -> Shop {
+    let shop = shop(db, 10).await;
+    sqlx::query("UPDATE actions SET payment_option = 'payment_only' WHERE id = $1")
+        .bind(shop.action_id)
+        .execute(db)
+        .await
+        .expect("payment only");
+    sqlx::query(
+        "INSERT INTO coupons (station_id, code, discount_value, max_uses) VALUES ($1, $2, 1000, $3)",
+    )
+    .bind(shop.station_id)
+    .bind(code)
+    .bind(max_uses)
+    .execute(db)
+    .await
+    .expect("coupon");
+    shop
+}
+
+/// Another member of the shop's station with a session.
+async fn other_member(shop: &Shop, email: &str) -> (i64, String) {
+    let id = common::insert_member(&shop.db, shop.station_id, email).await;
+    let token = domain::accounts::session::create(&shop.db, id)
+        .await
+        .expect("session");
+    (id, token)
+}
+
+impl Shop {
+    /// One unit ordered by PIX (with `coupon`), its time run out and ended by `pix.expire`.
+    async fn expired_pix(&self, token: &str, coupon: Option<&str>) -> Value {
+        let placed = self
+            .order_with(token, 1, json!({ "type": "pix" }), coupon)
+            .await;
+        assert_eq!(placed.status, StatusCode::OK, "{}", placed.text);
+        let order = placed.json();
+        self.run_out(order_id(&order), &charge_of(&order)).await;
+        run_jobs::<PixExpire>(&self.db, "pix.expire", true).await;
+        let status: String = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
+            .bind(order_id(&order))
+            .fetch_one(&self.db)
+            .await
+            .expect("order");
+        assert_eq!(status, "expired");
+        order
+    }
+
+    /// The order's status and its late-payment refund (amount, reason), if any.
+    async fn late_outcome(&self, order_id: i64) -> (String, Option<(i64, String)>) {
+        let status: String = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(&self.db)
+            .await
+            .expect("order");
+        let refund: Option<(i64, String)> = sqlx::query_as(
+            "SELECT amount, reason FROM refunds WHERE order_id = $1 AND origin = 'late_payment'",
+        )
+        .bind(order_id)
+        .fetch_optional(&self.db)
+        .await
+        .expect("refund");
+        (status, refund)
+    }
+
+    /// The coupon's counted uses, the live uses recorded, and the paid orders it discounts.
+    async fn coupon_counts(&self, code: &str) -> (i32, i64, i64) {
+        sqlx::query_as(
+            "SELECT c.uses,
+                    (SELECT count(*) FROM coupon_uses u
+                      WHERE u.coupon_id = c.id AND u.released_at IS NULL),
+                    (SELECT count(*) FROM orders o
+                      WHERE o.coupon_id = c.id AND o.status IN ('paid', 'partially_refunded'))
+               FROM coupons c WHERE c.station_id = $1 AND c.code = $2",
+        )
+        .bind(self.station_id)
+        .bind(code)
+        .fetch_one(&self.db)
+        .await
+        .expect("coupon")
+    }
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_late_pix_takes_its_coupon_use_again_or_goes_back_whole(db: PgPool) {
+    let shop = coupon_shop(&db, "UMAVEZ", None).await;
+    // Once per member: the expired order gave its use back, and a second order took it.
+    let first = shop.expired_pix(&shop.token, Some("UMAVEZ")).await;
+    let second = shop
+        .order_with(&shop.token, 1, json!({ "type": "pix" }), Some("UMAVEZ"))
+        .await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    assert_eq!(second.json()["credit_card_value"], 4000);
+    assert_eq!(
+        shop.simulate_pix(&charge_of(&second.json())).await.status,
+        StatusCode::OK
+    );
+    shop.deliver().await;
+    assert_eq!(shop.coupon_counts("UMAVEZ").await, (1, 1, 1));
+    // The first order's PIX paid now: the coupon cannot be used twice, so it all goes back.
+    assert_eq!(
+        shop.simulate_pix(&charge_of(&first)).await.status,
+        StatusCode::OK
+    );
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&first)).await,
+        (
+            "refunded".to_string(),
+            Some((4000, payment::LATE_COUPON_REASON.to_string()))
+        )
+    );
+    assert_eq!(shop.coupon_counts("UMAVEZ").await, (1, 1, 1));
+    assert_eq!(shop.stock().await, (9, 0), "only the second order's unit");
+    let refunded: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM sandbox_refunds WHERE charge_id = $1",
+    )
+    .bind(charge_of(&first))
+    .fetch_one(&db)
+    .await
+    .expect("refunds");
+    assert_eq!(refunded, 4000);
+
+    // A use that is still free is taken again: the order completes at its discounted price,
+    // and the member cannot use the coupon on another order after it.
+    sqlx::query(
+        "INSERT INTO coupons (station_id, code, discount_value) VALUES ($1, 'DENOVO', 1000)",
+    )
+    .bind(shop.station_id)
+    .execute(&db)
+    .await
+    .expect("coupon");
+    let late = shop.expired_pix(&shop.token, Some("DENOVO")).await;
+    assert_eq!(shop.coupon_counts("DENOVO").await, (0, 0, 0));
+    shop.simulate_pix(&charge_of(&late)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&late)).await,
+        ("paid".to_string(), None)
+    );
+    assert_eq!(shop.coupon_counts("DENOVO").await, (1, 1, 1));
+    let again = shop
+        .order_with(&shop.token, 1, json!({ "type": "pix" }), Some("DENOVO"))
+        .await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        again.json()["messages"],
+        json!(["Você já utilizou este cupom."])
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_late_pix_never_takes_a_coupon_past_its_uses(db: PgPool) {
+    let shop = coupon_shop(&db, "ULTIMO", Some(1)).await;
+    let (_, other_token) = other_member(&shop, "outra@example.com").await;
+    // The demo member's order gave the one use back; another member's order took it.
+    let first = shop.expired_pix(&shop.token, Some("ULTIMO")).await;
+    let theirs = shop
+        .order_with(&other_token, 1, json!({ "type": "pix" }), Some("ULTIMO"))
+        .await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.text);
+    shop.sandbox
+        .pay_pix(&charge_of(&theirs.json()), &PixPayment::default())
+        .await
+        .expect("paid");
+    shop.deliver().await;
+    assert_eq!(shop.coupon_counts("ULTIMO").await, (1, 1, 1));
+    shop.simulate_pix(&charge_of(&first)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&first)).await,
+        (
+            "refunded".to_string(),
+            Some((4000, payment::LATE_COUPON_REASON.to_string()))
+        )
+    );
+    assert_eq!(shop.coupon_counts("ULTIMO").await, (1, 1, 1));
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_late_pix_keeps_the_member_within_the_product_limit(db: PgPool) {
+    let shop = coupon_shop(&db, "NENHUM", None).await;
+    sqlx::query("UPDATE products SET limit_per_user = 1 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("limit");
+    // The expired order no longer counts, so a second order took the member's one unit.
+    let first = shop.expired_pix(&shop.token, None).await;
+    let second = shop.order(1, json!({ "type": "pix" })).await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    shop.simulate_pix(&charge_of(&second.json())).await;
+    shop.deliver().await;
+    shop.simulate_pix(&charge_of(&first)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&first)).await,
+        (
+            "refunded".to_string(),
+            Some((5000, payment::LATE_LIMIT_REASON.to_string()))
+        )
+    );
+    let units: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(l.quantity - l.refunded_quantity), 0)::bigint
+           FROM order_lines l JOIN orders o ON o.id = l.order_id
+          WHERE o.user_id = $1 AND o.status IN ('paid', 'partially_refunded')",
+    )
+    .bind(shop.member_id)
+    .fetch_one(&db)
+    .await
+    .expect("units");
+    assert_eq!(units, 1, "the member holds the limit, no more");
+    assert_eq!(shop.stock().await, (9, 0));
+
+    // A unit held for the member (confirmed, no order yet) counts too: placing its order
+    // does not check the limit again.
+    sqlx::query("UPDATE products SET limit_per_user = 2 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("limit");
+    let third = shop.expired_pix(&shop.token, None).await;
+    let hold = send(
+        &shop.app,
+        "POST",
+        "/api/single-product-orders",
+        &shop.token,
+        json!({ format!("product-{}", shop.product_id): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    shop.simulate_pix(&charge_of(&third)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&third)).await,
+        (
+            "refunded".to_string(),
+            Some((5000, payment::LATE_LIMIT_REASON.to_string()))
+        )
+    );
+    let held = send(
+        &shop.app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &shop.token,
+        json!({ "cart": [{ "action_id": shop.action_id }], "payment": { "type": "pix" } }),
+    )
+    .await;
+    assert_eq!(held.status, StatusCode::OK, "{}", held.text);
+
+    // Another member's late payment is not held to the demo member's units.
+    let (other_id, other_token) = other_member(&shop, "outra@example.com").await;
+    let theirs = shop.expired_pix(&other_token, None).await;
+    assert_eq!(theirs["user_id"], other_id);
+    shop.sandbox
+        .pay_pix(&charge_of(&theirs), &PixPayment::default())
+        .await
+        .expect("paid");
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&theirs)).await,
+        ("paid".to_string(), None)
+    );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn two_late_pix_at_once_share_the_last_coupon_use_once(db: PgPool) {
+    let shop = coupon_shop(&db, "ROUND0", Some(1)).await;
+    let (_, other_token) = other_member(&shop, "outra@example.com").await;
+    for round in 0..3 {
+        let code = format!("ROUND{round}");
+        if round > 0 {
+            sqlx::query(
+                "INSERT INTO coupons (station_id, code, discount_value, max_uses)
+                 VALUES ($1, $2, 1000, 1)",
+            )
+            .bind(shop.station_id)
+            .bind(&code)
+            .execute(&db)
+            .await
+            .expect("coupon");
+        }
+        // Each order took the one use in turn and gave it back when its PIX ran out.
+        let ours = shop.expired_pix(&shop.token, Some(&code)).await;
+        let theirs = shop.expired_pix(&other_token, Some(&code)).await;
+        shop.sandbox
+            .pay_pix(&charge_of(&ours), &PixPayment::default())
+            .await
+            .expect("paid");
+        shop.sandbox
+            .pay_pix(&charge_of(&theirs), &PixPayment::default())
+            .await
+            .expect("paid");
+        shop.age_reads(order_id(&ours)).await;
+        shop.age_reads(order_id(&theirs)).await;
+        let (a, b) = tokio::join!(
+            shop.check_as(&shop.token, order_id(&ours)),
+            shop.check_as(&other_token, order_id(&theirs))
+        );
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        assert_eq!(b.status, StatusCode::OK, "{}", b.text);
+        shop.deliver().await;
+        let mut outcomes = vec![
+            shop.late_outcome(order_id(&ours)).await,
+            shop.late_outcome(order_id(&theirs)).await,
+        ];
+        outcomes.sort();
+        assert_eq!(
+            outcomes,
+            vec![
+                ("paid".to_string(), None),
+                (
+                    "refunded".to_string(),
+                    Some((4000, payment::LATE_COUPON_REASON.to_string()))
+                ),
+            ],
+            "round {round}"
+        );
+        assert_eq!(shop.coupon_counts(&code).await, (1, 1, 1), "round {round}");
+    }
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn the_browser_check_racing_the_webhook_confirms_once(db: PgPool) {
     let shop = shop(&db, 10).await;
@@ -1018,6 +1358,103 @@ async fn installments_follow_the_activity(db: PgPool) {
         one.json(),
         json!([{ "installment": 1, "installment_amount": 2000 }])
     );
+}
+
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn the_order_takes_only_the_installments_offered(db: PgPool) {
+    let shop = shop_with(&db, 10, &[("FILIA_ORDERS_MAX_PER_MEMBER", "50")]).await;
+    let card = |installments: Value| {
+        common::with_billing_address(json!({
+            "type": "credit_card", "number": "4000000000000010", "name": "MARIA S",
+            "expiry": "12/30", "cvv": "123", "installments": installments }))
+    };
+    let refused = |answer: common::Answer, text: &str| {
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            answer.text
+        );
+        assert_eq!(answer.json(), json!({ "messages": [text] }));
+    };
+    // R$ 50,00 less the wallet's R$ 30,00: R$ 20,00 by card, offered 1x to 4x.
+    refused(
+        shop.order(1, card(json!(0))).await,
+        "Número de parcelas inválido.",
+    );
+    refused(
+        shop.order(1, card(json!("dois"))).await,
+        "Número de parcelas inválido.",
+    );
+    refused(
+        shop.order(1, card(json!(5))).await,
+        "Este valor pode ser parcelado em até 4x (parcela mínima de R$ 5,00).",
+    );
+    let charges: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    assert_eq!(charges, 0, "a refused count charges nothing");
+    assert_eq!(shop.balance().await, 3000, "and spends nothing");
+    let three = shop.order(1, card(json!(3))).await;
+    assert_eq!(three.status, StatusCode::OK, "{}", three.text);
+    assert_eq!(three.json()["status"], "Pagamento confirmado");
+    assert_eq!(three.json()["payments"][1]["installments"], 3);
+    let charged: Option<i32> =
+        sqlx::query_scalar("SELECT installments FROM sandbox_charges WHERE method = 'credit_card'")
+            .fetch_one(&db)
+            .await
+            .expect("charge");
+    assert_eq!(charged, Some(3));
+
+    // R$ 8,00 by card (payment_only): no two installments of R$ 5,00.
+    sqlx::query("UPDATE actions SET payment_option = 'payment_only' WHERE id = $1")
+        .bind(shop.action_id)
+        .execute(&db)
+        .await
+        .expect("payment only");
+    sqlx::query("UPDATE products SET value = 800 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("price");
+    refused(
+        shop.order(1, card(json!(2))).await,
+        "Este valor não pode ser parcelado: a parcela mínima é de R$ 5,00.",
+    );
+
+    // R$ 1.000,00 by card: 12x at most.
+    sqlx::query("UPDATE products SET value = 100000 WHERE id = $1")
+        .bind(shop.product_id)
+        .execute(&db)
+        .await
+        .expect("price");
+    refused(
+        shop.order(1, card(json!(13))).await,
+        "Este valor pode ser parcelado em até 12x (parcela mínima de R$ 5,00).",
+    );
+    let twelve = shop.order(1, card(json!("12"))).await;
+    assert_eq!(twelve.status, StatusCode::OK, "{}", twelve.text);
+    assert_eq!(twelve.json()["payments"][0]["installments"], 12);
+
+    // The activity allows no installments: 1x only. PIX has none, whatever is sent.
+    sqlx::query("UPDATE actions SET allow_installments = false WHERE id = $1")
+        .bind(shop.action_id)
+        .execute(&db)
+        .await
+        .expect("no installments");
+    refused(
+        shop.order(1, card(json!(2))).await,
+        "Esta compra não pode ser parcelada: escolha o pagamento em 1x.",
+    );
+    let once = shop.order(1, card(json!(1))).await;
+    assert_eq!(once.status, StatusCode::OK, "{}", once.text);
+    assert_eq!(once.json()["payments"][0]["installments"], 1);
+    let pix = shop
+        .order(1, json!({ "type": "pix", "installments": 6 }))
+        .await;
+    assert_eq!(pix.status, StatusCode::OK, "{}", pix.text);
+    assert_eq!(pix.json()["payments"][0]["installments"], 1);
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

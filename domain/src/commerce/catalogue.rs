@@ -301,6 +301,30 @@ pub async fn available(db: impl PgExecutor<'_>, product_id: i64) -> sqlx::Result
     .unwrap_or(0))
 }
 
+/// Units of one product the member may still order: the per-member limit less the units of
+/// their orders that count (`ORDERED_BY_MEMBER`) and of their live hold without an order
+/// (checked against the limit when confirmed; placing its order does not check again).
+/// Read under the member's lock.
+pub(crate) async fn limit_left(
+    conn: &mut PgConnection,
+    user_id: i64,
+    product_id: i64,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT p.limit_per_user - {ORDERED_BY_MEMBER}
+                - (SELECT coalesce(sum(l.quantity), 0)
+                     FROM checkout_lines l JOIN checkouts c ON c.id = l.checkout_id
+                    WHERE l.product_id = p.id AND c.user_id = $1 AND c.status = 'held'
+                      AND c.expires_at > now()
+                      AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.checkout_id = c.id))::bigint
+           FROM products p WHERE p.id = $2"
+    )))
+    .bind(user_id)
+    .bind(product_id)
+    .fetch_one(conn)
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::allowed;

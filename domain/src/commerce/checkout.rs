@@ -54,6 +54,7 @@ pub(crate) struct HeldLine {
     pub payment_only: bool,
     pub discount_delivery: i64,
     pub cashback_points: i32,
+    pub allow_installments: bool,
 }
 
 impl HeldLine {
@@ -85,7 +86,7 @@ pub(crate) async fn held_lines(
         "SELECT l.product_id, p.action_id, l.quantity, p.value, p.discount_value,
                 a.name AS action_name, a.digital_product,
                 a.payment_option = 'payment_only' AS payment_only, a.discount_delivery,
-                a.points + a.additional_cashback AS cashback_points
+                a.points + a.additional_cashback AS cashback_points, a.allow_installments
            FROM checkout_lines l JOIN products p ON p.id = l.product_id
            JOIN actions a ON a.id = p.action_id
           WHERE l.checkout_id = $1 ORDER BY l.product_id",
@@ -300,7 +301,7 @@ pub async fn cart_totals(
         "SELECT l.product_id, p.action_id, l.quantity, p.value, p.discount_value,
                 a.name AS action_name, a.digital_product,
                 a.payment_option = 'payment_only' AS payment_only, a.discount_delivery,
-                a.points + a.additional_cashback AS cashback_points
+                a.points + a.additional_cashback AS cashback_points, a.allow_installments
            FROM cart_lines l JOIN products p ON p.id = l.product_id
            JOIN actions a ON a.id = p.action_id
           WHERE l.user_id = $1 AND l.station_id = $2 AND p.station_id = $2

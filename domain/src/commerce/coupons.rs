@@ -1,7 +1,7 @@
 //! Discount coupons: a station's codes with a global use limit, a per-member limit and a
-//! window. A use is claimed into a hold with one conditional update on the coupon (global
-//! limit), whose row lock then serialises the member's count and the use row (unique per
-//! hold); releasing the hold gives the use back.
+//! window. A use is claimed into a hold under the coupon's row lock, which serialises the
+//! global count, the member's count and the use row (unique per hold); releasing the hold
+//! gives the use back, and a payment arriving after that takes it again by the same rules.
 
 use serde::Serialize;
 use sqlx::PgConnection;
@@ -60,47 +60,26 @@ pub async fn claim(
         }
         release(conn, checkout_id).await?;
     }
-    let found: Option<(i64, i64, bool, bool)> = sqlx::query_as(
+    let found: Option<(i64, i64, bool)> = sqlx::query_as(
         "SELECT id, discount_value,
-                (starts_at IS NULL OR starts_at <= now()) AND (ends_at IS NULL OR ends_at > now()),
-                max_uses IS NOT NULL AND uses >= max_uses
+                (starts_at IS NULL OR starts_at <= now()) AND (ends_at IS NULL OR ends_at > now())
            FROM coupons WHERE station_id = $1 AND code = $2 AND active",
     )
     .bind(station_id)
     .bind(&code)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((coupon_id, discount_value, in_window, _)) = found else {
+    let Some((coupon_id, discount_value, in_window)) = found else {
         return Err(Refusal::CouponNotFound.into());
     };
     if !in_window {
         return Err(Refusal::CouponOutOfWindow.into());
     }
-    let per_member: Option<i32> = sqlx::query_scalar(
-        "UPDATE coupons SET uses = uses + 1
-          WHERE id = $1 AND (max_uses IS NULL OR uses < max_uses)
-         RETURNING per_member_limit",
-    )
-    .bind(coupon_id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some(per_member) = per_member else {
-        return Err(Refusal::CouponExhausted.into());
-    };
-    // Under the coupon's row lock: the member's uses cannot change meanwhile.
-    // A hold released or expired gave its use back (`released_at`), so live holds and
-    // orders are what is counted.
-    let used: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM coupon_uses
-          WHERE coupon_id = $1 AND user_id = $2 AND released_at IS NULL",
-    )
-    .bind(coupon_id)
-    .bind(user_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    if used >= i64::from(per_member) {
-        return Err(Refusal::CouponAlreadyUsed.into());
-    }
+    check_use(conn, coupon_id, user_id).await?;
+    sqlx::query("UPDATE coupons SET uses = uses + 1 WHERE id = $1")
+        .bind(coupon_id)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query(
         "INSERT INTO coupon_uses (station_id, coupon_id, user_id, checkout_id)
          VALUES ($1, $2, $3, $4)",
@@ -116,6 +95,72 @@ pub async fn claim(
         code,
         discount_value,
     })
+}
+
+/// Locks the coupon's row (kept to the commit) and checks that the member may take one
+/// more use of it: the global limit, then the member's own. Under that lock neither count
+/// can change before the caller takes the use.
+pub(crate) async fn check_use(
+    conn: &mut PgConnection,
+    coupon_id: i64,
+    user_id: i64,
+) -> CommerceResult<()> {
+    let (uses, max_uses, per_member): (i32, Option<i32>, i32) = sqlx::query_as(
+        "SELECT uses, max_uses, per_member_limit FROM coupons WHERE id = $1 FOR UPDATE",
+    )
+    .bind(coupon_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if max_uses.is_some_and(|max| uses >= max) {
+        return Err(Refusal::CouponExhausted.into());
+    }
+    // A hold released or expired gave its use back (`released_at`), so live holds and
+    // orders are what is counted.
+    let used: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM coupon_uses
+          WHERE coupon_id = $1 AND user_id = $2 AND released_at IS NULL",
+    )
+    .bind(coupon_id)
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if used >= i64::from(per_member) {
+        return Err(Refusal::CouponAlreadyUsed.into());
+    }
+    Ok(())
+}
+
+/// The coupon whose use a hold claimed and then gave back (its release), if any: what a
+/// payment arriving after the hold ended must take again.
+pub(crate) async fn given_back(
+    conn: &mut PgConnection,
+    checkout_id: i64,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        "SELECT coupon_id FROM coupon_uses WHERE checkout_id = $1 AND released_at IS NOT NULL",
+    )
+    .bind(checkout_id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Takes the given-back use of a hold again, once; the caller has checked it with
+/// [`check_use`] under the same coupon lock.
+pub(crate) async fn reclaim(conn: &mut PgConnection, checkout_id: i64) -> sqlx::Result<()> {
+    let reclaimed: Option<i64> = sqlx::query_scalar(
+        "UPDATE coupon_uses SET released_at = NULL
+          WHERE checkout_id = $1 AND released_at IS NOT NULL RETURNING coupon_id",
+    )
+    .bind(checkout_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(coupon_id) = reclaimed {
+        sqlx::query("UPDATE coupons SET uses = uses + 1 WHERE id = $1")
+            .bind(coupon_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Gives back the coupon use of a hold, once.

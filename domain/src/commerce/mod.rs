@@ -17,7 +17,9 @@ pub mod refunds;
 pub mod totals;
 pub mod vouchers;
 
+use crate::infra::payments::installments::MIN_INSTALLMENT_CENTS;
 use crate::shared::NOT_AUTHORIZED;
+use crate::shared::money::format_brl;
 use crate::wallet::ledger::LedgerError;
 
 /// The spec's stock text.
@@ -27,6 +29,11 @@ pub const HOLD_EXPIRED: &str =
     "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.";
 pub const PRODUCT_NOT_FOUND: &str = "Produto não encontrado";
 pub const ORDER_NOT_FOUND: &str = "Pedido não encontrado";
+/// An installment count that is no whole number of at least 1.
+pub const INSTALLMENTS_INVALID: &str = "Número de parcelas inválido.";
+/// Installments asked where an activity of the order does not allow them.
+pub const INSTALLMENTS_NOT_ALLOWED: &str =
+    "Esta compra não pode ser parcelada: escolha o pagamento em 1x.";
 
 /// A rule the member's request breaks; each has the Portuguese text the member reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +58,14 @@ pub enum Refusal {
         action: String,
     },
     PaymentMethodRequired,
+    /// A card installment count not among the options offered for the amount
+    /// (`installments::offered`): `most` is the largest offered, `allowed` whether the
+    /// order's activities allow installments at all.
+    Installments {
+        count: i32,
+        most: u32,
+        allowed: bool,
+    },
     BalanceChanged,
     /// The station's checkout is off (`checkout_access`): 403.
     CheckoutClosed,
@@ -80,6 +95,16 @@ impl Refusal {
                 format!("Informe o endereço e o CEP de entrega de \"{action}\".")
             }
             Self::PaymentMethodRequired => "Escolha a forma de pagamento: cartão ou PIX.".into(),
+            Self::Installments { count, .. } if *count < 1 => INSTALLMENTS_INVALID.into(),
+            Self::Installments { allowed: false, .. } => INSTALLMENTS_NOT_ALLOWED.into(),
+            Self::Installments { most: 1, .. } => format!(
+                "Este valor não pode ser parcelado: a parcela mínima é de {}.",
+                format_brl(MIN_INSTALLMENT_CENTS)
+            ),
+            Self::Installments { most, .. } => format!(
+                "Este valor pode ser parcelado em até {most}x (parcela mínima de {}).",
+                format_brl(MIN_INSTALLMENT_CENTS)
+            ),
             Self::BalanceChanged => {
                 "Seu saldo mudou durante a compra. Por favor, revise o pedido.".into()
             }

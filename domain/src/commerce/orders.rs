@@ -9,6 +9,7 @@ use sqlx::PgConnection;
 use super::checkout::{self, HeldLine};
 use super::totals::{self, ActionTerms, Line};
 use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
+use crate::infra::payments::installments;
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// How the amount the wallet does not cover is paid.
@@ -40,15 +41,29 @@ pub struct DeliveryChoice {
     pub reference: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlaceOrder {
     pub deliveries: Vec<DeliveryChoice>,
     pub coupon_code: Option<String>,
     pub method: Option<Method>,
+    /// The card's installment count: one of the options offered for the card amount
+    /// ([`installments::offered`]); not read for PIX.
     pub installments: i32,
     /// The hold the member reviewed (`checkout_id` of the confirmation); `None`: the
     /// member's latest hold.
     pub checkout_id: Option<i64>,
+}
+
+impl Default for PlaceOrder {
+    fn default() -> Self {
+        Self {
+            deliveries: Vec::new(),
+            coupon_code: None,
+            method: None,
+            installments: 1,
+            checkout_id: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +157,12 @@ pub async fn place(
     if computed.credit_card_value > 0 && request.method.is_none() {
         return Err(Refusal::PaymentMethodRequired.into());
     }
+    let installments =
+        if request.method == Some(Method::CreditCard) && computed.credit_card_value > 0 {
+            check_installments(&lines, computed.credit_card_value, request.installments)?
+        } else {
+            1
+        };
     let (order_id, code): (i64, String) = sqlx::query_as(
         "INSERT INTO orders (station_id, user_id, checkout_id, code, status, coupon_id,
                              product_items_sum_value, delivery_tax_value,
@@ -203,7 +224,7 @@ pub async fn place(
             .bind(order_id)
             .bind(method.column())
             .bind(computed.credit_card_value)
-            .bind(request.installments.max(1))
+            .bind(installments)
             .bind(expires_at)
             .execute(&mut *conn)
             .await?;
@@ -230,6 +251,26 @@ pub async fn place(
         paid,
         checkout_id: hold.id,
     })
+}
+
+/// The card's installment count when it is among the options offered for the card amount:
+/// more than one only when every activity of the order allows installments (the card part
+/// is one charge for the whole order), none below the smallest installment.
+fn check_installments(lines: &[HeldLine], amount: i64, count: i32) -> CommerceResult<i32> {
+    let allowed = lines.iter().all(|line| line.allow_installments);
+    let options = installments::offered(amount, allowed);
+    if options
+        .iter()
+        .any(|option| u32::try_from(count) == Ok(option.installment))
+    {
+        return Ok(count);
+    }
+    Err(Refusal::Installments {
+        count,
+        most: options.last().map_or(1, |option| option.installment),
+        allowed,
+    }
+    .into())
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -14,7 +14,7 @@ use sqlx::PgConnection;
 
 use super::checkout::{self, UnpaidEnd};
 use super::orders::{self, Confirmation, Method};
-use super::{CommerceResult, lock_member};
+use super::{CommerceError, CommerceResult, catalogue, coupons, lock_member};
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::infra::payments::{
     BillingAddress, CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer,
@@ -32,6 +32,14 @@ pub const LATE_REFUND_REASON: &str = "Pagamento recebido após o prazo, com prod
 /// Why a late payment was given back whole because the wallet part no longer was there.
 pub const LATE_BALANCE_REASON: &str =
     "Pagamento recebido após o prazo, sem saldo para a parte da carteira: o valor foi devolvido.";
+/// Why a late payment was given back whole because its coupon could not be used again (its
+/// uses ran out, or the member used it on another order meanwhile).
+pub const LATE_COUPON_REASON: &str = "Pagamento recebido após o prazo, com o cupom de desconto já utilizado ou esgotado: o valor foi devolvido.";
+/// Why lines of a late payment were given back: the member reached the product's limit
+/// with another order meanwhile.
+pub const LATE_LIMIT_REASON: &str = "Pagamento recebido após o prazo, acima do limite de unidades por participante: o valor desses itens foi devolvido.";
+/// Why lines of a late payment were given back, some sold out and some over the limit.
+pub const LATE_STOCK_AND_LIMIT_REASON: &str = "Pagamento recebido após o prazo, com produto(s) esgotado(s) ou acima do limite de unidades por participante: o valor desses itens foi devolvido.";
 /// A card refused without a reason from the provider.
 pub const DECLINED_DEFAULT: &str = "Pagamento recusado pela operadora do cartão.";
 
@@ -538,6 +546,10 @@ pub struct LateSettlement {
 /// lines it got, and gives back what was paid for the others. The wallet part, which went
 /// back to the wallet when the order expired, is spent again for the completed share; when
 /// the wallet no longer has it, nothing is completed and all the late money goes back.
+/// The coupon use the hold gave back is taken again under the coupon's row lock by the
+/// checkout's rules (its uses, the member's); when it cannot be, nothing is completed and
+/// all the late money goes back. A line the member may no longer have (the per-member
+/// limit, reached by another order meanwhile) is given back like a sold-out one.
 /// Runs once per part (a conditional update moves the part to paid).
 async fn late_payment(
     conn: &mut PgConnection,
@@ -569,6 +581,16 @@ async fn late_payment(
     .fetch_all(&mut *conn)
     .await?;
     let lines_value: i64 = lines.iter().map(|l| l.3 * i64::from(l.2)).sum();
+    // The lock order: the coupon before the products and the wallet.
+    let coupon = coupons::given_back(conn, part.checkout_id).await?;
+    let coupon_ok = match coupon {
+        None => true,
+        Some(coupon_id) => match coupons::check_use(conn, coupon_id, part.user_id).await {
+            Ok(()) => true,
+            Err(CommerceError::Refused(_)) => false,
+            Err(other) => return Err(other),
+        },
+    };
     // What can be spent now: lots past their expiry do not count (the spend would fail).
     let balance = ledger::spendable(conn, part.user_id).await?;
 
@@ -576,8 +598,14 @@ async fn late_payment(
     let wallet_ok = wallet_value == 0 || balance >= wallet_value;
     let mut got: Vec<(i64, i32)> = Vec::new();
     let mut missing: Vec<(i64, i32)> = Vec::new();
+    let (mut sold_out, mut over_limit) = (false, false);
     for &(line_id, product_id, quantity, _) in &lines {
-        let taken = wallet_ok
+        // Under the member's lock: their other orders cannot change the count meanwhile.
+        let within_limit = wallet_ok
+            && coupon_ok
+            && catalogue::limit_left(conn, part.user_id, product_id).await? >= i64::from(quantity);
+        over_limit |= wallet_ok && coupon_ok && !within_limit;
+        let taken = within_limit
             && sqlx::query(
                 "UPDATE products SET stock = stock - $2, updated_at = now()
                   WHERE id = $1 AND stock - reserved >= $2",
@@ -588,11 +616,15 @@ async fn late_payment(
             .await?
             .rows_affected()
                 == 1;
+        sold_out |= within_limit && !taken;
         if taken {
             got.push((line_id, quantity));
         } else {
             missing.push((line_id, quantity));
         }
+    }
+    if coupon.is_some() && !got.is_empty() {
+        coupons::reclaim(conn, part.checkout_id).await?;
     }
     let got_value: i64 = lines
         .iter()
@@ -675,10 +707,16 @@ async fn late_payment(
     .execute(&mut *conn)
     .await?;
     let reason = (refund_amount > 0).then(|| {
-        if wallet_ok {
-            LATE_REFUND_REASON
-        } else {
+        if !wallet_ok {
             LATE_BALANCE_REASON
+        } else if !coupon_ok {
+            LATE_COUPON_REASON
+        } else if over_limit && sold_out {
+            LATE_STOCK_AND_LIMIT_REASON
+        } else if over_limit {
+            LATE_LIMIT_REASON
+        } else {
+            LATE_REFUND_REASON
         }
         .to_string()
     });

@@ -8075,7 +8075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason); or: A field is missing, has the wrong type or holds a NUL byte */
+            /** @description The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a card installment count not among the options `POST /calculate-installments` offers for the card amount ('Número de parcelas inválido.', 'Esta compra não pode ser parcelada: escolha o pagamento em 1x.', 'Este valor pode ser parcelado em até {n}x (parcela mínima de R$ 5,00).', 'Este valor não pode ser parcelado: a parcela mínima é de R$ 5,00.'), a raw card number outside the sandbox, the card declined (its reason); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -439,7 +439,7 @@ fn text(value: &Value) -> Option<String> {
     responses(
         (status = 200, description = "The order", body = Order),
         (status = 403, description = "user_id is not the caller's", body = Messages),
-        (status = 422, description = "The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a raw card number outside the sandbox, the card declined (its reason)", body = Messages),
+        (status = 422, description = "The hold expired, a delivery choice or address is missing, the coupon is refused, no payment method or card for the amount left, a card installment count not among the options `POST /calculate-installments` offers for the card amount ('Número de parcelas inválido.', 'Esta compra não pode ser parcelada: escolha o pagamento em 1x.', 'Este valor pode ser parcelado em até {n}x (parcela mínima de R$ 5,00).', 'Este valor não pode ser parcelado: a parcela mínima é de R$ 5,00.'), a raw card number outside the sandbox, the card declined (its reason)", body = Messages),
         (status = 429, description = "More orders than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600): 'Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.'", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
@@ -473,10 +473,14 @@ async fn place_order(
         deliveries,
         coupon_code: request.coupon_code.clone(),
         method: payment.and_then(|p| p.method),
-        installments: payment
-            .and_then(|p| whole(&p.installments))
-            .and_then(|n| i32::try_from(n).ok())
-            .unwrap_or(1),
+        // Absent: 1x. Anything but a whole number in range is no option (0): refused for a
+        // card, not read for PIX.
+        installments: match payment.map(|p| &p.installments) {
+            None | Some(Value::Null) => 1,
+            Some(count) => whole(count)
+                .and_then(|n| i32::try_from(n).ok())
+                .unwrap_or(0),
+        },
         checkout_id: match &request.checkout_id {
             Value::Null => None,
             other => Some(whole(other).ok_or_else(|| ApiError::invalid("checkout_id inválido."))?),

@@ -13,7 +13,7 @@ use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
 use domain::infra::payments::sandbox::{CardDetails, PixPayment, Sandbox};
 use domain::infra::payments::{
-    GatewayError, InstallmentOption, PaymentGateway, installment_options, record_event,
+    GatewayError, InstallmentOption, PaymentGateway, installments, record_event,
 };
 use jobs::Enqueue;
 use jobs::kinds::commerce::charge::{self, ChargeError};
@@ -233,12 +233,7 @@ async fn calculate_installments(
     let allows = cards::allows_installments(&mut conn, member.station_id, action_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Atividade não encontrada"))?;
-    let max = if allows {
-        domain::infra::payments::installments::MAX_INSTALLMENTS
-    } else {
-        1
-    };
-    Ok(Json(installment_options(amount, max)))
+    Ok(Json(installments::offered(amount, allows)))
 }
 
 /// The caller's saved cards

@@ -34,6 +34,13 @@ pub fn installment_options(amount_cents: i64, max_installments: u32) -> Vec<Inst
         .collect()
 }
 
+/// The options offered for `amount_cents` when the order's activities allow installments
+/// (`allowed`) or not: what `POST /calculate-installments` answers, and the only counts an
+/// order's card part is placed with.
+pub fn offered(amount_cents: i64, allowed: bool) -> Vec<InstallmentOption> {
+    installment_options(amount_cents, if allowed { MAX_INSTALLMENTS } else { 1 })
+}
+
 /// The amounts of each installment of `amount_cents` in `count` parts (first carries the
 /// leftover centavos); what a provider charges month by month.
 pub fn split(amount_cents: i64, count: u32) -> Vec<i64> {

@@ -150,11 +150,12 @@ export function CartPage() {
   const held = step === 0 ? (preview.data ?? null) : (coupon?.totals.after ?? reservation?.totals ?? null);
   const totals = held ? totalsWithDelivery(held, deliveryCents(groups, choices), walletCents, paymentOnly) : null;
   const asksMethod = totals !== null && asksPaymentMethod(totals, paymentOnly);
-  // Asked once the payment step may offer a card; the order's activity is its first one
-  // (docs/api-commerce.md), so its allow_installments decides.
+  // Asked once the payment step may offer a card. The card pays the whole order, so the
+  // server splits it only when every activity allows installments (docs/decisions.md).
   const offersCard = asksMethod && step >= 2;
   const savedCards = useSavedCards(offersCard);
-  const installmentAction = groups[0]?.action.allow_installments ? groups[0].action.id : null;
+  const splittable = groups.every((group) => group.action.allow_installments);
+  const installmentAction = splittable ? (groups[0]?.action.id ?? null) : null;
   const installments = useInstallments(installmentAction, totals?.credit_card_value ?? 0, offersCard);
   const installmentOptions = installments.data ?? [];
   const payment = useForm(
