@@ -677,6 +677,80 @@ async fn two_hundred_members_confirming_at_once_through_the_api_hold_exactly_fif
     assert_eq!((stock, reserved), (50, 50));
 }
 
+/// A hold keeps one coupon use at most: taken off and put back, or switched for another,
+/// the coupons' counts follow and the order carries the last one.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_coupon_taken_off_can_go_back_on_or_be_switched(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = app(db.clone());
+    let (_, mug) = shop(&db, demo.station_id, true, 5000, 0, 5, 10).await;
+    sqlx::query(
+        "INSERT INTO coupons (station_id, code, discount_value, max_uses)
+         VALUES ($1, 'VOLTA', 1000, 1), ($1, 'TROCA', 2000, 1)",
+    )
+    .bind(demo.station_id)
+    .execute(&db)
+    .await
+    .expect("coupons");
+    let hold = send(
+        &app,
+        "POST",
+        "/api/single-product-orders",
+        &token,
+        json!({ format!("product-{mug}"): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    let checkout_id = hold.json()["checkout_id"].as_i64().expect("id");
+    let apply = |code: &'static str| {
+        let app = app.clone();
+        let token = token.clone();
+        async move {
+            send(
+                &app,
+                "POST",
+                "/api/cart/apply-coupon",
+                &token,
+                json!({ "coupon_code": code }),
+            )
+            .await
+        }
+    };
+    let uses = || async {
+        sqlx::query_as::<_, (String, i32)>("SELECT code, uses FROM coupons ORDER BY code")
+            .fetch_all(&db)
+            .await
+            .expect("uses")
+    };
+
+    assert_eq!(apply("VOLTA").await.status, StatusCode::OK);
+    let removed = send(&app, "POST", "/api/cart/remove-coupon", &token, json!({})).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    let again = apply("VOLTA").await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json()["totals"]["after"]["total_final_value"], 4000);
+    assert_eq!(uses().await, [("TROCA".into(), 0), ("VOLTA".into(), 1)]);
+
+    let switched = apply("TROCA").await;
+    assert_eq!(switched.status, StatusCode::OK, "{}", switched.text);
+    assert_eq!(
+        switched.json()["totals"]["after"]["total_final_value"],
+        3000
+    );
+    assert_eq!(uses().await, [("TROCA".into(), 1), ("VOLTA".into(), 0)]);
+
+    let order = send(
+        &app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &token,
+        json!({ "checkout_id": checkout_id, "cart": [], "payment": { "type": "pix" } }),
+    )
+    .await;
+    assert_eq!(order.status, StatusCode::OK, "{}", order.text);
+    assert_eq!(order.json()["total_final_value"], 3000);
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_coupon_comes_off_and_the_order_names_its_hold(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;

@@ -924,6 +924,50 @@ async fn a_late_pix_takes_its_coupon_use_again_or_goes_back_whole(db: PgPool) {
     );
 }
 
+/// A coupon the member took off before ordering is not the order's: its PIX paid late
+/// takes no use of it.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_late_pix_takes_no_coupon_its_order_did_not_carry(db: PgPool) {
+    let shop = coupon_shop(&db, "TIRADO", None).await;
+    let hold = send(
+        &shop.app,
+        "POST",
+        "/api/single-product-orders",
+        &shop.token,
+        json!({ format!("product-{}", shop.product_id): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    for (uri, body) in [
+        ("/api/cart/apply-coupon", json!({ "coupon_code": "TIRADO" })),
+        ("/api/cart/remove-coupon", json!({})),
+    ] {
+        let answer = send(&shop.app, "POST", uri, &shop.token, body).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    }
+    let placed = send(
+        &shop.app,
+        "POST",
+        "/api/cupom-product-order-cart",
+        &shop.token,
+        json!({ "cart": [{ "action_id": shop.action_id }], "payment": { "type": "pix" } }),
+    )
+    .await;
+    assert_eq!(placed.status, StatusCode::OK, "{}", placed.text);
+    let order = placed.json();
+    assert_eq!(order["credit_card_value"], 5000);
+    shop.run_out(order_id(&order), &charge_of(&order)).await;
+    run_jobs::<PixExpire>(&db, "pix.expire", true).await;
+
+    shop.simulate_pix(&charge_of(&order)).await;
+    shop.deliver().await;
+    assert_eq!(
+        shop.late_outcome(order_id(&order)).await,
+        ("paid".to_string(), None)
+    );
+    assert_eq!(shop.coupon_counts("TIRADO").await, (0, 0, 0));
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_late_pix_never_takes_a_coupon_past_its_uses(db: PgPool) {
     let shop = coupon_shop(&db, "ULTIMO", Some(1)).await;

@@ -383,7 +383,7 @@ pub async fn apply_coupon(
 /// caller's transaction; answers the hold's totals without it.
 pub async fn remove_coupon(conn: &mut PgConnection, user_id: i64) -> CommerceResult<Totals> {
     let checkout_id = lock_live_hold(conn, user_id).await?;
-    coupons::release(conn, checkout_id).await?;
+    coupons::take_off(conn, checkout_id).await?;
     Ok(hold_totals(conn, user_id, checkout_id, 0).await?)
 }
 

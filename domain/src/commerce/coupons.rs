@@ -58,7 +58,7 @@ pub async fn claim(
         if held.code == code {
             return Ok(held);
         }
-        release(conn, checkout_id).await?;
+        take_off(conn, checkout_id).await?;
     }
     let found: Option<(i64, i64, bool)> = sqlx::query_as(
         "SELECT id, discount_value,
@@ -163,7 +163,27 @@ pub(crate) async fn reclaim(conn: &mut PgConnection, checkout_id: i64) -> sqlx::
     Ok(())
 }
 
-/// Gives back the coupon use of a hold, once.
+/// Takes the coupon off a live hold (the member's 'Remover', or another coupon instead):
+/// its use is given back and forgotten, so the hold may claim one again and a payment
+/// arriving after the hold ended never takes back a coupon its order did not carry.
+pub(crate) async fn take_off(conn: &mut PgConnection, checkout_id: i64) -> sqlx::Result<()> {
+    let taken_off: Option<i64> = sqlx::query_scalar(
+        "DELETE FROM coupon_uses WHERE checkout_id = $1 AND released_at IS NULL RETURNING coupon_id",
+    )
+    .bind(checkout_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(coupon_id) = taken_off {
+        sqlx::query("UPDATE coupons SET uses = uses - 1 WHERE id = $1")
+            .bind(coupon_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Gives back the coupon use of a hold that ended unpaid or an order refunded whole, once;
+/// the use stays recorded as given back ([`given_back`]).
 pub(crate) async fn release(conn: &mut PgConnection, checkout_id: i64) -> sqlx::Result<()> {
     let released: Option<i64> = sqlx::query_scalar(
         "UPDATE coupon_uses SET released_at = now()
