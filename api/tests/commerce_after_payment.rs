@@ -1224,3 +1224,60 @@ async fn a_receipts_line_is_handed_over_once_by_its_partner_staff(db: PgPool) {
         StatusCode::CONFLICT
     );
 }
+
+/// While a refund of a line is under way its unit is neither the member's nor gone: the
+/// counter waits. A refund the provider then refuses gives the whole line to hand over.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_line_with_a_refund_under_way_waits_to_be_handed_over(db: PgPool) {
+    use domain::commerce::refunds;
+    let world = world(&db).await;
+    let app = app(db.clone());
+    let shirt = counter_product(&db, &world, "Camiseta").await;
+    let counter = partner_staff(
+        &db,
+        &world,
+        "Loja parceira",
+        None,
+        Some(shirt),
+        "balcao@loja.com.br",
+    )
+    .await;
+    let (order_id, code) = place(&db, &world, &[(shirt, 2)], None).await;
+    let shirt_line = line_of(&db, order_id, shirt).await;
+    let mut tx = db.begin().await.expect("tx");
+    let requested = refunds::request(
+        &mut tx,
+        Some(world.station_id),
+        order_id,
+        &refunds::RefundRequest {
+            lines: Some(vec![(shirt_line, 1)]),
+            reason: "Desistência".into(),
+        },
+        "staff",
+        None,
+    )
+    .await
+    .expect("refund");
+    tx.commit().await.expect("commit");
+
+    let waiting = hand_over(&app, &code, shirt_line, &counter).await;
+    assert_eq!(
+        (waiting.status, waiting.json()["messages"].clone()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!(["Há um estorno em andamento para este item: entregue quando ele terminar."])
+        )
+    );
+
+    let mut conn = db.acquire().await.expect("conn");
+    assert!(
+        refunds::fail(&mut conn, requested.refund_id)
+            .await
+            .expect("failed")
+    );
+    drop(conn);
+    let handed = hand_over(&app, &code, shirt_line, &counter).await;
+    assert_eq!(handed.status, StatusCode::OK, "{}", handed.text);
+    assert_eq!(handed.json()["lines"][0]["quantity"], 2);
+    assert_eq!(handed.json()["lines"][0]["handed_over"]["quantity"], 2);
+}

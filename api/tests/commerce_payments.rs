@@ -2104,8 +2104,24 @@ async fn a_bank_refund_takes_unused_vouchers_first_and_a_used_one_only_whole(db:
         shop.read_order(id).await["status"],
         "Parcialmente estornada"
     );
+    assert_eq!(shop.stock().await.0, 9, "the unused unit is back in stock");
+    let balance = || async {
+        let answer = call(
+            &shop.app,
+            "GET",
+            &format!("/api/users-points/{}", shop.member_id),
+            Some(&shop.token),
+            &[],
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.json()["points_cents"].as_i64().expect("balance")
+    };
+    let before = balance().await;
     // Then the rest of the charge: a chargeback is not refused, the used unit is refunded
-    // too and its voucher stays, used, as the record of its use.
+    // too and its voucher stays, used, as the record of its use. Its goods left with the
+    // member: no stock comes back, and the R$ 30,00 the wallet paid towards it stays spent.
+    assert_eq!(order["wallet_value"], 3000);
     shop.sandbox
         .bank_refund(&charge_of(&order), None)
         .await
@@ -2113,6 +2129,16 @@ async fn a_bank_refund_takes_unused_vouchers_first_and_a_used_one_only_whole(db:
     shop.deliver().await;
     assert_eq!(shop.read_order(id).await["status"], "Estornada");
     assert_eq!(voucher_units(&db, id).await, vec![(2, true)]);
+    assert_eq!(
+        shop.stock().await.0,
+        9,
+        "the used unit is not back in stock"
+    );
+    assert_eq!(
+        balance().await,
+        before,
+        "the wallet's part of the used unit stays spent"
+    );
     let refunded: i32 =
         sqlx::query_scalar("SELECT refunded_quantity FROM order_lines WHERE order_id = $1")
             .bind(id)

@@ -146,7 +146,8 @@ pub async fn for_viewer(
         "SELECT l.id, p.name AS product,
                 (l.quantity - l.refunded_quantity - coalesce((
                     SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
-                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS quantity,
+                     WHERE rl.order_line_id = l.id AND r.status = 'pending'
+                       AND r.origin <> 'late_payment'), 0))::int AS quantity,
                 a.sell_vouchers AS vouchers, h.quantity AS handed_quantity, h.handed_by_name,
                 h.handed_at
            FROM order_lines l JOIN products p ON p.id = l.product_id
@@ -192,6 +193,8 @@ pub const HANDOVER_NOT_PAID: &str = "Este pedido não está pago: não entregue 
 pub const HANDOVER_REFUNDED: &str = "Este item foi estornado: não há o que entregar.";
 pub const HANDOVER_BY_VOUCHER: &str =
     "Este item é entregue pelos vouchers do pedido: valide cada voucher.";
+pub const HANDOVER_REFUND_PENDING: &str =
+    "Há um estorno em andamento para este item: entregue quando ele terminar.";
 pub const LINE_NOT_FOUND: &str = "Item do pedido não encontrado.";
 
 /// Why a line was not handed over.
@@ -211,6 +214,10 @@ pub enum NotHandedOver {
     Refunded,
     /// [`HANDOVER_BY_VOUCHER`] (422).
     ByVoucher,
+    /// [`HANDOVER_REFUND_PENDING`]: a refund of the line is under way (422). Handed over
+    /// now, a refund the provider then refuses would leave the member's unit behind the
+    /// line's one handover.
+    RefundPending,
 }
 
 impl NotHandedOver {
@@ -223,6 +230,7 @@ impl NotHandedOver {
             Self::NotPaid => HANDOVER_NOT_PAID,
             Self::Refunded => HANDOVER_REFUNDED,
             Self::ByVoucher => HANDOVER_BY_VOUCHER,
+            Self::RefundPending => HANDOVER_REFUND_PENDING,
         }
     }
 }
@@ -285,6 +293,9 @@ pub async fn hand_over(
     }
     if sells_vouchers {
         return Ok(Err(NotHandedOver::ByVoucher));
+    }
+    if super::refunds::refund_under_way(conn, line_id).await? {
+        return Ok(Err(NotHandedOver::RefundPending));
     }
     let units = super::refunds::units_open(conn, line_id).await?;
     if units <= 0 {

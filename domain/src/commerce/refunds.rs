@@ -113,13 +113,15 @@ impl LineLeft {
 }
 
 /// Units of each line neither refunded nor in a refund under way, and how many of them
-/// had their voucher used.
+/// had their voucher used. A late payment's refund wrote its units into
+/// `refunded_quantity` when it was recorded: while it is sent it is not counted twice.
 async fn lines_left(conn: &mut PgConnection, order_id: i64) -> sqlx::Result<Vec<LineLeft>> {
     sqlx::query_as(
         "SELECT l.id, (l.net_amount / l.quantity)::bigint AS unit_price,
                 (l.quantity - l.refunded_quantity - coalesce((
                     SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
-                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0))::int AS left,
+                     WHERE rl.order_line_id = l.id AND r.status = 'pending'
+                       AND r.origin <> 'late_payment'), 0))::int AS left,
                 (SELECT count(*) FROM vouchers v
                   WHERE v.order_line_id = l.id AND v.validated <> '0')::int AS used
            FROM order_lines l WHERE l.order_id = $1 ORDER BY l.id",
@@ -137,10 +139,25 @@ pub async fn units_open(conn: &mut PgConnection, line_id: i64) -> sqlx::Result<i
     sqlx::query_scalar(
         "SELECT (l.quantity - l.refunded_quantity - coalesce((
                     SELECT sum(rl.quantity) FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
-                     WHERE rl.order_line_id = l.id AND r.status = 'pending'), 0)
+                     WHERE rl.order_line_id = l.id AND r.status = 'pending'
+                       AND r.origin <> 'late_payment'), 0)
                  - (SELECT count(*) FROM vouchers v
                      WHERE v.order_line_id = l.id AND v.validated <> '0'))::int
            FROM order_lines l WHERE l.id = $1",
+    )
+    .bind(line_id)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// Whether a refund of the line is under way (asked, not yet done or failed); a late
+/// payment's, counted as refunded already, is not.
+pub async fn refund_under_way(conn: &mut PgConnection, line_id: i64) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (
+             SELECT 1 FROM refund_lines rl JOIN refunds r ON r.id = rl.refund_id
+              WHERE rl.order_line_id = $1 AND r.status = 'pending'
+                AND r.origin <> 'late_payment')",
     )
     .bind(line_id)
     .fetch_one(&mut *conn)
@@ -251,7 +268,18 @@ pub async fn request(
         return Err(RefundRefusal::NothingLeft.into());
     }
     let gateway_cents = amount.min((gateway_paid - gateway_refunded).max(0));
-    let wallet_cents = amount - gateway_cents;
+    // A chargeback that takes units whose voucher was used: the bank took its part back,
+    // and the wallet's part of those units stays spent (docs/decisions.md, "Vouchers after
+    // refunds and handovers"), or the member would keep the goods and every centavo.
+    let used_value: i64 = if with_used {
+        left.iter()
+            .map(|l| l.unit_price * i64::from(l.used.min(l.left)))
+            .sum()
+    } else {
+        0
+    };
+    let wallet_cents = (amount - gateway_cents - used_value).max(0);
+    let amount = gateway_cents + wallet_cents;
     let payment_id: Option<i64> = sqlx::query_scalar(
         "SELECT id FROM payments WHERE order_id = $1 AND method <> 'wallet'
             AND status IN ('paid', 'refunded') ORDER BY id DESC LIMIT 1",
@@ -387,6 +415,20 @@ pub async fn apply(
     .bind(order_id)
     .fetch_one(&mut *conn)
     .await?;
+    // The whole order coming back gives its coupon use back. Taken now, before any product
+    // or wallet: checkout and a late payment lock the coupon first too (no cycle).
+    let whole_order_back: bool = sqlx::query_scalar(
+        "SELECT (SELECT coalesce(sum(quantity - refunded_quantity), 0) FROM order_lines
+                  WHERE order_id = $1)
+              = (SELECT coalesce(sum(quantity), 0) FROM refund_lines WHERE refund_id = $2)",
+    )
+    .bind(order_id)
+    .bind(refund_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if whole_order_back {
+        super::coupons::release(conn, checkout_id).await?;
+    }
     let expected = fulfilment::line_credits(conn, order_id).await?;
     let refund_lines: Vec<(i64, i32)> = sqlx::query_as(
         "SELECT order_line_id, quantity FROM refund_lines WHERE refund_id = $1 ORDER BY order_line_id",
@@ -405,9 +447,19 @@ pub async fn apply(
         .bind(quantity)
         .fetch_one(&mut *conn)
         .await?;
+        // Units are taken unused first; those past them had their voucher used, so their
+        // goods left with the member and do not come back to stock.
+        let used: i32 = sqlx::query_scalar(
+            "SELECT count(*)::int FROM vouchers WHERE order_line_id = $1 AND validated <> '0'",
+        )
+        .bind(line_id)
+        .fetch_one(&mut *conn)
+        .await?;
+        let unused_before = (total - (refunded - quantity) - used).max(0);
+        let restocked = quantity.min(unused_before);
         sqlx::query("UPDATE products SET stock = stock + $2, updated_at = now() WHERE id = $1")
             .bind(product_id)
-            .bind(quantity)
+            .bind(restocked)
             .execute(&mut *conn)
             .await?;
         let kept = total - refunded;
@@ -423,7 +475,8 @@ pub async fn apply(
         }
         let lots: Vec<(i64, i64, String)> = sqlx::query_as(
             "SELECT id, amount, rule FROM credit_lots
-              WHERE source_kind = 'purchase' AND state IN ('pending', 'available')
+              WHERE source_kind = 'purchase'
+                AND (state IN ('pending', 'available') OR (state = 'expired' AND spent > 0))
                 AND (source_id = $1 OR source_id LIKE $1 || ':%')
               ORDER BY id",
         )
@@ -489,10 +542,6 @@ pub async fn apply(
     .bind(units_kept == 0)
     .fetch_one(&mut *conn)
     .await?;
-    if units_kept == 0 {
-        // The whole order is back: so is its coupon use.
-        super::coupons::release(conn, checkout_id).await?;
-    }
     if let Some(payment_id) = payment_id {
         sqlx::query(
             "UPDATE payments p SET status = 'refunded'

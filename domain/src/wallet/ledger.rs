@@ -599,8 +599,8 @@ pub async fn refund_spend(
 /// transaction. A pending lot leaves the pending total whole; an available lot takes its
 /// unspent remainder out of the balance, and what was already spent from it becomes a debt
 /// of the member (`wallet_debts`), paid at once from the balance left and otherwise by the
-/// next credits ([`settle_debts`]); the balance never goes below zero. Reversing a closed
-/// lot changes nothing.
+/// next credits ([`settle_debts`]); the balance never goes below zero. An expired lot owes
+/// what was spent of it the same way. Reversing a reversed lot changes nothing.
 pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, LedgerError> {
     // Read without a lock to choose the lock order.
     let seen: Option<(i64, LotState)> =
@@ -645,8 +645,8 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
                 });
             }
         }
-        LotState::Available => {}
-        was @ (LotState::Reversed | LotState::Expired) => return Ok(closed(was)),
+        LotState::Available | LotState::Expired => {}
+        LotState::Reversed => return Ok(closed(LotState::Reversed)),
     }
     lock_wallet(conn, user_id).await?;
     let (was, remainder, spent, station_id, description): (LotState, i64, i64, i64, String) =
@@ -657,15 +657,23 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         .bind(lot_id)
         .fetch_one(&mut *conn)
         .await?;
-    if was != LotState::Available {
-        return Ok(closed(was));
-    }
+    let taken = match was {
+        LotState::Available => remainder,
+        // Expiry took its remainder out of the balance already; what was spent of it before
+        // is owed all the same (a chargeback can come months after the cashback expired).
+        LotState::Expired if spent > 0 => 0,
+        _ => return Ok(closed(was)),
+    };
     close_lot(conn, lot_id, LotState::Reversed).await?;
-    sqlx::query("UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE user_id = $1")
+    if taken > 0 {
+        sqlx::query(
+            "UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE user_id = $1",
+        )
         .bind(user_id)
-        .bind(remainder)
+        .bind(taken)
         .execute(&mut *conn)
         .await?;
+    }
     if spent > 0 {
         // What was spent of it is owed: a debt (one per lot), paid at once from whatever
         // balance is left and otherwise by the next credits.
@@ -695,7 +703,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
         lot_id,
         user_id,
         was,
-        taken: remainder,
+        taken,
         owed: spent,
     })
 }
@@ -708,11 +716,13 @@ pub(crate) async fn settle_debts(
     conn: &mut PgConnection,
     user_id: i64,
 ) -> Result<i64, LedgerError> {
-    let (balance, debt): (i64, i64) =
-        sqlx::query_as("SELECT balance, debt FROM wallets WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_one(&mut *conn)
-            .await?;
+    // Lots past their expiry end first, as before any spend: a debt is never paid with
+    // points the member could no longer spend.
+    let balance = expire_wallet(conn, user_id).await?;
+    let debt: i64 = sqlx::query_scalar("SELECT debt FROM wallets WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
     if balance == 0 || debt == 0 {
         return Ok(0);
     }

@@ -157,7 +157,7 @@ async fn order(
         (status = 403, description = "Not staff of the line's partner, or the order's own member", body = Messages),
         (status = 404, description = "No such order in the caller's station, or no such line in it", body = ErrorMessage),
         (status = 409, description = "'Este item já foi entregue.'", body = ErrorMessage),
-        (status = 422, description = "Not paid, every unit refunded, or a line handed over by its vouchers", body = Messages),
+        (status = 422, description = "Not paid, every unit refunded, a refund of the line under way, or a line handed over by its vouchers", body = Messages),
     )
 )]
 async fn hand_over(
@@ -175,9 +175,10 @@ async fn hand_over(
             NotHandedOver::OrderNotFound | NotHandedOver::LineNotFound => ApiError::not_found(text),
             NotHandedOver::NotAllowed => ApiError::Forbidden(text.into()),
             NotHandedOver::AlreadyHandedOver => ApiError::Conflict(text.into()),
-            NotHandedOver::NotPaid | NotHandedOver::Refunded | NotHandedOver::ByVoucher => {
-                ApiError::invalid(text)
-            }
+            NotHandedOver::NotPaid
+            | NotHandedOver::Refunded
+            | NotHandedOver::ByVoucher
+            | NotHandedOver::RefundPending => ApiError::invalid(text),
         }
     })
 }

@@ -367,6 +367,46 @@ async fn spends_draw_first_to_expire_first_and_reversal_owes_what_was_spent(db: 
     );
 }
 
+/// Points past their expiry that no job has ended yet never pay a debt: the debt stays
+/// owed and the stale lot ends, as before any spend.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_debt_is_never_paid_with_points_past_their_expiry(db: PgPool) {
+    let station_id = station(&db, "clube").await;
+    let user_id = member(&db, station_id).await;
+    set_rule(&db, station_id, rules::REFUND, true, Some(5)).await;
+    let cashback = credit_now(
+        &db,
+        &a_credit(user_id, station_id, rules::TOPUP, "t-1", 1000),
+    )
+    .await;
+    spend_now(&db, &a_spend(user_id, station_id, "o-1", 1000))
+        .await
+        .expect("spend");
+    let stale = credit_now(
+        &db,
+        &a_credit(user_id, station_id, rules::REFUND, "r-1", 600),
+    )
+    .await;
+    sqlx::query("UPDATE credit_lots SET expires_at = now() - interval '1 hour' WHERE id = $1")
+        .bind(stale.lot_id)
+        .execute(&db)
+        .await
+        .expect("past its expiry");
+
+    let reversal = reverse_now(&db, cashback.lot_id).await;
+    assert_eq!((reversal.taken, reversal.owed), (0, 1000));
+    assert_eq!(spent_of(&db, stale.lot_id).await, (0, "expired".into()));
+    assert_eq!(balance(&db, user_id).await.expect("balance").balance, 0);
+    let owed = super::debts(&db, user_id, 1).await.expect("debts");
+    assert_eq!(
+        owed.iter()
+            .map(|line| (line.amount, line.settled))
+            .collect::<Vec<_>>(),
+        vec![(1000, 0)]
+    );
+    assert_consistent(&db).await;
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool) {
     let station_id = station(&db, "clube").await;
@@ -442,6 +482,19 @@ async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool
         }
     );
     assert_eq!(balance(&db, neighbour).await.expect("balance").balance, 0);
+
+    // The expired lot is reversed (a chargeback months later): its remainder left with the
+    // expiry, and the 400 spent of it are owed, paid at once from the 500 left.
+    let reversal = reverse_now(&db, due.lot_id).await;
+    assert_eq!(
+        (reversal.was, reversal.taken, reversal.owed),
+        (LotState::Expired, 0, 400)
+    );
+    assert_eq!(spent_of(&db, due.lot_id).await, (400, "reversed".into()));
+    assert_eq!(balance(&db, user_id).await.expect("balance").balance, 100);
+    let twice = reverse_now(&db, due.lot_id).await;
+    assert_eq!((twice.was, twice.owed), (LotState::Reversed, 0));
+    assert_eq!(balance(&db, user_id).await.expect("balance").balance, 100);
     assert_consistent(&db).await;
 }
 
