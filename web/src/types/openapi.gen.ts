@@ -14947,7 +14947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description Not paid, every unit refunded, or a line handed over by its vouchers */
+            /** @description Not paid, every unit refunded, a refund of the line under way, or a line handed over by its vouchers */
             422: {
                 headers: {
                     [name: string]: unknown;
