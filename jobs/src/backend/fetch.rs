@@ -134,10 +134,10 @@ impl Slots {
 /// Everything a worker's fetcher works with.
 #[derive(Debug)]
 pub(crate) struct Fetcher {
-    /// The fetches' own pool, whose commits do not wait for the WAL flush.
+    /// The fetches' own pool ([`super::fetch_pool`]).
     pub db: PgPool,
-    /// For the worker's registration, which must survive a database crash.
-    pub durable_db: PgPool,
+    /// The services' pool, for the worker's registration.
+    pub services_db: PgPool,
     /// The apalis worker fed: once it is shutting down, nothing more is fetched.
     pub apalis_worker: WorkerContext,
     pub queue: &'static str,
@@ -214,7 +214,7 @@ impl Fetcher {
     async fn register(&self) -> sqlx::Result<()> {
         let _permit = self.permits.acquire().await;
         self.registry
-            .register(&self.durable_db, &self.worker, self.queue)
+            .register(&self.services_db, &self.worker, self.queue)
             .await
     }
 
