@@ -45,6 +45,7 @@ async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
             fail_times: 2,
             hold_ms: 0,
             abort: false,
+            stamp_start: false,
         },
         Some((demo.station_id, demo.member_id)),
     )

@@ -97,6 +97,7 @@ async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
             fail_times: 2,
             hold_ms: 0,
             abort: false,
+            stamp_start: false,
         },
     )
     .await;
@@ -178,6 +179,7 @@ async fn shutdown_lets_a_running_job_finish(db: PgPool) {
             fail_times: 0,
             hold_ms: 1500,
             abort: false,
+            stamp_start: false,
         },
     )
     .await;

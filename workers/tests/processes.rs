@@ -37,6 +37,7 @@ async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
             fail_times: 0,
             hold_ms: 120_000,
             abort: false,
+            stamp_start: false,
         },
     )
     .await;
@@ -424,6 +425,7 @@ async fn sigterm_lets_the_running_job_finish(db: PgPool) {
             fail_times: 0,
             hold_ms: 2_000,
             abort: false,
+            stamp_start: false,
         },
     )
     .await;

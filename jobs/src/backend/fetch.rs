@@ -14,6 +14,8 @@ use std::time::Duration;
 
 use apalis::prelude::{Task, TaskBuilder, TaskId, WorkerContext};
 use chrono::{DateTime, Utc};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use serde_json::Value;
 use sqlx::PgPool;
 use tokio::sync::{Notify, Semaphore, mpsc, watch};
@@ -27,6 +29,13 @@ const AHEAD_HORIZON: Duration = Duration::from_millis(2);
 
 /// A bound on the jobs taken ahead, per slot, however short the jobs are.
 const AHEAD_PER_SLOT: f64 = 4.0;
+
+/// Fetches one worker runs at once: a second one starts when the room it asks for has
+/// freed up while the first is still on its round trip (whose commit waits for the WAL
+/// flush), so a busy queue of short jobs is not held to one round trip at a time. The
+/// room is taken when a fetch starts, so together they never hold more than the slots and
+/// the jobs taken ahead.
+const FETCHES_IN_FLIGHT: usize = 2;
 
 /// Up to `$3` due jobs of queue `$2`, highest priority then oldest first, taken for worker
 /// `$1` in one statement: Pending (or failed with attempts left) becomes Running. Nothing
@@ -134,10 +143,10 @@ impl Slots {
 /// Everything a worker's fetcher works with.
 #[derive(Debug)]
 pub(crate) struct Fetcher {
-    /// The fetches' own pool, whose commits do not wait for the WAL flush.
+    /// The fetches' own pool ([`super::fetch_pool`]).
     pub db: PgPool,
-    /// For the worker's registration, which must survive a database crash.
-    pub durable_db: PgPool,
+    /// The services' pool, for the worker's registration.
+    pub services_db: PgPool,
     /// The apalis worker fed: once it is shutting down, nothing more is fetched.
     pub apalis_worker: WorkerContext,
     pub queue: &'static str,
@@ -170,68 +179,65 @@ impl Fetcher {
         // notification.
         let mut more = true;
         let mut next_poll = Instant::now();
+        // After a failed fetch, none starts before this.
+        let mut resume = Instant::now();
+        let mut stopped = self.stopped.clone();
+        let mut fetches = FuturesUnordered::new();
         retry.reset();
         loop {
             if self.is_stopped() {
-                return;
+                break;
             }
-            let free = self.slots.room();
-            if free == 0 {
-                tokio::select! {
-                    () = self.slots.freed.notified() => {}
-                    _ = self.stopped.changed() => {}
-                }
+            let room = self.slots.room();
+            let now = Instant::now();
+            if room > 0 && more && fetches.len() < FETCHES_IN_FLIGHT && now >= resume {
+                // The room is taken now, so a second fetch asks only for what is left.
+                self.slots.take(room);
+                next_poll = now + self.poll;
+                fetches.push(self.fetch(room));
                 continue;
             }
-            if !more {
-                tokio::select! {
-                    () = self.wakeup.notified() => {}
-                    () = tokio::time::sleep_until(next_poll) => {}
-                    _ = self.stopped.changed() => {}
-                }
-                if self.is_stopped() {
-                    return;
-                }
-            }
-            next_poll = Instant::now() + self.poll;
-            match self.fetch().await {
-                Ok(None) => return,
-                Ok(Some((asked, fetched))) => {
-                    more = fetched == asked;
-                    retry.reset();
-                }
-                Err(err) => {
-                    tracing::warn!(queue = self.queue, error = %domain::infra::telemetry::Loggable(&err), "could not fetch jobs");
-                    more = true;
-                    if self.pause(retry.delay()).await {
-                        return;
+            tokio::select! {
+                Some(done) = fetches.next(), if !fetches.is_empty() => match done {
+                    Ok(None) => break,
+                    Ok(Some((asked, fetched))) => {
+                        more = fetched == asked;
+                        retry.reset();
                     }
-                }
+                    Err(err) => {
+                        tracing::warn!(queue = self.queue, error = %domain::infra::telemetry::Loggable(&err), "could not fetch jobs");
+                        more = true;
+                        resume = Instant::now() + retry.delay();
+                    }
+                },
+                () = self.slots.freed.notified(), if room == 0 => {}
+                () = self.wakeup.notified(), if !more => more = true,
+                () = tokio::time::sleep_until(next_poll), if !more => more = true,
+                () = tokio::time::sleep_until(resume), if now < resume => {}
+                _ = stopped.changed() => {}
             }
         }
+        // Every fetch in flight completes and hands its jobs over.
+        while fetches.next().await.is_some() {}
     }
 
     async fn register(&self) -> sqlx::Result<()> {
         let _permit = self.permits.acquire().await;
         self.registry
-            .register(&self.durable_db, &self.worker, self.queue)
+            .register(&self.services_db, &self.worker, self.queue)
             .await
     }
 
-    /// Takes the due jobs there is room for and hands them to the worker; answers how many
-    /// it asked for and got, or `None` once the worker is shutting down (it runs what it
-    /// holds and takes nothing more, so no job waits here while other processes are idle).
-    async fn fetch(&self) -> sqlx::Result<Option<(usize, usize)>> {
+    /// Takes up to `limit` due jobs, whose slots the caller has taken, and hands them to
+    /// the worker, giving back the slots of those not found; answers how many it asked for
+    /// and got, or `None` once the worker is shutting down (it runs what it holds and takes
+    /// nothing more, so no job waits here while other processes are idle).
+    async fn fetch(&self, limit: usize) -> sqlx::Result<Option<(usize, usize)>> {
         let _permit = self.permits.acquire().await;
         if self.is_stopped() || self.apalis_worker.is_shutting_down() {
+            self.slots.give_back(limit);
             return Ok(None);
         }
-        // The room may have changed while waiting for the permit.
-        let limit = self.slots.room();
-        if limit == 0 {
-            return Ok(Some((0, 0)));
-        }
-        self.slots.take(limit);
         let rows: sqlx::Result<Vec<Fetched>> = sqlx::query_as(FETCH)
             .bind(&*self.worker)
             .bind(self.queue)

@@ -40,23 +40,18 @@ use self::wakeup::Wakeups;
 /// every second; without a bound each would keep a connection of its own open.
 pub const FETCHES_AT_ONCE: usize = 4;
 
-/// The pool of the fetches: one connection per fetch at once, on `db`'s server. Their
-/// commits do not wait for the WAL to reach the disk (`synchronous_commit = off`), which
-/// takes a disk flush off every batch a busy queue takes. After a database crash a fetch
-/// lost this way leaves its jobs Pending: another worker takes them and they run again
-/// (the worker that ran them finds its hold gone and writes nothing), which the platform
-/// allows anyway since every effect is keyed. Results, heartbeats and registrations are
-/// durable, on the services' pool.
+/// The pool of the fetches: one connection per fetch at once, on `db`'s server, apart from
+/// the connections running jobs. Its commits wait for the WAL flush like every other
+/// (issue 26): a fetch that a database crash could lose would let another worker run its
+/// jobs a second time. An operator who prefers the flush off every batch to that guarantee
+/// can start the workers with `PGOPTIONS='-c synchronous_commit=off'` (every connection
+/// of the process, results too); `mail.send` stays at most once either way (its durable
+/// mark, [`crate::job::JobContext::begin_effect`]).
 pub(crate) fn fetch_pool(db: &PgPool) -> PgPool {
-    let options = db
-        .connect_options()
-        .as_ref()
-        .clone()
-        .options([("synchronous_commit", "off")]);
     sqlx::postgres::PgPoolOptions::new()
         .max_connections(u32::try_from(FETCHES_AT_ONCE).unwrap_or(u32::MAX))
         .acquire_timeout(Duration::from_secs(30))
-        .connect_lazy_with(options)
+        .connect_lazy_with(db.connect_options().as_ref().clone())
 }
 
 /// What every queue worker of a process shares: the pools, the results writer, the
@@ -285,7 +280,7 @@ impl QueueBackend {
         let worker: Arc<str> = Arc::from(apalis_worker.name());
         let fetcher = Fetcher {
             db: self.platform.fetch_db.clone(),
-            durable_db: self.platform.db.clone(),
+            services_db: self.platform.db.clone(),
             apalis_worker: apalis_worker.clone(),
             queue: self.queue,
             worker: worker.clone(),

@@ -6,12 +6,17 @@
 //   node runner.js enqueue <jobs> <jobs-per-transaction> <connections>
 //   node runner.js paced <jobs> <per-second>
 //       as `bench-jobs enqueue|paced`; prints `seconds=<wall time>`
+//   node runner.js fill <jobs>
+//       an untimed backlog: <jobs> jobs through graphile-worker's batch API (add_jobs,
+//       what its addJobs() calls), 1000 per statement; the same rows as `enqueue` makes
 //   node runner.js work
 //       one worker process, until SIGTERM; then writes the start time of every job it ran
 //       to bench_graphile_starts and exits
 //
-// Reads DATABASE_URL, BENCH_CONCURRENCY (default 16) and BENCH_GRAPHILE_BATCHING
-// (`on`, the default, or `off`).
+// Reads DATABASE_URL, BENCH_CONCURRENCY (default 16), BENCH_LOOKAHEAD (default 80) and
+// BENCH_GRAPHILE_BATCHING (`on`, the default, or `off`). PGOPTIONS reaches every
+// connection (node-postgres reads it), as it reaches ours (sqlx reads it): the script's
+// extra rows set `synchronous_commit=off` for both systems' workers that way.
 //
 // Enqueueing, comparable to ours: ours is `Enqueue::push` on the caller's transaction, one
 // INSERT per job. graphile-worker's way to add a job inside the caller's transaction is
@@ -24,10 +29,11 @@
 // concurrentJobs + 2 = 18 connections, the size graphile-worker recommends (it warns
 // below the concurrency); ours sizes its pool by every queue's concurrency (jobs::fleet::
 // pool_size), but a no-op canary job uses none, so ours works with at most 4 fetches and
-// the results writer. Ours fetches up to its free slots (16, and up to 64 more ahead for
-// short jobs) in one query and writes
+// the results writer. The same look-ahead: one of our processes holds at most its 16
+// slots plus 4 per slot taken ahead of them, 80 jobs, fetched in one query, and writes
 // results in batches of whatever has finished; graphile-worker's equivalents are
-// `localQueue.size` 16 and `completeJobBatchDelay` 0, which
+// `localQueue.size` 80 (BENCH_LOOKAHEAD: a batch of up to 80 fetched in one query once
+// its local queue is empty) and `completeJobBatchDelay` 0, which
 // BENCH_GRAPHILE_BATCHING=off turns back to its defaults (one fetch and one completion
 // query per job).
 //
@@ -39,8 +45,8 @@
 // would be the wrong end: with the local queue it is when the batch was fetched, not when
 // the job started. `run_at` arrives as a JS Date, cut to the millisecond, and the start
 // time is cut the same way (Date.now()), so the difference has no bias, only ±1 ms of
-// noise. Ours reads `lock_at`, the time of the fetch that took the job: its start to within
-// about 2 ms (a job is taken at most that far ahead of a free slot).
+// noise. Ours is taken at the same point: our canary handler's entry, which it writes in
+// its result (`stamp_start`).
 "use strict";
 
 const { performance } = require("node:perf_hooks");
@@ -50,6 +56,7 @@ const { Logger, run, runMigrations } = require("graphile-worker");
 const connectionString = process.env.DATABASE_URL;
 if (!connectionString) die("DATABASE_URL is not set");
 const concurrency = Number(process.env.BENCH_CONCURRENCY || 16);
+const lookahead = Number(process.env.BENCH_LOOKAHEAD || 80);
 const batching = (process.env.BENCH_GRAPHILE_BATCHING || "on") !== "off";
 
 // Warnings and errors only, like FILIA_LOG=warn for ours.
@@ -137,6 +144,24 @@ async function paced() {
   console.log(`seconds=${seconds.toFixed(6)}`);
 }
 
+// graphile-worker's batch API: add_jobs over an array of job specs (identifier, payload,
+// queue_name, run_at, max_attempts, job_key, priority, flags), as its addJobs() sends.
+const ADD_JOBS = `select count(*) from graphile_worker.add_jobs(array(
+  select ('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec
+  from generate_series(1, $1::int)))`;
+
+async function fill() {
+  const total = count(3, "jobs");
+  const pool = await openPool(1);
+  const started = performance.now();
+  for (let done = 0; done < total; done += 1000) {
+    await pool.query(ADD_JOBS, [Math.min(1000, total - done)]);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await pool.end();
+  console.log(`seconds=${seconds.toFixed(6)}`);
+}
+
 async function migrate() {
   await runMigrations({ connectionString, logger });
   const pool = new Pool({ connectionString, max: 1 });
@@ -165,7 +190,7 @@ async function work() {
         concurrentJobs: concurrency,
         maxPoolSize: concurrency + 2,
         pollInterval: 1000,
-        ...(batching ? { localQueue: { size: concurrency }, completeJobBatchDelay: 0 } : {}),
+        ...(batching ? { localQueue: { size: lookahead }, completeJobBatchDelay: 0 } : {}),
       },
     },
   });
@@ -198,9 +223,9 @@ async function work() {
   await runner.promise;
 }
 
-const commands = { migrate, enqueue, paced, work };
+const commands = { migrate, enqueue, paced, fill, work };
 const command = commands[process.argv[2]];
-if (!command) die("usage: node runner.js migrate | enqueue <jobs> <per-tx> <connections> | paced <jobs> <per-second> | work");
+if (!command) die("usage: node runner.js migrate | enqueue <jobs> <per-tx> <connections> | paced <jobs> <per-second> | fill <jobs> | work");
 command().catch((err) => {
   console.error(err);
   process.exit(1);

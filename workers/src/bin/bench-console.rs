@@ -8,10 +8,20 @@
 //! bench-console seed <jobs>
 //!     <jobs> jobs enqueued over the last 14 days (retention's default for succeeded ones)
 //!     in four queues: 97% succeeded, 2% failed for good with a recorded failure, 0.5%
-//!     cancelled, the rest waiting or retrying. Prints `seconds=<wall time>`.
+//!     cancelled, the rest waiting or retrying. One job in 20 among the newest 2000 is
+//!     addressed to `cliente.recente@example.com`, and one in 20 of those enqueued 12 to 13
+//!     days ago to `cliente.antiga@example.com`; the rest to one of 50 000 members.
+//!     Prints `seconds=<wall time>`.
 //! bench-console run <iterations>
-//!     times the overview, a filtered list page and a text search, <iterations> times each
+//!     times the overview, a filtered list page and text searches, <iterations> times each
 //!     after a warm-up. Prints one line per query: `<name> p50=<ms> p95=<ms> rows=<n>`.
+//!
+//! The text searches: `text-search-recent` finds its page of matches among the newest
+//! jobs; `text-search-old` finds its page among jobs of 12 to 13 days ago, through the
+//! list's time range as staff would narrow it; `text-search-miss` looks for a member
+//! whose jobs are few and far apart, so its window (the newest
+//! [`jobs::console::SCAN_WINDOW`] jobs) holds none and the page comes back empty with a
+//! cursor to look further.
 //! ```
 //! Reads DATABASE_URL.
 
@@ -62,7 +72,13 @@ INSERT INTO apalis.jobs (id, job_type, job, status, attempts, max_attempts, run_
 SELECT id, queue,
        convert_to(json_build_object('v', 1, 'args', json_build_object(
            'key', 'bench-' || n,
-           'mail', json_build_object('to', 'membro' || (n % 50000) || '@example.com',
+           'mail', json_build_object('to', CASE
+               -- A page of matches among the newest jobs, and one 12 to 13 days back.
+               WHEN n % 20 = 0 AND n >= $1 - 2000 THEN 'cliente.recente@example.com'
+               WHEN n % 20 = 0 AND at >= now() - interval '13 days'
+                               AND at < now() - interval '12 days'
+                   THEN 'cliente.antiga@example.com'
+               ELSE 'membro' || (n % 50000) || '@example.com' END,
                                      'subject', 'Seu extrato de ' || to_char(at, 'DD/MM'))))::text,
            'UTF8'),
        CASE status WHEN 'RetryLater' THEN 'Failed' ELSE status END,
@@ -139,6 +155,17 @@ async fn run(db: &PgPool, iterations: i64) -> anyhow::Result<String> {
         q: Some("membro4242@".into()),
         ..JobFilter::default()
     };
+    let recent = JobFilter {
+        q: Some("cliente.recente@".into()),
+        ..JobFilter::default()
+    };
+    let now = chrono::Utc::now();
+    let old = JobFilter {
+        q: Some("cliente.antiga@".into()),
+        from: Some(now - chrono::Duration::days(13)),
+        to: Some(now - chrono::Duration::days(12)),
+        ..JobFilter::default()
+    };
     let mut lines = Vec::new();
     let mut conn = db.acquire().await?;
     let overview = time(iterations, async || {
@@ -158,16 +185,22 @@ async fn run(db: &PgPool, iterations: i64) -> anyhow::Result<String> {
     })
     .await?;
     lines.push(format!("filtered-list {list}"));
-    let found = time(iterations, async || {
-        Ok(
-            console::list(&mut conn, Scope::AllStations, &search, None, 50)
-                .await?
-                .jobs
-                .len(),
-        )
-    })
-    .await?;
-    lines.push(format!("text-search {found}"));
+    for (name, filter) in [
+        ("text-search-recent", &recent),
+        ("text-search-old", &old),
+        ("text-search-miss", &search),
+    ] {
+        let found = time(iterations, async || {
+            Ok(
+                console::list(&mut conn, Scope::AllStations, filter, None, 50)
+                    .await?
+                    .jobs
+                    .len(),
+            )
+        })
+        .await?;
+        lines.push(format!("{name} {found}"));
+    }
     // Not a page: asked once when staff open the bulk re-run of a search (no target).
     let counted = time(iterations, async || {
         Ok(usize::try_from(

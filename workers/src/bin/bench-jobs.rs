@@ -1,6 +1,7 @@
 //! The enqueue side of `ops/bench/jobs`: puts no-op canary jobs in the queue through the
 //! API every caller uses, [`jobs::Enqueue::push`] on the caller's own transaction, and
-//! prints how long that took. Not part of the product; the script runs it.
+//! prints how long that took. Each canary records when its handler was entered in its
+//! result (`stamp_start`), where the script reads the delay from due to start. Not part of the product; the script runs it.
 //!
 //! ```text
 //! bench-jobs enqueue <jobs> <jobs-per-transaction> <connections>
@@ -85,7 +86,12 @@ async fn connect(connections: usize) -> anyhow::Result<PgPool> {
 async fn transaction(db: &PgPool, count: usize) -> anyhow::Result<()> {
     let mut tx = db.begin().await?;
     for _ in 0..count {
-        Enqueue::new(Canary::default()).push(&mut tx).await?;
+        Enqueue::new(Canary {
+            stamp_start: true,
+            ..Canary::default()
+        })
+        .push(&mut tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(())

@@ -27,6 +27,11 @@ pub struct Canary {
     /// Left out of the payload when false, so every other canary is stored as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub abort: bool,
+    /// The result also says when the handler was entered (`started_at`), so
+    /// `ops/bench/jobs` measures the delay from due to start where the peer's is measured:
+    /// at the handler's entry. Left out of the payload when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stamp_start: bool,
 }
 
 impl Job for Canary {
@@ -39,6 +44,7 @@ impl Job for Canary {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
+        let started_at = self.stamp_start.then(chrono::Utc::now);
         if self.abort {
             tracing::error!(job = %ctx.id, "canary told to abort its process");
             std::process::abort();
@@ -76,6 +82,9 @@ impl Job for Canary {
                 .map_err(|err| JobError::retry("Falha ao registrar o progresso.", err))?;
             tokio::time::sleep(Duration::from_millis(self.hold_ms)).await;
         }
-        Ok(json!({ "written": written }))
+        Ok(match started_at {
+            Some(started_at) => json!({ "written": written, "started_at": started_at }),
+            None => json!({ "written": written }),
+        })
     }
 }
