@@ -153,7 +153,13 @@ start_e2e_platform() {
   wait_ready "$FILIA_PUBLIC_URL" 60
 }
 
+E2E_PIDS=()
+
+# Waits for the platform's own processes only: another background job of the caller (ops/test's
+# contract run) keeps its exit status for the caller's own `wait`.
 stop_e2e_platform() {
-  [ ${#E2E_PIDS[@]} -gt 0 ] && kill "${E2E_PIDS[@]}" 2>/dev/null || true
-  wait 2>/dev/null || true
+  [ ${#E2E_PIDS[@]} -gt 0 ] || return 0
+  kill "${E2E_PIDS[@]}" 2>/dev/null || true
+  wait "${E2E_PIDS[@]}" 2>/dev/null || true
+  E2E_PIDS=()
 }
