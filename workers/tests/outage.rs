@@ -313,7 +313,9 @@ async fn a_result_whose_write_meets_the_outage_is_written_once_the_database_is_b
     })
     .await;
     let mut lock = db.begin().await.expect("begin");
-    sqlx::query("SELECT id FROM apalis.jobs WHERE id = $1 FOR UPDATE")
+    // NO KEY UPDATE: the lock the result's UPDATE takes, so it waits; FOR UPDATE would also
+    // hold up the handler's progress write (its foreign key takes KEY SHARE on this row).
+    sqlx::query("SELECT id FROM apalis.jobs WHERE id = $1 FOR NO KEY UPDATE")
         .bind(&id)
         .execute(&mut *lock)
         .await

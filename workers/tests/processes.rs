@@ -117,7 +117,9 @@ async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again
     .await;
     // While the job holds, lock its row: the result's UPDATE will wait on this lock.
     let mut blocker = db.begin().await.expect("begin");
-    sqlx::query("SELECT id FROM apalis.jobs WHERE id = $1 FOR UPDATE")
+    // NO KEY UPDATE: the lock the result's UPDATE takes, so it waits; FOR UPDATE would also
+    // hold up the handler's progress write (its foreign key takes KEY SHARE on this row).
+    sqlx::query("SELECT id FROM apalis.jobs WHERE id = $1 FOR NO KEY UPDATE")
         .bind(&id)
         .execute(&mut *blocker)
         .await
