@@ -640,6 +640,32 @@ async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
     }
 }
 
+/// A station in Manaus (UTC-4) tells its members the window on their own clock.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_window_is_said_on_the_stations_clock(db: PgPool) {
+    let w = world(db).await;
+    sqlx::query("UPDATE stations SET time_zone = 'America/Manaus' WHERE id = $1")
+        .bind(w.station_id)
+        .execute(&w.db)
+        .await
+        .expect("Manaus");
+    let start = chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 3, 1, 12, 0, 0)
+        .single()
+        .expect("date");
+    let ended = activity(&w.db, w.station_id, "Acabou", |a| {
+        a.participation_start = Some(start);
+        a.participation_end = Some(start + Duration::hours(2));
+    })
+    .await;
+
+    let answer = w.view(ended).await;
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        answer.json()["messages"],
+        json!(["Esta atividade está disponível de 01/03/2026 08:00 até 01/03/2026 10:00."])
+    );
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPool) {
     let w = world(db).await;

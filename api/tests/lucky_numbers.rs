@@ -489,6 +489,35 @@ async fn a_member_sees_only_their_own_numbers_with_the_publication_text(db: PgPo
     );
 }
 
+/// The publication is said on the station's clock: 19:00 UTC is 16h in Brasília, 15h in
+/// Manaus, and the station says which zone it is in.
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_station_in_manaus_says_the_publication_on_its_own_clock(db: PgPool) {
+    let world = world(db).await;
+    sqlx::query("UPDATE stations SET time_zone = 'America/Manaus' WHERE id = $1")
+        .bind(world.station_id)
+        .execute(&world.db)
+        .await
+        .expect("Manaus");
+    let counted = world.content(world.station_id, "Conheça o clube").await;
+    world
+        .campaign(new_campaign(
+            world.station_id,
+            Rule::Activity(counted),
+            1_000,
+        ))
+        .await;
+
+    let mine = world.list(&world.token, world.member_id).await;
+    assert_eq!(mine.status, StatusCode::OK, "{}", mine.text);
+    assert_eq!(
+        mine.json()[0]["publication_text"],
+        "Os números da sorte serão publicados até 01/02/2023 às 15h."
+    );
+    let station = common::get(&world.app, &format!("/api/stations/{}", world.station_id)).await;
+    assert_eq!(station.json()["time_zone"], "America/Manaus", "{}", station.text);
+}
+
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn turning_the_flag_off_hides_the_numbers(db: PgPool) {
     let world = world(db).await;

@@ -12,6 +12,7 @@ use domain::infra::pdf::{
     Renderer, Voucher,
 };
 use domain::shared::money::{NamePosition, StationCurrency};
+use domain::shared::time::DEFAULT_ZONE;
 use image::{ImageFormat, Rgba, RgbaImage};
 
 fn renderer() -> Renderer {
@@ -151,6 +152,7 @@ fn receipt(lines: Vec<ReceiptLine>) -> Receipt {
         order_code: "PED-2026-004217".into(),
         // 17:45 UTC is 14:45 in Brasília.
         created_at: at(2026, 11, 24, 17, 45),
+        zone: DEFAULT_ZONE,
         member_name: "João Conceição".into(),
         status: "Pagamento confirmado".into(),
         lines,
@@ -234,6 +236,27 @@ fn a_receipt_reads_back_with_its_number_amounts_accents_and_status() {
         );
     }
     assert_eq!(page_count(&pdf), 1);
+}
+
+#[test]
+fn a_documents_dates_are_read_on_its_stations_clock() {
+    let manaus = chrono_tz::America::Manaus;
+    let receipt = Receipt {
+        zone: manaus,
+        ..receipt(two_lines())
+    };
+    let text = text_of(&renderer().receipt(&receipt));
+    assert!(text.contains("Data: 24/11/2026 13:45"), "{text}");
+    // 02:30 UTC on the 24th is 22:30 on the 23rd in Manaus; 03:30 UTC on 1 January is
+    // still 31 December there.
+    let voucher = Voucher {
+        zone: manaus,
+        valid_until: Some(at(2027, 1, 1, 3, 30)),
+        ..voucher()
+    };
+    let text = text_of(&renderer().voucher(&voucher));
+    assert!(text.contains("Criado em: 23/11/2026"), "{text}");
+    assert!(text.contains("Válido até: 31/12/2026"), "{text}");
 }
 
 #[test]
@@ -392,6 +415,7 @@ fn voucher() -> Voucher {
             },
         ],
         created_at: at(2026, 11, 24, 2, 30),
+        zone: DEFAULT_ZONE,
         valid_until: Some(at(2026, 12, 31, 15, 0)),
         place: Some("Auditório Térreo".into()),
         code: "VCH-7Q2K9".into(),

@@ -718,3 +718,44 @@ async fn on_the_fleet_a_release_also_expires_due_lots_of_its_station_only(db: Pg
         vec![other_station]
     );
 }
+
+/// A schedule is read in its station's time zone: "0 0 10 * * *" ticks at 13:00 UTC for a
+/// station in Brasília and at 14:00 UTC for one in Manaus (UTC-4).
+#[sqlx::test(migrator = "schema::MIGRATOR")]
+async fn a_schedule_ticks_at_its_stations_own_hour(db: PgPool) {
+    let brasilia = station(&db, "brasilia").await;
+    let manaus = station(&db, "manaus").await;
+    sqlx::query("UPDATE stations SET time_zone = 'America/Manaus' WHERE id = $1")
+        .bind(manaus)
+        .execute(&db)
+        .await
+        .expect("Manaus");
+    for id in [brasilia, manaus] {
+        schedule(&db, id, "0 0 10 * * *", true).await;
+        // Both ticked yesterday at 10:00 of their own clocks.
+        sqlx::query("UPDATE cashback_schedules SET last_tick = $2 WHERE station_id = $1")
+            .bind(id)
+            .bind(at(2026, 11, 20, if id == brasilia { 13 } else { 14 }, 0, 0))
+            .execute(&db)
+            .await
+            .expect("last tick");
+        let member = member(&db, id, &format!("m{id}@example.com")).await;
+        lot(&db, member, 100, at(2026, 11, 21, 12, 0, 0)).await;
+    }
+
+    // 13:30 UTC: 10:30 in Brasília, 09:30 in Manaus.
+    let half_past = cashback_release::dispatch(&db, at(2026, 11, 21, 13, 30, 0))
+        .await
+        .expect("dispatch");
+    let released: Vec<i64> = half_past.releases.iter().map(|r| r.station_id).collect();
+    assert_eq!(released, vec![brasilia], "{half_past:?}");
+    assert_eq!(last_tick(&db, manaus).await, Some(at(2026, 11, 20, 14, 0, 0)));
+
+    // 14:00:30 UTC: 10:00:30 in Manaus.
+    let later = cashback_release::dispatch(&db, at(2026, 11, 21, 14, 0, 30))
+        .await
+        .expect("dispatch");
+    let released: Vec<i64> = later.releases.iter().map(|r| r.station_id).collect();
+    assert_eq!(released, vec![manaus], "{later:?}");
+    assert_eq!(last_tick(&db, manaus).await, Some(at(2026, 11, 21, 14, 0, 0)));
+}

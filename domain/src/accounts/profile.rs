@@ -337,7 +337,7 @@ pub async fn check_update(
 ) -> Result<CheckedUpdate, AccountError> {
     let current_password = update.current_password.take();
     let before = credentials(db, user_id).await?;
-    let today = crate::shared::time::today_in_brasilia();
+    let today = crate::shared::time::today_in(crate::shared::time::member_zone(db, user_id).await?);
     let account = AccountState {
         has_password: before.password_hash.is_some(),
         has_email: before.email.is_some(),

@@ -18,7 +18,7 @@ use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::hex;
-use crate::shared::time::brasilia_day_start;
+use crate::shared::time::{day_start, station_zone};
 use crate::shared::validate::{self, message};
 use crate::stations::station;
 
@@ -27,7 +27,8 @@ pub const INVITATION_TYPES: [i16; 2] = [1, 19];
 /// The spec's limit of addresses per invitation, and its text past it.
 pub const MAX_ADDRESSES: usize = 5;
 pub const TOO_MANY_ADDRESSES: &str = "Limite de contatos alcançado";
-/// Addresses a member may invite per Brasília day, mailed or skipped (docs/decisions.md).
+/// Addresses a member may invite per day of the station's time zone, mailed or skipped
+/// (docs/decisions.md).
 pub const DAILY_LIMIT: i64 = 20;
 /// One member mails one address at most once in this many days; a repeat is skipped.
 pub const DEDUPE_DAYS: i64 = 30;
@@ -278,11 +279,12 @@ pub async fn send(
         .bind(now - Duration::days(DEDUPE_DAYS))
         .execute(&mut *conn)
         .await?;
+    let zone = station_zone(&mut *conn, station_id).await?;
     let today: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM invitation_mails WHERE inviter_id = $1 AND sent_at >= $2",
     )
     .bind(user_id)
-    .bind(brasilia_day_start(now))
+    .bind(day_start(zone, now))
     .fetch_one(&mut *conn)
     .await?;
     let hashes: Vec<Vec<u8>> = emails.iter().map(|e| email_hash(e).to_vec()).collect();

@@ -16,7 +16,7 @@ use sqlx::{PgConnection, PgExecutor, PgPool};
 use utoipa::ToSchema;
 
 use crate::shared::secret::random_bytes;
-use crate::shared::time::brasilia;
+use crate::shared::time::{Tz, zone_named};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -104,9 +104,9 @@ pub fn padded(number: i64, range_size: i64) -> String {
 }
 
 /// The member screen's text (spec 001: "the numbers will be published until 01/02/2023 at
-/// 16h"), in Brasília time; minutes only when there are any (`16h30`).
-pub fn publication_text(publish_at: DateTime<Utc>) -> String {
-    let local = publish_at.with_timezone(&brasilia());
+/// 16h"), in the station's time zone; minutes only when there are any (`16h30`).
+pub fn publication_text(publish_at: DateTime<Utc>, zone: Tz) -> String {
+    let local = publish_at.with_timezone(&zone);
     let hour = if local.minute() == 0 {
         format!("{}h", local.hour())
     } else {
@@ -376,7 +376,7 @@ pub struct CampaignNumbers {
     pub starts_at: DateTime<Utc>,
     pub ends_at: DateTime<Utc>,
     pub publish_at: DateTime<Utc>,
-    /// "Os números da sorte serão publicados até 01/02/2023 às 16h." (Brasília time).
+    /// "Os números da sorte serão publicados até 01/02/2023 às 16h." (the station's time).
     pub publication_text: String,
     /// The member's numbers, in the order they were given.
     pub numbers: Vec<LuckyNumber>,
@@ -390,14 +390,15 @@ pub async fn of_member(
     station_id: i64,
     user_id: i64,
 ) -> sqlx::Result<Option<Vec<CampaignNumbers>>> {
-    let shown: Option<bool> =
-        sqlx::query_scalar("SELECT lucky_numbers_access FROM stations WHERE id = $1")
+    let station: Option<(bool, String)> =
+        sqlx::query_as("SELECT lucky_numbers_access, time_zone FROM stations WHERE id = $1")
             .bind(station_id)
             .fetch_optional(db)
             .await?;
-    if shown != Some(true) {
-        return Ok(None);
-    }
+    let zone = match station {
+        Some((true, time_zone)) => zone_named(&time_zone),
+        _ => return Ok(None),
+    };
     #[derive(sqlx::FromRow)]
     struct CampaignRow {
         id: i64,
@@ -461,7 +462,7 @@ pub async fn of_member(
             .into_iter()
             .map(|c| CampaignNumbers {
                 numbers: held.remove(&c.id).unwrap_or_default(),
-                publication_text: publication_text(c.publish_at),
+                publication_text: publication_text(c.publish_at, zone),
                 id: c.id,
                 name: c.name,
                 starts_at: c.starts_at,
@@ -519,7 +520,7 @@ mod tests {
     }
 
     #[test]
-    fn numbers_are_padded_to_the_largest_and_the_date_is_in_brasilia() {
+    fn numbers_are_padded_to_the_largest_and_the_date_is_in_the_stations_time() {
         assert_eq!(padded(4217, 100_000), "04217");
         assert_eq!(padded(0, 100_000), "00000");
         assert_eq!(padded(7, 10), "7");
@@ -529,15 +530,19 @@ mod tests {
             .single()
             .expect("date");
         assert_eq!(
-            publication_text(at),
+            publication_text(at, crate::shared::time::DEFAULT_ZONE),
             "Os números da sorte serão publicados até 01/02/2023 às 16h."
+        );
+        assert_eq!(
+            publication_text(at, chrono_tz::America::Manaus),
+            "Os números da sorte serão publicados até 01/02/2023 às 15h."
         );
         let half = Utc
             .with_ymd_and_hms(2023, 2, 1, 19, 30, 0)
             .single()
             .expect("date");
         assert_eq!(
-            publication_text(half),
+            publication_text(half, crate::shared::time::DEFAULT_ZONE),
             "Os números da sorte serão publicados até 01/02/2023 às 16h30."
         );
     }

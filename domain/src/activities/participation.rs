@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
-use crate::shared::time::brasilia;
+use crate::shared::time::{Tz, station_zone};
 
 /// The spec's raw content type: its view is the participation.
 pub const RAW_CONTENT_TYPE: i16 = 16;
@@ -27,6 +27,8 @@ pub enum Refused {
     OutsideWindow {
         start: DateTime<Utc>,
         end: DateTime<Utc>,
+        /// The station's: the member reads the window on its clock.
+        zone: Tz,
     },
     LimitReached,
     /// The names of the prerequisites not done yet, in order.
@@ -34,14 +36,14 @@ pub enum Refused {
 }
 
 impl Refused {
-    /// The spec's text, window dates in Brasília time.
+    /// The spec's text, window dates in the station's time zone.
     pub fn message(&self) -> String {
         match self {
             Self::Unavailable => UNAVAILABLE.into(),
             Self::DateMissing => DATE_MISSING.into(),
-            Self::OutsideWindow { start, end } => {
+            Self::OutsideWindow { start, end, zone } => {
                 let local = |at: &DateTime<Utc>| {
-                    at.with_timezone(&brasilia())
+                    at.with_timezone(zone)
                         .format("%d/%m/%Y %H:%M")
                         .to_string()
                 };
@@ -188,7 +190,8 @@ pub async fn admit(
         return Ok(Err(Refused::DateMissing));
     };
     if now < start || now > end {
-        return Ok(Err(Refused::OutsideWindow { start, end }));
+        let zone = station_zone(&mut *conn, station_id).await?;
+        return Ok(Err(Refused::OutsideWindow { start, end, zone }));
     }
     let (user_actions, last_participation_id, last_attempt, earned): (i64, Option<i64>, i32, bool) =
         // Annulled participations count too: an annulment takes back what one paid, not
@@ -312,7 +315,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn refusals_say_the_spec_texts_with_brasilia_times() {
+    fn refusals_say_the_spec_texts_in_the_stations_time() {
         let start = Utc
             .with_ymd_and_hms(2026, 3, 1, 12, 0, 0)
             .single()
@@ -321,9 +324,15 @@ mod tests {
             .with_ymd_and_hms(2026, 3, 31, 2, 59, 0)
             .single()
             .expect("date");
+        let zone = crate::shared::time::DEFAULT_ZONE;
         assert_eq!(
-            Refused::OutsideWindow { start, end }.message(),
+            Refused::OutsideWindow { start, end, zone }.message(),
             "Esta atividade está disponível de 01/03/2026 09:00 até 30/03/2026 23:59."
+        );
+        let zone = chrono_tz::America::Manaus;
+        assert_eq!(
+            Refused::OutsideWindow { start, end, zone }.message(),
+            "Esta atividade está disponível de 01/03/2026 08:00 até 30/03/2026 22:59."
         );
         assert_eq!(
             Refused::PrerequisitesMissing(vec!["A".into(), "B".into()]).message(),

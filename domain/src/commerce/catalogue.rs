@@ -10,6 +10,7 @@ use super::{CommerceResult, Refusal};
 use crate::activities::catalogue::Availability;
 use crate::activities::participation::Refused;
 use crate::infra::objects::Objects;
+use crate::shared::time::station_zone;
 
 /// Units of a product available now, as SQL over the products row `p`.
 pub(crate) const AVAILABLE: &str = "(p.stock - p.reserved + coalesce((
@@ -282,7 +283,9 @@ pub(crate) async fn check_on_sale(
         match (Availability::at(now, start, end, None, 0), start, end) {
             (Availability::Open, _, _) => {}
             (Availability::NotStarted | Availability::Ended, Some(start), Some(end)) => {
-                return Err(Refusal::NotForSale(Refused::OutsideWindow { start, end }).into());
+                let zone = station_zone(&mut *conn, station_id).await?;
+                let window = Refused::OutsideWindow { start, end, zone };
+                return Err(Refusal::NotForSale(window).into());
             }
             _ => return Err(Refusal::NotForSale(Refused::DateMissing).into()),
         }

@@ -319,6 +319,7 @@ pub async fn receipt_document(
         logo: None,
         order_code: row.code.clone(),
         created_at: row.created_at,
+        zone: station.zone(),
         member_name: row.member_name,
         status: status_label(&row.status).to_string(),
         lines: lines

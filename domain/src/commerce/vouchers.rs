@@ -349,6 +349,7 @@ pub async fn voucher_document(
                 })
                 .collect(),
             created_at: view.created_at,
+            zone: station.zone(),
             valid_until: view.presential_course.date,
             place: view.presential_course.local.clone(),
             code: view.code.clone(),

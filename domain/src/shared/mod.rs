@@ -1,5 +1,5 @@
 //! Value types and validators every area uses: CPF, CNPJ, money formatting, field
-//! validators, secrets, hexadecimal, Brasília time.
+//! validators, secrets, hexadecimal, civil time in a station's zone.
 
 pub mod cnpj;
 pub mod cpf;

@@ -52,6 +52,9 @@ pub struct Station {
     pub signup_flow: String,
     /// `email` or `cpf`: the identifier its login form asks for.
     pub login_with: String,
+    /// The station's IANA time zone (`America/Sao_Paulo` unless set): its days, activity
+    /// windows and cut-offs are read in it, and the web shows them in it.
+    pub time_zone: String,
     #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     #[sqlx(json(nullable))]
@@ -88,7 +91,7 @@ macro_rules! select_station {
            s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
            s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,
            s.currency_name, s.currency_name_position, s.signup_flow, s.login_with,
-           s.created_at,
+           s.time_zone, s.created_at,
            (SELECT jsonb_build_object(
                 'id', e.id, 'cnpj', e.cnpj, 'full_social_name', e.full_social_name,
                 'address', jsonb_build_object(
@@ -99,6 +102,13 @@ macro_rules! select_station {
       FROM stations s
 "#
     };
+}
+
+impl Station {
+    /// The time zone its rules read dates in.
+    pub fn zone(&self) -> crate::shared::time::Tz {
+        crate::shared::time::zone_named(&self.time_zone)
+    }
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<Station>> {

@@ -8,7 +8,7 @@
 //! of one station are serialised by an advisory lock, so two releases of the same station
 //! (the schedule and a staff request) cannot deadlock on each other's wallets.
 //!
-//! Also here: each station's release schedule ([`parse_schedule`]), read in Brasília time,
+//! Also here: each station's release schedule ([`parse_schedule`]), read in its time zone,
 //! so the dispatcher and the console agree on what an expression means.
 
 use std::str::FromStr;
@@ -17,7 +17,7 @@ use chrono::{DateTime, Duration, SubsecRound, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::ledger::{self, LedgerError};
-use crate::shared::time::brasilia;
+use crate::shared::time::Tz;
 
 /// A station without a `cashback_schedules` row releases at the top of every hour.
 pub const DEFAULT_SCHEDULE: &str = "0 0 * * * *";
@@ -161,10 +161,12 @@ pub async fn job_summary(db: impl PgExecutor<'_>, job_id: &str) -> sqlx::Result<
 }
 
 /// A station's release schedule: a cron expression with seconds
-/// (`segundo minuto hora dia mês dia-da-semana`, optional year), read in Brasília time.
+/// (`segundo minuto hora dia mês dia-da-semana`, optional year), read in the station's time
+/// zone: "0 0 6 * * *" is 06:00 in Manaus for a station in Manaus.
 #[derive(Debug, Clone)]
 pub struct ReleaseSchedule {
     cron: cron::Schedule,
+    zone: Tz,
 }
 
 /// Why an expression is not a schedule; the text is for staff, in Portuguese.
@@ -176,7 +178,7 @@ pub struct InvalidSchedule {
 
 /// Reads a stored or typed schedule expression. Refuses what cron cannot read and an
 /// expression that never fires again (a past year, 31 February).
-pub fn parse_schedule(expression: &str) -> Result<ReleaseSchedule, InvalidSchedule> {
+pub fn parse_schedule(expression: &str, zone: Tz) -> Result<ReleaseSchedule, InvalidSchedule> {
     let expression = expression.trim();
     let fields = expression.split_whitespace().count();
     if !expression.starts_with('@') && !(6..=7).contains(&fields) {
@@ -190,7 +192,7 @@ pub fn parse_schedule(expression: &str) -> Result<ReleaseSchedule, InvalidSchedu
     let cron = cron::Schedule::from_str(expression).map_err(|err| InvalidSchedule {
         reason: format!("expressão não reconhecida ({err})."),
     })?;
-    let schedule = ReleaseSchedule { cron };
+    let schedule = ReleaseSchedule { cron, zone };
     if schedule.next_tick(Utc::now()).is_none() {
         return Err(InvalidSchedule {
             reason: "a expressão nunca dispara.".into(),
@@ -209,7 +211,7 @@ impl ReleaseSchedule {
     pub fn latest_tick(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         // cron searches strictly before a whole second, so start one second past `now`'s
         // own whole second: a tick at exactly `now` (or earlier in its second) counts.
-        let start = now.with_timezone(&brasilia()).trunc_subsecs(0) + Duration::seconds(1);
+        let start = now.with_timezone(&self.zone).trunc_subsecs(0) + Duration::seconds(1);
         self.cron
             .after(&start)
             .next_back()
@@ -219,7 +221,7 @@ impl ReleaseSchedule {
     /// The first tick strictly after `after`; `None` when it never fires again.
     pub fn next_tick(&self, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
         self.cron
-            .after(&after.with_timezone(&brasilia()))
+            .after(&after.with_timezone(&self.zone))
             .next()
             .map(|tick| tick.with_timezone(&Utc))
     }
@@ -231,6 +233,8 @@ pub struct StationSchedule {
     pub station_id: i64,
     pub expression: String,
     pub enabled: bool,
+    /// The station's IANA time zone, which the expression is read in.
+    pub time_zone: String,
     /// The latest tick already handed to the queue.
     pub last_tick: Option<DateTime<Utc>>,
 }
@@ -240,7 +244,7 @@ pub struct StationSchedule {
 pub async fn station_schedules(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<StationSchedule>> {
     sqlx::query_as(
         "SELECT s.id AS station_id, coalesce(c.expression, $1) AS expression,
-                coalesce(c.enabled, true) AS enabled, c.last_tick
+                coalesce(c.enabled, true) AS enabled, s.time_zone, c.last_tick
          FROM stations s LEFT JOIN cashback_schedules c ON c.station_id = s.id
          ORDER BY s.id",
     )
@@ -301,6 +305,7 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+    use crate::shared::time::DEFAULT_ZONE as SAO_PAULO;
 
     fn utc(y: i32, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(y, mo, d, h, mi, s)
@@ -310,7 +315,7 @@ mod tests {
 
     #[test]
     fn the_default_schedule_ticks_every_hour() {
-        let hourly = parse_schedule(DEFAULT_SCHEDULE).expect("valid");
+        let hourly = parse_schedule(DEFAULT_SCHEDULE, SAO_PAULO).expect("valid");
         let now = utc(2026, 11, 21, 13, 25, 7);
         assert_eq!(hourly.latest_tick(now), Some(utc(2026, 11, 21, 13, 0, 0)));
         assert_eq!(hourly.next_tick(now), Some(utc(2026, 11, 21, 14, 0, 0)));
@@ -318,7 +323,7 @@ mod tests {
 
     #[test]
     fn a_tick_at_exactly_now_is_the_latest() {
-        let hourly = parse_schedule(DEFAULT_SCHEDULE).expect("valid");
+        let hourly = parse_schedule(DEFAULT_SCHEDULE, SAO_PAULO).expect("valid");
         let top = utc(2026, 11, 21, 13, 0, 0);
         assert_eq!(hourly.latest_tick(top), Some(top));
         let just_after = top + Duration::milliseconds(999);
@@ -333,9 +338,20 @@ mod tests {
     }
 
     #[test]
+    fn hours_are_read_in_the_stations_time_zone() {
+        // 06:00 in Manaus (UTC-4) is 10:00 UTC; the same expression in Brasília is 09:00.
+        let manaus = parse_schedule("0 0 6 * * *", chrono_tz::America::Manaus).expect("valid");
+        let now = utc(2026, 1, 15, 9, 30, 0); // 06:30 in Brasília, 05:30 in Manaus
+        assert_eq!(manaus.latest_tick(now), Some(utc(2026, 1, 14, 10, 0, 0)));
+        assert_eq!(manaus.next_tick(now), Some(utc(2026, 1, 15, 10, 0, 0)));
+        let brasilia = parse_schedule("0 0 6 * * *", SAO_PAULO).expect("valid");
+        assert_eq!(brasilia.latest_tick(now), Some(utc(2026, 1, 15, 9, 0, 0)));
+    }
+
+    #[test]
     fn hours_are_read_in_brasilia_time() {
         // 06:00 in Brasília is 09:00 UTC, all year round.
-        let daily = parse_schedule("0 0 6 * * *").expect("valid");
+        let daily = parse_schedule("0 0 6 * * *", SAO_PAULO).expect("valid");
         let now = utc(2026, 1, 15, 8, 59, 59); // 05:59:59 in Brasília
         assert_eq!(daily.latest_tick(now), Some(utc(2026, 1, 14, 9, 0, 0)));
         assert_eq!(daily.next_tick(now), Some(utc(2026, 1, 15, 9, 0, 0)));
@@ -343,7 +359,7 @@ mod tests {
         assert_eq!(daily.latest_tick(july), Some(july));
         // Weekdays too: Monday 01:00 in Brasília is Monday 04:00 UTC; Sunday 23:00 in
         // Brasília is already Monday in UTC and must not count as Monday.
-        let mondays = parse_schedule("0 0 1 * * Mon").expect("valid");
+        let mondays = parse_schedule("0 0 1 * * Mon", SAO_PAULO).expect("valid");
         let sunday_night = utc(2026, 11, 23, 2, 0, 0); // Sun 23:00 in Brasília
         assert_eq!(
             mondays.latest_tick(sunday_night),
@@ -364,7 +380,7 @@ mod tests {
             "0 0 25 * * *",
             "0 0 0 31 2 *",
         ] {
-            let err = parse_schedule(bad).expect_err(bad);
+            let err = parse_schedule(bad, SAO_PAULO).expect_err(bad);
             assert!(
                 err.to_string()
                     .starts_with("Agenda de liberação inválida: "),
@@ -372,15 +388,15 @@ mod tests {
             );
         }
         assert!(
-            parse_schedule("0 0 0 1 1 * 2020").is_err(),
+            parse_schedule("0 0 0 1 1 * 2020", SAO_PAULO).is_err(),
             "only past years"
         );
-        assert!(parse_schedule(" 0 30 9,18 * * Mon-Fri ").is_ok());
+        assert!(parse_schedule(" 0 30 9,18 * * Mon-Fri ", SAO_PAULO).is_ok());
     }
 
     #[test]
     fn a_schedule_that_never_fired_has_no_latest_tick() {
-        let future = parse_schedule("0 0 0 1 1 * 2099").expect("fires in 2099");
+        let future = parse_schedule("0 0 0 1 1 * 2099", SAO_PAULO).expect("fires in 2099");
         assert_eq!(future.latest_tick(utc(2026, 11, 21, 0, 0, 0)), None);
     }
 }

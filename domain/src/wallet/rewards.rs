@@ -12,7 +12,7 @@ use sqlx::PgConnection;
 use super::ledger::{Credit, SourceKind};
 use super::rules;
 use crate::activities::sharing::{SHARE_TYPE, Visit};
-use crate::shared::time::brasilia_day_start;
+use crate::shared::time::{day_start, station_zone};
 
 /// The spec's activity type of the sign-up reward.
 pub const SIGNUP_TYPE: i16 = 2;
@@ -126,7 +126,7 @@ fn signup_credit(
     }
 }
 
-/// Share credits one sharer can earn per share activity per day (Brasília time): past it,
+/// Share credits one sharer can earn per share activity per day (the station's day): past it,
 /// visits are still recorded but pay nothing until the next day.
 pub const SHARE_CREDITS_PER_DAY: i64 = 20;
 
@@ -175,6 +175,7 @@ pub async fn on_share_visit(
     .bind(visit.sharer_id)
     .execute(&mut *conn)
     .await?;
+    let zone = station_zone(&mut *conn, visit.action.station_id).await?;
     let (known, today): (bool, i64) = sqlx::query_as(
         "SELECT EXISTS (SELECT 1 FROM share_credits
                          WHERE action_id = $1 AND sharer_user_id = $2 AND network = $3),
@@ -184,7 +185,7 @@ pub async fn on_share_visit(
     .bind(visit.action.id)
     .bind(visit.sharer_id)
     .bind(visit.network)
-    .bind(brasilia_day_start(Utc::now()))
+    .bind(day_start(zone, Utc::now()))
     .fetch_one(&mut *conn)
     .await?;
     if known {

@@ -45,6 +45,7 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     currency_name_position: "after",
     signup_flow: "multi_step",
     login_with: "email",
+    time_zone: "America/Sao_Paulo",
     createdAt: "2026-11-21T10:00:00Z",
     establishment: demoEstablishment,
     ...overrides,

@@ -1935,7 +1935,7 @@ export interface paths {
          *     the points the station's offer gives the invitee, one `mail.send` job each, queued with
          *     the invitation's record; an address with an account at the station, one that asked not
          *     to be mailed or one the caller invited in the last 30 days is skipped. At most 20
-         *     addresses per member a day (Brasília).
+         *     addresses per member a day (of the station's time zone).
          */
         post: operations["send_mgm"];
         delete?: never;
@@ -2990,7 +2990,7 @@ export interface components {
             name: string;
             /** @description The member's numbers, in the order they were given. */
             numbers: components["schemas"]["LuckyNumber"][];
-            /** @description "Os números da sorte serão publicados até 01/02/2023 às 16h." (Brasília time). */
+            /** @description "Os números da sorte serão publicados até 01/02/2023 às 16h." (the station's time). */
             publication_text: string;
             /** Format: date-time */
             publish_at: string;
@@ -4726,6 +4726,11 @@ export interface components {
             /** @description `multi_step` or `simple`: which sign-up form the station uses. */
             signup_flow: string;
             subdomain: string;
+            /**
+             * @description The station's IANA time zone (`America/Sao_Paulo` unless set): its days, activity
+             *     windows and cut-offs are read in it, and the web shows them in it.
+             */
+            time_zone: string;
             url: string;
         };
         /** @description The station a form names: by id, or an object carrying it (`{"id": 3}`). */

@@ -174,7 +174,7 @@ async fn send(
 /// the points the station's offer gives the invitee, one `mail.send` job each, queued with
 /// the invitation's record; an address with an account at the station, one that asked not
 /// to be mailed or one the caller invited in the last 30 days is skipped. At most 20
-/// addresses per member a day (Brasília).
+/// addresses per member a day (of the station's time zone).
 #[utoipa::path(
     post,
     path = "/send-html-to-mails-mgm",

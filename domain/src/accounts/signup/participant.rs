@@ -138,7 +138,7 @@ pub async fn check_participant(
         name = signup::name(&mut problems, form.name.as_deref());
         tel = signup::phone(&mut problems, form.tel.as_deref(), true);
     }
-    let today = crate::shared::time::today_in_brasilia();
+    let today = crate::shared::time::today_in(station.zone());
     let birthday = signup::birthday(
         &mut problems,
         form.birthday.as_deref(),

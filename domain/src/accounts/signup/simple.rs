@@ -75,7 +75,7 @@ pub async fn check_simple(
         !station.no_cpf,
     );
     let email = signup::email(&mut problems, form.email.as_deref(), station.no_cpf);
-    let today = crate::shared::time::today_in_brasilia();
+    let today = crate::shared::time::today_in(station.zone());
     let birthday = signup::birthday(&mut problems, form.birthday.as_deref(), true, Some(today));
     let uf = signup::state(&mut problems, form.state.as_deref(), true);
     let first_name = signup::name(&mut problems, form.first_name.as_deref());

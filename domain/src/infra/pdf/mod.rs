@@ -19,6 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use image::{DynamicImage, ImageReader, Limits};
 use printpdf::{RawImage, RawImageData, RawImageFormat};
 use qrcode::QrCode;
@@ -57,16 +58,16 @@ impl Renderer {
     }
 }
 
-/// Dates as the spec shows them, in Brasília time: "DD/MM/YYYY".
-fn local_date(at: &DateTime<Utc>) -> String {
-    at.with_timezone(&crate::shared::time::brasilia())
+/// Dates as the spec shows them, in the station's time zone: "DD/MM/YYYY".
+fn local_date(at: &DateTime<Utc>, zone: Tz) -> String {
+    at.with_timezone(&zone)
         .format("%d/%m/%Y")
         .to_string()
 }
 
-/// "DD/MM/YYYY HH:mm", Brasília time.
-fn local_date_time(at: &DateTime<Utc>) -> String {
-    at.with_timezone(&crate::shared::time::brasilia())
+/// "DD/MM/YYYY HH:mm", in the station's time zone.
+fn local_date_time(at: &DateTime<Utc>, zone: Tz) -> String {
+    at.with_timezone(&zone)
         .format("%d/%m/%Y %H:%M")
         .to_string()
 }

@@ -1,6 +1,7 @@
 //! An order's receipt: who bought what, where it goes, how it was paid and what it earns.
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 
 use super::canvas::{Align, CONTENT_WIDTH, Canvas, Cell, INK, MARGIN, MUTED, line_height};
 use super::fonts::{Face, Fonts};
@@ -19,6 +20,8 @@ pub struct Receipt {
     pub logo: Option<Vec<u8>>,
     pub order_code: String,
     pub created_at: DateTime<Utc>,
+    /// The station's: the document's dates are read on its clock.
+    pub zone: Tz,
     pub member_name: String,
     /// The order status as members read it, e.g. "Pagamento confirmado".
     pub status: String,
@@ -123,7 +126,7 @@ fn order_facts(canvas: &mut Canvas<'_>, receipt: &Receipt) {
     );
     canvas.space(4.0);
     for (label, value) in [
-        ("Data", local_date_time(&receipt.created_at)),
+        ("Data", local_date_time(&receipt.created_at, receipt.zone)),
         ("Nome", receipt.member_name.clone()),
         ("Situação", receipt.status.clone()),
     ] {

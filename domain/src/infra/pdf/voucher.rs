@@ -2,6 +2,7 @@
 //! family voucher), its dates, its code and the QR code a partner scans to validate it.
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 
 use super::canvas::{
     Align, CONTENT_WIDTH, Canvas, Cell, INK, MARGIN, MUTED, PAGE_WIDTH, line_height,
@@ -24,6 +25,8 @@ pub struct Voucher {
     /// Listed for family vouchers (`familiarVoucher`); empty otherwise.
     pub dependents: Vec<Dependent>,
     pub created_at: DateTime<Utc>,
+    /// The station's: the document's dates are read on its clock.
+    pub zone: Tz,
     /// The course's use-by date, when it has one.
     pub valid_until: Option<DateTime<Utc>>,
     /// Where the activity takes place (`local`).
@@ -66,10 +69,10 @@ pub(super) fn render(fonts: &Fonts, voucher: &Voucher) -> Vec<u8> {
     canvas.space(4.0);
     let mut facts = vec![
         ("Nome", voucher.member_name.clone()),
-        ("Criado em", local_date(&voucher.created_at)),
+        ("Criado em", local_date(&voucher.created_at, voucher.zone)),
     ];
     if let Some(valid_until) = &voucher.valid_until {
-        facts.push(("Válido até", local_date(valid_until)));
+        facts.push(("Válido até", local_date(valid_until, voucher.zone)));
     }
     if let Some(place) = &voucher.place {
         facts.push(("Local", place.clone()));

@@ -1,6 +1,6 @@
 //! `cashback.release` releases one station's due pending lots in bounded batches, each
 //! batch its own transaction; `cashback.dispatch` (cron, every minute) enqueues a release
-//! for each station whose own schedule (`cashback_schedules`, Brasília time) has ticked.
+//! for each station whose own schedule (`cashback_schedules`, in the station's time zone) has ticked.
 //!
 //! A release that crashed, timed out or was re-run releases nothing twice: a batch takes
 //! only lots still pending and records itself (`cashback_release_batches`) in the same
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use domain::wallet::ledger::{self, Expired};
+use domain::shared::time::zone_named;
 use domain::wallet::release::{self as wallet_release, ReleasedBatch, StationSchedule, Tick};
 
 use crate::enqueue::Enqueue;
@@ -312,6 +313,7 @@ pub async fn dispatch(db: &PgPool, now: DateTime<Utc>) -> sqlx::Result<Dispatche
         station_id,
         expression,
         enabled,
+        time_zone,
         last_tick,
     } in stations
     {
@@ -319,7 +321,7 @@ pub async fn dispatch(db: &PgPool, now: DateTime<Utc>) -> sqlx::Result<Dispatche
             dispatched.disabled.push(station_id);
             continue;
         }
-        let schedule = match wallet_release::parse_schedule(&expression) {
+        let schedule = match wallet_release::parse_schedule(&expression, zone_named(&time_zone)) {
             Ok(schedule) => schedule,
             Err(err) => {
                 tracing::warn!(station_id, %expression, error = %err, "cashback schedule skipped");

@@ -8,6 +8,7 @@ import type { Activity } from "@/types/api";
 import { RAW_CONTENT_TYPE, VIDEO_PLAYLIST_TYPE } from "@/features/activities/activity-text";
 import { availabilityText } from "@/features/activities/availability-text";
 import { FirstVideo } from "@/features/activities/components/first-video";
+import { useStation } from "@/features/stations";
 
 const ActivityComments = lazy(async () => ({ default: (await import("@/features/feed")).ActivityComments }));
 
@@ -36,7 +37,7 @@ export function ActivityDetail({ activity, body }: ActivityDetailProps) {
   const withTabs = activity.type_id !== RAW_CONTENT_TYPE;
   const tabs = withRules ? TABS : TABS.slice(0, 1);
   const current = withRules ? tab : "geral";
-  const notice = availabilityText(activity);
+  const notice = availabilityText(activity, useStation().time_zone);
 
   const general = (
     <>

@@ -11,7 +11,7 @@ import {
   RAW_CONTENT_CALL,
 } from "@/features/activities/testing/activity-fixtures";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
-import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
 
@@ -185,6 +185,21 @@ describe("availability messages", () => {
     await renderDetail(activity);
 
     expect(screen.getByRole("note")).toHaveTextContent(text);
+  });
+
+  it("reads the window on the station's clock", async () => {
+    const activity = buildActivity({
+      availability: "not_started",
+      participationStart: "2026-12-01T13:00:00Z",
+      participationEnd: "2026-12-31T23:30:00Z",
+    });
+    stubActivity(activity);
+    renderApp({ path: `/homepage/atividades/${activity.id}`, station: buildStation({ time_zone: "America/Manaus" }) });
+    await screen.findByRole("heading", { name: activity.name, level: 1 });
+
+    expect(screen.getByRole("note")).toHaveTextContent(
+      "Esta atividade está disponível de 01/12/2026 09:00 até 31/12/2026 19:30.",
+    );
   });
 
   it("says nothing while the activity is open", async () => {

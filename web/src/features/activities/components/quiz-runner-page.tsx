@@ -13,6 +13,7 @@ import { isQuestionDone, QuizQuestion, SUBMITTING_TEXT } from "@/features/activi
 import { QuizResult } from "@/features/activities/components/quiz-result";
 import { ResearchFeedbackDialog } from "@/features/activities/components/research-feedback-dialog";
 import { idOf, useResearchScreen } from "@/features/activities/use-research-screen";
+import { useStation } from "@/features/stations";
 import { ERROR_TOAST_TITLE, INTERNAL_SERVER_ERROR_TEXT } from "@/lib/api-client";
 import type { Activity, Research } from "@/types/api";
 import "./activities.css";
@@ -54,7 +55,7 @@ function QuizRunner({ research, activity }: { research: Research; activity: Acti
   const [dialogOpen, setDialogOpen] = useState(false);
   const { questions } = research;
   const answerOf = (questionId: number) => research.answers.find((answer) => answer.question_id === questionId);
-  const notice = availabilityText(activity);
+  const notice = availabilityText(activity, useStation().time_zone);
 
   // The server scores the saved answers, so the quiz is submitted before its result shows.
   const finish = () =>

@@ -22,6 +22,7 @@ import {
   type Draft,
 } from "@/features/activities/research-answers";
 import { useAnswerQuestion } from "@/features/activities/use-answer-question";
+import { useStation } from "@/features/stations";
 import { idOf, useResearchScreen } from "@/features/activities/use-research-screen";
 import { ApiError, ERROR_TOAST_TITLE, toastForError } from "@/lib/api-client";
 import type { Activity, Research, ResearchAnswer } from "@/types/api";
@@ -53,10 +54,11 @@ export function SurveyPage() {
 
 function SurveyScreen({ researchId, actionId }: { researchId: number; actionId: number }) {
   const screen = useResearchScreen(researchId, actionId);
+  const { time_zone: timeZone } = useStation();
   if (screen.state === "loading") return <DetailSkeleton />;
   if (screen.state === "missing") return <NotFoundView />;
   const { research, activity } = screen;
-  const notice = availabilityText(activity);
+  const notice = availabilityText(activity, timeZone);
   return (
     <section className="research-page">
       <h1 className="activity-detail__name">{research.name}</h1>
