@@ -515,7 +515,12 @@ async fn a_station_in_manaus_says_the_publication_on_its_own_clock(db: PgPool) {
         "Os números da sorte serão publicados até 01/02/2023 às 15h."
     );
     let station = common::get(&world.app, &format!("/api/stations/{}", world.station_id)).await;
-    assert_eq!(station.json()["time_zone"], "America/Manaus", "{}", station.text);
+    assert_eq!(
+        station.json()["time_zone"],
+        "America/Manaus",
+        "{}",
+        station.text
+    );
 }
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

@@ -749,7 +749,10 @@ async fn a_schedule_ticks_at_its_stations_own_hour(db: PgPool) {
         .expect("dispatch");
     let released: Vec<i64> = half_past.releases.iter().map(|r| r.station_id).collect();
     assert_eq!(released, vec![brasilia], "{half_past:?}");
-    assert_eq!(last_tick(&db, manaus).await, Some(at(2026, 11, 20, 14, 0, 0)));
+    assert_eq!(
+        last_tick(&db, manaus).await,
+        Some(at(2026, 11, 20, 14, 0, 0))
+    );
 
     // 14:00:30 UTC: 10:00:30 in Manaus.
     let later = cashback_release::dispatch(&db, at(2026, 11, 21, 14, 0, 30))
@@ -757,5 +760,8 @@ async fn a_schedule_ticks_at_its_stations_own_hour(db: PgPool) {
         .expect("dispatch");
     let released: Vec<i64> = later.releases.iter().map(|r| r.station_id).collect();
     assert_eq!(released, vec![manaus], "{later:?}");
-    assert_eq!(last_tick(&db, manaus).await, Some(at(2026, 11, 21, 14, 0, 0)));
+    assert_eq!(
+        last_tick(&db, manaus).await,
+        Some(at(2026, 11, 21, 14, 0, 0))
+    );
 }

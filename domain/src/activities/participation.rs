@@ -43,9 +43,7 @@ impl Refused {
             Self::DateMissing => DATE_MISSING.into(),
             Self::OutsideWindow { start, end, zone } => {
                 let local = |at: &DateTime<Utc>| {
-                    at.with_timezone(zone)
-                        .format("%d/%m/%Y %H:%M")
-                        .to_string()
+                    at.with_timezone(zone).format("%d/%m/%Y %H:%M").to_string()
                 };
                 format!(
                     "Esta atividade está disponível de {} até {}.",

@@ -35,7 +35,10 @@ pub async fn member_zone(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<
 /// The zone of an IANA name, or [`DEFAULT_ZONE`] for a name chrono-tz does not know.
 pub fn zone_named(name: &str) -> Tz {
     name.parse().unwrap_or_else(|_| {
-        tracing::warn!(zone = name, "unknown time zone; reading it as America/Sao_Paulo");
+        tracing::warn!(
+            zone = name,
+            "unknown time zone; reading it as America/Sao_Paulo"
+        );
         DEFAULT_ZONE
     })
 }

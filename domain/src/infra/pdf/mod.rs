@@ -60,16 +60,12 @@ impl Renderer {
 
 /// Dates as the spec shows them, in the station's time zone: "DD/MM/YYYY".
 fn local_date(at: &DateTime<Utc>, zone: Tz) -> String {
-    at.with_timezone(&zone)
-        .format("%d/%m/%Y")
-        .to_string()
+    at.with_timezone(&zone).format("%d/%m/%Y").to_string()
 }
 
 /// "DD/MM/YYYY HH:mm", in the station's time zone.
 fn local_date_time(at: &DateTime<Utc>, zone: Tz) -> String {
-    at.with_timezone(&zone)
-        .format("%d/%m/%Y %H:%M")
-        .to_string()
+    at.with_timezone(&zone).format("%d/%m/%Y %H:%M").to_string()
 }
 
 /// The top of every document: the station's logo on the left (when it has one that

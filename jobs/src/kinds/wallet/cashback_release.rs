@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use domain::wallet::ledger::{self, Expired};
 use domain::shared::time::zone_named;
+use domain::wallet::ledger::{self, Expired};
 use domain::wallet::release::{self as wallet_release, ReleasedBatch, StationSchedule, Tick};
 
 use crate::enqueue::Enqueue;
