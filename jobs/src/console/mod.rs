@@ -6,6 +6,10 @@
 //! Scope: a one-station grant sees only jobs whose `job_records.station_id` is its
 //! station; jobs with no owner (cron ticks, retention, canary) belong to staff of every
 //! station.
+//!
+//! Here: the jobs' list, counts, detail and re-runs; `filter` turns the staff's filter into
+//! SQL parameters, `queues` is the queues' overview and pausing, `actions` what staff do
+//! committed with its audit entry.
 
 use chrono::{DateTime, Utc};
 use domain::staff::Scope;
@@ -14,60 +18,19 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
 pub mod actions;
+// First: its macros (the shown payload, the filter's WHERE) are used below.
+#[macro_use]
+mod filter;
+mod queues;
+
+use filter::Bound;
+pub use filter::{JobFilter, cursor};
+pub use queues::{FINISHED_WINDOW_HOURS, PausedBy, QueueOverview, StateCounts, queues, set_paused};
 
 use crate::state::{
     JobState, cancellable, job_error, job_finished_at, job_from, job_result, job_started_at,
     job_state, rerunnable,
 };
-
-/// The payload as the console shows and searches it: the envelope's `args` without what
-/// may hold a secret. An e-mail's body (`mail.text`, `mail.html` of
-/// [`crate::kinds::MailSend`]) carries activation codes and password-reset links; removing
-/// a path a payload lacks changes nothing. One definition for the detail and the search,
-/// so nothing hidden can be found by guessing it.
-macro_rules! shown_payload {
-    () => {
-        "((convert_from(j.job, 'UTF8')::jsonb -> 'args') #- '{mail,text}' #- '{mail,html}')"
-    };
-}
-
-/// What the list, the bulk re-run and their counts filter on.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct JobFilter {
-    pub queue: Option<String>,
-    pub state: Option<JobState>,
-    /// Enqueued at or after.
-    pub from: Option<DateTime<Utc>>,
-    /// Enqueued at or before.
-    pub to: Option<DateTime<Utc>>,
-    /// Found, ignoring case, in the shown payload, the last result or any failure.
-    pub q: Option<String>,
-    pub station_id: Option<i64>,
-}
-
-/// The filter's WHERE: `$1`..`$6` are the filter's fields (see [`Bound`]), `$7` the scope's
-/// station. An unowned job has no station, so a one-station scope never sees it.
-macro_rules! filter_where {
-    () => {
-        concat!(
-            " WHERE ($1::text IS NULL OR j.job_type = $1)
-              AND ($2::text IS NULL OR ",
-            job_state!(),
-            " = $2)
-              AND ($3::text IS NULL OR j.id >= $3)
-              AND ($4::text IS NULL OR j.id < $4)
-              AND ($5::text IS NULL
-                   OR (",
-            shown_payload!(),
-            ")::text ILIKE $5
-                   OR j.last_result::text ILIKE $5
-                   OR EXISTS (SELECT 1 FROM job_failures s
-                              WHERE s.job_id = j.id AND (s.summary ILIKE $5 OR s.detail ILIKE $5)))
-              AND ($6::bigint IS NULL OR r.station_id = $6)
-              AND ($7::bigint IS NULL OR r.station_id = $7) "
-        )
-    };
-}
 
 /// The summary's columns, before any `FROM`.
 macro_rules! summary_columns {
@@ -93,69 +56,6 @@ macro_rules! jobs_and_records {
     () => {
         " FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id "
     };
-}
-
-/// A filter as SQL parameters. ULIDs sort by their time, so the enqueue-time range is a
-/// range of ids (the primary key), not a scan.
-struct Bound {
-    queue: Option<String>,
-    state: Option<JobState>,
-    from_id: Option<String>,
-    to_id: Option<String>,
-    pattern: Option<String>,
-    station_id: Option<i64>,
-    scope: Option<i64>,
-}
-
-impl Bound {
-    fn new(filter: &JobFilter, scope: Scope) -> Self {
-        Self {
-            queue: filter.queue.clone(),
-            state: filter.state,
-            from_id: filter.from.map(|at| first_id_at(at.timestamp_millis())),
-            to_id: filter
-                .to
-                .map(|at| first_id_at(at.timestamp_millis().saturating_add(1))),
-            pattern: filter.q.as_deref().map(like_pattern),
-            station_id: filter.station_id,
-            scope: scope.station_id(),
-        }
-    }
-
-    fn bind<'q, O>(
-        self,
-        query: sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments>,
-    ) -> sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments> {
-        query
-            .bind(self.queue)
-            .bind(self.state)
-            .bind(self.from_id)
-            .bind(self.to_id)
-            .bind(self.pattern)
-            .bind(self.station_id)
-            .bind(self.scope)
-    }
-}
-
-/// The smallest ULID of a millisecond: every job enqueued at or after it sorts at or after.
-fn first_id_at(millis: i64) -> String {
-    // ULIDs hold 48 bits of milliseconds since the epoch; clamp what lies outside.
-    let millis = u64::try_from(millis).unwrap_or(0).min((1 << 48) - 1);
-    ulid::Ulid::from_parts(millis, 0).to_string()
-}
-
-/// `text` found anywhere, with LIKE's wildcards taken literally.
-fn like_pattern(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len() + 2);
-    escaped.push('%');
-    for c in text.chars() {
-        if matches!(c, '\\' | '%' | '_') {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped.push('%');
-    escaped
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -253,11 +153,6 @@ pub struct JobPage {
     /// Where the next page starts (pass it as `before`); `None` when no older job is left
     /// to look at.
     pub next_cursor: Option<String>,
-}
-
-/// A page's cursor as the list reads it: a job id (a ULID), or `None` when it is not one.
-pub fn cursor(text: &str) -> Option<String> {
-    ulid::Ulid::from_string(text).ok().map(|id| id.to_string())
 }
 
 /// The newest jobs of the filter's queue and time range below `$8` (the cursor), at most
@@ -600,170 +495,4 @@ pub async fn rerun_matching(
             .map(|(id, station_id)| Rerun { id, station_id })
             .collect(),
     ))
-}
-
-/// Jobs of one queue by state; the finished states over [`FINISHED_WINDOW_HOURS`].
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema,
-)]
-pub struct StateCounts {
-    pub queued: i64,
-    pub scheduled: i64,
-    pub running: i64,
-    pub retrying: i64,
-    pub succeeded: i64,
-    pub failed: i64,
-    pub cancelled: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct PausedBy {
-    pub id: i64,
-    pub name: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct QueueOverview {
-    pub name: String,
-    pub paused: bool,
-    pub paused_at: Option<DateTime<Utc>>,
-    pub paused_by: Option<PausedBy>,
-    pub counts: StateCounts,
-}
-
-#[derive(sqlx::FromRow)]
-struct QueueRow {
-    name: String,
-    paused_at: Option<DateTime<Utc>>,
-    paused_by: Option<i64>,
-    paused_by_name: Option<String>,
-    #[sqlx(flatten)]
-    counts: StateCounts,
-}
-
-/// The overview counts finished jobs (succeeded, failed, cancelled) that finished within
-/// this many hours: counting every retained one would read them all.
-pub const FINISHED_WINDOW_HOURS: i32 = 24;
-
-/// Every known queue (declared by a worker, or holding jobs in scope) with its counts in
-/// scope, by name; `only` narrows to one queue. Unfinished jobs are counted exactly
-/// (`jobs_unfinished`), finished ones over [`FINISHED_WINDOW_HOURS`] (`jobs_finished_at`).
-pub async fn queues(
-    db: impl PgExecutor<'_>,
-    scope: Scope,
-    only: Option<&str>,
-) -> sqlx::Result<Vec<QueueOverview>> {
-    const QUEUES: &str = concat!(
-        "WITH counts AS (
-             SELECT j.job_type AS name, ",
-        job_state!(),
-        " AS state, count(*) AS n
-             FROM apalis.jobs j LEFT JOIN job_records r ON r.job_id = j.id
-             WHERE ($1::bigint IS NULL OR r.station_id = $1)
-               AND ($2::text IS NULL OR j.job_type = $2)
-               AND (j.status IN ('Pending', 'Queued', 'Running')
-                    OR (j.status = 'Failed' AND j.attempts < j.max_attempts)
-                    OR (j.status IN ('Done', 'Failed', 'Killed')
-                        AND j.done_at >= now() - make_interval(hours => $3)))
-             GROUP BY 1, 2
-         ),
-         names AS (
-             SELECT name FROM job_queues WHERE $2::text IS NULL OR name = $2
-             UNION SELECT name FROM counts
-         )
-         SELECT n.name, q.paused_at, q.paused_by, u.name AS paused_by_name,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'queued'), 0)::bigint AS queued,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'scheduled'), 0)::bigint AS scheduled,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'running'), 0)::bigint AS running,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'retrying'), 0)::bigint AS retrying,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'succeeded'), 0)::bigint AS succeeded,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'failed'), 0)::bigint AS failed,
-                coalesce(sum(c.n) FILTER (WHERE c.state = 'cancelled'), 0)::bigint AS cancelled
-         FROM names n
-         LEFT JOIN job_queues q ON q.name = n.name
-         LEFT JOIN users u ON u.id = q.paused_by
-         LEFT JOIN counts c ON c.name = n.name
-         GROUP BY n.name, q.paused_at, q.paused_by, u.name
-         ORDER BY n.name"
-    );
-    let rows: Vec<QueueRow> = sqlx::query_as(QUEUES)
-        .bind(scope.station_id())
-        .bind(only)
-        .bind(FINISHED_WINDOW_HOURS)
-        .fetch_all(db)
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|row| QueueOverview {
-            paused: row.paused_at.is_some(),
-            paused_at: row.paused_at,
-            paused_by: row
-                .paused_by
-                .zip(row.paused_by_name)
-                .map(|(id, name)| PausedBy { id, name }),
-            name: row.name,
-            counts: row.counts,
-        })
-        .collect())
-}
-
-/// Pauses (`by` is the staff member) or resumes (`by` is `None`) a queue: workers stop or
-/// start taking its jobs at their next fetch (`jobs::backend`'s fetch skips paused queues).
-/// Pausing a paused queue keeps its first pause. `false`: no such queue.
-pub async fn set_paused(tx: &mut PgConnection, name: &str, by: Option<i64>) -> sqlx::Result<bool> {
-    // A queue known only by its jobs (no worker declared it yet) gets the row the pause
-    // lives in, with the backoff the retry trigger assumes for undeclared queues.
-    sqlx::query(
-        "INSERT INTO job_queues (name, backoff_base, backoff_max)
-         SELECT $1, interval '10 seconds', interval '1 hour'
-         WHERE EXISTS (SELECT 1 FROM apalis.jobs WHERE job_type = $1)
-         ON CONFLICT (name) DO NOTHING",
-    )
-    .bind(name)
-    .execute(&mut *tx)
-    .await?;
-    let known: Option<bool> = match by {
-        Some(user_id) => {
-            sqlx::query_scalar(
-                "UPDATE job_queues
-                 SET paused_by = CASE WHEN paused_at IS NULL THEN $2 ELSE paused_by END,
-                     paused_at = coalesce(paused_at, now())
-                 WHERE name = $1 RETURNING true",
-            )
-            .bind(name)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?
-        }
-        None => {
-            sqlx::query_scalar(
-                "UPDATE job_queues SET paused_at = NULL, paused_by = NULL
-                 WHERE name = $1 RETURNING true",
-            )
-            .bind(name)
-            .fetch_optional(&mut *tx)
-            .await?
-        }
-    };
-    Ok(known.is_some())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn like_wildcards_are_taken_literally() {
-        assert_eq!(like_pattern("50%_a\\b"), "%50\\%\\_a\\\\b%");
-    }
-
-    #[test]
-    fn the_first_id_of_a_millisecond_sorts_before_every_job_of_it() {
-        let at = 1_700_000_000_123;
-        let first = first_id_at(at);
-        let job = ulid::Ulid::from_parts(at as u64, 42).to_string();
-        let earlier = ulid::Ulid::from_parts(at as u64 - 1, u128::MAX).to_string();
-        assert!(first <= job && earlier < first);
-        assert_eq!(first_id_at(-5), ulid::Ulid::from_parts(0, 0).to_string());
-    }
 }
