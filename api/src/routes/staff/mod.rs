@@ -5,13 +5,23 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub mod annulments;
+mod audit;
+mod console_jobs;
+mod me;
 pub mod moderation;
-pub mod ops;
+mod params;
+mod queues;
 pub mod refunds;
+mod stations;
 
-/// Mounted at `/ops`.
+/// Mounted at `/ops`: one module per resource of the console (docs/api-ops.md); `params`
+/// is how their lists read a query.
 pub fn router() -> OpenApiRouter<AppState> {
-    ops::router()
+    me::router()
+        .merge(queues::router())
+        .merge(console_jobs::router())
+        .merge(stations::router())
+        .merge(audit::router())
         .merge(refunds::router())
         .merge(annulments::router())
         .merge(moderation::router())

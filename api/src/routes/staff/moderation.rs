@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::ops::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page};
+use super::params::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page};
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::routes::feed::videos::VideoAnswer;

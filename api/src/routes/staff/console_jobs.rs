@@ -1,196 +1,42 @@
-//! `/api/ops`: the support console (docs/api-ops.md). Staff read jobs, queues, stations and
-//! the audit log in their grant's scope; `support` staff act, and each action commits with
-//! its `staff_audit` row in one transaction.
+//! `/api/ops/jobs`: the jobs' list, counts, detail, re-runs and cancelling (the web's
+//! `/ops` jobs screens).
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use domain::staff::{self, AuditEntry, Role, Scope, StationOverview};
+use domain::staff::{self, AuditEntry};
 use jobs::JobState;
-use jobs::console::actions::{self, Actor, JobAction};
-use jobs::console::{
-    self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary, QueueOverview,
-};
+use jobs::console::actions::{self, JobAction};
+use jobs::console::{self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::params::*;
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::routes::jobs::state::JOB_NOT_FOUND;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
 
-const QUEUE_NOT_FOUND: &str = "Fila não encontrada";
-const STATION_NOT_FOUND: &str = "Estação não encontrada";
-const PAUSE_NEEDS_ALL_STATIONS: &str = "Somente a equipe de todas as estações pode pausar filas.";
-const CANNOT_RERUN: &str = "Esta tarefa não pode ser reexecutada agora.";
-const CANNOT_CANCEL: &str = "Esta tarefa não pode ser cancelada agora.";
-pub(super) const BAD_STATE: &str = "Estado inválido.";
-const BAD_DATE: &str = "Data inválida.";
-const BAD_PAGE: &str = "Página inválida.";
-pub(super) const BAD_STATION: &str = "Estação inválida.";
-const BAD_CURSOR: &str = "Posição inválida na lista.";
-/// More than `console::BULK_RERUN_MAX` (10 000) jobs match a bulk re-run.
-const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
-const DEFAULT_PER_PAGE: i64 = 50;
-const MAX_PER_PAGE: i64 = 200;
-/// A job's detail shows at most this many of its audit entries, newest first.
-const DETAIL_AUDIT_ENTRIES: i64 = 100;
-
-pub fn router() -> OpenApiRouter<AppState> {
+pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(me))
-        .routes(routes!(queues))
-        .routes(routes!(pause))
-        .routes(routes!(resume))
         .routes(routes!(list_jobs))
         .routes(routes!(count_rerunnable))
         .routes(routes!(rerun_matching))
         .routes(routes!(show_job))
         .routes(routes!(rerun_job))
         .routes(routes!(cancel_job))
-        .routes(routes!(stations))
-        .routes(routes!(release))
-        .routes(routes!(audit))
 }
 
-/// The signed-in staff member and their grant.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = StaffMe)]
-struct Me {
-    user: Person,
-    role: Role,
-    station: Option<StationRef>,
-    can_act: bool,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = StaffPerson)]
-struct Person {
-    id: i64,
-    name: String,
-    email: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = StaffStation)]
-struct StationRef {
-    id: i64,
-    name: String,
-}
-
-/// Who the console's user is, and what their grant allows
-#[utoipa::path(
-    get,
-    path = "/me",
-    tag = "staff",
-    security(("staff" = [])),
-    responses(
-        (status = 200, description = "The staff member", body = Me),
-    )
-)]
-async fn me(Staff(grant): Staff) -> Json<Me> {
-    let station = grant.scope.station_id().map(|id| StationRef {
-        id,
-        name: grant.station_name.clone().unwrap_or_default(),
-    });
-    Json(Me {
-        can_act: grant.can_act(),
-        user: Person {
-            id: grant.user_id,
-            name: grant.name,
-            email: grant.email,
-        },
-        role: grant.role,
-        station,
-    })
-}
-
-/// Every queue with its job counts by state, in the grant's scope
-#[utoipa::path(
-    get,
-    path = "/queues",
-    tag = "staff",
-    security(("staff" = [])),
-    responses(
-        (status = 200, description = "The queues", body = Vec<QueueOverview>),
-    )
-)]
-async fn queues(
-    State(state): State<AppState>,
-    staff: Staff,
-) -> OpsResult<Json<Vec<QueueOverview>>> {
-    Ok(Json(console::queues(&state.db, staff.scope(), None).await?))
-}
-
-/// Pauses a queue: its jobs wait until it resumes
-#[utoipa::path(
-    post,
-    path = "/queues/{name}/pause",
-    tag = "staff",
-    security(("staff" = [])),
-    params(("name" = String, Path, description = "The queue name")),
-    responses(
-        (status = 200, description = "The queue, paused", body = QueueOverview),
-        (status = 403, description = "a viewer, or a grant of one station only", body = ErrorMessage),
-        (status = 404, description = "No such queue", body = ErrorMessage),
-    )
-)]
-async fn pause(
-    state: State<AppState>,
-    staff: Staff,
-    Path(name): Path<String>,
-) -> OpsResult<Json<QueueOverview>> {
-    set_paused(state, staff, name, true).await
-}
-
-/// Resumes a paused queue
-#[utoipa::path(
-    post,
-    path = "/queues/{name}/resume",
-    tag = "staff",
-    security(("staff" = [])),
-    params(("name" = String, Path, description = "The queue name")),
-    responses(
-        (status = 200, description = "The queue, running", body = QueueOverview),
-        (status = 403, description = "a viewer, or a grant of one station only", body = ErrorMessage),
-        (status = 404, description = "No such queue", body = ErrorMessage),
-    )
-)]
-async fn resume(
-    state: State<AppState>,
-    staff: Staff,
-    Path(name): Path<String>,
-) -> OpsResult<Json<QueueOverview>> {
-    set_paused(state, staff, name, false).await
-}
-
-async fn set_paused(
-    State(state): State<AppState>,
-    staff: Staff,
-    name: String,
-    pause: bool,
-) -> OpsResult<Json<QueueOverview>> {
-    staff.require_support()?;
-    if staff.scope() != Scope::AllStations {
-        return Err(OpsError::forbidden(PAUSE_NEEDS_ALL_STATIONS));
-    }
-    let queue = actions::set_paused(&state.db, actor(&staff), &name, pause)
-        .await?
-        .ok_or_else(|| ApiError::not_found(QUEUE_NOT_FOUND))?;
-    Ok(Json(queue))
-}
-
-/// The staff member as the console's actions know them.
-fn actor(staff: &Staff) -> Actor {
-    Actor {
-        user_id: staff.user_id(),
-        scope: staff.scope(),
-    }
-}
+const CANNOT_RERUN: &str = "Esta tarefa não pode ser reexecutada agora.";
+const CANNOT_CANCEL: &str = "Esta tarefa não pode ser cancelada agora.";
+const BAD_CURSOR: &str = "Posição inválida na lista.";
+/// More than `console::BULK_RERUN_MAX` (10 000) jobs match a bulk re-run.
+const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
+/// A job's detail shows at most this many of its audit entries, newest first.
+const DETAIL_AUDIT_ENTRIES: i64 = 100;
 
 /// The list's query, and the bulk re-run's filter, as the client sent them.
 #[derive(Debug, Default, Deserialize)]
@@ -203,13 +49,6 @@ struct ListParams {
     station_id: Option<String>,
     before: Option<String>,
     per_page: Option<String>,
-}
-
-/// Empty fields (an unset select in the web app) mean no filter.
-pub(super) fn given(value: Option<String>) -> Option<String> {
-    value
-        .map(|value| value.trim().to_string())
-        .filter(|value| !value.is_empty())
 }
 
 /// Checks every field, collecting one message per kind of bad value.
@@ -242,36 +81,6 @@ fn parse_filter(params: ListParams, messages: &mut Vec<&'static str>) -> JobFilt
         to,
         q: given(params.q),
         station_id,
-    }
-}
-
-/// `page` from 1 and `per_page` up to [`MAX_PER_PAGE`].
-pub(super) fn parse_page(
-    page: Option<String>,
-    per_page: Option<String>,
-    messages: &mut Vec<&'static str>,
-) -> (i64, i64) {
-    let number = |value: Option<String>, default: i64, max: i64| match given(value) {
-        None => Some(default),
-        Some(value) => value.parse::<i64>().ok().filter(|n| (1..=max).contains(n)),
-    };
-    match (
-        number(page, 1, i64::from(i32::MAX)),
-        number(per_page, DEFAULT_PER_PAGE, MAX_PER_PAGE),
-    ) {
-        (Some(page), Some(per_page)) => (page, per_page),
-        _ => {
-            messages.push(BAD_PAGE);
-            (1, DEFAULT_PER_PAGE)
-        }
-    }
-}
-
-pub(super) fn invalid_if_any(messages: Vec<&'static str>) -> OpsResult<()> {
-    if messages.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::Invalid(messages.into_iter().map(String::from).collect()).into())
     }
 }
 
@@ -569,108 +378,9 @@ async fn rerun_matching(
     }))
 }
 
-/// The stations in the grant's scope, with their release schedule and pending cashback
-#[utoipa::path(
-    get,
-    path = "/stations",
-    tag = "staff",
-    security(("staff" = [])),
-    responses(
-        (status = 200, description = "The stations", body = Vec<StationOverview>),
-    )
-)]
-async fn stations(
-    State(state): State<AppState>,
-    staff: Staff,
-) -> OpsResult<Json<Vec<StationOverview>>> {
-    Ok(Json(staff::stations(&state.db, staff.scope(), None).await?))
-}
-
 /// The bulk re-run's refusal when the matching jobs are no longer the ones confirmed.
 #[derive(Debug, Serialize, ToSchema)]
 struct SelectionChanged {
     error: String,
     count: i64,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-struct Released {
-    job_id: String,
-}
-
-/// Releases a station's due cashback now
-#[utoipa::path(
-    post,
-    path = "/stations/{id}/release",
-    tag = "staff",
-    security(("staff" = [])),
-    params(("id" = i64, Path, description = "The station id")),
-    responses(
-        (status = 202, description = "The release job is queued", body = Released),
-        (status = 403, description = "a viewer (reads only)", body = ErrorMessage),
-        (status = 404, description = "No such station in the grant's scope", body = ErrorMessage),
-    )
-)]
-async fn release(
-    State(state): State<AppState>,
-    staff: Staff,
-    Path(station_id): Path<i64>,
-) -> OpsResult<(StatusCode, Json<Released>)> {
-    staff.require_support()?;
-    let job_id = actions::release_cashback(&state.db, actor(&staff), station_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
-    Ok((StatusCode::ACCEPTED, Json(Released { job_id })))
-}
-
-#[derive(Debug, Deserialize)]
-struct AuditParams {
-    job_id: Option<String>,
-    page: Option<String>,
-    per_page: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-struct AuditList {
-    entries: Vec<AuditEntry>,
-    total: i64,
-    page: i64,
-    per_page: i64,
-}
-
-/// The audit log in the grant's scope, newest first
-#[utoipa::path(
-    get,
-    path = "/audit",
-    tag = "staff",
-    security(("staff" = [])),
-    params(
-        ("job_id" = Option<String>, Query, description = "Only the entries that touched this job"),
-        ("page" = Option<i64>, Query, description = "From 1 (the default)"),
-        ("per_page" = Option<i64>, Query, description = "1 to 200, 50 by default"),
-    ),
-    responses(
-        (status = 200, description = "A page of entries and the total", body = AuditList),
-        (status = 400, description = "The query cannot be read", body = Messages),
-        (status = 422, description = "A bad page", body = Messages),
-    )
-)]
-async fn audit(
-    State(state): State<AppState>,
-    staff: Staff,
-    Query(params): Query<AuditParams>,
-) -> OpsResult<Json<AuditList>> {
-    let mut messages = Vec::new();
-    let (page, per_page) = parse_page(params.page, params.per_page, &mut messages);
-    invalid_if_any(messages)?;
-    let job_id = given(params.job_id);
-    let mut conn = state.db.acquire().await?;
-    let (entries, total) =
-        staff::audit_page(&mut conn, staff.scope(), job_id.as_deref(), page, per_page).await?;
-    Ok(Json(AuditList {
-        entries,
-        total,
-        page,
-        per_page,
-    }))
 }
