@@ -33,17 +33,17 @@ const SANDBOX_LEFT_OUT: &str = "FILIA_PAYMENTS=sandbox names the sandbox payment
 /// Pagar.me's webhook key as a PEM we can read. The binaries call it as they start (and
 /// `Gateway::from_config` does), so a wrong setting stops the process, not a payment.
 pub fn check(config: &Config) -> Result<(), ConfigError> {
+    if let Err(err) = pix_merchant(config) {
+        return Err(ConfigError {
+            variable: "FILIA_PIX_MERCHANT_NAME",
+            reason: err.to_string(),
+        });
+    }
     #[cfg(not(feature = "sandbox"))]
     if config.payments == PaymentsProvider::Sandbox {
         return Err(ConfigError {
             variable: "FILIA_PAYMENTS",
             reason: SANDBOX_LEFT_OUT.into(),
-        });
-    }
-    if let Err(err) = pix_merchant(config) {
-        return Err(ConfigError {
-            variable: "FILIA_PIX_MERCHANT_NAME",
-            reason: err.to_string(),
         });
     }
     if config.payments == PaymentsProvider::Pagarme
