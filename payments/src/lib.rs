@@ -26,7 +26,7 @@ pub use webhook::record_event;
 
 /// Why a build without the sandbox refuses a configuration that names it.
 #[cfg(not(feature = "sandbox"))]
-const SANDBOX_LEFT_OUT: &str = "FILIA_PAYMENTS=sandbox names the sandbox payment provider, which this build leaves out (built without the `sandbox` feature): set FILIA_PAYMENTS=pagarme";
+const SANDBOX_LEFT_OUT: &str = "the sandbox payment provider is left out of this build (built without the `sandbox` feature): set FILIA_PAYMENTS=pagarme";
 
 /// What the configuration must hold for the provider it names, beyond what `domain`'s
 /// `Config` checks on its own: a build that has the provider, a BR Code merchant, and
@@ -220,7 +220,7 @@ mod tests {
         assert_eq!(err.variable, "FILIA_PAYMENTS");
         assert!(err.reason.contains("set FILIA_PAYMENTS=pagarme"));
         let err = Gateway::from_config(&config(&[]), pool).expect_err("no sandbox here");
-        assert!(err.to_string().contains("leaves out"));
+        assert!(err.to_string().contains("left out of this build"));
     }
 
     #[test]
