@@ -29,7 +29,7 @@ pub use webhook::record_event;
 const SANDBOX_LEFT_OUT: &str = "the sandbox payment provider is left out of this build (built without the `sandbox` feature): set FILIA_PAYMENTS=pagarme";
 
 /// What the configuration must hold for the provider it names, beyond what `domain`'s
-/// `Config` checks on its own: a build that has the provider, a BR Code merchant, and
+/// `Config` checks on its own: a BR Code merchant, a build that has the provider, and
 /// Pagar.me's webhook key as a PEM we can read. The binaries call it as they start (and
 /// `Gateway::from_config` does), so a wrong setting stops the process, not a payment.
 pub fn check(config: &Config) -> Result<(), ConfigError> {
