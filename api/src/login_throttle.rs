@@ -72,7 +72,7 @@ impl LoginThrottle {
     pub fn new(state: &AppState, station_id: i64, identifier: &str, ip: Option<IpAddr>) -> Self {
         let config = &state.config;
         let digest = Sha256::digest(identifier.as_bytes());
-        let hashed: String = domain::shared::hex::encode(&digest[..16]);
+        let hashed: String = hex::encode(&digest[..16]);
         Self {
             account_key: format!(
                 "{}login:fail:acct:{station_id}:{hashed}",

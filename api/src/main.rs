@@ -30,6 +30,12 @@ async fn main() -> ExitCode {
         Ok(config) => config,
         Err(exit) => return exit,
     };
+    // What the payment provider needs of the configuration (a build without the sandbox
+    // refuses FILIA_PAYMENTS=sandbox): exits like any other bad setting.
+    if let Err(err) = payments::check(&config) {
+        eprintln!("{err}");
+        return ExitCode::from(2);
+    }
     let outcome = match command.as_str() {
         "serve" => api::serve(config).await,
         "migrate" => migrate(&config).await,
@@ -62,12 +68,12 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     }
     let db = domain::infra::db::connect(config).await?;
     schema::migrate(&db).await?;
-    let demo = domain::infra::demo::seed(&db, &config.public_url).await?;
+    let demo = seed::demo::seed(&db, &config.public_url).await?;
     let objects = domain::infra::objects::Objects::from_config(config)?;
-    domain::infra::demo::activities::seed(&db, &objects, &demo).await?;
-    domain::infra::demo::shop::seed(&db, &objects, &demo).await?;
-    domain::infra::demo::feed::seed(&db, &objects, &demo).await?;
-    domain::infra::demo::counter::seed(&db, &demo).await?;
+    seed::demo::activities::seed(&db, &objects, &demo).await?;
+    seed::demo::shop::seed(&db, &objects, &demo).await?;
+    seed::demo::feed::seed(&db, &objects, &demo).await?;
+    seed::demo::counter::seed(&db, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! What every handler can reach.
 
+use secrecy::ExposeSecret;
 use std::sync::Arc;
 
 use domain::Config;
@@ -20,15 +21,15 @@ pub struct AppState {
     /// Stored files (profile images), served at `/api/media/`.
     pub objects: domain::infra::objects::Objects,
     /// The payment provider `FILIA_PAYMENTS` names (the sandbox by default).
-    pub gateway: domain::infra::payments::Gateway,
+    pub gateway: payments::Gateway,
 }
 
 impl AppState {
     pub fn new(config: Config, db: PgPool) -> anyhow::Result<Self> {
-        let redis = redis::Client::open(config.redis_url.expose().as_str())?;
+        let redis = redis::Client::open(config.redis_url.expose_secret())?;
         let captcha = domain::infra::captcha::from_config(&config);
         let objects = domain::infra::objects::Objects::from_config(&config)?;
-        let gateway = domain::infra::payments::Gateway::from_config(&config, db.clone())?;
+        let gateway = payments::Gateway::from_config(&config, db.clone())?;
         Ok(Self {
             gateway,
             db,

@@ -4,7 +4,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{app, post_json};
-use domain::infra::demo;
+use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
 

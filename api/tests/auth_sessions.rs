@@ -9,7 +9,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::{Answer, app, app_with, call, send};
-use domain::infra::demo;
+use seed::demo;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 

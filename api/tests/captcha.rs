@@ -13,8 +13,8 @@ use axum::http::{Request, StatusCode};
 use axum::routing::post;
 use axum::{Form, Json, Router};
 use common::{app_with, post_json, send};
-use domain::Secret;
 use domain::infra::captcha::{CaptchaVerifier, Turnstile};
+use secrecy::SecretString;
 use serde_json::{Value, json};
 use signup_support::*;
 use sqlx::PgPool;
@@ -77,7 +77,7 @@ fn messages(answer: &common::Answer) -> Vec<String> {
 #[tokio::test]
 async fn the_turnstile_verifier_asks_the_provider() {
     let (url, seen) = fake_turnstile().await;
-    let verifier = Turnstile::new(Secret::new(SECRET.to_string()), url);
+    let verifier = Turnstile::new(SecretString::from(SECRET.to_string()), url);
     let ip = "203.0.113.9".parse().ok();
 
     assert!(verifier.verify("humano", ip).await.expect("answer"));
@@ -90,7 +90,7 @@ async fn the_turnstile_verifier_asks_the_provider() {
     assert!(!forms[1].contains_key("remoteip"));
 
     let down = Turnstile::new(
-        Secret::new(SECRET.to_string()),
+        SecretString::from(SECRET.to_string()),
         "http://127.0.0.1:9/siteverify".into(),
     );
     assert!(down.verify("humano", None).await.is_err());

@@ -12,10 +12,10 @@ use axum::Router;
 use axum::http::StatusCode;
 use common::{call, send_json};
 use domain::commerce::payment;
-use domain::infra::payments::Gateway;
-use domain::infra::payments::sandbox::{PixPayment, SIGNATURE_HEADER, Sandbox};
 use jobs::kinds::{PaymentSync, PixExpire};
 use jobs::{Job, JobContext};
+use payments::Gateway;
+use payments::sandbox::{PixPayment, SIGNATURE_HEADER, Sandbox};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -1681,9 +1681,9 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
+    use domain::commerce::gateway::CardSource;
     use domain::commerce::orders::{self, Method, PlaceOrder};
     use domain::commerce::payment;
-    use domain::infra::payments::CardSource;
     use jobs::kinds::commerce::charge;
 
     let shop = shop(&db, 10).await;
@@ -1759,7 +1759,7 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
         .expect("a card part");
     drop(conn);
     let source = kept.card_source().expect("the card kept");
-    let customer = domain::infra::payments::Customer {
+    let customer = domain::commerce::gateway::Customer {
         name: "Maria".into(),
         email: "maria@example.com".into(),
         document: "52998224725".into(),

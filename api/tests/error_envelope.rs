@@ -5,7 +5,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::{app, get, post_json, send};
-use domain::infra::demo;
+use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
 

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::http::StatusCode;
 use common::{Answer, app, call};
-use domain::infra::demo;
 use jobs::kinds::Canary;
 use jobs::{Enqueue, Services};
+use seed::demo;
 use serde_json::Value;
 use sqlx::PgPool;
 

@@ -13,7 +13,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use axum::http::header::RETRY_AFTER;
 use domain::accounts::password;
-use domain::infra::demo;
+use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
 

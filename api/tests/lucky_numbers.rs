@@ -554,14 +554,11 @@ async fn the_demo_member_holds_a_number_of_the_demo_campaign_seeded_once(db: PgP
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
         answer.json()
     };
-    domain::infra::demo::activities::seed(&db, &objects, &demo)
+    seed::demo::activities::seed(&db, &objects, &demo)
         .await
         .expect("catalogue");
     let first = listed().await;
-    assert_eq!(
-        first[0]["name"],
-        domain::infra::demo::lucky_numbers::CAMPAIGN
-    );
+    assert_eq!(first[0]["name"], seed::demo::lucky_numbers::CAMPAIGN);
     let numbers = first[0]["numbers"].as_array().expect("numbers");
     assert!(!numbers.is_empty(), "{first}");
     assert_eq!(
@@ -576,7 +573,7 @@ async fn the_demo_member_holds_a_number_of_the_demo_campaign_seeded_once(db: PgP
         "{publication}"
     );
 
-    domain::infra::demo::activities::seed(&db, &objects, &demo)
+    seed::demo::activities::seed(&db, &objects, &demo)
         .await
         .expect("seeded again");
     assert_eq!(listed().await, first, "a second seed changes nothing");

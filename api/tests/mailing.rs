@@ -5,7 +5,7 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{app_with, send_json};
-use domain::infra::demo;
+use seed::demo;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 

@@ -293,7 +293,7 @@ fn judge(path: &str, probe: &Probe, answer: &common::Answer) -> Option<String> {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn every_operation_answers_malformed_requests_with_its_documented_envelope(db: PgPool) {
-    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = seed::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     // Every probe comes from one address: the per-address limits would answer 429 before
@@ -360,12 +360,12 @@ async fn every_operation_answers_malformed_requests_with_its_documented_envelope
 /// `messages`, as is another station's on the quizzes route).
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn refusals_answer_the_envelope_their_contract_gives(db: PgPool) {
-    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = seed::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let app = common::app(db.clone());
     let blocked: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(domain::infra::demo::BLOCKED_EMAIL)
+        .bind(seed::demo::BLOCKED_EMAIL)
         .fetch_one(&db)
         .await
         .expect("the suspended member");

@@ -273,7 +273,7 @@ async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     assert_eq!(
         me.json(),
         json!({
-            "user": { "id": w.support_id, "name": "Equipe Demo", "email": domain::infra::demo::STAFF_EMAIL },
+            "user": { "id": w.support_id, "name": "Equipe Demo", "email": seed::demo::STAFF_EMAIL },
             "role": "support", "station": null, "can_act": true
         })
     );
@@ -282,7 +282,7 @@ async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     assert_eq!(me["can_act"], false);
     assert_eq!(
         me["station"],
-        json!({ "id": w.station, "name": domain::infra::demo::DEMO_STATION_NAME })
+        json!({ "id": w.station, "name": seed::demo::DEMO_STATION_NAME })
     );
 }
 
@@ -379,7 +379,7 @@ async fn a_support_user_reruns_a_failed_job_and_it_succeeds(db: PgPool) {
     );
     assert_eq!(
         failed["owner"],
-        json!({ "station": { "id": w.station, "name": domain::infra::demo::DEMO_STATION_NAME }, "user": null })
+        json!({ "station": { "id": w.station, "name": seed::demo::DEMO_STATION_NAME }, "user": null })
     );
     assert_eq!(failed["subject"], json!({ "kind": "test", "id": "1" }));
     let listed = get(&w.app, "/api/ops/jobs?q=p0001", &w.support)
@@ -902,7 +902,7 @@ async fn staff_release_a_stations_cashback_now(db: PgPool) {
     assert_eq!(
         stations[0],
         json!({
-            "id": w.station, "name": domain::infra::demo::DEMO_STATION_NAME, "subdomain": "demo",
+            "id": w.station, "name": seed::demo::DEMO_STATION_NAME, "subdomain": "demo",
             "release": { "expression": "0 0 * * * *", "enabled": true, "last_tick": null },
             "pending": { "lots": 0, "amount_cents": 0, "due_lots": 0, "due_amount_cents": 0 }
         })

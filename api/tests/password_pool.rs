@@ -39,7 +39,7 @@ async fn until_all_wait_for_the_hasher_holding_no_connection(pool: &PgPool) {
 
 /// Members of the demo station with [`PASSWORD`], each with a session.
 async fn members(db: &PgPool, count: usize) -> Vec<(i64, String)> {
-    let demo = domain::infra::demo::seed(db, "http://127.0.0.1:8080")
+    let demo = seed::demo::seed(db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let hash = domain::accounts::password::hash(PASSWORD).expect("hash");

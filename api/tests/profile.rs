@@ -10,8 +10,8 @@ use axum::http::StatusCode;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use common::{app_with, call, get, post_json, send_json};
-use domain::infra::demo::{self, DemoStation};
 use image::{ImageFormat, Rgb, RgbImage, Rgba, RgbaImage};
+use seed::demo::{self, DemoStation};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 

@@ -112,7 +112,7 @@ async fn serve_refuses_the_sandbox_behind_https_unless_staging(db: PgPool) {
         said(&refused)
     );
 
-    domain::infra::demo::seed(&db, "https://clube.example.com.br")
+    seed::demo::seed(&db, "https://clube.example.com.br")
         .await
         .expect("a station to answer for");
     let port = free_port();

@@ -7,7 +7,7 @@ mod signup_support;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{app, call, post_json};
-use domain::infra::demo::{self, DemoStation};
+use seed::demo::{self, DemoStation};
 use serde_json::{Value, json};
 use signup_support::mails;
 use sqlx::PgPool;

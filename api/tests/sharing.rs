@@ -5,7 +5,7 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{app, send_json};
-use domain::infra::demo::{self, DemoStation};
+use seed::demo::{self, DemoStation};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 

@@ -5,8 +5,8 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{app, call, send_json};
-use domain::infra::demo::DemoStation;
 use futures_util::future::join_all;
+use seed::demo::DemoStation;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 

@@ -5,7 +5,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::{app, app_with, send};
-use domain::infra::demo;
+use seed::demo;
 use sqlx::PgPool;
 
 async fn station_for(app: &axum::Router, host: &str) -> (StatusCode, serde_json::Value) {

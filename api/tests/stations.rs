@@ -2,7 +2,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{app, get};
-use domain::infra::demo;
+use seed::demo;
 use sqlx::PgPool;
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]

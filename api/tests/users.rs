@@ -4,7 +4,7 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{app, call, get};
-use domain::infra::demo;
+use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
 

@@ -11,12 +11,12 @@ use axum::Router;
 use axum::http::StatusCode;
 use chrono::Utc;
 use common::{app, app_with, call, post_json, send_json};
-use domain::infra::demo::DemoStation;
 use domain::wallet::ledger::{self, Balance, Credit, SourceKind};
 use domain::wallet::release::release_batch;
 use domain::wallet::rules;
 use jobs::kinds::PointsCredit;
 use jobs::{Job, JobContext};
+use seed::demo::DemoStation;
 use serde_json::{Value, json};
 use signup_support::*;
 use sqlx::PgPool;
@@ -95,7 +95,7 @@ async fn signup_action(db: &PgPool, station_id: i64, points: i32) -> i64 {
 async fn the_balance_is_the_members_own(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     // Seeding again writes no second history.
-    domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
+    seed::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed again");
     let app = app(db.clone());

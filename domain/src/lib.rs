@@ -16,4 +16,3 @@ pub mod stations;
 pub mod wallet;
 
 pub use infra::config::Config;
-pub use shared::secret::Secret;

@@ -107,7 +107,7 @@ fn notice(to: &str) -> MailSend {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_it(db: PgPool) {
-    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = seed::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     // Nothing listens on this port yet; the retry waits 1000 x 30 s, so only a re-run
@@ -230,7 +230,7 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn an_emails_body_is_neither_shown_nor_searchable(db: PgPool) {
-    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = seed::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let mut mail = notice("maria@example.com");

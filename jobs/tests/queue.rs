@@ -124,7 +124,7 @@ async fn an_id_that_is_not_a_ulid_is_refused_by_the_database(db: PgPool) {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn owner_and_subject_are_recorded_and_a_future_job_is_scheduled(db: PgPool) {
-    let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
+    let demo = seed::demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let enqueued = Enqueue::new(Canary::default())

@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use domain::Config;
 use domain::feed::videos::{self, Appended, Video, VideoStatus};
-use domain::infra::ffmpeg::{self, Container};
 use domain::infra::objects::Objects;
 use jobs::kinds::{UploadsCleanup, VideoTranscode};
 use jobs::{Job, JobContext, JobState, Services};
+use media::ffmpeg::{self, Container};
 use serde_json::json;
 use sqlx::PgPool;
 

@@ -13,6 +13,12 @@ async fn main() -> ExitCode {
         Ok(config) => config,
         Err(exit) => return exit,
     };
+    // What the payment provider needs of the configuration (a build without the sandbox
+    // refuses FILIA_PAYMENTS=sandbox): exits like any other bad setting.
+    if let Err(err) = payments::check(&config) {
+        eprintln!("{err}");
+        return ExitCode::from(2);
+    }
     match run(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

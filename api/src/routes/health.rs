@@ -3,6 +3,7 @@
 //! `FILIA_METRICS_TOKEN`, and not at all when `FILIA_METRICS_BIND` gives them a listener of
 //! their own ([`metrics_router`]) or when neither is configured.
 
+use secrecy::ExposeSecret;
 use std::time::Duration;
 
 use axum::Router;
@@ -89,7 +90,7 @@ async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> ApiResult
             .and_then(|value| value.strip_prefix("Bearer "))
             .unwrap_or_default();
         // Digests compared, so the comparison's time says nothing about the token.
-        if Sha256::digest(given.as_bytes()) != Sha256::digest(token.expose().as_bytes()) {
+        if Sha256::digest(given.as_bytes()) != Sha256::digest(token.expose_secret().as_bytes()) {
             return Err(ApiError::Unauthorized(METRICS_UNAUTHORIZED.into()));
         }
     }

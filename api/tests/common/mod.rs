@@ -162,8 +162,8 @@ pub async fn send_json(
 }
 
 /// The demo station, seeded, and a session of its member.
-pub async fn demo_member_session(db: &PgPool) -> (domain::infra::demo::DemoStation, String) {
-    let demo = domain::infra::demo::seed(db, "http://127.0.0.1:8080")
+pub async fn demo_member_session(db: &PgPool) -> (seed::demo::DemoStation, String) {
+    let demo = seed::demo::seed(db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
     let token = domain::accounts::session::create(db, demo.member_id)

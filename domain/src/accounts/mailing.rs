@@ -7,8 +7,6 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use sqlx::PgExecutor;
 
-use crate::shared::hex;
-
 type HmacSha256 = Hmac<Sha256>;
 
 fn mac(signing_key: &str, user_id: i64) -> HmacSha256 {
@@ -20,12 +18,12 @@ fn mac(signing_key: &str, user_id: i64) -> HmacSha256 {
 
 /// The hash of a user's links, as 64 lower-case hex digits.
 pub fn hash(signing_key: &str, user_id: i64) -> String {
-    hex::encode(&mac(signing_key, user_id).finalize().into_bytes())
+    hex::encode(mac(signing_key, user_id).finalize().into_bytes())
 }
 
 /// Whether `hash` is the user's, compared in constant time.
 pub fn verify(signing_key: &str, user_id: i64, hash: &str) -> bool {
-    let Some(bytes) = hex::decode(hash.trim()) else {
+    let Ok(bytes) = hex::decode(hash.trim()) else {
         return false;
     };
     mac(signing_key, user_id).verify_slice(&bytes).is_ok()

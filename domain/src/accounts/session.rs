@@ -17,7 +17,7 @@ pub const LOGIN_TOKEN_LIFETIME: Duration = Duration::minutes(2);
 /// 32 random bytes as 64 hex digits.
 pub fn new_token() -> anyhow::Result<String> {
     let bytes = crate::shared::secret::random_bytes::<32>()?;
-    Ok(crate::shared::hex::encode(&bytes))
+    Ok(hex::encode(bytes))
 }
 
 /// Starts a session for a user and returns the token to hand to the client, once.

@@ -17,10 +17,10 @@ use super::participation::{self, Refused};
 use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
-use crate::shared::hex;
 use crate::shared::time::{day_start, station_zone};
 use crate::shared::validate::{self, message};
 use crate::stations::station;
+use hex::FromHex;
 
 /// Type 1 (the earlier view) and type 19: member-get-member invitations.
 pub const INVITATION_TYPES: [i16; 2] = [1, 19];
@@ -510,8 +510,8 @@ pub fn unsubscribe_link(
     format!(
         "{}/convites/descadastrar?s={station_id}&e={}&h={}",
         station_url.trim_end_matches('/'),
-        hex::encode(&hash),
-        hex::encode(&mac)
+        hex::encode(hash),
+        hex::encode(mac)
     )
 }
 
@@ -528,8 +528,8 @@ pub async fn unsubscribe(
     signature: &str,
 ) -> sqlx::Result<bool> {
     let (Some(hash), Some(mac)) = (
-        hex::decode_array::<32>(address_hash.trim()),
-        hex::decode_array::<32>(signature.trim()),
+        <[u8; 32]>::from_hex(address_hash.trim()).ok(),
+        <[u8; 32]>::from_hex(signature.trim()).ok(),
     ) else {
         return Ok(false);
     };

@@ -9,8 +9,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgExecutor;
 
-use crate::shared::hex;
-
 /// The spec's activity type of "Share on social media".
 pub const SHARE_TYPE: i16 = 5;
 

@@ -4,8 +4,8 @@
 use serde::Serialize;
 use sqlx::PgConnection;
 
+use super::gateway::BillingAddress;
 use crate::accounts::signup::{INVALID_STATE, STATES};
-use crate::infra::payments::BillingAddress;
 use crate::shared::validate;
 
 /// The spec's saved card: `id, brand, last_digits, issuing`.

@@ -7,10 +7,10 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::CommerceResult;
+use super::documents;
 use super::orders::status_label;
 use super::vouchers;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
-use crate::infra::pdf;
 use crate::shared::money::{StationCurrency, format_brl};
 use crate::stations::station::{self, Station};
 use crate::wallet::ledger::{Credit, SourceKind};
@@ -281,7 +281,7 @@ struct ReceiptRow {
 pub async fn receipt_document(
     conn: &mut PgConnection,
     order_id: i64,
-) -> CommerceResult<Option<Document<pdf::Receipt>>> {
+) -> CommerceResult<Option<Document<documents::Receipt>>> {
     let row: Option<ReceiptRow> = sqlx::query_as(
         "SELECT o.code, o.status, o.created_at, o.station_id, u.name AS member_name,
                 o.product_items_sum_value, o.additional_discount_value, o.total_final_value,
@@ -314,7 +314,7 @@ pub async fn receipt_document(
     .fetch_optional(&mut *conn)
     .await?;
     let base = validator_base(&station.url, row.partner_host.as_deref());
-    let receipt = pdf::Receipt {
+    let receipt = documents::Receipt {
         station_name: station.name.clone(),
         logo: None,
         order_code: row.code.clone(),
@@ -324,7 +324,7 @@ pub async fn receipt_document(
         status: status_label(&row.status).to_string(),
         lines: lines
             .iter()
-            .map(|l| pdf::ReceiptLine {
+            .map(|l| documents::ReceiptLine {
                 product: l.product.clone(),
                 quantity: i64::from(l.quantity),
                 unit_cents: l.unit_price,
@@ -333,7 +333,7 @@ pub async fn receipt_document(
             .collect(),
         deliveries: deliveries
             .into_iter()
-            .map(|d| pdf::Delivery {
+            .map(|d| documents::Delivery {
                 location: d.location,
                 pickup: d.pickup,
                 address: d.address,
@@ -342,7 +342,7 @@ pub async fn receipt_document(
             .collect(),
         items_cents: row.product_items_sum_value,
         discounts: if row.additional_discount_value > 0 {
-            vec![pdf::Discount {
+            vec![documents::Discount {
                 label: "Descontos".into(),
                 cents: row.additional_discount_value,
             }]
@@ -353,11 +353,11 @@ pub async fn receipt_document(
         wallet_cents: row.wallet_value,
         payment: gateway
             .filter(|_| row.credit_card_value > 0)
-            .map(|(method, installments)| pdf::Payment {
+            .map(|(method, installments)| documents::Payment {
                 method: if method == "pix" {
-                    pdf::PaymentMethod::Pix
+                    documents::PaymentMethod::Pix
                 } else {
-                    pdf::PaymentMethod::Card {
+                    documents::PaymentMethod::Card {
                         installments: installments.max(1) as u32,
                     }
                 },

@@ -7,7 +7,10 @@ pub mod cart;
 pub mod catalogue;
 pub mod checkout;
 pub mod coupons;
+pub mod documents;
 pub mod fulfilment;
+pub mod gateway;
+pub mod installments;
 pub mod members;
 pub mod order_check;
 pub mod order_view;
@@ -17,10 +20,10 @@ pub mod refunds;
 pub mod totals;
 pub mod vouchers;
 
-use crate::infra::payments::installments::MIN_INSTALLMENT_CENTS;
 use crate::shared::NOT_AUTHORIZED;
 use crate::shared::money::format_brl;
 use crate::wallet::ledger::LedgerError;
+use installments::MIN_INSTALLMENT_CENTS;
 
 /// The spec's stock text.
 pub const OUT_OF_STOCK: &str = "O estoque desse(s) produto(s) está esgotado no momento.";

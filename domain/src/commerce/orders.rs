@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
 use super::checkout::{self, HeldLine};
+use super::installments;
 use super::totals::{self, ActionTerms, Line};
 use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
-use crate::infra::payments::installments;
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// How the amount the wallet does not cover is paid.

@@ -13,13 +13,13 @@ use rust_decimal::Decimal;
 use sqlx::PgConnection;
 
 use super::checkout::{self, UnpaidEnd};
-use super::orders::{self, Confirmation, Method};
-use super::{CommerceError, CommerceResult, catalogue, coupons, lock_member};
-use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
-use crate::infra::payments::{
+use super::gateway::{
     BillingAddress, CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer,
     PaymentMethod, PixCharge, PixChargeRequest,
 };
+use super::orders::{self, Confirmation, Method};
+use super::{CommerceError, CommerceResult, catalogue, coupons, lock_member};
+use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::money::format_brl;
 use crate::wallet::ledger::{self, Spend, SpendKind};
 

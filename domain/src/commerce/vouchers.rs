@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgConnection;
 
+use super::documents;
 use super::fulfilment::{Document, logo_key, validator_base, voucher_link};
-use crate::infra::pdf;
 use crate::stations::station;
 
 /// Spec 002: a voucher whose `validated` is not '0'.
@@ -311,7 +311,7 @@ pub async fn by_code(
 pub async fn voucher_document(
     conn: &mut PgConnection,
     voucher_id: i64,
-) -> sqlx::Result<Option<Document<pdf::Voucher>>> {
+) -> sqlx::Result<Option<Document<documents::Voucher>>> {
     let row: Option<VoucherRow> = sqlx::query_as(concat!(select_vouchers!(), " WHERE v.id = $1"))
         .bind(voucher_id)
         .fetch_optional(&mut *conn)
@@ -335,7 +335,7 @@ pub async fn voucher_document(
     Ok(Some(Document {
         stored,
         logo_key: logo_key(&station),
-        data: pdf::Voucher {
+        data: documents::Voucher {
             station_name: station.name.clone(),
             logo: None,
             activity_name: view.presential_course.name.clone(),
@@ -343,7 +343,7 @@ pub async fn voucher_document(
             dependents: view
                 .dependents
                 .iter()
-                .map(|d| pdf::Dependent {
+                .map(|d| documents::Dependent {
                     name: d.dependente.clone(),
                     relationship: d.parentesco.clone(),
                 })

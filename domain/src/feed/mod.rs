@@ -6,6 +6,7 @@
 pub mod comments;
 pub mod likes;
 pub mod posts;
+pub mod probe;
 pub mod reports;
 pub mod uploads;
 pub mod videos;

@@ -19,8 +19,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
+use super::probe::Probe;
 use crate::infra::config::Config;
-use crate::infra::ffmpeg::Probe;
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind, UPLOAD_FAILED, kind_of};
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::infra::config::{CaptchaProvider, Config};
-use crate::shared::secret::Secret;
+use secrecy::{ExposeSecret, SecretString};
 
 /// Cloudflare Turnstile's server-side check.
 pub const TURNSTILE_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
@@ -64,7 +64,7 @@ impl CaptchaVerifier for Off {
 
 #[derive(Debug, Clone)]
 pub struct Turnstile {
-    secret: Secret<String>,
+    secret: SecretString,
     verify_url: String,
     http: reqwest::Client,
 }
@@ -75,7 +75,7 @@ struct SiteverifyAnswer {
 }
 
 impl Turnstile {
-    pub fn new(secret: Secret<String>, verify_url: String) -> Self {
+    pub fn new(secret: SecretString, verify_url: String) -> Self {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
             .build()
@@ -94,7 +94,7 @@ impl Turnstile {
     ) -> Result<bool, CaptchaUnavailable> {
         let unavailable = |err: reqwest::Error| CaptchaUnavailable(err.to_string());
         let mut form = vec![
-            ("secret", self.secret.expose().clone()),
+            ("secret", self.secret.expose_secret().to_string()),
             ("response", token.to_string()),
         ];
         if let Some(ip) = remote_ip {

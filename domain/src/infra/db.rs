@@ -1,6 +1,7 @@
 //! The PostgreSQL pool. The schema and its migrations live in the `schema` crate, which
 //! knows apalis' job tables; this crate does not.
 
+use secrecy::ExposeSecret;
 use std::time::Duration;
 
 use sqlx::migrate::MigrateDatabase;
@@ -23,7 +24,7 @@ pub fn connect_lazy(config: &Config) -> anyhow::Result<PgPool> {
 }
 
 fn connect_options(config: &Config) -> anyhow::Result<PgConnectOptions> {
-    let options: PgConnectOptions = config.database_url.expose().parse()?;
+    let options: PgConnectOptions = config.database_url.expose_secret().parse()?;
     // Statement logging at INFO would drown request logs; slow ones still surface.
     Ok(options
         .log_statements(tracing::log::LevelFilter::Debug)
@@ -38,7 +39,7 @@ fn pool_options(config: &Config) -> PgPoolOptions {
 
 /// Creates the configured database when it does not exist yet (first run on a machine).
 pub async fn create_if_missing(config: &Config) -> anyhow::Result<()> {
-    let url = config.database_url.expose();
+    let url = config.database_url.expose_secret();
     if !Postgres::database_exists(url).await? {
         Postgres::create_database(url).await?;
         tracing::info!("database created");

@@ -1,9 +1,8 @@
 //! Value types and validators every area uses: CPF, CNPJ, money formatting, field
-//! validators, secrets, hexadecimal, civil time in a station's zone.
+//! validators, secrets, civil time in a station's zone.
 
 pub mod cnpj;
 pub mod cpf;
-pub mod hex;
 pub mod money;
 pub mod secret;
 pub mod time;

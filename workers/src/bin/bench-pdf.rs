@@ -1,5 +1,5 @@
 //! The Rust side of `ops/bench/pdf`: renders a receipt or a voucher many times through
-//! [`domain::infra::pdf::Renderer`], the code the `receipt.pdf` and `voucher.pdf` jobs
+//! [`documents::Renderer`], the code the `receipt.pdf` and `voucher.pdf` jobs
 //! call, and reports the time per document and the memory one render takes. Not part of
 //! the product; the script runs it once per document kind, each in a process of its own.
 //!
@@ -20,12 +20,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, bail, ensure};
-use domain::infra::demo::art::{Palette, banner};
-use domain::infra::pdf::{
+use documents::{
     DEFAULT_FONT_DIR, Delivery, Dependent, Discount, Payment, PaymentMethod, Receipt, ReceiptLine,
     Renderer, Voucher,
 };
 use domain::shared::money::{NamePosition, StationCurrency};
+use seed::demo::art::{Palette, banner};
 use sqlx::types::chrono::Utc;
 
 const USAGE: &str = "usage: bench-pdf <receipt|receipt-60|voucher> <iterations>";

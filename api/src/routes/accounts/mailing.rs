@@ -5,6 +5,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use domain::accounts::mailing;
+use secrecy::ExposeSecret;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -44,8 +45,8 @@ async fn apply(state: &AppState, link: &SignedLink, subscribed: bool) -> ApiResu
         UserId::Number(id) => Some(*id),
         UserId::Text(id) => id.trim().parse().ok(),
     };
-    let Some(user_id) =
-        user_id.filter(|id| mailing::verify(state.config.signing_key.expose(), *id, &link.hash))
+    let Some(user_id) = user_id
+        .filter(|id| mailing::verify(state.config.signing_key.expose_secret(), *id, &link.hash))
     else {
         return Ok(false);
     };

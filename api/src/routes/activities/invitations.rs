@@ -10,6 +10,7 @@ use domain::Config;
 use domain::activities::invitations::{self, Invitation, MemberInvitation, NotSent};
 use jobs::Enqueue;
 use jobs::kinds::MailSend;
+use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -126,7 +127,7 @@ async fn send(
     let sent = invitations::send(
         &mut tx,
         &state.config.public_url,
-        state.config.signing_key.expose(),
+        state.config.signing_key.expose_secret(),
         Invitation {
             user_id: member.user_id,
             station_id: member.station_id,
@@ -283,7 +284,7 @@ async fn invitation_unsubscribe(
 ) -> ApiResult<StatusCode> {
     let done = invitations::unsubscribe(
         &state.db,
-        state.config.signing_key.expose(),
+        state.config.signing_key.expose_secret(),
         link.station_id,
         &link.address,
         &link.hash,

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::USER_AGENT;
 use domain::activities::sharing::{self, Opener, SharedAction, Visitor};
+use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -79,7 +80,7 @@ async fn validate_sharing(
         user_agent,
         visitor_id: visit.visitor_id.as_deref(),
     };
-    let signing_key = state.config.signing_key.expose();
+    let signing_key = state.config.signing_key.expose_secret();
     if let Some(visitor) = Visitor::of(signing_key, visit.user_id, &opener) {
         let visit_row = visitor.visit(&action);
         // The sharer's credit is queued with the visit that earns it.

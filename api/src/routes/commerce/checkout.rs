@@ -3,17 +3,17 @@
 //! `POST /cupom-product-order-cart` places the order (the wallet part now; a card or PIX
 //! part left pending for the gateway).
 
+use ::payments::sandbox::CardDetails;
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards;
 use domain::commerce::cart::Wanted;
 use domain::commerce::checkout::{self as hold, CouponApplied, seconds_left};
+use domain::commerce::gateway::{BillingAddress, CardSource, PaymentGateway};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::orders::{DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::totals::Totals;
-use domain::infra::payments::sandbox::CardDetails;
-use domain::infra::payments::{BillingAddress, CardSource, PaymentGateway};
 use jobs::kinds::ReservationRelease;
 use jobs::kinds::commerce::charge::{self, CardToCharge, Charged};
 use serde::{Deserialize, Serialize};

@@ -4,17 +4,17 @@
 //! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`), and the
 //! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
 
+use ::payments::record_event;
+use ::payments::sandbox::{CardDetails, PixPayment, Sandbox};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use chrono::Utc;
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards::{self, SavedCard};
+use domain::commerce::gateway::{GatewayError, PaymentGateway};
+use domain::commerce::installments::{self, InstallmentOption};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
-use domain::infra::payments::sandbox::{CardDetails, PixPayment, Sandbox};
-use domain::infra::payments::{
-    GatewayError, InstallmentOption, PaymentGateway, installments, record_event,
-};
 use jobs::Enqueue;
 use jobs::kinds::commerce::charge::{self, ChargeError};
 use jobs::kinds::{PaymentSync, SandboxDeliver};

@@ -3,6 +3,7 @@
 //! each message is written as `{uuid}.eml` under `{FILIA_DATA_DIR}/mail` for development.
 //! The URL carries credentials, so it never reaches a log line or an error message.
 
+use secrecy::ExposeSecret;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -102,7 +103,7 @@ impl Mailer {
         let transport = match &config.smtp_url {
             Some(url) => {
                 // lettre's errors name the scheme or the parse failure, never the URL itself.
-                let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())
+                let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose_secret())
                     .map_err(|err| anyhow::anyhow!("FILIA_SMTP_URL is not usable: {err}"))?
                     .timeout(Some(SMTP_TIMEOUT))
                     .build();

@@ -8,9 +8,10 @@ use chrono::{Duration, Utc};
 use sqlx::PgPool;
 
 use domain::commerce::CommerceError;
+use domain::commerce::gateway::{BillingAddress, CardSource, GatewayError, PaymentGateway};
 use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
-use domain::infra::payments::{BillingAddress, CardSource, Gateway, GatewayError, PaymentGateway};
+use payments::Gateway;
 
 use super::after_paid;
 use super::payment_sync::PaymentSync;
@@ -308,7 +309,7 @@ async fn send_late_refunds(
         payment::refund_sent(
             &mut conn,
             refund_id,
-            refund.status != domain::infra::payments::RefundStatus::Failed,
+            refund.status != domain::commerce::gateway::RefundStatus::Failed,
         )
         .await?;
     }

@@ -34,10 +34,10 @@ pub async fn after_paid(tx: &mut PgConnection, order_id: i64) -> sqlx::Result<()
 /// configuration: the sandbox is a handle on the pool, Pagar.me an HTTP client.
 pub(crate) fn gateway(
     ctx: &crate::job::JobContext,
-) -> Result<domain::infra::payments::Gateway, crate::job::JobError> {
-    domain::infra::payments::Gateway::from_config(&ctx.services.config, ctx.db().clone()).map_err(
-        |err| crate::job::JobError::permanent("O meio de pagamento não está configurado.", err),
-    )
+) -> Result<payments::Gateway, crate::job::JobError> {
+    payments::Gateway::from_config(&ctx.services.config, ctx.db().clone()).map_err(|err| {
+        crate::job::JobError::permanent("O meio de pagamento não está configurado.", err)
+    })
 }
 
 /// A payment job's failure: the provider or the database may come back, so it is retried;

@@ -2,8 +2,8 @@
 //! logo off the async threads, storing it under a fresh private key, recording it once,
 //! and re-arming a job that failed for good.
 
+use documents::{Receipt, Renderer, Voucher};
 use domain::infra::objects::Objects;
-use domain::infra::pdf::{Receipt, Renderer, Voucher};
 use sqlx::PgConnection;
 
 use crate::enqueue::Enqueued;

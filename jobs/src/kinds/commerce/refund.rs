@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
 
+use domain::commerce::gateway::{GatewayError, PaymentGateway, RefundStatus};
 use domain::commerce::refunds::{self, Applied, RefundError, RefundRequest, Requested};
-use domain::infra::payments::{GatewayError, PaymentGateway, RefundStatus};
 use domain::staff::{self, Action, AuditRecord, Scope};
 
 use crate::enqueue::{Enqueue, Enqueued};

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use domain::infra::payments::sandbox::SIGNATURE_HEADER;
+use payments::sandbox::SIGNATURE_HEADER;
 
 use super::gateway;
 use crate::job::{Backoff, Job, JobContext, JobError};
@@ -45,7 +45,7 @@ impl Job for SandboxDeliver {
             return Ok(json!({ "delivered": 0, "provider": "not sandbox" }));
         };
         let retry =
-            |err: domain::infra::payments::GatewayError| JobError::retry(NOT_DELIVERED, err);
+            |err: domain::commerce::gateway::GatewayError| JobError::retry(NOT_DELIVERED, err);
         let url = format!(
             "{}/api/payments/webhooks/sandbox",
             ctx.services.config.public_url.trim_end_matches('/')

@@ -20,8 +20,8 @@ use sqlx::PgConnection;
 use tokio::sync::watch;
 
 use domain::feed::videos::{self, Processed, Video, VideoStatus};
-use domain::infra::ffmpeg::{self, Container, FfmpegError};
 use domain::infra::objects::Objects;
+use media::ffmpeg::{self, Container, FfmpegError};
 
 use crate::enqueue::Enqueue;
 use crate::job::{Job, JobContext, JobError};
