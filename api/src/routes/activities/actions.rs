@@ -2,13 +2,14 @@
 //! one activity, the name search, and `POST /raw-content-participation`, which records a
 //! raw content view through the participation rules and queues its credit with it.
 
+use app::activities::after_participation;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
 use domain::activities::participation::{self, Participated, Refused};
 use domain::shared::validate;
-use jobs::kinds::activities::after_participation;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -292,7 +293,7 @@ pub(super) async fn participated(
     taken: Participated,
     type_id: i16,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
-    let job = after_participation(&mut tx, taken.participation_id).await?;
+    let job = after_participation(&JobOutbox, &mut tx, taken.participation_id).await?;
     tx.commit().await?;
     let status = if taken.created {
         tracing::info!(
@@ -314,7 +315,7 @@ pub(super) async fn participated(
             action_id: taken.action_id,
             points: taken.points,
             cashback: taken.cashback,
-            job_id: job.map(|job| job.id),
+            job_id: job.map(|job| job.job_id),
         }),
     ))
 }

@@ -8,8 +8,7 @@ use axum::http::StatusCode;
 use chrono::Utc;
 use domain::Config;
 use domain::activities::invitations::{self, Invitation, MemberInvitation, NotSent};
-use jobs::Enqueue;
-use jobs::kinds::MailSend;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -140,14 +139,7 @@ async fn send(
         NotSent::Refused(refused) => actions::refused(refused),
         other => ApiError::Invalid(other.messages()),
     })?;
-    for mail in sent.mails {
-        let (kind, id) = mail.about;
-        Enqueue::new(MailSend::new(mail.mail))
-            .owner(mail.station_id, Some(mail.user_id))
-            .about(kind, id)
-            .push(&mut tx)
-            .await?;
-    }
+    app::mail::send(&JobOutbox, &mut tx, sent.mails).await?;
     tx.commit().await?;
     tracing::info!(
         user_id = member.user_id,

@@ -2,6 +2,7 @@
 //! surveys"): the research without its key, answers saved one by one (a quiz's judged),
 //! file answers, the submissions with their credit, the poll's results and the quiz list.
 
+use app::activities::after_participation;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::Utc;
@@ -11,7 +12,7 @@ use domain::activities::research::{
 };
 use domain::infra::objects::Objects;
 use domain::infra::uploads::{self, FILE_INVALID};
-use jobs::kinds::activities::after_participation;
+use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -353,8 +354,8 @@ async fn submit(
         return Ok((StatusCode::OK, Json(result)));
     }
     if let Some(participation_id) = result.participation_id {
-        let job = after_participation(&mut tx, participation_id).await?;
-        result.job_id = job.map(|job| job.id);
+        let job = after_participation(&JobOutbox, &mut tx, participation_id).await?;
+        result.job_id = job.map(|job| job.job_id);
     }
     tx.commit().await?;
     tracing::info!(

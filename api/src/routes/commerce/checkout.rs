@@ -3,6 +3,7 @@
 //! `POST /cupom-product-order-cart` places the order (the wallet part now; a card or PIX
 //! part left pending for the gateway).
 
+use app::commerce::charge::{self, CardToCharge, Charged};
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::commerce::ORDER_NOT_FOUND;
@@ -14,8 +15,8 @@ use domain::commerce::orders::{DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::totals::Totals;
 use domain::infra::payments::sandbox::CardDetails;
 use domain::infra::payments::{BillingAddress, CardSource, PaymentGateway};
+use jobs::JobOutbox;
 use jobs::kinds::ReservationRelease;
-use jobs::kinds::commerce::charge::{self, CardToCharge, Charged};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -493,6 +494,7 @@ async fn place_order(
     let placed = charge::place_and_charge(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         member.station_id,
         member.user_id,
         &order,

@@ -4,6 +4,7 @@
 //! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`), and the
 //! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
 
+use app::commerce::charge::{self, ChargeError};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use chrono::Utc;
@@ -15,9 +16,8 @@ use domain::infra::payments::sandbox::{CardDetails, PixPayment, Sandbox};
 use domain::infra::payments::{
     GatewayError, InstallmentOption, PaymentGateway, installments, record_event,
 };
-use jobs::Enqueue;
-use jobs::kinds::commerce::charge::{self, ChargeError};
 use jobs::kinds::{PaymentSync, SandboxDeliver};
+use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -183,6 +183,7 @@ async fn check_payment(
     charge::check_order(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         &state.config.public_url,
         order_id,
         state.config.payment_read_reuse_seconds,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
 
-use domain::commerce::refunds::{self, Applied, RefundError, RefundRequest, Requested};
+use domain::commerce::refunds::{self, RefundError, RefundRequest, Requested};
 use domain::infra::payments::{GatewayError, PaymentGateway, RefundStatus};
 use domain::staff::{self, Action, AuditRecord, Scope};
 
@@ -88,22 +88,6 @@ impl OrderRefund {
         .push(tx)
         .await
     }
-}
-
-/// A refund the bank started (MED) on a card or PIX payment part, applied on the caller's
-/// transaction (the payment webhook's): see `commerce::refunds::apply_bank_refund`; the
-/// credits it owes are enqueued on the same transaction. Pass the charge's refunded total
-/// as the provider reports it: calling again with the same total changes nothing.
-pub async fn apply_bank_refund(
-    tx: &mut PgConnection,
-    payment_id: i64,
-    charge_refunded_cents: i64,
-) -> Result<Option<Applied>, RefundError> {
-    let applied = refunds::apply_bank_refund(tx, payment_id, charge_refunded_cents).await?;
-    if let Some(applied) = &applied {
-        PointsCredit::enqueue_all(tx, applied.credits.clone()).await?;
-    }
-    Ok(applied)
 }
 
 const NOT_REFUNDED: &str = "O estorno não pôde ser concluído; nova tentativa em breve.";

@@ -78,7 +78,7 @@ impl PointsCredit {
     }
 
     /// [`Self::enqueue`], and whether the call queued anything: a new job or a re-armed one.
-    async fn enqueue_counted(
+    pub(crate) async fn enqueue_counted(
         tx: &mut PgConnection,
         credit: Credit,
     ) -> sqlx::Result<(Enqueued, bool)> {
@@ -123,19 +123,6 @@ impl PointsCredit {
             Self::enqueue(tx, credit).await?;
         }
         Ok(())
-    }
-
-    /// Enqueues the credit of a participation just recorded (or found again), on its
-    /// transaction, keyed by the participation: however often it is enqueued, it pays once.
-    /// `None` when the activity pays no points.
-    pub async fn for_participation(
-        tx: &mut PgConnection,
-        participation_id: i64,
-    ) -> sqlx::Result<Option<Enqueued>> {
-        match rewards::on_participation(&mut *tx, participation_id).await? {
-            Some(credit) => Ok(Some(Self::enqueue(tx, credit).await?)),
-            None => Ok(None),
-        }
     }
 }
 
