@@ -10,6 +10,7 @@ use sqlx::PgConnection;
 
 use domain::accounts::change::Mail;
 use domain::commerce::payment::ChargePart;
+use domain::commerce::refunds::Requested;
 use domain::wallet::ledger::Credit;
 
 /// The job an effect is queued as.
@@ -85,6 +86,20 @@ pub trait Outbox: Sync {
         tx: &mut PgConnection,
         part: &ChargePart,
         at: DateTime<Utc>,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
+    /// Reads a charge again at the provider and applies what it says (a webhook named it).
+    fn sync_payment(
+        &self,
+        tx: &mut PgConnection,
+        charge_id: &str,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
+    /// Makes a refund staff asked for (`commerce::refunds::make`), once per refund.
+    fn make_refund(
+        &self,
+        tx: &mut PgConnection,
+        requested: &Requested,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 
     /// Writes a credit lot into a member's wallet, once per credit key.

@@ -7,12 +7,13 @@ use sqlx::PgConnection;
 use app::Queued;
 use domain::accounts::change::Mail;
 use domain::commerce::payment::ChargePart;
+use domain::commerce::refunds::Requested;
 use domain::wallet::ledger::Credit;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
-    LuckyNumbersGrant, MailSend, OrderConfirm, PaymentSync, PixExpire, PointsCredit, ReceiptPdf,
-    ReservationRelease, TrophiesGrant, VoucherPdf,
+    LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire, PointsCredit,
+    ReceiptPdf, ReservationRelease, TrophiesGrant, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -109,6 +110,18 @@ impl app::Outbox for JobOutbox {
         at: DateTime<Utc>,
     ) -> sqlx::Result<Queued> {
         PaymentSync::recover(tx, part, at).await.map(queued)
+    }
+
+    async fn sync_payment(&self, tx: &mut PgConnection, charge_id: &str) -> sqlx::Result<Queued> {
+        PaymentSync::for_charge(tx, charge_id).await.map(queued)
+    }
+
+    async fn make_refund(
+        &self,
+        tx: &mut PgConnection,
+        requested: &Requested,
+    ) -> sqlx::Result<Queued> {
+        OrderRefund::enqueue(tx, requested).await.map(queued)
     }
 
     async fn credit_points(&self, tx: &mut PgConnection, credit: Credit) -> sqlx::Result<Queued> {

@@ -12,7 +12,9 @@ use domain::accounts::change::Mail;
 use domain::commerce::CommerceError;
 use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
-use domain::infra::payments::{BillingAddress, CardSource, Gateway, GatewayError, PaymentGateway};
+use domain::infra::payments::{
+    BillingAddress, CardSource, Gateway, GatewayError, PaymentGateway, WebhookEvent, record_event,
+};
 
 use super::after_paid;
 use crate::outbox::Outbox;
@@ -397,6 +399,23 @@ pub async fn recover_part(
         }
         (None, Method::Pix) => Ok(None),
     }
+}
+
+/// A verified webhook event, recorded once with the `payment.sync` of the charge it names
+/// (a webhook's body is never trusted: the charge is read again at the provider). `false`
+/// when the event was seen before.
+pub async fn receive_event(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    event: &WebhookEvent,
+) -> sqlx::Result<bool> {
+    let mut tx = db.begin().await?;
+    let new = record_event(&mut tx, event, Utc::now()).await?;
+    if new && let Some(charge_id) = &event.charge_id {
+        outbox.sync_payment(&mut tx, charge_id).await?;
+    }
+    tx.commit().await?;
+    Ok(new)
 }
 
 /// Schedules the recovery look at a part, on the transaction that placed its order.

@@ -1,10 +1,16 @@
-//! The shop's use cases: placing an order and charging its card or PIX part, applying what
-//! the provider says of a charge (`charge`), confirming a paid order (`fulfilment`), and
-//! undoing a refund the bank made (`refunds`).
+//! The shop's use cases: the cart (`cart`), the hold a checkout keeps and its coupon
+//! (`checkout`), placing an order and charging its card or PIX part, applying what the
+//! provider says of a charge and receiving its webhook (`charge`), confirming a paid order
+//! (`fulfilment`), its vouchers (`vouchers`), its handover and PDFs (`orders`), and refunds,
+//! staff's and the bank's (`refunds`).
 
+pub mod cart;
 pub mod charge;
+pub mod checkout;
 pub mod fulfilment;
+pub mod orders;
 pub mod refunds;
+pub mod vouchers;
 
 use sqlx::PgConnection;
 

@@ -4,6 +4,7 @@
 //! part left pending for the gateway).
 
 use app::commerce::charge::{self, CardToCharge, Charged};
+use app::commerce::checkout;
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::commerce::ORDER_NOT_FOUND;
@@ -16,7 +17,6 @@ use domain::commerce::totals::Totals;
 use domain::infra::payments::sandbox::CardDetails;
 use domain::infra::payments::{BillingAddress, CardSource, PaymentGateway};
 use jobs::JobOutbox;
-use jobs::kinds::ReservationRelease;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -95,8 +95,9 @@ async fn confirm_cart(
             quantity,
         })
         .collect();
-    let (mut tx, held) = hold::confirm_cart_held_for(
+    let held = checkout::hold_cart(
         &state.db,
+        &JobOutbox,
         member.station_id,
         member.user_id,
         wanted,
@@ -104,15 +105,6 @@ async fn confirm_cart(
     )
     .await
     .map_err(commerce_error)?;
-    ReservationRelease::schedule(
-        &mut tx,
-        member.station_id,
-        member.user_id,
-        held.checkout_id,
-        held.expires_at,
-    )
-    .await?;
-    tx.commit().await?;
     Ok(Json(Reserved {
         checkout_id: held.checkout_id,
         reserve_time: seconds_left(held.expires_at),
@@ -149,16 +141,14 @@ async fn apply_coupon(
     Json(request): Json<ApplyCoupon>,
 ) -> ApiResult<Json<CouponApplied>> {
     own_body(member, Some(&request.user_id))?;
-    let mut tx = state.db.begin().await?;
-    let applied = hold::apply_coupon(
-        &mut tx,
+    let applied = checkout::apply_coupon(
+        &state.db,
         member.station_id,
         member.user_id,
         &request.coupon_code,
     )
     .await
     .map_err(commerce_error)?;
-    tx.commit().await?;
     Ok(Json(applied))
 }
 
@@ -192,11 +182,9 @@ async fn remove_coupon(
     Json(request): Json<RemoveCoupon>,
 ) -> ApiResult<Json<Totals>> {
     own_body(member, Some(&request.user_id))?;
-    let mut tx = state.db.begin().await?;
-    let totals = hold::remove_coupon(&mut tx, member.user_id)
+    let totals = checkout::remove_coupon(&state.db, member.user_id)
         .await
         .map_err(commerce_error)?;
-    tx.commit().await?;
     Ok(Json(totals))
 }
 

@@ -7,16 +7,13 @@
 use app::commerce::charge::{self, ChargeError};
 use axum::extract::State;
 use axum::http::HeaderMap;
-use chrono::Utc;
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards::{self, SavedCard};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
 use domain::infra::payments::sandbox::{CardDetails, PixPayment, Sandbox};
-use domain::infra::payments::{
-    GatewayError, InstallmentOption, PaymentGateway, installments, record_event,
-};
-use jobs::kinds::{PaymentSync, SandboxDeliver};
+use domain::infra::payments::{GatewayError, InstallmentOption, PaymentGateway, installments};
+use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -116,12 +113,7 @@ async fn webhook(
         }
         Ok(_) | Err(_) => return Err(ApiError::BadRequest("Aviso de pagamento ilegível.".into())),
     };
-    let mut tx = state.db.begin().await?;
-    let new = record_event(&mut tx, &event, Utc::now()).await?;
-    if new && let Some(charge_id) = &event.charge_id {
-        PaymentSync::for_charge(&mut tx, charge_id).await?;
-    }
-    tx.commit().await?;
+    let new = charge::receive_event(&state.db, &JobOutbox, &event).await?;
     Ok(Json(Received {
         received: true,
         duplicate: !new,
