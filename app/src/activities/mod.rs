@@ -1,8 +1,16 @@
-//! The activities' use cases: what every participation earns, wherever it is recorded.
+//! The activities' use cases: recording a participation (`participation`) and what every
+//! participation earns, wherever it is recorded ([`after_participation`]); quiz and survey
+//! answers (`research`), video watches (`videos`), invitations and share visits.
+
+pub mod invitations;
+pub mod participation;
+pub mod research;
+pub mod sharing;
+pub mod videos;
 
 use sqlx::PgConnection;
 
-use domain::activities::{lucky_numbers, participation};
+use domain::activities::lucky_numbers;
 use domain::wallet::rewards;
 
 use crate::outbox::{Outbox, Queued};
@@ -18,7 +26,8 @@ pub async fn after_participation(
     tx: &mut PgConnection,
     participation_id: i64,
 ) -> sqlx::Result<Option<Queued>> {
-    let (user_id, station_id) = participation::owner(&mut *tx, participation_id).await?;
+    let (user_id, station_id) =
+        domain::activities::participation::owner(&mut *tx, participation_id).await?;
     outbox
         .grant_trophies(&mut *tx, station_id, user_id, participation_id)
         .await?;

@@ -121,9 +121,9 @@ async fn send(
     emails: Vec<InviteAddress>,
 ) -> ApiResult<(StatusCode, Json<InvitationSent>)> {
     let emails: Vec<String> = emails.into_iter().map(InviteAddress::into_text).collect();
-    let mut tx = state.db.begin().await?;
-    let sent = invitations::send(
-        &mut tx,
+    let sent = app::activities::invitations::send(
+        &state.db,
+        &JobOutbox,
         &state.config.public_url,
         state.config.signing_key.expose(),
         Invitation {
@@ -139,8 +139,6 @@ async fn send(
         NotSent::Refused(refused) => actions::refused(refused),
         other => ApiError::Invalid(other.messages()),
     })?;
-    app::mail::send(&JobOutbox, &mut tx, sent.mails).await?;
-    tx.commit().await?;
     tracing::info!(
         user_id = member.user_id,
         action_id,

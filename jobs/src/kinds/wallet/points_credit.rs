@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use domain::activities::sharing::Visit;
 use domain::wallet::ledger::{self, Credit, LedgerError, SourceKind};
-use domain::wallet::rewards;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
@@ -115,14 +113,6 @@ impl PointsCredit {
             }
         }
         Ok(queued)
-    }
-
-    /// Enqueues the sharer's credit for a visit just recorded as new, on its transaction.
-    pub async fn for_share_visit(tx: &mut PgConnection, visit: &Visit<'_>) -> sqlx::Result<()> {
-        if let Some(credit) = rewards::on_share_visit(&mut *tx, visit).await? {
-            Self::enqueue(tx, credit).await?;
-        }
-        Ok(())
     }
 }
 
