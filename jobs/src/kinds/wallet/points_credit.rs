@@ -103,17 +103,6 @@ impl PointsCredit {
         }
         Ok((enqueued, rearmed))
     }
-
-    /// Enqueues each credit; answers how many jobs this call queued (new or re-armed).
-    pub async fn enqueue_all(tx: &mut PgConnection, credits: Vec<Credit>) -> sqlx::Result<usize> {
-        let mut queued = 0;
-        for credit in credits {
-            if Self::enqueue_counted(&mut *tx, credit).await?.1 {
-                queued += 1;
-            }
-        }
-        Ok(queued)
-    }
 }
 
 const NOT_CREDITED: &str = "Os pontos não puderam ser creditados.";
