@@ -1681,10 +1681,11 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
 
 #[sqlx::test(migrator = "schema::MIGRATOR")]
 async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
+    use app::commerce::charge;
     use domain::commerce::gateway::CardSource;
     use domain::commerce::orders::{self, Method, PlaceOrder};
     use domain::commerce::payment;
-    use jobs::kinds::commerce::charge;
+    use jobs::JobOutbox;
 
     let shop = shop(&db, 10).await;
     let hold = send(
@@ -1743,7 +1744,7 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     )
     .await
     .expect("source");
-    charge::schedule_recovery(&mut tx, &part)
+    charge::schedule_recovery(&JobOutbox, &mut tx, &part)
         .await
         .expect("recovery");
     tx.commit().await.expect("commit");
@@ -1776,7 +1777,7 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
         "Pagamento confirmado"
     );
     let gateway = Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway");
-    let again = charge::charge_order(&db, &gateway, placed.order_id)
+    let again = charge::charge_order(&db, &gateway, &JobOutbox, placed.order_id)
         .await
         .expect("retry");
     assert_eq!(again, charge::Charged::Paid);
@@ -2035,9 +2036,10 @@ async fn a_charge_just_read_is_not_read_again_for_a_few_seconds(db: PgPool) {
     // The webhook's job (`payment.sync`) reads the charge whatever the window (an event says
     // it changed), and a check right after it answers what that read found.
     shop.age_reads(order_id(&order)).await;
-    jobs::kinds::commerce::charge::sync_charge(
+    app::commerce::charge::sync_charge(
         &db,
         &Gateway::Sandbox(shop.sandbox.clone()),
+        &jobs::JobOutbox,
         "http://127.0.0.1:8080",
         &charge,
     )

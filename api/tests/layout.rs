@@ -1,6 +1,7 @@
-//! The layout's rule (docs/layout.md): business SQL lives in `domain/src/<area>/` (and the
-//! job platform's own SQL in `jobs/`), never in route handlers or in the job kinds of a
-//! business area, which call the area's functions instead.
+//! The layout's rules (docs/layout.md): business SQL lives in `domain/src/<area>/` (and the
+//! job platform's own SQL in `jobs/`), never in route handlers, use cases (`app`) or the job
+//! kinds of a business area, which call the area's functions instead; and the use cases
+//! know no job runner and no HTTP.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,7 @@ fn handlers_and_business_job_kinds_hold_no_sql() {
     let mut files = Vec::new();
     rust_files(&root.join("api/src/routes"), &mut files);
     rust_files(&root.join("jobs/src/kinds"), &mut files);
+    rust_files(&root.join("app/src"), &mut files);
     assert!(files.len() > 20, "found only {files:?}");
 
     let mut offenders = Vec::new();
@@ -67,4 +69,22 @@ fn handlers_and_business_job_kinds_hold_no_sql() {
         "SQL belongs in domain/src/<area>/, called from here:\n{}",
         offenders.join("\n")
     );
+}
+
+#[test]
+fn use_cases_depend_on_no_job_runner_and_no_http() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root");
+    let manifest = fs::read_to_string(root.join("app/Cargo.toml")).expect("app's manifest");
+    let dependencies: Vec<&str> = manifest
+        .lines()
+        .filter_map(|line| line.split(['.', ' ', '=']).next())
+        .collect();
+    for forbidden in ["jobs", "apalis", "apalis-core", "apalis-postgres", "axum"] {
+        assert!(
+            !dependencies.contains(&forbidden),
+            "app depends on {forbidden}: the job platform implements app's Outbox, not the other way"
+        );
+    }
 }

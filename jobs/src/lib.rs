@@ -14,8 +14,10 @@ pub mod enqueue;
 pub mod fleet;
 pub mod job;
 pub mod kinds;
+pub mod outbox;
 pub mod state;
 
 pub use enqueue::{Enqueue, Enqueued, Owner};
 pub use job::{Backoff, Effect, Job, JobContext, JobError, Outcome, Services};
+pub use outbox::JobOutbox;
 pub use state::{JobState, JobView};

@@ -13,9 +13,9 @@ use domain::commerce::refunds::{self, RefundRequest};
 use domain::commerce::{checkout, fulfilment};
 use domain::staff::Scope;
 use domain::wallet::ledger::{self, Credit, SourceKind};
-use jobs::JobState;
 use jobs::enqueue::Enqueue;
 use jobs::kinds::{OrderConfirm, OrderRefund};
+use jobs::{JobOutbox, JobState};
 use sqlx::PgPool;
 
 struct Shop {
@@ -339,8 +339,9 @@ async fn a_partial_refund_reverses_exactly_the_refunded_lines_cashback_once(db: 
 
     // Both mugs back: R$ 40,00 to the wallet (the order was paid with it), the mug line's
     // cashback reversed, the voucher line's kept.
-    let queued = OrderRefund::request(
+    let queued = app::commerce::refunds::request(
         &db,
+        &JobOutbox,
         shop.staff_id,
         Scope::Station(shop.station_id),
         order_id,
@@ -473,8 +474,9 @@ async fn a_partial_refund_gives_back_what_the_units_cost_after_the_coupon(db: Pg
         "the coupon took its share of the mugs: {net} of {list_price}"
     );
 
-    let queued = OrderRefund::request(
+    let queued = app::commerce::refunds::request(
         &db,
+        &JobOutbox,
         shop.staff_id,
         Scope::Station(shop.station_id),
         placed.order_id,
@@ -534,8 +536,9 @@ async fn refunds_asked_at_once_never_refund_a_unit_twice(db: PgPool) {
         let lines = (i % 2 == 0).then(|| vec![(mug_line, 1)]);
         let (staff_id, station_id) = (shop.staff_id, shop.station_id);
         asks.push(tokio::spawn(async move {
-            OrderRefund::request(
+            app::commerce::refunds::request(
                 &db,
+                &JobOutbox,
                 staff_id,
                 Scope::Station(station_id),
                 order_id,
@@ -616,8 +619,9 @@ async fn a_refund_applied_before_the_confirmation_leaves_nothing_owed_for_its_un
     // The refund of one ticket is asked and applied while order.confirm has not run yet
     // (its queue is busy, say): no vouchers, no cashback exist yet.
     let fleet = start_fleet(&db);
-    let queued = OrderRefund::request(
+    let queued = app::commerce::refunds::request(
         &db,
+        &JobOutbox,
         shop.staff_id,
         Scope::Station(shop.station_id),
         order_id,

@@ -9,7 +9,7 @@ use common::{start_fleet, wait_for_state};
 use domain::wallet::ledger::{self, Balance, Credit, SourceKind};
 use domain::wallet::rules;
 use jobs::kinds::PointsCredit;
-use jobs::{Enqueue, JobState};
+use jobs::{Enqueue, JobOutbox, JobState};
 use serde_json::json;
 use sqlx::PgPool;
 
@@ -235,7 +235,7 @@ async fn enqueueing_a_credit_whose_job_failed_for_good_or_was_cancelled_re_arms_
     // The same credits owed again (user-earn-points, a confirmation replayed) put the jobs
     // back in their queue, in the caller's transaction.
     let mut tx = db.begin().await.expect("tx");
-    let queued = PointsCredit::enqueue_all(&mut tx, vec![signup.clone(), refund.clone()])
+    let queued = app::wallet::credit_all(&JobOutbox, &mut tx, vec![signup.clone(), refund.clone()])
         .await
         .expect("enqueue");
     tx.commit().await.expect("commit");
@@ -270,7 +270,7 @@ async fn enqueueing_a_credit_whose_job_failed_for_good_or_was_cancelled_re_arms_
 
     // Owed again once written: nothing to re-arm, nothing more credited.
     let mut tx = db.begin().await.expect("tx");
-    let queued = PointsCredit::enqueue_all(&mut tx, vec![signup, refund])
+    let queued = app::wallet::credit_all(&JobOutbox, &mut tx, vec![signup, refund])
         .await
         .expect("enqueue");
     tx.commit().await.expect("commit");

@@ -1,6 +1,9 @@
 //! Every job kind, one module each, grouped by the business area that owns it (the same
-//! names as `domain/src/`), and the schedules that enqueue some of them. A new kind is a
-//! module in its area's folder plus its type in the `kinds!` list below.
+//! names as `domain/src/` and `app/src/`), and the schedules that enqueue some of them. A
+//! kind is its payload, queue and limits, and a handler that calls the area's use case
+//! (`app`) or rule (`domain`) and says whether a failure is worth retrying; the use cases
+//! ask for kinds through [`crate::JobOutbox`]. A new kind is a module in its area's folder
+//! plus its type in the `kinds!` list below.
 //!
 //! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
 //! delivery work any area asks for (e-mail), as `domain::infra` does.

@@ -5,8 +5,7 @@
 //! queues the jobs it hands back ([`queue`]) on that transaction before committing.
 
 use domain::accounts::change::{AccountError, FollowUp};
-use jobs::Enqueue;
-use jobs::kinds::{MailSend, PointsCredit};
+use jobs::JobOutbox;
 use sqlx::PgConnection;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -51,16 +50,5 @@ impl From<AccountError> for ApiError {
 /// Queues what a change needs on the change's transaction: its e-mails (`mail.send`) and
 /// credits (`points.credit`). Answers the e-mails' job ids.
 async fn queue(tx: &mut PgConnection, follow_up: FollowUp) -> ApiResult<Vec<String>> {
-    let mut mail_jobs = Vec::with_capacity(follow_up.mails.len());
-    for mail in follow_up.mails {
-        let (kind, id) = mail.about;
-        let job = Enqueue::new(MailSend::new(mail.mail))
-            .owner(mail.station_id, Some(mail.user_id))
-            .about(kind, id)
-            .push(&mut *tx)
-            .await?;
-        mail_jobs.push(job.id);
-    }
-    PointsCredit::enqueue_all(tx, follow_up.credits).await?;
-    Ok(mail_jobs)
+    Ok(app::accounts::follow_up(&JobOutbox, tx, follow_up).await?)
 }

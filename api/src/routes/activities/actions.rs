@@ -2,13 +2,14 @@
 //! one activity, the name search, and `POST /raw-content-participation`, which records a
 //! raw content view through the participation rules and queues its credit with it.
 
+use app::activities::participation::Taken;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
 use domain::activities::participation::{self, Participated, Refused};
 use domain::shared::validate;
-use jobs::kinds::activities::after_participation;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -270,9 +271,9 @@ async fn take_part(
     action_id: i64,
     type_id: i16,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
-    let mut tx = state.db.begin().await?;
-    let taken = participation::take_part(
-        &mut tx,
+    let taken = app::activities::participation::take_part(
+        &state.db,
+        &JobOutbox,
         member.user_id,
         member.station_id,
         action_id,
@@ -281,19 +282,18 @@ async fn take_part(
     )
     .await?
     .map_err(refused)?;
-    participated(tx, &member, taken, type_id).await
+    Ok(participated(&member, taken, type_id))
 }
 
-/// Ends a call that took part: queues what the participation earns (when this call
-/// recorded it) on its transaction, commits, and answers 201, or 200 for an earlier call's.
-pub(super) async fn participated(
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+/// Answers a call that took part: 201, or 200 for an earlier call's participation.
+pub(super) fn participated(
     member: &Member,
-    taken: Participated,
+    Taken {
+        taken,
+        credit_job: job,
+    }: Taken<Participated>,
     type_id: i16,
-) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
-    let job = after_participation(&mut tx, taken.participation_id).await?;
-    tx.commit().await?;
+) -> (StatusCode, Json<ParticipationRecorded>) {
     let status = if taken.created {
         tracing::info!(
             user_id = member.user_id,
@@ -306,7 +306,7 @@ pub(super) async fn participated(
     } else {
         StatusCode::OK
     };
-    Ok((
+    (
         status,
         Json(ParticipationRecorded {
             recorded: taken.created,
@@ -314,9 +314,9 @@ pub(super) async fn participated(
             action_id: taken.action_id,
             points: taken.points,
             cashback: taken.cashback,
-            job_id: job.map(|job| job.id),
+            job_id: job.map(|job| job.job_id),
         }),
-    ))
+    )
 }
 
 /// Records the caller's view of a raw content activity (type 16)

@@ -1,12 +1,13 @@
 //! `POST /user-donates` (spec 001, type 20): the member donates part of the wallet to a
 //! donation activity; the donation is the participation, and earns the activity's points.
 
+use app::activities::participation::{self, Taken};
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::activities::donation::{self, NotDonated};
+use domain::activities::donation::NotDonated;
 use domain::shared::money::parse_reais;
-use jobs::kinds::activities::after_participation;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -75,9 +76,12 @@ async fn donate(
         _ => None,
     }
     .ok_or_else(|| ApiError::invalid(AMOUNT_INVALID))?;
-    let mut tx = state.db.begin().await?;
-    let donated = donation::donate(
-        &mut tx,
+    let Taken {
+        taken: donated,
+        credit_job: job,
+    } = participation::donate(
+        &state.db,
+        &JobOutbox,
         member.user_id,
         member.station_id,
         request.action_id,
@@ -90,8 +94,6 @@ async fn donate(
         NotDonated::Refused(refused) => actions::refused(refused),
         other => ApiError::invalid(other.message()),
     })?;
-    let job = after_participation(&mut tx, donated.participation_id).await?;
-    tx.commit().await?;
     tracing::info!(
         user_id = member.user_id,
         action_id = donated.action_id,
@@ -106,7 +108,7 @@ async fn donate(
             amount: donated.amount_cents,
             points: donated.points,
             cashback: donated.cashback,
-            job_id: job.map(|job| job.id),
+            job_id: job.map(|job| job.job_id),
         }),
     ))
 }

@@ -8,8 +8,7 @@ use axum::http::StatusCode;
 use chrono::Utc;
 use domain::Config;
 use domain::activities::invitations::{self, Invitation, MemberInvitation, NotSent};
-use jobs::Enqueue;
-use jobs::kinds::MailSend;
+use jobs::JobOutbox;
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -123,9 +122,9 @@ async fn send(
     emails: Vec<InviteAddress>,
 ) -> ApiResult<(StatusCode, Json<InvitationSent>)> {
     let emails: Vec<String> = emails.into_iter().map(InviteAddress::into_text).collect();
-    let mut tx = state.db.begin().await?;
-    let sent = invitations::send(
-        &mut tx,
+    let sent = app::activities::invitations::send(
+        &state.db,
+        &JobOutbox,
         &state.config.public_url,
         state.config.signing_key.expose_secret(),
         Invitation {
@@ -141,15 +140,6 @@ async fn send(
         NotSent::Refused(refused) => actions::refused(refused),
         other => ApiError::Invalid(other.messages()),
     })?;
-    for mail in sent.mails {
-        let (kind, id) = mail.about;
-        Enqueue::new(MailSend::new(mail.mail))
-            .owner(mail.station_id, Some(mail.user_id))
-            .about(kind, id)
-            .push(&mut tx)
-            .await?;
-    }
-    tx.commit().await?;
     tracing::info!(
         user_id = member.user_id,
         action_id,

@@ -2,16 +2,17 @@
 //! surveys"): the research without its key, answers saved one by one (a quiz's judged),
 //! file answers, the submissions with their credit, the poll's results and the quiz list.
 
+use app::activities::participation;
+use app::activities::research::{self as answers, Answering, FileSent};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::research::{
-    self, AnswerState, Form, Given, GivenFile, NoResults, NotSaved, NotSubmitted, PollResults,
-    QuizCard, Research, ResearchResult, Submission,
+    self, AnswerState, Form, Given, NoResults, NotSaved, NotSubmitted, PollResults, QuizCard,
+    Research, ResearchResult, Submission,
 };
-use domain::infra::objects::Objects;
 use domain::infra::uploads::{self, FILE_INVALID};
-use jobs::kinds::activities::after_participation;
+use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -122,19 +123,14 @@ async fn save_answer(
     Path((id, question_id)): Path<(i64, i64)>,
     Json(answer): Json<AnswerRequest>,
 ) -> ApiResult<Json<AnswerState>> {
-    let mut tx = state.db.begin().await?;
-    let saved = research::save_answer(
-        &mut tx,
-        member.user_id,
-        member.station_id,
-        id,
-        question_id,
+    let saved = answers::save_answer(
+        &state.db,
+        answering(member, id, question_id),
         &answer.into(),
         Utc::now(),
     )
     .await?
     .map_err(not_saved)?;
-    tx.commit().await?;
     Ok(Json(saved))
 }
 
@@ -174,54 +170,29 @@ async fn save_file_answer(
     Multipart(multipart): Multipart,
 ) -> ApiResult<Json<AnswerState>> {
     // The rules first, so a member who may not answer stores nothing.
-    let question = {
-        let mut check = state.db.begin().await?;
-        let found = research::file_question(
-            &mut check,
-            member.user_id,
-            member.station_id,
-            id,
-            question_id,
-            Utc::now(),
-        )
-        .await?;
-        check.rollback().await?;
-        found.map_err(not_saved)?
-    };
+    let question =
+        answers::file_question(&state.db, answering(member, id, question_id), Utc::now())
+            .await?
+            .map_err(not_saved)?;
     let (bytes, name) = upload_form::read_file(multipart, research::MAX_FILE_BYTES).await?;
     let name = name.chars().take(200).collect();
     let kind = uploads::kind_of(&bytes)
         .filter(|kind| question.accepts(*kind))
         .ok_or_else(|| ApiError::invalid(FILE_INVALID))?;
-    let key = Objects::new_private_key("research-answers", kind.extension());
-    state.objects.put(&key, bytes).await?;
-    let mut tx = state.db.begin().await?;
-    let file = GivenFile {
-        key: key.clone(),
+    let sent = FileSent {
+        bytes,
         name,
+        extension: kind.extension(),
     };
-    let saved = research::save_file(
-        &mut tx,
-        member.user_id,
-        member.station_id,
-        id,
-        question_id,
-        &file,
+    let answer = answers::save_file(
+        &state.db,
+        &state.objects,
+        answering(member, id, question_id),
+        sent,
         Utc::now(),
     )
-    .await?;
-    let (answer, replaced) = match saved {
-        Ok(saved) => saved,
-        Err(not) => {
-            drop(tx);
-            delete_quietly(&state, &key).await;
-            return Err(not_saved(not));
-        }
-    };
-    tx.commit().await?;
-    if let Some(replaced) = replaced {
-        delete_quietly(&state, &replaced).await;
-    }
+    .await?
+    .map_err(not_saved)?;
     Ok(Json(answer))
 }
 
@@ -259,29 +230,24 @@ async fn save_uploaded_file_answer(
     Path((id, question_id)): Path<(i64, i64)>,
     Json(request): Json<UploadedFileAnswer>,
 ) -> ApiResult<Json<AnswerState>> {
-    let mut tx = state.db.begin().await?;
-    let (answer, replaced) = research::save_uploaded_file(
-        &mut tx,
-        member.user_id,
-        member.station_id,
-        id,
-        question_id,
+    let answer = answers::save_uploaded_file(
+        &state.db,
+        &state.objects,
+        answering(member, id, question_id),
         request.path.trim(),
         Utc::now(),
     )
     .await?
     .map_err(not_saved)?;
-    tx.commit().await?;
-    if let Some(replaced) = replaced {
-        delete_quietly(&state, &replaced).await;
-    }
     Ok(Json(answer))
 }
 
-/// An orphaned file costs storage, not correctness: a failed delete is logged.
-async fn delete_quietly(state: &AppState, key: &str) {
-    if let Err(err) = state.objects.delete(key).await {
-        tracing::warn!(error = %err, key, "research answer file not deleted");
+fn answering(member: Member, research_id: i64, question_id: i64) -> Answering {
+    Answering {
+        user_id: member.user_id,
+        station_id: member.station_id,
+        research_id,
+        question_id,
     }
 }
 
@@ -334,9 +300,9 @@ async fn submit(
             })
             .collect(),
     };
-    let mut tx = state.db.begin().await?;
-    let mut result = research::submit(
-        &mut tx,
+    let result = participation::submit_research(
+        &state.db,
+        &JobOutbox,
         member.user_id,
         member.station_id,
         form,
@@ -352,11 +318,6 @@ async fn submit(
     if !result.recorded {
         return Ok((StatusCode::OK, Json(result)));
     }
-    if let Some(participation_id) = result.participation_id {
-        let job = after_participation(&mut tx, participation_id).await?;
-        result.job_id = job.map(|job| job.id);
-    }
-    tx.commit().await?;
     tracing::info!(
         user_id = member.user_id,
         research_id = result.research_id,

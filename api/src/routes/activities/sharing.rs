@@ -84,12 +84,8 @@ async fn validate_sharing(
     if let Some(visitor) = Visitor::of(signing_key, visit.user_id, &opener) {
         let visit_row = visitor.visit(&action);
         // The sharer's credit is queued with the visit that earns it.
-        let mut tx = state.db.begin().await?;
-        let recorded = sharing::record_visit(&mut *tx, &visit_row).await?;
-        if recorded {
-            jobs::kinds::PointsCredit::for_share_visit(&mut tx, &visit_row).await?;
-        }
-        tx.commit().await?;
+        let recorded =
+            app::activities::sharing::record_visit(&state.db, &jobs::JobOutbox, &visit_row).await?;
         if recorded {
             tracing::info!(
                 action_id = action.id,

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::video_views::{self, NotViewed, UserVideo, WatchReport};
+use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -52,9 +53,8 @@ async fn record_report(
     video_id: i64,
     check: VideoCheck,
 ) -> ApiResult<Json<UserVideo>> {
-    let mut tx = state.db.begin().await?;
-    let view = video_views::report(
-        &mut tx,
+    let view = app::activities::videos::report(
+        &state.db,
         member.user_id,
         member.station_id,
         video_id,
@@ -64,7 +64,6 @@ async fn record_report(
     )
     .await?
     .map_err(not_viewed)?;
-    tx.commit().await?;
     Ok(Json(view))
 }
 
@@ -126,9 +125,9 @@ async fn take_playlist(
     member: Member,
     action_id: i64,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
-    let mut tx = state.db.begin().await?;
-    let taken = video_views::take_playlist(
-        &mut tx,
+    let taken = app::activities::participation::take_playlist(
+        &state.db,
+        &JobOutbox,
         member.user_id,
         member.station_id,
         action_id,
@@ -136,7 +135,11 @@ async fn take_playlist(
     )
     .await?
     .map_err(not_viewed)?;
-    actions::participated(tx, &member, taken, video_views::PLAYLIST_TYPE).await
+    Ok(actions::participated(
+        &member,
+        taken,
+        video_views::PLAYLIST_TYPE,
+    ))
 }
 
 /// Records the caller's participation in a video playlist (type 18)

@@ -105,11 +105,9 @@ async fn add_products(
         .iter()
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
-    let mut tx = state.db.begin().await?;
-    cart::add(&mut tx, member.station_id, member.user_id, &items)
+    app::commerce::cart::add(&state.db, member.station_id, member.user_id, &items)
         .await
         .map_err(commerce_error)?;
-    tx.commit().await?;
     read_cart(&state, member).await
 }
 
@@ -166,11 +164,9 @@ async fn update_cart(
         .iter()
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
-    let mut tx = state.db.begin().await?;
-    cart::update(&mut tx, member.station_id, member.user_id, &items)
+    app::commerce::cart::update(&state.db, member.station_id, member.user_id, &items)
         .await
         .map_err(commerce_error)?;
-    tx.commit().await?;
     read_cart(&state, member).await
 }
 

@@ -4,6 +4,8 @@
 //! part left pending for the gateway).
 
 use ::payments::sandbox::CardDetails;
+use app::commerce::charge::{self, CardToCharge, Charged};
+use app::commerce::checkout;
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::commerce::ORDER_NOT_FOUND;
@@ -14,8 +16,7 @@ use domain::commerce::gateway::{BillingAddress, CardSource, PaymentGateway};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::orders::{DeliveryChoice, Method, PlaceOrder};
 use domain::commerce::totals::Totals;
-use jobs::kinds::ReservationRelease;
-use jobs::kinds::commerce::charge::{self, CardToCharge, Charged};
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -94,8 +95,9 @@ async fn confirm_cart(
             quantity,
         })
         .collect();
-    let (mut tx, held) = hold::confirm_cart_held_for(
+    let held = checkout::hold_cart(
         &state.db,
+        &JobOutbox,
         member.station_id,
         member.user_id,
         wanted,
@@ -103,15 +105,6 @@ async fn confirm_cart(
     )
     .await
     .map_err(commerce_error)?;
-    ReservationRelease::schedule(
-        &mut tx,
-        member.station_id,
-        member.user_id,
-        held.checkout_id,
-        held.expires_at,
-    )
-    .await?;
-    tx.commit().await?;
     Ok(Json(Reserved {
         checkout_id: held.checkout_id,
         reserve_time: seconds_left(held.expires_at),
@@ -148,16 +141,14 @@ async fn apply_coupon(
     Json(request): Json<ApplyCoupon>,
 ) -> ApiResult<Json<CouponApplied>> {
     own_body(member, Some(&request.user_id))?;
-    let mut tx = state.db.begin().await?;
-    let applied = hold::apply_coupon(
-        &mut tx,
+    let applied = checkout::apply_coupon(
+        &state.db,
         member.station_id,
         member.user_id,
         &request.coupon_code,
     )
     .await
     .map_err(commerce_error)?;
-    tx.commit().await?;
     Ok(Json(applied))
 }
 
@@ -191,11 +182,9 @@ async fn remove_coupon(
     Json(request): Json<RemoveCoupon>,
 ) -> ApiResult<Json<Totals>> {
     own_body(member, Some(&request.user_id))?;
-    let mut tx = state.db.begin().await?;
-    let totals = hold::remove_coupon(&mut tx, member.user_id)
+    let totals = checkout::remove_coupon(&state.db, member.user_id)
         .await
         .map_err(commerce_error)?;
-    tx.commit().await?;
     Ok(Json(totals))
 }
 
@@ -493,6 +482,7 @@ async fn place_order(
     let placed = charge::place_and_charge(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         member.station_id,
         member.user_id,
         &order,

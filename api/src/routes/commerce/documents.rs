@@ -4,6 +4,7 @@
 //! the web app follows at `GET /api/jobs/{id}` before downloading; an order not paid
 //! answers 409. Another member's order or voucher is refused.
 
+use app::commerce::orders;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::header::{
@@ -13,7 +14,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use domain::commerce::vouchers::{self, VOUCHER_NOT_FOUND};
 use domain::commerce::{ORDER_NOT_FOUND, fulfilment};
-use jobs::kinds::{ReceiptPdf, VoucherPdf};
+use jobs::JobOutbox;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -99,10 +100,15 @@ async fn receipt(
         )
             .into_response());
     }
-    let mut tx = state.db.begin().await?;
-    let job = ReceiptPdf::enqueue(&mut tx, member.station_id, member.user_id, order_id).await?;
-    tx.commit().await?;
-    Ok(making(job.id))
+    let job = orders::make_receipt(
+        &state.db,
+        &JobOutbox,
+        member.station_id,
+        member.user_id,
+        order_id,
+    )
+    .await?;
+    Ok(making(job))
 }
 
 /// One of the caller's vouchers, as a PDF
@@ -133,9 +139,13 @@ async fn voucher_pdf(
     if let Some(key) = &found.pdf_key {
         return stream_pdf(&state, key, &format!("voucher-{}.pdf", found.view.code)).await;
     }
-    let mut tx = state.db.begin().await?;
-    let job =
-        VoucherPdf::enqueue(&mut tx, member.station_id, member.user_id, found.voucher_id).await?;
-    tx.commit().await?;
-    Ok(making(job.id))
+    let job = orders::make_voucher(
+        &state.db,
+        &JobOutbox,
+        member.station_id,
+        member.user_id,
+        found.voucher_id,
+    )
+    .await?;
+    Ok(making(job))
 }

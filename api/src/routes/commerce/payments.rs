@@ -4,20 +4,18 @@
 //! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`), and the
 //! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
 
-use ::payments::record_event;
 use ::payments::sandbox::{CardDetails, PixPayment, Sandbox};
+use app::commerce::charge::{self, ChargeError};
 use axum::extract::State;
 use axum::http::HeaderMap;
-use chrono::Utc;
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards::{self, SavedCard};
 use domain::commerce::gateway::{GatewayError, PaymentGateway};
 use domain::commerce::installments::{self, InstallmentOption};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
-use jobs::Enqueue;
-use jobs::kinds::commerce::charge::{self, ChargeError};
-use jobs::kinds::{PaymentSync, SandboxDeliver};
+use jobs::kinds::SandboxDeliver;
+use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -116,12 +114,7 @@ async fn webhook(
         }
         Ok(_) | Err(_) => return Err(ApiError::BadRequest("Aviso de pagamento ilegível.".into())),
     };
-    let mut tx = state.db.begin().await?;
-    let new = record_event(&mut tx, &event, Utc::now()).await?;
-    if new && let Some(charge_id) = &event.charge_id {
-        PaymentSync::for_charge(&mut tx, charge_id).await?;
-    }
-    tx.commit().await?;
+    let new = charge::receive_event(&state.db, &JobOutbox, &event).await?;
     Ok(Json(Received {
         received: true,
         duplicate: !new,
@@ -183,6 +176,7 @@ async fn check_payment(
     charge::check_order(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         &state.config.public_url,
         order_id,
         state.config.payment_read_reuse_seconds,

@@ -96,11 +96,10 @@ async fn validate(
     member: Member,
     Path(code): Path<String>,
 ) -> ApiResult<Response> {
-    let mut tx = state.db.begin().await?;
-    let outcome = vouchers::validate(&mut tx, member.station_id, member.user_id, &code)
-        .await
-        .map_err(commerce_error)?;
-    tx.commit().await?;
+    let outcome =
+        app::commerce::vouchers::validate(&state.db, member.station_id, member.user_id, &code)
+            .await
+            .map_err(commerce_error)?;
     Ok(match outcome {
         Ok(found) => Json(found.view).into_response(),
         Err(reason) => refused(reason),
@@ -165,10 +164,14 @@ async fn hand_over(
     member: Member,
     Path((code, line_id)): Path<(String, i64)>,
 ) -> ApiResult<Json<OrderCheck>> {
-    let mut tx = state.db.begin().await?;
-    let outcome =
-        order_check::hand_over(&mut tx, member.station_id, member.user_id, &code, line_id).await?;
-    tx.commit().await?;
+    let outcome = app::commerce::orders::hand_over(
+        &state.db,
+        member.station_id,
+        member.user_id,
+        &code,
+        line_id,
+    )
+    .await?;
     outcome.map(Json).map_err(|refused| {
         let text = refused.message();
         match refused {

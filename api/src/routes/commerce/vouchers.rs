@@ -6,7 +6,7 @@
 use axum::extract::State;
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::vouchers::{self, CouponPurchase, NOT_CREATED, NotCreated, VoucherView};
-use jobs::kinds::VoucherPdf;
+use jobs::JobOutbox;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -105,24 +105,18 @@ async fn create_vouchers(
 ) -> ApiResult<Json<Vec<VoucherView>>> {
     own_body(member, body.user_id.as_ref())?;
     let order_id = whole(&body.product_orders).ok_or_else(|| ApiError::invalid(NOT_CREATED))?;
-    let mut tx = state.db.begin().await?;
-    let ids = match vouchers::create_for_member_order(
-        &mut tx,
+    match app::commerce::vouchers::create_for_member_order(
+        &state.db,
+        &JobOutbox,
         member.station_id,
         member.user_id,
         order_id,
     )
     .await?
     {
-        Ok(ids) => ids,
-        Err(NotCreated::NotFound) => return Err(ApiError::not_found(ORDER_NOT_FOUND)),
-        Err(NotCreated::NotOwner) => return Err(ApiError::Forbidden(NOT_AUTHORIZED.into())),
-        Err(NotCreated::NotPaid) => return Err(ApiError::invalid(NOT_CREATED)),
-    };
-    for voucher_id in ids {
-        VoucherPdf::enqueue(&mut tx, member.station_id, member.user_id, voucher_id).await?;
+        Ok(views) => Ok(Json(views)),
+        Err(NotCreated::NotFound) => Err(ApiError::not_found(ORDER_NOT_FOUND)),
+        Err(NotCreated::NotOwner) => Err(ApiError::Forbidden(NOT_AUTHORIZED.into())),
+        Err(NotCreated::NotPaid) => Err(ApiError::invalid(NOT_CREATED)),
     }
-    let views = vouchers::of_order(&mut tx, order_id).await?;
-    tx.commit().await?;
-    Ok(Json(views))
 }

@@ -5,7 +5,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use domain::commerce::refunds::{RefundError, RefundRefusal, RefundRequest};
-use jobs::kinds::OrderRefund;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -79,16 +79,23 @@ async fn refund_order(
         }),
         reason: body.reason,
     };
-    let queued = OrderRefund::request(&state.db, staff.user_id(), staff.scope(), order_id, &wanted)
-        .await
-        .map_err(|err| match err {
-            RefundError::Refused(RefundRefusal::OrderNotFound) => {
-                ApiError::not_found(RefundRefusal::OrderNotFound.message())
-            }
-            RefundError::Refused(refusal) => ApiError::invalid(refusal.message()),
-            RefundError::Db(err) => err.into(),
-            RefundError::Ledger(err) => ApiError::Internal(err.into()),
-        })?;
+    let queued = app::commerce::refunds::request(
+        &state.db,
+        &JobOutbox,
+        staff.user_id(),
+        staff.scope(),
+        order_id,
+        &wanted,
+    )
+    .await
+    .map_err(|err| match err {
+        RefundError::Refused(RefundRefusal::OrderNotFound) => {
+            ApiError::not_found(RefundRefusal::OrderNotFound.message())
+        }
+        RefundError::Refused(refusal) => ApiError::invalid(refusal.message()),
+        RefundError::Db(err) => err.into(),
+        RefundError::Ledger(err) => ApiError::Internal(err.into()),
+    })?;
     Ok((
         StatusCode::ACCEPTED,
         Json(RefundQueued {

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use domain::wallet::ledger::{
     self, CreditLine, DebtLine, LotState, Points, SourceKind, SpendKind, SpendLine,
 };
-use domain::wallet::rewards::{self, ClaimRefused};
-use jobs::kinds::PointsCredit;
+use domain::wallet::rewards::ClaimRefused;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -363,9 +363,9 @@ async fn user_earn_points(
         cpf_digits(&request.cardid),
         cpf_digits(&request.accountnumber),
     ];
-    let mut tx = state.db.begin().await?;
-    let credits = rewards::claim_participation_credits(
-        &mut tx,
+    let queued = app::wallet::claim_participation_credits(
+        &state.db,
+        &JobOutbox,
         member.user_id,
         member.station_id,
         [cpf_given[0].as_deref(), cpf_given[1].as_deref()],
@@ -378,8 +378,6 @@ async fn user_earn_points(
             ClaimRefused::UnknownEstablishment => ESTABLISHMENT_INVALID,
         })
     })?;
-    let queued = PointsCredit::enqueue_all(&mut tx, credits).await?;
-    tx.commit().await?;
     if queued > 0 {
         tracing::info!(
             user_id = member.user_id,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use domain::activities::{lucky_numbers, participation};
+use domain::activities::lucky_numbers;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Job, JobContext, JobError};
@@ -23,16 +23,14 @@ pub struct LuckyNumbersGrant {
 }
 
 impl LuckyNumbersGrant {
-    /// Enqueues the grant of `participation_id` on its transaction, keyed by it, when a
-    /// campaign owes it a number (most stations run none: no job then).
+    /// Enqueues the grant of `participation_id` on its transaction, keyed by it (the
+    /// participation use case asks only when a campaign owes it a number).
     pub async fn for_participation(
         tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
         participation_id: i64,
-    ) -> sqlx::Result<Option<Enqueued>> {
-        if !lucky_numbers::owed(&mut *tx, participation_id).await? {
-            return Ok(None);
-        }
-        let (user_id, station_id) = participation::owner(&mut *tx, participation_id).await?;
+    ) -> sqlx::Result<Enqueued> {
         Enqueue::new(Self {
             participation_id: Some(participation_id),
         })
@@ -41,7 +39,6 @@ impl LuckyNumbersGrant {
         .idempotency_key(format!("lucky_numbers:participation:{participation_id}"))
         .push(tx)
         .await
-        .map(Some)
     }
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use domain::activities::{participation, trophies};
+use domain::activities::trophies;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Job, JobContext, JobError};
@@ -26,9 +26,10 @@ impl TrophiesGrant {
     /// by the participation.
     pub async fn for_participation(
         tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
         participation_id: i64,
     ) -> sqlx::Result<Enqueued> {
-        let (user_id, station_id) = participation::owner(&mut *tx, participation_id).await?;
         Enqueue::new(Self {
             user_id: Some(user_id),
         })

@@ -1,8 +1,9 @@
-//! `order.confirm` `{order_id}`: after an order is paid, creates its vouchers once, credits
-//! the cashback of each line through `points.credit` (keyed by the line), e-mails the
-//! receipt and enqueues `receipt.pdf` and one `voucher.pdf` per voucher, all on one
-//! transaction. Idempotent: one job per order (keyed by it), and a re-run finds the
-//! vouchers made, and every job it would enqueue already keyed, so nothing doubles.
+//! `order.confirm` `{order_id}`: after an order is paid, runs its confirmation
+//! (`app::commerce::fulfilment::confirm_order`): creates its vouchers once, credits the
+//! cashback of each line through `points.credit` (keyed by the line), e-mails the receipt
+//! and enqueues `receipt.pdf` and one `voucher.pdf` per voucher, all on one transaction.
+//! Idempotent: one job per order (keyed by it), and a re-run finds the vouchers made, and
+//! every job it would enqueue already keyed, so nothing doubles.
 
 use std::time::Duration;
 
@@ -10,14 +11,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
+use app::commerce::fulfilment;
 use domain::commerce::CommerceError;
-use domain::commerce::fulfilment;
 
-use super::receipt_pdf::ReceiptPdf;
-use super::voucher_pdf::VoucherPdf;
+use crate::JobOutbox;
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
-use crate::kinds::{MailSend, PointsCredit};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderConfirm {
@@ -54,60 +53,27 @@ impl Job for OrderConfirm {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let retry = |err: sqlx::Error| JobError::retry(NOT_CONFIRMED, err);
-        let mut tx = ctx.db().begin().await.map_err(retry)?;
-        let confirmed =
-            fulfilment::confirm(&mut tx, self.order_id, &ctx.services.config.public_url)
-                .await
-                .map_err(|err| match err {
-                    CommerceError::Db(err) => retry(err),
-                    other => JobError::permanent(NOT_CONFIRMED, other),
-                })?;
-        let Some(confirmed) = confirmed else {
-            tx.commit().await.map_err(retry)?;
-            return Ok(json!({ "order_id": self.order_id, "paid": false }));
-        };
-        let credits = confirmed.credits.len();
-        PointsCredit::enqueue_all(&mut tx, confirmed.credits)
-            .await
-            .map_err(retry)?;
-        if let Some(mail) = confirmed.mail {
-            Enqueue::new(MailSend::new(mail))
-                .owner(confirmed.station_id, Some(confirmed.user_id))
-                .about("order", self.order_id)
-                .idempotency_key(format!("order:{}:receipt", self.order_id))
-                .push(&mut tx)
-                .await
-                .map_err(retry)?;
-        }
-        let receipt = ReceiptPdf::enqueue(
-            &mut tx,
-            confirmed.station_id,
-            confirmed.user_id,
+        let confirmed = fulfilment::confirm_order(
+            ctx.db(),
+            &JobOutbox,
+            &ctx.services.config.public_url,
             self.order_id,
         )
         .await
-        .map_err(retry)?;
-        let mut voucher_jobs = Vec::new();
-        for voucher_id in &confirmed.voucher_ids {
-            let job = VoucherPdf::enqueue(
-                &mut tx,
-                confirmed.station_id,
-                confirmed.user_id,
-                *voucher_id,
-            )
-            .await
-            .map_err(retry)?;
-            voucher_jobs.push(job.id);
-        }
-        tx.commit().await.map_err(retry)?;
+        .map_err(|err| match err {
+            CommerceError::Db(err) => JobError::retry(NOT_CONFIRMED, err),
+            other => JobError::permanent(NOT_CONFIRMED, other),
+        })?;
+        let Some(confirmed) = confirmed else {
+            return Ok(json!({ "order_id": self.order_id, "paid": false }));
+        };
         Ok(json!({
             "order_id": self.order_id,
             "paid": true,
             "vouchers": confirmed.voucher_ids,
-            "credits": credits,
-            "receipt_job": receipt.id,
-            "voucher_jobs": voucher_jobs,
+            "credits": confirmed.credits,
+            "receipt_job": confirmed.receipt_job,
+            "voucher_jobs": confirmed.voucher_jobs,
         }))
     }
 }

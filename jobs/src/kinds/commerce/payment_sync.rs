@@ -2,17 +2,22 @@
 //! endpoint for each new event (`charge_id`), and at placing time as the recovery look at a
 //! part whose charge might never have been recorded (`payment_id`). Re-reads the charge
 //! from the provider (a webhook's body is never trusted) and applies it through the one
-//! idempotent confirmation (`charge::sync_charge`): paid confirms (or takes the late path),
-//! failed declines, canceled expires, a refund or chargeback the provider made is recorded
-//! on the part for the refunds job.
+//! idempotent confirmation (`app::commerce::charge::sync_charge`): paid confirms (or takes
+//! the late path), failed declines, canceled expires, a refund or chargeback the provider
+//! made is recorded on the part for the refunds job.
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use super::{charge, charge_failure, gateway};
+use app::commerce::charge;
+use domain::commerce::payment::ChargePart;
+
+use super::{charge_failure, gateway};
+use crate::JobOutbox;
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
 
@@ -37,6 +42,25 @@ impl PaymentSync {
         .push(tx)
         .await
     }
+
+    /// Schedules the recovery look at a part at `at`, on the transaction that placed its
+    /// order; one per part.
+    pub async fn recover(
+        tx: &mut PgConnection,
+        part: &ChargePart,
+        at: DateTime<Utc>,
+    ) -> sqlx::Result<Enqueued> {
+        Enqueue::new(Self {
+            charge_id: None,
+            payment_id: Some(part.payment_id),
+        })
+        .owner(part.station_id, Some(part.user_id))
+        .about("order", part.order_id)
+        .idempotency_key(format!("recover:{}", part.payment_id))
+        .run_at(at)
+        .push(tx)
+        .await
+    }
 }
 
 const NOT_SYNCED: &str = "O pagamento não pôde ser verificado; nova tentativa em breve.";
@@ -55,15 +79,17 @@ impl Job for PaymentSync {
         let public_url = &ctx.services.config.public_url;
         let failed = |err| charge_failure(NOT_SYNCED, err);
         if let Some(charge_id) = &self.charge_id {
-            let applied = charge::sync_charge(ctx.db(), &gateway, public_url, charge_id)
-                .await
-                .map_err(failed)?;
+            let applied =
+                charge::sync_charge(ctx.db(), &gateway, &JobOutbox, public_url, charge_id)
+                    .await
+                    .map_err(failed)?;
             return Ok(json!({ "charge_id": charge_id, "applied": format!("{applied:?}") }));
         }
         if let Some(payment_id) = self.payment_id {
-            let applied = charge::recover_part(ctx.db(), &gateway, public_url, payment_id)
-                .await
-                .map_err(failed)?;
+            let applied =
+                charge::recover_part(ctx.db(), &gateway, &JobOutbox, public_url, payment_id)
+                    .await
+                    .map_err(failed)?;
             return Ok(json!({ "payment_id": payment_id, "applied": format!("{applied:?}") }));
         }
         Err(JobError::permanent(

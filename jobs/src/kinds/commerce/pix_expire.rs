@@ -1,7 +1,7 @@
 //! `pix.expire {payment_id}`: scheduled at a PIX charge's expiry when the charge is
 //! recorded. Asks the provider first (a payment that just landed is confirmed), else
 //! cancels the charge and expires the part, the order and the hold with conditional
-//! updates (`charge::expire_pix`). Idempotent: a part no longer pending is left alone.
+//! updates (`app::commerce::charge::expire_pix`). Idempotent: a part no longer pending is left alone.
 
 use std::time::Duration;
 
@@ -12,7 +12,10 @@ use sqlx::PgConnection;
 
 use domain::commerce::payment::ChargePart;
 
-use super::{charge, charge_failure, gateway};
+use app::commerce::charge;
+
+use super::{charge_failure, gateway};
+use crate::JobOutbox;
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
 
@@ -59,6 +62,7 @@ impl Job for PixExpire {
         let applied = charge::expire_pix(
             ctx.db(),
             &gateway,
+            &JobOutbox,
             &ctx.services.config.public_url,
             self.payment_id,
         )

@@ -1,7 +1,7 @@
 //! `order.refund` `{refund_id}`: makes one refund that support staff asked for in the
-//! console. The card or PIX part goes back through the gateway first (idempotency key
-//! `refund:{id}`, so a re-run never refunds twice at the provider), then the refund is
-//! applied once on one transaction (`commerce::refunds::apply`: per refunded line its
+//! console (`app::commerce::refunds::make`). The card or PIX part goes back through the
+//! gateway first (idempotency key `refund:{id}`, so a re-run never refunds twice at the
+//! provider), then the refund is applied once on one transaction (per refunded line its
 //! cashback reversed, stock and unused vouchers given back; the coupon use released when
 //! nothing is left; the wallet part and the kept units' cashback credited through
 //! `points.credit`). A refund the provider refuses ends `failed` and its units may be
@@ -11,74 +11,23 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgConnection;
 
-use domain::commerce::gateway::{GatewayError, PaymentGateway, RefundStatus};
-use domain::commerce::refunds::{self, Applied, RefundError, RefundRequest, Requested};
-use domain::staff::{self, Action, AuditRecord, Scope};
+use app::commerce::refunds::{self, NotRefunded};
+use domain::commerce::refunds::Requested;
 
+use crate::JobOutbox;
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
-use crate::kinds::PointsCredit;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderRefund {
     pub refund_id: i64,
 }
 
-/// A console refund that was asked for: the refund row and its job.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefundQueued {
-    pub requested: Requested,
-    pub job_id: String,
-}
-
 impl OrderRefund {
-    /// A support staff member's refund (console): records it, enqueues its job and the
-    /// audit entry on one transaction. `scope` limits it to the grant's station.
-    pub async fn request(
-        db: &PgPool,
-        staff_user_id: i64,
-        scope: Scope,
-        order_id: i64,
-        wanted: &RefundRequest,
-    ) -> Result<RefundQueued, RefundError> {
-        let mut tx = db.begin().await?;
-        let requested = refunds::request(
-            &mut tx,
-            scope.station_id(),
-            order_id,
-            wanted,
-            "staff",
-            Some(staff_user_id),
-        )
-        .await?;
-        let job = Self::enqueue(&mut tx, &requested).await?;
-        staff::record(
-            &mut tx,
-            AuditRecord {
-                user_id: staff_user_id,
-                action: Action::OrderRefund,
-                station_id: Some(requested.station_id),
-                job_ids: std::slice::from_ref(&job.id),
-                details: json!({
-                    "order_id": order_id,
-                    "refund_id": requested.refund_id,
-                    "amount": requested.amount,
-                    "lines": wanted.lines,
-                    "reason": wanted.reason,
-                }),
-            },
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(RefundQueued {
-            requested,
-            job_id: job.id,
-        })
-    }
-
-    async fn enqueue(tx: &mut PgConnection, requested: &Requested) -> sqlx::Result<Enqueued> {
+    /// Enqueues the making of a refund just requested, on the transaction that recorded it.
+    pub async fn enqueue(tx: &mut PgConnection, requested: &Requested) -> sqlx::Result<Enqueued> {
         Enqueue::new(Self {
             refund_id: requested.refund_id,
         })
@@ -88,22 +37,6 @@ impl OrderRefund {
         .push(tx)
         .await
     }
-}
-
-/// A refund the bank started (MED) on a card or PIX payment part, applied on the caller's
-/// transaction (the payment webhook's): see `commerce::refunds::apply_bank_refund`; the
-/// credits it owes are enqueued on the same transaction. Pass the charge's refunded total
-/// as the provider reports it: calling again with the same total changes nothing.
-pub async fn apply_bank_refund(
-    tx: &mut PgConnection,
-    payment_id: i64,
-    charge_refunded_cents: i64,
-) -> Result<Option<Applied>, RefundError> {
-    let applied = refunds::apply_bank_refund(tx, payment_id, charge_refunded_cents).await?;
-    if let Some(applied) = &applied {
-        PointsCredit::enqueue_all(tx, applied.credits.clone()).await?;
-    }
-    Ok(applied)
 }
 
 const NOT_REFUNDED: &str = "O estorno não pôde ser concluído; nova tentativa em breve.";
@@ -118,67 +51,21 @@ impl Job for OrderRefund {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let retry = |err: sqlx::Error| JobError::retry(NOT_REFUNDED, err);
-        let mut conn = ctx.db().acquire().await.map_err(retry)?;
-        let part = refunds::gateway_part(&mut conn, self.refund_id)
-            .await
-            .map_err(retry)?
-            .ok_or_else(|| {
-                JobError::permanent(
-                    NOT_REFUNDED,
-                    anyhow::anyhow!("refund {} is gone", self.refund_id),
-                )
-            })?;
-        drop(conn);
-        if !part.pending {
-            return Ok(json!({ "refund_id": self.refund_id, "applied": false }));
-        }
-        let mut gateway_refund = None;
-        if part.gateway_cents > 0 {
-            let charge_id = part.charge_id.clone().ok_or_else(|| {
-                JobError::permanent(
-                    NOT_REFUNDED,
-                    anyhow::anyhow!("refund {} has no charge to refund", self.refund_id),
-                )
-            })?;
-            let gateway = super::gateway(&ctx)?;
-            let done = gateway
-                .refund(
-                    &charge_id,
-                    Some(part.gateway_cents),
-                    &format!("refund:{}", self.refund_id),
-                )
-                .await;
-            match done {
-                Ok(refund) if refund.status == RefundStatus::Failed => {
-                    return self
-                        .fail(&ctx, anyhow::anyhow!("the provider failed it"))
-                        .await;
-                }
-                // A PIX devolução in process is accepted: the provider finishes it.
-                Ok(refund) => gateway_refund = Some(refund.refund_id),
-                Err(GatewayError::Unavailable(err)) => {
-                    return Err(JobError::retry(NOT_REFUNDED, anyhow::anyhow!(err)));
-                }
-                Err(GatewayError::Database(err)) => return Err(retry(err)),
-                Err(err) => return self.fail(&ctx, err.into()).await,
-            }
-        }
-        let mut tx = ctx.db().begin().await.map_err(retry)?;
-        let applied = refunds::apply(&mut tx, self.refund_id, gateway_refund.as_deref())
+        let gateway = super::gateway(&ctx)?;
+        let applied = refunds::make(ctx.db(), &gateway, &JobOutbox, self.refund_id)
             .await
             .map_err(|err| match err {
-                RefundError::Db(err) => retry(err),
-                other => JobError::permanent(NOT_REFUNDED, other),
+                NotRefunded::Refused(cause) => JobError::permanent(REFUSED, anyhow::anyhow!(cause)),
+                NotRefunded::Unavailable(_) | NotRefunded::Db(_) => {
+                    JobError::retry(NOT_REFUNDED, err)
+                }
+                NotRefunded::Broken(..) | NotRefunded::Rule(_) => {
+                    JobError::permanent(NOT_REFUNDED, err)
+                }
             })?;
         let Some(applied) = applied else {
-            tx.commit().await.map_err(retry)?;
             return Ok(json!({ "refund_id": self.refund_id, "applied": false }));
         };
-        PointsCredit::enqueue_all(&mut tx, applied.credits.clone())
-            .await
-            .map_err(retry)?;
-        tx.commit().await.map_err(retry)?;
         Ok(json!({
             "refund_id": self.refund_id,
             "applied": true,
@@ -186,19 +73,5 @@ impl Job for OrderRefund {
             "status": applied.status,
             "reversed_lots": applied.reversed_lots,
         }))
-    }
-}
-
-impl OrderRefund {
-    async fn fail(&self, ctx: &JobContext, cause: anyhow::Error) -> Result<Value, JobError> {
-        let mut conn = ctx
-            .db()
-            .acquire()
-            .await
-            .map_err(|err| JobError::retry(NOT_REFUNDED, err))?;
-        refunds::fail(&mut conn, self.refund_id)
-            .await
-            .map_err(|err| JobError::retry(NOT_REFUNDED, err))?;
-        Err(JobError::permanent(REFUSED, cause))
     }
 }

@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use domain::activities::sharing::Visit;
 use domain::wallet::ledger::{self, Credit, LedgerError, SourceKind};
-use domain::wallet::rewards;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Backoff, Job, JobContext, JobError};
@@ -78,7 +76,7 @@ impl PointsCredit {
     }
 
     /// [`Self::enqueue`], and whether the call queued anything: a new job or a re-armed one.
-    async fn enqueue_counted(
+    pub(crate) async fn enqueue_counted(
         tx: &mut PgConnection,
         credit: Credit,
     ) -> sqlx::Result<(Enqueued, bool)> {
@@ -104,38 +102,6 @@ impl PointsCredit {
             tracing::info!(job = %enqueued.id, "points.credit job re-armed");
         }
         Ok((enqueued, rearmed))
-    }
-
-    /// Enqueues each credit; answers how many jobs this call queued (new or re-armed).
-    pub async fn enqueue_all(tx: &mut PgConnection, credits: Vec<Credit>) -> sqlx::Result<usize> {
-        let mut queued = 0;
-        for credit in credits {
-            if Self::enqueue_counted(&mut *tx, credit).await?.1 {
-                queued += 1;
-            }
-        }
-        Ok(queued)
-    }
-
-    /// Enqueues the sharer's credit for a visit just recorded as new, on its transaction.
-    pub async fn for_share_visit(tx: &mut PgConnection, visit: &Visit<'_>) -> sqlx::Result<()> {
-        if let Some(credit) = rewards::on_share_visit(&mut *tx, visit).await? {
-            Self::enqueue(tx, credit).await?;
-        }
-        Ok(())
-    }
-
-    /// Enqueues the credit of a participation just recorded (or found again), on its
-    /// transaction, keyed by the participation: however often it is enqueued, it pays once.
-    /// `None` when the activity pays no points.
-    pub async fn for_participation(
-        tx: &mut PgConnection,
-        participation_id: i64,
-    ) -> sqlx::Result<Option<Enqueued>> {
-        match rewards::on_participation(&mut *tx, participation_id).await? {
-            Some(credit) => Ok(Some(Self::enqueue(tx, credit).await?)),
-            None => Ok(None),
-        }
     }
 }
 

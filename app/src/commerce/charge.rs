@@ -1,23 +1,24 @@
 //! Charging an order's card or PIX part and applying what the provider says of a charge,
-//! shared by the API (placing the order, "Verificar pagamento", the webhook's job) and the
-//! jobs. The gateway is always called outside any open transaction; each answer is then
-//! recorded in one transaction with the jobs it needs (`pix.expire`, the hold's release at
-//! its new expiry, the after-payment hook, the late-payment e-mail).
+//! shared by the API (placing the order, "Verificar pagamento") and the jobs (the webhook's
+//! sync, the PIX expiry, the recovery look). The gateway is always called outside any open
+//! transaction; each answer is then recorded in one transaction with the effects it needs
+//! (the PIX expiry, the hold's release at its new expiry, the after-payment hook, the
+//! late-payment e-mail).
 
 use chrono::{Duration, Utc};
 use sqlx::PgPool;
 
+use domain::accounts::change::Mail;
 use domain::commerce::CommerceError;
-use domain::commerce::gateway::{BillingAddress, CardSource, GatewayError, PaymentGateway};
+use domain::commerce::gateway::{
+    BillingAddress, CardSource, GatewayError, PaymentGateway, WebhookEvent,
+};
 use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
-use payments::Gateway;
+use payments::{Gateway, record_event};
 
 use super::after_paid;
-use super::payment_sync::PaymentSync;
-use super::pix_expire::PixExpire;
-use crate::enqueue::Enqueue;
-use crate::kinds::{MailSend, ReservationRelease};
+use crate::outbox::Outbox;
 
 /// The member's reason when a card cannot be used at all (unknown or expired token).
 pub const CARD_REFUSED: &str =
@@ -59,6 +60,7 @@ pub struct CardToCharge {
 pub async fn place_and_charge(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     station_id: i64,
     user_id: i64,
     order: &PlaceOrder,
@@ -68,7 +70,7 @@ pub async fn place_and_charge(
     let placed = orders::place(&mut tx, station_id, user_id, order).await?;
     if placed.created {
         if placed.paid {
-            after_paid(&mut tx, placed.order_id).await?;
+            after_paid(outbox, &mut tx, placed.order_id).await?;
         }
         if let Some(part) = payment::part_of_order(&mut tx, placed.order_id).await? {
             if part.method() == Method::CreditCard {
@@ -81,11 +83,11 @@ pub async fn place_and_charge(
                 )
                 .await?;
             }
-            schedule_recovery(&mut tx, &part).await?;
+            schedule_recovery(outbox, &mut tx, &part).await?;
         }
     }
     tx.commit().await?;
-    let charged = charge_order(db, gateway, placed.order_id).await?;
+    let charged = charge_order(db, gateway, outbox, placed.order_id).await?;
     Ok((placed, charged))
 }
 
@@ -108,6 +110,7 @@ pub enum Charged {
 pub async fn check_order(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     public_url: &str,
     order_id: i64,
     reuse_seconds: u64,
@@ -122,12 +125,12 @@ pub async fn check_order(
             let read = payment::claim_charge_read(&mut conn, charge_id, reuse_seconds).await?;
             drop(conn);
             if read {
-                sync_charge(db, gateway, public_url, charge_id).await?;
+                sync_charge(db, gateway, outbox, public_url, charge_id).await?;
             }
         }
         None => {
             drop(conn);
-            charge_order(db, gateway, order_id).await?;
+            charge_order(db, gateway, outbox, order_id).await?;
         }
     }
     Ok(())
@@ -139,6 +142,7 @@ pub async fn check_order(
 pub async fn charge_order(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     order_id: i64,
 ) -> Result<Charged, ChargeError> {
     let mut conn = db.acquire().await?;
@@ -170,15 +174,16 @@ pub async fn charge_order(
             let mut tx = db.begin().await?;
             let recorded = payment::record_pix(&mut tx, &part, &charge).await?;
             if let Some(hold_until) = recorded.hold_until {
-                PixExpire::schedule(&mut tx, &part, charge.expires_at).await?;
-                ReservationRelease::schedule(
-                    &mut tx,
-                    part.station_id,
-                    part.user_id,
-                    part.checkout_id,
-                    hold_until,
-                )
-                .await?;
+                outbox.expire_pix(&mut tx, &part, charge.expires_at).await?;
+                outbox
+                    .release_hold(
+                        &mut tx,
+                        part.station_id,
+                        part.user_id,
+                        part.checkout_id,
+                        hold_until,
+                    )
+                    .await?;
             }
             tx.commit().await?;
             if recorded.hold_until.is_none() {
@@ -207,7 +212,7 @@ pub async fn charge_order(
                 }
                 Err(other) => return Err(other.into()),
             };
-            let charged = follow_up(&mut tx, &applied, "").await?;
+            let charged = follow_up(outbox, &mut tx, &applied, "").await?;
             tx.commit().await?;
             Ok(charged)
         }
@@ -217,6 +222,7 @@ pub async fn charge_order(
 /// Runs what an applied answer needs on its transaction (the after-payment hook, the late
 /// payment's e-mail) and says what it came to.
 async fn follow_up(
+    outbox: &impl Outbox,
     tx: &mut sqlx::PgConnection,
     applied: &Applied,
     public_url: &str,
@@ -227,7 +233,7 @@ async fn follow_up(
             order_paid,
         } => {
             if *order_paid {
-                after_paid(tx, *order_id).await?;
+                after_paid(outbox, tx, *order_id).await?;
             }
             Charged::Paid
         }
@@ -235,15 +241,17 @@ async fn follow_up(
         Applied::Declined { reason, .. } => Charged::Declined(reason.clone()),
         Applied::Late(late) => {
             if late.completed {
-                after_paid(tx, late.order_id).await?;
+                after_paid(outbox, tx, late.order_id).await?;
             }
             if let Some(mail) = payment::late_payment_mail(tx, late, public_url).await? {
-                Enqueue::new(MailSend::new(mail))
-                    .owner(late.station_id, Some(late.user_id))
-                    .about("order", late.order_id)
-                    .idempotency_key(format!("late-payment:{}", late.order_id))
-                    .push(tx)
-                    .await?;
+                let mail = Mail {
+                    mail,
+                    station_id: late.station_id,
+                    user_id: late.user_id,
+                    about: ("order", late.order_id),
+                };
+                let key = format!("late-payment:{}", late.order_id);
+                crate::mail::send_once(outbox, tx, mail, key).await?;
             }
             if late.completed {
                 Charged::Paid
@@ -259,7 +267,7 @@ async fn follow_up(
         } => {
             // Money the bank gave back on its own is undone like a staff refund: per line,
             // the cashback, the coupon use and the stock.
-            super::refund::apply_bank_refund(tx, *payment_id, *refunded_cents).await?;
+            super::refunds::apply_bank_refund(outbox, tx, *payment_id, *refunded_cents).await?;
             Charged::Nothing
         }
         _ => Charged::Nothing,
@@ -272,6 +280,7 @@ async fn follow_up(
 pub async fn sync_charge(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     public_url: &str,
     charge_id: &str,
 ) -> Result<Applied, ChargeError> {
@@ -282,7 +291,7 @@ pub async fn sync_charge(
     };
     let mut tx = db.begin().await?;
     let applied = payment::apply_charge(&mut tx, &charge).await?;
-    follow_up(&mut tx, &applied, public_url).await?;
+    follow_up(outbox, &mut tx, &applied, public_url).await?;
     tx.commit().await?;
     send_late_refunds(db, gateway, charge_id).await?;
     Ok(applied)
@@ -322,6 +331,7 @@ async fn send_late_refunds(
 pub async fn expire_pix(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     public_url: &str,
     payment_id: i64,
 ) -> Result<Applied, ChargeError> {
@@ -354,7 +364,7 @@ pub async fn expire_pix(
                 .await?
         };
         if charge.status.money_received() {
-            return sync_charge(db, gateway, public_url, charge_id).await;
+            return sync_charge(db, gateway, outbox, public_url, charge_id).await;
         }
     }
     let mut tx = db.begin().await?;
@@ -370,6 +380,7 @@ pub async fn expire_pix(
 pub async fn recover_part(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     public_url: &str,
     payment_id: i64,
 ) -> Result<Option<Applied>, ChargeError> {
@@ -380,26 +391,41 @@ pub async fn recover_part(
         return Ok(None);
     };
     match (&part.charge_id, part.method()) {
-        (Some(charge_id), _) => Ok(Some(sync_charge(db, gateway, public_url, charge_id).await?)),
+        (Some(charge_id), _) => Ok(Some(
+            sync_charge(db, gateway, outbox, public_url, charge_id).await?,
+        )),
         (None, Method::CreditCard) => {
-            charge_order(db, gateway, part.order_id).await?;
+            charge_order(db, gateway, outbox, part.order_id).await?;
             Ok(None)
         }
         (None, Method::Pix) => Ok(None),
     }
 }
 
+/// A verified webhook event, recorded once with the `payment.sync` of the charge it names
+/// (a webhook's body is never trusted: the charge is read again at the provider). `false`
+/// when the event was seen before.
+pub async fn receive_event(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    event: &WebhookEvent,
+) -> sqlx::Result<bool> {
+    let mut tx = db.begin().await?;
+    let new = record_event(&mut tx, event, Utc::now()).await?;
+    if new && let Some(charge_id) = &event.charge_id {
+        outbox.sync_payment(&mut tx, charge_id).await?;
+    }
+    tx.commit().await?;
+    Ok(new)
+}
+
 /// Schedules the recovery look at a part, on the transaction that placed its order.
-pub async fn schedule_recovery(tx: &mut sqlx::PgConnection, part: &ChargePart) -> sqlx::Result<()> {
-    Enqueue::new(PaymentSync {
-        charge_id: None,
-        payment_id: Some(part.payment_id),
-    })
-    .owner(part.station_id, Some(part.user_id))
-    .about("order", part.order_id)
-    .idempotency_key(format!("recover:{}", part.payment_id))
-    .run_at(Utc::now() + Duration::seconds(RECOVERY_SECONDS))
-    .push(tx)
-    .await?;
+pub async fn schedule_recovery(
+    outbox: &impl Outbox,
+    tx: &mut sqlx::PgConnection,
+    part: &ChargePart,
+) -> sqlx::Result<()> {
+    let at = Utc::now() + Duration::seconds(RECOVERY_SECONDS);
+    outbox.recover_payment(tx, part, at).await?;
     Ok(())
 }

@@ -1,0 +1,28 @@
+//! A member invites people to join (member-get-member), one e-mail per address.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+
+use domain::activities::invitations::{self, Invitation, NotSent, Sent};
+
+use crate::outbox::Outbox;
+
+/// Records the invitation and queues its e-mails on the same transaction.
+pub async fn send(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    public_url: &str,
+    signing_key: &str,
+    invitation: Invitation<'_>,
+    now: DateTime<Utc>,
+) -> anyhow::Result<Result<Sent, NotSent>> {
+    let mut tx = db.begin().await?;
+    let mut sent =
+        match invitations::send(&mut tx, public_url, signing_key, invitation, now).await? {
+            Ok(sent) => sent,
+            Err(not) => return Ok(Err(not)),
+        };
+    crate::mail::send(outbox, &mut tx, std::mem::take(&mut sent.mails)).await?;
+    tx.commit().await?;
+    Ok(Ok(sent))
+}

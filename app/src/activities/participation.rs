@@ -1,0 +1,118 @@
+//! Recording a participation, for every kind of activity that records one in a single
+//! call: each runs the area's rules on one transaction and, when a participation is
+//! recorded (or found again), queues what it earns ([`after_participation`]) on that same
+//! transaction. A refusal rolls everything back.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+
+use domain::activities::donation::{self, Donated, NotDonated};
+use domain::activities::participation::{self, Participated, Refused};
+use domain::activities::research::{self, Form, NotSubmitted, ResearchResult, Submission};
+use domain::activities::video_views::{self, NotViewed};
+use domain::wallet::ledger::LedgerError;
+
+use super::after_participation;
+use crate::outbox::{Outbox, Queued};
+
+/// A participation recorded, and the job of the credit it earns (`None` when it earns
+/// none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taken<T> {
+    pub taken: T,
+    pub credit_job: Option<Queued>,
+}
+
+/// The member takes part in a one-act activity of `type_id` (a raw content view, an
+/// agreement accepted).
+pub async fn take_part(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    user_id: i64,
+    station_id: i64,
+    action_id: i64,
+    type_id: i16,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<Taken<Participated>, Refused>> {
+    let mut tx = db.begin().await?;
+    let taken =
+        match participation::take_part(&mut tx, user_id, station_id, action_id, type_id, now)
+            .await?
+        {
+            Ok(taken) => taken,
+            Err(refused) => return Ok(Err(refused)),
+        };
+    let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
+    tx.commit().await?;
+    Ok(Ok(Taken { taken, credit_job }))
+}
+
+/// The member takes part in a playlist activity, every video of it watched.
+pub async fn take_playlist(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    user_id: i64,
+    station_id: i64,
+    action_id: i64,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<Taken<Participated>, NotViewed>> {
+    let mut tx = db.begin().await?;
+    let taken =
+        match video_views::take_playlist(&mut tx, user_id, station_id, action_id, now).await? {
+            Ok(taken) => taken,
+            Err(not) => return Ok(Err(not)),
+        };
+    let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
+    tx.commit().await?;
+    Ok(Ok(Taken { taken, credit_job }))
+}
+
+/// The member donates `amount_cents` of their balance to a donation activity.
+pub async fn donate(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    user_id: i64,
+    station_id: i64,
+    action_id: i64,
+    amount_cents: i64,
+    now: DateTime<Utc>,
+) -> Result<Result<Taken<Donated>, NotDonated>, LedgerError> {
+    let mut tx = db.begin().await?;
+    let taken =
+        match donation::donate(&mut tx, user_id, station_id, action_id, amount_cents, now).await? {
+            Ok(donated) => donated,
+            Err(not) => return Ok(Err(not)),
+        };
+    let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
+    tx.commit().await?;
+    Ok(Ok(Taken { taken, credit_job }))
+}
+
+/// The member submits a quiz or survey attempt. A submission sent again answers the first
+/// result and changes nothing; a new one records the participation, and its result
+/// carries the credit's job.
+pub async fn submit_research(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    user_id: i64,
+    station_id: i64,
+    form: Form,
+    submission: &Submission,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Result<ResearchResult, NotSubmitted>> {
+    let mut tx = db.begin().await?;
+    let mut result =
+        match research::submit(&mut tx, user_id, station_id, form, submission, now).await? {
+            Ok(result) => result,
+            Err(not) => return Ok(Err(not)),
+        };
+    if !result.recorded {
+        return Ok(Ok(result));
+    }
+    if let Some(participation_id) = result.participation_id {
+        let credit_job = after_participation(outbox, &mut tx, participation_id).await?;
+        result.job_id = credit_job.map(|job| job.job_id);
+    }
+    tx.commit().await?;
+    Ok(Ok(result))
+}

@@ -1,0 +1,46 @@
+//! Vouchers: made for a member's paid order, validated at the partner's counter.
+
+use sqlx::PgPool;
+
+use domain::commerce::CommerceError;
+use domain::commerce::vouchers::{self, Found, NotCreated, NotValidated, VoucherView};
+
+use crate::outbox::Outbox;
+
+/// The vouchers of the member's paid order, made now if the confirmation has not made them
+/// yet, each with its PDF asked for; answers every voucher of the order.
+pub async fn create_for_member_order(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    station_id: i64,
+    user_id: i64,
+    order_id: i64,
+) -> sqlx::Result<Result<Vec<VoucherView>, NotCreated>> {
+    let mut tx = db.begin().await?;
+    let ids =
+        match vouchers::create_for_member_order(&mut tx, station_id, user_id, order_id).await? {
+            Ok(ids) => ids,
+            Err(not) => return Ok(Err(not)),
+        };
+    for voucher_id in ids {
+        outbox
+            .make_voucher(&mut tx, station_id, user_id, voucher_id)
+            .await?;
+    }
+    let views = vouchers::of_order(&mut tx, order_id).await?;
+    tx.commit().await?;
+    Ok(Ok(views))
+}
+
+/// Uses a voucher now, as the partner's staff member `staff_user_id`.
+pub async fn validate(
+    db: &PgPool,
+    station_id: i64,
+    staff_user_id: i64,
+    code: &str,
+) -> Result<Result<Found, NotValidated>, CommerceError> {
+    let mut tx = db.begin().await?;
+    let outcome = vouchers::validate(&mut tx, station_id, staff_user_id, code).await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
