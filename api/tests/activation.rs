@@ -41,7 +41,7 @@ fn activation(station_id: i64, email: &str, hash: &str) -> String {
     json!({"station": station_id, "establishment": null, "email": email, "hash": hash}).to_string()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_code_activates_and_the_member_can_log_in(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -76,7 +76,7 @@ async fn the_code_activates_and_the_member_can_log_in(db: PgPool) {
     assert_eq!(login.status, StatusCode::OK, "{}", login.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn five_wrong_codes_lock_the_code_but_not_the_link(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -113,7 +113,7 @@ async fn five_wrong_codes_lock_the_code_but_not_the_link(db: PgPool) {
     assert!(is_active(&db, user_id).await);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_expired_code_asks_for_a_new_one(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -146,7 +146,7 @@ async fn an_expired_code_asks_for_a_new_one(db: PgPool) {
     assert!(!is_active(&db, user_id).await);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_link_activates_once_and_a_second_click_is_fine(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -194,7 +194,7 @@ async fn the_link_activates_once_and_a_second_click_is_fine(db: PgPool) {
     assert_eq!(messages(&missing), ["Esse campo é obrigatório"]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn codes_and_links_work_only_in_their_station(db: PgPool) {
     let app = app(db.clone());
     let (_, user_id, mail) = signed_up(&db, &app).await;
@@ -224,7 +224,7 @@ async fn codes_and_links_work_only_in_their_station(db: PgPool) {
     assert!(!is_active(&db, user_id).await);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     let (station_id, _) = station(&db, "sindicato", &["affiliated = true"]).await;
     sqlx::query(
@@ -318,7 +318,7 @@ async fn the_affiliated_flow_picks_the_method_then_activates_by_id(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn resend_waits_the_same_for_known_and_unknown_addresses(db: PgPool) {
     let app = app_with(db.clone(), &[("FILIA_CONFIRMATION_RESEND_SECONDS", "1")]);
     let (station_id, user_id, first_mail) = signed_up(&db, &app).await;
@@ -377,7 +377,7 @@ async fn resend_waits_the_same_for_known_and_unknown_addresses(db: PgPool) {
     assert_eq!(messages(&bad), ["Email inválido"]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn racing_resends_send_one_email(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, _) = signed_up(&db, &app).await;
@@ -410,7 +410,7 @@ async fn end_the_resend_wait(db: &PgPool) {
         .expect("age the wait");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn wrong_codes_add_up_across_reissued_codes_until_a_lockout(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, first_mail) = signed_up(&db, &app).await;
@@ -485,7 +485,7 @@ async fn wrong_codes_add_up_across_reissued_codes_until_a_lockout(db: PgPool) {
     assert_eq!(failed, 0, "a success clears the count");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn code_emails_are_capped_per_address_and_day(db: PgPool) {
     let app = app_with(db.clone(), &[("FILIA_CONFIRMATION_MAX_PER_DAY", "2")]);
     let (station_id, _, _) = signed_up(&db, &app).await;
@@ -538,7 +538,7 @@ async fn code_emails_are_capped_per_address_and_day(db: PgPool) {
     assert_eq!(next_day.status, StatusCode::OK, "{}", next_day.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn activation_calls_are_limited_per_client_address(db: PgPool) {
     let app = app_with(
         db.clone(),
@@ -589,7 +589,7 @@ async fn activation_calls_are_limited_per_client_address(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_activation_answer_carries_no_personal_data(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -620,7 +620,7 @@ async fn six_wrong_codes(app: &axum::Router, body: Value) -> Vec<(StatusCode, Va
     answers
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn wrong_codes_for_an_unknown_account_are_answered_as_for_a_real_one(db: PgPool) {
     let app = app(db.clone());
     let (station_id, user_id, mail) = signed_up(&db, &app).await;
@@ -705,7 +705,7 @@ async fn wrong_codes_for_an_unknown_account_are_answered_as_for_a_real_one(db: P
 }
 
 /// A pool of the test's database wide enough for every request of a burst at once, plus
-/// the connection that holds the account's row (sqlx::test's own has 5).
+/// the connection that holds the account's row (the test's own has 5).
 async fn wide_pool(db: &PgPool) -> PgPool {
     sqlx::postgres::PgPoolOptions::new()
         .max_connections(16)
@@ -764,7 +764,7 @@ async fn hold(
 const LOCKED: &str =
     "Muitas tentativas com código inválido. Aguarde 60 minutos ou use o link enviado por e-mail.";
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn wrong_codes_sent_at_once_count_as_if_sent_one_by_one(db: PgPool) {
     let db = wide_pool(&db).await;
     let app = app(db.clone());
@@ -828,7 +828,7 @@ async fn wrong_codes_sent_at_once_count_as_if_sent_one_by_one(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_right_code_sent_with_wrong_ones_cannot_slip_past_the_lockout(db: PgPool) {
     let db = wide_pool(&db).await;
     let app = app(db.clone());
@@ -893,7 +893,7 @@ async fn ask_code_for(
     (answer.status, answer.json(), wait)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn confirmation_method_answers_alike_whatever_the_id(db: PgPool) {
     let (station_id, _) = station(&db, "sindicato", &["affiliated = true"]).await;
     sqlx::query(
@@ -962,7 +962,7 @@ async fn confirmation_method_answers_alike_whatever_the_id(db: PgPool) {
     assert_eq!(sent[0]["to"], "joao@example.com");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn confirmation_method_sends_nothing_while_the_address_waits(db: PgPool) {
     let app = app(db.clone());
     // The sign-up's own e-mail started the address' wait.
@@ -986,7 +986,7 @@ async fn confirmation_method_sends_nothing_while_the_address_waits(db: PgPool) {
     assert_eq!(sent[1]["to"], "maria@example.com");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn wrong_codes_count_within_a_day_for_real_and_unknown_accounts_alike(db: PgPool) {
     let app = app(db.clone());
     let (station_id, _, mail) = signed_up(&db, &app).await;

@@ -127,7 +127,7 @@ fn only(answer: &Value, mine: &[i64]) -> Vec<i64> {
         .collect()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_list_and_the_carousel_show_the_stations_published_activities_in_order(db: PgPool) {
     let w = world(db).await;
     let low = activity(&w.db, w.station_id, "Baixa", |a| a.priority = 1).await;
@@ -168,7 +168,7 @@ async fn the_list_and_the_carousel_show_the_stations_published_activities_in_ord
     assert_eq!(only(&by_user.json(), &mine), [high, low, second, first]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn another_stations_or_members_data_is_refused(db: PgPool) {
     let w = world(db).await;
     let (other_member, _) = w
@@ -215,7 +215,7 @@ async fn another_stations_or_members_data_is_refused(db: PgPool) {
     assert_eq!(flat.json()["id"], own);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_detail_has_every_field_and_never_answers_scripts(db: PgPool) {
     let w = world(db).await;
     let id = activity(&w.db, w.station_id, "Conteúdo", |a| {
@@ -264,7 +264,7 @@ async fn the_detail_has_every_field_and_never_answers_scripts(db: PgPool) {
     assert_eq!(detail["prerequisites"]["user_done_prerequisites"], true);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn availability_and_prerequisites_are_the_callers(db: PgPool) {
     let w = world(db).await;
     let first = activity(&w.db, w.station_id, "Cadastro completo", |_| ()).await;
@@ -316,7 +316,7 @@ async fn availability_and_prerequisites_are_the_callers(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn search_ignores_case_and_accents_within_the_station(db: PgPool) {
     let w = world(db).await;
     let coffee = activity(&w.db, w.station_id, "Café da Manhã", |_| ()).await;
@@ -346,7 +346,7 @@ async fn search_ignores_case_and_accents_within_the_station(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn visitors_see_only_published_public_activities(db: PgPool) {
     let w = world(db).await;
     let public = activity(&w.db, w.station_id, "Aberta", |a| a.public = true).await;
@@ -394,7 +394,7 @@ async fn visitors_see_only_published_public_activities(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn lottie_files_are_served_as_json_and_cached(db: PgPool) {
     let w = world(db).await;
     let key = format!(
@@ -466,7 +466,7 @@ async fn category(db: &PgPool, station_id: i64, name: &str, actions: &[i64]) -> 
     row(db, "participant_categories", station_id, name, actions).await
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn journeys_put_done_activities_first_and_count_them(db: PgPool) {
     let w = world(db).await;
     let a = activity(&w.db, w.station_id, "A", |_| ()).await;
@@ -505,7 +505,7 @@ async fn journeys_put_done_activities_first_and_count_them(db: PgPool) {
     assert_eq!(journeys[1]["completed"], 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
     let w = world(db).await;
     let a = activity(&w.db, w.station_id, "A", |_| ()).await;
@@ -543,7 +543,7 @@ async fn now_playing_and_categories_hold_the_stations_rows(db: PgPool) {
     assert_eq!(foreign_category.json(), json!([]));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_raw_content_view_pays_once(db: PgPool) {
     let w = world(db).await;
     let id = activity(&w.db, w.station_id, "Leia isto", |a| {
@@ -583,7 +583,7 @@ async fn a_raw_content_view_pays_once(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
     let w = world(db).await;
     let limited = activity(&w.db, w.station_id, "Duas vezes", |a| {
@@ -640,7 +640,7 @@ async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn simultaneous_views_at_the_limit_record_only_the_allowed_number(db: PgPool) {
     let w = world(db).await;
     let limit = 3;
@@ -741,7 +741,7 @@ async fn pages(app: &Router, token: Option<&str>, uri: &str, limit: usize) -> (V
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn lists_are_paged_stably_with_their_size_in_a_header(db: PgPool) {
     let w = world(db).await;
     // Equal priorities: their order is the id's, on every page.
@@ -803,7 +803,7 @@ async fn lists_are_paged_stably_with_their_size_in_a_header(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_list_asked_without_limit_answers_its_first_500(db: PgPool) {
     let w = world(db).await;
     sqlx::query(
@@ -833,7 +833,7 @@ async fn a_list_asked_without_limit_answers_its_first_500(db: PgPool) {
     assert_eq!(ids(&rest.json()).len(), 3);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn bad_limits_and_offsets_are_refused_with_their_message(db: PgPool) {
     let w = world(db).await;
     let lists = [
@@ -885,7 +885,7 @@ async fn bad_limits_and_offsets_are_refused_with_their_message(db: PgPool) {
     assert_eq!(other_station.status, StatusCode::FORBIDDEN);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn categories_page_their_own_activities_and_count_them_all(db: PgPool) {
     let w = world(db).await;
     let (other_member, other_token) = w
@@ -972,7 +972,7 @@ async fn categories_page_their_own_activities_and_count_them_all(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn visitors_get_the_public_featured_carousel(db: PgPool) {
     let w = world(db).await;
     let second = activity(&w.db, w.station_id, "Pública 2", |a| {
@@ -1045,7 +1045,7 @@ async fn visitors_get_the_public_featured_carousel(db: PgPool) {
     assert_eq!(unknown.json(), json!({ "error": "Estação não encontrada" }));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_published_prerequisites_are_shown_and_required(db: PgPool) {
     let w = world(db).await;
     let members_only = activity(&w.db, w.station_id, "Cadastro completo", |_| ()).await;
@@ -1104,7 +1104,7 @@ async fn only_published_prerequisites_are_shown_and_required(db: PgPool) {
     assert_eq!(w.view(gated).await.status, StatusCode::CREATED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_view_of_another_type_is_unavailable_before_any_other_rule(db: PgPool) {
     let w = world(db).await;
     let undone = activity(&w.db, w.station_id, "Antes", |_| ()).await;
@@ -1137,7 +1137,7 @@ async fn a_view_of_another_type_is_unavailable_before_any_other_rule(db: PgPool)
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn rules_of_empty_markup_are_no_rules(db: PgPool) {
     let w = world(db).await;
     for (rules, has_rules) in [
@@ -1156,7 +1156,7 @@ async fn rules_of_empty_markup_are_no_rules(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_detail_carries_its_videos_in_order(db: PgPool) {
     use domain::activities::videos::{ExternalVideo, NewVideo, VideoSource};
     let w = world(db).await;
@@ -1268,7 +1268,7 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
 /// The lists and rows keep a cached generic plan: sqlx prepares each statement, and
 /// PostgreSQL plans it anew on every call while its custom plans look cheaper than the
 /// generic one (what made the home's calls slow; docs/decisions.md).
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
     use domain::activities::catalogue::{Filter, Page};
     use domain::activities::rows;
@@ -1331,7 +1331,7 @@ async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_agreement_is_accepted_with_its_checkbox_ticked_and_pays_once(db: PgPool) {
     use domain::activities::catalogue::Agreement;
     let w = world(db).await;

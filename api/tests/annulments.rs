@@ -174,7 +174,7 @@ impl World {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn annulling_takes_back_the_credit_the_trophy_and_the_lucky_number(db: PgPool) {
     let w = world(db).await;
     let (participation, credit) = w.take_part().await;
@@ -255,7 +255,7 @@ async fn annulling_takes_back_the_credit_the_trophy_and_the_lucky_number(db: PgP
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_participation_annulled_before_its_credit_job_ran_is_never_paid(db: PgPool) {
     let w = world(db).await;
     let (participation, credit) = w.take_part().await;
@@ -279,7 +279,7 @@ async fn a_participation_annulled_before_its_credit_job_ran_is_never_paid(db: Pg
     assert!(granted.is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn concurrent_annulments_take_it_back_once(db: PgPool) {
     let w = world(db).await;
     let (participation, credit) = w.take_part().await;
@@ -309,7 +309,7 @@ async fn concurrent_annulments_take_it_back_once(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_support_staff_of_the_station_annul_and_a_reason_is_required(db: PgPool) {
     let w = world(db).await;
     let (participation, _) = w.take_part().await;
@@ -367,7 +367,7 @@ async fn only_support_staff_of_the_station_annul_and_a_reason_is_required(db: Pg
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_annulled_participation_is_not_paid_again(db: PgPool) {
     let w = world(db).await;
     let (participation, credit) = w.take_part().await;
@@ -409,7 +409,7 @@ async fn take_part_unpaid(w: &World) -> (i64, serde_json::Value) {
     (body["participation_id"].as_i64().expect("id"), body)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_annulment_takes_only_the_trophies_it_undid(db: PgPool) {
     let w = world(db).await;
     // A second activity, alone in a category with a trophy of its own.
@@ -493,7 +493,7 @@ async fn an_annulment_takes_only_the_trophies_it_undid(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_activity_still_counts_an_annulled_participation_toward_its_limit(db: PgPool) {
     let w = world(db).await;
     sqlx::query("UPDATE actions SET limit_per_user = 1 WHERE id = $1")
@@ -529,7 +529,7 @@ async fn the_activity_still_counts_an_annulled_participation_toward_its_limit(db
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_sign_up_annulled_before_its_credit_ran_is_never_paid(db: PgPool) {
     let w = world(db).await;
     catalogue::create(
@@ -570,7 +570,7 @@ async fn a_sign_up_annulled_before_its_credit_ran_is_never_paid(db: PgPool) {
     assert_eq!(w.wallet_cents().await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn points_spent_before_the_annulment_become_a_debt(db: PgPool) {
     let w = world(db).await;
     let (participation, credit) = w.take_part().await;

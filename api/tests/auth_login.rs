@@ -16,7 +16,7 @@ fn credentials(email: &str, password: &str) -> String {
     json!({ "email": email, "password": password }).to_string()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_logs_in_and_gets_a_token_stored_only_as_a_hash(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -55,7 +55,7 @@ async fn a_member_logs_in_and_gets_a_token_stored_only_as_a_hash(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn staff_log_in_with_their_role(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -72,7 +72,7 @@ async fn staff_log_in_with_their_role(db: PgPool) {
     assert_eq!(answer.json()["user"]["role"], "staff");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_wrong_password_and_an_unknown_account_get_the_same_401(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -106,7 +106,7 @@ async fn a_wrong_password_and_an_unknown_account_get_the_same_401(db: PgPool) {
     assert_eq!(sessions, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_account_belongs_to_its_own_station_only(db: PgPool) {
     demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -128,7 +128,7 @@ async fn an_account_belongs_to_its_own_station_only(db: PgPool) {
     assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn login_by_cpf_checks_the_cpf(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -151,7 +151,7 @@ async fn login_by_cpf_checks_the_cpf(db: PgPool) {
     assert_eq!(bad.json(), json!({ "messages": ["CPF inválido"] }));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn login_validates_identifier_and_station(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -39,7 +39,7 @@ async fn login(
     send(app, request.body(Body::from(body)).expect("request")).await
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn logout_revokes_the_session_everywhere(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -90,7 +90,7 @@ async fn logout_revokes_the_session_everywhere(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn token_validation_never_fails_it_answers_false(db: PgPool) {
     let app = app(db);
     assert_eq!(
@@ -103,7 +103,7 @@ async fn token_validation_never_fails_it_answers_false(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_login_token_starts_one_session_once(db: PgPool) {
     let (demo, session) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -173,7 +173,7 @@ async fn a_login_token_starts_one_session_once(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_expired_or_missing_login_token_is_refused(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -196,7 +196,7 @@ async fn an_expired_or_missing_login_token_is_refused(db: PgPool) {
     assert_eq!(issue_without_session.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn blocked_and_inactive_accounts_are_kept_out_of_the_member_area(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -238,7 +238,7 @@ fn throttled_app(db: &PgPool, extra: &[(&str, &str)]) -> Router {
     app_with(db.clone(), &overrides)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_sixth_wrong_password_in_a_row_is_refused_until_the_window_ends(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -297,7 +297,7 @@ async fn the_sixth_wrong_password_in_a_row_is_refused_until_the_window_ends(db: 
     assert_eq!(after.status, StatusCode::OK, "{}", after.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_address_guessing_many_accounts_is_refused(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -353,7 +353,7 @@ async fn one_address_guessing_many_accounts_is_refused(db: PgPool) {
     assert_eq!(elsewhere.status, StatusCode::OK);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_ipv6_client_is_counted_by_its_slash_64(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await

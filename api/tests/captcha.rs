@@ -96,7 +96,7 @@ async fn the_turnstile_verifier_asks_the_provider() {
     assert!(down.verify("humano", None).await.is_err());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn public_forms_need_a_passing_captcha_when_it_is_on(db: PgPool) {
     let (url, seen) = fake_turnstile().await;
     let (station_id, _) = station(
@@ -179,7 +179,7 @@ async fn public_forms_need_a_passing_captcha_when_it_is_on(db: PgPool) {
     assert_eq!(accounts, 3, "only the human sign-ups created accounts");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unreachable_provider_fails_the_form_safely(db: PgPool) {
     let (station_id, _) = station(&db, "clube", &["signup_flow = 'simple'"]).await;
     let app = app(db, &captcha_on("http://127.0.0.1:9/siteverify"));
@@ -193,7 +193,7 @@ async fn an_unreachable_provider_fails_the_form_safely(db: PgPool) {
     assert_eq!(messages(&answer), [FAILED]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn with_the_captcha_off_no_token_is_needed(db: PgPool) {
     let (station_id, _) = station(&db, "clube", &["signup_flow = 'simple'"]).await;
     let app = app(db, &[("FILIA_CAPTCHA", "off".into())]);

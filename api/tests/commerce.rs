@@ -70,7 +70,7 @@ fn messages(answer: &common::Answer) -> Value {
     answer.json()["messages"].clone()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_cart_keeps_each_line_within_the_limit_and_the_stock(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -179,7 +179,7 @@ async fn the_cart_keeps_each_line_within_the_limit_and_the_stock(db: PgPool) {
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn another_stations_products_are_not_there(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -217,7 +217,7 @@ async fn another_stations_products_are_not_there(db: PgPool) {
     assert_eq!(reserved, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_checkout_holds_the_stock_takes_a_coupon_and_pays_with_wallet_and_pix(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -416,7 +416,7 @@ async fn a_checkout_holds_the_stock_takes_a_coupon_and_pays_with_wallet_and_pix(
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_wallet_pays_a_whole_order_at_once_and_an_expired_hold_is_refused(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -495,7 +495,7 @@ async fn the_wallet_pays_a_whole_order_at_once_and_an_expired_hold_is_refused(db
     assert_eq!(messages(&coupon), json!([HOLD_EXPIRED]));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_delivery_order_asks_for_its_location_and_address(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -582,7 +582,7 @@ async fn a_delivery_order_asks_for_its_location_and_address(db: PgPool) {
     assert_eq!(order["payments"][0]["installments"], 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn dependents_and_addresses_are_the_members_own(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -620,7 +620,7 @@ async fn dependents_and_addresses_are_the_members_own(db: PgPool) {
     assert_eq!(none.json(), json!([]));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_hundred_members_confirming_at_once_through_the_api_hold_exactly_fifty(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -679,7 +679,7 @@ async fn two_hundred_members_confirming_at_once_through_the_api_hold_exactly_fif
 
 /// A hold keeps one coupon use at most: taken off and put back, or switched for another,
 /// the coupons' counts follow and the order carries the last one.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_coupon_taken_off_can_go_back_on_or_be_switched(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -751,7 +751,7 @@ async fn a_coupon_taken_off_can_go_back_on_or_be_switched(db: PgPool) {
     assert_eq!(order.json()["total_final_value"], 3000);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_coupon_comes_off_and_the_order_names_its_hold(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -834,7 +834,7 @@ async fn a_coupon_comes_off_and_the_order_names_its_hold(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_hold_lasts_what_the_deployment_sets(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = common::app_with(db.clone(), &[("FILIA_HOLD_SECONDS", "45")]);
@@ -863,7 +863,7 @@ async fn the_hold_lasts_what_the_deployment_sets(db: PgPool) {
     assert!((35.0..=45.0).contains(&release_in), "{release_in}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_cart_totals_preview_holds_nothing(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());

@@ -202,7 +202,7 @@ async fn wait_succeeded(db: &PgPool, job_id: &str) {
     panic!("job {job_id} did not finish");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn vouchers_are_made_once_and_only_their_owner_reads_them(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
@@ -295,7 +295,7 @@ async fn vouchers_are_made_once_and_only_their_owner_reads_them(db: PgPool) {
     assert_eq!(not_yet.status, StatusCode::CONFLICT);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_receipt_and_voucher_pdfs_follow_their_jobs_then_download(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
@@ -336,7 +336,7 @@ async fn the_receipt_and_voucher_pdfs_follow_their_jobs_then_download(db: PgPool
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_refund_makes_the_receipt_again_with_what_was_refunded(db: PgPool) {
     use domain::commerce::{fulfilment, refunds};
     let world = world(&db).await;
@@ -437,7 +437,7 @@ fn products(lines: &Value) -> Vec<(&str, i64)> {
         .collect()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
@@ -566,7 +566,7 @@ async fn staff(
         .expect("session")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn support_staff_refund_from_the_console_audited_and_scoped(db: PgPool) {
     use domain::staff::{Role, Scope};
     let world = world(&db).await;
@@ -660,7 +660,7 @@ async fn support_staff_refund_from_the_console_audited_and_scoped(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_partner_validates_a_voucher_once_even_twice_at_once(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
@@ -817,7 +817,7 @@ async fn use_voucher(app: &Router, r: &Refundable, code: &str) -> common::Answer
     .await
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_refund_voids_an_unused_voucher_whatever_its_number(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
@@ -907,7 +907,7 @@ async fn a_refund_voids_an_unused_voucher_whatever_its_number(db: PgPool) {
     assert_eq!(other.status, StatusCode::FORBIDDEN);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_refund_and_a_validation_at_once_never_both_take_the_last_unit(db: PgPool) {
     let world = world(&db).await;
     let app = app(db.clone());
@@ -1025,7 +1025,7 @@ async fn hand_over(app: &Router, code: &str, line_id: i64, token: &str) -> commo
     answer
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_receipts_line_is_handed_over_once_by_its_partner_staff(db: PgPool) {
     use domain::commerce::refunds;
     let world = world(&db).await;
@@ -1227,7 +1227,7 @@ async fn a_receipts_line_is_handed_over_once_by_its_partner_staff(db: PgPool) {
 
 /// While a refund of a line is under way its unit is neither the member's nor gone: the
 /// counter waits. A refund the provider then refuses gives the whole line to hand over.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_line_with_a_refund_under_way_waits_to_be_handed_over(db: PgPool) {
     use domain::commerce::refunds;
     let world = world(&db).await;

@@ -292,7 +292,7 @@ async fn count(db: &PgPool, sql: &str, order_id: i64) -> i64 {
         .expect("count")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn wallet_and_pix_simulated_payment_pays_the_order_once(db: PgPool) {
     let shop = shop(&db, 10).await;
     let placed = shop.order(1, json!({ "type": "pix" })).await;
@@ -399,7 +399,7 @@ async fn wallet_and_pix_simulated_payment_pays_the_order_once(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     let shop = shop(&db, 10).await;
 
@@ -550,7 +550,7 @@ async fn cards_approved_declined_and_processing_then_paid(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_pix_expiry_expires_an_unpaid_order_and_confirms_one_just_paid(db: PgPool) {
     let shop = shop(&db, 10).await;
     let order = shop.order(2, json!({ "type": "pix" })).await.json();
@@ -592,7 +592,7 @@ async fn the_pix_expiry_expires_an_unpaid_order_and_confirms_one_just_paid(db: P
     assert_eq!(shop.balance().await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_pix_paid_after_its_expiry_completes_what_it_can(db: PgPool) {
     let shop = shop(&db, 10).await;
     // Stock still there: the order is completed, the wallet part spent again.
@@ -694,7 +694,7 @@ async fn a_pix_paid_after_its_expiry_completes_what_it_can(db: PgPool) {
     assert_eq!(shop.stock().await.0 - shop.stock().await.1, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_late_pix_confirmed_from_every_side_at_once_is_handled_once(db: PgPool) {
     let shop = shop(&db, 10).await;
     let late_mails = |needle: &'static str| {
@@ -856,7 +856,7 @@ impl Shop {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_late_pix_takes_its_coupon_use_again_or_goes_back_whole(db: PgPool) {
     let shop = coupon_shop(&db, "UMAVEZ", None).await;
     // Once per member: the expired order gave its use back, and a second order took it.
@@ -926,7 +926,7 @@ async fn a_late_pix_takes_its_coupon_use_again_or_goes_back_whole(db: PgPool) {
 
 /// A coupon the member took off before ordering is not the order's: its PIX paid late
 /// takes no use of it.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_late_pix_takes_no_coupon_its_order_did_not_carry(db: PgPool) {
     let shop = coupon_shop(&db, "TIRADO", None).await;
     let hold = send(
@@ -968,7 +968,7 @@ async fn a_late_pix_takes_no_coupon_its_order_did_not_carry(db: PgPool) {
     assert_eq!(shop.coupon_counts("TIRADO").await, (0, 0, 0));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_late_pix_never_takes_a_coupon_past_its_uses(db: PgPool) {
     let shop = coupon_shop(&db, "ULTIMO", Some(1)).await;
     let (_, other_token) = other_member(&shop, "outra@example.com").await;
@@ -996,7 +996,7 @@ async fn a_late_pix_never_takes_a_coupon_past_its_uses(db: PgPool) {
     assert_eq!(shop.coupon_counts("ULTIMO").await, (1, 1, 1));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_late_pix_keeps_the_member_within_the_product_limit(db: PgPool) {
     let shop = coupon_shop(&db, "NENHUM", None).await;
     sqlx::query("UPDATE products SET limit_per_user = 1 WHERE id = $1")
@@ -1082,7 +1082,7 @@ async fn a_late_pix_keeps_the_member_within_the_product_limit(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_late_pix_at_once_share_the_last_coupon_use_once(db: PgPool) {
     let shop = coupon_shop(&db, "ROUND0", Some(1)).await;
     let (_, other_token) = other_member(&shop, "outra@example.com").await;
@@ -1139,7 +1139,7 @@ async fn two_late_pix_at_once_share_the_last_coupon_use_once(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_browser_check_racing_the_webhook_confirms_once(db: PgPool) {
     let shop = shop(&db, 10).await;
     for round in 0..5 {
@@ -1182,7 +1182,7 @@ impl Rng {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 #[allow(clippy::print_stdout)] // the seed, so a failing run can be repeated
 async fn a_thousand_random_webhook_deliveries_never_pay_twice_nor_an_unpaid_order(db: PgPool) {
     let seed = std::env::var("FILIA_TEST_SEED")
@@ -1298,7 +1298,7 @@ async fn a_thousand_random_webhook_deliveries_never_pay_twice_nor_an_unpaid_orde
 
 /// PostgreSQL refuses NUL in text: a signed event whose id or charge holds one is unreadable
 /// (400 in the envelope), never a 500 the provider would retry for ever.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_signed_event_holding_a_nul_is_unreadable(db: PgPool) {
     let shop = shop(&db, 1).await;
     for (id, charge) in [("hook\\u0000one", "ch_1"), ("hook_two", "ch\\u0000two")] {
@@ -1322,7 +1322,7 @@ async fn a_signed_event_holding_a_nul_is_unreadable(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn another_members_order_is_not_checked_nor_paid(db: PgPool) {
     let shop = shop(&db, 10).await;
     let order = shop.order(1, json!({ "type": "pix" })).await.json();
@@ -1368,7 +1368,7 @@ async fn another_members_order_is_not_checked_nor_paid(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn installments_follow_the_activity(db: PgPool) {
     let shop = shop(&db, 10).await;
     let options = send(
@@ -1404,7 +1404,7 @@ async fn installments_follow_the_activity(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_order_takes_only_the_installments_offered(db: PgPool) {
     let shop = shop_with(&db, 10, &[("FILIA_ORDERS_MAX_PER_MEMBER", "50")]).await;
     let card = |installments: Value| {
@@ -1501,7 +1501,7 @@ async fn the_order_takes_only_the_installments_offered(db: PgPool) {
     assert_eq!(pix.json()["payments"][0]["installments"], 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
     let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
     let app = common::app_with(
@@ -1558,7 +1558,7 @@ async fn the_sandbox_routes_are_absent_with_pagarme(db: PgPool) {
     assert_eq!(events, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn sandbox_deliver_posts_the_outbox_to_the_running_api(db: PgPool) {
     // The real server on a loopback port, its public URL pointing at itself.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -1611,7 +1611,7 @@ async fn sandbox_deliver_posts_the_outbox_to_the_running_api(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
     let shop = shop(&db, 10).await;
     let first = shop
@@ -1679,7 +1679,7 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
     assert_eq!(charges_after, charges_before);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     use domain::commerce::orders::{self, Method, PlaceOrder};
     use domain::commerce::payment;
@@ -1796,7 +1796,7 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     assert_eq!((source, address), (None, None));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_refund_the_bank_starts_is_undone_once(db: PgPool) {
     let shop = shop(&db, 10).await;
     let order = shop.order(1, json!({ "type": "pix" })).await.json();
@@ -1866,7 +1866,7 @@ fn assert_throttled(answer: &common::Answer, message: &str) {
     assert!((1..=600).contains(&retry_after), "{retry_after}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn calls_that_reach_the_provider_are_limited_per_member(db: PgPool) {
     let shop = shop_with(
         &db,
@@ -1990,7 +1990,7 @@ async fn calls_that_reach_the_provider_are_limited_per_member(db: PgPool) {
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_charge_just_read_is_not_read_again_for_a_few_seconds(db: PgPool) {
     let shop = shop(&db, 10).await;
     let order = shop.order(1, json!({ "type": "pix" })).await.json();
@@ -2062,7 +2062,7 @@ async fn voucher_units(db: &PgPool, order_id: i64) -> Vec<(i32, bool)> {
     .expect("vouchers")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_bank_refund_takes_unused_vouchers_first_and_a_used_one_only_whole(db: PgPool) {
     let shop = shop(&db, 10).await;
     sqlx::query("UPDATE actions SET sell_vouchers = true WHERE id = $1")

@@ -112,7 +112,7 @@ const PARTICIPATIONS: &str = "SELECT count(*) FROM participations WHERE user_id 
 const CREDIT_JOBS: &str = "SELECT count(*) FROM apalis.jobs WHERE job_type = 'points.credit' AND (convert_from(job, 'UTF8')::jsonb -> 'args' ->> 'user_id')::bigint = $1";
 const DONATED: &str = "SELECT coalesce(sum(amount), 0)::bigint FROM spends WHERE user_id = $1 AND source_kind = 'donation'";
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_donation_spends_the_wallet_and_is_the_participation(db: PgPool) {
     let world = world(db, 10_000).await;
     let answer = world.donate(world.cause, json!(25.5)).await;
@@ -149,7 +149,7 @@ async fn a_donation_spends_the_wallet_and_is_the_participation(db: PgPool) {
     assert_eq!(world.count(CREDIT_JOBS).await, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn amounts_outside_the_bounds_or_the_balance_are_refused_and_nothing_changes(db: PgPool) {
     let world = world(db, 2_000_000).await;
     for (points, message) in [
@@ -190,7 +190,7 @@ async fn amounts_outside_the_bounds_or_the_balance_are_refused_and_nothing_chang
     assert_eq!(world.balance().await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_the_callers_stations_open_donation_activities_take_donations(db: PgPool) {
     let world = world(db, 10_000).await;
     let elsewhere = insert_station(&world.db, "longe").await;
@@ -237,7 +237,7 @@ async fn only_the_callers_stations_open_donation_activities_take_donations(db: P
     assert_eq!(visitor.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn donations_at_once_never_spend_more_than_the_wallet_holds(db: PgPool) {
     let world = world(db, 1_000).await;
     // Twelve donations of R$ 3,00 against R$ 10,00: exactly three go through.

@@ -16,7 +16,7 @@ async fn login_url(db: &PgPool) -> String {
     format!("{LOGIN}{}", demo.station_id)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn malformed_json_answers_400(db: PgPool) {
     let url = login_url(&db).await;
     let answer = post_json(&app(db), &url, r#"{"email": "membro@demo"#).await;
@@ -28,7 +28,7 @@ async fn malformed_json_answers_400(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_missing_field_answers_422_naming_it(db: PgPool) {
     let url = login_url(&db).await;
     let answer = post_json(&app(db), &url, r#"{"email": "membro@demo.filia.com.br"}"#).await;
@@ -40,7 +40,7 @@ async fn a_missing_field_answers_422_naming_it(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_wrong_type_answers_422_naming_the_field(db: PgPool) {
     let url = login_url(&db).await;
     let answer = post_json(&app(db), &url, r#"{"email": "a@b.co", "password": 123}"#).await;
@@ -52,7 +52,7 @@ async fn a_wrong_type_answers_422_naming_the_field(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_body_that_is_not_json_answers_415(db: PgPool) {
     let url = login_url(&db).await;
     let request = Request::post(url)
@@ -69,7 +69,7 @@ async fn a_body_that_is_not_json_answers_415(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_oversized_body_answers_413(db: PgPool) {
     let url = login_url(&db).await;
     let huge = format!(
@@ -85,7 +85,7 @@ async fn an_oversized_body_answers_413(db: PgPool) {
 /// A form route reads `multipart/form-data` only: anything else is 415 saying so, and a form
 /// whose boundary cannot be read is 400, both in the envelope (axum answers them in plain
 /// English text).
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_form_route_refuses_other_bodies_and_unreadable_forms_in_the_envelope(db: PgPool) {
     let (_, token) = common::demo_member_session(&db).await;
     let app = app(db);
@@ -124,7 +124,7 @@ async fn a_form_route_refuses_other_bodies_and_unreadable_forms_in_the_envelope(
 
 /// A route that reads its body as bytes (a payment provider's webhook, whose signature is
 /// over the raw body) refuses an oversized one in the envelope too.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_oversized_raw_body_answers_413_in_the_envelope(db: PgPool) {
     let huge = "x".repeat(3 * 1024 * 1024);
     let answer = post_json(&app(db), "/api/payments/webhooks/sandbox", &huge).await;
@@ -138,7 +138,7 @@ async fn an_oversized_raw_body_answers_413_in_the_envelope(db: PgPool) {
 
 /// PostgreSQL refuses NUL in text: a NUL in a path, a query or a JSON text is refused before
 /// any handler reads it, never a 500.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_nul_byte_is_refused_before_it_reaches_the_database(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db);
@@ -179,7 +179,7 @@ async fn a_nul_byte_is_refused_before_it_reaches_the_database(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unknown_api_route_answers_404(db: PgPool) {
     let answer = get(&app(db), "/api/no-such-thing").await;
 
@@ -187,7 +187,7 @@ async fn an_unknown_api_route_answers_404(db: PgPool) {
     assert_eq!(answer.json(), json!({ "error": "Rota não encontrada" }));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_wrong_method_answers_405(db: PgPool) {
     let url = login_url(&db).await;
     let answer = get(&app(db), &url).await;
@@ -199,7 +199,7 @@ async fn a_wrong_method_answers_405(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_server_failure_answers_500_without_its_cause(db: PgPool) {
     let app = app(db.clone());
     db.close().await;
@@ -213,7 +213,7 @@ async fn a_server_failure_answers_500_without_its_cause(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn every_answer_carries_a_request_id(db: PgPool) {
     let answer = get(&app(db), "/api/stations/999").await;
 
@@ -253,7 +253,7 @@ fn logged(work: impl FnOnce()) -> String {
     String::from_utf8(bytes).expect("utf-8")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn database_errors_are_logged_by_code_without_the_data(db: PgPool) {
     use axum::response::IntoResponse;
     let demo = demo::seed(&db, "http://127.0.0.1:8080")

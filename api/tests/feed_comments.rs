@@ -89,7 +89,7 @@ impl Feed {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn comments_on_a_post_are_listed_oldest_first_and_counted(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Comentem").await;
@@ -159,7 +159,7 @@ async fn comments_on_a_post_are_listed_oldest_first_and_counted(db: PgPool) {
     assert_eq!(f.comment_count(post).await, 3);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_the_author_deletes_a_comment_and_the_count_follows(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Post").await;
@@ -227,7 +227,7 @@ async fn only_the_author_deletes_a_comment_and_the_count_follows(db: PgPool) {
     assert_eq!(f.comment_count(post).await, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn activity_comments_take_one_level_of_replies(db: PgPool) {
     let f = feed(db).await;
     let action = f.activity(f.station_id, true, true).await;
@@ -300,7 +300,7 @@ async fn activity_comments_take_one_level_of_replies(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn activities_closed_to_comments_or_elsewhere_are_unavailable(db: PgPool) {
     let f = feed(db).await;
     let open = f.activity(f.station_id, true, true).await;
@@ -369,7 +369,7 @@ async fn activities_closed_to_comments_or_elsewhere_are_unavailable(db: PgPool) 
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn commenting_is_limited_to_thirty_in_ten_minutes(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Post").await;

@@ -84,7 +84,7 @@ impl Feed {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_like_is_counted_once_and_taken_back_once(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Curtam").await;
@@ -140,7 +140,7 @@ async fn a_like_is_counted_once_and_taken_back_once(db: PgPool) {
     assert_eq!(f.post_counts(far).await, (0, 0));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_hundred_likes_and_unlikes_at_once_leave_the_count_equal_to_the_rows(db: PgPool) {
     let wide = wide_pool(&db).await;
     let f = feed_with_app(db, common::app(wide)).await;
@@ -191,7 +191,7 @@ async fn a_hundred_likes_and_unlikes_at_once_leave_the_count_equal_to_the_rows(d
     assert_eq!(seen["likes"], json!(rows));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn activity_likes_need_an_activity_open_to_them(db: PgPool) {
     let wide = wide_pool(&db).await;
     let f = feed_with_app(db, common::app(wide)).await;
@@ -286,7 +286,7 @@ impl Feed {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn likes_and_unlikes_are_limited_to_120_a_minute(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Clique").await;

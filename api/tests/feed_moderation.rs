@@ -67,7 +67,7 @@ impl Feed {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_report_counts_once_and_the_threshold_hides_the_post(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Polêmico").await;
@@ -121,7 +121,7 @@ async fn a_report_counts_once_and_the_threshold_hides_the_post(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_station_threshold_hides_a_comment_and_it_leaves_the_count(db: PgPool) {
     let f = feed(db).await;
     f.execute(
@@ -204,7 +204,7 @@ async fn the_station_threshold_hides_a_comment_and_it_leaves_the_count(db: PgPoo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn staff_keep_hide_and_remove_with_an_audit_row(db: PgPool) {
     let f = feed(db).await;
     let support = f.support().await;
@@ -344,7 +344,7 @@ async fn staff_keep_hide_and_remove_with_an_audit_row(db: PgPool) {
 /// Ten members report at once where three hide: the post is hidden once, by the third
 /// report; the others find it gone (hidden items are not found, for reports too), and
 /// nothing fails.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn reports_crossing_the_threshold_at_once_hide_the_post_once(db: PgPool) {
     let wide = wide_pool(&db).await;
     let f = feed_with_app(db, common::app(wide)).await;
@@ -410,7 +410,7 @@ async fn reports_crossing_the_threshold_at_once_hide_the_post_once(db: PgPool) {
 }
 
 /// As for posts, and the post's count of comments drops once, not once per report.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn reports_crossing_the_threshold_at_once_hide_a_comment_once(db: PgPool) {
     let wide = wide_pool(&db).await;
     let f = feed_with_app(db, common::app(wide)).await;
@@ -468,7 +468,7 @@ async fn reports_crossing_the_threshold_at_once_hide_a_comment_once(db: PgPool) 
 }
 
 /// Removing a post deletes its media from the store: /api/media serves them no more.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn removing_a_post_deletes_its_image_and_video_files(db: PgPool) {
     let f = feed(db).await;
     let support = f.support().await;
@@ -541,7 +541,7 @@ async fn removing_a_post_deletes_its_image_and_video_files(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn reviewing_a_comment_moves_its_posts_count(db: PgPool) {
     let f = feed(db).await;
     let support = f.support().await;
@@ -593,7 +593,7 @@ async fn reviewing_a_comment_moves_its_posts_count(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn viewers_only_read_and_other_stations_staff_reach_nothing(db: PgPool) {
     let f = feed(db).await;
     let post = f.post(&f.maria, "Reportado").await;
@@ -661,7 +661,7 @@ async fn viewers_only_read_and_other_stations_staff_reach_nothing(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn reporting_is_limited_to_twenty_an_hour(db: PgPool) {
     let f = feed(db).await;
     let mut posts = Vec::new();

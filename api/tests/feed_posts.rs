@@ -30,7 +30,7 @@ fn picture(format: ImageFormat, width: u32, height: u32) -> String {
     STANDARD.encode(bytes)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_text_post_is_answered_and_shown_to_the_station(db: PgPool) {
     let f = feed(db).await;
     let answer = f
@@ -123,7 +123,7 @@ impl Feed {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn text_rules_and_the_station_are_checked(db: PgPool) {
     let f = feed(db).await;
     let post = |description: String, station_id: i64| {
@@ -196,7 +196,7 @@ async fn text_rules_and_the_station_are_checked(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_closed_feed_refuses_everything(db: PgPool) {
     let f = feed(db).await;
     let id = f.post(&f.joao, "Antes de fechar").await;
@@ -249,7 +249,7 @@ async fn a_closed_feed_refuses_everything(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_image_post_is_stored_re_encoded_and_bad_images_are_refused(db: PgPool) {
     let f = feed(db).await;
     let answer = f
@@ -320,7 +320,7 @@ async fn an_image_post_is_stored_re_encoded_and_bad_images_are_refused(db: PgPoo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_video_post_shows_to_others_once_its_video_is_ready(db: PgPool) {
     let f = feed(db).await;
     let processing = f.video(&f.maria, f.station_id, "processing").await;
@@ -387,7 +387,7 @@ async fn a_video_post_shows_to_others_once_its_video_is_ready(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_video_post_takes_the_callers_own_live_unused_upload(db: PgPool) {
     let f = feed(db).await;
     let failed = f.video(&f.maria, f.station_id, "failed").await;
@@ -438,7 +438,7 @@ async fn a_video_post_takes_the_callers_own_live_unused_upload(db: PgPool) {
 }
 
 /// Two video posts of one upload at once: one is made, the other refused.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_upload_makes_one_post_when_posted_twice_at_once(db: PgPool) {
     let wide = wide_pool(&db).await;
     let f = feed_with_app(db, common::app(wide)).await;
@@ -455,7 +455,7 @@ async fn one_upload_makes_one_post_when_posted_twice_at_once(db: PgPool) {
 /// `video.transcode` making the video ready (and publishing its posts, in one transaction,
 /// as the job does) at the very moment its owner posts it: whichever comes first, the post
 /// ends published, by exactly one of the two.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_video_turning_ready_while_it_is_posted_publishes_the_post_once(db: PgPool) {
     let wide = wide_pool(&db).await;
     let f = feed_with_app(db, common::app(wide.clone())).await;
@@ -521,7 +521,7 @@ async fn a_video_turning_ready_while_it_is_posted_publishes_the_post_once(db: Pg
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_the_author_deletes_and_the_image_goes_with_the_post(db: PgPool) {
     let f = feed(db).await;
     let answer = f
@@ -639,7 +639,7 @@ async fn only_the_author_deletes_and_the_image_goes_with_the_post(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn hidden_and_removed_posts_leave_the_feed_for_everyone(db: PgPool) {
     let f = feed(db).await;
     let shown = f.post(&f.maria, "Fica").await;
@@ -674,7 +674,7 @@ async fn hidden_and_removed_posts_leave_the_feed_for_everyone(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn paging_by_keyset_neither_repeats_nor_skips_while_posts_arrive(db: PgPool) {
     let f = feed(db).await;
     let mut older = Vec::new();
@@ -754,7 +754,7 @@ async fn paging_by_keyset_neither_repeats_nor_skips_while_posts_arrive(db: PgPoo
     assert_eq!(all["next"], json!(null));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn posts_of_the_same_instant_are_paged_by_id(db: PgPool) {
     let f = feed(db).await;
     let same: Vec<i64> = sqlx::query_scalar(
@@ -782,7 +782,7 @@ async fn posts_of_the_same_instant_are_paged_by_id(db: PgPool) {
     assert_eq!(seen, expected);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn bad_paging_parameters_are_refused(db: PgPool) {
     let f = feed(db).await;
     for query in [
@@ -840,7 +840,7 @@ async fn bad_paging_parameters_are_refused(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn posting_is_limited_to_ten_in_ten_minutes(db: PgPool) {
     let f = feed(db).await;
     for n in 1..=10 {

@@ -104,7 +104,7 @@ impl World {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn images_are_stored_re_encoded_when_their_content_is_jpeg_png_or_gif(db: PgPool) {
     let world = world(db).await;
     let prefix = format!(
@@ -154,7 +154,7 @@ async fn images_are_stored_re_encoded_when_their_content_is_jpeg_png_or_gif(db: 
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn images_of_other_kinds_or_over_1_mb_are_refused(db: PgPool) {
     let world = world(db).await;
     let refused = |answer: &Answer, message: &str| {
@@ -209,7 +209,7 @@ async fn images_of_other_kinds_or_over_1_mb_are_refused(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn documents_are_kept_private_when_their_content_is_accepted(db: PgPool) {
     let world = world(db).await;
     let pdf = b"%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n";
@@ -259,7 +259,7 @@ async fn documents_are_kept_private_when_their_content_is_accepted(db: PgPool) {
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn documents_of_other_kinds_or_over_10_mb_are_refused(db: PgPool) {
     let world = world(db).await;
     let refused = |answer: Answer, message: &str| {
@@ -307,7 +307,7 @@ async fn documents_of_other_kinds_or_over_10_mb_are_refused(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn thirty_images_and_documents_an_hour(db: PgPool) {
     let world = world(db.clone()).await;
     // Every attempt counts, valid or not, images and documents together.

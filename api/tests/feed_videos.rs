@@ -254,7 +254,7 @@ fn ffprobe(path: &Path, entries: &str) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_resumable_upload_survives_a_dropped_connection_and_ends_in_a_published_video(
     db: PgPool,
 ) {
@@ -430,7 +430,7 @@ async fn a_resumable_upload_survives_a_dropped_connection_and_ends_in_a_publishe
     assert_eq!(again.expect("again")["url"], url);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_plain_upload_is_queued_and_a_png_renamed_mp4_is_refused_by_content(db: PgPool) {
     let world = world(db).await;
     let bytes = clip(&world.data.join("clips"), 1, "160x120");
@@ -473,7 +473,7 @@ async fn a_plain_upload_is_queued_and_a_png_renamed_mp4_is_refused_by_content(db
     assert_eq!(no_file.json()["messages"], json!([UPLOAD_FAILED]));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_plain_upload_past_200_mb_is_refused_as_it_streams(db: PgPool) {
     let world = world(db).await;
     let head = "--filia-video-boundary\r\nContent-Disposition: form-data; name=\"file\"; \
@@ -504,7 +504,7 @@ async fn a_plain_upload_past_200_mb_is_refused_as_it_streams(db: PgPool) {
     assert!(!world.part_file(id).exists(), "its bytes are removed");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn sizes_offsets_and_content_are_checked(db: PgPool) {
     let world = world(db).await;
     for size in [json!(0), json!(-5), json!(200_000_001)] {
@@ -588,7 +588,7 @@ async fn sizes_offsets_and_content_are_checked(db: PgPool) {
     assert_eq!(no_token.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn another_members_or_stations_upload_is_not_found(db: PgPool) {
     let world = world(db).await;
     let id = id_of(&world.start(&world.token, 100).await);
@@ -610,7 +610,7 @@ async fn another_members_or_stations_upload_is_not_found(db: PgPool) {
     assert!(!world.part_file(id).exists());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn three_unfinished_uploads_at_once_even_when_started_together(db: PgPool) {
     let world = world(db).await;
     let starts = (0..6).map(|_| world.start(&world.token, 1_000));
@@ -633,7 +633,7 @@ async fn three_unfinished_uploads_at_once_even_when_started_together(db: PgPool)
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn ten_uploads_a_day(db: PgPool) {
     let world = world(db).await;
     // Nine finished today (failed ones count: they were started) and one yesterday.
@@ -663,7 +663,7 @@ async fn ten_uploads_a_day(db: PgPool) {
     assert_eq!(plain.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_closed_feed_takes_no_videos(db: PgPool) {
     let world = world(db).await;
     sqlx::query("UPDATE stations SET feed_access = false WHERE id = $1")
@@ -676,7 +676,7 @@ async fn a_closed_feed_takes_no_videos(db: PgPool) {
     assert_eq!(answer.json()["messages"], json!([NOT_AUTHORIZED]));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_cancelled_upload_is_failed_and_frees_its_place_at_once(db: PgPool) {
     let world = world(db).await;
     let ids: Vec<i64> =
@@ -759,7 +759,7 @@ async fn a_cancelled_upload_is_failed_and_frees_its_place_at_once(db: PgPool) {
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_upload_idle_for_an_hour_no_longer_holds_a_place(db: PgPool) {
     let world = world(db).await;
     // Three uploads left by a browser that crashed: one last touched 61 minutes ago.

@@ -6,13 +6,13 @@ use axum::http::StatusCode;
 use common::{app, app_with, call, get};
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn healthz_answers_while_the_process_lives(db: PgPool) {
     let answer = get(&app(db), "/healthz").await;
     assert_eq!(answer.status, StatusCode::OK);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn readyz_answers_200_when_postgres_and_redis_answer(db: PgPool) {
     let answer = get(&app(db), "/readyz").await;
 
@@ -23,7 +23,7 @@ async fn readyz_answers_200_when_postgres_and_redis_answer(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn readyz_answers_503_when_redis_is_down(db: PgPool) {
     // Port 1 on loopback: nothing listens there, as with a stopped Redis.
     let app = app_with(db, &[("REDIS_URL", "redis://127.0.0.1:1")]);
@@ -39,7 +39,7 @@ async fn readyz_answers_503_when_redis_is_down(db: PgPool) {
     assert_eq!(body["error"], "Serviço indisponível");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn readyz_answers_503_when_postgres_is_down(db: PgPool) {
     let app = app(db.clone());
     db.close().await;
@@ -52,7 +52,7 @@ async fn readyz_answers_503_when_postgres_is_down(db: PgPool) {
 
 const TOKEN: &str = "segredo-das-metricas";
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn metrics_count_requests_by_route_pattern_and_status(db: PgPool) {
     let app = app_with(db, &[("FILIA_METRICS_TOKEN", TOKEN)]);
     get(&app, "/api/stations/424242").await;
@@ -77,14 +77,14 @@ async fn metrics_count_requests_by_route_pattern_and_status(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn metrics_are_not_served_publicly_unless_configured(db: PgPool) {
     let answer = get(&app(db), "/metrics").await;
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
     assert_eq!(answer.json()["error"], "Rota não encontrada");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn metrics_with_a_token_need_it_as_bearer(db: PgPool) {
     let app = app_with(db, &[("FILIA_METRICS_TOKEN", TOKEN)]);
     for token in [None, Some("outro"), Some("")] {
@@ -96,7 +96,7 @@ async fn metrics_with_a_token_need_it_as_bearer(db: PgPool) {
     assert_eq!(answer.status, StatusCode::OK);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn metrics_with_their_own_address_are_served_only_there(db: PgPool) {
     let config = common::config_with(&[("FILIA_METRICS_BIND", "127.0.0.1:9187")]);
     let state = api::AppState::new(config, db).expect("state");

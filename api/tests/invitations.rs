@@ -153,7 +153,7 @@ fn refs(list: &[String]) -> Vec<&str> {
     list.iter().map(String::as_str).collect()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn six_addresses_are_the_contact_limit_and_nothing_is_queued(db: PgPool) {
     let world = world(db).await;
     let six = addresses("amigo", 6);
@@ -176,7 +176,7 @@ async fn six_addresses_are_the_contact_limit_and_nothing_is_queued(db: PgPool) {
     assert_eq!(world.recorded().await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_missing_or_invalid_address_is_refused_and_nothing_is_queued(db: PgPool) {
     let world = world(db).await;
     for (emails, messages) in [
@@ -216,7 +216,7 @@ async fn a_missing_or_invalid_address_is_refused_and_nothing_is_queued(db: PgPoo
     assert_eq!(world.recorded().await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_addresses_are_two_branded_mails_with_the_members_own_link_and_points(db: PgPool) {
     let world = world(db).await;
     // What the client says about the inviter, the link, the station and the points is
@@ -275,7 +275,7 @@ async fn two_addresses_are_two_branded_mails_with_the_members_own_link_and_point
     assert_eq!(world.recorded().await, 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_mails_arrive_at_the_smtp_server_through_the_fleet(db: PgPool) {
     let world = world(db.clone()).await;
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
@@ -335,7 +335,7 @@ async fn the_mails_arrive_at_the_smtp_server_through_the_fleet(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_invites_at_most_twenty_addresses_a_day(db: PgPool) {
     let world = world(db).await;
     for round in 0..4 {
@@ -382,7 +382,7 @@ async fn a_member_invites_at_most_twenty_addresses_a_day(db: PgPool) {
     assert_eq!(world.mails().await.len(), 23);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_address_is_mailed_once_a_month_by_the_same_member(db: PgPool) {
     let world = world(db).await;
     let first = world.invite(&["ana@example.com"]).await;
@@ -409,7 +409,7 @@ async fn an_address_is_mailed_once_a_month_by_the_same_member(db: PgPool) {
     assert_eq!(world.recorded().await, 1, "older rows are pruned");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn suppressed_addresses_and_members_are_skipped_alike(db: PgPool) {
     let world = world(db).await;
     let other_station = insert_station(&world.db, "outro").await;
@@ -450,7 +450,7 @@ async fn suppressed_addresses_and_members_are_skipped_alike(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_activity_must_be_an_open_invitation_of_the_callers_station(db: PgPool) {
     let world = world(db).await;
     let other_station = insert_station(&world.db, "outro").await;
@@ -526,7 +526,7 @@ async fn the_activity_must_be_an_open_invitation_of_the_callers_station(db: PgPo
     assert_eq!(visitor.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn invitations_at_once_never_pass_the_daily_limit(db: PgPool) {
     let world = world(db).await;
     // Eight invitations of three new addresses each against 20 a day: six go through.
@@ -557,7 +557,7 @@ async fn invitations_at_once_never_pass_the_daily_limit(db: PgPool) {
     assert_eq!(world.recorded().await, 18);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_lists_only_their_own_invitees(db: PgPool) {
     let world = world(db).await;
     let rule: i64 = sqlx::query_scalar("SELECT id FROM mgm_rules WHERE station_id = $1")
@@ -629,7 +629,7 @@ async fn a_member_lists_only_their_own_invitees(db: PgPool) {
     assert_eq!(theirs.json()[0]["invited"]["name"], "Caio de Outro");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_address_gets_at_most_three_invitations_of_a_station_in_30_days(db: PgPool) {
     let world = world(db).await;
     // Five members of the station invite the same address; a link-like name is not shown.
@@ -665,7 +665,7 @@ async fn an_address_gets_at_most_three_invitations_of_a_station_in_30_days(db: P
     assert_eq!(skipped, 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_e_mail_s_unsubscribe_link_stops_the_station_s_invitations_to_that_address(db: PgPool) {
     let world = world(db).await;
     let sent = world.invite(&["ana@example.com"]).await;

@@ -34,7 +34,7 @@ fn fleet_services(db: &PgPool) -> Arc<Services> {
     Services::new(pool, config).expect("services")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -134,7 +134,7 @@ async fn a_member_watches_their_job_fail_twice_then_succeed(db: PgPool) {
     assert!(last["started_at"].is_string() && last["finished_at"].is_string());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn another_members_job_and_an_unknown_id_are_not_found(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -174,7 +174,7 @@ async fn another_members_job_and_an_unknown_id_are_not_found(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn without_a_valid_session_the_answer_is_401(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());

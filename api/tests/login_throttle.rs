@@ -89,7 +89,7 @@ async fn throttled_app(db: &PgPool, ip_limit: &str) -> (Router, i64) {
     (app, demo.station_id)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn twenty_wrong_passwords_at_once_get_five_tries(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let (app, station_id) = throttled_app(&db, "50").await;
@@ -118,7 +118,7 @@ async fn twenty_wrong_passwords_at_once_get_five_tries(db: PgPool) {
     assert_eq!(right, [StatusCode::TOO_MANY_REQUESTS], "the account waits");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn twenty_wrong_logins_at_once_from_one_address_get_its_tries(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let (app, station_id) = throttled_app(&db, "7").await;
@@ -136,7 +136,7 @@ async fn twenty_wrong_logins_at_once_from_one_address_get_its_tries(db: PgPool) 
     assert_eq!(burst(&app, station_id, logins).await, statuses(7, 13));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn right_passwords_give_their_tries_back(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let (app, station_id) = throttled_app(&db, "3").await;

@@ -171,7 +171,7 @@ fn permuted(range: u64, indexes: std::ops::Range<u64>) -> BTreeSet<i64> {
         .collect()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_participation_gets_one_number_however_many_grants_run(db: PgPool) {
     let world = world(db).await;
     let counted = world.content(world.station_id, "Conheça o clube").await;
@@ -212,7 +212,7 @@ async fn a_participation_gets_one_number_however_many_grants_run(db: PgPool) {
     assert!(again.is_empty(), "granted once: {again:?}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn twenty_members_at_once_get_the_first_twenty_numbers_of_the_permutation(db: PgPool) {
     let world = world(db).await;
     let counted = world.content(world.station_id, "Conheça o clube").await;
@@ -269,7 +269,7 @@ async fn twenty_members_at_once_get_the_first_twenty_numbers_of_the_permutation(
     assert_eq!(world.next_index(campaign).await, 20);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_matching_earning_participations_of_the_station_inside_the_dates_get_numbers(
     db: PgPool,
 ) {
@@ -372,7 +372,7 @@ async fn only_matching_earning_participations_of_the_station_inside_the_dates_ge
     tx.commit().await.expect("commit");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_full_campaign_gives_no_more_numbers_and_takes_no_index(db: PgPool) {
     let world = world(db).await;
     let counted = world.content(world.station_id, "Conheça o clube").await;
@@ -407,7 +407,7 @@ async fn a_full_campaign_gives_no_more_numbers_and_takes_no_index(db: PgPool) {
     assert_eq!(world.next_index(campaign).await, 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_sees_only_their_own_numbers_with_the_publication_text(db: PgPool) {
     let world = world(db).await;
     let counted = world.content(world.station_id, "Conheça o clube").await;
@@ -489,7 +489,7 @@ async fn a_member_sees_only_their_own_numbers_with_the_publication_text(db: PgPo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn turning_the_flag_off_hides_the_numbers(db: PgPool) {
     let world = world(db).await;
     let station = common::get(&world.app, &format!("/api/stations/{}", world.station_id)).await;
@@ -508,7 +508,7 @@ async fn turning_the_flag_off_hides_the_numbers(db: PgPool) {
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_demo_member_holds_a_number_of_the_demo_campaign_seeded_once(db: PgPool) {
     let dir = std::env::temp_dir().join(format!("filia-lucky-{}", ulid::Ulid::generate()));
     let objects = domain::infra::objects::Objects::local(&dir).expect("objects");
@@ -549,7 +549,7 @@ async fn the_demo_member_holds_a_number_of_the_demo_campaign_seeded_once(db: PgP
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_backfill_gives_numbers_a_later_campaign_owes_once(db: PgPool) {
     let world = world(db).await;
     let counted = world.content(world.station_id, "Conheça o clube").await;

@@ -23,7 +23,7 @@ async fn subscribed(db: &PgPool, user_id: i64) -> bool {
         .expect("user")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_signed_links_unsubscribe_and_subscribe_again(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -66,7 +66,7 @@ async fn the_signed_links_unsubscribe_and_subscribe_again(db: PgPool) {
     assert!(subscribed(&db, demo.member_id).await);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_bad_hash_or_id_changes_nothing(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -291,7 +291,7 @@ fn judge(path: &str, probe: &Probe, answer: &common::Answer) -> Option<String> {
     why.map(|why| format!("{} {} ({}): {why}", probe.method, probe.uri, probe.what))
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn every_operation_answers_malformed_requests_with_its_documented_envelope(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -358,7 +358,7 @@ async fn every_operation_answers_malformed_requests_with_its_documented_envelope
 /// The guards' refusals and a route's own are one status with two texts: whichever a call
 /// gets is the envelope the contract gives that status (a suspended member's 403 is
 /// `messages`, as is another station's on the quizzes route).
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn refusals_answer_the_envelope_their_contract_gives(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await

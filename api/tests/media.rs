@@ -11,7 +11,7 @@ use sqlx::PgPool;
 /// A 206 carries at most this much (`routes::media::RANGE_CHUNK`).
 const CHUNK: usize = 2 * 1024 * 1024;
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_large_object_is_served_whole_or_a_chunk_per_range(db: PgPool) {
     let data = tempdir("media");
     let data_dir = data.display().to_string();
@@ -74,7 +74,7 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_private_document_is_never_served_as_media(db: PgPool) {
     let data = tempdir("media-private");
     let data_dir = data.display().to_string();

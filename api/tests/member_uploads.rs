@@ -272,7 +272,7 @@ fn assert_over_quota(answer: &Answer, size: &str) {
     assert!((1..=86_400).contains(&wait), "{wait}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_daily_quota_holds_for_one_member_and_not_another(db: PgPool) {
     let world = world(db, &[("FILIA_UPLOAD_BYTES_PER_DAY", "2500000")]).await;
     let maria = world.member("maria@example.com").await;
@@ -296,7 +296,7 @@ async fn the_daily_quota_holds_for_one_member_and_not_another(db: PgPool) {
     world.stored_document(&maria, "c.pdf", &pdf(MB)).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn uploads_at_once_cannot_pass_the_quota(db: PgPool) {
     let world = world(db, &[("FILIA_UPLOAD_BYTES_PER_DAY", "2500000")]).await;
     let maria = world.member("maria@example.com").await;
@@ -337,7 +337,7 @@ async fn uploads_at_once_cannot_pass_the_quota(db: PgPool) {
     assert_eq!(objects, 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn what_an_answer_refers_to_survives_the_cleanup_and_the_rest_goes_after_a_day(db: PgPool) {
     let world = world(db, &[]).await;
     let maria = world.member("maria@example.com").await;
@@ -414,7 +414,7 @@ async fn what_an_answer_refers_to_survives_the_cleanup_and_the_rest_goes_after_a
     assert!(world.object(&fresh).exists() && world.object(&kept_image).exists());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_upload_is_attached_by_its_owner_only_and_to_one_answer(db: PgPool) {
     let world = world(db, &[]).await;
     let maria = world.member("maria@example.com").await;

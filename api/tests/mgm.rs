@@ -51,7 +51,7 @@ fn invalid() -> serde_json::Value {
     json!({"valid": false, "action": null, "points_invited": 0, "points_inviter": 0, "inviter": null})
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_valid_code_answers_the_stations_offer(db: PgPool) {
     let (station_id, _) = station(&db, "clube", &[]).await;
     let (other_station, _) = station(&db, "outro", &[]).await;
@@ -101,7 +101,7 @@ async fn a_valid_code_answers_the_stations_offer(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_station_without_an_active_offer_has_no_valid_codes(db: PgPool) {
     let (station_id, _) = station(&db, "clube", &[]).await;
     rule(&db, station_id, false).await;
@@ -113,7 +113,7 @@ async fn a_station_without_an_active_offer_has_no_valid_codes(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn sign_ups_record_who_invited_them(db: PgPool) {
     let (station_id, _) = station(&db, "clube", &["signup_flow = 'simple'"]).await;
     let (other_station, _) = station(&db, "outro", &[]).await;

@@ -100,7 +100,7 @@ fn operation_ids_are_unique_and_every_operation_has_answers() {
 
 /// Calls every documented operation with no token and no body: each must reach its handler
 /// (whatever it answers), never the router's "no such route" 404 or its 405.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn every_documented_route_is_answered_by_the_router(db: PgPool) {
     let app = app(db);
     let doc = document();
@@ -177,7 +177,7 @@ async fn every_documented_route_is_answered_by_the_router(db: PgPool) {
     assert!(called >= 45, "only {called} operations documented");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_api_serves_its_contract_without_a_token(db: PgPool) {
     let answer = get(&app(db), "/api/openapi.json").await;
 

@@ -199,7 +199,7 @@ async fn audit(app: &Router, token: &str) -> Vec<Value> {
         .clone()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn members_visitors_and_staff_without_a_grant_get_403_on_every_call(db: PgPool) {
     let w = world(&db).await;
     let job = enqueue(&db, Canary::default(), Some(w.station)).await;
@@ -265,7 +265,7 @@ async fn members_visitors_and_staff_without_a_grant_get_403_on_every_call(db: Pg
     assert!(audit(&w.app, &w.support).await.is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     let w = world(&db).await;
     let me = get(&w.app, "/api/ops/me", &w.support).await;
@@ -286,7 +286,7 @@ async fn me_tells_role_scope_and_whether_the_user_can_act(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_viewer_lists_and_reads_but_cannot_act_and_the_job_is_untouched(db: PgPool) {
     let w = world(&db).await;
     let failed = enqueue(&db, keyed("visto"), Some(w.station)).await;
@@ -335,7 +335,7 @@ async fn a_viewer_lists_and_reads_but_cannot_act_and_the_job_is_untouched(db: Pg
     assert!(audit(&w.app, &w.support).await.is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_support_user_reruns_a_failed_job_and_it_succeeds(db: PgPool) {
     let w = world(&db).await;
     // The canary's write fails while this trigger stands, as on a full disk.
@@ -442,7 +442,7 @@ async fn a_support_user_reruns_a_failed_job_and_it_succeeds(db: PgPool) {
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn bulk_rerun_touches_exactly_the_jobs_matching_the_filter(db: PgPool) {
     let w = world(&db).await;
     // Failed canaries that mention "alvo": in the payload (two stations) or in the failure.
@@ -601,7 +601,7 @@ async fn bulk_rerun_touches_exactly_the_jobs_matching_the_filter(db: PgPool) {
     assert_eq!(local_entries[0]["id"], entries[1]["id"]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_bulk_rerun_across_stations_is_audited_once_per_station(db: PgPool) {
     let w = world(&db).await;
     let here = enqueue(&db, keyed("lote-1"), Some(w.station)).await;
@@ -698,7 +698,7 @@ async fn a_bulk_rerun_across_stations_is_audited_once_per_station(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn pause_stops_pickup_and_resume_restarts_it(db: PgPool) {
     let w = world(&db).await;
     let (fleet, fleet_db) = start_fleet(&db).await;
@@ -788,7 +788,7 @@ async fn pause_stops_pickup_and_resume_restarts_it(db: PgPool) {
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn station_staff_cannot_see_or_act_on_another_stations_or_system_jobs(db: PgPool) {
     let w = world(&db).await;
     let mine = enqueue(&db, keyed("minha"), Some(w.station)).await;
@@ -859,7 +859,7 @@ async fn station_staff_cannot_see_or_act_on_another_stations_or_system_jobs(db: 
     assert!(audit(&w.app, &w.support).await.is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn cancel_then_rerun_a_queued_job_each_audited(db: PgPool) {
     let w = world(&db).await;
     let id = enqueue(&db, keyed("cancelada"), Some(w.station)).await;
@@ -895,7 +895,7 @@ async fn cancel_then_rerun_a_queued_job_each_audited(db: PgPool) {
     assert_eq!(by_job["entries"][1]["user"]["email"], "local@example.com");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn staff_release_a_stations_cashback_now(db: PgPool) {
     let w = world(&db).await;
     let stations = get(&w.app, "/api/ops/stations", &w.support).await.json();
@@ -938,7 +938,7 @@ async fn staff_release_a_stations_cashback_now(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_list_filters_by_time_and_pages_and_rejects_bad_values(db: PgPool) {
     let w = world(&db).await;
     let mut ids = Vec::new();
@@ -1044,7 +1044,7 @@ async fn the_list_filters_by_time_and_pages_and_rejects_bad_values(db: PgPool) {
 /// Found by the contract fuzzer: a bulk rerun whose filter names no station (staff of every
 /// station may type any id) matches nothing and is still audited, without a station,
 /// instead of failing on the audit's reference to the station (500).
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_empty_bulk_rerun_of_an_unknown_station_is_audited_without_it(db: PgPool) {
     let w = world(&db).await;
 

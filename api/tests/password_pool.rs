@@ -72,7 +72,7 @@ async fn small_pool(db: &PgPool) -> PgPool {
         .expect("pool")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn password_changes_wait_for_the_hasher_without_a_connection(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let members = members(&db, REQUESTS).await;
@@ -108,7 +108,7 @@ async fn password_changes_wait_for_the_hasher_without_a_connection(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn logins_wait_for_the_hasher_without_a_connection(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let members = members(&db, REQUESTS).await;
@@ -145,7 +145,7 @@ async fn logins_wait_for_the_hasher_without_a_connection(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn password_resets_wait_for_the_hasher_without_a_connection(db: PgPool) {
     let _serial = SERIAL.lock().await;
     let members = members(&db, REQUESTS).await;

@@ -116,7 +116,7 @@ fn jpeg(width: u32, height: u32) -> Vec<u8> {
     })
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_updates_their_data_and_address(db: PgPool) {
     let s = setup(&db).await;
     let answer = s
@@ -174,7 +174,7 @@ async fn a_member_updates_their_data_and_address(db: PgPool) {
     assert_eq!(addresses[0]["line_2"], Value::Null);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn every_broken_rule_is_listed_and_nothing_is_saved(db: PgPool) {
     let s = setup(&db).await;
     let answer = s
@@ -227,7 +227,7 @@ async fn every_broken_rule_is_listed_and_nothing_is_saved(db: PgPool) {
     assert_eq!(name, "Maria Demo");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_email_or_cpf_of_another_account_is_taken(db: PgPool) {
     let s = setup(&db).await;
     sqlx::query("UPDATE users SET cpf = '52998224725' WHERE id = $1")
@@ -264,7 +264,7 @@ async fn an_email_or_cpf_of_another_account_is_taken(db: PgPool) {
     assert_eq!(free.json()["user"]["email"], "livre@example.com");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_account_without_a_password_sets_email_and_password_here(db: PgPool) {
     let s = setup(&db).await;
     let simple: i64 = sqlx::query_scalar(
@@ -327,7 +327,7 @@ async fn an_account_without_a_password_sets_email_and_password_here(db: PgPool) 
     assert_eq!(login.status, StatusCode::OK, "{}", login.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn changing_email_or_password_needs_the_current_password(db: PgPool) {
     let s = setup(&db).await;
     let other_device = domain::accounts::session::create(&db, s.demo.member_id)
@@ -382,7 +382,7 @@ async fn changing_email_or_password_needs_the_current_password(db: PgPool) {
     assert_eq!(login.status, StatusCode::OK, "{}", login.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_the_member_themselves_may_update(db: PgPool) {
     let s = setup(&db).await;
     let outsider = common::insert_member(
@@ -417,7 +417,7 @@ async fn only_the_member_themselves_may_update(db: PgPool) {
     assert_eq!(staff_name, "Equipe Demo");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_profile_image_is_stored_shrunk_served_and_replaced(db: PgPool) {
     let s = setup(&db).await;
 
@@ -478,7 +478,7 @@ async fn a_profile_image_is_stored_shrunk_served_and_replaced(db: PgPool) {
     assert_eq!(user.json()["image"], new_url.as_str());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn what_is_not_a_small_image_is_refused(db: PgPool) {
     let s = setup(&db).await;
     let not_an_image = "Imagem inválida. Envie um arquivo JPG, PNG, WEBP ou GIF.";
@@ -580,7 +580,7 @@ async fn get_range(
     (status, content_range, body)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn media_answers_one_byte_range_so_players_can_seek(db: PgPool) {
     let s = setup(&db).await;
     let image = s
@@ -630,7 +630,7 @@ async fn media_answers_one_byte_range_so_players_can_seek(db: PgPool) {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn over_long_or_malformed_media_keys_answer_404(db: PgPool) {
     let s = setup(&db).await;
     let image = s

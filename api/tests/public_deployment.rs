@@ -102,7 +102,7 @@ impl Drop for Serving {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn serve_refuses_the_sandbox_behind_https_unless_staging(db: PgPool) {
     let refused = run(api(&db, "serve", &PUBLIC_SANDBOX));
     assert!(!refused.status.success(), "{}", said(&refused));
@@ -159,7 +159,7 @@ async fn get_config(address: &str) -> Option<String> {
     Some(answer)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn seed_demo_refuses_an_https_public_url_unless_staging(db: PgPool) {
     let before = stations(&db).await;
     let https = [("FILIA_PUBLIC_URL", "https://clube.example.com.br")];

@@ -91,7 +91,7 @@ fn invalid(messages: &[&str]) -> Value {
     json!({ "messages": messages })
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_mailed_link_sets_a_new_password_once_and_ends_every_session(db: PgPool) {
     let demo = seed(&db).await;
     let old_session = domain::accounts::session::create(&db, demo.member_id)
@@ -171,7 +171,7 @@ async fn the_mailed_link_sets_a_new_password_once_and_ends_every_session(db: PgP
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn unknown_and_blocked_accounts_get_the_same_answer_and_no_mail(db: PgPool) {
     let demo = seed(&db).await;
     let app = app(db.clone());
@@ -192,7 +192,7 @@ async fn unknown_and_blocked_accounts_get_the_same_answer_and_no_mail(db: PgPool
     assert_eq!(no_station.status, StatusCode::NOT_FOUND);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_mail_a_minute_and_a_newer_link_voids_the_older(db: PgPool) {
     let demo = seed(&db).await;
     let app = app(db.clone());
@@ -222,7 +222,7 @@ async fn one_mail_a_minute_and_a_newer_link_voids_the_older(db: PgPool) {
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_link_works_only_within_the_hour_for_its_station_and_address(db: PgPool) {
     let demo = seed(&db).await;
     let other_station = common::insert_station(&db, "outro").await;
@@ -255,7 +255,7 @@ async fn a_link_works_only_within_the_hour_for_its_station_and_address(db: PgPoo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_new_password_follows_the_rule_and_matches_its_confirmation(db: PgPool) {
     let demo = seed(&db).await;
     let app = app(db.clone());
@@ -291,7 +291,7 @@ async fn the_new_password_follows_the_rule_and_matches_its_confirmation(db: PgPo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn resetting_activates_a_pending_account(db: PgPool) {
     let demo = seed(&db).await;
     let pending: i64 = sqlx::query_scalar(

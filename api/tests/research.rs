@@ -201,7 +201,7 @@ fn option_id(options: &[(String, i64)], label: &str) -> i64 {
         .unwrap_or_else(|| panic!("no option {label}"))
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_answer_key_stays_on_the_server_until_the_member_answers(db: PgPool) {
     let world = world(db).await;
     let (action, id) =
@@ -272,7 +272,7 @@ async fn the_answer_key_stays_on_the_server_until_the_member_answers(db: PgPool)
     assert!(!during.text.contains("Explicação secreta de Pergunta 2"));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_quiz_is_judged_answer_by_answer_and_won_on_first_tries(db: PgPool) {
     let world = world(db).await;
     let (action, id) =
@@ -383,7 +383,7 @@ async fn a_quiz_is_judged_answer_by_answer_and_won_on_first_tries(db: PgPool) {
     assert_eq!(wrong_call.status, StatusCode::NOT_FOUND);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_lost_quiz_is_a_participation_that_pays_nothing_even_when_claimed(db: PgPool) {
     let world = world(db).await;
     let (action, id) =
@@ -438,7 +438,7 @@ async fn a_lost_quiz_is_a_participation_that_pays_nothing_even_when_claimed(db: 
     assert!(owed.is_empty(), "{owed:?}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_submission_sent_again_or_many_times_at_once_pays_once(db: PgPool) {
     let world = world(db).await;
     let (action, id) =
@@ -516,7 +516,7 @@ async fn a_submission_sent_again_or_many_times_at_once_pays_once(db: PgPool) {
     assert_eq!(common::credit_jobs(&world.db, survey).await, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn surveys_score_each_question_type_from_the_stored_answers(db: PgPool) {
     let world = world(db).await;
     let (action, id) = research_activity(
@@ -656,7 +656,7 @@ async fn surveys_score_each_question_type_from_the_stored_answers(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_window_the_limit_and_the_prerequisites_hold_on_every_save(db: PgPool) {
     let world = world(db).await;
     let text = || vec![question("Conte", 3, vec![])];
@@ -721,7 +721,7 @@ async fn the_window_the_limit_and_the_prerequisites_hold_on_every_save(db: PgPoo
     assert_eq!(mismatch.status, StatusCode::NOT_FOUND);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn other_stations_researches_and_other_members_attempts_are_out_of_reach(db: PgPool) {
     let world = world(db).await;
     let (action, id) =
@@ -837,7 +837,7 @@ async fn upload(
     common::send(&world.app, request).await
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn file_answers_are_checked_by_content_and_size(db: PgPool) {
     let world = world(db).await;
     let (action, id) = research_activity(
@@ -910,7 +910,7 @@ async fn file_answers_are_checked_by_content_and_size(db: PgPool) {
     assert_eq!(done.status, StatusCode::CREATED, "{}", done.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_polls_results_show_once_the_member_has_voted(db: PgPool) {
     let world = world(db).await;
     let (action, id) = research_activity(
@@ -989,7 +989,7 @@ async fn a_polls_results_show_once_the_member_has_voted(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_quiz_list_holds_the_stations_published_quizzes(db: PgPool) {
     let world = world(db).await;
     let (quiz, research_id) =
@@ -1024,7 +1024,7 @@ async fn the_quiz_list_holds_the_stations_published_quizzes(db: PgPool) {
     assert!(!list.text.contains("correct"));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_personality_test_answers_the_profile_its_options_point_to(db: PgPool) {
     let world = world(db).await;
     let action_id = catalogue::create(
@@ -1098,7 +1098,7 @@ async fn a_personality_test_answers_the_profile_its_options_point_to(db: PgPool)
     assert_eq!(done.json()["correct_answer_percentage"], Value::Null);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn without_a_limit_a_quiz_or_a_survey_pays_a_member_once(db: PgPool) {
     let world = world(db).await;
     let (action, id) =
@@ -1152,7 +1152,7 @@ async fn without_a_limit_a_quiz_or_a_survey_pays_a_member_once(db: PgPool) {
     assert_eq!(owed.len(), 2, "{owed:?}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_empty_quiz_answer_spends_no_try(db: PgPool) {
     let world = world(db).await;
     let (_, id) = research_activity(

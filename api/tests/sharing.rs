@@ -57,7 +57,7 @@ async fn seed(db: &PgPool) -> (DemoStation, i64) {
     (demo, share)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_share_answers_its_link_and_counts_each_visitor_once(db: PgPool) {
     let (demo, share) = seed(&db).await;
     let app = common::app_with(db.clone(), &[("FILIA_TRUST_FORWARDED_FOR", "true")]);
@@ -104,7 +104,7 @@ async fn a_share_answers_its_link_and_counts_each_visitor_once(db: PgPool) {
     assert_eq!(row, (demo.station_id, share, demo.member_id));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_sharer_opening_their_own_link_is_not_a_visit(db: PgPool) {
     let (demo, share) = seed(&db).await;
     let token = domain::accounts::session::create(&db, demo.member_id)
@@ -124,7 +124,7 @@ async fn the_sharer_opening_their_own_link_is_not_a_visit(db: PgPool) {
     assert_eq!(visits(&db).await, 1, "someone else signed in is a visitor");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_an_open_share_of_an_active_sharer_s_own_station_is_found(db: PgPool) {
     let (demo, share) = seed(&db).await;
     let quiz = action(&db, demo.station_id, 6, "Quiz").await;
@@ -201,7 +201,7 @@ async fn only_an_open_share_of_an_active_sharer_s_own_station_is_found(db: PgPoo
     assert_eq!(visits(&db).await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn visits_from_one_address_past_the_limit_are_answered_429(db: PgPool) {
     let (demo, share) = seed(&db).await;
     let app = common::app_with(

@@ -72,7 +72,7 @@ async fn code_of(app: &Router, token: &str, share: i64) -> String {
     answer.json()["code"].as_str().expect("a code").to_string()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_gets_one_code_per_activity_however_many_calls_at_once(db: PgPool) {
     let (demo, token, share) = seed(&db).await;
     let app = app(db.clone());
@@ -113,7 +113,7 @@ async fn a_member_gets_one_code_per_activity_however_many_calls_at_once(db: PgPo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_code_redirects_to_the_share_page_and_counts_every_opening(db: PgPool) {
     let (demo, token, share) = seed(&db).await;
     let app = app(db.clone());
@@ -169,7 +169,7 @@ async fn the_code_redirects_to_the_share_page_and_counts_every_opening(db: PgPoo
     assert_eq!((visits, credits), (1, 1));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unknown_code_is_not_found(db: PgPool) {
     let (_, token, share) = seed(&db).await;
     let app = app(db.clone());
@@ -189,7 +189,7 @@ async fn an_unknown_code_is_not_found(db: PgPool) {
     assert_ne!(open(&app, "", None).await.status, StatusCode::FOUND);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_an_open_share_of_the_member_s_station_gets_a_link(db: PgPool) {
     let (demo, token, _) = seed(&db).await;
     let quiz = action(&db, demo.station_id, 6, "Quiz").await;
@@ -220,7 +220,7 @@ async fn only_an_open_share_of_the_member_s_station_gets_a_link(db: PgPool) {
     assert_eq!(links(&db).await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_visitor_cannot_take_a_link_and_bad_input_is_refused(db: PgPool) {
     let (_, token, share) = seed(&db).await;
     let app = app(db.clone());
@@ -241,7 +241,7 @@ async fn a_visitor_cannot_take_a_link_and_bad_input_is_refused(db: PgPool) {
     assert_eq!(links(&db).await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn openings_from_one_address_past_the_limit_are_answered_429(db: PgPool) {
     let (_, token, share) = seed(&db).await;
     let app = common::app_with(

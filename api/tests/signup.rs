@@ -20,7 +20,7 @@ fn messages(answer: &common::Answer) -> Vec<String> {
     serde_json::from_value(answer.json()["messages"].clone()).expect("messages")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_public_station_signs_up_an_inactive_account_and_mails_its_code(db: PgPool) {
     let (station_id, establishment_id) = station(&db, "publico", &[]).await;
     let app = app(db.clone());
@@ -101,7 +101,7 @@ async fn a_public_station_signs_up_an_inactive_account_and_mails_its_code(db: Pg
     assert_eq!(messages(&again), ["Este e-mail já está cadastrado."]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn each_broken_rule_has_its_message(db: PgPool) {
     let (public, _) = station(&db, "publico", &[]).await;
     let (private, _) = station(&db, "fechado", &["is_public = false"]).await;
@@ -178,7 +178,7 @@ async fn each_broken_rule_has_its_message(db: PgPool) {
     assert!(mails(&db).await.len() == 1, "only the good sign-up mailed");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn duplicates_get_a_clear_message_even_when_racing(db: PgPool) {
     let (station_id, _) = station(&db, "publico", &[]).await;
     let (other_station, _) = station(&db, "outro", &[]).await;
@@ -269,7 +269,7 @@ async fn roster(db: &PgPool, station_id: i64, cpf: &str, email: Option<&str>) ->
     .expect("roster")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_affiliated_station_signs_up_only_its_roster(db: PgPool) {
     let (station_id, _) = station(
         &db,
@@ -367,7 +367,7 @@ async fn an_affiliated_station_signs_up_only_its_roster(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_promotional_station_asks_for_adults_with_state_and_city(db: PgPool) {
     let (station_id, _) = station(&db, "promo", &["promotional = true"]).await;
     let app = app(db.clone());
@@ -408,7 +408,7 @@ async fn a_promotional_station_asks_for_adults_with_state_and_city(db: PgPool) {
     assert_eq!(user["city"], "Santos");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_no_cpf_station_needs_name_and_phone_and_keeps_cpf_null(db: PgPool) {
     let (station_id, _) = station(&db, "semcpf", &["no_cpf = true", "is_public = false"]).await;
     let app = app(db.clone());
@@ -449,7 +449,7 @@ fn simple(station_id: i64) -> Value {
     })
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_simple_form_signs_in_at_once(db: PgPool) {
     let (station_id, establishment_id) = station(&db, "simples", &["signup_flow = 'simple'"]).await;
     let app = app(db.clone());
@@ -494,7 +494,7 @@ async fn the_simple_form_signs_in_at_once(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_simple_form_is_refused_where_the_station_does_not_use_it(db: PgPool) {
     let (multi_step, _) = station(&db, "multi", &[]).await;
     let (affiliated, _) = station(
@@ -519,7 +519,7 @@ async fn the_simple_form_is_refused_where_the_station_does_not_use_it(db: PgPool
     assert_eq!(accounts, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_address_may_only_try_so_many_sign_ups_in_a_window(db: PgPool) {
     let (station_id, _) = station(&db, "simples", &["signup_flow = 'simple'"]).await;
     let app = common::app_with(
@@ -599,7 +599,7 @@ fn company(subdomain: &str) -> Value {
     })
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_company_creates_its_station_and_admin(db: PgPool) {
     let data_dir = std::env::temp_dir().join(format!("filia-signup-{}", ulid::Ulid::generate()));
     let app = common::app_with(
@@ -682,7 +682,7 @@ async fn a_company_creates_its_station_and_admin(db: PgPool) {
     std::fs::remove_dir_all(data_dir).ok();
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn platform_hosts_are_not_for_stations(db: PgPool) {
     let app = common::app_with(db.clone(), &[("FILIA_PUBLIC_URL", "https://filia.com.br")]);
     for subdomain in ["www", "API", "suporte", "cdn", "filia"] {
@@ -715,7 +715,7 @@ async fn platform_hosts_are_not_for_stations(db: PgPool) {
     assert_eq!(after, stations + 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_companies_racing_for_one_subdomain_get_a_message_not_a_500(db: PgPool) {
     let app = app(db.clone());
     let mut other = company("disputado");
@@ -742,7 +742,7 @@ async fn two_companies_racing_for_one_subdomain_get_a_message_not_a_500(db: PgPo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn login_of_an_account_waiting_for_activation_leads_to_the_code_step(db: PgPool) {
     let (station_id, _) = station(&db, "publico", &[]).await;
     // Failed logins are counted in Redis: a prefix of its own keeps other runs out.

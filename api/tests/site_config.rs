@@ -27,7 +27,7 @@ async fn other_station(db: &PgPool) -> i64 {
     .expect("insert")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn hosts_resolve_by_custom_host_then_subdomain_then_default(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -57,7 +57,7 @@ async fn hosts_resolve_by_custom_host_then_subdomain_then_default(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_default_station_can_be_an_id(db: PgPool) {
     let azul = other_station(&db).await;
     let app = app_with(db, &[("FILIA_DEFAULT_STATION", &azul.to_string())]);
@@ -65,7 +65,7 @@ async fn the_default_station_can_be_an_id(db: PgPool) {
     assert_eq!(station_for(&app, "127.0.0.1").await.1["station_id"], azul);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn no_matching_station_answers_404(db: PgPool) {
     let app = app_with(db, &[("FILIA_DEFAULT_STATION", "none")]);
 
@@ -75,7 +75,7 @@ async fn no_matching_station_answers_404(db: PgPool) {
     assert_eq!(body["error"], "Estação não encontrada");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_captcha_widget_follows_the_configuration(db: PgPool) {
     demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -103,7 +103,7 @@ async fn the_captcha_widget_follows_the_configuration(db: PgPool) {
     assert!(!body.to_string().contains("server-only-secret"));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_config_tells_whether_payments_run_on_the_sandbox(db: PgPool) {
     demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -136,7 +136,7 @@ async fn the_config_tells_whether_payments_run_on_the_sandbox(db: PgPool) {
     assert!(!body.to_string().contains("sk_test_x"));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_config_says_when_this_is_a_test_environment(db: PgPool) {
     demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -5,7 +5,7 @@ use common::{app, get};
 use domain::infra::demo;
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_station_answers_its_public_data(db: PgPool) {
     let seeded = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -39,7 +39,7 @@ async fn a_station_answers_its_public_data(db: PgPool) {
     assert_eq!(establishment["address"]["line_1"], "Av. Paulista, 1000");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_station_without_establishment_answers_null(db: PgPool) {
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO stations (name, subdomain, url) VALUES ('Sindicato X', 'sindx', 'https://x') RETURNING id",
@@ -54,7 +54,7 @@ async fn a_station_without_establishment_answers_null(db: PgPool) {
     assert!(answer.json()["establishment"].is_null());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unknown_station_answers_404_in_the_envelope(db: PgPool) {
     let answer = get(&app(db), "/api/stations/999999").await;
 
@@ -65,7 +65,7 @@ async fn an_unknown_station_answers_404_in_the_envelope(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_malformed_station_id_answers_400_in_the_envelope(db: PgPool) {
     let answer = get(&app(db), "/api/stations/abc").await;
 

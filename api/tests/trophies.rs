@@ -95,7 +95,7 @@ impl World {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn each_trophy_is_granted_once_by_its_rule_however_many_grants_run(db: PgPool) {
     let world = world(db).await;
     let [a, b, c] = [
@@ -198,7 +198,7 @@ async fn each_trophy_is_granted_once_by_its_rule_however_many_grants_run(db: PgP
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_backfill_grants_a_later_trophy_to_every_member_who_meets_it_once(db: PgPool) {
     let world = world(db).await;
     let action = world.content("Conteúdo").await;
@@ -229,7 +229,7 @@ async fn the_backfill_grants_a_later_trophy_to_every_member_who_meets_it_once(db
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_sees_only_their_own_trophies(db: PgPool) {
     let world = world(db).await;
     let action = world.content("Conteúdo").await;

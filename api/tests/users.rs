@@ -8,7 +8,7 @@ use domain::infra::demo;
 use serde_json::json;
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_reads_their_own_data_and_card(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db);
@@ -40,7 +40,7 @@ async fn a_member_reads_their_own_data_and_card(db: PgPool) {
     assert_eq!(card.json().as_array().map(Vec::len), Some(1));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn nobody_reads_someone_elses_data(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -73,7 +73,7 @@ async fn nobody_reads_someone_elses_data(db: PgPool) {
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn anyone_can_check_a_member_card_and_learns_only_validity(db: PgPool) {
     let demo = demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -156,7 +156,7 @@ fn messages(answer: &common::Answer) -> Value {
     answer.json()["messages"].clone()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_viewed_claim_faster_than_the_video_or_short_of_80_percent_is_refused(db: PgPool) {
     let w = world(db).await;
     let (action, videos) = playlist(
@@ -257,7 +257,7 @@ async fn a_viewed_claim_faster_than_the_video_or_short_of_80_percent_is_refused(
     assert_eq!(detail["action_videos"][0]["duration_seconds"], 60);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_external_video_is_judged_by_the_clock_and_bad_ranges_are_refused(db: PgPool) {
     let w = world(db).await;
     let youtube = NewVideo {
@@ -316,7 +316,7 @@ async fn an_external_video_is_judged_by_the_clock_and_bad_ranges_are_refused(db:
     assert_eq!(viewed.json()["viewed_once"], true, "{}", viewed.json());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_required_video_locks_the_next_ones(db: PgPool) {
     let w = world(db).await;
     let (action, videos) = playlist(
@@ -346,7 +346,7 @@ async fn a_required_video_locks_the_next_ones(db: PgPool) {
     assert_eq!(w.watch(action, videos[2], 10).await.status, StatusCode::OK);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_playlist_pays_once_however_many_calls_arrive_at_once(db: PgPool) {
     let w = world(db).await;
     let (action, videos) = playlist(
@@ -395,7 +395,7 @@ async fn the_playlist_pays_once_however_many_calls_arrive_at_once(db: PgPool) {
     assert_eq!(credit_jobs(&w.db, action).await, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_limited_playlist_needs_the_videos_watched_again(db: PgPool) {
     let w = world(db).await;
     let (action, videos) = playlist(&w.db, w.station_id, vec![custom("um", 6, false)], |a| {
@@ -461,7 +461,7 @@ async fn a_limited_playlist_needs_the_videos_watched_again(db: PgPool) {
     assert_eq!(credit_jobs(&w.db, action).await, 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn other_stations_activities_and_members_views_stay_apart(db: PgPool) {
     let w = world(db).await;
     let (action, videos) =
@@ -560,7 +560,7 @@ async fn other_stations_activities_and_members_views_stay_apart(db: PgPool) {
     assert_eq!(messages(&still), json!([PLAYLIST_UNWATCHED]));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn videos_started_side_by_side_are_not_viewed_in_the_time_of_one(db: PgPool) {
     let w = world(db).await;
     let (action, videos) = playlist(
@@ -596,7 +596,7 @@ async fn videos_started_side_by_side_are_not_viewed_in_the_time_of_one(db: PgPoo
     assert_eq!(claim(videos[1]).await.status, StatusCode::OK);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_video_started_long_before_does_not_open_the_others_at_once(db: PgPool) {
     let w = world(db).await;
     let (action, videos) = playlist(

@@ -91,7 +91,7 @@ async fn signup_action(db: &PgPool, station_id: i64, points: i32) -> i64 {
     .expect("action")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_balance_is_the_members_own(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     // Seeding again writes no second history.
@@ -209,7 +209,7 @@ async fn long_history(db: &PgPool, demo: &DemoStation) {
     tx.commit().await.expect("commit");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_statement_lists_credits_and_spends_newest_first_in_pages(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
@@ -300,7 +300,7 @@ async fn earn_points(app: &Router, token: &str, body: Value) -> common::Answer {
     .await
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn user_earn_points_credits_only_real_participations(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     sqlx::query("UPDATE users SET cpf = $2 WHERE id = $1")
@@ -423,7 +423,7 @@ async fn rewarding_station(db: &PgPool) -> (i64, i64, i64) {
     (station_id, paula, rule_id)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn activation_by_code_queues_the_signup_reward_and_the_invitation_credits(db: PgPool) {
     let (station_id, paula, rule_id) = rewarding_station(&db).await;
     let app = app(db.clone());
@@ -522,7 +522,7 @@ async fn reset_password(db: &PgPool, app: &Router, station_id: i64, email: &str)
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn activation_by_link_and_a_reset_of_a_pending_account_queue_the_reward(db: PgPool) {
     let (station_id, _, _) = rewarding_station(&db).await;
     let app = app(db.clone());
@@ -571,7 +571,7 @@ async fn activation_by_link_and_a_reset_of_a_pending_account_queue_the_reward(db
     assert_eq!(credit_keys(&db).await.len(), 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_simple_signup_is_confirmed_at_once_and_queues_the_reward(db: PgPool) {
     let (station_id, paula, rule_id) = rewarding_station(&db).await;
     sqlx::query("UPDATE stations SET signup_flow = 'simple' WHERE id = $1")
@@ -610,7 +610,7 @@ async fn share_visit(app: &Router, demo: &DemoStation, share: i64, visitor: &str
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_new_share_visitor_credits_the_sharer_once(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share: i64 =
@@ -680,7 +680,7 @@ async fn demo_share(db: &PgPool, station_id: i64) -> i64 {
         .expect("share")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_network_credits_a_share_once_whatever_user_agent_or_visitor_id(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share = demo_share(&db, demo.station_id).await;
@@ -748,7 +748,7 @@ async fn one_network_credits_a_share_once_whatever_user_agent_or_visitor_id(db: 
     assert_eq!(balance(&db, demo.member_id).await.pending, 4 * 1000);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_sharer_earns_at_most_the_daily_cap_of_share_credits(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share = demo_share(&db, demo.station_id).await;
@@ -797,7 +797,7 @@ async fn a_sharer_earns_at_most_the_daily_cap_of_share_credits(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn share_visits_at_once_never_pass_the_cap_nor_pay_a_network_twice(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share = demo_share(&db, demo.station_id).await;
@@ -836,7 +836,7 @@ async fn share_visits_at_once_never_pass_the_cap_nor_pay_a_network_twice(db: PgP
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_daily_cap_holds_after_job_retention_pruned_the_day_s_credit_jobs(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share = demo_share(&db, demo.station_id).await;
@@ -879,7 +879,7 @@ async fn the_daily_cap_holds_after_job_retention_pruned_the_day_s_credit_jobs(db
     assert_eq!(balance(&db, demo.member_id).await.pending, cap * 1000);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_share_credit_whose_job_failed_for_good_is_re_armed_by_the_next_visit(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let share = demo_share(&db, demo.station_id).await;

@@ -364,7 +364,7 @@ async fn run_jobs<J: Job + DeserializeOwned>(db: &PgPool, queue: &str) -> usize 
     queued.len()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_staff_refund_of_spent_cashback_records_a_debt_the_next_credits_pay(db: PgPool) {
     let shop = shop(&db).await;
     let (shirt_order, _) = shop.paid_shirt().await;
@@ -489,7 +489,7 @@ async fn a_staff_refund_of_spent_cashback_records_a_debt_the_next_credits_pay(db
     shop.other_untouched().await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_bank_refund_of_spent_cashback_records_the_debt_once(db: PgPool) {
     let shop = shop(&db).await;
     let (shirt_order, charge) = shop.paid_shirt().await;
@@ -528,7 +528,7 @@ async fn a_bank_refund_of_spent_cashback_records_the_debt_once(db: PgPool) {
     shop.other_untouched().await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_refund_racing_a_spend_of_its_cashback_never_leaves_both(db: PgPool) {
     let shop = shop(&db).await;
     for round in 0..6 {

@@ -22,7 +22,7 @@ fn built_app_dir() -> std::path::PathBuf {
     dir
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn deep_links_answer_the_app_and_assets_are_cached(db: PgPool) {
     let dir = built_app_dir();
     let app = app_with(db, &[("FILIA_WEB_DIR", dir.to_str().expect("utf-8"))]);
@@ -48,7 +48,7 @@ async fn deep_links_answer_the_app_and_assets_are_cached(db: PgPool) {
     std::fs::remove_dir_all(dir).ok();
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_build_s_compressed_copies_go_to_browsers_that_accept_them(db: PgPool) {
     let dir = built_app_dir();
     // The build writes these beside each file (web/scripts/compress-assets.js); the server
@@ -104,7 +104,7 @@ https://player.vimeo.com; connect-src 'self' https://viacep.com.br; \
 img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'";
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn every_answer_carries_the_security_headers(db: PgPool) {
     let dir = built_app_dir();
     let app = app_with(
@@ -153,7 +153,7 @@ async fn every_answer_carries_the_security_headers(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn with_pagarme_the_page_may_reach_its_card_tokenizer_only(db: PgPool) {
     let key = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
     let app = app_with(

@@ -144,7 +144,7 @@ fn minutes(n: i64) -> chrono::Duration {
     chrono::Duration::minutes(n)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn due_lots_are_released_and_lots_not_yet_due_stay_pending(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let other_station = station(&db, "outro").await;
@@ -209,7 +209,7 @@ async fn due_lots_are_released_and_lots_not_yet_due_stay_pending(db: PgPool) {
     assert_eq!(batches(&db, "job-due-again").await, (0, 0, 0));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_release_killed_after_its_first_batch_releases_each_lot_once_when_run_again(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();
@@ -286,7 +286,7 @@ async fn a_release_killed_after_its_first_batch_releases_each_lot_once_when_run_
     assert_eq!(batches(&db, "job-k2").await, (0, 0, 0));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_releases_of_one_station_at_once_release_each_lot_once(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();
@@ -386,7 +386,7 @@ async fn release_jobs(
     .expect("release jobs")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_ticked_station_gets_one_release_per_tick_however_often_dispatch_runs(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let ana = member(&db, station_id, "ana@example.com").await;
@@ -445,7 +445,7 @@ async fn a_ticked_station_gets_one_release_per_tick_however_often_dispatch_runs(
     assert_eq!(release_jobs(&db, station_id).await.len(), 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn untimely_disabled_unreadable_or_empty_schedules_get_no_release(db: PgPool) {
     let now = at(2026, 11, 21, 13, 25, 30); // 10:25:30 in Brasília
     let due = now - minutes(120);
@@ -530,7 +530,7 @@ async fn untimely_disabled_unreadable_or_empty_schedules_get_no_release(db: PgPo
     assert_eq!(json["releases"][0]["tick"], "2026-11-21T13:00:00Z");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn on_the_fleet_a_release_reports_progress_and_sums_every_attempt(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();
@@ -581,7 +581,7 @@ async fn on_the_fleet_a_release_reports_progress_and_sums_every_attempt(db: PgPo
     assert_caches_match_lots(&db).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn on_the_fleet_a_dispatch_enqueues_a_release_that_releases(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let idle_station = station(&db, "parado").await;
@@ -664,7 +664,7 @@ async fn lot_state(db: &PgPool, lot_id: i64) -> String {
         .expect("lot")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn on_the_fleet_a_release_also_expires_due_lots_of_its_station_only(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let other_station = station(&db, "outro").await;

@@ -180,7 +180,7 @@ async fn confirm_once(db: &PgPool, shop: &Shop, order_id: i64) -> String {
     job.id
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn order_confirm_runs_twice_and_nothing_doubles(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;
@@ -327,7 +327,7 @@ async fn order_confirm_runs_twice_and_nothing_doubles(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_partial_refund_reverses_exactly_the_refunded_lines_cashback_once(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;
@@ -421,7 +421,7 @@ async fn a_partial_refund_reverses_exactly_the_refunded_lines_cashback_once(db: 
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_partial_refund_gives_back_what_the_units_cost_after_the_coupon(db: PgPool) {
     let shop = setup(&db).await;
     sqlx::query("INSERT INTO coupons (station_id, code, discount_value) VALUES ($1, 'DEZ', 1000)")
@@ -512,7 +512,7 @@ const LINE_CASHBACK: &str = "SELECT coalesce(sum(amount), 0)::bigint FROM credit
 const OPEN_PURCHASE_LOTS: &str = "SELECT coalesce(sum(amount), 0)::bigint FROM credit_lots
      WHERE user_id = $1 AND source_kind = 'purchase' AND state IN ('pending', 'available')";
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn refunds_asked_at_once_never_refund_a_unit_twice(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;
@@ -608,7 +608,7 @@ async fn refunds_asked_at_once_never_refund_a_unit_twice(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_refund_applied_before_the_confirmation_leaves_nothing_owed_for_its_units(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;
@@ -673,7 +673,7 @@ async fn a_refund_applied_before_the_confirmation_leaves_nothing_owed_for_its_un
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_second_refund_before_the_firsts_credits_ran_reverses_the_kept_cashback(db: PgPool) {
     let shop = setup(&db).await;
     let order_id = paid_order(&db, &shop).await;

@@ -64,7 +64,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_backoff_scale_stretches_every_declared_queue(db: PgPool) {
     let stretched = services(&db, "smtp://127.0.0.1:1", "2.5");
     let fleet = fleet::spawn(stretched.clone(), Vec::new());
@@ -105,7 +105,7 @@ fn notice(to: &str) -> MailSend {
     ))
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_it(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -228,7 +228,7 @@ async fn an_email_that_failed_while_smtp_was_down_is_delivered_when_staff_rerun_
     fleet_db.close().await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_emails_body_is_neither_shown_nor_searchable(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -314,7 +314,7 @@ fn canary_payloads(n: usize, key: &str) -> Vec<String> {
     vec![format!(r#"{{"v": 1, "args": {{"key": "{key}"}}}}"#); n]
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_overview_counts_every_unfinished_job_and_the_last_days_finished_ones(db: PgPool) {
     let day = chrono::Duration::days(1);
     retained(&db, &canary_payloads(3, "antigo"), "Done", day * 2).await;
@@ -339,7 +339,7 @@ async fn the_overview_counts_every_unfinished_job_and_the_last_days_finished_one
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_page_looks_at_a_bounded_window_and_hands_on_a_cursor(db: PgPool) {
     let window = usize::try_from(console::SCAN_WINDOW).expect("window");
     let mut payloads = canary_payloads(window + 5, "palha");
@@ -366,7 +366,7 @@ async fn a_page_looks_at_a_bounded_window_and_hands_on_a_cursor(db: PgPool) {
     assert_eq!(second.next_cursor, None, "nothing older is left");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_bulk_rerun_of_more_than_its_bound_touches_nothing(db: PgPool) {
     let bound = usize::try_from(console::BULK_RERUN_MAX).expect("bound");
     retained(

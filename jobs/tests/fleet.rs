@@ -42,7 +42,7 @@ async fn started(db: &PgPool, key: &str) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(&db, keyed("committed")).await;
@@ -56,7 +56,7 @@ async fn a_committed_job_runs_promptly_and_records_its_result(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_job_scheduled_for_later_is_found_by_the_poll_once_due(db: PgPool) {
     let fleet = start_fleet(&db);
     let due = chrono::Utc::now() + chrono::Duration::seconds(2);
@@ -87,7 +87,7 @@ async fn a_job_scheduled_for_later_is_found_by_the_poll_once_due(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(
@@ -126,7 +126,7 @@ async fn failures_are_retried_after_a_growing_backoff_then_succeed(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_poison_payload_fails_for_good_and_the_worker_keeps_going(db: PgPool) {
     let fleet = start_fleet(&db);
     // Valid JSON that no version of the canary payload reads, and a payload from the future.
@@ -169,7 +169,7 @@ async fn a_poison_payload_fails_for_good_and_the_worker_keeps_going(db: PgPool) 
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn shutdown_lets_a_running_job_finish(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(
@@ -196,7 +196,7 @@ async fn shutdown_lets_a_running_job_finish(db: PgPool) {
     assert_eq!(view.attempts, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn workers_carry_on_after_their_database_connections_are_cut(db: PgPool) {
     let fleet = start_fleet(&db);
     let before = enqueue(&db, keyed("before-outage")).await;
@@ -218,7 +218,7 @@ async fn workers_carry_on_after_their_database_connections_are_cut(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn shutdown_puts_fetched_but_unstarted_jobs_back(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(&db, keyed("fetched")).await;
@@ -259,7 +259,7 @@ async fn shutdown_puts_fetched_but_unstarted_jobs_back(db: PgPool) {
     assert_eq!(view.attempts, 2, "the held attempt counts");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_job_put_back_at_shutdown_on_its_last_attempt_ends_failed(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(&db, keyed("last-attempt")).await;
@@ -300,7 +300,7 @@ async fn a_job_put_back_at_shutdown_on_its_last_attempt_ends_failed(db: PgPool) 
 /// A job committed while its queue's fetch is in flight must not wait for the poll: the
 /// poll is stretched past the test, so only a kept wake-up can start the second job of
 /// each pair (committed a moment after the first, often while the first's fetch runs).
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_job_committed_during_a_fetch_is_not_left_for_the_poll(db: PgPool) {
     let fleet = jobs::fleet::spawn(
         services_with(&db, &[("FILIA_JOB_POLL_SECONDS", "600")]),
@@ -322,7 +322,7 @@ async fn a_job_committed_during_a_fetch_is_not_left_for_the_poll(db: PgPool) {
 /// The result of an attempt is written only while the job is still held as it was
 /// fetched: a job rescued and taken by another worker meanwhile keeps the new holder's
 /// state, whatever the first worker reports.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_result_is_not_written_over_a_later_hold(db: PgPool) {
     let fleet = start_fleet(&db);
     let id = enqueue(
@@ -369,7 +369,7 @@ async fn a_result_is_not_written_over_a_later_hold(db: PgPool) {
 /// A process that is shutting down runs what it holds and takes nothing more: a job
 /// committed meanwhile stays in the queue for another process, untouched, instead of being
 /// taken, held through the grace period and put back with an attempt counted.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_fleet_shutting_down_takes_no_more_jobs(db: PgPool) {
     let fleet = start_fleet(&db);
     enqueue(
@@ -409,7 +409,7 @@ async fn a_fleet_shutting_down_takes_no_more_jobs(db: PgPool) {
 /// A process restarted with the same host and pid (a restarted container) gives its
 /// workers the names its dead predecessor's had: the jobs held under them are put back
 /// when the workers register, not taken for alive and left held.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn jobs_held_under_a_reused_worker_name_go_back_and_run(db: PgPool) {
     let name = format!(
         "canary@{}:{}#0",

@@ -4,7 +4,7 @@
 use jobs::JobError;
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_database_error_is_kept_by_code_without_the_data(db: PgPool) {
     sqlx::query("CREATE TABLE people (email text UNIQUE)")
         .execute(&db)

@@ -44,7 +44,7 @@ async fn enqueue(db: &PgPool, job: MailSend) -> String {
     Enqueue::new(job).commit(db).await.expect("enqueue").id
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_email_job_is_delivered_with_html_and_text_parts(db: PgPool) {
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
     let fleet = fleet::spawn(
@@ -87,7 +87,7 @@ async fn an_email_job_is_delivered_with_html_and_text_parts(db: PgPool) {
     fleet.stop().await.expect("clean stop");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unreachable_smtp_server_is_a_retried_failure(db: PgPool) {
     // A port that was just free: nothing listens there.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -134,7 +134,7 @@ async fn stored_payload(db: &PgPool, id: &str) -> serde_json::Value {
         .expect("job")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_delivered_email_leaves_no_body_behind_and_is_never_sent_twice(db: PgPool) {
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
     let fleet = fleet::spawn(
@@ -200,7 +200,7 @@ async fn effect_begun_at(db: &PgPool, id: &str) -> Option<chrono::DateTime<chron
         .flatten()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_send_begun_and_never_settled_is_not_repeated_until_staff_rerun_it(db: PgPool) {
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
     let id = enqueue(&db, welcome("ana@example.com")).await;
@@ -261,7 +261,7 @@ async fn a_send_begun_and_never_settled_is_not_repeated_until_staff_rerun_it(db:
 
 /// Two runs of one job at the same moment (a fetch lost in a crash lets a second worker
 /// take a job the first still runs): one sends, the other finds the send begun.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_runs_of_one_mail_job_at_once_send_it_once(db: PgPool) {
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
     let services = services(&db, Some(&format!("smtp://127.0.0.1:{port}")));
@@ -295,7 +295,7 @@ async fn two_runs_of_one_mail_job_at_once_send_it_once(db: PgPool) {
 
 /// A run whose hold is gone (the job was taken again after a lost fetch) leaves the
 /// message to the run that holds the job now.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_run_that_no_longer_holds_its_job_sends_nothing(db: PgPool) {
     let (port, mut inbox) = start_sink("250 2.1.5 Ok").await;
     let id = enqueue(&db, welcome("ana@example.com")).await;

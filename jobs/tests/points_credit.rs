@@ -58,7 +58,7 @@ async fn count(db: &PgPool, sql: &'static str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(db).await.expect("count")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_credit_enqueued_twice_is_one_job_and_one_lot(db: PgPool) {
     let (station_id, user_id) = member(&db).await;
     let first = enqueue(&db, signup_reward(station_id, user_id)).await;
@@ -136,7 +136,7 @@ async fn a_credit_enqueued_twice_is_one_job_and_one_lot(db: PgPool) {
     assert_eq!(ledger::check_all(&db).await.expect("check"), vec![]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_instant_credit_is_spendable_once_the_job_ran(db: PgPool) {
     let (station_id, user_id) = member(&db).await;
     let refund = Credit {
@@ -161,7 +161,7 @@ async fn an_instant_credit_is_spendable_once_the_job_ran(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_credit_for_someone_outside_the_station_fails_for_good(db: PgPool) {
     let (station_id, user_id) = member(&db).await;
     let other_station: i64 = sqlx::query_scalar(
@@ -190,7 +190,7 @@ async fn a_credit_for_someone_outside_the_station_fails_for_good(db: PgPool) {
     assert_eq!(count(&db, "SELECT count(*) FROM credit_lots").await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn enqueueing_a_credit_whose_job_failed_for_good_or_was_cancelled_re_arms_it(db: PgPool) {
     let (station_id, user_id) = member(&db).await;
     let signup = signup_reward(station_id, user_id);

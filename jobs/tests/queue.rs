@@ -15,7 +15,7 @@ async fn job_count(db: &PgPool) -> i64 {
         .expect("count")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_rolled_back_transaction_leaves_no_job(db: PgPool) {
     let mut tx = db.begin().await.expect("begin");
     let enqueued = Enqueue::new(Canary::default())
@@ -34,7 +34,7 @@ async fn a_rolled_back_transaction_leaves_no_job(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_committed_job_is_queued_with_its_payload_in_a_versioned_envelope(db: PgPool) {
     let mut tx = db.begin().await.expect("begin");
     let canary = Canary {
@@ -63,7 +63,7 @@ async fn a_committed_job_is_queued_with_its_payload_in_a_versioned_envelope(db: 
     assert_eq!((view.attempts, view.max_attempts), (0, 5));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_same_idempotency_key_twice_is_one_job_and_the_transaction_still_commits(db: PgPool) {
     let mut tx = db.begin().await.expect("begin");
     let first = Enqueue::new(Canary::default())
@@ -94,7 +94,7 @@ async fn the_same_idempotency_key_twice_is_one_job_and_the_transaction_still_com
     assert_eq!(after, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_payload_that_is_not_json_is_refused_by_the_database(db: PgPool) {
     let refused = sqlx::query(
         "INSERT INTO apalis.jobs (id, job_type, job, status) VALUES ('01HZZZZZZZZZZZZZZZZZZZZZZZ', 'canary', '\\xff00'::bytea, 'Pending')",
@@ -108,7 +108,7 @@ async fn a_payload_that_is_not_json_is_refused_by_the_database(db: PgPool) {
     assert_eq!(job_count(&db).await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_id_that_is_not_a_ulid_is_refused_by_the_database(db: PgPool) {
     let refused = sqlx::query(
         "INSERT INTO apalis.jobs (id, job_type, job, status) VALUES ('not-a-ulid', 'canary', convert_to('{}', 'UTF8'), 'Pending')",
@@ -122,7 +122,7 @@ async fn an_id_that_is_not_a_ulid_is_refused_by_the_database(db: PgPool) {
     assert_eq!(job_count(&db).await, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn owner_and_subject_are_recorded_and_a_future_job_is_scheduled(db: PgPool) {
     let demo = domain::infra::demo::seed(&db, "http://127.0.0.1:8080")
         .await
@@ -161,7 +161,7 @@ async fn owner_and_subject_are_recorded_and_a_future_job_is_scheduled(db: PgPool
     assert!(other.is_none(), "another user does not see it");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_waiting_job_can_be_cancelled_but_a_running_one_cannot(db: PgPool) {
     let waiting = Enqueue::new(Canary::default())
         .commit(&db)
@@ -212,7 +212,7 @@ async fn delay_after(db: &PgPool, id: &str, status: &str, attempts: i32) -> f64 
     .expect("update")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_failed_attempt_waits_exponentially_longer_per_queue(db: PgPool) {
     sqlx::query(
         "INSERT INTO job_queues (name, backoff_base, backoff_max)
@@ -260,7 +260,7 @@ async fn a_failed_attempt_waits_exponentially_longer_per_queue(db: PgPool) {
 /// a new one runs after ours whatever its version, so it could bring back an index, a
 /// foreign key or a trigger unnoticed. The crate is pinned; an upgrade that brings a
 /// migration fails here until its effect on the hot path is ported and this list updated.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_job_table_is_the_one_the_backend_was_tuned_for(db: PgPool) {
     let apalis_versions: Vec<i64> = apalis_postgres::PostgresStorage::<()>::migrations()
         .iter()

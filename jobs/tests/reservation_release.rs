@@ -58,7 +58,7 @@ async fn reserved(db: &PgPool, product_id: i64) -> i32 {
         .expect("product")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_release_runs_at_the_expiry_and_releases_once(db: PgPool) {
     let (station_id, user_id, product_id) = setup(&db).await;
     let mut tx = db.begin().await.expect("tx");

@@ -34,7 +34,7 @@ async fn remaining(db: &PgPool) -> Vec<String> {
         .expect("ids")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn old_finished_jobs_and_dead_workers_go_the_rest_stays(db: PgPool) {
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA1", "Done", 1, 15).await; // old success: pruned
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA2", "Done", 1, 13).await; // recent success: kept
@@ -102,7 +102,7 @@ async fn old_finished_jobs_and_dead_workers_go_the_rest_stays(db: PgPool) {
     assert_eq!(workers, ["alive", "holding"]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn shorter_ages_prune_more(db: PgPool) {
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA1", "Done", 1, 2).await;
     job(&db, "01AAAAAAAAAAAAAAAAAAAAAAA2", "Killed", 1, 2).await;
@@ -120,7 +120,7 @@ async fn shorter_ages_prune_more(db: PgPool) {
     assert_eq!(remaining(&db).await, ["01AAAAAAAAAAAAAAAAAAAAAAA2"]);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn retention_prunes_spent_activation_limits_and_keeps_live_ones(db: PgPool) {
     let station_id = testkit::insert_station(&db, "clube").await;
     // The last byte of each address hash names the row.

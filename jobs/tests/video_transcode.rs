@@ -192,7 +192,7 @@ async fn through_the_fleet(db: &PgPool, area: &Area, video: &Video) -> jobs::Job
     view
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_corrupt_file_fails_for_good_with_its_reason(db: PgPool) {
     let area = Area::new();
     // An MP4's first box, then noise: a video by its signature only.
@@ -221,7 +221,7 @@ async fn a_corrupt_file_fails_for_good_with_its_reason(db: PgPool) {
     assert!(area.stored_videos().is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_file_with_sound_and_no_picture_is_not_a_video(db: PgPool) {
     let area = Area::new();
     let sound = made_by_ffmpeg(
@@ -244,7 +244,7 @@ async fn a_file_with_sound_and_no_picture_is_not_a_video(db: PgPool) {
     assert!(area.leftovers(video.id).is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_file_ffprobe_takes_but_ffmpeg_fails_on_is_refused_without_retries(db: PgPool) {
     let area = Area::new();
     // A real MP4 with its index first, cut 200 bytes into its data: the header still says
@@ -339,7 +339,7 @@ fn claiming_two_seconds(mut mp4: Vec<u8>) -> Vec<u8> {
     mp4
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_header_that_understates_the_duration_bounds_what_is_transcoded(db: PgPool) {
     let area = Area::new();
     // 6 seconds of pictures under a header that says 2: ffmpeg alone would make all 6.
@@ -369,7 +369,7 @@ async fn a_header_that_understates_the_duration_bounds_what_is_transcoded(db: Pg
     assert!((2_900..=3_100).contains(&duration), "{duration}");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_video_whose_post_staff_removed_meanwhile_is_never_stored(db: PgPool) {
     let area = Area::new();
     let clip = made_by_ffmpeg(
@@ -426,7 +426,7 @@ fn ffmpeg_on(path: &Path) -> usize {
         .count()
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_worker_killed_mid_transcode_leaves_nothing_and_the_fleet_completes_the_job(db: PgPool) {
     let area = Area::new();
     let clip = made_by_ffmpeg(
@@ -599,7 +599,7 @@ async fn post_with(db: &PgPool, (station_id, user_id): (i64, i64), video_id: i64
         .expect("post");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_cleanup_settles_abandoned_stuck_and_unposted_videos_and_leftovers(db: PgPool) {
     let area = Area::new();
     let uploads = area.uploads();
@@ -818,7 +818,7 @@ async fn the_cleanup_settles_abandoned_stuck_and_unposted_videos_and_leftovers(d
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_video_is_discarded_with_its_files_only_once_no_post_carries_it(db: PgPool) {
     let area = Area::new();
     let uploads = area.uploads();
@@ -893,7 +893,7 @@ async fn upload_row(
     .expect("upload");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_cleanup_removes_uploads_nothing_refers_to_after_a_day_a_batch_a_run(db: PgPool) {
     let area = Area::new();
     let owner = member(&db).await;

@@ -82,7 +82,7 @@ pub async fn feed_with_app(db: PgPool, app: Router) -> Feed {
 }
 
 /// A pool of the test's database wide enough for a burst of requests at once
-/// (sqlx::test's own has 5).
+/// (the test's own has 5).
 pub async fn wide_pool(db: &PgPool) -> PgPool {
     sqlx::postgres::PgPoolOptions::new()
         .max_connections(20)

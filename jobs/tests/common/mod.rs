@@ -11,7 +11,7 @@ use jobs::{JobState, JobView, Services};
 use sqlx::PgPool;
 
 /// Services on a pool of the test's database sized as the `workers` process sizes its own
-/// (`fleet::pool_beside`): the per-test pool sqlx::test hands out is too small for a fleet.
+/// (`fleet::pool_beside`): the per-test pool `#[testkit::db_test]` hands out is too small for a fleet.
 pub fn services(db: &PgPool, smtp_url: Option<&str>) -> Arc<Services> {
     let smtp_url = smtp_url.map(|url| ("FILIA_SMTP_URL", url));
     services_with(db, smtp_url.as_slice())

@@ -1,11 +1,14 @@
 //! Support for the test suites, never linked into a binary.
 
+pub mod database;
 pub mod postgres;
 pub mod smtp;
 
+pub use testkit_macros::db_test;
+
 use sqlx::PgPool;
 
-/// A URL for the database behind `pool` (a `#[sqlx::test]` database), for child processes
+/// A URL for the database behind `pool` (a `#[testkit::db_test]` database), for child processes
 /// such as a `workers` binary started by a test.
 pub fn database_url(pool: &PgPool) -> String {
     let options = pool.connect_options();
