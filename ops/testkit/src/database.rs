@@ -127,9 +127,10 @@ impl Server {
             )
             .await;
             execute(admin, &format!("CREATE DATABASE \"{building}\"")).await;
-            let mut connection = PgConnection::connect_with(&self.options.clone().database(&building))
-                .await
-                .expect("connection to the template being built");
+            let mut connection =
+                PgConnection::connect_with(&self.options.clone().database(&building))
+                    .await
+                    .expect("connection to the template being built");
             schema::MIGRATOR
                 .run(&mut connection)
                 .await
@@ -150,7 +151,11 @@ impl Server {
             .await
             .expect("older templates");
             for name in older {
-                execute(admin, &format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).await;
+                execute(
+                    admin,
+                    &format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"),
+                )
+                .await;
             }
         }
         sqlx::query("SELECT pg_advisory_unlock($1)")
