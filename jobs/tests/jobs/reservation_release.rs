@@ -1,12 +1,10 @@
 //! `reservation.release` through the real fleet: scheduled at a hold's expiry, it releases
 //! the hold once; another run for the same hold changes nothing.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{start_fleet, wait_for_state};
 use chrono::Utc;
-use common::{start_fleet, wait_for_state};
 use domain::commerce::cart::Wanted;
 use domain::commerce::checkout;
 use jobs::JobState;

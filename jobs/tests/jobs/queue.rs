@@ -1,8 +1,6 @@
 //! Enqueueing inside the caller's transaction, idempotency keys, the payload guard, the
 //! retry backoff trigger, and the states a job's owner sees.
 
-mod common;
-
 use chrono::{Duration as Span, Utc};
 use jobs::kinds::Canary;
 use jobs::{Enqueue, JobState};

@@ -6,12 +6,10 @@
 //!
 //! Wallets and lots are made with plain SQL here, not through the ledger.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{start_fleet, wait_for_state};
 use chrono::{DateTime, TimeZone, Utc};
-use common::{start_fleet, wait_for_state};
 use jobs::kinds::wallet::cashback_release::{self, CashbackDispatch, CashbackRelease, Progress};
 use jobs::{Enqueue, JobState};
 use serde_json::{Value, json};

@@ -2,12 +2,10 @@
 //! stretched by configuration, and an e-mail that failed while SMTP was down, re-run by
 //! staff once it is back, delivered.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{wait_for, wait_for_state};
+use crate::common::{wait_for, wait_for_state};
 use domain::Config;
 use domain::infra::mail::{Branding, Notice, OutgoingMail};
 use domain::staff::Scope;

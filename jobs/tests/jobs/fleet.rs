@@ -2,11 +2,9 @@
 //! failures retry with backoff, a poison payload fails alone, shutdown lets a job finish,
 //! no wake-up is lost, and a result is written only over the hold it was fetched under.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{services_with, start_fleet, wait_for_state};
+use crate::common::{services_with, start_fleet, wait_for_state};
 use jobs::kinds::Canary;
 use jobs::{Enqueue, JobState};
 use sqlx::PgPool;

@@ -1,11 +1,9 @@
 //! `points.credit` through the real fleet: a credit enqueued twice is one job and one lot,
 //! a second job for a credit already written changes nothing, and the wallet shows it.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{start_fleet, wait_for_state};
+use crate::common::{start_fleet, wait_for_state};
 use domain::wallet::ledger::{self, Balance, Credit, SourceKind};
 use domain::wallet::rules;
 use jobs::kinds::PointsCredit;

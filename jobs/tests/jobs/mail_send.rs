@@ -3,11 +3,9 @@
 //! job, not by a run that finds a send begun and unsettled (until staff re-run it), not by
 //! two runs at once.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{services, wait_for, wait_for_state};
+use crate::common::{services, wait_for, wait_for_state};
 use domain::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use domain::staff::Scope;
 use jobs::console::{self, Change};

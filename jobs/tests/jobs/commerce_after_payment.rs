@@ -2,11 +2,9 @@
 //! credits, the receipt e-mail and the PDFs once, however often it runs; `order.refund`
 //! of part of an order reverses exactly the refunded line's cashback, once.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{start_fleet, wait_for_state};
+use crate::common::{start_fleet, wait_for_state};
 use domain::commerce::cart::Wanted;
 use domain::commerce::orders::{self, PlaceOrder};
 use domain::commerce::refunds::{self, RefundRequest};
