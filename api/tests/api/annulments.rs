@@ -16,6 +16,7 @@ use domain::wallet::ledger::{self, Credit};
 use domain::wallet::rewards;
 use serde_json::json;
 use sqlx::PgPool;
+use testkit::build;
 
 struct World {
     app: Router,
@@ -28,15 +29,12 @@ struct World {
 }
 
 async fn staff(db: &PgPool, station_id: i64, email: &str, role: Role, scope: Scope) -> String {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active, role)
-         VALUES ($1, 'Equipe', $2, true, 'staff') RETURNING id",
-    )
-    .bind(station_id)
-    .bind(email)
-    .fetch_one(db)
-    .await
-    .expect("staff user");
+    let id = build::member(station_id)
+        .name("Equipe")
+        .email(email)
+        .staff()
+        .insert(db)
+        .await;
     domain::staff::set_grant(db, id, role, scope)
         .await
         .expect("grant");

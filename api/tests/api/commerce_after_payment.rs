@@ -15,6 +15,7 @@ use domain::wallet::ledger::{self, Credit, SourceKind};
 use jobs::JobState;
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const FORBIDDEN: &str = "Você não possui autorização para acessar esta página.";
 
@@ -548,15 +549,12 @@ async fn staff(
     role: domain::staff::Role,
     scope: domain::staff::Scope,
 ) -> String {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active, role)
-         VALUES ($1, 'Equipe', $2, true, 'staff') RETURNING id",
-    )
-    .bind(station_id)
-    .bind(email)
-    .fetch_one(db)
-    .await
-    .expect("staff user");
+    let id = build::member(station_id)
+        .name("Equipe")
+        .email(email)
+        .staff()
+        .insert(db)
+        .await;
     domain::staff::set_grant(db, id, role, scope)
         .await
         .expect("grant");

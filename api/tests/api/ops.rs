@@ -15,6 +15,7 @@ use jobs::kinds::Canary;
 use jobs::{Enqueue, Services};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const STAFF_ONLY: &str = "Acesso restrito à equipe de suporte.";
 const READ_ONLY: &str = "Seu perfil permite apenas consultar.";
@@ -27,16 +28,12 @@ async fn staff(
     role: Role,
     scope: Scope,
 ) -> (i64, String) {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active, role) VALUES ($1, $2, $3, true, 'staff')
-         RETURNING id",
-    )
-    .bind(station_id)
-    .bind(format!("Equipe {email}"))
-    .bind(email)
-    .fetch_one(db)
-    .await
-    .expect("staff user");
+    let id = build::member(station_id)
+        .name(&format!("Equipe {email}"))
+        .email(email)
+        .staff()
+        .insert(db)
+        .await;
     domain::staff::set_grant(db, id, role, scope)
         .await
         .expect("grant");

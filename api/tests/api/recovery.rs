@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use domain::infra::demo::{self, DemoStation};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const SENT: &str = "Sucesso! Verifique sua caixa de e-mails";
 const CHANGED: &str = "Sucesso! Você já pode logar com a nova senha";
@@ -292,14 +293,12 @@ async fn the_new_password_follows_the_rule_and_matches_its_confirmation(db: PgPo
 #[testkit::db_test]
 async fn resetting_activates_a_pending_account(db: PgPool) {
     let demo = seed(&db).await;
-    let pending: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Pendente', 'pendente@example.com', false)
-         RETURNING id",
-    )
-    .bind(demo.station_id)
-    .fetch_one(&db)
-    .await
-    .expect("pending account");
+    let pending = build::member(demo.station_id)
+        .name("Pendente")
+        .email("pendente@example.com")
+        .inactive()
+        .insert(&db)
+        .await;
     let app = app(db.clone());
 
     ask_for_link(&app, demo.station_id, "pendente@example.com").await;

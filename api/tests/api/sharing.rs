@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use domain::infra::demo::{self, DemoStation};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const VISITOR_A: &str = "8f14e45f-ceea-467a-9b75-3c8e1d2f6a10";
 const VISITOR_B: &str = "c9f0f895-fb98-4ab2-8d1c-5e6f7a8b9c0d";
@@ -135,13 +136,12 @@ async fn only_an_open_share_of_an_active_sharer_s_own_station_is_found(db: PgPoo
         .fetch_one(&db)
         .await
         .expect("blocked");
-    let pending: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email) VALUES ($1, 'Pendente', 'p@example.com') RETURNING id",
-    )
-    .bind(demo.station_id)
-    .fetch_one(&db)
-    .await
-    .expect("pending");
+    let pending = build::member(demo.station_id)
+        .name("Pendente")
+        .email("p@example.com")
+        .inactive()
+        .insert(&db)
+        .await;
     let unpublished = action(&db, demo.station_id, 5, "Rascunho").await;
     let ended = action(&db, demo.station_id, 5, "Campanha encerrada").await;
     let upcoming = action(&db, demo.station_id, 5, "Campanha futura").await;

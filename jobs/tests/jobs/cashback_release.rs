@@ -14,29 +14,19 @@ use jobs::kinds::wallet::cashback_release::{self, CashbackDispatch, CashbackRele
 use jobs::{Enqueue, JobState};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 async fn station(db: &PgPool, subdomain: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', $1, 'https://clube.example.com')
-         RETURNING id",
-    )
-    .bind(subdomain)
-    .fetch_one(db)
-    .await
-    .expect("station")
+    build::station(subdomain).insert(db).await
 }
 
 /// A member with an empty wallet.
 async fn member(db: &PgPool, station_id: i64, email: &str) -> i64 {
-    let user_id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Pessoa', $2, true)
-         RETURNING id",
-    )
-    .bind(station_id)
-    .bind(email)
-    .fetch_one(db)
-    .await
-    .expect("member");
+    let user_id = build::member(station_id)
+        .name("Pessoa")
+        .email(email)
+        .insert(db)
+        .await;
     sqlx::query("INSERT INTO wallets (user_id, station_id) VALUES ($1, $2)")
         .bind(user_id)
         .bind(station_id)

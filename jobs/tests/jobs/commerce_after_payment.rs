@@ -15,6 +15,7 @@ use jobs::JobState;
 use jobs::enqueue::Enqueue;
 use jobs::kinds::{OrderConfirm, OrderRefund};
 use sqlx::PgPool;
+use testkit::build;
 
 struct Shop {
     station_id: i64,
@@ -25,29 +26,21 @@ struct Shop {
 }
 
 async fn setup(db: &PgPool) -> Shop {
-    let station_id: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
-         RETURNING id",
-    )
-    .fetch_one(db)
-    .await
-    .expect("station");
-    let user_id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active)
-         VALUES ($1, 'Maria Souza', 'maria@example.com', true) RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("member");
-    let staff_id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active, role)
-         VALUES ($1, 'Equipe', 'equipe@example.com', true, 'staff') RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("staff");
+    let station_id = build::station("clube")
+        .url("https://c.example.com")
+        .insert(db)
+        .await;
+    let user_id = build::member(station_id)
+        .name("Maria Souza")
+        .email("maria@example.com")
+        .insert(db)
+        .await;
+    let staff_id = build::member(station_id)
+        .name("Equipe")
+        .email("equipe@example.com")
+        .staff()
+        .insert(db)
+        .await;
     sqlx::query("INSERT INTO dependents (station_id, user_id, dependente, parentesco) VALUES ($1, $2, 'João', 'Filho')")
         .bind(station_id)
         .bind(user_id)

@@ -10,23 +10,17 @@ use jobs::kinds::PointsCredit;
 use jobs::{Enqueue, JobState};
 use serde_json::json;
 use sqlx::PgPool;
+use testkit::build;
 
 async fn member(db: &PgPool) -> (i64, i64) {
-    let station_id: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'clube', 'https://c.example.com')
-         RETURNING id",
-    )
-    .fetch_one(db)
-    .await
-    .expect("station");
-    let user_id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active)
-         VALUES ($1, 'Maria', 'maria@example.com', true) RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("member");
+    let station_id = build::station("clube")
+        .url("https://c.example.com")
+        .insert(db)
+        .await;
+    let user_id = build::member(station_id)
+        .email("maria@example.com")
+        .insert(db)
+        .await;
     (station_id, user_id)
 }
 

@@ -12,6 +12,7 @@ use domain::Config;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use sqlx::PgPool;
+use testkit::build;
 use tower::ServiceExt;
 
 /// The configuration of the test process, with some variables overridden. Each call gets
@@ -112,27 +113,20 @@ pub async fn call(
 
 /// An activated member of `station_id` with no password, for authorization cases.
 pub async fn insert_member(db: &PgPool, station_id: i64, email: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Outra Pessoa', $2, true)
-         RETURNING id",
-    )
-    .bind(station_id)
-    .bind(email)
-    .fetch_one(db)
-    .await
-    .expect("member")
+    build::member(station_id)
+        .name("Outra Pessoa")
+        .email(email)
+        .insert(db)
+        .await
 }
 
 /// A second station, besides the demo one.
 pub async fn insert_station(db: &PgPool, subdomain: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Outro Clube', $1, 'https://outro.example.com')
-         RETURNING id",
-    )
-    .bind(subdomain)
-    .fetch_one(db)
-    .await
-    .expect("station")
+    build::station(subdomain)
+        .name("Outro Clube")
+        .url("https://outro.example.com")
+        .insert(db)
+        .await
 }
 
 /// A request with a JSON body, any method, an optional bearer token and extra headers.

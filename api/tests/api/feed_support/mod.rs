@@ -11,6 +11,7 @@ use domain::infra::objects::Objects;
 use domain::staff::{Role, Scope};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 use crate::common::{self, Answer, insert_member, insert_station, session_of};
 
@@ -260,15 +261,12 @@ impl Feed {
 
     /// A console account of `role` over `scope`, signed in.
     pub async fn staff(&self, email: &str, role: Role, scope: Scope) -> Someone {
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (station_id, name, email, active, role)
-             VALUES ($1, 'Equipe', $2, true, 'staff') RETURNING id",
-        )
-        .bind(self.station_id)
-        .bind(email)
-        .fetch_one(&self.db)
-        .await
-        .expect("staff user");
+        let id = build::member(self.station_id)
+            .name("Equipe")
+            .email(email)
+            .staff()
+            .insert(&self.db)
+            .await;
         domain::staff::set_grant(&self.db, id, role, scope)
             .await
             .expect("grant");
