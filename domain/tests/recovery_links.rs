@@ -52,7 +52,7 @@ async fn verdicts(db: &PgPool, station_id: i64, email: &str, token: &str) -> (bo
     (open, redeemed)
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn is_open_and_redeem_take_the_same_links(db: PgPool) {
     let home = testkit::insert_station(&db, "casa").await;
     let elsewhere = testkit::insert_station(&db, "fora").await;

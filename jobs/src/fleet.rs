@@ -44,7 +44,7 @@ pub fn pool_size() -> u32 {
 }
 
 /// A pool on `db`'s connect options sized by [`pool_size`], opened lazily: a test runs a
-/// fleet beside the small pool `#[sqlx::test]` hands out.
+/// fleet beside the small pool `#[testkit::db_test]` hands out.
 pub fn pool_beside(db: &PgPool) -> PgPool {
     sqlx::postgres::PgPoolOptions::new()
         .max_connections(pool_size())

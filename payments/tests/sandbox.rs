@@ -94,7 +94,7 @@ async fn deliver_all(sandbox: &Sandbox) -> Vec<(WebhookKind, String)> {
     kinds
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_pix_charge_is_a_real_dynamic_br_code_and_idempotent(db: PgPool) {
     let sandbox = sandbox(&db);
     let charge = sandbox
@@ -138,7 +138,7 @@ async fn a_pix_charge_is_a_real_dynamic_br_code_and_idempotent(db: PgPool) {
     ));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn paying_a_pix_sends_one_signed_webhook_recorded_once(db: PgPool) {
     let sandbox = sandbox(&db);
     let charge = sandbox
@@ -212,7 +212,7 @@ async fn paying_a_pix_sends_one_signed_webhook_recorded_once(db: PgPool) {
     assert_eq!(count, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_pix_is_paid_after_its_expiry_and_even_after_its_cancel(db: PgPool) {
     let sandbox = sandbox(&db);
     let late = sandbox
@@ -264,7 +264,7 @@ async fn a_pix_is_paid_after_its_expiry_and_even_after_its_cancel(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn webhooks_come_late_twice_and_again_after_a_failure(db: PgPool) {
     let sandbox = sandbox(&db);
     let charge = sandbox
@@ -321,7 +321,7 @@ async fn webhooks_come_late_twice_and_again_after_a_failure(db: PgPool) {
     ));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn cards_do_what_their_magic_numbers_say(db: PgPool) {
     let sandbox = sandbox(&db);
     let approved = card_token(&sandbox, "4000 0000 0000 0010").await;
@@ -464,7 +464,7 @@ async fn cards_do_what_their_magic_numbers_say(db: PgPool) {
     assert_eq!(count(WebhookKind::Processing), 2);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn refunds_partial_full_asynchronous_failing_and_by_the_bank(db: PgPool) {
     let sandbox = sandbox(&db);
     let token = card_token(&sandbox, "4000000000000010").await;
@@ -590,7 +590,7 @@ async fn refunds_partial_full_asynchronous_failing_and_by_the_bank(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_chargeback_and_unknown_charges(db: PgPool) {
     let sandbox = sandbox(&db);
     let token = card_token(&sandbox, "4000000000000010").await;
@@ -616,7 +616,7 @@ async fn a_chargeback_and_unknown_charges(db: PgPool) {
     ));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn concurrent_refunds_never_return_more_than_was_paid(db: PgPool) {
     let sandbox = sandbox(&db);
     let token = card_token(&sandbox, "4000000000000010").await;
@@ -652,7 +652,7 @@ async fn concurrent_refunds_never_return_more_than_was_paid(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_idempotency_key_raced_makes_one_charge(db: PgPool) {
     let sandbox = sandbox(&db);
     let attempts = (0..10).map(|_| {
@@ -672,7 +672,7 @@ async fn one_idempotency_key_raced_makes_one_charge(db: PgPool) {
     assert_eq!(count, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_partial_pix_payments_add_up_to_a_paid_charge(db: PgPool) {
     let sandbox = sandbox(&db);
     let charge = sandbox

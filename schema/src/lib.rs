@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
 
-/// One migrator for the whole schema, so production and every `#[sqlx::test(migrator =
-/// "schema::MIGRATOR")]` database get the same tables. apalis' migrations come first
+/// One migrator for the whole schema, so production and every test database (cloned by
+/// `#[testkit::db_test]` from a template this migrator built) get the same tables. apalis' migrations come first
 /// (their versions are older) because ours add triggers and checks to `apalis.jobs`; they
 /// are recorded in our `_sqlx_migrations`, not apalis' own table, so never call
 /// `PostgresStorage::setup` as well.

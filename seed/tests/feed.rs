@@ -20,7 +20,7 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
     .expect("snapshot")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_demo_mural_has_posts_of_two_members_and_seeds_once(db: PgPool) {
     let dir = std::env::temp_dir().join(format!("filia-demo-feed-{}", ulid::Ulid::generate()));
     let objects = Objects::local(&dir).expect("objects");

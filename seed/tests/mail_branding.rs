@@ -5,7 +5,7 @@ use domain::stations::station;
 use seed::demo;
 use sqlx::PgPool;
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_demo_station_brands_its_mail(db: PgPool) {
     let seeded = demo::seed(&db, "http://127.0.0.1:8080")
         .await

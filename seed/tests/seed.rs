@@ -23,7 +23,7 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
     .expect("snapshot")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn seeding_twice_changes_nothing(db: PgPool) {
     let first = demo::seed(&db, "http://127.0.0.1:8080")
         .await

@@ -27,7 +27,7 @@ async fn effect_writer(db: &PgPool, key: &str) -> Option<String> {
         .expect("query")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_job_of_a_killed_process_completes_elsewhere_once(db: PgPool) {
     let mut first = Worker::start(&testkit::database_url(&db), &[]);
     let id = enqueue(
@@ -97,7 +97,7 @@ async fn finished_again_once_by(db: &PgPool, id: &str, key: &str, finisher: &Wor
 /// lock, the process is killed and its blocked statement ended (as PostgreSQL ends the
 /// session of a client that went away): the job is still held by a dead worker, is
 /// rescued, runs again, and its keyed effect stays once.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again_once(db: PgPool) {
     let mut first = Worker::start(&testkit::database_url(&db), &[]);
     let id = enqueue(
@@ -162,7 +162,7 @@ async fn a_process_killed_before_writing_a_finished_jobs_result_has_it_run_again
     finished_again_once_by(&db, &id, "unacknowledged", &second).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_job_that_crashes_its_process_every_time_ends_failed(db: PgPool) {
     let mut fleet = vec![
         Worker::start(&testkit::database_url(&db), &[]),
@@ -293,7 +293,7 @@ async fn listen_connections(db: &PgPool) -> i64 {
     .expect("pg_stat_activity")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn one_listen_connection_wakes_every_queue_of_a_process(db: PgPool) {
     // The poll is stretched past the test: only a notification can wake a queue now.
     let worker = Worker::start(
@@ -365,7 +365,7 @@ async fn one_listen_connection_wakes_every_queue_of_a_process(db: PgPool) {
     assert_eq!(listen_connections(&db).await, 1);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
     let env = [
         ("FILIA_CRON_CANARY", "* * * * * *"),
@@ -417,7 +417,7 @@ async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn sigterm_lets_the_running_job_finish(db: PgPool) {
     let mut worker = Worker::start(&testkit::database_url(&db), &[]);
     let id = enqueue(

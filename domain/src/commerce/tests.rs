@@ -145,7 +145,7 @@ fn refusal(result: Result<impl std::fmt::Debug, CommerceError>) -> Refusal {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn two_hundred_buyers_for_the_last_fifty_units_buy_exactly_fifty(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 50).await;
@@ -173,7 +173,7 @@ async fn two_hundred_buyers_for_the_last_fifty_units_buy_exactly_fifty(db: PgPoo
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_coupon_limited_to_ten_uses_is_used_ten_times_by_a_hundred_checkouts(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 1000).await;
@@ -220,7 +220,7 @@ async fn a_coupon_limited_to_ten_uses_is_used_ten_times_by_a_hundred_checkouts(d
     assert_eq!(counts, (10, 10));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_member_uses_a_coupon_once_and_gets_it_back_when_the_hold_is_released(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 10).await;
@@ -286,7 +286,7 @@ async fn a_member_uses_a_coupon_once_and_gets_it_back_when_the_hold_is_released(
     assert_eq!(refusal(unknown), Refusal::CouponNotFound);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_repeated_order_call_places_one_order_and_spends_once(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 3000, 10).await;
@@ -354,7 +354,7 @@ async fn a_repeated_order_call_places_one_order_and_spends_once(db: PgPool) {
     assert!(ledger::check_all(&db).await.expect("check").is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn concurrent_orders_of_many_members_never_take_a_wallet_below_zero(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 700, 1000).await;
@@ -394,7 +394,7 @@ async fn concurrent_orders_of_many_members_never_take_a_wallet_below_zero(db: Pg
     assert_eq!(wrong, 0);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_expired_hold_counts_as_released_before_its_job_and_is_released_once(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 1).await;
@@ -455,7 +455,7 @@ async fn an_expired_hold_counts_as_released_before_its_job_and_is_released_once(
     assert_eq!(stock_and_reserved(&db, product_id).await, (1, 0));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unpaid_order_expires_with_its_hold_and_gets_its_wallet_part_back(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 3000, 5).await;
@@ -540,7 +540,7 @@ async fn an_unpaid_order_expires_with_its_hold_and_gets_its_wallet_part_back(db:
     );
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_payment_is_confirmed_once_whoever_confirms_it(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 2500, 5).await;
@@ -600,7 +600,7 @@ async fn a_payment_is_confirmed_once_whoever_confirms_it(db: PgPool) {
     assert_eq!(order.gateway_charge.expect("charge").payment_method, "pix");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
     let station_id = station(&db).await;
     let action_id: i64 = sqlx::query_scalar(
@@ -710,7 +710,7 @@ async fn leaked_coupon_uses(db: &PgPool) -> (i64, i64) {
     .expect("uses")
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_coupon_applied_while_the_hold_is_released_is_never_lost(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 1000).await;
@@ -743,7 +743,7 @@ async fn a_coupon_applied_while_the_hold_is_released_is_never_lost(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_removed_coupon_goes_back_and_the_order_is_placed_without_it(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 10).await;
@@ -785,7 +785,7 @@ async fn a_removed_coupon_goes_back_and_the_order_is_placed_without_it(db: PgPoo
     assert_eq!((total, coupon_id), (1000, None));
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_unpaid_order_gives_its_wallet_part_back_on_the_lots_own_expiries(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 3000, 5).await;
@@ -862,7 +862,7 @@ async fn an_unpaid_order_gives_its_wallet_part_back_on_the_lots_own_expiries(db:
     assert!(ledger::check_all(&db).await.expect("check").is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn order_lines_keep_their_share_of_discounts_and_cashback(db: PgPool) {
     let station_id = station(&db).await;
     let action_id: i64 = sqlx::query_scalar(
@@ -940,7 +940,7 @@ async fn order_lines_keep_their_share_of_discounts_and_cashback(db: PgPool) {
     assert_eq!(lines.iter().map(|l| l.1).sum::<i64>(), 100);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_order_call_places_the_hold_the_member_reviewed(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 10).await;
@@ -980,7 +980,7 @@ async fn the_order_call_places_the_hold_the_member_reviewed(db: PgPool) {
     assert_eq!(total, 2000);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn the_wallet_part_leaves_out_lots_past_their_expiry(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 6000, 10).await;
@@ -1027,7 +1027,7 @@ async fn the_wallet_part_leaves_out_lots_past_their_expiry(db: PgPool) {
     assert!(ledger::check_all(&db).await.expect("check").is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn only_open_shop_activities_sell_and_only_with_the_checkout_on(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 10).await;
@@ -1079,7 +1079,7 @@ async fn only_open_shop_activities_sell_and_only_with_the_checkout_on(db: PgPool
     assert_eq!(refusal(confirmed), Refusal::CheckoutClosed);
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn another_members_broken_hold_does_not_block_a_buyer(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 2).await;
@@ -1106,7 +1106,7 @@ async fn another_members_broken_hold_does_not_block_a_buyer(db: PgPool) {
     assert_eq!(status, "held", "the broken hold is left for its job");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_order_racing_a_transfer_on_the_same_wallet_never_overdraws(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 700, 1000).await;
@@ -1160,7 +1160,7 @@ async fn an_order_racing_a_transfer_on_the_same_wallet_never_overdraws(db: PgPoo
     assert!(ledger::check_all(&db).await.expect("check").is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn an_order_racing_its_release_either_expires_whole_or_is_refused(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 3000, 1000).await;
@@ -1218,7 +1218,7 @@ async fn an_order_racing_its_release_either_expires_whole_or_is_refused(db: PgPo
     assert!(ledger::check_all(&db).await.expect("check").is_empty());
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn huge_quantities_and_prices_are_refused_not_overflowed(db: PgPool) {
     let station_id = station(&db).await;
     let product_id = product(&db, station_id, 1000, 10).await;

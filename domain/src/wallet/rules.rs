@@ -133,7 +133,7 @@ mod tests {
         }
     }
 
-    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    #[testkit::db_test]
     async fn a_station_row_overrides_the_default(db: sqlx::PgPool) {
         let station_id: i64 = sqlx::query_scalar(
             "INSERT INTO stations (name, subdomain, url) VALUES ('C', 'c', 'https://c.example.com')

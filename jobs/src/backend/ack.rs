@@ -240,7 +240,7 @@ mod tests {
             .expect("rows")
     }
 
-    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    #[testkit::db_test]
     async fn a_result_the_database_refuses_does_not_hold_back_the_others(db: PgPool) {
         let (bad, good) = ("01J0AC00000000000000000BAD", "01J0AC0000000000000000G00D");
         let bad_hold = held(&db, bad).await;
@@ -269,7 +269,7 @@ mod tests {
         writer.await.expect("the writer ends with its senders");
     }
 
-    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    #[testkit::db_test]
     async fn a_result_is_written_only_over_the_hold_it_was_fetched_under(db: PgPool) {
         let id = "01J0AC00000000000000000H1D";
         let first_hold = held(&db, id).await;

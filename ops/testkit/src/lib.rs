@@ -1,11 +1,15 @@
 //! Support for the test suites, never linked into a binary.
 
+pub mod build;
+pub mod database;
 pub mod postgres;
 pub mod smtp;
 
+pub use testkit_macros::db_test;
+
 use sqlx::PgPool;
 
-/// A URL for the database behind `pool` (a `#[sqlx::test]` database), for child processes
+/// A URL for the database behind `pool` (a `#[testkit::db_test]` database), for child processes
 /// such as a `workers` binary started by a test.
 pub fn database_url(pool: &PgPool) -> String {
     let options = pool.connect_options();
@@ -20,12 +24,5 @@ pub fn database_url(pool: &PgPool) -> String {
 
 /// A bare station (no establishment, default flags) with this subdomain: its id.
 pub async fn insert_station(db: &PgPool, subdomain: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', $1, 'https://clube.example.com')
-         RETURNING id",
-    )
-    .bind(subdomain)
-    .fetch_one(db)
-    .await
-    .expect("station")
+    build::station(subdomain).insert(db).await
 }

@@ -130,7 +130,7 @@ fn points_print_as_the_screens_read_them() {
     assert_eq!(json(-250), "-2.5");
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_credit_applied_twice_credits_once(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -174,7 +174,7 @@ async fn a_credit_applied_twice_credits_once(db: PgPool) {
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn rules_decide_pending_or_available_and_the_times(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -251,7 +251,7 @@ async fn rules_decide_pending_or_available_and_the_times(db: PgPool) {
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn spends_draw_first_to_expire_first_and_reversal_owes_what_was_spent(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -369,7 +369,7 @@ async fn spends_draw_first_to_expire_first_and_reversal_owes_what_was_spent(db: 
 
 /// Points past their expiry that no job has ended yet never pay a debt: the debt stays
 /// owed and the stale lot ends, as before any spend.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_debt_is_never_paid_with_points_past_their_expiry(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -407,7 +407,7 @@ async fn a_debt_is_never_paid_with_points_past_their_expiry(db: PgPool) {
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -498,7 +498,7 @@ async fn expiry_ends_the_unspent_remainder_of_due_lots_of_its_station(db: PgPool
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn a_spend_ends_the_wallets_expired_lots_and_never_draws_on_them(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -546,7 +546,7 @@ async fn a_spend_ends_the_wallets_expired_lots_and_never_draws_on_them(db: PgPoo
     assert_consistent(&db).await;
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn concurrent_spends_never_overdraw(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let user_id = member(&db, station_id).await;
@@ -612,7 +612,7 @@ impl SplitMix {
     }
 }
 
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn cache_equals_ledger_after_a_randomised_sequence(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();
@@ -738,7 +738,7 @@ async fn cache_equals_ledger_after_a_randomised_sequence(db: PgPool) {
 
 /// Spends, credits, releases, reversals and expiry from several connections at once: no
 /// deadlock (Postgres would abort one with 40P01) and the invariants hold at the end.
-#[sqlx::test(migrator = "schema::MIGRATOR")]
+#[testkit::db_test]
 async fn concurrent_mixed_operations_keep_the_invariants(db: PgPool) {
     let station_id = station(&db, "clube").await;
     let mut members = Vec::new();

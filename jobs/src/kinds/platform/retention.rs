@@ -142,7 +142,7 @@ mod tests {
         explained.to_string()
     }
 
-    #[sqlx::test(migrator = "schema::MIGRATOR")]
+    #[testkit::db_test]
     async fn pruning_reads_the_finished_index_not_every_retained_job(db: PgPool) {
         sqlx::raw_sql(
             r#"INSERT INTO apalis.jobs (id, job_type, job, status, attempts, run_at, done_at)

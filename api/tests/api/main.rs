@@ -1,0 +1,53 @@
+//! The API's integration tests, one binary (one link) with a module per area: each drives
+//! the real router (`common`) against a database of its own (`#[testkit::db_test]`).
+
+mod common;
+mod feed_support;
+mod signup_support;
+
+mod activation;
+mod activities;
+mod annulments;
+mod auth_login;
+mod auth_sessions;
+mod captcha;
+mod commerce;
+mod commerce_after_payment;
+mod commerce_payments;
+mod donations;
+mod error_envelope;
+mod feed_comments;
+mod feed_likes;
+mod feed_moderation;
+mod feed_posts;
+mod feed_uploads;
+mod feed_videos;
+mod health;
+mod invitations;
+mod jobs;
+mod layout;
+mod login_throttle;
+mod lucky_numbers;
+mod mailing;
+mod malformed_requests;
+mod media;
+mod member_uploads;
+mod mgm;
+mod openapi;
+mod ops;
+mod password_pool;
+mod profile;
+mod public_deployment;
+mod recovery;
+mod research;
+mod sharing;
+mod short_links;
+mod signup;
+mod site_config;
+mod stations;
+mod trophies;
+mod users;
+mod videos;
+mod wallet;
+mod wallet_debts;
+mod web_app;

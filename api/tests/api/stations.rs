@@ -1,0 +1,72 @@
+use crate::common::{app, get};
+use axum::http::StatusCode;
+use seed::demo;
+use sqlx::PgPool;
+
+#[testkit::db_test]
+async fn a_station_answers_its_public_data(db: PgPool) {
+    let seeded = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let app = app(db);
+
+    let answer = get(&app, &format!("/api/stations/{}", seeded.station_id)).await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    let station = answer.json();
+    assert_eq!(station["id"], seeded.station_id);
+    assert_eq!(station["name"], demo::DEMO_STATION_NAME);
+    assert_eq!(station["main_brand_color"], demo::DEMO_MAIN_BRAND_COLOR);
+    assert_eq!(station["font_family"], "Lato");
+    assert_eq!(station["domain"], "filiademo");
+    assert_eq!(station["has_majority_security"], true);
+    assert_eq!(station["public"], true);
+    assert_eq!(station["my_account_access"], true);
+    assert_eq!(station["currency_multiplier"], 1.0);
+    assert_eq!(station["currency_name_position"], "after");
+    assert!(
+        station["createdAt"]
+            .as_str()
+            .is_some_and(|at| at.starts_with("20"))
+    );
+    let establishment = &station["establishment"];
+    assert_eq!(establishment["id"], seeded.establishment_id);
+    assert_eq!(establishment["cnpj"], demo::DEMO_CNPJ);
+    assert_eq!(establishment["full_social_name"], "Associação Filia Demo");
+    assert_eq!(establishment["address"]["city"], "São Paulo");
+    assert_eq!(establishment["address"]["line_1"], "Av. Paulista, 1000");
+}
+
+#[testkit::db_test]
+async fn a_station_without_establishment_answers_null(db: PgPool) {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Sindicato X', 'sindx', 'https://x') RETURNING id",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("insert");
+
+    let answer = get(&app(db), &format!("/api/stations/{id}")).await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(answer.json()["establishment"].is_null());
+}
+
+#[testkit::db_test]
+async fn an_unknown_station_answers_404_in_the_envelope(db: PgPool) {
+    let answer = get(&app(db), "/api/stations/999999").await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        answer.json(),
+        serde_json::json!({ "error": "Estação não encontrada" })
+    );
+}
+
+#[testkit::db_test]
+async fn a_malformed_station_id_answers_400_in_the_envelope(db: PgPool) {
+    let answer = get(&app(db), "/api/stations/abc").await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.json()["messages"][0], "Parâmetro inválido na URL");
+}
