@@ -2,13 +2,23 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "re
 import { createPortal } from "react-dom";
 import "./modal.css";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = [
+  "a[href]",
+  "button:not([disabled])",
+  "input:not([disabled])",
+  "select:not([disabled])",
+  "textarea:not([disabled])",
+  '[tabindex]:not([tabindex="-1"])',
+].join(", ");
 
 function focusableIn(container: HTMLElement): HTMLElement[] {
-  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE));
+  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((element) => !element.closest("[hidden]"));
 }
 
-/** Keeps Tab and Shift+Tab cycling inside the dialog. */
+/**
+ * Keeps Tab and Shift+Tab cycling inside the dialog, also from the dialog itself (which
+ * holds the focus when nothing in it can, or after a click on its text).
+ */
 function trapFocus(event: KeyboardEvent<HTMLElement>, container: HTMLElement): void {
   const focusable = focusableIn(container);
   const first = focusable[0];
@@ -17,10 +27,11 @@ function trapFocus(event: KeyboardEvent<HTMLElement>, container: HTMLElement): v
     event.preventDefault();
     return;
   }
-  if (event.shiftKey && document.activeElement === first) {
+  const index = focusable.indexOf(document.activeElement as HTMLElement);
+  if (event.shiftKey && index <= 0) {
     event.preventDefault();
     last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
+  } else if (!event.shiftKey && (index === -1 || index === focusable.length - 1)) {
     event.preventDefault();
     first.focus();
   }
@@ -43,14 +54,25 @@ export function Modal({ title, children, onDismiss }: ModalProps) {
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog) (focusableIn(dialog)[0] ?? dialog).focus();
     document.body.classList.add("has-modal");
+    // Focus that lands outside the dialog (a click on a toast, a script) comes back to it:
+    // the page behind an aria-modal dialog is out of reach for the keyboard too.
+    const keepFocusInside = (event: FocusEvent) => {
+      if (dialog && event.target instanceof Node && !dialog.contains(event.target)) dialog.focus();
+    };
+    document.addEventListener("focusin", keepFocusInside);
     return () => {
+      document.removeEventListener("focusin", keepFocusInside);
       document.body.classList.remove("has-modal");
       previouslyFocused?.focus();
     };
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape" && onDismiss) onDismiss();
+    if (event.key === "Escape" && onDismiss) {
+      // Only this dialog closes, not a page behind it that listens for Escape too.
+      event.stopPropagation();
+      onDismiss();
+    }
     if (event.key === "Tab" && dialogRef.current) trapFocus(event, dialogRef.current);
   };
 

@@ -1,10 +1,9 @@
 // /homepage/convites-do-usuario (spec 001 "Invitations"): 'Meus convites', the people who
 // signed up through the member's invite link, in a table of Nome and Data (DD/MM/AAAA
 // HH:mm), newest first, with a name search that ignores case and accents.
-import { useEffect, useState } from "react";
-import { useToast } from "@/components/toasts/use-toast";
+import { useState } from "react";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useInvitations } from "@/features/invitations/api/get-invitations";
-import { toastForError } from "@/lib/api-client";
 import { foldText, matchesFolded } from "@/lib/search-text";
 import "./invitations-page.css";
 
@@ -40,11 +39,7 @@ function Skeleton() {
 
 export function InvitationsPage() {
   const invitations = useInvitations();
-  const showToast = useToast();
-  const failure = invitations.error;
-  useEffect(() => {
-    if (failure) showToast(toastForError(failure));
-  }, [failure, showToast]);
+  useErrorToast(invitations.error);
   const [term, setTerm] = useState("");
   const folded = foldText(term.trim());
   const shown = (invitations.data ?? []).filter((invitation) => matchesFolded(folded, invitation.invited.name));
