@@ -2,17 +2,11 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "re
 import { createPortal } from "react-dom";
 import "./modal.css";
 
-const FOCUSABLE = [
-  "a[href]",
-  "button:not([disabled])",
-  "input:not([disabled])",
-  "select:not([disabled])",
-  "textarea:not([disabled])",
-  '[tabindex]:not([tabindex="-1"])',
-].join(", ");
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function focusableIn(container: HTMLElement): HTMLElement[] {
-  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((element) => !element.closest("[hidden]"));
+  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE));
 }
 
 /**
@@ -54,14 +48,7 @@ export function Modal({ title, children, onDismiss }: ModalProps) {
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog) (focusableIn(dialog)[0] ?? dialog).focus();
     document.body.classList.add("has-modal");
-    // Focus that lands outside the dialog (a click on a toast, a script) comes back to it:
-    // the page behind an aria-modal dialog is out of reach for the keyboard too.
-    const keepFocusInside = (event: FocusEvent) => {
-      if (dialog && event.target instanceof Node && !dialog.contains(event.target)) dialog.focus();
-    };
-    document.addEventListener("focusin", keepFocusInside);
     return () => {
-      document.removeEventListener("focusin", keepFocusInside);
       document.body.classList.remove("has-modal");
       previouslyFocused?.focus();
     };

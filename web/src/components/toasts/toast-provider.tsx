@@ -2,7 +2,7 @@
 // TOAST_DURATION_MS, stacked at the top and each closable; and the snackbar, one line for
 // SNACKBAR_DURATION_MS at the bottom, a new one replacing the last. Both regions are polite
 // live regions, so a screen reader reads each message once without moving the focus.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { SNACKBAR_DURATION_MS, TOAST_DURATION_MS } from "@/config/constants";
 import type { Toast } from "@/lib/api-client";
 import { ToastContext, type Notifications } from "@/components/toasts/toast-context";
@@ -17,17 +17,11 @@ interface ShownSnackbar {
   text: string;
 }
 
-/** Calls `onExpire` once `durationMs` has passed since the message with `id` appeared. */
-function useExpiry(id: number, durationMs: number, onExpire: () => void): void {
-  useEffect(() => {
-    const timer = window.setTimeout(onExpire, durationMs);
-    return () => window.clearTimeout(timer);
-  }, [id, durationMs, onExpire]);
-}
-
 function ToastItem({ toast, onExpire }: { toast: ShownToast; onExpire: (id: number) => void }) {
-  const expire = useCallback(() => onExpire(toast.id), [toast.id, onExpire]);
-  useExpiry(toast.id, TOAST_DURATION_MS, expire);
+  useEffect(() => {
+    const timer = window.setTimeout(() => onExpire(toast.id), TOAST_DURATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [toast.id, onExpire]);
 
   return (
     <div className="toast">
@@ -35,7 +29,7 @@ function ToastItem({ toast, onExpire }: { toast: ShownToast; onExpire: (id: numb
         <p className="toast__title">{toast.title}</p>
         <p className="toast__text">{toast.text}</p>
       </div>
-      <button type="button" className="toast__close" aria-label="Fechar" onClick={expire}>
+      <button type="button" className="toast__close" aria-label="Fechar" onClick={() => onExpire(toast.id)}>
         ×
       </button>
     </div>
@@ -43,29 +37,31 @@ function ToastItem({ toast, onExpire }: { toast: ShownToast; onExpire: (id: numb
 }
 
 function SnackbarMessage({ snackbar, onExpire }: { snackbar: ShownSnackbar; onExpire: () => void }) {
-  useExpiry(snackbar.id, SNACKBAR_DURATION_MS, onExpire);
+  useEffect(() => {
+    const timer = window.setTimeout(onExpire, SNACKBAR_DURATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [snackbar.id, onExpire]);
   return <p className="snackbar">{snackbar.text}</p>;
 }
+
+/** Keys the shown messages; one counter for the app's lifetime. */
+let nextId = 1;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<ShownToast[]>([]);
   const [snackbar, setSnackbar] = useState<ShownSnackbar | null>(null);
-  const nextId = useRef(1);
-
-  const showToast = useCallback((toast: Toast) => {
-    const id = nextId.current++;
-    setToasts((current) => [...current, { ...toast, id }]);
-  }, []);
+  // Made once, so the components that show messages do not render again when one shows.
+  const [notifications] = useState<Notifications>(() => ({
+    showToast: (toast) => {
+      const id = nextId++;
+      setToasts((current) => [...current, { ...toast, id }]);
+    },
+    showSnackbar: (text) => setSnackbar({ id: nextId++, text }),
+  }));
   const removeToast = useCallback((id: number) => {
     setToasts((current) => current.filter((toast) => toast.id !== id));
   }, []);
-
-  const showSnackbar = useCallback((text: string) => {
-    setSnackbar({ id: nextId.current++, text });
-  }, []);
   const hideSnackbar = useCallback(() => setSnackbar(null), []);
-
-  const notifications = useMemo<Notifications>(() => ({ showToast, showSnackbar }), [showToast, showSnackbar]);
 
   return (
     <ToastContext value={notifications}>
