@@ -17,6 +17,35 @@ const REACT_ROUTER_PRODUCTION = {
   replacement: path.resolve(import.meta.dirname, "node_modules/react-router/dist/production/index.mjs"),
 };
 
+/**
+ * Tests of plain modules (`*.test.ts`) run in Node, without a DOM to set up for each file;
+ * components' tests (`*.test.tsx`) and these, which read the session from localStorage,
+ * run in jsdom.
+ */
+const BROWSER_GLOBALS_TESTS = ["src/lib/api-client.test.ts", "src/features/feed/api/upload-video.test.ts"];
+
+/**
+ * Component tests run in VM contexts inside one long-lived worker ("vmThreads"): jsdom and
+ * the libraries load once instead of once per file, which was most of the run's set-up
+ * time. These files fail there and keep a worker of their own per file: they replace a
+ * module (vi.mock) that the screens they render import lazily, test the lazy loading
+ * itself, or (the Mural's post box) pick video files, which the VM contexts did not
+ * always hand over intact. A new test that mocks a module goes here.
+ */
+const OWN_WORKER_TESTS = [
+  "src/app/lazy-routes.test.tsx",
+  "src/features/accounts/components/login-page.test.tsx",
+  "src/features/accounts/components/login-token-page.test.tsx",
+  "src/features/activities/components/activity-page.test.tsx",
+  "src/features/activities/components/quiz-runner-page.test.tsx",
+  "src/features/activities/components/survey-page.test.tsx",
+  "src/features/consent/components/consent-notices.test.tsx",
+  "src/features/feed/components/feed-page.test.tsx",
+  "src/features/feed/components/post-box.test.tsx",
+  "src/features/public-pages/components/deep-link-page.test.tsx",
+  "src/features/public-pages/components/share-redirect-page.test.tsx",
+];
+
 export default defineConfig(({ command }) => ({
   plugins: [react()],
   resolve: {
@@ -69,8 +98,37 @@ export default defineConfig(({ command }) => ({
     },
   },
   test: {
-    environment: "jsdom",
-    include: ["src/**/*.test.{ts,tsx}"],
-    setupFiles: ["src/testing/setup-tests.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["src/**/*.test.ts"],
+          exclude: BROWSER_GLOBALS_TESTS,
+          setupFiles: ["src/testing/setup-node-tests.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "dom",
+          environment: "jsdom",
+          pool: "vmThreads",
+          include: ["src/**/*.test.tsx", ...BROWSER_GLOBALS_TESTS],
+          exclude: OWN_WORKER_TESTS,
+          setupFiles: ["src/testing/setup-tests.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "dom-own-worker",
+          environment: "jsdom",
+          include: OWN_WORKER_TESTS,
+          setupFiles: ["src/testing/setup-tests.ts"],
+        },
+      },
+    ],
   },
 }));

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/app/query-provider";
-import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
 import { ToastProvider } from "@/components/toasts/toast-provider";
 import { StationProvider } from "@/features/stations";
 
@@ -8,11 +7,9 @@ import { StationProvider } from "@/features/stations";
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <ToastProvider>
-      <SnackbarProvider>
-        <QueryProvider>
-          <StationProvider>{children}</StationProvider>
-        </QueryProvider>
-      </SnackbarProvider>
+      <QueryProvider>
+        <StationProvider>{children}</StationProvider>
+      </QueryProvider>
     </ToastProvider>
   );
 }

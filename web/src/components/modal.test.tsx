@@ -31,3 +31,63 @@ describe("Modal", () => {
     expect(onDismiss).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("Modal's keyboard", () => {
+  function Opener({ open }: { open: boolean }) {
+    return (
+      <>
+        <button type="button">Abrir</button>
+        {open && (
+          <Modal title="Título">
+            <button type="button">Primeiro</button>
+            <button type="button">Último</button>
+          </Modal>
+        )}
+      </>
+    );
+  }
+
+  it("cycles Tab and Shift+Tab inside, also from the dialog itself", () => {
+    render(<Opener open />);
+    const dialog = screen.getByRole("dialog", { name: "Título" });
+    const first = screen.getByRole("button", { name: "Primeiro" });
+    const last = screen.getByRole("button", { name: "Último" });
+
+    last.focus();
+    fireEvent.keyDown(last, { key: "Tab" });
+    expect(first).toHaveFocus();
+    fireEvent.keyDown(first, { key: "Tab", shiftKey: true });
+    expect(last).toHaveFocus();
+    dialog.focus();
+    fireEvent.keyDown(dialog, { key: "Tab", shiftKey: true });
+    expect(last).toHaveFocus();
+  });
+
+  it("takes the focus, and gives it back to the opener when it closes", () => {
+    const { rerender } = render(<Opener open={false} />);
+    const opener = screen.getByRole("button", { name: "Abrir" });
+    opener.focus();
+    rerender(<Opener open />);
+    expect(screen.getByRole("button", { name: "Primeiro" })).toHaveFocus();
+
+    rerender(<Opener open={false} />);
+    expect(opener).toHaveFocus();
+  });
+
+  it("closes on Escape without the page behind hearing it", () => {
+    const onDismiss = vi.fn();
+    const onPageKey = vi.fn();
+    render(
+      <div onKeyDown={onPageKey}>
+        <Modal title="Título" onDismiss={onDismiss}>
+          <button type="button">Ok</button>
+        </Modal>
+      </div>,
+    );
+
+    fireEvent.keyDown(screen.getByRole("button", { name: "Ok" }), { key: "Escape" });
+
+    expect(onDismiss).toHaveBeenCalledTimes(1);
+    expect(onPageKey).not.toHaveBeenCalled();
+  });
+});

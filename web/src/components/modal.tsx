@@ -2,13 +2,17 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "re
 import { createPortal } from "react-dom";
 import "./modal.css";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function focusableIn(container: HTMLElement): HTMLElement[] {
   return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE));
 }
 
-/** Keeps Tab and Shift+Tab cycling inside the dialog. */
+/**
+ * Keeps Tab and Shift+Tab cycling inside the dialog, also from the dialog itself (which
+ * holds the focus when nothing in it can, or after a click on its text).
+ */
 function trapFocus(event: KeyboardEvent<HTMLElement>, container: HTMLElement): void {
   const focusable = focusableIn(container);
   const first = focusable[0];
@@ -17,10 +21,11 @@ function trapFocus(event: KeyboardEvent<HTMLElement>, container: HTMLElement): v
     event.preventDefault();
     return;
   }
-  if (event.shiftKey && document.activeElement === first) {
+  const index = focusable.indexOf(document.activeElement as HTMLElement);
+  if (event.shiftKey && index <= 0) {
     event.preventDefault();
     last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
+  } else if (!event.shiftKey && (index === -1 || index === focusable.length - 1)) {
     event.preventDefault();
     first.focus();
   }
@@ -50,7 +55,11 @@ export function Modal({ title, children, onDismiss }: ModalProps) {
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape" && onDismiss) onDismiss();
+    if (event.key === "Escape" && onDismiss) {
+      // Only this dialog closes, not a page behind it that listens for Escape too.
+      event.stopPropagation();
+      onDismiss();
+    }
     if (event.key === "Tab" && dialogRef.current) trapFocus(event, dialogRef.current);
   };
 

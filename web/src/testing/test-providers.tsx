@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/app/query-provider";
-import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
 import { ToastProvider } from "@/components/toasts/toast-provider";
 import { StationContext } from "@/features/stations";
 import type { Station } from "@/types/api";
@@ -9,11 +8,9 @@ import type { Station } from "@/types/api";
 export function TestProviders({ station, children }: { station: Station; children: ReactNode }) {
   return (
     <ToastProvider>
-      <SnackbarProvider>
-        <QueryProvider>
-          <StationContext value={station}>{children}</StationContext>
-        </QueryProvider>
-      </SnackbarProvider>
+      <QueryProvider>
+        <StationContext value={station}>{children}</StationContext>
+      </QueryProvider>
     </ToastProvider>
   );
 }

@@ -2,5 +2,12 @@ import { createContext } from "react";
 import type { Toast } from "@/lib/api-client";
 
 export type ShowToast = (toast: Toast) => void;
+export type ShowSnackbar = (text: string) => void;
 
-export const ToastContext = createContext<ShowToast | null>(null);
+/** The app's one way to tell the user something passing: a toast, or a one-line snackbar. */
+export interface Notifications {
+  showToast: ShowToast;
+  showSnackbar: ShowSnackbar;
+}
+
+export const ToastContext = createContext<Notifications | null>(null);

@@ -1,9 +1,18 @@
 import { useContext } from "react";
-import { ToastContext, type ShowToast } from "@/components/toasts/toast-context";
+import { ToastContext, type Notifications, type ShowSnackbar, type ShowToast } from "@/components/toasts/toast-context";
 
-/** Shows a toast (title and text) for TOAST_DURATION_MS. */
+function useNotifications(): Notifications {
+  const notifications = useContext(ToastContext);
+  if (notifications === null) throw new Error("useToast and useSnackbar must be used inside ToastProvider");
+  return notifications;
+}
+
+/** Shows a toast (title and text) for TOAST_DURATION_MS; toasts stack. */
 export function useToast(): ShowToast {
-  const showToast = useContext(ToastContext);
-  if (showToast === null) throw new Error("useToast must be used inside ToastProvider");
-  return showToast;
+  return useNotifications().showToast;
+}
+
+/** Shows a one-line message for SNACKBAR_DURATION_MS; a new one replaces the current one. */
+export function useSnackbar(): ShowSnackbar {
+  return useNotifications().showSnackbar;
 }

@@ -1,27 +1,23 @@
 // The shop's messages of spec 002 (section 8, the error catalogue, and section 2), verbatim,
 // for the screens' toasts: each is a title and a text, as the toasts show them.
+import type { Toast } from "@/lib/api-client";
 
-export interface ToastText {
-  title: string;
-  text: string;
-}
-
-export const PIX_EXPIRED: ToastText = {
+export const PIX_EXPIRED: Toast = {
   title: "Tempo expirado",
   text: "O tempo máximo para pagamento do PIX expirou. Para comprar novamente, recomece o processo.",
 };
 
-export const PIX_UNCONFIRMED: ToastText = {
+export const PIX_UNCONFIRMED: Toast = {
   title: "Pagamento não confirmado",
   text: "Seu pagamento ainda não foi confirmado pelo nosso sistema de pagamentos. Se já tiver pago, o processo pode demorar alguns segundos.",
 };
 
-export const RESERVATION_EXPIRED: ToastText = {
+export const RESERVATION_EXPIRED: Toast = {
   title: "Tempo de reserva esgotado",
   text: "O tempo limite de reserva de produto para compra se esgotou. Por favor, comece novamente.",
 };
 
-export const COUPON_APPLIED: ToastText = { title: "Tudo certo", text: "Cupom aplicado com sucesso!" };
+export const COUPON_APPLIED: Toast = { title: "Tudo certo", text: "Cupom aplicado com sucesso!" };
 
 /** A refused coupon: 'Cupom inválido' with the server's message, else this text. */
 export const COUPON_INVALID_TITLE = "Cupom inválido";

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { useActivities, useActivitySearch } from "@/features/activities/api/get-activities";
 import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
+import { ListPage } from "@/components/list-page";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import "./activities.css";
@@ -20,17 +21,8 @@ export function ActivitiesPage() {
   useErrorToast(shown.error);
 
   return (
-    <section className="activities-page">
-      <h1 className="page-title">Atividades</h1>
-      <input
-        type="search"
-        className="page-search"
-        aria-label="Pesquisar atividade"
-        placeholder="Pesquisar atividade"
-        value={term}
-        onChange={(event) => setTerm(event.target.value)}
-      />
+    <ListPage title="Atividades" search={{ label: "Pesquisar atividade", value: term, onChange: setTerm }}>
       <PagedActivityGrid pages={shown} label="Atividades" />
-    </section>
+    </ListPage>
   );
 }

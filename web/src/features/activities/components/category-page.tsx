@@ -5,6 +5,7 @@ import { useCategory } from "@/features/activities/api/get-activities";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { NotFoundView } from "@/features/activities/components/not-found-view";
 import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
+import { ListPage } from "@/components/list-page";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
 import "./activities.css";
 
@@ -17,9 +18,8 @@ export function CategoryPage() {
   const category = pages.data?.pages[0]?.category;
   if (!category) return <NotFoundView />;
   return (
-    <section className="activities-page">
-      <h1 className="page-title">{category.name}</h1>
+    <ListPage title={category.name}>
       <PagedActivityGrid pages={pages} label={category.name} />
-    </section>
+    </ListPage>
   );
 }

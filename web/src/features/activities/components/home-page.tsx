@@ -39,7 +39,7 @@ export function HomePage() {
       {loading ? (
         <CardSkeletons />
       ) : empty ? (
-        <p className="activities-empty">{HOME_EMPTY_TEXT}</p>
+        <p className="list-page__empty">{HOME_EMPTY_TEXT}</p>
       ) : (
         <>
           <FeaturedCarousel activities={featuredRows} />

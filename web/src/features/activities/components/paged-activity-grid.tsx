@@ -27,7 +27,7 @@ export function PagedActivityGrid({ pages, label }: PagedActivityGridProps) {
   if (pages.isPending) return <CardSkeletons />;
   if (pages.isError && !pages.data) {
     return (
-      <div className="activities-empty" role="alert">
+      <div className="list-page__empty" role="alert">
         <p>{ACTIVITIES_FAILED_TEXT}</p>
         <button type="button" className="button button--secondary" onClick={() => void pages.refetch()}>
           Tentar novamente
@@ -36,7 +36,7 @@ export function PagedActivityGrid({ pages, label }: PagedActivityGridProps) {
     );
   }
   const activities = pagedItems(pages.data?.pages);
-  if (activities.length === 0) return <p className="activities-empty">{NO_ACTIVITIES_TEXT}</p>;
+  if (activities.length === 0) return <p className="list-page__empty">{NO_ACTIVITIES_TEXT}</p>;
   return (
     <>
       <ActivityGrid activities={activities} label={label} focusIndex={focusIndex} onFocused={focused} />

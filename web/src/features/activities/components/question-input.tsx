@@ -2,7 +2,7 @@
 // its text for types 4 and 5), free text with its counter, or a video or file to upload.
 // A single choice refuses a second option with the spec's snackbar instead of switching.
 import { useId, type CSSProperties, type ReactNode } from "react";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { FieldError, TextField } from "@/components/form/fields";
 import {
   acceptedFiles,

@@ -7,6 +7,7 @@ import { cashbackText } from "@/features/activities/activity-text";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { PARTICIPATE_TEXT } from "@/features/activities/components/research-body";
 import { quizPath } from "@/features/activities/research-answers";
+import { ListPage } from "@/components/list-page";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useStation } from "@/features/stations";
 import { formatDate } from "@/lib/dates";
@@ -23,12 +24,11 @@ export function QuizListPage() {
   const list = quizzes.data ?? [];
 
   return (
-    <section className="activities-page">
-      <h1 className="page-title">{QUIZZES_TITLE}</h1>
+    <ListPage title={QUIZZES_TITLE}>
       {quizzes.isPending ? (
         <CardSkeletons label="Carregando quizzes" />
       ) : list.length === 0 ? (
-        <p className="activities-empty">{NO_QUIZZES_TEXT}</p>
+        <p className="list-page__empty">{NO_QUIZZES_TEXT}</p>
       ) : (
         <ul className="quiz-list" aria-label={QUIZZES_TITLE}>
           {list.map((quiz) => (
@@ -38,7 +38,7 @@ export function QuizListPage() {
           ))}
         </ul>
       )}
-    </section>
+    </ListPage>
   );
 }
 

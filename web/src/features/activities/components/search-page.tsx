@@ -5,6 +5,7 @@ import { useParams } from "react-router";
 import { useActivitySearch } from "@/features/activities/api/get-activities";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { PagedActivityGrid } from "@/features/activities/components/paged-activity-grid";
+import { ListPage } from "@/components/list-page";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
 import "./activities.css";
 
@@ -16,9 +17,8 @@ export function SearchPage() {
   if (pages.isLoading) return <CardSkeletons label="Buscando atividades" />;
   const total = pages.data?.pages[0]?.total ?? 0;
   return (
-    <section className="activities-page">
-      <h1 className="page-title">{`${total} resultado(s) da busca "${term}"`}</h1>
+    <ListPage title={`${total} resultado(s) da busca "${term}"`}>
       <PagedActivityGrid pages={pages} label="Resultados da busca" />
-    </section>
+    </ListPage>
   );
 }

@@ -1,11 +1,12 @@
 // /homepage/carrinho (spec 002 sections 2, 4, 5 and 8): the five steps in one form.
-// 0 'Meu carrinho' (lines and the server's totals preview, nothing held; 'Ir para entrega'
-// holds the cart), 1 delivery and pickup (skipped when every product is digital),
-// 2 payment, 3 'Confira seu pedido' with the coupon, 4 'Pedido realizado com sucesso!'
-// (for a PIX, the PIX screen first). From step 1 on, the reservation's countdown runs to
-// the hold's `expires_at`; when it runs out the member starts again at step 0.
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Link } from "react-router";
+// 'Meu carrinho' (lines and the server's totals preview, nothing held; 'Ir para entrega'
+// holds the cart), delivery and pickup (skipped when every product is digital), payment,
+// 'Confira seu pedido' with the coupon, then the placed order (for a PIX, the PIX screen
+// first). From the delivery on, the reservation's countdown runs to the hold's
+// `expires_at`; when it runs out the member starts again at 'Meu carrinho'. The steps are
+// components of their own; which one shows is `checkoutReducer`'s; this page holds the
+// requests and turns their answers into its events.
+import { useEffect, useReducer, useRef, useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useForm } from "@/components/form/use-form";
@@ -30,9 +31,7 @@ import {
   useSimulatePixPayment,
 } from "@/features/commerce/api/payments";
 import {
-  EMPTY_DELIVERY,
   asksPaymentMethod,
-  cartTotals,
   deliveryCents,
   groupByAction,
   isPaymentOnly,
@@ -40,19 +39,17 @@ import {
   orderCart,
   paymentTitle,
   totalsWithDelivery,
-  type DeliveryChoice,
 } from "@/features/commerce/checkout";
-import { CartLine } from "@/features/commerce/components/cart-line";
+import { INITIAL_CHECKOUT, checkoutReducer, type CheckoutStep } from "@/features/commerce/checkout-reducer";
+import { CartStep } from "@/features/commerce/components/cart-step";
 import { Countdown } from "@/features/commerce/components/countdown";
 import { CouponDialog } from "@/features/commerce/components/coupon-dialog";
-import { DeliveryFields, deliveryErrors } from "@/features/commerce/components/delivery-step";
+import { DeliveryStep, deliveryComplete } from "@/features/commerce/components/delivery-step";
 import { EmptyCart } from "@/features/commerce/components/empty-cart";
-import { OrderSummary } from "@/features/commerce/components/order-summary";
 import { PaymentFailedDialog } from "@/features/commerce/components/payment-failed-dialog";
 import { PaymentStep } from "@/features/commerce/components/payment-step";
-import { PixPanel } from "@/features/commerce/components/pix-panel";
+import { PlacedStep, awaitsPix } from "@/features/commerce/components/placed-step";
 import { ReviewStep } from "@/features/commerce/components/review-step";
-import { TotalsBox } from "@/features/commerce/components/totals-box";
 import {
   COUPON_APPLIED,
   COUPON_INVALID_TITLE,
@@ -69,15 +66,12 @@ import {
   paymentFormRules,
   paymentToApi,
 } from "@/features/commerce/payment-form";
-import { orderPath } from "@/features/commerce/paths";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
 import { useWalletBalance } from "@/features/wallet";
 import { ApiError } from "@/lib/api-client";
-import type { CouponApplied, Order, Reservation } from "@/types/api";
+import type { Order, OrderTotals } from "@/types/api";
 import "./shop-screens.css";
-
-type Step = 0 | 1 | 2 | 3 | 4;
 
 export const STEP_TITLES = {
   cart: "Meu carrinho",
@@ -87,20 +81,8 @@ export const STEP_TITLES = {
 } as const;
 export const RESERVATION_LABEL = "Tempo de reserva";
 
-/** A placed order still waiting for its PIX: the PIX screen comes before the success step. */
-function awaitsPix(order: Order): boolean {
-  const charge = order.gateway_charge;
-  return (
-    order.status_code === "pending" &&
-    charge?.payment_method === "pix" &&
-    Boolean(charge.pix_qr_code) &&
-    Boolean(charge.expiration_date)
-  );
-}
-
 /** How often the PIX screen reads the order again, so a payment shows without a reload. */
 export const PIX_POLL_MS = 3000;
-export const SIMULATE_PIX_TEXT = "Simular pagamento";
 
 /** Why a card was declined: the failed parts' reasons, else the order's status. */
 function declineReasons(order: Order): string[] {
@@ -108,6 +90,28 @@ function declineReasons(order: Order): string[] {
     .filter((payment) => payment.status === "failed" && payment.failure_reason)
     .map((payment) => payment.failure_reason as string);
   return reasons.length > 0 ? reasons : [order.status];
+}
+
+/** The heading of each step; the payment's depends on what the wallet pays. */
+function stepTitle(
+  step: CheckoutStep,
+  totals: OrderTotals | null,
+  walletCents: number,
+  paymentOnly: boolean,
+  order: Order | null,
+): string {
+  switch (step) {
+    case "cart":
+      return STEP_TITLES.cart;
+    case "delivery":
+      return STEP_TITLES.delivery;
+    case "payment":
+      return totals ? paymentTitle(totals, walletCents, paymentOnly) : "";
+    case "review":
+      return STEP_TITLES.review;
+    case "placed":
+      return order && awaitsPix(order) ? STEP_TITLES.pix : ORDER_SUCCESS_TITLE;
+  }
 }
 
 export function CartPage() {
@@ -127,32 +131,22 @@ export function CartPage() {
   const sandbox = useSandboxPayments();
   const tokenize = useCardTokenizer();
 
-  const [step, setStep] = useState<Step>(0);
-  const [reservation, setReservation] = useState<Reservation | null>(null);
-  const [choices, setChoices] = useState<Record<number, DeliveryChoice>>({});
-  const [deliveryTried, setDeliveryTried] = useState(false);
-  const [coupon, setCoupon] = useState<CouponApplied | null>(null);
-  const [couponOpen, setCouponOpen] = useState(false);
-  const [couponError, setCouponError] = useState<string | undefined>(undefined);
-  const [placedOrder, setOrder] = useState<Order | null>(null);
-  const [failure, setFailure] = useState<string[] | null>(null);
-  // The order answered with a declined card (its hold is released on the server).
-  const [declined, setDeclined] = useState(false);
-  const [verifying, setVerifying] = useState(false);
+  const [state, dispatch] = useReducer(checkoutReducer, INITIAL_CHECKOUT);
+  const { step, reservation, choices, coupon, order: placedOrder } = state;
 
   const lines = cart.data ?? [];
   const groups = groupByAction(lines);
   const paymentOnly = isPaymentOnly(groups);
   const walletCents = balance.data?.points_cents ?? reservation?.totals.wallet_value ?? 0;
-  // Step 0 shows the server's preview of the cart (nothing held); from step 1 on, the hold's.
+  // 'Meu carrinho' shows the server's preview of the cart (nothing held); later steps, the hold's.
   const signature = lines.map((line) => `${line.product_id}x${line.quantity}`).join(",");
-  const preview = useCartTotals(signature, step === 0);
-  const held = step === 0 ? (preview.data ?? null) : (coupon?.totals.after ?? reservation?.totals ?? null);
+  const preview = useCartTotals(signature, step === "cart");
+  const held = step === "cart" ? (preview.data ?? null) : (coupon?.totals.after ?? reservation?.totals ?? null);
   const totals = held ? totalsWithDelivery(held, deliveryCents(groups, choices), walletCents, paymentOnly) : null;
   const asksMethod = totals !== null && asksPaymentMethod(totals, paymentOnly);
   // Asked once the payment step may offer a card. The card pays the whole order, so the
   // server splits it only when every activity allows installments (docs/decisions.md).
-  const offersCard = asksMethod && step >= 2;
+  const offersCard = asksMethod && (step === "payment" || step === "review" || step === "placed");
   const savedCards = useSavedCards(offersCard);
   const splittable = groups.every((group) => group.action.allow_installments);
   const installmentAction = splittable ? (groups[0]?.action.id ?? null) : null;
@@ -176,7 +170,7 @@ export function CartPage() {
 
   // While the PIX screen is open the order is read again every few seconds, so a payment
   // (the bank's webhook, or the sandbox's simulated one) shows without reloading.
-  const pixOpen = step === 4 && placedOrder !== null && awaitsPix(placedOrder);
+  const pixOpen = step === "placed" && placedOrder !== null && awaitsPix(placedOrder);
   const polled = useQuery({
     ...orderQueryOptions(userId, placedOrder?.id ?? 0),
     enabled: pixOpen,
@@ -195,10 +189,7 @@ export function CartPage() {
   if (!station.checkout_access || station.no_cpf) return <NotFoundPage />;
 
   const startOver = () => {
-    setStep(0);
-    setReservation(null);
-    setCoupon(null);
-    setOrder(null);
+    dispatch({ type: "startedOver" });
     void cart.refetch();
   };
 
@@ -207,28 +198,18 @@ export function CartPage() {
     startOver();
   };
 
-  const goToDelivery = () => {
+  const holdCart = () => {
     confirmCart.mutate(undefined, {
-      onSuccess: (hold) => {
-        setReservation(hold);
-        setDeliveryTried(false);
-        setStep(needsDelivery(groups) ? 1 : 2);
-      },
+      onSuccess: (reservation) => dispatch({ type: "cartHeld", reservation, needsDelivery: needsDelivery(groups) }),
     });
   };
 
-  const choiceOf = (actionId: number) => choices[actionId] ?? EMPTY_DELIVERY;
   const shipping = groups.filter((group) => !group.action.digital_product);
-
-  const goToPayment = () => {
-    setDeliveryTried(true);
-    const complete = shipping.every((group) => Object.keys(deliveryErrors(group, choices[group.action.id])).length === 0);
-    if (complete) setStep(2);
-  };
+  const goBack = () => dispatch({ type: "back", needsDelivery: needsDelivery(groups) });
 
   const dropCoupon = () => {
     if (!coupon) return;
-    setCoupon(null);
+    dispatch({ type: "couponRemoved" });
     // The use claimed into the hold goes back; the hold's totals are the reservation's again.
     removeCoupon.mutate();
   };
@@ -236,8 +217,8 @@ export function CartPage() {
   const goToReview = payment.handleSubmit(() => {
     if (!asksMethod) payment.setValues(EMPTY_PAYMENT_FORM);
     // Entering the review clears a coupon applied before (spec 002 section 4).
-    dropCoupon();
-    setStep(3);
+    if (coupon) removeCoupon.mutate();
+    dispatch({ type: "paymentSubmitted" });
   });
 
   const method = asksMethod && payment.values.type !== "" ? payment.values.type : null;
@@ -259,36 +240,30 @@ export function CartPage() {
   const submitOrder = () => {
     placeOrder.mutate(orderBody, {
       onSuccess: (placed) => {
-        if (placed.status_code === "declined") {
-          setDeclined(true);
-          setFailure(declineReasons(placed));
-          return;
-        }
-        setOrder(placed);
-        setStep(4);
+        if (placed.status_code === "declined") dispatch({ type: "orderDeclined", reasons: declineReasons(placed) });
+        else dispatch({ type: "orderPlaced", order: placed });
       },
       onError: (error) => {
         const messages = errorMessages(error);
         // The hold ended before the order: the reservation's own toast and step 0, as the countdown does.
         if (messages.includes(RESERVATION_EXPIRED.text)) onReservationExpired();
-        else setFailure(messages);
+        else dispatch({ type: "orderFailed", messages });
       },
     });
   };
 
   const submitCoupon = (code: string) => {
-    setCouponError(undefined);
+    dispatch({ type: "couponSubmitted" });
     applyCoupon.mutate(
       { code, cart: orderCart(groups, choices) },
       {
         onSuccess: (applied) => {
-          setCoupon(applied);
-          setCouponOpen(false);
+          dispatch({ type: "couponApplied", coupon: applied });
           showToast(COUPON_APPLIED);
         },
         onError: (error) => {
           const text = serverMessage(error) ?? COUPON_NOT_APPLIED_TEXT;
-          setCouponError(text);
+          dispatch({ type: "couponRefused", text });
           showToast({ title: COUPON_INVALID_TITLE, text });
         },
       },
@@ -296,33 +271,34 @@ export function CartPage() {
   };
 
   const verifyPix = async (placed: Order) => {
-    setVerifying(true);
+    dispatch({ type: "pixCheckStarted" });
+    let paid: Order | null = null;
     try {
       const current = await checkPayment(placed.id);
       queryClient.setQueryData(orderQueryOptions(userId, placed.id).queryKey, current);
-      if (current.status === PAID_STATUS) setOrder(current);
+      if (current.status === PAID_STATUS) paid = current;
       else showToast(PIX_UNCONFIRMED);
     } catch (error) {
       // Too many checks (429): the server says how long to wait, under the same title.
       const text = error instanceof ApiError && error.status === 429 ? serverMessage(error) : null;
       showToast(text === null ? PIX_UNCONFIRMED : { ...PIX_UNCONFIRMED, text });
     } finally {
-      setVerifying(false);
+      dispatch({ type: "pixCheckEnded", paid });
     }
   };
 
   const onSubmit = (event: FormEvent) => {
-    if (step === 2) {
+    if (step === "payment") {
       goToReview(event);
       return;
     }
     event.preventDefault();
-    if (step === 0) goToDelivery();
-    else if (step === 1) goToPayment();
-    else if (step === 3) void submitOrder();
+    if (step === "cart") holdCart();
+    else if (step === "delivery") dispatch({ type: "deliverySubmitted", complete: deliveryComplete(shipping, choices) });
+    else if (step === "review") submitOrder();
   };
 
-  if (step === 0 && cart.isPending) {
+  if (step === "cart" && cart.isPending) {
     return (
       <section className="shop-screen cart-page">
         <h1 className="shop-screen__title">{STEP_TITLES.cart}</h1>
@@ -332,7 +308,7 @@ export function CartPage() {
       </section>
     );
   }
-  if (step === 0 && cart.isError) {
+  if (step === "cart" && cart.isError) {
     return (
       <section className="shop-screen cart-page">
         <h1 className="shop-screen__title">{STEP_TITLES.cart}</h1>
@@ -345,210 +321,107 @@ export function CartPage() {
       </section>
     );
   }
-  if (step === 0 && lines.length === 0) return <EmptyCart />;
+  if (step === "cart" && lines.length === 0) return <EmptyCart />;
 
-  const title =
-    step === 0
-      ? STEP_TITLES.cart
-      : step === 1
-        ? STEP_TITLES.delivery
-        : step === 2
-          ? totals
-            ? paymentTitle(totals, walletCents, paymentOnly)
-            : ""
-          : step === 3
-            ? STEP_TITLES.review
-            : order && awaitsPix(order)
-              ? STEP_TITLES.pix
-              : ORDER_SUCCESS_TITLE;
-
-  const busyLines = updateCart.isPending || removeFromCart.isPending;
   const countdown =
-    reservation && step >= 1 && step <= 3 ? (
+    reservation && (step === "delivery" || step === "payment" || step === "review") ? (
       <Countdown expiresAt={reservation.expires_at} onExpire={onReservationExpired} label={RESERVATION_LABEL} />
     ) : null;
 
   return (
     <section className="shop-screen cart-page">
       <h1 ref={heading} tabIndex={-1} className="shop-screen__title">
-        {title}
+        {stepTitle(step, totals, walletCents, paymentOnly, order)}
       </h1>
       <form className="cart-form" noValidate onSubmit={onSubmit}>
-        {step === 0 && (
-          <>
-            <ul className="cart-lines">
-              {lines.map((line) => (
-                <CartLine
-                  key={line.product_id}
-                  product={line.product}
-                  quantity={line.quantity}
-                  maxQuantity={Math.max(line.product.limit, line.quantity)}
-                  busy={busyLines}
-                  onQuantityChange={(quantity) => updateCart.mutate([{ id: line.product_id, quantity }])}
-                  onRemove={() => removeFromCart.mutate(line.product_id)}
-                />
-              ))}
-            </ul>
-            {totals && <TotalsBox totals={cartTotals(totals)} />}
-            <div className="cart-form__actions">
-              <button
-                type="submit"
-                className="button button--primary"
-                aria-disabled={busyLines || confirmCart.isPending}
-                disabled={busyLines}
-              >
-                Ir para entrega
-              </button>
-            </div>
-          </>
+        {step === "cart" && (
+          <CartStep
+            lines={lines}
+            totals={totals}
+            linesBusy={updateCart.isPending || removeFromCart.isPending}
+            holding={confirmCart.isPending}
+            onQuantityChange={(id, quantity) => updateCart.mutate([{ id, quantity }])}
+            onRemove={(id) => removeFromCart.mutate(id)}
+          />
         )}
-        {step === 1 && (
-          <>
-            {shipping.map((group) => (
-              <DeliveryFields
-                key={group.action.id}
-                group={group}
-                choice={choiceOf(group.action.id)}
-                onChange={(choice) => setChoices((current) => ({ ...current, [group.action.id]: choice }))}
-                errors={deliveryTried ? deliveryErrors(group, choices[group.action.id]) : {}}
-              />
-            ))}
-            {totals && <TotalsBox totals={cartTotals(totals)}>{countdown}</TotalsBox>}
-            <div className="cart-form__actions">
-              <button type="button" className="button button--secondary" onClick={() => setStep(0)}>
-                Voltar
-              </button>
-              <button type="submit" className="button button--primary">
-                Ir para pagamento
-              </button>
-            </div>
-          </>
+        {step === "delivery" && (
+          <DeliveryStep
+            shipping={shipping}
+            choices={choices}
+            onChoose={(actionId, choice) => dispatch({ type: "deliveryChosen", actionId, choice })}
+            tried={state.deliveryTried}
+            totals={totals}
+            countdown={countdown}
+            onBack={goBack}
+          />
         )}
-        {step === 2 && totals && (
-          <>
-            <PaymentStep
-              totals={totals}
-              walletBalanceCents={walletCents}
-              paymentOnly={paymentOnly}
-              asksMethod={asksMethod}
-              form={payment}
-              savedCards={savedCards.data}
-              canSaveCard={sandbox}
-              installments={installmentOptions}
-            />
-            {countdown}
-            <div className="cart-form__actions">
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => setStep(needsDelivery(groups) ? 1 : 0)}
-              >
-                Voltar
-              </button>
-              <button type="submit" className="button button--primary">
-                Revisar pedido
-              </button>
-            </div>
-          </>
+        {step === "payment" && totals && (
+          <PaymentStep
+            totals={totals}
+            walletBalanceCents={walletCents}
+            paymentOnly={paymentOnly}
+            asksMethod={asksMethod}
+            form={payment}
+            savedCards={savedCards.data}
+            canSaveCard={sandbox}
+            installments={installmentOptions}
+            countdown={countdown}
+            onBack={goBack}
+          />
         )}
-        {step === 3 && totals && (
-          <>
-            <ReviewStep
-              groups={groups}
-              choices={choices}
-              totals={totals}
-              method={method}
-              coupon={coupon}
-              onOpenCoupon={() => {
-                setCouponError(undefined);
-                setCouponOpen(true);
-              }}
-              onRemoveCoupon={dropCoupon}
-            />
-            {countdown}
-            <div className="cart-form__actions">
-              <button type="button" className="button button--secondary" onClick={() => setStep(2)}>
-                Voltar
-              </button>
-              <button
-                type="submit"
-                className="button button--primary"
-                aria-disabled={placeOrder.isPending}
-                disabled={placeOrder.isPending}
-              >
-                {method === "pix" ? "Gerar código para pagamento" : "Efetuar pagamento"}
-              </button>
-            </div>
-          </>
+        {step === "review" && totals && (
+          <ReviewStep
+            groups={groups}
+            choices={choices}
+            totals={totals}
+            method={method}
+            coupon={coupon}
+            onOpenCoupon={() => dispatch({ type: "couponOpened" })}
+            onRemoveCoupon={dropCoupon}
+            countdown={countdown}
+            placing={placeOrder.isPending}
+            onBack={goBack}
+          />
         )}
       </form>
-      {step === 4 && order && awaitsPix(order) && order.gateway_charge?.pix_qr_code && order.gateway_charge.expiration_date && (
-        <PixPanel
-          amountCents={order.credit_card_value}
-          code={order.gateway_charge.pix_qr_code}
-          expiresAt={order.gateway_charge.expiration_date}
-          verifying={verifying}
+      {step === "placed" && order && (
+        <PlacedStep
+          order={order}
+          verifying={state.verifying}
           onVerify={() => void verifyPix(order)}
-          onExpire={() => {
+          onPixExpired={() => {
             showToast(PIX_EXPIRED);
             startOver();
           }}
-        >
-          {sandbox && order.gateway_charge.charge_id && (
-            <button
-              type="button"
-              className="button button--secondary"
-              aria-disabled={simulatePix.isPending}
-              onClick={() => {
-                const chargeId = order.gateway_charge?.charge_id;
-                if (chargeId && !simulatePix.isPending) simulatePix.mutate(chargeId);
-              }}
-            >
-              {SIMULATE_PIX_TEXT}
-            </button>
-          )}
-        </PixPanel>
-      )}
-      {step === 4 && order && !awaitsPix(order) && (
-        <>
-          <OrderSummary order={order} receiptLinks />
-          <Link className="button button--primary" to={orderPath(order.id)}>
-            Ver comprovante do pedido e Gerar voucher
-          </Link>
-        </>
-      )}
-      {couponOpen && (
-        <CouponDialog
-          applying={applyCoupon.isPending}
-          error={couponError}
-          onApply={submitCoupon}
-          onClose={() => setCouponOpen(false)}
+          sandbox={sandbox}
+          simulating={simulatePix.isPending}
+          onSimulate={(chargeId) => simulatePix.mutate(chargeId)}
         />
       )}
-      {failure && (
+      {state.couponOpen && (
+        <CouponDialog
+          applying={applyCoupon.isPending}
+          error={state.couponError}
+          onApply={submitCoupon}
+          onClose={() => dispatch({ type: "couponClosed" })}
+        />
+      )}
+      {state.failure && (
         <PaymentFailedDialog
-          messages={failure}
+          messages={state.failure}
           onRetry={() => {
             // A refused order may have ended its hold (a declined card releases it on the
             // server): trying another way to pay holds the cart again first.
-            setFailure(null);
-            setDeclined(false);
-            setCoupon(null);
+            dispatch({ type: "retryChosen" });
             confirmCart.mutate(undefined, {
-              onSuccess: (hold) => {
-                setReservation(hold);
-                setStep(2);
-              },
+              onSuccess: (reservation) => dispatch({ type: "cartHeldAgain", reservation }),
               onError: startOver,
             });
           }}
           onCancel={() => {
-            setFailure(null);
-            // The declined order's hold is gone: nothing is left to pay for from here.
-            if (declined) {
-              setDeclined(false);
-              startOver();
-            }
+            // Cancelling after a declined card starts over: read the cart again too.
+            if (state.declined) void cart.refetch();
+            dispatch({ type: "failureDismissed" });
           }}
         />
       )}

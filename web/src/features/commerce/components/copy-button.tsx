@@ -1,7 +1,7 @@
 // A button that copies a text (the PIX "copia e cola" code) and then reads 'Copiado'
 // (spec 002 section 2) for a moment. Where the Clipboard API is missing (a page served over
 // plain HTTP on another host) it falls back to selecting a hidden copy and the copy command.
-import { useEffect, useRef, useState } from "react";
+import { useTimedFlag } from "@/lib/use-timed-flag";
 import "./commerce.css";
 
 export const COPIED_TEXT = "Copiado";
@@ -43,16 +43,10 @@ interface CopyButtonProps {
 }
 
 export function CopyButton({ text, label = "Copiar código", className = "button button--primary" }: CopyButtonProps) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
-
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const { shown: copied, show: showCopied } = useTimedFlag(COPIED_MS);
 
   const copy = async () => {
-    if (!(await writeToClipboard(text))) return;
-    setCopied(true);
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setCopied(false), COPIED_MS);
+    if (await writeToClipboard(text)) showCopied();
   };
 
   return (

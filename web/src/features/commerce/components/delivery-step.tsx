@@ -1,15 +1,22 @@
 // Step 1 of the cart, 'Informações de entrega e retirada' (spec 002 sections 2 and 5): per
 // activity that ships, the delivery or pickup place; for home delivery the CEP (looked up
 // when its eight digits are in), the address, the number and an optional complement.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { SelectField, TextField } from "@/components/form/fields";
 import { isCompleteCep, useCepLookup } from "@/features/address";
-import { chosenLocation, type CartGroup, type DeliveryChoice } from "@/features/commerce/checkout";
+import {
+  EMPTY_DELIVERY,
+  cartTotals,
+  chosenLocation,
+  type CartGroup,
+  type DeliveryChoice,
+} from "@/features/commerce/checkout";
+import { TotalsBox } from "@/features/commerce/components/totals-box";
 import { formatBrl } from "@/features/commerce/money";
 import { maskCep } from "@/lib/masks";
 import { MESSAGES, required } from "@/lib/validators";
 import { cep as cepCheck } from "@/features/commerce/payment-form";
-
+import type { OrderTotals } from "@/types/api";
 
 export type DeliveryErrors = Partial<Record<"deliveryLocation" | "zipcode" | "address", string>>;
 
@@ -111,5 +118,48 @@ export function DeliveryFields({ group, choice, onChange, errors }: DeliveryFiel
         </>
       )}
     </fieldset>
+  );
+}
+
+/** Whether every activity that ships has a complete delivery choice. */
+export function deliveryComplete(shipping: readonly CartGroup[], choices: Readonly<Record<number, DeliveryChoice>>): boolean {
+  return shipping.every((group) => Object.keys(deliveryErrors(group, choices[group.action.id])).length === 0);
+}
+
+interface DeliveryStepProps {
+  /** The activities that ship (digital ones have nothing to choose). */
+  shipping: readonly CartGroup[];
+  choices: Readonly<Record<number, DeliveryChoice>>;
+  onChoose: (actionId: number, choice: DeliveryChoice) => void;
+  /** Show the errors: the member tried to go on. */
+  tried: boolean;
+  totals: OrderTotals | null;
+  countdown: ReactNode;
+  onBack: () => void;
+}
+
+/** The step's fields per activity, the totals with the countdown, 'Voltar' and 'Ir para pagamento'. */
+export function DeliveryStep({ shipping, choices, onChoose, tried, totals, countdown, onBack }: DeliveryStepProps) {
+  return (
+    <>
+      {shipping.map((group) => (
+        <DeliveryFields
+          key={group.action.id}
+          group={group}
+          choice={choices[group.action.id] ?? EMPTY_DELIVERY}
+          onChange={(choice) => onChoose(group.action.id, choice)}
+          errors={tried ? deliveryErrors(group, choices[group.action.id]) : {}}
+        />
+      ))}
+      {totals && <TotalsBox totals={cartTotals(totals)}>{countdown}</TotalsBox>}
+      <div className="cart-form__actions">
+        <button type="button" className="button button--secondary" onClick={onBack}>
+          Voltar
+        </button>
+        <button type="submit" className="button button--primary">
+          Ir para pagamento
+        </button>
+      </div>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 // The failed-payment dialog (spec 002 sections 2, 4 and 8): why the order failed, each of
 // the server's messages on its own, and the offer of another payment method: 'Sim' goes
 // back to the payment step, 'Cancelar' (or Escape) closes.
-import { Modal } from "@/components/modal";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import "./commerce.css";
 
 export const PAYMENT_FAILED_TITLE = "Pagamento não realizado";
@@ -23,7 +23,13 @@ interface PaymentFailedDialogProps {
 export function PaymentFailedDialog({ messages, onRetry, onCancel }: PaymentFailedDialogProps) {
   const [only] = messages;
   return (
-    <Modal title={PAYMENT_FAILED_TITLE} onDismiss={onCancel}>
+    <ConfirmDialog
+      title={PAYMENT_FAILED_TITLE}
+      confirmLabel="Sim"
+      onConfirm={onRetry}
+      cancelLabel="Cancelar"
+      onCancel={onCancel}
+    >
       {messages.length <= 1 ? (
         <p className="commerce-dialog__message">{only === undefined ? PAYMENT_FAILED_LEAD : paymentFailedText(only)}</p>
       ) : (
@@ -37,14 +43,6 @@ export function PaymentFailedDialog({ messages, onRetry, onCancel }: PaymentFail
         </>
       )}
       <p className="commerce-dialog__message">{OTHER_METHOD_QUESTION}</p>
-      <div className="modal__actions">
-        <button type="button" className="button button--primary" onClick={onRetry}>
-          Sim
-        </button>
-        <button type="button" className="button button--secondary" onClick={onCancel}>
-          Cancelar
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -2,6 +2,7 @@
 // remains (or the activity is payment-only), the choice of card or PIX; a card offers the
 // member's saved cards ('0' a new card, which shows the card form) and, when the activity
 // allows them, the installments the server computed; PIX hides all of it.
+import type { ReactNode } from "react";
 import { CheckboxField, SelectField, TextField, bindText } from "@/components/form/fields";
 import { StateOptions } from "@/components/form/state-options";
 import type { Form } from "@/components/form/use-form";
@@ -82,6 +83,9 @@ interface PaymentStepProps {
   canSaveCard?: boolean;
   /** The options of `POST /calculate-installments`; empty when the activity allows none. */
   installments?: readonly InstallmentOption[];
+  /** The reservation's countdown, under the fields. */
+  countdown?: ReactNode;
+  onBack: () => void;
 }
 
 export function PaymentStep({
@@ -93,6 +97,8 @@ export function PaymentStep({
   savedCards = [],
   canSaveCard = false,
   installments = [],
+  countdown,
+  onBack,
 }: PaymentStepProps) {
   // A saved card is the default when one exists (spec 002 section 4).
   const defaultCard = savedCards[0] ? String(savedCards[0].id) : NEW_CARD;
@@ -101,77 +107,88 @@ export function PaymentStep({
   const isCard = asksMethod && form.values.type === "credit_card";
   const chosenCard = savedCards.find((card) => String(card.id) === form.values.selected_card);
   return (
-    <div className="cart-payment">
-      <dl className="cart-payment__summary">
-        <dt>Total do pedido</dt>
-        <dd>{formatBrl(totals.total_final_value)}</dd>
-        {!paymentOnly && (
+    <>
+      <div className="cart-payment">
+        <dl className="cart-payment__summary">
+          <dt>Total do pedido</dt>
+          <dd>{formatBrl(totals.total_final_value)}</dd>
+          {!paymentOnly && (
+            <>
+              <dt>Seu saldo</dt>
+              <dd>{formatBrl(walletBalanceCents)}</dd>
+              <dt>Pago com saldo</dt>
+              <dd>{formatBrl(totals.wallet_value)}</dd>
+            </>
+          )}
+          <dt>Valor a pagar</dt>
+          <dd>{formatBrl(totals.credit_card_value)}</dd>
+        </dl>
+        {asksMethod && (
+          <fieldset className="cart-payment__methods">
+            <legend>Como deseja pagar o valor restante?</legend>
+            {METHODS.map((method) => (
+              <label key={method.value} className="cart-payment__method">
+                <input
+                  type="radio"
+                  name="payment-type"
+                  value={method.value}
+                  checked={form.values.type === method.value}
+                  onChange={() => chooseMethod(method.value)}
+                />
+                {method.label}
+              </label>
+            ))}
+            {form.errors.type && <span className="field__error">{form.errors.type}</span>}
+          </fieldset>
+        )}
+        {isCard && savedCards.length > 0 && (
+          <SelectField label="Cartão" {...bindText(form, "selected_card")}>
+            {savedCards.map((card) => (
+              <option key={card.id} value={String(card.id)}>
+                {card.brand} final {card.last_digits}
+              </option>
+            ))}
+            <option value={NEW_CARD}>Novo cartão</option>
+          </SelectField>
+        )}
+        {isCard && chosenCard && (
+          // Spec 002 section 4: a saved card, when selected, shows a masked preview.
+          <p className="cart-payment__card-preview">
+            {chosenCard.brand} **** **** **** {chosenCard.last_digits}
+          </p>
+        )}
+        {isCard && installments.length > 1 && (
+          <SelectField label="Parcelas" {...bindText(form, "installments")}>
+            <option value="">Selecione</option>
+            {installments.map((option) => (
+              <option key={option.installment} value={String(option.installment)}>
+                {option.installment}x de {formatBrl(option.installment_amount)}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        {isCard && form.values.selected_card === NEW_CARD && (
           <>
-            <dt>Seu saldo</dt>
-            <dd>{formatBrl(walletBalanceCents)}</dd>
-            <dt>Pago com saldo</dt>
-            <dd>{formatBrl(totals.wallet_value)}</dd>
+            <CardFields form={form} />
+            {canSaveCard && (
+              <CheckboxField
+                label="Salvar este cartão para as próximas compras"
+                checked={form.values.save}
+                onChange={(save) => form.setValue("save", save)}
+              />
+            )}
           </>
         )}
-        <dt>Valor a pagar</dt>
-        <dd>{formatBrl(totals.credit_card_value)}</dd>
-      </dl>
-      {asksMethod && (
-        <fieldset className="cart-payment__methods">
-          <legend>Como deseja pagar o valor restante?</legend>
-          {METHODS.map((method) => (
-            <label key={method.value} className="cart-payment__method">
-              <input
-                type="radio"
-                name="payment-type"
-                value={method.value}
-                checked={form.values.type === method.value}
-                onChange={() => chooseMethod(method.value)}
-              />
-              {method.label}
-            </label>
-          ))}
-          {form.errors.type && <span className="field__error">{form.errors.type}</span>}
-        </fieldset>
-      )}
-      {isCard && savedCards.length > 0 && (
-        <SelectField label="Cartão" {...bindText(form, "selected_card")}>
-          {savedCards.map((card) => (
-            <option key={card.id} value={String(card.id)}>
-              {card.brand} final {card.last_digits}
-            </option>
-          ))}
-          <option value={NEW_CARD}>Novo cartão</option>
-        </SelectField>
-      )}
-      {isCard && chosenCard && (
-        // Spec 002 section 4: a saved card, when selected, shows a masked preview.
-        <p className="cart-payment__card-preview">
-          {chosenCard.brand} **** **** **** {chosenCard.last_digits}
-        </p>
-      )}
-      {isCard && installments.length > 1 && (
-        <SelectField label="Parcelas" {...bindText(form, "installments")}>
-          <option value="">Selecione</option>
-          {installments.map((option) => (
-            <option key={option.installment} value={String(option.installment)}>
-              {option.installment}x de {formatBrl(option.installment_amount)}
-            </option>
-          ))}
-        </SelectField>
-      )}
-      {isCard && form.values.selected_card === NEW_CARD && (
-        <>
-          <CardFields form={form} />
-          {canSaveCard && (
-            <CheckboxField
-              label="Salvar este cartão para as próximas compras"
-              checked={form.values.save}
-              onChange={(save) => form.setValue("save", save)}
-            />
-          )}
-        </>
-      )}
-    </div>
+      </div>
+      {countdown}
+      <div className="cart-form__actions">
+        <button type="button" className="button button--secondary" onClick={onBack}>
+          Voltar
+        </button>
+        <button type="submit" className="button button--primary">
+          Revisar pedido
+        </button>
+      </div>
+    </>
   );
 }

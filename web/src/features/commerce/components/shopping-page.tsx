@@ -1,7 +1,7 @@
 // /homepage/shopping/:id (spec 002 section 2): a shop activity's products, each added to the
 // cart with a quantity within what the member may still have; after adding, the
 // pending-purchases notice stays for 10 seconds with the way to the cart.
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useAddToCart } from "@/features/commerce/api/cart";
@@ -10,6 +10,7 @@ import { unitPriceCents } from "@/features/commerce/components/cart-line";
 import { PENDING_PURCHASES_MS, PENDING_PURCHASES_TEXT } from "@/features/commerce/messages";
 import { formatBrl } from "@/features/commerce/money";
 import { CART_PATH } from "@/features/commerce/paths";
+import { useTimedFlag } from "@/lib/use-timed-flag";
 import type { Product } from "@/types/api";
 import "./shop-screens.css";
 
@@ -65,25 +66,13 @@ function ProductCard({ product, onAdd, adding }: { product: Product; onAdd: (qua
   );
 }
 
-/** The pending-purchases notice: shown for PENDING_PURCHASES_MS after each addition. */
-function usePendingNotice() {
-  const [shownAt, setShownAt] = useState<number | null>(null);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  const show = () => {
-    window.clearTimeout(timer.current);
-    setShownAt(Date.now());
-    timer.current = window.setTimeout(() => setShownAt(null), PENDING_PURCHASES_MS);
-  };
-  return { shown: shownAt !== null, show };
-}
-
 export function ShoppingPage() {
   const actionId = Number(useParams().id);
   const valid = Number.isInteger(actionId) && actionId > 0;
   const products = useActionProducts(valid ? actionId : null);
   const addToCart = useAddToCart();
-  const notice = usePendingNotice();
+  // The pending-purchases notice: shown for PENDING_PURCHASES_MS after each addition.
+  const notice = useTimedFlag(PENDING_PURCHASES_MS);
 
   if (!valid) return <NotFoundPage />;
 

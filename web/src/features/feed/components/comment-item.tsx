@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from "react";
 import type { FeedComment } from "@/features/feed/api/types";
 import { AuthorLine } from "@/features/feed/components/author-line";
-import { ConfirmDelete } from "@/features/feed/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ReportDialog } from "@/features/feed/components/report-dialog";
-import { DELETE_COMMENT_TITLE } from "@/features/feed/feed-text";
+import { DELETE_COMMENT_TITLE, DELETE_QUESTION } from "@/features/feed/feed-text";
 
 interface CommentItemProps {
   comment: FeedComment;
@@ -47,7 +47,17 @@ export function CommentItem({ comment, onDelete, children }: CommentItemProps) {
       <p className="feed-comment__text">{comment.description}</p>
       {children}
       {dialog === "delete" && (
-        <ConfirmDelete title={DELETE_COMMENT_TITLE} busy={deleting} onConfirm={confirmDelete} onCancel={close} />
+        <ConfirmDialog
+          title={DELETE_COMMENT_TITLE}
+          cancelLabel="Cancelar"
+          confirmLabel="Sim"
+          cancelFirst
+          busy={deleting}
+          onConfirm={confirmDelete}
+          onCancel={close}
+        >
+          <p>{DELETE_QUESTION}</p>
+        </ConfirmDialog>
       )}
       {dialog === "report" && <ReportDialog target={{ kind: "comment", id: comment.id }} onClose={close} />}
     </article>

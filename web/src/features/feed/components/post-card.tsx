@@ -8,12 +8,12 @@ import type { FeedPost } from "@/features/feed/api/types";
 import { AuthorLine } from "@/features/feed/components/author-line";
 import { Collapsible } from "@/features/feed/components/collapsible";
 import { TrashIcon } from "@/features/feed/components/comment-item";
-import { ConfirmDelete } from "@/features/feed/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { LikeButton } from "@/features/feed/components/like-button";
 import { PostComments } from "@/features/feed/components/post-comments";
 import { PostMedia } from "@/features/feed/components/post-media";
 import { ReportDialog } from "@/features/feed/components/report-dialog";
-import { DELETE_POST_TITLE } from "@/features/feed/feed-text";
+import { DELETE_POST_TITLE, DELETE_QUESTION } from "@/features/feed/feed-text";
 
 export function PostCard({ post }: { post: FeedPost }) {
   const nameId = useId();
@@ -61,12 +61,17 @@ export function PostCard({ post }: { post: FeedPost }) {
         <PostComments postId={post.id} />
       </Collapsible>
       {dialog === "delete" && (
-        <ConfirmDelete
+        <ConfirmDialog
           title={DELETE_POST_TITLE}
+          cancelLabel="Cancelar"
+          confirmLabel="Sim"
+          cancelFirst
           busy={remove.isPending}
           onCancel={close}
           onConfirm={() => remove.mutate(post.id, { onSuccess: close, onError: close })}
-        />
+        >
+          <p>{DELETE_QUESTION}</p>
+        </ConfirmDialog>
       )}
       {dialog === "report" && <ReportDialog target={{ kind: "post", id: post.id }} onClose={close} />}
     </article>

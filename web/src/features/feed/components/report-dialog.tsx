@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Modal } from "@/components/modal";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { useReport, type ReportTarget } from "@/features/feed/api/reports";
 
 /** The server keeps at most 500 characters of a reason. */
@@ -18,7 +18,15 @@ export function ReportDialog({ target, onClose }: { target: ReportTarget; onClos
   const busy = report.isPending;
 
   return (
-    <Modal title={TITLES[target.kind]} onDismiss={busy ? undefined : onClose}>
+    <ConfirmDialog
+      title={TITLES[target.kind]}
+      cancelLabel="Cancelar"
+      confirmLabel="Denunciar"
+      cancelFirst
+      busy={busy}
+      onCancel={onClose}
+      onConfirm={() => report.mutate({ target, reason }, { onSuccess: onClose })}
+    >
       <p>A equipe do clube vai analisar. Se quiser, conte o que há de errado.</p>
       <label className="feed-field" htmlFor={reasonId}>
         Motivo (opcional)
@@ -32,20 +40,6 @@ export function ReportDialog({ target, onClose }: { target: ReportTarget; onClos
         disabled={busy}
         onChange={(event) => setReason(event.target.value)}
       />
-      <div className="modal__actions">
-        <button type="button" className="button button--secondary" disabled={busy} onClick={onClose}>
-          Cancelar
-        </button>
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={busy}
-          aria-busy={busy}
-          onClick={() => report.mutate({ target, reason }, { onSuccess: onClose })}
-        >
-          Denunciar
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

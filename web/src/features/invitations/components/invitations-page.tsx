@@ -1,10 +1,10 @@
 // /homepage/convites-do-usuario (spec 001 "Invitations"): 'Meus convites', the people who
 // signed up through the member's invite link, in a table of Nome and Data (DD/MM/AAAA
 // HH:mm), newest first, with a name search that ignores case and accents.
-import { useEffect, useState } from "react";
-import { useToast } from "@/components/toasts/use-toast";
+import { useState } from "react";
+import { ListPage, Skeletons } from "@/components/list-page";
+import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useInvitations } from "@/features/invitations/api/get-invitations";
-import { toastForError } from "@/lib/api-client";
 import { foldText, matchesFolded } from "@/lib/search-text";
 import "./invitations-page.css";
 
@@ -28,42 +28,24 @@ export function invitationDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? "" : DATE_TIME.format(date).replace(",", "");
 }
 
-function Skeleton() {
-  return (
-    <div className="invitations-skeleton" role="status" aria-label="Carregando convites" aria-busy="true">
-      {Array.from({ length: 4 }, (_, index) => (
-        <span key={index} aria-hidden="true" />
-      ))}
-    </div>
-  );
-}
-
 export function InvitationsPage() {
   const invitations = useInvitations();
-  const showToast = useToast();
-  const failure = invitations.error;
-  useEffect(() => {
-    if (failure) showToast(toastForError(failure));
-  }, [failure, showToast]);
+  useErrorToast(invitations.error);
   const [term, setTerm] = useState("");
   const folded = foldText(term.trim());
   const shown = (invitations.data ?? []).filter((invitation) => matchesFolded(folded, invitation.invited.name));
 
   return (
-    <section className="invitations-page">
-      <h1 className="page-title">{INVITATIONS_TITLE}</h1>
-      <input
-        type="search"
-        className="page-search"
-        aria-label={INVITATION_SEARCH_LABEL}
-        placeholder={INVITATION_SEARCH_LABEL}
-        value={term}
-        onChange={(event) => setTerm(event.target.value)}
-      />
+    <ListPage title={INVITATIONS_TITLE} search={{ label: INVITATION_SEARCH_LABEL, value: term, onChange: setTerm }}>
       {invitations.isPending ? (
-        <Skeleton />
+        <Skeletons
+          label="Carregando convites"
+          count={4}
+          className="invitations-skeleton"
+          itemClassName="invitations-skeleton__row"
+        />
       ) : shown.length === 0 ? (
-        <p className="invitations-page__empty">{NO_INVITATIONS_TEXT}</p>
+        <p className="list-page__empty">{NO_INVITATIONS_TEXT}</p>
       ) : (
         <table className="invitations-table" aria-label={INVITATIONS_TITLE}>
           <thead>
@@ -82,6 +64,6 @@ export function InvitationsPage() {
           </tbody>
         </table>
       )}
-    </section>
+    </ListPage>
   );
 }

@@ -5,7 +5,7 @@
 // bodies when the activity is not open (the panel says why).
 import { useState, type FormEvent } from "react";
 import { TextField } from "@/components/form/fields";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { useToast } from "@/components/toasts/use-toast";
 import { inviteLink, useSendInvitation } from "@/features/invitations/api/send-invitation";
 import { useSession } from "@/features/session";

@@ -4,6 +4,7 @@
 // each. Only where the station shows lucky numbers (`lucky_numbers_access`); elsewhere the
 // address is not found, as the API's 404. A failed load only ends the loading (spec 001
 // section 8): the empty text shows and no toast is raised.
+import { ListPage, Skeletons } from "@/components/list-page";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useStation } from "@/features/stations";
 import { useLuckyNumbers } from "@/features/lucky-numbers/api/get-lucky-numbers";
@@ -15,16 +16,6 @@ export const LUCKY_NUMBERS_TITLE = "Números da sorte";
 export const NO_CAMPAIGNS_TEXT = "Não há sorteios no momento.";
 export const NO_NUMBERS_TEXT = "Você ainda não tem números da sorte neste sorteio.";
 
-function Skeletons() {
-  return (
-    <div className="lucky-skeletons" role="status" aria-label="Carregando números da sorte" aria-busy="true">
-      {Array.from({ length: 4 }, (_, index) => (
-        <span key={index} className="lucky-skeletons__item" aria-hidden="true" />
-      ))}
-    </div>
-  );
-}
-
 function Campaign({ campaign }: { campaign: GiveawayCampaign }) {
   const headingId = `lucky-campaign-${campaign.id}`;
   return (
@@ -34,7 +25,7 @@ function Campaign({ campaign }: { campaign: GiveawayCampaign }) {
       </h2>
       <p className="lucky-campaign__publication">{campaign.publication_text}</p>
       {campaign.numbers.length === 0 ? (
-        <p className="lucky-campaign__empty">{NO_NUMBERS_TEXT}</p>
+        <p className="list-page__empty lucky-campaign__empty">{NO_NUMBERS_TEXT}</p>
       ) : (
         <ul className="lucky-numbers" aria-label={`Seus números: ${campaign.name}`}>
           {campaign.numbers.map((lucky) => (
@@ -56,15 +47,19 @@ export function LuckyNumbersPage() {
   if (!shown) return <NotFoundPage />;
 
   return (
-    <section className="lucky-page">
-      <h1 className="page-title">{LUCKY_NUMBERS_TITLE}</h1>
+    <ListPage title={LUCKY_NUMBERS_TITLE}>
       {campaigns.isPending ? (
-        <Skeletons />
+        <Skeletons
+          label="Carregando números da sorte"
+          count={4}
+          className="lucky-skeletons"
+          itemClassName="lucky-skeletons__item skeleton-shimmer"
+        />
       ) : (campaigns.data ?? []).length === 0 ? (
-        <p className="lucky-page__empty">{NO_CAMPAIGNS_TEXT}</p>
+        <p className="list-page__empty lucky-page__empty">{NO_CAMPAIGNS_TEXT}</p>
       ) : (
         (campaigns.data ?? []).map((campaign) => <Campaign key={campaign.id} campaign={campaign} />)
       )}
-    </section>
+    </ListPage>
   );
 }

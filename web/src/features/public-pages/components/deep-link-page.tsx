@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Navigate, useParams } from "react-router";
 import { MessagePage } from "@/components/message-page";
-import { Modal } from "@/components/modal";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import {
   DEEP_LINK_APP_OPEN_FALLBACK_MS,
   DEEP_LINK_DIALOG_TIMEOUT_MS,
@@ -102,16 +102,13 @@ function AppOpener({ platform, appAddress, storeAddress }: AppOpenerProps) {
         )}
       </div>
       {phase === "asking" && (
-        <Modal title="Deseja abrir o app?" onDismiss={decline}>
-          <div className="modal__actions">
-            <button type="button" className="button button--primary" onClick={openApp}>
-              Abrir o app
-            </button>
-            <button type="button" className="button button--secondary" onClick={decline}>
-              Agora não
-            </button>
-          </div>
-        </Modal>
+        <ConfirmDialog
+          title="Deseja abrir o app?"
+          confirmLabel="Abrir o app"
+          onConfirm={openApp}
+          cancelLabel="Agora não"
+          onCancel={decline}
+        />
       )}
     </MessagePage>
   );

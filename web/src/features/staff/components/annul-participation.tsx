@@ -2,10 +2,10 @@
 // staff annul the participation, with a reason, and what it granted is taken back. The
 // server judges and audits it; a refusal (no reason, annulled already) shows in the dialog.
 import { useState } from "react";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { TextField } from "@/components/form/fields";
 import { useAnnulParticipation } from "@/features/staff/api/participations";
-import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { toastForError } from "@/lib/api-client";
 
 export const REASON_MAX = 500;
@@ -58,7 +58,7 @@ export function AnnulParticipation({ participationId }: { participationId: numbe
           title={`Anular a participação ${participationId}?`}
           confirmLabel="Anular participação"
           onConfirm={submit}
-          onClose={close}
+          onCancel={close}
           busy={annul.isPending}
         >
           <p>

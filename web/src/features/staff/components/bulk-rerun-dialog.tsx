@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from "react";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { BULK_RERUN_MAX, useBulkRerun, useRerunnableCount } from "@/features/staff/api/jobs";
 import { useOpsStations } from "@/features/staff/api/stations";
-import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { countOf } from "@/features/staff/format";
 import { isJobState, JOB_STATE_LABELS } from "@/features/staff/job-states";
 import { formatDateTime } from "@/lib/dates";
@@ -88,7 +88,7 @@ export function BulkRerunDialog({ filter, onClose }: BulkRerunDialogProps) {
       title={title}
       confirmLabel={canConfirm ? `Reexecutar ${countOf(expected, "tarefa", "tarefas")}` : undefined}
       onConfirm={confirm}
-      onClose={onClose}
+      onCancel={onClose}
       busy={bulkRerun.isPending}
     >
       {changed && (

@@ -1,12 +1,12 @@
 // /ops/tarefas/:jobId: everything the console knows about one job, with its actions.
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { useJobAction, useOpsJob } from "@/features/staff/api/jobs";
 import { participationOf } from "@/features/staff/api/participations";
 import { AnnulParticipation } from "@/features/staff/components/annul-participation";
 import { AuditList } from "@/features/staff/components/audit-list";
-import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { JobStateBadge } from "@/features/staff/components/job-state-badge";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
 import { useOpsMe } from "@/features/staff/ops-context";
@@ -74,7 +74,7 @@ function JobActions({ job }: { job: OpsJobDetail }) {
           title="Cancelar esta tarefa?"
           confirmLabel="Cancelar tarefa"
           onConfirm={cancel}
-          onClose={() => setConfirmingCancel(false)}
+          onCancel={() => setConfirmingCancel(false)}
           busy={busy}
         >
           <p>A tarefa não será executada. Ela pode ser reexecutada depois, se preciso.</p>

@@ -2,7 +2,7 @@
 // paged by cursor (each page looks at a bounded window of jobs), with one-job and bulk re-runs.
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { useJobAction, useJobList } from "@/features/staff/api/jobs";
 import { BulkRerunDialog } from "@/features/staff/components/bulk-rerun-dialog";
 import { JobFiltersForm } from "@/features/staff/components/job-filters-form";

@@ -1,10 +1,10 @@
 // /ops: counts per queue and state with pause/resume, and each station's cashback release.
 import { useState } from "react";
 import { Link } from "react-router";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import { useChangeQueue, useQueues, type QueueAction } from "@/features/staff/api/queues";
 import { useOpsStations, useReleaseStation } from "@/features/staff/api/stations";
-import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
 import { countOf } from "@/features/staff/format";
 import { JOB_STATE_LABELS, JOB_STATES } from "@/features/staff/job-states";
@@ -118,7 +118,7 @@ function QueuesPanel() {
           title={`${QUEUE_ACTION_TEXT[pending.action].title} ${pending.name}?`}
           confirmLabel={QUEUE_ACTION_TEXT[pending.action].confirm}
           onConfirm={confirm}
-          onClose={() => setPending(null)}
+          onCancel={() => setPending(null)}
           busy={changeQueue.isPending}
         >
           <p>{QUEUE_ACTION_TEXT[pending.action].body}</p>
@@ -170,7 +170,7 @@ function StationRow({ station, canAct }: { station: OpsStation; canAct: boolean 
               title={`Liberar o cashback de ${station.name} agora?`}
               confirmLabel="Liberar cashback"
               onConfirm={confirm}
-              onClose={() => setConfirming(false)}
+              onCancel={() => setConfirming(false)}
               busy={release.isPending}
             >
               <p>

@@ -5,11 +5,11 @@
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { SelectField } from "@/components/form/fields";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
+import { useSnackbar } from "@/components/toasts/use-toast";
 import type { ReportedItem, ReportState, ReviewDecision } from "@/features/feed";
 import { REPORTS_PER_PAGE, useReports, useReviewReport, type ReportsFilter } from "@/features/staff/api/reports";
 import { useOpsStations } from "@/features/staff/api/stations";
-import { ConfirmDialog } from "@/features/staff/components/confirm-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
 import { Pager } from "@/features/staff/components/pager";
 import { countOf } from "@/features/staff/format";
@@ -293,7 +293,7 @@ export function ReportsPage() {
           title={DECISION_TEXT[asked.decision].title}
           confirmLabel={DECISION_TEXT[asked.decision].button}
           onConfirm={confirm}
-          onClose={() => setAsked(null)}
+          onCancel={() => setAsked(null)}
           busy={review.isPending}
         >
           <p>{DECISION_TEXT[asked.decision].body(itemName(asked.item))}</p>

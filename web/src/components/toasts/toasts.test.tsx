@@ -1,9 +1,7 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { SnackbarProvider } from "@/components/snackbar/snackbar-provider";
-import { useSnackbar } from "@/components/snackbar/use-snackbar";
 import { ToastProvider } from "@/components/toasts/toast-provider";
-import { useToast } from "@/components/toasts/use-toast";
+import { useSnackbar, useToast } from "@/components/toasts/use-toast";
 import { SNACKBAR_DURATION_MS, TOAST_DURATION_MS } from "@/config/constants";
 
 function FeedbackButtons() {
@@ -24,9 +22,7 @@ function FeedbackButtons() {
 function renderFeedback() {
   render(
     <ToastProvider>
-      <SnackbarProvider>
-        <FeedbackButtons />
-      </SnackbarProvider>
+      <FeedbackButtons />
     </ToastProvider>,
   );
 }
