@@ -16,7 +16,8 @@ async function refusals(filePath: string, source: string): Promise<string[]> {
   return (result?.messages ?? []).map((message) => message.message);
 }
 
-describe("feature boundaries", () => {
+// The first lint loads ESLint and its plugins: seconds on a busy machine.
+describe("feature boundaries", { timeout: 30_000 }, () => {
   it("lets a feature use another through its index.ts", async () => {
     expect(await refusals("src/features/wallet/x.ts", 'import { useStation } from "@/features/stations";\n')).toEqual([]);
   });
