@@ -1,8 +1,8 @@
 //! Hashing and checking passwords hold no database connection: a burst of requests that
-//! wait for the hasher must not hold the pool. Its own test binary, because it saturates
-//! the process-wide hasher.
+//! wait for the hasher must not hold the pool. In the `hasher` test binary, because it
+//! saturates the process-wide hasher.
 
-use crate::common;
+use crate::{SERIAL, common};
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -15,8 +15,6 @@ const POOL: u32 = 2;
 /// More requests than connections.
 const REQUESTS: usize = 4;
 
-/// One test at a time: they saturate the one hasher of this process and count its calls.
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// Waits until `REQUESTS` calls wait for the saturated hasher while none of `pool`'s
 /// connections is in use (a released connection goes back to the pool on a task of its

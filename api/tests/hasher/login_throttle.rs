@@ -1,9 +1,9 @@
 //! The login throttle under parallel bursts: each login takes its try before its password
 //! is checked, so a burst gets exactly the tries the limits allow, however many come at
-//! once. Its own test binary: it holds the process-wide hasher so that every request of a
+//! once. In the `hasher` test binary: it holds the process-wide hasher so that every request of a
 //! burst is in flight before the first password is checked.
 
-use crate::common;
+use crate::{SERIAL, common};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -16,8 +16,6 @@ use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
 
-/// One test at a time: they hold the one hasher of this process and count its calls.
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 const WRONG: &str = "Errada123";
 
