@@ -599,3 +599,47 @@ async fn a_refund_racing_a_spend_of_its_cashback_never_leaves_both(db: PgPool) {
     }
     shop.other_untouched().await;
 }
+
+/// A refund of the wallet alone never needs the payment provider: it is made even when
+/// the provider cannot be set up; one with a PIX part waits for the provider, still pending.
+#[testkit::db_test]
+async fn a_wallet_refund_is_made_without_the_payment_provider(db: PgPool) {
+    use app::commerce::refunds::{self, NotRefunded};
+    let shop = shop(&db).await;
+    let (shirt_order, _) = shop.paid_shirt().await;
+    let mug = shop.mug_with_cashback().await;
+    assert_eq!(mug.status, StatusCode::OK, "{}", mug.text);
+    let mug_order = mug.json()["id"].as_i64().expect("mug order");
+    for order_id in [mug_order, shirt_order] {
+        let refund = shop.staff_refund(order_id).await;
+        assert_eq!(refund.status, StatusCode::ACCEPTED, "{}", refund.text);
+    }
+    let refund_of = async |order_id: i64| -> i64 {
+        sqlx::query_scalar("SELECT id FROM refunds WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_one(&db)
+            .await
+            .expect("refund")
+    };
+    let no_provider = || -> anyhow::Result<Gateway> { Err(anyhow::anyhow!("sem provedor")) };
+
+    let mug_refund = refund_of(mug_order).await;
+    let made = refunds::make(&db, no_provider, &jobs::JobOutbox, mug_refund)
+        .await
+        .expect("a wallet refund needs no provider");
+    assert!(made.is_some());
+    let shirt_refund = refund_of(shirt_order).await;
+    let waiting = refunds::make(&db, no_provider, &jobs::JobOutbox, shirt_refund).await;
+    assert!(
+        matches!(waiting, Err(NotRefunded::NoProvider(_))),
+        "{waiting:?}"
+    );
+    let statuses: Vec<String> =
+        sqlx::query_scalar("SELECT status FROM refunds WHERE id = ANY($1) ORDER BY id")
+            .bind(vec![mug_refund, shirt_refund])
+            .fetch_all(&db)
+            .await
+            .expect("statuses");
+    assert_eq!(statuses, ["done", "pending"]);
+    shop.consistent().await;
+}

@@ -16,7 +16,6 @@ use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
 
-
 const WRONG: &str = "Errada123";
 
 /// A login: (e-mail, password, client address).

@@ -15,7 +15,6 @@ const POOL: u32 = 2;
 /// More requests than connections.
 const REQUESTS: usize = 4;
 
-
 /// Waits until `REQUESTS` calls wait for the saturated hasher while none of `pool`'s
 /// connections is in use (a released connection goes back to the pool on a task of its
 /// own, so it may take a moment); panics with what it saw.

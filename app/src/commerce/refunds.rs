@@ -80,6 +80,9 @@ pub enum NotRefunded {
     Db(#[from] sqlx::Error),
     #[error(transparent)]
     Rule(RefundError),
+    /// The refund has a card or PIX part and the payment provider could not be set up.
+    #[error("payment provider: {0}")]
+    NoProvider(anyhow::Error),
 }
 
 impl From<RefundError> for NotRefunded {
@@ -95,9 +98,12 @@ impl From<RefundError> for NotRefunded {
 /// (idempotency key `refund:{id}`, so a repeat never refunds twice there), then the refund
 /// is applied once on one transaction (`commerce::refunds::apply`) with the credits it
 /// owes. `None` when it was made (or failed) before.
+///
+/// The provider is set up (`gateway`) only for a refund with a card or PIX part: a refund
+/// of the wallet alone never needs it.
 pub async fn make(
     db: &PgPool,
-    gateway: &Gateway,
+    gateway: impl FnOnce() -> anyhow::Result<Gateway>,
     outbox: &impl Outbox,
     refund_id: i64,
 ) -> Result<Option<Applied>, NotRefunded> {
@@ -115,6 +121,7 @@ pub async fn make(
             .charge_id
             .clone()
             .ok_or(NotRefunded::Broken(refund_id, "it has no charge to refund"))?;
+        let gateway = gateway().map_err(NotRefunded::NoProvider)?;
         let done = gateway
             .refund(
                 &charge_id,

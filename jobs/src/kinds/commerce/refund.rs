@@ -15,6 +15,7 @@ use sqlx::PgConnection;
 
 use app::commerce::refunds::{self, NotRefunded};
 use domain::commerce::refunds::Requested;
+use payments::Gateway;
 
 use crate::JobOutbox;
 use crate::enqueue::{Enqueue, Enqueued};
@@ -41,6 +42,7 @@ impl OrderRefund {
 
 const NOT_REFUNDED: &str = "O estorno não pôde ser concluído; nova tentativa em breve.";
 const REFUSED: &str = "O meio de pagamento recusou o estorno.";
+const NO_PROVIDER: &str = "O meio de pagamento não está configurado.";
 
 impl Job for OrderRefund {
     const QUEUE: &'static str = "order.refund";
@@ -51,10 +53,11 @@ impl Job for OrderRefund {
     };
 
     async fn run(self, ctx: JobContext) -> Result<Value, JobError> {
-        let gateway = super::gateway(&ctx)?;
-        let applied = refunds::make(ctx.db(), &gateway, &JobOutbox, self.refund_id)
+        let gateway = || Gateway::from_config(&ctx.services.config, ctx.db().clone());
+        let applied = refunds::make(ctx.db(), gateway, &JobOutbox, self.refund_id)
             .await
             .map_err(|err| match err {
+                NotRefunded::NoProvider(cause) => JobError::permanent(NO_PROVIDER, cause),
                 NotRefunded::Refused(cause) => JobError::permanent(REFUSED, anyhow::anyhow!(cause)),
                 NotRefunded::Unavailable(_) | NotRefunded::Db(_) => {
                     JobError::retry(NOT_REFUNDED, err)
