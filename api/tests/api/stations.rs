@@ -24,6 +24,7 @@ async fn a_station_answers_its_public_data(db: PgPool) {
     assert_eq!(station["my_account_access"], true);
     assert_eq!(station["currency_multiplier"], 1.0);
     assert_eq!(station["currency_name_position"], "after");
+    assert_eq!(station["time_zone"], "America/Sao_Paulo");
     assert!(
         station["createdAt"]
             .as_str()
@@ -69,4 +70,46 @@ async fn a_malformed_station_id_answers_400_in_the_envelope(db: PgPool) {
 
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_eq!(answer.json()["messages"][0], "Parâmetro inválido na URL");
+}
+
+/// A station's time zone is held only as the zone database spells it: what PostgreSQL
+/// would also read (an abbreviation, a POSIX offset, another case) is refused, since the
+/// rules (chrono-tz) and the browsers (Intl) could not read it.
+#[testkit::db_test]
+async fn a_station_holds_only_an_iana_time_zone(db: PgPool) {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'manaus', 'https://x') RETURNING id",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("insert");
+    let set = async |zone: &str| {
+        sqlx::query("UPDATE stations SET time_zone = $2 WHERE id = $1")
+            .bind(id)
+            .bind(zone)
+            .execute(&db)
+            .await
+    };
+    for refused in [
+        "BRT",
+        "UTC-4",
+        "-04",
+        "america/manaus",
+        "posix/America/Manaus",
+        "Marte/Olympus",
+    ] {
+        assert!(set(refused).await.is_err(), "{refused} was held");
+    }
+    for held in [
+        "America/Manaus",
+        "America/Noronha",
+        "America/Rio_Branco",
+        "America/Cuiaba",
+    ] {
+        set(held).await.expect(held);
+        let answer = get(&app(db.clone()), &format!("/api/stations/{id}")).await;
+        assert_eq!(answer.json()["time_zone"], held);
+        held.parse::<domain::shared::time::Tz>()
+            .expect("chrono-tz reads it");
+    }
 }
