@@ -12,7 +12,7 @@ use sqlx::PgConnection;
 use super::ledger::{Credit, SourceKind};
 use super::rules;
 use crate::activities::sharing::{SHARE_TYPE, Visit};
-use crate::shared::time::{day_start, station_zone};
+use crate::shared::time::{day_start, zone_named};
 
 /// The spec's activity type of the sign-up reward.
 pub const SIGNUP_TYPE: i16 = 2;
@@ -146,16 +146,18 @@ pub async fn on_share_visit(
     conn: &mut PgConnection,
     visit: &Visit<'_>,
 ) -> sqlx::Result<Option<Credit>> {
-    let points: Option<i32> = sqlx::query_scalar(
-        "SELECT points + additional_cashback FROM actions
-          WHERE id = $1 AND station_id = $2 AND type_id = $3 AND active",
+    // The station's zone with the activity: the day the cap counts is the station's.
+    let found: Option<(i32, String)> = sqlx::query_as(
+        "SELECT a.points + a.additional_cashback, s.time_zone
+           FROM actions a JOIN stations s ON s.id = a.station_id
+          WHERE a.id = $1 AND a.station_id = $2 AND a.type_id = $3 AND a.active",
     )
     .bind(visit.action.id)
     .bind(visit.action.station_id)
     .bind(SHARE_TYPE)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(points) = points.filter(|points| *points > 0) else {
+    let Some((points, time_zone)) = found.filter(|(points, _)| *points > 0) else {
         return Ok(None);
     };
     let credit = Credit {
@@ -175,7 +177,6 @@ pub async fn on_share_visit(
     .bind(visit.sharer_id)
     .execute(&mut *conn)
     .await?;
-    let zone = station_zone(&mut *conn, visit.action.station_id).await?;
     let (known, today): (bool, i64) = sqlx::query_as(
         "SELECT EXISTS (SELECT 1 FROM share_credits
                          WHERE action_id = $1 AND sharer_user_id = $2 AND network = $3),
@@ -185,7 +186,7 @@ pub async fn on_share_visit(
     .bind(visit.action.id)
     .bind(visit.sharer_id)
     .bind(visit.network)
-    .bind(day_start(zone, Utc::now()))
+    .bind(day_start(zone_named(&time_zone), Utc::now()))
     .fetch_one(&mut *conn)
     .await?;
     if known {
