@@ -65,7 +65,12 @@ impl Server {
         let options = PgConnectOptions::from_str(&url).expect("DATABASE_URL");
         let base = options.get_database().unwrap_or("postgres");
         // Room for the longest suffix, `_tpl_<16 hex>_new` (the per-test one is shorter).
-        let prefix: String = base.chars().take(NAME_LIMIT - 25).collect();
+        // PostgreSQL's limit is in bytes: cut on a character boundary within it.
+        let mut end = base.len().min(NAME_LIMIT - 25);
+        while !base.is_char_boundary(end) {
+            end -= 1;
+        }
+        let prefix = base[..end].to_owned();
         Self { options, prefix }
     }
 
