@@ -4,6 +4,7 @@
 //! the request's span, so the line carries the request id.
 
 use axum::Json;
+use domain::shared::failure::{Failure, IntoFailure};
 use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::http::header::RETRY_AFTER;
@@ -55,14 +56,31 @@ pub enum ApiError {
     #[error("unsupported media type")]
     UnsupportedMediaType(&'static str),
     #[error(transparent)]
-    Internal(#[from] anyhow::Error),
+    Internal(anyhow::Error),
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-impl From<sqlx::Error> for ApiError {
-    fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
+/// The one conversion from what a use case or a rule answers to what the API answers:
+/// refusals say their own kind (`domain::shared::failure`), breakages (`sqlx`, `anyhow`)
+/// are internal, so `?` works on all of them.
+impl<E: IntoFailure> From<E> for ApiError {
+    fn from(err: E) -> Self {
+        match err.into_failure() {
+            Failure::Invalid(messages) => Self::Invalid(messages),
+            Failure::Unauthorized(message) => Self::Unauthorized(message),
+            Failure::Forbidden(message) => Self::Forbidden(message),
+            Failure::NotFound(message) => Self::NotFound(message),
+            Failure::Conflict(message) => Self::Conflict(message),
+            Failure::TooMany {
+                message,
+                retry_after,
+            } => Self::TooManyRequests {
+                message,
+                retry_after,
+            },
+            Failure::Internal(cause) => Self::Internal(cause),
+        }
     }
 }
 

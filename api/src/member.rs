@@ -6,6 +6,7 @@ use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use domain::accounts::session::{self, SessionUser};
+use domain::shared::ids::{StationId, UserId};
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -73,6 +74,18 @@ impl OptionalFromRequestParts<AppState> for SignedIn {
 pub struct Member {
     pub user_id: i64,
     pub station_id: i64,
+}
+
+impl Member {
+    /// The member's id, typed for the rules and use cases.
+    pub fn user(&self) -> UserId {
+        UserId(self.user_id)
+    }
+
+    /// The member's station, typed for the rules and use cases.
+    pub fn station(&self) -> StationId {
+        StationId(self.station_id)
+    }
 }
 
 impl FromRequestParts<AppState> for Member {

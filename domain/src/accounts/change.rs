@@ -5,6 +5,8 @@
 //! together.
 
 use crate::infra::mail::OutgoingMail;
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::stations::STATION_NOT_FOUND;
 use crate::wallet::ledger::Credit;
 
 /// Why a use case refused a request (each carries what the member is told), or failed.
@@ -26,6 +28,23 @@ pub enum AccountError {
 impl AccountError {
     pub fn invalid(message: impl Into<String>) -> Self {
         Self::Invalid(vec![message.into()])
+    }
+}
+
+impl IntoFailure for AccountError {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::UnknownStation => Failure::NotFound(STATION_NOT_FOUND.into()),
+            Self::Invalid(messages) => Failure::Invalid(messages),
+            Self::TooMany {
+                message,
+                retry_after,
+            } => Failure::TooMany {
+                message,
+                retry_after,
+            },
+            Self::Internal(err) => Failure::Internal(err),
+        }
     }
 }
 

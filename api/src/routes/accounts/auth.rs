@@ -20,7 +20,7 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
-use crate::routes::stations::branding::STATION_NOT_FOUND;
+use domain::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 /// One message for an unknown account and a wrong password, so it cannot be used to find

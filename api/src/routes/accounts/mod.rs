@@ -10,7 +10,7 @@ use sqlx::PgConnection;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::{ApiError, ApiResult};
-use crate::routes::stations::branding::STATION_NOT_FOUND;
+use domain::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub mod auth;
@@ -28,23 +28,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(recovery::router())
         .merge(profile::router())
         .merge(mailing::router())
-}
-
-impl From<AccountError> for ApiError {
-    fn from(err: AccountError) -> Self {
-        match err {
-            AccountError::UnknownStation => Self::not_found(STATION_NOT_FOUND),
-            AccountError::Invalid(messages) => Self::Invalid(messages),
-            AccountError::TooMany {
-                message,
-                retry_after,
-            } => Self::TooManyRequests {
-                message,
-                retry_after,
-            },
-            AccountError::Internal(err) => Self::Internal(err),
-        }
-    }
 }
 
 /// Queues what a change needs on the change's transaction: its e-mails (`mail.send`) and

@@ -16,7 +16,7 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
 
-pub const STATION_NOT_FOUND: &str = "Estação não encontrada";
+use domain::stations::STATION_NOT_FOUND;
 pub const LOTTIE_NOT_FOUND: &str = "Animação não encontrada";
 
 pub fn router() -> OpenApiRouter<AppState> {

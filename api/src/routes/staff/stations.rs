@@ -21,7 +21,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(release))
 }
 
-const STATION_NOT_FOUND: &str = "Estação não encontrada";
+use domain::stations::STATION_NOT_FOUND;
 
 /// The stations in the grant's scope, with their release schedule and pending cashback
 #[utoipa::path(

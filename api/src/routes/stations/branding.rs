@@ -9,7 +9,7 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
 
-pub const STATION_NOT_FOUND: &str = "Estação não encontrada";
+use domain::stations::STATION_NOT_FOUND;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(show_station))

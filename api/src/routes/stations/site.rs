@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::extract::Json;
-use crate::routes::stations::branding::STATION_NOT_FOUND;
+use domain::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

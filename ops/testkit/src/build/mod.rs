@@ -1,0 +1,11 @@
+//! Builders for the rows most tests start from, so a test names only what matters to it and
+//! the columns it leaves alone take the schema's defaults: `station("clube").insert(&db)`,
+//! `member(station_id).email("maria@example.com").insert(&db)`.
+//!
+//! One module per kind of row; each area's builders beside the others.
+
+mod member;
+mod station;
+
+pub use member::{Member, member};
+pub use station::{Station, station};
