@@ -80,7 +80,10 @@ impl Cents {
 
     /// The difference, or `None` below zero: money that cannot go negative.
     pub fn checked_sub(self, other: Cents) -> Option<Cents> {
-        self.0.checked_sub(other.0).filter(|left| *left >= 0).map(Cents)
+        self.0
+            .checked_sub(other.0)
+            .filter(|left| *left >= 0)
+            .map(Cents)
     }
 }
 
@@ -122,8 +125,8 @@ mod tests {
 
     #[test]
     fn an_id_is_a_plain_number_on_the_wire() {
-        assert_eq!(serde_json::to_string(&StationId(7)).unwrap(), "7");
-        assert_eq!(serde_json::from_str::<UserId>("42").unwrap(), UserId(42));
+        assert_eq!(serde_json::to_string(&StationId(7)).expect("json"), "7");
+        assert_eq!(serde_json::from_str::<UserId>("42").expect("an id"), UserId(42));
     }
 
     #[test]

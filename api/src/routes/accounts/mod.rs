@@ -4,13 +4,12 @@
 //! answers; a use case that writes runs on the handler's transaction, and the handler
 //! queues the jobs it hands back ([`queue`]) on that transaction before committing.
 
-use domain::accounts::change::{AccountError, FollowUp};
+use domain::accounts::change::FollowUp;
 use jobs::JobOutbox;
 use sqlx::PgConnection;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::error::{ApiError, ApiResult};
-use domain::stations::STATION_NOT_FOUND;
+use crate::error::ApiResult;
 use crate::state::AppState;
 
 pub mod auth;
