@@ -10,6 +10,11 @@ import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
 
 const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
+// Each test walks up to a dozen screens, each loaded to idle and analysed: on a busy
+// two-core machine that outgrows the 30 s meant for one scenario (both visitor and console
+// walks timed out there), so these get a minute and a half.
+test.describe.configure({ timeout: 90_000 });
+
 /** Opens `path`, waits until its data has arrived, and returns axe's violations, summarised. */
 async function violationsAt(page: Page, path: string) {
   await page.goto(path);
