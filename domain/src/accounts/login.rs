@@ -3,7 +3,6 @@
 //! the right password of an account not activated yet answers what the sign-up form's code
 //! step needs instead of a session.
 
-use serde::Serialize;
 use sqlx::PgPool;
 
 use crate::accounts::password;
@@ -17,14 +16,15 @@ pub const CONFIRM_TO_LOG_IN: &str =
     "Confirme o seu cadastro para entrar: escolha onde receber o código de verificação.";
 
 /// The account waiting for activation, its contacts masked.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug)]
 pub struct PendingAccount {
-    id: i64,
-    email: Option<String>,
-    celular: Option<String>,
-    tel: Option<String>,
-    #[serde(rename = "isFiliado")]
-    is_filiado: bool,
+    pub id: i64,
+    pub email: Option<String>,
+    /// The same masked phone as `tel`, under the spec's other name.
+    pub celular: Option<String>,
+    pub tel: Option<String>,
+    /// Whether the station is affiliated (its members pick the code's method).
+    pub is_filiado: bool,
 }
 
 impl PendingAccount {

@@ -4,7 +4,7 @@
 //! e-mail: it must set both here before anything else is saved.
 
 use chrono::NaiveDate;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, QueryBuilder};
 
 use crate::accounts::change::AccountError;
@@ -50,7 +50,7 @@ async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<C
 }
 
 /// The spec's `addresses` entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct UserAddress {
     pub id: i64,
     pub zipcode: String,
@@ -63,7 +63,7 @@ pub struct UserAddress {
 }
 
 /// The wizard's body: every field optional; `null` is the same as absent.
-#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default)]
 pub struct ParticipantUpdate {
     pub name: Option<String>,
     pub cpf: Option<String>,
@@ -79,7 +79,6 @@ pub struct ParticipantUpdate {
     pub address_number: Option<String>,
     pub address_line_2: Option<String>,
     pub neighborhood: Option<String>,
-    #[serde(rename = "briefingDone")]
     pub briefing_done: Option<bool>,
     /// Needed to change the e-mail or password of an account that has a password.
     pub current_password: Option<String>,

@@ -2,7 +2,6 @@
 //! a leaked table cannot be replayed; a session ends when it expires or is revoked.
 
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
@@ -32,9 +31,8 @@ pub async fn create(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<Str
     Ok(token)
 }
 
-/// A new session: its bearer token and the user as the web app keeps it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[schema(as = LoginResponse)]
+/// A new session: its bearer token and the user as it is now.
+#[derive(Debug)]
 pub struct NewSession {
     pub token: String,
     pub user: User,
@@ -140,7 +138,7 @@ pub async fn revoke_others(
 }
 
 /// A login token as handed to its user, once.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoginToken {
     pub token: String,
     pub expires_at: DateTime<Utc>,

@@ -4,9 +4,7 @@
 
 use std::net::IpAddr;
 
-use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::{
     MemberGetMember, NewAccount, Problems, create_account, pass_captcha, record_invitation,
@@ -18,24 +16,26 @@ use crate::accounts::{activation, affiliate, confirmation, password, signup};
 use crate::infra::captcha::CaptchaVerifier;
 use crate::stations::station::Station;
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// The multi-step form's first step, as sent.
+#[derive(Debug)]
 pub struct CredentialsCheck {
-    station_id: i64,
-    email: Option<String>,
-    cpf: Option<String>,
-    name: Option<String>,
-    tel: Option<String>,
+    pub station_id: i64,
+    pub email: Option<String>,
+    pub cpf: Option<String>,
+    pub name: Option<String>,
+    pub tel: Option<String>,
 }
 
-/// The spec's credentials response.
-#[derive(Debug, Serialize, ToSchema)]
+/// The first step's data as the next steps show it: on an affiliated station, the
+/// roster's contacts masked and its entry's id.
+#[derive(Debug)]
 pub struct Credentials {
-    email: Option<String>,
-    celular: Option<String>,
-    #[serde(rename = "isFiliado")]
-    is_filiado: bool,
-    id: Option<i64>,
-    tel: Option<String>,
+    pub email: Option<String>,
+    /// The same phone as `tel`, under the spec's other name.
+    pub celular: Option<String>,
+    pub is_filiado: bool,
+    pub id: Option<i64>,
+    pub tel: Option<String>,
 }
 
 /// Whether the form's first step may go on: the data is well formed, no account has it,
@@ -86,21 +86,22 @@ pub async fn check_credentials(
     })
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// The multi-step form, as sent.
+#[derive(Debug)]
 pub struct ParticipantSignup {
-    station_id: i64,
-    email: Option<String>,
-    cpf: Option<String>,
-    name: Option<String>,
-    tel: Option<String>,
-    birthday: Option<String>,
-    state: Option<String>,
-    city: Option<String>,
-    password: Option<String>,
-    password_confirmation: Option<String>,
-    establishment_id: Option<i64>,
-    member_get_member: Option<MemberGetMember>,
-    captcha: Option<String>,
+    pub station_id: i64,
+    pub email: Option<String>,
+    pub cpf: Option<String>,
+    pub name: Option<String>,
+    pub tel: Option<String>,
+    pub birthday: Option<String>,
+    pub state: Option<String>,
+    pub city: Option<String>,
+    pub password: Option<String>,
+    pub password_confirmation: Option<String>,
+    pub establishment_id: Option<i64>,
+    pub member_get_member: Option<MemberGetMember>,
+    pub captcha: Option<String>,
 }
 
 /// A multi-step sign-up that passed every check, its password hashed: what
