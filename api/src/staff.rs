@@ -76,7 +76,7 @@ impl Staff {
     }
 
     pub fn user_id(&self) -> i64 {
-        self.0.user_id
+        self.0.user_id.0
     }
 
     /// Actions need role `support`; a viewer only reads.

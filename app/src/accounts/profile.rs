@@ -5,13 +5,14 @@ use sqlx::PgPool;
 use domain::accounts::change::AccountError;
 use domain::accounts::profile::{self, ParticipantUpdate};
 use domain::accounts::user::User;
+use domain::shared::ids::UserId;
 
 /// Checks the member's update with no transaction open (the current password verified,
 /// the new one hashed), then writes it; answers the user as it is now. A new password
 /// signs out every session but `keep_token`'s.
 pub async fn update(
     db: &PgPool,
-    user_id: i64,
+    user_id: UserId,
     update: ParticipantUpdate,
     keep_token: &str,
 ) -> Result<User, AccountError> {

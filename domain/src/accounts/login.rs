@@ -9,6 +9,7 @@ use crate::accounts::password;
 use crate::accounts::session::{self, NewSession};
 use crate::accounts::signup::{mask_email, mask_phone};
 use crate::accounts::user::{self, LoginId, User};
+use crate::shared::ids::UserId;
 use crate::stations::station::Station;
 
 /// The login refusal of an account that must still confirm its sign-up.
@@ -65,7 +66,7 @@ pub async fn log_in(
         return Ok(LogIn::WrongCredentials);
     };
     let mut conn = db.acquire().await?;
-    let user = user::find(&mut *conn, user_id)
+    let user = user::find(&mut *conn, UserId(user_id))
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
     if user.active == 0 {

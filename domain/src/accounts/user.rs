@@ -4,6 +4,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgExecutor;
 
 use crate::shared::cpf::Cpf;
+use crate::shared::ids::UserId;
 use crate::stations::station::Establishment;
 
 /// An account as it is now, with its wallet balance, establishment and addresses.
@@ -109,7 +110,7 @@ pub async fn find_credentials(
     .await
 }
 
-pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<User>> {
+pub async fn find(db: impl PgExecutor<'_>, id: UserId) -> sqlx::Result<Option<User>> {
     sqlx::query_as(concat!(select_user!(), " WHERE u.id = $1"))
         .bind(id)
         .fetch_optional(db)

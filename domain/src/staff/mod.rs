@@ -6,6 +6,8 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
+use crate::shared::ids::UserId;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum Role {
@@ -40,7 +42,7 @@ impl Scope {
 /// A staff member allowed into the console, with their grant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub name: String,
     pub email: Option<String>,
     pub role: Role,
@@ -57,7 +59,7 @@ impl Grant {
 
 #[derive(sqlx::FromRow)]
 struct GrantRow {
-    user_id: i64,
+    user_id: UserId,
     name: String,
     email: Option<String>,
     role: Role,
@@ -67,7 +69,7 @@ struct GrantRow {
 
 /// The grant of an account that may use the console now: role `staff`, activated, not
 /// blocked, with a grant row. `None` for everyone else.
-pub async fn grant_of(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Option<Grant>> {
+pub async fn grant_of(db: impl PgExecutor<'_>, user_id: UserId) -> sqlx::Result<Option<Grant>> {
     let row: Option<GrantRow> = sqlx::query_as(
         "SELECT u.id AS user_id, u.name, u.email, g.role, g.station_id, s.name AS station_name
          FROM users u

@@ -4,6 +4,7 @@
 
 use axum::extract::{DefaultBodyLimit, State};
 use domain::accounts::profile;
+use domain::shared::ids::UserId;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -83,9 +84,9 @@ impl From<ParticipantUpdate> for profile::ParticipantUpdate {
 }
 
 /// Only the caller's own account; any other id is refused like `GET /users-web/{id}`.
-fn own_id(member: Member, id: i64) -> ApiResult<i64> {
+fn own_id(member: Member, id: i64) -> ApiResult<UserId> {
     if id == member.user_id {
-        Ok(id)
+        Ok(member.user())
     } else {
         Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
     }

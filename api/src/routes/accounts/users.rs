@@ -143,7 +143,7 @@ async fn own_user(state: &AppState, member: Member, id: i64) -> ApiResult<User> 
     if id != member.user_id {
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
-    user::find(&state.db, id)
+    user::find(&state.db, member.user())
         .await?
         .map(User::from)
         .ok_or_else(|| ApiError::Forbidden(NOT_AUTHORIZED.into()))

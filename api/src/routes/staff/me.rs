@@ -75,7 +75,7 @@ async fn me(Staff(grant): Staff) -> Json<Me> {
     Json(Me {
         can_act: grant.can_act(),
         user: Person {
-            id: grant.user_id,
+            id: grant.user_id.0,
             name: grant.name,
             email: grant.email,
         },

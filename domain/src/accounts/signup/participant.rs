@@ -14,6 +14,7 @@ use crate::accounts::change::{AccountError, FollowUp, named_station};
 use crate::accounts::user::{self, User};
 use crate::accounts::{activation, affiliate, confirmation, password, signup};
 use crate::infra::captcha::CaptchaVerifier;
+use crate::shared::ids::UserId;
 use crate::stations::station::Station;
 
 /// The multi-step form's first step, as sent.
@@ -232,7 +233,7 @@ pub async fn create_participant(
         }
         _ => FollowUp::default(),
     };
-    let user = user::find(&mut *tx, user_id)
+    let user = user::find(&mut *tx, UserId(user_id))
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished"))?;
     tracing::info!(station_id = station.id, user_id, "participant signed up");
