@@ -101,8 +101,8 @@ impl FromRequestParts<AppState> for Member {
             return Err(ApiError::Unauthorized(NOT_AUTHORIZED.into()));
         }
         Ok(Self {
-            user_id: user.user_id,
-            station_id: user.station_id,
+            user_id: user.user_id.0,
+            station_id: user.station_id.0,
         })
     }
 }

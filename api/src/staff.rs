@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use domain::accounts::session;
+use domain::shared::failure::IntoFailure;
 use domain::staff::{Grant, Scope};
 use serde_json::{Value, json};
 
@@ -47,8 +48,9 @@ impl From<ApiError> for OpsError {
     }
 }
 
-impl From<sqlx::Error> for OpsError {
-    fn from(err: sqlx::Error) -> Self {
+/// Refusals and breakages take the API's one conversion (`domain::shared::failure`).
+impl<E: IntoFailure> From<E> for OpsError {
+    fn from(err: E) -> Self {
         Self::Api(err.into())
     }
 }
@@ -74,7 +76,7 @@ impl Staff {
     }
 
     pub fn user_id(&self) -> i64 {
-        self.0.user_id
+        self.0.user_id.0
     }
 
     /// Actions need role `support`; a viewer only reads.

@@ -4,20 +4,13 @@
 
 use domain::accounts::recovery::{self, Requested};
 use sqlx::PgPool;
+use testkit::build::member;
 
 const EMAIL: &str = "ana@example.com";
 
 /// A new account of the station with a fresh reset link: (user id, token).
 async fn account_with_link(db: &PgPool, station_id: i64, email: &str) -> (i64, String) {
-    let user_id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active) VALUES ($1, 'Ana Souza', $2, true)
-         RETURNING id",
-    )
-    .bind(station_id)
-    .bind(email)
-    .fetch_one(db)
-    .await
-    .expect("user");
+    let user_id = member(station_id).email(email).insert(db).await;
     let mut tx = db.begin().await.expect("tx");
     let Requested::Issued(issued) = recovery::request(&mut tx, station_id, email)
         .await

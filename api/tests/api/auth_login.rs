@@ -5,6 +5,7 @@ use axum::http::StatusCode;
 use seed::demo;
 use serde_json::json;
 use sqlx::PgPool;
+use testkit::build;
 
 fn url(station_id: i64) -> String {
     format!("/api/auth/login/establishment/{station_id}")
@@ -109,12 +110,7 @@ async fn an_account_belongs_to_its_own_station_only(db: PgPool) {
     demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    let other: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube Azul', 'azul', 'https://azul') RETURNING id",
-    )
-    .fetch_one(&db)
-    .await
-    .expect("insert");
+    let other = build::station("azul").insert(&db).await;
 
     let answer = post_json(
         &app(db),

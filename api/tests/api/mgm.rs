@@ -5,6 +5,7 @@ use crate::signup_support::*;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 async fn rule(db: &PgPool, station_id: i64, active: bool) -> i64 {
     sqlx::query_scalar(
@@ -19,16 +20,12 @@ async fn rule(db: &PgPool, station_id: i64, active: bool) -> i64 {
 }
 
 async fn inviter(db: &PgPool, station_id: i64, email: &str, code: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active, invite_code)
-         VALUES ($1, 'Paula Convidante', $2, true, $3) RETURNING id",
-    )
-    .bind(station_id)
-    .bind(email)
-    .bind(code)
-    .fetch_one(db)
-    .await
-    .expect("inviter")
+    build::member(station_id)
+        .name("Paula Convidante")
+        .email(email)
+        .invite_code(code)
+        .insert(db)
+        .await
 }
 
 async fn validate(app: &axum::Router, code: &str) -> serde_json::Value {

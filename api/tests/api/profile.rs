@@ -13,6 +13,7 @@ use image::{ImageFormat, Rgb, RgbImage, Rgba, RgbaImage};
 use seed::demo::{self, DemoStation};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const NOT_AUTHORIZED: &str = "Você não possui autorização para acessar esta página.";
 const UPDATED: &str = "Cadastro atualizado com sucesso";
@@ -266,14 +267,10 @@ async fn an_email_or_cpf_of_another_account_is_taken(db: PgPool) {
 #[testkit::db_test]
 async fn an_account_without_a_password_sets_email_and_password_here(db: PgPool) {
     let s = setup(&db).await;
-    let simple: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, cpf, active) VALUES ($1, 'Simples', '39053344705', true)
-         RETURNING id",
-    )
-    .bind(s.demo.station_id)
-    .fetch_one(&db)
-    .await
-    .expect("simple account");
+    let simple = build::member(s.demo.station_id)
+        .cpf("39053344705")
+        .insert(&db)
+        .await;
     let token = domain::accounts::session::create(&db, simple)
         .await
         .expect("session");

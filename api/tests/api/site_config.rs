@@ -5,6 +5,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use seed::demo;
 use sqlx::PgPool;
+use testkit::build;
 
 async fn station_for(app: &axum::Router, host: &str) -> (StatusCode, serde_json::Value) {
     let request = Request::get("/api/config")
@@ -16,13 +17,10 @@ async fn station_for(app: &axum::Router, host: &str) -> (StatusCode, serde_json:
 }
 
 async fn other_station(db: &PgPool) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, custom_host, url)
-         VALUES ('Clube Azul', 'azul', 'clube.azul.com.br', 'https://clube.azul.com.br') RETURNING id",
-    )
-    .fetch_one(db)
-    .await
-    .expect("insert")
+    build::station("azul")
+        .custom_host("clube.azul.com.br")
+        .insert(db)
+        .await
 }
 
 #[testkit::db_test]

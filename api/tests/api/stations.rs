@@ -2,6 +2,7 @@ use crate::common::{app, get};
 use axum::http::StatusCode;
 use seed::demo;
 use sqlx::PgPool;
+use testkit::build;
 
 #[testkit::db_test]
 async fn a_station_answers_its_public_data(db: PgPool) {
@@ -40,12 +41,7 @@ async fn a_station_answers_its_public_data(db: PgPool) {
 
 #[testkit::db_test]
 async fn a_station_without_establishment_answers_null(db: PgPool) {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Sindicato X', 'sindx', 'https://x') RETURNING id",
-    )
-    .fetch_one(&db)
-    .await
-    .expect("insert");
+    let id = build::station("sindx").insert(&db).await;
 
     let answer = get(&app(db), &format!("/api/stations/{id}")).await;
 
@@ -77,12 +73,7 @@ async fn a_malformed_station_id_answers_400_in_the_envelope(db: PgPool) {
 /// rules (chrono-tz) and the browsers (Intl) could not read it.
 #[testkit::db_test]
 async fn a_station_holds_only_an_iana_time_zone(db: PgPool) {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'manaus', 'https://x') RETURNING id",
-    )
-    .fetch_one(&db)
-    .await
-    .expect("insert");
+    let id = build::station("manaus").insert(&db).await;
     let set = async |zone: &str| {
         sqlx::query("UPDATE stations SET time_zone = $2 WHERE id = $1")
             .bind(id)

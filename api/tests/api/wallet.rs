@@ -410,14 +410,12 @@ async fn rewarding_station(db: &PgPool) -> (i64, i64, i64) {
     .fetch_one(db)
     .await
     .expect("rule");
-    let paula: i64 = sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active, invite_code)
-         VALUES ($1, 'Paula', 'paula@example.com', true, 'PAULA123') RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("inviter");
+    let paula = testkit::build::member(station_id)
+        .name("Paula")
+        .email("paula@example.com")
+        .invite_code("PAULA123")
+        .insert(db)
+        .await;
     (station_id, paula, rule_id)
 }
 

@@ -41,16 +41,11 @@ async fn members(db: &PgPool, count: usize) -> Vec<(i64, String)> {
     let hash = domain::accounts::password::hash(PASSWORD).expect("hash");
     let mut members = Vec::new();
     for n in 0..count {
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (station_id, name, email, active, password_hash)
-             VALUES ($1, 'Pessoa Teste', $2, true, $3) RETURNING id",
-        )
-        .bind(demo.station_id)
-        .bind(format!("pessoa{n}@example.com"))
-        .bind(&hash)
-        .fetch_one(db)
-        .await
-        .expect("member");
+        let id = testkit::build::member(demo.station_id)
+            .email(&format!("pessoa{n}@example.com"))
+            .password_hash(&hash)
+            .insert(db)
+            .await;
         let token = domain::accounts::session::create(db, id)
             .await
             .expect("session");

@@ -1,5 +1,12 @@
-//! The accounts' use cases. The rules (`domain::accounts`) run on the caller's transaction
-//! and hand back what the change needs ([`FollowUp`]); [`follow_up`] queues it there.
+//! The accounts' use cases: sign-up in its variants, confirmation and activation, password
+//! recovery, the profile. Each opens its transaction, runs the rules (`domain::accounts`) on
+//! it, queues what the change hands back ([`FollowUp`]: e-mails, credits) through the
+//! outbox on that same transaction, and commits.
+
+pub mod confirmation;
+pub mod profile;
+pub mod recovery;
+pub mod signup;
 
 use sqlx::PgConnection;
 
@@ -9,7 +16,7 @@ use crate::outbox::Outbox;
 
 /// Queues what a change needs on the change's transaction: its e-mails and credits.
 /// Answers the e-mails' job ids.
-pub async fn follow_up(
+async fn follow_up(
     outbox: &impl Outbox,
     tx: &mut PgConnection,
     follow_up: FollowUp,

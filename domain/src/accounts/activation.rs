@@ -14,6 +14,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
 
+use crate::accounts::change::AccountError;
 use crate::accounts::session::{hash_token, new_token};
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::secret::random_bytes;
@@ -405,12 +406,38 @@ impl Recipient<'_> {
 }
 
 /// Why a code e-mail may not go now; each carries the seconds until it may.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum SendRefused {
     /// The last one is younger than the resend wait.
+    #[error("wait {0} s")]
     Wait(u64),
     /// The recipient had its e-mails for the (rolling) day.
+    #[error("daily cap reached, {0} s left")]
     DailyCap(u64),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// The answer while a recipient waits for its next code e-mail.
+fn wait_message(seconds: u64) -> String {
+    let unit = if seconds == 1 { "segundo" } else { "segundos" };
+    format!("Aguarde {seconds} {unit} para pedir um novo código.")
+}
+
+impl From<SendRefused> for AccountError {
+    fn from(refused: SendRefused) -> Self {
+        match refused {
+            SendRefused::Wait(seconds) => Self::TooMany {
+                message: wait_message(seconds),
+                retry_after: seconds,
+            },
+            SendRefused::DailyCap(seconds) => Self::TooMany {
+                message: DAILY_CAP_REACHED.into(),
+                retry_after: seconds,
+            },
+            SendRefused::Database(err) => err.into(),
+        }
+    }
 }
 
 /// Takes the right to send a code e-mail to this recipient of the station now: refused
@@ -422,12 +449,12 @@ pub async fn claim_send(
     to: Recipient<'_>,
     wait_seconds: u64,
     max_per_day: u32,
-) -> sqlx::Result<Result<(), SendRefused>> {
+) -> Result<(), SendRefused> {
     let wait = Duration::seconds(i64::try_from(wait_seconds).unwrap_or(i64::MAX / 1000));
     let max_per_day = i32::try_from(max_per_day).unwrap_or(i32::MAX);
     let key = to.key();
     if record_send(tx, station_id, &key, wait, max_per_day).await? {
-        return Ok(Ok(()));
+        return Ok(());
     }
     let (wait_left, day_left): (f64, Option<f64>) = sqlx::query_as(
         "SELECT greatest(extract(epoch FROM sent_at + $3 - now()), 1)::float8,
@@ -442,10 +469,10 @@ pub async fn claim_send(
     .bind(max_per_day)
     .fetch_one(&mut *tx)
     .await?;
-    Ok(Err(match day_left {
+    Err(match day_left {
         Some(seconds) => SendRefused::DailyCap(seconds.ceil() as u64),
         None => SendRefused::Wait(wait_left.ceil() as u64),
-    }))
+    })
 }
 
 /// Starts the wait for an address without asking (the sign-up's own e-mail always goes),

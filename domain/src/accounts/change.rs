@@ -6,7 +6,7 @@
 
 use crate::infra::mail::OutgoingMail;
 use crate::shared::failure::{Failure, IntoFailure};
-use crate::stations::STATION_NOT_FOUND;
+use crate::stations::{STATION_NOT_FOUND, StationError};
 use crate::wallet::ledger::Credit;
 
 /// Why a use case refused a request (each carries what the member is told), or failed.
@@ -54,6 +54,15 @@ impl From<sqlx::Error> for AccountError {
     }
 }
 
+impl From<StationError> for AccountError {
+    fn from(err: StationError) -> Self {
+        match err {
+            StationError::NotFound => Self::UnknownStation,
+            StationError::Internal(err) => err.into(),
+        }
+    }
+}
+
 /// An e-mail a change sends, rendered now: queued as one `mail.send` job owned by the
 /// station and the member, and about the record it concerns.
 #[derive(Debug)]
@@ -95,7 +104,5 @@ pub(crate) async fn named_station(
     db: impl sqlx::PgExecutor<'_>,
     station_id: i64,
 ) -> Result<crate::stations::station::Station, AccountError> {
-    crate::stations::station::find(db, station_id)
-        .await?
-        .ok_or(AccountError::UnknownStation)
+    Ok(crate::stations::station::named(db, station_id).await?)
 }

@@ -3,27 +3,19 @@
 //! resend wait and capped per day, and activating by code or by link. None of their answers
 //! tells whether an account exists.
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use sqlx::PgConnection;
-use utoipa::ToSchema;
 
 use crate::Config;
-use crate::accounts::activation::{self, Account, Outcome, Recipient, SendRefused};
+use crate::accounts::activation::{self, Account, Outcome, Recipient};
 use crate::accounts::change::{AccountError, FollowUp, Mail, named_station};
 use crate::accounts::pending;
-use crate::accounts::signup::{self, Problems, StationField, reject};
+use crate::accounts::signup::{self, Problems, reject};
 use crate::stations::station::Station;
 use crate::wallet::rewards;
 
 pub const NOTHING_PENDING: &str = "Não há cadastro aguardando confirmação.";
 pub const EMAIL_ONLY: &str = "No momento, o código só pode ser enviado por e-mail.";
 pub const MAIL_SENT: &str = "E-mail enviado com sucesso";
-
-fn wait_message(seconds: u64) -> String {
-    let unit = if seconds == 1 { "segundo" } else { "segundos" };
-    format!("Aguarde {seconds} {unit} para pedir um novo código.")
-}
 
 /// A new code for the account, replacing any earlier one, and its e-mail to queue. The
 /// caller has claimed the recipient's resend wait or started it
@@ -60,36 +52,19 @@ async fn claim(
         config.confirmation_resend_seconds,
         config.confirmation_max_per_day,
     )
-    .await?
-    .map_err(|refused| match refused {
-        SendRefused::Wait(seconds) => AccountError::TooMany {
-            message: wait_message(seconds),
-            retry_after: seconds,
-        },
-        SendRefused::DailyCap(seconds) => AccountError::TooMany {
-            message: activation::DAILY_CAP_REACHED.into(),
-            retry_after: seconds,
-        },
-    })
+    .await?;
+    Ok(())
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// Step 2's request: the account a code goes to, and how.
+#[derive(Debug)]
 pub struct MethodRequest {
-    station_id: i64,
-    user_id: Option<i64>,
+    pub station_id: i64,
+    pub user_id: Option<i64>,
     /// The login's `affiliate.id`, when the form sends that instead of `user_id`.
-    id: Option<i64>,
+    pub id: Option<i64>,
     /// Only `email` for now.
-    #[serde(rename = "type")]
-    method: Option<String>,
-    /// The masked contacts the form shows, sent as the spec's form sends them and never
-    /// read: the code goes to the account's own e-mail.
-    #[serde(rename = "email")]
-    #[schema(value_type = Option<String>)]
-    _email: Option<IgnoredAny>,
-    #[serde(rename = "tel")]
-    #[schema(value_type = Option<String>)]
-    _tel: Option<IgnoredAny>,
+    pub method: Option<String>,
 }
 
 /// Step 2 of the multi-step sign-up: a code for the station's account `user_id`, to the
@@ -133,10 +108,11 @@ pub async fn send_code_to_account(
     Ok(FollowUp::mail(mail))
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// A new code for the pending account of an e-mail.
+#[derive(Debug)]
 pub struct ResendRequest {
-    station_id: i64,
-    email: Option<String>,
+    pub station_id: i64,
+    pub email: Option<String>,
 }
 
 /// A new code to the pending account of an address. The wait and the daily cap count for
@@ -156,18 +132,15 @@ pub async fn send_code_to_address(
     Ok(FollowUp::mail(mail))
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// An account's activation by its code or link.
+#[derive(Debug)]
 pub struct ActivateRequest {
-    station: StationField,
-    /// Sent as the spec's form sends it and never read: the station decides.
-    #[serde(rename = "establishment")]
-    #[schema(value_type = Option<i64>)]
-    _establishment: Option<IgnoredAny>,
-    email: Option<String>,
+    pub station_id: i64,
+    pub email: Option<String>,
     /// The e-mail's 6-digit code, or the token of its link.
-    hash: Option<String>,
+    pub hash: Option<String>,
     /// Identifies the account when the form knows only a masked e-mail.
-    user_id: Option<i64>,
+    pub user_id: Option<i64>,
 }
 
 /// What checking a code or link led to: the account it activated (or found active), or why
@@ -192,7 +165,7 @@ pub async fn activate(
         signup::required_text(&mut problems, email);
     }
     reject(problems)?;
-    let station = named_station(&mut *tx, form.station.id()).await?;
+    let station = named_station(&mut *tx, form.station_id).await?;
 
     let outcome = if by_code {
         let account = match form.user_id {

@@ -3,13 +3,13 @@
 //! the right password of an account not activated yet answers what the sign-up form's code
 //! step needs instead of a session.
 
-use serde::Serialize;
 use sqlx::PgPool;
 
 use crate::accounts::password;
 use crate::accounts::session::{self, NewSession};
 use crate::accounts::signup::{mask_email, mask_phone};
 use crate::accounts::user::{self, LoginId, User};
+use crate::shared::ids::UserId;
 use crate::stations::station::Station;
 
 /// The login refusal of an account that must still confirm its sign-up.
@@ -17,14 +17,15 @@ pub const CONFIRM_TO_LOG_IN: &str =
     "Confirme o seu cadastro para entrar: escolha onde receber o código de verificação.";
 
 /// The account waiting for activation, its contacts masked.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug)]
 pub struct PendingAccount {
-    id: i64,
-    email: Option<String>,
-    celular: Option<String>,
-    tel: Option<String>,
-    #[serde(rename = "isFiliado")]
-    is_filiado: bool,
+    pub id: i64,
+    pub email: Option<String>,
+    /// The same masked phone as `tel`, under the spec's other name.
+    pub celular: Option<String>,
+    pub tel: Option<String>,
+    /// Whether the station is affiliated (its members pick the code's method).
+    pub is_filiado: bool,
 }
 
 impl PendingAccount {
@@ -65,7 +66,7 @@ pub async fn log_in(
         return Ok(LogIn::WrongCredentials);
     };
     let mut conn = db.acquire().await?;
-    let user = user::find(&mut *conn, user_id)
+    let user = user::find(&mut *conn, UserId(user_id))
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
     if user.active == 0 {

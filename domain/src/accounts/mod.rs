@@ -1,8 +1,8 @@
 //! Members' accounts: sign-up in every variant, activation, sessions and passwords, password
 //! recovery, the profile, the mailing list, member-get-member invitations and the affiliates
-//! roster. Each request of the area is one use case here (`login::log_in`,
-//! `signup::participant`, `confirmation`, `recovery::send_link`, `profile::check_update`...);
-//! [`change`] says how they hand back refusals and the jobs their changes need.
+//! roster: the rules and their queries. A change runs on its use case's transaction
+//! (`app::accounts`); [`change`] says how the rules hand back refusals and the e-mails and
+//! credits a change needs. The request and answer shapes are the API's (`api::routes`).
 
 pub mod activation;
 pub mod affiliate;

@@ -4,7 +4,7 @@
 //! e-mail: it must set both here before anything else is saved.
 
 use chrono::NaiveDate;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, QueryBuilder};
 
 use crate::accounts::change::AccountError;
@@ -13,6 +13,7 @@ use crate::accounts::user::{self, User};
 use crate::accounts::{password, session};
 use crate::infra::images;
 use crate::infra::objects::Objects;
+use crate::shared::ids::UserId;
 use crate::shared::validate;
 
 pub const EMAIL_NEEDED: &str = "Informe um e-mail para acessar a sua conta.";
@@ -34,7 +35,7 @@ struct Credentials {
     pub email: Option<String>,
 }
 
-async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Credentials> {
+async fn credentials(db: impl PgExecutor<'_>, user_id: UserId) -> sqlx::Result<Credentials> {
     sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_one(db)
@@ -42,7 +43,7 @@ async fn credentials(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Cred
 }
 
 /// [`credentials`] with the row locked for the rest of the transaction.
-async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<Credentials> {
+async fn lock_credentials(tx: &mut PgConnection, user_id: UserId) -> sqlx::Result<Credentials> {
     sqlx::query_as("SELECT password_hash, email FROM users WHERE id = $1 FOR UPDATE")
         .bind(user_id)
         .fetch_one(tx)
@@ -50,7 +51,7 @@ async fn lock_credentials(tx: &mut PgConnection, user_id: i64) -> sqlx::Result<C
 }
 
 /// The spec's `addresses` entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct UserAddress {
     pub id: i64,
     pub zipcode: String,
@@ -63,7 +64,7 @@ pub struct UserAddress {
 }
 
 /// The wizard's body: every field optional; `null` is the same as absent.
-#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default)]
 pub struct ParticipantUpdate {
     pub name: Option<String>,
     pub cpf: Option<String>,
@@ -79,7 +80,6 @@ pub struct ParticipantUpdate {
     pub address_number: Option<String>,
     pub address_line_2: Option<String>,
     pub neighborhood: Option<String>,
-    #[serde(rename = "briefingDone")]
     pub briefing_done: Option<bool>,
     /// Needed to change the e-mail or password of an account that has a password.
     pub current_password: Option<String>,
@@ -226,7 +226,7 @@ enum ApplyError {
 /// caller can remove that file.
 async fn replace_image(
     db: impl PgExecutor<'_>,
-    user_id: i64,
+    user_id: UserId,
     image_url: &str,
 ) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar(
@@ -244,7 +244,7 @@ async fn replace_image(
 /// Writes the changes; `password_hash` is the hash of `changes.password`.
 async fn apply(
     tx: &mut PgConnection,
-    user_id: i64,
+    user_id: UserId,
     changes: &Changes,
     password_hash: Option<&str>,
 ) -> Result<(), ApplyError> {
@@ -291,7 +291,7 @@ fn constraint(err: &sqlx::Error) -> Option<&str> {
 /// Replaces the first address, or adds it; its city and state are the member's.
 async fn save_main_address(
     tx: &mut PgConnection,
-    user_id: i64,
+    user_id: UserId,
     address: &AddressInput,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -332,12 +332,13 @@ pub struct CheckedUpdate {
 /// and the new one hashed without holding a connection.
 pub async fn check_update(
     db: &PgPool,
-    user_id: i64,
+    user_id: UserId,
     mut update: ParticipantUpdate,
 ) -> Result<CheckedUpdate, AccountError> {
     let current_password = update.current_password.take();
     let before = credentials(db, user_id).await?;
-    let today = crate::shared::time::today_in(crate::shared::time::member_zone(db, user_id).await?);
+    let today =
+        crate::shared::time::today_in(crate::shared::time::member_zone(db, user_id.0).await?);
     let account = AccountState {
         has_password: before.password_hash.is_some(),
         has_email: before.email.is_some(),
@@ -367,7 +368,7 @@ pub async fn check_update(
 /// password signs out every session but `keep_token`'s (the device that changed it).
 pub async fn save_update(
     tx: &mut PgConnection,
-    user_id: i64,
+    user_id: UserId,
     checked: CheckedUpdate,
     keep_token: &str,
 ) -> Result<User, AccountError> {
@@ -399,7 +400,7 @@ pub async fn save_update(
 pub async fn replace_picture(
     db: &PgPool,
     objects: &Objects,
-    user_id: i64,
+    user_id: UserId,
     base64: String,
 ) -> Result<User, AccountError> {
     let encoded = images::process(base64, PROFILE_IMAGE_SIDE)

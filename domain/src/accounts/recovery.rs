@@ -4,9 +4,7 @@
 //! password, activates a pending account (the link proved the address) and ends every session.
 
 use chrono::Duration;
-use serde::Deserialize;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use crate::accounts::change::{AccountError, FollowUp, Mail, named_station};
 use crate::accounts::password;
@@ -227,10 +225,11 @@ pub async fn reset_password(
     Ok(!was_active)
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// A reset link asked for an e-mail of a station.
+#[derive(Debug)]
 pub struct LinkRequest {
-    email: Option<String>,
-    station_id: i64,
+    pub email: Option<String>,
+    pub station_id: i64,
 }
 
 /// Sends a reset link to the station's account with this e-mail: the link is issued on the
@@ -262,15 +261,14 @@ pub async fn send_link(
     })
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// A new password through a reset link: the link's token and e-mail.
+#[derive(Debug)]
 pub struct NewPassword {
-    password: Option<String>,
-    password_confirmation: Option<String>,
-    #[serde(rename = "userHash")]
-    user_hash: String,
-    #[serde(rename = "userEmail")]
-    user_email: String,
-    station_id: i64,
+    pub password: Option<String>,
+    pub password_confirmation: Option<String>,
+    pub user_hash: String,
+    pub user_email: String,
+    pub station_id: i64,
 }
 
 /// A reset whose password follows the rule and whose link was live, the password hashed:

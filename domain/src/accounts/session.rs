@@ -2,11 +2,11 @@
 //! a leaked table cannot be replayed; a session ends when it expires or is revoked.
 
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use crate::accounts::user::{self, User};
+use crate::shared::ids::{StationId, UserId};
 
 /// How long a login lasts without a new one.
 pub const LIFETIME: Duration = Duration::days(30);
@@ -32,9 +32,8 @@ pub async fn create(db: impl PgExecutor<'_>, user_id: i64) -> anyhow::Result<Str
     Ok(token)
 }
 
-/// A new session: its bearer token and the user as the web app keeps it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[schema(as = LoginResponse)]
+/// A new session: its bearer token and the user as it is now.
+#[derive(Debug)]
 pub struct NewSession {
     pub token: String,
     pub user: User,
@@ -48,7 +47,7 @@ pub async fn open(
     user_id: i64,
     how: &'static str,
 ) -> anyhow::Result<NewSession> {
-    let user = user::find(&mut *db, user_id)
+    let user = user::find(&mut *db, UserId(user_id))
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished during login"))?;
     let token = create(&mut *db, user.id).await?;
@@ -68,8 +67,8 @@ pub fn hash_token(token: &str) -> [u8; 32] {
 /// Who a live session belongs to, and whether that account may use the member area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct SessionUser {
-    pub user_id: i64,
-    pub station_id: i64,
+    pub user_id: UserId,
+    pub station_id: StationId,
     /// Activated (e-mail or code confirmed).
     pub active: bool,
     /// Suspended or deleted: sees the blocked-account notice and nothing else.
@@ -125,7 +124,7 @@ pub async fn revoke_all(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<u
 /// the profile: the device that changed it stays signed in).
 pub async fn revoke_others(
     db: impl PgExecutor<'_>,
-    user_id: i64,
+    user_id: UserId,
     keep_token: &str,
 ) -> sqlx::Result<u64> {
     let revoked = sqlx::query(
@@ -140,7 +139,7 @@ pub async fn revoke_others(
 }
 
 /// A login token as handed to its user, once.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoginToken {
     pub token: String,
     pub expires_at: DateTime<Utc>,
@@ -168,7 +167,7 @@ pub async fn log_in_with_token(db: &PgPool, token: &str) -> anyhow::Result<Optio
     let mut conn = db.acquire().await?;
     match redeem_login_token(&mut *conn, token).await? {
         Some(redeemed) => Ok(Some(
-            open(&mut conn, redeemed.user_id, "login token").await?,
+            open(&mut conn, redeemed.user_id.0, "login token").await?,
         )),
         None => Ok(None),
     }

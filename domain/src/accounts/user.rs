@@ -1,14 +1,14 @@
 //! Accounts of a station: members, company admins and staff.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::Serialize;
 use sqlx::PgExecutor;
 
 use crate::shared::cpf::Cpf;
+use crate::shared::ids::UserId;
 use crate::stations::station::Establishment;
 
-/// The user as the web app keeps it in its session. Field names follow the spec.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+/// An account as it is now, with its wallet balance, establishment and addresses.
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct User {
     pub id: i64,
     pub station_id: i64,
@@ -31,12 +31,10 @@ pub struct User {
     /// The spendable wallet balance, as the JSON number of points the screens show.
     #[sqlx(try_from = "i64")]
     pub points: crate::wallet::ledger::Points,
-    #[serde(rename = "briefingDone")]
     pub briefing_done: bool,
     /// False for a simple sign-up that has not set one: the profile asks for the current
     /// password only when there is one.
     pub has_password: bool,
-    #[serde(rename = "deletedAt")]
     pub deleted_at: Option<DateTime<Utc>>,
     /// The first establishment the user is linked to; `None` blocks the member area.
     #[sqlx(json(nullable))]
@@ -112,7 +110,7 @@ pub async fn find_credentials(
     .await
 }
 
-pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<User>> {
+pub async fn find(db: impl PgExecutor<'_>, id: UserId) -> sqlx::Result<Option<User>> {
     sqlx::query_as(concat!(select_user!(), " WHERE u.id = $1"))
         .bind(id)
         .fetch_optional(db)

@@ -13,24 +13,11 @@ use crate::wallet::ledger::{self, Credit, SourceKind};
 use crate::wallet::rules;
 
 async fn station(db: &PgPool) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', 'loja', 'https://c.example.com')
-         RETURNING id",
-    )
-    .fetch_one(db)
-    .await
-    .expect("station")
+    testkit::build::station("loja").insert(db).await
 }
 
 async fn member(db: &PgPool, station_id: i64) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active)
-         VALUES ($1, 'Membro', md5(random()::text) || '@example.com', true) RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("member")
+    testkit::build::member(station_id).insert(db).await
 }
 
 /// A digital activity (no delivery step) and one product of it.

@@ -148,7 +148,7 @@ pub enum StationRef {
 /// The browser's card tokeniser: `POST {url}?appId={app_id}` with the card, answered by a
 /// token the order carries instead of the card (docs/api-commerce.md, "Paying by card and
 /// PIX").
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CardTokenizer {
     pub url: String,
     /// The provider's public key (`pk_...`).

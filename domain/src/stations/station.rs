@@ -3,28 +3,26 @@
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use crate::infra::config::StationRef;
+use crate::stations::StationError;
 
-/// The station as the web app reads it. Field names follow the spec's contract.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+/// A station: its branding, flags, currency display and the establishment behind it.
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Station {
     pub id: i64,
     pub name: String,
     pub subdomain: String,
     pub custom_host: Option<String>,
     pub url: String,
-    /// The app's custom URL scheme, named `domain` in the spec.
-    #[serde(rename = "domain")]
+    /// The app's custom URL scheme.
     pub app_scheme: Option<String>,
     pub ios_link: Option<String>,
     pub android_link: Option<String>,
     pub has_app: bool,
     pub has_majority_security: bool,
     pub age_gate: bool,
-    #[serde(rename = "public")]
     pub is_public: bool,
     pub affiliated: bool,
     pub promotional: bool,
@@ -55,13 +53,13 @@ pub struct Station {
     /// The station's IANA time zone (`America/Sao_Paulo` unless set): its days, activity
     /// windows and cut-offs are read in it, and the web shows them in it.
     pub time_zone: String,
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     #[sqlx(json(nullable))]
     pub establishment: Option<Establishment>,
 }
 
-#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
+/// Read from the station's query as JSON.
+#[derive(Debug, Clone, serde::Deserialize)]
 pub struct Establishment {
     pub id: i64,
     pub cnpj: String,
@@ -69,7 +67,7 @@ pub struct Establishment {
     pub address: EstablishmentAddress,
 }
 
-#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, serde::Deserialize)]
 pub struct EstablishmentAddress {
     pub city: Option<String>,
     pub line_1: Option<String>,
@@ -116,6 +114,11 @@ pub async fn find(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<Stati
         .bind(id)
         .fetch_optional(db)
         .await
+}
+
+/// The station a request names, or [`StationError::NotFound`].
+pub async fn named(db: impl PgExecutor<'_>, id: i64) -> Result<Station, StationError> {
+    find(db, id).await?.ok_or(StationError::NotFound)
 }
 
 /// The id of the station a request's host name belongs to: a station's own host first,

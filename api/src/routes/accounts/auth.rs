@@ -5,9 +5,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use domain::accounts::login::{self, LogIn, PendingAccount};
-use domain::accounts::session::{self, NewSession};
-use domain::accounts::user::{self, LoginId, User};
+use chrono::{DateTime, Utc};
+use domain::accounts::login::{self, LogIn};
+use domain::accounts::session;
+use domain::accounts::user::{self, LoginId};
 use domain::shared::cpf::Cpf;
 use domain::shared::validate;
 use serde::{Deserialize, Serialize};
@@ -20,8 +21,8 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
+use crate::routes::accounts::users::User;
 use crate::state::AppState;
-use domain::stations::STATION_NOT_FOUND;
 
 /// One message for an unknown account and a wrong password, so it cannot be used to find
 /// out who is a member.
@@ -47,6 +48,53 @@ struct LoginRequest {
     #[serde(default)]
     cpf: Option<String>,
     password: String,
+}
+
+/// A new session: its bearer token and the user as the web app keeps it.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = LoginResponse)]
+pub struct NewSession {
+    pub token: String,
+    pub user: User,
+}
+
+impl From<session::NewSession> for NewSession {
+    fn from(session: session::NewSession) -> Self {
+        Self {
+            token: session.token,
+            user: session.user.into(),
+        }
+    }
+}
+
+/// A login token as handed to its user, once.
+#[derive(Debug, Serialize, ToSchema)]
+struct LoginToken {
+    token: String,
+    expires_at: DateTime<Utc>,
+}
+
+/// The account waiting for activation, its contacts masked.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PendingAccount {
+    id: i64,
+    email: Option<String>,
+    celular: Option<String>,
+    tel: Option<String>,
+    #[serde(rename = "isFiliado")]
+    is_filiado: bool,
+}
+
+impl From<login::PendingAccount> for PendingAccount {
+    fn from(account: login::PendingAccount) -> Self {
+        Self {
+            id: account.id,
+            email: account.email,
+            celular: account.celular,
+            tel: account.tel,
+            is_filiado: account.is_filiado,
+        }
+    }
 }
 
 /// The login refusal. With the right password of an account not activated yet it carries
@@ -85,9 +133,7 @@ async fn login(
     if request.password.is_empty() {
         return Err(ApiError::invalid("Esse campo é obrigatório"));
     }
-    let station = domain::stations::station::find(&state.db, station_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
+    let station = domain::stations::station::named(&state.db, station_id).await?;
     let throttle = LoginThrottle::new(&state, station_id, &login_id.normalized(), ip);
     if let Err(seconds) = throttle.reserve(&state).await {
         tracing::info!(station_id, "login refused: too many failures");
@@ -108,11 +154,11 @@ async fn login(
         LogIn::AwaitingActivation(account) => {
             let body = PendingActivation {
                 messages: vec![login::CONFIRM_TO_LOG_IN.into()],
-                affiliate: account,
+                affiliate: account.into(),
             };
             (StatusCode::UNAUTHORIZED, Json(body)).into_response()
         }
-        LogIn::SignedIn(session) => Json(*session).into_response(),
+        LogIn::SignedIn(session) => Json(NewSession::from(*session)).into_response(),
     })
 }
 
@@ -155,7 +201,9 @@ async fn validate_token(
     signed_in: Option<SignedIn>,
 ) -> ApiResult<Json<TokenValidity>> {
     let user = match signed_in {
-        Some(signed_in) => user::find(&state.db, signed_in.user.user_id).await?,
+        Some(signed_in) => user::find(&state.db, signed_in.user.user_id)
+            .await?
+            .map(User::from),
         None => None,
     };
     Ok(Json(TokenValidity {
@@ -187,7 +235,7 @@ async fn login_with_token(
     let session = session::log_in_with_token(&state.db, login_token)
         .await?
         .ok_or_else(invalid)?;
-    Ok(Json(session))
+    Ok(Json(session.into()))
 }
 
 /// Issues a single-use login token
@@ -200,15 +248,18 @@ async fn login_with_token(
     tag = "accounts",
     security(("member" = [])),
     responses(
-        (status = 200, description = "The token", body = session::LoginToken),
+        (status = 200, description = "The token", body = LoginToken),
     )
 )]
 async fn issue_login_token(
     State(state): State<AppState>,
     member: Member,
-) -> ApiResult<Json<session::LoginToken>> {
+) -> ApiResult<Json<LoginToken>> {
     let issued = session::issue_login_token(&state.db, member.user_id).await?;
-    Ok(Json(issued))
+    Ok(Json(LoginToken {
+        token: issued.token,
+        expires_at: issued.expires_at,
+    }))
 }
 
 fn login_id(request: &LoginRequest) -> ApiResult<LoginId> {

@@ -1,15 +1,10 @@
 //! Accounts: sign-up in all its variants, activation, login and sessions, password
 //! recovery, profile, the member's own data and card, the mailing list, member-get-member.
-//! Each handler parses, authorises, calls the area's use case (`domain::accounts`) and
-//! answers; a use case that writes runs on the handler's transaction, and the handler
-//! queues the jobs it hands back ([`queue`]) on that transaction before committing.
+//! Each handler parses, authorises, calls the area's use case (`app::accounts`, which owns
+//! the transaction and the e-mails and credits the change queues) and answers.
 
-use domain::accounts::change::FollowUp;
-use jobs::JobOutbox;
-use sqlx::PgConnection;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::error::ApiResult;
 use crate::state::AppState;
 
 pub mod auth;
@@ -27,10 +22,4 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(recovery::router())
         .merge(profile::router())
         .merge(mailing::router())
-}
-
-/// Queues what a change needs on the change's transaction: its e-mails (`mail.send`) and
-/// credits (`points.credit`). Answers the e-mails' job ids.
-async fn queue(tx: &mut PgConnection, follow_up: FollowUp) -> ApiResult<Vec<String>> {
-    Ok(app::accounts::follow_up(&JobOutbox, tx, follow_up).await?)
 }

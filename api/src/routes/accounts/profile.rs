@@ -3,8 +3,8 @@
 //! `routes::media`.
 
 use axum::extract::{DefaultBodyLimit, State};
-use domain::accounts::profile::{self, ParticipantUpdate};
-use domain::accounts::user::User;
+use domain::accounts::profile;
+use domain::shared::ids::UserId;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -14,6 +14,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED, SignedIn};
+use crate::routes::accounts::users::User;
 use crate::state::AppState;
 
 pub const PROFILE_UPDATED: &str = "Cadastro atualizado com sucesso";
@@ -36,10 +37,56 @@ struct Updated {
     user: User,
 }
 
+/// The wizard's body: every field optional; `null` is the same as absent.
+#[derive(Debug, Deserialize, ToSchema)]
+struct ParticipantUpdate {
+    name: Option<String>,
+    cpf: Option<String>,
+    tel: Option<String>,
+    birthday: Option<String>,
+    state: Option<String>,
+    city: Option<String>,
+    email: Option<String>,
+    password: Option<String>,
+    password_confirmation: Option<String>,
+    zipcode: Option<String>,
+    address_line_1: Option<String>,
+    address_number: Option<String>,
+    address_line_2: Option<String>,
+    neighborhood: Option<String>,
+    #[serde(rename = "briefingDone")]
+    briefing_done: Option<bool>,
+    /// Needed to change the e-mail or password of an account that has a password.
+    current_password: Option<String>,
+}
+
+impl From<ParticipantUpdate> for profile::ParticipantUpdate {
+    fn from(form: ParticipantUpdate) -> Self {
+        Self {
+            name: form.name,
+            cpf: form.cpf,
+            tel: form.tel,
+            birthday: form.birthday,
+            state: form.state,
+            city: form.city,
+            email: form.email,
+            password: form.password,
+            password_confirmation: form.password_confirmation,
+            zipcode: form.zipcode,
+            address_line_1: form.address_line_1,
+            address_number: form.address_number,
+            address_line_2: form.address_line_2,
+            neighborhood: form.neighborhood,
+            briefing_done: form.briefing_done,
+            current_password: form.current_password,
+        }
+    }
+}
+
 /// Only the caller's own account; any other id is refused like `GET /users-web/{id}`.
-fn own_id(member: Member, id: i64) -> ApiResult<i64> {
+fn own_id(member: Member, id: i64) -> ApiResult<UserId> {
     if id == member.user_id {
-        Ok(id)
+        Ok(member.user())
     } else {
         Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
     }
@@ -71,13 +118,11 @@ async fn update_participant(
     Json(update): Json<ParticipantUpdate>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
-    let checked = profile::check_update(&state.db, user_id, update).await?;
-    let mut tx = state.db.begin().await?;
-    let user = profile::save_update(&mut tx, user_id, checked, &signed_in.token).await?;
-    tx.commit().await?;
+    let user =
+        app::accounts::profile::update(&state.db, user_id, update.into(), &signed_in.token).await?;
     Ok(Json(Updated {
         message: PROFILE_UPDATED,
-        user,
+        user: user.into(),
     }))
 }
 
@@ -116,6 +161,6 @@ async fn update_image(
     let user = profile::replace_picture(&state.db, &state.objects, user_id, upload.base64).await?;
     Ok(Json(Updated {
         message: IMAGE_UPDATED,
-        user,
+        user: user.into(),
     }))
 }

@@ -2,14 +2,15 @@
 //! and the new password (`POST /api/auth/update-password`). The request answers the same
 //! whether or not the address has an account, so it cannot be used to find members.
 
+use app::accounts::recovery;
 use axum::extract::State;
-use domain::accounts::recovery::{self, LINK_SENT, LinkRequest, NewPassword, PASSWORD_CHANGED};
-use serde::Serialize;
+use domain::accounts::recovery::{LINK_SENT, PASSWORD_CHANGED};
+use jobs::JobOutbox;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::queue;
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
@@ -19,6 +20,44 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(request_link))
         .routes(routes!(update_password))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct LinkRequest {
+    email: Option<String>,
+    station_id: i64,
+}
+
+impl From<LinkRequest> for domain::accounts::recovery::LinkRequest {
+    fn from(form: LinkRequest) -> Self {
+        Self {
+            email: form.email,
+            station_id: form.station_id,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct NewPassword {
+    password: Option<String>,
+    password_confirmation: Option<String>,
+    #[serde(rename = "userHash")]
+    user_hash: String,
+    #[serde(rename = "userEmail")]
+    user_email: String,
+    station_id: i64,
+}
+
+impl From<NewPassword> for domain::accounts::recovery::NewPassword {
+    fn from(form: NewPassword) -> Self {
+        Self {
+            password: form.password,
+            password_confirmation: form.password_confirmation,
+            user_hash: form.user_hash,
+            user_email: form.user_email,
+            station_id: form.station_id,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -50,10 +89,13 @@ async fn request_link(
     State(state): State<AppState>,
     Json(form): Json<LinkRequest>,
 ) -> ApiResult<Json<Message>> {
-    let mut tx = state.db.begin().await?;
-    let follow_up = recovery::send_link(&mut tx, &state.config.public_url, &form).await?;
-    queue(&mut tx, follow_up).await?;
-    tx.commit().await?;
+    recovery::send_link(
+        &state.db,
+        &JobOutbox,
+        &state.config.public_url,
+        &form.into(),
+    )
+    .await?;
     Ok(Json(Message { message: LINK_SENT }))
 }
 
@@ -74,11 +116,7 @@ async fn update_password(
     State(state): State<AppState>,
     Json(form): Json<NewPassword>,
 ) -> ApiResult<Json<Message>> {
-    let checked = recovery::check_reset(&state.db, form).await?;
-    let mut tx = state.db.begin().await?;
-    let follow_up = recovery::reset(&mut tx, checked).await?;
-    queue(&mut tx, follow_up).await?;
-    tx.commit().await?;
+    recovery::reset_password(&state.db, &JobOutbox, form.into()).await?;
     Ok(Json(Message {
         message: PASSWORD_CHANGED,
     }))

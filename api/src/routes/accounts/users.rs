@@ -3,7 +3,9 @@
 //! `GET /api/users/{id}/validation` behind the card's QR code.
 
 use axum::extract::State;
-use domain::accounts::user::{self, User};
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::accounts::{profile, user};
+use domain::wallet::ledger::Points;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -12,6 +14,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
+use crate::routes::stations::branding::Establishment;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -21,14 +24,128 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(member_card_validation))
 }
 
+/// The user as the web app keeps it in its session. Field names follow the spec.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct User {
+    pub id: i64,
+    pub station_id: i64,
+    pub name: String,
+    pub email: Option<String>,
+    pub cpf: Option<String>,
+    pub tel: Option<String>,
+    pub birthday: Option<NaiveDate>,
+    pub state: Option<String>,
+    pub city: Option<String>,
+    pub image: Option<String>,
+    /// The first part of the member's own invite code `{invite_code}-U{id}-E{station_id}`.
+    pub invite_code: Option<String>,
+    /// 1 company admin, 2 participant.
+    pub type_id: i16,
+    /// `member` or `staff`; staff reach the support tools of their own station only.
+    pub role: String,
+    /// 1 active, 0 waiting for activation (the spec compares it with 0).
+    pub active: i32,
+    /// The spendable wallet balance, as the JSON number of points the screens show.
+    pub points: Points,
+    #[serde(rename = "briefingDone")]
+    pub briefing_done: bool,
+    /// False for a simple sign-up that has not set one: the profile asks for the current
+    /// password only when there is one.
+    pub has_password: bool,
+    #[serde(rename = "deletedAt")]
+    pub deleted_at: Option<DateTime<Utc>>,
+    /// The first establishment the user is linked to; `None` blocks the member area.
+    pub establishment: Option<Establishment>,
+    /// Postal addresses, the main one first.
+    pub addresses: Vec<UserAddress>,
+}
+
+impl From<user::User> for User {
+    fn from(user: user::User) -> Self {
+        let user::User {
+            id,
+            station_id,
+            name,
+            email,
+            cpf,
+            tel,
+            birthday,
+            state,
+            city,
+            image,
+            invite_code,
+            type_id,
+            role,
+            active,
+            points,
+            briefing_done,
+            has_password,
+            deleted_at,
+            establishment,
+            addresses,
+        } = user;
+        Self {
+            id,
+            station_id,
+            name,
+            email,
+            cpf,
+            tel,
+            birthday,
+            state,
+            city,
+            image,
+            invite_code,
+            type_id,
+            role,
+            active,
+            points,
+            briefing_done,
+            has_password,
+            deleted_at,
+            establishment: establishment.map(Establishment::from),
+            addresses: addresses.into_iter().map(UserAddress::from).collect(),
+        }
+    }
+}
+
+/// The spec's `addresses` entry.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserAddress {
+    pub id: i64,
+    pub zipcode: String,
+    pub line_1: String,
+    pub number: String,
+    pub line_2: Option<String>,
+    pub neighborhood: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+}
+
+impl From<profile::UserAddress> for UserAddress {
+    fn from(address: profile::UserAddress) -> Self {
+        Self {
+            id: address.id,
+            zipcode: address.zipcode,
+            line_1: address.line_1,
+            number: address.number,
+            line_2: address.line_2,
+            neighborhood: address.neighborhood,
+            city: address.city,
+            state: address.state,
+        }
+    }
+}
+
 /// A member reads only their own account: any other id, in this station or another, is
 /// refused the same way.
 async fn own_user(state: &AppState, member: Member, id: i64) -> ApiResult<User> {
     if id != member.user_id {
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
-    user::find(&state.db, id)
+    user::find(&state.db, member.user())
         .await?
+        .map(User::from)
         .ok_or_else(|| ApiError::Forbidden(NOT_AUTHORIZED.into()))
 }
 

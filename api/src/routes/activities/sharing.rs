@@ -75,7 +75,7 @@ async fn validate_sharing(
         .and_then(|value| value.to_str().ok())
         .unwrap_or_default();
     let opener = Opener {
-        signed_in_user: signed_in.map(|s| s.user.user_id),
+        signed_in_user: signed_in.map(|s| s.user.user_id.0),
         ip,
         user_agent,
         visitor_id: visit.visitor_id.as_deref(),

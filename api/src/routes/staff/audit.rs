@@ -1,8 +1,10 @@
 //! `GET /api/ops/audit`: the audit log in the grant's scope.
 
 use axum::extract::State;
-use domain::staff::{self, AuditEntry};
+use chrono::{DateTime, Utc};
+use domain::staff;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -22,6 +24,91 @@ struct AuditParams {
     job_id: Option<String>,
     page: Option<String>,
     per_page: Option<String>,
+}
+
+/// The kinds of staff action, as stored in `staff_audit.action`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub(super) enum AuditAction {
+    #[serde(rename = "job.rerun")]
+    JobRerun,
+    #[serde(rename = "jobs.rerun")]
+    JobsRerun,
+    #[serde(rename = "job.cancel")]
+    JobCancel,
+    #[serde(rename = "queue.pause")]
+    QueuePause,
+    #[serde(rename = "queue.resume")]
+    QueueResume,
+    #[serde(rename = "cashback.release")]
+    CashbackRelease,
+    #[serde(rename = "order.refund")]
+    OrderRefund,
+    #[serde(rename = "participation.annul")]
+    ParticipationAnnul,
+    /// A reported post or comment reviewed and left as it is.
+    #[serde(rename = "content.keep")]
+    ContentKeep,
+    /// A post or comment hidden from the feed (it can be shown again).
+    #[serde(rename = "content.hide")]
+    ContentHide,
+    /// A post or comment removed for good from what members see.
+    #[serde(rename = "content.remove")]
+    ContentRemove,
+}
+
+impl From<staff::Action> for AuditAction {
+    fn from(action: staff::Action) -> Self {
+        use staff::Action;
+        match action {
+            Action::JobRerun => Self::JobRerun,
+            Action::JobsRerun => Self::JobsRerun,
+            Action::JobCancel => Self::JobCancel,
+            Action::QueuePause => Self::QueuePause,
+            Action::QueueResume => Self::QueueResume,
+            Action::CashbackRelease => Self::CashbackRelease,
+            Action::OrderRefund => Self::OrderRefund,
+            Action::ParticipationAnnul => Self::ParticipationAnnul,
+            Action::ContentKeep => Self::ContentKeep,
+            Action::ContentHide => Self::ContentHide,
+            Action::ContentRemove => Self::ContentRemove,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub(super) struct AuditUser {
+    pub id: i64,
+    pub name: String,
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub(super) struct AuditEntry {
+    pub id: i64,
+    pub created_at: DateTime<Utc>,
+    pub user: AuditUser,
+    pub action: AuditAction,
+    pub station_id: Option<i64>,
+    pub job_ids: Vec<String>,
+    pub details: Value,
+}
+
+impl From<staff::AuditEntry> for AuditEntry {
+    fn from(entry: staff::AuditEntry) -> Self {
+        Self {
+            id: entry.id,
+            created_at: entry.created_at,
+            user: AuditUser {
+                id: entry.user.id,
+                name: entry.user.name,
+                email: entry.user.email,
+            },
+            action: entry.action.into(),
+            station_id: entry.station_id,
+            job_ids: entry.job_ids,
+            details: entry.details,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -62,9 +149,26 @@ async fn audit(
     let (entries, total) =
         staff::audit_page(&mut conn, staff.scope(), job_id.as_deref(), page, per_page).await?;
     Ok(Json(AuditList {
-        entries,
+        entries: entries.into_iter().map(AuditEntry::from).collect(),
         total,
         page,
         per_page,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_serialize_as_stored() {
+        assert_eq!(
+            serde_json::to_value(AuditAction::from(staff::Action::JobsRerun)).expect("json"),
+            "jobs.rerun"
+        );
+        assert_eq!(
+            serde_json::to_value(AuditAction::from(staff::Action::CashbackRelease)).expect("json"),
+            "cashback.release"
+        );
+    }
 }

@@ -3,7 +3,9 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
-use domain::staff::{self, AuditEntry};
+use domain::staff;
+
+use super::audit::AuditEntry;
 use jobs::JobState;
 use jobs::console::actions::{self, JobAction};
 use jobs::console::{self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary};
@@ -223,7 +225,10 @@ async fn show_job(
         .ok_or_else(|| ApiError::not_found(JOB_NOT_FOUND))?;
     let (audit, _) =
         staff::audit_page(&mut conn, staff.scope(), Some(&id), 1, DETAIL_AUDIT_ENTRIES).await?;
-    Ok(Json(JobPage { job, audit }))
+    Ok(Json(JobPage {
+        job,
+        audit: audit.into_iter().map(AuditEntry::from).collect(),
+    }))
 }
 
 /// Re-runs a finished or retrying job

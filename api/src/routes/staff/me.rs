@@ -1,6 +1,6 @@
 //! `GET /api/ops/me`: who the console's user is.
 
-use domain::staff::Role;
+use domain::staff;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -39,6 +39,24 @@ struct StationRef {
     name: String,
 }
 
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum Role {
+    /// Re-runs, cancels, pauses and releases.
+    Support,
+    /// Reads everything in scope, acts on nothing.
+    Viewer,
+}
+
+impl From<staff::Role> for Role {
+    fn from(role: staff::Role) -> Self {
+        match role {
+            staff::Role::Support => Self::Support,
+            staff::Role::Viewer => Self::Viewer,
+        }
+    }
+}
+
 /// Who the console's user is, and what their grant allows
 #[utoipa::path(
     get,
@@ -57,11 +75,11 @@ async fn me(Staff(grant): Staff) -> Json<Me> {
     Json(Me {
         can_act: grant.can_act(),
         user: Person {
-            id: grant.user_id,
+            id: grant.user_id.0,
             name: grant.name,
             email: grant.email,
         },
-        role: grant.role,
+        role: grant.role.into(),
         station,
     })
 }

@@ -2,7 +2,9 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::staff::{self, StationOverview};
+use chrono::{DateTime, Utc};
+use domain::staff;
+use domain::stations::StationError;
 use jobs::console::actions;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -10,7 +12,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::params::*;
-use crate::error::{ApiError, ErrorMessage};
+use crate::error::ErrorMessage;
 use crate::extract::{Json, Path};
 use crate::staff::{OpsResult, Staff};
 use crate::state::AppState;
@@ -21,7 +23,60 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(release))
 }
 
-use domain::stations::STATION_NOT_FOUND;
+/// A station as the console lists it: its release schedule and the cashback waiting.
+#[derive(Debug, Serialize, ToSchema)]
+struct StationOverview {
+    id: i64,
+    name: String,
+    subdomain: String,
+    release: ReleaseSchedule,
+    pending: PendingCashback,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct ReleaseSchedule {
+    expression: String,
+    enabled: bool,
+    last_tick: Option<DateTime<Utc>>,
+}
+
+/// Pending lots, and those of them whose holding period has ended (the next release takes
+/// them). Amounts in hundredths of a point.
+#[derive(Debug, Serialize, ToSchema)]
+struct PendingCashback {
+    lots: i64,
+    amount_cents: i64,
+    due_lots: i64,
+    due_amount_cents: i64,
+}
+
+impl From<staff::StationOverview> for StationOverview {
+    fn from(station: staff::StationOverview) -> Self {
+        let staff::StationOverview {
+            id,
+            name,
+            subdomain,
+            release,
+            pending,
+        } = station;
+        Self {
+            id,
+            name,
+            subdomain,
+            release: ReleaseSchedule {
+                expression: release.expression,
+                enabled: release.enabled,
+                last_tick: release.last_tick,
+            },
+            pending: PendingCashback {
+                lots: pending.lots,
+                amount_cents: pending.amount_cents,
+                due_lots: pending.due_lots,
+                due_amount_cents: pending.due_amount_cents,
+            },
+        }
+    }
+}
 
 /// The stations in the grant's scope, with their release schedule and pending cashback
 #[utoipa::path(
@@ -37,7 +92,10 @@ async fn stations(
     State(state): State<AppState>,
     staff: Staff,
 ) -> OpsResult<Json<Vec<StationOverview>>> {
-    Ok(Json(staff::stations(&state.db, staff.scope(), None).await?))
+    let stations = staff::stations(&state.db, staff.scope(), None).await?;
+    Ok(Json(
+        stations.into_iter().map(StationOverview::from).collect(),
+    ))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -66,6 +124,6 @@ async fn release(
     staff.require_support()?;
     let job_id = actions::release_cashback(&state.db, actor(&staff), station_id)
         .await?
-        .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
+        .ok_or(StationError::NotFound)?;
     Ok((StatusCode::ACCEPTED, Json(Released { job_id })))
 }

@@ -4,13 +4,14 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::HOST;
-use domain::infra::config::{CaptchaProvider, CardTokenizer};
+use domain::infra::config::{self, CaptchaProvider};
+use domain::stations::StationError;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, ErrorMessage};
+use crate::error::{ApiResult, ErrorMessage};
 use crate::extract::Json;
 use crate::state::AppState;
 use domain::stations::STATION_NOT_FOUND;
@@ -32,6 +33,25 @@ struct SiteConfig {
     /// Nothing paid here is real (the sandbox, or Pagar.me's test keys): the web app shows
     /// the "Ambiente de testes" banner on every page.
     test_environment: bool,
+}
+
+/// The browser's card tokeniser: `POST {url}?appId={app_id}` with the card, answered by a
+/// token the order carries instead of the card (docs/api-commerce.md, "Paying by card and
+/// PIX").
+#[derive(Debug, Serialize, ToSchema)]
+struct CardTokenizer {
+    url: String,
+    /// The provider's public key (`pk_...`).
+    app_id: String,
+}
+
+impl From<config::CardTokenizer> for CardTokenizer {
+    fn from(tokenizer: config::CardTokenizer) -> Self {
+        Self {
+            url: tokenizer.url,
+            app_id: tokenizer.app_id,
+        }
+    }
 }
 
 /// What the web app needs to show the human-verification widget on public forms.
@@ -72,7 +92,7 @@ async fn site_config(
         state.config.default_station.as_ref(),
     )
     .await?
-    .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))?;
+    .ok_or(StationError::NotFound)?;
     let captcha = match state.config.captcha {
         CaptchaProvider::Off => CaptchaWidget {
             provider: "off",
@@ -87,7 +107,7 @@ async fn site_config(
         station_id,
         captcha,
         payments_sandbox: state.gateway.sandbox().is_some(),
-        card_tokenizer: state.config.card_tokenizer(),
+        card_tokenizer: state.config.card_tokenizer().map(CardTokenizer::from),
         test_environment: state.config.test_environment(),
     }))
 }

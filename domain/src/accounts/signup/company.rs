@@ -3,10 +3,7 @@
 
 use std::net::IpAddr;
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use sqlx::PgConnection;
-use utoipa::ToSchema;
 
 use super::{NewAccount, Problems, create_account, pass_captcha, reject};
 use crate::accounts::change::AccountError;
@@ -31,38 +28,25 @@ const RESERVED_SUBDOMAINS: [&str; 8] = [
 /// DNS labels stop at 63 characters.
 const SUBDOMAIN_MAX: usize = 63;
 
-/// A logo as the form sends it: base64 of a JPEG, PNG, WebP or GIF.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = BrandImage)]
-pub struct Image {
-    #[serde(rename = "imageType")]
-    _image_type: Option<String>,
-    base64: String,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
+/// A company's sign-up, as sent; `main_brand_image` is its logo, base64 of a JPEG, PNG,
+/// WebP or GIF.
+#[derive(Debug)]
 pub struct AdminSignup {
-    name: Option<String>,
-    email: Option<String>,
-    password: Option<String>,
-    password_confirmation: Option<String>,
-    cpf: Option<String>,
-    tel: Option<String>,
-    birthday: Option<String>,
-    cnpj: Option<String>,
-    full_social_name: Option<String>,
-    #[serde(rename = "prettyName")]
-    pretty_name: Option<String>,
-    subdomain: Option<String>,
-    country: Option<String>,
-    main_brand_image: Option<Image>,
-    main_brand_color: Option<String>,
-    captcha: Option<String>,
-    /// The account type, sent as the spec's sign-up sends it and never read: this form
-    /// makes company admins (1).
-    #[serde(rename = "type")]
-    #[schema(value_type = Option<i64>)]
-    _type: Option<IgnoredAny>,
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub password_confirmation: Option<String>,
+    pub cpf: Option<String>,
+    pub tel: Option<String>,
+    pub birthday: Option<String>,
+    pub cnpj: Option<String>,
+    pub full_social_name: Option<String>,
+    pub pretty_name: Option<String>,
+    pub subdomain: Option<String>,
+    pub country: Option<String>,
+    pub main_brand_image: Option<String>,
+    pub main_brand_color: Option<String>,
+    pub captcha: Option<String>,
 }
 
 /// Everything the form sent, checked and normalised.
@@ -193,7 +177,7 @@ pub async fn check_company(
     // Decoding is the costly part: only for a form that is otherwise fine and human.
     let logo = match form.main_brand_image.take() {
         Some(image) => Some(
-            images::process(image.base64, LOGO_MAX_SIDE)
+            images::process(image, LOGO_MAX_SIDE)
                 .await?
                 .map_err(|err| AccountError::invalid(err.to_string()))?,
         ),

@@ -11,9 +11,7 @@ pub mod simple;
 use std::net::IpAddr;
 
 use chrono::{NaiveDate, NaiveDateTime};
-use serde::Deserialize;
 use sqlx::{PgConnection, PgExecutor};
-use utoipa::ToSchema;
 
 use crate::accounts::change::AccountError;
 use crate::accounts::mgm::InviteCode;
@@ -382,22 +380,6 @@ fn taken_or_database(err: sqlx::Error) -> AccountError {
     }
 }
 
-/// The station a form names: by id, or an object carrying it (`{"id": 3}`).
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum StationField {
-    Id(i64),
-    Object { id: i64 },
-}
-
-impl StationField {
-    pub fn id(self) -> i64 {
-        match self {
-            Self::Id(id) | Self::Object { id } => id,
-        }
-    }
-}
-
 /// A form's one required e-mail, normalised, or the refusal that says what is wrong with it.
 pub fn required_email(value: Option<&str>) -> Result<String, AccountError> {
     let mut problems = Problems::default();
@@ -458,11 +440,11 @@ pub async fn refuse_taken(
 
 /// The invite a sign-up came with: the offer and inviter `validate-mgm-code` answered, and
 /// the full code `{code}-U{inviterId}-E{stationId}` that proves the inviter handed it out.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct MemberGetMember {
-    action_id: i64,
-    inviter_id: i64,
-    code: Option<String>,
+    pub action_id: i64,
+    pub inviter_id: i64,
+    pub code: Option<String>,
 }
 
 /// Records the invite a sign-up came with; one that does not qualify (no code, a code of

@@ -4,9 +4,7 @@
 
 use std::net::IpAddr;
 
-use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::{
     MemberGetMember, NewAccount, Problems, create_account, pass_captcha, record_invitation,
@@ -16,26 +14,29 @@ use crate::accounts::change::{AccountError, FollowUp, named_station};
 use crate::accounts::user::{self, User};
 use crate::accounts::{activation, affiliate, confirmation, password, signup};
 use crate::infra::captcha::CaptchaVerifier;
+use crate::shared::ids::UserId;
 use crate::stations::station::Station;
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// The multi-step form's first step, as sent.
+#[derive(Debug)]
 pub struct CredentialsCheck {
-    station_id: i64,
-    email: Option<String>,
-    cpf: Option<String>,
-    name: Option<String>,
-    tel: Option<String>,
+    pub station_id: i64,
+    pub email: Option<String>,
+    pub cpf: Option<String>,
+    pub name: Option<String>,
+    pub tel: Option<String>,
 }
 
-/// The spec's credentials response.
-#[derive(Debug, Serialize, ToSchema)]
+/// The first step's data as the next steps show it: on an affiliated station, the
+/// roster's contacts masked and its entry's id.
+#[derive(Debug)]
 pub struct Credentials {
-    email: Option<String>,
-    celular: Option<String>,
-    #[serde(rename = "isFiliado")]
-    is_filiado: bool,
-    id: Option<i64>,
-    tel: Option<String>,
+    pub email: Option<String>,
+    /// The same phone as `tel`, under the spec's other name.
+    pub celular: Option<String>,
+    pub is_filiado: bool,
+    pub id: Option<i64>,
+    pub tel: Option<String>,
 }
 
 /// Whether the form's first step may go on: the data is well formed, no account has it,
@@ -86,21 +87,22 @@ pub async fn check_credentials(
     })
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// The multi-step form, as sent.
+#[derive(Debug)]
 pub struct ParticipantSignup {
-    station_id: i64,
-    email: Option<String>,
-    cpf: Option<String>,
-    name: Option<String>,
-    tel: Option<String>,
-    birthday: Option<String>,
-    state: Option<String>,
-    city: Option<String>,
-    password: Option<String>,
-    password_confirmation: Option<String>,
-    establishment_id: Option<i64>,
-    member_get_member: Option<MemberGetMember>,
-    captcha: Option<String>,
+    pub station_id: i64,
+    pub email: Option<String>,
+    pub cpf: Option<String>,
+    pub name: Option<String>,
+    pub tel: Option<String>,
+    pub birthday: Option<String>,
+    pub state: Option<String>,
+    pub city: Option<String>,
+    pub password: Option<String>,
+    pub password_confirmation: Option<String>,
+    pub establishment_id: Option<i64>,
+    pub member_get_member: Option<MemberGetMember>,
+    pub captcha: Option<String>,
 }
 
 /// A multi-step sign-up that passed every check, its password hashed: what
@@ -231,7 +233,7 @@ pub async fn create_participant(
         }
         _ => FollowUp::default(),
     };
-    let user = user::find(&mut *tx, user_id)
+    let user = user::find(&mut *tx, UserId(user_id))
         .await?
         .ok_or_else(|| anyhow::anyhow!("user {user_id} vanished"))?;
     tracing::info!(station_id = station.id, user_id, "participant signed up");

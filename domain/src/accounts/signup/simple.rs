@@ -4,14 +4,11 @@
 
 use std::net::IpAddr;
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::{
-    MemberGetMember, NewAccount, Problems, StationField, create_account, pass_captcha,
-    record_invitation, refuse_taken, reject,
+    MemberGetMember, NewAccount, Problems, create_account, pass_captcha, record_invitation,
+    refuse_taken, reject,
 };
 use crate::accounts::change::{AccountError, FollowUp, named_station};
 use crate::accounts::session::{self, NewSession};
@@ -21,30 +18,20 @@ use crate::wallet::rewards;
 
 pub const WRONG_SIGNUP_FLOW: &str = "Esta estação não aceita este tipo de cadastro.";
 
-#[derive(Debug, Deserialize, ToSchema)]
+/// The simple form, as sent.
+#[derive(Debug)]
 pub struct SimpleSignup {
-    station: StationField,
-    cpf: Option<String>,
+    pub station_id: i64,
+    pub cpf: Option<String>,
     /// Only on no-CPF stations, where the account needs another identifier.
-    email: Option<String>,
-    birthday: Option<String>,
-    state: Option<String>,
-    #[serde(rename = "firstName")]
-    first_name: Option<String>,
-    #[serde(rename = "lastName")]
-    last_name: Option<String>,
-    #[serde(rename = "phoneNumber")]
-    phone_number: Option<String>,
-    captcha: Option<String>,
-    member_get_member: Option<MemberGetMember>,
-    /// The account type and the station's subdomain, sent as the spec's generic sign-up
-    /// sends them and never read: this form makes participants (2) of `station`.
-    #[serde(rename = "type")]
-    #[schema(value_type = Option<i64>)]
-    _type: Option<IgnoredAny>,
-    #[serde(rename = "subdomain")]
-    #[schema(value_type = Option<String>)]
-    _subdomain: Option<IgnoredAny>,
+    pub email: Option<String>,
+    pub birthday: Option<String>,
+    pub state: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone_number: Option<String>,
+    pub captcha: Option<String>,
+    pub member_get_member: Option<MemberGetMember>,
 }
 
 /// A simple sign-up that passed every check: what [`create_simple`] writes.
@@ -62,7 +49,7 @@ pub async fn check_simple(
     ip: Option<IpAddr>,
     form: SimpleSignup,
 ) -> Result<CheckedSimple, AccountError> {
-    let station = named_station(db, form.station.id()).await?;
+    let station = named_station(db, form.station_id).await?;
     // Without this, anyone could open an active, password-less account on a station that
     // asks for confirmation (multi-step) or only admits its roster (affiliated).
     if station.signup_flow != "simple" || station.affiliated {

@@ -11,25 +11,11 @@ use crate::wallet::release::release_batch;
 use crate::wallet::rules;
 
 async fn station(db: &PgPool, subdomain: &str) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO stations (name, subdomain, url) VALUES ('Clube', $1, 'https://c.example.com')
-         RETURNING id",
-    )
-    .bind(subdomain)
-    .fetch_one(db)
-    .await
-    .expect("station")
+    testkit::build::station(subdomain).insert(db).await
 }
 
 async fn member(db: &PgPool, station_id: i64) -> i64 {
-    sqlx::query_scalar(
-        "INSERT INTO users (station_id, name, email, active)
-         VALUES ($1, 'Membro', md5(random()::text) || '@example.com', true) RETURNING id",
-    )
-    .bind(station_id)
-    .fetch_one(db)
-    .await
-    .expect("member")
+    testkit::build::member(station_id).insert(db).await
 }
 
 async fn set_rule(

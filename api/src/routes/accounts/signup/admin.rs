@@ -1,19 +1,78 @@
 //! `POST /auth/signup-admin`: a company creates its own station, its main establishment
 //! and its admin account (type 1) in one go, and is signed in.
 
+use app::accounts::signup;
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::accounts::session::NewSession;
-use domain::accounts::signup::company::{self, AdminSignup};
-use domain::stations::station::Station;
+use domain::accounts::signup::company;
+use serde::Deserialize;
 use serde::Serialize;
+use serde::de::IgnoredAny;
 use utoipa::ToSchema;
 
 use crate::client_ip::ClientIp;
 use crate::error::{ApiResult, Messages};
 use crate::extract::Json;
 use crate::ip_throttle::SignupThrottle;
+use crate::routes::accounts::auth::NewSession;
+use crate::routes::stations::branding::Station;
 use crate::state::AppState;
+
+/// A logo as the form sends it: base64 of a JPEG, PNG, WebP or GIF.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = BrandImage)]
+struct Image {
+    #[serde(rename = "imageType")]
+    _image_type: Option<String>,
+    base64: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub(super) struct AdminSignup {
+    name: Option<String>,
+    email: Option<String>,
+    password: Option<String>,
+    password_confirmation: Option<String>,
+    cpf: Option<String>,
+    tel: Option<String>,
+    birthday: Option<String>,
+    cnpj: Option<String>,
+    full_social_name: Option<String>,
+    #[serde(rename = "prettyName")]
+    pretty_name: Option<String>,
+    subdomain: Option<String>,
+    country: Option<String>,
+    main_brand_image: Option<Image>,
+    main_brand_color: Option<String>,
+    captcha: Option<String>,
+    /// The account type, sent as the spec's sign-up sends it and never read: this form
+    /// makes company admins (1).
+    #[serde(rename = "type")]
+    #[schema(value_type = Option<i64>)]
+    _type: Option<IgnoredAny>,
+}
+
+impl From<AdminSignup> for company::AdminSignup {
+    fn from(form: AdminSignup) -> Self {
+        Self {
+            name: form.name,
+            email: form.email,
+            password: form.password,
+            password_confirmation: form.password_confirmation,
+            cpf: form.cpf,
+            tel: form.tel,
+            birthday: form.birthday,
+            cnpj: form.cnpj,
+            full_social_name: form.full_social_name,
+            pretty_name: form.pretty_name,
+            subdomain: form.subdomain,
+            country: form.country,
+            main_brand_image: form.main_brand_image.map(|image| image.base64),
+            main_brand_color: form.main_brand_color,
+            captcha: form.captcha,
+        }
+    }
+}
 
 /// The admin's new session plus the station created.
 #[derive(Debug, Serialize, ToSchema)]
@@ -42,21 +101,20 @@ pub(super) async fn signup_admin(
     ClientIp(ip): ClientIp,
     Json(form): Json<AdminSignup>,
 ) -> ApiResult<(StatusCode, Json<AdminCreated>)> {
-    let public_url = &state.config.public_url;
-    let checked = company::check_company(&*state.captcha, ip, public_url, form).await?;
-    let mut tx = state.db.begin().await?;
-    let created = company::create_company(&mut tx, &state.objects, public_url, checked).await?;
-    tx.commit().await?;
-    tracing::info!(
-        station_id = created.station.id,
-        user_id = created.session.user.id,
-        "company signed up"
-    );
+    let created = signup::company(
+        &state.db,
+        &state.objects,
+        &*state.captcha,
+        ip,
+        &state.config.public_url,
+        form.into(),
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(AdminCreated {
-            session: created.session,
-            station: created.station,
+            session: created.session.into(),
+            station: created.station.into(),
         }),
     ))
 }
