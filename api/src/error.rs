@@ -4,11 +4,11 @@
 //! the request's span, so the line carries the request id.
 
 use axum::Json;
-use domain::shared::failure::{Failure, IntoFailure};
 use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::http::header::RETRY_AFTER;
 use axum::response::{IntoResponse, Response};
+use domain::shared::failure::{Failure, IntoFailure};
 use serde::Serialize;
 use utoipa::ToSchema;
 

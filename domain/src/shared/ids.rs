@@ -80,7 +80,10 @@ impl Cents {
 
     /// The difference, or `None` below zero: money that cannot go negative.
     pub fn checked_sub(self, other: Cents) -> Option<Cents> {
-        self.0.checked_sub(other.0).filter(|left| *left >= 0).map(Cents)
+        self.0
+            .checked_sub(other.0)
+            .filter(|left| *left >= 0)
+            .map(Cents)
     }
 }
 

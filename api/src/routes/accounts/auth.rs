@@ -20,8 +20,8 @@ use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::login_throttle::{LoginThrottle, TOO_MANY_ATTEMPTS};
 use crate::member::{Member, SignedIn, bearer_token};
-use domain::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
+use domain::stations::STATION_NOT_FOUND;
 
 /// One message for an unknown account and a wrong password, so it cannot be used to find
 /// out who is a member.

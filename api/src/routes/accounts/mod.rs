@@ -10,8 +10,8 @@ use sqlx::PgConnection;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::{ApiError, ApiResult};
-use domain::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
+use domain::stations::STATION_NOT_FOUND;
 
 pub mod auth;
 pub mod mailing;

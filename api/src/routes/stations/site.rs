@@ -12,8 +12,8 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::extract::Json;
-use domain::stations::STATION_NOT_FOUND;
 use crate::state::AppState;
+use domain::stations::STATION_NOT_FOUND;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(site_config))
