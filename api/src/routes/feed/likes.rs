@@ -3,16 +3,14 @@
 //! Liking twice or unliking what is not liked changes nothing and answers the state.
 
 use axum::extract::State;
-use domain::activities::participation::UNAVAILABLE;
 use domain::feed::likes::{self, Likes};
-use domain::feed::posts;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::posts::open_feed;
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
@@ -50,14 +48,6 @@ struct ActionLike {
     action: i64,
 }
 
-fn post_not_found() -> ApiError {
-    ApiError::not_found(posts::NOT_FOUND)
-}
-
-fn unavailable() -> ApiError {
-    ApiError::not_found(UNAVAILABLE)
-}
-
 /// Likes a post
 #[utoipa::path(
     post,
@@ -80,9 +70,7 @@ async fn like_post(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     open_feed(&state, &member, member.station_id).await?;
-    let likes = likes::like_post(&state.db, member.station_id, member.user_id, like.post)
-        .await?
-        .ok_or_else(post_not_found)?;
+    let likes = likes::like_post(&state.db, member.station_id, member.user_id, like.post).await?;
     Ok(Json(likes))
 }
 
@@ -108,9 +96,7 @@ async fn unlike_post(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     open_feed(&state, &member, member.station_id).await?;
-    let likes = likes::unlike_post(&state.db, member.station_id, member.user_id, like.post)
-        .await?
-        .ok_or_else(post_not_found)?;
+    let likes = likes::unlike_post(&state.db, member.station_id, member.user_id, like.post).await?;
     Ok(Json(likes))
 }
 
@@ -131,9 +117,7 @@ async fn action_likes(
     member: Member,
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Likes>> {
-    let likes = likes::of_action(&state.db, member.station_id, member.user_id, action_id)
-        .await?
-        .ok_or_else(unavailable)?;
+    let likes = likes::of_action(&state.db, member.station_id, member.user_id, action_id).await?;
     Ok(Json(likes))
 }
 
@@ -157,9 +141,8 @@ async fn like_action(
     Json(like): Json<ActionLike>,
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
-    let likes = likes::like_action(&state.db, member.station_id, member.user_id, like.action)
-        .await?
-        .ok_or_else(unavailable)?;
+    let likes =
+        likes::like_action(&state.db, member.station_id, member.user_id, like.action).await?;
     Ok(Json(likes))
 }
 
@@ -183,8 +166,7 @@ async fn unlike_action(
     Json(like): Json<ActionLike>,
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
-    let likes = likes::unlike_action(&state.db, member.station_id, member.user_id, like.action)
-        .await?
-        .ok_or_else(unavailable)?;
+    let likes =
+        likes::unlike_action(&state.db, member.station_id, member.user_id, like.action).await?;
     Ok(Json(likes))
 }

@@ -8,20 +8,49 @@ use bytes::Bytes;
 use sqlx::{PgConnection, PgPool};
 
 use super::{
-    MAX_VIDEO_BYTES, STARTS_PER_DAY, UNFINISHED_AT_ONCE, UNFINISHED_IDLE_MINUTES, VIDEO_COLUMNS,
-    Video, VideoStatus, kind_of_part, part_path, remove_part,
+    MAX_VIDEO_BYTES, NOT_FOUND, STARTS_PER_DAY, UNFINISHED_AT_ONCE, UNFINISHED_IDLE_MINUTES,
+    VIDEO_COLUMNS, Video, VideoStatus, kind_of_part, part_path, remove_part,
 };
 use crate::infra::uploads::{FILE_INVALID, FileKind, UPLOAD_FAILED};
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::{NOT_AUTHORIZED, TOO_MANY_ACTIONS};
 
-/// Why an upload was not started.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why an upload was not started, as the member reads it.
+#[derive(Debug, thiserror::Error)]
 pub enum NotStarted {
     /// No size, or over [`MAX_VIDEO_BYTES`].
+    #[error("{FILE_INVALID}")]
     Invalid,
     /// The station's feed is closed.
+    #[error("{NOT_AUTHORIZED}")]
     FeedClosed,
     /// Past [`STARTS_PER_DAY`] or [`UNFINISHED_AT_ONCE`]; try again after this long.
+    #[error("{TOO_MANY_ACTIONS}")]
     TooMany { retry_after_seconds: u64 },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for NotStarted {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for NotStarted {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Invalid => Failure::invalid(self.to_string()),
+            Self::FeedClosed => Failure::Forbidden(self.to_string()),
+            Self::TooMany {
+                retry_after_seconds,
+            } => Failure::TooMany {
+                message: self.to_string(),
+                retry_after: retry_after_seconds,
+            },
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
 }
 
 /// Starts an upload of `size` bytes for the member, on the caller's transaction. The
@@ -33,12 +62,12 @@ pub async fn start(
     user_id: i64,
     name: &str,
     size: i64,
-) -> sqlx::Result<Result<Video, NotStarted>> {
+) -> Result<Video, NotStarted> {
     if size <= 0 || size > MAX_VIDEO_BYTES {
-        return Ok(Err(NotStarted::Invalid));
+        return Err(NotStarted::Invalid);
     }
     if !crate::feed::posts::feed_open(&mut *tx, station_id).await? {
-        return Ok(Err(NotStarted::FeedClosed));
+        return Err(NotStarted::FeedClosed);
     }
     sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('feed.videos:' || $1, 0))")
         .bind(user_id)
@@ -58,16 +87,16 @@ pub async fn start(
     .await?;
     if today >= STARTS_PER_DAY {
         let seconds = retry_after.unwrap_or(60.0).ceil().max(1.0) as u64;
-        return Ok(Err(NotStarted::TooMany {
+        return Err(NotStarted::TooMany {
             retry_after_seconds: seconds,
-        }));
+        });
     }
     if unfinished >= UNFINISHED_AT_ONCE {
         // A place frees up when one of them is finished or cancelled, which the member
         // controls, or left alone for an hour.
-        return Ok(Err(NotStarted::TooMany {
+        return Err(NotStarted::TooMany {
             retry_after_seconds: 60,
-        }));
+        });
     }
     let name: String = name.trim().chars().take(255).collect();
     let video = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -80,7 +109,7 @@ pub async fn start(
     .bind(size)
     .fetch_one(&mut *tx)
     .await?;
-    Ok(Ok(video))
+    Ok(video)
 }
 
 async fn lock_own(
@@ -112,16 +141,65 @@ pub enum Appended {
     Failed(Video),
 }
 
-/// Why bytes were not appended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why bytes were not appended, as the member reads it.
+#[derive(Debug, thiserror::Error)]
 pub enum NotAppended {
+    #[error("{NOT_FOUND}")]
     NotFound,
-    /// The offset is not where the upload is (or the upload is not taking bytes).
-    Offset {
-        received: i64,
-    },
+    /// The offset is not where the upload is (or the upload is not taking bytes). The API
+    /// answers it with `received` beside the text, so the client goes on from there.
+    #[error("{UPLOAD_FAILED}")]
+    Offset { received: i64 },
     /// The bytes go past the declared size.
+    #[error("{FILE_INVALID}")]
     PastSize,
+    /// Whole (or cut short), but failed for good: not a video by content, too large, its
+    /// bytes lost or its transfer broken. The text is the upload's `failure`.
+    #[error("{0}")]
+    Failed(String),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for NotAppended {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for NotAppended {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::Offset { .. } => Failure::Conflict(self.to_string()),
+            Self::PastSize | Self::Failed(_) => Failure::invalid(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
+}
+
+/// Why an upload in one request did not go through: not started, or its bytes refused.
+#[derive(Debug, thiserror::Error)]
+pub enum NotUploaded {
+    #[error(transparent)]
+    NotStarted(#[from] NotStarted),
+    #[error(transparent)]
+    NotAppended(#[from] NotAppended),
+}
+
+impl From<sqlx::Error> for NotUploaded {
+    fn from(err: sqlx::Error) -> Self {
+        Self::NotAppended(err.into())
+    }
+}
+
+impl IntoFailure for NotUploaded {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::NotStarted(not) => not.into_failure(),
+            Self::NotAppended(not) => not.into_failure(),
+        }
+    }
 }
 
 /// Appends `bytes` at `offset` to the member's upload `id`, on the caller's transaction,
@@ -136,35 +214,37 @@ pub async fn append(
     id: i64,
     offset: i64,
     bytes: Bytes,
-) -> anyhow::Result<Result<Appended, NotAppended>> {
+) -> Result<Appended, NotAppended> {
     let Some(video) = lock_own(&mut *tx, station_id, user_id, id).await? else {
-        return Ok(Err(NotAppended::NotFound));
+        return Err(NotAppended::NotFound);
     };
     if video.status != VideoStatus::Uploading || offset != video.received {
-        return Ok(Err(NotAppended::Offset {
+        return Err(NotAppended::Offset {
             received: video.received,
-        }));
+        });
     }
-    let length = i64::try_from(bytes.len())?;
+    let length = i64::try_from(bytes.len()).map_err(anyhow::Error::from)?;
     if video.received + length > video.size {
-        return Ok(Err(NotAppended::PastSize));
+        return Err(NotAppended::PastSize);
     }
     if length == 0 {
-        return Ok(Ok(Appended::Partial(video)));
+        return Ok(Appended::Partial(video));
     }
     let path = part_path(area, id);
-    let from = u64::try_from(video.received)?;
-    let written = tokio::task::spawn_blocking(move || write_at(&path, from, &bytes)).await?;
+    let from = u64::try_from(video.received).map_err(anyhow::Error::from)?;
+    let written = tokio::task::spawn_blocking(move || write_at(&path, from, &bytes))
+        .await
+        .map_err(anyhow::Error::from)?;
     match written {
         Ok(()) => {}
         Err(err) if err.kind() == std::io::ErrorKind::UnexpectedEof => {
             // The part file lost bytes already counted: the upload cannot be resumed.
             tracing::warn!(video_id = id, error = %err, "upload lost its received bytes");
-            return Ok(Ok(Appended::Failed(
+            return Ok(Appended::Failed(
                 fail_in(&mut *tx, area, id, UPLOAD_FAILED).await?,
-            )));
+            ));
         }
-        Err(err) => return Err(err.into()),
+        Err(err) => return Err(anyhow::Error::from(err).into()),
     }
     let video: Video = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE feed_videos v SET received = received + $2, updated_at = now()
@@ -175,9 +255,9 @@ pub async fn append(
     .fetch_one(&mut *tx)
     .await?;
     if video.received < video.size {
-        return Ok(Ok(Appended::Partial(video)));
+        return Ok(Appended::Partial(video));
     }
-    Ok(Ok(whole(&mut *tx, area, video).await?))
+    Ok(whole(&mut *tx, area, video).await?)
 }
 
 /// Writes `bytes` at `offset` of the part file and syncs them; whatever lies past `offset`
@@ -291,20 +371,20 @@ pub async fn finish_plain(
     user_id: i64,
     id: i64,
     size: u64,
-) -> anyhow::Result<Result<Appended, NotAppended>> {
+) -> Result<Appended, NotAppended> {
     let Some(video) = lock_own(&mut *tx, station_id, user_id, id).await? else {
-        return Ok(Err(NotAppended::NotFound));
+        return Err(NotAppended::NotFound);
     };
     if video.status != VideoStatus::Uploading || video.received != 0 {
-        return Ok(Err(NotAppended::Offset {
+        return Err(NotAppended::Offset {
             received: video.received,
-        }));
+        });
     }
-    let size = i64::try_from(size)?;
+    let size = i64::try_from(size).map_err(anyhow::Error::from)?;
     if size == 0 || size > MAX_VIDEO_BYTES {
-        return Ok(Ok(Appended::Failed(
+        return Ok(Appended::Failed(
             fail_in(&mut *tx, area, id, FILE_INVALID).await?,
-        )));
+        ));
     }
     let video = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE feed_videos v SET size = $2, received = $2, updated_at = now()
@@ -314,7 +394,7 @@ pub async fn finish_plain(
     .bind(size)
     .fetch_one(&mut *tx)
     .await?;
-    Ok(Ok(whole(&mut *tx, area, video).await?))
+    Ok(whole(&mut *tx, area, video).await?)
 }
 
 /// What a member's cancel found.
@@ -328,21 +408,21 @@ pub enum Cancel {
 
 /// Cancels the member's upload `id` while it still receives bytes (the member left the
 /// page, or the web app gave up on it): failed as a broken transfer, so it no longer holds one of
-/// the member's unfinished places, and its bytes removed once that is committed. `None`:
-/// not the member's.
+/// the member's unfinished places, and its bytes removed once that is committed. Not the
+/// member's: [`NotAppended::NotFound`].
 pub async fn cancel(
     db: &PgPool,
     area: &Path,
     station_id: i64,
     user_id: i64,
     id: i64,
-) -> anyhow::Result<Option<Cancel>> {
+) -> Result<Cancel, NotAppended> {
     let mut tx = db.begin().await?;
     let Some(video) = lock_own(&mut tx, station_id, user_id, id).await? else {
-        return Ok(None);
+        return Err(NotAppended::NotFound);
     };
     if video.status != VideoStatus::Uploading {
-        return Ok(Some(Cancel::AlreadyWhole));
+        return Ok(Cancel::AlreadyWhole);
     }
     sqlx::query(
         "UPDATE feed_videos SET status = 'failed', failure = $2, updated_at = now()
@@ -354,7 +434,7 @@ pub async fn cancel(
     .await?;
     tx.commit().await?;
     remove_part(area, id).await;
-    Ok(Some(Cancel::Cancelled))
+    Ok(Cancel::Cancelled)
 }
 
 #[cfg(test)]
