@@ -9,14 +9,15 @@ use sqlx::PgPool;
 use domain::feed::posts::{self, NotDeleted, NotPosted, Post};
 use domain::feed::videos;
 use domain::infra::objects::Objects;
+use domain::shared::ids::{PostId, StationId, UserId};
 
 /// Publishes an image post (`POST /posts-image`): the text is checked first, so a refused
 /// post stores no image; the image is stored re-encoded, then the post made with it.
 pub async fn publish_image(
     db: &PgPool,
     objects: &Objects,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     description: &str,
     base64: &str,
 ) -> Result<Post, NotPosted> {
@@ -29,7 +30,7 @@ pub async fn publish_image(
         delete_image(objects, &key).await;
     }
     let post = created?;
-    tracing::info!(user_id, post_id = post.id, "feed image post");
+    tracing::info!(user_id = %user_id, post_id = post.id, "feed image post");
     Ok(post)
 }
 
@@ -39,12 +40,12 @@ pub async fn delete(
     db: &PgPool,
     objects: &Objects,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
 ) -> Result<(), NotDeleted> {
     let deleted = posts::delete(db, station_id, user_id, post_id).await?;
-    tracing::info!(user_id, post_id, "feed post deleted");
+    tracing::info!(user_id = %user_id, post_id = %post_id, "feed post deleted");
     if let Some(key) = deleted.image_key {
         delete_image(objects, &key).await;
     }

@@ -12,14 +12,15 @@ use domain::feed::videos::{
     self, Appended, Cancel, NotAppended, NotStarted, NotUploaded, PartWriter, Video, VideoStatus,
 };
 use domain::infra::uploads::{FILE_INVALID, UPLOAD_FAILED};
+use domain::shared::ids::{StationId, UserId};
 
 use crate::outbox::Outbox;
 
 /// Starts a resumable upload of `size` bytes (`POST /uploads/videos`).
 pub async fn start(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     name: &str,
     size: i64,
 ) -> Result<Video, NotStarted> {
@@ -27,7 +28,7 @@ pub async fn start(
     let video = videos::start(&mut tx, station_id, user_id, name, size).await?;
     tx.commit().await?;
     tracing::info!(
-        user_id,
+        user_id = %user_id,
         video_id = video.id,
         size = video.size,
         "video upload started"
@@ -42,8 +43,8 @@ pub async fn append(
     db: &PgPool,
     outbox: &impl Outbox,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
     offset: i64,
     bytes: Bytes,
@@ -62,8 +63,8 @@ pub async fn upload<S>(
     db: &PgPool,
     outbox: &impl Outbox,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     name: &str,
     mut chunks: S,
 ) -> Result<Video, NotUploaded>
@@ -115,13 +116,13 @@ where
 pub async fn cancel(
     db: &PgPool,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
 ) -> Result<Cancel, NotAppended> {
     let cancelled = videos::cancel(db, area, station_id, user_id, id).await?;
     if cancelled == Cancel::Cancelled {
-        tracing::info!(user_id, video_id = id, "video upload cancelled");
+        tracing::info!(user_id = %user_id, video_id = id, "video upload cancelled");
     }
     Ok(cancelled)
 }

@@ -17,6 +17,7 @@ use super::posts::{self, Author, VISIBLE};
 use crate::activities::participation::UNAVAILABLE;
 use crate::shared::NOT_AUTHORIZED;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{PostId, StationId, UserId};
 
 pub const TEXT_MAX_CHARS: usize = 200;
 pub const TEXT_REQUIRED: &str = "O comentário não pode ficar vazio.";
@@ -111,9 +112,9 @@ pub fn text(description: &str) -> Result<&str, Refused> {
 /// `station_id` does not see the post.
 pub async fn of_post(
     db: &PgPool,
-    station_id: i64,
-    viewer: i64,
-    post_id: i64,
+    station_id: StationId,
+    viewer: UserId,
+    post_id: PostId,
 ) -> Result<Vec<Comment>, Refused> {
     let mut conn = db.acquire().await?;
     let seen: bool = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
@@ -127,7 +128,7 @@ pub async fn of_post(
     if !seen {
         return Err(Refused::PostNotFound);
     }
-    let rows = select(&mut conn, viewer, "c.post_id = $2", post_id).await?;
+    let rows = select(&mut conn, viewer, "c.post_id = $2", post_id.into()).await?;
     Ok(rows.into_iter().map(CommentRow::into_comment).collect())
 }
 
@@ -135,8 +136,8 @@ pub async fn of_post(
 /// replies; refused when it is not an activity of `station_id` open to comments.
 pub async fn of_action(
     db: &PgPool,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     action_id: i64,
 ) -> Result<Vec<Comment>, Refused> {
     let mut conn = db.acquire().await?;
@@ -163,9 +164,9 @@ pub async fn of_action(
 /// Comments on post `post_id` (one member `user_id` sees) and counts it into the post.
 pub async fn on_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
     description: &str,
 ) -> Result<Comment, Refused> {
     let description = text(description)?;
@@ -197,8 +198,8 @@ pub async fn on_post(
 /// Comments on activity `action_id`, or answers its root comment `parent_id`.
 pub async fn on_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
     parent_id: Option<i64>,
     description: &str,
@@ -243,13 +244,13 @@ pub async fn on_action(
 /// counts it out of its post.
 pub async fn delete(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     comment_id: i64,
 ) -> Result<(), Refused> {
     let mut tx = db.begin().await?;
     let comment = lock(&mut tx, station_id, user_id, comment_id).await?;
-    if comment.user_id != user_id {
+    if UserId(comment.user_id) != user_id {
         return Err(Refused::NotAuthor);
     }
     // Only a visible comment is locked, so it leaves the count.
@@ -278,8 +279,8 @@ pub(super) struct Locked {
 /// activity open to comments.
 pub(super) async fn lock(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     comment_id: i64,
 ) -> Result<Locked, Refused> {
     let on: Option<(Option<i64>, Option<i64>)> =
@@ -294,7 +295,7 @@ pub(super) async fn lock(
             if !posts::feed_open(&mut *conn, station_id).await? {
                 return Err(Refused::FeedClosed);
             }
-            if !lock_post(&mut *conn, station_id, viewer, post_id).await? {
+            if !lock_post(&mut *conn, station_id, viewer, PostId(post_id)).await? {
                 return Err(Refused::CommentNotFound);
             }
         }
@@ -334,9 +335,9 @@ pub(super) async fn lock(
 /// next); false when they do not.
 pub(super) async fn lock_post(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer: i64,
-    post_id: i64,
+    station_id: StationId,
+    viewer: UserId,
+    post_id: PostId,
 ) -> sqlx::Result<bool> {
     let locked: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT p.id FROM feed_posts p WHERE p.id = $3 AND {VISIBLE} FOR NO KEY UPDATE"
@@ -352,7 +353,7 @@ pub(super) async fn lock_post(
 /// Whether `action_id` is an activity of `station_id` open to comments and likes.
 async fn activity_open(
     conn: &mut PgConnection,
-    station_id: i64,
+    station_id: StationId,
     action_id: i64,
 ) -> sqlx::Result<bool> {
     sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
@@ -397,7 +398,7 @@ impl CommentRow {
 /// The shown comments `filter` (on `$2`) keeps, as member `$1` sees them, oldest first.
 async fn select(
     conn: &mut PgConnection,
-    viewer: i64,
+    viewer: UserId,
     filter: &str,
     id: i64,
 ) -> sqlx::Result<Vec<CommentRow>> {
@@ -415,7 +416,7 @@ async fn select(
 }
 
 /// Comment `id` just written, as its author sees it.
-async fn load(conn: &mut PgConnection, viewer: i64, id: i64) -> sqlx::Result<Comment> {
+async fn load(conn: &mut PgConnection, viewer: UserId, id: i64) -> sqlx::Result<Comment> {
     select(conn, viewer, "c.id = $2", id)
         .await?
         .pop()

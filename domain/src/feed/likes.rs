@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use super::comments::{OPEN_ACTIVITY, Refused};
 use super::posts::VISIBLE;
+use crate::shared::ids::{PostId, StationId, UserId};
 
 /// An item's likes and whether the caller is among them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -77,29 +78,29 @@ fn toggle_sql(item: Item, like: bool) -> String {
 /// Likes post `post_id` (one the member sees) as `user_id`; refused when they do not see it.
 pub async fn like_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
 ) -> Result<Likes, Refused> {
-    toggle(db, station_id, user_id, post_id, Item::Post, true).await
+    toggle(db, station_id, user_id, post_id.into(), Item::Post, true).await
 }
 
 /// Takes back `user_id`'s like of post `post_id`; refused when they do not see the post.
 pub async fn unlike_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
 ) -> Result<Likes, Refused> {
-    toggle(db, station_id, user_id, post_id, Item::Post, false).await
+    toggle(db, station_id, user_id, post_id.into(), Item::Post, false).await
 }
 
 /// Likes activity `action_id` (of the station, published, with comments and likes on);
 /// refused when it is not such an activity.
 pub async fn like_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
 ) -> Result<Likes, Refused> {
     toggle(db, station_id, user_id, action_id, Item::Action, true).await
@@ -108,8 +109,8 @@ pub async fn like_action(
 /// Takes back `user_id`'s like of activity `action_id`; refused as [`like_action`].
 pub async fn unlike_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
 ) -> Result<Likes, Refused> {
     toggle(db, station_id, user_id, action_id, Item::Action, false).await
@@ -118,8 +119,8 @@ pub async fn unlike_action(
 /// Activity `action_id`'s likes as `user_id` sees them; refused as [`like_action`].
 pub async fn of_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
 ) -> Result<Likes, Refused> {
     let found: Option<(i32, bool)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -140,8 +141,8 @@ pub async fn of_action(
 
 async fn toggle(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
     item: Item,
     like: bool,

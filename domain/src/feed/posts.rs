@@ -20,6 +20,7 @@ use super::videos::{self, VIDEO_COLUMNS, Video, VideoStatus};
 use crate::infra::images::{self, Encoded};
 use crate::infra::uploads::{self, FileKind};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{PostId, StationId, UserId};
 
 pub const TEXT_MAX_CHARS: usize = 320;
 pub const TEXT_TOO_LONG: &str = "O texto deve ter no máximo 320 caracteres.";
@@ -184,7 +185,7 @@ impl IntoFailure for NotDeleted {
 }
 
 /// Whether the station's feed is open (`feed_access`); an unknown station's is not.
-pub async fn feed_open(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<bool> {
+pub async fn feed_open(db: impl PgExecutor<'_>, station_id: StationId) -> sqlx::Result<bool> {
     let open: Option<bool> = sqlx::query_scalar("SELECT feed_access FROM stations WHERE id = $1")
         .bind(station_id)
         .fetch_optional(db)
@@ -221,8 +222,8 @@ pub async fn image(base64: &str) -> Result<Encoded, NotPosted> {
 /// Publishes a text post, or an image post when `image_key` names its stored image.
 pub async fn create(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     description: &str,
     image_key: Option<&str>,
 ) -> Result<Post, NotPosted> {
@@ -249,8 +250,8 @@ pub async fn create(
 /// or the job's publishing runs after this post is committed and finds it.
 pub async fn create_with_video(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     description: &str,
     video_id: i64,
 ) -> Result<Post, NotPosted> {
@@ -298,11 +299,11 @@ pub async fn create_with_video(
 /// The post just inserted, as its author sees it.
 async fn created(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
 ) -> sqlx::Result<Post> {
-    find(conn, station_id, user_id, id)
+    find(conn, station_id, user_id, PostId(id))
         .await?
         .ok_or(sqlx::Error::RowNotFound)
 }
@@ -312,9 +313,9 @@ async fn created(
 /// video's row has to outlive the post's, which refers to it).
 pub async fn delete(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
 ) -> Result<Deleted, NotDeleted> {
     let mut tx = db.begin().await?;
     let found: Option<(i64, Option<String>, Option<i64>)> =
@@ -330,7 +331,7 @@ pub async fn delete(
     let Some((author, image_key, video_id)) = found else {
         return Err(NotDeleted::NotFound);
     };
-    if author != user_id {
+    if UserId(author) != user_id {
         return Err(NotDeleted::NotAuthor);
     }
     sqlx::query("DELETE FROM feed_posts WHERE id = $1")
@@ -348,8 +349,8 @@ pub async fn delete(
 /// older than `before` (the newest without it), newest first.
 pub async fn page(
     db: &PgPool,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     before: Option<Cursor>,
     limit: i64,
 ) -> sqlx::Result<FeedPage> {
@@ -378,9 +379,9 @@ pub async fn page(
 /// Post `post_id` as member `viewer` of `station_id` sees it, or `None` when they do not.
 pub async fn find(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer: i64,
-    post_id: i64,
+    station_id: StationId,
+    viewer: UserId,
+    post_id: PostId,
 ) -> sqlx::Result<Option<Post>> {
     let row: Option<PostRow> = sqlx::query_as(sqlx::AssertSqlSafe(select_posts("p.id = $3")))
         .bind(station_id)
@@ -426,7 +427,7 @@ struct PostRow {
 async fn with_videos(
     conn: &mut PgConnection,
     rows: Vec<PostRow>,
-    viewer: i64,
+    viewer: UserId,
 ) -> sqlx::Result<Vec<Post>> {
     let ids: Vec<i64> = rows.iter().filter_map(|row| row.video_id).collect();
     let mut videos = videos_by_id(conn, &ids).await?;
@@ -446,7 +447,7 @@ async fn with_videos(
             likes: row.like_count,
             comments: row.comment_count,
             user_liked: row.user_liked,
-            user_author: row.user_id == viewer,
+            user_author: UserId(row.user_id) == viewer,
             published: row.published,
             created_at: row.created_at,
         })

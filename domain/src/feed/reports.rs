@@ -14,6 +14,7 @@ use super::comments::{self, Refused};
 use super::posts::{self, Author};
 use super::videos::Video;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{PostId, StationId, UserId};
 use crate::staff::{self, Action, AuditRecord, Scope};
 
 pub const REASON_MAX_CHARS: usize = 500;
@@ -157,9 +158,9 @@ fn reason(reason: &str) -> Result<&str, NotReported> {
 /// to the station's threshold hides it.
 pub async fn report_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
     why: &str,
 ) -> Result<bool, NotReported> {
     let why = reason(why)?;
@@ -173,12 +174,12 @@ pub async fn report_post(
         station_id,
         user_id,
         ContentKind::Post,
-        post_id,
+        post_id.into(),
         why,
     )
     .await?;
     if first {
-        hide_at_threshold(&mut tx, ContentKind::Post, post_id).await?;
+        hide_at_threshold(&mut tx, ContentKind::Post, post_id.into()).await?;
     }
     tx.commit().await?;
     Ok(first)
@@ -188,8 +189,8 @@ pub async fn report_post(
 /// leaves its post's count of comments.
 pub async fn report_comment(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     comment_id: i64,
     why: &str,
 ) -> Result<bool, NotReported> {
@@ -218,8 +219,8 @@ pub async fn report_comment(
 
 async fn insert_report(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     kind: ContentKind,
     id: i64,
     why: &str,

@@ -17,6 +17,7 @@ use std::time::Duration;
 use domain::Config;
 use domain::feed::videos::{self, Video, VideoStatus};
 use domain::infra::objects::Objects;
+use domain::shared::ids::{StationId, UserId};
 use jobs::kinds::{UploadsCleanup, VideoTranscode};
 use jobs::{Job, JobContext, JobState, Services};
 use media::ffmpeg::{self, Container};
@@ -134,6 +135,7 @@ fn made_by_ffmpeg(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
 /// transcode job enqueued.
 async fn whole_upload(db: &PgPool, area: &Area, bytes: &[u8]) -> Video {
     let (station_id, user_id) = member(db).await;
+    let (station_id, user_id) = (StationId(station_id), UserId(user_id));
     let size = bytes.len() as i64;
     let video = app::feed::videos::start(db, station_id, user_id, "clip.mp4", size)
         .await

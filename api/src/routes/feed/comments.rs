@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use domain::feed::comments::{self, Comment};
 use domain::feed::reports;
+use domain::shared::ids::PostId;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -90,7 +91,8 @@ async fn post_comments(
     Path(post_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Comment>>> {
     open_feed(&state, &member, member.station_id).await?;
-    let comments = comments::of_post(&state.db, member.station_id, member.user_id, post_id).await?;
+    let comments =
+        comments::of_post(&state.db, member.station(), member.user(), PostId(post_id)).await?;
     Ok(Json(comments))
 }
 
@@ -119,9 +121,9 @@ async fn comment_on_post(
     open_feed(&state, &member, member.station_id).await?;
     let comment = comments::on_post(
         &state.db,
-        member.station_id,
-        member.user_id,
-        request.post,
+        member.station(),
+        member.user(),
+        PostId(request.post),
         &request.description,
     )
     .await?;
@@ -152,7 +154,7 @@ async fn action_comments(
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Comment>>> {
     let comments =
-        comments::of_action(&state.db, member.station_id, member.user_id, action_id).await?;
+        comments::of_action(&state.db, member.station(), member.user(), action_id).await?;
     Ok(Json(comments))
 }
 
@@ -179,8 +181,8 @@ async fn comment_on_action(
     throttle::<CommentLimit>(&state, &member).await?;
     let comment = comments::on_action(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         request.action,
         None,
         &request.description,
@@ -214,8 +216,8 @@ async fn reply_on_action(
     throttle::<CommentLimit>(&state, &member).await?;
     let comment = comments::on_action(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         request.action,
         Some(request.comment_id),
         &request.description,
@@ -244,7 +246,7 @@ async fn delete_comment(
     member: Member,
     Path(comment_id): Path<i64>,
 ) -> ApiResult<StatusCode> {
-    comments::delete(&state.db, member.station_id, member.user_id, comment_id).await?;
+    comments::delete(&state.db, member.station(), member.user(), comment_id).await?;
     tracing::info!(user_id = member.user_id, comment_id, "comment deleted");
     Ok(StatusCode::NO_CONTENT)
 }
@@ -279,8 +281,8 @@ async fn report_comment(
     throttle::<ReportLimit>(&state, &member).await?;
     let first = reports::report_comment(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         comment_id,
         request.reason.as_deref().unwrap_or_default(),
     )

@@ -4,6 +4,7 @@
 
 use axum::extract::State;
 use domain::feed::likes::{self, Likes};
+use domain::shared::ids::PostId;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -70,7 +71,13 @@ async fn like_post(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     open_feed(&state, &member, member.station_id).await?;
-    let likes = likes::like_post(&state.db, member.station_id, member.user_id, like.post).await?;
+    let likes = likes::like_post(
+        &state.db,
+        member.station(),
+        member.user(),
+        PostId(like.post),
+    )
+    .await?;
     Ok(Json(likes))
 }
 
@@ -96,7 +103,13 @@ async fn unlike_post(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     open_feed(&state, &member, member.station_id).await?;
-    let likes = likes::unlike_post(&state.db, member.station_id, member.user_id, like.post).await?;
+    let likes = likes::unlike_post(
+        &state.db,
+        member.station(),
+        member.user(),
+        PostId(like.post),
+    )
+    .await?;
     Ok(Json(likes))
 }
 
@@ -117,7 +130,7 @@ async fn action_likes(
     member: Member,
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Likes>> {
-    let likes = likes::of_action(&state.db, member.station_id, member.user_id, action_id).await?;
+    let likes = likes::of_action(&state.db, member.station(), member.user(), action_id).await?;
     Ok(Json(likes))
 }
 
@@ -141,8 +154,7 @@ async fn like_action(
     Json(like): Json<ActionLike>,
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
-    let likes =
-        likes::like_action(&state.db, member.station_id, member.user_id, like.action).await?;
+    let likes = likes::like_action(&state.db, member.station(), member.user(), like.action).await?;
     Ok(Json(likes))
 }
 
@@ -167,6 +179,6 @@ async fn unlike_action(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     let likes =
-        likes::unlike_action(&state.db, member.station_id, member.user_id, like.action).await?;
+        likes::unlike_action(&state.db, member.station(), member.user(), like.action).await?;
     Ok(Json(likes))
 }

@@ -9,6 +9,7 @@ use domain::feed::posts::{self, Author, Cursor, FeedPage, Post};
 use domain::feed::reports;
 use domain::feed::videos;
 use domain::infra::objects::Objects;
+use domain::shared::ids::{PostId, StationId};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -58,7 +59,9 @@ impl MemberLimit for ReportLimit {
 /// Refuses a station other than the caller's, and a station whose feed is closed, alike
 /// (403, the spec's text for a page the member may not see).
 pub(super) async fn open_feed(state: &AppState, member: &Member, station_id: i64) -> ApiResult<()> {
-    if station_id != member.station_id || !posts::feed_open(&state.db, station_id).await? {
+    if station_id != member.station_id
+        || !posts::feed_open(&state.db, StationId(station_id)).await?
+    {
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
     Ok(())
@@ -169,7 +172,7 @@ async fn feed_posts_page(
             .ok_or_else(bad_parameter)?,
     };
     open_feed(&state, &member, station_id).await?;
-    let page = posts::page(&state.db, station_id, member.user_id, before, limit).await?;
+    let page = posts::page(&state.db, member.station(), member.user(), before, limit).await?;
     Ok(Json(page.into()))
 }
 
@@ -201,7 +204,7 @@ async fn feed_posts_up_to(
         return Err(bad_parameter());
     }
     open_feed(&state, &member, station_id).await?;
-    let page = posts::page(&state.db, station_id, member.user_id, None, limit).await?;
+    let page = posts::page(&state.db, member.station(), member.user(), None, limit).await?;
     Ok(Json(page.into()))
 }
 
@@ -261,8 +264,8 @@ async fn create_text_post(
     open_feed(&state, &member, request.station_id).await?;
     let post = posts::create(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.description,
         None,
     )
@@ -299,8 +302,8 @@ async fn create_image_post(
     let post = app::feed::posts::publish_image(
         &state.db,
         &state.objects,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.description,
         &request.base64,
     )
@@ -337,8 +340,8 @@ async fn create_video_post(
     open_feed(&state, &member, request.station_id).await?;
     let post = posts::create_with_video(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.description,
         request.video_id,
     )
@@ -380,9 +383,9 @@ async fn delete_post(
         &state.db,
         &state.objects,
         &area,
-        member.station_id,
-        member.user_id,
-        post_id,
+        member.station(),
+        member.user(),
+        PostId(post_id),
     )
     .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -443,9 +446,9 @@ async fn report_post(
     open_feed(&state, &member, member.station_id).await?;
     let first = reports::report_post(
         &state.db,
-        member.station_id,
-        member.user_id,
-        post_id,
+        member.station(),
+        member.user(),
+        PostId(post_id),
         request.reason.as_deref().unwrap_or_default(),
     )
     .await?;

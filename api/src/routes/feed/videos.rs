@@ -128,8 +128,8 @@ async fn upload_video(
         &state.db,
         &JobOutbox,
         &area,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &name,
         chunks,
     )
@@ -179,8 +179,8 @@ async fn start_video_upload(
 ) -> ApiResult<(StatusCode, Json<VideoAnswer>)> {
     let video = app::feed::videos::start(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.name,
         request.size,
     )
@@ -238,8 +238,8 @@ async fn append_video_upload(
         &state.db,
         &JobOutbox,
         &area,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         id,
         offset,
         bytes,
@@ -275,7 +275,7 @@ async fn cancel_video_upload(
     Path(id): Path<i64>,
 ) -> ApiResult<StatusCode> {
     let area = videos::upload_area(&state.config);
-    app::feed::videos::cancel(&state.db, &area, member.station_id, member.user_id, id).await?;
+    app::feed::videos::cancel(&state.db, &area, member.station(), member.user(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -299,7 +299,7 @@ async fn get_video(
     member: Member,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<VideoAnswer>> {
-    videos::find_own(&state.db, member.station_id, member.user_id, id)
+    videos::find_own(&state.db, member.station(), member.user(), id)
         .await?
         .map(|video| Json(video.into()))
         .ok_or_else(|| ApiError::not_found(videos::NOT_FOUND))

@@ -25,6 +25,7 @@ use sqlx::{PgExecutor, PgPool};
 use crate::infra::config::Config;
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FileKind, kind_of};
+use crate::shared::ids::{StationId, UserId};
 
 mod processing;
 mod sweep;
@@ -125,8 +126,8 @@ pub fn part_path(area: &Path, id: i64) -> PathBuf {
 /// The member's own upload; another member's or station's is not found.
 pub async fn find_own(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
 ) -> sqlx::Result<Option<Video>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(

@@ -13,6 +13,7 @@ use super::{
 };
 use crate::infra::uploads::{FILE_INVALID, FileKind, UPLOAD_FAILED};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{StationId, UserId};
 use crate::shared::{NOT_AUTHORIZED, TOO_MANY_ACTIONS};
 
 /// Why an upload was not started, as the member reads it.
@@ -58,8 +59,8 @@ impl IntoFailure for NotStarted {
 /// cannot both take the last place.
 pub async fn start(
     tx: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     name: &str,
     size: i64,
 ) -> Result<Video, NotStarted> {
@@ -114,8 +115,8 @@ pub async fn start(
 
 async fn lock_own(
     tx: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
 ) -> sqlx::Result<Option<Video>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -209,8 +210,8 @@ impl IntoFailure for NotUploaded {
 pub async fn append(
     tx: &mut PgConnection,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
     offset: i64,
     bytes: Bytes,
@@ -367,8 +368,8 @@ impl PartWriter {
 pub async fn finish_plain(
     tx: &mut PgConnection,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
     size: u64,
 ) -> Result<Appended, NotAppended> {
@@ -413,8 +414,8 @@ pub enum Cancel {
 pub async fn cancel(
     db: &PgPool,
     area: &Path,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
 ) -> Result<Cancel, NotAppended> {
     let mut tx = db.begin().await?;
