@@ -14,8 +14,7 @@ use crate::ip_throttle::count_in_window;
 use crate::member::Member;
 use crate::state::AppState;
 
-pub const TOO_MANY_ACTIONS: &str =
-    "Muitas ações em pouco tempo. Aguarde alguns minutos e tente novamente.";
+pub use domain::shared::TOO_MANY_ACTIONS;
 
 /// One per-member limit.
 pub trait MemberLimit {

@@ -10,6 +10,7 @@
 pub mod accounts;
 pub mod activities;
 pub mod commerce;
+pub mod feed;
 pub mod mail;
 pub mod outbox;
 pub mod wallet;

@@ -11,6 +11,7 @@ use sqlx::PgConnection;
 use domain::accounts::change::Mail;
 use domain::commerce::payment::ChargePart;
 use domain::commerce::refunds::Requested;
+use domain::feed::videos::Video;
 use domain::wallet::ledger::Credit;
 
 /// The job an effect is queued as.
@@ -125,5 +126,12 @@ pub trait Outbox: Sync {
         station_id: i64,
         user_id: i64,
         participation_id: i64,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
+    /// Transcodes a whole video upload into what the feed plays, once per upload.
+    fn transcode_video(
+        &self,
+        tx: &mut PgConnection,
+        video: &Video,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 }

@@ -8,12 +8,13 @@ use app::Queued;
 use domain::accounts::change::Mail;
 use domain::commerce::payment::ChargePart;
 use domain::commerce::refunds::Requested;
+use domain::feed::videos::Video;
 use domain::wallet::ledger::Credit;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
     LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire, PointsCredit,
-    ReceiptPdf, ReservationRelease, TrophiesGrant, VoucherPdf,
+    ReceiptPdf, ReservationRelease, TrophiesGrant, VideoTranscode, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -154,5 +155,9 @@ impl app::Outbox for JobOutbox {
         LuckyNumbersGrant::for_participation(tx, station_id, user_id, participation_id)
             .await
             .map(queued)
+    }
+
+    async fn transcode_video(&self, tx: &mut PgConnection, video: &Video) -> sqlx::Result<Queued> {
+        VideoTranscode::for_video(tx, video).await.map(queued)
     }
 }

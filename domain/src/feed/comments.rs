@@ -16,6 +16,8 @@ use utoipa::ToSchema;
 use super::posts::{self, Author, VISIBLE};
 use crate::activities::participation::UNAVAILABLE;
 use crate::shared::NOT_AUTHORIZED;
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{PostId, StationId, UserId};
 
 pub const TEXT_MAX_CHARS: usize = 200;
 pub const TEXT_REQUIRED: &str = "O comentário não pode ficar vazio.";
@@ -47,32 +49,49 @@ pub struct Comment {
     pub replies: Vec<Comment>,
 }
 
-/// Why a comment call is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a comment call (or a like, or a report of what they refuse) is refused, as the
+/// member reads it.
+#[derive(Debug, thiserror::Error)]
 pub enum Refused {
+    #[error("{TEXT_REQUIRED}")]
     TextRequired,
+    #[error("{TEXT_TOO_LONG}")]
     TextTooLong,
     /// The post is unknown, another station's or not visible to the caller.
+    #[error("{}", posts::NOT_FOUND)]
     PostNotFound,
     /// The comment (or the root a reply answers) is unknown, another station's or hidden.
+    #[error("{NOT_FOUND}")]
     CommentNotFound,
     /// Not a published activity of the station with comments and likes on.
+    #[error("{UNAVAILABLE}")]
     ActivityUnavailable,
     /// The comment is on a post and the station's feed is closed.
+    #[error("{NOT_AUTHORIZED}")]
     FeedClosed,
+    #[error("{}", posts::NOT_AUTHOR)]
     NotAuthor,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl Refused {
-    pub fn message(self) -> &'static str {
+impl From<sqlx::Error> for Refused {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// The text is the member's to fix; what they may not touch is forbidden, and what they
+/// do not see is not found.
+impl IntoFailure for Refused {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::TextRequired => TEXT_REQUIRED,
-            Self::TextTooLong => TEXT_TOO_LONG,
-            Self::PostNotFound => posts::NOT_FOUND,
-            Self::CommentNotFound => NOT_FOUND,
-            Self::ActivityUnavailable => UNAVAILABLE,
-            Self::FeedClosed => NOT_AUTHORIZED,
-            Self::NotAuthor => posts::NOT_AUTHOR,
+            Self::TextRequired | Self::TextTooLong => Failure::invalid(self.to_string()),
+            Self::FeedClosed | Self::NotAuthor => Failure::Forbidden(self.to_string()),
+            Self::PostNotFound | Self::CommentNotFound | Self::ActivityUnavailable => {
+                Failure::NotFound(self.to_string())
+            }
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -89,14 +108,14 @@ pub fn text(description: &str) -> Result<&str, Refused> {
     }
 }
 
-/// The visible comments of post `post_id`, oldest first; `None` when member `viewer` of
+/// The visible comments of post `post_id`, oldest first; refused when member `viewer` of
 /// `station_id` does not see the post.
 pub async fn of_post(
     db: &PgPool,
-    station_id: i64,
-    viewer: i64,
-    post_id: i64,
-) -> sqlx::Result<Option<Vec<Comment>>> {
+    station_id: StationId,
+    viewer: UserId,
+    post_id: PostId,
+) -> Result<Vec<Comment>, Refused> {
     let mut conn = db.acquire().await?;
     let seen: bool = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT EXISTS (SELECT 1 FROM feed_posts p WHERE p.id = $3 AND {VISIBLE})"
@@ -107,25 +126,23 @@ pub async fn of_post(
     .fetch_one(&mut *conn)
     .await?;
     if !seen {
-        return Ok(None);
+        return Err(Refused::PostNotFound);
     }
-    let rows = select(&mut conn, viewer, "c.post_id = $2", post_id).await?;
-    Ok(Some(
-        rows.into_iter().map(CommentRow::into_comment).collect(),
-    ))
+    let rows = select(&mut conn, viewer, "c.post_id = $2", post_id.into()).await?;
+    Ok(rows.into_iter().map(CommentRow::into_comment).collect())
 }
 
 /// The visible root comments of activity `action_id`, oldest first, each with its visible
-/// replies; `None` when it is not an activity of `station_id` open to comments.
+/// replies; refused when it is not an activity of `station_id` open to comments.
 pub async fn of_action(
     db: &PgPool,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     action_id: i64,
-) -> sqlx::Result<Option<Vec<Comment>>> {
+) -> Result<Vec<Comment>, Refused> {
     let mut conn = db.acquire().await?;
     if !activity_open(&mut conn, station_id, action_id).await? {
-        return Ok(None);
+        return Err(Refused::ActivityUnavailable);
     }
     let rows = select(&mut conn, viewer, "c.action_id = $2", action_id).await?;
     let (roots, replies): (Vec<CommentRow>, Vec<CommentRow>) =
@@ -141,24 +158,21 @@ pub async fn of_action(
             root.replies.push(reply.into_comment());
         }
     }
-    Ok(Some(roots))
+    Ok(roots)
 }
 
 /// Comments on post `post_id` (one member `user_id` sees) and counts it into the post.
 pub async fn on_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
     description: &str,
-) -> sqlx::Result<Result<Comment, Refused>> {
-    let description = match text(description) {
-        Ok(description) => description,
-        Err(refused) => return Ok(Err(refused)),
-    };
+) -> Result<Comment, Refused> {
+    let description = text(description)?;
     let mut tx = db.begin().await?;
     if !lock_post(&mut tx, station_id, user_id, post_id).await? {
-        return Ok(Err(Refused::PostNotFound));
+        return Err(Refused::PostNotFound);
     }
     let id: i64 = sqlx::query_scalar(
         "WITH added AS (
@@ -178,25 +192,22 @@ pub async fn on_post(
     .await?;
     let comment = load(&mut tx, user_id, id).await?;
     tx.commit().await?;
-    Ok(Ok(comment))
+    Ok(comment)
 }
 
 /// Comments on activity `action_id`, or answers its root comment `parent_id`.
 pub async fn on_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
     parent_id: Option<i64>,
     description: &str,
-) -> sqlx::Result<Result<Comment, Refused>> {
-    let description = match text(description) {
-        Ok(description) => description,
-        Err(refused) => return Ok(Err(refused)),
-    };
+) -> Result<Comment, Refused> {
+    let description = text(description)?;
     let mut tx = db.begin().await?;
     if !activity_open(&mut tx, station_id, action_id).await? {
-        return Ok(Err(Refused::ActivityUnavailable));
+        return Err(Refused::ActivityUnavailable);
     }
     if let Some(parent_id) = parent_id {
         // Held until commit: a root deleted meanwhile would fail the reply's insert.
@@ -210,7 +221,7 @@ pub async fn on_action(
         .fetch_optional(&mut *tx)
         .await?;
         if root.is_none() {
-            return Ok(Err(Refused::CommentNotFound));
+            return Err(Refused::CommentNotFound);
         }
     }
     let id: i64 = sqlx::query_scalar(
@@ -226,24 +237,21 @@ pub async fn on_action(
     .await?;
     let comment = load(&mut tx, user_id, id).await?;
     tx.commit().await?;
-    Ok(Ok(comment))
+    Ok(comment)
 }
 
 /// Deletes comment `comment_id` by its author (an activity's root takes its replies), and
 /// counts it out of its post.
 pub async fn delete(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     comment_id: i64,
-) -> sqlx::Result<Result<(), Refused>> {
+) -> Result<(), Refused> {
     let mut tx = db.begin().await?;
-    let comment = match lock(&mut tx, station_id, user_id, comment_id).await? {
-        Ok(comment) => comment,
-        Err(refused) => return Ok(Err(refused)),
-    };
-    if comment.user_id != user_id {
-        return Ok(Err(Refused::NotAuthor));
+    let comment = lock(&mut tx, station_id, user_id, comment_id).await?;
+    if UserId(comment.user_id) != user_id {
+        return Err(Refused::NotAuthor);
     }
     // Only a visible comment is locked, so it leaves the count.
     sqlx::query(
@@ -255,7 +263,7 @@ pub async fn delete(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// A visible comment, locked.
@@ -271,10 +279,10 @@ pub(super) struct Locked {
 /// activity open to comments.
 pub(super) async fn lock(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     comment_id: i64,
-) -> sqlx::Result<Result<Locked, Refused>> {
+) -> Result<Locked, Refused> {
     let on: Option<(Option<i64>, Option<i64>)> =
         sqlx::query_as("SELECT post_id, action_id FROM comments WHERE id = $1 AND station_id = $2")
             .bind(comment_id)
@@ -282,13 +290,13 @@ pub(super) async fn lock(
             .fetch_optional(&mut *conn)
             .await?;
     match on {
-        None => return Ok(Err(Refused::CommentNotFound)),
+        None => return Err(Refused::CommentNotFound),
         Some((Some(post_id), _)) => {
             if !posts::feed_open(&mut *conn, station_id).await? {
-                return Ok(Err(Refused::FeedClosed));
+                return Err(Refused::FeedClosed);
             }
-            if !lock_post(&mut *conn, station_id, viewer, post_id).await? {
-                return Ok(Err(Refused::CommentNotFound));
+            if !lock_post(&mut *conn, station_id, viewer, PostId(post_id)).await? {
+                return Err(Refused::CommentNotFound);
             }
         }
         Some((None, action_id)) => {
@@ -297,7 +305,7 @@ pub(super) async fn lock(
                 None => false,
             };
             if !open {
-                return Ok(Err(Refused::ActivityUnavailable));
+                return Err(Refused::ActivityUnavailable);
             }
         }
     }
@@ -314,22 +322,22 @@ pub(super) async fn lock(
     .bind(station_id)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(locked
+    locked
         .map(|(user_id, post_id)| Locked {
             id: comment_id,
             user_id,
             post_id,
         })
-        .ok_or(Refused::CommentNotFound))
+        .ok_or(Refused::CommentNotFound)
 }
 
 /// Locks post `post_id` when member `viewer` of `station_id` sees it (its counts change
 /// next); false when they do not.
 pub(super) async fn lock_post(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer: i64,
-    post_id: i64,
+    station_id: StationId,
+    viewer: UserId,
+    post_id: PostId,
 ) -> sqlx::Result<bool> {
     let locked: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT p.id FROM feed_posts p WHERE p.id = $3 AND {VISIBLE} FOR NO KEY UPDATE"
@@ -345,7 +353,7 @@ pub(super) async fn lock_post(
 /// Whether `action_id` is an activity of `station_id` open to comments and likes.
 async fn activity_open(
     conn: &mut PgConnection,
-    station_id: i64,
+    station_id: StationId,
     action_id: i64,
 ) -> sqlx::Result<bool> {
     sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
@@ -390,7 +398,7 @@ impl CommentRow {
 /// The shown comments `filter` (on `$2`) keeps, as member `$1` sees them, oldest first.
 async fn select(
     conn: &mut PgConnection,
-    viewer: i64,
+    viewer: UserId,
     filter: &str,
     id: i64,
 ) -> sqlx::Result<Vec<CommentRow>> {
@@ -408,7 +416,7 @@ async fn select(
 }
 
 /// Comment `id` just written, as its author sees it.
-async fn load(conn: &mut PgConnection, viewer: i64, id: i64) -> sqlx::Result<Comment> {
+async fn load(conn: &mut PgConnection, viewer: UserId, id: i64) -> sqlx::Result<Comment> {
     select(conn, viewer, "c.id = $2", id)
         .await?
         .pop()
@@ -422,9 +430,12 @@ mod tests {
 
     #[test]
     fn text_is_trimmed_required_and_bounded() {
-        assert_eq!(text("  Que legal!  "), Ok("Que legal!"));
-        assert_eq!(text(" \n "), Err(Refused::TextRequired));
-        assert_eq!(text(&"ç".repeat(200)).map(|t| t.chars().count()), Ok(200));
-        assert_eq!(text(&"ç".repeat(201)), Err(Refused::TextTooLong));
+        assert_eq!(text("  Que legal!  ").ok(), Some("Que legal!"));
+        assert!(matches!(text(" \n "), Err(Refused::TextRequired)));
+        assert_eq!(
+            text(&"ç".repeat(200)).map(|t| t.chars().count()).ok(),
+            Some(200)
+        );
+        assert!(matches!(text(&"ç".repeat(201)), Err(Refused::TextTooLong)));
     }
 }

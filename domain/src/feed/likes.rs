@@ -7,8 +7,9 @@ use serde::Serialize;
 use sqlx::PgPool;
 use utoipa::ToSchema;
 
-use super::comments::OPEN_ACTIVITY;
+use super::comments::{OPEN_ACTIVITY, Refused};
 use super::posts::VISIBLE;
+use crate::shared::ids::{PostId, StationId, UserId};
 
 /// An item's likes and whether the caller is among them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -74,54 +75,54 @@ fn toggle_sql(item: Item, like: bool) -> String {
     )
 }
 
-/// Likes post `post_id` (one the member sees) as `user_id`; `None` when they do not see it.
+/// Likes post `post_id` (one the member sees) as `user_id`; refused when they do not see it.
 pub async fn like_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
-) -> sqlx::Result<Option<Likes>> {
-    toggle(db, station_id, user_id, post_id, Item::Post, true).await
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
+) -> Result<Likes, Refused> {
+    toggle(db, station_id, user_id, post_id.into(), Item::Post, true).await
 }
 
-/// Takes back `user_id`'s like of post `post_id`; `None` when they do not see the post.
+/// Takes back `user_id`'s like of post `post_id`; refused when they do not see the post.
 pub async fn unlike_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
-) -> sqlx::Result<Option<Likes>> {
-    toggle(db, station_id, user_id, post_id, Item::Post, false).await
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
+) -> Result<Likes, Refused> {
+    toggle(db, station_id, user_id, post_id.into(), Item::Post, false).await
 }
 
 /// Likes activity `action_id` (of the station, published, with comments and likes on);
-/// `None` when it is not such an activity.
+/// refused when it is not such an activity.
 pub async fn like_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
-) -> sqlx::Result<Option<Likes>> {
+) -> Result<Likes, Refused> {
     toggle(db, station_id, user_id, action_id, Item::Action, true).await
 }
 
-/// Takes back `user_id`'s like of activity `action_id`; `None` as [`like_action`].
+/// Takes back `user_id`'s like of activity `action_id`; refused as [`like_action`].
 pub async fn unlike_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
-) -> sqlx::Result<Option<Likes>> {
+) -> Result<Likes, Refused> {
     toggle(db, station_id, user_id, action_id, Item::Action, false).await
 }
 
-/// Activity `action_id`'s likes as `user_id` sees them; `None` as [`like_action`].
+/// Activity `action_id`'s likes as `user_id` sees them; refused as [`like_action`].
 pub async fn of_action(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     action_id: i64,
-) -> sqlx::Result<Option<Likes>> {
+) -> Result<Likes, Refused> {
     let found: Option<(i32, bool)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT a.like_count,
                 EXISTS (SELECT 1 FROM action_likes l
@@ -133,25 +134,33 @@ pub async fn of_action(
     .bind(action_id)
     .fetch_optional(db)
     .await?;
-    Ok(found.map(|(likes, user_liked)| Likes { likes, user_liked }))
+    found
+        .map(|(likes, user_liked)| Likes { likes, user_liked })
+        .ok_or(Refused::ActivityUnavailable)
 }
 
 async fn toggle(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
     item: Item,
     like: bool,
-) -> sqlx::Result<Option<Likes>> {
+) -> Result<Likes, Refused> {
     let counted: Option<i32> = sqlx::query_scalar(sqlx::AssertSqlSafe(toggle_sql(item, like)))
         .bind(station_id)
         .bind(user_id)
         .bind(id)
         .fetch_optional(db)
         .await?;
-    Ok(counted.map(|likes| Likes {
-        likes,
-        user_liked: like,
-    }))
+    let unseen = match item {
+        Item::Post => Refused::PostNotFound,
+        Item::Action => Refused::ActivityUnavailable,
+    };
+    counted
+        .map(|likes| Likes {
+            likes,
+            user_liked: like,
+        })
+        .ok_or(unseen)
 }

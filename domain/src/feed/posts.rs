@@ -19,6 +19,8 @@ use utoipa::ToSchema;
 use super::videos::{self, VIDEO_COLUMNS, Video, VideoStatus};
 use crate::infra::images::{self, Encoded};
 use crate::infra::uploads::{self, FileKind};
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{PostId, StationId, UserId};
 
 pub const TEXT_MAX_CHARS: usize = 320;
 pub const TEXT_TOO_LONG: &str = "O texto deve ter no máximo 320 caracteres.";
@@ -106,29 +108,41 @@ pub struct FeedPage {
     pub next: Option<Cursor>,
 }
 
-/// Why a post is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a post is refused, as the member reads it.
+#[derive(Debug, thiserror::Error)]
 pub enum NotPosted {
+    #[error("{TEXT_TOO_LONG}")]
     TextTooLong,
+    #[error("{TEXT_REQUIRED}")]
     TextRequired,
     /// Not a JPEG or PNG, or too large.
+    #[error("{}", uploads::FILE_INVALID)]
     MediaInvalid,
     /// Unknown, or another member's or station's upload.
+    #[error("{}", videos::NOT_FOUND)]
     VideoNotFound,
+    #[error("{VIDEO_FAILED}")]
     VideoFailed,
     /// On another post already.
+    #[error("{VIDEO_TAKEN}")]
     VideoTaken,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotPosted {
-    pub fn message(self) -> &'static str {
+impl From<sqlx::Error> for NotPosted {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// An upload not the member's is not found; the rest is the member's to fix.
+impl IntoFailure for NotPosted {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::TextTooLong => TEXT_TOO_LONG,
-            Self::TextRequired => TEXT_REQUIRED,
-            Self::MediaInvalid => uploads::FILE_INVALID,
-            Self::VideoNotFound => videos::NOT_FOUND,
-            Self::VideoFailed => VIDEO_FAILED,
-            Self::VideoTaken => VIDEO_TAKEN,
+            Self::Internal(err) => Failure::Internal(err),
+            Self::VideoNotFound => Failure::NotFound(self.to_string()),
+            refused => Failure::invalid(refused.to_string()),
         }
     }
 }
@@ -143,15 +157,35 @@ pub struct Deleted {
 }
 
 /// Why a delete is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotDeleted {
     /// Unknown, another station's, or not visible to the caller.
+    #[error("{NOT_FOUND}")]
     NotFound,
+    #[error("{NOT_AUTHOR}")]
     NotAuthor,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for NotDeleted {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for NotDeleted {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::NotAuthor => Failure::Forbidden(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
 }
 
 /// Whether the station's feed is open (`feed_access`); an unknown station's is not.
-pub async fn feed_open(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<bool> {
+pub async fn feed_open(db: impl PgExecutor<'_>, station_id: StationId) -> sqlx::Result<bool> {
     let open: Option<bool> = sqlx::query_scalar("SELECT feed_access FROM stations WHERE id = $1")
         .bind(station_id)
         .fetch_optional(db)
@@ -173,31 +207,27 @@ pub fn text(description: &str, has_media: bool) -> Result<&str, NotPosted> {
 }
 
 /// A post's image from base64: a JPEG or PNG by its content, at most [`IMAGE_MAX_BYTES`]
-/// decoded, re-encoded to fit [`IMAGE_MAX_SIDE`] (which drops its metadata). The outer
-/// error is a failed task only.
-pub async fn image(base64: &str) -> anyhow::Result<Result<Encoded, NotPosted>> {
-    Ok(images::accept(
+/// decoded, re-encoded to fit [`IMAGE_MAX_SIDE`] (which drops its metadata).
+pub async fn image(base64: &str) -> Result<Encoded, NotPosted> {
+    images::accept(
         base64,
         IMAGE_MAX_BYTES,
         &[FileKind::Jpeg, FileKind::Png],
         IMAGE_MAX_SIDE,
     )
     .await?
-    .map_err(|_| NotPosted::MediaInvalid))
+    .map_err(|_| NotPosted::MediaInvalid)
 }
 
 /// Publishes a text post, or an image post when `image_key` names its stored image.
 pub async fn create(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     description: &str,
     image_key: Option<&str>,
-) -> sqlx::Result<Result<Post, NotPosted>> {
-    let description = match text(description, image_key.is_some()) {
-        Ok(description) => description,
-        Err(not) => return Ok(Err(not)),
-    };
+) -> Result<Post, NotPosted> {
+    let description = text(description, image_key.is_some())?;
     let mut tx = db.begin().await?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO feed_posts (station_id, user_id, description, image_key, published_at)
@@ -211,7 +241,7 @@ pub async fn create(
     .await?;
     let post = created(&mut tx, station_id, user_id, id).await?;
     tx.commit().await?;
-    Ok(Ok(post))
+    Ok(post)
 }
 
 /// A post of the member's own upload `video_id`, published at once when the video is ready
@@ -220,15 +250,12 @@ pub async fn create(
 /// or the job's publishing runs after this post is committed and finds it.
 pub async fn create_with_video(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     description: &str,
     video_id: i64,
-) -> sqlx::Result<Result<Post, NotPosted>> {
-    let description = match text(description, true) {
-        Ok(description) => description,
-        Err(not) => return Ok(Err(not)),
-    };
+) -> Result<Post, NotPosted> {
+    let description = text(description, true)?;
     let mut tx = db.begin().await?;
     let video: Option<Video> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {VIDEO_COLUMNS} FROM feed_videos v
@@ -240,10 +267,10 @@ pub async fn create_with_video(
     .fetch_optional(&mut *tx)
     .await?;
     let Some(video) = video else {
-        return Ok(Err(NotPosted::VideoNotFound));
+        return Err(NotPosted::VideoNotFound);
     };
     if video.status == VideoStatus::Failed {
-        return Ok(Err(NotPosted::VideoFailed));
+        return Err(NotPosted::VideoFailed);
     }
     let taken: bool =
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM feed_posts WHERE video_id = $1)")
@@ -251,7 +278,7 @@ pub async fn create_with_video(
             .fetch_one(&mut *tx)
             .await?;
     if taken {
-        return Ok(Err(NotPosted::VideoTaken));
+        return Err(NotPosted::VideoTaken);
     }
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO feed_posts (station_id, user_id, description, video_id, published_at)
@@ -266,17 +293,17 @@ pub async fn create_with_video(
     .await?;
     let post = created(&mut tx, station_id, user_id, id).await?;
     tx.commit().await?;
-    Ok(Ok(post))
+    Ok(post)
 }
 
 /// The post just inserted, as its author sees it.
 async fn created(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     id: i64,
 ) -> sqlx::Result<Post> {
-    find(conn, station_id, user_id, id)
+    find(conn, station_id, user_id, PostId(id))
         .await?
         .ok_or(sqlx::Error::RowNotFound)
 }
@@ -286,10 +313,10 @@ async fn created(
 /// video's row has to outlive the post's, which refers to it).
 pub async fn delete(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
-) -> sqlx::Result<Result<Deleted, NotDeleted>> {
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
+) -> Result<Deleted, NotDeleted> {
     let mut tx = db.begin().await?;
     let found: Option<(i64, Option<String>, Option<i64>)> =
         sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -302,28 +329,28 @@ pub async fn delete(
         .fetch_optional(&mut *tx)
         .await?;
     let Some((author, image_key, video_id)) = found else {
-        return Ok(Err(NotDeleted::NotFound));
+        return Err(NotDeleted::NotFound);
     };
-    if author != user_id {
-        return Ok(Err(NotDeleted::NotAuthor));
+    if UserId(author) != user_id {
+        return Err(NotDeleted::NotAuthor);
     }
     sqlx::query("DELETE FROM feed_posts WHERE id = $1")
         .bind(post_id)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    Ok(Ok(Deleted {
+    Ok(Deleted {
         image_key,
         video_id,
-    }))
+    })
 }
 
 /// A page of station `station_id`'s feed as member `viewer` sees it: up to `limit` posts
 /// older than `before` (the newest without it), newest first.
 pub async fn page(
     db: &PgPool,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     before: Option<Cursor>,
     limit: i64,
 ) -> sqlx::Result<FeedPage> {
@@ -352,9 +379,9 @@ pub async fn page(
 /// Post `post_id` as member `viewer` of `station_id` sees it, or `None` when they do not.
 pub async fn find(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer: i64,
-    post_id: i64,
+    station_id: StationId,
+    viewer: UserId,
+    post_id: PostId,
 ) -> sqlx::Result<Option<Post>> {
     let row: Option<PostRow> = sqlx::query_as(sqlx::AssertSqlSafe(select_posts("p.id = $3")))
         .bind(station_id)
@@ -400,7 +427,7 @@ struct PostRow {
 async fn with_videos(
     conn: &mut PgConnection,
     rows: Vec<PostRow>,
-    viewer: i64,
+    viewer: UserId,
 ) -> sqlx::Result<Vec<Post>> {
     let ids: Vec<i64> = rows.iter().filter_map(|row| row.video_id).collect();
     let mut videos = videos_by_id(conn, &ids).await?;
@@ -420,7 +447,7 @@ async fn with_videos(
             likes: row.like_count,
             comments: row.comment_count,
             user_liked: row.user_liked,
-            user_author: row.user_id == viewer,
+            user_author: UserId(row.user_id) == viewer,
             published: row.published,
             created_at: row.created_at,
         })
@@ -450,11 +477,14 @@ mod tests {
 
     #[test]
     fn text_is_trimmed_bounded_and_required_without_media() {
-        assert_eq!(text("  Bom dia  ", false), Ok("Bom dia"));
-        assert_eq!(text(&"é".repeat(320), false).map(str::len), Ok(640));
-        assert_eq!(text(&"é".repeat(321), true), Err(NotPosted::TextTooLong));
-        assert_eq!(text("   ", false), Err(NotPosted::TextRequired));
-        assert_eq!(text("", true), Ok(""));
+        assert_eq!(text("  Bom dia  ", false).ok(), Some("Bom dia"));
+        assert_eq!(text(&"é".repeat(320), false).map(str::len).ok(), Some(640));
+        assert!(matches!(
+            text(&"é".repeat(321), true),
+            Err(NotPosted::TextTooLong)
+        ));
+        assert!(matches!(text("   ", false), Err(NotPosted::TextRequired)));
+        assert_eq!(text("", true).ok(), Some(""));
     }
 
     #[test]

@@ -13,6 +13,8 @@ use utoipa::ToSchema;
 use super::comments::{self, Refused};
 use super::posts::{self, Author};
 use super::videos::Video;
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{PostId, StationId, UserId};
 use crate::staff::{self, Action, AuditRecord, Scope};
 
 pub const REASON_MAX_CHARS: usize = 500;
@@ -64,37 +66,57 @@ pub enum ReportState {
     Reviewed,
 }
 
-/// Why a report is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a report is refused, as the member reads it.
+#[derive(Debug, thiserror::Error)]
 pub enum NotReported {
+    #[error("{REASON_TOO_LONG}")]
     ReasonTooLong,
-    /// What the comment calls refuse (not found, the feed closed, the activity closed).
-    Refused(Refused),
+    /// What the comment calls refuse (not found, the feed closed, the activity closed),
+    /// and a breakage.
+    #[error(transparent)]
+    Refused(#[from] Refused),
 }
 
-impl NotReported {
-    pub fn message(self) -> &'static str {
+impl From<sqlx::Error> for NotReported {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Refused(err.into())
+    }
+}
+
+impl IntoFailure for NotReported {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::ReasonTooLong => REASON_TOO_LONG,
-            Self::Refused(refused) => refused.message(),
+            Self::ReasonTooLong => Failure::invalid(self.to_string()),
+            Self::Refused(refused) => refused.into_failure(),
         }
     }
 }
 
-/// Why a review is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a review is refused, as staff read it.
+#[derive(Debug, thiserror::Error)]
 pub enum NotReviewed {
     /// Unknown, outside the grant's scope, or never reported.
+    #[error("{ITEM_NOT_FOUND}")]
     NotFound,
     /// Removed already: there is nothing left to decide.
+    #[error("{ALREADY_REMOVED}")]
     Removed,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotReviewed {
-    pub fn message(self) -> &'static str {
+impl From<sqlx::Error> for NotReviewed {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for NotReviewed {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::NotFound => ITEM_NOT_FOUND,
-            Self::Removed => ALREADY_REMOVED,
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::Removed => Failure::Conflict(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -136,54 +158,45 @@ fn reason(reason: &str) -> Result<&str, NotReported> {
 /// to the station's threshold hides it.
 pub async fn report_post(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
-    post_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    post_id: PostId,
     why: &str,
-) -> sqlx::Result<Result<bool, NotReported>> {
-    let why = match reason(why) {
-        Ok(why) => why,
-        Err(not) => return Ok(Err(not)),
-    };
+) -> Result<bool, NotReported> {
+    let why = reason(why)?;
     let mut tx = db.begin().await?;
     // Reports of one post are counted one at a time, under its lock.
     if !comments::lock_post(&mut tx, station_id, user_id, post_id).await? {
-        return Ok(Err(NotReported::Refused(Refused::PostNotFound)));
+        return Err(Refused::PostNotFound.into());
     }
     let first = insert_report(
         &mut tx,
         station_id,
         user_id,
         ContentKind::Post,
-        post_id,
+        post_id.into(),
         why,
     )
     .await?;
     if first {
-        hide_at_threshold(&mut tx, ContentKind::Post, post_id).await?;
+        hide_at_threshold(&mut tx, ContentKind::Post, post_id.into()).await?;
     }
     tx.commit().await?;
-    Ok(Ok(first))
+    Ok(first)
 }
 
 /// Reports comment `comment_id` as [`report_post`] does a post; a comment the reports hide
 /// leaves its post's count of comments.
 pub async fn report_comment(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     comment_id: i64,
     why: &str,
-) -> sqlx::Result<Result<bool, NotReported>> {
-    let why = match reason(why) {
-        Ok(why) => why,
-        Err(not) => return Ok(Err(not)),
-    };
+) -> Result<bool, NotReported> {
+    let why = reason(why)?;
     let mut tx = db.begin().await?;
-    let comment = match comments::lock(&mut tx, station_id, user_id, comment_id).await? {
-        Ok(comment) => comment,
-        Err(refused) => return Ok(Err(NotReported::Refused(refused))),
-    };
+    let comment = comments::lock(&mut tx, station_id, user_id, comment_id).await?;
     let first = insert_report(
         &mut tx,
         station_id,
@@ -201,13 +214,13 @@ pub async fn report_comment(
         }
     }
     tx.commit().await?;
-    Ok(Ok(first))
+    Ok(first)
 }
 
 async fn insert_report(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     kind: ContentKind,
     id: i64,
     why: &str,
@@ -325,13 +338,13 @@ pub async fn review(
     kind: ContentKind,
     id: i64,
     decision: Decision,
-) -> sqlx::Result<Result<ReportedItem, NotReviewed>> {
+) -> Result<ReportedItem, NotReviewed> {
     let mut tx = db.begin().await?;
     let Some(target) = lock_reported(&mut tx, scope, kind, id).await? else {
-        return Ok(Err(NotReviewed::NotFound));
+        return Err(NotReviewed::NotFound);
     };
     if target.removed {
-        return Ok(Err(NotReviewed::Removed));
+        return Err(NotReviewed::Removed);
     }
     let table = match kind {
         ContentKind::Post => "feed_posts",
@@ -395,7 +408,7 @@ pub async fn review(
         .await?
         .ok_or(sqlx::Error::RowNotFound)?;
     tx.commit().await?;
-    Ok(Ok(item))
+    Ok(item)
 }
 
 /// A reported item in scope, locked (a comment's post first, as every change of a post's

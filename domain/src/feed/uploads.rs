@@ -16,6 +16,7 @@ use super::videos::SWEEP_BATCH;
 use crate::infra::images::{self, ImageError};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind, kind_of};
+use crate::shared::failure::{Failure, IntoFailure};
 
 /// The spec's limit for a document.
 pub const MAX_DOCUMENT_BYTES: usize = 10_000_000;
@@ -24,7 +25,7 @@ pub const MAX_DOCUMENT_BYTES: usize = 10_000_000;
 pub const UNATTACHED_AFTER_HOURS: i64 = 24;
 
 /// Why an upload was refused, as the member reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum UploadRefused {
     /// An image over 1 MB decoded: the spec's 'Erro: Imagem maior que 1MB'.
     #[error("{}", images::TOO_LARGE)]
@@ -39,6 +40,31 @@ pub enum UploadRefused {
         /// When the oldest upload counted leaves the day.
         retry_after_seconds: u64,
     },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for UploadRefused {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// A content refused is the member's to fix; the day's quota passed waits.
+impl IntoFailure for UploadRefused {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::OverQuota {
+                retry_after_seconds,
+                ..
+            } => Failure::TooMany {
+                message: self.to_string(),
+                retry_after: retry_after_seconds,
+            },
+            Self::TooLarge | Self::Invalid => Failure::invalid(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
 }
 
 /// 'Você atingiu o limite de 50 MB de arquivos enviados em 24 horas. ...'
@@ -87,7 +113,7 @@ pub async fn store_image(
     objects: &Objects,
     uploader: Uploader,
     base64: String,
-) -> anyhow::Result<Result<String, UploadRefused>> {
+) -> Result<String, UploadRefused> {
     let accepted = images::accept(
         &base64,
         images::MAX_UPLOAD_BYTES,
@@ -97,14 +123,14 @@ pub async fn store_image(
     .await?;
     let encoded = match accepted {
         Ok(encoded) => encoded,
-        Err(ImageError::TooLarge) => return Ok(Err(UploadRefused::TooLarge)),
-        Err(ImageError::NotAnImage) => return Ok(Err(UploadRefused::Invalid)),
+        Err(ImageError::TooLarge) => return Err(UploadRefused::TooLarge),
+        Err(ImageError::NotAnImage) => return Err(UploadRefused::Invalid),
     };
     let key = Objects::new_key(
         &format!("uploads/{}/{}", uploader.station_id, uploader.user_id),
         encoded.extension,
     );
-    let stored = store(
+    store(
         db,
         objects,
         uploader,
@@ -116,7 +142,7 @@ pub async fn store_image(
         encoded.bytes,
     )
     .await?;
-    Ok(stored.map(|()| key))
+    Ok(key)
 }
 
 /// A stored document: the name it came with and its private key.
@@ -134,12 +160,12 @@ pub async fn store_document(
     uploader: Uploader,
     name: &str,
     bytes: Vec<u8>,
-) -> anyhow::Result<Result<StoredDocument, UploadRefused>> {
+) -> Result<StoredDocument, UploadRefused> {
     if bytes.is_empty() || bytes.len() > MAX_DOCUMENT_BYTES {
-        return Ok(Err(UploadRefused::Invalid));
+        return Err(UploadRefused::Invalid);
     }
     let Some(kind) = kind_of(&bytes).filter(|kind| kind.is_document()) else {
-        return Ok(Err(UploadRefused::Invalid));
+        return Err(UploadRefused::Invalid);
     };
     // A .docx is a ZIP by content; its name tells which, for whoever opens it.
     let extension = match kind {
@@ -151,7 +177,7 @@ pub async fn store_document(
         &format!("files/{}/{}", uploader.station_id, uploader.user_id),
         extension,
     );
-    let stored = store(
+    store(
         db,
         objects,
         uploader,
@@ -163,7 +189,7 @@ pub async fn store_document(
         bytes,
     )
     .await?;
-    Ok(stored.map(|()| StoredDocument { original_name, key }))
+    Ok(StoredDocument { original_name, key })
 }
 
 /// An upload's row, as recorded.
@@ -182,8 +208,8 @@ async fn store(
     uploader: Uploader,
     upload: Recorded<'_>,
     bytes: Vec<u8>,
-) -> anyhow::Result<Result<(), UploadRefused>> {
-    let size = i64::try_from(bytes.len())?;
+) -> Result<(), UploadRefused> {
+    let size = i64::try_from(bytes.len()).map_err(anyhow::Error::from)?;
     let mut tx = db.begin().await?;
     // One member's uploads are counted one at a time: two at once cannot both fit the
     // room left for one.
@@ -202,10 +228,10 @@ async fn store(
     .await?;
     let quota = i64::try_from(uploader.quota_bytes).unwrap_or(i64::MAX);
     if today.saturating_add(size) > quota {
-        return Ok(Err(UploadRefused::OverQuota {
+        return Err(UploadRefused::OverQuota {
             quota_bytes: uploader.quota_bytes,
             retry_after_seconds: retry_after.unwrap_or(60.0).ceil().max(1.0) as u64,
-        }));
+        });
     }
     sqlx::query(
         "INSERT INTO member_uploads (station_id, user_id, key, bytes, kind, original_name)
@@ -225,9 +251,9 @@ async fn store(
             .bind(upload.key)
             .execute(db)
             .await?;
-        return Err(err);
+        return Err(err.into());
     }
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// An upload a row now refers to.

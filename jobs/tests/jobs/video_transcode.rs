@@ -15,8 +15,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::Config;
-use domain::feed::videos::{self, Appended, Video, VideoStatus};
+use domain::feed::videos::{self, Video, VideoStatus};
 use domain::infra::objects::Objects;
+use domain::shared::ids::{StationId, UserId};
 use jobs::kinds::{UploadsCleanup, VideoTranscode};
 use jobs::{Job, JobContext, JobState, Services};
 use media::ffmpeg::{self, Container};
@@ -134,14 +135,14 @@ fn made_by_ffmpeg(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
 /// transcode job enqueued.
 async fn whole_upload(db: &PgPool, area: &Area, bytes: &[u8]) -> Video {
     let (station_id, user_id) = member(db).await;
-    let mut tx = db.begin().await.expect("tx");
+    let (station_id, user_id) = (StationId(station_id), UserId(user_id));
     let size = bytes.len() as i64;
-    let video = videos::start(&mut tx, station_id, user_id, "clip.mp4", size)
+    let video = app::feed::videos::start(db, station_id, user_id, "clip.mp4", size)
         .await
-        .expect("start")
         .expect("started");
-    let appended = videos::append(
-        &mut tx,
+    let video = app::feed::videos::append(
+        db,
+        &jobs::JobOutbox,
         &area.uploads(),
         station_id,
         user_id,
@@ -150,15 +151,12 @@ async fn whole_upload(db: &PgPool, area: &Area, bytes: &[u8]) -> Video {
         bytes.to_vec().into(),
     )
     .await
-    .expect("append")
     .expect("appended");
-    let Appended::Whole(video) = appended else {
-        panic!("not whole: {appended:?}");
-    };
-    let video = VideoTranscode::for_video(&mut tx, &video)
-        .await
-        .expect("enqueue");
-    tx.commit().await.expect("commit");
+    assert_eq!(
+        video.status,
+        VideoStatus::Processing,
+        "not whole: {video:?}"
+    );
     video
 }
 

@@ -4,17 +4,18 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::feed::comments::{self, Comment, Refused};
+use domain::feed::comments::{self, Comment};
 use domain::feed::reports;
+use domain::shared::ids::PostId;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::posts::{self, ReportAnswer, ReportLimit, ReportRequest, open_feed};
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
-use crate::member::{Member, NOT_AUTHORIZED};
+use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
 
@@ -71,17 +72,6 @@ struct ActionReply {
     comment_id: i64,
 }
 
-pub(super) fn refused(refused: Refused) -> ApiError {
-    match refused {
-        Refused::TextRequired | Refused::TextTooLong => ApiError::invalid(refused.message()),
-        Refused::FeedClosed => ApiError::Forbidden(NOT_AUTHORIZED.into()),
-        Refused::NotAuthor => ApiError::Forbidden(refused.message().into()),
-        Refused::PostNotFound | Refused::CommentNotFound | Refused::ActivityUnavailable => {
-            ApiError::not_found(refused.message())
-        }
-    }
-}
-
 /// A post's comments, oldest first
 #[utoipa::path(
     get,
@@ -101,9 +91,8 @@ async fn post_comments(
     Path(post_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Comment>>> {
     open_feed(&state, &member, member.station_id).await?;
-    let comments = comments::of_post(&state.db, member.station_id, member.user_id, post_id)
-        .await?
-        .ok_or_else(|| refused(Refused::PostNotFound))?;
+    let comments =
+        comments::of_post(&state.db, member.station(), member.user(), PostId(post_id)).await?;
     Ok(Json(comments))
 }
 
@@ -132,13 +121,12 @@ async fn comment_on_post(
     open_feed(&state, &member, member.station_id).await?;
     let comment = comments::on_post(
         &state.db,
-        member.station_id,
-        member.user_id,
-        request.post,
+        member.station(),
+        member.user(),
+        PostId(request.post),
         &request.description,
     )
-    .await?
-    .map_err(refused)?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         post_id = request.post,
@@ -165,9 +153,8 @@ async fn action_comments(
     member: Member,
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Comment>>> {
-    let comments = comments::of_action(&state.db, member.station_id, member.user_id, action_id)
-        .await?
-        .ok_or_else(|| refused(Refused::ActivityUnavailable))?;
+    let comments =
+        comments::of_action(&state.db, member.station(), member.user(), action_id).await?;
     Ok(Json(comments))
 }
 
@@ -194,14 +181,13 @@ async fn comment_on_action(
     throttle::<CommentLimit>(&state, &member).await?;
     let comment = comments::on_action(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         request.action,
         None,
         &request.description,
     )
-    .await?
-    .map_err(refused)?;
+    .await?;
     Ok((StatusCode::CREATED, Json(comment)))
 }
 
@@ -230,14 +216,13 @@ async fn reply_on_action(
     throttle::<CommentLimit>(&state, &member).await?;
     let comment = comments::on_action(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         request.action,
         Some(request.comment_id),
         &request.description,
     )
-    .await?
-    .map_err(refused)?;
+    .await?;
     Ok((StatusCode::CREATED, Json(comment)))
 }
 
@@ -261,9 +246,7 @@ async fn delete_comment(
     member: Member,
     Path(comment_id): Path<i64>,
 ) -> ApiResult<StatusCode> {
-    comments::delete(&state.db, member.station_id, member.user_id, comment_id)
-        .await?
-        .map_err(refused)?;
+    comments::delete(&state.db, member.station(), member.user(), comment_id).await?;
     tracing::info!(user_id = member.user_id, comment_id, "comment deleted");
     Ok(StatusCode::NO_CONTENT)
 }
@@ -298,13 +281,12 @@ async fn report_comment(
     throttle::<ReportLimit>(&state, &member).await?;
     let first = reports::report_comment(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         comment_id,
         request.reason.as_deref().unwrap_or_default(),
     )
-    .await?
-    .map_err(posts::not_reported)?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         comment_id,

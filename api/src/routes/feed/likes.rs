@@ -3,16 +3,15 @@
 //! Liking twice or unliking what is not liked changes nothing and answers the state.
 
 use axum::extract::State;
-use domain::activities::participation::UNAVAILABLE;
 use domain::feed::likes::{self, Likes};
-use domain::feed::posts;
+use domain::shared::ids::PostId;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::posts::open_feed;
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
@@ -50,14 +49,6 @@ struct ActionLike {
     action: i64,
 }
 
-fn post_not_found() -> ApiError {
-    ApiError::not_found(posts::NOT_FOUND)
-}
-
-fn unavailable() -> ApiError {
-    ApiError::not_found(UNAVAILABLE)
-}
-
 /// Likes a post
 #[utoipa::path(
     post,
@@ -80,9 +71,13 @@ async fn like_post(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     open_feed(&state, &member, member.station_id).await?;
-    let likes = likes::like_post(&state.db, member.station_id, member.user_id, like.post)
-        .await?
-        .ok_or_else(post_not_found)?;
+    let likes = likes::like_post(
+        &state.db,
+        member.station(),
+        member.user(),
+        PostId(like.post),
+    )
+    .await?;
     Ok(Json(likes))
 }
 
@@ -108,9 +103,13 @@ async fn unlike_post(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     open_feed(&state, &member, member.station_id).await?;
-    let likes = likes::unlike_post(&state.db, member.station_id, member.user_id, like.post)
-        .await?
-        .ok_or_else(post_not_found)?;
+    let likes = likes::unlike_post(
+        &state.db,
+        member.station(),
+        member.user(),
+        PostId(like.post),
+    )
+    .await?;
     Ok(Json(likes))
 }
 
@@ -131,9 +130,7 @@ async fn action_likes(
     member: Member,
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Likes>> {
-    let likes = likes::of_action(&state.db, member.station_id, member.user_id, action_id)
-        .await?
-        .ok_or_else(unavailable)?;
+    let likes = likes::of_action(&state.db, member.station(), member.user(), action_id).await?;
     Ok(Json(likes))
 }
 
@@ -157,9 +154,7 @@ async fn like_action(
     Json(like): Json<ActionLike>,
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
-    let likes = likes::like_action(&state.db, member.station_id, member.user_id, like.action)
-        .await?
-        .ok_or_else(unavailable)?;
+    let likes = likes::like_action(&state.db, member.station(), member.user(), like.action).await?;
     Ok(Json(likes))
 }
 
@@ -183,8 +178,7 @@ async fn unlike_action(
     Json(like): Json<ActionLike>,
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
-    let likes = likes::unlike_action(&state.db, member.station_id, member.user_id, like.action)
-        .await?
-        .ok_or_else(unavailable)?;
+    let likes =
+        likes::unlike_action(&state.db, member.station(), member.user(), like.action).await?;
     Ok(Json(likes))
 }

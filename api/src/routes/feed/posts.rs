@@ -5,10 +5,11 @@
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use domain::feed::posts::{self, Author, Cursor, FeedPage, NotDeleted, NotPosted, Post};
-use domain::feed::reports::{self, NotReported};
+use domain::feed::posts::{self, Author, Cursor, FeedPage, Post};
+use domain::feed::reports;
 use domain::feed::videos;
 use domain::infra::objects::Objects;
+use domain::shared::ids::{PostId, StationId};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -58,7 +59,9 @@ impl MemberLimit for ReportLimit {
 /// Refuses a station other than the caller's, and a station whose feed is closed, alike
 /// (403, the spec's text for a page the member may not see).
 pub(super) async fn open_feed(state: &AppState, member: &Member, station_id: i64) -> ApiResult<()> {
-    if station_id != member.station_id || !posts::feed_open(&state.db, station_id).await? {
+    if station_id != member.station_id
+        || !posts::feed_open(&state.db, StationId(station_id)).await?
+    {
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
     Ok(())
@@ -169,7 +172,7 @@ async fn feed_posts_page(
             .ok_or_else(bad_parameter)?,
     };
     open_feed(&state, &member, station_id).await?;
-    let page = posts::page(&state.db, station_id, member.user_id, before, limit).await?;
+    let page = posts::page(&state.db, member.station(), member.user(), before, limit).await?;
     Ok(Json(page.into()))
 }
 
@@ -201,7 +204,7 @@ async fn feed_posts_up_to(
         return Err(bad_parameter());
     }
     open_feed(&state, &member, station_id).await?;
-    let page = posts::page(&state.db, station_id, member.user_id, None, limit).await?;
+    let page = posts::page(&state.db, member.station(), member.user(), None, limit).await?;
     Ok(Json(page.into()))
 }
 
@@ -237,13 +240,6 @@ struct VideoPostRequest {
     station_id: i64,
 }
 
-fn not_posted(not: NotPosted) -> ApiError {
-    match not {
-        NotPosted::VideoNotFound => ApiError::not_found(not.message()),
-        other => ApiError::invalid(other.message()),
-    }
-}
-
 /// Publishes a text post
 #[utoipa::path(
     post,
@@ -268,13 +264,12 @@ async fn create_text_post(
     open_feed(&state, &member, request.station_id).await?;
     let post = posts::create(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.description,
         None,
     )
-    .await?
-    .map_err(not_posted)?;
+    .await?;
     tracing::info!(user_id = member.user_id, post_id = post.id, "feed post");
     Ok((StatusCode::CREATED, Json(post.into())))
 }
@@ -304,28 +299,15 @@ async fn create_image_post(
 ) -> ApiResult<(StatusCode, Json<PostAnswer>)> {
     throttle::<PostLimit>(&state, &member).await?;
     open_feed(&state, &member, request.station_id).await?;
-    // The text first: a refused post stores no image.
-    posts::text(&request.description, true).map_err(not_posted)?;
-    let image = posts::image(&request.base64).await?.map_err(not_posted)?;
-    let key = Objects::new_key(&format!("feed/{}", member.station_id), image.extension);
-    state.objects.put(&key, image.bytes).await?;
-    let created = posts::create(
+    let post = app::feed::posts::publish_image(
         &state.db,
-        member.station_id,
-        member.user_id,
+        &state.objects,
+        member.station(),
+        member.user(),
         &request.description,
-        Some(&key),
+        &request.base64,
     )
-    .await;
-    if !matches!(created, Ok(Ok(_))) {
-        delete_image(&state, &key).await;
-    }
-    let post = created?.map_err(not_posted)?;
-    tracing::info!(
-        user_id = member.user_id,
-        post_id = post.id,
-        "feed image post"
-    );
+    .await?;
     Ok((StatusCode::CREATED, Json(post.into())))
 }
 
@@ -358,13 +340,12 @@ async fn create_video_post(
     open_feed(&state, &member, request.station_id).await?;
     let post = posts::create_with_video(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.description,
         request.video_id,
     )
-    .await?
-    .map_err(not_posted)?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         post_id = post.id,
@@ -397,32 +378,17 @@ async fn delete_post(
     Path(post_id): Path<i64>,
 ) -> ApiResult<StatusCode> {
     open_feed(&state, &member, member.station_id).await?;
-    let deleted = posts::delete(&state.db, member.station_id, member.user_id, post_id)
-        .await?
-        .map_err(|not| match not {
-            NotDeleted::NotFound => ApiError::not_found(posts::NOT_FOUND),
-            NotDeleted::NotAuthor => ApiError::Forbidden(posts::NOT_AUTHOR.into()),
-        })?;
-    tracing::info!(user_id = member.user_id, post_id, "feed post deleted");
-    if let Some(key) = deleted.image_key {
-        delete_image(&state, &key).await;
-    }
-    if let Some(video_id) = deleted.video_id {
-        let area = videos::upload_area(&state.config);
-        // The post is gone either way; what is left behind costs storage only.
-        if let Err(err) = videos::discard_unposted(&state.db, &state.objects, &area, video_id).await
-        {
-            tracing::warn!(error = %err, video_id, "feed video not discarded");
-        }
-    }
+    let area = videos::upload_area(&state.config);
+    app::feed::posts::delete(
+        &state.db,
+        &state.objects,
+        &area,
+        member.station(),
+        member.user(),
+        PostId(post_id),
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// An orphaned image costs storage, not correctness: a failed delete is logged.
-async fn delete_image(state: &AppState, key: &str) {
-    if let Err(err) = state.objects.delete(key).await {
-        tracing::warn!(error = %err, key, "feed image not deleted");
-    }
 }
 
 /// Why the member reports an item; optional.
@@ -446,13 +412,6 @@ pub(super) fn reported(first: bool) -> (StatusCode, Json<ReportAnswer>) {
         StatusCode::OK
     };
     (status, Json(ReportAnswer { reported: true }))
-}
-
-pub(super) fn not_reported(not: NotReported) -> ApiError {
-    match not {
-        NotReported::ReasonTooLong => ApiError::invalid(not.message()),
-        NotReported::Refused(refused) => super::comments::refused(refused),
-    }
 }
 
 /// Reports a post (ours)
@@ -487,13 +446,12 @@ async fn report_post(
     open_feed(&state, &member, member.station_id).await?;
     let first = reports::report_post(
         &state.db,
-        member.station_id,
-        member.user_id,
-        post_id,
+        member.station(),
+        member.user(),
+        PostId(post_id),
         request.reason.as_deref().unwrap_or_default(),
     )
-    .await?
-    .map_err(not_reported)?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         post_id,

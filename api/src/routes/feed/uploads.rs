@@ -5,14 +5,14 @@
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use domain::feed::uploads::{self, MAX_DOCUMENT_BYTES, UploadRefused, Uploader};
+use domain::feed::uploads::{self, MAX_DOCUMENT_BYTES, Uploader};
 use domain::infra::objects::Objects;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, Messages};
+use crate::error::{ApiResult, Messages};
 use crate::extract::{Json, Multipart};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
@@ -46,20 +46,6 @@ fn uploader(state: &AppState, member: &Member) -> Uploader {
         station_id: member.station_id,
         user_id: member.user_id,
         quota_bytes: state.config.upload_bytes_per_day,
-    }
-}
-
-/// A content refused is the member's to fix (422); the day's quota passed waits (429).
-fn refused(refused: UploadRefused) -> ApiError {
-    match refused {
-        UploadRefused::OverQuota {
-            retry_after_seconds,
-            ..
-        } => ApiError::TooManyRequests {
-            message: refused.to_string(),
-            retry_after: retry_after_seconds,
-        },
-        UploadRefused::TooLarge | UploadRefused::Invalid => ApiError::invalid(refused.to_string()),
     }
 }
 
@@ -114,8 +100,7 @@ async fn upload_image(
         uploader(&state, &member),
         request.base64,
     )
-    .await?
-    .map_err(refused)?;
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(UploadedImage {
@@ -165,8 +150,7 @@ async fn upload_document(
         &name,
         bytes,
     )
-    .await?
-    .map_err(refused)?;
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(UploadedFile {

@@ -4,21 +4,17 @@
 //! The bytes go to the upload area as they come, never whole in memory; a whole upload is
 //! queued for `video.transcode` on the transaction that made it whole.
 
-use std::path::PathBuf;
-
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use domain::feed::videos::{
-    self, Appended, Cancel, NotAppended, NotStarted, PartWriter, Video, VideoStatus,
-};
+use domain::feed::videos::{self, NotAppended, NotUploaded, Video, VideoStatus};
 use domain::infra::objects::Objects;
-use domain::infra::uploads::{FILE_INVALID, UPLOAD_FAILED};
-use jobs::kinds::VideoTranscode;
+use domain::infra::uploads::UPLOAD_FAILED;
+use futures_util::TryStreamExt;
+use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
@@ -26,8 +22,7 @@ use utoipa_axum::routes;
 use super::uploads::FileForm;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Multipart, Path};
-use crate::member::{Member, NOT_AUTHORIZED};
-use crate::member_throttle::TOO_MANY_ACTIONS;
+use crate::member::Member;
 use crate::state::AppState;
 use crate::upload_form::{broken, file_field};
 
@@ -89,97 +84,17 @@ struct OffsetConflict {
     received: i64,
 }
 
-fn not_started(not: NotStarted) -> ApiError {
-    match not {
-        NotStarted::Invalid => ApiError::invalid(FILE_INVALID),
-        NotStarted::FeedClosed => ApiError::Forbidden(NOT_AUTHORIZED.into()),
-        NotStarted::TooMany {
-            retry_after_seconds,
-        } => ApiError::TooManyRequests {
-            message: TOO_MANY_ACTIONS.into(),
-            retry_after: retry_after_seconds,
-        },
-    }
-}
-
-fn not_appended(not: NotAppended) -> Response {
-    match not {
-        NotAppended::NotFound => ApiError::not_found(videos::NOT_FOUND).into_response(),
-        NotAppended::Offset { received } => (
-            StatusCode::CONFLICT,
-            Json(OffsetConflict {
-                messages: vec![UPLOAD_FAILED.into()],
-                received,
-            }),
-        )
-            .into_response(),
-        NotAppended::PastSize => ApiError::invalid(FILE_INVALID).into_response(),
-    }
-}
-
-/// Commits what an append (or a plain upload's end) made: a whole upload with its
-/// transcode job, a failed one with its failure (answered 422).
-async fn settle(
-    mut tx: sqlx::Transaction<'_, sqlx::Postgres>,
-    appended: Appended,
-    status: StatusCode,
-) -> ApiResult<Response> {
-    let video = match appended {
-        Appended::Partial(video) => video,
-        Appended::Whole(video) => VideoTranscode::for_video(&mut tx, &video).await?,
-        Appended::Failed(video) => {
-            tx.commit().await?;
-            tracing::info!(video_id = video.id, failure = ?video.failure, "video upload refused");
-            return Err(ApiError::invalid(
-                video.failure.unwrap_or_else(|| FILE_INVALID.into()),
-            ));
-        }
-    };
-    tx.commit().await?;
-    if video.status == VideoStatus::Processing {
-        tracing::info!(video_id = video.id, job_id = ?video.job_id, size = video.size, "video upload whole");
-    }
-    Ok((status, Json(VideoAnswer::from(video))).into_response())
-}
-
-/// A plain upload being received: if the request ends before it is settled (a dropped
-/// connection drops the handler), the upload is failed and its bytes removed, so it does
-/// not hold one of the member's unfinished places for a day.
-struct Receiving {
-    db: PgPool,
-    area: PathBuf,
-    id: Option<i64>,
-}
-
-impl Receiving {
-    async fn refuse(mut self, failure: &'static str) -> ApiError {
-        if let Some(id) = self.id.take()
-            && let Err(err) =
-                videos::fail(&self.db, &self.area, id, VideoStatus::Uploading, failure).await
-        {
-            return ApiError::Internal(err.into());
-        }
-        ApiError::invalid(failure)
-    }
-
-    fn settled(mut self) {
-        self.id = None;
-    }
-}
-
-impl Drop for Receiving {
-    fn drop(&mut self) {
-        if let Some(id) = self.id.take() {
-            let (db, area) = (self.db.clone(), self.area.clone());
-            tokio::spawn(async move {
-                if let Err(err) =
-                    videos::fail(&db, &area, id, VideoStatus::Uploading, UPLOAD_FAILED).await
-                {
-                    tracing::warn!(video_id = id, error = %err, "broken video upload not failed");
-                }
-            });
-        }
-    }
+/// 409 with where the upload is, so the client goes on from there; any other refusal
+/// answers as it says.
+fn offset_conflict(received: i64) -> Response {
+    (
+        StatusCode::CONFLICT,
+        Json(OffsetConflict {
+            messages: vec![NotAppended::Offset { received }.to_string()],
+            received,
+        }),
+    )
+        .into_response()
 }
 
 /// Uploads a video in one request
@@ -206,65 +121,25 @@ async fn upload_video(
     member: Member,
     Multipart(mut multipart): Multipart,
 ) -> ApiResult<Response> {
-    let (mut field, name) = file_field!(multipart)?;
+    let (field, name) = file_field!(multipart)?;
+    let chunks = field.map_err(|err| broken(&err));
     let area = videos::upload_area(&state.config);
-    let video = {
-        let mut tx = state.db.begin().await?;
-        let video = videos::start(
-            &mut tx,
-            member.station_id,
-            member.user_id,
-            &name,
-            videos::MAX_VIDEO_BYTES,
-        )
-        .await?
-        .map_err(not_started)?;
-        tx.commit().await?;
-        video
-    };
-    let receiving = Receiving {
-        db: state.db.clone(),
-        area: area.clone(),
-        id: Some(video.id),
-    };
-    let mut part = PartWriter::create(&area, video.id)
-        .await
-        .map_err(|err| ApiError::Internal(err.into()))?;
-    loop {
-        let chunk = match field.chunk().await {
-            Ok(Some(chunk)) => chunk,
-            Ok(None) => break,
-            Err(err) => return Err(receiving.refuse(broken(&err)).await),
-        };
-        match part.write(&chunk).await {
-            Ok(Ok(())) => {}
-            Ok(Err(videos::TooLarge)) => return Err(receiving.refuse(FILE_INVALID).await),
-            Err(err) => return Err(ApiError::Internal(err.into())),
-        }
-    }
-    let size = part
-        .finish()
-        .await
-        .map_err(|err| ApiError::Internal(err.into()))?;
-    let mut tx = state.db.begin().await?;
-    let finished = videos::finish_plain(
-        &mut tx,
+    let uploaded = app::feed::videos::upload(
+        &state.db,
+        &JobOutbox,
         &area,
-        member.station_id,
-        member.user_id,
-        video.id,
-        size,
+        member.station(),
+        member.user(),
+        &name,
+        chunks,
     )
-    .await?;
-    let answer = match finished {
-        Ok(appended) => settle(tx, appended, StatusCode::CREATED).await,
-        Err(not) => Ok(not_appended(not)),
-    };
-    // An internal failure rolled back: the upload is failed as a broken transfer.
-    if !matches!(answer, Err(ApiError::Internal(_))) {
-        receiving.settled();
+    .await;
+    match uploaded {
+        Err(NotUploaded::NotAppended(NotAppended::Offset { received })) => {
+            Ok(offset_conflict(received))
+        }
+        uploaded => Ok((StatusCode::CREATED, Json(VideoAnswer::from(uploaded?))).into_response()),
     }
-    answer
 }
 
 /// A resumable upload to start.
@@ -302,23 +177,14 @@ async fn start_video_upload(
     member: Member,
     Json(request): Json<NewUpload>,
 ) -> ApiResult<(StatusCode, Json<VideoAnswer>)> {
-    let mut tx = state.db.begin().await?;
-    let video = videos::start(
-        &mut tx,
-        member.station_id,
-        member.user_id,
+    let video = app::feed::videos::start(
+        &state.db,
+        member.station(),
+        member.user(),
         &request.name,
         request.size,
     )
-    .await?
-    .map_err(not_started)?;
-    tx.commit().await?;
-    tracing::info!(
-        user_id = member.user_id,
-        video_id = video.id,
-        size = video.size,
-        "video upload started"
-    );
+    .await?;
     Ok((StatusCode::CREATED, Json(video.into())))
 }
 
@@ -368,20 +234,20 @@ async fn append_video_upload(
         }
     })?;
     let area = videos::upload_area(&state.config);
-    let mut tx = state.db.begin().await?;
-    let appended = videos::append(
-        &mut tx,
+    let appended = app::feed::videos::append(
+        &state.db,
+        &JobOutbox,
         &area,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         id,
         offset,
         bytes,
     )
-    .await?;
+    .await;
     match appended {
-        Ok(appended) => settle(tx, appended, StatusCode::OK).await,
-        Err(not) => Ok(not_appended(not)),
+        Err(NotAppended::Offset { received }) => Ok(offset_conflict(received)),
+        appended => Ok(Json(VideoAnswer::from(appended?)).into_response()),
     }
 }
 
@@ -409,16 +275,7 @@ async fn cancel_video_upload(
     Path(id): Path<i64>,
 ) -> ApiResult<StatusCode> {
     let area = videos::upload_area(&state.config);
-    let cancelled = videos::cancel(&state.db, &area, member.station_id, member.user_id, id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(videos::NOT_FOUND))?;
-    if cancelled == Cancel::Cancelled {
-        tracing::info!(
-            user_id = member.user_id,
-            video_id = id,
-            "video upload cancelled"
-        );
-    }
+    app::feed::videos::cancel(&state.db, &area, member.station(), member.user(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -442,7 +299,7 @@ async fn get_video(
     member: Member,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<VideoAnswer>> {
-    videos::find_own(&state.db, member.station_id, member.user_id, id)
+    videos::find_own(&state.db, member.station(), member.user(), id)
         .await?
         .map(|video| Json(video.into()))
         .ok_or_else(|| ApiError::not_found(videos::NOT_FOUND))

@@ -188,11 +188,8 @@ async fn review_reported_content(
         id,
         request.decision,
     )
-    .await?
-    .map_err(|not| match not {
-        reports::NotReviewed::NotFound => not_found(),
-        reports::NotReviewed::Removed => ApiError::Conflict(not.message().into()).into(),
-    })?;
+    .await
+    .map_err(ApiError::from)?;
     tracing::info!(
         staff_id = staff.user_id(),
         kind = ?kind,

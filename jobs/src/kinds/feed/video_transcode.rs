@@ -23,7 +23,7 @@ use domain::feed::videos::{self, Processed, Video, VideoStatus};
 use domain::infra::objects::Objects;
 use media::ffmpeg::{self, Container, FfmpegError};
 
-use crate::enqueue::Enqueue;
+use crate::enqueue::{Enqueue, Enqueued};
 use crate::job::{Job, JobContext, JobError};
 
 /// ffprobe reads headers only: a file that keeps it longer is not one we want.
@@ -64,15 +64,14 @@ pub struct VideoTranscode {
 
 impl VideoTranscode {
     /// Enqueues the transcode of a whole upload on the transaction that made it whole,
-    /// keyed by the upload, and records the job on it.
-    pub async fn for_video(tx: &mut PgConnection, video: &Video) -> sqlx::Result<Video> {
-        let enqueued = Enqueue::new(Self { video_id: video.id })
+    /// keyed by the upload (`app::feed::videos` records the job on it).
+    pub async fn for_video(tx: &mut PgConnection, video: &Video) -> sqlx::Result<Enqueued> {
+        Enqueue::new(Self { video_id: video.id })
             .owner(video.station_id, Some(video.user_id))
             .about("feed_video", video.id)
             .idempotency_key(format!("video:{}", video.id))
             .push(&mut *tx)
-            .await?;
-        videos::set_job(tx, video.id, &enqueued.id).await
+            .await
     }
 }
 
