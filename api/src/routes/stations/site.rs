@@ -14,7 +14,6 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, ErrorMessage};
 use crate::extract::Json;
 use crate::state::AppState;
-use domain::stations::STATION_NOT_FOUND;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(site_config))
