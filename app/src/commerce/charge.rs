@@ -15,6 +15,8 @@ use domain::commerce::gateway::{
 };
 use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
+use domain::commerce::status::PartStatus;
+use domain::shared::failure::{Failure, IntoFailure};
 use payments::{Gateway, record_event};
 
 use super::after_paid;
@@ -23,6 +25,9 @@ use crate::outbox::Outbox;
 /// The member's reason when a card cannot be used at all (unknown or expired token).
 pub const CARD_REFUSED: &str =
     "Não foi possível usar este cartão. Confira os dados ou use outro cartão.";
+
+/// The member's reason when an order with a card part comes without a card.
+pub const CARD_REQUIRED: &str = "Informe os dados do cartão.";
 
 /// How a card part with no recorded charge is looked at again after a crash.
 pub const RECOVERY_SECONDS: i64 = 120;
@@ -42,6 +47,18 @@ pub enum ChargeError {
     /// The order has a card part and no card was given.
     #[error("a card part without a card")]
     NoCard,
+}
+
+/// The commerce refusals and a missing card are the member's to fix; the provider's or the
+/// database's failures are internal (the charge is safe to retry).
+impl IntoFailure for ChargeError {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Commerce(err) => err.into_failure(),
+            Self::NoCard => Failure::invalid(CARD_REQUIRED),
+            other => Failure::Internal(other.into()),
+        }
+    }
 }
 
 /// The card an order is to be charged with.
@@ -117,7 +134,7 @@ pub async fn check_order(
 ) -> Result<(), ChargeError> {
     let mut conn = db.acquire().await?;
     let part = payment::part_of_order(&mut conn, order_id).await?;
-    let Some(part) = part.filter(|part| part.status == "pending") else {
+    let Some(part) = part.filter(|part| part.status == PartStatus::Pending) else {
         return Ok(());
     };
     match &part.charge_id {
@@ -149,16 +166,16 @@ pub async fn charge_order(
     let Some(part) = payment::part_of_order(&mut conn, order_id).await? else {
         return Ok(Charged::Nothing);
     };
-    match part.status.as_str() {
-        "failed" => {
+    match part.status {
+        PartStatus::Failed => {
             return Ok(Charged::Declined(
                 part.failure_reason
                     .clone()
                     .unwrap_or_else(|| payment::DECLINED_DEFAULT.into()),
             ));
         }
-        "pending" => {}
-        "paid" => return Ok(Charged::Paid),
+        PartStatus::Pending => {}
+        PartStatus::Paid => return Ok(Charged::Paid),
         _ => return Ok(Charged::Nothing),
     }
     if part.charge_id.is_some() {
@@ -340,7 +357,7 @@ pub async fn expire_pix(
         return Ok(Applied::UnknownCharge);
     };
     drop(conn);
-    if part.status != "pending" {
+    if part.status != PartStatus::Pending {
         return Ok(Applied::Unchanged {
             order_id: part.order_id,
         });
@@ -368,7 +385,7 @@ pub async fn expire_pix(
         }
     }
     let mut tx = db.begin().await?;
-    let applied = payment::end_unpaid_part(&mut tx, &part, "expired").await?;
+    let applied = payment::end_unpaid_part(&mut tx, &part, PartStatus::Expired).await?;
     tx.commit().await?;
     Ok(applied)
 }
@@ -387,7 +404,7 @@ pub async fn recover_part(
     let mut conn = db.acquire().await?;
     let part: Option<ChargePart> = payment::part_by_id(&mut conn, payment_id).await?;
     drop(conn);
-    let Some(part) = part.filter(|p| p.status == "pending") else {
+    let Some(part) = part.filter(|p| p.status == PartStatus::Pending) else {
         return Ok(None);
     };
     match (&part.charge_id, part.method()) {

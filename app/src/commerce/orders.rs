@@ -13,11 +13,11 @@ pub async fn hand_over(
     staff_user_id: i64,
     code: &str,
     line_id: i64,
-) -> sqlx::Result<Result<OrderCheck, NotHandedOver>> {
+) -> Result<OrderCheck, NotHandedOver> {
     let mut tx = db.begin().await?;
-    let outcome = order_check::hand_over(&mut tx, station_id, staff_user_id, code, line_id).await?;
+    let order = order_check::hand_over(&mut tx, station_id, staff_user_id, code, line_id).await?;
     tx.commit().await?;
-    Ok(outcome)
+    Ok(order)
 }
 
 /// Asks for the order's receipt PDF (again, when one failed); answers its job's id.

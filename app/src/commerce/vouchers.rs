@@ -2,7 +2,6 @@
 
 use sqlx::PgPool;
 
-use domain::commerce::CommerceError;
 use domain::commerce::vouchers::{self, Found, NotCreated, NotValidated, VoucherView};
 
 use crate::outbox::Outbox;
@@ -15,13 +14,9 @@ pub async fn create_for_member_order(
     station_id: i64,
     user_id: i64,
     order_id: i64,
-) -> sqlx::Result<Result<Vec<VoucherView>, NotCreated>> {
+) -> Result<Vec<VoucherView>, NotCreated> {
     let mut tx = db.begin().await?;
-    let ids =
-        match vouchers::create_for_member_order(&mut tx, station_id, user_id, order_id).await? {
-            Ok(ids) => ids,
-            Err(not) => return Ok(Err(not)),
-        };
+    let ids = vouchers::create_for_member_order(&mut tx, station_id, user_id, order_id).await?;
     for voucher_id in ids {
         outbox
             .make_voucher(&mut tx, station_id, user_id, voucher_id)
@@ -29,7 +24,7 @@ pub async fn create_for_member_order(
     }
     let views = vouchers::of_order(&mut tx, order_id).await?;
     tx.commit().await?;
-    Ok(Ok(views))
+    Ok(views)
 }
 
 /// Uses a voucher now, as the partner's staff member `staff_user_id`.
@@ -38,9 +33,9 @@ pub async fn validate(
     station_id: i64,
     staff_user_id: i64,
     code: &str,
-) -> Result<Result<Found, NotValidated>, CommerceError> {
+) -> Result<Found, NotValidated> {
     let mut tx = db.begin().await?;
-    let outcome = vouchers::validate(&mut tx, station_id, staff_user_id, code).await?;
+    let found = vouchers::validate(&mut tx, station_id, staff_user_id, code).await?;
     tx.commit().await?;
-    Ok(outcome)
+    Ok(found)
 }

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{commerce_error, whole};
+use super::whole;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
@@ -106,8 +106,7 @@ async fn add_products(
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
     app::commerce::cart::add(&state.db, member.station_id, member.user_id, &items)
-        .await
-        .map_err(commerce_error)?;
+        .await?;
     read_cart(&state, member).await
 }
 
@@ -165,8 +164,7 @@ async fn update_cart(
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
     app::commerce::cart::update(&state.db, member.station_id, member.user_id, &items)
-        .await
-        .map_err(commerce_error)?;
+        .await?;
     read_cart(&state, member).await
 }
 

@@ -211,10 +211,6 @@ impl From<DebtLine> for WalletDebt {
     }
 }
 
-fn ledger_error(err: ledger::LedgerError) -> ApiError {
-    ApiError::Internal(err.into())
-}
-
 /// The caller's credits, newest first, a page at a time
 #[utoipa::path(
     get,
@@ -238,8 +234,7 @@ async fn earn_transactions(
 ) -> ApiResult<Json<Vec<EarnTransaction>>> {
     let (user_id, page) = query.parse(member)?;
     let lines = ledger::credits(&state.db, user_id, page)
-        .await
-        .map_err(ledger_error)?;
+        .await?;
     Ok(Json(lines.into_iter().map(EarnTransaction::from).collect()))
 }
 
@@ -266,8 +261,7 @@ async fn use_transactions(
 ) -> ApiResult<Json<Vec<UseTransaction>>> {
     let (user_id, page) = query.parse(member)?;
     let lines = ledger::spends(&state.db, user_id, page)
-        .await
-        .map_err(ledger_error)?;
+        .await?;
     Ok(Json(lines.into_iter().map(UseTransaction::from).collect()))
 }
 
@@ -294,8 +288,7 @@ async fn wallet_debts(
 ) -> ApiResult<Json<Vec<WalletDebt>>> {
     let (user_id, page) = query.parse(member)?;
     let lines = ledger::debts(&state.db, user_id, page)
-        .await
-        .map_err(ledger_error)?;
+        .await?;
     Ok(Json(lines.into_iter().map(WalletDebt::from).collect()))
 }
 
