@@ -17,6 +17,7 @@ use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
 use domain::commerce::status::PartStatus;
 use domain::shared::failure::{Failure, IntoFailure};
+use domain::shared::ids::{OrderId, StationId, UserId};
 use payments::{Gateway, record_event};
 
 use super::after_paid;
@@ -78,13 +79,13 @@ pub async fn place_and_charge(
     db: &PgPool,
     gateway: &Gateway,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     order: &PlaceOrder,
     card: Option<&CardToCharge>,
 ) -> Result<(Placed, Charged), ChargeError> {
     let mut tx = db.begin().await?;
-    let placed = orders::place(&mut tx, station_id, user_id, order).await?;
+    let placed = orders::place(&mut tx, station_id.0, user_id.0, order).await?;
     if placed.created {
         if placed.paid {
             after_paid(outbox, &mut tx, placed.order_id).await?;
@@ -129,11 +130,11 @@ pub async fn check_order(
     gateway: &Gateway,
     outbox: &impl Outbox,
     public_url: &str,
-    order_id: i64,
+    order_id: OrderId,
     reuse_seconds: u64,
 ) -> Result<(), ChargeError> {
     let mut conn = db.acquire().await?;
-    let part = payment::part_of_order(&mut conn, order_id).await?;
+    let part = payment::part_of_order(&mut conn, order_id.0).await?;
     let Some(part) = part.filter(|part| part.status == PartStatus::Pending) else {
         return Ok(());
     };
@@ -147,7 +148,7 @@ pub async fn check_order(
         }
         None => {
             drop(conn);
-            charge_order(db, gateway, outbox, order_id).await?;
+            charge_order(db, gateway, outbox, order_id.0).await?;
         }
     }
     Ok(())

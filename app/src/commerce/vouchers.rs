@@ -3,6 +3,7 @@
 use sqlx::PgPool;
 
 use domain::commerce::vouchers::{self, Found, NotCreated, NotValidated, VoucherView};
+use domain::shared::ids::{OrderId, StationId, UserId};
 
 use crate::outbox::Outbox;
 
@@ -11,18 +12,18 @@ use crate::outbox::Outbox;
 pub async fn create_for_member_order(
     db: &PgPool,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
-    order_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    order_id: OrderId,
 ) -> Result<Vec<VoucherView>, NotCreated> {
     let mut tx = db.begin().await?;
     let ids = vouchers::create_for_member_order(&mut tx, station_id, user_id, order_id).await?;
     for voucher_id in ids {
         outbox
-            .make_voucher(&mut tx, station_id, user_id, voucher_id)
+            .make_voucher(&mut tx, station_id.0, user_id.0, voucher_id)
             .await?;
     }
-    let views = vouchers::of_order(&mut tx, order_id).await?;
+    let views = vouchers::of_order(&mut tx, order_id.0).await?;
     tx.commit().await?;
     Ok(views)
 }
@@ -30,8 +31,8 @@ pub async fn create_for_member_order(
 /// Uses a voucher now, as the partner's staff member `staff_user_id`.
 pub async fn validate(
     db: &PgPool,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
 ) -> Result<Found, NotValidated> {
     let mut tx = db.begin().await?;

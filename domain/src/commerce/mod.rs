@@ -117,7 +117,6 @@ impl Refusal {
             Self::NotForSale(refused) => refused.message(),
         }
     }
-
 }
 
 /// A refusal is the member's to fix (422), a missing product a 404, a closed checkout 403.

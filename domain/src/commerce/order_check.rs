@@ -14,6 +14,7 @@ use sqlx::PgConnection;
 use super::status::OrderStatus;
 use crate::shared::NOT_AUTHORIZED;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{OrderId, StationId, UserId};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OrderCheck {
@@ -116,8 +117,8 @@ impl IntoFailure for NotShown {
 
 #[derive(sqlx::FromRow)]
 struct OrderRow {
-    id: i64,
-    user_id: i64,
+    id: OrderId,
+    user_id: UserId,
     code: String,
     status: OrderStatus,
     created_at: DateTime<Utc>,
@@ -128,8 +129,8 @@ struct OrderRow {
 /// or staff of a partner of one of its activities (those activities' part).
 pub async fn for_viewer(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer_id: i64,
+    station_id: StationId,
+    viewer_id: UserId,
     code: &str,
 ) -> Result<OrderCheck, NotShown> {
     let order: Option<OrderRow> = sqlx::query_as(
@@ -183,7 +184,7 @@ pub async fn for_viewer(
         .filter(|line| line.quantity > 0)
         .map(OrderCheckLine::from)
         .collect();
-    let deliveries = super::fulfilment::order_deliveries(conn, order.id)
+    let deliveries = super::fulfilment::order_deliveries(conn, order.id.0)
         .await?
         .into_iter()
         .filter(|d| shown.contains(&d.action_id))
@@ -271,12 +272,12 @@ impl IntoFailure for NotHandedOver {
 /// handover backs it. Answers the order as the staff member now sees it.
 pub async fn hand_over(
     conn: &mut PgConnection,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
     line_id: i64,
 ) -> Result<OrderCheck, NotHandedOver> {
-    let order: Option<(i64, i64, OrderStatus)> = sqlx::query_as(
+    let order: Option<(OrderId, UserId, OrderStatus)> = sqlx::query_as(
         "SELECT id, user_id, status FROM orders WHERE station_id = $1 AND code = $2 FOR UPDATE",
     )
     .bind(station_id)

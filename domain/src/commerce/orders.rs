@@ -8,8 +8,8 @@ use sqlx::PgConnection;
 
 use super::checkout::{self, HeldLine};
 use super::installments;
-use super::totals::{self, ActionTerms, Line};
 use super::status::{OrderStatus, PartMethod, PartStatus};
+use super::totals::{self, ActionTerms, Line};
 use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 

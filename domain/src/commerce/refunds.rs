@@ -12,8 +12,8 @@ use sqlx::PgConnection;
 
 use super::fulfilment;
 use super::status::{OrderStatus, RefundOrigin, RefundState};
-use crate::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 use crate::wallet::rules;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn a_status_is_its_columns_word_in_json() {
         assert_eq!(
-            serde_json::to_string(&OrderStatus::PartiallyRefunded).unwrap(),
+            serde_json::to_string(&OrderStatus::PartiallyRefunded).expect("json"),
             "\"partially_refunded\""
         );
         assert_eq!(RefundOrigin::LatePayment.as_str(), "late_payment");

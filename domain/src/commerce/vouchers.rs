@@ -11,6 +11,7 @@ use super::fulfilment::{Document, logo_key, validator_base, voucher_link};
 use super::status::OrderStatus;
 use crate::shared::NOT_AUTHORIZED;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{OrderId, StationId, UserId};
 use crate::stations::station;
 use crate::wallet::ledger::LedgerError;
 
@@ -498,11 +499,11 @@ impl IntoFailure for NotCreated {
 /// caller's transaction. Answers the ids of every voucher of the order.
 pub async fn create_for_member_order(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
-    order_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    order_id: OrderId,
 ) -> Result<Vec<i64>, NotCreated> {
-    let order: Option<(i64, OrderStatus)> = sqlx::query_as(
+    let order: Option<(UserId, OrderStatus)> = sqlx::query_as(
         "SELECT user_id, status FROM orders WHERE id = $1 AND station_id = $2 FOR UPDATE",
     )
     .bind(order_id)
@@ -518,8 +519,8 @@ pub async fn create_for_member_order(
     if !status.is_paid() {
         return Err(NotCreated::NotPaid);
     }
-    create_for_order(conn, order_id).await?;
-    Ok(ids_of_order(conn, order_id).await?)
+    create_for_order(conn, order_id.0).await?;
+    Ok(ids_of_order(conn, order_id.0).await?)
 }
 
 /// Why a validation did not happen.
@@ -578,11 +579,11 @@ pub const REFUNDED: &str = "Este voucher foi estornado e não pode mais ser util
 /// activity's partner granted the caller (`partner_staff`).
 pub async fn for_partner(
     conn: &mut PgConnection,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
 ) -> Result<Found, NotValidated> {
-    let Some(found) = by_code(conn, station_id, code).await? else {
+    let Some(found) = by_code(conn, station_id.0, code).await? else {
         return Err(NotValidated::NotFound);
     };
     let granted: bool = sqlx::query_scalar(
@@ -607,8 +608,8 @@ pub async fn for_partner(
 /// spendable (spec 001: released on the partner's confirmation).
 pub async fn validate(
     conn: &mut PgConnection,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
 ) -> Result<Found, NotValidated> {
     let found = for_partner(conn, station_id, staff_user_id, code).await?;

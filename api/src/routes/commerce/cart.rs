@@ -105,8 +105,7 @@ async fn add_products(
         .iter()
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
-    app::commerce::cart::add(&state.db, member.station_id, member.user_id, &items)
-        .await?;
+    app::commerce::cart::add(&state.db, member.station(), member.user(), &items).await?;
     read_cart(&state, member).await
 }
 
@@ -163,8 +162,7 @@ async fn update_cart(
         .iter()
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
-    app::commerce::cart::update(&state.db, member.station_id, member.user_id, &items)
-        .await?;
+    app::commerce::cart::update(&state.db, member.station(), member.user(), &items).await?;
     read_cart(&state, member).await
 }
 

@@ -98,8 +98,8 @@ async fn confirm_cart(
     let held = checkout::hold_cart(
         &state.db,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         wanted,
         i64::from(state.config.hold_seconds),
     )
@@ -142,8 +142,8 @@ async fn apply_coupon(
     own_body(member, Some(&request.user_id))?;
     let applied = checkout::apply_coupon(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.coupon_code,
     )
     .await?;
@@ -180,8 +180,7 @@ async fn remove_coupon(
     Json(request): Json<RemoveCoupon>,
 ) -> ApiResult<Json<Totals>> {
     own_body(member, Some(&request.user_id))?;
-    let totals = checkout::remove_coupon(&state.db, member.user_id)
-        .await?;
+    let totals = checkout::remove_coupon(&state.db, member.user()).await?;
     Ok(Json(totals))
 }
 
@@ -304,9 +303,7 @@ async fn save_card(state: &AppState, member: Member, token: &str) -> ApiResult<(
     let Some(sandbox) = state.gateway.sandbox() else {
         return Ok(());
     };
-    let card = sandbox
-        .save_card(token)
-        .await?;
+    let card = sandbox.save_card(token).await?;
     let mut conn = state.db.acquire().await?;
     cards::save(
         &mut conn,
@@ -479,8 +476,8 @@ async fn place_order(
         &state.db,
         &state.gateway,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &order,
         card.as_ref(),
     )

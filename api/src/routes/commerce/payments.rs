@@ -14,6 +14,7 @@ use domain::commerce::gateway::{GatewayError, PaymentGateway};
 use domain::commerce::installments::{self, InstallmentOption};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
+use domain::shared::ids::OrderId;
 use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
@@ -168,7 +169,7 @@ async fn check_payment(
         &state.gateway,
         &JobOutbox,
         &state.config.public_url,
-        order_id,
+        OrderId(order_id),
         state.config.payment_read_reuse_seconds,
     )
     .await?;

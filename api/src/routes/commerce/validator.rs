@@ -57,7 +57,7 @@ async fn show(
     Path(code): Path<String>,
 ) -> ApiResult<Response> {
     let mut conn = state.db.acquire().await?;
-    match vouchers::for_partner(&mut conn, member.station_id, member.user_id, &code).await {
+    match vouchers::for_partner(&mut conn, member.station(), member.user(), &code).await {
         Ok(found) => Ok(Json(found.view).into_response()),
         Err(reason) => refused(reason),
     }
@@ -82,8 +82,7 @@ async fn validate(
     member: Member,
     Path(code): Path<String>,
 ) -> ApiResult<Response> {
-    match app::commerce::vouchers::validate(&state.db, member.station_id, member.user_id, &code)
-        .await
+    match app::commerce::vouchers::validate(&state.db, member.station(), member.user(), &code).await
     {
         Ok(found) => Ok(Json(found.view).into_response()),
         Err(reason) => refused(reason),
@@ -113,8 +112,7 @@ async fn order(
     Path(code): Path<String>,
 ) -> ApiResult<Json<OrderCheck>> {
     let mut conn = state.db.acquire().await?;
-    let order =
-        order_check::for_viewer(&mut conn, member.station_id, member.user_id, &code).await?;
+    let order = order_check::for_viewer(&mut conn, member.station(), member.user(), &code).await?;
     Ok(Json(order))
 }
 
@@ -148,8 +146,8 @@ async fn hand_over(
 ) -> ApiResult<Json<OrderCheck>> {
     let order = app::commerce::orders::hand_over(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &code,
         line_id,
     )

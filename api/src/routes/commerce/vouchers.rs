@@ -5,6 +5,7 @@
 
 use axum::extract::State;
 use domain::commerce::vouchers::{self, CouponPurchase, NOT_CREATED, VoucherView};
+use domain::shared::ids::OrderId;
 use jobs::JobOutbox;
 use serde::Deserialize;
 use serde_json::Value;
@@ -107,9 +108,9 @@ async fn create_vouchers(
     let views = app::commerce::vouchers::create_for_member_order(
         &state.db,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
-        order_id,
+        member.station(),
+        member.user(),
+        OrderId(order_id),
     )
     .await?;
     Ok(Json(views))

@@ -233,8 +233,7 @@ async fn earn_transactions(
     Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<EarnTransaction>>> {
     let (user_id, page) = query.parse(member)?;
-    let lines = ledger::credits(&state.db, user_id, page)
-        .await?;
+    let lines = ledger::credits(&state.db, user_id, page).await?;
     Ok(Json(lines.into_iter().map(EarnTransaction::from).collect()))
 }
 
@@ -260,8 +259,7 @@ async fn use_transactions(
     Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<UseTransaction>>> {
     let (user_id, page) = query.parse(member)?;
-    let lines = ledger::spends(&state.db, user_id, page)
-        .await?;
+    let lines = ledger::spends(&state.db, user_id, page).await?;
     Ok(Json(lines.into_iter().map(UseTransaction::from).collect()))
 }
 
@@ -287,8 +285,7 @@ async fn wallet_debts(
     Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<WalletDebt>>> {
     let (user_id, page) = query.parse(member)?;
-    let lines = ledger::debts(&state.db, user_id, page)
-        .await?;
+    let lines = ledger::debts(&state.db, user_id, page).await?;
     Ok(Json(lines.into_iter().map(WalletDebt::from).collect()))
 }
 
