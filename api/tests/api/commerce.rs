@@ -8,6 +8,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const FORBIDDEN: &str = "Você não possui autorização para acessar esta página.";
 const OUT_OF_STOCK: &str = "O estoque desse(s) produto(s) está esgotado no momento.";
@@ -33,19 +34,14 @@ async fn shop(
     .fetch_one(db)
     .await
     .expect("action");
-    let product_id: i64 = sqlx::query_scalar(
-        "INSERT INTO products (station_id, action_id, name, value, discount_value, stock, limit_per_user)
-         VALUES ($1, $2, 'Caneca', $3, $4, $5, $6) RETURNING id",
-    )
-    .bind(station_id)
-    .bind(action_id)
-    .bind(value)
-    .bind(discount)
-    .bind(stock)
-    .bind(limit)
-    .fetch_one(db)
-    .await
-    .expect("product");
+    let product_id = build::product(station_id, action_id)
+        .name("Caneca")
+        .value(value)
+        .discount(discount)
+        .stock(stock)
+        .limit_per_user(limit)
+        .insert(db)
+        .await;
     (action_id, product_id)
 }
 

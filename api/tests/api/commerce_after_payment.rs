@@ -378,7 +378,7 @@ async fn a_refund_makes_the_receipt_again_with_what_was_refunded(db: PgPool) {
             lines: Some(vec![(line, 1)]),
             reason: "Desistência".into(),
         },
-        "staff",
+        domain::commerce::status::RefundOrigin::Staff,
         None,
     )
     .await
@@ -1119,7 +1119,7 @@ async fn a_receipts_line_is_handed_over_once_by_its_partner_staff(db: PgPool) {
             lines: Some(vec![(shirt_line, 1), (cap_line, 1)]),
             reason: "Desistência".into(),
         },
-        "staff",
+        domain::commerce::status::RefundOrigin::Staff,
         None,
     )
     .await
@@ -1250,7 +1250,7 @@ async fn a_line_with_a_refund_under_way_waits_to_be_handed_over(db: PgPool) {
             lines: Some(vec![(shirt_line, 1)]),
             reason: "Desistência".into(),
         },
-        "staff",
+        domain::commerce::status::RefundOrigin::Staff,
         None,
     )
     .await

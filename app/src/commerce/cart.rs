@@ -4,16 +4,17 @@ use sqlx::PgPool;
 
 use domain::commerce::CommerceResult;
 use domain::commerce::cart::{self, Wanted};
+use domain::shared::ids::{StationId, UserId};
 
 /// Adds the items to the member's cart (`POST /add-products-to-shopping-cart`).
 pub async fn add(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     items: &[Wanted],
 ) -> CommerceResult<()> {
     let mut tx = db.begin().await?;
-    cart::add(&mut tx, station_id, user_id, items).await?;
+    cart::add(&mut tx, station_id.0, user_id.0, items).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -21,12 +22,12 @@ pub async fn add(
 /// Sets the quantities of the member's cart lines, 0 removing a line.
 pub async fn update(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     items: &[Wanted],
 ) -> CommerceResult<()> {
     let mut tx = db.begin().await?;
-    cart::update(&mut tx, station_id, user_id, items).await?;
+    cart::update(&mut tx, station_id.0, user_id.0, items).await?;
     tx.commit().await?;
     Ok(())
 }

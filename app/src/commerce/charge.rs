@@ -15,6 +15,9 @@ use domain::commerce::gateway::{
 };
 use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
+use domain::commerce::status::PartStatus;
+use domain::shared::failure::{Failure, IntoFailure};
+use domain::shared::ids::{OrderId, StationId, UserId};
 use payments::{Gateway, record_event};
 
 use super::after_paid;
@@ -23,6 +26,9 @@ use crate::outbox::Outbox;
 /// The member's reason when a card cannot be used at all (unknown or expired token).
 pub const CARD_REFUSED: &str =
     "Não foi possível usar este cartão. Confira os dados ou use outro cartão.";
+
+/// The member's reason when an order with a card part comes without a card.
+pub const CARD_REQUIRED: &str = "Informe os dados do cartão.";
 
 /// How a card part with no recorded charge is looked at again after a crash.
 pub const RECOVERY_SECONDS: i64 = 120;
@@ -44,6 +50,18 @@ pub enum ChargeError {
     NoCard,
 }
 
+/// The commerce refusals and a missing card are the member's to fix; the provider's or the
+/// database's failures are internal (the charge is safe to retry).
+impl IntoFailure for ChargeError {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Commerce(err) => err.into_failure(),
+            Self::NoCard => Failure::invalid(CARD_REQUIRED),
+            other => Failure::Internal(other.into()),
+        }
+    }
+}
+
 /// The card an order is to be charged with.
 #[derive(Debug, Clone)]
 pub struct CardToCharge {
@@ -61,13 +79,13 @@ pub async fn place_and_charge(
     db: &PgPool,
     gateway: &Gateway,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     order: &PlaceOrder,
     card: Option<&CardToCharge>,
 ) -> Result<(Placed, Charged), ChargeError> {
     let mut tx = db.begin().await?;
-    let placed = orders::place(&mut tx, station_id, user_id, order).await?;
+    let placed = orders::place(&mut tx, station_id.0, user_id.0, order).await?;
     if placed.created {
         if placed.paid {
             after_paid(outbox, &mut tx, placed.order_id).await?;
@@ -112,12 +130,12 @@ pub async fn check_order(
     gateway: &Gateway,
     outbox: &impl Outbox,
     public_url: &str,
-    order_id: i64,
+    order_id: OrderId,
     reuse_seconds: u64,
 ) -> Result<(), ChargeError> {
     let mut conn = db.acquire().await?;
-    let part = payment::part_of_order(&mut conn, order_id).await?;
-    let Some(part) = part.filter(|part| part.status == "pending") else {
+    let part = payment::part_of_order(&mut conn, order_id.0).await?;
+    let Some(part) = part.filter(|part| part.status == PartStatus::Pending) else {
         return Ok(());
     };
     match &part.charge_id {
@@ -130,7 +148,7 @@ pub async fn check_order(
         }
         None => {
             drop(conn);
-            charge_order(db, gateway, outbox, order_id).await?;
+            charge_order(db, gateway, outbox, order_id.0).await?;
         }
     }
     Ok(())
@@ -149,16 +167,16 @@ pub async fn charge_order(
     let Some(part) = payment::part_of_order(&mut conn, order_id).await? else {
         return Ok(Charged::Nothing);
     };
-    match part.status.as_str() {
-        "failed" => {
+    match part.status {
+        PartStatus::Failed => {
             return Ok(Charged::Declined(
                 part.failure_reason
                     .clone()
                     .unwrap_or_else(|| payment::DECLINED_DEFAULT.into()),
             ));
         }
-        "pending" => {}
-        "paid" => return Ok(Charged::Paid),
+        PartStatus::Pending => {}
+        PartStatus::Paid => return Ok(Charged::Paid),
         _ => return Ok(Charged::Nothing),
     }
     if part.charge_id.is_some() {
@@ -340,7 +358,7 @@ pub async fn expire_pix(
         return Ok(Applied::UnknownCharge);
     };
     drop(conn);
-    if part.status != "pending" {
+    if part.status != PartStatus::Pending {
         return Ok(Applied::Unchanged {
             order_id: part.order_id,
         });
@@ -368,7 +386,7 @@ pub async fn expire_pix(
         }
     }
     let mut tx = db.begin().await?;
-    let applied = payment::end_unpaid_part(&mut tx, &part, "expired").await?;
+    let applied = payment::end_unpaid_part(&mut tx, &part, PartStatus::Expired).await?;
     tx.commit().await?;
     Ok(applied)
 }
@@ -387,7 +405,7 @@ pub async fn recover_part(
     let mut conn = db.acquire().await?;
     let part: Option<ChargePart> = payment::part_by_id(&mut conn, payment_id).await?;
     drop(conn);
-    let Some(part) = part.filter(|p| p.status == "pending") else {
+    let Some(part) = part.filter(|p| p.status == PartStatus::Pending) else {
         return Ok(None);
     };
     match (&part.charge_id, part.method()) {

@@ -7,6 +7,7 @@ use domain::commerce::CommerceResult;
 use domain::commerce::cart::Wanted;
 use domain::commerce::checkout::{self, CouponApplied, Hold};
 use domain::commerce::totals::Totals;
+use domain::shared::ids::{StationId, UserId};
 
 use crate::outbox::Outbox;
 
@@ -15,18 +16,18 @@ use crate::outbox::Outbox;
 pub async fn hold_cart(
     db: &PgPool,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     wanted: Vec<Wanted>,
     hold_seconds: i64,
 ) -> CommerceResult<Hold> {
     let (mut tx, held) =
-        checkout::confirm_cart_held_for(db, station_id, user_id, wanted, hold_seconds).await?;
+        checkout::confirm_cart_held_for(db, station_id.0, user_id.0, wanted, hold_seconds).await?;
     outbox
         .release_hold(
             &mut tx,
-            station_id,
-            user_id,
+            station_id.0,
+            user_id.0,
             held.checkout_id,
             held.expires_at,
         )
@@ -38,20 +39,20 @@ pub async fn hold_cart(
 /// Puts a coupon on the member's live hold.
 pub async fn apply_coupon(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     code: &str,
 ) -> CommerceResult<CouponApplied> {
     let mut tx = db.begin().await?;
-    let applied = checkout::apply_coupon(&mut tx, station_id, user_id, code).await?;
+    let applied = checkout::apply_coupon(&mut tx, station_id.0, user_id.0, code).await?;
     tx.commit().await?;
     Ok(applied)
 }
 
 /// Takes the coupon off the member's live hold; answers the hold's totals without it.
-pub async fn remove_coupon(db: &PgPool, user_id: i64) -> CommerceResult<Totals> {
+pub async fn remove_coupon(db: &PgPool, user_id: UserId) -> CommerceResult<Totals> {
     let mut tx = db.begin().await?;
-    let totals = checkout::remove_coupon(&mut tx, user_id).await?;
+    let totals = checkout::remove_coupon(&mut tx, user_id.0).await?;
     tx.commit().await?;
     Ok(totals)
 }

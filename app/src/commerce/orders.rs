@@ -3,34 +3,35 @@
 use sqlx::PgPool;
 
 use domain::commerce::order_check::{self, NotHandedOver, OrderCheck};
+use domain::shared::ids::{OrderId, StationId, UserId};
 
 use crate::outbox::Outbox;
 
 /// Records that the partner's staff member `staff_user_id` handed a line's units over.
 pub async fn hand_over(
     db: &PgPool,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
     line_id: i64,
-) -> sqlx::Result<Result<OrderCheck, NotHandedOver>> {
+) -> Result<OrderCheck, NotHandedOver> {
     let mut tx = db.begin().await?;
-    let outcome = order_check::hand_over(&mut tx, station_id, staff_user_id, code, line_id).await?;
+    let order = order_check::hand_over(&mut tx, station_id, staff_user_id, code, line_id).await?;
     tx.commit().await?;
-    Ok(outcome)
+    Ok(order)
 }
 
 /// Asks for the order's receipt PDF (again, when one failed); answers its job's id.
 pub async fn make_receipt(
     db: &PgPool,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
-    order_id: i64,
+    station_id: StationId,
+    user_id: UserId,
+    order_id: OrderId,
 ) -> sqlx::Result<String> {
     let mut tx = db.begin().await?;
     let job = outbox
-        .make_receipt(&mut tx, station_id, user_id, order_id)
+        .make_receipt(&mut tx, station_id.0, user_id.0, order_id.0)
         .await?;
     tx.commit().await?;
     Ok(job.job_id)
@@ -40,13 +41,13 @@ pub async fn make_receipt(
 pub async fn make_voucher(
     db: &PgPool,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     voucher_id: i64,
 ) -> sqlx::Result<String> {
     let mut tx = db.begin().await?;
     let job = outbox
-        .make_voucher(&mut tx, station_id, user_id, voucher_id)
+        .make_voucher(&mut tx, station_id.0, user_id.0, voucher_id)
         .await?;
     tx.commit().await?;
     Ok(job.job_id)

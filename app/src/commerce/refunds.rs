@@ -6,6 +6,8 @@ use sqlx::{PgConnection, PgPool};
 
 use domain::commerce::gateway::{GatewayError, PaymentGateway, RefundStatus};
 use domain::commerce::refunds::{self, Applied, RefundError, RefundRequest, Requested};
+use domain::commerce::status::RefundOrigin;
+use domain::shared::failure::{Failure, IntoFailure};
 use domain::staff::{self, Action, AuditRecord, Scope};
 use payments::Gateway;
 
@@ -34,7 +36,7 @@ pub async fn request(
         scope.station_id(),
         order_id,
         wanted,
-        "staff",
+        RefundOrigin::Staff,
         Some(staff_user_id),
     )
     .await?;
@@ -83,6 +85,14 @@ pub enum NotRefunded {
     /// The refund has a card or PIX part and the payment provider could not be set up.
     #[error("payment provider: {0}")]
     NoProvider(anyhow::Error),
+}
+
+/// A refund is made by its job, never for a member waiting on it: whatever stopped it is
+/// internal to whoever asks (the job tells retry from end on its own).
+impl IntoFailure for NotRefunded {
+    fn into_failure(self) -> Failure {
+        Failure::Internal(self.into())
+    }
 }
 
 impl From<RefundError> for NotRefunded {

@@ -2,8 +2,8 @@
 
 use sqlx::PgPool;
 
-use domain::commerce::CommerceError;
 use domain::commerce::vouchers::{self, Found, NotCreated, NotValidated, VoucherView};
+use domain::shared::ids::{OrderId, StationId, UserId};
 
 use crate::outbox::Outbox;
 
@@ -12,35 +12,31 @@ use crate::outbox::Outbox;
 pub async fn create_for_member_order(
     db: &PgPool,
     outbox: &impl Outbox,
-    station_id: i64,
-    user_id: i64,
-    order_id: i64,
-) -> sqlx::Result<Result<Vec<VoucherView>, NotCreated>> {
+    station_id: StationId,
+    user_id: UserId,
+    order_id: OrderId,
+) -> Result<Vec<VoucherView>, NotCreated> {
     let mut tx = db.begin().await?;
-    let ids =
-        match vouchers::create_for_member_order(&mut tx, station_id, user_id, order_id).await? {
-            Ok(ids) => ids,
-            Err(not) => return Ok(Err(not)),
-        };
+    let ids = vouchers::create_for_member_order(&mut tx, station_id, user_id, order_id).await?;
     for voucher_id in ids {
         outbox
-            .make_voucher(&mut tx, station_id, user_id, voucher_id)
+            .make_voucher(&mut tx, station_id.0, user_id.0, voucher_id)
             .await?;
     }
-    let views = vouchers::of_order(&mut tx, order_id).await?;
+    let views = vouchers::of_order(&mut tx, order_id.0).await?;
     tx.commit().await?;
-    Ok(Ok(views))
+    Ok(views)
 }
 
 /// Uses a voucher now, as the partner's staff member `staff_user_id`.
 pub async fn validate(
     db: &PgPool,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
-) -> Result<Result<Found, NotValidated>, CommerceError> {
+) -> Result<Found, NotValidated> {
     let mut tx = db.begin().await?;
-    let outcome = vouchers::validate(&mut tx, station_id, staff_user_id, code).await?;
+    let found = vouchers::validate(&mut tx, station_id, staff_user_id, code).await?;
     tx.commit().await?;
-    Ok(outcome)
+    Ok(found)
 }

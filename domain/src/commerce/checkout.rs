@@ -15,6 +15,7 @@ use sqlx::{PgConnection, PgPool};
 
 use super::cart::{self, Wanted};
 use super::coupons;
+use super::status::{HoldStatus, OrderStatus};
 use super::totals::{self, ActionTerms, Line, Totals};
 use super::{CommerceResult, Refusal, lock_member};
 use crate::wallet::ledger::{self, Credit, SourceKind, SpendKind};
@@ -36,7 +37,7 @@ pub struct Hold {
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct HeldCheckout {
     pub id: i64,
-    pub status: String,
+    pub status: HoldStatus,
     pub expires_at: DateTime<Utc>,
     pub order_id: Option<i64>,
 }
@@ -321,7 +322,7 @@ pub async fn cart_totals(
 /// The member's hold the coupon dialog and the order call work on: held and not expired.
 pub async fn live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<HeldCheckout> {
     match latest(conn, user_id).await? {
-        Some(hold) if hold.status == "held" && hold.expires_at > Utc::now() => Ok(hold),
+        Some(hold) if hold.status == HoldStatus::Held && hold.expires_at > Utc::now() => Ok(hold),
         _ => Err(Refusal::HoldExpired.into()),
     }
 }
@@ -537,8 +538,8 @@ async fn end_unpaid(
     )
     .bind(checkout_id)
     .bind(match end {
-        UnpaidEnd::Expired => "expired",
-        UnpaidEnd::Declined => "declined",
+        UnpaidEnd::Expired => OrderStatus::Expired,
+        UnpaidEnd::Declined => OrderStatus::Declined,
     })
     .fetch_optional(&mut *conn)
     .await?;

@@ -8,7 +8,7 @@ use sqlx::PgConnection;
 
 use super::CommerceResult;
 use super::documents;
-use super::orders::status_label;
+use super::status::{OrderStatus, PartMethod};
 use super::vouchers;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::money::{StationCurrency, format_brl};
@@ -262,7 +262,7 @@ pub struct Document<T> {
 #[derive(Debug, sqlx::FromRow)]
 struct ReceiptRow {
     code: String,
-    status: String,
+    status: OrderStatus,
     created_at: DateTime<Utc>,
     station_id: i64,
     member_name: String,
@@ -306,7 +306,7 @@ pub async fn receipt_document(
     };
     let lines = lines(conn, order_id).await?;
     let deliveries = order_deliveries(conn, order_id).await?;
-    let gateway: Option<(String, i32)> = sqlx::query_as(
+    let gateway: Option<(PartMethod, i32)> = sqlx::query_as(
         "SELECT method, installments FROM payments
           WHERE order_id = $1 AND method <> 'wallet' ORDER BY id DESC LIMIT 1",
     )
@@ -321,7 +321,7 @@ pub async fn receipt_document(
         created_at: row.created_at,
         zone: station.zone(),
         member_name: row.member_name,
-        status: status_label(&row.status).to_string(),
+        status: row.status.label().to_string(),
         lines: lines
             .iter()
             .map(|l| documents::ReceiptLine {
@@ -354,7 +354,7 @@ pub async fn receipt_document(
         payment: gateway
             .filter(|_| row.credit_card_value > 0)
             .map(|(method, installments)| documents::Payment {
-                method: if method == "pix" {
+                method: if method == PartMethod::Pix {
                     documents::PaymentMethod::Pix
                 } else {
                     documents::PaymentMethod::Card {
@@ -451,17 +451,14 @@ pub async fn record_receipt(
 pub struct ReceiptState {
     pub user_id: i64,
     pub code: String,
-    pub status: String,
+    pub status: OrderStatus,
     pub receipt_key: Option<String>,
 }
 
 impl ReceiptState {
     /// A receipt is made once the order is paid (also after a refund).
     pub fn has_receipt(&self) -> bool {
-        matches!(
-            self.status.as_str(),
-            "paid" | "partially_refunded" | "refunded"
-        )
+        self.status.is_paid() || self.status == OrderStatus::Refunded
     }
 }
 

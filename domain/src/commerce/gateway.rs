@@ -14,6 +14,8 @@ use chrono::{DateTime, Utc};
 use reqwest::header::HeaderMap;
 use serde::{Deserialize, Serialize};
 
+use crate::shared::failure::{Failure, IntoFailure};
+
 /// Our own charge status; every provider's statuses map to one of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -305,6 +307,14 @@ pub enum GatewayError {
     Malformed(String),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
+}
+
+/// The provider's failures are ours, never the member's to fix: a route where a refusal
+/// has a text for the member (the sandbox's card data) says so before `?`.
+impl IntoFailure for GatewayError {
+    fn into_failure(self) -> Failure {
+        Failure::Internal(self.into())
+    }
 }
 
 /// What every provider does. Amounts are centavos.

@@ -17,10 +17,12 @@ pub mod order_view;
 pub mod orders;
 pub mod payment;
 pub mod refunds;
+pub mod status;
 pub mod totals;
 pub mod vouchers;
 
 use crate::shared::NOT_AUTHORIZED;
+use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::money::format_brl;
 use crate::wallet::ledger::LedgerError;
 use installments::MIN_INSTALLMENT_CENTS;
@@ -115,15 +117,16 @@ impl Refusal {
             Self::NotForSale(refused) => refused.message(),
         }
     }
+}
 
-    /// Refusals that mean "this thing is not there" rather than "this breaks a rule".
-    pub fn is_not_found(&self) -> bool {
-        matches!(self, Self::ProductNotFound)
-    }
-
-    /// Refusals that mean "you may not do this here" (403).
-    pub fn is_forbidden(&self) -> bool {
-        matches!(self, Self::CheckoutClosed)
+/// A refusal is the member's to fix (422), a missing product a 404, a closed checkout 403.
+impl IntoFailure for Refusal {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::ProductNotFound => Failure::NotFound(self.message()),
+            Self::CheckoutClosed => Failure::Forbidden(self.message()),
+            _ => Failure::invalid(self.message()),
+        }
     }
 }
 
@@ -148,6 +151,16 @@ impl From<LedgerError> for CommerceError {
         match err {
             LedgerError::Db(db) => Self::Db(db),
             other => Self::Ledger(other),
+        }
+    }
+}
+
+impl IntoFailure for CommerceError {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Refused(refusal) => refusal.into_failure(),
+            Self::Ledger(err) => Failure::Internal(err.into()),
+            Self::Db(err) => err.into_failure(),
         }
     }
 }

@@ -11,7 +11,10 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgConnection;
 
-use super::orders::status_label;
+use super::status::OrderStatus;
+use crate::shared::NOT_AUTHORIZED;
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{OrderId, StationId, UserId};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OrderCheck {
@@ -89,18 +92,35 @@ pub struct OrderCheckDelivery {
     pub address: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why an order is not shown to its viewer.
+#[derive(Debug, thiserror::Error)]
 pub enum NotShown {
+    /// No such order in the station (404).
+    #[error("{}", super::ORDER_NOT_FOUND)]
     NotFound,
+    /// Neither the order's member nor staff of a partner of its activities (403).
+    #[error("{}", NOT_AUTHORIZED)]
     NotAllowed,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+impl IntoFailure for NotShown {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::NotAllowed => Failure::Forbidden(self.to_string()),
+            Self::Database(err) => err.into_failure(),
+        }
+    }
 }
 
 #[derive(sqlx::FromRow)]
 struct OrderRow {
-    id: i64,
-    user_id: i64,
+    id: OrderId,
+    user_id: UserId,
     code: String,
-    status: String,
+    status: OrderStatus,
     created_at: DateTime<Utc>,
     member_name: String,
 }
@@ -109,10 +129,10 @@ struct OrderRow {
 /// or staff of a partner of one of its activities (those activities' part).
 pub async fn for_viewer(
     conn: &mut PgConnection,
-    station_id: i64,
-    viewer_id: i64,
+    station_id: StationId,
+    viewer_id: UserId,
     code: &str,
-) -> sqlx::Result<Result<OrderCheck, NotShown>> {
+) -> Result<OrderCheck, NotShown> {
     let order: Option<OrderRow> = sqlx::query_as(
         "SELECT o.id, o.user_id, o.code, o.status, o.created_at, u.name AS member_name
            FROM orders o JOIN users u ON u.id = o.user_id
@@ -123,7 +143,7 @@ pub async fn for_viewer(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(order) = order else {
-        return Ok(Err(NotShown::NotFound));
+        return Err(NotShown::NotFound);
     };
     // The order's activities the viewer hands over for; all of them for its member.
     let shown: Vec<i64> = sqlx::query_scalar(
@@ -139,7 +159,7 @@ pub async fn for_viewer(
     .fetch_all(&mut *conn)
     .await?;
     if shown.is_empty() {
-        return Ok(Err(NotShown::NotAllowed));
+        return Err(NotShown::NotAllowed);
     }
     // Units refunded, or in a refund under way, are not to be handed over.
     let lines: Vec<LineRow> = sqlx::query_as(
@@ -164,7 +184,7 @@ pub async fn for_viewer(
         .filter(|line| line.quantity > 0)
         .map(OrderCheckLine::from)
         .collect();
-    let deliveries = super::fulfilment::order_deliveries(conn, order.id)
+    let deliveries = super::fulfilment::order_deliveries(conn, order.id.0)
         .await?
         .into_iter()
         .filter(|d| shown.contains(&d.action_id))
@@ -174,17 +194,17 @@ pub async fn for_viewer(
             address: d.address,
         })
         .collect();
-    Ok(Ok(OrderCheck {
-        paid: matches!(order.status.as_str(), "paid" | "partially_refunded"),
-        refunded: order.status == "refunded",
+    Ok(OrderCheck {
+        paid: order.status.is_paid(),
+        refunded: order.status == OrderStatus::Refunded,
         hands_over: order.user_id != viewer_id,
-        status: status_label(&order.status).to_string(),
+        status: order.status.label().to_string(),
         code: order.code,
         member_name: order.member_name,
         created_at: order.created_at,
         lines,
         deliveries,
-    }))
+    })
 }
 
 /// Spec-style texts of a refused handover.
@@ -198,39 +218,49 @@ pub const HANDOVER_REFUND_PENDING: &str =
 pub const LINE_NOT_FOUND: &str = "Item do pedido não encontrado.";
 
 /// Why a line was not handed over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotHandedOver {
     /// No such order in the station (404).
+    #[error("{}", super::ORDER_NOT_FOUND)]
     OrderNotFound,
     /// No such line in the order (404).
+    #[error("{}", LINE_NOT_FOUND)]
     LineNotFound,
     /// Not staff of the line's activity's partner, or the order's own member (403).
+    #[error("{}", NOT_AUTHORIZED)]
     NotAllowed,
     /// [`ALREADY_HANDED_OVER`] (409).
+    #[error("{}", ALREADY_HANDED_OVER)]
     AlreadyHandedOver,
     /// [`HANDOVER_NOT_PAID`] (422).
+    #[error("{}", HANDOVER_NOT_PAID)]
     NotPaid,
     /// [`HANDOVER_REFUNDED`]: no unit left, all refunded or in a refund under way (422).
+    #[error("{}", HANDOVER_REFUNDED)]
     Refunded,
     /// [`HANDOVER_BY_VOUCHER`] (422).
+    #[error("{}", HANDOVER_BY_VOUCHER)]
     ByVoucher,
     /// [`HANDOVER_REFUND_PENDING`]: a refund of the line is under way (422). Handed over
     /// now, a refund the provider then refuses would leave the member's unit behind the
     /// line's one handover.
+    #[error("{}", HANDOVER_REFUND_PENDING)]
     RefundPending,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
 }
 
-impl NotHandedOver {
-    pub fn message(self) -> &'static str {
+impl IntoFailure for NotHandedOver {
+    fn into_failure(self) -> Failure {
+        let text = self.to_string();
         match self {
-            Self::OrderNotFound => super::ORDER_NOT_FOUND,
-            Self::LineNotFound => LINE_NOT_FOUND,
-            Self::NotAllowed => crate::shared::NOT_AUTHORIZED,
-            Self::AlreadyHandedOver => ALREADY_HANDED_OVER,
-            Self::NotPaid => HANDOVER_NOT_PAID,
-            Self::Refunded => HANDOVER_REFUNDED,
-            Self::ByVoucher => HANDOVER_BY_VOUCHER,
-            Self::RefundPending => HANDOVER_REFUND_PENDING,
+            Self::OrderNotFound | Self::LineNotFound => Failure::NotFound(text),
+            Self::NotAllowed => Failure::Forbidden(text),
+            Self::AlreadyHandedOver => Failure::Conflict(text),
+            Self::NotPaid | Self::Refunded | Self::ByVoucher | Self::RefundPending => {
+                Failure::invalid(text)
+            }
+            Self::Database(err) => err.into_failure(),
         }
     }
 }
@@ -242,12 +272,12 @@ impl NotHandedOver {
 /// handover backs it. Answers the order as the staff member now sees it.
 pub async fn hand_over(
     conn: &mut PgConnection,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
     line_id: i64,
-) -> sqlx::Result<Result<OrderCheck, NotHandedOver>> {
-    let order: Option<(i64, i64, String)> = sqlx::query_as(
+) -> Result<OrderCheck, NotHandedOver> {
+    let order: Option<(OrderId, UserId, OrderStatus)> = sqlx::query_as(
         "SELECT id, user_id, status FROM orders WHERE station_id = $1 AND code = $2 FOR UPDATE",
     )
     .bind(station_id)
@@ -255,7 +285,7 @@ pub async fn hand_over(
     .fetch_optional(&mut *conn)
     .await?;
     let Some((order_id, member_id, status)) = order else {
-        return Ok(Err(NotHandedOver::OrderNotFound));
+        return Err(NotHandedOver::OrderNotFound);
     };
     let line: Option<(Option<i64>, bool)> = sqlx::query_as(
         "SELECT a.partner_id, a.sell_vouchers FROM order_lines l
@@ -267,7 +297,7 @@ pub async fn hand_over(
     .fetch_optional(&mut *conn)
     .await?;
     let Some((partner_id, sells_vouchers)) = line else {
-        return Ok(Err(NotHandedOver::LineNotFound));
+        return Err(NotHandedOver::LineNotFound);
     };
     let granted: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM partner_staff WHERE user_id = $1 AND partner_id = $2)",
@@ -277,7 +307,7 @@ pub async fn hand_over(
     .fetch_one(&mut *conn)
     .await?;
     if !granted || member_id == staff_user_id {
-        return Ok(Err(NotHandedOver::NotAllowed));
+        return Err(NotHandedOver::NotAllowed);
     }
     let handed: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM order_handovers WHERE order_line_id = $1)",
@@ -286,20 +316,20 @@ pub async fn hand_over(
     .fetch_one(&mut *conn)
     .await?;
     if handed {
-        return Ok(Err(NotHandedOver::AlreadyHandedOver));
+        return Err(NotHandedOver::AlreadyHandedOver);
     }
-    if !matches!(status.as_str(), "paid" | "partially_refunded") {
-        return Ok(Err(NotHandedOver::NotPaid));
+    if !status.is_paid() {
+        return Err(NotHandedOver::NotPaid);
     }
     if sells_vouchers {
-        return Ok(Err(NotHandedOver::ByVoucher));
+        return Err(NotHandedOver::ByVoucher);
     }
     if super::refunds::refund_under_way(conn, line_id).await? {
-        return Ok(Err(NotHandedOver::RefundPending));
+        return Err(NotHandedOver::RefundPending);
     }
     let units = super::refunds::units_open(conn, line_id).await?;
     if units <= 0 {
-        return Ok(Err(NotHandedOver::Refunded));
+        return Err(NotHandedOver::Refunded);
     }
     let inserted = sqlx::query(
         "INSERT INTO order_handovers (order_line_id, quantity, handed_by, handed_by_name)
@@ -312,12 +342,11 @@ pub async fn hand_over(
     .execute(&mut *conn)
     .await?;
     if inserted.rows_affected() == 0 {
-        return Ok(Err(NotHandedOver::AlreadyHandedOver));
+        return Err(NotHandedOver::AlreadyHandedOver);
     }
-    Ok(
-        match for_viewer(conn, station_id, staff_user_id, code).await? {
-            Ok(order) => Ok(order),
-            Err(_) => Err(NotHandedOver::NotAllowed),
-        },
-    )
+    match for_viewer(conn, station_id, staff_user_id, code).await {
+        Ok(order) => Ok(order),
+        Err(NotShown::Database(err)) => Err(err.into()),
+        Err(NotShown::NotFound | NotShown::NotAllowed) => Err(NotHandedOver::NotAllowed),
+    }
 }

@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sqlx::PgConnection;
 
-use super::orders::status_label;
+use super::status::OrderStatus;
 use crate::infra::objects::Objects;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -124,7 +124,7 @@ struct OrderRow {
     code: String,
     user_id: i64,
     created_at: DateTime<Utc>,
-    status: String,
+    status: OrderStatus,
     refunded_percentage: Decimal,
     create_vouchers: bool,
     product_items_sum_value: i64,
@@ -208,8 +208,8 @@ async fn assemble(conn: &mut PgConnection, row: OrderRow) -> sqlx::Result<Order>
         code: row.code,
         user_id: row.user_id,
         created_at: row.created_at,
-        status: status_label(&row.status).into(),
-        status_code: row.status,
+        status: row.status.label().into(),
+        status_code: row.status.as_str().into(),
         refunded_percentage: row.refunded_percentage,
         create_vouchers: row.create_vouchers,
         action,

@@ -8,6 +8,7 @@ use sqlx::PgConnection;
 
 use super::checkout::{self, HeldLine};
 use super::installments;
+use super::status::{OrderStatus, PartMethod, PartStatus};
 use super::totals::{self, ActionTerms, Line};
 use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
@@ -21,11 +22,11 @@ pub enum Method {
     Pix,
 }
 
-impl Method {
-    fn column(self) -> &'static str {
-        match self {
-            Self::CreditCard => "card",
-            Self::Pix => "pix",
+impl From<Method> for PartMethod {
+    fn from(method: Method) -> Self {
+        match method {
+            Method::CreditCard => Self::Card,
+            Method::Pix => Self::Pix,
         }
     }
 }
@@ -98,14 +99,14 @@ pub async fn place(
         return Err(Refusal::HoldExpired.into());
     };
     if let Some(order_id) = hold.order_id {
-        let status: String = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
+        let status: OrderStatus = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
             .bind(order_id)
             .fetch_one(&mut *conn)
             .await?;
         return Ok(Placed {
             order_id,
             created: false,
-            paid: status == "paid",
+            paid: status == OrderStatus::Paid,
             checkout_id: hold.id,
         });
     }
@@ -222,7 +223,7 @@ pub async fn place(
             )
             .bind(station_id)
             .bind(order_id)
-            .bind(method.column())
+            .bind(PartMethod::from(method))
             .bind(computed.credit_card_value)
             .bind(installments)
             .bind(expires_at)
@@ -481,11 +482,11 @@ pub async fn confirm_payment(
     .execute(&mut *conn)
     .await?;
     if confirmed.rows_affected() == 0 {
-        let status: String = sqlx::query_scalar("SELECT status FROM payments WHERE id = $1")
+        let status: PartStatus = sqlx::query_scalar("SELECT status FROM payments WHERE id = $1")
             .bind(payment_id)
             .fetch_one(&mut *conn)
             .await?;
-        return Ok(if status == "paid" {
+        return Ok(if status == PartStatus::Paid {
             Confirmation::AlreadyPaid { order_id }
         } else {
             Confirmation::NotPending { order_id }
@@ -502,18 +503,4 @@ pub async fn confirm_payment(
         order_id,
         order_paid,
     })
-}
-
-/// The status as members read it.
-pub fn status_label(status: &str) -> &'static str {
-    match status {
-        "pending" => "Aguardando pagamento",
-        "paid" => "Pagamento confirmado",
-        "expired" => "Pagamento expirado",
-        "declined" => "Pagamento recusado",
-        "cancelled" => "Cancelado",
-        "refunded" => "Estornada",
-        "partially_refunded" => "Parcialmente estornada",
-        _ => "Desconhecido",
-    }
 }

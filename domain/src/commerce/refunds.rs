@@ -11,6 +11,8 @@
 use sqlx::PgConnection;
 
 use super::fulfilment;
+use super::status::{OrderStatus, RefundOrigin, RefundState};
+use crate::shared::failure::{Failure, IntoFailure};
 use crate::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 use crate::wallet::rules;
 
@@ -38,6 +40,16 @@ impl RefundRefusal {
     }
 }
 
+/// An order not in the station is 404; anything else staff can fix is 422.
+impl IntoFailure for RefundRefusal {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::OrderNotFound => Failure::NotFound(self.message().into()),
+            _ => Failure::invalid(self.message()),
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum RefundError {
     #[error("refused: {0:?}")]
@@ -53,6 +65,16 @@ impl From<LedgerError> for RefundError {
         match err {
             LedgerError::Db(db) => Self::Db(db),
             other => Self::Ledger(other),
+        }
+    }
+}
+
+impl IntoFailure for RefundError {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Refused(refusal) => refusal.into_failure(),
+            Self::Ledger(err) => err.into_failure(),
+            Self::Db(err) => err.into_failure(),
         }
     }
 }
@@ -85,7 +107,7 @@ pub struct Requested {
 struct OrderRow {
     station_id: i64,
     user_id: i64,
-    status: String,
+    status: OrderStatus,
     total_final_value: i64,
 }
 
@@ -186,7 +208,7 @@ pub async fn request(
     station: Option<i64>,
     order_id: i64,
     wanted: &RefundRequest,
-    origin: &str,
+    origin: RefundOrigin,
     requested_by: Option<i64>,
 ) -> Result<Requested, RefundError> {
     let order: Option<OrderRow> = sqlx::query_as(
@@ -198,13 +220,13 @@ pub async fn request(
     .fetch_optional(&mut *conn)
     .await?;
     let order = order.ok_or(RefundRefusal::OrderNotFound)?;
-    if !matches!(order.status.as_str(), "paid" | "partially_refunded") {
+    if !order.status.is_paid() {
         return Err(RefundRefusal::NotRefundable.into());
     }
     let left = lines_left(conn, order_id).await?;
     // A used voucher's unit is refunded only when the bank took the whole charge back
     // (docs/decisions.md, "Vouchers after refunds and handovers").
-    let with_used = origin == "bank" && wanted.lines.is_none();
+    let with_used = origin == RefundOrigin::Bank && wanted.lines.is_none();
     let chosen: Vec<(i64, i32, i64)> = match &wanted.lines {
         None => left
             .iter()
@@ -350,7 +372,7 @@ pub async fn gateway_part(
     conn: &mut PgConnection,
     refund_id: i64,
 ) -> sqlx::Result<Option<GatewayPart>> {
-    let row: Option<(String, i64, Option<String>)> = sqlx::query_as(
+    let row: Option<(RefundState, i64, Option<String>)> = sqlx::query_as(
         "SELECT r.status, r.gateway_cents, p.gateway_charge_id
            FROM refunds r LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1",
     )
@@ -359,7 +381,7 @@ pub async fn gateway_part(
     .await?;
     Ok(row.map(|(status, gateway_cents, charge_id)| GatewayPart {
         refund_id,
-        pending: status == "pending",
+        pending: status == RefundState::Pending,
         gateway_cents,
         charge_id,
     }))
@@ -384,7 +406,8 @@ pub async fn fail(conn: &mut PgConnection, refund_id: i64) -> sqlx::Result<bool>
 pub struct Applied {
     pub refund_id: i64,
     pub order_id: i64,
-    pub status: String,
+    /// The order's status after it.
+    pub status: OrderStatus,
     pub reversed_lots: Vec<i64>,
     pub credits: Vec<Credit>,
 }
@@ -524,7 +547,7 @@ pub async fn apply(
     .bind(order_id)
     .fetch_one(&mut *conn)
     .await?;
-    let status: String = sqlx::query_scalar(
+    let status: OrderStatus = sqlx::query_scalar(
         "UPDATE orders
             SET refunded_value = least(refunded_value + $2, total_final_value),
                 status = CASE WHEN $3 THEN 'refunded' ELSE 'partially_refunded' END,
@@ -626,7 +649,7 @@ pub async fn apply_bank_refund(
         Some(ref chosen) if chosen.is_empty() => {
             record_money_only(conn, order_id, payment_id, new).await?
         }
-        _ => request(conn, None, order_id, &wanted, "bank", None).await?,
+        _ => request(conn, None, order_id, &wanted, RefundOrigin::Bank, None).await?,
     };
     // The bank's amount is what went back through the card or PIX part.
     sqlx::query(

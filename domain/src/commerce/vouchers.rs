@@ -8,7 +8,12 @@ use sqlx::PgConnection;
 
 use super::documents;
 use super::fulfilment::{Document, logo_key, validator_base, voucher_link};
+use super::status::OrderStatus;
+use crate::shared::NOT_AUTHORIZED;
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{OrderId, StationId, UserId};
 use crate::stations::station;
+use crate::wallet::ledger::LedgerError;
 
 /// Spec 002: a voucher whose `validated` is not '0'.
 pub const ALREADY_USED: &str = "Este voucher já foi utilizado!";
@@ -464,13 +469,29 @@ pub async fn coupon_purchases(
 }
 
 /// Why vouchers were not made for a member's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotCreated {
+    #[error("{}", super::ORDER_NOT_FOUND)]
     NotFound,
     /// Another member's order.
+    #[error("{}", NOT_AUTHORIZED)]
     NotOwner,
     /// Not paid: spec 002's 'Erro ao gerar os vouchers.'.
+    #[error("{}", NOT_CREATED)]
     NotPaid,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+impl IntoFailure for NotCreated {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::NotOwner => Failure::Forbidden(self.to_string()),
+            Self::NotPaid => Failure::invalid(self.to_string()),
+            Self::Database(err) => err.into_failure(),
+        }
+    }
 }
 
 /// `POST /create-vouchers-product-order`: the vouchers of the member's paid order, made now
@@ -478,11 +499,11 @@ pub enum NotCreated {
 /// caller's transaction. Answers the ids of every voucher of the order.
 pub async fn create_for_member_order(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
-    order_id: i64,
-) -> sqlx::Result<Result<Vec<i64>, NotCreated>> {
-    let order: Option<(i64, String)> = sqlx::query_as(
+    station_id: StationId,
+    user_id: UserId,
+    order_id: OrderId,
+) -> Result<Vec<i64>, NotCreated> {
+    let order: Option<(UserId, OrderStatus)> = sqlx::query_as(
         "SELECT user_id, status FROM orders WHERE id = $1 AND station_id = $2 FOR UPDATE",
     )
     .bind(order_id)
@@ -490,28 +511,65 @@ pub async fn create_for_member_order(
     .fetch_optional(&mut *conn)
     .await?;
     let Some((owner, status)) = order else {
-        return Ok(Err(NotCreated::NotFound));
+        return Err(NotCreated::NotFound);
     };
     if owner != user_id {
-        return Ok(Err(NotCreated::NotOwner));
+        return Err(NotCreated::NotOwner);
     }
-    if !matches!(status.as_str(), "paid" | "partially_refunded") {
-        return Ok(Err(NotCreated::NotPaid));
+    if !status.is_paid() {
+        return Err(NotCreated::NotPaid);
     }
-    create_for_order(conn, order_id).await?;
-    Ok(Ok(ids_of_order(conn, order_id).await?))
+    create_for_order(conn, order_id.0).await?;
+    Ok(ids_of_order(conn, order_id.0).await?)
 }
 
 /// Why a validation did not happen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotValidated {
+    #[error("{}", VOUCHER_NOT_FOUND)]
     NotFound,
     /// The caller validates for no partner of this voucher's activity.
+    #[error("{}", NOT_AUTHORIZED)]
     NotPartner,
     /// Spec 002's 'Este voucher já foi utilizado!'.
+    #[error("{}", ALREADY_USED)]
     AlreadyUsed,
     /// Its unit is refunded or in a refund under way ([`REFUNDED`]).
+    #[error("{}", REFUNDED)]
     Refunded,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    /// The cashback the validation makes due could not be written.
+    #[error(transparent)]
+    Ledger(LedgerError),
+}
+
+impl From<LedgerError> for NotValidated {
+    fn from(err: LedgerError) -> Self {
+        match err {
+            LedgerError::Db(db) => Self::Database(db),
+            other => Self::Ledger(other),
+        }
+    }
+}
+
+impl NotValidated {
+    /// A voucher that cannot be used (again): the validator answers 409.
+    pub fn is_spent(&self) -> bool {
+        matches!(self, Self::AlreadyUsed | Self::Refunded)
+    }
+}
+
+impl IntoFailure for NotValidated {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::NotPartner => Failure::Forbidden(self.to_string()),
+            Self::AlreadyUsed | Self::Refunded => Failure::Conflict(self.to_string()),
+            Self::Database(err) => err.into_failure(),
+            Self::Ledger(err) => err.into_failure(),
+        }
+    }
 }
 
 /// A voucher whose line has no unit left to use: the others were used or refunded.
@@ -521,12 +579,12 @@ pub const REFUNDED: &str = "Este voucher foi estornado e não pode mais ser util
 /// activity's partner granted the caller (`partner_staff`).
 pub async fn for_partner(
     conn: &mut PgConnection,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
-) -> sqlx::Result<Result<Found, NotValidated>> {
-    let Some(found) = by_code(conn, station_id, code).await? else {
-        return Ok(Err(NotValidated::NotFound));
+) -> Result<Found, NotValidated> {
+    let Some(found) = by_code(conn, station_id.0, code).await? else {
+        return Err(NotValidated::NotFound);
     };
     let granted: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM partner_staff WHERE user_id = $1 AND partner_id = $2)",
@@ -535,11 +593,11 @@ pub async fn for_partner(
     .bind(found.partner_id)
     .fetch_one(&mut *conn)
     .await?;
-    Ok(if granted {
+    if granted {
         Ok(found)
     } else {
         Err(NotValidated::NotPartner)
-    })
+    }
 }
 
 /// Marks a voucher used, once, on the caller's transaction: a conditional update from
@@ -550,14 +608,11 @@ pub async fn for_partner(
 /// spendable (spec 001: released on the partner's confirmation).
 pub async fn validate(
     conn: &mut PgConnection,
-    station_id: i64,
-    staff_user_id: i64,
+    station_id: StationId,
+    staff_user_id: UserId,
     code: &str,
-) -> Result<Result<Found, NotValidated>, super::CommerceError> {
-    let found = match for_partner(conn, station_id, staff_user_id, code).await? {
-        Ok(found) => found,
-        Err(refused) => return Ok(Err(refused)),
-    };
+) -> Result<Found, NotValidated> {
+    let found = for_partner(conn, station_id, staff_user_id, code).await?;
     // The order's row first, as a refund's request takes it: a refund asked while this
     // voucher is validated waits for the other, then counts what it left.
     let row: Option<(i64, String)> = sqlx::query_as(
@@ -571,13 +626,13 @@ pub async fn validate(
     .await?;
     // A refund applied meanwhile may have voided it.
     let Some((line_id, validated)) = row else {
-        return Ok(Err(NotValidated::NotFound));
+        return Err(NotValidated::NotFound);
     };
     if validated != "0" {
-        return Ok(Err(NotValidated::AlreadyUsed));
+        return Err(NotValidated::AlreadyUsed);
     }
     if super::refunds::units_open(conn, line_id).await? <= 0 {
-        return Ok(Err(NotValidated::Refunded));
+        return Err(NotValidated::Refunded);
     }
     let line: Option<(i64, i64, i16)> = sqlx::query_as(
         "UPDATE vouchers v SET validated = '1', validated_at = now(), validated_by = $2
@@ -590,7 +645,7 @@ pub async fn validate(
     .fetch_optional(&mut *conn)
     .await?;
     let Some((line_id, order_id, action_type)) = line else {
-        return Ok(Err(NotValidated::AlreadyUsed));
+        return Err(NotValidated::AlreadyUsed);
     };
     if super::fulfilment::PARTNER_CONFIRMED_TYPES.contains(&action_type) {
         let source = super::fulfilment::line_source(line_id);
@@ -609,5 +664,5 @@ pub async fn validate(
     }
     let mut found = found;
     found.view.validated = "1".into();
-    Ok(Ok(found))
+    Ok(found)
 }

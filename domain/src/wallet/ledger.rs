@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::rules;
+use crate::shared::failure::{Failure, IntoFailure};
 
 /// Statement pages hold this many lines.
 pub const PAGE_SIZE: i64 = 50;
@@ -243,6 +244,14 @@ pub enum LedgerError {
     Inconsistent(String),
     #[error(transparent)]
     Db(#[from] sqlx::Error),
+}
+
+/// A ledger failure under a request is never the member's to fix: the rules that can
+/// refuse a member (an insufficient balance) turn it into their own refusal first.
+impl IntoFailure for LedgerError {
+    fn into_failure(self) -> Failure {
+        Failure::Internal(self.into())
+    }
 }
 
 async fn find_lot(

@@ -696,7 +696,7 @@ async fn a_second_refund_before_the_firsts_credits_ran_reverses_the_kept_cashbac
                 lines: Some(vec![(mug_line, 1)]),
                 reason: reason.into(),
             },
-            "staff",
+            domain::commerce::status::RefundOrigin::Staff,
             Some(shop.staff_id),
         )
         .await

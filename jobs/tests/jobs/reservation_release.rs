@@ -30,15 +30,11 @@ async fn setup(db: &PgPool) -> (i64, i64, i64) {
     .fetch_one(db)
     .await
     .expect("action");
-    let product_id: i64 = sqlx::query_scalar(
-        "INSERT INTO products (station_id, action_id, name, value, stock)
-         VALUES ($1, $2, 'Ingresso', 1000, 3) RETURNING id",
-    )
-    .bind(station_id)
-    .bind(action_id)
-    .fetch_one(db)
-    .await
-    .expect("product");
+    let product_id = build::product(station_id, action_id)
+        .name("Ingresso")
+        .stock(3)
+        .insert(db)
+        .await;
     (station_id, user_id, product_id)
 }
 

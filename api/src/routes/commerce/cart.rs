@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{commerce_error, whole};
+use super::whole;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
@@ -105,9 +105,7 @@ async fn add_products(
         .iter()
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
-    app::commerce::cart::add(&state.db, member.station_id, member.user_id, &items)
-        .await
-        .map_err(commerce_error)?;
+    app::commerce::cart::add(&state.db, member.station(), member.user(), &items).await?;
     read_cart(&state, member).await
 }
 
@@ -164,9 +162,7 @@ async fn update_cart(
         .iter()
         .map(ProductQuantity::wanted)
         .collect::<ApiResult<Vec<_>>>()?;
-    app::commerce::cart::update(&state.db, member.station_id, member.user_id, &items)
-        .await
-        .map_err(commerce_error)?;
+    app::commerce::cart::update(&state.db, member.station(), member.user(), &items).await?;
     read_cart(&state, member).await
 }
 

@@ -4,7 +4,7 @@
 //! part left pending for the gateway).
 
 use ::payments::sandbox::CardDetails;
-use app::commerce::charge::{self, CardToCharge, Charged};
+use app::commerce::charge::{self, CARD_REQUIRED, CardToCharge, Charged};
 use app::commerce::checkout;
 use axum::extract::State;
 use chrono::{DateTime, Utc};
@@ -24,7 +24,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::payments;
-use super::{commerce_error, own_body, product_entries, whole};
+use super::{own_body, product_entries, whole};
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::Json;
 use crate::member::Member;
@@ -98,13 +98,12 @@ async fn confirm_cart(
     let held = checkout::hold_cart(
         &state.db,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         wanted,
         i64::from(state.config.hold_seconds),
     )
-    .await
-    .map_err(commerce_error)?;
+    .await?;
     Ok(Json(Reserved {
         checkout_id: held.checkout_id,
         reserve_time: seconds_left(held.expires_at),
@@ -143,12 +142,11 @@ async fn apply_coupon(
     own_body(member, Some(&request.user_id))?;
     let applied = checkout::apply_coupon(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &request.coupon_code,
     )
-    .await
-    .map_err(commerce_error)?;
+    .await?;
     Ok(Json(applied))
 }
 
@@ -182,9 +180,7 @@ async fn remove_coupon(
     Json(request): Json<RemoveCoupon>,
 ) -> ApiResult<Json<Totals>> {
     own_body(member, Some(&request.user_id))?;
-    let totals = checkout::remove_coupon(&state.db, member.user_id)
-        .await
-        .map_err(commerce_error)?;
+    let totals = checkout::remove_coupon(&state.db, member.user()).await?;
     Ok(Json(totals))
 }
 
@@ -307,10 +303,7 @@ async fn save_card(state: &AppState, member: Member, token: &str) -> ApiResult<(
     let Some(sandbox) = state.gateway.sandbox() else {
         return Ok(());
     };
-    let card = sandbox
-        .save_card(token)
-        .await
-        .map_err(|err| ApiError::Internal(err.into()))?;
+    let card = sandbox.save_card(token).await?;
     let mut conn = state.db.acquire().await?;
     cards::save(
         &mut conn,
@@ -341,7 +334,7 @@ async fn card_of(
         let gateway_id =
             cards::gateway_card_id(&mut conn, member.user_id, state.gateway.provider(), card_id)
                 .await?
-                .ok_or_else(|| ApiError::invalid(payments::CARD_REQUIRED))?;
+                .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
         return Ok(Some(CardToCharge {
             source: CardSource::SavedCard(gateway_id),
             billing_address: None,
@@ -483,8 +476,8 @@ async fn place_order(
         &state.db,
         &state.gateway,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         &order,
         card.as_ref(),
     )
@@ -504,7 +497,7 @@ async fn place_order(
             }
             placed
         }
-        Err(err) => return Err(payments::charge_error(err)),
+        Err(err) => return Err(err.into()),
     };
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, placed.order_id)

@@ -14,6 +14,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use domain::commerce::vouchers::{self, VOUCHER_NOT_FOUND};
 use domain::commerce::{ORDER_NOT_FOUND, fulfilment};
+use domain::shared::ids::OrderId;
 use jobs::JobOutbox;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -103,9 +104,9 @@ async fn receipt(
     let job = orders::make_receipt(
         &state.db,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
-        order_id,
+        member.station(),
+        member.user(),
+        OrderId(order_id),
     )
     .await?;
     Ok(making(job))
@@ -142,8 +143,8 @@ async fn voucher_pdf(
     let job = orders::make_voucher(
         &state.db,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         found.voucher_id,
     )
     .await?;

@@ -2,7 +2,7 @@
 //! checkout reads of the member. Every call is a member's and sees only the member's
 //! station and the member's own cart, holds and orders.
 
-use domain::commerce::{CommerceError, Refusal};
+use domain::commerce::Refusal;
 use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -28,21 +28,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(vouchers::router())
         .merge(validator::router())
         .merge(payments::router())
-}
-
-/// A refusal is the member's to fix (422, the Portuguese text), a missing product a 404.
-pub(crate) fn commerce_error(err: CommerceError) -> ApiError {
-    match err {
-        CommerceError::Refused(refusal) if refusal.is_not_found() => {
-            ApiError::not_found(refusal.message())
-        }
-        CommerceError::Refused(refusal) if refusal.is_forbidden() => {
-            ApiError::Forbidden(refusal.message())
-        }
-        CommerceError::Refused(refusal) => ApiError::invalid(refusal.message()),
-        CommerceError::Db(err) => err.into(),
-        CommerceError::Ledger(err) => ApiError::Internal(err.into()),
-    }
 }
 
 /// A member reads and changes only their own data: another member's id is refused like

@@ -5,7 +5,7 @@
 //! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
 
 use ::payments::sandbox::{CardDetails, PixPayment, Sandbox};
-use app::commerce::charge::{self, ChargeError};
+use app::commerce::charge;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use domain::commerce::ORDER_NOT_FOUND;
@@ -14,6 +14,7 @@ use domain::commerce::gateway::{GatewayError, PaymentGateway};
 use domain::commerce::installments::{self, InstallmentOption};
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
+use domain::shared::ids::OrderId;
 use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
@@ -121,16 +122,6 @@ async fn webhook(
     }))
 }
 
-pub(super) fn charge_error(err: ChargeError) -> ApiError {
-    match err {
-        ChargeError::Commerce(err) => super::commerce_error(err),
-        ChargeError::NoCard => ApiError::invalid(CARD_REQUIRED),
-        other => ApiError::Internal(other.into()),
-    }
-}
-
-pub(super) const CARD_REQUIRED: &str = "Informe os dados do cartão.";
-
 /// The sandbox's token for a card's raw data (its stand-in for the provider's browser
 /// tokeniser); a card it refuses is 'Dados do cartão inválidos.'.
 pub(super) async fn sandbox_token(sandbox: &Sandbox, card: CardDetails) -> ApiResult<String> {
@@ -178,11 +169,10 @@ async fn check_payment(
         &state.gateway,
         &JobOutbox,
         &state.config.public_url,
-        order_id,
+        OrderId(order_id),
         state.config.payment_read_reuse_seconds,
     )
-    .await
-    .map_err(charge_error)?;
+    .await?;
     let mut conn = state.db.acquire().await?;
     let order = order_view::order(&mut conn, member.station_id, order_id)
         .await?

@@ -4,8 +4,8 @@
 //! so the call answers the order's vouchers, idempotently).
 
 use axum::extract::State;
-use domain::commerce::ORDER_NOT_FOUND;
-use domain::commerce::vouchers::{self, CouponPurchase, NOT_CREATED, NotCreated, VoucherView};
+use domain::commerce::vouchers::{self, CouponPurchase, NOT_CREATED, VoucherView};
+use domain::shared::ids::OrderId;
 use jobs::JobOutbox;
 use serde::Deserialize;
 use serde_json::Value;
@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 use super::{own, own_body, whole};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
-use crate::member::{Member, NOT_AUTHORIZED};
+use crate::member::Member;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -105,18 +105,13 @@ async fn create_vouchers(
 ) -> ApiResult<Json<Vec<VoucherView>>> {
     own_body(member, body.user_id.as_ref())?;
     let order_id = whole(&body.product_orders).ok_or_else(|| ApiError::invalid(NOT_CREATED))?;
-    match app::commerce::vouchers::create_for_member_order(
+    let views = app::commerce::vouchers::create_for_member_order(
         &state.db,
         &JobOutbox,
-        member.station_id,
-        member.user_id,
-        order_id,
+        member.station(),
+        member.user(),
+        OrderId(order_id),
     )
-    .await?
-    {
-        Ok(views) => Ok(Json(views)),
-        Err(NotCreated::NotFound) => Err(ApiError::not_found(ORDER_NOT_FOUND)),
-        Err(NotCreated::NotOwner) => Err(ApiError::Forbidden(NOT_AUTHORIZED.into())),
-        Err(NotCreated::NotPaid) => Err(ApiError::invalid(NOT_CREATED)),
-    }
+    .await?;
+    Ok(Json(views))
 }

@@ -211,10 +211,6 @@ impl From<DebtLine> for WalletDebt {
     }
 }
 
-fn ledger_error(err: ledger::LedgerError) -> ApiError {
-    ApiError::Internal(err.into())
-}
-
 /// The caller's credits, newest first, a page at a time
 #[utoipa::path(
     get,
@@ -237,9 +233,7 @@ async fn earn_transactions(
     Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<EarnTransaction>>> {
     let (user_id, page) = query.parse(member)?;
-    let lines = ledger::credits(&state.db, user_id, page)
-        .await
-        .map_err(ledger_error)?;
+    let lines = ledger::credits(&state.db, user_id, page).await?;
     Ok(Json(lines.into_iter().map(EarnTransaction::from).collect()))
 }
 
@@ -265,9 +259,7 @@ async fn use_transactions(
     Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<UseTransaction>>> {
     let (user_id, page) = query.parse(member)?;
-    let lines = ledger::spends(&state.db, user_id, page)
-        .await
-        .map_err(ledger_error)?;
+    let lines = ledger::spends(&state.db, user_id, page).await?;
     Ok(Json(lines.into_iter().map(UseTransaction::from).collect()))
 }
 
@@ -293,9 +285,7 @@ async fn wallet_debts(
     Query(query): Query<StatementQuery>,
 ) -> ApiResult<Json<Vec<WalletDebt>>> {
     let (user_id, page) = query.parse(member)?;
-    let lines = ledger::debts(&state.db, user_id, page)
-        .await
-        .map_err(ledger_error)?;
+    let lines = ledger::debts(&state.db, user_id, page).await?;
     Ok(Json(lines.into_iter().map(WalletDebt::from).collect()))
 }
 

@@ -161,11 +161,11 @@ pub(super) async fn late_payment(
         .await?;
     }
     let status = if missing.is_empty() {
-        "paid"
+        OrderStatus::Paid
     } else if got.is_empty() {
-        "refunded"
+        OrderStatus::Refunded
     } else {
-        "partially_refunded"
+        OrderStatus::PartiallyRefunded
     };
     let percentage = if missing.is_empty() || total == 0 {
         Decimal::ZERO

@@ -20,6 +20,7 @@ use super::gateway::{
     PaymentMethod, PixCharge, PixChargeRequest,
 };
 use super::orders::{self, Confirmation, Method};
+use super::status::{OrderStatus, PartMethod, PartStatus};
 use super::{CommerceError, CommerceResult, catalogue, coupons, lock_member};
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::money::format_brl;
@@ -51,16 +52,15 @@ pub struct ChargePart {
     pub payment_id: i64,
     pub order_id: i64,
     pub order_code: String,
-    pub order_status: String,
+    pub order_status: OrderStatus,
     pub station_id: i64,
     pub user_id: i64,
     pub checkout_id: i64,
-    /// `card` or `pix`.
-    pub method: String,
+    /// Card or PIX.
+    pub method: PartMethod,
     pub amount: i64,
     pub installments: i32,
-    /// pending, paid, failed, expired, cancelled or refunded.
-    pub status: String,
+    pub status: PartStatus,
     pub charge_id: Option<String>,
     pub charge_source: Option<String>,
     pub billing_address: Option<sqlx::types::Json<BillingAddress>>,
@@ -70,7 +70,7 @@ pub struct ChargePart {
 
 impl ChargePart {
     pub fn method(&self) -> Method {
-        if self.method == "pix" {
+        if self.method == PartMethod::Pix {
             Method::Pix
         } else {
             Method::CreditCard
@@ -380,8 +380,8 @@ pub async fn apply_charge(conn: &mut PgConnection, charge: &Charge) -> CommerceR
                 .unwrap_or_else(|| DECLINED_DEFAULT.to_string());
             decline(conn, &part, &reason).await
         }
-        ChargeStatus::Canceled => end_unpaid_part(conn, &part, "cancelled").await,
-        _ => Ok(if part.status == "pending" {
+        ChargeStatus::Canceled => end_unpaid_part(conn, &part, PartStatus::Cancelled).await,
+        _ => Ok(if part.status == PartStatus::Pending {
             Applied::Waiting { order_id }
         } else {
             Applied::Unchanged { order_id }
@@ -472,7 +472,7 @@ pub async fn decline(
 pub async fn end_unpaid_part(
     conn: &mut PgConnection,
     part: &ChargePart,
-    part_status: &str,
+    part_status: PartStatus,
 ) -> CommerceResult<Applied> {
     sqlx::query("SELECT 1 FROM checkouts WHERE id = $1 FOR UPDATE")
         .bind(part.checkout_id)

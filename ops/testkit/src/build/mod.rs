@@ -5,7 +5,9 @@
 //! One module per kind of row; each area's builders beside the others.
 
 mod member;
+mod product;
 mod station;
 
 pub use member::{Member, member};
+pub use product::{Product, product};
 pub use station::{Station, station};
