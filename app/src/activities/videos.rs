@@ -15,14 +15,12 @@ pub async fn report(
     action_id: i64,
     report: &WatchReport,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<UserVideo, NotViewed>> {
+) -> Result<UserVideo, NotViewed> {
     let mut tx = db.begin().await?;
     let view = video_views::report(
         &mut tx, user_id, station_id, video_id, action_id, report, now,
     )
     .await?;
-    if view.is_ok() {
-        tx.commit().await?;
-    }
+    tx.commit().await?;
     Ok(view)
 }

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::participation::{self, Refused};
+use crate::shared::failure::{Failure, IntoFailure};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 pub const DONATION_TYPE: i16 = 20;
@@ -20,21 +21,37 @@ pub const ABOVE_MAX: &str = "Valor máximo permitido de R$ 10.000,00.";
 pub const BALANCE_SHORT: &str = "Saldo insuficiente para esta doação.";
 
 /// Why a donation was not made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotDonated {
+    #[error("{}", .0.message())]
     Refused(Refused),
+    #[error("{BELOW_MIN}")]
     BelowMin,
+    #[error("{ABOVE_MAX}")]
     AboveMax,
+    #[error("{BALANCE_SHORT}")]
     BalanceShort { balance: i64 },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotDonated {
-    pub fn message(&self) -> String {
+impl IntoFailure for NotDonated {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::Refused(refused) => refused.message(),
-            Self::BelowMin => BELOW_MIN.into(),
-            Self::AboveMax => ABOVE_MAX.into(),
-            Self::BalanceShort { .. } => BALANCE_SHORT.into(),
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Internal(err) => Failure::Internal(err),
+            other => Failure::invalid(other.to_string()),
+        }
+    }
+}
+
+participation::through_the_rules!(NotDonated);
+
+impl From<LedgerError> for NotDonated {
+    fn from(err: LedgerError) -> Self {
+        match err {
+            LedgerError::Insufficient { balance, .. } => Self::BalanceShort { balance },
+            other => Self::Internal(other.into()),
         }
     }
 }
@@ -61,14 +78,14 @@ pub async fn donate(
     action_id: i64,
     amount_cents: i64,
     now: DateTime<Utc>,
-) -> Result<Result<Donated, NotDonated>, LedgerError> {
+) -> Result<Donated, NotDonated> {
     if amount_cents < MIN_CENTS {
-        return Ok(Err(NotDonated::BelowMin));
+        return Err(NotDonated::BelowMin);
     }
     if amount_cents > MAX_CENTS {
-        return Ok(Err(NotDonated::AboveMax));
+        return Err(NotDonated::AboveMax);
     }
-    let admitted = match participation::admit(
+    let admitted = participation::admit(
         &mut *conn,
         user_id,
         station_id,
@@ -76,18 +93,15 @@ pub async fn donate(
         &[DONATION_TYPE],
         now,
     )
-    .await?
-    {
-        Ok(admitted) => admitted,
-        Err(refused) => return Ok(Err(NotDonated::Refused(refused))),
-    };
+    .await?;
     let (points, cashback) = (admitted.points(), admitted.cashback());
     let name: String = sqlx::query_scalar("SELECT name FROM actions WHERE id = $1")
         .bind(action_id)
         .fetch_one(&mut *conn)
         .await?;
     let participation_id = participation::record(&mut *conn, admitted).await?;
-    let spent = ledger::spend(
+    // A wallet short of the amount is the member's refusal (`From<LedgerError>`).
+    ledger::spend(
         conn,
         &Spend {
             user_id,
@@ -99,18 +113,12 @@ pub async fn donate(
             action_id: Some(action_id),
         },
     )
-    .await;
-    match spent {
-        Ok(_) => Ok(Ok(Donated {
-            participation_id,
-            action_id,
-            amount_cents,
-            points,
-            cashback,
-        })),
-        Err(LedgerError::Insufficient { balance, .. }) => {
-            Ok(Err(NotDonated::BalanceShort { balance }))
-        }
-        Err(other) => Err(other),
-    }
+    .await?;
+    Ok(Donated {
+        participation_id,
+        action_id,
+        amount_cents,
+        points,
+        cashback,
+    })
 }

@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::time::{Tz, station_zone};
 
 /// The spec's raw content type: its view is the participation.
@@ -53,6 +54,73 @@ impl Refused {
             }
             Self::LimitReached => LIMIT_REACHED.into(),
             Self::PrerequisitesMissing(names) => format!("Complete antes: {}.", names.join(", ")),
+        }
+    }
+}
+
+/// An unavailable activity reads as absent (404); any other rule is the member's to meet
+/// (422).
+impl IntoFailure for Refused {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Unavailable => Failure::NotFound(self.message()),
+            other => Failure::invalid(other.message()),
+        }
+    }
+}
+
+/// Why a participation call did not go through: the rules refused it, or something broke.
+#[derive(Debug, thiserror::Error)]
+pub enum NotTaken {
+    #[error("{}", .0.message())]
+    Refused(Refused),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<Refused> for NotTaken {
+    fn from(refused: Refused) -> Self {
+        Self::Refused(refused)
+    }
+}
+
+impl From<sqlx::Error> for NotTaken {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// `?` on the participation rules and on a query, for a refusal type of the area that has
+/// `Refused(Refused)` and `Internal(anyhow::Error)` variants.
+macro_rules! through_the_rules {
+    ($refusal:ty) => {
+        impl From<$crate::activities::participation::NotTaken> for $refusal {
+            fn from(not: $crate::activities::participation::NotTaken) -> Self {
+                match not {
+                    $crate::activities::participation::NotTaken::Refused(refused) => {
+                        Self::Refused(refused)
+                    }
+                    $crate::activities::participation::NotTaken::Internal(err) => {
+                        Self::Internal(err)
+                    }
+                }
+            }
+        }
+
+        impl From<sqlx::Error> for $refusal {
+            fn from(err: sqlx::Error) -> Self {
+                Self::Internal(err.into())
+            }
+        }
+    };
+}
+pub(crate) use through_the_rules;
+
+impl IntoFailure for NotTaken {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -169,7 +237,7 @@ pub async fn admit(
     action_id: i64,
     accepted: &[i16],
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Admitted, Refused>> {
+) -> Result<Admitted, NotTaken> {
     lock_member(&mut *conn, user_id).await?;
     let action: Option<ActionRow> = sqlx::query_as(
         "SELECT points, additional_cashback, participation_start, participation_end,
@@ -182,14 +250,14 @@ pub async fn admit(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(action) = action else {
-        return Ok(Err(Refused::Unavailable));
+        return Err(Refused::Unavailable.into());
     };
     let (Some(start), Some(end)) = (action.participation_start, action.participation_end) else {
-        return Ok(Err(Refused::DateMissing));
+        return Err(Refused::DateMissing.into());
     };
     if now < start || now > end {
         let zone = station_zone(&mut *conn, station_id).await?;
-        return Ok(Err(Refused::OutsideWindow { start, end, zone }));
+        return Err(Refused::OutsideWindow { start, end, zone }.into());
     }
     let (user_actions, last_participation_id, last_attempt, earned): (i64, Option<i64>, i32, bool) =
         // Annulled participations count too: an annulment takes back what one paid, not
@@ -211,7 +279,7 @@ pub async fn admit(
         .limit_per_user
         .is_some_and(|limit| user_actions >= i64::from(limit))
     {
-        return Ok(Err(Refused::LimitReached));
+        return Err(Refused::LimitReached.into());
     }
     let missing: Vec<String> = sqlx::query_scalar(
         "SELECT r.name FROM action_prerequisites ap
@@ -226,9 +294,9 @@ pub async fn admit(
     .fetch_all(&mut *conn)
     .await?;
     if !missing.is_empty() {
-        return Ok(Err(Refused::PrerequisitesMissing(missing)));
+        return Err(Refused::PrerequisitesMissing(missing).into());
     }
-    Ok(Ok(Admitted {
+    Ok(Admitted {
         action_id,
         station_id,
         user_id,
@@ -239,7 +307,7 @@ pub async fn admit(
         last_participation_id,
         last_attempt,
         earns: action.limit_per_user.is_some() || !earned,
-    }))
+    })
 }
 
 /// Records the participation [`admit`] let through, on the same transaction, as the
@@ -290,20 +358,17 @@ pub async fn take_part(
     action_id: i64,
     type_id: i16,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Participated, Refused>> {
-    let admitted = match admit(&mut *conn, user_id, station_id, action_id, &[type_id], now).await? {
-        Ok(admitted) => admitted,
-        Err(refused) => return Ok(Err(refused)),
-    };
+) -> Result<Participated, NotTaken> {
+    let admitted = admit(&mut *conn, user_id, station_id, action_id, &[type_id], now).await?;
     if let Some(earlier) = admitted.answered_before() {
-        return Ok(Ok(earlier));
+        return Ok(earlier);
     }
     let recorded = admitted.participated(0, true);
     let participation_id = record(&mut *conn, admitted).await?;
-    Ok(Ok(Participated {
+    Ok(Participated {
         participation_id,
         ..recorded
-    }))
+    })
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use sqlx::PgConnection;
 use super::ledger::{Credit, SourceKind};
 use super::rules;
 use crate::activities::sharing::{SHARE_TYPE, Visit};
+use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::time::{day_start, zone_named};
 
 /// The spec's activity type of the sign-up reward.
@@ -213,13 +214,35 @@ pub async fn on_share_visit(
     Ok(Some(credit))
 }
 
+pub const CPF_MISMATCH: &str = "CPF não confere com o do participante.";
+pub const ESTABLISHMENT_INVALID: &str = "Estabelecimento inválido.";
+
 /// Why a member's claim for participation credits (`user-earn-points`) is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum ClaimRefused {
     /// A card or account number is not the member's CPF.
+    #[error("{CPF_MISMATCH}")]
     CpfMismatch,
     /// The establishment is not one of the member's station.
+    #[error("{ESTABLISHMENT_INVALID}")]
     UnknownEstablishment,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for ClaimRefused {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for ClaimRefused {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Internal(err) => Failure::Internal(err),
+            other => Failure::invalid(other.to_string()),
+        }
+    }
 }
 
 /// A member's claim for what their completed participations earn: both numbers they gave
@@ -232,7 +255,7 @@ pub async fn claim_participation_credits(
     station_id: i64,
     cpf_given: [Option<&str>; 2],
     establishment_id: Option<i64>,
-) -> sqlx::Result<Result<Vec<Credit>, ClaimRefused>> {
+) -> Result<Vec<Credit>, ClaimRefused> {
     let cpf: Option<String> = sqlx::query_scalar("SELECT cpf FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_one(&mut *conn)
@@ -240,7 +263,7 @@ pub async fn claim_participation_credits(
     if let Some(cpf) = cpf
         && cpf_given.iter().any(|given| *given != Some(cpf.as_str()))
     {
-        return Ok(Err(ClaimRefused::CpfMismatch));
+        return Err(ClaimRefused::CpfMismatch);
     }
     let establishment_ok =
         match establishment_id {
@@ -254,9 +277,9 @@ pub async fn claim_participation_credits(
             None => false,
         };
     if !establishment_ok {
-        return Ok(Err(ClaimRefused::UnknownEstablishment));
+        return Err(ClaimRefused::UnknownEstablishment);
     }
-    Ok(Ok(uncredited_participations(conn, user_id).await?))
+    Ok(uncredited_participations(conn, user_id).await?)
 }
 
 /// The credits of the member's completed participations that have no lot yet: the

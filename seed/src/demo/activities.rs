@@ -16,7 +16,7 @@ use sqlx::PgPool;
 use super::DemoStation;
 use super::art::{self, Motif, Palette};
 use domain::activities::catalogue::{self, Agreement, NewActivity, sanitise_html};
-use domain::activities::participation::{self, Refused};
+use domain::activities::participation::{self, NotTaken, Refused};
 use domain::activities::videos::{NewVideo, VideoSource};
 use domain::infra::objects::Objects;
 
@@ -925,13 +925,13 @@ async fn take_part(
         &[type_id],
         now,
     )
-    .await?;
+    .await;
     match admitted {
         Ok(admitted) => {
             participation::record(&mut tx, admitted).await?;
         }
-        Err(Refused::LimitReached | Refused::OutsideWindow { .. }) => {}
-        Err(refused) => anyhow::bail!("demo participation refused: {}", refused.message()),
+        Err(NotTaken::Refused(Refused::LimitReached | Refused::OutsideWindow { .. })) => {}
+        Err(not) => anyhow::bail!("demo participation refused: {not}"),
     }
     tx.commit().await?;
     Ok(())

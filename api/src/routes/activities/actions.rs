@@ -49,10 +49,6 @@ pub(super) fn own_scope(
     }
 }
 
-pub(super) fn unavailable() -> ApiError {
-    ApiError::not_found(participation::UNAVAILABLE)
-}
-
 #[derive(Debug, Deserialize)]
 struct ListQuery {
     #[serde(rename = "where[station_id]")]
@@ -156,10 +152,10 @@ async fn action(
     Query(detail): Query<DetailQuery>,
 ) -> ApiResult<Json<Activity>> {
     own_scope(member, None, detail.user_id)?;
-    catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
+    let activity = catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
         .await?
-        .map(Json)
-        .ok_or_else(unavailable)
+        .ok_or(Refused::Unavailable)?;
+    Ok(Json(activity))
 }
 
 #[derive(Debug, Deserialize)]
@@ -280,8 +276,7 @@ async fn take_part(
         type_id,
         Utc::now(),
     )
-    .await?
-    .map_err(refused)?;
+    .await?;
     Ok(participated(&member, taken, type_id))
 }
 
@@ -394,12 +389,4 @@ async fn agreement(
         participation::AGREEMENT_TYPE,
     )
     .await
-}
-
-/// A refused participation as the contract answers it.
-pub(super) fn refused(refused: Refused) -> ApiError {
-    match refused {
-        Refused::Unavailable => unavailable(),
-        other => ApiError::invalid(other.message()),
-    }
 }

@@ -5,7 +5,6 @@ use app::activities::participation::{self, Taken};
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::activities::donation::NotDonated;
 use domain::shared::money::parse_reais;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -14,7 +13,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::member::Member;
@@ -88,12 +86,7 @@ async fn donate(
         amount,
         Utc::now(),
     )
-    .await
-    .map_err(|err| ApiError::Internal(err.into()))?
-    .map_err(|not| match not {
-        NotDonated::Refused(refused) => actions::refused(refused),
-        other => ApiError::invalid(other.message()),
-    })?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         action_id = donated.action_id,

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::Config;
-use domain::activities::invitations::{self, Invitation, MemberInvitation, NotSent};
+use domain::activities::invitations::{self, Invitation, MemberInvitation};
 use jobs::JobOutbox;
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
@@ -135,11 +135,7 @@ async fn send(
         },
         Utc::now(),
     )
-    .await?
-    .map_err(|not| match not {
-        NotSent::Refused(refused) => actions::refused(refused),
-        other => ApiError::Invalid(other.messages()),
-    })?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         action_id,

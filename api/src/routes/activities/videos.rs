@@ -7,7 +7,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::activities::video_views::{self, NotViewed, UserVideo, WatchReport};
+use domain::activities::video_views::{self, UserVideo, WatchReport};
 use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -15,7 +15,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::actions::{self, ParticipationRecorded};
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
 use crate::state::AppState;
@@ -40,13 +40,6 @@ struct PlaylistDone {
     action_id: i64,
 }
 
-fn not_viewed(not: NotViewed) -> ApiError {
-    match not {
-        NotViewed::Refused(refused) => actions::refused(refused),
-        other => ApiError::invalid(other.message()),
-    }
-}
-
 async fn record_report(
     state: &AppState,
     member: &Member,
@@ -62,8 +55,7 @@ async fn record_report(
         &check.report,
         Utc::now(),
     )
-    .await?
-    .map_err(not_viewed)?;
+    .await?;
     Ok(Json(view))
 }
 
@@ -133,8 +125,7 @@ async fn take_playlist(
         action_id,
         Utc::now(),
     )
-    .await?
-    .map_err(not_viewed)?;
+    .await?;
     Ok(actions::participated(
         &member,
         taken,

@@ -12,24 +12,35 @@ pub struct Given {
 }
 
 /// Why an answer was not saved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotSaved {
+    #[error("{}", .0.message())]
     Refused(Refused),
     /// Not a question of the research.
+    #[error("{}", participation::UNAVAILABLE)]
     UnknownQuestion,
     /// A field error, with its text.
+    #[error("{0}")]
     Invalid(&'static str),
     /// A quiz question already answered right.
+    #[error("{ALREADY_RIGHT}")]
     AlreadyRight,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotSaved {
-    pub fn message(&self) -> String {
+participation::through_the_rules!(NotSaved);
+
+/// An unknown question reads as an unknown research (404); a quiz question answered right
+/// is locked (409).
+impl IntoFailure for NotSaved {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::Refused(refused) => refused.message(),
-            Self::UnknownQuestion => participation::UNAVAILABLE.into(),
-            Self::Invalid(text) => (*text).into(),
-            Self::AlreadyRight => ALREADY_RIGHT.into(),
+            Self::Refused(refused) => refused.into_failure(),
+            Self::UnknownQuestion => Failure::NotFound(self.to_string()),
+            Self::AlreadyRight => Failure::Conflict(self.to_string()),
+            Self::Invalid(text) => Failure::invalid(text),
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -132,24 +143,21 @@ pub(super) async fn save_checked(
     user_id: i64,
     station_id: i64,
     given: &Given,
-) -> sqlx::Result<Result<AnswerState, NotSaved>> {
-    let given = match validate(question, given) {
-        Ok(given) => given,
-        Err(text) => return Ok(Err(NotSaved::Invalid(text))),
-    };
+) -> Result<AnswerState, NotSaved> {
+    let given = validate(question, given).map_err(NotSaved::Invalid)?;
     let attempt_id = ensure_attempt(&mut *conn, head, user_id, station_id).await?;
     let earlier = stored_answer(&mut *conn, attempt_id, question.id)
         .await?
         .unwrap_or_default();
     let verdict = if head.is_quiz() {
         if earlier.correct == Some(true) {
-            return Ok(Err(NotSaved::AlreadyRight));
+            return Err(NotSaved::AlreadyRight);
         }
         // An empty choice is no try: it must not spend the first one.
         if given.options.is_empty() && given.other.is_none() {
-            return Ok(Err(NotSaved::Invalid(
+            return Err(NotSaved::Invalid(
                 crate::shared::validate::message::REQUIRED,
-            )));
+            ));
         }
         question.judge(&given.options)
     } else {
@@ -188,7 +196,7 @@ pub(super) async fn save_checked(
     .bind(verdict)
     .fetch_one(&mut *conn)
     .await?;
-    Ok(Ok(state_of(head, question, attempt_id, &stored)))
+    Ok(state_of(head, question, attempt_id, &stored))
 }
 
 /// The research and question a save is for, through the participation rules (which take
@@ -200,11 +208,11 @@ pub(super) async fn admitted_question(
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(Head, KeyedQuestion), NotSaved>> {
+) -> Result<(Head, KeyedQuestion), NotSaved> {
     let Some(head) = head(&mut *conn, station_id, research_id).await? else {
-        return Ok(Err(NotSaved::Refused(Refused::Unavailable)));
+        return Err(NotSaved::Refused(Refused::Unavailable));
     };
-    if let Err(refused) = participation::admit(
+    participation::admit(
         &mut *conn,
         user_id,
         station_id,
@@ -212,18 +220,15 @@ pub(super) async fn admitted_question(
         &[head.type_id],
         now,
     )
-    .await?
-    {
-        return Ok(Err(NotSaved::Refused(refused)));
-    }
+    .await?;
     let question = questions(&mut *conn, research_id)
         .await?
         .into_iter()
         .find(|question| question.id == question_id);
-    Ok(match question {
+    match question {
         Some(question) => Ok((head, question)),
         None => Err(NotSaved::UnknownQuestion),
-    })
+    }
 }
 
 /// Saves the member's answer to one question (`PUT /research/{id}/answers/{questionId}`),
@@ -237,8 +242,8 @@ pub async fn save_answer(
     question_id: i64,
     given: &Given,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<AnswerState, NotSaved>> {
-    let (head, question) = match admitted_question(
+) -> Result<AnswerState, NotSaved> {
+    let (head, question) = admitted_question(
         &mut *conn,
         user_id,
         station_id,
@@ -246,11 +251,7 @@ pub async fn save_answer(
         question_id,
         now,
     )
-    .await?
-    {
-        Ok(found) => found,
-        Err(not) => return Ok(Err(not)),
-    };
+    .await?;
     save_checked(conn, &head, &question, user_id, station_id, given).await
 }
 
@@ -262,15 +263,14 @@ pub(super) async fn admitted_file_question(
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(Head, KeyedQuestion), NotSaved>> {
-    let found = admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
-    Ok(found.and_then(|(head, question)| {
-        if question.kind().takes_file() {
-            Ok((head, question))
-        } else {
-            Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
-        }
-    }))
+) -> Result<(Head, KeyedQuestion), NotSaved> {
+    let (head, question) =
+        admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
+    if question.kind().takes_file() {
+        Ok((head, question))
+    } else {
+        Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
+    }
 }
 
 /// The video or file question a member may answer now, checked through the participation
@@ -283,10 +283,10 @@ pub async fn file_question(
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<QuestionType, NotSaved>> {
-    let found =
+) -> Result<QuestionType, NotSaved> {
+    let (_, question) =
         admitted_file_question(conn, user_id, station_id, research_id, question_id, now).await?;
-    Ok(found.map(|(_, question)| question.kind()))
+    Ok(question.kind())
 }
 
 /// A video or file answer, already checked by content and stored under `file_key`.
@@ -306,8 +306,8 @@ pub async fn save_file(
     question_id: i64,
     file: &GivenFile,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(AnswerState, Option<String>), NotSaved>> {
-    let (head, question) = match admitted_file_question(
+) -> Result<(AnswerState, Option<String>), NotSaved> {
+    let (head, question) = admitted_file_question(
         &mut *conn,
         user_id,
         station_id,
@@ -315,15 +315,9 @@ pub async fn save_file(
         question_id,
         now,
     )
-    .await?
-    {
-        Ok(found) => found,
-        Err(not) => return Ok(Err(not)),
-    };
+    .await?;
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
-    record_file(conn, &head, &question, attempt_id, file)
-        .await
-        .map(Ok)
+    Ok(record_file(conn, &head, &question, attempt_id, file).await?)
 }
 
 /// Saves as a file answer (question type 7) an upload the member made before
@@ -338,8 +332,8 @@ pub async fn save_uploaded_file(
     question_id: i64,
     reference: &str,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(AnswerState, Option<String>), NotSaved>> {
-    let (head, question) = match admitted_file_question(
+) -> Result<(AnswerState, Option<String>), NotSaved> {
+    let (head, question) = admitted_file_question(
         &mut *conn,
         user_id,
         station_id,
@@ -347,14 +341,10 @@ pub async fn save_uploaded_file(
         question_id,
         now,
     )
-    .await?
-    {
-        Ok(found) => found,
-        Err(not) => return Ok(Err(not)),
-    };
+    .await?;
     // Uploads are documents and images: a file question's answers, never a video one's.
     if question.kind() != QuestionType::File {
-        return Ok(Err(NotSaved::Invalid(FILE_INVALID)));
+        return Err(NotSaved::Invalid(FILE_INVALID));
     }
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
     let answer = format!("research_answers({attempt_id},{question_id})");
@@ -363,15 +353,13 @@ pub async fn save_uploaded_file(
             .await?
         {
             Ok(attached) => attached,
-            Err(not) => return Ok(Err(NotSaved::Invalid(not.message()))),
+            Err(not) => return Err(NotSaved::Invalid(not.message())),
         };
     let file = GivenFile {
         key: attached.key,
         name: attached.name,
     };
-    record_file(conn, &head, &question, attempt_id, &file)
-        .await
-        .map(Ok)
+    Ok(record_file(conn, &head, &question, attempt_id, &file).await?)
 }
 
 /// Writes `file` as the attempt's answer to `question`; answers the key it replaced (never

@@ -20,6 +20,7 @@ use super::catalogue::{ActivityCard, CardRow, card_columns};
 use super::participation::{self, Admitted, Refused};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind};
+use crate::shared::failure::{Failure, IntoFailure};
 
 /// The quiz: judged answer by answer, won at half the questions right at the first try.
 pub const QUIZ_TYPE: i16 = 6;

@@ -26,12 +26,33 @@ pub struct PollResults {
     pub questions: Vec<QuestionCounts>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NoResults {
     /// Unknown, another station's, unpublished or not a poll with a chart.
+    #[error("{}", participation::UNAVAILABLE)]
     Unavailable,
     /// The member has not answered it yet.
+    #[error("{RESULTS_LOCKED}")]
     NotAnswered,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for NoResults {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// The results are the answering members' (403 before the member answers).
+impl IntoFailure for NoResults {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Unavailable => Failure::NotFound(self.to_string()),
+            Self::NotAnswered => Failure::Forbidden(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
 }
 
 /// A poll's results (type 10), once the member has submitted an attempt at it.
@@ -40,10 +61,10 @@ pub async fn poll_results(
     user_id: i64,
     station_id: i64,
     research_id: i64,
-) -> sqlx::Result<Result<PollResults, NoResults>> {
+) -> Result<PollResults, NoResults> {
     let head = head(&mut *conn, station_id, research_id).await?;
     if head.is_none_or(|head| head.type_id != POLL_CHART_TYPE) {
-        return Ok(Err(NoResults::Unavailable));
+        return Err(NoResults::Unavailable);
     }
     let answered: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM research_attempts
@@ -54,7 +75,7 @@ pub async fn poll_results(
     .fetch_one(&mut *conn)
     .await?;
     if !answered {
-        return Ok(Err(NoResults::NotAnswered));
+        return Err(NoResults::NotAnswered);
     }
     let respondents: i64 = sqlx::query_scalar(
         "SELECT count(DISTINCT user_id) FROM research_attempts
@@ -92,11 +113,11 @@ pub async fn poll_results(
             last.options.push(OptionCount { id, label, count });
         }
     }
-    Ok(Ok(PollResults {
+    Ok(PollResults {
         research_id,
         respondents,
         questions,
-    }))
+    })
 }
 
 /// A quiz in the quiz list (`/homepage/quizzes`).
