@@ -58,7 +58,8 @@ async fn annul_participation(
         staff.user_id(),
         &body.reason,
     )
-    .await?;
+    .await
+    .map_err(ApiError::from)?;
     tracing::info!(
         staff_id = staff.user_id(),
         participation_id,
