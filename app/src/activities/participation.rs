@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
+use domain::activities::ActivityType;
 use domain::activities::donation::{self, Donated, NotDonated};
 use domain::activities::participation::{self, NotTaken, Participated};
 use domain::activities::research::{self, Form, NotSubmitted, ResearchResult, Submission};
@@ -22,7 +23,7 @@ pub struct Taken<T> {
     pub credit_job: Option<Queued>,
 }
 
-/// The member takes part in a one-act activity of `type_id` (a raw content view, an
+/// The member takes part in a one-act activity of `kind` (a raw content view, an
 /// agreement accepted).
 pub async fn take_part(
     db: &PgPool,
@@ -30,12 +31,12 @@ pub async fn take_part(
     user_id: i64,
     station_id: i64,
     action_id: i64,
-    type_id: i16,
+    kind: ActivityType,
     now: DateTime<Utc>,
 ) -> Result<Taken<Participated>, NotTaken> {
     let mut tx = db.begin().await?;
     let taken =
-        participation::take_part(&mut tx, user_id, station_id, action_id, type_id, now).await?;
+        participation::take_part(&mut tx, user_id, station_id, action_id, kind, now).await?;
     let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
     tx.commit().await?;
     Ok(Taken { taken, credit_job })

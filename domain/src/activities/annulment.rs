@@ -15,7 +15,7 @@ use serde_json::json;
 use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 
-use super::{participation, trophies};
+use super::{ActivityType, participation, trophies};
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::staff::{self, Action, AuditRecord, Scope};
 use crate::wallet::ledger::{self, LedgerError};
@@ -192,7 +192,7 @@ pub async fn annul(
     .bind(row.user_id)
     .bind(rules::SIGNUP)
     .bind(row.action_id)
-    .bind(rewards::SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_all(&mut *conn)
     .await?;
     let (mut reversed_cents, mut debt_cents) = (0, 0);

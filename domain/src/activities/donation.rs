@@ -6,11 +6,10 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use super::ActivityType;
 use super::participation::{self, Refused};
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
-
-pub const DONATION_TYPE: i16 = 20;
 
 /// R$ 0,50 and R$ 10.000,00, in centavos (a wallet point is R$ 1,00).
 pub const MIN_CENTS: i64 = 50;
@@ -90,7 +89,7 @@ pub async fn donate(
         user_id,
         station_id,
         action_id,
-        &[DONATION_TYPE],
+        &[ActivityType::Donation],
         now,
     )
     .await?;

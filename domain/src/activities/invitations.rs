@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
 use utoipa::ToSchema;
 
+use super::ActivityType;
 use super::participation::{self, Refused};
 use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
@@ -23,8 +24,6 @@ use crate::shared::validate::{self, message};
 use crate::stations::station;
 use hex::FromHex;
 
-/// Type 1 (the earlier view) and type 19: member-get-member invitations.
-pub const INVITATION_TYPES: [i16; 2] = [1, 19];
 /// The spec's limit of addresses per invitation, and its text past it.
 pub const MAX_ADDRESSES: usize = 5;
 pub const TOO_MANY_ADDRESSES: &str = "Limite de contatos alcançado";
@@ -260,7 +259,7 @@ pub async fn send(
                 user_id,
                 station_id,
                 action_id,
-                &INVITATION_TYPES,
+                &ActivityType::INVITATIONS,
                 now,
             )
             .await?;

@@ -6,13 +6,9 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use super::ActivityType;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::time::{Tz, station_zone};
-
-/// The spec's raw content type: its view is the participation.
-pub const RAW_CONTENT_TYPE: i16 = 16;
-/// The spec's agreement type: accepting its terms is the participation.
-pub const AGREEMENT_TYPE: i16 = 15;
 
 pub const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
 pub const DATE_MISSING: &str = "Houve um problema com a data de publicação desta atividade.";
@@ -235,7 +231,7 @@ pub async fn admit(
     user_id: i64,
     station_id: i64,
     action_id: i64,
-    accepted: &[i16],
+    accepted: &[ActivityType],
     now: DateTime<Utc>,
 ) -> Result<Admitted, NotTaken> {
     lock_member(&mut *conn, user_id).await?;
@@ -246,7 +242,7 @@ pub async fn admit(
     )
     .bind(action_id)
     .bind(station_id)
-    .bind(accepted)
+    .bind(accepted.iter().map(|kind| kind.id()).collect::<Vec<i16>>())
     .fetch_optional(&mut *conn)
     .await?;
     let Some(action) = action else {
@@ -347,8 +343,8 @@ pub struct Participated {
     pub created: bool,
 }
 
-/// A member takes part in an activity of `type_id` whose participation is one act: a raw
-/// content view (type 16), an agreement accepted (type 15). Through [`admit`]'s rules, each
+/// A member takes part in an activity of `kind` whose participation is one act: a raw
+/// content view, an agreement accepted. Through [`admit`]'s rules, each
 /// call is a participation up to `limitPerUser`; without a limit the first call is the one
 /// participation and later calls answer it again.
 pub async fn take_part(
@@ -356,10 +352,10 @@ pub async fn take_part(
     user_id: i64,
     station_id: i64,
     action_id: i64,
-    type_id: i16,
+    kind: ActivityType,
     now: DateTime<Utc>,
 ) -> Result<Participated, NotTaken> {
-    let admitted = admit(&mut *conn, user_id, station_id, action_id, &[type_id], now).await?;
+    let admitted = admit(&mut *conn, user_id, station_id, action_id, &[kind], now).await?;
     if let Some(earlier) = admitted.answered_before() {
         return Ok(earlier);
     }

@@ -12,17 +12,10 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
+use super::ActivityType;
 use super::participation::{self, Participated, Refused};
 use crate::shared::failure::{Failure, IntoFailure};
 
-/// The spec's video playlist type: its participation is every video viewed.
-pub const PLAYLIST_TYPE: i16 = 18;
-/// The types whose videos count (spec 001 "Videos (types 15, 16, 18)").
-pub const VIDEO_TYPES: [i16; 3] = [
-    participation::AGREEMENT_TYPE,
-    participation::RAW_CONTENT_TYPE,
-    PLAYLIST_TYPE,
-];
 /// The share of a video that makes it viewed: 4/5.
 const VIEWED_NUMERATOR: i64 = 4;
 const VIEWED_DENOMINATOR: i64 = 5;
@@ -179,7 +172,7 @@ pub async fn report(
         user_id,
         station_id,
         video.action_id,
-        &VIDEO_TYPES,
+        &ActivityType::WITH_VIDEOS,
         now,
     )
     .await?;
@@ -299,7 +292,7 @@ pub async fn take_playlist(
         user_id,
         station_id,
         action_id,
-        &[PLAYLIST_TYPE],
+        &[ActivityType::VideoPlaylist],
         now,
     )
     .await?;

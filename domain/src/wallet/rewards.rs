@@ -11,12 +11,11 @@ use sqlx::PgConnection;
 
 use super::ledger::{Credit, SourceKind};
 use super::rules;
-use crate::activities::sharing::{SHARE_TYPE, Visit};
+use crate::activities::ActivityType;
+use crate::activities::sharing::Visit;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::time::{day_start, zone_named};
 
-/// The spec's activity type of the sign-up reward.
-pub const SIGNUP_TYPE: i16 = 2;
 pub const INVITER_DESCRIPTION: &str = "Indicação de amigo";
 pub const INVITED_DESCRIPTION: &str = "Bônus de boas-vindas por indicação";
 
@@ -51,7 +50,7 @@ pub async fn on_account_confirmed(
           ORDER BY id DESC LIMIT 1",
     )
     .bind(station_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_optional(&mut *conn)
     .await?;
     if let Some((action_id, name, points)) = reward {
@@ -155,7 +154,7 @@ pub async fn on_share_visit(
     )
     .bind(visit.action.id)
     .bind(visit.action.station_id)
-    .bind(SHARE_TYPE)
+    .bind(ActivityType::Share)
     .fetch_optional(&mut *conn)
     .await?;
     let Some((points, time_zone)) = found.filter(|(points, _)| *points > 0) else {
@@ -292,7 +291,7 @@ pub async fn uncredited_participations(
     conn: &mut PgConnection,
     user_id: i64,
 ) -> sqlx::Result<Vec<Credit>> {
-    let rows: Vec<(i64, i64, i64, String, i32, i16)> = sqlx::query_as(
+    let rows: Vec<(i64, i64, i64, String, i32, ActivityType)> = sqlx::query_as(
         "SELECT p.id, p.station_id, a.id, a.name, a.points + a.additional_cashback, a.type_id
            FROM participations p
            JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
@@ -305,7 +304,7 @@ pub async fn uncredited_participations(
           ORDER BY p.id",
     )
     .bind(user_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .bind(rules::SIGNUP)
     .bind(rules::ACTIVITY)
     .fetch_all(&mut *conn)
@@ -315,7 +314,7 @@ pub async fn uncredited_participations(
         .into_iter()
         .map(
             |(participation_id, station_id, action_id, name, points, type_id)| {
-                if type_id == SIGNUP_TYPE {
+                if type_id == ActivityType::SignupReward {
                     signup_credit(user_id, station_id, action_id, name, points)
                 } else {
                     activity_credit(
@@ -348,7 +347,7 @@ pub async fn on_participation(
             AND a.type_id <> $2",
     )
     .bind(participation_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_optional(&mut *conn)
     .await?;
     Ok(row.map(|(user_id, station_id, action_id, name, points)| {
@@ -379,7 +378,7 @@ pub async fn participation_credit(
           WHERE p.id = $1 AND a.type_id = $2 AND a.points + a.additional_cashback > 0",
     )
     .bind(participation_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_optional(&mut *conn)
     .await?;
     Ok(

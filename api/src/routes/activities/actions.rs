@@ -6,8 +6,9 @@ use app::activities::participation::Taken;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
-use domain::activities::participation::{self, Participated, Refused};
+use domain::activities::participation::{Participated, Refused};
 use domain::shared::validate;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -259,13 +260,13 @@ pub(super) struct ParticipationRecorded {
     job_id: Option<String>,
 }
 
-/// Records a one-act participation of the caller in `action_id` of `type_id`, with its
+/// Records a one-act participation of the caller in `action_id` of `kind`, with its
 /// credit queued on the same transaction, keyed by the participation (so it pays once).
 async fn take_part(
     state: &AppState,
     member: Member,
     action_id: i64,
-    type_id: i16,
+    kind: ActivityType,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
     let taken = app::activities::participation::take_part(
         &state.db,
@@ -273,11 +274,11 @@ async fn take_part(
         member.user_id,
         member.station_id,
         action_id,
-        type_id,
+        kind,
         Utc::now(),
     )
     .await?;
-    Ok(participated(&member, taken, type_id))
+    Ok(participated(&member, taken, kind))
 }
 
 /// Answers a call that took part: 201, or 200 for an earlier call's participation.
@@ -287,14 +288,14 @@ pub(super) fn participated(
         taken,
         credit_job: job,
     }: Taken<Participated>,
-    type_id: i16,
+    kind: ActivityType,
 ) -> (StatusCode, Json<ParticipationRecorded>) {
     let status = if taken.created {
         tracing::info!(
             user_id = member.user_id,
             action_id = taken.action_id,
             participation_id = taken.participation_id,
-            type_id,
+            type_id = kind.id(),
             "participation"
         );
         StatusCode::CREATED
@@ -338,13 +339,7 @@ async fn raw_content_participation(
     member: Member,
     Json(visit): Json<RawContentVisit>,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
-    take_part(
-        &state,
-        member,
-        visit.action_id,
-        participation::RAW_CONTENT_TYPE,
-    )
-    .await
+    take_part(&state, member, visit.action_id, ActivityType::RawContent).await
 }
 
 /// The member's acceptance of an agreement activity's terms.
@@ -382,11 +377,5 @@ async fn agreement(
     if agreement.accepted != Some(true) {
         return Err(ApiError::invalid(validate::message::REQUIRED));
     }
-    take_part(
-        &state,
-        member,
-        agreement.action_id,
-        participation::AGREEMENT_TYPE,
-    )
-    .await
+    take_part(&state, member, agreement.action_id, ActivityType::Agreement).await
 }

@@ -7,7 +7,8 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::activities::video_views::{self, UserVideo, WatchReport};
+use domain::activities::ActivityType;
+use domain::activities::video_views::{UserVideo, WatchReport};
 use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -129,7 +130,7 @@ async fn take_playlist(
     Ok(actions::participated(
         &member,
         taken,
-        video_views::PLAYLIST_TYPE,
+        ActivityType::VideoPlaylist,
     ))
 }
 

@@ -63,7 +63,7 @@ pub async fn poll_results(
     research_id: i64,
 ) -> Result<PollResults, NoResults> {
     let head = head(&mut *conn, station_id, research_id).await?;
-    if head.is_none_or(|head| head.type_id != POLL_CHART_TYPE) {
+    if head.is_none_or(|head| head.type_id != ActivityType::ChartPoll) {
         return Err(NoResults::Unavailable);
     }
     let answered: bool = sqlx::query_scalar(
@@ -156,11 +156,12 @@ pub async fn quizzes(
            FROM actions a
            JOIN action_types t ON t.id = a.type_id
            JOIN researches r ON r.action_id = a.id
-          WHERE a.station_id = $1 AND a.active AND a.type_id = 6
+          WHERE a.station_id = $1 AND a.active AND a.type_id = $3
           ORDER BY a.priority DESC, a.id"
     ))
     .bind(station_id)
     .bind(user_id)
+    .bind(ActivityType::Quiz)
     .fetch_all(db)
     .await?;
     let now = Utc::now();

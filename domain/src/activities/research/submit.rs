@@ -11,10 +11,10 @@ pub enum Form {
 }
 
 impl Form {
-    fn accepts(self, type_id: i16) -> bool {
+    fn accepts(self, kind: ActivityType) -> bool {
         match self {
-            Self::Quiz => type_id == QUIZ_TYPE,
-            Self::Survey => SURVEY_TYPES.contains(&type_id),
+            Self::Quiz => kind == ActivityType::Quiz,
+            Self::Survey => ActivityType::SURVEYS.contains(&kind),
         }
     }
 }
