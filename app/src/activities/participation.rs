@@ -11,6 +11,7 @@ use domain::activities::donation::{self, Donated, NotDonated};
 use domain::activities::participation::{self, NotTaken, Participated};
 use domain::activities::research::{self, Form, NotSubmitted, ResearchResult, Submission};
 use domain::activities::video_views::{self, NotViewed};
+use domain::shared::ids::{ActivityId, StationId, UserId};
 
 use super::after_participation;
 use crate::outbox::{Outbox, Queued};
@@ -28,9 +29,9 @@ pub struct Taken<T> {
 pub async fn take_part(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     kind: ActivityType,
     now: DateTime<Utc>,
 ) -> Result<Taken<Participated>, NotTaken> {
@@ -46,9 +47,9 @@ pub async fn take_part(
 pub async fn take_playlist(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     now: DateTime<Utc>,
 ) -> Result<Taken<Participated>, NotViewed> {
     let mut tx = db.begin().await?;
@@ -62,9 +63,9 @@ pub async fn take_playlist(
 pub async fn donate(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     amount_cents: i64,
     now: DateTime<Utc>,
 ) -> Result<Taken<Donated>, NotDonated> {
@@ -82,8 +83,8 @@ pub async fn donate(
 pub async fn submit_research(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     form: Form,
     submission: &Submission,
     now: DateTime<Utc>,

@@ -8,12 +8,13 @@ use sqlx::PgPool;
 
 use domain::activities::research::{self, AnswerState, Given, GivenFile, NotSaved, QuestionType};
 use domain::infra::objects::Objects;
+use domain::shared::ids::{StationId, UserId};
 
 /// The member answering and the question answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Answering {
-    pub user_id: i64,
-    pub station_id: i64,
+    pub user_id: UserId,
+    pub station_id: StationId,
     pub research_id: i64,
     pub question_id: i64,
 }

@@ -5,14 +5,15 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
 use domain::activities::video_views::{self, NotViewed, UserVideo, WatchReport};
+use domain::shared::ids::{ActivityId, StationId, UserId};
 
 /// Adds a report of the member's watch of a video, judging whether it now counts as seen.
 pub async fn report(
     db: &PgPool,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     video_id: i64,
-    action_id: i64,
+    action_id: ActivityId,
     report: &WatchReport,
     now: DateTime<Utc>,
 ) -> Result<UserVideo, NotViewed> {

@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 
 use super::{ActivityType, participation, trophies};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::UserId;
 use crate::staff::{self, Action, AuditRecord, Scope};
 use crate::wallet::ledger::{self, LedgerError};
 use crate::wallet::{rewards, rules};
@@ -166,7 +167,7 @@ pub async fn annul(
     };
     // The member's lock first, as every participation call takes it, then the row: a
     // concurrent annulment waits here and finds it gone.
-    participation::lock_member(&mut *conn, row.user_id).await?;
+    participation::lock_member(&mut *conn, UserId(row.user_id)).await?;
     let still: Option<i64> =
         sqlx::query_scalar("SELECT id FROM participations WHERE id = $1 FOR UPDATE")
             .bind(participation_id)

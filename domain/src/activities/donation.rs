@@ -9,6 +9,7 @@ use sqlx::PgConnection;
 use super::ActivityType;
 use super::participation::{self, Refused};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// R$ 0,50 and R$ 10.000,00, in centavos (a wallet point is R$ 1,00).
@@ -58,7 +59,7 @@ impl From<LedgerError> for NotDonated {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Donated {
     pub participation_id: i64,
-    pub action_id: i64,
+    pub action_id: ActivityId,
     pub amount_cents: i64,
     /// The activity's `points` and `points` + `additional_cashback`, as the member earns them.
     pub points: i32,
@@ -72,9 +73,9 @@ pub struct Donated {
 /// limit nor the balance can be overrun.
 pub async fn donate(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     amount_cents: i64,
     now: DateTime<Utc>,
 ) -> Result<Donated, NotDonated> {
@@ -103,13 +104,13 @@ pub async fn donate(
     ledger::spend(
         conn,
         &Spend {
-            user_id,
-            station_id,
+            user_id: user_id.0,
+            station_id: station_id.0,
             kind: SpendKind::Donation,
             source_id: format!("participation:{participation_id}"),
             amount: amount_cents,
             description: format!("Doação: {name}"),
-            action_id: Some(action_id),
+            action_id: Some(action_id.0),
         },
     )
     .await?;

@@ -19,6 +19,7 @@ use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::time::{day_start, station_zone};
 use crate::shared::validate::{self, message};
 use crate::stations::station;
@@ -84,9 +85,9 @@ pub fn daily_limit_message(remaining: i64) -> String {
 /// (`send-html-to-mails-mgp`) or none (`send-html-to-mails-mgm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Invitation<'a> {
-    pub user_id: i64,
-    pub station_id: i64,
-    pub action_id: Option<i64>,
+    pub user_id: UserId,
+    pub station_id: StationId,
+    pub action_id: Option<ActivityId>,
     pub emails: &'a [String],
 }
 
@@ -249,23 +250,25 @@ pub async fn send(
     now: DateTime<Utc>,
 ) -> Result<Sent, NotSent> {
     let emails = checked_addresses(invitation.emails)?;
-    let (user_id, station_id) = (invitation.user_id, invitation.station_id);
+    let (user, station) = (invitation.user_id, invitation.station_id);
     match invitation.action_id {
         Some(action_id) => {
             // The rules only: sending is no participation (the spec releases type 1's
             // cashback when the invitee joins), so nothing is recorded for it.
             participation::admit(
                 &mut *conn,
-                user_id,
-                station_id,
+                user,
+                station,
                 action_id,
                 &ActivityType::INVITATIONS,
                 now,
             )
             .await?;
         }
-        None => participation::lock_member(&mut *conn, user_id).await?,
+        None => participation::lock_member(&mut *conn, user).await?,
     }
+    // The helpers below (and the invite code's format) read plain ids.
+    let (user_id, station_id) = (user.0, station.0);
     let station = station::find(&mut *conn, station_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("the member's station {station_id} is gone"))?;

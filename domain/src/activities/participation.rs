@@ -8,6 +8,7 @@ use sqlx::PgConnection;
 
 use super::ActivityType;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::time::{Tz, station_zone};
 
 pub const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
@@ -126,9 +127,9 @@ impl IntoFailure for NotTaken {
 /// per admission.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Admitted {
-    action_id: i64,
-    station_id: i64,
-    user_id: i64,
+    action_id: ActivityId,
+    station_id: StationId,
+    user_id: UserId,
     points: i32,
     additional_cashback: i32,
     limit_per_user: Option<i32>,
@@ -153,7 +154,7 @@ impl Admitted {
         }
     }
 
-    pub fn action_id(&self) -> i64 {
+    pub fn action_id(&self) -> ActivityId {
         self.action_id
     }
 
@@ -211,7 +212,7 @@ struct ActionRow {
 /// participations until the caller's transaction ends; [`admit`] takes it first. A call
 /// that must look at what an earlier request did before the rules (a submission sent
 /// again) takes it itself.
-pub async fn lock_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
+pub async fn lock_member(conn: &mut PgConnection, user_id: UserId) -> sqlx::Result<()> {
     sqlx::query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
         .bind(user_id)
         .execute(conn)
@@ -228,9 +229,9 @@ pub async fn lock_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<
 /// count: an unpublished one could never be met.
 pub async fn admit(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     accepted: &[ActivityType],
     now: DateTime<Utc>,
 ) -> Result<Admitted, NotTaken> {
@@ -252,7 +253,7 @@ pub async fn admit(
         return Err(Refused::DateMissing.into());
     };
     if now < start || now > end {
-        let zone = station_zone(&mut *conn, station_id).await?;
+        let zone = station_zone(&mut *conn, station_id.0).await?;
         return Err(Refused::OutsideWindow { start, end, zone }.into());
     }
     let (user_actions, last_participation_id, last_attempt, earned): (i64, Option<i64>, i32, bool) =
@@ -325,7 +326,7 @@ pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result
 }
 
 /// The member and station of participation `id`.
-pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(i64, i64)> {
+pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(UserId, StationId)> {
     sqlx::query_as("SELECT user_id, station_id FROM participations WHERE id = $1")
         .bind(id)
         .fetch_one(conn)
@@ -336,7 +337,7 @@ pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(i64, i64)>
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Participated {
     pub participation_id: i64,
-    pub action_id: i64,
+    pub action_id: ActivityId,
     pub points: i32,
     pub cashback: i64,
     /// False when the call found the participation an earlier one recorded.
@@ -349,9 +350,9 @@ pub struct Participated {
 /// participation and later calls answer it again.
 pub async fn take_part(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     kind: ActivityType,
     now: DateTime<Utc>,
 ) -> Result<Participated, NotTaken> {

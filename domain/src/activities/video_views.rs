@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use super::ActivityType;
 use super::participation::{self, Participated, Refused};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
 /// The share of a video that makes it viewed: 4/5.
 const VIEWED_NUMERATOR: i64 = 4;
@@ -86,7 +87,7 @@ pub struct UserVideo {
 
 #[derive(Debug, sqlx::FromRow)]
 struct VideoRow {
-    action_id: i64,
+    action_id: ActivityId,
     position: i32,
     duration_seconds: i32,
     custom: bool,
@@ -146,10 +147,10 @@ pub fn watched_enough(custom: bool, duration_ms: i64, played_ms: i64, elapsed_ms
 /// `has_viewed`.
 pub async fn report(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     video_id: i64,
-    action_id: i64,
+    action_id: ActivityId,
     report: &WatchReport,
     now: DateTime<Utc>,
 ) -> Result<UserVideo, NotViewed> {
@@ -282,9 +283,9 @@ pub async fn of_member(
 /// calls.
 pub async fn take_playlist(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     now: DateTime<Utc>,
 ) -> Result<Participated, NotViewed> {
     let admitted = participation::admit(

@@ -21,6 +21,7 @@ use domain::activities::catalogue::{self, Agreement, NewActivity, sanitise_html}
 use domain::activities::participation::{self, NotTaken, Refused};
 use domain::activities::videos::{NewVideo, VideoSource};
 use domain::infra::objects::Objects;
+use domain::shared::ids::{ActivityId, StationId, UserId};
 
 /// The feedback animation of the raw content activity, a check mark that draws itself.
 pub const FEEDBACK_LOTTIE: &str = include_str!("feedback-check.json");
@@ -922,9 +923,9 @@ async fn take_part(
     let mut tx = db.begin().await?;
     let admitted = participation::admit(
         &mut tx,
-        demo.member_id,
-        demo.station_id,
-        action_id,
+        UserId(demo.member_id),
+        StationId(demo.station_id),
+        ActivityId(action_id),
         &[kind],
         now,
     )

@@ -9,6 +9,7 @@ use chrono::Utc;
 use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
 use domain::activities::participation::{Participated, Refused};
+use domain::shared::ids::ActivityId;
 use domain::shared::validate;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -271,9 +272,9 @@ async fn take_part(
     let taken = app::activities::participation::take_part(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
-        action_id,
+        member.user(),
+        member.station(),
+        ActivityId(action_id),
         kind,
         Utc::now(),
     )
@@ -293,7 +294,7 @@ pub(super) fn participated(
     let status = if taken.created {
         tracing::info!(
             user_id = member.user_id,
-            action_id = taken.action_id,
+            action_id = taken.action_id.0,
             participation_id = taken.participation_id,
             type_id = kind.id(),
             "participation"
@@ -307,7 +308,7 @@ pub(super) fn participated(
         Json(ParticipationRecorded {
             recorded: taken.created,
             participation_id: taken.participation_id,
-            action_id: taken.action_id,
+            action_id: taken.action_id.0,
             points: taken.points,
             cashback: taken.cashback,
             job_id: job.map(|job| job.job_id),

@@ -5,6 +5,7 @@ use app::activities::participation::{self, Taken};
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
+use domain::shared::ids::ActivityId;
 use domain::shared::money::parse_reais;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -80,16 +81,16 @@ async fn donate(
     } = participation::donate(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
-        request.action_id,
+        member.user(),
+        member.station(),
+        ActivityId(request.action_id),
         amount,
         Utc::now(),
     )
     .await?;
     tracing::info!(
         user_id = member.user_id,
-        action_id = donated.action_id,
+        action_id = donated.action_id.0,
         participation_id = donated.participation_id,
         "donation"
     );
@@ -97,7 +98,7 @@ async fn donate(
         StatusCode::CREATED,
         Json(Donation {
             participation_id: donated.participation_id,
-            action_id: donated.action_id,
+            action_id: donated.action_id.0,
             amount: donated.amount_cents,
             points: donated.points,
             cashback: donated.cashback,

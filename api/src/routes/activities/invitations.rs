@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use chrono::Utc;
 use domain::Config;
 use domain::activities::invitations::{self, Invitation, MemberInvitation};
+use domain::shared::ids::ActivityId;
 use jobs::JobOutbox;
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
@@ -128,9 +129,9 @@ async fn send(
         &state.config.public_url,
         state.config.signing_key.expose_secret(),
         Invitation {
-            user_id: member.user_id,
-            station_id: member.station_id,
-            action_id,
+            user_id: member.user(),
+            station_id: member.station(),
+            action_id: action_id.map(ActivityId),
             emails: &emails,
         },
         Utc::now(),

@@ -60,7 +60,7 @@ async fn get_research(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Research>> {
     let mut conn = state.db.acquire().await?;
-    let research = research::load(&mut conn, member.user_id, member.station_id, id)
+    let research = research::load(&mut conn, member.user(), member.station(), id)
         .await?
         .ok_or(Refused::Unavailable)?;
     Ok(Json(research))
@@ -229,8 +229,8 @@ async fn save_uploaded_file_answer(
 
 fn answering(member: Member, research_id: i64, question_id: i64) -> Answering {
     Answering {
-        user_id: member.user_id,
-        station_id: member.station_id,
+        user_id: member.user(),
+        station_id: member.station(),
         research_id,
         question_id,
     }
@@ -288,8 +288,8 @@ async fn submit(
     let result = participation::submit_research(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
+        member.user(),
+        member.station(),
         form,
         &submission,
         Utc::now(),
@@ -380,7 +380,7 @@ async fn poll_results(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<PollResults>> {
     let mut conn = state.db.acquire().await?;
-    let results = research::poll_results(&mut conn, member.user_id, member.station_id, id).await?;
+    let results = research::poll_results(&mut conn, member.user(), member.station(), id).await?;
     Ok(Json(results))
 }
 
@@ -408,6 +408,6 @@ async fn quizzes(
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
     Ok(Json(
-        research::quizzes(&state.db, member.station_id, member.user_id).await?,
+        research::quizzes(&state.db, member.station(), member.user()).await?,
     ))
 }

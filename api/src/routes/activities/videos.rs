@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::ActivityType;
 use domain::activities::video_views::{UserVideo, WatchReport};
+use domain::shared::ids::ActivityId;
 use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -49,10 +50,10 @@ async fn record_report(
 ) -> ApiResult<Json<UserVideo>> {
     let view = app::activities::videos::report(
         &state.db,
-        member.user_id,
-        member.station_id,
+        member.user(),
+        member.station(),
         video_id,
-        check.action_id,
+        ActivityId(check.action_id),
         &check.report,
         Utc::now(),
     )
@@ -121,9 +122,9 @@ async fn take_playlist(
     let taken = app::activities::participation::take_playlist(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
-        action_id,
+        member.user(),
+        member.station(),
+        ActivityId(action_id),
         Utc::now(),
     )
     .await?;

@@ -100,8 +100,8 @@ pub(super) fn validate(question: &KeyedQuestion, given: &Given) -> Result<Given,
 pub(super) async fn ensure_attempt(
     conn: &mut PgConnection,
     head: &Head,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
 ) -> sqlx::Result<i64> {
     if let Some(id) = open_attempt_id(&mut *conn, head.id, user_id).await? {
         return Ok(id);
@@ -140,8 +140,8 @@ pub(super) async fn save_checked(
     conn: &mut PgConnection,
     head: &Head,
     question: &KeyedQuestion,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     given: &Given,
 ) -> Result<AnswerState, NotSaved> {
     let given = validate(question, given).map_err(NotSaved::Invalid)?;
@@ -203,8 +203,8 @@ pub(super) async fn save_checked(
 /// the member's lock).
 pub(super) async fn admitted_question(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
@@ -236,8 +236,8 @@ pub(super) async fn admitted_question(
 /// On the caller's transaction, rolled back on a refusal.
 pub async fn save_answer(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     given: &Given,
@@ -258,8 +258,8 @@ pub async fn save_answer(
 /// [`admitted_question`] for a video or file answer: another question takes no file.
 pub(super) async fn admitted_file_question(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
@@ -278,8 +278,8 @@ pub(super) async fn admitted_file_question(
 /// checks; `save_file` checks again when saving).
 pub async fn file_question(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
@@ -300,8 +300,8 @@ pub struct GivenFile {
 /// key of the file it replaced, for the caller to delete once committed.
 pub async fn save_file(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     file: &GivenFile,
@@ -326,8 +326,8 @@ pub async fn save_file(
 /// committed.
 pub async fn save_uploaded_file(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     reference: &str,
@@ -349,7 +349,7 @@ pub async fn save_uploaded_file(
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
     let answer = format!("research_answers({attempt_id},{question_id})");
     let attached =
-        match crate::feed::uploads::attach(&mut *conn, station_id, user_id, reference, &answer)
+        match crate::feed::uploads::attach(&mut *conn, station_id.0, user_id.0, reference, &answer)
             .await?
         {
             Ok(attached) => attached,

@@ -22,6 +22,7 @@ use super::participation::{self, Admitted, Refused};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
 /// The longest free text (and "other" text) answer, in characters.
 pub const MAX_TEXT: usize = 600;
@@ -226,7 +227,7 @@ pub struct Research {
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct Head {
     id: i64,
-    action_id: i64,
+    action_id: ActivityId,
     type_id: ActivityType,
     name: String,
     synopsis: String,
@@ -249,7 +250,11 @@ impl Head {
 }
 
 /// The research `id` of a published quiz or survey of `station_id`.
-async fn head(db: impl PgExecutor<'_>, station_id: i64, id: i64) -> sqlx::Result<Option<Head>> {
+async fn head(
+    db: impl PgExecutor<'_>,
+    station_id: StationId,
+    id: i64,
+) -> sqlx::Result<Option<Head>> {
     sqlx::query_as(
         "SELECT r.id, r.action_id, a.type_id, r.name, r.synopsis, a.points,
                 a.additional_cashback
@@ -461,7 +466,7 @@ fn state_of(
 async fn open_attempt_id(
     conn: &mut PgConnection,
     research_id: i64,
-    user_id: i64,
+    user_id: UserId,
 ) -> sqlx::Result<Option<i64>> {
     sqlx::query_scalar(
         "SELECT id FROM research_attempts
@@ -478,8 +483,8 @@ async fn open_attempt_id(
 /// station's, unpublished or not of a research type.
 pub async fn load(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     id: i64,
 ) -> sqlx::Result<Option<Research>> {
     let Some(head) = head(&mut *conn, station_id, id).await? else {
@@ -513,7 +518,7 @@ pub async fn load(
     };
     Ok(Some(Research {
         id: head.id,
-        action_id: head.action_id,
+        action_id: head.action_id.0,
         type_id: head.type_id,
         name: head.name.clone(),
         synopsis: head.synopsis.clone(),

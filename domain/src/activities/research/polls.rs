@@ -58,8 +58,8 @@ impl IntoFailure for NoResults {
 /// A poll's results (type 10), once the member has submitted an attempt at it.
 pub async fn poll_results(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
 ) -> Result<PollResults, NoResults> {
     let head = head(&mut *conn, station_id, research_id).await?;
@@ -136,8 +136,8 @@ pub struct QuizCard {
 /// The published quizzes (type 6) of `station_id` as `user_id` sees them, by priority.
 pub async fn quizzes(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
 ) -> sqlx::Result<Vec<QuizCard>> {
     #[derive(sqlx::FromRow)]
     struct Row {

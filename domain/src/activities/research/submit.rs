@@ -96,7 +96,7 @@ pub(super) async fn result_of(
         recorded,
         attempt_id,
         participation_id: row.participation_id,
-        action_id: head.action_id,
+        action_id: head.action_id.0,
         research_id: head.id,
         question_count: row.question_count,
         answered_count: row.answered_count,
@@ -124,8 +124,8 @@ pub(super) async fn result_of(
 /// submission and answers its result with `recorded: false`.
 pub async fn submit(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     form: Form,
     submission: &Submission,
     now: DateTime<Utc>,
@@ -138,7 +138,7 @@ pub async fn submit(
     if !form.accepts(head.type_id)
         || submission
             .action_id
-            .is_some_and(|action_id| action_id != head.action_id)
+            .is_some_and(|action_id| action_id != head.action_id.0)
     {
         return unavailable;
     }
