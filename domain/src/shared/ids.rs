@@ -122,8 +122,8 @@ mod tests {
 
     #[test]
     fn an_id_is_a_plain_number_on_the_wire() {
-        assert_eq!(serde_json::to_string(&StationId(7)).unwrap(), "7");
-        assert_eq!(serde_json::from_str::<UserId>("42").unwrap(), UserId(42));
+        assert_eq!(serde_json::to_string(&StationId(7)).expect("serialised"), "7");
+        assert_eq!(serde_json::from_str::<UserId>("42").expect("read"), UserId(42));
     }
 
     #[test]
