@@ -140,9 +140,9 @@ mod tests {
         }
         assert_eq!(ActivityType::from_id(0), None);
         assert_eq!(ActivityType::from_id(22), None);
-        assert_eq!(serde_json::to_string(&ActivityType::Quiz).unwrap(), "6");
+        assert_eq!(serde_json::to_string(&ActivityType::Quiz).expect("serialised"), "6");
         assert_eq!(
-            serde_json::from_str::<ActivityType>("18").unwrap(),
+            serde_json::from_str::<ActivityType>("18").expect("read"),
             ActivityType::VideoPlaylist
         );
         assert!(serde_json::from_str::<ActivityType>("99").is_err());
