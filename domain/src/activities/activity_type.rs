@@ -140,7 +140,10 @@ mod tests {
         }
         assert_eq!(ActivityType::from_id(0), None);
         assert_eq!(ActivityType::from_id(22), None);
-        assert_eq!(serde_json::to_string(&ActivityType::Quiz).expect("serialised"), "6");
+        assert_eq!(
+            serde_json::to_string(&ActivityType::Quiz).expect("serialised"),
+            "6"
+        );
         assert_eq!(
             serde_json::from_str::<ActivityType>("18").expect("read"),
             ActivityType::VideoPlaylist
