@@ -57,7 +57,10 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .await
         .expect("cards");
     for type_id in 1..=21 {
-        assert!(cards.iter().any(|c| c.type_id == type_id), "type {type_id}");
+        assert!(
+            cards.iter().any(|c| c.type_id.id() == type_id),
+            "type {type_id}"
+        );
     }
     let card = |name: &str| {
         cards

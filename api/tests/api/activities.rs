@@ -11,6 +11,7 @@ use api::AppState;
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, Content, NewActivity};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -53,7 +54,7 @@ async fn activity(
 ) -> i64 {
     let mut new = NewActivity {
         station_id,
-        type_id: 16,
+        type_id: ActivityType::RawContent,
         name: name.into(),
         points: 10,
         participation_start: Some(Utc::now() - Duration::days(1)),
@@ -603,7 +604,10 @@ async fn raw_content_views_keep_the_participation_rules(db: PgPool) {
     .await;
     let draft = activity(&w.db, w.station_id, "Rascunho", |a| a.active = false).await;
     let foreign = activity(&w.db, w.other_station_id, "De fora", |_| ()).await;
-    let quiz = activity(&w.db, w.station_id, "Quiz", |a| a.type_id = 6).await;
+    let quiz = activity(&w.db, w.station_id, "Quiz", |a| {
+        a.type_id = ActivityType::Quiz
+    })
+    .await;
 
     assert_eq!(w.view(limited).await.status, StatusCode::CREATED);
     assert_eq!(w.view(limited).await.status, StatusCode::CREATED);
@@ -1134,18 +1138,18 @@ async fn a_view_of_another_type_is_unavailable_before_any_other_rule(db: PgPool)
     let w = world(db).await;
     let undone = activity(&w.db, w.station_id, "Antes", |_| ()).await;
     let quiz = activity(&w.db, w.station_id, "Quiz trancado", |a| {
-        a.type_id = 6;
+        a.type_id = ActivityType::Quiz;
         a.prerequisites = vec![undone];
     })
     .await;
     let ended_quiz = activity(&w.db, w.station_id, "Quiz encerrado", |a| {
-        a.type_id = 6;
+        a.type_id = ActivityType::Quiz;
         a.participation_start = Some(Utc::now() - Duration::days(3));
         a.participation_end = Some(Utc::now() - Duration::days(2));
     })
     .await;
     let undated_quiz = activity(&w.db, w.station_id, "Quiz sem data", |a| {
-        a.type_id = 6;
+        a.type_id = ActivityType::Quiz;
         a.participation_end = None;
     })
     .await;
@@ -1194,7 +1198,7 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
     };
     let external = |url: &str| VideoSource::External(ExternalVideo::parse(url).expect(url));
     let id = activity(&w.db, w.station_id, "Playlist", |a| {
-        a.type_id = 18;
+        a.type_id = ActivityType::VideoPlaylist;
         a.public = true;
         a.videos = vec![
             video(
@@ -1361,7 +1365,7 @@ async fn an_agreement_is_accepted_with_its_checkbox_ticked_and_pays_once(db: PgP
     use domain::activities::catalogue::Agreement;
     let w = world(db).await;
     let id = activity(&w.db, w.station_id, "Termo de adesão", |a| {
-        a.type_id = 15;
+        a.type_id = ActivityType::Agreement;
         a.agreements = vec![Agreement {
             checkbox: "Li e aceito o termo.".into(),
             button: "Confirmar adesão".into(),
@@ -1420,7 +1424,7 @@ async fn an_agreement_is_accepted_with_its_checkbox_ticked_and_pays_once(db: PgP
     // Another type, another station's agreement, or none at all: unavailable.
     let raw = activity(&w.db, w.station_id, "Leia isto", |_| {}).await;
     let foreign = activity(&w.db, w.other_station_id, "Termo de lá", |a| {
-        a.type_id = 15
+        a.type_id = ActivityType::Agreement
     })
     .await;
     for action_id in [raw, foreign, 999_999] {

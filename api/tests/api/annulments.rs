@@ -8,6 +8,7 @@ use crate::common::{call, insert_member, insert_station, send_json, session_of};
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::lucky_numbers::{self, NewCampaign};
 use domain::activities::trophies::{self, NewTrophy, Rule};
@@ -51,7 +52,7 @@ async fn world(db: PgPool) -> World {
         &db,
         &NewActivity {
             station_id,
-            type_id: 16,
+            type_id: ActivityType::RawContent,
             name: "Conteúdo do mês".into(),
             points: 10,
             participation_start: Some(Utc::now() - Duration::days(1)),
@@ -414,7 +415,7 @@ async fn an_annulment_takes_only_the_trophies_it_undid(db: PgPool) {
         &w.db,
         &NewActivity {
             station_id: w.station_id,
-            type_id: 16,
+            type_id: ActivityType::RawContent,
             name: "Outro conteúdo".into(),
             points: 5,
             participation_start: Some(Utc::now() - Duration::days(1)),
@@ -533,7 +534,7 @@ async fn a_sign_up_annulled_before_its_credit_ran_is_never_paid(db: PgPool) {
         &w.db,
         &NewActivity {
             station_id: w.station_id,
-            type_id: 2,
+            type_id: ActivityType::SignupReward,
             name: "Recompensa de cadastro".into(),
             points: 50,
             active: true,

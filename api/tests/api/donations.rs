@@ -8,6 +8,7 @@ use crate::common::{insert_member, insert_station, send_json, session_of};
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::wallet::ledger::{self, Credit, SourceKind};
 use serde_json::{Value, json};
@@ -28,7 +29,7 @@ struct World {
 async fn activity(db: &PgPool, station_id: i64, edit: impl FnOnce(&mut NewActivity)) -> i64 {
     let mut new = NewActivity {
         station_id,
-        type_id: 20,
+        type_id: ActivityType::Donation,
         name: "Campanha do agasalho".into(),
         points: 2,
         participation_start: Some(Utc::now() - Duration::days(1)),
@@ -194,7 +195,10 @@ async fn only_the_callers_stations_open_donation_activities_take_donations(db: P
     let world = world(db, 10_000).await;
     let elsewhere = insert_station(&world.db, "longe").await;
     let foreign = activity(&world.db, elsewhere, |_| {}).await;
-    let not_a_donation = activity(&world.db, world.station_id, |a| a.type_id = 16).await;
+    let not_a_donation = activity(&world.db, world.station_id, |a| {
+        a.type_id = ActivityType::RawContent
+    })
+    .await;
     let closed = activity(&world.db, world.station_id, |a| {
         a.participation_end = Some(Utc::now() - Duration::hours(1));
     })

@@ -11,6 +11,7 @@ use crate::common::{call, insert_member, insert_station, send_json, session_of};
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::invitations;
 use jobs::JobState;
@@ -36,7 +37,7 @@ struct World {
 async fn activity(db: &PgPool, station_id: i64, edit: impl FnOnce(&mut NewActivity)) -> i64 {
     let mut new = NewActivity {
         station_id,
-        type_id: 19,
+        type_id: ActivityType::Invitation,
         name: "Indique e ganhe".into(),
         points: 100,
         participation_start: Some(Utc::now() - Duration::days(1)),
@@ -455,12 +456,15 @@ async fn the_activity_must_be_an_open_invitation_of_the_callers_station(db: PgPo
     let other_station = insert_station(&world.db, "outro").await;
     let foreign = activity(&world.db, other_station, |_| {}).await;
     let quiz = activity(&world.db, world.station_id, |a| {
-        a.type_id = 6;
+        a.type_id = ActivityType::Quiz;
         a.name = "Quiz da semana".into();
     })
     .await;
     let unpublished = activity(&world.db, world.station_id, |a| a.active = false).await;
-    let earlier_view = activity(&world.db, world.station_id, |a| a.type_id = 1).await;
+    let earlier_view = activity(&world.db, world.station_id, |a| {
+        a.type_id = ActivityType::EarlierInvitation
+    })
+    .await;
     let ended = activity(&world.db, world.station_id, |a| {
         a.participation_start = Some(Utc::now() - Duration::days(3));
         a.participation_end = Some(Utc::now() - Duration::days(2));

@@ -11,6 +11,7 @@ use crate::common::{insert_member, insert_station, send_json, session_of};
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, TimeZone, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::lucky_numbers::{self, NewCampaign, Permutation, Rule};
 use jobs::kinds::LuckyNumbersGrant;
@@ -69,7 +70,7 @@ impl World {
             &self.db,
             &NewActivity {
                 station_id,
-                type_id: 16,
+                type_id: ActivityType::RawContent,
                 name: name.into(),
                 participation_start: Some(Utc::now() - Duration::days(1)),
                 participation_end: Some(Utc::now() + Duration::days(1)),

@@ -15,6 +15,7 @@ use axum::http::{Request, StatusCode};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::research::{self, NewQuestion, NewResearch};
 use jobs::kinds::UploadsCleanup;
@@ -205,7 +206,7 @@ async fn survey(db: &PgPool, station_id: i64) -> (i64, Vec<i64>) {
         db,
         &NewActivity {
             station_id,
-            type_id: 8,
+            type_id: ActivityType::StepSurvey,
             name: "Envie seus documentos".into(),
             points: 10,
             participation_start: Some(Utc::now() - Duration::days(1)),

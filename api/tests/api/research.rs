@@ -12,6 +12,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::research::{self, NewFeedback, NewOption, NewQuestion, NewResearch};
 use serde_json::{Value, json};
@@ -87,7 +88,7 @@ async fn research_activity(
 ) -> (i64, i64) {
     let mut new = NewActivity {
         station_id,
-        type_id,
+        type_id: ActivityType::from_id(type_id).expect("a type of the spec"),
         name: format!("Atividade {type_id}"),
         points: 30,
         additional_cashback: 10,
@@ -1030,7 +1031,7 @@ async fn a_personality_test_answers_the_profile_its_options_point_to(db: PgPool)
         &world.db,
         &NewActivity {
             station_id: world.station_id,
-            type_id: 12,
+            type_id: ActivityType::PersonalityTest,
             name: "Perfil".into(),
             participation_start: Some(Utc::now() - Duration::days(1)),
             participation_end: Some(Utc::now() + Duration::days(1)),

@@ -13,15 +13,13 @@ const VISITOR_A: &str = "8f14e45f-ceea-467a-9b75-3c8e1d2f6a10";
 const VISITOR_B: &str = "c9f0f895-fb98-4ab2-8d1c-5e6f7a8b9c0d";
 
 async fn action(db: &PgPool, station_id: i64, type_id: i16, name: &str) -> i64 {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO actions (station_id, type_id, name) VALUES ($1, $2, $3) RETURNING id",
-    )
-    .bind(station_id)
-    .bind(type_id)
-    .bind(name)
-    .fetch_one(db)
-    .await
-    .expect("action");
+    let id = build::activity(station_id)
+        .type_id(type_id)
+        .name(name)
+        .points(0)
+        .no_dates()
+        .insert(db)
+        .await;
     sqlx::query(
         "INSERT INTO action_contents (action_id, position, text, link)
          VALUES ($1, 0, 'Conheça o clube', 'https://clube.example.com/promo'),

@@ -8,20 +8,17 @@ use futures_util::future::join_all;
 use seed::demo::DemoStation;
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use testkit::build;
 
 const NOT_FOUND: &str = "Compartilhamento não encontrado";
 
 async fn action(db: &PgPool, station_id: i64, type_id: i16, name: &str) -> i64 {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO actions (station_id, type_id, name, points) VALUES ($1, $2, $3, 10)
-         RETURNING id",
-    )
-    .bind(station_id)
-    .bind(type_id)
-    .bind(name)
-    .fetch_one(db)
-    .await
-    .expect("action");
+    let id = build::activity(station_id)
+        .type_id(type_id)
+        .name(name)
+        .no_dates()
+        .insert(db)
+        .await;
     sqlx::query(
         "INSERT INTO action_contents (action_id, position, text, link)
          VALUES ($1, 0, 'Conheça o clube', 'https://clube.example.com/promo')",

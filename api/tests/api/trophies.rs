@@ -8,6 +8,7 @@ use crate::common::{insert_member, insert_station, send_json, session_of};
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::trophies::{self, NewTrophy, Rule};
 use serde_json::{Value, json};
@@ -40,7 +41,7 @@ impl World {
             &self.db,
             &NewActivity {
                 station_id: self.station_id,
-                type_id: 16,
+                type_id: ActivityType::RawContent,
                 name: name.into(),
                 participation_start: Some(Utc::now() - Duration::days(1)),
                 participation_end: Some(Utc::now() + Duration::days(1)),

@@ -11,6 +11,7 @@ use crate::common::{
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::video_views::{LOCKED, NOT_WATCHED, PLAYLIST_UNWATCHED, RANGES_INVALID};
 use domain::activities::videos::{ExternalVideo, NewVideo, VideoSource};
@@ -41,7 +42,7 @@ async fn playlist(
 ) -> (i64, Vec<i64>) {
     let mut new = NewActivity {
         station_id,
-        type_id: 18,
+        type_id: ActivityType::VideoPlaylist,
         name: "Primeiros passos".into(),
         points: 20,
         participation_start: Some(Utc::now() - Duration::days(1)),

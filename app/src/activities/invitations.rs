@@ -15,14 +15,10 @@ pub async fn send(
     signing_key: &str,
     invitation: Invitation<'_>,
     now: DateTime<Utc>,
-) -> anyhow::Result<Result<Sent, NotSent>> {
+) -> Result<Sent, NotSent> {
     let mut tx = db.begin().await?;
-    let mut sent =
-        match invitations::send(&mut tx, public_url, signing_key, invitation, now).await? {
-            Ok(sent) => sent,
-            Err(not) => return Ok(Err(not)),
-        };
+    let mut sent = invitations::send(&mut tx, public_url, signing_key, invitation, now).await?;
     crate::mail::send(outbox, &mut tx, std::mem::take(&mut sent.mails)).await?;
     tx.commit().await?;
-    Ok(Ok(sent))
+    Ok(sent)
 }

@@ -29,12 +29,12 @@ pub async fn after_participation(
     let (user_id, station_id) =
         domain::activities::participation::owner(&mut *tx, participation_id).await?;
     outbox
-        .grant_trophies(&mut *tx, station_id, user_id, participation_id)
+        .grant_trophies(&mut *tx, station_id.0, user_id.0, participation_id)
         .await?;
     // Most stations run no giveaway campaign: no job then.
     if lucky_numbers::owed(&mut *tx, participation_id).await? {
         outbox
-            .grant_lucky_numbers(&mut *tx, station_id, user_id, participation_id)
+            .grant_lucky_numbers(&mut *tx, station_id.0, user_id.0, participation_id)
             .await?;
     }
     match rewards::on_participation(&mut *tx, participation_id).await? {

@@ -6,11 +6,12 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
+use domain::activities::ActivityType;
 use domain::activities::donation::{self, Donated, NotDonated};
-use domain::activities::participation::{self, Participated, Refused};
+use domain::activities::participation::{self, NotTaken, Participated};
 use domain::activities::research::{self, Form, NotSubmitted, ResearchResult, Submission};
 use domain::activities::video_views::{self, NotViewed};
-use domain::wallet::ledger::LedgerError;
+use domain::shared::ids::{ActivityId, StationId, UserId};
 
 use super::after_participation;
 use crate::outbox::{Outbox, Queued};
@@ -23,69 +24,57 @@ pub struct Taken<T> {
     pub credit_job: Option<Queued>,
 }
 
-/// The member takes part in a one-act activity of `type_id` (a raw content view, an
+/// The member takes part in a one-act activity of `kind` (a raw content view, an
 /// agreement accepted).
 pub async fn take_part(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
-    type_id: i16,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
+    kind: ActivityType,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Taken<Participated>, Refused>> {
+) -> Result<Taken<Participated>, NotTaken> {
     let mut tx = db.begin().await?;
     let taken =
-        match participation::take_part(&mut tx, user_id, station_id, action_id, type_id, now)
-            .await?
-        {
-            Ok(taken) => taken,
-            Err(refused) => return Ok(Err(refused)),
-        };
+        participation::take_part(&mut tx, user_id, station_id, action_id, kind, now).await?;
     let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
     tx.commit().await?;
-    Ok(Ok(Taken { taken, credit_job }))
+    Ok(Taken { taken, credit_job })
 }
 
 /// The member takes part in a playlist activity, every video of it watched.
 pub async fn take_playlist(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Taken<Participated>, NotViewed>> {
+) -> Result<Taken<Participated>, NotViewed> {
     let mut tx = db.begin().await?;
-    let taken =
-        match video_views::take_playlist(&mut tx, user_id, station_id, action_id, now).await? {
-            Ok(taken) => taken,
-            Err(not) => return Ok(Err(not)),
-        };
+    let taken = video_views::take_playlist(&mut tx, user_id, station_id, action_id, now).await?;
     let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
     tx.commit().await?;
-    Ok(Ok(Taken { taken, credit_job }))
+    Ok(Taken { taken, credit_job })
 }
 
 /// The member donates `amount_cents` of their balance to a donation activity.
 pub async fn donate(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     amount_cents: i64,
     now: DateTime<Utc>,
-) -> Result<Result<Taken<Donated>, NotDonated>, LedgerError> {
+) -> Result<Taken<Donated>, NotDonated> {
     let mut tx = db.begin().await?;
     let taken =
-        match donation::donate(&mut tx, user_id, station_id, action_id, amount_cents, now).await? {
-            Ok(donated) => donated,
-            Err(not) => return Ok(Err(not)),
-        };
+        donation::donate(&mut tx, user_id, station_id, action_id, amount_cents, now).await?;
     let credit_job = after_participation(outbox, &mut tx, taken.participation_id).await?;
     tx.commit().await?;
-    Ok(Ok(Taken { taken, credit_job }))
+    Ok(Taken { taken, credit_job })
 }
 
 /// The member submits a quiz or survey attempt. A submission sent again answers the first
@@ -94,25 +83,21 @@ pub async fn donate(
 pub async fn submit_research(
     db: &PgPool,
     outbox: &impl Outbox,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     form: Form,
     submission: &Submission,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<ResearchResult, NotSubmitted>> {
+) -> Result<ResearchResult, NotSubmitted> {
     let mut tx = db.begin().await?;
-    let mut result =
-        match research::submit(&mut tx, user_id, station_id, form, submission, now).await? {
-            Ok(result) => result,
-            Err(not) => return Ok(Err(not)),
-        };
+    let mut result = research::submit(&mut tx, user_id, station_id, form, submission, now).await?;
     if !result.recorded {
-        return Ok(Ok(result));
+        return Ok(result);
     }
     if let Some(participation_id) = result.participation_id {
         let credit_job = after_participation(outbox, &mut tx, participation_id).await?;
         result.job_id = credit_job.map(|job| job.job_id);
     }
     tx.commit().await?;
-    Ok(Ok(result))
+    Ok(result)
 }

@@ -8,12 +8,13 @@ use sqlx::PgPool;
 
 use domain::activities::research::{self, AnswerState, Given, GivenFile, NotSaved, QuestionType};
 use domain::infra::objects::Objects;
+use domain::shared::ids::{StationId, UserId};
 
 /// The member answering and the question answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Answering {
-    pub user_id: i64,
-    pub station_id: i64,
+    pub user_id: UserId,
+    pub station_id: StationId,
     pub research_id: i64,
     pub question_id: i64,
 }
@@ -24,7 +25,7 @@ pub async fn save_answer(
     answering: Answering,
     given: &Given,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<AnswerState, NotSaved>> {
+) -> Result<AnswerState, NotSaved> {
     let mut tx = db.begin().await?;
     let saved = research::save_answer(
         &mut tx,
@@ -36,9 +37,7 @@ pub async fn save_answer(
         now,
     )
     .await?;
-    if saved.is_ok() {
-        tx.commit().await?;
-    }
+    tx.commit().await?;
     Ok(saved)
 }
 
@@ -48,7 +47,7 @@ pub async fn file_question(
     db: &PgPool,
     answering: Answering,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<QuestionType, NotSaved>> {
+) -> Result<QuestionType, NotSaved> {
     let mut check = db.begin().await?;
     let found = research::file_question(
         &mut check,
@@ -79,7 +78,7 @@ pub async fn save_file(
     answering: Answering,
     sent: FileSent,
     now: DateTime<Utc>,
-) -> anyhow::Result<Result<AnswerState, NotSaved>> {
+) -> Result<AnswerState, NotSaved> {
     let key = Objects::new_private_key("research-answers", sent.extension);
     objects.put(&key, sent.bytes).await?;
     let mut tx = db.begin().await?;
@@ -96,20 +95,20 @@ pub async fn save_file(
         &file,
         now,
     )
-    .await?;
+    .await;
     let (answer, replaced) = match saved {
         Ok(saved) => saved,
         Err(not) => {
             drop(tx);
             delete_quietly(objects, &key).await;
-            return Ok(Err(not));
+            return Err(not);
         }
     };
     tx.commit().await?;
     if let Some(replaced) = replaced {
         delete_quietly(objects, &replaced).await;
     }
-    Ok(Ok(answer))
+    Ok(answer)
 }
 
 /// The member's own upload made before (`reference`) becomes the answer; a file it
@@ -120,9 +119,9 @@ pub async fn save_uploaded_file(
     answering: Answering,
     reference: &str,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<AnswerState, NotSaved>> {
+) -> Result<AnswerState, NotSaved> {
     let mut tx = db.begin().await?;
-    let saved = research::save_uploaded_file(
+    let (answer, replaced) = research::save_uploaded_file(
         &mut tx,
         answering.user_id,
         answering.station_id,
@@ -132,15 +131,11 @@ pub async fn save_uploaded_file(
         now,
     )
     .await?;
-    let (answer, replaced) = match saved {
-        Ok(saved) => saved,
-        Err(not) => return Ok(Err(not)),
-    };
     tx.commit().await?;
     if let Some(replaced) = replaced {
         delete_quietly(objects, &replaced).await;
     }
-    Ok(Ok(answer))
+    Ok(answer)
 }
 
 /// An orphaned file costs storage, not correctness: a failed delete is logged.

@@ -34,21 +34,17 @@ pub async fn claim_participation_credits(
     station_id: i64,
     cpf_given: [Option<&str>; 2],
     establishment_id: Option<i64>,
-) -> sqlx::Result<Result<usize, ClaimRefused>> {
+) -> Result<usize, ClaimRefused> {
     let mut tx = db.begin().await?;
-    let credits = match rewards::claim_participation_credits(
+    let credits = rewards::claim_participation_credits(
         &mut tx,
         user_id,
         station_id,
         cpf_given,
         establishment_id,
     )
-    .await?
-    {
-        Ok(credits) => credits,
-        Err(refused) => return Ok(Err(refused)),
-    };
+    .await?;
     let queued = credit_all(outbox, &mut tx, credits).await?;
     tx.commit().await?;
-    Ok(Ok(queued))
+    Ok(queued)
 }

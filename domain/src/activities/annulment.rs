@@ -15,7 +15,9 @@ use serde_json::json;
 use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 
-use super::{participation, trophies};
+use super::{ActivityType, participation, trophies};
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::UserId;
 use crate::staff::{self, Action, AuditRecord, Scope};
 use crate::wallet::ledger::{self, LedgerError};
 use crate::wallet::{rewards, rules};
@@ -26,21 +28,39 @@ pub const REASON_REQUIRED: &str = "Informe o motivo da anulação.";
 pub const REASON_MAX_CHARS: usize = 500;
 pub const REASON_TOO_LONG: &str = "O motivo deve ter no máximo 500 caracteres.";
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotAnnulled {
+    #[error("{NOT_FOUND}")]
     NotFound,
+    #[error("{ALREADY_ANNULLED}")]
     AlreadyAnnulled,
+    #[error("{REASON_REQUIRED}")]
     ReasonRequired,
+    #[error("{REASON_TOO_LONG}")]
     ReasonTooLong,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotAnnulled {
-    pub fn message(&self) -> &'static str {
+impl From<sqlx::Error> for NotAnnulled {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl From<LedgerError> for NotAnnulled {
+    fn from(err: LedgerError) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for NotAnnulled {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::NotFound => NOT_FOUND,
-            Self::AlreadyAnnulled => ALREADY_ANNULLED,
-            Self::ReasonRequired => REASON_REQUIRED,
-            Self::ReasonTooLong => REASON_TOO_LONG,
+            Self::NotFound => Failure::NotFound(self.to_string()),
+            Self::AlreadyAnnulled => Failure::Conflict(self.to_string()),
+            Self::ReasonRequired | Self::ReasonTooLong => Failure::invalid(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -78,12 +98,9 @@ pub async fn annul_audited(
     scope: Scope,
     staff_id: i64,
     reason: &str,
-) -> Result<Result<Annulled, NotAnnulled>, LedgerError> {
+) -> Result<Annulled, NotAnnulled> {
     let mut tx = db.begin().await?;
-    let annulled = match annul(&mut tx, participation_id, scope, staff_id, reason).await? {
-        Ok(annulled) => annulled,
-        Err(not) => return Ok(Err(not)),
-    };
+    let annulled = annul(&mut tx, participation_id, scope, staff_id, reason).await?;
     staff::record(
         &mut tx,
         AuditRecord {
@@ -105,7 +122,7 @@ pub async fn annul_audited(
     )
     .await?;
     tx.commit().await?;
-    Ok(Ok(annulled))
+    Ok(annulled)
 }
 
 /// Annuls participation `participation_id` (of a station `scope` covers) for `reason`, by
@@ -117,13 +134,13 @@ pub async fn annul(
     scope: Scope,
     staff_id: i64,
     reason: &str,
-) -> Result<Result<Annulled, NotAnnulled>, LedgerError> {
+) -> Result<Annulled, NotAnnulled> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Ok(Err(NotAnnulled::ReasonRequired));
+        return Err(NotAnnulled::ReasonRequired);
     }
     if reason.chars().count() > REASON_MAX_CHARS {
-        return Ok(Err(NotAnnulled::ReasonTooLong));
+        return Err(NotAnnulled::ReasonTooLong);
     }
     let seen: Option<Row> = sqlx::query_as(
         "SELECT user_id, station_id, action_id FROM participations
@@ -142,22 +159,22 @@ pub async fn annul(
         .bind(scope.station_id())
         .fetch_one(&mut *conn)
         .await?;
-        return Ok(Err(if annulled {
+        return Err(if annulled {
             NotAnnulled::AlreadyAnnulled
         } else {
             NotAnnulled::NotFound
-        }));
+        });
     };
     // The member's lock first, as every participation call takes it, then the row: a
     // concurrent annulment waits here and finds it gone.
-    participation::lock_member(&mut *conn, row.user_id).await?;
+    participation::lock_member(&mut *conn, UserId(row.user_id)).await?;
     let still: Option<i64> =
         sqlx::query_scalar("SELECT id FROM participations WHERE id = $1 FOR UPDATE")
             .bind(participation_id)
             .fetch_optional(&mut *conn)
             .await?;
     if still.is_none() {
-        return Ok(Err(NotAnnulled::AlreadyAnnulled));
+        return Err(NotAnnulled::AlreadyAnnulled);
     }
 
     // The lots its credit wrote, found by their key (whatever the activity pays now; a
@@ -176,7 +193,7 @@ pub async fn annul(
     .bind(row.user_id)
     .bind(rules::SIGNUP)
     .bind(row.action_id)
-    .bind(rewards::SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_all(&mut *conn)
     .await?;
     let (mut reversed_cents, mut debt_cents) = (0, 0);
@@ -229,7 +246,7 @@ pub async fn annul(
         .bind(&trophies)
         .execute(&mut *conn)
         .await?;
-    Ok(Ok(Annulled {
+    Ok(Annulled {
         participation_id,
         user_id: row.user_id,
         station_id: row.station_id,
@@ -238,5 +255,5 @@ pub async fn annul(
         debt_cents,
         trophies,
         lucky_numbers,
-    }))
+    })
 }

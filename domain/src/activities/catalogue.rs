@@ -10,6 +10,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{FromRow, PgConnection, PgExecutor, PgPool, Row};
 use utoipa::ToSchema;
 
+use super::ActivityType;
 use super::video_views::UserVideo;
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
@@ -76,7 +77,8 @@ pub struct ActivityCard {
     pub image: Option<String>,
     #[serde(rename = "featuredImage")]
     pub featured_image: Option<String>,
-    pub type_id: i16,
+    #[schema(value_type = i16)]
+    pub type_id: ActivityType,
     #[serde(rename = "type")]
     pub type_name: String,
     pub points: i32,
@@ -279,7 +281,7 @@ pub(crate) struct CardRow {
     name: String,
     image_key: Option<String>,
     featured_image_key: Option<String>,
-    type_id: i16,
+    type_id: ActivityType,
     type_name: String,
     points: i32,
     additional_cashback: i32,
@@ -621,7 +623,7 @@ pub fn has_visible_text(html: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct NewActivity {
     pub station_id: i64,
-    pub type_id: i16,
+    pub type_id: ActivityType,
     pub name: String,
     pub description: String,
     pub rules: String,

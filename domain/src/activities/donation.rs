@@ -6,10 +6,11 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use super::ActivityType;
 use super::participation::{self, Refused};
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
-
-pub const DONATION_TYPE: i16 = 20;
 
 /// R$ 0,50 and R$ 10.000,00, in centavos (a wallet point is R$ 1,00).
 pub const MIN_CENTS: i64 = 50;
@@ -20,21 +21,37 @@ pub const ABOVE_MAX: &str = "Valor máximo permitido de R$ 10.000,00.";
 pub const BALANCE_SHORT: &str = "Saldo insuficiente para esta doação.";
 
 /// Why a donation was not made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotDonated {
+    #[error("{}", .0.message())]
     Refused(Refused),
+    #[error("{BELOW_MIN}")]
     BelowMin,
+    #[error("{ABOVE_MAX}")]
     AboveMax,
+    #[error("{BALANCE_SHORT}")]
     BalanceShort { balance: i64 },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotDonated {
-    pub fn message(&self) -> String {
+impl IntoFailure for NotDonated {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::Refused(refused) => refused.message(),
-            Self::BelowMin => BELOW_MIN.into(),
-            Self::AboveMax => ABOVE_MAX.into(),
-            Self::BalanceShort { .. } => BALANCE_SHORT.into(),
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Internal(err) => Failure::Internal(err),
+            other => Failure::invalid(other.to_string()),
+        }
+    }
+}
+
+participation::through_the_rules!(NotDonated);
+
+impl From<LedgerError> for NotDonated {
+    fn from(err: LedgerError) -> Self {
+        match err {
+            LedgerError::Insufficient { balance, .. } => Self::BalanceShort { balance },
+            other => Self::Internal(other.into()),
         }
     }
 }
@@ -42,7 +59,7 @@ impl NotDonated {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Donated {
     pub participation_id: i64,
-    pub action_id: i64,
+    pub action_id: ActivityId,
     pub amount_cents: i64,
     /// The activity's `points` and `points` + `additional_cashback`, as the member earns them.
     pub points: i32,
@@ -56,61 +73,52 @@ pub struct Donated {
 /// limit nor the balance can be overrun.
 pub async fn donate(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     amount_cents: i64,
     now: DateTime<Utc>,
-) -> Result<Result<Donated, NotDonated>, LedgerError> {
+) -> Result<Donated, NotDonated> {
     if amount_cents < MIN_CENTS {
-        return Ok(Err(NotDonated::BelowMin));
+        return Err(NotDonated::BelowMin);
     }
     if amount_cents > MAX_CENTS {
-        return Ok(Err(NotDonated::AboveMax));
+        return Err(NotDonated::AboveMax);
     }
-    let admitted = match participation::admit(
+    let admitted = participation::admit(
         &mut *conn,
         user_id,
         station_id,
         action_id,
-        &[DONATION_TYPE],
+        &[ActivityType::Donation],
         now,
     )
-    .await?
-    {
-        Ok(admitted) => admitted,
-        Err(refused) => return Ok(Err(NotDonated::Refused(refused))),
-    };
+    .await?;
     let (points, cashback) = (admitted.points(), admitted.cashback());
     let name: String = sqlx::query_scalar("SELECT name FROM actions WHERE id = $1")
         .bind(action_id)
         .fetch_one(&mut *conn)
         .await?;
     let participation_id = participation::record(&mut *conn, admitted).await?;
-    let spent = ledger::spend(
+    // A wallet short of the amount is the member's refusal (`From<LedgerError>`).
+    ledger::spend(
         conn,
         &Spend {
-            user_id,
-            station_id,
+            user_id: user_id.0,
+            station_id: station_id.0,
             kind: SpendKind::Donation,
             source_id: format!("participation:{participation_id}"),
             amount: amount_cents,
             description: format!("Doação: {name}"),
-            action_id: Some(action_id),
+            action_id: Some(action_id.0),
         },
     )
-    .await;
-    match spent {
-        Ok(_) => Ok(Ok(Donated {
-            participation_id,
-            action_id,
-            amount_cents,
-            points,
-            cashback,
-        })),
-        Err(LedgerError::Insufficient { balance, .. }) => {
-            Ok(Err(NotDonated::BalanceShort { balance }))
-        }
-        Err(other) => Err(other),
-    }
+    .await?;
+    Ok(Donated {
+        participation_id,
+        action_id,
+        amount_cents,
+        points,
+        cashback,
+    })
 }

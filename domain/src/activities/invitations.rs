@@ -13,17 +13,18 @@ use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
 use utoipa::ToSchema;
 
+use super::ActivityType;
 use super::participation::{self, Refused};
 use crate::accounts::change::Mail;
 use crate::accounts::mgm::InviteCode;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::time::{day_start, station_zone};
 use crate::shared::validate::{self, message};
 use crate::stations::station;
 use hex::FromHex;
 
-/// Type 1 (the earlier view) and type 19: member-get-member invitations.
-pub const INVITATION_TYPES: [i16; 2] = [1, 19];
 /// The spec's limit of addresses per invitation, and its text past it.
 pub const MAX_ADDRESSES: usize = 5;
 pub const TOO_MANY_ADDRESSES: &str = "Limite de contatos alcançado";
@@ -38,25 +39,33 @@ pub const ADDRESS_LIMIT: i64 = 3;
 pub const SUBJECT_SUFFIX: &str = "convidou você";
 
 /// Why nothing was sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotSent {
     /// More than [`MAX_ADDRESSES`] addresses.
+    #[error("{TOO_MANY_ADDRESSES}")]
     TooMany,
     /// A missing or malformed address: the validators' messages, each once.
+    #[error("{}", .0.join(" "))]
     Invalid(Vec<String>),
     /// The addresses would take the member past [`DAILY_LIMIT`] today.
+    #[error("{}", daily_limit_message(*remaining))]
     DailyLimit { remaining: i64 },
     /// The activity of `send-html-to-mails-mgp` is refused by the participation rules.
+    #[error("{}", .0.message())]
     Refused(Refused),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotSent {
-    pub fn messages(&self) -> Vec<String> {
+participation::through_the_rules!(NotSent);
+
+impl IntoFailure for NotSent {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::TooMany => vec![TOO_MANY_ADDRESSES.into()],
-            Self::Invalid(messages) => messages.clone(),
-            Self::DailyLimit { remaining } => vec![daily_limit_message(*remaining)],
-            Self::Refused(refused) => vec![refused.message()],
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Invalid(messages) => Failure::Invalid(messages),
+            Self::Internal(err) => Failure::Internal(err),
+            other => Failure::invalid(other.to_string()),
         }
     }
 }
@@ -76,9 +85,9 @@ pub fn daily_limit_message(remaining: i64) -> String {
 /// (`send-html-to-mails-mgp`) or none (`send-html-to-mails-mgm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Invitation<'a> {
-    pub user_id: i64,
-    pub station_id: i64,
-    pub action_id: Option<i64>,
+    pub user_id: UserId,
+    pub station_id: StationId,
+    pub action_id: Option<ActivityId>,
     pub emails: &'a [String],
 }
 
@@ -239,31 +248,27 @@ pub async fn send(
     signing_key: &str,
     invitation: Invitation<'_>,
     now: DateTime<Utc>,
-) -> anyhow::Result<Result<Sent, NotSent>> {
-    let emails = match checked_addresses(invitation.emails) {
-        Ok(emails) => emails,
-        Err(not) => return Ok(Err(not)),
-    };
-    let (user_id, station_id) = (invitation.user_id, invitation.station_id);
+) -> Result<Sent, NotSent> {
+    let emails = checked_addresses(invitation.emails)?;
+    let (user, station) = (invitation.user_id, invitation.station_id);
     match invitation.action_id {
         Some(action_id) => {
             // The rules only: sending is no participation (the spec releases type 1's
             // cashback when the invitee joins), so nothing is recorded for it.
-            let admitted = participation::admit(
+            participation::admit(
                 &mut *conn,
-                user_id,
-                station_id,
+                user,
+                station,
                 action_id,
-                &INVITATION_TYPES,
+                &ActivityType::INVITATIONS,
                 now,
             )
             .await?;
-            if let Err(refused) = admitted {
-                return Ok(Err(NotSent::Refused(refused)));
-            }
         }
-        None => participation::lock_member(&mut *conn, user_id).await?,
+        None => participation::lock_member(&mut *conn, user).await?,
     }
+    // The helpers below (and the invite code's format) read plain ids.
+    let (user_id, station_id) = (user.0, station.0);
     let station = station::find(&mut *conn, station_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("the member's station {station_id} is gone"))?;
@@ -304,7 +309,7 @@ pub async fn send(
     let fresh_count = i64::try_from(fresh.len()).unwrap_or(i64::MAX);
     let remaining = (DAILY_LIMIT - today).max(0);
     if fresh_count > remaining {
-        return Ok(Err(NotSent::DailyLimit { remaining }));
+        return Err(NotSent::DailyLimit { remaining });
     }
 
     let fresh_emails: Vec<&str> = fresh.iter().map(|(email, _)| email.as_str()).collect();
@@ -396,13 +401,13 @@ pub async fn send(
             });
         }
     }
-    Ok(Ok(Sent {
+    Ok(Sent {
         emails,
         link,
         points,
         remaining_today: remaining - fresh_count,
         mails,
-    }))
+    })
 }
 
 /// Someone the member brought in through the invite link.
@@ -577,23 +582,22 @@ mod tests {
                 " Ana@Example.com ",
                 "bia@example.com",
                 "ana@example.com"
-            ])),
-            Ok(list(&["ana@example.com", "bia@example.com"]))
-        );
-        assert_eq!(
-            checked_addresses(&list(&["a@x.com"; 6])),
-            Err(NotSent::TooMany)
-        );
-        assert_eq!(
-            checked_addresses(&[]),
-            Err(NotSent::Invalid(vec!["Esse campo é obrigatório".into()]))
-        );
-        assert_eq!(
-            checked_addresses(&list(&["", "ana@", "bia", "ok@example.com"])),
-            Err(NotSent::Invalid(vec![
-                "Esse campo é obrigatório".into(),
-                "Email inválido".into()
             ]))
+            .expect("valid"),
+            list(&["ana@example.com", "bia@example.com"])
+        );
+        let too_many = checked_addresses(&list(&["a@x.com"; 6]));
+        assert!(matches!(too_many, Err(NotSent::TooMany)), "{too_many:?}");
+        let none = checked_addresses(&[]);
+        assert!(
+            matches!(&none, Err(NotSent::Invalid(messages)) if *messages == ["Esse campo é obrigatório"]),
+            "{none:?}"
+        );
+        let invalid = checked_addresses(&list(&["", "ana@", "bia", "ok@example.com"]));
+        assert!(
+            matches!(&invalid, Err(NotSent::Invalid(messages))
+                if *messages == ["Esse campo é obrigatório", "Email inválido"]),
+            "{invalid:?}"
         );
     }
 

@@ -3,6 +3,7 @@
 //! categories), the participation rules every participation call goes through, and
 //! sharing an activity's link, quizzes and surveys, trophies.
 
+pub mod activity_type;
 pub mod annulment;
 pub mod catalogue;
 pub mod donation;
@@ -16,3 +17,5 @@ pub mod short_links;
 pub mod trophies;
 pub mod video_views;
 pub mod videos;
+
+pub use activity_type::ActivityType;

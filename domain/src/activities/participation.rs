@@ -6,12 +6,10 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use super::ActivityType;
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::time::{Tz, station_zone};
-
-/// The spec's raw content type: its view is the participation.
-pub const RAW_CONTENT_TYPE: i16 = 16;
-/// The spec's agreement type: accepting its terms is the participation.
-pub const AGREEMENT_TYPE: i16 = 15;
 
 pub const UNAVAILABLE: &str = "Erro! Esta atividade não está disponível.";
 pub const DATE_MISSING: &str = "Houve um problema com a data de publicação desta atividade.";
@@ -57,14 +55,81 @@ impl Refused {
     }
 }
 
+/// An unavailable activity reads as absent (404); any other rule is the member's to meet
+/// (422).
+impl IntoFailure for Refused {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Unavailable => Failure::NotFound(self.message()),
+            other => Failure::invalid(other.message()),
+        }
+    }
+}
+
+/// Why a participation call did not go through: the rules refused it, or something broke.
+#[derive(Debug, thiserror::Error)]
+pub enum NotTaken {
+    #[error("{}", .0.message())]
+    Refused(Refused),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<Refused> for NotTaken {
+    fn from(refused: Refused) -> Self {
+        Self::Refused(refused)
+    }
+}
+
+impl From<sqlx::Error> for NotTaken {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// `?` on the participation rules and on a query, for a refusal type of the area that has
+/// `Refused(Refused)` and `Internal(anyhow::Error)` variants.
+macro_rules! through_the_rules {
+    ($refusal:ty) => {
+        impl From<$crate::activities::participation::NotTaken> for $refusal {
+            fn from(not: $crate::activities::participation::NotTaken) -> Self {
+                match not {
+                    $crate::activities::participation::NotTaken::Refused(refused) => {
+                        Self::Refused(refused)
+                    }
+                    $crate::activities::participation::NotTaken::Internal(err) => {
+                        Self::Internal(err)
+                    }
+                }
+            }
+        }
+
+        impl From<sqlx::Error> for $refusal {
+            fn from(err: sqlx::Error) -> Self {
+                Self::Internal(err.into())
+            }
+        }
+    };
+}
+pub(crate) use through_the_rules;
+
+impl IntoFailure for NotTaken {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
+}
+
 /// An activity the member was admitted to, with what they did in it so far. Only [`admit`]
 /// makes one and [`record`] takes it: a participation is recorded through the rules, once
 /// per admission.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Admitted {
-    action_id: i64,
-    station_id: i64,
-    user_id: i64,
+    action_id: ActivityId,
+    station_id: StationId,
+    user_id: UserId,
     points: i32,
     additional_cashback: i32,
     limit_per_user: Option<i32>,
@@ -89,7 +154,7 @@ impl Admitted {
         }
     }
 
-    pub fn action_id(&self) -> i64 {
+    pub fn action_id(&self) -> ActivityId {
         self.action_id
     }
 
@@ -147,7 +212,7 @@ struct ActionRow {
 /// participations until the caller's transaction ends; [`admit`] takes it first. A call
 /// that must look at what an earlier request did before the rules (a submission sent
 /// again) takes it itself.
-pub async fn lock_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<()> {
+pub async fn lock_member(conn: &mut PgConnection, user_id: UserId) -> sqlx::Result<()> {
     sqlx::query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE")
         .bind(user_id)
         .execute(conn)
@@ -164,12 +229,12 @@ pub async fn lock_member(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<
 /// count: an unpublished one could never be met.
 pub async fn admit(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
-    accepted: &[i16],
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
+    accepted: &[ActivityType],
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Admitted, Refused>> {
+) -> Result<Admitted, NotTaken> {
     lock_member(&mut *conn, user_id).await?;
     let action: Option<ActionRow> = sqlx::query_as(
         "SELECT points, additional_cashback, participation_start, participation_end,
@@ -178,18 +243,18 @@ pub async fn admit(
     )
     .bind(action_id)
     .bind(station_id)
-    .bind(accepted)
+    .bind(accepted.iter().map(|kind| kind.id()).collect::<Vec<i16>>())
     .fetch_optional(&mut *conn)
     .await?;
     let Some(action) = action else {
-        return Ok(Err(Refused::Unavailable));
+        return Err(Refused::Unavailable.into());
     };
     let (Some(start), Some(end)) = (action.participation_start, action.participation_end) else {
-        return Ok(Err(Refused::DateMissing));
+        return Err(Refused::DateMissing.into());
     };
     if now < start || now > end {
-        let zone = station_zone(&mut *conn, station_id).await?;
-        return Ok(Err(Refused::OutsideWindow { start, end, zone }));
+        let zone = station_zone(&mut *conn, station_id.0).await?;
+        return Err(Refused::OutsideWindow { start, end, zone }.into());
     }
     let (user_actions, last_participation_id, last_attempt, earned): (i64, Option<i64>, i32, bool) =
         // Annulled participations count too: an annulment takes back what one paid, not
@@ -211,7 +276,7 @@ pub async fn admit(
         .limit_per_user
         .is_some_and(|limit| user_actions >= i64::from(limit))
     {
-        return Ok(Err(Refused::LimitReached));
+        return Err(Refused::LimitReached.into());
     }
     let missing: Vec<String> = sqlx::query_scalar(
         "SELECT r.name FROM action_prerequisites ap
@@ -226,9 +291,9 @@ pub async fn admit(
     .fetch_all(&mut *conn)
     .await?;
     if !missing.is_empty() {
-        return Ok(Err(Refused::PrerequisitesMissing(missing)));
+        return Err(Refused::PrerequisitesMissing(missing).into());
     }
-    Ok(Ok(Admitted {
+    Ok(Admitted {
         action_id,
         station_id,
         user_id,
@@ -239,7 +304,7 @@ pub async fn admit(
         last_participation_id,
         last_attempt,
         earns: action.limit_per_user.is_some() || !earned,
-    }))
+    })
 }
 
 /// Records the participation [`admit`] let through, on the same transaction, as the
@@ -261,7 +326,7 @@ pub async fn record(conn: &mut PgConnection, admitted: Admitted) -> sqlx::Result
 }
 
 /// The member and station of participation `id`.
-pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(i64, i64)> {
+pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(UserId, StationId)> {
     sqlx::query_as("SELECT user_id, station_id FROM participations WHERE id = $1")
         .bind(id)
         .fetch_one(conn)
@@ -272,38 +337,35 @@ pub async fn owner(conn: &mut PgConnection, id: i64) -> sqlx::Result<(i64, i64)>
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Participated {
     pub participation_id: i64,
-    pub action_id: i64,
+    pub action_id: ActivityId,
     pub points: i32,
     pub cashback: i64,
     /// False when the call found the participation an earlier one recorded.
     pub created: bool,
 }
 
-/// A member takes part in an activity of `type_id` whose participation is one act: a raw
-/// content view (type 16), an agreement accepted (type 15). Through [`admit`]'s rules, each
+/// A member takes part in an activity of `kind` whose participation is one act: a raw
+/// content view, an agreement accepted. Through [`admit`]'s rules, each
 /// call is a participation up to `limitPerUser`; without a limit the first call is the one
 /// participation and later calls answer it again.
 pub async fn take_part(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
-    type_id: i16,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
+    kind: ActivityType,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Participated, Refused>> {
-    let admitted = match admit(&mut *conn, user_id, station_id, action_id, &[type_id], now).await? {
-        Ok(admitted) => admitted,
-        Err(refused) => return Ok(Err(refused)),
-    };
+) -> Result<Participated, NotTaken> {
+    let admitted = admit(&mut *conn, user_id, station_id, action_id, &[kind], now).await?;
     if let Some(earlier) = admitted.answered_before() {
-        return Ok(Ok(earlier));
+        return Ok(earlier);
     }
     let recorded = admitted.participated(0, true);
     let participation_id = record(&mut *conn, admitted).await?;
-    Ok(Ok(Participated {
+    Ok(Participated {
         participation_id,
         ..recorded
-    }))
+    })
 }
 
 #[cfg(test)]

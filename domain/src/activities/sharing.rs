@@ -9,8 +9,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgExecutor;
 
-/// The spec's activity type of "Share on social media".
-pub const SHARE_TYPE: i16 = 5;
+use super::ActivityType;
 
 /// A share activity as the redirect page needs it: where to send the visitor.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -52,7 +51,7 @@ pub async fn find_share(
     )
     .bind(action_id)
     .bind(sharer_id)
-    .bind(SHARE_TYPE)
+    .bind(ActivityType::Share)
     .fetch_optional(db)
     .await
 }

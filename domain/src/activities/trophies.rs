@@ -94,7 +94,7 @@ pub async fn grant(conn: &mut PgConnection, user_id: Option<i64>) -> sqlx::Resul
 /// read and what it wrote); answers how many.
 pub async fn grant_member(db: &PgPool, user_id: i64) -> sqlx::Result<u64> {
     let mut tx = db.begin().await?;
-    participation::lock_member(&mut tx, user_id).await?;
+    participation::lock_member(&mut tx, crate::shared::ids::UserId(user_id)).await?;
     let granted = grant(&mut tx, Some(user_id)).await?;
     tx.commit().await?;
     Ok(granted)

@@ -12,16 +12,11 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use utoipa::ToSchema;
 
+use super::ActivityType;
 use super::participation::{self, Participated, Refused};
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
-/// The spec's video playlist type: its participation is every video viewed.
-pub const PLAYLIST_TYPE: i16 = 18;
-/// The types whose videos count (spec 001 "Videos (types 15, 16, 18)").
-pub const VIDEO_TYPES: [i16; 3] = [
-    participation::AGREEMENT_TYPE,
-    participation::RAW_CONTENT_TYPE,
-    PLAYLIST_TYPE,
-];
 /// The share of a video that makes it viewed: 4/5.
 const VIEWED_NUMERATOR: i64 = 4;
 const VIEWED_DENOMINATOR: i64 = 5;
@@ -49,27 +44,34 @@ pub struct WatchReport {
 }
 
 /// Why a report was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotViewed {
     /// The activity's rules (unknown video, another station's, window, prerequisites).
+    #[error("{}", .0.message())]
     Refused(Refused),
     /// A required video before it is not viewed yet.
+    #[error("{LOCKED}")]
     Locked,
     /// Claimed viewed before 80% was played, or faster than the server's clock allows.
+    #[error("{NOT_WATCHED}")]
     NotWatched,
+    #[error("{RANGES_INVALID}")]
     RangesInvalid,
     /// A playlist participation asked before every video was viewed.
+    #[error("{PLAYLIST_UNWATCHED}")]
     PlaylistUnwatched,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotViewed {
-    pub fn message(&self) -> String {
+participation::through_the_rules!(NotViewed);
+
+impl IntoFailure for NotViewed {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::Refused(refused) => refused.message(),
-            Self::Locked => LOCKED.into(),
-            Self::NotWatched => NOT_WATCHED.into(),
-            Self::RangesInvalid => RANGES_INVALID.into(),
-            Self::PlaylistUnwatched => PLAYLIST_UNWATCHED.into(),
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Internal(err) => Failure::Internal(err),
+            other => Failure::invalid(other.to_string()),
         }
     }
 }
@@ -85,7 +87,7 @@ pub struct UserVideo {
 
 #[derive(Debug, sqlx::FromRow)]
 struct VideoRow {
-    action_id: i64,
+    action_id: ActivityId,
     position: i32,
     duration_seconds: i32,
     custom: bool,
@@ -145,15 +147,15 @@ pub fn watched_enough(custom: bool, duration_ms: i64, played_ms: i64, elapsed_ms
 /// `has_viewed`.
 pub async fn report(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     video_id: i64,
-    action_id: i64,
+    action_id: ActivityId,
     report: &WatchReport,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<UserVideo, NotViewed>> {
+) -> Result<UserVideo, NotViewed> {
     let Some((starts, ends)) = ranges_ms(&report.played) else {
-        return Ok(Err(NotViewed::RangesInvalid));
+        return Err(NotViewed::RangesInvalid);
     };
     let video: Option<VideoRow> = sqlx::query_as(
         "SELECT action_id, position, duration_seconds, object_key IS NOT NULL AS custom
@@ -164,20 +166,17 @@ pub async fn report(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(video) = video else {
-        return Ok(Err(NotViewed::Refused(Refused::Unavailable)));
+        return Err(NotViewed::Refused(Refused::Unavailable));
     };
-    if let Err(refused) = participation::admit(
+    participation::admit(
         &mut *conn,
         user_id,
         station_id,
         video.action_id,
-        &VIDEO_TYPES,
+        &ActivityType::WITH_VIDEOS,
         now,
     )
-    .await?
-    {
-        return Ok(Err(NotViewed::Refused(refused)));
-    }
+    .await?;
     let locked: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM action_videos r
                          WHERE r.action_id = $1 AND r.position < $2 AND r.required
@@ -191,7 +190,7 @@ pub async fn report(
     .fetch_one(&mut *conn)
     .await?;
     if locked {
-        return Ok(Err(NotViewed::Locked));
+        return Err(NotViewed::Locked);
     }
     let duration_ms = i64::from(video.duration_seconds) * 1000;
     // One statement: the watch starts if none runs, and the reported ranges (clipped to
@@ -222,7 +221,7 @@ pub async fn report(
     if report.has_viewed && watch.viewed_at.is_none() {
         let elapsed_ms = (now - watch.started_at).num_milliseconds();
         if !watched_enough(video.custom, duration_ms, watch.played_ms, elapsed_ms) {
-            return Ok(Err(NotViewed::NotWatched));
+            return Err(NotViewed::NotWatched);
         }
         // One member watches one video at a time: this watch counts from its own start or
         // from the last view accepted in the activity, whichever is later, so videos started
@@ -239,7 +238,7 @@ pub async fn report(
         .await?;
         let from = last_viewed.map_or(watch.started_at, |at| at.max(watch.started_at));
         if !clock_covers((now - from).num_milliseconds(), needed_ms(duration_ms)) {
-            return Ok(Err(NotViewed::NotWatched));
+            return Err(NotViewed::NotWatched);
         }
     }
     let view = sqlx::query_as(
@@ -256,7 +255,7 @@ pub async fn report(
     .bind(now)
     .fetch_one(&mut *conn)
     .await?;
-    Ok(Ok(view))
+    Ok(view)
 }
 
 /// The member's views of the activity's videos, in the videos' order.
@@ -284,26 +283,22 @@ pub async fn of_member(
 /// calls.
 pub async fn take_playlist(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
-    action_id: i64,
+    user_id: UserId,
+    station_id: StationId,
+    action_id: ActivityId,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<Participated, NotViewed>> {
-    let admitted = match participation::admit(
+) -> Result<Participated, NotViewed> {
+    let admitted = participation::admit(
         &mut *conn,
         user_id,
         station_id,
         action_id,
-        &[PLAYLIST_TYPE],
+        &[ActivityType::VideoPlaylist],
         now,
     )
-    .await?
-    {
-        Ok(admitted) => admitted,
-        Err(refused) => return Ok(Err(NotViewed::Refused(refused))),
-    };
+    .await?;
     if let Some(earlier) = admitted.answered_before() {
-        return Ok(Ok(earlier));
+        return Ok(earlier);
     }
     let (videos, viewed): (i64, i64) = sqlx::query_as(
         "SELECT count(*),
@@ -317,10 +312,10 @@ pub async fn take_playlist(
     .fetch_one(&mut *conn)
     .await?;
     if videos == 0 {
-        return Ok(Err(NotViewed::Refused(Refused::Unavailable)));
+        return Err(NotViewed::Refused(Refused::Unavailable));
     }
     if viewed < videos {
-        return Ok(Err(NotViewed::PlaylistUnwatched));
+        return Err(NotViewed::PlaylistUnwatched);
     }
     let replayable = admitted.limit_per_user().is_some();
     let recorded = admitted.participated(0, true);
@@ -336,10 +331,10 @@ pub async fn take_playlist(
         .execute(&mut *conn)
         .await?;
     }
-    Ok(Ok(Participated {
+    Ok(Participated {
         participation_id,
         ..recorded
-    }))
+    })
 }
 
 #[cfg(test)]

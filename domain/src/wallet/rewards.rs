@@ -11,11 +11,11 @@ use sqlx::PgConnection;
 
 use super::ledger::{Credit, SourceKind};
 use super::rules;
-use crate::activities::sharing::{SHARE_TYPE, Visit};
+use crate::activities::ActivityType;
+use crate::activities::sharing::Visit;
+use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::time::{day_start, zone_named};
 
-/// The spec's activity type of the sign-up reward.
-pub const SIGNUP_TYPE: i16 = 2;
 pub const INVITER_DESCRIPTION: &str = "Indicação de amigo";
 pub const INVITED_DESCRIPTION: &str = "Bônus de boas-vindas por indicação";
 
@@ -50,7 +50,7 @@ pub async fn on_account_confirmed(
           ORDER BY id DESC LIMIT 1",
     )
     .bind(station_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_optional(&mut *conn)
     .await?;
     if let Some((action_id, name, points)) = reward {
@@ -154,7 +154,7 @@ pub async fn on_share_visit(
     )
     .bind(visit.action.id)
     .bind(visit.action.station_id)
-    .bind(SHARE_TYPE)
+    .bind(ActivityType::Share)
     .fetch_optional(&mut *conn)
     .await?;
     let Some((points, time_zone)) = found.filter(|(points, _)| *points > 0) else {
@@ -213,13 +213,35 @@ pub async fn on_share_visit(
     Ok(Some(credit))
 }
 
+pub const CPF_MISMATCH: &str = "CPF não confere com o do participante.";
+pub const ESTABLISHMENT_INVALID: &str = "Estabelecimento inválido.";
+
 /// Why a member's claim for participation credits (`user-earn-points`) is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum ClaimRefused {
     /// A card or account number is not the member's CPF.
+    #[error("{CPF_MISMATCH}")]
     CpfMismatch,
     /// The establishment is not one of the member's station.
+    #[error("{ESTABLISHMENT_INVALID}")]
     UnknownEstablishment,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for ClaimRefused {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+impl IntoFailure for ClaimRefused {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Internal(err) => Failure::Internal(err),
+            other => Failure::invalid(other.to_string()),
+        }
+    }
 }
 
 /// A member's claim for what their completed participations earn: both numbers they gave
@@ -232,7 +254,7 @@ pub async fn claim_participation_credits(
     station_id: i64,
     cpf_given: [Option<&str>; 2],
     establishment_id: Option<i64>,
-) -> sqlx::Result<Result<Vec<Credit>, ClaimRefused>> {
+) -> Result<Vec<Credit>, ClaimRefused> {
     let cpf: Option<String> = sqlx::query_scalar("SELECT cpf FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_one(&mut *conn)
@@ -240,7 +262,7 @@ pub async fn claim_participation_credits(
     if let Some(cpf) = cpf
         && cpf_given.iter().any(|given| *given != Some(cpf.as_str()))
     {
-        return Ok(Err(ClaimRefused::CpfMismatch));
+        return Err(ClaimRefused::CpfMismatch);
     }
     let establishment_ok =
         match establishment_id {
@@ -254,9 +276,9 @@ pub async fn claim_participation_credits(
             None => false,
         };
     if !establishment_ok {
-        return Ok(Err(ClaimRefused::UnknownEstablishment));
+        return Err(ClaimRefused::UnknownEstablishment);
     }
-    Ok(Ok(uncredited_participations(conn, user_id).await?))
+    Ok(uncredited_participations(conn, user_id).await?)
 }
 
 /// The credits of the member's completed participations that have no lot yet: the
@@ -269,7 +291,7 @@ pub async fn uncredited_participations(
     conn: &mut PgConnection,
     user_id: i64,
 ) -> sqlx::Result<Vec<Credit>> {
-    let rows: Vec<(i64, i64, i64, String, i32, i16)> = sqlx::query_as(
+    let rows: Vec<(i64, i64, i64, String, i32, ActivityType)> = sqlx::query_as(
         "SELECT p.id, p.station_id, a.id, a.name, a.points + a.additional_cashback, a.type_id
            FROM participations p
            JOIN actions a ON a.id = p.action_id AND a.station_id = p.station_id
@@ -282,7 +304,7 @@ pub async fn uncredited_participations(
           ORDER BY p.id",
     )
     .bind(user_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .bind(rules::SIGNUP)
     .bind(rules::ACTIVITY)
     .fetch_all(&mut *conn)
@@ -292,7 +314,7 @@ pub async fn uncredited_participations(
         .into_iter()
         .map(
             |(participation_id, station_id, action_id, name, points, type_id)| {
-                if type_id == SIGNUP_TYPE {
+                if type_id == ActivityType::SignupReward {
                     signup_credit(user_id, station_id, action_id, name, points)
                 } else {
                     activity_credit(
@@ -325,7 +347,7 @@ pub async fn on_participation(
             AND a.type_id <> $2",
     )
     .bind(participation_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_optional(&mut *conn)
     .await?;
     Ok(row.map(|(user_id, station_id, action_id, name, points)| {
@@ -356,7 +378,7 @@ pub async fn participation_credit(
           WHERE p.id = $1 AND a.type_id = $2 AND a.points + a.additional_cashback > 0",
     )
     .bind(participation_id)
-    .bind(SIGNUP_TYPE)
+    .bind(ActivityType::SignupReward)
     .fetch_optional(&mut *conn)
     .await?;
     Ok(

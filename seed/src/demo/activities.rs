@@ -10,15 +10,18 @@
 
 use std::collections::HashMap;
 
+use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
 use sqlx::PgPool;
 
 use super::DemoStation;
 use super::art::{self, Motif, Palette};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, Agreement, NewActivity, sanitise_html};
-use domain::activities::participation::{self, Refused};
+use domain::activities::participation::{self, NotTaken, Refused};
 use domain::activities::videos::{NewVideo, VideoSource};
 use domain::infra::objects::Objects;
+use domain::shared::ids::{ActivityId, StationId, UserId};
 
 /// The feedback animation of the raw content activity, a check mark that draws itself.
 pub const FEEDBACK_LOTTIE: &str = include_str!("feedback-check.json");
@@ -537,7 +540,7 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
                     objects.put(&key, picture).await?;
                     activity.featured_image_key = Some(key);
                 }
-                if seed.type_id == participation::RAW_CONTENT_TYPE {
+                if seed.type_id == ActivityType::RawContent.id() {
                     activity.feedback_message = Some(
                         "Obrigado por conhecer a nossa história! Seus pontos já estão a \
                          caminho."
@@ -624,7 +627,7 @@ fn new_activity(
     };
     NewActivity {
         station_id,
-        type_id: seed.type_id,
+        type_id: ActivityType::from_id(seed.type_id).expect("a type of the spec"),
         name: seed.name.into(),
         description: seed.description.into(),
         rules: seed.rules.into(),
@@ -633,7 +636,7 @@ fn new_activity(
         participation_start: Some(start),
         participation_end: Some(end),
         limit_per_user: (seed.name == LIMITED_ACTIVITY).then_some(1),
-        comments_and_likes_enabled: seed.type_id == participation::RAW_CONTENT_TYPE,
+        comments_and_likes_enabled: seed.type_id == ActivityType::RawContent.id(),
         priority: seed.carousel.map_or(0, |place| 10 - place),
         priority_carousel: seed.carousel.unwrap_or(0),
         click_me_label: seed.click_me_label.map(Into::into),
@@ -646,7 +649,7 @@ fn new_activity(
             Vec::new()
         },
         prerequisites,
-        agreements: if seed.type_id == participation::AGREEMENT_TYPE {
+        agreements: if seed.type_id == ActivityType::Agreement.id() {
             vec![Agreement {
                 checkbox: "Li e aceito o termo de adesão ao programa de benefícios.".into(),
                 button: "Confirmar adesão".into(),
@@ -916,22 +919,23 @@ async fn take_part(
     (action_id, type_id): (i64, i16),
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
+    let kind = ActivityType::from_id(type_id).context("a type of the spec")?;
     let mut tx = db.begin().await?;
     let admitted = participation::admit(
         &mut tx,
-        demo.member_id,
-        demo.station_id,
-        action_id,
-        &[type_id],
+        UserId(demo.member_id),
+        StationId(demo.station_id),
+        ActivityId(action_id),
+        &[kind],
         now,
     )
-    .await?;
+    .await;
     match admitted {
         Ok(admitted) => {
             participation::record(&mut tx, admitted).await?;
         }
-        Err(Refused::LimitReached | Refused::OutsideWindow { .. }) => {}
-        Err(refused) => anyhow::bail!("demo participation refused: {}", refused.message()),
+        Err(NotTaken::Refused(Refused::LimitReached | Refused::OutsideWindow { .. })) => {}
+        Err(not) => anyhow::bail!("demo participation refused: {not}"),
     }
     tx.commit().await?;
     Ok(())

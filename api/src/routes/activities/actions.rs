@@ -6,8 +6,10 @@ use app::activities::participation::Taken;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
-use domain::activities::participation::{self, Participated, Refused};
+use domain::activities::participation::{Participated, Refused};
+use domain::shared::ids::ActivityId;
 use domain::shared::validate;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -47,10 +49,6 @@ pub(super) fn own_scope(
     } else {
         Ok(())
     }
-}
-
-pub(super) fn unavailable() -> ApiError {
-    ApiError::not_found(participation::UNAVAILABLE)
 }
 
 #[derive(Debug, Deserialize)]
@@ -156,10 +154,10 @@ async fn action(
     Query(detail): Query<DetailQuery>,
 ) -> ApiResult<Json<Activity>> {
     own_scope(member, None, detail.user_id)?;
-    catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
+    let activity = catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
         .await?
-        .map(Json)
-        .ok_or_else(unavailable)
+        .ok_or(Refused::Unavailable)?;
+    Ok(Json(activity))
 }
 
 #[derive(Debug, Deserialize)]
@@ -263,26 +261,25 @@ pub(super) struct ParticipationRecorded {
     job_id: Option<String>,
 }
 
-/// Records a one-act participation of the caller in `action_id` of `type_id`, with its
+/// Records a one-act participation of the caller in `action_id` of `kind`, with its
 /// credit queued on the same transaction, keyed by the participation (so it pays once).
 async fn take_part(
     state: &AppState,
     member: Member,
     action_id: i64,
-    type_id: i16,
+    kind: ActivityType,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
     let taken = app::activities::participation::take_part(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
-        action_id,
-        type_id,
+        member.user(),
+        member.station(),
+        ActivityId(action_id),
+        kind,
         Utc::now(),
     )
-    .await?
-    .map_err(refused)?;
-    Ok(participated(&member, taken, type_id))
+    .await?;
+    Ok(participated(&member, taken, kind))
 }
 
 /// Answers a call that took part: 201, or 200 for an earlier call's participation.
@@ -292,14 +289,14 @@ pub(super) fn participated(
         taken,
         credit_job: job,
     }: Taken<Participated>,
-    type_id: i16,
+    kind: ActivityType,
 ) -> (StatusCode, Json<ParticipationRecorded>) {
     let status = if taken.created {
         tracing::info!(
             user_id = member.user_id,
-            action_id = taken.action_id,
+            action_id = taken.action_id.0,
             participation_id = taken.participation_id,
-            type_id,
+            type_id = kind.id(),
             "participation"
         );
         StatusCode::CREATED
@@ -311,7 +308,7 @@ pub(super) fn participated(
         Json(ParticipationRecorded {
             recorded: taken.created,
             participation_id: taken.participation_id,
-            action_id: taken.action_id,
+            action_id: taken.action_id.0,
             points: taken.points,
             cashback: taken.cashback,
             job_id: job.map(|job| job.job_id),
@@ -343,13 +340,7 @@ async fn raw_content_participation(
     member: Member,
     Json(visit): Json<RawContentVisit>,
 ) -> ApiResult<(StatusCode, Json<ParticipationRecorded>)> {
-    take_part(
-        &state,
-        member,
-        visit.action_id,
-        participation::RAW_CONTENT_TYPE,
-    )
-    .await
+    take_part(&state, member, visit.action_id, ActivityType::RawContent).await
 }
 
 /// The member's acceptance of an agreement activity's terms.
@@ -387,19 +378,5 @@ async fn agreement(
     if agreement.accepted != Some(true) {
         return Err(ApiError::invalid(validate::message::REQUIRED));
     }
-    take_part(
-        &state,
-        member,
-        agreement.action_id,
-        participation::AGREEMENT_TYPE,
-    )
-    .await
-}
-
-/// A refused participation as the contract answers it.
-pub(super) fn refused(refused: Refused) -> ApiError {
-    match refused {
-        Refused::Unavailable => unavailable(),
-        other => ApiError::invalid(other.message()),
-    }
+    take_part(&state, member, agreement.action_id, ActivityType::Agreement).await
 }

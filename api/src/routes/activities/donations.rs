@@ -5,7 +5,7 @@ use app::activities::participation::{self, Taken};
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::activities::donation::NotDonated;
+use domain::shared::ids::ActivityId;
 use domain::shared::money::parse_reais;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -14,7 +14,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::member::Member;
@@ -82,21 +81,16 @@ async fn donate(
     } = participation::donate(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
-        request.action_id,
+        member.user(),
+        member.station(),
+        ActivityId(request.action_id),
         amount,
         Utc::now(),
     )
-    .await
-    .map_err(|err| ApiError::Internal(err.into()))?
-    .map_err(|not| match not {
-        NotDonated::Refused(refused) => actions::refused(refused),
-        other => ApiError::invalid(other.message()),
-    })?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
-        action_id = donated.action_id,
+        action_id = donated.action_id.0,
         participation_id = donated.participation_id,
         "donation"
     );
@@ -104,7 +98,7 @@ async fn donate(
         StatusCode::CREATED,
         Json(Donation {
             participation_id: donated.participation_id,
-            action_id: donated.action_id,
+            action_id: donated.action_id.0,
             amount: donated.amount_cents,
             points: donated.points,
             cashback: donated.cashback,

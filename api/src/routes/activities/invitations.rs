@@ -7,7 +7,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::Config;
-use domain::activities::invitations::{self, Invitation, MemberInvitation, NotSent};
+use domain::activities::invitations::{self, Invitation, MemberInvitation};
+use domain::shared::ids::ActivityId;
 use jobs::JobOutbox;
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
@@ -128,18 +129,14 @@ async fn send(
         &state.config.public_url,
         state.config.signing_key.expose_secret(),
         Invitation {
-            user_id: member.user_id,
-            station_id: member.station_id,
-            action_id,
+            user_id: member.user(),
+            station_id: member.station(),
+            action_id: action_id.map(ActivityId),
             emails: &emails,
         },
         Utc::now(),
     )
-    .await?
-    .map_err(|not| match not {
-        NotSent::Refused(refused) => actions::refused(refused),
-        other => ApiError::Invalid(other.messages()),
-    })?;
+    .await?;
     tracing::info!(
         user_id = member.user_id,
         action_id,

@@ -6,11 +6,11 @@ use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
+use domain::activities::participation::Refused;
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::unavailable;
 use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
@@ -95,10 +95,10 @@ async fn public_action(
     if !catalogue::station_exists(&state.db, station_id).await? {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
-    catalogue::detail(&state.db, station_id, None, id)
+    let activity = catalogue::detail(&state.db, station_id, None, id)
         .await?
-        .map(Json)
-        .ok_or_else(unavailable)
+        .ok_or(Refused::Unavailable)?;
+    Ok(Json(activity))
 }
 
 /// A feedback animation (Lottie JSON)

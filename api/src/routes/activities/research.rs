@@ -7,9 +7,9 @@ use app::activities::research::{self as answers, Answering, FileSent};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::Utc;
+use domain::activities::participation::Refused;
 use domain::activities::research::{
-    self, AnswerState, Form, Given, NoResults, NotSaved, NotSubmitted, PollResults, QuizCard,
-    Research, ResearchResult, Submission,
+    self, AnswerState, Form, Given, PollResults, QuizCard, Research, ResearchResult, Submission,
 };
 use domain::infra::uploads::{self, FILE_INVALID};
 use jobs::JobOutbox;
@@ -18,7 +18,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use super::actions::{self, unavailable};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Multipart, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
@@ -61,10 +60,10 @@ async fn get_research(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Research>> {
     let mut conn = state.db.acquire().await?;
-    research::load(&mut conn, member.user_id, member.station_id, id)
+    let research = research::load(&mut conn, member.user(), member.station(), id)
         .await?
-        .map(Json)
-        .ok_or_else(unavailable)
+        .ok_or(Refused::Unavailable)?;
+    Ok(Json(research))
 }
 
 /// One answer: the options chosen, a free text, an "other" text, as the question takes.
@@ -83,15 +82,6 @@ impl From<AnswerRequest> for Given {
             text: answer.text,
             other: answer.other,
         }
-    }
-}
-
-fn not_saved(not: NotSaved) -> ApiError {
-    match not {
-        NotSaved::Refused(refused) => actions::refused(refused),
-        NotSaved::UnknownQuestion => unavailable(),
-        NotSaved::AlreadyRight => ApiError::Conflict(not.message()),
-        NotSaved::Invalid(_) => ApiError::invalid(not.message()),
     }
 }
 
@@ -129,8 +119,7 @@ async fn save_answer(
         &answer.into(),
         Utc::now(),
     )
-    .await?
-    .map_err(not_saved)?;
+    .await?;
     Ok(Json(saved))
 }
 
@@ -171,9 +160,7 @@ async fn save_file_answer(
 ) -> ApiResult<Json<AnswerState>> {
     // The rules first, so a member who may not answer stores nothing.
     let question =
-        answers::file_question(&state.db, answering(member, id, question_id), Utc::now())
-            .await?
-            .map_err(not_saved)?;
+        answers::file_question(&state.db, answering(member, id, question_id), Utc::now()).await?;
     let (bytes, name) = upload_form::read_file(multipart, research::MAX_FILE_BYTES).await?;
     let name = name.chars().take(200).collect();
     let kind = uploads::kind_of(&bytes)
@@ -191,8 +178,7 @@ async fn save_file_answer(
         sent,
         Utc::now(),
     )
-    .await?
-    .map_err(not_saved)?;
+    .await?;
     Ok(Json(answer))
 }
 
@@ -237,15 +223,14 @@ async fn save_uploaded_file_answer(
         request.path.trim(),
         Utc::now(),
     )
-    .await?
-    .map_err(not_saved)?;
+    .await?;
     Ok(Json(answer))
 }
 
 fn answering(member: Member, research_id: i64, question_id: i64) -> Answering {
     Answering {
-        user_id: member.user_id,
-        station_id: member.station_id,
+        user_id: member.user(),
+        station_id: member.station(),
         research_id,
         question_id,
     }
@@ -303,18 +288,13 @@ async fn submit(
     let result = participation::submit_research(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
+        member.user(),
+        member.station(),
         form,
         &submission,
         Utc::now(),
     )
-    .await?
-    .map_err(|not| match not {
-        NotSubmitted::Refused(refused) => actions::refused(refused),
-        NotSubmitted::Answer { not, .. } => not_saved(not),
-        NotSubmitted::Unanswered => ApiError::invalid(not.message()),
-    })?;
+    .await?;
     if !result.recorded {
         return Ok((StatusCode::OK, Json(result)));
     }
@@ -400,13 +380,8 @@ async fn poll_results(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<PollResults>> {
     let mut conn = state.db.acquire().await?;
-    research::poll_results(&mut conn, member.user_id, member.station_id, id)
-        .await?
-        .map(Json)
-        .map_err(|no| match no {
-            NoResults::Unavailable => unavailable(),
-            NoResults::NotAnswered => ApiError::Forbidden(research::RESULTS_LOCKED.into()),
-        })
+    let results = research::poll_results(&mut conn, member.user(), member.station(), id).await?;
+    Ok(Json(results))
 }
 
 /// The station's quizzes
@@ -433,6 +408,6 @@ async fn quizzes(
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
     Ok(Json(
-        research::quizzes(&state.db, member.station_id, member.user_id).await?,
+        research::quizzes(&state.db, member.station(), member.user()).await?,
     ))
 }

@@ -7,7 +7,9 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use domain::activities::video_views::{self, NotViewed, UserVideo, WatchReport};
+use domain::activities::ActivityType;
+use domain::activities::video_views::{UserVideo, WatchReport};
+use domain::shared::ids::ActivityId;
 use jobs::JobOutbox;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -15,7 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::actions::{self, ParticipationRecorded};
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
 use crate::state::AppState;
@@ -40,13 +42,6 @@ struct PlaylistDone {
     action_id: i64,
 }
 
-fn not_viewed(not: NotViewed) -> ApiError {
-    match not {
-        NotViewed::Refused(refused) => actions::refused(refused),
-        other => ApiError::invalid(other.message()),
-    }
-}
-
 async fn record_report(
     state: &AppState,
     member: &Member,
@@ -55,15 +50,14 @@ async fn record_report(
 ) -> ApiResult<Json<UserVideo>> {
     let view = app::activities::videos::report(
         &state.db,
-        member.user_id,
-        member.station_id,
+        member.user(),
+        member.station(),
         video_id,
-        check.action_id,
+        ActivityId(check.action_id),
         &check.report,
         Utc::now(),
     )
-    .await?
-    .map_err(not_viewed)?;
+    .await?;
     Ok(Json(view))
 }
 
@@ -128,17 +122,16 @@ async fn take_playlist(
     let taken = app::activities::participation::take_playlist(
         &state.db,
         &JobOutbox,
-        member.user_id,
-        member.station_id,
-        action_id,
+        member.user(),
+        member.station(),
+        ActivityId(action_id),
         Utc::now(),
     )
-    .await?
-    .map_err(not_viewed)?;
+    .await?;
     Ok(actions::participated(
         &member,
         taken,
-        video_views::PLAYLIST_TYPE,
+        ActivityType::VideoPlaylist,
     ))
 }
 

@@ -2,7 +2,7 @@
 //! it granted is taken back (docs/api-activities.md, "Annulling a participation"); audited.
 
 use axum::extract::State;
-use domain::activities::annulment::{self, Annulled, NotAnnulled};
+use domain::activities::annulment::{self, Annulled};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -59,12 +59,7 @@ async fn annul_participation(
         &body.reason,
     )
     .await
-    .map_err(|err| ApiError::Internal(err.into()))?
-    .map_err(|not| match not {
-        NotAnnulled::NotFound => ApiError::not_found(not.message()),
-        NotAnnulled::AlreadyAnnulled => ApiError::Conflict(not.message().into()),
-        other => ApiError::invalid(other.message()),
-    })?;
+    .map_err(ApiError::from)?;
     tracing::info!(
         staff_id = staff.user_id(),
         participation_id,

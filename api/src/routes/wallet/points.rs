@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use domain::wallet::ledger::{
     self, CreditLine, DebtLine, LotState, Points, SourceKind, SpendKind, SpendLine,
 };
-use domain::wallet::rewards::ClaimRefused;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,9 +19,6 @@ use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
-
-pub const CPF_MISMATCH: &str = "CPF não confere com o do participante.";
-pub const ESTABLISHMENT_INVALID: &str = "Estabelecimento inválido.";
 
 /// The spec's paths exactly, trailing slashes included.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -361,13 +357,7 @@ async fn user_earn_points(
         [cpf_given[0].as_deref(), cpf_given[1].as_deref()],
         establishment_id(&request.establishment),
     )
-    .await?
-    .map_err(|refused| {
-        ApiError::invalid(match refused {
-            ClaimRefused::CpfMismatch => CPF_MISMATCH,
-            ClaimRefused::UnknownEstablishment => ESTABLISHMENT_INVALID,
-        })
-    })?;
+    .await?;
     if queued > 0 {
         tracing::info!(
             user_id = member.user_id,

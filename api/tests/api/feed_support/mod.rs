@@ -6,6 +6,7 @@
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
+use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::infra::objects::Objects;
 use domain::staff::{Role, Scope};
@@ -190,7 +191,7 @@ impl Feed {
             &self.db,
             &NewActivity {
                 station_id,
-                type_id: 16,
+                type_id: ActivityType::RawContent,
                 name: "Conteúdo".into(),
                 points: 1,
                 participation_start: Some(Utc::now() - Duration::days(1)),

@@ -12,24 +12,35 @@ pub struct Given {
 }
 
 /// Why an answer was not saved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotSaved {
+    #[error("{}", .0.message())]
     Refused(Refused),
     /// Not a question of the research.
+    #[error("{}", participation::UNAVAILABLE)]
     UnknownQuestion,
     /// A field error, with its text.
+    #[error("{0}")]
     Invalid(&'static str),
     /// A quiz question already answered right.
+    #[error("{ALREADY_RIGHT}")]
     AlreadyRight,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotSaved {
-    pub fn message(&self) -> String {
+participation::through_the_rules!(NotSaved);
+
+/// An unknown question reads as an unknown research (404); a quiz question answered right
+/// is locked (409).
+impl IntoFailure for NotSaved {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::Refused(refused) => refused.message(),
-            Self::UnknownQuestion => participation::UNAVAILABLE.into(),
-            Self::Invalid(text) => (*text).into(),
-            Self::AlreadyRight => ALREADY_RIGHT.into(),
+            Self::Refused(refused) => refused.into_failure(),
+            Self::UnknownQuestion => Failure::NotFound(self.to_string()),
+            Self::AlreadyRight => Failure::Conflict(self.to_string()),
+            Self::Invalid(text) => Failure::invalid(text),
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -89,8 +100,8 @@ pub(super) fn validate(question: &KeyedQuestion, given: &Given) -> Result<Given,
 pub(super) async fn ensure_attempt(
     conn: &mut PgConnection,
     head: &Head,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
 ) -> sqlx::Result<i64> {
     if let Some(id) = open_attempt_id(&mut *conn, head.id, user_id).await? {
         return Ok(id);
@@ -129,27 +140,24 @@ pub(super) async fn save_checked(
     conn: &mut PgConnection,
     head: &Head,
     question: &KeyedQuestion,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     given: &Given,
-) -> sqlx::Result<Result<AnswerState, NotSaved>> {
-    let given = match validate(question, given) {
-        Ok(given) => given,
-        Err(text) => return Ok(Err(NotSaved::Invalid(text))),
-    };
+) -> Result<AnswerState, NotSaved> {
+    let given = validate(question, given).map_err(NotSaved::Invalid)?;
     let attempt_id = ensure_attempt(&mut *conn, head, user_id, station_id).await?;
     let earlier = stored_answer(&mut *conn, attempt_id, question.id)
         .await?
         .unwrap_or_default();
     let verdict = if head.is_quiz() {
         if earlier.correct == Some(true) {
-            return Ok(Err(NotSaved::AlreadyRight));
+            return Err(NotSaved::AlreadyRight);
         }
         // An empty choice is no try: it must not spend the first one.
         if given.options.is_empty() && given.other.is_none() {
-            return Ok(Err(NotSaved::Invalid(
+            return Err(NotSaved::Invalid(
                 crate::shared::validate::message::REQUIRED,
-            )));
+            ));
         }
         question.judge(&given.options)
     } else {
@@ -188,23 +196,23 @@ pub(super) async fn save_checked(
     .bind(verdict)
     .fetch_one(&mut *conn)
     .await?;
-    Ok(Ok(state_of(head, question, attempt_id, &stored)))
+    Ok(state_of(head, question, attempt_id, &stored))
 }
 
 /// The research and question a save is for, through the participation rules (which take
 /// the member's lock).
 pub(super) async fn admitted_question(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(Head, KeyedQuestion), NotSaved>> {
+) -> Result<(Head, KeyedQuestion), NotSaved> {
     let Some(head) = head(&mut *conn, station_id, research_id).await? else {
-        return Ok(Err(NotSaved::Refused(Refused::Unavailable)));
+        return Err(NotSaved::Refused(Refused::Unavailable));
     };
-    if let Err(refused) = participation::admit(
+    participation::admit(
         &mut *conn,
         user_id,
         station_id,
@@ -212,18 +220,15 @@ pub(super) async fn admitted_question(
         &[head.type_id],
         now,
     )
-    .await?
-    {
-        return Ok(Err(NotSaved::Refused(refused)));
-    }
+    .await?;
     let question = questions(&mut *conn, research_id)
         .await?
         .into_iter()
         .find(|question| question.id == question_id);
-    Ok(match question {
+    match question {
         Some(question) => Ok((head, question)),
         None => Err(NotSaved::UnknownQuestion),
-    })
+    }
 }
 
 /// Saves the member's answer to one question (`PUT /research/{id}/answers/{questionId}`),
@@ -231,14 +236,14 @@ pub(super) async fn admitted_question(
 /// On the caller's transaction, rolled back on a refusal.
 pub async fn save_answer(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     given: &Given,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<AnswerState, NotSaved>> {
-    let (head, question) = match admitted_question(
+) -> Result<AnswerState, NotSaved> {
+    let (head, question) = admitted_question(
         &mut *conn,
         user_id,
         station_id,
@@ -246,31 +251,26 @@ pub async fn save_answer(
         question_id,
         now,
     )
-    .await?
-    {
-        Ok(found) => found,
-        Err(not) => return Ok(Err(not)),
-    };
+    .await?;
     save_checked(conn, &head, &question, user_id, station_id, given).await
 }
 
 /// [`admitted_question`] for a video or file answer: another question takes no file.
 pub(super) async fn admitted_file_question(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(Head, KeyedQuestion), NotSaved>> {
-    let found = admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
-    Ok(found.and_then(|(head, question)| {
-        if question.kind().takes_file() {
-            Ok((head, question))
-        } else {
-            Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
-        }
-    }))
+) -> Result<(Head, KeyedQuestion), NotSaved> {
+    let (head, question) =
+        admitted_question(conn, user_id, station_id, research_id, question_id, now).await?;
+    if question.kind().takes_file() {
+        Ok((head, question))
+    } else {
+        Err(NotSaved::Invalid(NOT_A_FILE_QUESTION))
+    }
 }
 
 /// The video or file question a member may answer now, checked through the participation
@@ -278,15 +278,15 @@ pub(super) async fn admitted_file_question(
 /// checks; `save_file` checks again when saving).
 pub async fn file_question(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<QuestionType, NotSaved>> {
-    let found =
+) -> Result<QuestionType, NotSaved> {
+    let (_, question) =
         admitted_file_question(conn, user_id, station_id, research_id, question_id, now).await?;
-    Ok(found.map(|(_, question)| question.kind()))
+    Ok(question.kind())
 }
 
 /// A video or file answer, already checked by content and stored under `file_key`.
@@ -300,14 +300,14 @@ pub struct GivenFile {
 /// key of the file it replaced, for the caller to delete once committed.
 pub async fn save_file(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     file: &GivenFile,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(AnswerState, Option<String>), NotSaved>> {
-    let (head, question) = match admitted_file_question(
+) -> Result<(AnswerState, Option<String>), NotSaved> {
+    let (head, question) = admitted_file_question(
         &mut *conn,
         user_id,
         station_id,
@@ -315,15 +315,9 @@ pub async fn save_file(
         question_id,
         now,
     )
-    .await?
-    {
-        Ok(found) => found,
-        Err(not) => return Ok(Err(not)),
-    };
+    .await?;
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
-    record_file(conn, &head, &question, attempt_id, file)
-        .await
-        .map(Ok)
+    Ok(record_file(conn, &head, &question, attempt_id, file).await?)
 }
 
 /// Saves as a file answer (question type 7) an upload the member made before
@@ -332,14 +326,14 @@ pub async fn save_file(
 /// committed.
 pub async fn save_uploaded_file(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
     question_id: i64,
     reference: &str,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<(AnswerState, Option<String>), NotSaved>> {
-    let (head, question) = match admitted_file_question(
+) -> Result<(AnswerState, Option<String>), NotSaved> {
+    let (head, question) = admitted_file_question(
         &mut *conn,
         user_id,
         station_id,
@@ -347,31 +341,25 @@ pub async fn save_uploaded_file(
         question_id,
         now,
     )
-    .await?
-    {
-        Ok(found) => found,
-        Err(not) => return Ok(Err(not)),
-    };
+    .await?;
     // Uploads are documents and images: a file question's answers, never a video one's.
     if question.kind() != QuestionType::File {
-        return Ok(Err(NotSaved::Invalid(FILE_INVALID)));
+        return Err(NotSaved::Invalid(FILE_INVALID));
     }
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
     let answer = format!("research_answers({attempt_id},{question_id})");
     let attached =
-        match crate::feed::uploads::attach(&mut *conn, station_id, user_id, reference, &answer)
+        match crate::feed::uploads::attach(&mut *conn, station_id.0, user_id.0, reference, &answer)
             .await?
         {
             Ok(attached) => attached,
-            Err(not) => return Ok(Err(NotSaved::Invalid(not.message()))),
+            Err(not) => return Err(NotSaved::Invalid(not.message())),
         };
     let file = GivenFile {
         key: attached.key,
         name: attached.name,
     };
-    record_file(conn, &head, &question, attempt_id, &file)
-        .await
-        .map(Ok)
+    Ok(record_file(conn, &head, &question, attempt_id, &file).await?)
 }
 
 /// Writes `file` as the attempt's answer to `question`; answers the key it replaced (never

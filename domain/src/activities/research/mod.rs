@@ -16,21 +16,13 @@ use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgExecutor};
 use utoipa::ToSchema;
 
+use super::ActivityType;
 use super::catalogue::{ActivityCard, CardRow, card_columns};
 use super::participation::{self, Admitted, Refused};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind};
-
-/// The quiz: judged answer by answer, won at half the questions right at the first try.
-pub const QUIZ_TYPE: i16 = 6;
-/// The contact survey: its answers are a contact's, recorded by the member.
-pub const CONTACT_SURVEY_TYPE: i16 = 7;
-/// The poll whose results chart the member sees after answering.
-pub const POLL_CHART_TYPE: i16 = 10;
-/// The personality test: its result is the feedback its chosen options point to most.
-pub const PERSONALITY_TYPE: i16 = 12;
-/// The surveys, submitted by `POST /answer`.
-pub const SURVEY_TYPES: [i16; 6] = [7, 8, 9, 10, 11, 12];
+use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
 /// The longest free text (and "other" text) answer, in characters.
 pub const MAX_TEXT: usize = 600;
@@ -213,7 +205,8 @@ pub struct Research {
     pub id: i64,
     pub action_id: i64,
     /// The activity's type: 6 quiz, 7 to 12 surveys.
-    pub type_id: i16,
+    #[schema(value_type = i16)]
+    pub type_id: ActivityType,
     pub name: String,
     pub synopsis: String,
     pub points: i32,
@@ -234,8 +227,8 @@ pub struct Research {
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct Head {
     id: i64,
-    action_id: i64,
-    type_id: i16,
+    action_id: ActivityId,
+    type_id: ActivityType,
     name: String,
     synopsis: String,
     points: i32,
@@ -244,11 +237,11 @@ struct Head {
 
 impl Head {
     fn is_quiz(&self) -> bool {
-        self.type_id == QUIZ_TYPE
+        self.type_id == ActivityType::Quiz
     }
 
     fn author(&self) -> &'static str {
-        if self.type_id == CONTACT_SURVEY_TYPE {
+        if self.type_id == ActivityType::ContactSurvey {
             "contact"
         } else {
             "user"
@@ -256,18 +249,31 @@ impl Head {
     }
 }
 
-/// The research `id` of a published activity of types 6 to 12 of `station_id`.
-async fn head(db: impl PgExecutor<'_>, station_id: i64, id: i64) -> sqlx::Result<Option<Head>> {
+/// The research `id` of a published quiz or survey of `station_id`.
+async fn head(
+    db: impl PgExecutor<'_>,
+    station_id: StationId,
+    id: i64,
+) -> sqlx::Result<Option<Head>> {
     sqlx::query_as(
         "SELECT r.id, r.action_id, a.type_id, r.name, r.synopsis, a.points,
                 a.additional_cashback
            FROM researches r JOIN actions a ON a.id = r.action_id
-          WHERE r.id = $1 AND a.station_id = $2 AND a.active AND a.type_id BETWEEN 6 AND 12",
+          WHERE r.id = $1 AND a.station_id = $2 AND a.active AND a.type_id = ANY ($3)",
     )
     .bind(id)
     .bind(station_id)
+    .bind(research_types())
     .fetch_optional(db)
     .await
+}
+
+/// The quiz and the surveys, as the column holds them.
+fn research_types() -> Vec<i16> {
+    std::iter::once(ActivityType::Quiz)
+        .chain(ActivityType::SURVEYS)
+        .map(ActivityType::id)
+        .collect()
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -460,7 +466,7 @@ fn state_of(
 async fn open_attempt_id(
     conn: &mut PgConnection,
     research_id: i64,
-    user_id: i64,
+    user_id: UserId,
 ) -> sqlx::Result<Option<i64>> {
     sqlx::query_scalar(
         "SELECT id FROM research_attempts
@@ -477,8 +483,8 @@ async fn open_attempt_id(
 /// station's, unpublished or not of a research type.
 pub async fn load(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     id: i64,
 ) -> sqlx::Result<Option<Research>> {
     let Some(head) = head(&mut *conn, station_id, id).await? else {
@@ -512,7 +518,7 @@ pub async fn load(
     };
     Ok(Some(Research {
         id: head.id,
-        action_id: head.action_id,
+        action_id: head.action_id.0,
         type_id: head.type_id,
         name: head.name.clone(),
         synopsis: head.synopsis.clone(),

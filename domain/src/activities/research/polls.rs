@@ -26,24 +26,45 @@ pub struct PollResults {
     pub questions: Vec<QuestionCounts>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NoResults {
     /// Unknown, another station's, unpublished or not a poll with a chart.
+    #[error("{}", participation::UNAVAILABLE)]
     Unavailable,
     /// The member has not answered it yet.
+    #[error("{RESULTS_LOCKED}")]
     NotAnswered,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for NoResults {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Internal(err.into())
+    }
+}
+
+/// The results are the answering members' (403 before the member answers).
+impl IntoFailure for NoResults {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::Unavailable => Failure::NotFound(self.to_string()),
+            Self::NotAnswered => Failure::Forbidden(self.to_string()),
+            Self::Internal(err) => Failure::Internal(err),
+        }
+    }
 }
 
 /// A poll's results (type 10), once the member has submitted an attempt at it.
 pub async fn poll_results(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     research_id: i64,
-) -> sqlx::Result<Result<PollResults, NoResults>> {
+) -> Result<PollResults, NoResults> {
     let head = head(&mut *conn, station_id, research_id).await?;
-    if head.is_none_or(|head| head.type_id != POLL_CHART_TYPE) {
-        return Ok(Err(NoResults::Unavailable));
+    if head.is_none_or(|head| head.type_id != ActivityType::ChartPoll) {
+        return Err(NoResults::Unavailable);
     }
     let answered: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM research_attempts
@@ -54,7 +75,7 @@ pub async fn poll_results(
     .fetch_one(&mut *conn)
     .await?;
     if !answered {
-        return Ok(Err(NoResults::NotAnswered));
+        return Err(NoResults::NotAnswered);
     }
     let respondents: i64 = sqlx::query_scalar(
         "SELECT count(DISTINCT user_id) FROM research_attempts
@@ -92,11 +113,11 @@ pub async fn poll_results(
             last.options.push(OptionCount { id, label, count });
         }
     }
-    Ok(Ok(PollResults {
+    Ok(PollResults {
         research_id,
         respondents,
         questions,
-    }))
+    })
 }
 
 /// A quiz in the quiz list (`/homepage/quizzes`).
@@ -115,8 +136,8 @@ pub struct QuizCard {
 /// The published quizzes (type 6) of `station_id` as `user_id` sees them, by priority.
 pub async fn quizzes(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
 ) -> sqlx::Result<Vec<QuizCard>> {
     #[derive(sqlx::FromRow)]
     struct Row {
@@ -135,11 +156,12 @@ pub async fn quizzes(
            FROM actions a
            JOIN action_types t ON t.id = a.type_id
            JOIN researches r ON r.action_id = a.id
-          WHERE a.station_id = $1 AND a.active AND a.type_id = 6
+          WHERE a.station_id = $1 AND a.active AND a.type_id = $3
           ORDER BY a.priority DESC, a.id"
     ))
     .bind(station_id)
     .bind(user_id)
+    .bind(ActivityType::Quiz)
     .fetch_all(db)
     .await?;
     let now = Utc::now();

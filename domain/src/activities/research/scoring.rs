@@ -19,13 +19,13 @@ pub(super) struct Score {
     pub(super) chosen: Vec<i64>,
 }
 
-/// Scores `answers` against `keyed` for a research of `type_id` (spec 001 "Survey"): a
+/// Scores `answers` against `keyed` for a research of type `kind` (spec 001 "Survey"): a
 /// quiz counts the questions right at the first try, a survey the answers right as they
 /// stand; the percentage is right answers over questions, null when no question has a
 /// right answer. A quiz and a personality test need every question answered, a survey its
 /// required ones.
-pub(super) fn score(type_id: i16, keyed: &[KeyedQuestion], answers: &[Stored]) -> Score {
-    let quiz = type_id == QUIZ_TYPE;
+pub(super) fn score(kind: ActivityType, keyed: &[KeyedQuestion], answers: &[Stored]) -> Score {
+    let quiz = kind == ActivityType::Quiz;
     let by_question: HashMap<i64, &Stored> = answers
         .iter()
         .map(|answer| (answer.question_id, answer))
@@ -48,7 +48,7 @@ pub(super) fn score(type_id: i16, keyed: &[KeyedQuestion], answers: &[Stored]) -
             .filter(|answer| answer.answered());
         if answer.is_some() {
             result.answered_count += 1;
-        } else if quiz || type_id == PERSONALITY_TYPE || question.kind().required() {
+        } else if quiz || kind == ActivityType::PersonalityTest || question.kind().required() {
             result.complete = false;
         }
         let has_key = !question.right_options().is_empty();
@@ -92,12 +92,12 @@ pub(super) fn score(type_id: i16, keyed: &[KeyedQuestion], answers: &[Stored]) -
 /// to most (the first of a tie, in the order chosen); for others, the one whose range of
 /// percentages holds the score (the right answers' share, else the answered share).
 pub(super) fn feedback_of(
-    type_id: i16,
+    kind: ActivityType,
     keyed: &[KeyedQuestion],
     score: &Score,
     ranges: &[(i64, i16, i16)],
 ) -> Option<i64> {
-    if type_id == PERSONALITY_TYPE {
+    if kind == ActivityType::PersonalityTest {
         let pointed: HashMap<i64, Option<i64>> = keyed
             .iter()
             .flat_map(|question| &question.options)

@@ -11,10 +11,10 @@ pub enum Form {
 }
 
 impl Form {
-    fn accepts(self, type_id: i16) -> bool {
+    fn accepts(self, kind: ActivityType) -> bool {
         match self {
-            Self::Quiz => type_id == QUIZ_TYPE,
-            Self::Survey => SURVEY_TYPES.contains(&type_id),
+            Self::Quiz => kind == ActivityType::Quiz,
+            Self::Survey => ActivityType::SURVEYS.contains(&kind),
         }
     }
 }
@@ -31,24 +31,29 @@ pub struct Submission {
     pub answers: Vec<(i64, Given)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum NotSubmitted {
+    #[error("{}", .0.message())]
     Refused(Refused),
     /// An answer of the submission was not saved.
-    Answer {
-        question_id: i64,
-        not: NotSaved,
-    },
+    #[error("{not}")]
+    Answer { question_id: i64, not: NotSaved },
     /// A required question (any question of a quiz) has no answer.
+    #[error("{UNANSWERED}")]
     Unanswered,
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
-impl NotSubmitted {
-    pub fn message(&self) -> String {
+participation::through_the_rules!(NotSubmitted);
+
+impl IntoFailure for NotSubmitted {
+    fn into_failure(self) -> Failure {
         match self {
-            Self::Refused(refused) => refused.message(),
-            Self::Answer { not, .. } => not.message(),
-            Self::Unanswered => UNANSWERED.into(),
+            Self::Refused(refused) => refused.into_failure(),
+            Self::Answer { not, .. } => not.into_failure(),
+            Self::Unanswered => Failure::invalid(UNANSWERED),
+            Self::Internal(err) => Failure::Internal(err),
         }
     }
 }
@@ -91,7 +96,7 @@ pub(super) async fn result_of(
         recorded,
         attempt_id,
         participation_id: row.participation_id,
-        action_id: head.action_id,
+        action_id: head.action_id.0,
         research_id: head.id,
         question_count: row.question_count,
         answered_count: row.answered_count,
@@ -119,13 +124,13 @@ pub(super) async fn result_of(
 /// submission and answers its result with `recorded: false`.
 pub async fn submit(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
     form: Form,
     submission: &Submission,
     now: DateTime<Utc>,
-) -> sqlx::Result<Result<ResearchResult, NotSubmitted>> {
-    let unavailable = Ok(Err(NotSubmitted::Refused(Refused::Unavailable)));
+) -> Result<ResearchResult, NotSubmitted> {
+    let unavailable = Err(NotSubmitted::Refused(Refused::Unavailable));
     participation::lock_member(&mut *conn, user_id).await?;
     let Some(head) = head(&mut *conn, station_id, submission.research_id).await? else {
         return unavailable;
@@ -133,7 +138,7 @@ pub async fn submit(
     if !form.accepts(head.type_id)
         || submission
             .action_id
-            .is_some_and(|action_id| action_id != head.action_id)
+            .is_some_and(|action_id| action_id != head.action_id.0)
     {
         return unavailable;
     }
@@ -150,14 +155,14 @@ pub async fn submit(
         match submitted {
             None => return unavailable,
             Some(true) => {
-                return Ok(Ok(result_of(conn, &head, attempt_id, false)
+                return Ok(result_of(conn, &head, attempt_id, false)
                     .await?
-                    .expect("a submitted attempt has a result")));
+                    .expect("a submitted attempt has a result"));
             }
             Some(false) => {}
         }
     }
-    let admitted = match participation::admit(
+    let admitted = participation::admit(
         &mut *conn,
         user_id,
         station_id,
@@ -165,11 +170,7 @@ pub async fn submit(
         &[head.type_id],
         now,
     )
-    .await?
-    {
-        Ok(admitted) => admitted,
-        Err(refused) => return Ok(Err(NotSubmitted::Refused(refused))),
-    };
+    .await?;
     let keyed = questions(&mut *conn, head.id).await?;
     for (question_id, given) in &submission.answers {
         let not = |not| NotSubmitted::Answer {
@@ -177,20 +178,21 @@ pub async fn submit(
             not,
         };
         let Some(question) = keyed.iter().find(|question| question.id == *question_id) else {
-            return Ok(Err(not(NotSaved::UnknownQuestion)));
+            return Err(not(NotSaved::UnknownQuestion));
         };
-        match save_checked(&mut *conn, &head, question, user_id, station_id, given).await? {
+        match save_checked(&mut *conn, &head, question, user_id, station_id, given).await {
             Ok(_) | Err(NotSaved::AlreadyRight) => {}
-            Err(other) => return Ok(Err(not(other))),
+            Err(NotSaved::Internal(err)) => return Err(NotSubmitted::Internal(err)),
+            Err(other) => return Err(not(other)),
         }
     }
     let Some(attempt_id) = open_attempt_id(&mut *conn, head.id, user_id).await? else {
-        return Ok(Err(NotSubmitted::Unanswered));
+        return Err(NotSubmitted::Unanswered);
     };
     let answers = stored_answers(&mut *conn, attempt_id).await?;
     let score = score(head.type_id, &keyed, &answers);
     if !score.complete {
-        return Ok(Err(NotSubmitted::Unanswered));
+        return Err(NotSubmitted::Unanswered);
     }
     let ranges: Vec<(i64, i16, i16)> = sqlx::query_as(
         "SELECT id, range_from, range_to FROM quiz_feedbacks WHERE research_id = $1
@@ -227,7 +229,7 @@ pub async fn submit(
     .bind(sqlx::types::Json(&score.questions))
     .execute(&mut *conn)
     .await?;
-    Ok(Ok(result_of(conn, &head, attempt_id, true)
+    Ok(result_of(conn, &head, attempt_id, true)
         .await?
-        .expect("the attempt was just submitted")))
+        .expect("the attempt was just submitted"))
 }

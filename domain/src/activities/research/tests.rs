@@ -133,7 +133,7 @@ fn a_quiz_scores_the_first_try_and_is_won_at_half() {
         ..chose(question_id, &[question_id * 10])
     };
     let half = score(
-        QUIZ_TYPE,
+        ActivityType::Quiz,
         &keyed,
         &[first_try(1, true), first_try(2, false)],
     );
@@ -142,12 +142,12 @@ fn a_quiz_scores_the_first_try_and_is_won_at_half() {
     assert_eq!(half.won, Some(true), "0.5 wins");
     assert!(half.complete);
     let none = score(
-        QUIZ_TYPE,
+        ActivityType::Quiz,
         &keyed,
         &[first_try(1, false), first_try(2, false)],
     );
     assert_eq!(none.won, Some(false));
-    let missing = score(QUIZ_TYPE, &keyed, &[first_try(1, true)]);
+    let missing = score(ActivityType::Quiz, &keyed, &[first_try(1, true)]);
     assert!(!missing.complete, "a quiz needs every question answered");
 }
 
@@ -158,7 +158,11 @@ fn a_survey_scores_answers_as_they_stand_and_needs_only_the_required_ones() {
         question(2, 2, vec![option(20, true), option(21, true)]),
         question(3, 2, vec![option(30, false)]),
     ];
-    let result = score(11, &keyed, &[chose(1, &[10]), chose(2, &[20])]);
+    let result = score(
+        ActivityType::ChecklistQuiz,
+        &keyed,
+        &[chose(1, &[10]), chose(2, &[20])],
+    );
     assert!(result.complete, "multiple choice may be left empty");
     assert_eq!(result.correct_count, 1);
     assert_eq!(result.answered_count, 2);
@@ -181,17 +185,17 @@ fn a_survey_scores_answers_as_they_stand_and_needs_only_the_required_ones() {
     );
     assert!((result.correct_answer_percentage.expect("keyed") - 1.0 / 3.0).abs() < 1e-9);
     assert_eq!(result.won, None, "only quizzes are won");
-    let unanswered = score(11, &keyed, &[chose(2, &[20])]);
+    let unanswered = score(ActivityType::ChecklistQuiz, &keyed, &[chose(2, &[20])]);
     assert!(!unanswered.complete);
     let optional = vec![question(1, 2, vec![option(10, false)])];
-    assert!(score(9, &optional, &[]).complete);
+    assert!(score(ActivityType::ChecklistPoll, &optional, &[]).complete);
     assert!(
-        !score(PERSONALITY_TYPE, &optional, &[]).complete,
+        !score(ActivityType::PersonalityTest, &optional, &[]).complete,
         "a personality test needs every answer"
     );
     let poll = vec![question(1, 1, vec![option(10, false)])];
     assert_eq!(
-        score(9, &poll, &[chose(1, &[10])]).correct_answer_percentage,
+        score(ActivityType::ChecklistPoll, &poll, &[chose(1, &[10])]).correct_answer_percentage,
         None
     );
 }
@@ -208,9 +212,9 @@ fn a_personality_test_shows_the_feedback_its_options_point_to_most() {
         question(3, 1, vec![pointing(30, 100), pointing(31, 200)]),
     ];
     let answers = [chose(1, &[11]), chose(2, &[20]), chose(3, &[31])];
-    let scored = score(PERSONALITY_TYPE, &keyed, &answers);
+    let scored = score(ActivityType::PersonalityTest, &keyed, &answers);
     assert_eq!(
-        feedback_of(PERSONALITY_TYPE, &keyed, &scored, &[]),
+        feedback_of(ActivityType::PersonalityTest, &keyed, &scored, &[]),
         Some(200)
     );
     let ranges = [(1, 0, 49), (2, 50, 100)];
@@ -218,6 +222,13 @@ fn a_personality_test_shows_the_feedback_its_options_point_to_most() {
         question(1, 1, vec![option(10, true)]),
         question(2, 1, vec![option(20, true)]),
     ];
-    let half = score(11, &quiz, &[chose(1, &[10]), chose(2, &[21])]);
-    assert_eq!(feedback_of(11, &quiz, &half, &ranges), Some(2));
+    let half = score(
+        ActivityType::ChecklistQuiz,
+        &quiz,
+        &[chose(1, &[10]), chose(2, &[21])],
+    );
+    assert_eq!(
+        feedback_of(ActivityType::ChecklistQuiz, &quiz, &half, &ranges),
+        Some(2)
+    );
 }
