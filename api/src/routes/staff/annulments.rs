@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ErrorMessage, Messages};
+use crate::error::{ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::staff::{OpsResult, Staff};
 use crate::state::AppState;
@@ -58,8 +58,7 @@ async fn annul_participation(
         staff.user_id(),
         &body.reason,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     tracing::info!(
         staff_id = staff.user_id(),
         participation_id,

@@ -188,8 +188,7 @@ async fn review_reported_content(
         id,
         request.decision,
     )
-    .await
-    .map_err(ApiError::from)?;
+    .await?;
     tracing::info!(
         staff_id = staff.user_id(),
         kind = ?kind,

@@ -4,14 +4,14 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::commerce::refunds::{RefundError, RefundRefusal, RefundRequest};
+use domain::commerce::refunds::RefundRequest;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ErrorMessage, Messages};
+use crate::error::{ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::staff::{OpsResult, Staff};
 use crate::state::AppState;
@@ -87,15 +87,7 @@ async fn refund_order(
         order_id,
         &wanted,
     )
-    .await
-    .map_err(|err| match err {
-        RefundError::Refused(RefundRefusal::OrderNotFound) => {
-            ApiError::not_found(RefundRefusal::OrderNotFound.message())
-        }
-        RefundError::Refused(refusal) => ApiError::invalid(refusal.message()),
-        RefundError::Db(err) => err.into(),
-        RefundError::Ledger(err) => ApiError::Internal(err.into()),
-    })?;
+    .await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(RefundQueued {
