@@ -1,5 +1,6 @@
-//! Media the platform processes outside the process: videos through ffmpeg and ffprobe
-//! (`ffmpeg`). Images stay in `domain::infra::images` for now: the rules call them inline
-//! (docs/decisions.md, "Adapters out of domain").
+//! Media the platform processes outside the rules: videos through ffmpeg and ffprobe
+//! (`ffmpeg`), images through the `image` crate (`images`, the adapter of
+//! `domain::infra::images::ImageCodec`).
 
 pub mod ffmpeg;
+pub mod images;

@@ -13,6 +13,7 @@ use domain::accounts::signup::participant::{self, ParticipantSignup};
 use domain::accounts::signup::simple::{self, SimpleSignup};
 use domain::accounts::user::User;
 use domain::infra::captcha::CaptchaVerifier;
+use domain::infra::images::ImageCodec;
 use domain::infra::objects::Objects;
 
 use crate::outbox::Outbox;
@@ -69,11 +70,12 @@ pub async fn company(
     db: &PgPool,
     objects: &Objects,
     captcha: &dyn CaptchaVerifier,
+    codec: &dyn ImageCodec,
     ip: Option<IpAddr>,
     public_url: &str,
     form: AdminSignup,
 ) -> Result<CompanyCreated, AccountError> {
-    let checked = company::check_company(captcha, ip, public_url, form).await?;
+    let checked = company::check_company(captcha, codec, ip, public_url, form).await?;
     let mut tx = db.begin().await?;
     let created = company::create_company(&mut tx, objects, public_url, checked).await?;
     tx.commit().await?;

@@ -8,6 +8,7 @@ use sqlx::PgPool;
 
 use domain::feed::posts::{self, NotDeleted, NotPosted, Post};
 use domain::feed::videos;
+use domain::infra::images::ImageCodec;
 use domain::infra::objects::Objects;
 use domain::shared::ids::{PostId, StationId, UserId};
 
@@ -16,13 +17,14 @@ use domain::shared::ids::{PostId, StationId, UserId};
 pub async fn publish_image(
     db: &PgPool,
     objects: &Objects,
+    codec: &dyn ImageCodec,
     station_id: StationId,
     user_id: UserId,
     description: &str,
     base64: &str,
 ) -> Result<Post, NotPosted> {
     posts::text(description, true)?;
-    let image = posts::image(base64).await?;
+    let image = posts::image(codec, base64).await?;
     let key = Objects::new_key(&format!("feed/{station_id}"), image.extension);
     objects.put(&key, image.bytes).await?;
     let created = posts::create(db, station_id, user_id, description, Some(&key)).await;

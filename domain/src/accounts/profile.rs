@@ -11,7 +11,7 @@ use crate::accounts::change::AccountError;
 use crate::accounts::signup::{self, CPF_TAKEN, EMAIL_TAKEN, Problems};
 use crate::accounts::user::{self, User};
 use crate::accounts::{password, session};
-use crate::infra::images;
+use crate::infra::images::{self, ImageCodec};
 use crate::infra::objects::Objects;
 use crate::shared::ids::UserId;
 use crate::shared::validate;
@@ -400,10 +400,11 @@ pub async fn save_update(
 pub async fn replace_picture(
     db: &PgPool,
     objects: &Objects,
+    codec: &dyn ImageCodec,
     user_id: UserId,
     base64: String,
 ) -> Result<User, AccountError> {
-    let encoded = images::process(base64, PROFILE_IMAGE_SIDE)
+    let encoded = images::process(codec, base64, PROFILE_IMAGE_SIDE)
         .await?
         .map_err(|err| AccountError::invalid(err.to_string()))?;
     let key = Objects::new_key(&format!("users/{user_id}"), encoded.extension);

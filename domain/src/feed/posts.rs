@@ -17,7 +17,7 @@ use sqlx::{PgConnection, PgExecutor, PgPool};
 use utoipa::ToSchema;
 
 use super::videos::{self, VIDEO_COLUMNS, Video, VideoStatus};
-use crate::infra::images::{self, Encoded};
+use crate::infra::images::{self, Encoded, ImageCodec};
 use crate::infra::uploads::{self, FileKind};
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{PostId, StationId, UserId};
@@ -208,8 +208,9 @@ pub fn text(description: &str, has_media: bool) -> Result<&str, NotPosted> {
 
 /// A post's image from base64: a JPEG or PNG by its content, at most [`IMAGE_MAX_BYTES`]
 /// decoded, re-encoded to fit [`IMAGE_MAX_SIDE`] (which drops its metadata).
-pub async fn image(base64: &str) -> Result<Encoded, NotPosted> {
+pub async fn image(codec: &dyn ImageCodec, base64: &str) -> Result<Encoded, NotPosted> {
     images::accept(
+        codec,
         base64,
         IMAGE_MAX_BYTES,
         &[FileKind::Jpeg, FileKind::Png],

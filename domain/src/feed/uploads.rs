@@ -13,7 +13,7 @@ use sqlx::{PgConnection, PgPool};
 
 use super::posts::IMAGE_MAX_SIDE;
 use super::videos::SWEEP_BATCH;
-use crate::infra::images::{self, ImageError};
+use crate::infra::images::{self, ImageCodec, ImageError};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind, kind_of};
 use crate::shared::failure::{Failure, IntoFailure};
@@ -111,10 +111,12 @@ pub struct Uploader {
 pub async fn store_image(
     db: &PgPool,
     objects: &Objects,
+    codec: &dyn ImageCodec,
     uploader: Uploader,
     base64: String,
 ) -> Result<String, UploadRefused> {
     let accepted = images::accept(
+        codec,
         &base64,
         images::MAX_UPLOAD_BYTES,
         &[FileKind::Jpeg, FileKind::Png, FileKind::Gif],

@@ -158,7 +158,14 @@ async fn update_image(
     Json(upload): Json<ImageUpload>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
-    let user = profile::replace_picture(&state.db, &state.objects, user_id, upload.base64).await?;
+    let user = profile::replace_picture(
+        &state.db,
+        &state.objects,
+        &media::images::ImageCrate,
+        user_id,
+        upload.base64,
+    )
+    .await?;
     Ok(Json(Updated {
         message: IMAGE_UPDATED,
         user: user.into(),

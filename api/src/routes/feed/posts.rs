@@ -302,6 +302,7 @@ async fn create_image_post(
     let post = app::feed::posts::publish_image(
         &state.db,
         &state.objects,
+        &media::images::ImageCrate,
         member.station(),
         member.user(),
         &request.description,

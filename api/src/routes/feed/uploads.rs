@@ -97,6 +97,7 @@ async fn upload_image(
     let key = uploads::store_image(
         &state.db,
         &state.objects,
+        &media::images::ImageCrate,
         uploader(&state, &member),
         request.base64,
     )

@@ -10,7 +10,7 @@ use crate::accounts::change::AccountError;
 use crate::accounts::session::{self, NewSession};
 use crate::accounts::{password, signup};
 use crate::infra::captcha::CaptchaVerifier;
-use crate::infra::images::{self, Encoded};
+use crate::infra::images::{self, Encoded, ImageCodec};
 use crate::infra::objects::Objects;
 use crate::shared::cnpj::Cnpj;
 use crate::shared::validate;
@@ -168,6 +168,7 @@ impl std::fmt::Debug for CheckedCompany {
 /// hashes the password, with no transaction open.
 pub async fn check_company(
     captcha: &dyn CaptchaVerifier,
+    codec: &dyn ImageCodec,
     ip: Option<IpAddr>,
     public_url: &str,
     mut form: AdminSignup,
@@ -177,7 +178,7 @@ pub async fn check_company(
     // Decoding is the costly part: only for a form that is otherwise fine and human.
     let logo = match form.main_brand_image.take() {
         Some(image) => Some(
-            images::process(image, LOGO_MAX_SIDE)
+            images::process(codec, image, LOGO_MAX_SIDE)
                 .await?
                 .map_err(|err| AccountError::invalid(err.to_string()))?,
         ),

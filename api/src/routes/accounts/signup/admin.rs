@@ -105,6 +105,7 @@ pub(super) async fn signup_admin(
         &state.db,
         &state.objects,
         &*state.captcha,
+        &media::images::ImageCrate,
         ip,
         &state.config.public_url,
         form.into(),
