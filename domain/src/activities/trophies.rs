@@ -168,10 +168,7 @@ pub async fn revoke_unmet(
 }
 
 /// The trophies `user_id` holds, newest first.
-pub async fn held(
-    db: impl PgExecutor<'_>,
-    user_id: UserId,
-) -> sqlx::Result<Vec<MemberTrophy>> {
+pub async fn held(db: impl PgExecutor<'_>, user_id: UserId) -> sqlx::Result<Vec<MemberTrophy>> {
     #[derive(sqlx::FromRow)]
     struct Row {
         id: i64,

@@ -69,7 +69,11 @@ impl From<lucky_numbers::CampaignNumbers> for CampaignNumbers {
             ends_at: campaign.ends_at,
             publish_at: campaign.publish_at,
             publication_text: campaign.publication_text,
-            numbers: campaign.numbers.into_iter().map(LuckyNumber::from).collect(),
+            numbers: campaign
+                .numbers
+                .into_iter()
+                .map(LuckyNumber::from)
+                .collect(),
         }
     }
 }
