@@ -67,6 +67,7 @@ pub type ApiResult<T> = Result<T, ApiError>;
 impl<E: IntoFailure> From<E> for ApiError {
     fn from(err: E) -> Self {
         match err.into_failure() {
+            Failure::BadRequest(message) => Self::BadRequest(message),
             Failure::Invalid(messages) => Self::Invalid(messages),
             Failure::Unauthorized(message) => Self::Unauthorized(message),
             Failure::Forbidden(message) => Self::Forbidden(message),

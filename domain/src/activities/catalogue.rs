@@ -14,6 +14,7 @@ use super::ActivityType;
 use super::video_views::UserVideo;
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
+use crate::shared::failure::{Failure, IntoFailure};
 
 /// Whether the caller may take part now, in the order the rules are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -189,6 +190,13 @@ pub enum PageRefused {
     Limit,
     #[error("{OFFSET_REFUSED}")]
     Offset,
+}
+
+/// A bad `limit` or `offset` is a request built wrong (400), not a rule broken.
+impl IntoFailure for PageRefused {
+    fn into_failure(self) -> Failure {
+        Failure::BadRequest(self.to_string())
+    }
 }
 
 impl Page {

@@ -8,10 +8,8 @@
 
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
-use utoipa::ToSchema;
 
 use super::ActivityType;
 use super::participation::{self, Refused};
@@ -410,27 +408,18 @@ pub async fn send(
     })
 }
 
-/// Someone the member brought in through the invite link.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Invitee {
-    pub id: i64,
-    pub name: String,
-}
-
 /// One sign-up through the member's invite link (spec 001 "Invitation").
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct MemberInvitation {
-    /// The invitee's id.
-    pub id: i64,
-    pub invited: Invitee,
+    pub invitee_id: UserId,
+    pub name: String,
     /// When the invitee signed up.
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
 }
 
 #[derive(Debug, sqlx::FromRow)]
 struct InvitationRow {
-    invitee_id: i64,
+    invitee_id: UserId,
     name: String,
     created_at: DateTime<Utc>,
 }
@@ -438,7 +427,7 @@ struct InvitationRow {
 /// The people who signed up through `user_id`'s invite link, newest first.
 pub async fn of_member(
     db: impl PgExecutor<'_>,
-    user_id: i64,
+    user_id: UserId,
 ) -> sqlx::Result<Vec<MemberInvitation>> {
     let rows: Vec<InvitationRow> = sqlx::query_as(
         "SELECT i.invitee_id, u.name, i.created_at
@@ -452,11 +441,8 @@ pub async fn of_member(
     Ok(rows
         .into_iter()
         .map(|row| MemberInvitation {
-            id: row.invitee_id,
-            invited: Invitee {
-                id: row.invitee_id,
-                name: row.name,
-            },
+            invitee_id: row.invitee_id,
+            name: row.name,
             created_at: row.created_at,
         })
         .collect())

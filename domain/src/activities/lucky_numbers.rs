@@ -10,11 +10,10 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Timelike, Utc};
 use hmac::{Hmac, Mac};
-use serde::Serialize;
 use sha2::Sha256;
 use sqlx::{PgConnection, PgExecutor, PgPool};
-use utoipa::ToSchema;
 
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::secret::random_bytes;
 use crate::shared::time::{Tz, zone_named};
 
@@ -353,23 +352,22 @@ pub async fn owed(conn: &mut PgConnection, participation_id: i64) -> sqlx::Resul
 }
 
 /// A number a member holds.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct LuckyNumber {
     /// Zero-padded to the campaign's width ("04217").
     pub number: String,
     pub participation_id: i64,
-    pub action_id: i64,
+    pub action_id: ActivityId,
     /// The activity whose participation gave it.
     pub action_name: String,
     /// When the participation was completed.
     pub participated_at: DateTime<Utc>,
     /// When the number was given.
-    #[serde(rename = "createdAt")]
-    pub created_at: DateTime<Utc>,
+    pub granted_at: DateTime<Utc>,
 }
 
 /// A campaign as the member's screen shows it, with the member's numbers in it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct CampaignNumbers {
     pub id: i64,
     pub name: String,
@@ -387,8 +385,8 @@ pub struct CampaignNumbers {
 /// `None` when the station does not show lucky numbers (`lucky_numbers_access`).
 pub async fn of_member(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
 ) -> sqlx::Result<Option<Vec<CampaignNumbers>>> {
     let station: Option<(bool, String)> =
         sqlx::query_as("SELECT lucky_numbers_access, time_zone FROM stations WHERE id = $1")
@@ -425,7 +423,7 @@ pub async fn of_member(
         campaign_id: i64,
         number: i64,
         participation_id: i64,
-        action_id: i64,
+        action_id: ActivityId,
         action_name: String,
         participated_at: DateTime<Utc>,
         granted_at: DateTime<Utc>,
@@ -454,7 +452,7 @@ pub async fn of_member(
             action_id: row.action_id,
             action_name: row.action_name,
             participated_at: row.participated_at,
-            created_at: row.granted_at,
+            granted_at: row.granted_at,
         });
     }
     Ok(Some(

@@ -5,25 +5,24 @@
 use std::net::IpAddr;
 
 use hmac::{Hmac, Mac};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use sqlx::PgExecutor;
 
 use super::ActivityType;
 
 /// A share activity as the redirect page needs it: where to send the visitor.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SharedAction {
     pub id: i64,
     pub name: String,
     #[sqlx(json)]
     pub contents: Vec<Content>,
-    #[serde(skip)]
     pub station_id: i64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
-#[schema(as = ShareContent)]
+/// A text or link of the shared activity, as its JSON column holds it.
+#[derive(Debug, Clone, Deserialize)]
 pub struct Content {
     pub text: Option<String>,
     pub link: Option<String>,

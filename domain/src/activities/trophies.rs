@@ -3,13 +3,11 @@
 //! its member and the nightly backfill calls for everyone; what a member holds.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use super::participation;
-use utoipa::ToSchema;
-
 use crate::infra::objects::Objects;
+use crate::shared::ids::UserId;
 
 /// A trophy's rule, as stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,15 +23,14 @@ pub enum Rule {
 }
 
 /// A trophy a member holds.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct MemberTrophy {
     pub id: i64,
     pub name: String,
     pub description: String,
     pub trophy_image: Option<String>,
     /// When it was granted.
-    #[serde(rename = "createdAt")]
-    pub created_at: DateTime<Utc>,
+    pub granted_at: DateTime<Utc>,
 }
 
 /// Whether trophy `t`'s rule is met by member `u` (the SQL of [`grant`], [`held_unmet`] and
@@ -171,7 +168,7 @@ pub async fn revoke_unmet(
 }
 
 /// The trophies `user_id` holds, newest first.
-pub async fn held(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<MemberTrophy>> {
+pub async fn held(db: impl PgExecutor<'_>, user_id: UserId) -> sqlx::Result<Vec<MemberTrophy>> {
     #[derive(sqlx::FromRow)]
     struct Row {
         id: i64,
@@ -196,7 +193,7 @@ pub async fn held(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<Vec<Mem
             name: row.name,
             description: row.description,
             trophy_image: row.image_key.as_deref().map(Objects::url),
-            created_at: row.granted_at,
+            granted_at: row.granted_at,
         })
         .collect())
 }

@@ -6,6 +6,8 @@
 /// How a request failed, in the caller's terms. The texts are the spec's, in Portuguese.
 #[derive(Debug)]
 pub enum Failure {
+    /// The request was built wrong (a bad parameter): the text says which and how.
+    BadRequest(String),
     /// The request breaks rules the member can fix: one text per broken rule.
     Invalid(Vec<String>),
     /// Not signed in, or the credentials are wrong.

@@ -5,9 +5,9 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use domain::Config;
-use domain::activities::invitations::{self, Invitation, MemberInvitation};
+use domain::activities::invitations::{self, Invitation};
 use domain::shared::ids::ActivityId;
 use jobs::JobOutbox;
 use secrecy::ExposeSecret;
@@ -238,7 +238,41 @@ async fn member_get_members(
     if user_id != member.user_id {
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
-    Ok(Json(invitations::of_member(&state.db, user_id).await?))
+    let invited = invitations::of_member(&state.db, member.user()).await?;
+    Ok(Json(
+        invited.into_iter().map(MemberInvitation::from).collect(),
+    ))
+}
+
+/// Someone the member brought in through the invite link.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Invitee {
+    pub id: i64,
+    pub name: String,
+}
+
+/// One sign-up through the member's invite link (spec 001 "Invitation").
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MemberInvitation {
+    /// The invitee's id.
+    pub id: i64,
+    pub invited: Invitee,
+    /// When the invitee signed up.
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<invitations::MemberInvitation> for MemberInvitation {
+    fn from(invitation: invitations::MemberInvitation) -> Self {
+        Self {
+            id: invitation.invitee_id.0,
+            invited: Invitee {
+                id: invitation.invitee_id.0,
+                name: invitation.name,
+            },
+            created_at: invitation.created_at,
+        }
+    }
 }
 
 /// An invitation e-mail's unsubscribe link, as its page sends it.

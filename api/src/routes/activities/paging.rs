@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use domain::activities::catalogue::{ActivityCard, Listed, Page, PageRefused};
 use serde::Deserialize;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::Json;
 
 /// The header with how many items the whole list holds, whatever the page.
@@ -27,10 +27,9 @@ pub(super) fn page(query: PageQuery) -> ApiResult<Page> {
             .map(|value| value.trim().parse::<i64>().map_err(|_| refused))
             .transpose()
     };
-    let refused = |refused: PageRefused| ApiError::BadRequest(refused.to_string());
-    let limit = number(query.limit, PageRefused::Limit).map_err(refused)?;
-    let offset = number(query.offset, PageRefused::Offset).map_err(refused)?;
-    Page::new(limit, offset.unwrap_or(0)).map_err(refused)
+    let limit = number(query.limit, PageRefused::Limit)?;
+    let offset = number(query.offset, PageRefused::Offset)?;
+    Ok(Page::new(limit, offset.unwrap_or(0))?)
 }
 
 /// A page of activity cards, with the list's size in [`TOTAL_COUNT`].

@@ -7,7 +7,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::USER_AGENT;
-use domain::activities::sharing::{self, Opener, SharedAction, Visitor};
+use domain::activities::sharing::{self, Opener, Visitor};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -34,6 +34,37 @@ struct ShareVisit {
     /// A random id the visitor's browser keeps.
     #[serde(default)]
     visitor_id: Option<String>,
+}
+
+/// A share activity as the redirect page needs it: where to send the visitor.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SharedAction {
+    pub id: i64,
+    pub name: String,
+    pub contents: Vec<Content>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = ShareContent)]
+pub struct Content {
+    pub text: Option<String>,
+    pub link: Option<String>,
+}
+
+impl From<sharing::SharedAction> for SharedAction {
+    fn from(action: sharing::SharedAction) -> Self {
+        let contents = action.contents.into_iter();
+        Self {
+            id: action.id,
+            name: action.name,
+            contents: contents
+                .map(|c| Content {
+                    text: c.text,
+                    link: c.link,
+                })
+                .collect(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -94,5 +125,7 @@ async fn validate_sharing(
             );
         }
     }
-    Ok(Json(Validated { action }))
+    Ok(Json(Validated {
+        action: action.into(),
+    }))
 }

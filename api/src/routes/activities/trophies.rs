@@ -1,8 +1,10 @@
 //! `GET /trophies/` (spec 001): the trophies the member holds.
 
 use axum::extract::State;
-use domain::activities::trophies::{self, MemberTrophy};
-use serde::Deserialize;
+use chrono::{DateTime, Utc};
+use domain::activities::trophies;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -14,6 +16,30 @@ use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(member_trophies))
+}
+
+/// A trophy a member holds.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MemberTrophy {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub trophy_image: Option<String>,
+    /// When it was granted.
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<trophies::MemberTrophy> for MemberTrophy {
+    fn from(held: trophies::MemberTrophy) -> Self {
+        Self {
+            id: held.id,
+            name: held.name,
+            description: held.description,
+            trophy_image: held.trophy_image,
+            created_at: held.granted_at,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,5 +74,6 @@ async fn member_trophies(
     Query(scope): Query<TrophiesQuery>,
 ) -> ApiResult<Json<Vec<MemberTrophy>>> {
     own_scope(member, scope.station_id, scope.user_id)?;
-    Ok(Json(trophies::held(&state.db, member.user_id).await?))
+    let held = trophies::held(&state.db, member.user()).await?;
+    Ok(Json(held.into_iter().map(MemberTrophy::from).collect()))
 }
