@@ -17,6 +17,7 @@ pub mod trophies;
 
 use domain::accounts::password;
 use domain::shared::cnpj::Cnpj;
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, LedgerError, LotState, Spend, SpendKind};
 use domain::wallet::release::release_batch;
 use domain::wallet::rewards;
@@ -242,8 +243,8 @@ async fn member_history(
         }
     }
     let order = Spend {
-        user_id: member_id,
-        station_id,
+        user_id: UserId(member_id),
+        station_id: StationId(station_id),
         kind: SpendKind::Purchase,
         source_id: "demo-pedido-1".into(),
         amount: 2000,

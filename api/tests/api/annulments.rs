@@ -12,6 +12,7 @@ use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::lucky_numbers::{self, NewCampaign};
 use domain::activities::trophies::{self, NewTrophy, Rule};
+use domain::shared::ids::{StationId, UserId};
 use domain::staff::{Role, Scope};
 use domain::wallet::ledger::{self, Credit};
 use domain::wallet::rewards;
@@ -581,8 +582,8 @@ async fn points_spent_before_the_annulment_become_a_debt(db: PgPool) {
     ledger::spend(
         &mut tx,
         &ledger::Spend {
-            user_id: w.member_id,
-            station_id: w.station_id,
+            user_id: UserId(w.member_id),
+            station_id: StationId(w.station_id),
             kind: ledger::SpendKind::Purchase,
             source_id: "pedido".into(),
             amount: 600,

@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use domain::commerce::cart::Wanted;
 use domain::commerce::checkout;
 use domain::commerce::orders::{self, Method, PlaceOrder};
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, Credit, SourceKind};
 use jobs::JobState;
 use serde_json::{Value, json};
@@ -70,8 +71,8 @@ async fn world(db: &PgPool) -> World {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id: member.0,
-            station_id,
+            user_id: UserId(member.0),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Adjustment,
             source_id: "saldo".into(),
             rule: "adjustment".into(),

@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use chrono::{Duration, Utc};
 use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, Credit, SourceKind};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -50,8 +51,8 @@ async fn world(db: PgPool, balance_cents: i64) -> World {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id: member_id,
-            station_id,
+            user_id: UserId(member_id),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Adjustment,
             source_id: "saldo".into(),
             rule: "adjustment".into(),

@@ -10,6 +10,7 @@ use crate::signup_support::*;
 use axum::Router;
 use axum::http::StatusCode;
 use chrono::Utc;
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, Balance, Credit, SourceKind};
 use domain::wallet::release::release_batch;
 use domain::wallet::rules;
@@ -132,8 +133,8 @@ async fn the_balance_is_the_members_own(db: PgPool) {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id: demo.member_id,
-            station_id: demo.station_id,
+            user_id: UserId(demo.member_id),
+            station_id: StationId(demo.station_id),
             source_kind: SourceKind::Adjustment,
             source_id: "ajuste-1".into(),
             rule: rules::ADJUSTMENT.into(),
@@ -174,8 +175,8 @@ async fn long_history(db: &PgPool, demo: &DemoStation) {
         ledger::credit(
             &mut tx,
             &Credit {
-                user_id: demo.member_id,
-                station_id: demo.station_id,
+                user_id: UserId(demo.member_id),
+                station_id: StationId(demo.station_id),
                 source_kind: SourceKind::Topup,
                 source_id: format!("pix-{n}"),
                 rule: rules::TOPUP.into(),
@@ -192,8 +193,8 @@ async fn long_history(db: &PgPool, demo: &DemoStation) {
         ledger::spend(
             &mut tx,
             &ledger::Spend {
-                user_id: demo.member_id,
-                station_id: demo.station_id,
+                user_id: UserId(demo.member_id),
+                station_id: StationId(demo.station_id),
                 kind: ledger::SpendKind::Purchase,
                 source_id: format!("pedido-{n}"),
                 amount: 100,

@@ -10,6 +10,7 @@ use crate::common::{call, send_json};
 use axum::Router;
 use axum::http::StatusCode;
 use domain::commerce::fulfilment;
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, Credit, SourceKind, Spend, SpendKind};
 use domain::wallet::release::release_batch;
 use jobs::kinds::{OrderRefund, PaymentSync, PointsCredit};
@@ -58,15 +59,15 @@ async fn shop(db: &PgPool) -> Shop {
         ],
     );
     let mut tx = db.begin().await.expect("tx");
-    let balance = ledger::spendable(&mut tx, demo.member_id)
+    let balance = ledger::spendable(&mut tx, UserId(demo.member_id))
         .await
         .expect("balance");
     if balance > 0 {
         ledger::spend(
             &mut tx,
             &Spend {
-                user_id: demo.member_id,
-                station_id: demo.station_id,
+                user_id: UserId(demo.member_id),
+                station_id: StationId(demo.station_id),
                 kind: SpendKind::Adjustment,
                 source_id: "empty-the-wallet".into(),
                 amount: balance,
@@ -147,8 +148,8 @@ async fn shop(db: &PgPool) -> Shop {
 
 fn adjustment(user_id: i64, station_id: i64, key: &str, amount: i64) -> Credit {
     Credit {
-        user_id,
-        station_id,
+        user_id: UserId(user_id),
+        station_id: StationId(station_id),
         source_kind: SourceKind::Adjustment,
         source_id: key.into(),
         rule: "adjustment".into(),
@@ -440,7 +441,7 @@ async fn a_staff_refund_of_spent_cashback_records_a_debt_the_next_credits_pay(db
     // Nothing can be spent meanwhile: the mug again finds no balance and asks PIX for it all.
     let mut tx = db.begin().await.expect("tx");
     assert_eq!(
-        ledger::spendable(&mut tx, shop.member_id)
+        ledger::spendable(&mut tx, UserId(shop.member_id))
             .await
             .expect("spendable"),
         0
@@ -583,8 +584,8 @@ async fn a_refund_racing_a_spend_of_its_cashback_never_leaves_both(db: PgPool) {
             ledger::spend(
                 &mut tx,
                 &Spend {
-                    user_id: shop.member_id,
-                    station_id: shop.station_id,
+                    user_id: UserId(shop.member_id),
+                    station_id: StationId(shop.station_id),
                     kind: SpendKind::Adjustment,
                     source_id: format!("empty-{round}"),
                     amount: left,

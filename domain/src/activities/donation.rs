@@ -104,13 +104,13 @@ pub async fn donate(
     ledger::spend(
         conn,
         &Spend {
-            user_id: user_id.0,
-            station_id: station_id.0,
+            user_id,
+            station_id,
             kind: SpendKind::Donation,
             source_id: format!("participation:{participation_id}"),
             amount: amount_cents,
             description: format!("Doação: {name}"),
-            action_id: Some(action_id.0),
+            action_id: Some(action_id),
         },
     )
     .await?;

@@ -18,6 +18,7 @@ use super::coupons;
 use super::status::{HoldStatus, OrderStatus};
 use super::totals::{self, ActionTerms, Line, Totals};
 use super::{CommerceResult, Refusal, lock_member};
+use crate::shared::ids::{StationId, UserId};
 use crate::wallet::ledger::{self, Credit, SourceKind, SpendKind};
 use crate::wallet::rules;
 
@@ -570,8 +571,8 @@ async fn end_unpaid(
             SpendKind::Purchase,
             &format!("order:{order_id}"),
             &Credit {
-                user_id,
-                station_id,
+                user_id: UserId(user_id),
+                station_id: StationId(station_id),
                 source_kind: SourceKind::Refund,
                 source_id: format!("order:{order_id}:wallet"),
                 rule: rules::REFUND.into(),

@@ -11,6 +11,7 @@ use super::documents;
 use super::status::{OrderStatus, PartMethod};
 use super::vouchers;
 use crate::infra::mail::{Branding, Button, Notice, OutgoingMail};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::money::{StationCurrency, format_brl};
 use crate::stations::station::{self, Station};
 use crate::wallet::ledger::{Credit, SourceKind};
@@ -161,14 +162,14 @@ fn cashback_credits(order: &PaidOrder, lines: &[LineRow]) -> Vec<Credit> {
                 rules::PURCHASE_CASHBACK
             };
             Credit {
-                user_id: order.user_id,
-                station_id: order.station_id,
+                user_id: UserId(order.user_id),
+                station_id: StationId(order.station_id),
                 source_kind: SourceKind::Purchase,
                 source_id: line_source(line.id),
                 rule: rule.into(),
                 amount: line.cashback_share,
                 description: format!("Cashback do pedido {}", order.code),
-                action_id: Some(line.action_id),
+                action_id: Some(ActivityId(line.action_id)),
             }
         })
         .collect()

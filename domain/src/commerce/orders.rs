@@ -11,6 +11,7 @@ use super::installments;
 use super::status::{OrderStatus, PartMethod, PartStatus};
 use super::totals::{self, ActionTerms, Line};
 use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
+use crate::shared::ids::{StationId, UserId};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// How the amount the wallet does not cover is paid.
@@ -146,7 +147,7 @@ pub async fn place(
         .map(|(line, chosen)| line.terms(chosen.as_ref().map_or(0, |c| c.price)))
         .collect();
     // Under the wallet's lock, with its lots past their expiry ended: what a spend can draw.
-    let balance = ledger::spendable(&mut *conn, user_id).await?;
+    let balance = ledger::spendable(&mut *conn, UserId(user_id)).await?;
     let plain_lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
     let computed = totals::compute(
         &plain_lines,
@@ -381,8 +382,8 @@ async fn pay_with_wallet(
     ledger::spend(
         conn,
         &Spend {
-            user_id,
-            station_id,
+            user_id: UserId(user_id),
+            station_id: StationId(station_id),
             kind: SpendKind::Purchase,
             source_id: format!("order:{order_id}"),
             amount,

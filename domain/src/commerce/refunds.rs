@@ -13,6 +13,7 @@ use sqlx::PgConnection;
 use super::fulfilment;
 use super::status::{OrderStatus, RefundOrigin, RefundState};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{StationId, UserId};
 use crate::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 use crate::wallet::rules;
 
@@ -513,8 +514,8 @@ pub async fn apply(
             let share = lot_amount * i64::from(kept) / i64::from(before.max(1));
             if share > 0 {
                 let kept_credit = Credit {
-                    user_id,
-                    station_id,
+                    user_id: UserId(user_id),
+                    station_id: StationId(station_id),
                     source_kind: SourceKind::Purchase,
                     source_id: format!("{}:kept:{refund_id}", fulfilment::line_source(line_id)),
                     rule,
@@ -530,8 +531,8 @@ pub async fn apply(
     }
     if wallet_cents > 0 {
         credits.push(Credit {
-            user_id,
-            station_id,
+            user_id: UserId(user_id),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Refund,
             source_id: format!("refund:{refund_id}"),
             rule: rules::REFUND.into(),

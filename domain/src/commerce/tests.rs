@@ -9,6 +9,7 @@ use super::cart::Wanted;
 use super::checkout::{self, Hold};
 use super::orders::{self, Confirmation, DeliveryChoice, Method, PlaceOrder};
 use super::{CommerceError, Refusal, catalogue, coupons};
+use crate::shared::ids::{StationId, UserId};
 use crate::wallet::ledger::{self, Credit, SourceKind};
 use crate::wallet::rules;
 
@@ -48,8 +49,8 @@ async fn give_balance(db: &PgPool, station_id: i64, user_id: i64, amount: i64) {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id,
-            station_id,
+            user_id: UserId(user_id),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Adjustment,
             source_id: format!("saldo-{user_id}"),
             rule: rules::ADJUSTMENT.into(),
@@ -784,8 +785,8 @@ async fn an_unpaid_order_gives_its_wallet_part_back_on_the_lots_own_expiries(db:
         ledger::credit(
             &mut tx,
             &Credit {
-                user_id,
-                station_id,
+                user_id: UserId(user_id),
+                station_id: StationId(station_id),
                 source_kind: SourceKind::Adjustment,
                 source_id: name.into(),
                 rule: rules::ADJUSTMENT.into(),
@@ -977,8 +978,8 @@ async fn the_wallet_part_leaves_out_lots_past_their_expiry(db: PgPool) {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id,
-            station_id,
+            user_id: UserId(user_id),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Adjustment,
             source_id: "vencido".into(),
             rule: rules::ADJUSTMENT.into(),
@@ -1116,8 +1117,8 @@ async fn an_order_racing_a_transfer_on_the_same_wallet_never_overdraws(db: PgPoo
                 let spent = ledger::spend(
                     &mut tx,
                     &ledger::Spend {
-                        user_id,
-                        station_id,
+                        user_id: UserId(user_id),
+                        station_id: StationId(station_id),
                         kind: ledger::SpendKind::Transfer,
                         source_id: format!("transfer-{user_id}"),
                         amount: 500,

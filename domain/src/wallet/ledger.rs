@@ -31,6 +31,7 @@ use sqlx::{PgConnection, PgExecutor};
 
 use super::rules;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
 /// Statement pages hold this many lines.
 pub const PAGE_SIZE: i64 = 50;
@@ -153,8 +154,8 @@ impl utoipa::ToSchema for Points {}
 /// `(source_kind, source_id, rule)` names it: writing it again changes nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Credit {
-    pub user_id: i64,
-    pub station_id: i64,
+    pub user_id: UserId,
+    pub station_id: StationId,
     pub source_kind: SourceKind,
     pub source_id: String,
     /// A rule name of [`rules`] (or a station's own).
@@ -163,7 +164,7 @@ pub struct Credit {
     pub amount: i64,
     /// What the statement shows.
     pub description: String,
-    pub action_id: Option<i64>,
+    pub action_id: Option<ActivityId>,
 }
 
 impl Credit {
@@ -191,13 +192,13 @@ pub struct Credited {
 /// changes nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spend {
-    pub user_id: i64,
-    pub station_id: i64,
+    pub user_id: UserId,
+    pub station_id: StationId,
     pub kind: SpendKind,
     pub source_id: String,
     pub amount: i64,
     pub description: String,
-    pub action_id: Option<i64>,
+    pub action_id: Option<ActivityId>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,7 +212,7 @@ pub struct Spent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reversal {
     pub lot_id: i64,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub was: LotState,
     /// What left the member's pending total (a pending lot) or balance (the unspent
     /// remainder of an available lot).
@@ -235,7 +236,10 @@ pub enum LedgerError {
     #[error("amounts are positive hundredths of a point, not {0}")]
     NonPositiveAmount(i64),
     #[error("user {user_id} has no account in station {station_id}")]
-    NotAMember { user_id: i64, station_id: i64 },
+    NotAMember {
+        user_id: UserId,
+        station_id: StationId,
+    },
     #[error("credit lot {0} does not exist")]
     LotNotFound(i64),
     #[error("spend {0} is another member's")]
@@ -276,8 +280,8 @@ async fn find_lot(
 /// The member's wallet, created on first use; the member must belong to the station.
 async fn ensure_wallet(
     conn: &mut PgConnection,
-    user_id: i64,
-    station_id: i64,
+    user_id: UserId,
+    station_id: StationId,
 ) -> Result<(), LedgerError> {
     sqlx::query(
         "INSERT INTO wallets (user_id, station_id)
@@ -288,7 +292,7 @@ async fn ensure_wallet(
     .bind(station_id)
     .execute(&mut *conn)
     .await?;
-    let wallet_station: Option<i64> =
+    let wallet_station: Option<StationId> =
         sqlx::query_scalar("SELECT station_id FROM wallets WHERE user_id = $1")
             .bind(user_id)
             .fetch_optional(&mut *conn)
@@ -387,8 +391,8 @@ pub async fn credit(
 /// Locks the member's wallet (wallet-first order) and answers its station and balance.
 async fn lock_wallet(
     conn: &mut PgConnection,
-    user_id: i64,
-) -> Result<Option<(i64, i64)>, LedgerError> {
+    user_id: UserId,
+) -> Result<Option<(StationId, i64)>, LedgerError> {
     Ok(sqlx::query_as(
         "SELECT station_id, balance FROM wallets WHERE user_id = $1 FOR NO KEY UPDATE",
     )
@@ -400,7 +404,7 @@ async fn lock_wallet(
 /// The balance a spend in this transaction can draw on: locks the member's wallet (wallet
 /// first) and ends its lots past their expiry, like [`spend`] does, so the amount read is
 /// the amount spendable. 0 without a wallet.
-pub async fn spendable(conn: &mut PgConnection, user_id: i64) -> Result<i64, LedgerError> {
+pub async fn spendable(conn: &mut PgConnection, user_id: UserId) -> Result<i64, LedgerError> {
     if lock_wallet(conn, user_id).await?.is_none() {
         return Ok(0);
     }
@@ -435,7 +439,7 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
     // one, even before the scheduled expiry (the release job) reached it.
     let balance = expire_wallet(conn, spend.user_id).await?;
     let key = format!("{}:{}", spend.kind.as_str(), spend.source_id);
-    let existing: Option<(i64, i64)> =
+    let existing: Option<(i64, UserId)> =
         sqlx::query_as("SELECT id, user_id FROM spends WHERE source_kind = $1 AND source_id = $2")
             .bind(spend.kind)
             .bind(&spend.source_id)
@@ -496,7 +500,7 @@ pub async fn spend(conn: &mut PgConnection, spend: &Spend) -> Result<Spent, Ledg
 async fn draw(
     conn: &mut PgConnection,
     spend_id: i64,
-    user_id: i64,
+    user_id: UserId,
     amount: i64,
 ) -> Result<(), LedgerError> {
     let mut left = amount;
@@ -612,7 +616,7 @@ pub async fn refund_spend(
 /// what was spent of it the same way. Reversing a reversed lot changes nothing.
 pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, LedgerError> {
     // Read without a lock to choose the lock order.
-    let seen: Option<(i64, LotState)> =
+    let seen: Option<(UserId, LotState)> =
         sqlx::query_as("SELECT user_id, state FROM credit_lots WHERE id = $1")
             .bind(lot_id)
             .fetch_optional(&mut *conn)
@@ -723,7 +727,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
 /// zero. Answers what was paid.
 pub(crate) async fn settle_debts(
     conn: &mut PgConnection,
-    user_id: i64,
+    user_id: UserId,
 ) -> Result<i64, LedgerError> {
     // Lots past their expiry end first, as before any spend: a debt is never paid with
     // points the member could no longer spend.
@@ -875,7 +879,7 @@ pub async fn has_expiring(
 
 /// Ends the due lots of one wallet the caller has locked (wallet, then lots), and answers
 /// the balance left.
-async fn expire_wallet(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<i64> {
+async fn expire_wallet(conn: &mut PgConnection, user_id: UserId) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         "WITH expired AS (
              UPDATE credit_lots SET state = 'expired', closed_at = now()

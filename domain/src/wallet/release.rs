@@ -17,6 +17,7 @@ use chrono::{DateTime, Duration, SubsecRound, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::ledger::{self, LedgerError};
+use crate::shared::ids::UserId;
 use crate::shared::time::Tz;
 
 /// A station without a `cashback_schedules` row releases at the top of every hour.
@@ -94,7 +95,7 @@ pub async fn release_batch(
     // What was released pays the members' debts first, in the same transaction; the
     // update above holds those wallets (lot, wallet, then the wallet's available lots).
     for user_id in owing {
-        ledger::settle_debts(&mut *tx, user_id)
+        ledger::settle_debts(&mut *tx, UserId(user_id))
             .await
             .map_err(|err| match err {
                 LedgerError::Db(err) => err,

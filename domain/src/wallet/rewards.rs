@@ -14,6 +14,7 @@ use super::rules;
 use crate::activities::ActivityType;
 use crate::activities::sharing::Visit;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 use crate::shared::time::{day_start, zone_named};
 
 pub const INVITER_DESCRIPTION: &str = "Indicação de amigo";
@@ -78,8 +79,8 @@ pub async fn on_account_confirmed(
     .await?;
     if let Some((inviter_id, station_id, points_inviter, points_invited)) = invitation {
         let invitation = |to: i64, rule: &str, points: i32, description: &str| Credit {
-            user_id: to,
-            station_id,
+            user_id: UserId(to),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Invitation,
             source_id: user_id.to_string(),
             rule: rule.to_string(),
@@ -115,14 +116,14 @@ fn signup_credit(
     points: i32,
 ) -> Credit {
     Credit {
-        user_id,
-        station_id,
+        user_id: UserId(user_id),
+        station_id: StationId(station_id),
         source_kind: SourceKind::Activity,
         source_id: user_id.to_string(),
         rule: rules::SIGNUP.to_string(),
         amount: cents(points),
         description: name,
-        action_id: Some(action_id),
+        action_id: Some(ActivityId(action_id)),
     }
 }
 
@@ -161,14 +162,14 @@ pub async fn on_share_visit(
         return Ok(None);
     };
     let credit = Credit {
-        user_id: visit.sharer_id,
-        station_id: visit.action.station_id,
+        user_id: UserId(visit.sharer_id),
+        station_id: StationId(visit.action.station_id),
         source_kind: SourceKind::Activity,
         source_id: format!("{}:{}:{}", visit.action.id, visit.sharer_id, visit.network),
         rule: rules::SHARE.to_string(),
         amount: cents(points),
         description: visit.action.name.clone(),
-        action_id: Some(visit.action.id),
+        action_id: Some(ActivityId(visit.action.id)),
     };
     sqlx::query(
         "SELECT pg_advisory_xact_lock(hashtextextended('share-credit:' || $1::text || ':' || $2::text, 0))",
@@ -398,13 +399,13 @@ fn activity_credit(
     points: i32,
 ) -> Credit {
     Credit {
-        user_id,
-        station_id,
+        user_id: UserId(user_id),
+        station_id: StationId(station_id),
         source_kind: SourceKind::Activity,
         source_id: participation_id.to_string(),
         rule: rules::ACTIVITY.to_string(),
         amount: cents(points),
         description: name,
-        action_id: Some(action_id),
+        action_id: Some(ActivityId(action_id)),
     }
 }

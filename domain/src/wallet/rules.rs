@@ -7,6 +7,7 @@
 //! moves money from pending to spendable, and a station decides when that happens. Instant
 //! lots (money the member paid in, refunds, staff adjustments) are available at once.
 
+use crate::shared::ids::StationId;
 use chrono::Duration;
 use sqlx::PgExecutor;
 
@@ -83,7 +84,7 @@ impl Rule {
 /// The station's rule for this kind of credit: its `credit_rules` row, else the default.
 pub async fn for_station(
     db: impl PgExecutor<'_>,
-    station_id: i64,
+    station_id: StationId,
     rule: &str,
 ) -> sqlx::Result<Rule> {
     // Whole seconds are precise enough for holding periods and keep the interval type out
@@ -151,14 +152,14 @@ mod tests {
         .await
         .expect("rule");
 
-        let rule = for_station(&db, station_id, PURCHASE_CASHBACK)
+        let rule = for_station(&db, StationId(station_id), PURCHASE_CASHBACK)
             .await
             .expect("rule");
         assert_eq!(rule.hold, Duration::days(30));
         assert_eq!(rule.expires_after, Some(Duration::days(365)));
         assert!(!rule.instant);
         assert_eq!(
-            for_station(&db, station_id, HEALTH_COPAY)
+            for_station(&db, StationId(station_id), HEALTH_COPAY)
                 .await
                 .expect("default"),
             Rule::default_for(HEALTH_COPAY)

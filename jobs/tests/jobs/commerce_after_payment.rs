@@ -9,6 +9,7 @@ use domain::commerce::cart::Wanted;
 use domain::commerce::orders::{self, PlaceOrder};
 use domain::commerce::refunds::{self, RefundRequest};
 use domain::commerce::{checkout, fulfilment};
+use domain::shared::ids::{StationId, UserId};
 use domain::staff::Scope;
 use domain::wallet::ledger::{self, Credit, SourceKind};
 use jobs::enqueue::Enqueue;
@@ -88,8 +89,8 @@ async fn setup(db: &PgPool) -> Shop {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id,
-            station_id,
+            user_id: UserId(user_id),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Adjustment,
             source_id: "saldo".into(),
             rule: "adjustment".into(),

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::common::{start_fleet, wait_for_state};
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, Balance, Credit, SourceKind};
 use domain::wallet::rules;
 use jobs::kinds::PointsCredit;
@@ -26,8 +27,8 @@ async fn member(db: &PgPool) -> (i64, i64) {
 
 fn signup_reward(station_id: i64, user_id: i64) -> Credit {
     Credit {
-        user_id,
-        station_id,
+        user_id: UserId(user_id),
+        station_id: StationId(station_id),
         source_kind: SourceKind::Activity,
         source_id: user_id.to_string(),
         rule: rules::SIGNUP.into(),
@@ -167,7 +168,7 @@ async fn a_credit_for_someone_outside_the_station_fails_for_good(db: PgPool) {
     let job = enqueue(
         &db,
         Credit {
-            station_id: other_station,
+            station_id: StationId(other_station),
             ..signup_reward(station_id, user_id)
         },
     )

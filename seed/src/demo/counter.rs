@@ -13,6 +13,7 @@ use domain::accounts::password;
 use domain::commerce::cart::Wanted;
 use domain::commerce::checkout;
 use domain::commerce::orders::{self, DeliveryChoice, PlaceOrder};
+use domain::shared::ids::{StationId, UserId};
 use domain::wallet::ledger::{self, Credit, SourceKind};
 
 /// Staff of the demo partner ("Rede de Parceiros Paulista"): hands receipts' lines over and
@@ -125,8 +126,8 @@ async fn ana_order(db: &PgPool, station_id: i64) -> anyhow::Result<()> {
     ledger::credit(
         &mut tx,
         &Credit {
-            user_id: ana,
-            station_id,
+            user_id: UserId(ana),
+            station_id: StationId(station_id),
             source_kind: SourceKind::Adjustment,
             source_id: "demo:caneca".into(),
             rule: "adjustment".into(),

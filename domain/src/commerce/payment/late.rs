@@ -4,6 +4,7 @@
 //! that says why.
 
 use super::*;
+use crate::shared::ids::{StationId, UserId};
 
 /// What a late payment did: the lines completed, and the money to give back through the
 /// gateway (the caller sends it after the commit and records it with [`refund_sent`]).
@@ -72,7 +73,7 @@ pub(super) async fn late_payment(
         },
     };
     // What can be spent now: lots past their expiry do not count (the spend would fail).
-    let balance = ledger::spendable(conn, part.user_id).await?;
+    let balance = ledger::spendable(conn, UserId(part.user_id)).await?;
 
     // What the wallet must cover again if everything is completed; without it, nothing is.
     let wallet_ok = wallet_value == 0 || balance >= wallet_value;
@@ -130,8 +131,8 @@ pub(super) async fn late_payment(
         ledger::spend(
             conn,
             &Spend {
-                user_id: part.user_id,
-                station_id: part.station_id,
+                user_id: UserId(part.user_id),
+                station_id: StationId(part.station_id),
                 kind: SpendKind::Purchase,
                 source_id: format!("order:{}:late", part.order_id),
                 amount: wallet_again,

@@ -40,8 +40,8 @@ async fn set_rule(
 
 fn a_credit(user_id: i64, station_id: i64, rule: &str, source_id: &str, amount: i64) -> Credit {
     Credit {
-        user_id,
-        station_id,
+        user_id: UserId(user_id),
+        station_id: StationId(station_id),
         source_kind: SourceKind::Activity,
         source_id: source_id.into(),
         rule: rule.into(),
@@ -53,8 +53,8 @@ fn a_credit(user_id: i64, station_id: i64, rule: &str, source_id: &str, amount: 
 
 fn a_spend(user_id: i64, station_id: i64, source_id: &str, amount: i64) -> Spend {
     Spend {
-        user_id,
-        station_id,
+        user_id: UserId(user_id),
+        station_id: StationId(station_id),
         kind: SpendKind::Purchase,
         source_id: source_id.into(),
         amount,

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
+use domain::shared::ids::{ActivityId, StationId, UserId};
 use domain::wallet::ledger::{self, Credit, LedgerError, SourceKind};
 
 use crate::enqueue::{Enqueue, Enqueued};
@@ -19,8 +20,8 @@ use crate::state::{self, JobState};
 /// hand-made payloads still parse; a payload missing who, what or how much fails alone.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PointsCredit {
-    pub user_id: i64,
-    pub station_id: i64,
+    pub user_id: UserId,
+    pub station_id: StationId,
     pub source_kind: SourceKind,
     pub source_id: String,
     pub rule: String,
@@ -29,7 +30,7 @@ pub struct PointsCredit {
     #[serde(default = "default_description")]
     pub description: String,
     #[serde(default)]
-    pub action_id: Option<i64>,
+    pub action_id: Option<ActivityId>,
 }
 
 fn default_description() -> String {
@@ -82,7 +83,7 @@ impl PointsCredit {
     ) -> sqlx::Result<(Enqueued, bool)> {
         let key = credit.key();
         let enqueued = Enqueue::new(Self::from(credit.clone()))
-            .owner(credit.station_id, Some(credit.user_id))
+            .owner(credit.station_id.0, Some(credit.user_id.0))
             .about("credit", &key)
             .idempotency_key(key)
             .push(&mut *tx)
