@@ -25,7 +25,7 @@ import {
 } from "@/lib/validators";
 import { cardExpiry, cardNumber, cvv } from "@/lib/card-validators";
 
-// The shared vectors, also checked by domain/tests/validator_vectors.rs against the Rust rules.
+// The shared vectors, also checked by domain/tests/domain/validator_vectors.rs against the Rust rules.
 
 type Scalar = string | number | boolean | null;
 type VectorCase = Scalar | { value: Scalar; today?: string; message?: string; note?: string };

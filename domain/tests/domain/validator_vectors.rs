@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use domain::shared::validate::{self, Verdict, message};
 use serde_json::{Number, Value};
 
-const VECTORS: &str = include_str!("../../ops/testkit/vectors/validators.json");
+const VECTORS: &str = include_str!("../../../ops/testkit/vectors/validators.json");
 
 /// The file's keys that are not rules.
 const META: [&str; 3] = ["about", "today", "messages"];

@@ -6,7 +6,7 @@
 //! tick is being enqueued. The processes outlive it all, every job finishes, and nothing
 //! happens twice.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

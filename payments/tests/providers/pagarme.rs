@@ -22,8 +22,8 @@ use secrecy::SecretString;
 use serde_json::{Value, json};
 
 const SECRET_KEY: &str = "sk_test_filia";
-const PRIVATE_KEY: &str = include_str!("fixtures/pagarme_test_private.pem");
-const PUBLIC_KEY: &str = include_str!("../../domain/tests/fixtures/pagarme_test_public.pem");
+const PRIVATE_KEY: &str = include_str!("../fixtures/pagarme_test_private.pem");
+const PUBLIC_KEY: &str = include_str!("../../../domain/tests/fixtures/pagarme_test_public.pem");
 const QR_CODE: &str = "00020101021226820014br.gov.bcb.pix2560pix.stone.com.br/pix/v2/0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e5204000053039865406123.455802BR5912PAGARME TEST6009SAO PAULO62070503***6304ABCD";
 
 /// What the stand-in saw of one request.

@@ -5,7 +5,7 @@
 //! connection per process wakes all its queues; a process killed after finishing a job
 //! but before its result was written has the job run again, with its effect once.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,8 @@
+//! The demo station's tests, one binary (one link): what each part of the demo holds, and
+//! that seeding twice changes nothing.
+
+mod catalogue;
+mod feed;
+mod mail_branding;
+mod seeds_once;
+mod shop;
