@@ -1,12 +1,17 @@
 //! The demo catalogue's pictures, drawn here (never fetched): a diagonal gradient with soft
 //! circles for activity cards and featured banners, and a flat drawing per category icon.
 //! Every picture is a PNG, the same bytes on every run. Its videos are drawn by ffmpeg's
-//! own sources ([`clip`]), when ffmpeg is installed.
+//! own sources ([`clip`]), when ffmpeg is installed. A drawn clip is kept in a folder of
+//! the system's temporary directory, named by a hash of the whole ffmpeg command that drew
+//! it: the demo is seeded by many tests, and drawing its five clips took most of a seed's
+//! time. Any change to the drawing changes the command, hence the name.
 
 use std::io::Cursor;
+use std::path::PathBuf;
 use std::process::Command;
 
 use image::{ImageFormat, Rgb, RgbImage};
+use sha2::{Digest, Sha256};
 
 pub const CARD_SIZE: (u32, u32) = (640, 360);
 pub const FEATURED_SIZE: (u32, u32) = (1200, 400);
@@ -157,28 +162,28 @@ fn draw_clip(palette: Palette, variant: u32) -> anyhow::Result<Option<Vec<u8>>> 
          [a][2]overlay=x='(W-w)*(0.5-0.42*cos(2*PI*t/{seconds}))':\
          y='(H-h)*(0.5+0.4*sin(2*PI*{turns}*t/{seconds}))',format=yuv420p"
     );
+    let white = disc(112, [255, 255, 255]);
+    let yellow = disc(64, [255, 214, 102]);
+    #[rustfmt::skip]
+    let arguments = [
+        "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+        "-f", "lavfi", "-i", &background,
+        "-f", "lavfi", "-i", &white,
+        "-f", "lavfi", "-i", &yellow,
+        "-filter_complex", &graph,
+        "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "main",
+        "-threads", "1", "-bitexact", "-map_metadata", "-1",
+        "-movflags", "+faststart", "-an",
+    ];
+    let kept = kept_clip(&arguments);
+    if let Ok(bytes) = std::fs::read(&kept) {
+        return Ok(Some(bytes));
+    }
     let out = std::env::temp_dir().join(format!(
         "filia-demo-clip-{}.mp4",
         ulid::Ulid::generate().to_string().to_lowercase()
     ));
-    let run = Command::new("ffmpeg")
-        .args(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"])
-        .args(["-f", "lavfi", "-i", &background])
-        .args(["-f", "lavfi", "-i", &disc(112, [255, 255, 255])])
-        .args(["-f", "lavfi", "-i", &disc(64, [255, 214, 102])])
-        .args(["-filter_complex", &graph])
-        .args([
-            "-c:v",
-            "libx264",
-            "-preset",
-            "veryfast",
-            "-profile:v",
-            "main",
-        ])
-        .args(["-threads", "1", "-bitexact", "-map_metadata", "-1"])
-        .args(["-movflags", "+faststart", "-an"])
-        .arg(&out)
-        .output();
+    let run = Command::new("ffmpeg").args(arguments).arg(&out).output();
     let output = match run {
         Ok(output) => output,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -193,7 +198,34 @@ fn draw_clip(palette: Palette, variant: u32) -> anyhow::Result<Option<Vec<u8>>> 
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
-    Ok(Some(bytes?))
+    let bytes = bytes?;
+    keep(&kept, &bytes);
+    Ok(Some(bytes))
+}
+
+/// Where the clip ffmpeg draws with `arguments` is kept between seeds.
+fn kept_clip(arguments: &[&str]) -> PathBuf {
+    std::env::temp_dir().join("filia-demo-clips").join(format!(
+        "{}.mp4",
+        hex::encode(Sha256::digest(arguments.join("\n").as_bytes()))
+    ))
+}
+
+/// Keeps a drawn clip under `path`, written aside and renamed so that a seed running at the
+/// same time never reads half a file. A clip that cannot be kept is drawn again next time.
+fn keep(path: &std::path::Path, bytes: &[u8]) {
+    let Some(folder) = path.parent() else { return };
+    let aside = folder.join(format!(
+        ".{}.part",
+        ulid::Ulid::generate().to_string().to_lowercase()
+    ));
+    let kept = std::fs::create_dir_all(folder)
+        .and_then(|()| std::fs::write(&aside, bytes))
+        .and_then(|()| std::fs::rename(&aside, path));
+    if let Err(err) = kept {
+        std::fs::remove_file(&aside).ok();
+        tracing::debug!(%err, "a demo clip was not kept");
+    }
 }
 
 fn png(picture: &RgbImage) -> anyhow::Result<Vec<u8>> {
@@ -284,6 +316,22 @@ mod tests {
         assert!(moov < mdat);
         assert!(find(b"avc1").is_some(), "H.264");
         assert!(bytes.len() > 5_000, "{} bytes", bytes.len());
+    }
+
+    #[tokio::test]
+    async fn a_drawn_clip_is_kept_and_served_from_where_it_is_kept() {
+        // A variant no seed draws, so no other test reads the file this one replaces.
+        let drawn = clip(PALETTE, 9_901).await.expect("clip").expect("drawn");
+        let kept = std::fs::read_dir(std::env::temp_dir().join("filia-demo-clips"))
+            .expect("the clips' folder")
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .find(|path| std::fs::read(path).is_ok_and(|bytes| bytes == drawn))
+            .expect("the drawn clip is kept");
+        std::fs::write(&kept, b"kept").expect("replace the kept clip");
+        let served = clip(PALETTE, 9_901).await.expect("clip").expect("served");
+        std::fs::remove_file(&kept).expect("remove the replaced clip");
+        assert_eq!(served, b"kept", "the second seed reads the kept clip");
     }
 
     #[test]
