@@ -2,13 +2,13 @@
 //! of, with progress, result and a safe error summary.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
-)]
+/// Serialised in the console's audit entries (the state a job had before an action, the
+/// filter of a bulk re-run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum JobState {
@@ -31,8 +31,8 @@ impl JobState {
     }
 }
 
-/// The answer of `GET /api/jobs/{id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+/// A job as its owner sees it (what `GET /api/jobs/{id}` answers).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct JobView {
     pub id: String,
     pub kind: String,

@@ -26,7 +26,7 @@
 //! its available lots, so that last step waits for nobody who could be waiting for it.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::rules;
@@ -43,9 +43,8 @@ pub const DEBT_PAYMENT_DESCRIPTION: &str = "Quitação de débito";
 
 /// What a credit came from (`credit_lots.source_kind`).
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
-)]
+/// Serialised in the `points.credit` job's payload ([`Credit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum SourceKind {
@@ -74,10 +73,7 @@ impl SourceKind {
 
 /// What a spend paid for (`spends.source_kind`).
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, sqlx::Type)]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum SpendKind {
     Purchase,
@@ -101,9 +97,8 @@ impl SpendKind {
 }
 
 /// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, utoipa::ToSchema,
-)]
+/// Serialised in the `points.credit` job's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum LotState {
@@ -113,9 +108,8 @@ pub enum LotState {
     Expired,
 }
 
-/// An amount in hundredths of a point, serialised as the JSON number of points the
-/// screens show (`15050` is `150.5`, `5000` is `50`). For display only: the ledger never
-/// computes with it.
+/// An amount in hundredths of a point, as members read it (the API writes it as the number
+/// of points the screens show). For display only: the ledger never computes with it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Points(pub i64);
 
@@ -124,31 +118,6 @@ impl From<i64> for Points {
         Self(cents)
     }
 }
-
-impl Serialize for Points {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 100 == 0 {
-            serializer.serialize_i64(self.0 / 100)
-        } else {
-            // At most two decimals; the nearest double of `n / 100` prints as exactly that.
-            serializer.serialize_f64(self.0 as f64 / 100.0)
-        }
-    }
-}
-
-/// The contract shows what the JSON carries: a number of points with at most two decimals.
-impl utoipa::PartialSchema for Points {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::Number)
-            .description(Some(
-                "Points, with at most two decimals (150.5); the ledger keeps hundredths.",
-            ))
-            .into()
-    }
-}
-
-impl utoipa::ToSchema for Points {}
 
 /// One credit to write: who gets how much, for which event, under which rule.
 /// `(source_kind, source_id, rule)` names it: writing it again changes nothing.

@@ -13,7 +13,6 @@
 
 use chrono::{DateTime, Utc};
 use domain::staff::Scope;
-use serde::Serialize;
 use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
@@ -58,15 +57,15 @@ macro_rules! jobs_and_records {
     };
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[schema(as = JobSubject)]
+/// What a job is about (`job_records.subject_kind`, `subject_id`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subject {
     pub kind: String,
     pub id: String,
 }
 
 /// A job in the console's list.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JobSummary {
     pub id: String,
     pub queue: String,
@@ -147,7 +146,7 @@ pub const BULK_RERUN_MAX: i64 = 10_000;
 const RESET_BATCH: usize = 1_000;
 
 /// One page of the list, newest first.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JobPage {
     pub jobs: Vec<JobSummary>,
     /// Where the next page starts (pass it as `before`); `None` when no older job is left
@@ -271,8 +270,8 @@ pub async fn summary(
     Ok(row.map(JobSummary::from))
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
-#[schema(as = JobFailure)]
+/// A failed attempt (`job_failures`).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Failure {
     pub attempt: i32,
     pub worker: String,
@@ -281,29 +280,28 @@ pub struct Failure {
     pub failed_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnerStation {
     pub id: i64,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnerUser {
     pub id: i64,
     pub name: String,
     pub email: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobOwner {
     pub station: Option<OwnerStation>,
     pub user: Option<OwnerUser>,
 }
 
 /// Everything staff need to understand a job.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JobDetail {
-    #[serde(flatten)]
     pub summary: JobSummary,
     /// The job's arguments as shown (see `shown_payload!`): no e-mail body.
     pub payload: Option<Value>,

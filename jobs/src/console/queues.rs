@@ -2,15 +2,12 @@
 
 use chrono::{DateTime, Utc};
 use domain::staff::Scope;
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor};
 
 use crate::state::job_state;
 
 /// Jobs of one queue by state; the finished states over [`FINISHED_WINDOW_HOURS`].
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
 pub struct StateCounts {
     pub queued: i64,
     pub scheduled: i64,
@@ -21,13 +18,13 @@ pub struct StateCounts {
     pub cancelled: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PausedBy {
     pub id: i64,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueueOverview {
     pub name: String,
     pub paused: bool,

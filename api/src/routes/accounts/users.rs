@@ -5,7 +5,6 @@
 use axum::extract::State;
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::accounts::{profile, user};
-use domain::wallet::ledger::Points;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -15,6 +14,7 @@ use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::routes::stations::branding::Establishment;
+use crate::routes::wallet::points::Points;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -99,7 +99,7 @@ impl From<user::User> for User {
             type_id,
             role,
             active,
-            points,
+            points: points.into(),
             briefing_done,
             has_password,
             deleted_at,

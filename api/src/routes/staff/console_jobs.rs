@@ -6,9 +6,8 @@ use chrono::{DateTime, Utc};
 use domain::staff;
 
 use super::audit::AuditEntry;
-use jobs::JobState;
 use jobs::console::actions::{self, JobAction};
-use jobs::console::{self, BulkRerun as Bulk, Change, JobDetail, JobFilter, JobSummary};
+use jobs::console::{self, BulkRerun as Bulk, Change, JobFilter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -18,7 +17,7 @@ use utoipa_axum::routes;
 use super::params::*;
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
-use crate::routes::jobs::state::JOB_NOT_FOUND;
+use crate::routes::jobs::state::{JOB_NOT_FOUND, JobState};
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
 
@@ -39,6 +38,180 @@ const BAD_CURSOR: &str = "Posição inválida na lista.";
 const TOO_MANY_TO_RERUN: &str = "Mais de 10 mil tarefas selecionadas: refine o filtro.";
 /// A job's detail shows at most this many of its audit entries, newest first.
 const DETAIL_AUDIT_ENTRIES: i64 = 100;
+
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = JobSubject)]
+struct Subject {
+    kind: String,
+    id: String,
+}
+
+impl From<console::Subject> for Subject {
+    fn from(subject: console::Subject) -> Self {
+        let console::Subject { kind, id } = subject;
+        Self { kind, id }
+    }
+}
+
+/// A job in the console's list.
+#[derive(Debug, Serialize, ToSchema)]
+struct JobSummary {
+    id: String,
+    queue: String,
+    state: JobState,
+    attempts: i32,
+    max_attempts: i32,
+    /// When it was enqueued: the time inside its ULID id.
+    created_at: DateTime<Utc>,
+    run_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+    error: Option<String>,
+    station_id: Option<i64>,
+    user_id: Option<i64>,
+    subject: Option<Subject>,
+    /// Whether its state allows a re-run / a cancel (the actions' own conditions).
+    can_rerun: bool,
+    can_cancel: bool,
+}
+
+impl From<console::JobSummary> for JobSummary {
+    fn from(job: console::JobSummary) -> Self {
+        let console::JobSummary {
+            id,
+            queue,
+            state,
+            attempts,
+            max_attempts,
+            created_at,
+            run_at,
+            finished_at,
+            error,
+            station_id,
+            user_id,
+            subject,
+            can_rerun,
+            can_cancel,
+        } = job;
+        Self {
+            id,
+            queue,
+            state: state.into(),
+            attempts,
+            max_attempts,
+            created_at,
+            run_at,
+            finished_at,
+            error,
+            station_id,
+            user_id,
+            subject: subject.map(Subject::from),
+            can_rerun,
+            can_cancel,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = JobFailure)]
+struct Failure {
+    attempt: i32,
+    worker: String,
+    summary: String,
+    detail: String,
+    failed_at: DateTime<Utc>,
+}
+
+impl From<console::Failure> for Failure {
+    fn from(failure: console::Failure) -> Self {
+        let console::Failure {
+            attempt,
+            worker,
+            summary,
+            detail,
+            failed_at,
+        } = failure;
+        Self {
+            attempt,
+            worker,
+            summary,
+            detail,
+            failed_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct OwnerStation {
+    id: i64,
+    name: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct OwnerUser {
+    id: i64,
+    name: String,
+    email: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct JobOwner {
+    station: Option<OwnerStation>,
+    user: Option<OwnerUser>,
+}
+
+impl From<console::JobOwner> for JobOwner {
+    fn from(owner: console::JobOwner) -> Self {
+        let console::JobOwner { station, user } = owner;
+        Self {
+            station: station.map(|station| {
+                let console::OwnerStation { id, name } = station;
+                OwnerStation { id, name }
+            }),
+            user: user.map(|user| {
+                let console::OwnerUser { id, name, email } = user;
+                OwnerUser { id, name, email }
+            }),
+        }
+    }
+}
+
+/// Everything staff need to understand a job.
+#[derive(Debug, Serialize, ToSchema)]
+struct JobDetail {
+    #[serde(flatten)]
+    summary: JobSummary,
+    /// The job's arguments as shown (see `shown_payload!`): no e-mail body.
+    payload: Option<Value>,
+    result: Option<Value>,
+    progress: Option<i16>,
+    started_at: Option<DateTime<Utc>>,
+    /// Every failed attempt, oldest first; a re-run starts counting attempts again.
+    failures: Vec<Failure>,
+    owner: JobOwner,
+}
+
+impl From<console::JobDetail> for JobDetail {
+    fn from(job: console::JobDetail) -> Self {
+        let console::JobDetail {
+            summary,
+            payload,
+            result,
+            progress,
+            started_at,
+            failures,
+            owner,
+        } = job;
+        Self {
+            summary: summary.into(),
+            payload,
+            result,
+            progress,
+            started_at,
+            failures: failures.into_iter().map(Failure::from).collect(),
+            owner: owner.into(),
+        }
+    }
+}
 
 /// The list's query, and the bulk re-run's filter, as the client sent them.
 #[derive(Debug, Default, Deserialize)]
@@ -62,6 +235,7 @@ fn parse_filter(params: ListParams, messages: &mut Vec<&'static str>) -> JobFilt
     };
     let state = given(params.state).and_then(|state| {
         serde_json::from_value::<JobState>(Value::String(state))
+            .map(jobs::JobState::from)
             .map_err(|_| complain(BAD_STATE))
             .ok()
     });
@@ -145,9 +319,10 @@ async fn list_jobs(
         per_page,
     )
     .await?;
+    let console::JobPage { jobs, next_cursor } = found;
     Ok(Json(JobList {
-        jobs: found.jobs,
-        next_cursor: found.next_cursor,
+        jobs: jobs.into_iter().map(JobSummary::from).collect(),
+        next_cursor,
         per_page,
     }))
 }
@@ -226,7 +401,7 @@ async fn show_job(
     let (audit, _) =
         staff::audit_page(&mut conn, staff.scope(), Some(&id), 1, DETAIL_AUDIT_ENTRIES).await?;
     Ok(Json(JobPage {
-        job,
+        job: job.into(),
         audit: audit.into_iter().map(AuditEntry::from).collect(),
     }))
 }
@@ -289,7 +464,7 @@ async fn act_on_job(
     match actions::act_on_job(&state.db, actor(&staff), &id, action).await? {
         Change::NotFound => Err(ApiError::not_found(JOB_NOT_FOUND).into()),
         Change::NotAllowed => Err(OpsError::conflict(json!({ "error": refusal }))),
-        Change::Done { job, .. } => Ok(Json(*job)),
+        Change::Done { job, .. } => Ok(Json(JobSummary::from(*job))),
     }
 }
 

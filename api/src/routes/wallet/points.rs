@@ -5,11 +5,9 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
-use domain::wallet::ledger::{
-    self, CreditLine, DebtLine, LotState, Points, SourceKind, SpendKind, SpendLine,
-};
+use domain::wallet::ledger::{self, CreditLine, DebtLine, SpendLine};
 use jobs::JobOutbox;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -28,6 +26,119 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(use_transactions))
         .routes(routes!(wallet_debts))
         .routes(routes!(user_earn_points))
+}
+
+/// An amount in hundredths of a point, serialised as the JSON number of points the
+/// screens show (`15050` is `150.5`, `5000` is `50`). For display only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Points(i64);
+
+impl From<ledger::Points> for Points {
+    fn from(points: ledger::Points) -> Self {
+        let ledger::Points(cents) = points;
+        Self(cents)
+    }
+}
+
+impl Serialize for Points {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0 % 100 == 0 {
+            serializer.serialize_i64(self.0 / 100)
+        } else {
+            // At most two decimals; the nearest double of `n / 100` prints as exactly that.
+            serializer.serialize_f64(self.0 as f64 / 100.0)
+        }
+    }
+}
+
+/// The contract shows what the JSON carries: a number of points with at most two decimals.
+impl utoipa::PartialSchema for Points {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Number)
+            .description(Some(
+                "Points, with at most two decimals (150.5); the ledger keeps hundredths.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for Points {}
+
+// The three kinds below keep the ledger enums' descriptions: they are the contract's.
+
+/// What a credit came from (`credit_lots.source_kind`).
+/// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum SourceKind {
+    Activity,
+    Purchase,
+    Invitation,
+    Donation,
+    Refund,
+    Topup,
+    Adjustment,
+}
+
+impl From<ledger::SourceKind> for SourceKind {
+    fn from(kind: ledger::SourceKind) -> Self {
+        match kind {
+            ledger::SourceKind::Activity => Self::Activity,
+            ledger::SourceKind::Purchase => Self::Purchase,
+            ledger::SourceKind::Invitation => Self::Invitation,
+            ledger::SourceKind::Donation => Self::Donation,
+            ledger::SourceKind::Refund => Self::Refund,
+            ledger::SourceKind::Topup => Self::Topup,
+            ledger::SourceKind::Adjustment => Self::Adjustment,
+        }
+    }
+}
+
+/// What a spend paid for (`spends.source_kind`).
+/// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum SpendKind {
+    Purchase,
+    Donation,
+    Transfer,
+    Adjustment,
+    /// A payment of a debt (`wallet_debts`): what a credit paid of it.
+    Debt,
+}
+
+impl From<ledger::SpendKind> for SpendKind {
+    fn from(kind: ledger::SpendKind) -> Self {
+        match kind {
+            ledger::SpendKind::Purchase => Self::Purchase,
+            ledger::SpendKind::Donation => Self::Donation,
+            ledger::SpendKind::Transfer => Self::Transfer,
+            ledger::SpendKind::Adjustment => Self::Adjustment,
+            ledger::SpendKind::Debt => Self::Debt,
+        }
+    }
+}
+
+/// Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum LotState {
+    Pending,
+    Available,
+    Reversed,
+    Expired,
+}
+
+impl From<ledger::LotState> for LotState {
+    fn from(state: ledger::LotState) -> Self {
+        match state {
+            ledger::LotState::Pending => Self::Pending,
+            ledger::LotState::Available => Self::Available,
+            ledger::LotState::Reversed => Self::Reversed,
+            ledger::LotState::Expired => Self::Expired,
+        }
+    }
 }
 
 /// A member reads only their own wallet; any other id is refused like `GET /users/{id}`.
@@ -126,19 +237,33 @@ struct EarnTransaction {
 
 impl From<CreditLine> for EarnTransaction {
     fn from(line: CreditLine) -> Self {
+        // The rule stays in the ledger: the statement shows what a credit came from.
+        let CreditLine {
+            id,
+            amount,
+            state,
+            source_kind,
+            rule: _,
+            description,
+            action_id,
+            created_at,
+            available_at,
+            released_at,
+            expires_at,
+        } = line;
         Self {
-            id: line.id,
-            points: Points(line.amount),
-            points_cents: line.amount,
-            state: line.state,
-            source_kind: line.source_kind,
-            created_at: line.created_at,
-            available_at: line.available_at,
-            released_at: line.released_at,
-            expires_at: line.expires_at,
+            id,
+            points: Points(amount),
+            points_cents: amount,
+            state: state.into(),
+            source_kind: source_kind.into(),
+            created_at,
+            available_at,
+            released_at,
+            expires_at,
             action: LineAction {
-                id: line.action_id,
-                name: line.description,
+                id: action_id,
+                name: description,
             },
         }
     }
@@ -158,15 +283,23 @@ struct UseTransaction {
 
 impl From<SpendLine> for UseTransaction {
     fn from(line: SpendLine) -> Self {
+        let SpendLine {
+            id,
+            amount,
+            kind,
+            description,
+            action_id,
+            created_at,
+        } = line;
         Self {
-            id: line.id,
-            points: Points(line.amount),
-            points_cents: line.amount,
-            source_kind: line.kind,
-            created_at: line.created_at,
+            id,
+            points: Points(amount),
+            points_cents: amount,
+            source_kind: kind.into(),
+            created_at,
             action: LineAction {
-                id: line.action_id,
-                name: line.description,
+                id: action_id,
+                name: description,
             },
         }
     }
@@ -193,16 +326,24 @@ struct WalletDebt {
 
 impl From<DebtLine> for WalletDebt {
     fn from(line: DebtLine) -> Self {
+        let DebtLine {
+            id,
+            amount,
+            settled,
+            description,
+            created_at,
+            settled_at,
+        } = line;
         Self {
-            id: line.id,
-            points: Points(line.amount),
-            points_cents: line.amount,
-            settled_points: Points(line.settled),
-            settled_cents: line.settled,
-            open_cents: line.amount - line.settled,
-            description: line.description,
-            created_at: line.created_at,
-            settled_at: line.settled_at,
+            id,
+            points: Points(amount),
+            points_cents: amount,
+            settled_points: Points(settled),
+            settled_cents: settled,
+            open_cents: amount - settled,
+            description,
+            created_at,
+            settled_at,
         }
     }
 }
@@ -377,6 +518,16 @@ async fn user_earn_points(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn points_print_as_the_screens_read_them() {
+        let json = |cents| serde_json::to_string(&Points(cents)).expect("json");
+        assert_eq!(json(15050), "150.5");
+        assert_eq!(json(5000), "50");
+        assert_eq!(json(0), "0");
+        assert_eq!(json(1), "0.01");
+        assert_eq!(json(-250), "-2.5");
+    }
 
     #[test]
     fn cpfs_and_establishments_are_read_as_forms_send_them() {

@@ -106,16 +106,6 @@ async fn spent_of(db: &PgPool, lot_id: i64) -> (i64, String) {
         .expect("lot")
 }
 
-#[test]
-fn points_print_as_the_screens_read_them() {
-    let json = |cents| serde_json::to_string(&Points(cents)).expect("json");
-    assert_eq!(json(15050), "150.5");
-    assert_eq!(json(5000), "50");
-    assert_eq!(json(0), "0");
-    assert_eq!(json(1), "0.01");
-    assert_eq!(json(-250), "-2.5");
-}
-
 #[testkit::db_test]
 async fn a_credit_applied_twice_credits_once(db: PgPool) {
     let station_id = station(&db, "clube").await;
