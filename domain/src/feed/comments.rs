@@ -9,9 +9,7 @@
 //! deadlocks with them.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::posts::{self, Author, VISIBLE};
 use crate::activities::participation::UNAVAILABLE;
@@ -33,19 +31,17 @@ pub(super) const OPEN_ACTIVITY: &str =
 const SHOWN: &str = "c.hidden_at IS NULL AND c.removed_at IS NULL";
 
 /// A comment as one member sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = FeedComment)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
     pub id: i64,
     pub description: String,
-    pub user: Author,
+    pub author: Author,
+    /// Whether the member who sees it wrote it.
     pub user_author: bool,
     /// The root comment this one answers (activities only).
     pub parent_id: Option<i64>,
     pub created_at: DateTime<Utc>,
     /// An activity's root comment's replies, oldest first; empty elsewhere.
-    #[schema(no_recursion)]
     pub replies: Vec<Comment>,
 }
 
@@ -382,7 +378,7 @@ impl CommentRow {
         Comment {
             id: self.id,
             description: self.description,
-            user: Author {
+            author: Author {
                 id: self.user_id,
                 name: self.user_name,
                 image: self.user_image,

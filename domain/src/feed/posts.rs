@@ -12,9 +12,7 @@ use std::collections::HashMap;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
-use utoipa::ToSchema;
 
 use super::videos::{self, VIDEO_COLUMNS, Video, VideoStatus};
 use crate::infra::images::{self, Encoded, ImageCodec};
@@ -46,8 +44,7 @@ pub(super) const VISIBLE: &str = "p.station_id = $1 AND p.hidden_at IS NULL \
      AND p.removed_at IS NULL AND (p.published_at IS NOT NULL OR p.user_id = $2)";
 
 /// Who wrote a post or a comment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = FeedAuthor)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Author {
     pub id: i64,
     pub name: String,

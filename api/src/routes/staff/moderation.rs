@@ -4,7 +4,6 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
-use domain::feed::posts::Author;
 use domain::feed::reports::{self, ContentKind, Decision, ReportState, ReportedItem};
 use domain::feed::videos;
 use domain::infra::objects::Objects;
@@ -16,6 +15,7 @@ use utoipa_axum::routes;
 use super::params::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page};
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
+use crate::routes::feed::posts::Author;
 use crate::routes::feed::videos::VideoAnswer;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
@@ -67,7 +67,7 @@ impl From<ReportedItem> for ReportedItemAnswer {
                 .filter(|_| shown)
                 .map(Objects::url),
             video: item.video.filter(|_| shown).map(VideoAnswer::from),
-            author: item.author,
+            author: item.author.into(),
             reports: item.reports,
             reasons: item.reasons,
             hidden: item.hidden,
