@@ -5,10 +5,9 @@
 //! good. A review closes the item's open reports and is audited with it.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::comments::{self, Refused};
 use super::posts::{self, Author};
@@ -22,21 +21,19 @@ pub const REASON_TOO_LONG: &str = "O motivo deve ter no máximo 500 caracteres."
 pub const ITEM_NOT_FOUND: &str = "Conteúdo não encontrado.";
 pub const ALREADY_REMOVED: &str = "Este conteúdo já foi removido.";
 
-/// What members report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ToSchema)]
+/// What members report. Serialised into the audit log's details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
-#[schema(as = ReportedKind)]
 pub enum ContentKind {
     Post,
     Comment,
 }
 
-/// Staff's decision on a reported item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ToSchema)]
+/// Staff's decision on a reported item. Serialised into the audit log's details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
-#[schema(as = ReviewDecision)]
 pub enum Decision {
     /// Shown again (if reports hid it).
     Keep,
@@ -57,8 +54,7 @@ impl Decision {
 }
 
 /// Which reported items a list wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportState {
     /// With a report no one reviewed yet.
     Open,
