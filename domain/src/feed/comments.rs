@@ -246,7 +246,7 @@ pub async fn delete(
 ) -> Result<(), Refused> {
     let mut tx = db.begin().await?;
     let comment = lock(&mut tx, station_id, user_id, comment_id).await?;
-    if UserId(comment.user_id) != user_id {
+    if comment.user_id != user_id {
         return Err(Refused::NotAuthor);
     }
     // Only a visible comment is locked, so it leaves the count.
@@ -266,8 +266,8 @@ pub async fn delete(
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Locked {
     pub id: i64,
-    pub user_id: i64,
-    pub post_id: Option<i64>,
+    pub user_id: UserId,
+    pub post_id: Option<PostId>,
 }
 
 /// Locks comment `comment_id` of station `station_id` when member `viewer` sees it: shown,
@@ -279,7 +279,7 @@ pub(super) async fn lock(
     viewer: UserId,
     comment_id: i64,
 ) -> Result<Locked, Refused> {
-    let on: Option<(Option<i64>, Option<i64>)> =
+    let on: Option<(Option<PostId>, Option<i64>)> =
         sqlx::query_as("SELECT post_id, action_id FROM comments WHERE id = $1 AND station_id = $2")
             .bind(comment_id)
             .bind(station_id)
@@ -291,7 +291,7 @@ pub(super) async fn lock(
             if !posts::feed_open(&mut *conn, station_id).await? {
                 return Err(Refused::FeedClosed);
             }
-            if !lock_post(&mut *conn, station_id, viewer, PostId(post_id)).await? {
+            if !lock_post(&mut *conn, station_id, viewer, post_id).await? {
                 return Err(Refused::CommentNotFound);
             }
         }
@@ -305,7 +305,7 @@ pub(super) async fn lock(
             }
         }
     }
-    let locked: Option<(i64, Option<i64>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let locked: Option<(UserId, Option<PostId>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT c.user_id, c.post_id FROM comments c
           WHERE c.id = $1 AND c.station_id = $2 AND {SHOWN}
             AND (c.parent_id IS NULL OR EXISTS (
@@ -365,7 +365,7 @@ async fn activity_open(
 struct CommentRow {
     id: i64,
     description: String,
-    user_id: i64,
+    user_id: UserId,
     user_name: String,
     user_image: Option<String>,
     parent_id: Option<i64>,

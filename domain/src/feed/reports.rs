@@ -122,7 +122,7 @@ impl IntoFailure for NotReviewed {
 pub struct ReportedItem {
     pub kind: ContentKind,
     pub id: i64,
-    pub station_id: i64,
+    pub station_id: StationId,
     pub description: String,
     pub image_key: Option<String>,
     pub video: Option<Video>,
@@ -269,7 +269,7 @@ async fn hide_at_threshold(
 /// Moves a post's count of visible comments by `delta`, for a comment shown or hidden.
 async fn count_comment(
     conn: &mut PgConnection,
-    post_id: Option<i64>,
+    post_id: Option<PostId>,
     delta: i32,
 ) -> sqlx::Result<()> {
     if let (Some(post_id), false) = (post_id, delta == 0) {
@@ -288,7 +288,7 @@ async fn count_comment(
 pub async fn reported(
     db: &PgPool,
     scope: Scope,
-    station_id: Option<i64>,
+    station_id: Option<StationId>,
     state: Option<ReportState>,
     page: i64,
     per_page: i64,
@@ -411,9 +411,9 @@ pub async fn review(
 /// comments takes them).
 struct Target {
     station_id: i64,
-    user_id: i64,
+    user_id: UserId,
     description: String,
-    post_id: Option<i64>,
+    post_id: Option<PostId>,
     hidden: bool,
     removed: bool,
 }
@@ -429,7 +429,7 @@ async fn lock_reported(
         ContentKind::Comment => ("comments", "comment_id"),
     };
     if kind == ContentKind::Comment {
-        let post_id: Option<Option<i64>> =
+        let post_id: Option<Option<PostId>> =
             sqlx::query_scalar("SELECT post_id FROM comments WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&mut *conn)
@@ -445,7 +445,7 @@ async fn lock_reported(
         ContentKind::Post => "NULL::bigint",
         ContentKind::Comment => "t.post_id",
     };
-    let found: Option<(i64, i64, String, Option<i64>, bool, bool)> =
+    let found: Option<(i64, UserId, String, Option<PostId>, bool, bool)> =
         sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT t.station_id, t.user_id, t.description, {post_id},
                     t.hidden_at IS NOT NULL, t.removed_at IS NOT NULL
@@ -535,11 +535,11 @@ const REPORTED_ROWS: &str = "
 struct ReportedRow {
     kind: ContentKind,
     id: i64,
-    station_id: i64,
+    station_id: StationId,
     description: String,
     image_key: Option<String>,
     video_id: Option<i64>,
-    user_id: i64,
+    user_id: UserId,
     user_name: String,
     user_image: Option<String>,
     reports: i64,

@@ -80,7 +80,11 @@ pub struct Author {
 impl From<posts::Author> for Author {
     fn from(author: posts::Author) -> Self {
         let posts::Author { id, name, image } = author;
-        Self { id, name, image }
+        Self {
+            id: id.0,
+            name,
+            image,
+        }
     }
 }
 
@@ -121,7 +125,7 @@ impl From<Post> for PostAnswer {
             created_at,
         } = post;
         Self {
-            id,
+            id: id.0,
             description,
             user: author.into(),
             image: image_key.as_deref().map(Objects::url),
@@ -302,7 +306,7 @@ async fn create_text_post(
         None,
     )
     .await?;
-    tracing::info!(user_id = member.user_id, post_id = post.id, "feed post");
+    tracing::info!(user_id = member.user_id, post_id = %post.id, "feed post");
     Ok((StatusCode::CREATED, Json(post.into())))
 }
 
@@ -381,7 +385,7 @@ async fn create_video_post(
     .await?;
     tracing::info!(
         user_id = member.user_id,
-        post_id = post.id,
+        post_id = %post.id,
         video_id = request.video_id,
         published = post.published,
         "feed video post"

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::feed::reports::{self, ReportedItem};
 use domain::feed::videos;
 use domain::infra::objects::Objects;
+use domain::shared::ids::StationId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -154,7 +155,7 @@ impl From<ReportedItem> for ReportedItemAnswer {
         Self {
             kind: kind.into(),
             id,
-            station_id,
+            station_id: station_id.0,
             description,
             image: image_key.as_deref().filter(|_| shown).map(Objects::url),
             video: video.filter(|_| shown).map(VideoAnswer::from),
@@ -228,7 +229,7 @@ async fn list_reported_content(
     let (items, total) = reports::reported(
         &state.db,
         staff.scope(),
-        station_id,
+        station_id.map(StationId),
         wanted.map(reports::ReportState::from),
         page,
         per_page,
