@@ -32,7 +32,7 @@ pub async fn publish_image(
         delete_image(objects, &key).await;
     }
     let post = created?;
-    tracing::info!(user_id = %user_id, post_id = post.id, "feed image post");
+    tracing::info!(user_id = %user_id, post_id = %post.id, "feed image post");
     Ok(post)
 }
 

@@ -9,9 +9,7 @@
 //! deadlocks with them.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::posts::{self, Author, VISIBLE};
 use crate::activities::participation::UNAVAILABLE;
@@ -33,19 +31,17 @@ pub(super) const OPEN_ACTIVITY: &str =
 const SHOWN: &str = "c.hidden_at IS NULL AND c.removed_at IS NULL";
 
 /// A comment as one member sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = FeedComment)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
     pub id: i64,
     pub description: String,
-    pub user: Author,
+    pub author: Author,
+    /// Whether the member who sees it wrote it.
     pub user_author: bool,
     /// The root comment this one answers (activities only).
     pub parent_id: Option<i64>,
     pub created_at: DateTime<Utc>,
     /// An activity's root comment's replies, oldest first; empty elsewhere.
-    #[schema(no_recursion)]
     pub replies: Vec<Comment>,
 }
 
@@ -250,7 +246,7 @@ pub async fn delete(
 ) -> Result<(), Refused> {
     let mut tx = db.begin().await?;
     let comment = lock(&mut tx, station_id, user_id, comment_id).await?;
-    if UserId(comment.user_id) != user_id {
+    if comment.user_id != user_id {
         return Err(Refused::NotAuthor);
     }
     // Only a visible comment is locked, so it leaves the count.
@@ -270,8 +266,8 @@ pub async fn delete(
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Locked {
     pub id: i64,
-    pub user_id: i64,
-    pub post_id: Option<i64>,
+    pub user_id: UserId,
+    pub post_id: Option<PostId>,
 }
 
 /// Locks comment `comment_id` of station `station_id` when member `viewer` sees it: shown,
@@ -283,7 +279,7 @@ pub(super) async fn lock(
     viewer: UserId,
     comment_id: i64,
 ) -> Result<Locked, Refused> {
-    let on: Option<(Option<i64>, Option<i64>)> =
+    let on: Option<(Option<PostId>, Option<i64>)> =
         sqlx::query_as("SELECT post_id, action_id FROM comments WHERE id = $1 AND station_id = $2")
             .bind(comment_id)
             .bind(station_id)
@@ -295,7 +291,7 @@ pub(super) async fn lock(
             if !posts::feed_open(&mut *conn, station_id).await? {
                 return Err(Refused::FeedClosed);
             }
-            if !lock_post(&mut *conn, station_id, viewer, PostId(post_id)).await? {
+            if !lock_post(&mut *conn, station_id, viewer, post_id).await? {
                 return Err(Refused::CommentNotFound);
             }
         }
@@ -309,7 +305,7 @@ pub(super) async fn lock(
             }
         }
     }
-    let locked: Option<(i64, Option<i64>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let locked: Option<(UserId, Option<PostId>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT c.user_id, c.post_id FROM comments c
           WHERE c.id = $1 AND c.station_id = $2 AND {SHOWN}
             AND (c.parent_id IS NULL OR EXISTS (
@@ -369,7 +365,7 @@ async fn activity_open(
 struct CommentRow {
     id: i64,
     description: String,
-    user_id: i64,
+    user_id: UserId,
     user_name: String,
     user_image: Option<String>,
     parent_id: Option<i64>,
@@ -382,7 +378,7 @@ impl CommentRow {
         Comment {
             id: self.id,
             description: self.description,
-            user: Author {
+            author: Author {
                 id: self.user_id,
                 name: self.user_name,
                 image: self.user_image,

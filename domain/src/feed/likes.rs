@@ -3,17 +3,14 @@
 //! row, so it never drifts from the rows however many likes arrive at once. Liking twice or
 //! unliking what is not liked changes nothing.
 
-use serde::Serialize;
 use sqlx::PgPool;
-use utoipa::ToSchema;
 
 use super::comments::{OPEN_ACTIVITY, Refused};
 use super::posts::VISIBLE;
 use crate::shared::ids::{PostId, StationId, UserId};
 
 /// An item's likes and whether the caller is among them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Likes {
     pub likes: i32,
     pub user_liked: bool,

@@ -12,9 +12,7 @@ use std::collections::HashMap;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor, PgPool};
-use utoipa::ToSchema;
 
 use super::videos::{self, VIDEO_COLUMNS, Video, VideoStatus};
 use crate::infra::images::{self, Encoded, ImageCodec};
@@ -46,10 +44,9 @@ pub(super) const VISIBLE: &str = "p.station_id = $1 AND p.hidden_at IS NULL \
      AND p.removed_at IS NULL AND (p.published_at IS NOT NULL OR p.user_id = $2)";
 
 /// Who wrote a post or a comment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = FeedAuthor)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Author {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
     /// The member's picture (a URL), if any.
     pub image: Option<String>,
@@ -58,8 +55,8 @@ pub struct Author {
 /// A post as one member sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Post {
-    pub id: i64,
-    pub station_id: i64,
+    pub id: PostId,
+    pub station_id: StationId,
     pub author: Author,
     pub description: String,
     pub image_key: Option<String>,
@@ -77,7 +74,7 @@ pub struct Post {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cursor {
     created_at: DateTime<Utc>,
-    id: i64,
+    id: PostId,
 }
 
 impl Cursor {
@@ -96,7 +93,7 @@ impl Cursor {
         let (micros, id) = text.split_once(':')?;
         Some(Self {
             created_at: DateTime::from_timestamp_micros(micros.parse().ok()?)?,
-            id: id.parse().ok()?,
+            id: PostId(id.parse().ok()?),
         })
     }
 }
@@ -230,7 +227,7 @@ pub async fn create(
 ) -> Result<Post, NotPosted> {
     let description = text(description, image_key.is_some())?;
     let mut tx = db.begin().await?;
-    let id: i64 = sqlx::query_scalar(
+    let id: PostId = sqlx::query_scalar(
         "INSERT INTO feed_posts (station_id, user_id, description, image_key, published_at)
          VALUES ($1, $2, $3, $4, now()) RETURNING id",
     )
@@ -281,7 +278,7 @@ pub async fn create_with_video(
     if taken {
         return Err(NotPosted::VideoTaken);
     }
-    let id: i64 = sqlx::query_scalar(
+    let id: PostId = sqlx::query_scalar(
         "INSERT INTO feed_posts (station_id, user_id, description, video_id, published_at)
          VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN now() END) RETURNING id",
     )
@@ -302,9 +299,9 @@ async fn created(
     conn: &mut PgConnection,
     station_id: StationId,
     user_id: UserId,
-    id: i64,
+    id: PostId,
 ) -> sqlx::Result<Post> {
-    find(conn, station_id, user_id, PostId(id))
+    find(conn, station_id, user_id, id)
         .await?
         .ok_or(sqlx::Error::RowNotFound)
 }
@@ -319,7 +316,7 @@ pub async fn delete(
     post_id: PostId,
 ) -> Result<Deleted, NotDeleted> {
     let mut tx = db.begin().await?;
-    let found: Option<(i64, Option<String>, Option<i64>)> =
+    let found: Option<(UserId, Option<String>, Option<i64>)> =
         sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT p.user_id, p.image_key, p.video_id FROM feed_posts p
               WHERE p.id = $3 AND {VISIBLE} FOR UPDATE"
@@ -332,7 +329,7 @@ pub async fn delete(
     let Some((author, image_key, video_id)) = found else {
         return Err(NotDeleted::NotFound);
     };
-    if UserId(author) != user_id {
+    if author != user_id {
         return Err(NotDeleted::NotAuthor);
     }
     sqlx::query("DELETE FROM feed_posts WHERE id = $1")
@@ -410,9 +407,9 @@ fn select_posts(filter: &str) -> String {
 
 #[derive(sqlx::FromRow)]
 struct PostRow {
-    id: i64,
-    station_id: i64,
-    user_id: i64,
+    id: PostId,
+    station_id: StationId,
+    user_id: UserId,
     user_name: String,
     user_image: Option<String>,
     description: String,
@@ -448,7 +445,7 @@ async fn with_videos(
             likes: row.like_count,
             comments: row.comment_count,
             user_liked: row.user_liked,
-            user_author: UserId(row.user_id) == viewer,
+            user_author: row.user_id == viewer,
             published: row.published,
             created_at: row.created_at,
         })
@@ -492,7 +489,7 @@ mod tests {
     fn a_cursor_reads_back_and_garbage_is_refused() {
         let cursor = Cursor {
             created_at: DateTime::from_timestamp_micros(1_795_000_000_123_456).expect("time"),
-            id: 41,
+            id: PostId(41),
         };
         assert_eq!(Cursor::decode(&cursor.encode()), Some(cursor));
         assert_eq!(Cursor::decode("não é"), None);

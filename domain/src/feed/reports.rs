@@ -5,10 +5,9 @@
 //! good. A review closes the item's open reports and is audited with it.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::comments::{self, Refused};
 use super::posts::{self, Author};
@@ -22,21 +21,19 @@ pub const REASON_TOO_LONG: &str = "O motivo deve ter no máximo 500 caracteres."
 pub const ITEM_NOT_FOUND: &str = "Conteúdo não encontrado.";
 pub const ALREADY_REMOVED: &str = "Este conteúdo já foi removido.";
 
-/// What members report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ToSchema)]
+/// What members report. Serialised into the audit log's details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
-#[schema(as = ReportedKind)]
 pub enum ContentKind {
     Post,
     Comment,
 }
 
-/// Staff's decision on a reported item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type, ToSchema)]
+/// Staff's decision on a reported item. Serialised into the audit log's details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
-#[schema(as = ReviewDecision)]
 pub enum Decision {
     /// Shown again (if reports hid it).
     Keep,
@@ -57,8 +54,7 @@ impl Decision {
 }
 
 /// Which reported items a list wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportState {
     /// With a report no one reviewed yet.
     Open,
@@ -126,7 +122,7 @@ impl IntoFailure for NotReviewed {
 pub struct ReportedItem {
     pub kind: ContentKind,
     pub id: i64,
-    pub station_id: i64,
+    pub station_id: StationId,
     pub description: String,
     pub image_key: Option<String>,
     pub video: Option<Video>,
@@ -273,7 +269,7 @@ async fn hide_at_threshold(
 /// Moves a post's count of visible comments by `delta`, for a comment shown or hidden.
 async fn count_comment(
     conn: &mut PgConnection,
-    post_id: Option<i64>,
+    post_id: Option<PostId>,
     delta: i32,
 ) -> sqlx::Result<()> {
     if let (Some(post_id), false) = (post_id, delta == 0) {
@@ -292,7 +288,7 @@ async fn count_comment(
 pub async fn reported(
     db: &PgPool,
     scope: Scope,
-    station_id: Option<i64>,
+    station_id: Option<StationId>,
     state: Option<ReportState>,
     page: i64,
     per_page: i64,
@@ -415,9 +411,9 @@ pub async fn review(
 /// comments takes them).
 struct Target {
     station_id: i64,
-    user_id: i64,
+    user_id: UserId,
     description: String,
-    post_id: Option<i64>,
+    post_id: Option<PostId>,
     hidden: bool,
     removed: bool,
 }
@@ -433,7 +429,7 @@ async fn lock_reported(
         ContentKind::Comment => ("comments", "comment_id"),
     };
     if kind == ContentKind::Comment {
-        let post_id: Option<Option<i64>> =
+        let post_id: Option<Option<PostId>> =
             sqlx::query_scalar("SELECT post_id FROM comments WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&mut *conn)
@@ -449,7 +445,7 @@ async fn lock_reported(
         ContentKind::Post => "NULL::bigint",
         ContentKind::Comment => "t.post_id",
     };
-    let found: Option<(i64, i64, String, Option<i64>, bool, bool)> =
+    let found: Option<(i64, UserId, String, Option<PostId>, bool, bool)> =
         sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT t.station_id, t.user_id, t.description, {post_id},
                     t.hidden_at IS NOT NULL, t.removed_at IS NOT NULL
@@ -539,11 +535,11 @@ const REPORTED_ROWS: &str = "
 struct ReportedRow {
     kind: ContentKind,
     id: i64,
-    station_id: i64,
+    station_id: StationId,
     description: String,
     image_key: Option<String>,
     video_id: Option<i64>,
-    user_id: i64,
+    user_id: UserId,
     user_name: String,
     user_image: Option<String>,
     reports: i64,

@@ -17,6 +17,7 @@ use crate::infra::images::{self, ImageCodec, ImageError};
 use crate::infra::objects::Objects;
 use crate::infra::uploads::{FILE_INVALID, FileKind, kind_of};
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{StationId, UserId};
 
 /// The spec's limit for a document.
 pub const MAX_DOCUMENT_BYTES: usize = 10_000_000;
@@ -101,8 +102,8 @@ impl UploadKind {
 /// Who uploads, and the most they may store in a rolling day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Uploader {
-    pub station_id: i64,
-    pub user_id: i64,
+    pub station_id: StationId,
+    pub user_id: UserId,
     pub quota_bytes: u64,
 }
 
@@ -294,8 +295,8 @@ impl NotAttached {
 /// it attached afterwards; attaching it again to the same row is no change.
 pub async fn attach(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     reference: &str,
     to: &str,
 ) -> sqlx::Result<Result<Attached, NotAttached>> {

@@ -4,15 +4,16 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use domain::feed::comments::{self, Comment};
+use chrono::{DateTime, Utc};
+use domain::feed::comments;
 use domain::feed::reports;
 use domain::shared::ids::PostId;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::posts::{self, ReportAnswer, ReportLimit, ReportRequest, open_feed};
+use super::posts::{self, Author, ReportAnswer, ReportLimit, ReportRequest, open_feed};
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
@@ -37,6 +38,46 @@ impl MemberLimit for CommentLimit {
     const NAME: &'static str = "feed-comments";
     fn limit(_: &domain::Config) -> (u32, u64) {
         (30, 600)
+    }
+}
+
+/// A comment as one member sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = FeedComment)]
+pub struct Comment {
+    pub id: i64,
+    pub description: String,
+    pub user: Author,
+    pub user_author: bool,
+    /// The root comment this one answers (activities only).
+    pub parent_id: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    /// An activity's root comment's replies, oldest first; empty elsewhere.
+    #[schema(no_recursion)]
+    pub replies: Vec<Comment>,
+}
+
+impl From<comments::Comment> for Comment {
+    fn from(comment: comments::Comment) -> Self {
+        let comments::Comment {
+            id,
+            description,
+            author,
+            user_author,
+            parent_id,
+            created_at,
+            replies,
+        } = comment;
+        Self {
+            id,
+            description,
+            user: author.into(),
+            user_author,
+            parent_id,
+            created_at,
+            replies: replies.into_iter().map(Comment::from).collect(),
+        }
     }
 }
 
@@ -93,7 +134,7 @@ async fn post_comments(
     open_feed(&state, &member, member.station_id).await?;
     let comments =
         comments::of_post(&state.db, member.station(), member.user(), PostId(post_id)).await?;
-    Ok(Json(comments))
+    Ok(Json(comments.into_iter().map(Comment::from).collect()))
 }
 
 /// Comments on a post
@@ -133,7 +174,7 @@ async fn comment_on_post(
         comment_id = comment.id,
         "post comment"
     );
-    Ok((StatusCode::CREATED, Json(comment)))
+    Ok((StatusCode::CREATED, Json(comment.into())))
 }
 
 /// An activity's comments: the roots, oldest first, each with its replies
@@ -155,7 +196,7 @@ async fn action_comments(
 ) -> ApiResult<Json<Vec<Comment>>> {
     let comments =
         comments::of_action(&state.db, member.station(), member.user(), action_id).await?;
-    Ok(Json(comments))
+    Ok(Json(comments.into_iter().map(Comment::from).collect()))
 }
 
 /// Comments on an activity
@@ -188,7 +229,7 @@ async fn comment_on_action(
         &request.description,
     )
     .await?;
-    Ok((StatusCode::CREATED, Json(comment)))
+    Ok((StatusCode::CREATED, Json(comment.into())))
 }
 
 /// Answers a root comment of an activity (ours)
@@ -223,7 +264,7 @@ async fn reply_on_action(
         &request.description,
     )
     .await?;
-    Ok((StatusCode::CREATED, Json(comment)))
+    Ok((StatusCode::CREATED, Json(comment.into())))
 }
 
 /// Deletes one of the caller's comments

@@ -3,9 +3,9 @@
 //! Liking twice or unliking what is not liked changes nothing and answers the state.
 
 use axum::extract::State;
-use domain::feed::likes::{self, Likes};
+use domain::feed::likes;
 use domain::shared::ids::PostId;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -32,6 +32,21 @@ impl MemberLimit for LikeLimit {
     const NAME: &'static str = "feed-likes";
     fn limit(_: &domain::Config) -> (u32, u64) {
         (120, 60)
+    }
+}
+
+/// An item's likes and whether the caller is among them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Likes {
+    pub likes: i32,
+    pub user_liked: bool,
+}
+
+impl From<likes::Likes> for Likes {
+    fn from(likes: likes::Likes) -> Self {
+        let likes::Likes { likes, user_liked } = likes;
+        Self { likes, user_liked }
     }
 }
 
@@ -78,7 +93,7 @@ async fn like_post(
         PostId(like.post),
     )
     .await?;
-    Ok(Json(likes))
+    Ok(Json(likes.into()))
 }
 
 /// Takes back the caller's like of a post
@@ -110,7 +125,7 @@ async fn unlike_post(
         PostId(like.post),
     )
     .await?;
-    Ok(Json(likes))
+    Ok(Json(likes.into()))
 }
 
 /// An activity's likes
@@ -131,7 +146,7 @@ async fn action_likes(
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Likes>> {
     let likes = likes::of_action(&state.db, member.station(), member.user(), action_id).await?;
-    Ok(Json(likes))
+    Ok(Json(likes.into()))
 }
 
 /// Likes an activity
@@ -155,7 +170,7 @@ async fn like_action(
 ) -> ApiResult<Json<Likes>> {
     throttle::<LikeLimit>(&state, &member).await?;
     let likes = likes::like_action(&state.db, member.station(), member.user(), like.action).await?;
-    Ok(Json(likes))
+    Ok(Json(likes.into()))
 }
 
 /// Takes back the caller's like of an activity
@@ -180,5 +195,5 @@ async fn unlike_action(
     throttle::<LikeLimit>(&state, &member).await?;
     let likes =
         likes::unlike_action(&state.db, member.station(), member.user(), like.action).await?;
-    Ok(Json(likes))
+    Ok(Json(likes.into()))
 }

@@ -7,7 +7,7 @@ use crate::state::AppState;
 
 mod comments;
 mod likes;
-mod posts;
+pub(crate) mod posts;
 mod uploads;
 pub(crate) mod videos;
 

@@ -5,7 +5,7 @@
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use domain::feed::posts::{self, Author, Cursor, FeedPage, Post};
+use domain::feed::posts::{self, Cursor, FeedPage, Post};
 use domain::feed::reports;
 use domain::feed::videos;
 use domain::infra::objects::Objects;
@@ -67,6 +67,27 @@ pub(super) async fn open_feed(state: &AppState, member: &Member, station_id: i64
     Ok(())
 }
 
+/// Who wrote a post or a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = FeedAuthor)]
+pub struct Author {
+    pub id: i64,
+    pub name: String,
+    /// The member's picture (a URL), if any.
+    pub image: Option<String>,
+}
+
+impl From<posts::Author> for Author {
+    fn from(author: posts::Author) -> Self {
+        let posts::Author { id, name, image } = author;
+        Self {
+            id: id.0,
+            name,
+            image,
+        }
+    }
+}
+
 /// A post as the caller sees it (docs/api-feed.md, "Post").
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -89,18 +110,32 @@ struct PostAnswer {
 
 impl From<Post> for PostAnswer {
     fn from(post: Post) -> Self {
+        let Post {
+            id,
+            station_id: _,
+            author,
+            description,
+            image_key,
+            video,
+            likes,
+            comments,
+            user_liked,
+            user_author,
+            published,
+            created_at,
+        } = post;
         Self {
-            id: post.id,
-            description: post.description,
-            user: post.author,
-            image: post.image_key.as_deref().map(Objects::url),
-            video: post.video.map(VideoAnswer::from),
-            likes: post.likes,
-            comments: post.comments,
-            user_liked: post.user_liked,
-            user_author: post.user_author,
-            published: post.published,
-            created_at: post.created_at,
+            id: id.0,
+            description,
+            user: author.into(),
+            image: image_key.as_deref().map(Objects::url),
+            video: video.map(VideoAnswer::from),
+            likes,
+            comments,
+            user_liked,
+            user_author,
+            published,
+            created_at,
         }
     }
 }
@@ -116,9 +151,10 @@ struct FeedPageAnswer {
 
 impl From<FeedPage> for FeedPageAnswer {
     fn from(page: FeedPage) -> Self {
+        let FeedPage { posts, next } = page;
         Self {
-            posts: page.posts.into_iter().map(PostAnswer::from).collect(),
-            next: page.next.map(Cursor::encode),
+            posts: posts.into_iter().map(PostAnswer::from).collect(),
+            next: next.map(Cursor::encode),
         }
     }
 }
@@ -270,7 +306,7 @@ async fn create_text_post(
         None,
     )
     .await?;
-    tracing::info!(user_id = member.user_id, post_id = post.id, "feed post");
+    tracing::info!(user_id = member.user_id, post_id = %post.id, "feed post");
     Ok((StatusCode::CREATED, Json(post.into())))
 }
 
@@ -349,7 +385,7 @@ async fn create_video_post(
     .await?;
     tracing::info!(
         user_id = member.user_id,
-        post_id = post.id,
+        post_id = %post.id,
         video_id = request.video_id,
         published = post.published,
         "feed video post"

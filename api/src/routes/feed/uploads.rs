@@ -43,8 +43,8 @@ impl MemberLimit for Attachments {
 /// The member's uploads of the rolling day may hold up to `FILIA_UPLOAD_BYTES_PER_DAY`.
 fn uploader(state: &AppState, member: &Member) -> Uploader {
     Uploader {
-        station_id: member.station_id,
-        user_id: member.user_id,
+        station_id: member.station(),
+        user_id: member.user(),
         quota_bytes: state.config.upload_bytes_per_day,
     }
 }

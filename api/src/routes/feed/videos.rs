@@ -9,7 +9,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use domain::feed::videos::{self, NotAppended, NotUploaded, Video, VideoStatus};
+use domain::feed::videos::{self, NotAppended, NotUploaded, Video};
 use domain::infra::objects::Objects;
 use domain::infra::uploads::UPLOAD_FAILED;
 use futures_util::TryStreamExt;
@@ -41,6 +41,31 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_video))
 }
 
+/// Where an upload is, as `feed_videos.status` stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum VideoStatus {
+    /// Bytes still coming.
+    Uploading,
+    /// Whole, queued for or running `video.transcode`.
+    Processing,
+    /// The MP4 and its poster are stored.
+    Ready,
+    /// Not a video we can show; `failure` says why.
+    Failed,
+}
+
+impl From<videos::VideoStatus> for VideoStatus {
+    fn from(status: videos::VideoStatus) -> Self {
+        match status {
+            videos::VideoStatus::Uploading => Self::Uploading,
+            videos::VideoStatus::Processing => Self::Processing,
+            videos::VideoStatus::Ready => Self::Ready,
+            videos::VideoStatus::Failed => Self::Failed,
+        }
+    }
+}
+
 /// A member's upload (docs/api-feed.md, "Video"); also a video post's `video`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -62,16 +87,34 @@ pub struct VideoAnswer {
 
 impl From<Video> for VideoAnswer {
     fn from(video: Video) -> Self {
+        let Video {
+            id,
+            station_id: _,
+            user_id: _,
+            original_name: _,
+            size,
+            received,
+            status,
+            job_id,
+            video_key,
+            poster_key,
+            duration_ms,
+            width: _,
+            height: _,
+            failure,
+            created_at: _,
+            updated_at: _,
+        } = video;
         Self {
-            id: video.id,
-            status: video.status,
-            size: video.size,
-            received: video.received,
-            url: video.video_key.as_deref().map(Objects::url),
-            poster: video.poster_key.as_deref().map(Objects::url),
-            duration_ms: video.duration_ms,
-            job_id: video.job_id,
-            failure: video.failure,
+            id,
+            status: status.into(),
+            size,
+            received,
+            url: video_key.as_deref().map(Objects::url),
+            poster: poster_key.as_deref().map(Objects::url),
+            duration_ms,
+            job_id,
+            failure,
         }
     }
 }

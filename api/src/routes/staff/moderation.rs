@@ -4,10 +4,10 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
-use domain::feed::posts::Author;
-use domain::feed::reports::{self, ContentKind, Decision, ReportState, ReportedItem};
+use domain::feed::reports::{self, ReportedItem};
 use domain::feed::videos;
 use domain::infra::objects::Objects;
+use domain::shared::ids::StationId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -16,6 +16,7 @@ use utoipa_axum::routes;
 use super::params::{BAD_STATE, BAD_STATION, given, invalid_if_any, parse_page};
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
+use crate::routes::feed::posts::Author;
 use crate::routes::feed::videos::VideoAnswer;
 use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
@@ -24,6 +25,85 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_reported_content))
         .routes(routes!(review_reported_content))
+}
+
+/// What members report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = ReportedKind)]
+pub enum ContentKind {
+    Post,
+    Comment,
+}
+
+impl From<reports::ContentKind> for ContentKind {
+    fn from(kind: reports::ContentKind) -> Self {
+        match kind {
+            reports::ContentKind::Post => Self::Post,
+            reports::ContentKind::Comment => Self::Comment,
+        }
+    }
+}
+
+impl From<ContentKind> for reports::ContentKind {
+    fn from(kind: ContentKind) -> Self {
+        match kind {
+            ContentKind::Post => Self::Post,
+            ContentKind::Comment => Self::Comment,
+        }
+    }
+}
+
+/// Staff's decision on a reported item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = ReviewDecision)]
+pub enum Decision {
+    /// Shown again (if reports hid it).
+    Keep,
+    /// Hidden from the feed; a later review may show it again.
+    Hide,
+    /// Taken away for good.
+    Remove,
+}
+
+impl From<reports::Decision> for Decision {
+    fn from(decision: reports::Decision) -> Self {
+        match decision {
+            reports::Decision::Keep => Self::Keep,
+            reports::Decision::Hide => Self::Hide,
+            reports::Decision::Remove => Self::Remove,
+        }
+    }
+}
+
+impl From<Decision> for reports::Decision {
+    fn from(decision: Decision) -> Self {
+        match decision {
+            Decision::Keep => Self::Keep,
+            Decision::Hide => Self::Hide,
+            Decision::Remove => Self::Remove,
+        }
+    }
+}
+
+/// Which reported items a list wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportState {
+    /// With a report no one reviewed yet.
+    Open,
+    /// Every report reviewed.
+    Reviewed,
+}
+
+impl From<ReportState> for reports::ReportState {
+    fn from(state: ReportState) -> Self {
+        match state {
+            ReportState::Open => Self::Open,
+            ReportState::Reviewed => Self::Reviewed,
+        }
+    }
 }
 
 /// A reported post or comment (docs/api-feed.md, "ReportedItem").
@@ -54,27 +134,39 @@ struct ReportedItemAnswer {
 
 impl From<ReportedItem> for ReportedItemAnswer {
     fn from(item: ReportedItem) -> Self {
+        let ReportedItem {
+            kind,
+            id,
+            station_id,
+            description,
+            image_key,
+            video,
+            author,
+            reports,
+            reasons,
+            hidden,
+            removed,
+            first_reported_at,
+            reviewed_at,
+            decision,
+        } = item;
         // A removed post's media are deleted from the store: no dead links.
-        let shown = !item.removed;
+        let shown = !removed;
         Self {
-            kind: item.kind,
-            id: item.id,
-            station_id: item.station_id,
-            description: item.description,
-            image: item
-                .image_key
-                .as_deref()
-                .filter(|_| shown)
-                .map(Objects::url),
-            video: item.video.filter(|_| shown).map(VideoAnswer::from),
-            author: item.author,
-            reports: item.reports,
-            reasons: item.reasons,
-            hidden: item.hidden,
-            removed: item.removed,
-            first_reported_at: item.first_reported_at,
-            reviewed_at: item.reviewed_at,
-            decision: item.decision,
+            kind: kind.into(),
+            id,
+            station_id: station_id.0,
+            description,
+            image: image_key.as_deref().filter(|_| shown).map(Objects::url),
+            video: video.filter(|_| shown).map(VideoAnswer::from),
+            author: author.into(),
+            reports,
+            reasons,
+            hidden,
+            removed,
+            first_reported_at,
+            reviewed_at,
+            decision: decision.map(Decision::from),
         }
     }
 }
@@ -134,8 +226,15 @@ async fn list_reported_content(
     // The console's page size; the contract gives no `per_page` here.
     let (page, per_page) = parse_page(params.page, None, &mut messages);
     invalid_if_any(messages)?;
-    let (items, total) =
-        reports::reported(&state.db, staff.scope(), station_id, wanted, page, per_page).await?;
+    let (items, total) = reports::reported(
+        &state.db,
+        staff.scope(),
+        station_id.map(StationId),
+        wanted.map(reports::ReportState::from),
+        page,
+        per_page,
+    )
+    .await?;
     Ok(Json(ReportedList {
         items: items.into_iter().map(ReportedItemAnswer::from).collect(),
         total,
@@ -184,9 +283,9 @@ async fn review_reported_content(
         &state.db,
         staff.scope(),
         staff.user_id(),
-        kind,
+        kind.into(),
         id,
-        request.decision,
+        request.decision.into(),
     )
     .await?;
     tracing::info!(

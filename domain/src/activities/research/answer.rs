@@ -349,7 +349,7 @@ pub async fn save_uploaded_file(
     let attempt_id = ensure_attempt(&mut *conn, &head, user_id, station_id).await?;
     let answer = format!("research_answers({attempt_id},{question_id})");
     let attached =
-        match crate::feed::uploads::attach(&mut *conn, station_id.0, user_id.0, reference, &answer)
+        match crate::feed::uploads::attach(&mut *conn, station_id, user_id, reference, &answer)
             .await?
         {
             Ok(attached) => attached,

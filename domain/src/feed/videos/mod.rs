@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgExecutor, PgPool};
 
 use crate::infra::config::Config;
@@ -36,8 +35,7 @@ pub use sweep::*;
 pub use upload::*;
 
 /// Where an upload is, as `feed_videos.status` stores it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, sqlx::Type, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum VideoStatus {
     /// Bytes still coming.
