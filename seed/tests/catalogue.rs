@@ -88,11 +88,11 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     }
 
     let gated = card(demo_activities::GATED_ACTIVITY);
-    assert!(gated.prerequisites.action_has_prerequisites);
-    assert!(!gated.prerequisites.user_done_prerequisites);
+    assert!(gated.prerequisites.any);
+    assert!(!gated.prerequisites.all_done);
     let required: Vec<&str> = gated
         .prerequisites
-        .action_prerequisites
+        .activities
         .iter()
         .map(|r| r.name.as_str())
         .collect();
@@ -103,7 +103,10 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         Availability::Ended
     );
     let limited = card(demo_activities::LIMITED_ACTIVITY);
-    assert_eq!((limited.limit_per_user, limited.user_actions), (Some(1), 1));
+    assert_eq!(
+        (limited.limit_per_user, limited.participations),
+        (Some(1), 1)
+    );
     assert_eq!(limited.availability, Availability::LimitReached);
     assert_eq!(
         card(demo_activities::EXTERNAL_ACTIVITY).redirect_links[0].url,
@@ -150,15 +153,11 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
             .await
             .expect("detail")
             .expect("found");
-        let names: Vec<&str> = detail
-            .action_videos
-            .iter()
-            .map(|v| v.name.as_str())
-            .collect();
+        let names: Vec<&str> = detail.videos.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, titles, "{name}");
-        let required: Vec<bool> = detail.action_videos.iter().map(|v| v.required).collect();
+        let required: Vec<bool> = detail.videos.iter().map(|v| v.required).collect();
         assert!(required[0] && required[1..].iter().all(|r| !r), "{name}");
-        for video in &detail.action_videos {
+        for video in &detail.videos {
             assert!(video.video.custom && video.video.embed_url.is_none());
             let key = Objects::key_of_url(&video.video.url).expect("a media url");
             assert!(key.starts_with("demo/videos/"), "{key}");
@@ -237,13 +236,13 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));
-    assert!(categories.iter().all(|c| c.category_actions.len() > 4));
+    assert!(categories.iter().all(|c| c.activities.len() > 4));
     let journeys = rows::journeys(&db, station.station_id, station.member_id)
         .await
         .expect("journeys");
     let names: Vec<&str> = journeys.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, demo_activities::JOURNEYS);
-    assert!(journeys.iter().all(|j| j.actions.len() == 4));
+    assert!(journeys.iter().all(|j| j.activities.len() == 4));
     let now_playing = rows::now_playing(&db, station.station_id, station.member_id)
         .await
         .expect("now playing");

@@ -5,12 +5,13 @@ use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
-use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
+use domain::activities::catalogue::{self, Filter};
 use domain::activities::participation::Refused;
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::actions::{Activity, ActivityCard};
 use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
@@ -98,7 +99,7 @@ async fn public_action(
     let activity = catalogue::detail(&state.db, station_id, None, id)
         .await?
         .ok_or(Refused::Unavailable)?;
-    Ok(Json(activity))
+    Ok(Json(Activity::from(activity)))
 }
 
 /// A feedback animation (Lottie JSON)
