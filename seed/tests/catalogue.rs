@@ -4,6 +4,7 @@
 use domain::activities::catalogue::{self, Availability, Filter, Page};
 use domain::activities::rows;
 use domain::infra::objects::Objects;
+use domain::shared::ids::{ActivityId, StationId, UserId};
 use seed::demo::{self, activities as demo_activities};
 use sqlx::PgPool;
 
@@ -52,8 +53,10 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .expect("catalogue");
     let before = snapshot(&db).await;
 
-    let member = Some(station.member_id);
-    let cards = catalogue::cards(&db, station.station_id, member, Filter::default())
+    let station_id = StationId(station.station_id);
+    let member_id = UserId(station.member_id);
+    let member = Some(member_id);
+    let cards = catalogue::cards(&db, station_id, member, Filter::default())
         .await
         .expect("cards");
     for type_id in 1..=21 {
@@ -123,7 +126,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
             featured: true,
             ..Filter::default()
         };
-        let cards = catalogue::cards(&db, station.station_id, viewer, filter)
+        let cards = catalogue::cards(&db, station_id, viewer, filter)
             .await
             .expect("featured");
         assert!(cards.iter().all(|c| c.featured_image.is_some()));
@@ -149,7 +152,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert!(ffmpeg.status.success(), "ffmpeg -version failed");
     for (name, titles) in demo_activities::VIDEOS {
         let id = first.id(name).expect(name);
-        let detail = catalogue::detail(&db, station.station_id, member, id)
+        let detail = catalogue::detail(&db, station_id, member, ActivityId(id))
             .await
             .expect("detail")
             .expect("found");
@@ -169,11 +172,13 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
 
     let raw = catalogue::detail(
         &db,
-        station.station_id,
+        station_id,
         member,
-        first
-            .id(demo_activities::RAW_CONTENT_ACTIVITY)
-            .expect("raw content"),
+        ActivityId(
+            first
+                .id(demo_activities::RAW_CONTENT_ACTIVITY)
+                .expect("raw content"),
+        ),
     )
     .await
     .expect("detail")
@@ -212,7 +217,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     // A visitor finds the public activity by a term without accents.
     let found = catalogue::cards(
         &db,
-        station.station_id,
+        station_id,
         None,
         Filter {
             name: Some("cafe"),
@@ -224,26 +229,20 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].name, demo_activities::PUBLIC_ACTIVITY);
 
-    let categories = rows::categories(
-        &db,
-        station.station_id,
-        station.member_id,
-        None,
-        Page::UNPAGED,
-    )
-    .await
-    .expect("categories");
+    let categories = rows::categories(&db, station_id, member_id, None, Page::UNPAGED)
+        .await
+        .expect("categories");
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));
     assert!(categories.iter().all(|c| c.activities.len() > 4));
-    let journeys = rows::journeys(&db, station.station_id, station.member_id)
+    let journeys = rows::journeys(&db, station_id, member_id)
         .await
         .expect("journeys");
     let names: Vec<&str> = journeys.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, demo_activities::JOURNEYS);
     assert!(journeys.iter().all(|j| j.activities.len() == 4));
-    let now_playing = rows::now_playing(&db, station.station_id, station.member_id)
+    let now_playing = rows::now_playing(&db, station_id, member_id)
         .await
         .expect("now playing");
     assert_eq!(now_playing.len(), 1);

@@ -1301,6 +1301,7 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
 async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
     use domain::activities::catalogue::{Filter, Page};
     use domain::activities::rows;
+    use domain::shared::ids::{StationId, UserId};
     let w = world(db).await;
     let mut ids = Vec::new();
     for n in 0..30 {
@@ -1320,7 +1321,7 @@ async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
         .await
         .expect("pool");
     let page = Page::new(Some(4), 0).expect("page");
-    let member = Some(w.member_id);
+    let member = Some(UserId(w.member_id));
     let featured = Filter {
         featured: true,
         ..Filter::default()
@@ -1335,14 +1336,20 @@ async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
             (member, search),
             (None, featured),
         ] {
-            catalogue::list(&one, w.station_id, viewer, filter, page)
+            catalogue::list(&one, StationId(w.station_id), viewer, filter, page)
                 .await
                 .expect("list")
                 .expect("station");
         }
-        rows::categories(&one, w.station_id, w.member_id, None, page)
-            .await
-            .expect("categories");
+        rows::categories(
+            &one,
+            StationId(w.station_id),
+            UserId(w.member_id),
+            None,
+            page,
+        )
+        .await
+        .expect("categories");
     }
     let plans: Vec<(String, i64, i64)> = sqlx::query_as(
         "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements

@@ -14,6 +14,7 @@ use super::video_views::UserVideo;
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
 /// Whether the caller may take part now, in the order the rules are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -433,8 +434,8 @@ const SEARCH: [&str; 2] = [
 /// `page` of them, and how many there are; `None` when there is no such station.
 pub async fn list(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    viewer: Option<i64>,
+    station_id: StationId,
+    viewer: Option<UserId>,
     filter: Filter<'_>,
     page: Page,
 ) -> sqlx::Result<Option<Listed<ActivityCard>>> {
@@ -474,8 +475,8 @@ pub async fn list(
 /// wants, as [`list`] orders them.
 pub async fn cards(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    viewer: Option<i64>,
+    station_id: StationId,
+    viewer: Option<UserId>,
     filter: Filter<'_>,
 ) -> sqlx::Result<Vec<ActivityCard>> {
     let listed = list(db, station_id, viewer, filter, Page::UNPAGED).await?;
@@ -562,9 +563,9 @@ const DETAIL: [&str; 2] = [
 /// visitors) private alike.
 pub async fn detail(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    viewer: Option<i64>,
-    id: i64,
+    station_id: StationId,
+    viewer: Option<UserId>,
+    id: ActivityId,
 ) -> sqlx::Result<Option<Activity>> {
     let row: Option<DetailRow> = sqlx::query_as(DETAIL[usize::from(viewer.is_none())])
         .bind(station_id)
@@ -591,7 +592,7 @@ pub async fn detail(
 }
 
 /// True when the station exists (public calls answer 404 for an unknown one).
-pub async fn station_exists(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<bool> {
+pub async fn station_exists(db: impl PgExecutor<'_>, station_id: StationId) -> sqlx::Result<bool> {
     sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM stations WHERE id = $1)")
         .bind(station_id)
         .fetch_one(db)

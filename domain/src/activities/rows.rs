@@ -9,6 +9,7 @@ use sqlx::{PgPool, Row};
 
 use super::catalogue::{ActivityCard, CardRow, Page, card_columns};
 use crate::infra::objects::Objects;
+use crate::shared::ids::{StationId, UserId};
 
 /// A journey's activity, with whether the caller has done it.
 #[derive(Debug, Clone)]
@@ -130,8 +131,8 @@ struct HomeRow {
 async fn read(
     db: &PgPool,
     sql: &'static str,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     row_id: Option<i64>,
     page: Page,
 ) -> sqlx::Result<Vec<HomeRow>> {
@@ -167,7 +168,11 @@ async fn read(
 }
 
 /// The station's journeys, each with its activities done ones first and the count done.
-pub async fn journeys(db: &PgPool, station_id: i64, user_id: i64) -> sqlx::Result<Vec<Journey>> {
+pub async fn journeys(
+    db: &PgPool,
+    station_id: StationId,
+    user_id: UserId,
+) -> sqlx::Result<Vec<Journey>> {
     let rows = read(db, JOURNEYS, station_id, user_id, None, Page::UNPAGED).await?;
     Ok(rows
         .into_iter()
@@ -195,8 +200,8 @@ pub async fn journeys(db: &PgPool, station_id: i64, user_id: i64) -> sqlx::Resul
 /// The station's now-playing rows.
 pub async fn now_playing(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
 ) -> sqlx::Result<Vec<NowPlaying>> {
     let rows = read(db, NOW_PLAYING, station_id, user_id, None, Page::UNPAGED).await?;
     Ok(rows
@@ -213,8 +218,8 @@ pub async fn now_playing(
 /// each with `page` of its published activities and how many it has.
 pub async fn categories(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     category_id: Option<i64>,
     page: Page,
 ) -> sqlx::Result<Vec<Category>> {

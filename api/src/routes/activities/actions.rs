@@ -450,8 +450,8 @@ async fn member_page(
 ) -> ApiResult<CardsPage> {
     let listed = catalogue::list(
         &state.db,
-        member.station_id,
-        Some(member.user_id),
+        member.station(),
+        Some(member.user()),
         filter,
         page,
     )
@@ -494,9 +494,14 @@ async fn action(
     Query(detail): Query<DetailQuery>,
 ) -> ApiResult<Json<Activity>> {
     own_scope(member, None, detail.user_id)?;
-    let activity = catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
-        .await?
-        .ok_or(Refused::Unavailable)?;
+    let activity = catalogue::detail(
+        &state.db,
+        member.station(),
+        Some(member.user()),
+        ActivityId(id),
+    )
+    .await?
+    .ok_or(Refused::Unavailable)?;
     Ok(Json(activity.into()))
 }
 
@@ -573,8 +578,8 @@ async fn establishment_actions(
     own_scope(member, None, Some(user_id))?;
     let cards = catalogue::cards(
         &state.db,
-        member.station_id,
-        Some(member.user_id),
+        member.station(),
+        Some(member.user()),
         Filter::default(),
     )
     .await?;

@@ -7,6 +7,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use domain::activities::catalogue::{self, Filter};
 use domain::activities::participation::Refused;
+use domain::shared::ids::{ActivityId, StationId};
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -68,7 +69,7 @@ async fn public_actions(
         featured: list.featured == Some(1),
         ..Filter::default()
     };
-    catalogue::list(&state.db, station_id, None, filter, page)
+    catalogue::list(&state.db, StationId(station_id), None, filter, page)
         .await?
         .map(CardsPage)
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
@@ -93,10 +94,11 @@ async fn public_action(
     State(state): State<AppState>,
     Path((id, station_id)): Path<(i64, i64)>,
 ) -> ApiResult<Json<Activity>> {
+    let station_id = StationId(station_id);
     if !catalogue::station_exists(&state.db, station_id).await? {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
-    let activity = catalogue::detail(&state.db, station_id, None, id)
+    let activity = catalogue::detail(&state.db, station_id, None, ActivityId(id))
         .await?
         .ok_or(Refused::Unavailable)?;
     Ok(Json(Activity::from(activity)))

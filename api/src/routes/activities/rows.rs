@@ -144,7 +144,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     )
 )]
 async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Json<Vec<Journey>>> {
-    let journeys = rows::journeys(&state.db, member.station_id, member.user_id).await?;
+    let journeys = rows::journeys(&state.db, member.station(), member.user()).await?;
     Ok(Json(journeys.into_iter().map(Journey::from).collect()))
 }
 
@@ -162,7 +162,7 @@ async fn now_playing(
     State(state): State<AppState>,
     member: Member,
 ) -> ApiResult<Json<Vec<NowPlaying>>> {
-    let playing = rows::now_playing(&state.db, member.station_id, member.user_id).await?;
+    let playing = rows::now_playing(&state.db, member.station(), member.user()).await?;
     Ok(Json(playing.into_iter().map(NowPlaying::from).collect()))
 }
 
@@ -209,8 +209,8 @@ async fn participant_categories(
     let page = paging::page(page)?;
     let found = rows::categories(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         categories.id,
         page,
     )
