@@ -650,7 +650,7 @@ pub struct NewActivity {
     pub active: bool,
     pub redirect_links: Vec<String>,
     /// Activities required first, in order.
-    pub prerequisites: Vec<i64>,
+    pub prerequisites: Vec<ActivityId>,
     pub contents: Vec<Content>,
     pub agreements: Vec<Agreement>,
     pub videos: Vec<NewVideo>,
@@ -740,7 +740,7 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
         .execute(&mut *tx)
         .await?;
     }
-    add_videos(&mut tx, id, &activity.videos).await?;
+    add_videos(&mut tx, ActivityId(id), &activity.videos).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -748,7 +748,7 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
 /// Appends `videos` to the activity `action_id`'s, in order.
 pub async fn add_videos(
     conn: &mut PgConnection,
-    action_id: i64,
+    action_id: ActivityId,
     videos: &[NewVideo],
 ) -> sqlx::Result<()> {
     for video in videos {
