@@ -59,7 +59,7 @@ pub struct RedirectLink {
 /// the query's JSON).
 #[derive(Debug, Clone, Deserialize)]
 pub struct RequiredActivity {
-    pub id: i64,
+    pub id: ActivityId,
     pub name: String,
     pub done: bool,
 }
@@ -76,7 +76,7 @@ pub struct Prerequisites {
 /// What rows, grids and search results show of an activity.
 #[derive(Debug, Clone)]
 pub struct ActivityCard {
-    pub id: i64,
+    pub id: ActivityId,
     pub name: String,
     /// Its image's address.
     pub image: Option<String>,
@@ -133,7 +133,7 @@ pub struct ResearchRef {
 #[derive(Debug, Clone)]
 pub struct Activity {
     pub card: ActivityCard,
-    pub station_id: i64,
+    pub station_id: StationId,
     /// Sanitised HTML.
     pub description: String,
     /// Sanitised HTML.
@@ -281,7 +281,7 @@ pub(crate) use card_columns;
 /// An [`ActivityCard`] as [`card_columns`] reads it.
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct CardRow {
-    id: i64,
+    id: ActivityId,
     name: String,
     image_key: Option<String>,
     featured_image_key: Option<String>,
@@ -487,7 +487,7 @@ pub async fn cards(
 struct DetailRow {
     #[sqlx(flatten)]
     card: CardRow,
-    station_id: i64,
+    station_id: StationId,
     description: String,
     rules: String,
     feedback_message: Option<String>,

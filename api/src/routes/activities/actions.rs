@@ -73,7 +73,11 @@ pub struct RequiredActivity {
 impl From<catalogue::RequiredActivity> for RequiredActivity {
     fn from(required: catalogue::RequiredActivity) -> Self {
         let catalogue::RequiredActivity { id, name, done } = required;
-        Self { id, name, done }
+        Self {
+            id: id.0,
+            name,
+            done,
+        }
     }
 }
 
@@ -161,7 +165,7 @@ impl From<catalogue::ActivityCard> for ActivityCard {
             public,
         } = card;
         Self {
-            id,
+            id: id.0,
             name,
             image,
             featured_image,
@@ -348,7 +352,7 @@ impl From<catalogue::Activity> for Activity {
         } = activity;
         Self {
             card: card.into(),
-            station_id,
+            station_id: station_id.0,
             description,
             rules,
             has_rules,
