@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use chrono::{Duration, Utc};
 use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, Content, NewActivity};
+use domain::shared::ids::{ActivityId, StationId, UserId};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio::task::JoinSet;
@@ -270,7 +271,7 @@ async fn availability_and_prerequisites_are_the_callers(db: PgPool) {
     let first = activity(&w.db, w.station_id, "Cadastro completo", |_| ()).await;
     let second = activity(&w.db, w.station_id, "Perfil", |_| ()).await;
     let gated = activity(&w.db, w.station_id, "Depois", |a| {
-        a.prerequisites = vec![first, second];
+        a.prerequisites = vec![ActivityId(first), ActivityId(second)];
     })
     .await;
     let undated = activity(&w.db, w.station_id, "Sem data", |a| {
@@ -1085,7 +1086,11 @@ async fn only_published_prerequisites_are_shown_and_required(db: PgPool) {
     let public = activity(&w.db, w.station_id, "Boas-vindas", |a| a.public = true).await;
     let gated = activity(&w.db, w.station_id, "Depois", |a| {
         a.public = true;
-        a.prerequisites = vec![members_only, draft, public];
+        a.prerequisites = vec![
+            ActivityId(members_only),
+            ActivityId(draft),
+            ActivityId(public),
+        ];
     })
     .await;
     let required = |answer: &Value| answer["prerequisites"]["action_prerequisites"].clone();
@@ -1139,7 +1144,7 @@ async fn a_view_of_another_type_is_unavailable_before_any_other_rule(db: PgPool)
     let undone = activity(&w.db, w.station_id, "Antes", |_| ()).await;
     let quiz = activity(&w.db, w.station_id, "Quiz trancado", |a| {
         a.type_id = ActivityType::Quiz;
-        a.prerequisites = vec![undone];
+        a.prerequisites = vec![ActivityId(undone)];
     })
     .await;
     let ended_quiz = activity(&w.db, w.station_id, "Quiz encerrado", |a| {
@@ -1320,7 +1325,7 @@ async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
         .await
         .expect("pool");
     let page = Page::new(Some(4), 0).expect("page");
-    let member = Some(w.member_id);
+    let member = Some(UserId(w.member_id));
     let featured = Filter {
         featured: true,
         ..Filter::default()
@@ -1335,14 +1340,20 @@ async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
             (member, search),
             (None, featured),
         ] {
-            catalogue::list(&one, w.station_id, viewer, filter, page)
+            catalogue::list(&one, StationId(w.station_id), viewer, filter, page)
                 .await
                 .expect("list")
                 .expect("station");
         }
-        rows::categories(&one, w.station_id, w.member_id, None, page)
-            .await
-            .expect("categories");
+        rows::categories(
+            &one,
+            StationId(w.station_id),
+            UserId(w.member_id),
+            None,
+            page,
+        )
+        .await
+        .expect("categories");
     }
     let plans: Vec<(String, i64, i64)> = sqlx::query_as(
         "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements

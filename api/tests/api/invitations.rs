@@ -14,6 +14,7 @@ use chrono::{Duration, Utc};
 use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::invitations;
+use domain::shared::ids::ActivityId;
 use jobs::JobState;
 use mail_parser::MessageParser;
 use serde_json::{Value, json};
@@ -472,7 +473,7 @@ async fn the_activity_must_be_an_open_invitation_of_the_callers_station(db: PgPo
     .await;
     let gated = activity(&world.db, world.station_id, |a| {
         a.name = "Com requisito".into();
-        a.prerequisites = vec![quiz];
+        a.prerequisites = vec![ActivityId(quiz)];
     })
     .await;
 

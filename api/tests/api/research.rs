@@ -15,6 +15,7 @@ use chrono::{Duration, Utc};
 use domain::activities::ActivityType;
 use domain::activities::catalogue::{self, NewActivity};
 use domain::activities::research::{self, NewFeedback, NewOption, NewQuestion, NewResearch};
+use domain::shared::ids::ActivityId;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -666,7 +667,7 @@ async fn the_window_the_limit_and_the_prerequisites_hold_on_every_save(db: PgPoo
     .await;
     let (first, _) = research_activity(&world.db, world.station_id, 16, vec![], |_| {}).await;
     let (_, gated) = research_activity(&world.db, world.station_id, 8, text(), |a| {
-        a.prerequisites = vec![first];
+        a.prerequisites = vec![ActivityId(first)];
         a.name = "Depois".into();
     })
     .await;

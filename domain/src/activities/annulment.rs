@@ -10,10 +10,8 @@
 //! member already spent of it becomes a debt the next credits pay, as any reversal:
 //! `wallet::ledger::reverse`).
 
-use serde::Serialize;
 use serde_json::json;
 use sqlx::{PgConnection, PgPool};
-use utoipa::ToSchema;
 
 use super::{ActivityType, participation, trophies};
 use crate::shared::failure::{Failure, IntoFailure};
@@ -66,7 +64,7 @@ impl IntoFailure for NotAnnulled {
 }
 
 /// What an annulment took back.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Annulled {
     pub participation_id: i64,
     pub user_id: i64,

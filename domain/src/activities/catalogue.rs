@@ -5,20 +5,19 @@
 //! home's rows (journeys, now playing, categories) are in [`super::rows`].
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sqlx::postgres::PgRow;
 use sqlx::{FromRow, PgConnection, PgExecutor, PgPool, Row};
-use utoipa::ToSchema;
 
 use super::ActivityType;
 use super::video_views::UserVideo;
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
 use crate::shared::failure::{Failure, IntoFailure};
+use crate::shared::ids::{ActivityId, StationId, UserId};
 
 /// Whether the caller may take part now, in the order the rules are checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Availability {
     DateMissing,
     NotStarted,
@@ -50,37 +49,41 @@ impl Availability {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+/// A link the activity's button opens (read from the query's JSON).
+#[derive(Debug, Clone, Deserialize)]
 pub struct RedirectLink {
     pub url: String,
 }
 
-/// An activity this one requires, `done` when the caller has taken part in it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+/// An activity this one requires, `done` when the caller has taken part in it (read from
+/// the query's JSON).
+#[derive(Debug, Clone, Deserialize)]
 pub struct RequiredActivity {
-    pub id: i64,
+    pub id: ActivityId,
     pub name: String,
     pub done: bool,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// The activities one requires first, and whether the caller has done them all.
+#[derive(Debug, Clone)]
 pub struct Prerequisites {
-    pub action_has_prerequisites: bool,
-    pub user_done_prerequisites: bool,
-    pub action_prerequisites: Vec<RequiredActivity>,
+    pub any: bool,
+    pub all_done: bool,
+    /// In the activity's order.
+    pub activities: Vec<RequiredActivity>,
 }
 
 /// What rows, grids and search results show of an activity.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct ActivityCard {
-    pub id: i64,
+    pub id: ActivityId,
     pub name: String,
+    /// Its image's address.
     pub image: Option<String>,
-    #[serde(rename = "featuredImage")]
+    /// The carousel's image's address.
     pub featured_image: Option<String>,
-    #[schema(value_type = i16)]
     pub type_id: ActivityType,
-    #[serde(rename = "type")]
+    /// The type's name (`action_types`).
     pub type_name: String,
     pub points: i32,
     pub additional_cashback: i32,
@@ -88,26 +91,22 @@ pub struct ActivityCard {
     pub cashback: i64,
     pub click_me_label: Option<String>,
     pub redirect_links: Vec<RedirectLink>,
-    #[serde(rename = "participationStart")]
     pub participation_start: Option<DateTime<Utc>>,
-    #[serde(rename = "participationEnd")]
     pub participation_end: Option<DateTime<Utc>>,
-    #[serde(rename = "limitPerUser")]
     pub limit_per_user: Option<i32>,
     /// The caller's participations in it (0 for visitors).
-    #[serde(rename = "userActions")]
-    pub user_actions: i64,
+    pub participations: i64,
     pub availability: Availability,
     pub prerequisites: Prerequisites,
     pub priority: i32,
-    #[serde(rename = "priorityCarousel")]
     pub priority_carousel: i32,
     pub featured: bool,
     pub public: bool,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(as = ActivityContent)]
+/// A raw content activity's text or link (written by the console, read from the detail's
+/// JSON).
+#[derive(Debug, Clone, Deserialize)]
 pub struct Content {
     pub text: Option<String>,
     pub link: Option<String>,
@@ -115,17 +114,15 @@ pub struct Content {
 
 /// An agreement activity's terms (type 15): the checkbox the member ticks and the button
 /// that records the participation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = ActivityAgreement)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Agreement {
     pub checkbox: String,
     pub button: String,
 }
 
 /// A quiz's or survey's research (types 6 to 12), as the detail names it: the questions
-/// come from `GET /research/{id}`, without the answer key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = ActivityResearch)]
+/// come from `research::load`, without the answer key.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct ResearchRef {
     pub id: i64,
     pub name: String,
@@ -133,11 +130,10 @@ pub struct ResearchRef {
 }
 
 /// An activity's detail: its card and what only the detail page shows.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Activity {
-    #[serde(flatten)]
     pub card: ActivityCard,
-    pub station_id: i64,
+    pub station_id: StationId,
     /// Sanitised HTML.
     pub description: String,
     /// Sanitised HTML.
@@ -154,9 +150,9 @@ pub struct Activity {
     pub researches: Vec<ResearchRef>,
     pub partner_id: Option<i64>,
     /// Its videos, in order.
-    pub action_videos: Vec<ActionVideo>,
+    pub videos: Vec<ActionVideo>,
     /// The member's views of them (none for a visitor), in the videos' order.
-    pub user_videos: Vec<UserVideo>,
+    pub views: Vec<UserVideo>,
 }
 
 /// Which of a station's published activities a list wants (a visitor's list holds only
@@ -285,7 +281,7 @@ pub(crate) use card_columns;
 /// An [`ActivityCard`] as [`card_columns`] reads it.
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct CardRow {
-    id: i64,
+    id: ActivityId,
     name: String,
     image_key: Option<String>,
     featured_image_key: Option<String>,
@@ -341,12 +337,12 @@ impl CardRow {
             participation_start: self.participation_start,
             participation_end: self.participation_end,
             limit_per_user: self.limit_per_user,
-            user_actions: self.user_actions,
+            participations: self.user_actions,
             availability,
             prerequisites: Prerequisites {
-                action_has_prerequisites: !self.prerequisites.is_empty(),
-                user_done_prerequisites: self.prerequisites.iter().all(|r| r.done),
-                action_prerequisites: self.prerequisites,
+                any: !self.prerequisites.is_empty(),
+                all_done: self.prerequisites.iter().all(|r| r.done),
+                activities: self.prerequisites,
             },
             priority: self.priority,
             priority_carousel: self.priority_carousel,
@@ -438,8 +434,8 @@ const SEARCH: [&str; 2] = [
 /// `page` of them, and how many there are; `None` when there is no such station.
 pub async fn list(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    viewer: Option<i64>,
+    station_id: StationId,
+    viewer: Option<UserId>,
     filter: Filter<'_>,
     page: Page,
 ) -> sqlx::Result<Option<Listed<ActivityCard>>> {
@@ -479,8 +475,8 @@ pub async fn list(
 /// wants, as [`list`] orders them.
 pub async fn cards(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    viewer: Option<i64>,
+    station_id: StationId,
+    viewer: Option<UserId>,
     filter: Filter<'_>,
 ) -> sqlx::Result<Vec<ActivityCard>> {
     let listed = list(db, station_id, viewer, filter, Page::UNPAGED).await?;
@@ -491,7 +487,7 @@ pub async fn cards(
 struct DetailRow {
     #[sqlx(flatten)]
     card: CardRow,
-    station_id: i64,
+    station_id: StationId,
     description: String,
     rules: String,
     feedback_message: Option<String>,
@@ -567,9 +563,9 @@ const DETAIL: [&str; 2] = [
 /// visitors) private alike.
 pub async fn detail(
     db: impl PgExecutor<'_>,
-    station_id: i64,
-    viewer: Option<i64>,
-    id: i64,
+    station_id: StationId,
+    viewer: Option<UserId>,
+    id: ActivityId,
 ) -> sqlx::Result<Option<Activity>> {
     let row: Option<DetailRow> = sqlx::query_as(DETAIL[usize::from(viewer.is_none())])
         .bind(station_id)
@@ -590,13 +586,13 @@ pub async fn detail(
         agreements: row.agreements,
         researches: row.researches,
         partner_id: row.partner_id,
-        action_videos: row.videos.into_iter().map(VideoRow::into_video).collect(),
-        user_videos: row.user_videos,
+        videos: row.videos.into_iter().map(VideoRow::into_video).collect(),
+        views: row.user_videos,
     }))
 }
 
 /// True when the station exists (public calls answer 404 for an unknown one).
-pub async fn station_exists(db: impl PgExecutor<'_>, station_id: i64) -> sqlx::Result<bool> {
+pub async fn station_exists(db: impl PgExecutor<'_>, station_id: StationId) -> sqlx::Result<bool> {
     sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM stations WHERE id = $1)")
         .bind(station_id)
         .fetch_one(db)
@@ -654,7 +650,7 @@ pub struct NewActivity {
     pub active: bool,
     pub redirect_links: Vec<String>,
     /// Activities required first, in order.
-    pub prerequisites: Vec<i64>,
+    pub prerequisites: Vec<ActivityId>,
     pub contents: Vec<Content>,
     pub agreements: Vec<Agreement>,
     pub videos: Vec<NewVideo>,
@@ -744,7 +740,7 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
         .execute(&mut *tx)
         .await?;
     }
-    add_videos(&mut tx, id, &activity.videos).await?;
+    add_videos(&mut tx, ActivityId(id), &activity.videos).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -752,7 +748,7 @@ pub async fn create(db: &PgPool, activity: &NewActivity) -> sqlx::Result<i64> {
 /// Appends `videos` to the activity `action_id`'s, in order.
 pub async fn add_videos(
     conn: &mut PgConnection,
-    action_id: i64,
+    action_id: ActivityId,
     videos: &[NewVideo],
 ) -> sqlx::Result<()> {
     for video in videos {

@@ -4,54 +4,47 @@
 //! then the cards of only those activities.
 
 use chrono::Utc;
-use serde::Serialize;
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
-use utoipa::ToSchema;
 
 use super::catalogue::{ActivityCard, CardRow, Page, card_columns};
 use crate::infra::objects::Objects;
+use crate::shared::ids::{StationId, UserId};
 
 /// A journey's activity, with whether the caller has done it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct JourneyActivity {
-    #[serde(flatten)]
     pub card: ActivityCard,
-    #[serde(rename = "hasDone")]
     pub has_done: bool,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Journey {
     pub id: i64,
     pub name: String,
     /// How many of its activities the caller has done.
     pub completed: usize,
     /// In the journey's order, the done ones first.
-    pub actions: Vec<JourneyActivity>,
+    pub activities: Vec<JourneyActivity>,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct NowPlaying {
     pub id: i64,
     pub title: String,
-    pub actions: Vec<ActivityCard>,
+    pub activities: Vec<ActivityCard>,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CategoryAction {
-    pub action: ActivityCard,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ParticipantCategory {
+/// A category of the home (`participant_categories`).
+#[derive(Debug, Clone)]
+pub struct Category {
     pub id: i64,
     pub name: String,
     pub icon: Option<String>,
     /// Its published activities, whatever the page.
-    pub actions_count: i64,
+    pub activity_count: i64,
     /// The page of its published activities, in the category's order.
-    pub category_actions: Vec<CategoryAction>,
+    pub activities: Vec<ActivityCard>,
 }
 
 /// The query of one kind of row: `$1` the station, `$2` the viewer, `$3` one row's id or
@@ -138,8 +131,8 @@ struct HomeRow {
 async fn read(
     db: &PgPool,
     sql: &'static str,
-    station_id: i64,
-    viewer: i64,
+    station_id: StationId,
+    viewer: UserId,
     row_id: Option<i64>,
     page: Page,
 ) -> sqlx::Result<Vec<HomeRow>> {
@@ -175,26 +168,30 @@ async fn read(
 }
 
 /// The station's journeys, each with its activities done ones first and the count done.
-pub async fn journeys(db: &PgPool, station_id: i64, user_id: i64) -> sqlx::Result<Vec<Journey>> {
+pub async fn journeys(
+    db: &PgPool,
+    station_id: StationId,
+    user_id: UserId,
+) -> sqlx::Result<Vec<Journey>> {
     let rows = read(db, JOURNEYS, station_id, user_id, None, Page::UNPAGED).await?;
     Ok(rows
         .into_iter()
         .map(|row| {
-            let mut actions: Vec<JourneyActivity> = row
+            let mut activities: Vec<JourneyActivity> = row
                 .cards
                 .into_iter()
                 .map(|card| JourneyActivity {
-                    has_done: card.user_actions > 0,
+                    has_done: card.participations > 0,
                     card,
                 })
                 .collect();
             // Stable: done ones first, each group in the journey's order.
-            actions.sort_by_key(|activity| !activity.has_done);
+            activities.sort_by_key(|activity| !activity.has_done);
             Journey {
                 id: row.id,
                 name: row.name,
-                completed: actions.iter().filter(|a| a.has_done).count(),
-                actions,
+                completed: activities.iter().filter(|a| a.has_done).count(),
+                activities,
             }
         })
         .collect())
@@ -203,8 +200,8 @@ pub async fn journeys(db: &PgPool, station_id: i64, user_id: i64) -> sqlx::Resul
 /// The station's now-playing rows.
 pub async fn now_playing(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
 ) -> sqlx::Result<Vec<NowPlaying>> {
     let rows = read(db, NOW_PLAYING, station_id, user_id, None, Page::UNPAGED).await?;
     Ok(rows
@@ -212,7 +209,7 @@ pub async fn now_playing(
         .map(|row| NowPlaying {
             id: row.id,
             title: row.name,
-            actions: row.cards,
+            activities: row.cards,
         })
         .collect())
 }
@@ -221,24 +218,20 @@ pub async fn now_playing(
 /// each with `page` of its published activities and how many it has.
 pub async fn categories(
     db: &PgPool,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     category_id: Option<i64>,
     page: Page,
-) -> sqlx::Result<Vec<ParticipantCategory>> {
+) -> sqlx::Result<Vec<Category>> {
     let rows = read(db, CATEGORIES, station_id, user_id, category_id, page).await?;
     Ok(rows
         .into_iter()
-        .map(|row| ParticipantCategory {
+        .map(|row| Category {
             id: row.id,
             name: row.name,
             icon: row.icon_key.as_deref().map(Objects::url),
-            actions_count: row.total,
-            category_actions: row
-                .cards
-                .into_iter()
-                .map(|action| CategoryAction { action })
-                .collect(),
+            activity_count: row.total,
+            activities: row.cards,
         })
         .collect())
 }

@@ -8,9 +8,8 @@
 //! judges it.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sqlx::PgConnection;
-use utoipa::ToSchema;
 
 use super::ActivityType;
 use super::participation::{self, Participated, Refused};
@@ -34,12 +33,10 @@ pub const RANGES_INVALID: &str = "Os trechos assistidos informados são inválid
 
 /// What the player says: whether the member marks the video viewed (at 80% or by the
 /// checkbox), and the ranges played so far, in seconds from the start.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct WatchReport {
     pub has_viewed: bool,
-    /// `[start, end]` pairs in seconds; the browser's `video.played` ranges.
-    #[serde(default)]
-    #[schema(value_type = Vec<Vec<f64>>, example = json!([[0.0, 4.8]]))]
+    /// `(start, end)` pairs in seconds; the browser's `video.played` ranges.
     pub played: Vec<(f64, f64)>,
 }
 
@@ -76,8 +73,9 @@ impl IntoFailure for NotViewed {
     }
 }
 
-/// A member's view of one video (spec 001 "user_videos item").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema, sqlx::FromRow)]
+/// A member's view of one video (spec 001 "user_videos item"; the detail reads it from its
+/// query's JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, sqlx::FromRow)]
 pub struct UserVideo {
     pub action_id: i64,
     pub video_id: i64,

@@ -4,9 +4,8 @@
 //! it is written ([`ExternalVideo::parse`]): only those two providers are accepted, and the
 //! video is stored by its canonical address, which the table's check also holds to.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use url::Url;
-use utoipa::ToSchema;
 
 use crate::infra::objects::Objects;
 
@@ -115,7 +114,7 @@ pub struct NewVideo {
 }
 
 /// Where the web plays a video from.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Video {
     /// A custom video's `/api/media/...` address, or the YouTube or Vimeo page.
     pub url: String,
@@ -126,8 +125,8 @@ pub struct Video {
     pub embed_url: Option<String>,
 }
 
-/// One of an activity's videos, as the detail answers it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// One of an activity's videos, as the detail shows it.
+#[derive(Debug, Clone)]
 pub struct ActionVideo {
     pub video_id: i64,
     pub name: String,

@@ -620,7 +620,7 @@ fn new_activity(
     let prerequisites = if seed.name == GATED_ACTIVITY {
         PREREQUISITES
             .iter()
-            .filter_map(|name| ids.get(*name).copied())
+            .filter_map(|name| ids.get(*name).copied().map(ActivityId))
             .collect()
     } else {
         Vec::new()
@@ -714,7 +714,7 @@ async fn videos(
         });
     }
     let mut tx = db.begin().await?;
-    catalogue::add_videos(&mut tx, action_id, &videos).await?;
+    catalogue::add_videos(&mut tx, ActivityId(action_id), &videos).await?;
     tx.commit().await?;
     Ok(())
 }

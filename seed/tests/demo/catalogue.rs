@@ -4,6 +4,7 @@
 use domain::activities::catalogue::{self, Availability, Filter, Page};
 use domain::activities::rows;
 use domain::infra::objects::Objects;
+use domain::shared::ids::{ActivityId, StationId, UserId};
 use seed::demo::{self, activities as demo_activities};
 use sqlx::PgPool;
 
@@ -52,8 +53,10 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         .expect("catalogue");
     let before = snapshot(&db).await;
 
-    let member = Some(station.member_id);
-    let cards = catalogue::cards(&db, station.station_id, member, Filter::default())
+    let station_id = StationId(station.station_id);
+    let member_id = UserId(station.member_id);
+    let member = Some(member_id);
+    let cards = catalogue::cards(&db, station_id, member, Filter::default())
         .await
         .expect("cards");
     for type_id in 1..=21 {
@@ -88,11 +91,11 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     }
 
     let gated = card(demo_activities::GATED_ACTIVITY);
-    assert!(gated.prerequisites.action_has_prerequisites);
-    assert!(!gated.prerequisites.user_done_prerequisites);
+    assert!(gated.prerequisites.any);
+    assert!(!gated.prerequisites.all_done);
     let required: Vec<&str> = gated
         .prerequisites
-        .action_prerequisites
+        .activities
         .iter()
         .map(|r| r.name.as_str())
         .collect();
@@ -103,7 +106,10 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
         Availability::Ended
     );
     let limited = card(demo_activities::LIMITED_ACTIVITY);
-    assert_eq!((limited.limit_per_user, limited.user_actions), (Some(1), 1));
+    assert_eq!(
+        (limited.limit_per_user, limited.participations),
+        (Some(1), 1)
+    );
     assert_eq!(limited.availability, Availability::LimitReached);
     assert_eq!(
         card(demo_activities::EXTERNAL_ACTIVITY).redirect_links[0].url,
@@ -120,7 +126,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
             featured: true,
             ..Filter::default()
         };
-        let cards = catalogue::cards(&db, station.station_id, viewer, filter)
+        let cards = catalogue::cards(&db, station_id, viewer, filter)
             .await
             .expect("featured");
         assert!(cards.iter().all(|c| c.featured_image.is_some()));
@@ -146,19 +152,15 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert!(ffmpeg.status.success(), "ffmpeg -version failed");
     for (name, titles) in demo_activities::VIDEOS {
         let id = first.id(name).expect(name);
-        let detail = catalogue::detail(&db, station.station_id, member, id)
+        let detail = catalogue::detail(&db, station_id, member, ActivityId(id))
             .await
             .expect("detail")
             .expect("found");
-        let names: Vec<&str> = detail
-            .action_videos
-            .iter()
-            .map(|v| v.name.as_str())
-            .collect();
+        let names: Vec<&str> = detail.videos.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, titles, "{name}");
-        let required: Vec<bool> = detail.action_videos.iter().map(|v| v.required).collect();
+        let required: Vec<bool> = detail.videos.iter().map(|v| v.required).collect();
         assert!(required[0] && required[1..].iter().all(|r| !r), "{name}");
-        for video in &detail.action_videos {
+        for video in &detail.videos {
             assert!(video.video.custom && video.video.embed_url.is_none());
             let key = Objects::key_of_url(&video.video.url).expect("a media url");
             assert!(key.starts_with("demo/videos/"), "{key}");
@@ -170,11 +172,13 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
 
     let raw = catalogue::detail(
         &db,
-        station.station_id,
+        station_id,
         member,
-        first
-            .id(demo_activities::RAW_CONTENT_ACTIVITY)
-            .expect("raw content"),
+        ActivityId(
+            first
+                .id(demo_activities::RAW_CONTENT_ACTIVITY)
+                .expect("raw content"),
+        ),
     )
     .await
     .expect("detail")
@@ -213,7 +217,7 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     // A visitor finds the public activity by a term without accents.
     let found = catalogue::cards(
         &db,
-        station.station_id,
+        station_id,
         None,
         Filter {
             name: Some("cafe"),
@@ -225,26 +229,20 @@ async fn the_demo_catalogue_holds_every_case_and_seeds_once(db: PgPool) {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].name, demo_activities::PUBLIC_ACTIVITY);
 
-    let categories = rows::categories(
-        &db,
-        station.station_id,
-        station.member_id,
-        None,
-        Page::UNPAGED,
-    )
-    .await
-    .expect("categories");
+    let categories = rows::categories(&db, station_id, member_id, None, Page::UNPAGED)
+        .await
+        .expect("categories");
     let names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, demo_activities::CATEGORIES);
     assert!(categories.iter().all(|c| c.icon.is_some()));
-    assert!(categories.iter().all(|c| c.category_actions.len() > 4));
-    let journeys = rows::journeys(&db, station.station_id, station.member_id)
+    assert!(categories.iter().all(|c| c.activities.len() > 4));
+    let journeys = rows::journeys(&db, station_id, member_id)
         .await
         .expect("journeys");
     let names: Vec<&str> = journeys.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, demo_activities::JOURNEYS);
-    assert!(journeys.iter().all(|j| j.actions.len() == 4));
-    let now_playing = rows::now_playing(&db, station.station_id, station.member_id)
+    assert!(journeys.iter().all(|j| j.activities.len() == 4));
+    let now_playing = rows::now_playing(&db, station_id, member_id)
         .await
         .expect("now playing");
     assert_eq!(now_playing.len(), 1);

@@ -5,10 +5,11 @@
 use app::activities::participation::Taken;
 use axum::extract::State;
 use axum::http::StatusCode;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use domain::activities::ActivityType;
-use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
+use domain::activities::catalogue::{self, Filter};
 use domain::activities::participation::{Participated, Refused};
+use domain::activities::videos;
 use domain::shared::ids::ActivityId;
 use domain::shared::validate;
 use jobs::JobOutbox;
@@ -18,12 +19,355 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::paging::{self, CardsPage, PageQuery};
+use super::videos::UserVideo;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
 
 pub const SEARCH_TERM_MISSING: &str = "Informe o termo da busca.";
+
+/// Whether the caller may take part now, in the order the rules are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Availability {
+    DateMissing,
+    NotStarted,
+    Ended,
+    LimitReached,
+    Open,
+}
+
+impl From<catalogue::Availability> for Availability {
+    fn from(availability: catalogue::Availability) -> Self {
+        match availability {
+            catalogue::Availability::DateMissing => Self::DateMissing,
+            catalogue::Availability::NotStarted => Self::NotStarted,
+            catalogue::Availability::Ended => Self::Ended,
+            catalogue::Availability::LimitReached => Self::LimitReached,
+            catalogue::Availability::Open => Self::Open,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RedirectLink {
+    pub url: String,
+}
+
+impl From<catalogue::RedirectLink> for RedirectLink {
+    fn from(link: catalogue::RedirectLink) -> Self {
+        let catalogue::RedirectLink { url } = link;
+        Self { url }
+    }
+}
+
+/// An activity this one requires, `done` when the caller has taken part in it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RequiredActivity {
+    pub id: i64,
+    pub name: String,
+    pub done: bool,
+}
+
+impl From<catalogue::RequiredActivity> for RequiredActivity {
+    fn from(required: catalogue::RequiredActivity) -> Self {
+        let catalogue::RequiredActivity { id, name, done } = required;
+        Self {
+            id: id.0,
+            name,
+            done,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Prerequisites {
+    pub action_has_prerequisites: bool,
+    pub user_done_prerequisites: bool,
+    pub action_prerequisites: Vec<RequiredActivity>,
+}
+
+impl From<catalogue::Prerequisites> for Prerequisites {
+    fn from(prerequisites: catalogue::Prerequisites) -> Self {
+        let catalogue::Prerequisites {
+            any,
+            all_done,
+            activities,
+        } = prerequisites;
+        Self {
+            action_has_prerequisites: any,
+            user_done_prerequisites: all_done,
+            action_prerequisites: activities.into_iter().map(RequiredActivity::from).collect(),
+        }
+    }
+}
+
+/// What rows, grids and search results show of an activity.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ActivityCard {
+    pub id: i64,
+    pub name: String,
+    pub image: Option<String>,
+    #[serde(rename = "featuredImage")]
+    pub featured_image: Option<String>,
+    #[schema(value_type = i16)]
+    pub type_id: ActivityType,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub points: i32,
+    pub additional_cashback: i32,
+    /// `points` + `additional_cashback`.
+    pub cashback: i64,
+    pub click_me_label: Option<String>,
+    pub redirect_links: Vec<RedirectLink>,
+    #[serde(rename = "participationStart")]
+    pub participation_start: Option<DateTime<Utc>>,
+    #[serde(rename = "participationEnd")]
+    pub participation_end: Option<DateTime<Utc>>,
+    #[serde(rename = "limitPerUser")]
+    pub limit_per_user: Option<i32>,
+    /// The caller's participations in it (0 for visitors).
+    #[serde(rename = "userActions")]
+    pub user_actions: i64,
+    pub availability: Availability,
+    pub prerequisites: Prerequisites,
+    pub priority: i32,
+    #[serde(rename = "priorityCarousel")]
+    pub priority_carousel: i32,
+    pub featured: bool,
+    pub public: bool,
+}
+
+impl From<catalogue::ActivityCard> for ActivityCard {
+    fn from(card: catalogue::ActivityCard) -> Self {
+        let catalogue::ActivityCard {
+            id,
+            name,
+            image,
+            featured_image,
+            type_id,
+            type_name,
+            points,
+            additional_cashback,
+            cashback,
+            click_me_label,
+            redirect_links,
+            participation_start,
+            participation_end,
+            limit_per_user,
+            participations,
+            availability,
+            prerequisites,
+            priority,
+            priority_carousel,
+            featured,
+            public,
+        } = card;
+        Self {
+            id: id.0,
+            name,
+            image,
+            featured_image,
+            type_id,
+            type_name,
+            points,
+            additional_cashback,
+            cashback,
+            click_me_label,
+            redirect_links: redirect_links.into_iter().map(RedirectLink::from).collect(),
+            participation_start,
+            participation_end,
+            limit_per_user,
+            user_actions: participations,
+            availability: availability.into(),
+            prerequisites: prerequisites.into(),
+            priority,
+            priority_carousel,
+            featured,
+            public,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = ActivityContent)]
+pub struct Content {
+    pub text: Option<String>,
+    pub link: Option<String>,
+}
+
+impl From<catalogue::Content> for Content {
+    fn from(content: catalogue::Content) -> Self {
+        let catalogue::Content { text, link } = content;
+        Self { text, link }
+    }
+}
+
+/// An agreement activity's terms (type 15): the checkbox the member ticks and the button
+/// that records the participation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = ActivityAgreement)]
+pub struct Agreement {
+    pub checkbox: String,
+    pub button: String,
+}
+
+impl From<catalogue::Agreement> for Agreement {
+    fn from(agreement: catalogue::Agreement) -> Self {
+        let catalogue::Agreement { checkbox, button } = agreement;
+        Self { checkbox, button }
+    }
+}
+
+/// A quiz's or survey's research (types 6 to 12), as the detail names it: the questions
+/// come from `GET /research/{id}`, without the answer key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = ActivityResearch)]
+pub struct ResearchRef {
+    pub id: i64,
+    pub name: String,
+    pub question_count: i64,
+}
+
+impl From<catalogue::ResearchRef> for ResearchRef {
+    fn from(research: catalogue::ResearchRef) -> Self {
+        let catalogue::ResearchRef {
+            id,
+            name,
+            question_count,
+        } = research;
+        Self {
+            id,
+            name,
+            question_count,
+        }
+    }
+}
+
+/// Where the web plays a video from.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Video {
+    /// A custom video's `/api/media/...` address, or the YouTube or Vimeo page.
+    pub url: String,
+    /// True for a file of ours, played by the page itself.
+    pub custom: bool,
+    /// The provider's player for an iframe (`www.youtube-nocookie.com/embed/{id}` or
+    /// `player.vimeo.com/video/{id}`); null for a custom video.
+    pub embed_url: Option<String>,
+}
+
+impl From<videos::Video> for Video {
+    fn from(video: videos::Video) -> Self {
+        let videos::Video {
+            url,
+            custom,
+            embed_url,
+        } = video;
+        Self {
+            url,
+            custom,
+            embed_url,
+        }
+    }
+}
+
+/// One of an activity's videos, as the detail answers it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ActionVideo {
+    pub video_id: i64,
+    pub name: String,
+    pub description: String,
+    pub required: bool,
+    /// Its length, shown as mm:ss.
+    pub duration_seconds: i32,
+    pub video: Video,
+}
+
+impl From<videos::ActionVideo> for ActionVideo {
+    fn from(video: videos::ActionVideo) -> Self {
+        let videos::ActionVideo {
+            video_id,
+            name,
+            description,
+            required,
+            duration_seconds,
+            video,
+        } = video;
+        Self {
+            video_id,
+            name,
+            description,
+            required,
+            duration_seconds,
+            video: video.into(),
+        }
+    }
+}
+
+/// An activity's detail: its card and what only the detail page shows.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Activity {
+    #[serde(flatten)]
+    pub card: ActivityCard,
+    pub station_id: i64,
+    /// Sanitised HTML.
+    pub description: String,
+    /// Sanitised HTML.
+    pub rules: String,
+    /// Whether `rules` has any visible text (`<p></p>` has none).
+    pub has_rules: bool,
+    pub feedback_message: Option<String>,
+    pub feedback_lottie_id: Option<i64>,
+    pub comments_and_likes_enabled: bool,
+    pub contents: Vec<Content>,
+    /// An agreement activity's terms (type 15), in order; empty for other types.
+    pub agreements: Vec<Agreement>,
+    /// A quiz's or survey's research (types 6 to 12); empty for other types.
+    pub researches: Vec<ResearchRef>,
+    pub partner_id: Option<i64>,
+    /// Its videos, in order.
+    pub action_videos: Vec<ActionVideo>,
+    /// The member's views of them (none for a visitor), in the videos' order.
+    pub user_videos: Vec<UserVideo>,
+}
+
+impl From<catalogue::Activity> for Activity {
+    fn from(activity: catalogue::Activity) -> Self {
+        let catalogue::Activity {
+            card,
+            station_id,
+            description,
+            rules,
+            has_rules,
+            feedback_message,
+            feedback_lottie_id,
+            comments_and_likes_enabled,
+            contents,
+            agreements,
+            researches,
+            partner_id,
+            videos,
+            views,
+        } = activity;
+        Self {
+            card: card.into(),
+            station_id: station_id.0,
+            description,
+            rules,
+            has_rules,
+            feedback_message,
+            feedback_lottie_id,
+            comments_and_likes_enabled,
+            contents: contents.into_iter().map(Content::from).collect(),
+            agreements: agreements.into_iter().map(Agreement::from).collect(),
+            researches: researches.into_iter().map(ResearchRef::from).collect(),
+            partner_id,
+            action_videos: videos.into_iter().map(ActionVideo::from).collect(),
+            user_videos: views.into_iter().map(UserVideo::from).collect(),
+        }
+    }
+}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -110,8 +454,8 @@ async fn member_page(
 ) -> ApiResult<CardsPage> {
     let listed = catalogue::list(
         &state.db,
-        member.station_id,
-        Some(member.user_id),
+        member.station(),
+        Some(member.user()),
         filter,
         page,
     )
@@ -154,10 +498,15 @@ async fn action(
     Query(detail): Query<DetailQuery>,
 ) -> ApiResult<Json<Activity>> {
     own_scope(member, None, detail.user_id)?;
-    let activity = catalogue::detail(&state.db, member.station_id, Some(member.user_id), id)
-        .await?
-        .ok_or(Refused::Unavailable)?;
-    Ok(Json(activity))
+    let activity = catalogue::detail(
+        &state.db,
+        member.station(),
+        Some(member.user()),
+        ActivityId(id),
+    )
+    .await?
+    .ok_or(Refused::Unavailable)?;
+    Ok(Json(activity.into()))
 }
 
 #[derive(Debug, Deserialize)]
@@ -233,12 +582,12 @@ async fn establishment_actions(
     own_scope(member, None, Some(user_id))?;
     let cards = catalogue::cards(
         &state.db,
-        member.station_id,
-        Some(member.user_id),
+        member.station(),
+        Some(member.user()),
         Filter::default(),
     )
     .await?;
-    Ok(Json(cards))
+    Ok(Json(cards.into_iter().map(ActivityCard::from).collect()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -3,9 +3,10 @@
 
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use domain::activities::catalogue::{ActivityCard, Listed, Page, PageRefused};
+use domain::activities::catalogue::{self, Listed, Page, PageRefused};
 use serde::Deserialize;
 
+use super::actions::ActivityCard;
 use crate::error::ApiResult;
 use crate::extract::Json;
 
@@ -34,12 +35,14 @@ pub(super) fn page(query: PageQuery) -> ApiResult<Page> {
 
 /// A page of activity cards, with the list's size in [`TOTAL_COUNT`].
 #[derive(Debug)]
-pub(super) struct CardsPage(pub Listed<ActivityCard>);
+pub(super) struct CardsPage(pub Listed<catalogue::ActivityCard>);
 
 impl IntoResponse for CardsPage {
     fn into_response(self) -> Response {
-        let total = HeaderValue::from(self.0.total);
-        let mut response = Json(self.0.items).into_response();
+        let Listed { items, total } = self.0;
+        let total = HeaderValue::from(total);
+        let cards: Vec<ActivityCard> = items.into_iter().map(ActivityCard::from).collect();
+        let mut response = Json(cards).into_response();
         response.headers_mut().insert(TOTAL_COUNT, total);
         response
     }

@@ -5,12 +5,14 @@ use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
-use domain::activities::catalogue::{self, Activity, ActivityCard, Filter};
+use domain::activities::catalogue::{self, Filter};
 use domain::activities::participation::Refused;
+use domain::shared::ids::{ActivityId, StationId};
 use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::actions::{Activity, ActivityCard};
 use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
@@ -67,7 +69,7 @@ async fn public_actions(
         featured: list.featured == Some(1),
         ..Filter::default()
     };
-    catalogue::list(&state.db, station_id, None, filter, page)
+    catalogue::list(&state.db, StationId(station_id), None, filter, page)
         .await?
         .map(CardsPage)
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
@@ -92,13 +94,14 @@ async fn public_action(
     State(state): State<AppState>,
     Path((id, station_id)): Path<(i64, i64)>,
 ) -> ApiResult<Json<Activity>> {
+    let station_id = StationId(station_id);
     if !catalogue::station_exists(&state.db, station_id).await? {
         return Err(ApiError::not_found(STATION_NOT_FOUND));
     }
-    let activity = catalogue::detail(&state.db, station_id, None, id)
+    let activity = catalogue::detail(&state.db, station_id, None, ActivityId(id))
         .await?
         .ok_or(Refused::Unavailable)?;
-    Ok(Json(activity))
+    Ok(Json(Activity::from(activity)))
 }
 
 /// A feedback animation (Lottie JSON)

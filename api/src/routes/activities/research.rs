@@ -6,18 +6,18 @@ use app::activities::participation;
 use app::activities::research::{self as answers, Answering, FileSent};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
+use domain::activities::ActivityType;
 use domain::activities::participation::Refused;
-use domain::activities::research::{
-    self, AnswerState, Form, Given, PollResults, QuizCard, Research, ResearchResult, Submission,
-};
+use domain::activities::research::{self, Form, Given, Submission};
 use domain::infra::uploads::{self, FILE_INVALID};
 use jobs::JobOutbox;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
+use super::actions::ActivityCard;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Multipart, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
@@ -26,6 +26,413 @@ use crate::upload_form;
 
 /// The file answer's limit plus room for the multipart envelope.
 const FILE_BODY_LIMIT: usize = research::MAX_FILE_BYTES + 64 * 1024;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = ResearchOption)]
+pub struct Choice {
+    pub id: i64,
+    pub label: String,
+    pub color: Option<String>,
+    #[serde(rename = "textColor")]
+    pub text_color: Option<String>,
+    pub image: Option<String>,
+}
+
+impl From<research::Choice> for Choice {
+    fn from(choice: research::Choice) -> Self {
+        let research::Choice {
+            id,
+            label,
+            color,
+            text_color,
+            image,
+        } = choice;
+        Self {
+            id,
+            label,
+            color,
+            text_color,
+            image,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = ResearchQuestion)]
+pub struct Question {
+    pub id: i64,
+    pub question: String,
+    /// 1 single choice, 2 multiple choice, 3 free text, 4 single choice with "other",
+    /// 5 multiple choice with "other", 6 video answer, 7 file answer.
+    pub type_id: i16,
+    pub required: bool,
+    pub color: Option<String>,
+    #[serde(rename = "textColor")]
+    pub text_color: Option<String>,
+    pub image: Option<String>,
+    pub options: Vec<Choice>,
+}
+
+impl From<research::Question> for Question {
+    fn from(question: research::Question) -> Self {
+        let research::Question {
+            id,
+            question,
+            type_id,
+            required,
+            color,
+            text_color,
+            image,
+            options,
+        } = question;
+        Self {
+            id,
+            question,
+            type_id,
+            required,
+            color,
+            text_color,
+            image,
+            options: options.into_iter().map(Choice::from).collect(),
+        }
+    }
+}
+
+/// Whether a quiz answer is right, said once the member answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Verdict {
+    pub correct: bool,
+    pub message: String,
+    /// Only once the answer is right.
+    pub explanation: Option<String>,
+}
+
+impl From<research::Verdict> for Verdict {
+    fn from(verdict: research::Verdict) -> Self {
+        let research::Verdict {
+            correct,
+            message,
+            explanation,
+        } = verdict;
+        Self {
+            correct,
+            message,
+            explanation,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct AnswerFile {
+    pub name: String,
+}
+
+impl From<research::AnswerFile> for AnswerFile {
+    fn from(file: research::AnswerFile) -> Self {
+        let research::AnswerFile { name } = file;
+        Self { name }
+    }
+}
+
+/// One saved answer of the member's open attempt.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(as = ResearchAnswer)]
+pub struct AnswerState {
+    pub attempt_id: i64,
+    pub question_id: i64,
+    pub options: Vec<i64>,
+    pub text: Option<String>,
+    pub other: Option<String>,
+    pub file: Option<AnswerFile>,
+    /// A quiz question's verdict on the latest answer; null for surveys.
+    pub verdict: Option<Verdict>,
+    /// The quiz options judged wrong so far.
+    pub tried: Vec<i64>,
+}
+
+impl From<research::AnswerState> for AnswerState {
+    fn from(answer: research::AnswerState) -> Self {
+        let research::AnswerState {
+            attempt_id,
+            question_id,
+            options,
+            text,
+            other,
+            file,
+            verdict,
+            tried,
+        } = answer;
+        Self {
+            attempt_id,
+            question_id,
+            options,
+            text,
+            other,
+            file: file.map(AnswerFile::from),
+            verdict: verdict.map(Verdict::from),
+            tried,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct QuizFeedback {
+    /// Sanitised HTML.
+    pub feedback: String,
+    pub feedback_lottie_id: Option<i64>,
+}
+
+impl From<research::QuizFeedback> for QuizFeedback {
+    fn from(feedback: research::QuizFeedback) -> Self {
+        let research::QuizFeedback {
+            feedback,
+            feedback_lottie_id,
+        } = feedback;
+        Self {
+            feedback,
+            feedback_lottie_id,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct QuestionResult {
+    pub question_id: i64,
+    /// Null for a question without a right answer.
+    pub correct: Option<bool>,
+}
+
+impl From<research::QuestionResult> for QuestionResult {
+    fn from(result: research::QuestionResult) -> Self {
+        let research::QuestionResult {
+            question_id,
+            correct,
+        } = result;
+        Self {
+            question_id,
+            correct,
+        }
+    }
+}
+
+/// A submitted attempt's result.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ResearchResult {
+    /// False when the call answered an earlier submission of the attempt (200).
+    pub recorded: bool,
+    pub attempt_id: i64,
+    pub participation_id: Option<i64>,
+    pub action_id: i64,
+    pub research_id: i64,
+    pub question_count: i32,
+    pub answered_count: i32,
+    pub correct_count: i32,
+    /// Right answers over questions (a quiz counts the first try); null without a key.
+    pub correct_answer_percentage: Option<f64>,
+    pub answer_percentage: f64,
+    /// Quizzes only.
+    pub won: Option<bool>,
+    /// Whether the participation earns the activity's points (a lost quiz does not).
+    pub earned: bool,
+    pub points: i32,
+    /// `points` + `additional_cashback`.
+    pub cashback: i64,
+    /// The `points.credit` job the submission queued; set by the caller that queued it.
+    pub job_id: Option<String>,
+    pub feedback: Option<QuizFeedback>,
+    pub questions: Vec<QuestionResult>,
+}
+
+impl From<research::ResearchResult> for ResearchResult {
+    fn from(result: research::ResearchResult) -> Self {
+        let research::ResearchResult {
+            recorded,
+            attempt_id,
+            participation_id,
+            action_id,
+            research_id,
+            question_count,
+            answered_count,
+            correct_count,
+            correct_answer_percentage,
+            answer_percentage,
+            won,
+            earned,
+            points,
+            cashback,
+            job_id,
+            feedback,
+            questions,
+        } = result;
+        Self {
+            recorded,
+            attempt_id,
+            participation_id,
+            action_id,
+            research_id,
+            question_count,
+            answered_count,
+            correct_count,
+            correct_answer_percentage,
+            answer_percentage,
+            won,
+            earned,
+            points,
+            cashback,
+            job_id,
+            feedback: feedback.map(QuizFeedback::from),
+            questions: questions.into_iter().map(QuestionResult::from).collect(),
+        }
+    }
+}
+
+/// A research as the member answers it: no answer key.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Research {
+    pub id: i64,
+    pub action_id: i64,
+    /// The activity's type: 6 quiz, 7 to 12 surveys.
+    #[schema(value_type = i16)]
+    pub type_id: ActivityType,
+    pub name: String,
+    pub synopsis: String,
+    pub points: i32,
+    pub cashback: i64,
+    /// `contact` for a contact survey (type 7), else `user`.
+    pub author: String,
+    pub questions: Vec<Question>,
+    /// The member's open attempt, if any.
+    pub attempt_id: Option<i64>,
+    pub answers: Vec<AnswerState>,
+    /// The member's latest submission.
+    pub last_result: Option<ResearchResult>,
+}
+
+impl From<research::Research> for Research {
+    fn from(loaded: research::Research) -> Self {
+        let research::Research {
+            id,
+            action_id,
+            type_id,
+            name,
+            synopsis,
+            points,
+            cashback,
+            author,
+            questions,
+            attempt_id,
+            answers,
+            last_result,
+        } = loaded;
+        Self {
+            id,
+            action_id,
+            type_id,
+            name,
+            synopsis,
+            points,
+            cashback,
+            author,
+            questions: questions.into_iter().map(Question::from).collect(),
+            attempt_id,
+            answers: answers.into_iter().map(AnswerState::from).collect(),
+            last_result: last_result.map(ResearchResult::from),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct OptionCount {
+    pub id: i64,
+    pub label: String,
+    pub count: i64,
+}
+
+impl From<research::OptionCount> for OptionCount {
+    fn from(option: research::OptionCount) -> Self {
+        let research::OptionCount { id, label, count } = option;
+        Self { id, label, count }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct QuestionCounts {
+    pub id: i64,
+    pub question: String,
+    pub options: Vec<OptionCount>,
+}
+
+impl From<research::QuestionCounts> for QuestionCounts {
+    fn from(counts: research::QuestionCounts) -> Self {
+        let research::QuestionCounts {
+            id,
+            question,
+            options,
+        } = counts;
+        Self {
+            id,
+            question,
+            options: options.into_iter().map(OptionCount::from).collect(),
+        }
+    }
+}
+
+/// A poll's results (type 10): how many members chose each option, each member's latest
+/// submission counting (a vote sent again replaces the earlier one).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PollResults {
+    pub research_id: i64,
+    /// Members who voted.
+    pub respondents: i64,
+    pub questions: Vec<QuestionCounts>,
+}
+
+impl From<research::PollResults> for PollResults {
+    fn from(results: research::PollResults) -> Self {
+        let research::PollResults {
+            research_id,
+            respondents,
+            questions,
+        } = results;
+        Self {
+            research_id,
+            respondents,
+            questions: questions.into_iter().map(QuestionCounts::from).collect(),
+        }
+    }
+}
+
+/// A quiz in the quiz list (`/homepage/quizzes`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct QuizCard {
+    #[serde(flatten)]
+    pub card: ActivityCard,
+    pub research_id: i64,
+    /// Sanitised HTML.
+    pub description: String,
+    /// When it closes: `participationEnd`.
+    pub expiration: Option<DateTime<Utc>>,
+    pub question_count: i64,
+}
+
+impl From<research::QuizCard> for QuizCard {
+    fn from(quiz: research::QuizCard) -> Self {
+        let research::QuizCard {
+            card,
+            research_id,
+            description,
+            expiration,
+            question_count,
+        } = quiz;
+        Self {
+            card: card.into(),
+            research_id,
+            description,
+            expiration,
+            question_count,
+        }
+    }
+}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -63,7 +470,7 @@ async fn get_research(
     let research = research::load(&mut conn, member.user(), member.station(), id)
         .await?
         .ok_or(Refused::Unavailable)?;
-    Ok(Json(research))
+    Ok(Json(research.into()))
 }
 
 /// One answer: the options chosen, a free text, an "other" text, as the question takes.
@@ -120,7 +527,7 @@ async fn save_answer(
         Utc::now(),
     )
     .await?;
-    Ok(Json(saved))
+    Ok(Json(saved.into()))
 }
 
 /// The multipart form of a file answer.
@@ -179,7 +586,7 @@ async fn save_file_answer(
         Utc::now(),
     )
     .await?;
-    Ok(Json(answer))
+    Ok(Json(answer.into()))
 }
 
 /// An upload made before, named as `files/actions` or `upload-image-to-s3` answered it.
@@ -224,7 +631,7 @@ async fn save_uploaded_file_answer(
         Utc::now(),
     )
     .await?;
-    Ok(Json(answer))
+    Ok(Json(answer.into()))
 }
 
 fn answering(member: Member, research_id: i64, question_id: i64) -> Answering {
@@ -296,7 +703,7 @@ async fn submit(
     )
     .await?;
     if !result.recorded {
-        return Ok((StatusCode::OK, Json(result)));
+        return Ok((StatusCode::OK, Json(result.into())));
     }
     tracing::info!(
         user_id = member.user_id,
@@ -305,7 +712,7 @@ async fn submit(
         won = result.won,
         "research submitted"
     );
-    Ok((StatusCode::CREATED, Json(result)))
+    Ok((StatusCode::CREATED, Json(result.into())))
 }
 
 /// Submits the caller's quiz (type 6)
@@ -381,7 +788,7 @@ async fn poll_results(
 ) -> ApiResult<Json<PollResults>> {
     let mut conn = state.db.acquire().await?;
     let results = research::poll_results(&mut conn, member.user(), member.station(), id).await?;
-    Ok(Json(results))
+    Ok(Json(results.into()))
 }
 
 /// The station's quizzes
@@ -407,7 +814,6 @@ async fn quizzes(
     if id != member.station_id {
         return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
     }
-    Ok(Json(
-        research::quizzes(&state.db, member.station(), member.user()).await?,
-    ))
+    let quizzes = research::quizzes(&state.db, member.station(), member.user()).await?;
+    Ok(Json(quizzes.into_iter().map(QuizCard::from).collect()))
 }

@@ -2,17 +2,126 @@
 //! with the published activities of the caller's station in it.
 
 use axum::extract::State;
-use domain::activities::rows::{self, Journey, NowPlaying, ParticipantCategory};
-use serde::Deserialize;
+use domain::activities::rows;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::own_scope;
+use super::actions::{ActivityCard, own_scope};
 use super::paging::{self, PageQuery};
 use crate::error::{ApiResult, Messages};
 use crate::extract::{Json, Query};
 use crate::member::Member;
 use crate::state::AppState;
+
+/// A journey's activity, with whether the caller has done it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct JourneyActivity {
+    #[serde(flatten)]
+    pub card: ActivityCard,
+    #[serde(rename = "hasDone")]
+    pub has_done: bool,
+}
+
+impl From<rows::JourneyActivity> for JourneyActivity {
+    fn from(activity: rows::JourneyActivity) -> Self {
+        let rows::JourneyActivity { card, has_done } = activity;
+        Self {
+            card: card.into(),
+            has_done,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Journey {
+    pub id: i64,
+    pub name: String,
+    /// How many of its activities the caller has done.
+    pub completed: usize,
+    /// In the journey's order, the done ones first.
+    pub actions: Vec<JourneyActivity>,
+}
+
+impl From<rows::Journey> for Journey {
+    fn from(journey: rows::Journey) -> Self {
+        let rows::Journey {
+            id,
+            name,
+            completed,
+            activities,
+        } = journey;
+        Self {
+            id,
+            name,
+            completed,
+            actions: activities.into_iter().map(JourneyActivity::from).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct NowPlaying {
+    pub id: i64,
+    pub title: String,
+    pub actions: Vec<ActivityCard>,
+}
+
+impl From<rows::NowPlaying> for NowPlaying {
+    fn from(playing: rows::NowPlaying) -> Self {
+        let rows::NowPlaying {
+            id,
+            title,
+            activities,
+        } = playing;
+        Self {
+            id,
+            title,
+            actions: activities.into_iter().map(ActivityCard::from).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CategoryAction {
+    pub action: ActivityCard,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ParticipantCategory {
+    pub id: i64,
+    pub name: String,
+    pub icon: Option<String>,
+    /// Its published activities, whatever the page.
+    pub actions_count: i64,
+    /// The page of its published activities, in the category's order.
+    pub category_actions: Vec<CategoryAction>,
+}
+
+impl From<rows::Category> for ParticipantCategory {
+    fn from(category: rows::Category) -> Self {
+        let rows::Category {
+            id,
+            name,
+            icon,
+            activity_count,
+            activities,
+        } = category;
+        Self {
+            id,
+            name,
+            icon,
+            actions_count: activity_count,
+            category_actions: activities
+                .into_iter()
+                .map(|card| CategoryAction {
+                    action: card.into(),
+                })
+                .collect(),
+        }
+    }
+}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -35,8 +144,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     )
 )]
 async fn journeys(State(state): State<AppState>, member: Member) -> ApiResult<Json<Vec<Journey>>> {
-    let journeys = rows::journeys(&state.db, member.station_id, member.user_id).await?;
-    Ok(Json(journeys))
+    let journeys = rows::journeys(&state.db, member.station(), member.user()).await?;
+    Ok(Json(journeys.into_iter().map(Journey::from).collect()))
 }
 
 /// The station's now-playing rows
@@ -53,8 +162,8 @@ async fn now_playing(
     State(state): State<AppState>,
     member: Member,
 ) -> ApiResult<Json<Vec<NowPlaying>>> {
-    let playing = rows::now_playing(&state.db, member.station_id, member.user_id).await?;
-    Ok(Json(playing))
+    let playing = rows::now_playing(&state.db, member.station(), member.user()).await?;
+    Ok(Json(playing.into_iter().map(NowPlaying::from).collect()))
 }
 
 #[derive(Debug, Deserialize)]
@@ -100,11 +209,13 @@ async fn participant_categories(
     let page = paging::page(page)?;
     let found = rows::categories(
         &state.db,
-        member.station_id,
-        member.user_id,
+        member.station(),
+        member.user(),
         categories.id,
         page,
     )
     .await?;
-    Ok(Json(found))
+    Ok(Json(
+        found.into_iter().map(ParticipantCategory::from).collect(),
+    ))
 }

@@ -8,10 +8,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use domain::activities::ActivityType;
-use domain::activities::video_views::{UserVideo, WatchReport};
+use domain::activities::video_views;
 use domain::shared::ids::ActivityId;
 use jobs::JobOutbox;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,6 +27,50 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(start_watching, check_video))
         .routes(routes!(playlist_participation))
         .routes(routes!(youtube_participation))
+}
+
+/// What the player says: whether the member marks the video viewed (at 80% or by the
+/// checkbox), and the ranges played so far, in seconds from the start.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, ToSchema)]
+pub struct WatchReport {
+    pub has_viewed: bool,
+    /// `[start, end]` pairs in seconds; the browser's `video.played` ranges.
+    #[serde(default)]
+    #[schema(value_type = Vec<Vec<f64>>, example = json!([[0.0, 4.8]]))]
+    pub played: Vec<(f64, f64)>,
+}
+
+impl From<WatchReport> for video_views::WatchReport {
+    fn from(report: WatchReport) -> Self {
+        let WatchReport { has_viewed, played } = report;
+        Self { has_viewed, played }
+    }
+}
+
+/// A member's view of one video (spec 001 "user_videos item").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct UserVideo {
+    pub action_id: i64,
+    pub video_id: i64,
+    pub viewed_once: bool,
+    pub has_viewed: bool,
+}
+
+impl From<video_views::UserVideo> for UserVideo {
+    fn from(view: video_views::UserVideo) -> Self {
+        let video_views::UserVideo {
+            action_id,
+            video_id,
+            viewed_once,
+            has_viewed,
+        } = view;
+        Self {
+            action_id,
+            video_id,
+            viewed_once,
+            has_viewed,
+        }
+    }
 }
 
 /// The spec's payload (`action_id`, `has_viewed`) and the ranges the player played.
@@ -54,11 +98,11 @@ async fn record_report(
         member.station(),
         video_id,
         ActivityId(check.action_id),
-        &check.report,
+        &check.report.into(),
         Utc::now(),
     )
     .await?;
-    Ok(Json(view))
+    Ok(Json(view.into()))
 }
 
 /// Reports the caller's watch of a video: the first report starts it

@@ -2,8 +2,8 @@
 //! it granted is taken back (docs/api-activities.md, "Annulling a participation"); audited.
 
 use axum::extract::State;
-use domain::activities::annulment::{self, Annulled};
-use serde::Deserialize;
+use domain::activities::annulment;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -15,6 +15,50 @@ use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(annul_participation))
+}
+
+/// What an annulment took back.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Annulled {
+    pub participation_id: i64,
+    pub user_id: i64,
+    pub station_id: i64,
+    pub action_id: i64,
+    /// Centavos taken out of the member's wallet (pending or balance); 0 when the credit
+    /// had not been written yet (it never will be) or the activity paid nothing.
+    pub reversed_cents: i64,
+    /// Centavos the member had already spent of the credit: recorded as a debt, paid by
+    /// their balance left and otherwise by their next credits.
+    pub debt_cents: i64,
+    /// The names of the trophies taken back.
+    pub trophies: Vec<String>,
+    /// The lucky numbers voided.
+    pub lucky_numbers: Vec<i64>,
+}
+
+impl From<annulment::Annulled> for Annulled {
+    fn from(annulled: annulment::Annulled) -> Self {
+        let annulment::Annulled {
+            participation_id,
+            user_id,
+            station_id,
+            action_id,
+            reversed_cents,
+            debt_cents,
+            trophies,
+            lucky_numbers,
+        } = annulled;
+        Self {
+            participation_id,
+            user_id,
+            station_id,
+            action_id,
+            reversed_cents,
+            debt_cents,
+            trophies,
+            lucky_numbers,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -66,5 +110,5 @@ async fn annul_participation(
         reversed_cents = annulled.reversed_cents,
         "participation annulled"
     );
-    Ok(Json(annulled))
+    Ok(Json(annulled.into()))
 }

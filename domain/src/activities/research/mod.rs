@@ -14,7 +14,6 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgExecutor};
-use utoipa::ToSchema;
 
 use super::ActivityType;
 use super::catalogue::{ActivityCard, CardRow, card_columns};
@@ -100,19 +99,18 @@ impl QuestionType {
 
 // ---- What members see --------------------------------------------------------------------
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(as = ResearchOption)]
+/// An option of a question, without whether it is right.
+#[derive(Debug, Clone)]
 pub struct Choice {
     pub id: i64,
     pub label: String,
     pub color: Option<String>,
-    #[serde(rename = "textColor")]
     pub text_color: Option<String>,
     pub image: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(as = ResearchQuestion)]
+/// A question as the member answers it: no answer key.
+#[derive(Debug, Clone)]
 pub struct Question {
     pub id: i64,
     pub question: String,
@@ -121,14 +119,13 @@ pub struct Question {
     pub type_id: i16,
     pub required: bool,
     pub color: Option<String>,
-    #[serde(rename = "textColor")]
     pub text_color: Option<String>,
     pub image: Option<String>,
     pub options: Vec<Choice>,
 }
 
 /// Whether a quiz answer is right, said once the member answered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     pub correct: bool,
     pub message: String,
@@ -136,14 +133,14 @@ pub struct Verdict {
     pub explanation: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+/// A file answer, by its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnswerFile {
     pub name: String,
 }
 
 /// One saved answer of the member's open attempt.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(as = ResearchAnswer)]
+#[derive(Debug, Clone)]
 pub struct AnswerState {
     pub attempt_id: i64,
     pub question_id: i64,
@@ -157,14 +154,16 @@ pub struct AnswerState {
     pub tried: Vec<i64>,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// What a quiz says of a result, by its range of right answers.
+#[derive(Debug, Clone)]
 pub struct QuizFeedback {
     /// Sanitised HTML.
     pub feedback: String,
     pub feedback_lottie_id: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+/// Whether one question was answered right (kept with the attempt, as JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionResult {
     pub question_id: i64,
     /// Null for a question without a right answer.
@@ -172,7 +171,7 @@ pub struct QuestionResult {
 }
 
 /// A submitted attempt's result.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct ResearchResult {
     /// False when the call answered an earlier submission of the attempt (200).
     pub recorded: bool,
@@ -200,12 +199,11 @@ pub struct ResearchResult {
 }
 
 /// A research as the member answers it: no answer key.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Research {
     pub id: i64,
     pub action_id: i64,
     /// The activity's type: 6 quiz, 7 to 12 surveys.
-    #[schema(value_type = i16)]
     pub type_id: ActivityType,
     pub name: String,
     pub synopsis: String,

@@ -2,14 +2,16 @@
 
 use super::*;
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// How many members chose an option.
+#[derive(Debug, Clone)]
 pub struct OptionCount {
     pub id: i64,
     pub label: String,
     pub count: i64,
 }
 
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// A poll's question and its options' counts.
+#[derive(Debug, Clone)]
 pub struct QuestionCounts {
     pub id: i64,
     pub question: String,
@@ -18,7 +20,7 @@ pub struct QuestionCounts {
 
 /// A poll's results (type 10): how many members chose each option, each member's latest
 /// submission counting (a vote sent again replaces the earlier one).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct PollResults {
     pub research_id: i64,
     /// Members who voted.
@@ -121,9 +123,8 @@ pub async fn poll_results(
 }
 
 /// A quiz in the quiz list (`/homepage/quizzes`).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone)]
 pub struct QuizCard {
-    #[serde(flatten)]
     pub card: ActivityCard,
     pub research_id: i64,
     /// Sanitised HTML.
