@@ -4,15 +4,13 @@
 //! in whole centavos; the first installment carries the leftover centavos, so the shown
 //! `installment_amount` is the largest one and the installments add up to the amount.
 
-use serde::Serialize;
-
 /// The most installments a card payment is split into when the activity allows them.
 pub const MAX_INSTALLMENTS: u32 = 12;
 /// The smallest installment, in centavos (R$ 5,00).
 pub const MIN_INSTALLMENT_CENTS: i64 = 500;
 
-/// One option, as the spec answers it: `{installment, installment_amount}` (centavos).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// One option: the installment count and the largest installment (centavos).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstallmentOption {
     pub installment: u32,
     pub installment_amount: i64,

@@ -9,9 +9,9 @@ use app::commerce::charge;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use domain::commerce::ORDER_NOT_FOUND;
-use domain::commerce::cards::{self, SavedCard};
+use domain::commerce::cards;
 use domain::commerce::gateway::{GatewayError, PaymentGateway};
-use domain::commerce::installments::{self, InstallmentOption};
+use domain::commerce::installments;
 use domain::commerce::order_view::{self, Order};
 use domain::commerce::payment;
 use domain::shared::ids::OrderId;
@@ -67,6 +67,53 @@ impl MemberLimit for SandboxLimit {
             config.sandbox_calls_max_per_member,
             config.sandbox_calls_window_seconds,
         )
+    }
+}
+
+/// The spec's saved card: `id, brand, last_digits, issuing`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SavedCard {
+    pub id: i64,
+    pub brand: String,
+    pub last_digits: String,
+    /// The issuer as the provider names it; the brand when it does not.
+    pub issuing: String,
+}
+
+impl From<cards::SavedCard> for SavedCard {
+    fn from(card: cards::SavedCard) -> Self {
+        let cards::SavedCard {
+            id,
+            brand,
+            last_digits,
+            issuing,
+        } = card;
+        Self {
+            id,
+            brand,
+            last_digits,
+            issuing,
+        }
+    }
+}
+
+/// One option, as the spec answers it: `{installment, installment_amount}` (centavos).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InstallmentOption {
+    pub installment: u32,
+    pub installment_amount: i64,
+}
+
+impl From<installments::InstallmentOption> for InstallmentOption {
+    fn from(option: installments::InstallmentOption) -> Self {
+        let installments::InstallmentOption {
+            installment,
+            installment_amount,
+        } = option;
+        Self {
+            installment,
+            installment_amount,
+        }
     }
 }
 
@@ -217,7 +264,10 @@ async fn calculate_installments(
     let allows = cards::allows_installments(&mut conn, member.station_id, action_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Atividade não encontrada"))?;
-    Ok(Json(installments::offered(amount, allows)))
+    let options = installments::offered(amount, allows);
+    Ok(Json(
+        options.into_iter().map(InstallmentOption::from).collect(),
+    ))
 }
 
 /// The caller's saved cards
@@ -239,9 +289,8 @@ async fn saved_cards(
 ) -> ApiResult<Json<Vec<SavedCard>>> {
     let user_id = own(member, user_id)?;
     let mut conn = state.db.acquire().await?;
-    Ok(Json(
-        cards::of_member(&mut conn, user_id, state.gateway.provider()).await?,
-    ))
+    let cards = cards::of_member(&mut conn, user_id, state.gateway.provider()).await?;
+    Ok(Json(cards.into_iter().map(SavedCard::from).collect()))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
