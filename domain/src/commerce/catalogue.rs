@@ -3,7 +3,6 @@
 //! for their release (an expired hold stops counting the moment it expires).
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor};
 
 use super::{CommerceResult, Refusal};
@@ -26,7 +25,8 @@ pub(crate) const ORDERED_BY_MEMBER: &str =
         AND o.status IN ('pending', 'paid', 'partially_refunded'))::bigint";
 
 /// A delivery or pickup place of an activity.
-#[derive(Debug, Clone, Serialize, serde::Deserialize, sqlx::FromRow, utoipa::ToSchema)]
+/// Read from the JSON the products' query builds per activity.
+#[derive(Debug, Clone, serde::Deserialize, sqlx::FromRow)]
 pub struct DeliveryLocation {
     pub id: i64,
     pub name: String,
@@ -42,7 +42,7 @@ pub struct DeliveryLocation {
 }
 
 /// The commerce side of an activity (spec 002 section 3, "Action (commerce)").
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct ShopAction {
     pub id: i64,
     pub name: String,
@@ -55,7 +55,6 @@ pub struct ShopAction {
     pub only_one_product: bool,
     /// Centavos taken off the activity's items (floored at 0).
     pub discount_delivery: i64,
-    #[serde(rename = "familiarVoucher")]
     pub familiar_voucher: bool,
     /// Whole points of cashback.
     pub points: i32,
@@ -64,7 +63,7 @@ pub struct ShopAction {
 }
 
 /// A product as the shop and the cart show it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Product {
     pub id: i64,
     pub action_id: i64,
