@@ -10,7 +10,6 @@
 //! wallet (confirming, the coupon dialog, placing the order and releasing alike).
 
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
 
 use super::cart::{self, Wanted};
@@ -26,7 +25,7 @@ use crate::wallet::rules;
 pub const HOLD_MINUTES: i64 = 15;
 
 /// A hold just made.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Hold {
     pub checkout_id: i64,
     pub expires_at: DateTime<Utc>,
@@ -329,13 +328,14 @@ pub async fn live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<
 }
 
 /// The coupon a hold claimed and the hold's totals before and after it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct CouponApplied {
     pub coupon: coupons::Coupon,
     pub totals: TotalsBeforeAfter,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+/// A hold's totals before and after a coupon.
+#[derive(Debug, Clone)]
 pub struct TotalsBeforeAfter {
     pub before: Totals,
     pub after: Totals,

@@ -3,19 +3,16 @@
 //! global count, the member's count and the use row (unique per hold); releasing the hold
 //! gives the use back, and a payment arriving after that takes it again by the same rules.
 
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::{CommerceResult, Refusal};
 
-/// The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// A coupon a hold claimed.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coupon {
-    #[serde(skip)]
     pub id: i64,
     pub code: String,
     /// Centavos.
-    #[serde(rename = "discountValue")]
     pub discount_value: i64,
 }
 

@@ -3,7 +3,6 @@
 //! idempotent confirmation that turns an order paid, and the order as the member reads it.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
 use super::checkout::{self, HeldLine};
@@ -15,10 +14,8 @@ use crate::shared::ids::{StationId, UserId};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// How the amount the wallet does not cover is paid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    #[serde(alias = "card")]
     CreditCard,
     Pix,
 }

@@ -1,8 +1,6 @@
 //! The cart's and order's totals exactly as spec 002 section 9 computes them, in integer
 //! centavos, as a pure function: the server computes them and the web shows them.
 
-use serde::Serialize;
-
 /// One product line: the product's prices and the quantity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
@@ -42,7 +40,7 @@ pub struct ActionTerms {
 }
 
 /// The totals, every field in centavos.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Totals {
     /// Sum of line prices (after each product's own discount).
     pub product_items_sum_value: i64,
