@@ -3,24 +3,22 @@
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::status::OrderStatus;
 use crate::infra::objects::Objects;
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderAction {
     pub id: i64,
     pub name: String,
     pub type_id: i16,
     pub sell_vouchers: bool,
-    #[serde(rename = "familiarVoucher")]
     pub familiar_voucher: bool,
 }
 
 /// The card or PIX part, with the older names the spec reads.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GatewayCharge {
     pub payment_method: String,
     /// The provider's charge id (the sandbox's "simulate payment" names it).
@@ -29,13 +27,13 @@ pub struct GatewayCharge {
     pub expiration_date: Option<DateTime<Utc>>,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderDeliveryLocation {
     pub name: String,
     pub price: i64,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderDelivery {
     pub action_id: i64,
     pub delivery_location_id: Option<i64>,
@@ -49,7 +47,7 @@ pub struct OrderDelivery {
     pub reference: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderProduct {
     pub id: i64,
     pub name: String,
@@ -58,7 +56,7 @@ pub struct OrderProduct {
     pub discount_value: i64,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderLine {
     pub id: i64,
     pub product_id: i64,
@@ -69,7 +67,7 @@ pub struct OrderLine {
     pub product: OrderProduct,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderPayment {
     pub id: i64,
     /// wallet, card or pix.
@@ -82,18 +80,16 @@ pub struct OrderPayment {
     pub failure_reason: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Order {
     pub id: i64,
     pub code: String,
     pub user_id: i64,
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     /// As members read it: 'Aguardando pagamento', 'Pagamento confirmado', ...
     pub status: String,
     /// pending, paid, expired, declined, cancelled, refunded, partially_refunded.
     pub status_code: String,
-    #[schema(value_type = f64)]
     pub refunded_percentage: Decimal,
     pub create_vouchers: bool,
     pub action: Option<OrderAction>,

@@ -14,7 +14,7 @@ use domain::commerce::cart::Wanted;
 use domain::commerce::checkout::{self as hold, seconds_left};
 use domain::commerce::coupons;
 use domain::commerce::gateway::{BillingAddress, CardSource, PaymentGateway};
-use domain::commerce::order_view::{self, Order};
+use domain::commerce::order_view;
 use domain::commerce::orders::{self, DeliveryChoice, PlaceOrder};
 use domain::commerce::totals;
 use jobs::JobOutbox;
@@ -24,6 +24,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::orders::Order;
 use super::payments;
 use super::{own_body, product_entries, whole};
 use crate::error::{ApiError, ApiResult, Messages};
@@ -618,5 +619,5 @@ async fn place_order(
     let order = order_view::order(&mut conn, member.station_id, placed.order_id)
         .await?
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
-    Ok(Json(order))
+    Ok(Json(order.into()))
 }

@@ -12,7 +12,7 @@ use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards;
 use domain::commerce::gateway::{GatewayError, PaymentGateway};
 use domain::commerce::installments;
-use domain::commerce::order_view::{self, Order};
+use domain::commerce::order_view;
 use domain::commerce::payment;
 use domain::shared::ids::OrderId;
 use jobs::kinds::SandboxDeliver;
@@ -23,6 +23,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::orders::Order;
 use super::{own, whole};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, RawBody};
@@ -224,7 +225,7 @@ async fn check_payment(
     let order = order_view::order(&mut conn, member.station_id, order_id)
         .await?
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
-    Ok(Json(order))
+    Ok(Json(order.into()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
