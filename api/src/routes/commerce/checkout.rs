@@ -89,14 +89,14 @@ impl From<totals::Totals> for Totals {
             cashback_value,
         } = totals;
         Self {
-            product_items_sum_value,
-            delivery_tax_value,
-            additional_discount_value,
-            coupon_discount_value,
-            total_final_value,
-            wallet_value,
-            credit_card_value,
-            cashback_value,
+            product_items_sum_value: product_items_sum_value.into(),
+            delivery_tax_value: delivery_tax_value.into(),
+            additional_discount_value: additional_discount_value.into(),
+            coupon_discount_value: coupon_discount_value.into(),
+            total_final_value: total_final_value.into(),
+            wallet_value: wallet_value.into(),
+            credit_card_value: credit_card_value.into(),
+            cashback_value: cashback_value.into(),
         }
     }
 }
@@ -119,7 +119,7 @@ impl From<coupons::Coupon> for Coupon {
         } = coupon;
         Self {
             code,
-            discount_value,
+            discount_value: discount_value.into(),
         }
     }
 }

@@ -14,7 +14,7 @@ use domain::commerce::gateway::{GatewayError, PaymentGateway};
 use domain::commerce::installments;
 use domain::commerce::order_view;
 use domain::commerce::payment;
-use domain::shared::ids::OrderId;
+use domain::shared::ids::{Cents, OrderId};
 use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
@@ -113,7 +113,7 @@ impl From<installments::InstallmentOption> for InstallmentOption {
         } = option;
         Self {
             installment,
-            installment_amount,
+            installment_amount: installment_amount.into(),
         }
     }
 }
@@ -265,7 +265,7 @@ async fn calculate_installments(
     let allows = cards::allows_installments(&mut conn, member.station_id, action_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Atividade não encontrada"))?;
-    let options = installments::offered(amount, allows);
+    let options = installments::offered(Cents(amount), allows);
     Ok(Json(
         options.into_iter().map(InstallmentOption::from).collect(),
     ))
