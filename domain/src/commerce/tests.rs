@@ -583,8 +583,8 @@ async fn a_payment_is_confirmed_once_whoever_confirms_it(db: PgPool) {
         .expect("read")
         .expect("order");
     assert_eq!(order.status, "Pagamento confirmado");
-    assert_eq!(order.total_final_value, 5000);
-    assert_eq!(order.cashback_value, 200);
+    assert_eq!(order.total_final_value, Cents(5000));
+    assert_eq!(order.cashback_value, Cents(200));
     assert_eq!(order.gateway_charge.expect("charge").payment_method, "pix");
 }
 
@@ -662,11 +662,11 @@ async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
         .expect("read")
         .expect("order");
     // 2 x (49,90 - 10,00) = 79,80, less the delivery discount 5,00, plus 15,00 shipping.
-    assert_eq!(read.product_items_sum_value, 7980);
-    assert_eq!(read.additional_discount_value, 500);
-    assert_eq!(read.delivery_tax_value, 1500);
-    assert_eq!(read.total_final_value, 8980);
-    assert_eq!(read.credit_card_value, 8980);
+    assert_eq!(read.product_items_sum_value, Cents(7980));
+    assert_eq!(read.additional_discount_value, Cents(500));
+    assert_eq!(read.delivery_tax_value, Cents(1500));
+    assert_eq!(read.total_final_value, Cents(8980));
+    assert_eq!(read.credit_card_value, Cents(8980));
     assert_eq!(read.zipcode.as_deref(), Some("01310100"));
     assert_eq!(read.status, "Aguardando pagamento");
 }

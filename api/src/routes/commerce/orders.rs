@@ -89,7 +89,10 @@ pub struct OrderDeliveryLocation {
 impl From<order_view::OrderDeliveryLocation> for OrderDeliveryLocation {
     fn from(location: order_view::OrderDeliveryLocation) -> Self {
         let order_view::OrderDeliveryLocation { name, price } = location;
-        Self { name, price }
+        Self {
+            name,
+            price: price.into(),
+        }
     }
 }
 
@@ -126,8 +129,8 @@ impl From<order_view::OrderDelivery> for OrderDelivery {
             delivery_location_id,
             delivery_location_name,
             delivery,
-            price,
-            discount,
+            price: price.into(),
+            discount: discount.into(),
             zipcode,
             address,
             number,
@@ -158,8 +161,8 @@ impl From<order_view::OrderProduct> for OrderProduct {
             id,
             name,
             image,
-            value,
-            discount_value,
+            value: value.into(),
+            discount_value: discount_value.into(),
         }
     }
 }
@@ -191,7 +194,7 @@ impl From<order_view::OrderLine> for OrderLine {
             product_id,
             action_id,
             quantity,
-            unit_price,
+            unit_price: unit_price.into(),
             refunded_quantity,
             product: product.into(),
         }
@@ -225,7 +228,7 @@ impl From<order_view::OrderPayment> for OrderPayment {
         Self {
             id,
             method,
-            amount,
+            amount: amount.into(),
             status,
             installments,
             expires_at,
@@ -313,15 +316,15 @@ impl From<order_view::Order> for Order {
             create_vouchers,
             action: action.map(OrderAction::from),
             gateway_charge: gateway_charge.map(GatewayCharge::from),
-            product_items_sum_value,
-            delivery_tax_value,
-            additional_discount_value,
-            total_final_value,
-            final_value,
-            wallet_value,
-            credit_card_value,
-            total_credit_card_value,
-            cashback_value,
+            product_items_sum_value: product_items_sum_value.into(),
+            delivery_tax_value: delivery_tax_value.into(),
+            additional_discount_value: additional_discount_value.into(),
+            total_final_value: total_final_value.into(),
+            final_value: final_value.into(),
+            wallet_value: wallet_value.into(),
+            credit_card_value: credit_card_value.into(),
+            total_credit_card_value: total_credit_card_value.into(),
+            cashback_value: cashback_value.into(),
             delivery_location_id,
             delivery_location: delivery_location.map(OrderDeliveryLocation::from),
             address,
