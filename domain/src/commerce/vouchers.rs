@@ -10,7 +10,7 @@ use super::fulfilment::{Document, logo_key, validator_base, voucher_link};
 use super::status::OrderStatus;
 use crate::shared::NOT_AUTHORIZED;
 use crate::shared::failure::{Failure, IntoFailure};
-use crate::shared::ids::{OrderId, StationId, UserId};
+use crate::shared::ids::{Cents, OrderId, StationId, UserId};
 use crate::stations::station;
 use crate::wallet::ledger::LedgerError;
 
@@ -383,8 +383,8 @@ pub async fn record_pdf(
 pub struct CouponPurchase {
     pub id: i64,
     pub created_at: DateTime<Utc>,
-    /// What the line cost, centavos.
-    pub price: i64,
+    /// What the line cost.
+    pub price: Cents,
     /// The order's code.
     pub code: String,
     pub order_id: i64,
@@ -404,7 +404,7 @@ pub struct CouponOf {
 struct PurchaseRow {
     id: i64,
     created_at: DateTime<Utc>,
-    price: i64,
+    price: Cents,
     code: String,
     order_id: i64,
     quantity: i32,

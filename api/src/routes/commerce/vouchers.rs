@@ -184,7 +184,7 @@ impl From<vouchers::CouponPurchase> for CouponPurchase {
         Self {
             id,
             created_at,
-            price,
+            price: price.into(),
             code,
             order_id,
             quantity,
