@@ -113,8 +113,8 @@ async fn order(db: &PgPool, world: &World, user_id: i64, method: Option<Method>)
     .expect("hold");
     let placed = orders::place(
         &mut tx,
-        world.station_id,
-        user_id,
+        StationId(world.station_id),
+        UserId(user_id),
         &PlaceOrder {
             method,
             ..PlaceOrder::default()
@@ -481,10 +481,15 @@ async fn a_receipts_qr_shows_the_order_to_its_partner_and_its_member_only(db: Pg
     )
     .await
     .expect("hold");
-    let order_id = orders::place(&mut tx, world.station_id, member_id, &PlaceOrder::default())
-        .await
-        .expect("order")
-        .order_id;
+    let order_id = orders::place(
+        &mut tx,
+        StationId(world.station_id),
+        UserId(member_id),
+        &PlaceOrder::default(),
+    )
+    .await
+    .expect("order")
+    .order_id;
     tx.commit().await.expect("commit");
     let code: String = sqlx::query_scalar("SELECT code FROM orders WHERE id = $1")
         .bind(order_id)
@@ -978,8 +983,8 @@ async fn place(
         .expect("hold");
     let order_id = orders::place(
         &mut tx,
-        world.station_id,
-        world.member.0,
+        StationId(world.station_id),
+        UserId(world.member.0),
         &PlaceOrder {
             method,
             ..PlaceOrder::default()

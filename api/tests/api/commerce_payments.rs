@@ -1684,6 +1684,7 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     use domain::commerce::gateway::CardSource;
     use domain::commerce::orders::{self, Method, PlaceOrder};
     use domain::commerce::payment;
+    use domain::shared::ids::{StationId, UserId};
     use jobs::JobOutbox;
 
     let shop = shop(&db, 10).await;
@@ -1713,8 +1714,8 @@ async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     let mut tx = db.begin().await.expect("tx");
     let placed = orders::place(
         &mut tx,
-        shop.station_id,
-        shop.member_id,
+        StationId(shop.station_id),
+        UserId(shop.member_id),
         &PlaceOrder {
             method: Some(Method::CreditCard),
             installments: 1,

@@ -85,7 +85,7 @@ pub async fn place_and_charge(
     card: Option<&CardToCharge>,
 ) -> Result<(Placed, Charged), ChargeError> {
     let mut tx = db.begin().await?;
-    let placed = orders::place(&mut tx, station_id.0, user_id.0, order).await?;
+    let placed = orders::place(&mut tx, station_id, user_id, order).await?;
     if placed.created {
         if placed.paid {
             after_paid(outbox, &mut tx, placed.order_id).await?;

@@ -1,7 +1,6 @@
 //! A member's saved cards: the provider's card id with brand and last digits, never the
 //! number. Listed for the checkout and used as `selected_card`.
 
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::gateway::BillingAddress;
@@ -9,7 +8,7 @@ use crate::accounts::signup::{INVALID_STATE, STATES};
 use crate::shared::validate;
 
 /// The spec's saved card: `id, brand, last_digits, issuing`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SavedCard {
     pub id: i64,
     pub brand: String,

@@ -2,14 +2,13 @@
 //! have (the spec's stepper: the per-member limit less earlier orders, or the stock,
 //! whichever is lower).
 
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::catalogue::{self, Product};
 use super::{CommerceError, CommerceResult, Refusal};
 
-/// A cart line as `GET /user-shopping-cart` lists it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+/// A line of the member's cart with its product.
+#[derive(Debug, Clone)]
 pub struct CartLine {
     pub product_id: i64,
     pub quantity: i64,

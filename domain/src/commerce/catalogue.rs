@@ -3,13 +3,13 @@
 //! for their release (an expired hold stops counting the moment it expires).
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgExecutor};
 
 use super::{CommerceResult, Refusal};
 use crate::activities::catalogue::Availability;
 use crate::activities::participation::Refused;
 use crate::infra::objects::Objects;
+use crate::shared::ids::Cents;
 use crate::shared::time::station_zone;
 
 /// Units of a product available now, as SQL over the products row `p`.
@@ -26,12 +26,12 @@ pub(crate) const ORDERED_BY_MEMBER: &str =
         AND o.status IN ('pending', 'paid', 'partially_refunded'))::bigint";
 
 /// A delivery or pickup place of an activity.
-#[derive(Debug, Clone, Serialize, serde::Deserialize, sqlx::FromRow, utoipa::ToSchema)]
+/// Read from the JSON the products' query builds per activity.
+#[derive(Debug, Clone, serde::Deserialize, sqlx::FromRow)]
 pub struct DeliveryLocation {
     pub id: i64,
     pub name: String,
-    /// Centavos.
-    pub price: i64,
+    pub price: Cents,
     /// True: home delivery (address and CEP asked); false: pickup here.
     pub delivery: bool,
     pub helper_label_field_1: Option<String>,
@@ -42,7 +42,7 @@ pub struct DeliveryLocation {
 }
 
 /// The commerce side of an activity (spec 002 section 3, "Action (commerce)").
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct ShopAction {
     pub id: i64,
     pub name: String,
@@ -53,9 +53,8 @@ pub struct ShopAction {
     pub allow_installments: bool,
     pub sell_vouchers: bool,
     pub only_one_product: bool,
-    /// Centavos taken off the activity's items (floored at 0).
-    pub discount_delivery: i64,
-    #[serde(rename = "familiarVoucher")]
+    /// Taken off the activity's items (floored at 0).
+    pub discount_delivery: Cents,
     pub familiar_voucher: bool,
     /// Whole points of cashback.
     pub points: i32,
@@ -64,7 +63,7 @@ pub struct ShopAction {
 }
 
 /// A product as the shop and the cart show it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Product {
     pub id: i64,
     pub action_id: i64,
@@ -72,9 +71,8 @@ pub struct Product {
     pub description: String,
     /// The image's URL, if it has one.
     pub image: Option<String>,
-    /// Centavos.
-    pub value: i64,
-    pub discount_value: i64,
+    pub value: Cents,
+    pub discount_value: Cents,
     /// Units available now.
     pub stock: i64,
     /// The per-member limit (default 10).
@@ -94,8 +92,8 @@ struct ProductRow {
     name: String,
     description: String,
     image_key: Option<String>,
-    value: i64,
-    discount_value: i64,
+    value: Cents,
+    discount_value: Cents,
     available: i64,
     limit_per_user: i32,
     ordered: i64,
@@ -106,7 +104,7 @@ struct ProductRow {
     allow_installments: bool,
     sell_vouchers: bool,
     only_one_product: bool,
-    discount_delivery: i64,
+    discount_delivery: Cents,
     familiar_voucher: bool,
     points: i32,
     additional_cashback: i32,

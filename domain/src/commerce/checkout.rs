@@ -10,7 +10,6 @@
 //! wallet (confirming, the coupon dialog, placing the order and releasing alike).
 
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
 
 use super::cart::{self, Wanted};
@@ -18,7 +17,7 @@ use super::coupons;
 use super::status::{HoldStatus, OrderStatus};
 use super::totals::{self, ActionTerms, Line, Totals};
 use super::{CommerceResult, Refusal, lock_member};
-use crate::shared::ids::{StationId, UserId};
+use crate::shared::ids::{Cents, StationId, UserId};
 use crate::wallet::ledger::{self, Credit, SourceKind, SpendKind};
 use crate::wallet::rules;
 
@@ -26,7 +25,7 @@ use crate::wallet::rules;
 pub const HOLD_MINUTES: i64 = 15;
 
 /// A hold just made.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Hold {
     pub checkout_id: i64,
     pub expires_at: DateTime<Utc>,
@@ -49,12 +48,12 @@ pub(crate) struct HeldLine {
     pub product_id: i64,
     pub action_id: i64,
     pub quantity: i32,
-    pub value: i64,
-    pub discount_value: i64,
+    pub value: Cents,
+    pub discount_value: Cents,
     pub action_name: String,
     pub digital_product: bool,
     pub payment_only: bool,
-    pub discount_delivery: i64,
+    pub discount_delivery: Cents,
     pub cashback_points: i32,
     pub allow_installments: bool,
 }
@@ -69,7 +68,7 @@ impl HeldLine {
         }
     }
 
-    pub(crate) fn terms(&self, delivery_price: i64) -> ActionTerms {
+    pub(crate) fn terms(&self, delivery_price: Cents) -> ActionTerms {
         ActionTerms {
             action_id: self.action_id,
             discount_delivery: self.discount_delivery,
@@ -261,7 +260,7 @@ pub async fn confirm_held_for(
     .bind(wanted.iter().map(|w| w.quantity as i32).collect::<Vec<_>>())
     .execute(&mut *conn)
     .await?;
-    let totals = hold_totals(conn, user_id, checkout_id, 0).await?;
+    let totals = hold_totals(conn, user_id, checkout_id, Cents::ZERO).await?;
     sqlx::query("UPDATE checkouts SET wallet_held = $2 WHERE id = $1")
         .bind(checkout_id)
         .bind(totals.wallet_value)
@@ -280,14 +279,14 @@ pub async fn hold_totals(
     conn: &mut PgConnection,
     user_id: i64,
     checkout_id: i64,
-    extra_coupon: i64,
+    extra_coupon: Cents,
 ) -> sqlx::Result<Totals> {
     let lines = held_lines(conn, checkout_id).await?;
     let coupon = coupons::of_checkout(conn, checkout_id)
         .await?
         .map_or(extra_coupon, |coupon| coupon.discount_value);
-    let balance = ledger::balance(&mut *conn, user_id).await?.balance;
-    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(0)).collect();
+    let balance = Cents(ledger::balance(&mut *conn, user_id).await?.balance);
+    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(Cents::ZERO)).collect();
     let lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
     Ok(totals::compute(&lines, &terms, coupon, balance))
 }
@@ -314,10 +313,10 @@ pub async fn cart_totals(
     .bind(station_id)
     .fetch_all(&mut *conn)
     .await?;
-    let balance = ledger::balance(&mut *conn, user_id).await?.balance;
-    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(0)).collect();
+    let balance = Cents(ledger::balance(&mut *conn, user_id).await?.balance);
+    let terms: Vec<ActionTerms> = lines.iter().map(|line| line.terms(Cents::ZERO)).collect();
     let lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
-    Ok(totals::compute(&lines, &terms, 0, balance))
+    Ok(totals::compute(&lines, &terms, Cents::ZERO, balance))
 }
 
 /// The member's hold the coupon dialog and the order call work on: held and not expired.
@@ -329,13 +328,14 @@ pub async fn live_hold(conn: &mut PgConnection, user_id: i64) -> CommerceResult<
 }
 
 /// The coupon a hold claimed and the hold's totals before and after it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct CouponApplied {
     pub coupon: coupons::Coupon,
     pub totals: TotalsBeforeAfter,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+/// A hold's totals before and after a coupon.
+#[derive(Debug, Clone)]
 pub struct TotalsBeforeAfter {
     pub before: Totals,
     pub after: Totals,
@@ -372,9 +372,9 @@ pub async fn apply_coupon(
         return Err(Refusal::CouponNotFound.into());
     }
     let checkout_id = lock_live_hold(conn, user_id).await?;
-    let before = hold_totals(conn, user_id, checkout_id, 0).await?;
+    let before = hold_totals(conn, user_id, checkout_id, Cents::ZERO).await?;
     let coupon = coupons::claim(conn, station_id, user_id, checkout_id, code).await?;
-    let after = hold_totals(conn, user_id, checkout_id, 0).await?;
+    let after = hold_totals(conn, user_id, checkout_id, Cents::ZERO).await?;
     Ok(CouponApplied {
         coupon,
         totals: TotalsBeforeAfter { before, after },
@@ -386,7 +386,7 @@ pub async fn apply_coupon(
 pub async fn remove_coupon(conn: &mut PgConnection, user_id: i64) -> CommerceResult<Totals> {
     let checkout_id = lock_live_hold(conn, user_id).await?;
     coupons::take_off(conn, checkout_id).await?;
-    Ok(hold_totals(conn, user_id, checkout_id, 0).await?)
+    Ok(hold_totals(conn, user_id, checkout_id, Cents::ZERO).await?)
 }
 
 /// Confirms the cart as `POST /single-product-orders` does: the wanted quantities (none:

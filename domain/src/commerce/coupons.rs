@@ -3,20 +3,17 @@
 //! global count, the member's count and the use row (unique per hold); releasing the hold
 //! gives the use back, and a payment arriving after that takes it again by the same rules.
 
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::{CommerceResult, Refusal};
+use crate::shared::ids::Cents;
 
-/// The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+/// A coupon a hold claimed.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coupon {
-    #[serde(skip)]
     pub id: i64,
     pub code: String,
-    /// Centavos.
-    #[serde(rename = "discountValue")]
-    pub discount_value: i64,
+    pub discount_value: Cents,
 }
 
 /// Codes are compared trimmed and in upper case.
@@ -29,7 +26,7 @@ pub async fn of_checkout(
     conn: &mut PgConnection,
     checkout_id: i64,
 ) -> sqlx::Result<Option<Coupon>> {
-    let row: Option<(i64, String, i64)> = sqlx::query_as(
+    let row: Option<(i64, String, Cents)> = sqlx::query_as(
         "SELECT c.id, c.code, c.discount_value FROM coupon_uses u JOIN coupons c ON c.id = u.coupon_id
           WHERE u.checkout_id = $1 AND u.released_at IS NULL",
     )
@@ -60,7 +57,7 @@ pub async fn claim(
         }
         take_off(conn, checkout_id).await?;
     }
-    let found: Option<(i64, i64, bool)> = sqlx::query_as(
+    let found: Option<(i64, Cents, bool)> = sqlx::query_as(
         "SELECT id, discount_value,
                 (starts_at IS NULL OR starts_at <= now()) AND (ends_at IS NULL OR ends_at > now())
            FROM coupons WHERE station_id = $1 AND code = $2 AND active",

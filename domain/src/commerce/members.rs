@@ -1,10 +1,11 @@
 //! What the checkout reads of the member besides the cart: their family (listed on family
 //! vouchers) and their saved postal addresses (the delivery step's default).
 
-use serde::Serialize;
 use sqlx::PgExecutor;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+/// A member's family member, named on family vouchers (the table's `dependente`, its name,
+/// and `parentesco`, the relationship).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Dependent {
     pub id: i64,
     pub dependente: String,
@@ -20,7 +21,8 @@ pub async fn dependents(db: impl PgExecutor<'_>, user_id: i64) -> sqlx::Result<V
     .await
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+/// A member's saved postal address.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Address {
     pub id: i64,
     pub zipcode: String,

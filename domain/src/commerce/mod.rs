@@ -104,11 +104,11 @@ impl Refusal {
             Self::Installments { allowed: false, .. } => INSTALLMENTS_NOT_ALLOWED.into(),
             Self::Installments { most: 1, .. } => format!(
                 "Este valor não pode ser parcelado: a parcela mínima é de {}.",
-                format_brl(MIN_INSTALLMENT_CENTS)
+                format_brl(MIN_INSTALLMENT_CENTS.0)
             ),
             Self::Installments { most, .. } => format!(
                 "Este valor pode ser parcelado em até {most}x (parcela mínima de {}).",
-                format_brl(MIN_INSTALLMENT_CENTS)
+                format_brl(MIN_INSTALLMENT_CENTS.0)
             ),
             Self::BalanceChanged => {
                 "Seu saldo mudou durante a compra. Por favor, revise o pedido.".into()

@@ -8,7 +8,6 @@
 //! activities that sell vouchers are handed over by their vouchers, one per unit.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::status::OrderStatus;
@@ -16,7 +15,7 @@ use crate::shared::NOT_AUTHORIZED;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{OrderId, StationId, UserId};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderCheck {
     pub code: String,
     /// The order's status as members read it ('Pagamento confirmado', ...).
@@ -34,7 +33,7 @@ pub struct OrderCheck {
     pub deliveries: Vec<OrderCheckDelivery>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderCheckLine {
     /// The order line's id (what a handover names).
     pub id: i64,
@@ -48,7 +47,7 @@ pub struct OrderCheckLine {
 }
 
 /// A line handed over at the partner's counter.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Handover {
     /// Units handed over.
     pub quantity: i32,
@@ -84,7 +83,7 @@ impl From<LineRow> for OrderCheckLine {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderCheckDelivery {
     pub location: String,
     pub pickup: bool,

@@ -3,24 +3,23 @@
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::status::OrderStatus;
 use crate::infra::objects::Objects;
+use crate::shared::ids::Cents;
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderAction {
     pub id: i64,
     pub name: String,
     pub type_id: i16,
     pub sell_vouchers: bool,
-    #[serde(rename = "familiarVoucher")]
     pub familiar_voucher: bool,
 }
 
 /// The card or PIX part, with the older names the spec reads.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GatewayCharge {
     pub payment_method: String,
     /// The provider's charge id (the sandbox's "simulate payment" names it).
@@ -29,52 +28,52 @@ pub struct GatewayCharge {
     pub expiration_date: Option<DateTime<Utc>>,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderDeliveryLocation {
     pub name: String,
-    pub price: i64,
+    pub price: Cents,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderDelivery {
     pub action_id: i64,
     pub delivery_location_id: Option<i64>,
     pub delivery_location_name: Option<String>,
     pub delivery: Option<bool>,
-    pub price: i64,
-    pub discount: i64,
+    pub price: Cents,
+    pub discount: Cents,
     pub zipcode: Option<String>,
     pub address: Option<String>,
     pub number: Option<String>,
     pub reference: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderProduct {
     pub id: i64,
     pub name: String,
     pub image: Option<String>,
-    pub value: i64,
-    pub discount_value: i64,
+    pub value: Cents,
+    pub discount_value: Cents,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct OrderLine {
     pub id: i64,
     pub product_id: i64,
     pub action_id: i64,
     pub quantity: i32,
-    pub unit_price: i64,
+    pub unit_price: Cents,
     pub refunded_quantity: i32,
     pub product: OrderProduct,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderPayment {
     pub id: i64,
     /// wallet, card or pix.
     pub method: String,
-    pub amount: i64,
+    pub amount: Cents,
     /// pending, paid, failed, expired, cancelled or refunded.
     pub status: String,
     pub installments: i32,
@@ -82,31 +81,29 @@ pub struct OrderPayment {
     pub failure_reason: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct Order {
     pub id: i64,
     pub code: String,
     pub user_id: i64,
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     /// As members read it: 'Aguardando pagamento', 'Pagamento confirmado', ...
     pub status: String,
     /// pending, paid, expired, declined, cancelled, refunded, partially_refunded.
     pub status_code: String,
-    #[schema(value_type = f64)]
     pub refunded_percentage: Decimal,
     pub create_vouchers: bool,
     pub action: Option<OrderAction>,
     pub gateway_charge: Option<GatewayCharge>,
-    pub product_items_sum_value: i64,
-    pub delivery_tax_value: i64,
-    pub additional_discount_value: i64,
-    pub total_final_value: i64,
-    pub final_value: i64,
-    pub wallet_value: i64,
-    pub credit_card_value: i64,
-    pub total_credit_card_value: i64,
-    pub cashback_value: i64,
+    pub product_items_sum_value: Cents,
+    pub delivery_tax_value: Cents,
+    pub additional_discount_value: Cents,
+    pub total_final_value: Cents,
+    pub final_value: Cents,
+    pub wallet_value: Cents,
+    pub credit_card_value: Cents,
+    pub total_credit_card_value: Cents,
+    pub cashback_value: Cents,
     pub delivery_location_id: Option<i64>,
     pub delivery_location: Option<OrderDeliveryLocation>,
     pub address: Option<String>,
@@ -127,13 +124,13 @@ struct OrderRow {
     status: OrderStatus,
     refunded_percentage: Decimal,
     create_vouchers: bool,
-    product_items_sum_value: i64,
-    delivery_tax_value: i64,
-    additional_discount_value: i64,
-    total_final_value: i64,
-    wallet_value: i64,
-    credit_card_value: i64,
-    cashback_value: i64,
+    product_items_sum_value: Cents,
+    delivery_tax_value: Cents,
+    additional_discount_value: Cents,
+    total_final_value: Cents,
+    wallet_value: Cents,
+    credit_card_value: Cents,
+    cashback_value: Cents,
     paid_at: Option<DateTime<Utc>>,
 }
 
@@ -143,12 +140,12 @@ struct LineRow {
     product_id: i64,
     action_id: i64,
     quantity: i32,
-    unit_price: i64,
+    unit_price: Cents,
     refunded_quantity: i32,
     name: String,
     image_key: Option<String>,
-    value: i64,
-    discount_value: i64,
+    value: Cents,
+    discount_value: Cents,
     action_name: String,
     type_id: i16,
     sell_vouchers: bool,

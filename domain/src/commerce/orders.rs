@@ -3,7 +3,6 @@
 //! idempotent confirmation that turns an order paid, and the order as the member reads it.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
 use super::checkout::{self, HeldLine};
@@ -11,14 +10,12 @@ use super::installments;
 use super::status::{OrderStatus, PartMethod, PartStatus};
 use super::totals::{self, ActionTerms, Line};
 use super::{CommerceResult, Refusal, catalogue, coupons, lock_member};
-use crate::shared::ids::{StationId, UserId};
+use crate::shared::ids::{Cents, StationId, UserId};
 use crate::wallet::ledger::{self, LedgerError, Spend, SpendKind};
 
 /// How the amount the wallet does not cover is paid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    #[serde(alias = "card")]
     CreditCard,
     Pix,
 }
@@ -87,14 +84,14 @@ pub struct Placed {
 /// products in id order, the wallet.
 pub async fn place(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     request: &PlaceOrder,
 ) -> CommerceResult<Placed> {
-    lock_member(conn, user_id).await?;
+    lock_member(conn, user_id.0).await?;
     let hold = match request.checkout_id {
-        Some(checkout_id) => checkout::of_member(conn, user_id, checkout_id).await?,
-        None => checkout::latest(conn, user_id).await?,
+        Some(checkout_id) => checkout::of_member(conn, user_id.0, checkout_id).await?,
+        None => checkout::latest(conn, user_id.0).await?,
     };
     let Some(hold) = hold else {
         return Err(Refusal::HoldExpired.into());
@@ -123,13 +120,13 @@ pub async fn place(
     let Some(expires_at) = live else {
         return Err(Refusal::HoldExpired.into());
     };
-    catalogue::check_checkout_open(conn, station_id).await?;
+    catalogue::check_checkout_open(conn, station_id.0).await?;
     if let Some(code) = request
         .coupon_code
         .as_deref()
         .filter(|c| !c.trim().is_empty())
     {
-        coupons::claim(conn, station_id, user_id, hold.id, code).await?;
+        coupons::claim(conn, station_id.0, user_id.0, hold.id, code).await?;
     }
     let coupon = coupons::of_checkout(conn, hold.id).await?;
     sqlx::query(
@@ -144,23 +141,23 @@ pub async fn place(
     let deliveries = choose_deliveries(conn, &lines, &request.deliveries).await?;
     let terms: Vec<ActionTerms> = deliveries
         .iter()
-        .map(|(line, chosen)| line.terms(chosen.as_ref().map_or(0, |c| c.price)))
+        .map(|(line, chosen)| line.terms(chosen.as_ref().map_or(Cents::ZERO, |c| c.price)))
         .collect();
     // Under the wallet's lock, with its lots past their expiry ended: what a spend can draw.
-    let balance = ledger::spendable(&mut *conn, UserId(user_id)).await?;
+    let balance = Cents(ledger::spendable(&mut *conn, user_id).await?);
     let plain_lines: Vec<Line> = lines.iter().map(HeldLine::line).collect();
     let computed = totals::compute(
         &plain_lines,
         &terms,
-        coupon.as_ref().map_or(0, |c| c.discount_value),
+        coupon.as_ref().map_or(Cents::ZERO, |c| c.discount_value),
         balance,
     );
     let shares = totals::split(&plain_lines, &terms, computed.coupon_discount_value);
-    if computed.credit_card_value > 0 && request.method.is_none() {
+    if computed.credit_card_value > Cents::ZERO && request.method.is_none() {
         return Err(Refusal::PaymentMethodRequired.into());
     }
     let installments =
-        if request.method == Some(Method::CreditCard) && computed.credit_card_value > 0 {
+        if request.method == Some(Method::CreditCard) && computed.credit_card_value > Cents::ZERO {
             check_installments(&lines, computed.credit_card_value, request.installments)?
         } else {
             1
@@ -204,7 +201,7 @@ pub async fn place(
         .await?;
     }
     record_deliveries(conn, order_id, &lines, &deliveries, &request.deliveries).await?;
-    if computed.wallet_value > 0 {
+    if computed.wallet_value > Cents::ZERO {
         pay_with_wallet(
             conn,
             station_id,
@@ -215,7 +212,10 @@ pub async fn place(
         )
         .await?;
     }
-    let paid = match request.method.filter(|_| computed.credit_card_value > 0) {
+    let paid = match request
+        .method
+        .filter(|_| computed.credit_card_value > Cents::ZERO)
+    {
         Some(method) => {
             sqlx::query(
                 "INSERT INTO payments (station_id, order_id, method, amount, installments,
@@ -258,7 +258,7 @@ pub async fn place(
 /// The card's installment count when it is among the options offered for the card amount:
 /// more than one only when every activity of the order allows installments (the card part
 /// is one charge for the whole order), none below the smallest installment.
-fn check_installments(lines: &[HeldLine], amount: i64, count: i32) -> CommerceResult<i32> {
+fn check_installments(lines: &[HeldLine], amount: Cents, count: i32) -> CommerceResult<i32> {
     let allowed = lines.iter().all(|line| line.allow_installments);
     let options = installments::offered(amount, allowed);
     if options
@@ -278,7 +278,7 @@ fn check_installments(lines: &[HeldLine], amount: i64, count: i32) -> CommerceRe
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct ChosenLocation {
     id: i64,
-    price: i64,
+    price: Cents,
     delivery: bool,
 }
 
@@ -343,7 +343,7 @@ async fn record_deliveries(
             choice.filter(|_| home).and_then(|c| pick(c).clone())
         };
         // Every line of the activity, as `totals::compute` sums them.
-        let items: i64 = lines
+        let items: Cents = lines
             .iter()
             .filter(|other| other.action_id == line.action_id)
             .map(|other| other.line().price())
@@ -356,8 +356,8 @@ async fn record_deliveries(
         .bind(order_id)
         .bind(line.action_id)
         .bind(location.as_ref().map(|l| l.id))
-        .bind(location.as_ref().map_or(0, |l| l.price))
-        .bind(line.discount_delivery.min(items).max(0))
+        .bind(location.as_ref().map_or(Cents::ZERO, |l| l.price))
+        .bind(line.discount_delivery.min(items).max(Cents::ZERO))
         .bind(
             field(|c| &c.zipcode)
                 .map(|z| z.chars().filter(char::is_ascii_digit).collect::<String>()),
@@ -373,20 +373,20 @@ async fn record_deliveries(
 
 async fn pay_with_wallet(
     conn: &mut PgConnection,
-    station_id: i64,
-    user_id: i64,
+    station_id: StationId,
+    user_id: UserId,
     order_id: i64,
     code: &str,
-    amount: i64,
+    amount: Cents,
 ) -> CommerceResult<()> {
     ledger::spend(
         conn,
         &Spend {
-            user_id: UserId(user_id),
-            station_id: StationId(station_id),
+            user_id,
+            station_id,
             kind: SpendKind::Purchase,
             source_id: format!("order:{order_id}"),
-            amount,
+            amount: amount.0,
             description: format!("Pedido {code}"),
             action_id: None,
         },

@@ -9,7 +9,7 @@ use super::cart::Wanted;
 use super::checkout::{self, Hold};
 use super::orders::{self, Confirmation, DeliveryChoice, Method, PlaceOrder};
 use super::{CommerceError, Refusal, catalogue, coupons};
-use crate::shared::ids::{StationId, UserId};
+use crate::shared::ids::{Cents, StationId, UserId};
 use crate::wallet::ledger::{self, Credit, SourceKind};
 use crate::wallet::rules;
 
@@ -98,8 +98,8 @@ async fn place(
     let mut tx = db.begin().await?;
     let placed = orders::place(
         &mut tx,
-        station_id,
-        user_id,
+        StationId(station_id),
+        UserId(user_id),
         &PlaceOrder {
             method,
             ..PlaceOrder::default()
@@ -191,7 +191,7 @@ async fn a_coupon_limited_to_ten_uses_is_used_ten_times_by_a_hundred_checkouts(d
     for attempt in futures_util::future::join_all(attempts).await {
         match attempt.expect("task") {
             Ok(coupon) => {
-                assert_eq!(coupon.discount_value, 500);
+                assert_eq!(coupon.discount_value, Cents(500));
                 used += 1;
             }
             Err(CommerceError::Refused(Refusal::CouponExhausted)) => refused += 1,
@@ -583,8 +583,8 @@ async fn a_payment_is_confirmed_once_whoever_confirms_it(db: PgPool) {
         .expect("read")
         .expect("order");
     assert_eq!(order.status, "Pagamento confirmado");
-    assert_eq!(order.total_final_value, 5000);
-    assert_eq!(order.cashback_value, 200);
+    assert_eq!(order.total_final_value, Cents(5000));
+    assert_eq!(order.cashback_value, Cents(200));
     assert_eq!(order.gateway_charge.expect("charge").payment_method, "pix");
 }
 
@@ -626,7 +626,7 @@ async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
         ..PlaceOrder::default()
     };
     let mut tx = db.begin().await.expect("tx");
-    let none = orders::place(&mut tx, station_id, user_id, &order).await;
+    let none = orders::place(&mut tx, StationId(station_id), UserId(user_id), &order).await;
     assert_eq!(
         refusal(none),
         Refusal::DeliveryRequired {
@@ -640,7 +640,7 @@ async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
         ..DeliveryChoice::default()
     }];
     let mut tx = db.begin().await.expect("tx");
-    let no_address = orders::place(&mut tx, station_id, user_id, &order).await;
+    let no_address = orders::place(&mut tx, StationId(station_id), UserId(user_id), &order).await;
     assert_eq!(
         refusal(no_address),
         Refusal::AddressRequired {
@@ -652,7 +652,7 @@ async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
     order.deliveries[0].number = Some("10".into());
     order.deliveries[0].zipcode = Some("01.310-100".into());
     let mut tx = db.begin().await.expect("tx");
-    let placed = orders::place(&mut tx, station_id, user_id, &order)
+    let placed = orders::place(&mut tx, StationId(station_id), UserId(user_id), &order)
         .await
         .expect("placed");
     tx.commit().await.expect("commit");
@@ -662,11 +662,11 @@ async fn a_delivery_order_needs_its_location_and_address(db: PgPool) {
         .expect("read")
         .expect("order");
     // 2 x (49,90 - 10,00) = 79,80, less the delivery discount 5,00, plus 15,00 shipping.
-    assert_eq!(read.product_items_sum_value, 7980);
-    assert_eq!(read.additional_discount_value, 500);
-    assert_eq!(read.delivery_tax_value, 1500);
-    assert_eq!(read.total_final_value, 8980);
-    assert_eq!(read.credit_card_value, 8980);
+    assert_eq!(read.product_items_sum_value, Cents(7980));
+    assert_eq!(read.additional_discount_value, Cents(500));
+    assert_eq!(read.delivery_tax_value, Cents(1500));
+    assert_eq!(read.total_final_value, Cents(8980));
+    assert_eq!(read.credit_card_value, Cents(8980));
     assert_eq!(read.zipcode.as_deref(), Some("01310100"));
     assert_eq!(read.status, "Aguardando pagamento");
 }
@@ -749,13 +749,13 @@ async fn a_removed_coupon_goes_back_and_the_order_is_placed_without_it(db: PgPoo
             applied.totals.before.total_final_value,
             applied.totals.after.total_final_value
         ),
-        (1000, 700)
+        (Cents(1000), Cents(700))
     );
     let totals = checkout::remove_coupon(&mut tx, user_id)
         .await
         .expect("removed");
     tx.commit().await.expect("commit");
-    assert_eq!(totals.total_final_value, 1000);
+    assert_eq!(totals.total_final_value, Cents(1000));
     let uses: i32 = sqlx::query_scalar("SELECT uses FROM coupons")
         .fetch_one(&db)
         .await
@@ -893,8 +893,8 @@ async fn order_lines_keep_their_share_of_discounts_and_cashback(db: PgPool) {
     let mut tx = db.begin().await.expect("tx");
     let placed = orders::place(
         &mut tx,
-        station_id,
-        user_id,
+        StationId(station_id),
+        UserId(user_id),
         &PlaceOrder {
             coupon_code: Some("um".into()),
             method: Some(Method::Pix),
@@ -951,13 +951,24 @@ async fn the_order_call_places_the_hold_the_member_reviewed(db: PgPool) {
     };
     for stale in [first.checkout_id, theirs.checkout_id] {
         let mut tx = db.begin().await.expect("tx");
-        let refused = orders::place(&mut tx, station_id, user_id, &order(stale)).await;
+        let refused = orders::place(
+            &mut tx,
+            StationId(station_id),
+            UserId(user_id),
+            &order(stale),
+        )
+        .await;
         assert_eq!(refusal(refused), Refusal::HoldExpired);
     }
     let mut tx = db.begin().await.expect("tx");
-    let placed = orders::place(&mut tx, station_id, user_id, &order(second.checkout_id))
-        .await
-        .expect("order");
+    let placed = orders::place(
+        &mut tx,
+        StationId(station_id),
+        UserId(user_id),
+        &order(second.checkout_id),
+    )
+    .await
+    .expect("order");
     tx.commit().await.expect("commit");
     assert_eq!(placed.checkout_id, second.checkout_id);
     let total: i64 = sqlx::query_scalar("SELECT total_final_value FROM orders WHERE id = $1")
@@ -1169,8 +1180,8 @@ async fn an_order_racing_its_release_either_expires_whole_or_is_refused(db: PgPo
                 let mut tx = db.begin().await?;
                 let placed = orders::place(
                     &mut tx,
-                    station_id,
-                    user_id,
+                    StationId(station_id),
+                    UserId(user_id),
                     &PlaceOrder {
                         coupon_code: Some("RACE".into()),
                         method: Some(Method::Pix),
@@ -1221,11 +1232,11 @@ async fn huge_quantities_and_prices_are_refused_not_overflowed(db: PgPool) {
     drop(tx);
     let line = super::totals::Line {
         action_id: 1,
-        value: i64::MAX,
-        discount_value: 0,
+        value: Cents(i64::MAX),
+        discount_value: Cents::ZERO,
         quantity: 3,
     };
-    assert_eq!(line.price(), i64::MAX);
+    assert_eq!(line.price(), Cents(i64::MAX));
     let too_dear = sqlx::query("UPDATE products SET value = 1000000001 WHERE id = $1")
         .bind(product_id)
         .execute(&db)

@@ -1,30 +1,30 @@
 //! The cart's and order's totals exactly as spec 002 section 9 computes them, in integer
 //! centavos, as a pure function: the server computes them and the web shows them.
 
-use serde::Serialize;
+use crate::shared::ids::Cents;
 
 /// One product line: the product's prices and the quantity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
     pub action_id: i64,
-    pub value: i64,
-    pub discount_value: i64,
+    pub value: Cents,
+    pub discount_value: Cents,
     pub quantity: i64,
 }
 
 impl Line {
     /// `value - discount_value` when the discount is above 0, else `value`.
-    pub fn unit_price(&self) -> i64 {
-        if self.discount_value > 0 {
-            (self.value - self.discount_value).max(0)
+    pub fn unit_price(&self) -> Cents {
+        if self.discount_value > Cents::ZERO {
+            (self.value - self.discount_value).max(Cents::ZERO)
         } else {
             self.value
         }
     }
 
     /// Saturating: quantities and prices are bounded by CHECKs far below an overflow.
-    pub fn price(&self) -> i64 {
-        self.unit_price().saturating_mul(self.quantity)
+    pub fn price(&self) -> Cents {
+        Cents(self.unit_price().0.saturating_mul(self.quantity))
     }
 }
 
@@ -33,33 +33,33 @@ impl Line {
 pub struct ActionTerms {
     pub action_id: i64,
     /// The activity's `discount_delivery`, subtracted from its items (floored at 0).
-    pub discount_delivery: i64,
+    pub discount_delivery: Cents,
     /// The chosen delivery location's price (0 when none is chosen yet, digital, pickup).
-    pub delivery_price: i64,
+    pub delivery_price: Cents,
     /// Whole points of `points + additional_cashback`.
     pub cashback_points: i64,
     pub payment_only: bool,
 }
 
 /// The totals, every field in centavos.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Totals {
     /// Sum of line prices (after each product's own discount).
-    pub product_items_sum_value: i64,
+    pub product_items_sum_value: Cents,
     /// Sum of the chosen delivery prices.
-    pub delivery_tax_value: i64,
+    pub delivery_tax_value: Cents,
     /// Delivery discounts applied plus the coupon's discount applied.
-    pub additional_discount_value: i64,
+    pub additional_discount_value: Cents,
     /// The coupon's part of `additional_discount_value`.
-    pub coupon_discount_value: i64,
+    pub coupon_discount_value: Cents,
     /// Items + delivery - discounts.
-    pub total_final_value: i64,
+    pub total_final_value: Cents,
     /// What the wallet pays.
-    pub wallet_value: i64,
+    pub wallet_value: Cents,
     /// What card or PIX pays.
-    pub credit_card_value: i64,
+    pub credit_card_value: Cents,
     /// `(points + additional_cashback) x 100` per activity.
-    pub cashback_value: i64,
+    pub cashback_value: Cents,
 }
 
 /// Computes the totals. `coupon_discount` is the coupon's face value (it takes at most what
@@ -68,17 +68,17 @@ pub struct Totals {
 pub fn compute(
     lines: &[Line],
     terms: &[ActionTerms],
-    coupon_discount: i64,
-    wallet_balance: i64,
+    coupon_discount: Cents,
+    wallet_balance: Cents,
 ) -> Totals {
     let mut totals = Totals::default();
     let mut actions: Vec<i64> = lines.iter().map(|line| line.action_id).collect();
     actions.sort_unstable();
     actions.dedup();
     let mut payment_only = false;
-    let mut after_discounts = 0;
+    let mut after_discounts = Cents::ZERO;
     for action_id in actions {
-        let items: i64 = lines
+        let items: Cents = lines
             .iter()
             .filter(|line| line.action_id == action_id)
             .map(Line::price)
@@ -91,26 +91,26 @@ pub fn compute(
                 action_id,
                 ..ActionTerms::default()
             });
-        let discount = if term.discount_delivery > 0 {
+        let discount = if term.discount_delivery > Cents::ZERO {
             term.discount_delivery.min(items)
         } else {
-            0
+            Cents::ZERO
         };
         totals.product_items_sum_value += items;
         totals.delivery_tax_value += term.delivery_price;
         totals.additional_discount_value += discount;
-        totals.cashback_value += term.cashback_points * 100;
+        totals.cashback_value += Cents(term.cashback_points * 100);
         after_discounts += items - discount + term.delivery_price;
         payment_only |= term.payment_only;
     }
-    let coupon = coupon_discount.clamp(0, after_discounts);
+    let coupon = coupon_discount.clamp(Cents::ZERO, after_discounts);
     totals.coupon_discount_value = coupon;
     totals.additional_discount_value += coupon;
     totals.total_final_value = after_discounts - coupon;
     totals.wallet_value = if payment_only {
-        0
+        Cents::ZERO
     } else {
-        wallet_balance.clamp(0, totals.total_final_value)
+        wallet_balance.clamp(Cents::ZERO, totals.total_final_value)
     };
     totals.credit_card_value = totals.total_final_value - totals.wallet_value;
     totals
@@ -122,9 +122,9 @@ pub fn compute(
 pub struct LineShare {
     /// The line's price less its share of its activity's delivery discount and of the
     /// coupon's part that fell on the items.
-    pub net_amount: i64,
+    pub net_amount: Cents,
     /// Its part of its activity's cashback, in centavos.
-    pub cashback_share: i64,
+    pub cashback_share: Cents,
 }
 
 /// Splits the discounts and cashback of [`compute`] over the lines, in integers, in the
@@ -133,8 +133,9 @@ pub struct LineShare {
 /// the delivery, and is in no line); an activity's cashback over its lines by price (by
 /// quantity when they are all free). The leftover centavos of each split go on the last
 /// line, or on the lines before it when the last has no room left.
-pub fn split(lines: &[Line], terms: &[ActionTerms], coupon_discount: i64) -> Vec<LineShare> {
-    let prices: Vec<i64> = lines.iter().map(Line::price).collect();
+pub fn split(lines: &[Line], terms: &[ActionTerms], coupon_discount: Cents) -> Vec<LineShare> {
+    // Apportioned as plain integers of centavos, wrapped again in each share.
+    let prices: Vec<i64> = lines.iter().map(|line| line.price().0).collect();
     let mut net = prices.clone();
     let mut cashback = vec![0; lines.len()];
     let mut actions: Vec<i64> = lines.iter().map(|line| line.action_id).collect();
@@ -152,7 +153,7 @@ pub fn split(lines: &[Line], terms: &[ActionTerms], coupon_discount: i64) -> Vec
             .unwrap_or_default();
         let weights: Vec<i64> = of_action.iter().map(|&i| prices[i]).collect();
         let items: i64 = weights.iter().sum();
-        let discount = term.discount_delivery.clamp(0, items);
+        let discount = term.discount_delivery.0.clamp(0, items);
         for (&i, part) in of_action.iter().zip(apportion(discount, &weights, true)) {
             net[i] -= part;
         }
@@ -165,9 +166,10 @@ pub fn split(lines: &[Line], terms: &[ActionTerms], coupon_discount: i64) -> Vec
         for (&i, part) in of_action.iter().zip(apportion(points, &by, false)) {
             cashback[i] = part;
         }
-        after_discounts += term.delivery_price + items - discount;
+        after_discounts += term.delivery_price.0 + items - discount;
     }
     let on_items = coupon_discount
+        .0
         .clamp(0, after_discounts)
         .min(net.iter().sum());
     let coupon = apportion(on_items, &net, true);
@@ -175,8 +177,8 @@ pub fn split(lines: &[Line], terms: &[ActionTerms], coupon_discount: i64) -> Vec
         .zip(coupon)
         .zip(cashback)
         .map(|((net, coupon), cashback_share)| LineShare {
-            net_amount: net - coupon,
-            cashback_share,
+            net_amount: Cents(net - coupon),
+            cashback_share: Cents(cashback_share),
         })
         .collect()
 }
@@ -219,16 +221,16 @@ mod tests {
     fn line(action_id: i64, value: i64, discount_value: i64, quantity: i64) -> Line {
         Line {
             action_id,
-            value,
-            discount_value,
+            value: Cents(value),
+            discount_value: Cents(discount_value),
             quantity,
         }
     }
 
     #[test]
     fn the_discounted_price_counts_only_when_the_discount_is_positive() {
-        assert_eq!(line(1, 5000, 0, 3).price(), 15000);
-        assert_eq!(line(1, 5000, 1250, 2).price(), 7500);
+        assert_eq!(line(1, 5000, 0, 3).price(), Cents(15000));
+        assert_eq!(line(1, 5000, 1250, 2).price(), Cents(7500));
     }
 
     #[test]
@@ -238,27 +240,27 @@ mod tests {
         let lines = [line(7, 4990, 1000, 2)];
         let terms = [ActionTerms {
             action_id: 7,
-            discount_delivery: 500,
-            delivery_price: 1500,
+            discount_delivery: Cents(500),
+            delivery_price: Cents(1500),
             cashback_points: 3,
             payment_only: false,
         }];
-        let totals = compute(&lines, &terms, 0, 0);
-        assert_eq!(totals.product_items_sum_value, 7980);
-        assert_eq!(totals.delivery_tax_value, 1500);
-        assert_eq!(totals.additional_discount_value, 500);
-        assert_eq!(totals.total_final_value, 8980);
-        assert_eq!(totals.cashback_value, 300);
-        assert_eq!(totals.credit_card_value, 8980);
+        let totals = compute(&lines, &terms, Cents(0), Cents(0));
+        assert_eq!(totals.product_items_sum_value, Cents(7980));
+        assert_eq!(totals.delivery_tax_value, Cents(1500));
+        assert_eq!(totals.additional_discount_value, Cents(500));
+        assert_eq!(totals.total_final_value, Cents(8980));
+        assert_eq!(totals.cashback_value, Cents(300));
+        assert_eq!(totals.credit_card_value, Cents(8980));
 
         // A delivery discount larger than the items leaves the items at 0, shipping stays.
         let terms = [ActionTerms {
-            discount_delivery: 10_000,
+            discount_delivery: Cents(10_000),
             ..terms[0]
         }];
-        let totals = compute(&lines, &terms, 0, 0);
-        assert_eq!(totals.additional_discount_value, 7980);
-        assert_eq!(totals.total_final_value, 1500);
+        let totals = compute(&lines, &terms, Cents(0), Cents(0));
+        assert_eq!(totals.additional_discount_value, Cents(7980));
+        assert_eq!(totals.total_final_value, Cents(1500));
     }
 
     #[test]
@@ -271,7 +273,7 @@ mod tests {
         let terms = [
             ActionTerms {
                 action_id: 1,
-                delivery_price: 800,
+                delivery_price: Cents(800),
                 cashback_points: 2,
                 ..ActionTerms::default()
             },
@@ -282,17 +284,17 @@ mod tests {
             },
         ];
         // Items 2000 + 3000 + 5000 = 10000, delivery 800: 10800.
-        let totals = compute(&lines, &terms, 0, 3000);
-        assert_eq!(totals.product_items_sum_value, 10_000);
-        assert_eq!(totals.total_final_value, 10_800);
-        assert_eq!(totals.wallet_value, 3000);
-        assert_eq!(totals.credit_card_value, 7800);
-        assert_eq!(totals.cashback_value, 700);
+        let totals = compute(&lines, &terms, Cents(0), Cents(3000));
+        assert_eq!(totals.product_items_sum_value, Cents(10_000));
+        assert_eq!(totals.total_final_value, Cents(10_800));
+        assert_eq!(totals.wallet_value, Cents(3000));
+        assert_eq!(totals.credit_card_value, Cents(7800));
+        assert_eq!(totals.cashback_value, Cents(700));
 
         // The wallet covers all: nothing is left for card or PIX.
-        let totals = compute(&lines, &terms, 0, 50_000);
-        assert_eq!(totals.wallet_value, 10_800);
-        assert_eq!(totals.credit_card_value, 0);
+        let totals = compute(&lines, &terms, Cents(0), Cents(50_000));
+        assert_eq!(totals.wallet_value, Cents(10_800));
+        assert_eq!(totals.credit_card_value, Cents(0));
     }
 
     #[test]
@@ -303,17 +305,17 @@ mod tests {
             payment_only: true,
             ..ActionTerms::default()
         }];
-        let totals = compute(&lines, &terms, 1000, 10_000);
-        assert_eq!(totals.coupon_discount_value, 1000);
-        assert_eq!(totals.additional_discount_value, 1000);
-        assert_eq!(totals.total_final_value, 1500);
-        assert_eq!(totals.wallet_value, 0);
-        assert_eq!(totals.credit_card_value, 1500);
+        let totals = compute(&lines, &terms, Cents(1000), Cents(10_000));
+        assert_eq!(totals.coupon_discount_value, Cents(1000));
+        assert_eq!(totals.additional_discount_value, Cents(1000));
+        assert_eq!(totals.total_final_value, Cents(1500));
+        assert_eq!(totals.wallet_value, Cents(0));
+        assert_eq!(totals.credit_card_value, Cents(1500));
 
-        let totals = compute(&lines, &terms, 9000, 0);
-        assert_eq!(totals.coupon_discount_value, 2500);
-        assert_eq!(totals.total_final_value, 0);
-        assert_eq!(totals.credit_card_value, 0);
+        let totals = compute(&lines, &terms, Cents(9000), Cents(0));
+        assert_eq!(totals.coupon_discount_value, Cents(2500));
+        assert_eq!(totals.total_final_value, Cents(0));
+        assert_eq!(totals.credit_card_value, Cents(0));
     }
 
     #[test]
@@ -329,8 +331,8 @@ mod tests {
         let terms = [
             ActionTerms {
                 action_id: 1,
-                discount_delivery: 600,
-                delivery_price: 500,
+                discount_delivery: Cents(600),
+                delivery_price: Cents(500),
                 cashback_points: 1,
                 ..ActionTerms::default()
             },
@@ -340,11 +342,11 @@ mod tests {
                 ..ActionTerms::default()
             },
         ];
-        let totals = compute(&lines, &terms, 401, 0);
+        let totals = compute(&lines, &terms, Cents(401), Cents(0));
         let shares = split(&lines, &terms, totals.coupon_discount_value);
         assert_eq!(shares.len(), 4);
-        assert!(shares.iter().all(|s| s.net_amount >= 0));
-        let lines_net: i64 = shares.iter().map(|s| s.net_amount).sum();
+        assert!(shares.iter().all(|s| s.net_amount >= Cents::ZERO));
+        let lines_net: Cents = shares.iter().map(|s| s.net_amount).sum();
         assert_eq!(
             lines_net + totals.delivery_tax_value,
             totals.total_final_value
@@ -354,15 +356,15 @@ mod tests {
             assert!(share.net_amount <= line.price());
         }
         // 100 centavos of cashback over 300, 300 and 100: 42, 42, and the leftover 16.
-        let cashback: Vec<i64> = shares.iter().map(|s| s.cashback_share).collect();
-        assert_eq!(cashback, [42, 42, 16, 300]);
-        assert_eq!(cashback.iter().sum::<i64>(), totals.cashback_value);
+        let cashback: Vec<Cents> = shares.iter().map(|s| s.cashback_share).collect();
+        assert_eq!(cashback, [42, 42, 16, 300].map(Cents));
+        assert_eq!(cashback.into_iter().sum::<Cents>(), totals.cashback_value);
 
         // A coupon larger than every item: the lines reach 0, the rest is on the delivery.
-        let totals = compute(&lines, &terms, 1_000_000, 0);
+        let totals = compute(&lines, &terms, Cents(1_000_000), Cents(0));
         let shares = split(&lines, &terms, totals.coupon_discount_value);
-        assert!(shares.iter().all(|s| s.net_amount == 0));
-        assert_eq!(totals.total_final_value, 0);
+        assert!(shares.iter().all(|s| s.net_amount == Cents::ZERO));
+        assert_eq!(totals.total_final_value, Cents(0));
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! member's dependents. Members read their own; a partner's staff validate them, once.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::PgConnection;
 
 use super::documents;
@@ -11,7 +10,7 @@ use super::fulfilment::{Document, logo_key, validator_base, voucher_link};
 use super::status::OrderStatus;
 use crate::shared::NOT_AUTHORIZED;
 use crate::shared::failure::{Failure, IntoFailure};
-use crate::shared::ids::{OrderId, StationId, UserId};
+use crate::shared::ids::{Cents, OrderId, StationId, UserId};
 use crate::stations::station;
 use crate::wallet::ledger::LedgerError;
 
@@ -106,7 +105,7 @@ pub async fn ids_of_order(conn: &mut PgConnection, order_id: i64) -> sqlx::Resul
 }
 
 /// The activity of a voucher as spec 002 names it (`presential_course`).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct PresentialCourse {
     pub name: String,
     /// HTML, as staff wrote it.
@@ -116,28 +115,26 @@ pub struct PresentialCourse {
     pub action: VoucherAction,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct VoucherAction {
     pub id: i64,
     pub name: String,
     pub type_id: i16,
     pub image: Option<String>,
-    #[serde(rename = "familiarVoucher")]
     pub familiar_voucher: bool,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct DependentView {
     pub dependente: String,
     pub parentesco: String,
 }
 
 /// A voucher as the member's list and dialog read it.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct VoucherView {
     pub id: i64,
     pub code: String,
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     /// '0': not used; anything else: used.
     pub validated: String,
@@ -382,13 +379,12 @@ pub async fn record_pdf(
 
 /// A coupon purchase as `/homepage/minhas-compras` reads it (spec 002, "Coupon purchase"):
 /// one per paid line of a type 3 activity.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct CouponPurchase {
     pub id: i64,
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
-    /// What the line cost, centavos.
-    pub price: i64,
+    /// What the line cost.
+    pub price: Cents,
     /// The order's code.
     pub code: String,
     pub order_id: i64,
@@ -397,11 +393,10 @@ pub struct CouponPurchase {
     pub cupom: CouponOf,
 }
 
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone)]
 pub struct CouponOf {
     pub action: VoucherAction,
     pub is_donation: bool,
-    #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
 }
 
@@ -409,7 +404,7 @@ pub struct CouponOf {
 struct PurchaseRow {
     id: i64,
     created_at: DateTime<Utc>,
-    price: i64,
+    price: Cents,
     code: String,
     order_id: i64,
     quantity: i32,

@@ -94,6 +94,12 @@ impl std::ops::Add for Cents {
     }
 }
 
+impl std::ops::AddAssign for Cents {
+    fn add_assign(&mut self, other: Cents) {
+        self.0 += other.0;
+    }
+}
+
 impl std::ops::Sub for Cents {
     type Output = Cents;
     fn sub(self, other: Cents) -> Cents {

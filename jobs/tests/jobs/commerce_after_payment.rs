@@ -134,8 +134,8 @@ async fn paid_order(db: &PgPool, shop: &Shop) -> i64 {
     .expect("hold");
     let placed = orders::place(
         &mut tx,
-        shop.station_id,
-        shop.user_id,
+        StationId(shop.station_id),
+        UserId(shop.user_id),
         &PlaceOrder::default(),
     )
     .await
@@ -445,8 +445,8 @@ async fn a_partial_refund_gives_back_what_the_units_cost_after_the_coupon(db: Pg
         .expect("coupon applied");
     let placed = orders::place(
         &mut tx,
-        shop.station_id,
-        shop.user_id,
+        StationId(shop.station_id),
+        UserId(shop.user_id),
         &PlaceOrder::default(),
     )
     .await

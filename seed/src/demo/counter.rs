@@ -150,8 +150,8 @@ async fn ana_order(db: &PgPool, station_id: i64) -> anyhow::Result<()> {
     .await?;
     let placed = orders::place(
         &mut tx,
-        station_id,
-        ana,
+        StationId(station_id),
+        UserId(ana),
         &PlaceOrder {
             deliveries: vec![DeliveryChoice {
                 action_id,

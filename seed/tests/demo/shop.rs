@@ -42,7 +42,7 @@ async fn the_demo_shop_has_products_to_buy_and_seeds_once(db: PgPool) {
     assert_eq!(products.len(), 3);
     let shirt = &products[0];
     assert_eq!(
-        (shirt.value, shirt.discount_value, shirt.stock),
+        (shirt.value.0, shirt.discount_value.0, shirt.stock),
         (4990, 1000, 40)
     );
     assert!(!shirt.action.digital_product);

@@ -4,8 +4,8 @@
 //! `GET /get-product-stock/{id}` and the products of a shop activity.
 
 use axum::extract::State;
-use domain::commerce::cart::{self, CartLine, Wanted};
-use domain::commerce::catalogue::{self, Product};
+use domain::commerce::cart::{self, Wanted};
+use domain::commerce::catalogue;
 use domain::commerce::{PRODUCT_NOT_FOUND, Refusal};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -29,11 +29,193 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(action_products))
 }
 
+/// A delivery or pickup place of an activity.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryLocation {
+    pub id: i64,
+    pub name: String,
+    /// Centavos.
+    pub price: i64,
+    /// True: home delivery (address and CEP asked); false: pickup here.
+    pub delivery: bool,
+    pub helper_label_field_1: Option<String>,
+    pub helper_label_field_2: Option<String>,
+    pub street: Option<String>,
+    pub street_number: Option<String>,
+    pub zipcode: Option<String>,
+}
+
+impl From<catalogue::DeliveryLocation> for DeliveryLocation {
+    fn from(location: catalogue::DeliveryLocation) -> Self {
+        let catalogue::DeliveryLocation {
+            id,
+            name,
+            price,
+            delivery,
+            helper_label_field_1,
+            helper_label_field_2,
+            street,
+            street_number,
+            zipcode,
+        } = location;
+        Self {
+            id,
+            name,
+            price: price.into(),
+            delivery,
+            helper_label_field_1,
+            helper_label_field_2,
+            street,
+            street_number,
+            zipcode,
+        }
+    }
+}
+
+/// The commerce side of an activity (spec 002 section 3, "Action (commerce)").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShopAction {
+    pub id: i64,
+    pub name: String,
+    pub type_id: i16,
+    pub digital_product: bool,
+    /// `default` or `payment_only` (the wallet is not used).
+    pub payment_option: String,
+    pub allow_installments: bool,
+    pub sell_vouchers: bool,
+    pub only_one_product: bool,
+    /// Centavos taken off the activity's items (floored at 0).
+    pub discount_delivery: i64,
+    #[serde(rename = "familiarVoucher")]
+    pub familiar_voucher: bool,
+    /// Whole points of cashback.
+    pub points: i32,
+    pub additional_cashback: i32,
+    pub delivery_locations: Vec<DeliveryLocation>,
+}
+
+impl From<catalogue::ShopAction> for ShopAction {
+    fn from(action: catalogue::ShopAction) -> Self {
+        let catalogue::ShopAction {
+            id,
+            name,
+            type_id,
+            digital_product,
+            payment_option,
+            allow_installments,
+            sell_vouchers,
+            only_one_product,
+            discount_delivery,
+            familiar_voucher,
+            points,
+            additional_cashback,
+            delivery_locations,
+        } = action;
+        Self {
+            id,
+            name,
+            type_id,
+            digital_product,
+            payment_option,
+            allow_installments,
+            sell_vouchers,
+            only_one_product,
+            discount_delivery: discount_delivery.into(),
+            familiar_voucher,
+            points,
+            additional_cashback,
+            delivery_locations: delivery_locations
+                .into_iter()
+                .map(DeliveryLocation::from)
+                .collect(),
+        }
+    }
+}
+
+/// A product as the shop and the cart show it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Product {
+    pub id: i64,
+    pub action_id: i64,
+    pub name: String,
+    pub description: String,
+    /// The image's URL, if it has one.
+    pub image: Option<String>,
+    /// Centavos.
+    pub value: i64,
+    pub discount_value: i64,
+    /// Units available now.
+    pub stock: i64,
+    /// The per-member limit (default 10).
+    pub limit_per_user: i32,
+    /// Units of it in the caller's orders that still count.
+    pub user_single_product_orders: i64,
+    /// What the caller may have of it now: the lower of the limit less their orders and
+    /// the stock.
+    pub limit: i64,
+    pub action: ShopAction,
+}
+
+impl From<catalogue::Product> for Product {
+    fn from(product: catalogue::Product) -> Self {
+        let catalogue::Product {
+            id,
+            action_id,
+            name,
+            description,
+            image,
+            value,
+            discount_value,
+            stock,
+            limit_per_user,
+            user_single_product_orders,
+            limit,
+            action,
+        } = product;
+        Self {
+            id,
+            action_id,
+            name,
+            description,
+            image,
+            value: value.into(),
+            discount_value: discount_value.into(),
+            stock,
+            limit_per_user,
+            user_single_product_orders,
+            limit,
+            action: action.into(),
+        }
+    }
+}
+
+/// A cart line as `GET /user-shopping-cart` lists it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CartLine {
+    pub product_id: i64,
+    pub quantity: i64,
+    pub product: Product,
+}
+
+impl From<cart::CartLine> for CartLine {
+    fn from(line: cart::CartLine) -> Self {
+        let cart::CartLine {
+            product_id,
+            quantity,
+            product,
+        } = line;
+        Self {
+            product_id,
+            quantity,
+            product: product.into(),
+        }
+    }
+}
+
 async fn read_cart(state: &AppState, member: Member) -> ApiResult<Json<Vec<CartLine>>> {
     let mut conn = state.db.acquire().await?;
-    Ok(Json(
-        cart::lines(&mut conn, member.station_id, member.user_id).await?,
-    ))
+    let lines = cart::lines(&mut conn, member.station_id, member.user_id).await?;
+    Ok(Json(lines.into_iter().map(CartLine::from).collect()))
 }
 
 /// The caller's cart
@@ -223,8 +405,8 @@ async fn action_products(
     Path(action_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Product>>> {
     let mut conn = state.db.acquire().await?;
-    Ok(Json(
+    let products =
         catalogue::products_of_action(&mut conn, member.station_id, member.user_id, action_id)
-            .await?,
-    ))
+            .await?;
+    Ok(Json(products.into_iter().map(Product::from).collect()))
 }

@@ -11,11 +11,12 @@ use chrono::{DateTime, Utc};
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards;
 use domain::commerce::cart::Wanted;
-use domain::commerce::checkout::{self as hold, CouponApplied, seconds_left};
+use domain::commerce::checkout::{self as hold, seconds_left};
+use domain::commerce::coupons;
 use domain::commerce::gateway::{BillingAddress, CardSource, PaymentGateway};
-use domain::commerce::order_view::{self, Order};
-use domain::commerce::orders::{DeliveryChoice, Method, PlaceOrder};
-use domain::commerce::totals::Totals;
+use domain::commerce::order_view;
+use domain::commerce::orders::{self, DeliveryChoice, PlaceOrder};
+use domain::commerce::totals;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -23,6 +24,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::orders::Order;
 use super::payments;
 use super::{own_body, product_entries, whole};
 use crate::error::{ApiError, ApiResult, Messages};
@@ -50,6 +52,120 @@ impl MemberLimit for OrderLimit {
         "Muitos pedidos em pouco tempo. Aguarde alguns minutos e tente novamente.";
     fn limit(config: &domain::Config) -> (u32, u64) {
         (config.orders_max_per_member, config.orders_window_seconds)
+    }
+}
+
+/// The totals, every field in centavos.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Totals {
+    /// Sum of line prices (after each product's own discount).
+    pub product_items_sum_value: i64,
+    /// Sum of the chosen delivery prices.
+    pub delivery_tax_value: i64,
+    /// Delivery discounts applied plus the coupon's discount applied.
+    pub additional_discount_value: i64,
+    /// The coupon's part of `additional_discount_value`.
+    pub coupon_discount_value: i64,
+    /// Items + delivery - discounts.
+    pub total_final_value: i64,
+    /// What the wallet pays.
+    pub wallet_value: i64,
+    /// What card or PIX pays.
+    pub credit_card_value: i64,
+    /// `(points + additional_cashback) x 100` per activity.
+    pub cashback_value: i64,
+}
+
+impl From<totals::Totals> for Totals {
+    fn from(totals: totals::Totals) -> Self {
+        let totals::Totals {
+            product_items_sum_value,
+            delivery_tax_value,
+            additional_discount_value,
+            coupon_discount_value,
+            total_final_value,
+            wallet_value,
+            credit_card_value,
+            cashback_value,
+        } = totals;
+        Self {
+            product_items_sum_value: product_items_sum_value.into(),
+            delivery_tax_value: delivery_tax_value.into(),
+            additional_discount_value: additional_discount_value.into(),
+            coupon_discount_value: coupon_discount_value.into(),
+            total_final_value: total_final_value.into(),
+            wallet_value: wallet_value.into(),
+            credit_card_value: credit_card_value.into(),
+            cashback_value: cashback_value.into(),
+        }
+    }
+}
+
+/// The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Coupon {
+    pub code: String,
+    /// Centavos.
+    #[serde(rename = "discountValue")]
+    pub discount_value: i64,
+}
+
+impl From<coupons::Coupon> for Coupon {
+    fn from(coupon: coupons::Coupon) -> Self {
+        let coupons::Coupon {
+            id: _,
+            code,
+            discount_value,
+        } = coupon;
+        Self {
+            code,
+            discount_value: discount_value.into(),
+        }
+    }
+}
+
+/// The coupon a hold claimed and the hold's totals before and after it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CouponApplied {
+    pub coupon: Coupon,
+    pub totals: TotalsBeforeAfter,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TotalsBeforeAfter {
+    pub before: Totals,
+    pub after: Totals,
+}
+
+impl From<hold::CouponApplied> for CouponApplied {
+    fn from(applied: hold::CouponApplied) -> Self {
+        let hold::CouponApplied { coupon, totals } = applied;
+        let hold::TotalsBeforeAfter { before, after } = totals;
+        Self {
+            coupon: coupon.into(),
+            totals: TotalsBeforeAfter {
+                before: before.into(),
+                after: after.into(),
+            },
+        }
+    }
+}
+
+/// How the amount the wallet does not cover is paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    #[serde(alias = "card")]
+    CreditCard,
+    Pix,
+}
+
+impl From<Method> for orders::Method {
+    fn from(method: Method) -> Self {
+        match method {
+            Method::CreditCard => Self::CreditCard,
+            Method::Pix => Self::Pix,
+        }
     }
 }
 
@@ -108,7 +224,7 @@ async fn confirm_cart(
         checkout_id: held.checkout_id,
         reserve_time: seconds_left(held.expires_at),
         expires_at: held.expires_at,
-        totals: held.totals,
+        totals: held.totals.into(),
     }))
 }
 
@@ -147,7 +263,7 @@ async fn apply_coupon(
         &request.coupon_code,
     )
     .await?;
-    Ok(Json(applied))
+    Ok(Json(applied.into()))
 }
 
 /// `user_id`, when sent, must be the caller's.
@@ -181,7 +297,7 @@ async fn remove_coupon(
 ) -> ApiResult<Json<Totals>> {
     own_body(member, Some(&request.user_id))?;
     let totals = checkout::remove_coupon(&state.db, member.user()).await?;
-    Ok(Json(totals))
+    Ok(Json(totals.into()))
 }
 
 /// The cart's totals without holding it (step 0 of the cart)
@@ -201,7 +317,7 @@ async fn remove_coupon(
 async fn cart_totals(State(state): State<AppState>, member: Member) -> ApiResult<Json<Totals>> {
     let mut conn = state.db.acquire().await?;
     let totals = hold::cart_totals(&mut conn, member.station_id, member.user_id).await?;
-    Ok(Json(totals))
+    Ok(Json(totals.into()))
 }
 
 /// One activity's part of the order form.
@@ -454,7 +570,7 @@ async fn place_order(
     let order = PlaceOrder {
         deliveries,
         coupon_code: request.coupon_code.clone(),
-        method: payment.and_then(|p| p.method),
+        method: payment.and_then(|p| p.method).map(orders::Method::from),
         // Absent: 1x. Anything but a whole number in range is no option (0): refused for a
         // card, not read for PIX.
         installments: match payment.map(|p| &p.installments) {
@@ -503,5 +619,5 @@ async fn place_order(
     let order = order_view::order(&mut conn, member.station_id, placed.order_id)
         .await?
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
-    Ok(Json(order))
+    Ok(Json(order.into()))
 }

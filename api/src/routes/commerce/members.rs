@@ -2,7 +2,9 @@
 //! `GET /user-addresses/{id}` (the delivery step), both the caller's own only.
 
 use axum::extract::State;
-use domain::commerce::members::{self, Address, Dependent};
+use domain::commerce::members;
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -16,6 +18,65 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(dependents))
         .routes(routes!(user_addresses))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Dependent {
+    pub id: i64,
+    pub dependente: String,
+    pub parentesco: String,
+}
+
+impl From<members::Dependent> for Dependent {
+    fn from(dependent: members::Dependent) -> Self {
+        let members::Dependent {
+            id,
+            dependente,
+            parentesco,
+        } = dependent;
+        Self {
+            id,
+            dependente,
+            parentesco,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Address {
+    pub id: i64,
+    pub zipcode: String,
+    pub street: String,
+    pub number: String,
+    pub complement: Option<String>,
+    pub neighborhood: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+}
+
+impl From<members::Address> for Address {
+    fn from(address: members::Address) -> Self {
+        let members::Address {
+            id,
+            zipcode,
+            street,
+            number,
+            complement,
+            neighborhood,
+            city,
+            state,
+        } = address;
+        Self {
+            id,
+            zipcode,
+            street,
+            number,
+            complement,
+            neighborhood,
+            city,
+            state,
+        }
+    }
 }
 
 /// The caller's dependents (dependente, parentesco)
@@ -37,7 +98,8 @@ async fn dependents(
     Path(user_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Dependent>>> {
     let user_id = own(member, user_id)?;
-    Ok(Json(members::dependents(&state.db, user_id).await?))
+    let dependents = members::dependents(&state.db, user_id).await?;
+    Ok(Json(dependents.into_iter().map(Dependent::from).collect()))
 }
 
 /// The caller's saved addresses, the main one first
@@ -59,5 +121,6 @@ async fn user_addresses(
     Path(user_id): Path<i64>,
 ) -> ApiResult<Json<Vec<Address>>> {
     let user_id = own(member, user_id)?;
-    Ok(Json(members::addresses(&state.db, user_id).await?))
+    let addresses = members::addresses(&state.db, user_id).await?;
+    Ok(Json(addresses.into_iter().map(Address::from).collect()))
 }

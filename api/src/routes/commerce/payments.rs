@@ -9,12 +9,12 @@ use app::commerce::charge;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use domain::commerce::ORDER_NOT_FOUND;
-use domain::commerce::cards::{self, SavedCard};
+use domain::commerce::cards;
 use domain::commerce::gateway::{GatewayError, PaymentGateway};
-use domain::commerce::installments::{self, InstallmentOption};
-use domain::commerce::order_view::{self, Order};
+use domain::commerce::installments;
+use domain::commerce::order_view;
 use domain::commerce::payment;
-use domain::shared::ids::OrderId;
+use domain::shared::ids::{Cents, OrderId};
 use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
@@ -23,6 +23,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::orders::Order;
 use super::{own, whole};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, RawBody};
@@ -67,6 +68,53 @@ impl MemberLimit for SandboxLimit {
             config.sandbox_calls_max_per_member,
             config.sandbox_calls_window_seconds,
         )
+    }
+}
+
+/// The spec's saved card: `id, brand, last_digits, issuing`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SavedCard {
+    pub id: i64,
+    pub brand: String,
+    pub last_digits: String,
+    /// The issuer as the provider names it; the brand when it does not.
+    pub issuing: String,
+}
+
+impl From<cards::SavedCard> for SavedCard {
+    fn from(card: cards::SavedCard) -> Self {
+        let cards::SavedCard {
+            id,
+            brand,
+            last_digits,
+            issuing,
+        } = card;
+        Self {
+            id,
+            brand,
+            last_digits,
+            issuing,
+        }
+    }
+}
+
+/// One option, as the spec answers it: `{installment, installment_amount}` (centavos).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InstallmentOption {
+    pub installment: u32,
+    pub installment_amount: i64,
+}
+
+impl From<installments::InstallmentOption> for InstallmentOption {
+    fn from(option: installments::InstallmentOption) -> Self {
+        let installments::InstallmentOption {
+            installment,
+            installment_amount,
+        } = option;
+        Self {
+            installment,
+            installment_amount: installment_amount.into(),
+        }
     }
 }
 
@@ -177,7 +225,7 @@ async fn check_payment(
     let order = order_view::order(&mut conn, member.station_id, order_id)
         .await?
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
-    Ok(Json(order))
+    Ok(Json(order.into()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -217,7 +265,10 @@ async fn calculate_installments(
     let allows = cards::allows_installments(&mut conn, member.station_id, action_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Atividade não encontrada"))?;
-    Ok(Json(installments::offered(amount, allows)))
+    let options = installments::offered(Cents(amount), allows);
+    Ok(Json(
+        options.into_iter().map(InstallmentOption::from).collect(),
+    ))
 }
 
 /// The caller's saved cards
@@ -239,9 +290,8 @@ async fn saved_cards(
 ) -> ApiResult<Json<Vec<SavedCard>>> {
     let user_id = own(member, user_id)?;
     let mut conn = state.db.acquire().await?;
-    Ok(Json(
-        cards::of_member(&mut conn, user_id, state.gateway.provider()).await?,
-    ))
+    let cards = cards::of_member(&mut conn, user_id, state.gateway.provider()).await?;
+    Ok(Json(cards.into_iter().map(SavedCard::from).collect()))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -10,10 +10,15 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use domain::commerce::order_check::{self, OrderCheck};
-use domain::commerce::vouchers::{self, NotValidated, VoucherView};
+use chrono::{DateTime, Utc};
+use domain::commerce::order_check;
+use domain::commerce::vouchers::{self, NotValidated};
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
+
+use super::vouchers::VoucherView;
 
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
@@ -25,6 +30,126 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(show, validate))
         .routes(routes!(order))
         .routes(routes!(hand_over))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderCheck {
+    pub code: String,
+    /// The order's status as members read it ('Pagamento confirmado', ...).
+    pub status: String,
+    /// Paid and not wholly refunded: what was bought may be handed over.
+    pub paid: bool,
+    /// Wholly refunded: nothing is to be handed over.
+    pub refunded: bool,
+    pub member_name: String,
+    pub created_at: DateTime<Utc>,
+    /// The viewer is its partner's staff, not the member who bought it: they hand its
+    /// lines over (`POST .../lines/{line_id}/handover`).
+    pub hands_over: bool,
+    pub lines: Vec<OrderCheckLine>,
+    pub deliveries: Vec<OrderCheckDelivery>,
+}
+
+impl From<order_check::OrderCheck> for OrderCheck {
+    fn from(order: order_check::OrderCheck) -> Self {
+        let order_check::OrderCheck {
+            code,
+            status,
+            paid,
+            refunded,
+            member_name,
+            created_at,
+            hands_over,
+            lines,
+            deliveries,
+        } = order;
+        Self {
+            code,
+            status,
+            paid,
+            refunded,
+            member_name,
+            created_at,
+            hands_over,
+            lines: lines.into_iter().map(OrderCheckLine::from).collect(),
+            deliveries: deliveries
+                .into_iter()
+                .map(OrderCheckDelivery::from)
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderCheckLine {
+    /// The order line's id (what a handover names).
+    pub id: i64,
+    pub product: String,
+    /// Units bought and not refunded.
+    pub quantity: i32,
+    /// The activity sells vouchers: each unit is handed over by its voucher, not here.
+    pub vouchers: bool,
+    /// When and by whom the line was handed over; `null` while it was not.
+    pub handed_over: Option<Handover>,
+}
+
+impl From<order_check::OrderCheckLine> for OrderCheckLine {
+    fn from(line: order_check::OrderCheckLine) -> Self {
+        let order_check::OrderCheckLine {
+            id,
+            product,
+            quantity,
+            vouchers,
+            handed_over,
+        } = line;
+        Self {
+            id,
+            product,
+            quantity,
+            vouchers,
+            handed_over: handed_over.map(Handover::from),
+        }
+    }
+}
+
+/// A line handed over at the partner's counter.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Handover {
+    /// Units handed over.
+    pub quantity: i32,
+    /// The name of the partner's staff member who handed it over.
+    pub by: String,
+    pub at: DateTime<Utc>,
+}
+
+impl From<order_check::Handover> for Handover {
+    fn from(handover: order_check::Handover) -> Self {
+        let order_check::Handover { quantity, by, at } = handover;
+        Self { quantity, by, at }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderCheckDelivery {
+    pub location: String,
+    pub pickup: bool,
+    /// Where it goes (home delivery) or where it is picked up.
+    pub address: Option<String>,
+}
+
+impl From<order_check::OrderCheckDelivery> for OrderCheckDelivery {
+    fn from(delivery: order_check::OrderCheckDelivery) -> Self {
+        let order_check::OrderCheckDelivery {
+            location,
+            pickup,
+            address,
+        } = delivery;
+        Self {
+            location,
+            pickup,
+            address,
+        }
+    }
 }
 
 /// The validator's answer to a voucher not used now. A spent voucher's 409 carries its text
@@ -58,7 +183,7 @@ async fn show(
 ) -> ApiResult<Response> {
     let mut conn = state.db.acquire().await?;
     match vouchers::for_partner(&mut conn, member.station(), member.user(), &code).await {
-        Ok(found) => Ok(Json(found.view).into_response()),
+        Ok(found) => Ok(Json(VoucherView::from(found.view)).into_response()),
         Err(reason) => refused(reason),
     }
 }
@@ -84,7 +209,7 @@ async fn validate(
 ) -> ApiResult<Response> {
     match app::commerce::vouchers::validate(&state.db, member.station(), member.user(), &code).await
     {
-        Ok(found) => Ok(Json(found.view).into_response()),
+        Ok(found) => Ok(Json(VoucherView::from(found.view)).into_response()),
         Err(reason) => refused(reason),
     }
 }
@@ -113,7 +238,7 @@ async fn order(
 ) -> ApiResult<Json<OrderCheck>> {
     let mut conn = state.db.acquire().await?;
     let order = order_check::for_viewer(&mut conn, member.station(), member.user(), &code).await?;
-    Ok(Json(order))
+    Ok(Json(order.into()))
 }
 
 /// Hands a line of an order over, once
@@ -152,5 +277,5 @@ async fn hand_over(
         line_id,
     )
     .await?;
-    Ok(Json(order))
+    Ok(Json(order.into()))
 }

@@ -4,10 +4,11 @@
 //! so the call answers the order's vouchers, idempotently).
 
 use axum::extract::State;
-use domain::commerce::vouchers::{self, CouponPurchase, NOT_CREATED, VoucherView};
+use chrono::{DateTime, Utc};
+use domain::commerce::vouchers::{self, NOT_CREATED};
 use domain::shared::ids::OrderId;
 use jobs::JobOutbox;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -24,6 +25,196 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(vouchers_of_user))
         .routes(routes!(bought_coupons))
         .routes(routes!(create_vouchers))
+}
+
+/// The activity of a voucher as spec 002 names it (`presential_course`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PresentialCourse {
+    pub name: String,
+    /// HTML, as staff wrote it.
+    pub rules: String,
+    pub local: Option<String>,
+    pub date: Option<DateTime<Utc>>,
+    pub action: VoucherAction,
+}
+
+impl From<vouchers::PresentialCourse> for PresentialCourse {
+    fn from(course: vouchers::PresentialCourse) -> Self {
+        let vouchers::PresentialCourse {
+            name,
+            rules,
+            local,
+            date,
+            action,
+        } = course;
+        Self {
+            name,
+            rules,
+            local,
+            date,
+            action: action.into(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VoucherAction {
+    pub id: i64,
+    pub name: String,
+    pub type_id: i16,
+    pub image: Option<String>,
+    #[serde(rename = "familiarVoucher")]
+    pub familiar_voucher: bool,
+}
+
+impl From<vouchers::VoucherAction> for VoucherAction {
+    fn from(action: vouchers::VoucherAction) -> Self {
+        let vouchers::VoucherAction {
+            id,
+            name,
+            type_id,
+            image,
+            familiar_voucher,
+        } = action;
+        Self {
+            id,
+            name,
+            type_id,
+            image,
+            familiar_voucher,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DependentView {
+    pub dependente: String,
+    pub parentesco: String,
+}
+
+impl From<vouchers::DependentView> for DependentView {
+    fn from(dependent: vouchers::DependentView) -> Self {
+        let vouchers::DependentView {
+            dependente,
+            parentesco,
+        } = dependent;
+        Self {
+            dependente,
+            parentesco,
+        }
+    }
+}
+
+/// A voucher as the member's list and dialog read it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VoucherView {
+    pub id: i64,
+    pub code: String,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+    /// '0': not used; anything else: used.
+    pub validated: String,
+    pub order_id: i64,
+    pub order_code: String,
+    pub product: String,
+    pub validator_link: String,
+    pub presential_course: PresentialCourse,
+    /// The member's dependents, for family vouchers; empty otherwise.
+    pub dependents: Vec<DependentView>,
+}
+
+impl From<vouchers::VoucherView> for VoucherView {
+    fn from(view: vouchers::VoucherView) -> Self {
+        let vouchers::VoucherView {
+            id,
+            code,
+            created_at,
+            validated,
+            order_id,
+            order_code,
+            product,
+            validator_link,
+            presential_course,
+            dependents,
+        } = view;
+        Self {
+            id,
+            code,
+            created_at,
+            validated,
+            order_id,
+            order_code,
+            product,
+            validator_link,
+            presential_course: presential_course.into(),
+            dependents: dependents.into_iter().map(DependentView::from).collect(),
+        }
+    }
+}
+
+/// A coupon purchase as `/homepage/minhas-compras` reads it (spec 002, "Coupon purchase"):
+/// one per paid line of a type 3 activity.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CouponPurchase {
+    pub id: i64,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+    /// What the line cost, centavos.
+    pub price: i64,
+    /// The order's code.
+    pub code: String,
+    pub order_id: i64,
+    pub quantity: i32,
+    pub presential_course: Option<PresentialCourse>,
+    pub cupom: CouponOf,
+}
+
+impl From<vouchers::CouponPurchase> for CouponPurchase {
+    fn from(purchase: vouchers::CouponPurchase) -> Self {
+        let vouchers::CouponPurchase {
+            id,
+            created_at,
+            price,
+            code,
+            order_id,
+            quantity,
+            presential_course,
+            cupom,
+        } = purchase;
+        Self {
+            id,
+            created_at,
+            price: price.into(),
+            code,
+            order_id,
+            quantity,
+            presential_course: presential_course.map(PresentialCourse::from),
+            cupom: cupom.into(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CouponOf {
+    pub action: VoucherAction,
+    pub is_donation: bool,
+    #[serde(rename = "createdAt")]
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<vouchers::CouponOf> for CouponOf {
+    fn from(coupon: vouchers::CouponOf) -> Self {
+        let vouchers::CouponOf {
+            action,
+            is_donation,
+            created_at,
+        } = coupon;
+        Self {
+            action: action.into(),
+            is_donation,
+            created_at,
+        }
+    }
 }
 
 /// The caller's vouchers, newest first
@@ -45,7 +236,8 @@ async fn vouchers_of_user(
 ) -> ApiResult<Json<Vec<VoucherView>>> {
     let user_id = own(member, user_id)?;
     let mut conn = state.db.acquire().await?;
-    Ok(Json(vouchers::of_member(&mut conn, user_id).await?))
+    let views = vouchers::of_member(&mut conn, user_id).await?;
+    Ok(Json(views.into_iter().map(VoucherView::from).collect()))
 }
 
 /// The caller's coupon purchases (paid lines of type 3 activities), newest first
@@ -67,7 +259,10 @@ async fn bought_coupons(
 ) -> ApiResult<Json<Vec<CouponPurchase>>> {
     let user_id = own(member, user_id)?;
     let mut conn = state.db.acquire().await?;
-    Ok(Json(vouchers::coupon_purchases(&mut conn, user_id).await?))
+    let purchases = vouchers::coupon_purchases(&mut conn, user_id).await?;
+    Ok(Json(
+        purchases.into_iter().map(CouponPurchase::from).collect(),
+    ))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -113,5 +308,5 @@ async fn create_vouchers(
         OrderId(order_id),
     )
     .await?;
-    Ok(Json(views))
+    Ok(Json(views.into_iter().map(VoucherView::from).collect()))
 }
