@@ -73,6 +73,9 @@ ensure_services() {
     for _ in $(seq 1 30); do pg_isready -q -h "$pg_host" -p "$pg_port" && break; sleep 0.5; done
     pg_isready -q -h "$pg_host" -p "$pg_port" || die "PostgreSQL did not start at $pg_host:$pg_port"
   fi
+  # This machine's own server: no TLS, whose handshake in a debug build costs more than most
+  # queries (a URL's own sslmode, or PGSSLMODE if set, still wins).
+  is_local "$pg_host" && export PGSSLMODE="${PGSSLMODE:-disable}"
   redis_host=$(url_host "$REDIS_URL"); redis_port=$(url_port "$REDIS_URL" 6379)
   if ! redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then
     is_local "$redis_host" || die "Redis does not answer at $redis_host:$redis_port"

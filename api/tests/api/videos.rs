@@ -592,9 +592,11 @@ async fn videos_started_side_by_side_are_not_viewed_in_the_time_of_one(db: PgPoo
     // Both played "at once": the second needs its own 8 s after the first's.
     let second = claim(videos[1]).await;
     assert_eq!(messages(&second), json!([NOT_WATCHED]));
-    w.elapse(w.member_id, 7).await;
+    // 5 of the 8 s: the rest of the margin is for the real time the calls take on a
+    // loaded machine, which counts too.
+    w.elapse(w.member_id, 5).await;
     assert_eq!(messages(&claim(videos[1]).await), json!([NOT_WATCHED]));
-    w.elapse(w.member_id, 1).await;
+    w.elapse(w.member_id, 3).await;
     assert_eq!(claim(videos[1]).await.status, StatusCode::OK);
 }
 

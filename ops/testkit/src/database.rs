@@ -13,7 +13,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgSslMode};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection, PgPool};
 
 /// PostgreSQL's limit on a database name, in bytes.
@@ -62,7 +62,15 @@ struct Server {
 impl Server {
     fn from_env() -> Self {
         let url = std::env::var("DATABASE_URL").expect("DATABASE_URL must be set for tests");
-        let options = PgConnectOptions::from_str(&url).expect("DATABASE_URL");
+        let mut options = PgConnectOptions::from_str(&url).expect("DATABASE_URL");
+        // On this machine's own server, TLS buys nothing and its handshake (about 90 ms in a
+        // debug build) was a sixth of a short test: three connections or more each. A URL or
+        // PGSSLMODE that asks for a mode keeps it.
+        let loopback = matches!(options.get_host(), "localhost" | "::1")
+            || options.get_host().starts_with("127.");
+        if loopback && !url.contains("sslmode=") && std::env::var_os("PGSSLMODE").is_none() {
+            options = options.ssl_mode(PgSslMode::Disable);
+        }
         let base = options.get_database().unwrap_or("postgres");
         // Room for the longest suffix, `_tpl_<16 hex>_new` (the per-test one is shorter).
         // PostgreSQL's limit is in bytes: cut on a character boundary within it.
