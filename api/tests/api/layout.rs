@@ -1,7 +1,7 @@
 //! The layout's rules (docs/layout.md): business SQL lives in `domain/src/<area>/` (and the
 //! job platform's own SQL in `jobs/`), never in route handlers, use cases (`app`) or the job
-//! kinds of a business area, which call the area's functions instead; and the use cases
-//! know no job runner and no HTTP.
+//! kinds of a business area, which call the area's functions instead; the use cases know no
+//! job runner and no HTTP; and the wire format (the OpenAPI schema) is the API's alone.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,20 +71,60 @@ fn handlers_and_business_job_kinds_hold_no_sql() {
     );
 }
 
-#[test]
-fn use_cases_depend_on_no_job_runner_and_no_http() {
+/// The crates a workspace member's build depends on: its manifest's `[dependencies]` (a
+/// test's stand-in server may use what the member itself must not).
+fn dependencies_of(member: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root");
-    let manifest = fs::read_to_string(root.join("app/Cargo.toml")).expect("app's manifest");
-    let dependencies: Vec<&str> = manifest
-        .lines()
-        .filter_map(|line| line.split(['.', ' ', '=']).next())
-        .collect();
+    let manifest =
+        fs::read_to_string(root.join(member).join("Cargo.toml")).expect("a member's manifest");
+    let mut section = "";
+    let mut names = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[dependencies]"
+            && let Some(name) = line.split(['.', ' ', '=']).next().filter(|n| !n.is_empty())
+        {
+            names.push(name.to_owned());
+        }
+    }
+    assert!(!names.is_empty(), "{member} has no [dependencies]?");
+    names
+}
+
+#[test]
+fn use_cases_depend_on_no_job_runner_and_no_http() {
+    let dependencies = dependencies_of("app");
     for forbidden in ["jobs", "apalis", "apalis-core", "apalis-postgres", "axum"] {
         assert!(
-            !dependencies.contains(&forbidden),
+            !dependencies.iter().any(|name| name == forbidden),
             "app depends on {forbidden}: the job platform implements app's Outbox, not the other way"
         );
+    }
+}
+
+/// Request and answer types (the schema of docs/openapi.json) live beside their routes in
+/// `api`: the rules, the use cases, the job platform and the adapters hold plain types in
+/// the code's words, and nothing below the API can change the contract.
+#[test]
+fn only_the_api_knows_the_wire_schema() {
+    for member in [
+        "domain",
+        "app",
+        "jobs",
+        "payments",
+        "documents",
+        "media",
+        "seed",
+    ] {
+        let dependencies = dependencies_of(member);
+        for wire in ["utoipa", "utoipa-axum", "axum"] {
+            assert!(
+                !dependencies.iter().any(|name| name == wire),
+                "{member} depends on {wire}: wire types belong beside their routes in api"
+            );
+        }
     }
 }

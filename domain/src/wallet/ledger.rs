@@ -27,7 +27,7 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::{PgConnection, PgExecutor};
+use sqlx::{Connection, PgConnection, PgExecutor};
 
 use super::rules;
 use crate::shared::failure::{Failure, IntoFailure};
@@ -600,36 +600,61 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
     };
     match state {
         LotState::Pending => {
-            // Lot, then wallet, like a release. A lot released meanwhile no longer matches,
-            // is not locked, and takes the wallet-first path below.
+            // Lot, then wallet, like a release. A lot released meanwhile no longer matches
+            // and takes the wallet-first path below; but PostgreSQL keeps the lock it took
+            // on the lot's new version while finding out, and a spend holding the wallet
+            // would wait for that lock while this waits for the wallet (a deadlock, seen in
+            // `concurrent_mixed_operations_keep_the_invariants`). So the lock is taken in a
+            // savepoint, rolled back (and the lock with it) when the lot is no longer
+            // pending.
+            let mut attempt = conn.begin().await?;
             let amount: Option<i64> = sqlx::query_scalar(
                 "SELECT amount FROM credit_lots WHERE id = $1 AND state = 'pending' FOR UPDATE",
             )
             .bind(lot_id)
-            .fetch_optional(&mut *conn)
+            .fetch_optional(&mut *attempt)
             .await?;
-            if let Some(amount) = amount {
-                close_lot(conn, lot_id, LotState::Reversed).await?;
-                sqlx::query(
-                    "UPDATE wallets SET pending = pending - $2, updated_at = now()
-                      WHERE user_id = $1",
-                )
-                .bind(user_id)
-                .bind(amount)
-                .execute(&mut *conn)
-                .await?;
-                return Ok(Reversal {
-                    lot_id,
-                    user_id,
-                    was: LotState::Pending,
-                    taken: amount,
-                    owed: 0,
-                });
-            }
+            let Some(amount) = amount else {
+                attempt.rollback().await?;
+                return reverse_wallet_first(conn, lot_id, user_id).await;
+            };
+            close_lot(&mut attempt, lot_id, LotState::Reversed).await?;
+            sqlx::query(
+                "UPDATE wallets SET pending = pending - $2, updated_at = now()
+                  WHERE user_id = $1",
+            )
+            .bind(user_id)
+            .bind(amount)
+            .execute(&mut *attempt)
+            .await?;
+            attempt.commit().await?;
+            return Ok(Reversal {
+                lot_id,
+                user_id,
+                was: LotState::Pending,
+                taken: amount,
+                owed: 0,
+            });
         }
         LotState::Available | LotState::Expired => {}
         LotState::Reversed => return Ok(closed(LotState::Reversed)),
     }
+    reverse_wallet_first(conn, lot_id, user_id).await
+}
+
+/// The reversal of a lot that is not pending (any more): wallet, then the lot.
+async fn reverse_wallet_first(
+    conn: &mut PgConnection,
+    lot_id: i64,
+    user_id: UserId,
+) -> Result<Reversal, LedgerError> {
+    let closed = |was| Reversal {
+        lot_id,
+        user_id,
+        was,
+        taken: 0,
+        owed: 0,
+    };
     lock_wallet(conn, user_id).await?;
     let (was, remainder, spent, station_id, description): (LotState, i64, i64, i64, String) =
         sqlx::query_as(
