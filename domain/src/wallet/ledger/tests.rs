@@ -785,3 +785,73 @@ async fn concurrent_mixed_operations_keep_the_invariants(db: PgPool) {
     }
     assert_consistent(&db).await;
 }
+
+/// Waits until `count` sessions of this database wait for a lock.
+async fn until_waiting_for_locks(db: &PgPool, count: i64) {
+    for _ in 0..500 {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(db)
+        .await
+        .expect("waiting sessions");
+        if waiting >= count {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("{count} sessions never waited for a lock");
+}
+
+/// The interleaving `concurrent_mixed_operations_keep_the_invariants` once met by chance,
+/// made on purpose: a reversal reads a lot as pending while a release turns it available,
+/// and a spend of the same member waits for the wallet the release holds. When the release
+/// commits, the spend takes the wallet and draws on that lot first (it expires first). The
+/// reversal's lock on the lot must not outlive its finding that the lot is no longer pending,
+/// or each waits for the other and PostgreSQL aborts one (40P01).
+#[testkit::db_test]
+async fn a_reversal_meeting_a_release_never_deadlocks_with_a_spend(db: PgPool) {
+    let station_id = station(&db, "clube").await;
+    let user_id = member(&db, station_id).await;
+    set_rule(&db, station_id, rules::SHARE, false, Some(30)).await;
+    credit_now(
+        &db,
+        &a_credit(user_id, station_id, rules::TOPUP, "t-1", 1000),
+    )
+    .await;
+    let shared = credit_now(
+        &db,
+        &a_credit(user_id, station_id, rules::SHARE, "s-1", 100),
+    )
+    .await;
+    assert_eq!(shared.state, LotState::Pending);
+
+    let mut release = db.begin().await.expect("tx");
+    release_batch(&mut release, station_id, Utc::now(), 10, "job-release")
+        .await
+        .expect("release");
+    let reversal = tokio::spawn({
+        let db = db.clone();
+        async move {
+            let mut tx = db.begin().await.expect("tx");
+            let reversal = super::reverse(&mut tx, shared.lot_id).await?;
+            tx.commit().await?;
+            Ok::<_, LedgerError>(reversal)
+        }
+    });
+    until_waiting_for_locks(&db, 1).await;
+    let spend = tokio::spawn({
+        let db = db.clone();
+        async move { spend_now(&db, &a_spend(user_id, station_id, "o-1", 50)).await }
+    });
+    until_waiting_for_locks(&db, 2).await;
+    release.commit().await.expect("release committed");
+
+    let spent = spend.await.expect("spend task");
+    let reversed = reversal.await.expect("reversal task");
+    assert!(spent.is_ok(), "spend: {spent:?}");
+    let reversed = reversed.expect("reversal");
+    assert_eq!(reversed.was, LotState::Available);
+    assert_consistent(&db).await;
+}
