@@ -142,8 +142,9 @@ start_e2e_platform() {
   # A cart is held 45 s instead of 15 min: shop.spec watches a reservation run out (the
   # purchases it makes take a few seconds from the hold to the order).
   export FILIA_HOLD_SECONDS=45
-  "$FILIA_BIN/api" migrate >/dev/null
-  "$FILIA_BIN/api" seed-demo >/dev/null
+  # Called as a condition (`if start_e2e_platform`), where `set -e` does not stop at a failure.
+  "$FILIA_BIN/api" migrate >/dev/null || return 1
+  "$FILIA_BIN/api" seed-demo >/dev/null || return 1
   E2E_PIDS=()
   "$FILIA_BIN/smtp-sink" --port "$smtp_port" --dir "$FILIA_E2E_MAILBOX" >"$logs/smtp.log" 2>&1 & E2E_PIDS+=($!)
   "$FILIA_BIN/api" serve >"$logs/api.log" 2>&1 & E2E_PIDS+=($!)
