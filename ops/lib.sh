@@ -139,9 +139,9 @@ start_e2e_platform() {
   export FILIA_E2E_URL="$FILIA_PUBLIC_URL" FILIA_REDIS_PREFIX="filia-e2e-$port:"
   # Every e2e sign-up and activation comes from 127.0.0.1: lift the per-address limits.
   export FILIA_SIGNUP_MAX_PER_IP=100000 FILIA_ACTIVATION_MAX_PER_IP=100000
-  # A cart is held 45 s instead of 15 min: shop.spec watches a reservation run out (the
-  # purchases it makes take a few seconds from the hold to the order).
-  export FILIA_HOLD_SECONDS=45
+  # A cart is held 30 s instead of 15 min: shop.spec watches a reservation run out (the
+  # purchases it makes take a few seconds, under 12, from the hold to the order).
+  export FILIA_HOLD_SECONDS=30
   # Called as a condition (`if start_e2e_platform`), where `set -e` does not stop at a failure.
   "$FILIA_BIN/api" migrate >/dev/null || return 1
   "$FILIA_BIN/api" seed-demo >/dev/null || return 1

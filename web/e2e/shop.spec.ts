@@ -164,7 +164,7 @@ test("a reservation that runs out sends the member back to the cart with 'Tempo 
   page,
   request,
 }) => {
-  // The e2e platform holds a cart for 45 s (FILIA_HOLD_SECONDS in ops/lib.sh).
+  // The e2e platform holds a cart for 30 s (FILIA_HOLD_SECONDS in ops/lib.sh).
   test.setTimeout(120_000);
   // The hold the page makes ('Ir para entrega'; step 0 only previews the totals).
   const holds: Array<{ checkout_id: number; reserveTime: number }> = [];
@@ -176,7 +176,7 @@ test("a reservation that runs out sends the member back to the cart with 'Tempo 
   const member = await toPaymentStep(page, request);
   await expect.poll(() => holds.length).toBe(1);
   const hold = holds[holds.length - 1];
-  expect(hold.reserveTime).toBeLessThanOrEqual(45);
+  expect(hold.reserveTime).toBeLessThanOrEqual(30);
   await expect(page.getByText("Tempo de reserva")).toBeVisible();
 
   await expect(page.getByRole("region", { name: "Notificações" }).getByText("Tempo de reserva esgotado")).toBeVisible({
