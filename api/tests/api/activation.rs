@@ -712,24 +712,6 @@ async fn wide_pool(db: &PgPool) -> PgPool {
         .expect("pool")
 }
 
-/// Waits until `count` sessions of this database wait for a lock.
-async fn until_waiting_for_a_lock(db: &PgPool, count: i64) {
-    for _ in 0..750 {
-        let waiting: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        )
-        .fetch_one(db)
-        .await
-        .expect("activity");
-        if waiting >= count {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    panic!("{count} requests never all waited for the account's row");
-}
-
 /// Sends a code for `email` in a task of its own and answers its status and body.
 fn spawn_code(
     app: &axum::Router,
@@ -792,7 +774,7 @@ async fn wrong_codes_sent_at_once_count_as_if_sent_one_by_one(db: PgPool) {
         let burst: Vec<_> = (0..11)
             .map(|_| spawn_code(&app, station_id, email, wrong))
             .collect();
-        until_waiting_for_a_lock(&db, 11).await;
+        testkit::until_waiting_for_locks(&db, 11).await;
         holder.commit().await.expect("release");
 
         let mut answers = Vec::new();
@@ -849,12 +831,12 @@ async fn a_right_code_sent_with_wrong_ones_cannot_slip_past_the_lockout(db: PgPo
     // The fifth wrong code is first in line for the row; the right one comes with ten more
     // wrong ones, all checked after it in whatever order the row lock hands them on.
     let fifth = spawn_code(&app, station_id, "maria@example.com", wrong);
-    until_waiting_for_a_lock(&db, 1).await;
+    testkit::until_waiting_for_locks(&db, 1).await;
     let right = spawn_code(&app, station_id, "maria@example.com", &code);
     let others: Vec<_> = (0..10)
         .map(|_| spawn_code(&app, station_id, "maria@example.com", wrong))
         .collect();
-    until_waiting_for_a_lock(&db, 12).await;
+    testkit::until_waiting_for_locks(&db, 12).await;
     holder.commit().await.expect("release");
 
     assert_eq!(

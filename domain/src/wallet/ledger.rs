@@ -191,6 +191,20 @@ pub struct Reversal {
     pub owed: i64,
 }
 
+impl Reversal {
+    /// A reversal that changed nothing: the lot was `was` (reversed already, or expired
+    /// with nothing spent).
+    fn nothing(lot_id: i64, user_id: UserId, was: LotState) -> Self {
+        Self {
+            lot_id,
+            user_id,
+            was,
+            taken: 0,
+            owed: 0,
+        }
+    }
+}
+
 /// What one [`expire_due`] call ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Expired {
@@ -591,13 +605,6 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
             .fetch_optional(&mut *conn)
             .await?;
     let (user_id, state) = seen.ok_or(LedgerError::LotNotFound(lot_id))?;
-    let closed = |was| Reversal {
-        lot_id,
-        user_id,
-        was,
-        taken: 0,
-        owed: 0,
-    };
     match state {
         LotState::Pending => {
             // Lot, then wallet, like a release. A lot released meanwhile no longer matches
@@ -637,7 +644,7 @@ pub async fn reverse(conn: &mut PgConnection, lot_id: i64) -> Result<Reversal, L
             });
         }
         LotState::Available | LotState::Expired => {}
-        LotState::Reversed => return Ok(closed(LotState::Reversed)),
+        LotState::Reversed => return Ok(Reversal::nothing(lot_id, user_id, LotState::Reversed)),
     }
     reverse_wallet_first(conn, lot_id, user_id).await
 }
@@ -648,13 +655,6 @@ async fn reverse_wallet_first(
     lot_id: i64,
     user_id: UserId,
 ) -> Result<Reversal, LedgerError> {
-    let closed = |was| Reversal {
-        lot_id,
-        user_id,
-        was,
-        taken: 0,
-        owed: 0,
-    };
     lock_wallet(conn, user_id).await?;
     let (was, remainder, spent, station_id, description): (LotState, i64, i64, i64, String) =
         sqlx::query_as(
@@ -669,7 +669,7 @@ async fn reverse_wallet_first(
         // Expiry took its remainder out of the balance already; what was spent of it before
         // is owed all the same (a chargeback can come months after the cashback expired).
         LotState::Expired if spent > 0 => 0,
-        _ => return Ok(closed(was)),
+        _ => return Ok(Reversal::nothing(lot_id, user_id, was)),
     };
     close_lot(conn, lot_id, LotState::Reversed).await?;
     if taken > 0 {

@@ -28,6 +28,25 @@ pub fn database_url(pool: &PgPool) -> String {
     )
 }
 
+/// Waits until `count` sessions of the database behind `db` wait for a lock: a test that
+/// lines concurrent calls up on a row knows they are all queued on it. Panics after 15 s.
+pub async fn until_waiting_for_locks(db: &PgPool, count: i64) {
+    for _ in 0..750 {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(db)
+        .await
+        .expect("sessions waiting for a lock");
+        if waiting >= count {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("{count} sessions never all waited for a lock");
+}
+
 /// A bare station (no establishment, default flags) with this subdomain: its id.
 pub async fn insert_station(db: &PgPool, subdomain: &str) -> i64 {
     build::station(subdomain).insert(db).await

@@ -786,24 +786,6 @@ async fn concurrent_mixed_operations_keep_the_invariants(db: PgPool) {
     assert_consistent(&db).await;
 }
 
-/// Waits until `count` sessions of this database wait for a lock.
-async fn until_waiting_for_locks(db: &PgPool, count: i64) {
-    for _ in 0..500 {
-        let waiting: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        )
-        .fetch_one(db)
-        .await
-        .expect("waiting sessions");
-        if waiting >= count {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    panic!("{count} sessions never waited for a lock");
-}
-
 /// The interleaving `concurrent_mixed_operations_keep_the_invariants` once met by chance,
 /// made on purpose: a reversal reads a lot as pending while a release turns it available,
 /// and a spend of the same member waits for the wallet the release holds. When the release
@@ -840,12 +822,12 @@ async fn a_reversal_meeting_a_release_never_deadlocks_with_a_spend(db: PgPool) {
             Ok::<_, LedgerError>(reversal)
         }
     });
-    until_waiting_for_locks(&db, 1).await;
+    testkit::until_waiting_for_locks(&db, 1).await;
     let spend = tokio::spawn({
         let db = db.clone();
         async move { spend_now(&db, &a_spend(user_id, station_id, "o-1", 50)).await }
     });
-    until_waiting_for_locks(&db, 2).await;
+    testkit::until_waiting_for_locks(&db, 2).await;
     release.commit().await.expect("release committed");
 
     let spent = spend.await.expect("spend task");
