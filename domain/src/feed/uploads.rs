@@ -220,11 +220,15 @@ async fn store(
         .bind(uploader.user_id)
         .execute(&mut *tx)
         .await?;
+    // The clock after the lock, not `now()` (this transaction's start): an upload that took
+    // the lock first may be younger than this transaction, and the wait answered would then
+    // pass the day (Retry-After: 86401).
     let (today, retry_after): (i64, Option<f64>) = sqlx::query_as(
-        "SELECT coalesce(sum(bytes), 0)::bigint,
-                extract(epoch FROM min(created_at) + interval '1 day' - now())::float8
-           FROM member_uploads
-          WHERE user_id = $1 AND created_at > now() - interval '1 day'",
+        "WITH clock AS (SELECT clock_timestamp() AS now)
+         SELECT coalesce(sum(bytes), 0)::bigint,
+                extract(epoch FROM min(created_at) + interval '1 day' - min(clock.now))::float8
+           FROM member_uploads, clock
+          WHERE user_id = $1 AND created_at > clock.now - interval '1 day'",
     )
     .bind(uploader.user_id)
     .fetch_one(&mut *tx)
