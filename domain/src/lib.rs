@@ -13,6 +13,7 @@ pub mod infra;
 pub mod shared;
 pub mod staff;
 pub mod stations;
+pub mod subscriptions;
 pub mod wallet;
 
 pub use infra::config::Config;

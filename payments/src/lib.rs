@@ -168,6 +168,10 @@ impl PaymentGateway for Gateway {
         dispatch!(self, gateway => gateway.refund(charge_id, amount_cents, idempotency_key).await)
     }
 
+    async fn now(&self) -> Result<chrono::DateTime<chrono::Utc>, GatewayError> {
+        dispatch!(self, gateway => gateway.now().await)
+    }
+
     fn verify_webhook(
         &self,
         body: &[u8],

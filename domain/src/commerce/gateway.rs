@@ -354,6 +354,12 @@ pub trait PaymentGateway {
         idempotency_key: &str,
     ) -> impl Future<Output = Result<Refund, GatewayError>> + Send;
 
+    /// The provider's time, which billing reads to know what is due: the system clock, but
+    /// the sandbox's clock in a demo, which tests and the demo move forward.
+    fn now(&self) -> impl Future<Output = Result<DateTime<Utc>, GatewayError>> + Send {
+        async { Ok(Utc::now()) }
+    }
+
     /// Checks the signature over the raw body and reads the event's id, kind and charge.
     fn verify_webhook(
         &self,
