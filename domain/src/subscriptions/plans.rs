@@ -136,3 +136,75 @@ pub async fn find(
     .await?;
     Ok(row.map(Plan::from))
 }
+
+/// The enterprise form's message (`/homepage/planos/sobconsulta`): at most this long.
+pub const ENTERPRISE_MESSAGE_MAX: usize = 600;
+pub const ENTERPRISE_MESSAGE_REQUIRED: &str = "message: Esse campo é obrigatório";
+pub const ENTERPRISE_MESSAGE_TOO_LONG: &str =
+    "message: Esse campo deve possuir no máximo 600 caracteres";
+/// A station without a contact address cannot be asked.
+pub const ENTERPRISE_NO_CONTACT: &str =
+    "Este clube não recebe consultas de planos no momento.";
+
+/// The enterprise form's message, trimmed, or why it is refused.
+pub fn enterprise_message(message: &str) -> Result<&str, &'static str> {
+    let message = message.trim();
+    if message.is_empty() {
+        Err(ENTERPRISE_MESSAGE_REQUIRED)
+    } else if message.chars().count() > ENTERPRISE_MESSAGE_MAX {
+        Err(ENTERPRISE_MESSAGE_TOO_LONG)
+    } else {
+        Ok(message)
+    }
+}
+
+/// The e-mail an enterprise query sends to the station's `contact_mail`: who asks (name,
+/// e-mail, phone) and what. `None` when the station has no contact address.
+pub async fn enterprise_mail(
+    conn: &mut PgConnection,
+    station_id: StationId,
+    user_id: crate::shared::ids::UserId,
+    message: &str,
+    public_url: &str,
+) -> sqlx::Result<Option<crate::accounts::change::Mail>> {
+    use crate::infra::mail::{Branding, Notice, OutgoingMail};
+    let Some(station) = crate::stations::station::find(&mut *conn, station_id.0).await? else {
+        return Ok(None);
+    };
+    let Some(to) = station
+        .contact_mail
+        .clone()
+        .filter(|mail| !mail.trim().is_empty())
+    else {
+        return Ok(None);
+    };
+    let (name, email, tel): (String, Option<String>, Option<String>) =
+        sqlx::query_as("SELECT name, email, tel FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    let notice = Notice {
+        heading: "Consulta de plano empresarial".into(),
+        paragraphs: vec![
+            format!(
+                "{name} ({}, {}) pediu um plano sob consulta:",
+                email.as_deref().unwrap_or("sem e-mail"),
+                tel.as_deref().unwrap_or("sem telefone"),
+            ),
+            message.to_string(),
+        ],
+        button: None,
+    };
+    let mail = OutgoingMail::notice(
+        &Branding::of(&station, public_url),
+        to,
+        "Consulta de plano empresarial",
+        &notice,
+    );
+    Ok(Some(crate::accounts::change::Mail {
+        mail,
+        station_id: station_id.0,
+        user_id: user_id.0,
+        about: ("user", user_id.0),
+    }))
+}

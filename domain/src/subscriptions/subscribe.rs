@@ -28,6 +28,7 @@ pub const ALREADY_CANCELED: &str = "Esta assinatura já foi cancelada.";
 pub const CANCEL_REASON: &str = "Selecione o motivo do cancelamento.";
 pub const PRODUCT_NOT_SELECTED: &str = "Produto não selecionado";
 pub const PRODUCT_UNAVAILABLE: &str = "Produto indisponível para assinatura no momento.";
+pub const ONE_PRODUCT: &str = "Selecione apenas um produto para a assinatura.";
 pub const RECURRENCE_NOT_FOUND: &str = "Recorrência de assinatura inválida.";
 pub const CARD_NOT_FOUND: &str = "Cartão não encontrado.";
 
@@ -65,6 +66,8 @@ pub enum SubscribeError {
     ProductNotSelected,
     #[error("product unavailable")]
     ProductUnavailable,
+    #[error("more than one product")]
+    OneProduct,
     #[error("no such recurrence")]
     RecurrenceNotFound,
     #[error("no such card")]
@@ -89,6 +92,7 @@ impl IntoFailure for SubscribeError {
             Self::CancelReason => Failure::invalid(CANCEL_REASON),
             Self::ProductNotSelected => Failure::invalid(PRODUCT_NOT_SELECTED),
             Self::ProductUnavailable => Failure::invalid(PRODUCT_UNAVAILABLE),
+            Self::OneProduct => Failure::invalid(ONE_PRODUCT),
             Self::RecurrenceNotFound => Failure::invalid(RECURRENCE_NOT_FOUND),
             Self::CardNotFound => Failure::invalid(CARD_NOT_FOUND),
             Self::Db(err) => Failure::Internal(err.into()),
@@ -551,6 +555,66 @@ pub async fn change_card(
         .execute(&mut *tx)
         .await?;
     Ok(subscription.status == SubscriptionStatus::PastDue)
+}
+
+/// The member's saved card the provider knows as `gateway_card_id`, with its expiry
+/// (month, year) when the form gave it: the card a subscription pays with.
+pub async fn saved_card(
+    conn: &mut PgConnection,
+    user_id: UserId,
+    provider: &str,
+    gateway_card_id: &str,
+    expiry: Option<(u32, i32)>,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        "UPDATE saved_cards SET exp_month = COALESCE($4, exp_month),
+                                exp_year = COALESCE($5, exp_year)
+          WHERE user_id = $1 AND provider = $2 AND gateway_card_id = $3
+         RETURNING id",
+    )
+    .bind(user_id)
+    .bind(provider)
+    .bind(gateway_card_id)
+    .bind(expiry.map(|(month, _)| month as i32))
+    .bind(expiry.map(|(_, year)| year))
+    .fetch_optional(conn)
+    .await
+}
+
+/// One of the member's saved cards with `provider`: its id, or refused.
+pub async fn own_card(
+    conn: &mut PgConnection,
+    user_id: UserId,
+    provider: &str,
+    card_id: i64,
+) -> Result<i64, SubscribeError> {
+    sqlx::query_scalar("SELECT id FROM saved_cards WHERE id = $1 AND user_id = $2 AND provider = $3")
+        .bind(card_id)
+        .bind(user_id)
+        .bind(provider)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(SubscribeError::CardNotFound)
+}
+
+/// A subscription that costs nothing: its period 0 is paid as it is made (no provider,
+/// no card), and the subscription is active.
+pub async fn activate_free(tx: &mut PgConnection, created: Created, now: DateTime<Utc>) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE subscription_periods SET status = 'paid', paid_at = $2, next_attempt_at = NULL
+          WHERE id = $1 AND status = 'due' AND amount = 0",
+    )
+    .bind(created.period_id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE subscriptions SET status = 'active' WHERE id = $1 AND status = 'incomplete' AND amount = 0",
+    )
+    .bind(created.subscription_id)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// A type 21 activity's product and recurrence as subscribing reads them.

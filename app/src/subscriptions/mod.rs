@@ -1,0 +1,7 @@
+//! Plans and subscriptions (docs/decisions.md "Subscriptions"): what a member does to
+//! their subscriptions (`subscribe`), the card a subscription pays with (`cards`), and the
+//! billing engine that charges periods (`billing`).
+
+pub mod billing;
+pub mod cards;
+pub mod subscribe;
