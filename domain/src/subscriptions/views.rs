@@ -450,3 +450,29 @@ pub async fn station_of(
         .fetch_optional(conn)
         .await
 }
+
+/// One recurrence a type 21 activity offers (spec 001 `action_subscriptions`).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ActionSubscription {
+    pub id: i64,
+    pub recurrence: String,
+    pub description: String,
+}
+
+/// The active recurrences of an activity of the station, weekly first.
+pub async fn action_subscriptions(
+    conn: &mut PgConnection,
+    station_id: StationId,
+    action_id: i64,
+) -> sqlx::Result<Vec<ActionSubscription>> {
+    sqlx::query_as(
+        "SELECT id, recurrence, description FROM action_subscriptions
+          WHERE action_id = $1 AND station_id = $2 AND active
+          ORDER BY array_position(ARRAY['weekly', 'biweekly', 'monthly', 'bimonthly',
+                                        'quarterly', 'halfyearly', 'yearly'], recurrence), id",
+    )
+    .bind(action_id)
+    .bind(station_id)
+    .fetch_all(conn)
+    .await
+}
