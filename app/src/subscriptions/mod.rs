@@ -4,4 +4,5 @@
 
 pub mod billing;
 pub mod cards;
+pub mod console;
 pub mod subscribe;

@@ -270,6 +270,29 @@ pub async fn lock(
     .ok_or(SubscribeError::NotFound)
 }
 
+/// A subscription by id for the support console, locked, with its station and member;
+/// absent outside `station_id` when the grant has one.
+pub async fn lock_for_staff(
+    tx: &mut PgConnection,
+    subscription_id: i64,
+    station_id: Option<i64>,
+) -> Result<(Locked, StationId, UserId), SubscribeError> {
+    let locked: Locked = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{LOCKED} WHERE id = $1 AND ($2::bigint IS NULL OR station_id = $2) FOR UPDATE"
+    )))
+    .bind(subscription_id)
+    .bind(station_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(SubscribeError::NotFound)?;
+    let (station, user): (i64, i64) =
+        sqlx::query_as("SELECT station_id, user_id FROM subscriptions WHERE id = $1")
+            .bind(subscription_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    Ok((locked, StationId(station), UserId(user)))
+}
+
 /// The member's live plan subscription, locked.
 pub async fn lock_live_plan(
     tx: &mut PgConnection,
