@@ -14,6 +14,8 @@ use super::subscribe::SubscriptionError;
 /// Tries the subscription's unpaid period again now (`billing::retry_now`), audited.
 pub async fn retry(
     db: &PgPool,
+    gateway: &Gateway,
+    outbox: &impl crate::outbox::Outbox,
     scope: Scope,
     staff_id: i64,
     subscription_id: i64,
@@ -36,7 +38,7 @@ pub async fn retry(
     )
     .await?;
     tx.commit().await?;
-    billing::retry_now(db, subscription_id).await?;
+    billing::retry_now(db, gateway, outbox, subscription_id).await?;
     Ok(())
 }
 

@@ -238,16 +238,9 @@ async fn start(
 ) -> Result<Subscribed, SubscriptionError> {
     let mut tx = db.begin().await?;
     let created = subscribe::create(&mut tx, new).await?;
-    let free = new.amount == Cents::ZERO;
-    if free {
-        subscribe::activate_free(&mut tx, created, new.anchor).await?;
-    }
     tx.commit().await?;
-    let charged = if free {
-        Charged::Done
-    } else {
-        charged(billing::charge_period(db, gateway, outbox, created.period_id).await?)?
-    };
+    // A period that costs nothing is paid by the engine without the provider.
+    let charged = charged(billing::charge_period(db, gateway, outbox, created.period_id).await?)?;
     Ok(Subscribed {
         subscription_id: created.subscription_id,
         charged,
@@ -283,7 +276,15 @@ pub async fn change_plan(
     tx.commit().await?;
     let charged = match changed.charge_period_id {
         Some(period_id) => {
-            charged(billing::charge_period(db, gateway, outbox, period_id).await?)?
+            let outcome =
+                charged(billing::charge_period(db, gateway, outbox, period_id).await?)?;
+            if outcome == Charged::Done {
+                // The engine switched the plan; a new period length is this change's own.
+                let mut tx = db.begin().await?;
+                subscribe::adopt_upgrade_period(&mut tx, subscription_id, period_id).await?;
+                tx.commit().await?;
+            }
+            outcome
         }
         None => Charged::Done,
     };
@@ -330,6 +331,7 @@ pub async fn cancel_product(
 pub async fn change_card(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     station_id: StationId,
     user_id: UserId,
     subscription_id: i64,
@@ -343,7 +345,7 @@ pub async fn change_card(
         subscribe::change_card(&mut tx, station_id, user_id, subscription_id, card_id).await?;
     tx.commit().await?;
     if past_due {
-        billing::retry_now(db, subscription_id).await?;
+        billing::retry_now(db, gateway, outbox, subscription_id).await?;
     }
     Ok(())
 }

@@ -461,6 +461,64 @@ async fn switch_plan(
     Ok(())
 }
 
+/// After an upgrade to a plan of another period length was paid (its proration ran from
+/// the change for a whole new period): the subscription takes the new period from the
+/// proration's start, re-anchored so that its current period is that one (period k from
+/// the anchor starts there) and the next renewal follows it. Nothing for a same-length
+/// upgrade or one not paid.
+pub async fn adopt_upgrade_period(
+    tx: &mut PgConnection,
+    subscription_id: i64,
+    proration_id: i64,
+) -> Result<(), SubscribeError> {
+    let current = sqlx::query_as::<_, Locked>(sqlx::AssertSqlSafe(format!(
+        "{LOCKED} WHERE id = $1 FOR UPDATE"
+    )))
+    .bind(subscription_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let proration: Option<(i64, DateTime<Utc>, DateTime<Utc>, i32)> = sqlx::query_as(
+        "SELECT pp.plan_id, pp.starts_at, pp.ends_at, pl.days
+           FROM subscription_periods pp JOIN plans pl ON pl.id = pp.plan_id
+          WHERE pp.id = $1 AND pp.subscription_id = $2 AND pp.kind = 'proration'
+            AND pp.status = 'paid'",
+    )
+    .bind(proration_id)
+    .bind(subscription_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((plan_id, starts_at, ends_at, days)) = proration else {
+        return Ok(());
+    };
+    let Some(period) = super::PlanPeriod::from_days(days) else {
+        return Ok(());
+    };
+    let length = period.period();
+    let same = length.months as i32 == current.period_months
+        && length.days as i32 == current.period_days;
+    if same || current.plan_id != Some(plan_id) || !current.status.is_live() {
+        return Ok(());
+    }
+    let back = chrono::Months::new(length.months * current.current_period as u32);
+    let anchor = starts_at.checked_sub_months(back).unwrap_or(starts_at);
+    sqlx::query(
+        "UPDATE subscriptions
+            SET recurrence = $2, period_months = $3, period_days = $4, anchor_at = $5,
+                current_period_start = $6, current_period_end = $7
+          WHERE id = $1",
+    )
+    .bind(subscription_id)
+    .bind(period.as_str())
+    .bind(length.months as i32)
+    .bind(length.days as i32)
+    .bind(anchor)
+    .bind(starts_at)
+    .bind(ends_at)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
 /// Cancels a locked live subscription: a paid-up one keeps its access to the period's end
 /// (`cancel_at_period_end`; the engine ends it there and renews nothing); one not paid up
 /// (`incomplete`, `past_due`) ends now and its unpaid periods are void.
@@ -618,26 +676,6 @@ pub async fn own_card(
         .fetch_optional(conn)
         .await?
         .ok_or(SubscribeError::CardNotFound)
-}
-
-/// A subscription that costs nothing: its period 0 is paid as it is made (no provider,
-/// no card), and the subscription is active.
-pub async fn activate_free(tx: &mut PgConnection, created: Created, now: DateTime<Utc>) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE subscription_periods SET status = 'paid', paid_at = $2, next_attempt_at = NULL
-          WHERE id = $1 AND status = 'due' AND amount = 0",
-    )
-    .bind(created.period_id)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "UPDATE subscriptions SET status = 'active' WHERE id = $1 AND status = 'incomplete' AND amount = 0",
-    )
-    .bind(created.subscription_id)
-    .execute(&mut *tx)
-    .await?;
-    Ok(())
 }
 
 /// A type 21 activity's product and recurrence as subscribing reads them.

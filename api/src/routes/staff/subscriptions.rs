@@ -250,8 +250,15 @@ async fn retry_subscription(
     Path(subscription_id): Path<i64>,
 ) -> OpsResult<StatusCode> {
     staff.require_support()?;
-    app::subscriptions::console::retry(&state.db, staff.scope(), staff.user_id(), subscription_id)
-        .await?;
+    app::subscriptions::console::retry(
+        &state.db,
+        &state.gateway,
+        &jobs::JobOutbox,
+        staff.scope(),
+        staff.user_id(),
+        subscription_id,
+    )
+    .await?;
     Ok(StatusCode::ACCEPTED)
 }
 

@@ -254,6 +254,7 @@ async fn change_card(
     use_case::change_card(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         member.station(),
         member.user(),
         subscription_id,
