@@ -55,7 +55,13 @@ pub async fn cancel(
     let mut tx = db.begin().await?;
     let (locked, station_id, user_id) =
         subscribe::lock_for_staff(&mut tx, subscription_id, scope.station_id()).await?;
-    subscribe::cancel(&mut tx, &locked, Some("Cancelada pela equipe de suporte"), now).await?;
+    subscribe::cancel(
+        &mut tx,
+        &locked,
+        Some("Cancelada pela equipe de suporte"),
+        now,
+    )
+    .await?;
     staff::record(
         &mut tx,
         AuditRecord {

@@ -267,17 +267,25 @@ pub async fn change_plan(
     };
     let now = gateway.now().await?;
     let mut tx = db.begin().await?;
+    let mut replaced = None;
     if let Some(card_id) = card_id {
-        subscribe::change_card(&mut tx, station_id, user_id, subscription_id, card_id).await?;
+        let changed =
+            subscribe::change_card(&mut tx, station_id, user_id, subscription_id, card_id).await?;
+        replaced = Some((card_id, changed.previous));
     }
     let changed =
-        subscribe::change_plan(&mut tx, station_id, user_id, subscription_id, plan_id, now)
-            .await?;
+        subscribe::change_plan(&mut tx, station_id, user_id, subscription_id, plan_id, now).await?;
     tx.commit().await?;
     let charged = match changed.charge_period_id {
         Some(period_id) => {
-            let outcome =
-                charged(billing::charge_period(db, gateway, outbox, period_id).await?)?;
+            let outcome = charged(billing::charge_period(db, gateway, outbox, period_id).await?);
+            if let (Err(_), Some((card_id, previous))) = (&outcome, replaced) {
+                // Refused as a whole: the card that was declined does not stay either.
+                let mut tx = db.begin().await?;
+                subscribe::restore_card(&mut tx, subscription_id, card_id, previous).await?;
+                tx.commit().await?;
+            }
+            let outcome = outcome?;
             if outcome == Charged::Done {
                 // The engine switched the plan; a new period length is this change's own.
                 let mut tx = db.begin().await?;
@@ -320,8 +328,15 @@ pub async fn cancel_product(
 ) -> Result<(), SubscriptionError> {
     let now = gateway.now().await?;
     let mut tx = db.begin().await?;
-    subscribe::cancel_product(&mut tx, station_id, user_id, subscription_id, action_id, now)
-        .await?;
+    subscribe::cancel_product(
+        &mut tx,
+        station_id,
+        user_id,
+        subscription_id,
+        action_id,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -337,14 +352,12 @@ pub async fn change_card(
     subscription_id: i64,
     card: &PayingCard,
 ) -> Result<(), SubscriptionError> {
-    let card_id = card
-        .saved_card_id(db, gateway, station_id, user_id)
-        .await?;
+    let card_id = card.saved_card_id(db, gateway, station_id, user_id).await?;
     let mut tx = db.begin().await?;
-    let past_due =
+    let changed =
         subscribe::change_card(&mut tx, station_id, user_id, subscription_id, card_id).await?;
     tx.commit().await?;
-    if past_due {
+    if changed.past_due {
         billing::retry_now(db, gateway, outbox, subscription_id).await?;
     }
     Ok(())

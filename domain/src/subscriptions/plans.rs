@@ -143,8 +143,7 @@ pub const ENTERPRISE_MESSAGE_REQUIRED: &str = "message: Esse campo é obrigatór
 pub const ENTERPRISE_MESSAGE_TOO_LONG: &str =
     "message: Esse campo deve possuir no máximo 600 caracteres";
 /// A station without a contact address cannot be asked.
-pub const ENTERPRISE_NO_CONTACT: &str =
-    "Este clube não recebe consultas de planos no momento.";
+pub const ENTERPRISE_NO_CONTACT: &str = "Este clube não recebe consultas de planos no momento.";
 
 /// The enterprise form's message, trimmed, or why it is refused.
 pub fn enterprise_message(message: &str) -> Result<&str, &'static str> {

@@ -161,7 +161,10 @@ pub async fn create(
             quantity,
         ),
     };
-    let (start, end) = (new.period.start(new.anchor, 0), new.period.end(new.anchor, 0));
+    let (start, end) = (
+        new.period.start(new.anchor, 0),
+        new.period.end(new.anchor, 0),
+    );
     let inserted: Result<i64, sqlx::Error> = sqlx::query_scalar(
         "INSERT INTO subscriptions
             (station_id, user_id, plan_id, action_id, action_subscription_id, product_id,
@@ -494,8 +497,8 @@ pub async fn adopt_upgrade_period(
         return Ok(());
     };
     let length = period.period();
-    let same = length.months as i32 == current.period_months
-        && length.days as i32 == current.period_days;
+    let same =
+        length.months as i32 == current.period_months && length.days as i32 == current.period_days;
     if same || current.plan_id != Some(plan_id) || !current.status.is_live() {
         return Ok(());
     }
@@ -607,15 +610,23 @@ pub async fn cancel_product(
     cancel(tx, &subscription, None, now).await
 }
 
-/// The card that pays a live subscription from now on. Answers whether a period is
-/// waiting for a retry (`past_due`): the caller tries it at once.
+/// What changing a subscription's card did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardChanged {
+    /// A period is waiting for a retry: the caller tries it at once.
+    pub past_due: bool,
+    /// The card it replaced.
+    pub previous: Option<i64>,
+}
+
+/// The card that pays a live subscription from now on.
 pub async fn change_card(
     tx: &mut PgConnection,
     station_id: StationId,
     user_id: UserId,
     subscription_id: i64,
     saved_card_id: i64,
-) -> Result<bool, SubscribeError> {
+) -> Result<CardChanged, SubscribeError> {
     let subscription = lock(tx, station_id, user_id, subscription_id).await?;
     if !subscription.status.is_live() {
         return Err(SubscribeError::NotFound);
@@ -635,7 +646,26 @@ pub async fn change_card(
         .bind(saved_card_id)
         .execute(&mut *tx)
         .await?;
-    Ok(subscription.status == SubscriptionStatus::PastDue)
+    Ok(CardChanged {
+        past_due: subscription.status == SubscriptionStatus::PastDue,
+        previous: subscription.saved_card_id,
+    })
+}
+
+/// Puts back the card a refused change replaced, unless the card changed again since.
+pub async fn restore_card(
+    tx: &mut PgConnection,
+    subscription_id: i64,
+    replaced_by: i64,
+    previous: Option<i64>,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE subscriptions SET saved_card_id = $3 WHERE id = $1 AND saved_card_id = $2")
+        .bind(subscription_id)
+        .bind(replaced_by)
+        .bind(previous)
+        .execute(tx)
+        .await?;
+    Ok(())
 }
 
 /// The member's saved card the provider knows as `gateway_card_id`, with its expiry
@@ -669,13 +699,15 @@ pub async fn own_card(
     provider: &str,
     card_id: i64,
 ) -> Result<i64, SubscribeError> {
-    sqlx::query_scalar("SELECT id FROM saved_cards WHERE id = $1 AND user_id = $2 AND provider = $3")
-        .bind(card_id)
-        .bind(user_id)
-        .bind(provider)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(SubscribeError::CardNotFound)
+    sqlx::query_scalar(
+        "SELECT id FROM saved_cards WHERE id = $1 AND user_id = $2 AND provider = $3",
+    )
+    .bind(card_id)
+    .bind(user_id)
+    .bind(provider)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(SubscribeError::CardNotFound)
 }
 
 /// A type 21 activity's product and recurrence as subscribing reads them.
@@ -703,10 +735,10 @@ pub async fn product_offer(
     let action: Option<i16> = sqlx::query_scalar(
         "SELECT type_id FROM actions WHERE id = $1 AND station_id = $2 AND active",
     )
-            .bind(action_id)
-            .bind(station_id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    .bind(action_id)
+    .bind(station_id)
+    .fetch_optional(&mut *conn)
+    .await?;
     if action != Some(21) {
         return Err(SubscribeError::ProductUnavailable);
     }

@@ -354,13 +354,19 @@ impl Activity {
         )
         .await?
         .into_iter()
-        .map(|domain::subscriptions::views::ActionSubscription { id, recurrence, description }| {
-            ActionSubscription {
-                id,
-                recurrence,
-                description,
-            }
-        })
+        .map(
+            |domain::subscriptions::views::ActionSubscription {
+                 id,
+                 recurrence,
+                 description,
+             }| {
+                ActionSubscription {
+                    id,
+                    recurrence,
+                    description,
+                }
+            },
+        )
         .collect();
         Ok(self)
     }
@@ -541,7 +547,9 @@ async fn action(
     )
     .await?
     .ok_or(Refused::Unavailable)?;
-    Ok(Json(Activity::from(activity).with_subscriptions(&state).await?))
+    Ok(Json(
+        Activity::from(activity).with_subscriptions(&state).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize)]

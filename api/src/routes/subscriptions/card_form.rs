@@ -65,7 +65,10 @@ impl std::fmt::Debug for CardFields {
 }
 
 fn given(value: &Option<String>) -> Option<&str> {
-    value.as_deref().map(str::trim).filter(|text| !text.is_empty())
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
 }
 
 fn text_of(value: &Value) -> Option<String> {
@@ -233,14 +236,8 @@ mod tests {
         assert_eq!(expiry("09/31"), Some((9, 2031)));
         assert_eq!(expiry("12/2030"), Some((12, 2030)));
         assert_eq!(expiry("13/30"), None);
-        assert_eq!(
-            birthday("1990-05-17"),
-            NaiveDate::from_ymd_opt(1990, 5, 17)
-        );
-        assert_eq!(
-            birthday("17/05/1990"),
-            NaiveDate::from_ymd_opt(1990, 5, 17)
-        );
+        assert_eq!(birthday("1990-05-17"), NaiveDate::from_ymd_opt(1990, 5, 17));
+        assert_eq!(birthday("17/05/1990"), NaiveDate::from_ymd_opt(1990, 5, 17));
         assert_eq!(birthday("1990-17-05"), None);
     }
 }

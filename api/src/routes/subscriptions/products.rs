@@ -160,10 +160,12 @@ async fn subscribed_action(
     subscription_id: i64,
 ) -> ApiResult<SubscribedAction> {
     let mut conn = state.db.acquire().await?;
-    Ok(views::product_subscription(&mut conn, member.station(), member.user(), subscription_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(SUBSCRIPTION_NOT_FOUND))?
-        .into())
+    Ok(
+        views::product_subscription(&mut conn, member.station(), member.user(), subscription_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(SUBSCRIPTION_NOT_FOUND))?
+            .into(),
+    )
 }
 
 /// Subscribes to a type 21 activity's product
@@ -194,9 +196,8 @@ async fn subscribe_product(
     throttle::<SubscribeLimit>(&state, &member).await?;
     let unavailable = || ApiError::invalid(domain::subscriptions::subscribe::PRODUCT_UNAVAILABLE);
     let action_id = whole(&form.action_id).ok_or_else(unavailable)?;
-    let action_subscription_id = whole(&form.action_subscription_id).ok_or_else(|| {
-        ApiError::invalid(domain::subscriptions::subscribe::RECURRENCE_NOT_FOUND)
-    })?;
+    let action_subscription_id = whole(&form.action_subscription_id)
+        .ok_or_else(|| ApiError::invalid(domain::subscriptions::subscribe::RECURRENCE_NOT_FOUND))?;
     let mut products = Vec::new();
     for line in &form.products {
         let id = whole(&line.id).ok_or_else(unavailable)?;
@@ -333,5 +334,7 @@ async fn cancel_subscribed_action(
         action_id,
     )
     .await?;
-    Ok(Json(subscribed_action(&state, member, subscription_id).await?))
+    Ok(Json(
+        subscribed_action(&state, member, subscription_id).await?,
+    ))
 }

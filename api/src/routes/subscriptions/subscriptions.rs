@@ -27,11 +27,11 @@ use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(subscribe))
-        .routes(routes!(change_plan))
-        .routes(routes!(cancel))
-        .routes(routes!(change_card))
-        .routes(routes!(charges))
+        .routes(routes!(buy_plan))
+        .routes(routes!(change_subscription_plan))
+        .routes(routes!(cancel_plan))
+        .routes(routes!(change_subscription_card))
+        .routes(routes!(subscription_charges))
 }
 
 /// Calls that charge the provider: as many as the checkout's orders allow
@@ -108,7 +108,7 @@ async fn answer(
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
-async fn subscribe(
+async fn buy_plan(
     State(state): State<AppState>,
     member: Member,
     Json(form): Json<PurchaseForm>,
@@ -152,7 +152,7 @@ async fn subscribe(
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
-async fn change_plan(
+async fn change_subscription_plan(
     State(state): State<AppState>,
     member: Member,
     Path(subscription_id): Path<i64>,
@@ -199,7 +199,7 @@ struct CancelRequest {
         (status = 422, description = "No reason or not one of the four ('Selecione o motivo do cancelamento.'), no live plan ('Você não possui uma assinatura ativa.'), already cancelled ('Esta assinatura já foi cancelada.')", body = Messages),
     )
 )]
-async fn cancel(
+async fn cancel_plan(
     State(state): State<AppState>,
     member: Member,
     Json(request): Json<CancelRequest>,
@@ -240,7 +240,7 @@ async fn cancel(
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
-async fn change_card(
+async fn change_subscription_card(
     State(state): State<AppState>,
     member: Member,
     Path(subscription_id): Path<i64>,
@@ -359,7 +359,7 @@ impl From<views::ChargeLine> for SubscriptionCharge {
         (status = 403, description = "the user id is not the caller's", body = Messages),
     )
 )]
-async fn charges(
+async fn subscription_charges(
     State(state): State<AppState>,
     member: Member,
     Query(query): Query<ChargesQuery>,
@@ -368,5 +368,7 @@ async fn charges(
     let zone = time::station_zone(&state.db, member.station_id).await?;
     let mut conn = state.db.acquire().await?;
     let lines = views::charges(&mut conn, member.station(), member.user(), zone).await?;
-    Ok(Json(lines.into_iter().map(SubscriptionCharge::from).collect()))
+    Ok(Json(
+        lines.into_iter().map(SubscriptionCharge::from).collect(),
+    ))
 }
