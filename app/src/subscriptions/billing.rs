@@ -142,7 +142,8 @@ async fn call_provider<G: PaymentGateway>(
         BillingMethod::Pix => {
             // Counted from fixed points (the period's start, the try's creation), so a
             // resumed try repeats the first call's request exactly.
-            let seconds = (dispatch::pix_expiry(period.starts_at) - attempt.created_at)
+            let seconds = (dispatch::pix_expiry(period.starts_at, attempt.created_at)
+                - attempt.created_at)
                 .num_seconds()
                 .max(dispatch::PIX_MIN_SECONDS);
             let request = PixChargeRequest {
@@ -237,7 +238,10 @@ async fn sync_known<G: PaymentGateway, O: Outbox>(
             .cancel_charge(charge_id, &format!("cancel:{}", attempt.idempotency_key))
             .await?;
     }
+    // Less than the try's amount is not a payment of it (a payer who typed another amount).
+    let short = charge.status.money_received() && charge.paid_amount_cents < attempt.amount;
     let answer = match charge.status {
+        _ if short => Answer::Processing,
         ChargeStatus::Pending => match (&attempt.pix_qr_code, attempt.expires_at) {
             (Some(br_code), Some(expires_at)) => Answer::Pending {
                 br_code: br_code.clone(),

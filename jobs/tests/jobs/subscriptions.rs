@@ -943,3 +943,105 @@ async fn the_fleet_renews_a_due_subscription(db: PgPool) {
     assert_eq!(w.provider_charges(subscription).await, 1);
     assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
 }
+
+#[testkit::db_test]
+async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let ends = start() + Duration::days(3);
+    let mut subscriptions = Vec::new();
+    for user in [w.user_id, ana] {
+        let card = w.card(user, APPROVES, (12, 2030)).await;
+        let (subscription, _) = w.subscription(user, card, PLAN_PRICE, ends, true).await;
+        sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+            .bind(subscription)
+            .execute(&db)
+            .await
+            .expect("pix");
+        subscriptions.push(subscription);
+    }
+    let (paying, lapsing) = (subscriptions[0], subscriptions[1]);
+
+    // Three days before the end, each renewal is made and its PIX e-mailed.
+    let done = w.dispatch().await;
+    assert_eq!((done.renewed.created, done.queued), (2, 2));
+    assert_eq!(
+        w.run_charges().await,
+        [PeriodOutcome::Pending, PeriodOutcome::Pending]
+    );
+    let pix = w
+        .mails(w.user_id, domain::subscriptions::mail::PIX_SUBJECT)
+        .await;
+    assert_eq!(pix.len(), 1);
+    let (charge_id, br_code, expires_at): (String, String, DateTime<Utc>) = sqlx::query_as(
+        "SELECT c.gateway_charge_id, c.pix_qr_code, c.expires_at
+           FROM subscription_charges c JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1",
+    )
+    .bind(paying)
+    .fetch_one(&db)
+    .await
+    .expect("pix try");
+    assert!(pix[0].contains(&br_code), "{}", pix[0]);
+    assert_eq!(expires_at, ends + Duration::days(3));
+    assert_eq!(w.dispatch().await.queued, 0);
+
+    // The member pays; the webhook's sync records it.
+    w.gateway
+        .sandbox
+        .pay_pix(
+            &charge_id,
+            &payments::sandbox::PixPayment {
+                amount_cents: None,
+                webhook_delay_seconds: 0,
+            },
+        )
+        .await
+        .expect("paid");
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync");
+    let current: i64 = w
+        .scalar_i64(
+            "SELECT current_period::bigint FROM subscriptions WHERE id = $1",
+            paying,
+        )
+        .await;
+    assert_eq!(current, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+
+    // The other lets hers expire: a failed try, and a new PIX a day later.
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert_eq!(
+        w.run_charges().await,
+        [PeriodOutcome::Declined {
+            reason: domain::subscriptions::billing::PIX_EXPIRED.into()
+        }]
+    );
+    assert_eq!(w.status(lapsing).await, "past_due");
+    let lapsed = w.mails(ana, DECLINED_SUBJECT).await;
+    assert_eq!(lapsed.len(), 1);
+    assert!(lapsed[0].contains("venceu sem pagamento"), "{}", lapsed[0]);
+    w.gateway.advance(Duration::days(1));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    assert_eq!(
+        w.mails(ana, domain::subscriptions::mail::PIX_SUBJECT)
+            .await
+            .len(),
+        2
+    );
+    let statuses: Vec<String> = sqlx::query_scalar(
+        "SELECT status FROM sandbox_charges
+          WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                               WHERE subscription_id = $1)
+          ORDER BY created_at",
+    )
+    .bind(lapsing)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    assert_eq!(statuses, ["canceled", "pending"]);
+}
