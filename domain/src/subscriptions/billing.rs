@@ -572,6 +572,18 @@ pub async fn settle_paid(
                 .bind(b.plan_amount)
                 .execute(&mut *conn)
                 .await?;
+                // A renewal already made but not tried yet is for the new plan too.
+                sqlx::query(
+                    "UPDATE subscription_periods p
+                        SET plan_id = coalesce($2, p.plan_id), amount = coalesce($3, p.amount)
+                      WHERE p.subscription_id = $1 AND p.kind = 'renewal' AND p.status = 'due'
+                        AND p.attempts = 0",
+                )
+                .bind(b.subscription_id)
+                .bind(b.plan_id)
+                .bind(b.plan_amount)
+                .execute(&mut *conn)
+                .await?;
             }
         }
     }
