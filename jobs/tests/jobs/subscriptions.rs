@@ -1045,3 +1045,105 @@ async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db:
     .expect("charges");
     assert_eq!(statuses, ["canceled", "pending"]);
 }
+
+/// An upgrade's prorated period (as subscribing's use case makes it) at `amount`, to `plan`
+/// at `plan_amount` a period.
+async fn proration(w: &World, subscription: i64, plan: i64, amount: i64, plan_amount: i64) -> i64 {
+    let now = w.gateway.clock().now();
+    sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount, plan_id, plan_amount, next_attempt_at)
+         SELECT station_id, user_id, id, 'proration', current_period, $2, current_period_end,
+                $3, $4, $5, $2
+           FROM subscriptions WHERE id = $1
+         RETURNING id",
+    )
+    .bind(subscription)
+    .bind(now)
+    .bind(amount)
+    .bind(plan)
+    .bind(plan_amount)
+    .fetch_one(&w.db)
+    .await
+    .expect("proration")
+}
+
+#[testkit::db_test]
+async fn an_upgrade_switches_the_plan_when_paid_and_not_when_declined(db: PgPool) {
+    let w = world(&db).await;
+    let premium = plan(&db, w.station_id, "Plano Diamante", 9_990).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let failing = w.card(ana, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (upgraded, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(10),
+            true,
+        )
+        .await;
+    let (refused, _) = w
+        .subscription(ana, failing, PLAN_PRICE, start() + Duration::days(20), true)
+        .await;
+
+    let period = proration(&w, upgraded, premium, 3_330, 9_990).await;
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("upgrade"),
+        PeriodOutcome::Paid
+    );
+    let (plan_id, amount): (i64, i64) =
+        sqlx::query_as("SELECT plan_id, amount FROM subscriptions WHERE id = $1")
+            .bind(upgraded)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!((plan_id, amount), (premium, 9_990));
+    // The dispatcher has nothing to do with a proration already paid; the renewal is
+    // charged at the new price.
+    assert_eq!(w.dispatch().await.queued, 0);
+    w.gateway.advance(Duration::days(10));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    assert_eq!(period_row(&db, upgraded, 1).await.4, 9_990);
+    let amounts: Vec<i64> = sqlx::query_scalar(
+        "SELECT amount_cents FROM sandbox_charges
+          WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                               WHERE subscription_id = $1)
+          ORDER BY created_at",
+    )
+    .bind(upgraded)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    assert_eq!(amounts, [3_330, 9_990]);
+
+    let period = proration(&w, refused, premium, 3_333, 9_990).await;
+    assert!(matches!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("upgrade"),
+        PeriodOutcome::Declined { .. }
+    ));
+    let (plan_id, amount, status): (i64, i64, String) =
+        sqlx::query_as("SELECT plan_id, amount, status FROM subscriptions WHERE id = $1")
+            .bind(refused)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!(
+        (plan_id, amount, status.as_str()),
+        (w.plan_id, PLAN_PRICE, "active")
+    );
+    let voided: String =
+        sqlx::query_scalar("SELECT status FROM subscription_periods WHERE id = $1")
+            .bind(period)
+            .fetch_one(&db)
+            .await
+            .expect("period");
+    assert_eq!(voided, "void");
+    assert!(w.mails(ana, DECLINED_SUBJECT).await.is_empty());
+}
