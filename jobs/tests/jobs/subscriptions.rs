@@ -1147,3 +1147,177 @@ async fn an_upgrade_switches_the_plan_when_paid_and_not_when_declined(db: PgPool
     assert_eq!(voided, "void");
     assert!(w.mails(ana, DECLINED_SUBJECT).await.is_empty());
 }
+
+async fn refunds_at_the_provider(db: &PgPool, charge_id: &str) -> Vec<(i64, String)> {
+    sqlx::query_as("SELECT amount_cents, idempotency_key FROM sandbox_refunds WHERE charge_id = $1")
+        .bind(charge_id)
+        .fetch_all(db)
+        .await
+        .expect("refunds")
+}
+
+#[testkit::db_test]
+async fn a_late_pix_pays_the_period_once_and_money_that_pays_nothing_goes_back(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(3),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("pix");
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    w.gateway.advance(Duration::days(1));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    let charges: Vec<String> = sqlx::query_scalar(
+        "SELECT c.gateway_charge_id FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 ORDER BY c.attempt",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    let (first, second) = (&charges[0], &charges[1]);
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    let pay = |charge: String| {
+        let sandbox = w.gateway.sandbox.clone();
+        async move {
+            sandbox
+                .pay_pix(
+                    &charge,
+                    &payments::sandbox::PixPayment {
+                        amount_cents: None,
+                        webhook_delay_seconds: 0,
+                    },
+                )
+                .await
+                .expect("paid")
+        }
+    };
+
+    // The expired PIX is paid after all (the payer's bank was late): it pays the period, and
+    // the new PIX is cancelled.
+    pay(first.clone()).await;
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", first)
+        .await
+        .expect("sync");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "paid");
+    let tries: Vec<(i32, String, bool)> = sqlx::query_as(
+        "SELECT c.attempt, c.status, c.refund_due FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 ORDER BY c.attempt",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(
+        tries,
+        [(1, "paid".into(), false), (2, "canceled".into(), false)]
+    );
+    let second_status: String =
+        sqlx::query_scalar("SELECT status FROM sandbox_charges WHERE id = $1")
+            .bind(second)
+            .fetch_one(&db)
+            .await
+            .expect("status");
+    assert_eq!(second_status, "canceled");
+
+    // The member pays the cancelled one too: it is given back, once.
+    pay(second.clone()).await;
+    for _ in 0..2 {
+        app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", second)
+            .await
+            .expect("sync");
+    }
+    let refunds = refunds_at_the_provider(&db, second).await;
+    assert_eq!(refunds.len(), 1);
+    assert_eq!(refunds[0].0, PLAN_PRICE);
+    let (status, owed): (String, bool) = sqlx::query_as(
+        "SELECT status, refund_due FROM subscription_charges WHERE gateway_charge_id = $1",
+    )
+    .bind(second)
+    .fetch_one(&db)
+    .await
+    .expect("try");
+    assert_eq!((status.as_str(), owed), ("refunded", false));
+    assert!(refunds_at_the_provider(&db, first).await.is_empty());
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    w.dispatch().await;
+    // The renewal's charge is made, but its answer is lost on the way back.
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    let job: Value = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
+          WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("job");
+    let job: SubscriptionCharge = serde_json::from_value(job).expect("payload");
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect_err("lost");
+    // Meanwhile the member cancels at once (as a subscription in dunning is).
+    sqlx::query("UPDATE subscriptions SET status = 'canceled', canceled_at = now() WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    sqlx::query("UPDATE subscription_periods SET status = 'void' WHERE id = $1")
+        .bind(job.period_id)
+        .execute(&db)
+        .await
+        .expect("void");
+
+    // The job's retry learns the charge was made, and gives the money back.
+    assert_eq!(
+        billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+            .await
+            .expect("retry"),
+        PeriodOutcome::NotDue
+    );
+    let charge_id: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(job.period_id)
+    .fetch_one(&db)
+    .await
+    .expect("charge id");
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    assert_eq!(w.status(subscription).await, "canceled");
+    // Again: nothing more.
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect("again");
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
