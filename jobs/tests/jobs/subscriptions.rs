@@ -1321,3 +1321,43 @@ async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(
     assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
     assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
 }
+
+#[testkit::db_test]
+async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
+    let at = |m: u32, d: u32| Utc.with_ymd_and_hms(2027, m, d, 12, 0, 0).unwrap();
+    let w = world_at(&db, at(2, 28)).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, at(2, 28), true)
+        .await;
+    sqlx::query("UPDATE subscriptions SET anchor_at = $2, current_period_start = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(at(1, 31))
+        .execute(&db)
+        .await
+        .expect("anchored on the 31st");
+
+    let mut bounds = Vec::new();
+    for _ in 0..3 {
+        w.dispatch().await;
+        assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+        let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
+            "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
+        )
+        .bind(subscription)
+        .fetch_one(&db)
+        .await
+        .expect("period");
+        bounds.push((starts, ends));
+        w.gateway.advance(ends - w.gateway.clock().now());
+    }
+    assert_eq!(
+        bounds,
+        [
+            (at(2, 28), at(3, 31)),
+            (at(3, 31), at(4, 30)),
+            (at(4, 30), at(5, 31))
+        ]
+    );
+    assert_eq!(w.provider_charges(subscription).await, 3);
+}
