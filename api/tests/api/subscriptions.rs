@@ -1059,3 +1059,136 @@ async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
             .expect("present");
     assert_eq!(audited, ["subscription.retry", "subscription.cancel"]);
 }
+
+#[testkit::db_test]
+async fn a_tokenised_card_buys_and_a_raw_number_is_refused_outside_the_sandbox(db: PgPool) {
+    let w = world(db).await;
+    let sandbox = match payments::Gateway::from_config(&common::config_with(&[]), w.db.clone())
+        .expect("gateway")
+    {
+        payments::Gateway::Sandbox(sandbox) => sandbox,
+        payments::Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
+    };
+    let token = sandbox
+        .tokenize_card(&payments::sandbox::CardDetails {
+            number: APPROVES.into(),
+            holder_name: "MARIA SOUZA".into(),
+            expiry: "09/31".into(),
+            cvv: "123".into(),
+        })
+        .await
+        .expect("token");
+    let mut form = with_plan(new_card(APPROVES), w.basic);
+    let fields = form.as_object_mut().expect("form");
+    fields.remove("card_number");
+    fields.remove("card_cvv");
+    fields.insert("card_token".into(), json!(token));
+    let answer = post(&w, "/api/subscriptions", &w.token, &form).await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    assert_eq!(answer.json()["card"]["last_digits"], "0010");
+
+    let key = include_str!("../../../domain/tests/fixtures/pagarme_test_public.pem");
+    let pagarme = common::app_with(
+        w.db.clone(),
+        &[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_test_x"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x"),
+        ],
+    );
+    let raw = send_json(
+        &pagarme,
+        "POST",
+        "/api/subscriptions",
+        Some(&w.other_token),
+        &[],
+        &with_plan(new_card(APPROVES), w.basic),
+    )
+    .await;
+    assert_eq!(raw.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", raw.text);
+    assert_eq!(
+        messages(&raw),
+        ["Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento."]
+    );
+}
+
+#[testkit::db_test]
+async fn a_member_of_another_station_reaches_none_of_these_subscriptions(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().expect("id");
+    let (action_id, recurrence, product_id) = book_club(&w, 10).await;
+    let product = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 1 }]),
+        ),
+    )
+    .await
+    .json();
+    let product_subscription = product["id"].as_i64().expect("id");
+
+    let elsewhere = insert_station(&w.db, "vizinho").await;
+    let stranger = insert_member(&w.db, elsewhere, "fora@example.com").await;
+    let stranger = session_of(&w.db, stranger).await;
+    let change = put(
+        &w,
+        &format!("/api/subscriptions/{id}"),
+        &stranger,
+        &json!({ "plan_id": w.premium }),
+    )
+    .await;
+    assert_eq!(change.status, StatusCode::NOT_FOUND, "{}", change.text);
+    let card = put(
+        &w,
+        &format!("/api/subscriptions/{id}/card"),
+        &stranger,
+        &new_card(APPROVES),
+    )
+    .await;
+    assert_eq!(card.status, StatusCode::NOT_FOUND, "{}", card.text);
+    let cancel = post(
+        &w,
+        &format!("/api/cancel-user-subscribed-action/{product_subscription}"),
+        &stranger,
+        &json!({}),
+    )
+    .await;
+    assert_eq!(cancel.status, StatusCode::NOT_FOUND);
+    // Nor this station's plans or type 21 activity: they are not theirs to buy.
+    let plan = post(
+        &w,
+        "/api/subscriptions",
+        &stranger,
+        &with_plan(new_card(APPROVES), w.basic),
+    )
+    .await;
+    assert_eq!(plan.status, StatusCode::NOT_FOUND, "{}", plan.text);
+    let subscribe = post(
+        &w,
+        "/api/subscribe-product-action",
+        &stranger,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 1 }]),
+        ),
+    )
+    .await;
+    assert_eq!(
+        messages(&subscribe),
+        ["Produto indisponível para assinatura no momento."]
+    );
+    let listed = get(&w, "/api/user-subscribed-action", &stranger)
+        .await
+        .json();
+    assert_eq!(listed, json!([]));
+    let plans = get(&w, "/api/subscription-plans", &stranger).await.json();
+    assert_eq!(plans, json!([]));
+    assert_eq!(subscription_status(&w.db, id).await, "active");
+}
