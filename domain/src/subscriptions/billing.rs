@@ -11,7 +11,7 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
-use super::{AttemptStatus, BillingMethod, Period, PeriodKind, PeriodStatus, SubscriptionStatus};
+use super::{AttemptStatus, BillingMethod, PeriodKind, PeriodStatus, SubscriptionStatus};
 
 /// How long a queued charge or an open try holds its period before the dispatcher queues
 /// it again: a lost job or a worker killed mid-call is picked up after this, with the same
@@ -84,7 +84,6 @@ pub struct Billable {
     pub method: BillingMethod,
     pub saved_card_id: Option<i64>,
     pub action_id: Option<i64>,
-    pub current_period_end: DateTime<Utc>,
 }
 
 /// One try at the provider.
@@ -127,7 +126,7 @@ pub async fn lock(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<Optio
                 p.period_index, p.starts_at, p.ends_at, p.amount, p.plan_id, p.plan_amount,
                 p.status, p.attempts, p.next_attempt_at,
                 s.status AS subscription_status, s.cancel_at_period_end, s.method,
-                s.saved_card_id, s.action_id, s.current_period_end
+                s.saved_card_id, s.action_id
            FROM subscription_periods p
            JOIN subscriptions s ON s.id = p.subscription_id
           WHERE p.id = $1
@@ -854,12 +853,6 @@ pub async fn lock_due_period(
         Some(id) => lock(conn, id).await,
         None => Ok(None),
     }
-}
-
-/// The period's bounds in a subscription's own arithmetic (for a new renewal row).
-pub fn bounds(period: Period, anchor: DateTime<Utc>, index: i32) -> (DateTime<Utc>, DateTime<Utc>) {
-    let index = u32::try_from(index).unwrap_or(0);
-    (period.start(anchor, index), period.end(anchor, index))
 }
 
 #[cfg(test)]

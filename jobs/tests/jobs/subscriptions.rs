@@ -1361,3 +1361,21 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
     );
     assert_eq!(w.provider_charges(subscription).await, 3);
 }
+
+#[test]
+fn the_engines_kinds_run_and_its_schedules_tick() {
+    for queue in [
+        "subscriptions.dispatch",
+        "subscriptions.charge",
+        "subscriptions.card_reminder",
+    ] {
+        assert!(jobs::kinds::QUEUES.contains(&queue), "{queue} is not run");
+    }
+    let names: Vec<&str> = jobs::kinds::schedules(&|_| None)
+        .expect("schedules")
+        .iter()
+        .map(|schedule| schedule.name)
+        .collect();
+    assert!(names.contains(&"subscriptions-dispatch"), "{names:?}");
+    assert!(names.contains(&"subscriptions-card-reminder"), "{names:?}");
+}
