@@ -239,17 +239,7 @@ pub async fn next_step(
         return Ok(Next::Done(PeriodOutcome::NotDue));
     }
     if b.kind == PeriodKind::Renewal && b.cancel_at_period_end {
-        void_period(conn, b.period_id).await?;
-        sqlx::query(
-            "UPDATE subscriptions
-                SET status = 'canceled', canceled_at = coalesce(canceled_at, $2),
-                    ended_at = current_period_end
-              WHERE id = $1 AND status IN ('active', 'past_due')",
-        )
-        .bind(b.subscription_id)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
+        cancel_at_end(conn, b, now).await?;
         return Ok(Next::Done(PeriodOutcome::NotDue));
     }
     if expected.is_some_and(|n| n <= b.attempts) {
@@ -259,6 +249,27 @@ pub async fn next_step(
         return Ok(Next::PayFree);
     }
     Ok(Next::Open)
+}
+
+/// A renewal the member cancelled before it was paid: void, and the subscription
+/// `canceled` at the end of the period it paid for.
+async fn cancel_at_end(
+    conn: &mut PgConnection,
+    b: &Billable,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    void_period(conn, b.period_id).await?;
+    sqlx::query(
+        "UPDATE subscriptions
+            SET status = 'canceled', canceled_at = coalesce(canceled_at, $2),
+                ended_at = current_period_end
+          WHERE id = $1 AND status IN ('active', 'past_due')",
+    )
+    .bind(b.subscription_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 async fn void_period(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<()> {
@@ -743,6 +754,12 @@ pub async fn settle_failed(
         }
         PeriodKind::Proration => {
             void_period(conn, b.period_id).await?;
+            Ok((declined, None))
+        }
+        // The member cancelled at the period's end meanwhile: no dunning for a period
+        // they no longer want.
+        PeriodKind::Renewal if b.cancel_at_period_end => {
+            cancel_at_end(conn, b, now).await?;
             Ok((declined, None))
         }
         PeriodKind::Renewal => {
