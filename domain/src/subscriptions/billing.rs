@@ -11,7 +11,7 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
-use super::{AttemptStatus, BillingMethod, Period, PeriodKind, PeriodStatus, SubscriptionStatus};
+use super::{AttemptStatus, BillingMethod, PeriodKind, PeriodStatus, SubscriptionStatus};
 
 /// How long a queued charge or an open try holds its period before the dispatcher queues
 /// it again: a lost job or a worker killed mid-call is picked up after this, with the same
@@ -84,7 +84,6 @@ pub struct Billable {
     pub method: BillingMethod,
     pub saved_card_id: Option<i64>,
     pub action_id: Option<i64>,
-    pub current_period_end: DateTime<Utc>,
 }
 
 /// One try at the provider.
@@ -127,7 +126,7 @@ pub async fn lock(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<Optio
                 p.period_index, p.starts_at, p.ends_at, p.amount, p.plan_id, p.plan_amount,
                 p.status, p.attempts, p.next_attempt_at,
                 s.status AS subscription_status, s.cancel_at_period_end, s.method,
-                s.saved_card_id, s.action_id, s.current_period_end
+                s.saved_card_id, s.action_id
            FROM subscription_periods p
            JOIN subscriptions s ON s.id = p.subscription_id
           WHERE p.id = $1
@@ -240,17 +239,7 @@ pub async fn next_step(
         return Ok(Next::Done(PeriodOutcome::NotDue));
     }
     if b.kind == PeriodKind::Renewal && b.cancel_at_period_end {
-        void_period(conn, b.period_id).await?;
-        sqlx::query(
-            "UPDATE subscriptions
-                SET status = 'canceled', canceled_at = coalesce(canceled_at, $2),
-                    ended_at = current_period_end
-              WHERE id = $1 AND status IN ('active', 'past_due')",
-        )
-        .bind(b.subscription_id)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
+        cancel_at_end(conn, b, now).await?;
         return Ok(Next::Done(PeriodOutcome::NotDue));
     }
     if expected.is_some_and(|n| n <= b.attempts) {
@@ -260,6 +249,27 @@ pub async fn next_step(
         return Ok(Next::PayFree);
     }
     Ok(Next::Open)
+}
+
+/// A renewal the member cancelled before it was paid: void, and the subscription
+/// `canceled` at the end of the period it paid for.
+async fn cancel_at_end(
+    conn: &mut PgConnection,
+    b: &Billable,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    void_period(conn, b.period_id).await?;
+    sqlx::query(
+        "UPDATE subscriptions
+            SET status = 'canceled', canceled_at = coalesce(canceled_at, $2),
+                ended_at = current_period_end
+          WHERE id = $1 AND status IN ('active', 'past_due')",
+    )
+    .bind(b.subscription_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 async fn void_period(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<()> {
@@ -746,6 +756,12 @@ pub async fn settle_failed(
             void_period(conn, b.period_id).await?;
             Ok((declined, None))
         }
+        // The member cancelled at the period's end meanwhile: no dunning for a period
+        // they no longer want.
+        PeriodKind::Renewal if b.cancel_at_period_end => {
+            cancel_at_end(conn, b, now).await?;
+            Ok((declined, None))
+        }
         PeriodKind::Renewal => {
             let (retry_days, first_failure): (Vec<i32>, Option<DateTime<Utc>>) = sqlx::query_as(
                 "SELECT st.billing_retry_days,
@@ -854,12 +870,6 @@ pub async fn lock_due_period(
         Some(id) => lock(conn, id).await,
         None => Ok(None),
     }
-}
-
-/// The period's bounds in a subscription's own arithmetic (for a new renewal row).
-pub fn bounds(period: Period, anchor: DateTime<Utc>, index: i32) -> (DateTime<Utc>, DateTime<Utc>) {
-    let index = u32::try_from(index).unwrap_or(0);
-    (period.start(anchor, index), period.end(anchor, index))
 }
 
 #[cfg(test)]

@@ -1361,3 +1361,60 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
     );
     assert_eq!(w.provider_charges(subscription).await, 3);
 }
+
+#[test]
+fn the_engines_kinds_run_and_its_schedules_tick() {
+    for queue in [
+        "subscriptions.dispatch",
+        "subscriptions.charge",
+        "subscriptions.card_reminder",
+    ] {
+        assert!(jobs::kinds::QUEUES.contains(&queue), "{queue} is not run");
+    }
+    let names: Vec<&str> = jobs::kinds::schedules(&|_| None)
+        .expect("schedules")
+        .iter()
+        .map(|schedule| schedule.name)
+        .collect();
+    assert!(names.contains(&"subscriptions-dispatch"), "{names:?}");
+    assert!(names.contains(&"subscriptions-card-reminder"), "{names:?}");
+}
+
+#[testkit::db_test]
+async fn a_pix_renewal_left_unpaid_after_a_cancellation_ends_without_dunning(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(3),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("pix");
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    // The member cancels after the PIX was sent, and does not pay it.
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    assert_eq!(w.status(subscription).await, "canceled");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    assert!(w.mails(w.user_id, DECLINED_SUBJECT).await.is_empty());
+    w.gateway.advance(Duration::days(2));
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+}
