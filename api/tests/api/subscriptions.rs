@@ -377,7 +377,7 @@ async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
     let mut bad = with_plan(new_card(APPROVES), w.basic);
     bad["cpf"] = json!("111.111.111-11");
     bad["zipcode"] = json!("8801");
-    bad["card_expiration_date"] = json!("01/20");
+    bad["card_expiration_date"] = json!("01/9999");
     bad["birthday"] = json!("31/02/1990");
     bad["state"] = json!("XX");
     let answer = post(&w, "/api/subscriptions", &w.token, &bad).await;
@@ -392,6 +392,11 @@ async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
             "state: Estado inválido",
         ]
     );
+
+    let mut expired = with_plan(new_card(APPROVES), w.basic);
+    expired["card_expiration_date"] = json!("01/20");
+    let answer = post(&w, "/api/subscriptions", &w.token, &expired).await;
+    assert_eq!(messages(&answer), ["card_expiration_date: Data inválida"]);
 
     // No card at all for a plan that costs something; no plan; a negotiated plan; another
     // station's plan.
@@ -1191,4 +1196,33 @@ async fn a_member_of_another_station_reaches_none_of_these_subscriptions(db: PgP
     let plans = get(&w, "/api/subscription-plans", &stranger).await.json();
     assert_eq!(plans, json!([]));
     assert_eq!(subscription_status(&w.db, id).await, "active");
+}
+
+#[testkit::db_test]
+async fn two_upgrades_at_once_charge_the_proration_once(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let uri = format!("/api/subscriptions/{}", bought["id"]);
+    let body = json!({ "plan_id": w.premium });
+    let (a, b) = tokio::join!(
+        put(&w, &uri, &w.token, &body),
+        put(&w, &uri, &w.token, &body)
+    );
+    assert_eq!(
+        (a.status, b.status),
+        (StatusCode::OK, StatusCode::OK),
+        "{} {}",
+        a.text,
+        b.text
+    );
+    let (prorations, paid_tries): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM subscription_periods WHERE kind = 'proration'),
+                (SELECT count(*) FROM subscription_charges c
+                   JOIN subscription_periods p ON p.id = c.period_id
+                  WHERE p.kind = 'proration' AND c.status = 'paid')",
+    )
+    .fetch_one(&w.db)
+    .await
+    .expect("counts");
+    assert_eq!((prorations, paid_tries), (1, 1));
 }
