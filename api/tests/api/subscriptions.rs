@@ -959,6 +959,33 @@ async fn the_enterprise_form_mails_the_station(db: PgPool) {
     .await
     .expect("mail job");
     assert_eq!(to, "contato@clube.example.com");
+    // Five a member per hour, refused ones included.
+    let mut last = None;
+    for _ in 0..3 {
+        last = Some(
+            post(
+                &w,
+                uri,
+                &w.token,
+                &json!({ "message": "Mais uma consulta." }),
+            )
+            .await,
+        );
+    }
+    let last = last.expect("answer");
+    assert_eq!(last.status, StatusCode::TOO_MANY_REQUESTS, "{}", last.text);
+    assert!(last.headers.contains_key("retry-after"));
+    // A station without a contact address cannot be asked.
+    sqlx::query("UPDATE stations SET contact_mail = NULL WHERE id = $1")
+        .bind(w.station_id)
+        .execute(&w.db)
+        .await
+        .expect("no contact");
+    let nobody = post(&w, uri, &w.other_token, &json!({ "message": "Olá" })).await;
+    assert_eq!(
+        messages(&nobody),
+        ["Este clube não recebe consultas de planos no momento."]
+    );
 }
 
 async fn staff(db: &PgPool, station_id: i64, email: &str, role: Role, scope: Scope) -> String {
