@@ -279,6 +279,12 @@ async fn notify<O: Outbox>(
     let Some(notice) = notice else {
         return Ok(());
     };
+    if let Notice::OrderMade { order_id } = notice {
+        outbox
+            .confirm_order(tx, period.station_id, period.user_id, *order_id)
+            .await?;
+        return Ok(());
+    }
     if let Some((mail, key)) = mail::render(tx, notice, period, attempt).await? {
         crate::mail::send_once(outbox, tx, mail, key).await?;
     }

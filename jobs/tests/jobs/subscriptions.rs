@@ -1418,3 +1418,102 @@ async fn a_pix_renewal_left_unpaid_after_a_cancellation_ends_without_dunning(db:
     w.gateway.advance(Duration::days(2));
     assert_eq!(w.dispatch().await, billing::Dispatched::default());
 }
+
+#[testkit::db_test]
+async fn a_paid_type_21_period_makes_its_order_and_confirms_it(db: PgPool) {
+    let w = world(&db).await;
+    let action: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, points)
+         VALUES ($1, 21, 'Clube do livro', true, 5) RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("action");
+    let product: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         VALUES ($1, $2, 'Livro do mês', 3000, 10) RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(action)
+    .fetch_one(&db)
+    .await
+    .expect("product");
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let anchor = start();
+    let subscription: i64 = sqlx::query_scalar(
+        "INSERT INTO subscriptions (station_id, user_id, action_id, product_id, quantity,
+             recurrence, period_months, period_days, amount, method, saved_card_id, status,
+             anchor_at, current_period_start, current_period_end)
+         VALUES ($1, $2, $3, $4, 2, 'monthly', 1, 0, 6000, 'card', $5, 'incomplete', $6, $6,
+                 $6 + interval '1 month') RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(w.user_id)
+    .bind(action)
+    .bind(product)
+    .bind(card)
+    .bind(anchor)
+    .fetch_one(&db)
+    .await
+    .expect("subscription");
+    let period: i64 = sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount)
+         SELECT station_id, user_id, id, 'first', 0, current_period_start, current_period_end,
+                amount
+           FROM subscriptions WHERE id = $1 RETURNING id",
+    )
+    .bind(subscription)
+    .fetch_one(&db)
+    .await
+    .expect("period");
+
+    for _ in 0..2 {
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge");
+    }
+    assert_eq!(w.status(subscription).await, "active");
+    let (order_id, status, total, cashback): (i64, String, i64, i64) = sqlx::query_as(
+        "SELECT o.id, o.status, o.total_final_value, o.cashback_value
+           FROM subscription_periods p JOIN orders o ON o.id = p.order_id
+          WHERE p.id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("the period's order");
+    assert_eq!((status.as_str(), total, cashback), ("paid", 6000, 500));
+    let lines: Vec<(i64, i32, i64)> = sqlx::query_as(
+        "SELECT product_id, quantity, unit_price FROM order_lines WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_all(&db)
+    .await
+    .expect("lines");
+    assert_eq!(lines, [(product, 2, 3000)]);
+    let orders: i64 = w
+        .scalar_i64("SELECT count(*) FROM orders WHERE user_id = $1", w.user_id)
+        .await;
+    assert_eq!(orders, 1);
+    let confirmations: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'order.confirm'")
+            .fetch_one(&db)
+            .await
+            .expect("count");
+    assert_eq!(confirmations, 1);
+    // The shop's confirmation credits the cashback and e-mails the order's receipt; the
+    // subscription sends no receipt of its own.
+    let confirmed = app::commerce::fulfilment::confirm_order(
+        &db,
+        &JobOutbox,
+        "https://c.example.com",
+        order_id,
+    )
+    .await
+    .expect("confirm")
+    .expect("a paid order");
+    assert_eq!(confirmed.credits, 1);
+    assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
