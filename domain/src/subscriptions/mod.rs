@@ -9,6 +9,8 @@
 use chrono::{DateTime, Months, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+pub mod orders;
+
 macro_rules! text_enum {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$doc])*
