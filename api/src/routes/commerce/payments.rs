@@ -36,7 +36,7 @@ use crate::extract::{Json, Path, RawBody};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::routes::ROUTE_NOT_FOUND;
-use crate::staff::{OpsError, OpsResult, Staff};
+use crate::staff::{OpsResult, Staff};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -632,7 +632,8 @@ const ADVANCE_DAYS: &str = "advance_days deve ser um número inteiro de 1 a 400.
 
 /// Sandbox only, support staff: moves the sandbox's clock forward
 ///
-/// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise, and in a build without the sandbox).
+/// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise, and in a build without the sandbox;
+/// staff are asked for first, as every staff route does).
 /// Every process of the deployment reads the same clock (`sandbox_clock`): the sandbox's
 /// charges and expiries and the billing engine's due periods move with it, so a demo sees
 /// a month of renewals at once. Never back. For support staff (`support`), since it moves
@@ -652,13 +653,13 @@ const ADVANCE_DAYS: &str = "advance_days deve ser um número inteiro de 1 a 400.
 )]
 async fn sandbox_clock(
     State(state): State<AppState>,
-    staff: Result<Staff, OpsError>,
+    staff: Staff,
     Json(body): Json<ClockAdvance>,
 ) -> OpsResult<Json<ClockNow>> {
     let Some(sandbox) = state.gateway.sandbox() else {
         return Err(ApiError::not_found(ROUTE_NOT_FOUND).into());
     };
-    staff?.require_support()?;
+    staff.require_support()?;
     let days = whole(&body.advance_days)
         .filter(|days| (1..=400).contains(days))
         .ok_or_else(|| ApiError::invalid(ADVANCE_DAYS))?;
