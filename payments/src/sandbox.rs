@@ -793,6 +793,7 @@ impl PaymentGateway for Sandbox {
         &self,
         request: &SaveCardRequest,
     ) -> Result<SavedCardAtProvider, GatewayError> {
+        #[allow(clippy::type_complexity)]
         let row: Option<(String, String, String, String, Option<i32>, Option<i32>)> =
             sqlx::query_as(
                 "UPDATE sandbox_cards SET saved = (behaviour <> 'decline') WHERE token = $1
