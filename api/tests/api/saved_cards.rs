@@ -387,3 +387,27 @@ async fn with_pagarme_the_member_is_made_a_customer_once(db: PgPool) {
     let listed = cards_of(&app, &token, demo.member_id).await.json();
     assert_eq!(listed.as_array().map(Vec::len), Some(2));
 }
+
+#[testkit::db_test]
+async fn the_same_card_saved_eight_times_at_once_is_one_card(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    let card = card_token(&app, &token, "5555444433331111").await;
+    let saves = (0..8).map(|_| post(&app, "/api/user-credit-cards", &token, form(&card)));
+    let answers = futures_util::future::join_all(saves).await;
+    let mut ids: Vec<Value> = answers
+        .iter()
+        .map(|answer| {
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+            answer.json()["id"].clone()
+        })
+        .collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM saved_cards WHERE user_id = $1")
+        .bind(demo.member_id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(rows, 1);
+}
