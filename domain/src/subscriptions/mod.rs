@@ -6,10 +6,13 @@
 //! This module holds what every part shares: the states of the rows (each the TEXT column
 //! it is stored in) and how long a period is.
 
+pub mod billing;
+pub mod dispatch;
+pub mod mail;
+pub mod orders;
+
 use chrono::{DateTime, Months, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
-
-pub mod orders;
 
 macro_rules! text_enum {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {

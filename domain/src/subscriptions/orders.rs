@@ -6,6 +6,7 @@
 //! (`subscription_charges`), and it does not draw the shop's stock (docs/decisions.md,
 //! "Subscriptions: type 21 orders").
 
+use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use crate::shared::ids::{Cents, OrderId, StationId, UserId};
@@ -38,6 +39,7 @@ struct PaidPeriod {
 pub async fn make_for_period(
     conn: &mut PgConnection,
     period_id: i64,
+    paid_at: DateTime<Utc>,
 ) -> sqlx::Result<Option<PeriodOrder>> {
     let period: Option<PaidPeriod> = sqlx::query_as(
         "SELECT p.station_id, p.user_id, p.status = 'paid' AS paid, p.order_id, p.amount,
@@ -74,9 +76,9 @@ pub async fn make_for_period(
         "INSERT INTO orders (station_id, user_id, subscription_period_id, code, status,
                              product_items_sum_value, delivery_tax_value,
                              additional_discount_value, total_final_value, wallet_value,
-                             credit_card_value, cashback_value, paid_at)
+                             credit_card_value, cashback_value, created_at, paid_at)
          VALUES ($1, $2, $3, lpad(nextval('order_codes')::text, 6, '0'), 'paid',
-                 $4, 0, 0, $4, 0, $4, $5, now())
+                 $4, 0, 0, $4, 0, $4, $5, $6, $6)
          RETURNING id",
     )
     .bind(period.station_id)
@@ -84,6 +86,7 @@ pub async fn make_for_period(
     .bind(period_id)
     .bind(period.amount)
     .bind(cashback)
+    .bind(paid_at)
     .fetch_one(&mut *conn)
     .await?;
     // The period's amount is the unit price times the quantity, fixed when subscribing.
@@ -171,7 +174,7 @@ mod tests {
         let (_, period_id) = subscribed(&db, station_id, user_id, "paid").await;
 
         let mut tx = db.begin().await.expect("tx");
-        let made = make_for_period(&mut tx, period_id)
+        let made = make_for_period(&mut tx, period_id, chrono::Utc::now())
             .await
             .expect("order")
             .expect("a type 21 period");
@@ -192,7 +195,7 @@ mod tests {
 
         // Twice: the same order, nothing more.
         let mut tx = db.begin().await.expect("tx");
-        let again = make_for_period(&mut tx, period_id)
+        let again = make_for_period(&mut tx, period_id, chrono::Utc::now())
             .await
             .expect("order")
             .expect("the same");
@@ -234,9 +237,16 @@ mod tests {
         let (_, period_id) = subscribed(&db, station_id, user_id, "due").await;
         let mut tx = db.begin().await.expect("tx");
         assert_eq!(
-            make_for_period(&mut tx, period_id).await.expect("read"),
+            make_for_period(&mut tx, period_id, chrono::Utc::now())
+                .await
+                .expect("read"),
             None
         );
-        assert_eq!(make_for_period(&mut tx, -1).await.expect("read"), None);
+        assert_eq!(
+            make_for_period(&mut tx, -1, chrono::Utc::now())
+                .await
+                .expect("read"),
+            None
+        );
     }
 }

@@ -1,0 +1,1557 @@
+//! The billing engine against the real database and the sandbox provider on a clock the
+//! tests move: a period charged once however often and however concurrently it is asked
+//! for (two dispatchers, two runs of a job, a provider that timed out after charging),
+//! dunning on the station's schedule to the end, a card change paying the declined
+//! renewal once, a cancellation and a downgrade at the period's end, the e-mails queued
+//! once, and the fleet running a renewal end to end.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use reqwest::header::HeaderMap;
+use secrecy::SecretString;
+use serde_json::Value;
+use sqlx::PgPool;
+
+use app::subscriptions::billing::{self, PeriodOutcome};
+use domain::commerce::gateway::{
+    BillingAddress, CardCharge, CardChargeRequest, Charge, Customer, GatewayError, PaymentGateway,
+    PixCharge, PixChargeRequest, Refund, SaveCardRequest, SavedCardAtProvider, WebhookEvent,
+};
+use domain::subscriptions::mail::{
+    CARD_EXPIRING_SUBJECT, DECLINED_SUBJECT, ENDED_SUBJECT, RECEIPT_SUBJECT,
+};
+use jobs::JobOutbox;
+use jobs::enqueue::Enqueue;
+use jobs::kinds::{SubscriptionCharge, SubscriptionsDispatch};
+use payments::Gateway;
+use payments::brcode::Merchant;
+use payments::sandbox::{CardDetails, Clock, Sandbox};
+use testkit::build;
+
+use crate::common::{start_fleet, wait_for};
+
+const APPROVES: &str = "4000000000000010";
+const SAVED_CARD_FAILS: &str = "4000000000000051";
+const PROCESSING_THEN_PAID: &str = "4000000000000036";
+const PLAN_PRICE: i64 = 4_990;
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2027, 1, 10, 12, 0, 0).unwrap()
+}
+
+/// The sandbox behind a test's own wrapper: its clock is the billing engine's
+/// (`PaymentGateway::now`), and it can answer a card charge with a timeout after the
+/// provider made it (a connection lost on the way back).
+#[derive(Clone)]
+struct TestGateway {
+    sandbox: Sandbox,
+    lose_answers: Arc<AtomicUsize>,
+}
+
+impl TestGateway {
+    /// The manual clock's time (the sandbox's own reads are async for its shared clock).
+    fn clock_now(&self) -> DateTime<Utc> {
+        let Clock::Manual(at) = self.sandbox.clock() else {
+            panic!("the tests' sandbox runs on a manual clock");
+        };
+        *at.lock().expect("clock")
+    }
+
+    /// Moves the manual clock, backwards too (the sandbox's own `advance` only goes
+    /// forward): a test puts it just before a moment, then on it.
+    fn advance(&self, by: Duration) {
+        let Clock::Manual(at) = self.sandbox.clock() else {
+            panic!("the tests' sandbox runs on a manual clock");
+        };
+        *at.lock().expect("clock") += by;
+    }
+}
+
+impl PaymentGateway for TestGateway {
+    fn provider(&self) -> &'static str {
+        "sandbox"
+    }
+
+    async fn create_pix_charge(
+        &self,
+        request: &PixChargeRequest,
+    ) -> Result<PixCharge, GatewayError> {
+        self.sandbox.create_pix_charge(request).await
+    }
+
+    async fn create_card_charge(
+        &self,
+        request: &CardChargeRequest,
+    ) -> Result<CardCharge, GatewayError> {
+        let answer = self.sandbox.create_card_charge(request).await;
+        let lost = self
+            .lose_answers
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if lost {
+            return Err(GatewayError::Unavailable("timed out".into()));
+        }
+        answer
+    }
+
+    async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {
+        self.sandbox.get_charge(charge_id).await
+    }
+
+    async fn cancel_charge(
+        &self,
+        charge_id: &str,
+        idempotency_key: &str,
+    ) -> Result<Charge, GatewayError> {
+        self.sandbox.cancel_charge(charge_id, idempotency_key).await
+    }
+
+    async fn refund(
+        &self,
+        charge_id: &str,
+        amount_cents: Option<i64>,
+        idempotency_key: &str,
+    ) -> Result<Refund, GatewayError> {
+        self.sandbox
+            .refund(charge_id, amount_cents, idempotency_key)
+            .await
+    }
+
+    async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
+        Ok(self.clock_now())
+    }
+
+    async fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> Result<SavedCardAtProvider, GatewayError> {
+        self.sandbox.save_card(request).await
+    }
+
+    fn verify_webhook(
+        &self,
+        body: &[u8],
+        headers: &HeaderMap,
+    ) -> Result<WebhookEvent, GatewayError> {
+        self.sandbox.verify_webhook(body, headers)
+    }
+}
+
+fn sandbox(db: &PgPool, clock: Clock) -> Sandbox {
+    Sandbox::new(
+        db.clone(),
+        clock,
+        Merchant::new("Clube", "Florianopolis").expect("merchant"),
+        "https://c.example.com",
+        SecretString::from("subscriptions-test-secret"),
+    )
+}
+
+struct World {
+    db: PgPool,
+    gateway: TestGateway,
+    station_id: i64,
+    user_id: i64,
+    plan_id: i64,
+}
+
+async fn world(db: &PgPool) -> World {
+    world_at(db, start()).await
+}
+
+async fn world_at(db: &PgPool, now: DateTime<Utc>) -> World {
+    let station_id = build::station("clube")
+        .url("https://c.example.com")
+        .insert(db)
+        .await;
+    let user_id = build::member(station_id)
+        .name("Maria Souza")
+        .email("maria@example.com")
+        .insert(db)
+        .await;
+    let plan_id = plan(db, station_id, "Plano Ouro", PLAN_PRICE).await;
+    World {
+        db: db.clone(),
+        gateway: TestGateway {
+            sandbox: sandbox(db, Clock::manual(now)),
+            lose_answers: Arc::new(AtomicUsize::new(0)),
+        },
+        station_id,
+        user_id,
+        plan_id,
+    }
+}
+
+async fn plan(db: &PgPool, station_id: i64, name: &str, amount: i64) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, amount, days) VALUES ($1, $2, $3, 30) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(name)
+    .bind(amount)
+    .fetch_one(db)
+    .await
+    .expect("plan")
+}
+
+impl World {
+    async fn member(&self, name: &str, email: &str) -> i64 {
+        build::member(self.station_id)
+            .name(name)
+            .email(email)
+            .insert(&self.db)
+            .await
+    }
+
+    /// A sandbox card saved for the member: tokenised, saved at the provider, then kept.
+    async fn card(&self, user_id: i64, number: &str, expiry: (i32, i32)) -> i64 {
+        let token = self
+            .gateway
+            .sandbox
+            .tokenize_card(&CardDetails {
+                number: number.into(),
+                holder_name: "MARIA SOUZA".into(),
+                expiry: format!("{:02}/{}", expiry.0, expiry.1 % 100),
+                cvv: "123".into(),
+            })
+            .await
+            .expect("token");
+        let saved = self
+            .gateway
+            .sandbox
+            .save_card(&SaveCardRequest {
+                customer: Customer {
+                    name: "Maria Souza".into(),
+                    email: format!("maria{user_id}@example.com"),
+                    document: "52998224725".into(),
+                    phone: None,
+                },
+                customer_id: None,
+                token,
+                billing_address: BillingAddress {
+                    zip_code: "88010000".into(),
+                    street: "Rua Felipe Schmidt".into(),
+                    number: "100".into(),
+                    city: "Florianópolis".into(),
+                    state: "SC".into(),
+                },
+                idempotency_key: format!("card-{user_id}-{number}"),
+            })
+            .await
+            .expect("saved");
+        sqlx::query_scalar(
+            "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand,
+                                      last_digits, exp_month, exp_year)
+             VALUES ($1, $2, 'sandbox', $3, $4, $5, $6, $7) RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(user_id)
+        .bind(&saved.card_id)
+        .bind(&saved.brand)
+        .bind(&saved.last_digits)
+        .bind(expiry.0)
+        .bind(expiry.1)
+        .fetch_one(&self.db)
+        .await
+        .expect("saved card")
+    }
+
+    /// A monthly plan subscription whose period 0 runs to `ends_at`: `active` with that
+    /// period paid, or `incomplete` with it due. Answers (subscription, period 0).
+    async fn subscription(
+        &self,
+        user_id: i64,
+        card_id: i64,
+        amount: i64,
+        ends_at: DateTime<Utc>,
+        paid: bool,
+    ) -> (i64, i64) {
+        let starts_at = ends_at
+            .checked_sub_months(chrono::Months::new(1))
+            .expect("a month before");
+        let subscription_id: i64 = sqlx::query_scalar(
+            "INSERT INTO subscriptions (station_id, user_id, plan_id, recurrence, period_months,
+                 period_days, amount, method, saved_card_id, status, anchor_at,
+                 current_period_start, current_period_end)
+             VALUES ($1, $2, $3, 'month', 1, 0, $4, 'card', $5, $6, $7, $7, $8) RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(user_id)
+        .bind(self.plan_id)
+        .bind(amount)
+        .bind(card_id)
+        .bind(if paid { "active" } else { "incomplete" })
+        .bind(starts_at)
+        .bind(ends_at)
+        .fetch_one(&self.db)
+        .await
+        .expect("subscription");
+        let period_id: i64 = sqlx::query_scalar(
+            "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+                 period_index, starts_at, ends_at, amount, plan_id, status, paid_at,
+                 next_attempt_at)
+             VALUES ($1, $2, $3, 'first', 0, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(user_id)
+        .bind(subscription_id)
+        .bind(starts_at)
+        .bind(ends_at)
+        .bind(amount)
+        .bind(self.plan_id)
+        .bind(if paid { "paid" } else { "due" })
+        .bind(paid.then_some(starts_at))
+        .bind((!paid).then_some(starts_at))
+        .fetch_one(&self.db)
+        .await
+        .expect("first period");
+        (subscription_id, period_id)
+    }
+
+    async fn dispatch(&self) -> billing::Dispatched {
+        billing::dispatch(&self.db, &JobOutbox, self.gateway.clock_now(), 500)
+            .await
+            .expect("dispatch")
+    }
+
+    /// Runs the queued `subscriptions.charge` jobs as the fleet would, each with its own
+    /// payload, through this test's gateway; answers their outcomes.
+    async fn run_charges(&self) -> Vec<PeriodOutcome> {
+        let queued: Vec<(String, Value)> = sqlx::query_as(
+            "UPDATE apalis.jobs SET status = 'Done', done_at = now()
+              WHERE job_type = 'subscriptions.charge' AND status = 'Pending'
+             RETURNING id, convert_from(job, 'UTF8')::jsonb -> 'args'",
+        )
+        .fetch_all(&self.db)
+        .await
+        .expect("queued charges");
+        let mut outcomes = Vec::new();
+        for (_, args) in queued {
+            let job: SubscriptionCharge = serde_json::from_value(args).expect("payload");
+            outcomes.push(
+                billing::charge_try(
+                    &self.db,
+                    &self.gateway,
+                    &JobOutbox,
+                    job.period_id,
+                    job.attempt,
+                )
+                .await
+                .expect("charge"),
+            );
+        }
+        outcomes
+    }
+
+    async fn scalar_i64(&self, sql: &'static str, id: i64) -> i64 {
+        sqlx::query_scalar(sql)
+            .bind(id)
+            .fetch_one(&self.db)
+            .await
+            .expect(sql)
+    }
+
+    async fn status(&self, subscription_id: i64) -> String {
+        sqlx::query_scalar("SELECT status FROM subscriptions WHERE id = $1")
+            .bind(subscription_id)
+            .fetch_one(&self.db)
+            .await
+            .expect("status")
+    }
+
+    /// Charges the sandbox made for this subscription's periods, paid or not.
+    async fn provider_charges(&self, subscription_id: i64) -> i64 {
+        self.scalar_i64(
+            "SELECT count(*) FROM sandbox_charges
+              WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                                   WHERE subscription_id = $1)",
+            subscription_id,
+        )
+        .await
+    }
+
+    /// E-mails queued for the member with this subject.
+    async fn mails(&self, user_id: i64, subject: &str) -> Vec<String> {
+        sqlx::query_scalar(
+            "SELECT coalesce(convert_from(j.job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'text', '')
+               FROM apalis.jobs j JOIN job_records r ON r.job_id = j.id
+              WHERE j.job_type = 'mail.send' AND r.user_id = $1
+                AND convert_from(j.job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'subject' = $2
+              ORDER BY j.id",
+        )
+        .bind(user_id)
+        .bind(subject)
+        .fetch_all(&self.db)
+        .await
+        .expect("mails")
+    }
+}
+
+async fn period_row(
+    db: &PgPool,
+    subscription_id: i64,
+    index: i32,
+) -> (i64, String, i32, Option<DateTime<Utc>>, i64) {
+    sqlx::query_as(
+        "SELECT id, status, attempts, next_attempt_at, amount FROM subscription_periods
+          WHERE subscription_id = $1 AND period_index = $2 AND kind <> 'proration'",
+    )
+    .bind(subscription_id)
+    .bind(index)
+    .fetch_one(db)
+    .await
+    .expect("period")
+}
+
+#[testkit::db_test]
+async fn charging_a_first_period_twice_at_once_charges_it_once(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+
+    let (a, b) = tokio::join!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period),
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period),
+    );
+    let mut outcomes = vec![a.expect("a"), b.expect("b")];
+    outcomes.sort_by_key(|o| format!("{o:?}"));
+    assert_eq!(outcomes, [PeriodOutcome::AlreadyPaid, PeriodOutcome::Paid]);
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("again"),
+        PeriodOutcome::AlreadyPaid
+    );
+
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(w.status(subscription).await, "active");
+    let (_, status, attempts, next, _) = period_row(&db, subscription, 0).await;
+    assert_eq!((status.as_str(), attempts, next), ("paid", 1, None));
+    let receipts = w.mails(w.user_id, RECEIPT_SUBJECT).await;
+    assert_eq!(receipts.len(), 1, "one receipt: {receipts:?}");
+    assert!(receipts[0].contains("R$ 49,90"), "{}", receipts[0]);
+    assert!(receipts[0].contains("Plano Ouro"), "{}", receipts[0]);
+}
+
+#[testkit::db_test]
+async fn a_declined_first_period_ends_the_subscription(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    let outcome = billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect("charge");
+    assert_eq!(
+        outcome,
+        PeriodOutcome::Declined {
+            reason: payments::sandbox::SAVED_CARD_REASON.into()
+        }
+    );
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(period_row(&db, subscription, 0).await.1, "failed");
+    // Nothing to try again: the member reads the reason on the form.
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("again"),
+        PeriodOutcome::NotDue
+    );
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert!(w.mails(w.user_id, DECLINED_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn a_provider_timeout_after_charging_is_retried_with_the_same_charge(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+
+    let err = billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("the answer was lost");
+    assert!(matches!(
+        err,
+        billing::BillingError::Gateway(GatewayError::Unavailable(_))
+    ));
+    // The provider charged; our try is still open, its key kept for the retry.
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    let (status, key): (String, String) = sqlx::query_as(
+        "SELECT status, idempotency_key FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("try");
+    assert_eq!(status, "started");
+
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("retry"),
+        PeriodOutcome::Paid
+    );
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    let tries: Vec<(String, String)> = sqlx::query_as(
+        "SELECT status, idempotency_key FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(tries, [("paid".to_string(), key)]);
+    assert_eq!(w.status(subscription).await, "active");
+}
+
+#[testkit::db_test]
+async fn two_dispatchers_at_once_renew_and_charge_each_period_once(db: PgPool) {
+    let w = world(&db).await;
+    let mut subscriptions = Vec::new();
+    for n in 0..30 {
+        let user = w
+            .member(&format!("Sócio {n}"), &format!("socio{n}@example.com"))
+            .await;
+        let card = w.card(user, APPROVES, (12, 2030)).await;
+        let ends = start() - Duration::minutes(n);
+        subscriptions.push(w.subscription(user, card, PLAN_PRICE, ends, true).await.0);
+    }
+    // One not due yet.
+    let later_card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (later, _) = w
+        .subscription(
+            w.user_id,
+            later_card,
+            PLAN_PRICE,
+            start() + Duration::hours(1),
+            true,
+        )
+        .await;
+
+    let now = w.gateway.clock_now();
+    let (a, b) = tokio::join!(
+        billing::dispatch(&db, &JobOutbox, now, 7),
+        billing::dispatch(&db, &JobOutbox, now, 7),
+    );
+    let (a, b) = (a.expect("a"), b.expect("b"));
+    assert_eq!(a.renewed.created + b.renewed.created, 30);
+    assert_eq!(a.queued + b.queued, 30);
+    // A third sees nothing new.
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+
+    // Every job run twice at once.
+    let jobs: Vec<Value> = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
+          WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("jobs");
+    assert_eq!(jobs.len(), 30);
+    let runs = jobs.iter().flat_map(|args| {
+        let job: SubscriptionCharge = serde_json::from_value(args.clone()).expect("payload");
+        let (db, gateway) = (db.clone(), w.gateway.clone());
+        [0, 1].map(move |_| {
+            let (db, gateway, job) = (db.clone(), gateway.clone(), job.clone());
+            tokio::spawn(async move {
+                billing::charge_try(&db, &gateway, &JobOutbox, job.period_id, job.attempt).await
+            })
+        })
+    });
+    let outcomes: Vec<PeriodOutcome> = futures_util::future::join_all(runs)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("task").expect("charge"))
+        .collect();
+    assert_eq!(
+        outcomes
+            .iter()
+            .filter(|o| **o == PeriodOutcome::Paid)
+            .count(),
+        30
+    );
+
+    let charged: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM sandbox_charges WHERE reference LIKE 'ASSINATURA-%'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("count");
+    assert_eq!(charged, 30);
+    let doubles: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT reference FROM sandbox_charges
+                                GROUP BY reference HAVING count(*) > 1) twice",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("count");
+    assert_eq!(doubles, 0);
+    for subscription in &subscriptions {
+        let (index, status): (i32, String) =
+            sqlx::query_as("SELECT current_period, status FROM subscriptions WHERE id = $1")
+                .bind(subscription)
+                .fetch_one(&db)
+                .await
+                .expect("subscription");
+        assert_eq!((index, status.as_str()), (1, "active"));
+    }
+    let untouched: i64 = w
+        .scalar_i64(
+            "SELECT count(*) FROM subscription_periods WHERE subscription_id = $1",
+            later,
+        )
+        .await;
+    assert_eq!(untouched, 1);
+}
+
+#[testkit::db_test]
+async fn a_declined_renewal_follows_the_schedule_and_a_new_card_pays_it_once(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+
+    w.dispatch().await;
+    let outcomes = w.run_charges().await;
+    assert!(matches!(outcomes[..], [PeriodOutcome::Declined { .. }]));
+    assert_eq!(w.status(subscription).await, "past_due");
+    let (renewal, status, attempts, next, _) = period_row(&db, subscription, 1).await;
+    assert_eq!((status.as_str(), attempts), ("due", 1));
+    assert_eq!(next, Some(start() + Duration::days(1)));
+    let declined = w.mails(w.user_id, DECLINED_SUBJECT).await;
+    assert_eq!(declined.len(), 1);
+    assert!(
+        declined[0].contains("https://c.example.com/homepage/planos/editar-pagamento"),
+        "{}",
+        declined[0]
+    );
+    assert!(declined[0].contains(payments::sandbox::SAVED_CARD_REASON));
+
+    // Not before its day.
+    w.gateway.advance(Duration::hours(12));
+    assert_eq!(w.dispatch().await.queued, 0);
+    w.gateway.advance(Duration::hours(12));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    let (_, _, attempts, next, _) = period_row(&db, subscription, 1).await;
+    assert_eq!((attempts, next), (2, Some(start() + Duration::days(3))));
+    assert_eq!(w.mails(w.user_id, DECLINED_SUBJECT).await.len(), 2);
+
+    // The member saves a new card: the renewal is tried at once, and paid once.
+    let new_card = w.card(w.user_id, APPROVES, (12, 2031)).await;
+    sqlx::query("UPDATE subscriptions SET saved_card_id = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(new_card)
+        .execute(&db)
+        .await
+        .expect("card changed");
+    assert!(
+        billing::retry_now(&db, &w.gateway, &JobOutbox, subscription)
+            .await
+            .expect("retry")
+    );
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    assert!(
+        !billing::retry_now(&db, &w.gateway, &JobOutbox, subscription)
+            .await
+            .expect("nothing due")
+    );
+    // The schedule's own tick finds nothing left.
+    w.gateway.advance(Duration::days(3));
+    w.dispatch().await;
+    assert!(w.run_charges().await.is_empty());
+
+    assert_eq!(w.status(subscription).await, "active");
+    let (current, ends): (i32, DateTime<Utc>) = sqlx::query_as(
+        "SELECT current_period, current_period_end FROM subscriptions WHERE id = $1",
+    )
+    .bind(subscription)
+    .fetch_one(&db)
+    .await
+    .expect("subscription");
+    assert_eq!(
+        (current, ends),
+        (1, Utc.with_ymd_and_hms(2027, 2, 10, 12, 0, 0).unwrap())
+    );
+    let paid: Vec<(i32, String)> = sqlx::query_as(
+        "SELECT attempt, status FROM subscription_charges WHERE period_id = $1 ORDER BY attempt",
+    )
+    .bind(renewal)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(
+        paid,
+        [
+            (1, "failed".to_string()),
+            (2, "failed".to_string()),
+            (3, "paid".to_string())
+        ]
+    );
+    let provider_paid: i64 = w
+        .scalar_i64(
+            "SELECT count(*) FROM sandbox_charges
+              WHERE reference = 'ASSINATURA-' || $1 AND status = 'paid'",
+            renewal,
+        )
+        .await;
+    assert_eq!(provider_paid, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn the_last_retry_ends_the_subscription(db: PgPool) {
+    let w = world(&db).await;
+    sqlx::query("UPDATE stations SET billing_retry_days = '{2}' WHERE id = $1")
+        .bind(w.station_id)
+        .execute(&db)
+        .await
+        .expect("schedule");
+    let card = w.card(w.user_id, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    w.dispatch().await;
+    w.run_charges().await;
+    assert_eq!(w.status(subscription).await, "past_due");
+
+    w.gateway.advance(Duration::days(2));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    assert_eq!(w.status(subscription).await, "ended");
+    let (_, status, attempts, next, _) = period_row(&db, subscription, 1).await;
+    assert_eq!((status.as_str(), attempts, next), ("failed", 2, None));
+    let ended = w.mails(w.user_id, ENDED_SUBJECT).await;
+    assert_eq!(ended.len(), 1);
+    assert!(ended[0].contains("foi encerrada"), "{}", ended[0]);
+    // Nothing more is made or charged.
+    w.gateway.advance(Duration::days(40));
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+    assert_eq!(w.provider_charges(subscription).await, 2);
+    assert!(
+        !billing::retry_now(&db, &w.gateway, &JobOutbox, subscription)
+            .await
+            .expect("nothing due")
+    );
+}
+
+#[testkit::db_test]
+async fn a_cancellation_ends_at_the_period_end_even_racing_the_renewal(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let ana_card = w.card(ana, APPROVES, (12, 2030)).await;
+    let (cancelled, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    let (racing, _) = w
+        .subscription(ana, ana_card, PLAN_PRICE, start(), true)
+        .await;
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(cancelled)
+        .execute(&db)
+        .await
+        .expect("cancel");
+
+    // Before the end: access runs.
+    w.gateway.advance(Duration::minutes(-1));
+    w.dispatch().await;
+    assert_eq!(w.status(cancelled).await, "active");
+    w.gateway.advance(Duration::minutes(1));
+
+    let done = w.dispatch().await;
+    assert_eq!((done.renewed.canceled, done.renewed.created), (1, 1));
+    assert_eq!(w.status(cancelled).await, "canceled");
+    // The other member cancels after her renewal was made, before it is charged.
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(racing)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    assert_eq!(w.run_charges().await, [PeriodOutcome::NotDue]);
+    assert_eq!(w.status(racing).await, "canceled");
+    assert_eq!(period_row(&db, racing, 1).await.1, "void");
+    assert_eq!(w.provider_charges(racing).await, 0);
+    assert_eq!(w.provider_charges(cancelled).await, 0);
+}
+
+#[testkit::db_test]
+async fn a_downgrade_applies_at_the_period_end(db: PgPool) {
+    let w = world(&db).await;
+    let cheaper = plan(&db, w.station_id, "Plano Prata", 1_990).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(1),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET next_plan_id = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(cheaper)
+        .execute(&db)
+        .await
+        .expect("downgrade");
+
+    w.dispatch().await;
+    let plan_now: i64 = w
+        .scalar_i64(
+            "SELECT plan_id FROM subscriptions WHERE id = $1",
+            subscription,
+        )
+        .await;
+    assert_eq!(plan_now, w.plan_id, "not before the end");
+
+    w.gateway.advance(Duration::days(1));
+    let done = w.dispatch().await;
+    assert_eq!(done.renewed.downgraded, 1);
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    let (plan_id, amount, next): (i64, i64, Option<i64>) =
+        sqlx::query_as("SELECT plan_id, amount, next_plan_id FROM subscriptions WHERE id = $1")
+            .bind(subscription)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!((plan_id, amount, next), (cheaper, 1_990, None));
+    let charged: i64 = w
+        .scalar_i64(
+            "SELECT amount_cents FROM sandbox_charges WHERE reference LIKE 'ASSINATURA-%'
+              AND $1 > 0",
+            1,
+        )
+        .await;
+    assert_eq!(charged, 1_990);
+    let receipt = w.mails(w.user_id, RECEIPT_SUBJECT).await;
+    assert!(receipt[0].contains("Plano Prata") && receipt[0].contains("R$ 19,90"));
+}
+
+#[testkit::db_test]
+async fn a_processing_card_is_settled_by_the_webhooks_sync(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, PROCESSING_THEN_PAID, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge"),
+        PeriodOutcome::Processing
+    );
+    assert_eq!(w.status(subscription).await, "incomplete");
+    let charge_id: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("charge id");
+
+    // The webhook's job goes through the shop's sync, which hands it to billing.
+    w.gateway.advance(Duration::seconds(10));
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 0).await.1, "paid");
+    // A repeated webhook changes nothing.
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync again");
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    // A charge no try has is not the billing engine's.
+    assert_eq!(
+        billing::sync_attempt(&db, &w.gateway, &JobOutbox, "ch_unknown")
+            .await
+            .expect("unknown"),
+        None
+    );
+}
+
+#[testkit::db_test]
+async fn a_card_expiring_before_the_renewal_is_reminded_once(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    // Expires at the end of January; the renewal is on February 5th.
+    let expiring = w.card(w.user_id, APPROVES, (1, 2027)).await;
+    let fine = w.card(ana, APPROVES, (2, 2027)).await;
+    w.subscription(
+        w.user_id,
+        expiring,
+        PLAN_PRICE,
+        start() + Duration::days(26),
+        true,
+    )
+    .await;
+    w.subscription(ana, fine, PLAN_PRICE, start() + Duration::days(5), true)
+        .await;
+
+    let now = w.gateway.clock_now();
+    billing::remind_expiring_cards(&db, &JobOutbox, now, 500)
+        .await
+        .expect("reminders");
+    billing::remind_expiring_cards(&db, &JobOutbox, now + Duration::days(1), 500)
+        .await
+        .expect("again");
+    let reminders = w.mails(w.user_id, CARD_EXPIRING_SUBJECT).await;
+    assert_eq!(reminders.len(), 1);
+    assert!(reminders[0].contains("final 0010") && reminders[0].contains("01/2027"));
+    assert!(w.mails(ana, CARD_EXPIRING_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn the_fleet_renews_a_due_subscription(db: PgPool) {
+    // The fleet's provider is the configured sandbox, on the system clock.
+    let w = world_at(&db, Utc::now()).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            Utc::now() - Duration::minutes(1),
+            true,
+        )
+        .await;
+    let fleet = start_fleet(&db);
+    let dispatch = Enqueue::new(SubscriptionsDispatch { tick: Utc::now() })
+        .commit(&db)
+        .await
+        .expect("dispatch");
+    wait_for(&db, &dispatch.id, StdDuration::from_secs(30), |view| {
+        view.state == jobs::JobState::Succeeded
+    })
+    .await;
+    let charge: String =
+        sqlx::query_scalar("SELECT id FROM apalis.jobs WHERE job_type = 'subscriptions.charge'")
+            .fetch_one(&db)
+            .await
+            .expect("charge job");
+    wait_for(&db, &charge, StdDuration::from_secs(30), |view| {
+        view.state == jobs::JobState::Succeeded
+    })
+    .await;
+    fleet.stop().await.expect("fleet stopped");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "paid");
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let ends = start() + Duration::days(3);
+    let mut subscriptions = Vec::new();
+    for user in [w.user_id, ana] {
+        let card = w.card(user, APPROVES, (12, 2030)).await;
+        let (subscription, _) = w.subscription(user, card, PLAN_PRICE, ends, true).await;
+        sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+            .bind(subscription)
+            .execute(&db)
+            .await
+            .expect("pix");
+        subscriptions.push(subscription);
+    }
+    let (paying, lapsing) = (subscriptions[0], subscriptions[1]);
+
+    // Three days before the end, each renewal is made and its PIX e-mailed.
+    let done = w.dispatch().await;
+    assert_eq!((done.renewed.created, done.queued), (2, 2));
+    assert_eq!(
+        w.run_charges().await,
+        [PeriodOutcome::Pending, PeriodOutcome::Pending]
+    );
+    let pix = w
+        .mails(w.user_id, domain::subscriptions::mail::PIX_SUBJECT)
+        .await;
+    assert_eq!(pix.len(), 1);
+    let (charge_id, br_code, expires_at): (String, String, DateTime<Utc>) = sqlx::query_as(
+        "SELECT c.gateway_charge_id, c.pix_qr_code, c.expires_at
+           FROM subscription_charges c JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1",
+    )
+    .bind(paying)
+    .fetch_one(&db)
+    .await
+    .expect("pix try");
+    assert!(pix[0].contains(&br_code), "{}", pix[0]);
+    assert_eq!(expires_at, ends + Duration::days(3));
+    assert_eq!(w.dispatch().await.queued, 0);
+
+    // The member pays; the webhook's sync records it.
+    w.gateway
+        .sandbox
+        .pay_pix(
+            &charge_id,
+            &payments::sandbox::PixPayment {
+                amount_cents: None,
+                webhook_delay_seconds: 0,
+            },
+        )
+        .await
+        .expect("paid");
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync");
+    let current: i64 = w
+        .scalar_i64(
+            "SELECT current_period::bigint FROM subscriptions WHERE id = $1",
+            paying,
+        )
+        .await;
+    assert_eq!(current, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+
+    // The other lets hers expire: a failed try, and a new PIX a day later.
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert_eq!(
+        w.run_charges().await,
+        [PeriodOutcome::Declined {
+            reason: domain::subscriptions::billing::PIX_EXPIRED.into()
+        }]
+    );
+    assert_eq!(w.status(lapsing).await, "past_due");
+    let lapsed = w.mails(ana, DECLINED_SUBJECT).await;
+    assert_eq!(lapsed.len(), 1);
+    assert!(lapsed[0].contains("venceu sem pagamento"), "{}", lapsed[0]);
+    w.gateway.advance(Duration::days(1));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    assert_eq!(
+        w.mails(ana, domain::subscriptions::mail::PIX_SUBJECT)
+            .await
+            .len(),
+        2
+    );
+    let statuses: Vec<String> = sqlx::query_scalar(
+        "SELECT status FROM sandbox_charges
+          WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                               WHERE subscription_id = $1)
+          ORDER BY created_at",
+    )
+    .bind(lapsing)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    assert_eq!(statuses, ["canceled", "pending"]);
+}
+
+/// An upgrade's prorated period (as subscribing's use case makes it) at `amount`, to `plan`
+/// at `plan_amount` a period.
+async fn proration(w: &World, subscription: i64, plan: i64, amount: i64, plan_amount: i64) -> i64 {
+    let now = w.gateway.clock_now();
+    sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount, plan_id, plan_amount, next_attempt_at)
+         SELECT station_id, user_id, id, 'proration', current_period, $2, current_period_end,
+                $3, $4, $5, $2
+           FROM subscriptions WHERE id = $1
+         RETURNING id",
+    )
+    .bind(subscription)
+    .bind(now)
+    .bind(amount)
+    .bind(plan)
+    .bind(plan_amount)
+    .fetch_one(&w.db)
+    .await
+    .expect("proration")
+}
+
+#[testkit::db_test]
+async fn an_upgrade_switches_the_plan_when_paid_and_not_when_declined(db: PgPool) {
+    let w = world(&db).await;
+    let premium = plan(&db, w.station_id, "Plano Diamante", 9_990).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let failing = w.card(ana, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (upgraded, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(10),
+            true,
+        )
+        .await;
+    let (refused, _) = w
+        .subscription(ana, failing, PLAN_PRICE, start() + Duration::days(20), true)
+        .await;
+
+    let period = proration(&w, upgraded, premium, 3_330, 9_990).await;
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("upgrade"),
+        PeriodOutcome::Paid
+    );
+    let (plan_id, amount): (i64, i64) =
+        sqlx::query_as("SELECT plan_id, amount FROM subscriptions WHERE id = $1")
+            .bind(upgraded)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!((plan_id, amount), (premium, 9_990));
+    // The dispatcher has nothing to do with a proration already paid; the renewal is
+    // charged at the new price.
+    assert_eq!(w.dispatch().await.queued, 0);
+    w.gateway.advance(Duration::days(10));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    assert_eq!(period_row(&db, upgraded, 1).await.4, 9_990);
+    let amounts: Vec<i64> = sqlx::query_scalar(
+        "SELECT amount_cents FROM sandbox_charges
+          WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                               WHERE subscription_id = $1)
+          ORDER BY created_at",
+    )
+    .bind(upgraded)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    assert_eq!(amounts, [3_330, 9_990]);
+
+    let period = proration(&w, refused, premium, 3_333, 9_990).await;
+    assert!(matches!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("upgrade"),
+        PeriodOutcome::Declined { .. }
+    ));
+    let (plan_id, amount, status): (i64, i64, String) =
+        sqlx::query_as("SELECT plan_id, amount, status FROM subscriptions WHERE id = $1")
+            .bind(refused)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!(
+        (plan_id, amount, status.as_str()),
+        (w.plan_id, PLAN_PRICE, "active")
+    );
+    let voided: String =
+        sqlx::query_scalar("SELECT status FROM subscription_periods WHERE id = $1")
+            .bind(period)
+            .fetch_one(&db)
+            .await
+            .expect("period");
+    assert_eq!(voided, "void");
+    assert!(w.mails(ana, DECLINED_SUBJECT).await.is_empty());
+}
+
+async fn refunds_at_the_provider(db: &PgPool, charge_id: &str) -> Vec<(i64, String)> {
+    sqlx::query_as("SELECT amount_cents, idempotency_key FROM sandbox_refunds WHERE charge_id = $1")
+        .bind(charge_id)
+        .fetch_all(db)
+        .await
+        .expect("refunds")
+}
+
+#[testkit::db_test]
+async fn a_late_pix_pays_the_period_once_and_money_that_pays_nothing_goes_back(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(3),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("pix");
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    w.gateway.advance(Duration::days(1));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    let charges: Vec<String> = sqlx::query_scalar(
+        "SELECT c.gateway_charge_id FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 ORDER BY c.attempt",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    let (first, second) = (&charges[0], &charges[1]);
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    let pay = |charge: String| {
+        let sandbox = w.gateway.sandbox.clone();
+        async move {
+            sandbox
+                .pay_pix(
+                    &charge,
+                    &payments::sandbox::PixPayment {
+                        amount_cents: None,
+                        webhook_delay_seconds: 0,
+                    },
+                )
+                .await
+                .expect("paid")
+        }
+    };
+
+    // The expired PIX is paid after all (the payer's bank was late): it pays the period, and
+    // the new PIX is cancelled.
+    pay(first.clone()).await;
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", first)
+        .await
+        .expect("sync");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "paid");
+    let tries: Vec<(i32, String, bool)> = sqlx::query_as(
+        "SELECT c.attempt, c.status, c.refund_due FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 ORDER BY c.attempt",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(
+        tries,
+        [(1, "paid".into(), false), (2, "canceled".into(), false)]
+    );
+    let second_status: String =
+        sqlx::query_scalar("SELECT status FROM sandbox_charges WHERE id = $1")
+            .bind(second)
+            .fetch_one(&db)
+            .await
+            .expect("status");
+    assert_eq!(second_status, "canceled");
+
+    // The member pays the cancelled one too: it is given back, once.
+    pay(second.clone()).await;
+    for _ in 0..2 {
+        app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", second)
+            .await
+            .expect("sync");
+    }
+    let refunds = refunds_at_the_provider(&db, second).await;
+    assert_eq!(refunds.len(), 1);
+    assert_eq!(refunds[0].0, PLAN_PRICE);
+    let (status, owed): (String, bool) = sqlx::query_as(
+        "SELECT status, refund_due FROM subscription_charges WHERE gateway_charge_id = $1",
+    )
+    .bind(second)
+    .fetch_one(&db)
+    .await
+    .expect("try");
+    assert_eq!((status.as_str(), owed), ("refunded", false));
+    assert!(refunds_at_the_provider(&db, first).await.is_empty());
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    w.dispatch().await;
+    // The renewal's charge is made, but its answer is lost on the way back.
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    let job: Value = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
+          WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("job");
+    let job: SubscriptionCharge = serde_json::from_value(job).expect("payload");
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect_err("lost");
+    // Meanwhile the member cancels at once (as a subscription in dunning is).
+    sqlx::query("UPDATE subscriptions SET status = 'canceled', canceled_at = now() WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    sqlx::query("UPDATE subscription_periods SET status = 'void' WHERE id = $1")
+        .bind(job.period_id)
+        .execute(&db)
+        .await
+        .expect("void");
+
+    // The job's retry learns the charge was made, and gives the money back.
+    assert_eq!(
+        billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+            .await
+            .expect("retry"),
+        PeriodOutcome::NotDue
+    );
+    let charge_id: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(job.period_id)
+    .fetch_one(&db)
+    .await
+    .expect("charge id");
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    assert_eq!(w.status(subscription).await, "canceled");
+    // Again: nothing more.
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect("again");
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
+    let at = |m: u32, d: u32| Utc.with_ymd_and_hms(2027, m, d, 12, 0, 0).unwrap();
+    let w = world_at(&db, at(2, 28)).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, at(2, 28), true)
+        .await;
+    sqlx::query("UPDATE subscriptions SET anchor_at = $2, current_period_start = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(at(1, 31))
+        .execute(&db)
+        .await
+        .expect("anchored on the 31st");
+
+    let mut bounds = Vec::new();
+    for _ in 0..3 {
+        w.dispatch().await;
+        assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+        let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
+            "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
+        )
+        .bind(subscription)
+        .fetch_one(&db)
+        .await
+        .expect("period");
+        bounds.push((starts, ends));
+        w.gateway.advance(ends - w.gateway.clock_now());
+    }
+    assert_eq!(
+        bounds,
+        [
+            (at(2, 28), at(3, 31)),
+            (at(3, 31), at(4, 30)),
+            (at(4, 30), at(5, 31))
+        ]
+    );
+    assert_eq!(w.provider_charges(subscription).await, 3);
+}
+
+#[test]
+fn the_engines_kinds_run_and_its_schedules_tick() {
+    for queue in [
+        "subscriptions.dispatch",
+        "subscriptions.charge",
+        "subscriptions.card_reminder",
+    ] {
+        assert!(jobs::kinds::QUEUES.contains(&queue), "{queue} is not run");
+    }
+    let names: Vec<&str> = jobs::kinds::schedules(&|_| None)
+        .expect("schedules")
+        .iter()
+        .map(|schedule| schedule.name)
+        .collect();
+    assert!(names.contains(&"subscriptions-dispatch"), "{names:?}");
+    assert!(names.contains(&"subscriptions-card-reminder"), "{names:?}");
+}
+
+#[testkit::db_test]
+async fn a_pix_renewal_left_unpaid_after_a_cancellation_ends_without_dunning(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(3),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("pix");
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    // The member cancels after the PIX was sent, and does not pay it.
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    assert_eq!(w.status(subscription).await, "canceled");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    assert!(w.mails(w.user_id, DECLINED_SUBJECT).await.is_empty());
+    w.gateway.advance(Duration::days(2));
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+}
+
+#[testkit::db_test]
+async fn a_paid_type_21_period_makes_its_order_and_confirms_it(db: PgPool) {
+    let w = world(&db).await;
+    let action: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, points)
+         VALUES ($1, 21, 'Clube do livro', true, 5) RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("action");
+    let product: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         VALUES ($1, $2, 'Livro do mês', 3000, 10) RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(action)
+    .fetch_one(&db)
+    .await
+    .expect("product");
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let anchor = start();
+    let subscription: i64 = sqlx::query_scalar(
+        "INSERT INTO subscriptions (station_id, user_id, action_id, product_id, quantity,
+             recurrence, period_months, period_days, amount, method, saved_card_id, status,
+             anchor_at, current_period_start, current_period_end)
+         VALUES ($1, $2, $3, $4, 2, 'monthly', 1, 0, 6000, 'card', $5, 'incomplete', $6, $6,
+                 $6 + interval '1 month') RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(w.user_id)
+    .bind(action)
+    .bind(product)
+    .bind(card)
+    .bind(anchor)
+    .fetch_one(&db)
+    .await
+    .expect("subscription");
+    let period: i64 = sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount)
+         SELECT station_id, user_id, id, 'first', 0, current_period_start, current_period_end,
+                amount
+           FROM subscriptions WHERE id = $1 RETURNING id",
+    )
+    .bind(subscription)
+    .fetch_one(&db)
+    .await
+    .expect("period");
+
+    for _ in 0..2 {
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge");
+    }
+    assert_eq!(w.status(subscription).await, "active");
+    let (order_id, status, total, cashback): (i64, String, i64, i64) = sqlx::query_as(
+        "SELECT o.id, o.status, o.total_final_value, o.cashback_value
+           FROM subscription_periods p JOIN orders o ON o.id = p.order_id
+          WHERE p.id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("the period's order");
+    assert_eq!((status.as_str(), total, cashback), ("paid", 6000, 500));
+    let lines: Vec<(i64, i32, i64)> = sqlx::query_as(
+        "SELECT product_id, quantity, unit_price FROM order_lines WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_all(&db)
+    .await
+    .expect("lines");
+    assert_eq!(lines, [(product, 2, 3000)]);
+    let orders: i64 = w
+        .scalar_i64("SELECT count(*) FROM orders WHERE user_id = $1", w.user_id)
+        .await;
+    assert_eq!(orders, 1);
+    let confirmations: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'order.confirm'")
+            .fetch_one(&db)
+            .await
+            .expect("count");
+    assert_eq!(confirmations, 1);
+    // The shop's confirmation credits the cashback and e-mails the order's receipt; the
+    // subscription sends no receipt of its own.
+    let confirmed = app::commerce::fulfilment::confirm_order(
+        &db,
+        &JobOutbox,
+        "https://c.example.com",
+        order_id,
+    )
+    .await
+    .expect("confirm")
+    .expect("a paid order");
+    assert_eq!(confirmed.credits, 1);
+    assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
