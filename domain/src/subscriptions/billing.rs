@@ -726,94 +726,17 @@ pub async fn settle_paid(
         }
     }
     let notice = match b.action_id {
-        Some(_) if b.kind != PeriodKind::Proration => Some(Notice::OrderMade {
-            order_id: period_order(conn, b, now).await?,
-        }),
+        Some(_) if b.kind != PeriodKind::Proration => {
+            match super::orders::make_for_period(conn, b.period_id, now).await? {
+                Some(made) => Some(Notice::OrderMade {
+                    order_id: made.order_id.0,
+                }),
+                None => None,
+            }
+        }
         _ => (b.amount > 0).then_some(Notice::Receipt),
     };
     Ok((PeriodOutcome::Paid, notice))
-}
-
-/// The order a paid period of a type 21 subscription makes: the subscribed product and
-/// quantity at the period's amount, paid by the subscription's card or PIX (a closed
-/// checkout of its own stands for the shop's hold, which a subscription never has), with
-/// the activity's cashback. Recorded on the period (`order_id`); the shop's confirmation
-/// does the rest. The shop's stock is not counted: a subscription's supply is the
-/// station's to plan.
-async fn period_order(
-    conn: &mut PgConnection,
-    b: &Billable,
-    now: DateTime<Utc>,
-) -> sqlx::Result<i64> {
-    let (product_id, action_id, quantity, cashback_points): (i64, i64, i32, i64) = sqlx::query_as(
-        "SELECT s.product_id, s.action_id, s.quantity,
-                    (a.points + a.additional_cashback)::bigint
-               FROM subscriptions s JOIN actions a ON a.id = s.action_id
-              WHERE s.id = $1",
-    )
-    .bind(b.subscription_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    let checkout_id: i64 = sqlx::query_scalar(
-        "INSERT INTO checkouts (station_id, user_id, status, expires_at, created_at, closed_at)
-         VALUES ($1, $2, 'paid', $3, $3, $3) RETURNING id",
-    )
-    .bind(b.station_id)
-    .bind(b.user_id)
-    .bind(now)
-    .fetch_one(&mut *conn)
-    .await?;
-    let cashback = cashback_points * 100;
-    let order_id: i64 = sqlx::query_scalar(
-        "INSERT INTO orders (station_id, user_id, checkout_id, code, status,
-                             product_items_sum_value, delivery_tax_value,
-                             additional_discount_value, total_final_value, wallet_value,
-                             credit_card_value, cashback_value, created_at, paid_at)
-         VALUES ($1, $2, $3, lpad(nextval('order_codes')::text, 6, '0'), 'paid',
-                 $4, 0, 0, $4, 0, $4, $5, $6, $6)
-         RETURNING id",
-    )
-    .bind(b.station_id)
-    .bind(b.user_id)
-    .bind(checkout_id)
-    .bind(b.amount)
-    .bind(cashback)
-    .bind(now)
-    .fetch_one(&mut *conn)
-    .await?;
-    sqlx::query(
-        "INSERT INTO order_lines (order_id, product_id, action_id, quantity, unit_price,
-                                  net_amount, cashback_share)
-         VALUES ($1, $2, $3, $4, $5 / $4, $5, $6)",
-    )
-    .bind(order_id)
-    .bind(product_id)
-    .bind(action_id)
-    .bind(quantity)
-    .bind(b.amount)
-    .bind(cashback)
-    .execute(&mut *conn)
-    .await?;
-    if b.amount > 0 {
-        sqlx::query(
-            "INSERT INTO payments (station_id, order_id, method, amount, status, created_at,
-                                   paid_at)
-             VALUES ($1, $2, $3, $4, 'paid', $5, $5)",
-        )
-        .bind(b.station_id)
-        .bind(order_id)
-        .bind(b.method)
-        .bind(b.amount)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
-    }
-    sqlx::query("UPDATE subscription_periods SET order_id = $2 WHERE id = $1")
-        .bind(b.period_id)
-        .bind(order_id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(order_id)
 }
 
 /// A try of a locked period failed: the first period fails and ends the subscription, a

@@ -17,8 +17,8 @@ use sqlx::PgPool;
 
 use app::subscriptions::billing::{self, PeriodOutcome};
 use domain::commerce::gateway::{
-    CardCharge, CardChargeRequest, Charge, GatewayError, PaymentGateway, PixCharge,
-    PixChargeRequest, Refund, WebhookEvent,
+    BillingAddress, CardCharge, CardChargeRequest, Charge, Customer, GatewayError, PaymentGateway,
+    PixCharge, PixChargeRequest, Refund, SaveCardRequest, SavedCardAtProvider, WebhookEvent,
 };
 use domain::subscriptions::mail::{
     CARD_EXPIRING_SUBJECT, DECLINED_SUBJECT, ENDED_SUBJECT, RECEIPT_SUBJECT,
@@ -52,12 +52,21 @@ struct TestGateway {
 }
 
 impl TestGateway {
-    fn clock(&self) -> &Clock {
-        self.sandbox.clock()
+    /// The manual clock's time (the sandbox's own reads are async for its shared clock).
+    fn clock_now(&self) -> DateTime<Utc> {
+        let Clock::Manual(at) = self.sandbox.clock() else {
+            panic!("the tests' sandbox runs on a manual clock");
+        };
+        *at.lock().expect("clock")
     }
 
+    /// Moves the manual clock, backwards too (the sandbox's own `advance` only goes
+    /// forward): a test puts it just before a moment, then on it.
     fn advance(&self, by: Duration) {
-        self.sandbox.clock().advance(by);
+        let Clock::Manual(at) = self.sandbox.clock() else {
+            panic!("the tests' sandbox runs on a manual clock");
+        };
+        *at.lock().expect("clock") += by;
     }
 }
 
@@ -112,7 +121,14 @@ impl PaymentGateway for TestGateway {
     }
 
     async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
-        Ok(self.clock().now())
+        Ok(self.clock_now())
+    }
+
+    async fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> Result<SavedCardAtProvider, GatewayError> {
+        self.sandbox.save_card(request).await
     }
 
     fn verify_webhook(
@@ -203,7 +219,29 @@ impl World {
             })
             .await
             .expect("token");
-        let saved = self.gateway.sandbox.save_card(&token).await.expect("saved");
+        let saved = self
+            .gateway
+            .sandbox
+            .save_card(&SaveCardRequest {
+                customer: Customer {
+                    name: "Maria Souza".into(),
+                    email: format!("maria{user_id}@example.com"),
+                    document: "52998224725".into(),
+                    phone: None,
+                },
+                customer_id: None,
+                token,
+                billing_address: BillingAddress {
+                    zip_code: "88010000".into(),
+                    street: "Rua Felipe Schmidt".into(),
+                    number: "100".into(),
+                    city: "Florianópolis".into(),
+                    state: "SC".into(),
+                },
+                idempotency_key: format!("card-{user_id}-{number}"),
+            })
+            .await
+            .expect("saved");
         sqlx::query_scalar(
             "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand,
                                       last_digits, exp_month, exp_year)
@@ -274,7 +312,7 @@ impl World {
     }
 
     async fn dispatch(&self) -> billing::Dispatched {
-        billing::dispatch(&self.db, &JobOutbox, self.gateway.clock().now(), 500)
+        billing::dispatch(&self.db, &JobOutbox, self.gateway.clock_now(), 500)
             .await
             .expect("dispatch")
     }
@@ -516,7 +554,7 @@ async fn two_dispatchers_at_once_renew_and_charge_each_period_once(db: PgPool) {
         )
         .await;
 
-    let now = w.gateway.clock().now();
+    let now = w.gateway.clock_now();
     let (a, b) = tokio::join!(
         billing::dispatch(&db, &JobOutbox, now, 7),
         billing::dispatch(&db, &JobOutbox, now, 7),
@@ -892,7 +930,7 @@ async fn a_card_expiring_before_the_renewal_is_reminded_once(db: PgPool) {
     w.subscription(ana, fine, PLAN_PRICE, start() + Duration::days(5), true)
         .await;
 
-    let now = w.gateway.clock().now();
+    let now = w.gateway.clock_now();
     billing::remind_expiring_cards(&db, &JobOutbox, now, 500)
         .await
         .expect("reminders");
@@ -1049,7 +1087,7 @@ async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db:
 /// An upgrade's prorated period (as subscribing's use case makes it) at `amount`, to `plan`
 /// at `plan_amount` a period.
 async fn proration(w: &World, subscription: i64, plan: i64, amount: i64, plan_amount: i64) -> i64 {
-    let now = w.gateway.clock().now();
+    let now = w.gateway.clock_now();
     sqlx::query_scalar(
         "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
              period_index, starts_at, ends_at, amount, plan_id, plan_amount, next_attempt_at)
@@ -1349,7 +1387,7 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
         .await
         .expect("period");
         bounds.push((starts, ends));
-        w.gateway.advance(ends - w.gateway.clock().now());
+        w.gateway.advance(ends - w.gateway.clock_now());
     }
     assert_eq!(
         bounds,
