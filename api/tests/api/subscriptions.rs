@@ -616,6 +616,57 @@ async fn an_upgrade_charges_its_proration_and_a_downgrade_waits_for_the_period_e
 }
 
 #[testkit::db_test]
+async fn an_upgrade_to_a_longer_period_starts_its_own_periods_when_paid(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().expect("present");
+    let yearly: i64 = sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, amount, days) VALUES ($1, 'Anual', 29900, 365)
+         RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&w.db)
+    .await
+    .expect("plan");
+
+    let upgraded = put(
+        &w,
+        &format!("/api/subscriptions/{id}"),
+        &w.token,
+        &json!({ "plan_id": yearly }),
+    )
+    .await;
+    assert_eq!(upgraded.status, StatusCode::OK, "{}", upgraded.text);
+    // The new year starts now and is charged less the unused month (R$ 29,90 nearly whole).
+    let (recurrence, months, year_ahead, amount): (String, i32, bool, i64) = sqlx::query_as(
+        "SELECT s.recurrence, s.period_months,
+                s.current_period_end > now() + interval '364 days', p.amount
+           FROM subscriptions s
+           JOIN subscription_periods p ON p.subscription_id = s.id AND p.kind = 'proration'
+          WHERE s.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("subscription");
+    assert_eq!(
+        (recurrence.as_str(), months, year_ahead),
+        ("year", 12, true)
+    );
+    assert!((26_910..=26_911).contains(&amount), "{amount}");
+    // Its next period follows the year: period k + 1 from the new anchor starts at its end.
+    let next_starts_at_end: bool = sqlx::query_scalar(
+        "SELECT anchor_at + make_interval(months => 12 * (current_period + 1)) = current_period_end
+           FROM subscriptions WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("anchor");
+    assert!(next_starts_at_end);
+}
+
+#[testkit::db_test]
 async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;

@@ -279,14 +279,7 @@ pub async fn change_plan(
                 subscribe::restore_card(&mut tx, subscription_id, card_id, previous).await?;
                 tx.commit().await?;
             }
-            let outcome = outcome?;
-            if outcome == Charged::Done {
-                // The engine switched the plan; a new period length is this change's own.
-                let mut tx = db.begin().await?;
-                subscribe::adopt_upgrade_period(&mut tx, subscription_id, period_id).await?;
-                tx.commit().await?;
-            }
-            outcome
+            outcome?
         }
         None => Charged::Done,
     };

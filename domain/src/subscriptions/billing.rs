@@ -711,6 +711,8 @@ pub async fn settle_paid(
             .bind(b.plan_amount)
             .execute(&mut *conn)
             .await?;
+            // A plan of another period length starts its own periods with it.
+            super::subscribe::adopt_upgrade_period(conn, b.subscription_id, b.period_id).await?;
             // A renewal already made but not tried yet is for the new plan too.
             sqlx::query(
                 "UPDATE subscription_periods p

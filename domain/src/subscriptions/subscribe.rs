@@ -497,7 +497,7 @@ pub async fn adopt_upgrade_period(
     tx: &mut PgConnection,
     subscription_id: i64,
     proration_id: i64,
-) -> Result<(), SubscribeError> {
+) -> sqlx::Result<()> {
     let current = sqlx::query_as::<_, Locked>(sqlx::AssertSqlSafe(format!(
         "{LOCKED} WHERE id = $1 FOR UPDATE"
     )))
@@ -541,6 +541,23 @@ pub async fn adopt_upgrade_period(
     .bind(anchor)
     .bind(starts_at)
     .bind(ends_at)
+    .execute(&mut *tx)
+    .await?;
+    // A renewal made ahead (a PIX's) but not tried yet is the next period of the new length:
+    // its row (unique per index) moves rather than goes, so the dispatcher never finds the
+    // index taken by a period nobody will pay.
+    let next = current.current_period as u32 + 1;
+    sqlx::query(
+        "UPDATE subscription_periods
+            SET starts_at = $3, ends_at = $4,
+                next_attempt_at = CASE WHEN next_attempt_at IS NULL THEN NULL ELSE $3 END
+          WHERE subscription_id = $1 AND period_index = $2 AND kind = 'renewal'
+            AND status = 'due' AND attempts = 0",
+    )
+    .bind(subscription_id)
+    .bind(next as i32)
+    .bind(length.start(anchor, next))
+    .bind(length.end(anchor, next))
     .execute(&mut *tx)
     .await?;
     Ok(())
