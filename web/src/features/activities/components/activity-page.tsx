@@ -2,7 +2,8 @@
 // Raw content (type 16), agreements (15), video playlists (18), donations (20), shares (5)
 // and external links (13) have bodies of their own; the
 // shop's types (3, 4, 14, 17) lead to their products, quizzes and surveys (6 to 12) to their
-// research, invitations (1, 19) to the invite form; the other types' actions come with
+// research, invitations (1, 19) to the invite form, product subscriptions (21) to their
+// form (the subscriptions feature); the other types' actions come with
 // their issues.
 import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
@@ -34,6 +35,12 @@ import "./activities.css";
 const INVITATION_TYPES: readonly number[] = [1, 19];
 const InviteBody = lazy(async () => ({ default: (await import("@/features/invitations")).InviteBody }));
 
+/** Product subscription (21): its product, recurrence and card form load with such a page. */
+export const PRODUCT_SUBSCRIPTION_TYPE = 21;
+const ProductSubscriptionBody = lazy(async () => ({
+  default: (await import("@/features/subscriptions")).ProductSubscriptionBody,
+}));
+
 /** Paid coupon or voucher, presential course, delivery order, voucher type: sold in the shop. */
 export const SHOP_TYPES: readonly number[] = [3, 4, 14, 17];
 
@@ -47,6 +54,13 @@ function bodyOf(activity: Activity) {
     return (
       <Suspense fallback={null}>
         <InviteBody key={activity.id} activity={activity} />
+      </Suspense>
+    );
+  }
+  if (activity.type_id === PRODUCT_SUBSCRIPTION_TYPE) {
+    return (
+      <Suspense fallback={null}>
+        <ProductSubscriptionBody key={activity.id} activity={activity} />
       </Suspense>
     );
   }

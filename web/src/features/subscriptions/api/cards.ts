@@ -1,0 +1,48 @@
+// The member's saved cards (GET /user-credit-cards/{id}) and a new one (POST /user-credit-cards).
+import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSession } from "@/features/session";
+import { subscriptionKeys } from "@/features/subscriptions/api/keys";
+import type { NewCardPayload, SavedSubscriptionCard } from "@/features/subscriptions/api/types";
+import { api } from "@/lib/api-client";
+import { OWN_ERROR_TEXT } from "@/lib/query-client";
+
+export function getSavedCards(userId: number, { signal }: { signal?: AbortSignal } = {}) {
+  return api.get<SavedSubscriptionCard[]>(`/user-credit-cards/${userId}`, { signal });
+}
+
+export function useSavedCards(enabled = true) {
+  const userId = useSession()?.user.id;
+  return useQuery(
+    queryOptions({
+      queryKey: subscriptionKeys.cards(userId ?? 0),
+      queryFn: userId === undefined || !enabled ? skipToken : ({ signal }) => getSavedCards(userId, { signal }),
+    }),
+  );
+}
+
+/** The card as POST /user-credit-cards takes it (its field names are the card form's). */
+export function saveCard(card: NewCardPayload): Promise<SavedSubscriptionCard> {
+  return api.post<SavedSubscriptionCard>("/user-credit-cards", {
+    card_token: card.card_token,
+    name: card.card_holder_name,
+    cpf: card.cpf,
+    birthday: card.birthday,
+    phone: card.phone,
+    cep: card.zipcode,
+    street: card.street,
+    street_number: card.street_number,
+    neighborhood: card.neighborhood,
+    city: card.city,
+    state: card.state,
+  });
+}
+
+export function useSaveCard() {
+  const queryClient = useQueryClient();
+  const userId = useSession()?.user.id ?? 0;
+  return useMutation({
+    mutationFn: async (card: () => Promise<NewCardPayload>) => saveCard(await card()),
+    meta: OWN_ERROR_TEXT,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: subscriptionKeys.cards(userId) }),
+  });
+}

@@ -1,0 +1,37 @@
+// Type 21: an activity's products (GET /action-products/{actionId}) and the subscription
+// to one of them (POST /subscribe-product-action).
+import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSession } from "@/features/session";
+import { subscriptionKeys } from "@/features/subscriptions/api/keys";
+import type { ProductSubscriptionCreated, ProductSubscriptionRequest } from "@/features/subscriptions/api/types";
+import { api } from "@/lib/api-client";
+import { OWN_ERROR_TEXT } from "@/lib/query-client";
+import type { Product } from "@/types/api";
+
+export function getActionProducts(actionId: number, { signal }: { signal?: AbortSignal } = {}): Promise<Product[]> {
+  return api.get<Product[]>(`/action-products/${actionId}`, { signal });
+}
+
+export function useActionProducts(actionId: number) {
+  const userId = useSession()?.user.id;
+  return useQuery(
+    queryOptions({
+      queryKey: subscriptionKeys.products(userId ?? 0, actionId),
+      queryFn: userId === undefined ? skipToken : ({ signal }) => getActionProducts(actionId, { signal }),
+    }),
+  );
+}
+
+export function subscribeProduct(body: ProductSubscriptionRequest): Promise<ProductSubscriptionCreated> {
+  return api.post<ProductSubscriptionCreated>("/subscribe-product-action", body);
+}
+
+export function useSubscribeProduct() {
+  const queryClient = useQueryClient();
+  const userId = useSession()?.user.id ?? 0;
+  return useMutation({
+    mutationFn: async (body: () => Promise<ProductSubscriptionRequest>) => subscribeProduct(await body()),
+    meta: OWN_ERROR_TEXT,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: subscriptionKeys.member(userId) }),
+  });
+}
