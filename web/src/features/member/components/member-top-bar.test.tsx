@@ -134,6 +134,12 @@ describe("drawer", () => {
     await renderMemberArea();
     expect(within(openDrawer()).queryByRole("link", { name: "Planos" })).not.toBeInTheDocument();
   });
+
+  it("shows 'Planos' when the station has plans", async () => {
+    const plan = { id: 1, name: "Essencial", amount: 2990, discount: 0, days: 30, benefits: [], deletedAt: null };
+    await renderMemberArea({ ...buildStation(), plans: [plan] } as Station);
+    expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
+  });
 });
 
 describe("search", () => {

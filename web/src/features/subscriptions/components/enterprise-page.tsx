@@ -46,10 +46,7 @@ export function EnterprisePage() {
         contact.mutate(
           { message: message.trim(), captcha: captchaToken },
           {
-            onSuccess: () => {
-              showSnackbar(SUCCESS_TEXT);
-              setSent(true);
-            },
+            onSuccess: () => setSent(true),
             onError: (error) => {
               const texts = subscriptionErrorTexts(error);
               setErrors(texts);
