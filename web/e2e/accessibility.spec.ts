@@ -70,6 +70,11 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage/numeros-da-sorte",
     "/homepage/trofeus",
     "/homepage/extrato/extratos-totais",
+    "/homepage/planos",
+    "/homepage/planos/editar-pagamento",
+    "/homepage/planos/sobconsulta",
+    "/homepage/cartao-assinatura",
+    "/homepage/assinaturas",
     "/homepage/nada-aqui",
   ]);
   // An activity's own page, as the activities list links to it.

@@ -1,0 +1,79 @@
+import { expect, test, type Page } from "@playwright/test";
+import { fetchHostStation } from "./demo-station";
+import { signUpAndActivate } from "./signup-flow";
+
+// The demo station's plans (seed/src, issue 28): 'Essencial' monthly, 'Família' semiannual
+// and highlighted, 'Empresarial' 'A negociar'. A member signed up for the test buys
+// 'Essencial' with a new card at the payments sandbox (the browser tokenises it), sees it
+// as their plan and in 'Minhas assinaturas', then cancels it.
+const PLAN = "Essencial";
+const HIGHLIGHTED = "Família";
+const NEGOTIATED = "Empresarial";
+
+/** The card and billing fields; the CEP first, as its lookup (offline here) writes the street. */
+async function fillNewCard(page: Page) {
+  await page.getByLabel("CEP").fill("01310100");
+  await expect(page.getByLabel("Rua")).not.toHaveValue("");
+  await page.getByLabel("Número do cartão").fill("4111 1111 1111 1111");
+  await page.getByLabel("Nome impresso no cartão").fill("Pessoa Assinante");
+  await page.getByLabel("Validade (MM/AA)").fill("12/30");
+  await page.getByLabel("CVV").fill("123");
+  await page.getByLabel("CPF do titular").fill("529.982.247-25");
+  await page.getByLabel("Data de nascimento").fill("09/03/1990");
+  await page.getByLabel("Telefone").fill("11987654321");
+  await page.getByLabel("Rua").fill("Avenida Paulista");
+  await page.getByLabel("Número", { exact: true }).fill("1000");
+  await page.getByLabel("Bairro").fill("Bela Vista");
+  await page.getByLabel("Estado").selectOption("SP");
+  await page.getByLabel("Cidade").fill("São Paulo");
+}
+
+test("a new member buys a plan with a new card, sees it as their plan and cancels it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const station = await fetchHostStation(request);
+  await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
+  const email = `assinante-${Date.now()}@exemplo.com.br`;
+  await signUpAndActivate(page, station, { name: "Pessoa Assinante", email, password: "Assina123" });
+
+  await page.getByRole("button", { name: "Menu" }).click();
+  await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Planos" }).click();
+  await expect(page).toHaveURL(/\/homepage\/planos$/);
+  const card = (name: string) => page.getByRole("article", { name });
+  await expect(card(HIGHLIGHTED).getByText("Mais popular")).toBeVisible();
+  await expect(card(NEGOTIATED).getByText("A negociar")).toBeVisible();
+
+  // Card numbers never reach our API: only the sandbox's tokeniser sees them.
+  const sentToApi: string[] = [];
+  page.on("request", (sent) => {
+    if (sent.url().includes("/api/") && !sent.url().includes("/api/sandbox/card-tokens")) sentToApi.push(sent.postData() ?? "");
+  });
+  await card(PLAN).getByRole("link", { name: /Assinar/ }).click();
+  await expect(page).toHaveURL(/\/homepage\/planos\/\d+\/comprar$/);
+  await expect(page.getByText(/Você pode cancelar a qualquer momento, sem multa\./)).toBeVisible();
+  await fillNewCard(page);
+  await page.getByRole("button", { name: "Realizar pagamento" }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: "Pedido realizado com sucesso!" })).toBeVisible({ timeout: 20_000 });
+  expect(sentToApi.join("\n")).not.toContain("4111111111111111");
+  expect(sentToApi.join("\n")).not.toContain("4111 1111 1111 1111");
+
+  await page.getByRole("link", { name: "Ver planos" }).click();
+  await expect(card(PLAN).getByRole("button", { name: "Este é seu plano atual" })).toBeDisabled();
+  await expect(card(HIGHLIGHTED).getByRole("link", { name: /Fazer (upgrade|downgrade)/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Seu plano: ${PLAN}` })).toBeVisible();
+
+  await page.goto("/homepage/assinaturas");
+  await expect(page.getByRole("heading", { level: 1, name: "Minhas assinaturas" })).toBeVisible();
+  const charges = page.getByRole("table", { name: "Cobranças" });
+  await expect(charges.getByRole("row").nth(1)).toContainText(PLAN);
+  await expect(charges.getByRole("row").nth(1)).toContainText("Pago");
+
+  await page.goto("/homepage/planos");
+  await page.getByRole("button", { name: "Cancelar plano" }).click();
+  const dialog = page.getByRole("dialog", { name: "Cancelar plano" });
+  await dialog.getByRole("radio", { name: "Não acho um bom custo-benefício" }).check();
+  await dialog.getByRole("button", { name: "Confirmar cancelamento" }).click();
+  await expect(page.getByText("Operação realizada com sucesso")).toBeVisible();
+  await expect(page.getByText(/^Cancelado\. Ativo até \d{2}\/\d{2}\/\d{4}\.$/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancelar plano" })).toHaveCount(0);
+});
