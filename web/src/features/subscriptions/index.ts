@@ -1,2 +1,3 @@
 // The subscriptions feature's public surface: the app and other features import only this (eslint.config.js).
-export { ProductSubscriptionBody } from "./components/product-subscription-body";
+export { subscriptionsMemberRoutes } from "./member-routes";
+export { ProductSubscriptionBody } from "./components/lazy-product-subscription-body";

@@ -27,6 +27,7 @@ import { PlaylistBody } from "@/features/activities/components/playlist-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { ResearchBody } from "@/features/activities/components/research-body";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
+import { ProductSubscriptionBody } from "@/features/subscriptions";
 import { ApiError } from "@/lib/api-client";
 import type { Activity } from "@/types/api";
 import "./activities.css";
@@ -35,11 +36,8 @@ import "./activities.css";
 const INVITATION_TYPES: readonly number[] = [1, 19];
 const InviteBody = lazy(async () => ({ default: (await import("@/features/invitations")).InviteBody }));
 
-/** Product subscription (21): its product, recurrence and card form load with such a page. */
+/** Product subscription (21): its product, recurrence and card form load when such a page shows. */
 export const PRODUCT_SUBSCRIPTION_TYPE = 21;
-const ProductSubscriptionBody = lazy(async () => ({
-  default: (await import("@/features/subscriptions")).ProductSubscriptionBody,
-}));
 
 /** Paid coupon or voucher, presential course, delivery order, voucher type: sold in the shop. */
 export const SHOP_TYPES: readonly number[] = [3, 4, 14, 17];
@@ -58,11 +56,7 @@ function bodyOf(activity: Activity) {
     );
   }
   if (activity.type_id === PRODUCT_SUBSCRIPTION_TYPE) {
-    return (
-      <Suspense fallback={null}>
-        <ProductSubscriptionBody key={activity.id} activity={activity} />
-      </Suspense>
-    );
+    return <ProductSubscriptionBody key={activity.id} activity={activity} />;
   }
   if (activity.type_id === VIDEO_PLAYLIST_TYPE) return <PlaylistBody key={activity.id} activity={activity} />;
   if (RESEARCH_TYPES.includes(activity.type_id)) return <ResearchBody activity={activity} />;

@@ -36,6 +36,7 @@ import {
 } from "@/features/subscriptions/plans";
 import { EMPTY_CARD_FORM, KEEP_CARD, NEW_CARD, cardFormRules, type CardFormValues } from "@/features/subscriptions/subscription-form";
 import { useCardChoice } from "@/features/subscriptions/use-card-choice";
+import { ApiError } from "@/lib/api-client";
 import { formatDate } from "@/lib/dates";
 import "./subscriptions.css";
 
@@ -150,7 +151,9 @@ export function PlanPurchasePage() {
   const id = planIdOf(params.id);
   const plan = usePlan(id);
   const current = useCurrentSubscription();
-  useErrorToast(plan.error ?? current.error);
+  // A plan that is not there (another station's, deleted) is the not-found page, not a failure.
+  const planMissing = plan.error instanceof ApiError && plan.error.status === 404;
+  useErrorToast((planMissing ? null : plan.error) ?? current.error);
   if (id === null || (params.action !== "comprar" && params.action !== "mudar")) return <NotFoundPage />;
   if (plan.isError) return <NotFoundPage />;
   if (plan.isPending || current.isPending) return <PlanCardSkeletons count={1} />;
