@@ -13,6 +13,7 @@ pub mod commerce;
 pub mod feed;
 pub mod mail;
 pub mod outbox;
+pub mod subscriptions;
 pub mod wallet;
 
 pub use outbox::{Outbox, Queued};

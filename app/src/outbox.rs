@@ -12,6 +12,7 @@ use domain::accounts::change::Mail;
 use domain::commerce::payment::ChargePart;
 use domain::commerce::refunds::Requested;
 use domain::feed::videos::Video;
+use domain::subscriptions::billing::DueCharge;
 use domain::wallet::ledger::Credit;
 
 /// The job an effect is queued as.
@@ -133,5 +134,13 @@ pub trait Outbox: Sync {
         &self,
         tx: &mut PgConnection,
         video: &Video,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
+    /// Charges a subscription's period (`app::subscriptions::billing::charge_try`), once per
+    /// period, try and moment it fell due.
+    fn charge_subscription_period(
+        &self,
+        tx: &mut PgConnection,
+        due: &DueCharge,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 }

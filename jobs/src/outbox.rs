@@ -9,12 +9,13 @@ use domain::accounts::change::Mail;
 use domain::commerce::payment::ChargePart;
 use domain::commerce::refunds::Requested;
 use domain::feed::videos::Video;
+use domain::subscriptions::billing::DueCharge;
 use domain::wallet::ledger::Credit;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
     LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire, PointsCredit,
-    ReceiptPdf, ReservationRelease, TrophiesGrant, VideoTranscode, VoucherPdf,
+    ReceiptPdf, ReservationRelease, SubscriptionCharge, TrophiesGrant, VideoTranscode, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -159,5 +160,13 @@ impl app::Outbox for JobOutbox {
 
     async fn transcode_video(&self, tx: &mut PgConnection, video: &Video) -> sqlx::Result<Queued> {
         VideoTranscode::for_video(tx, video).await.map(queued)
+    }
+
+    async fn charge_subscription_period(
+        &self,
+        tx: &mut PgConnection,
+        due: &DueCharge,
+    ) -> sqlx::Result<Queued> {
+        SubscriptionCharge::enqueue(tx, due).await.map(queued)
     }
 }

@@ -19,6 +19,7 @@ pub mod jobs;
 pub mod media;
 pub mod staff;
 pub mod stations;
+pub mod subscriptions;
 pub mod wallet;
 
 pub const ROUTE_NOT_FOUND: &str = "Rota não encontrada";
@@ -35,6 +36,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(wallet::router())
         .merge(commerce::router())
         .merge(feed::router())
+        .merge(subscriptions::router())
         .nest("/ops", staff::router())
 }
 

@@ -43,6 +43,7 @@ mod short_links;
 mod signup;
 mod site_config;
 mod stations;
+mod subscriptions;
 mod trophies;
 mod users;
 mod videos;

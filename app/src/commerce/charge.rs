@@ -50,6 +50,16 @@ pub enum ChargeError {
     NoCard,
 }
 
+impl From<crate::subscriptions::billing::BillingError> for ChargeError {
+    fn from(err: crate::subscriptions::billing::BillingError) -> Self {
+        use crate::subscriptions::billing::BillingError;
+        match err {
+            BillingError::Gateway(err) => Self::Gateway(err),
+            BillingError::Db(err) => Self::Db(err),
+        }
+    }
+}
+
 /// The commerce refusals and a missing card are the member's to fix; the provider's or the
 /// database's failures are internal (the charge is safe to retry).
 impl IntoFailure for ChargeError {
@@ -302,6 +312,11 @@ pub async fn sync_charge(
     public_url: &str,
     charge_id: &str,
 ) -> Result<Applied, ChargeError> {
+    if is_subscriptions(db, charge_id).await? {
+        // A subscription's try: the billing engine applies it; no order has it.
+        crate::subscriptions::billing::sync_attempt(db, gateway, outbox, charge_id).await?;
+        return Ok(Applied::UnknownCharge);
+    }
     let charge = match gateway.get_charge(charge_id).await {
         Ok(charge) => charge,
         Err(GatewayError::NotFound) => return Ok(Applied::UnknownCharge),
@@ -313,6 +328,18 @@ pub async fn sync_charge(
     tx.commit().await?;
     send_late_refunds(db, gateway, charge_id).await?;
     Ok(applied)
+}
+
+/// Whether a charge no order part has is one of the subscriptions' tries.
+async fn is_subscriptions(db: &PgPool, charge_id: &str) -> sqlx::Result<bool> {
+    let mut conn = db.acquire().await?;
+    if payment::part_by_charge(&mut conn, charge_id)
+        .await?
+        .is_some()
+    {
+        return Ok(false);
+    }
+    domain::subscriptions::billing::is_subscription_charge(&mut conn, charge_id).await
 }
 
 /// Sends the refunds a late payment recorded on this charge's order and not yet sent, each

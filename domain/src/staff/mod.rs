@@ -139,6 +139,12 @@ pub enum Action {
     /// A post or comment removed for good from what members see.
     #[sqlx(rename = "content.remove")]
     ContentRemove,
+    /// A subscription's unpaid period tried again now.
+    #[sqlx(rename = "subscription.retry")]
+    SubscriptionRetry,
+    /// A subscription cancelled by staff.
+    #[sqlx(rename = "subscription.cancel")]
+    SubscriptionCancel,
 }
 
 /// One action about to be recorded.

@@ -6,6 +6,13 @@
 //! This module holds what every part shares: the states of the rows (each the TEXT column
 //! it is stored in) and how long a period is.
 
+pub mod billing;
+pub mod dispatch;
+pub mod mail;
+pub mod plans;
+pub mod subscribe;
+pub mod views;
+
 use chrono::{DateTime, Months, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 

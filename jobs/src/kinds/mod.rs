@@ -13,6 +13,7 @@ pub mod commerce;
 pub mod feed;
 pub mod infra;
 pub mod platform;
+pub mod subscriptions;
 pub mod wallet;
 
 pub use activities::lucky_numbers_grant::LuckyNumbersGrant;
@@ -30,6 +31,9 @@ pub use feed::video_transcode::VideoTranscode;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
+pub use subscriptions::card_reminder::SubscriptionsCardReminder;
+pub use subscriptions::charge::SubscriptionCharge;
+pub use subscriptions::dispatch::SubscriptionsDispatch;
 pub use wallet::cashback_release::{CashbackDispatch, CashbackRelease};
 pub use wallet::points_credit::PointsCredit;
 
@@ -72,6 +76,9 @@ kinds!(
     LuckyNumbersGrant,
     VideoTranscode,
     UploadsCleanup,
+    SubscriptionsDispatch,
+    SubscriptionCharge,
+    SubscriptionsCardReminder,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -99,6 +106,19 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         Schedule::declare("lucky-numbers-backfill", "0 50 3 * * *", lookup, |_| {
             LuckyNumbersGrant::default()
         })?,
+        // Subscriptions: period ends, renewals and the charges that fell due, at the
+        // provider's time; each period is charged once however many ticks see it.
+        Schedule::declare("subscriptions-dispatch", "15 * * * * *", lookup, |tick| {
+            SubscriptionsDispatch { tick }
+        })?,
+        // Saved cards that expire before the renewal they pay: one e-mail per card and
+        // expiry.
+        Schedule::declare(
+            "subscriptions-card-reminder",
+            "0 0 12 * * *",
+            lookup,
+            |tick| SubscriptionsCardReminder { tick },
+        )?,
         // Video uploads left unfinished, stuck or unposted, and the upload area's
         // leftovers: hourly, so a video stuck processing is settled within the hour.
         Schedule::declare("uploads-cleanup", "0 20 * * * *", lookup, |_| {

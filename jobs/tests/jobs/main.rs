@@ -13,4 +13,5 @@ mod points_credit;
 mod queue;
 mod reservation_release;
 mod retention;
+mod subscriptions;
 mod video_transcode;

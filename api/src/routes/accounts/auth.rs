@@ -158,7 +158,11 @@ async fn login(
             };
             (StatusCode::UNAUTHORIZED, Json(body)).into_response()
         }
-        LogIn::SignedIn(session) => Json(NewSession::from(*session)).into_response(),
+        LogIn::SignedIn(session) => {
+            let mut session = NewSession::from(*session);
+            session.user = session.user.with_subscription(&state).await?;
+            Json(session).into_response()
+        }
     })
 }
 
@@ -201,9 +205,10 @@ async fn validate_token(
     signed_in: Option<SignedIn>,
 ) -> ApiResult<Json<TokenValidity>> {
     let user = match signed_in {
-        Some(signed_in) => user::find(&state.db, signed_in.user.user_id)
-            .await?
-            .map(User::from),
+        Some(signed_in) => match user::find(&state.db, signed_in.user.user_id).await? {
+            Some(user) => Some(User::from(user).with_subscription(&state).await?),
+            None => None,
+        },
         None => None,
     };
     Ok(Json(TokenValidity {

@@ -14,6 +14,7 @@ use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::routes::stations::branding::Establishment;
+use crate::routes::subscriptions::{UserSubscription, member_subscription};
 use crate::routes::wallet::points::Points;
 use crate::state::AppState;
 
@@ -58,6 +59,21 @@ pub struct User {
     pub establishment: Option<Establishment>,
     /// Postal addresses, the main one first.
     pub addresses: Vec<UserAddress>,
+    /// The member's live plan (`incomplete`, `active`, `past_due`), null without one.
+    pub subscription: Option<UserSubscription>,
+}
+
+impl User {
+    /// The user with their live plan read (the conversion from the account leaves it null).
+    pub async fn with_subscription(mut self, state: &AppState) -> ApiResult<Self> {
+        self.subscription = member_subscription(
+            state,
+            domain::shared::ids::StationId(self.station_id),
+            domain::shared::ids::UserId(self.id),
+        )
+        .await?;
+        Ok(self)
+    }
 }
 
 impl From<user::User> for User {
@@ -105,6 +121,7 @@ impl From<user::User> for User {
             deleted_at,
             establishment: establishment.map(Establishment::from),
             addresses: addresses.into_iter().map(UserAddress::from).collect(),
+            subscription: None,
         }
     }
 }
@@ -146,7 +163,9 @@ async fn own_user(state: &AppState, member: Member, id: i64) -> ApiResult<User> 
     user::find(&state.db, member.user())
         .await?
         .map(User::from)
-        .ok_or_else(|| ApiError::Forbidden(NOT_AUTHORIZED.into()))
+        .ok_or_else(|| ApiError::Forbidden(NOT_AUTHORIZED.into()))?
+        .with_subscription(state)
+        .await
 }
 
 /// The caller's own account, as the web app keeps it

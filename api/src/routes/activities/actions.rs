@@ -330,6 +330,46 @@ pub struct Activity {
     pub action_videos: Vec<ActionVideo>,
     /// The member's views of them (none for a visitor), in the videos' order.
     pub user_videos: Vec<UserVideo>,
+    /// A product subscription's recurrences (type 21), weekly first; empty for other types.
+    pub action_subscriptions: Vec<ActionSubscription>,
+}
+
+/// One recurrence a type 21 activity's products are subscribed with.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ActionSubscription {
+    pub id: i64,
+    /// `weekly`, `biweekly`, `monthly`, `bimonthly`, `quarterly`, `halfyearly`, `yearly`.
+    pub recurrence: String,
+    pub description: String,
+}
+
+impl Activity {
+    /// The activity with its type 21 recurrences read (the conversion leaves them empty).
+    pub async fn with_subscriptions(mut self, state: &AppState) -> ApiResult<Self> {
+        let mut conn = state.db.acquire().await?;
+        self.action_subscriptions = domain::subscriptions::views::action_subscriptions(
+            &mut conn,
+            domain::shared::ids::StationId(self.station_id),
+            self.card.id,
+        )
+        .await?
+        .into_iter()
+        .map(
+            |domain::subscriptions::views::ActionSubscription {
+                 id,
+                 recurrence,
+                 description,
+             }| {
+                ActionSubscription {
+                    id,
+                    recurrence,
+                    description,
+                }
+            },
+        )
+        .collect();
+        Ok(self)
+    }
 }
 
 impl From<catalogue::Activity> for Activity {
@@ -365,6 +405,7 @@ impl From<catalogue::Activity> for Activity {
             partner_id,
             action_videos: videos.into_iter().map(ActionVideo::from).collect(),
             user_videos: views.into_iter().map(UserVideo::from).collect(),
+            action_subscriptions: Vec::new(),
         }
     }
 }
@@ -506,7 +547,9 @@ async fn action(
     )
     .await?
     .ok_or(Refused::Unavailable)?;
-    Ok(Json(activity.into()))
+    Ok(Json(
+        Activity::from(activity).with_subscriptions(&state).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize)]

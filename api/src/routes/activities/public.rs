@@ -101,7 +101,9 @@ async fn public_action(
     let activity = catalogue::detail(&state.db, station_id, None, ActivityId(id))
         .await?
         .ok_or(Refused::Unavailable)?;
-    Ok(Json(Activity::from(activity)))
+    Ok(Json(
+        Activity::from(activity).with_subscriptions(&state).await?,
+    ))
 }
 
 /// A feedback animation (Lottie JSON)

@@ -54,6 +54,12 @@ pub(super) enum AuditAction {
     /// A post or comment removed for good from what members see.
     #[serde(rename = "content.remove")]
     ContentRemove,
+    /// A subscription's unpaid period tried again now.
+    #[serde(rename = "subscription.retry")]
+    SubscriptionRetry,
+    /// A subscription cancelled by staff.
+    #[serde(rename = "subscription.cancel")]
+    SubscriptionCancel,
 }
 
 impl From<staff::Action> for AuditAction {
@@ -71,6 +77,8 @@ impl From<staff::Action> for AuditAction {
             Action::ContentKeep => Self::ContentKeep,
             Action::ContentHide => Self::ContentHide,
             Action::ContentRemove => Self::ContentRemove,
+            Action::SubscriptionRetry => Self::SubscriptionRetry,
+            Action::SubscriptionCancel => Self::SubscriptionCancel,
         }
     }
 }

@@ -13,6 +13,7 @@ mod params;
 mod queues;
 pub mod refunds;
 mod stations;
+pub mod subscriptions;
 
 /// Mounted at `/ops`: one module per resource of the console (docs/api-ops.md); `params`
 /// is how their lists read a query.
@@ -25,4 +26,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(refunds::router())
         .merge(annulments::router())
         .merge(moderation::router())
+        .merge(subscriptions::router())
 }

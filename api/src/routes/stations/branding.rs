@@ -11,6 +11,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
+use crate::routes::subscriptions::{Plan, station_plans};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -67,6 +68,9 @@ pub struct Station {
     #[serde(rename = "createdAt")]
     pub created_at: DateTime<Utc>,
     pub establishment: Option<Establishment>,
+    /// The station's plans on sale, cheapest first (the menu's 'Planos' shows when not
+    /// empty).
+    pub plans: Vec<Plan>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -167,6 +171,7 @@ impl From<station::Station> for Station {
             time_zone,
             created_at,
             establishment: establishment.map(Establishment::from),
+            plans: Vec::new(),
         }
     }
 }
@@ -205,5 +210,7 @@ async fn show_station(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Station>> {
-    Ok(Json(station::named(&state.db, id).await?.into()))
+    let mut station = Station::from(station::named(&state.db, id).await?);
+    station.plans = station_plans(&state, domain::shared::ids::StationId(station.id)).await?;
+    Ok(Json(station))
 }

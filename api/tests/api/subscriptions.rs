@@ -1,0 +1,1058 @@
+//! Plans and subscriptions over HTTP against the real database and the sandbox provider:
+//! the plans list and detail, buying a plan (a new card, a saved card, a declined card, a
+//! free plan, every form field's text), two purchases at once making one subscription,
+//! changing plan (upgrade with its proration, downgrade), cancelling, the card, the
+//! charges list, type 21 product subscriptions, the enterprise form, the console; another
+//! member's and another station's data refused throughout.
+
+use crate::common;
+use crate::common::{call, insert_member, insert_station, send_json, session_of};
+use axum::Router;
+use axum::http::StatusCode;
+use domain::staff::{Role, Scope};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use testkit::build;
+
+const APPROVES: &str = "4000000000000010";
+const DECLINES: &str = "4000000000000028";
+const PROCESSING: &str = "4000000000000036";
+const REQUIRED: &str = "Esse campo é obrigatório";
+
+struct World {
+    app: Router,
+    db: PgPool,
+    station_id: i64,
+    member_id: i64,
+    token: String,
+    /// R$ 29,90 a month.
+    basic: i64,
+    /// R$ 59,90 less R$ 10,00 a month, highlighted.
+    premium: i64,
+    /// 'A negociar'.
+    negotiated: i64,
+    /// Costs nothing.
+    free: i64,
+    /// Another member of the same station.
+    other_token: String,
+    /// A plan of another station.
+    foreign_plan: i64,
+}
+
+async fn plan(db: &PgPool, station_id: i64, name: &str, amount: Option<i64>, discount: i64) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, description, amount, discount, days)
+         VALUES ($1, $2, 'Plano do clube', $3, $4, 30) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(name)
+    .bind(amount)
+    .bind(discount)
+    .fetch_one(db)
+    .await
+    .expect("plan")
+}
+
+async fn world(db: PgPool) -> World {
+    let station_id = insert_station(&db, "clube").await;
+    sqlx::query("UPDATE stations SET contact_mail = 'contato@clube.example.com' WHERE id = $1")
+        .bind(station_id)
+        .execute(&db)
+        .await
+        .expect("contact");
+    let member_id = build::member(station_id)
+        .name("Maria Souza")
+        .email("maria@example.com")
+        .cpf("52998224725")
+        .insert(&db)
+        .await;
+    let token = session_of(&db, member_id).await;
+    let other = insert_member(&db, station_id, "joao@example.com").await;
+    let other_token = session_of(&db, other).await;
+    let basic = plan(&db, station_id, "Básico", Some(2_990), 0).await;
+    let premium = plan(&db, station_id, "Premium", Some(5_990), 1_000).await;
+    sqlx::query("UPDATE plans SET is_highlighted = true WHERE id = $1")
+        .bind(premium)
+        .execute(&db)
+        .await
+        .expect("highlight");
+    for (position, benefit) in ["Descontos", "Eventos"].iter().enumerate() {
+        sqlx::query("INSERT INTO plan_benefits (plan_id, position, benefit) VALUES ($1, $2, $3)")
+            .bind(premium)
+            .bind(position as i32)
+            .bind(benefit)
+            .execute(&db)
+            .await
+            .expect("benefit");
+    }
+    let negotiated = plan(&db, station_id, "Empresarial", None, 0).await;
+    let free = plan(&db, station_id, "Gratuito", Some(0), 0).await;
+    let deleted = plan(&db, station_id, "Antigo", Some(1_000), 0).await;
+    sqlx::query("UPDATE plans SET deleted_at = now() WHERE id = $1")
+        .bind(deleted)
+        .execute(&db)
+        .await
+        .expect("delete");
+    let elsewhere = insert_station(&db, "outro").await;
+    let foreign_plan = plan(&db, elsewhere, "De fora", Some(1_990), 0).await;
+    World {
+        app: common::app(db.clone()),
+        db,
+        station_id,
+        member_id,
+        token,
+        basic,
+        premium,
+        negotiated,
+        free,
+        other_token,
+        foreign_plan,
+    }
+}
+
+/// A new card's whole form for the sandbox (the raw number is the sandbox's shortcut).
+fn new_card(number: &str) -> Value {
+    json!({
+        "card_number": number,
+        "card_holder_name": "MARIA SOUZA",
+        "card_expiration_date": "09/31",
+        "card_cvv": "123",
+        "cpf": "529.982.247-25",
+        "birthday": "1990-05-17",
+        "phone": "(48) 9 9999-8888",
+        "zipcode": "88.010-400",
+        "street": "Rua Felipe Schmidt",
+        "street_number": "515",
+        "neighborhood": "Centro",
+        "state": "SC",
+        "city": "Florianópolis",
+        "save": true
+    })
+}
+
+fn with_plan(mut form: Value, plan_id: i64) -> Value {
+    form["plan_id"] = json!(plan_id);
+    form
+}
+
+async fn post(w: &World, uri: &str, token: &str, body: &Value) -> common::Answer {
+    send_json(&w.app, "POST", uri, Some(token), &[], body).await
+}
+
+async fn put(w: &World, uri: &str, token: &str, body: &Value) -> common::Answer {
+    send_json(&w.app, "PUT", uri, Some(token), &[], body).await
+}
+
+async fn get(w: &World, uri: &str, token: &str) -> common::Answer {
+    call(&w.app, "GET", uri, Some(token), &[]).await
+}
+
+async fn buy(w: &World, plan_id: i64, number: &str) -> Value {
+    let answer = post(
+        w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(number), plan_id),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    answer.json()
+}
+
+async fn subscription_status(db: &PgPool, id: i64) -> String {
+    sqlx::query_scalar("SELECT status FROM subscriptions WHERE id = $1")
+        .bind(id)
+        .fetch_one(db)
+        .await
+        .expect("status")
+}
+
+fn messages(answer: &common::Answer) -> Vec<String> {
+    serde_json::from_value(answer.json()["messages"].clone()).unwrap_or_default()
+}
+
+#[testkit::db_test]
+async fn plans_are_listed_cheapest_first_with_negotiated_last_and_deleted_hidden(db: PgPool) {
+    let w = world(db).await;
+    let answer = get(&w, "/api/subscription-plans", &w.token).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let list = answer.json();
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|plan| plan["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Gratuito", "Básico", "Premium", "Empresarial"]);
+    let premium = &list[2];
+    assert_eq!(premium["amount"], 5_990);
+    assert_eq!(premium["discount"], 1_000);
+    assert_eq!(premium["days"], 30);
+    assert_eq!(premium["is_highlighted"], true);
+    assert_eq!(premium["deletedAt"], Value::Null);
+    assert_eq!(premium["benefits"][0]["benefit"], "Descontos");
+    assert_eq!(premium["benefits"][1]["benefit"], "Eventos");
+    assert_eq!(list[3]["amount"], Value::Null);
+
+    // A visitor reads the plans of the host's station.
+    let visitor = call(
+        &w.app,
+        "GET",
+        "/api/subscription-plans",
+        None,
+        &[("host", "clube.filia.example")],
+    )
+    .await;
+    assert_eq!(visitor.status, StatusCode::OK, "{}", visitor.text);
+    assert_eq!(visitor.json().as_array().unwrap().len(), 4);
+
+    let one = get(
+        &w,
+        &format!("/api/subscription-plans/{}", w.premium),
+        &w.token,
+    )
+    .await;
+    assert_eq!(one.status, StatusCode::OK);
+    assert_eq!(one.json()["name"], "Premium");
+    for id in [w.foreign_plan, 999_999] {
+        let refused = get(&w, &format!("/api/subscription-plans/{id}"), &w.token).await;
+        assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+        assert_eq!(refused.json()["error"], "Plano não encontrado.");
+    }
+
+    // Station.plans carries the same list.
+    let station = call(
+        &w.app,
+        "GET",
+        &format!("/api/stations/{}", w.station_id),
+        None,
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(station["plans"].as_array().unwrap().len(), 4);
+    assert_eq!(station["plans"][1]["name"], "Básico");
+}
+
+#[testkit::db_test]
+async fn buying_a_plan_with_a_new_card_makes_it_active_with_its_card_and_charge(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.premium, APPROVES).await;
+    assert_eq!(bought["status"], "active");
+    assert_eq!(bought["plan"]["id"], w.premium);
+    assert_eq!(bought["amount"], 4_990);
+    assert_eq!(bought["card"]["last_digits"], "0010");
+    assert_eq!(bought["card"]["expiration_date"], "09/31");
+    assert_eq!(bought["cancel_at_period_end"], false);
+    assert!(bought["transaction"]["id"].is_i64(), "{bought}");
+    assert!(bought["transaction"]["date_created"].is_string());
+    assert_eq!(
+        bought["internal_id"],
+        format!("subscription-{}", bought["id"])
+    );
+
+    // The member's user carries it; the charges list has its first period, paid.
+    let user = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
+        .await
+        .json();
+    assert_eq!(user["subscription"]["id"], bought["id"]);
+    let charges = get(
+        &w,
+        &format!("/api/subscriptions/?where[user_id]={}", w.member_id),
+        &w.token,
+    )
+    .await;
+    assert_eq!(charges.status, StatusCode::OK, "{}", charges.text);
+    let charges = charges.json();
+    assert_eq!(charges.as_array().unwrap().len(), 1);
+    let line = &charges[0];
+    assert_eq!(line["name"], "Premium");
+    assert_eq!(line["status"], "Pago");
+    assert_eq!(line["paid"], true);
+    assert_eq!(line["cancelled"], false);
+    assert_eq!(line["priceFormatted"], "R$ 49,90");
+    assert_eq!(line["paidFormatted"], "R$ 49,90");
+    assert_eq!(line["recurrenceFormatted"], "Mensal");
+    assert_eq!(line["actionId"], Value::Null);
+    let vigencia = line["vigencia"].as_str().unwrap();
+    assert_eq!(
+        vigencia.len(),
+        "dd/mm/aaaa a dd/mm/aaaa".len(),
+        "{vigencia}"
+    );
+
+    // Another member's charges are not the caller's to read; theirs is empty.
+    let refused = get(
+        &w,
+        &format!("/api/subscriptions/?where[user_id]={}", w.member_id),
+        &w.other_token,
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let theirs = get(&w, "/api/subscriptions/", &w.other_token).await.json();
+    assert_eq!(theirs, json!([]));
+
+    // A second purchase is refused: the member changes plan instead.
+    let again = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(APPROVES), w.basic),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+}
+
+#[testkit::db_test]
+async fn a_saved_card_pays_a_purchase_and_another_members_card_is_refused(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let card_id = bought["card"]["id"].as_i64().unwrap();
+    // The other member cannot pay with it.
+    let refused = post(
+        &w,
+        "/api/subscriptions",
+        &w.other_token,
+        &json!({ "plan_id": w.basic, "selected_card": card_id }),
+    )
+    .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert_eq!(messages(&refused), ["Cartão não encontrado."]);
+    // The owner cancels, lets it end, and buys again with the saved card.
+    sqlx::query("UPDATE subscriptions SET status = 'canceled' WHERE id = $1")
+        .bind(bought["id"].as_i64().unwrap())
+        .execute(&w.db)
+        .await
+        .expect("end");
+    let again = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &json!({ "plan_id": w.premium, "selected_card": card_id }),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    assert_eq!(again.json()["card"]["id"], card_id);
+}
+
+#[testkit::db_test]
+async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
+    let w = world(db).await;
+    let answer = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &json!({ "plan_id": w.basic, "card_number": APPROVES }),
+    )
+    .await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text
+    );
+    let expected: Vec<String> = [
+        "card_holder_name",
+        "card_expiration_date",
+        "cpf",
+        "birthday",
+        "phone",
+        "zipcode",
+        "street",
+        "street_number",
+        "neighborhood",
+        "state",
+        "city",
+    ]
+    .iter()
+    .map(|field| format!("{field}: {REQUIRED}"))
+    .collect();
+    assert_eq!(messages(&answer), expected);
+
+    let mut bad = with_plan(new_card(APPROVES), w.basic);
+    bad["cpf"] = json!("111.111.111-11");
+    bad["zipcode"] = json!("8801");
+    bad["card_expiration_date"] = json!("01/20");
+    bad["birthday"] = json!("31/02/1990");
+    bad["state"] = json!("XX");
+    let answer = post(&w, "/api/subscriptions", &w.token, &bad).await;
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        messages(&answer),
+        [
+            "card_expiration_date: Data inválida",
+            "cpf: CPF inválido",
+            "birthday: Data Inválida!",
+            "zipcode: CEP inválido",
+            "state: Estado inválido",
+        ]
+    );
+
+    // No card at all for a plan that costs something; no plan; a negotiated plan; another
+    // station's plan.
+    let no_card = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &json!({ "plan_id": w.basic }),
+    )
+    .await;
+    assert_eq!(messages(&no_card), ["Informe os dados do cartão."]);
+    let no_plan = post(&w, "/api/subscriptions", &w.token, &new_card(APPROVES)).await;
+    assert_eq!(messages(&no_plan), [format!("plan_id: {REQUIRED}")]);
+    let negotiated = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(APPROVES), w.negotiated),
+    )
+    .await;
+    assert_eq!(negotiated.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        messages(&negotiated),
+        ["Este plano é vendido sob consulta: fale conosco pelo formulário do plano."]
+    );
+    let foreign = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(APPROVES), w.foreign_plan),
+    )
+    .await;
+    assert_eq!(foreign.status, StatusCode::NOT_FOUND);
+    let subscriptions: i64 = sqlx::query_scalar("SELECT count(*) FROM subscriptions")
+        .fetch_one(&w.db)
+        .await
+        .unwrap();
+    assert_eq!(subscriptions, 0);
+    for answer in [&no_card, &no_plan, &negotiated, &foreign] {
+        assert_eq!(
+            common::off_contract("post", "/api/subscriptions", answer),
+            None
+        );
+    }
+}
+
+#[testkit::db_test]
+async fn a_declined_card_refuses_the_purchase_with_its_reason_and_ends_it(db: PgPool) {
+    let w = world(db).await;
+    let answer = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(DECLINES), w.basic),
+    )
+    .await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text
+    );
+    assert_eq!(messages(&answer).len(), 1);
+    let (id, status): (i64, String) =
+        sqlx::query_as("SELECT id, status FROM subscriptions WHERE user_id = $1")
+            .bind(w.member_id)
+            .fetch_one(&w.db)
+            .await
+            .expect("subscription");
+    assert_eq!(status, "ended");
+    let period: String =
+        sqlx::query_scalar("SELECT status FROM subscription_periods WHERE subscription_id = $1")
+            .bind(id)
+            .fetch_one(&w.db)
+            .await
+            .unwrap();
+    assert_eq!(period, "failed");
+    let user = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
+        .await
+        .json();
+    assert_eq!(user["subscription"], Value::Null);
+    // Nothing is kept running: another card buys the plan.
+    buy(&w, w.basic, APPROVES).await;
+}
+
+#[testkit::db_test]
+async fn a_card_under_analysis_answers_202_with_the_subscription_incomplete(db: PgPool) {
+    let w = world(db).await;
+    let answer = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(PROCESSING), w.basic),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.text);
+    assert_eq!(answer.json()["status"], "incomplete");
+    assert_eq!(answer.json()["transaction"], Value::Null);
+}
+
+#[testkit::db_test]
+async fn a_free_plan_needs_no_card(db: PgPool) {
+    let w = world(db).await;
+    let answer = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &json!({ "plan_id": w.free }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let bought = answer.json();
+    assert_eq!(bought["status"], "active");
+    assert_eq!(bought["card"], Value::Null);
+    assert_eq!(bought["transaction"]["id"], Value::Null);
+    let charges: i64 = sqlx::query_scalar("SELECT count(*) FROM subscription_charges")
+        .fetch_one(&w.db)
+        .await
+        .unwrap();
+    assert_eq!(charges, 0);
+}
+
+#[testkit::db_test]
+async fn two_purchases_at_once_make_one_subscription_and_the_other_is_a_conflict(db: PgPool) {
+    let w = world(db).await;
+    let body = with_plan(new_card(APPROVES), w.basic);
+    let (a, b) = tokio::join!(
+        post(&w, "/api/subscriptions", &w.token, &body),
+        post(&w, "/api/subscriptions", &w.token, &body),
+    );
+    let mut statuses = [a.status, b.status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::CONFLICT],
+        "{} {}",
+        a.text,
+        b.text
+    );
+    let (subscriptions, charges): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM subscriptions WHERE user_id = $1),
+                (SELECT count(*) FROM subscription_charges WHERE status = 'paid')",
+    )
+    .bind(w.member_id)
+    .fetch_one(&w.db)
+    .await
+    .unwrap();
+    assert_eq!((subscriptions, charges), (1, 1));
+}
+
+#[testkit::db_test]
+async fn an_upgrade_charges_its_proration_and_a_downgrade_waits_for_the_period_end(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().unwrap();
+    let uri = format!("/api/subscriptions/{id}");
+
+    // Another member cannot touch it.
+    let refused = put(&w, &uri, &w.other_token, &json!({ "plan_id": w.premium })).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+    let same = put(&w, &uri, &w.token, &json!({ "plan_id": w.basic })).await;
+    assert_eq!(messages(&same), ["Este é seu plano atual"]);
+
+    let upgraded = put(&w, &uri, &w.token, &json!({ "plan_id": w.premium })).await;
+    assert_eq!(upgraded.status, StatusCode::OK, "{}", upgraded.text);
+    let upgraded = upgraded.json();
+    assert_eq!(upgraded["plan"]["id"], w.premium);
+    assert_eq!(upgraded["amount"], 4_990);
+    // Almost the whole month is left: the difference, R$ 20,00, give or take a centavo.
+    let (amount, status, plan): (i64, String, i64) = sqlx::query_as(
+        "SELECT amount, status, plan_id FROM subscription_periods
+          WHERE subscription_id = $1 AND kind = 'proration'",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("proration");
+    assert!((1_999..=2_000).contains(&amount), "{amount}");
+    assert_eq!((status.as_str(), plan), ("paid", w.premium));
+
+    let downgraded = put(&w, &uri, &w.token, &json!({ "plan_id": w.basic })).await;
+    assert_eq!(downgraded.status, StatusCode::OK, "{}", downgraded.text);
+    let downgraded = downgraded.json();
+    assert_eq!(downgraded["plan"]["id"], w.premium);
+    assert_eq!(downgraded["next_plan"]["id"], w.basic);
+    // Choosing the current plan again undoes the downgrade.
+    let kept = put(&w, &uri, &w.token, &json!({ "plan_id": w.premium })).await;
+    assert_eq!(kept.status, StatusCode::OK);
+    assert_eq!(kept.json()["next_plan"], Value::Null);
+}
+
+#[testkit::db_test]
+async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().unwrap();
+    let mut form = with_plan(new_card(DECLINES), w.premium);
+    form["save"] = json!(false);
+    let answer = put(&w, &format!("/api/subscriptions/{id}"), &w.token, &form).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text
+    );
+    let (plan, amount, status): (i64, i64, String) =
+        sqlx::query_as("SELECT plan_id, amount, status FROM subscriptions WHERE id = $1")
+            .bind(id)
+            .fetch_one(&w.db)
+            .await
+            .unwrap();
+    assert_eq!((plan, amount, status.as_str()), (w.basic, 2_990, "active"));
+    let user = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
+        .await
+        .json();
+    assert_eq!(user["subscription"]["card"]["last_digits"], "0010");
+}
+
+#[testkit::db_test]
+async fn cancelling_keeps_access_to_the_period_end_and_checks_the_reason(db: PgPool) {
+    let w = world(db).await;
+    let none = post(
+        &w,
+        "/api/subscriptions/cancel",
+        &w.token,
+        &json!({ "cancelReason": "Outro" }),
+    )
+    .await;
+    assert_eq!(none.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(messages(&none), ["Você não possui uma assinatura ativa."]);
+    let bought = buy(&w, w.basic, APPROVES).await;
+    for reason in [json!({}), json!({ "cancelReason": "Caro demais" })] {
+        let answer = post(&w, "/api/subscriptions/cancel", &w.token, &reason).await;
+        assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(messages(&answer), ["Selecione o motivo do cancelamento."]);
+    }
+    let answer = post(
+        &w,
+        "/api/subscriptions/cancel",
+        &w.token,
+        &json!({ "cancelReason": "Não acho um bom custo-benefício" }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let cancelled = answer.json();
+    assert_eq!(cancelled["id"], bought["id"]);
+    assert_eq!(cancelled["status"], "active");
+    assert_eq!(cancelled["cancel_at_period_end"], true);
+    let again = post(
+        &w,
+        "/api/subscriptions/cancel",
+        &w.token,
+        &json!({ "cancelReason": "Outro" }),
+    )
+    .await;
+    assert_eq!(messages(&again), ["Esta assinatura já foi cancelada."]);
+    // The other member has nothing to cancel; the member's plan is untouched by them.
+    let theirs = post(
+        &w,
+        "/api/subscriptions/cancel",
+        &w.other_token,
+        &json!({ "cancelReason": "Outro" }),
+    )
+    .await;
+    assert_eq!(messages(&theirs), ["Você não possui uma assinatura ativa."]);
+    let reason: String =
+        sqlx::query_scalar("SELECT cancel_reason FROM subscriptions WHERE id = $1")
+            .bind(bought["id"].as_i64().unwrap())
+            .fetch_one(&w.db)
+            .await
+            .unwrap();
+    assert_eq!(reason, "Não acho um bom custo-benefício");
+}
+
+#[testkit::db_test]
+async fn the_card_of_a_subscription_changes_and_a_past_due_period_is_retried(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().unwrap();
+    let uri = format!("/api/subscriptions/{id}/card");
+    let refused = put(&w, &uri, &w.other_token, &new_card(APPROVES)).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+    let no_card = put(&w, &uri, &w.token, &json!({})).await;
+    assert_eq!(messages(&no_card), ["Informe os dados do cartão."]);
+
+    // A renewal declined: the subscription is past due with its period waiting.
+    sqlx::query("UPDATE subscriptions SET status = 'past_due' WHERE id = $1")
+        .bind(id)
+        .execute(&w.db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+                                           period_index, starts_at, ends_at, amount, plan_id,
+                                           attempts, next_attempt_at)
+         SELECT station_id, user_id, id, 'renewal', 1, current_period_end,
+                current_period_end + interval '1 month', amount, plan_id, 1,
+                now() + interval '3 days'
+           FROM subscriptions WHERE id = $1",
+    )
+    .bind(id)
+    .execute(&w.db)
+    .await
+    .unwrap();
+    let answer = put(&w, &uri, &w.token, &new_card("4242424242424242")).await;
+    assert_eq!(answer.status, StatusCode::NO_CONTENT, "{}", answer.text);
+    let subscription = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
+        .await
+        .json()["subscription"]
+        .clone();
+    assert_eq!(subscription["card"]["last_digits"], "4242");
+    // The retry is queued now, not in three days.
+    let queued: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_one(&w.db)
+    .await
+    .unwrap();
+    assert_eq!(queued, 1);
+}
+
+/// A type 21 activity with a monthly recurrence and a product of R$ 30,00 less R$ 5,00.
+async fn book_club(w: &World, stock: i32) -> (i64, i64, i64) {
+    let action_id = build::activity(w.station_id)
+        .type_id(21)
+        .name("Clube do livro")
+        .insert(&w.db)
+        .await;
+    let recurrence: i64 = sqlx::query_scalar(
+        "INSERT INTO action_subscriptions (station_id, action_id, recurrence, description)
+         VALUES ($1, $2, 'monthly', 'Um livro por mês') RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(action_id)
+    .fetch_one(&w.db)
+    .await
+    .unwrap();
+    let product_id = build::product(w.station_id, action_id)
+        .name("Livro do mês")
+        .value(3_000)
+        .discount(500)
+        .stock(stock)
+        .insert(&w.db)
+        .await;
+    (action_id, recurrence, product_id)
+}
+
+fn product_form(action_id: i64, recurrence: i64, products: Value) -> Value {
+    let mut form = new_card(APPROVES);
+    form["action_id"] = json!(action_id);
+    form["action_subscription_id"] = json!(recurrence);
+    form["products"] = products;
+    form
+}
+
+#[testkit::db_test]
+async fn a_type_21_product_is_subscribed_listed_and_cancelled(db: PgPool) {
+    let w = world(db).await;
+    let (action_id, recurrence, product_id) = book_club(&w, 10).await;
+    let detail = get(&w, &format!("/api/actions/{action_id}/"), &w.token).await;
+    assert_eq!(detail.status, StatusCode::OK, "{}", detail.text);
+    assert_eq!(
+        detail.json()["action_subscriptions"],
+        json!([{ "id": recurrence, "recurrence": "monthly", "description": "Um livro por mês" }])
+    );
+
+    let none = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 0 }]),
+        ),
+    )
+    .await;
+    assert_eq!(messages(&none), ["Produto não selecionado"]);
+
+    let answer = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 2 }]),
+        ),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let subscribed = answer.json();
+    assert_eq!(subscribed["action_id"], action_id);
+    assert_eq!(subscribed["amount"], 5_000);
+    assert_eq!(subscribed["status"], "active");
+    assert_eq!(subscribed["action_subscription"]["recurrence"], "monthly");
+    let id = subscribed["id"].as_i64().unwrap();
+
+    let again = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 1 }]),
+        ),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+
+    let list = get(
+        &w,
+        &format!("/api/user-subscribed-action?where[action_id]={action_id}"),
+        &w.token,
+    )
+    .await
+    .json();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    let last = get(
+        &w,
+        &format!("/api/last-action-subscription?where[action_id]={action_id}"),
+        &w.token,
+    )
+    .await
+    .json();
+    assert_eq!(last["id"], id);
+    let theirs = get(
+        &w,
+        &format!("/api/last-action-subscription?where[action_id]={action_id}"),
+        &w.other_token,
+    )
+    .await
+    .json();
+    assert_eq!(theirs, Value::Null);
+
+    // The charges list names the activity and its recurrence.
+    let charges = get(&w, "/api/subscriptions/", &w.token).await.json();
+    assert_eq!(charges[0]["actionId"], action_id);
+    assert_eq!(charges[0]["name"], "Clube do livro");
+    assert_eq!(
+        charges[0]["action_subscription"]["description"],
+        "Um livro por mês"
+    );
+    assert_eq!(charges[0]["priceFormatted"], "R$ 50,00");
+
+    let cancel_uri = format!("/api/cancel-user-subscribed-action/{id}");
+    let refused = post(
+        &w,
+        &cancel_uri,
+        &w.other_token,
+        &json!({ "action_id": action_id }),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    let wrong_action = post(
+        &w,
+        &cancel_uri,
+        &w.token,
+        &json!({ "action_id": action_id + 1 }),
+    )
+    .await;
+    assert_eq!(wrong_action.status, StatusCode::NOT_FOUND);
+    let cancelled = post(
+        &w,
+        &cancel_uri,
+        &w.token,
+        &json!({ "action_id": action_id }),
+    )
+    .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    assert_eq!(cancelled.json()["cancel_at_period_end"], true);
+    assert_eq!(cancelled.json()["cancelled"], true);
+}
+
+#[testkit::db_test]
+async fn an_unavailable_product_or_activity_is_refused(db: PgPool) {
+    let w = world(db).await;
+    let (action_id, recurrence, product_id) = book_club(&w, 1).await;
+    const UNAVAILABLE: &str = "Produto indisponível para assinatura no momento.";
+    let too_many = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 2 }]),
+        ),
+    )
+    .await;
+    assert_eq!(messages(&too_many), [UNAVAILABLE]);
+    sqlx::query("UPDATE products SET active = false WHERE id = $1")
+        .bind(product_id)
+        .execute(&w.db)
+        .await
+        .unwrap();
+    let inactive = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 1 }]),
+        ),
+    )
+    .await;
+    assert_eq!(messages(&inactive), [UNAVAILABLE]);
+    let shop = build::activity(w.station_id).type_id(3).insert(&w.db).await;
+    let other_product = build::product(w.station_id, shop).insert(&w.db).await;
+    let not_21 = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            shop,
+            recurrence,
+            json!([{ "id": other_product, "quantity": 1 }]),
+        ),
+    )
+    .await;
+    assert_eq!(messages(&not_21), [UNAVAILABLE]);
+    let subscriptions: i64 = sqlx::query_scalar("SELECT count(*) FROM subscriptions")
+        .fetch_one(&w.db)
+        .await
+        .unwrap();
+    assert_eq!(subscriptions, 0);
+}
+
+#[testkit::db_test]
+async fn the_enterprise_form_mails_the_station(db: PgPool) {
+    let w = world(db).await;
+    let uri = "/api/subscription-plans/enterprise-contact";
+    let empty = post(&w, uri, &w.token, &json!({ "message": "  " })).await;
+    assert_eq!(messages(&empty), ["message: Esse campo é obrigatório"]);
+    let long = post(&w, uri, &w.token, &json!({ "message": "a".repeat(601) })).await;
+    assert_eq!(
+        messages(&long),
+        ["message: Esse campo deve possuir no máximo 600 caracteres"]
+    );
+    let answer = post(
+        &w,
+        uri,
+        &w.token,
+        &json!({ "message": "Queremos um plano para 40 pessoas.", "captcha": "ok" }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.text);
+    let job: String = answer.json()["job_id"].as_str().unwrap().to_string();
+    let to: String = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'to'
+           FROM apalis.jobs WHERE id = $1",
+    )
+    .bind(&job)
+    .fetch_one(&w.db)
+    .await
+    .expect("mail job");
+    assert_eq!(to, "contato@clube.example.com");
+}
+
+async fn staff(db: &PgPool, station_id: i64, email: &str, role: Role, scope: Scope) -> String {
+    let id = build::member(station_id)
+        .name("Equipe")
+        .email(email)
+        .staff()
+        .insert(db)
+        .await;
+    domain::staff::set_grant(db, id, role, scope)
+        .await
+        .expect("grant");
+    session_of(db, id).await
+}
+
+#[testkit::db_test]
+async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().unwrap();
+    let support = staff(
+        &w.db,
+        w.station_id,
+        "suporte@clube.example.com",
+        Role::Support,
+        Scope::Station(w.station_id),
+    )
+    .await;
+    let viewer = staff(
+        &w.db,
+        w.station_id,
+        "leitura@clube.example.com",
+        Role::Viewer,
+        Scope::Station(w.station_id),
+    )
+    .await;
+    let elsewhere = insert_station(&w.db, "terceiro").await;
+    let stranger = staff(
+        &w.db,
+        elsewhere,
+        "fora@example.com",
+        Role::Support,
+        Scope::Station(elsewhere),
+    )
+    .await;
+
+    let list = get(
+        &w,
+        &format!(
+            "/api/ops/stations/{}/subscriptions?user_id={}",
+            w.station_id, w.member_id
+        ),
+        &viewer,
+    )
+    .await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    let list = list.json();
+    assert_eq!(list[0]["id"], id);
+    assert_eq!(list[0]["periods"][0]["kind"], "first");
+    assert_eq!(list[0]["periods"][0]["tries"][0]["status"], "paid");
+    let out_of_scope = get(
+        &w,
+        &format!("/api/ops/stations/{}/subscriptions", w.station_id),
+        &stranger,
+    )
+    .await;
+    assert_eq!(out_of_scope.status, StatusCode::NOT_FOUND);
+
+    let retry = format!("/api/ops/subscriptions/{id}/retry");
+    let cancel = format!("/api/ops/subscriptions/{id}/cancel");
+    assert_eq!(
+        post(&w, &retry, &viewer, &json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        post(&w, &cancel, &stranger, &json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        post(&w, &retry, &support, &json!({})).await.status,
+        StatusCode::ACCEPTED
+    );
+    let cancelled = post(&w, &cancel, &support, &json!({})).await;
+    assert_eq!(
+        cancelled.status,
+        StatusCode::NO_CONTENT,
+        "{}",
+        cancelled.text
+    );
+    assert_eq!(subscription_status(&w.db, id).await, "active");
+    let at_end: bool =
+        sqlx::query_scalar("SELECT cancel_at_period_end FROM subscriptions WHERE id = $1")
+            .bind(id)
+            .fetch_one(&w.db)
+            .await
+            .unwrap();
+    assert!(at_end);
+    let audited: Vec<String> =
+        sqlx::query_scalar("SELECT action FROM staff_audit WHERE station_id = $1 ORDER BY id")
+            .bind(w.station_id)
+            .fetch_all(&w.db)
+            .await
+            .unwrap();
+    assert_eq!(audited, ["subscription.retry", "subscription.cancel"]);
+}

@@ -1,0 +1,945 @@
+//! The billing engine against the real database and the sandbox provider on a clock the
+//! tests move: a period charged once however often and however concurrently it is asked
+//! for (two dispatchers, two runs of a job, a provider that timed out after charging),
+//! dunning on the station's schedule to the end, a card change paying the declined
+//! renewal once, a cancellation and a downgrade at the period's end, the e-mails queued
+//! once, and the fleet running a renewal end to end.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use reqwest::header::HeaderMap;
+use secrecy::SecretString;
+use serde_json::Value;
+use sqlx::PgPool;
+
+use app::subscriptions::billing::{self, PeriodOutcome};
+use domain::commerce::gateway::{
+    CardCharge, CardChargeRequest, Charge, GatewayError, PaymentGateway, PixCharge,
+    PixChargeRequest, Refund, WebhookEvent,
+};
+use domain::subscriptions::mail::{
+    CARD_EXPIRING_SUBJECT, DECLINED_SUBJECT, ENDED_SUBJECT, RECEIPT_SUBJECT,
+};
+use jobs::JobOutbox;
+use jobs::enqueue::Enqueue;
+use jobs::kinds::{SubscriptionCharge, SubscriptionsDispatch};
+use payments::Gateway;
+use payments::brcode::Merchant;
+use payments::sandbox::{CardDetails, Clock, Sandbox};
+use testkit::build;
+
+use crate::common::{start_fleet, wait_for};
+
+const APPROVES: &str = "4000000000000010";
+const SAVED_CARD_FAILS: &str = "4000000000000051";
+const PROCESSING_THEN_PAID: &str = "4000000000000036";
+const PLAN_PRICE: i64 = 4_990;
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2027, 1, 10, 12, 0, 0).unwrap()
+}
+
+/// The sandbox behind a test's own wrapper: its clock is the billing engine's
+/// (`PaymentGateway::now`), and it can answer a card charge with a timeout after the
+/// provider made it (a connection lost on the way back).
+#[derive(Clone)]
+struct TestGateway {
+    sandbox: Sandbox,
+    lose_answers: Arc<AtomicUsize>,
+}
+
+impl TestGateway {
+    fn clock(&self) -> &Clock {
+        self.sandbox.clock()
+    }
+
+    fn advance(&self, by: Duration) {
+        self.sandbox.clock().advance(by);
+    }
+}
+
+impl PaymentGateway for TestGateway {
+    fn provider(&self) -> &'static str {
+        "sandbox"
+    }
+
+    async fn create_pix_charge(
+        &self,
+        request: &PixChargeRequest,
+    ) -> Result<PixCharge, GatewayError> {
+        self.sandbox.create_pix_charge(request).await
+    }
+
+    async fn create_card_charge(
+        &self,
+        request: &CardChargeRequest,
+    ) -> Result<CardCharge, GatewayError> {
+        let answer = self.sandbox.create_card_charge(request).await;
+        let lost = self
+            .lose_answers
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if lost {
+            return Err(GatewayError::Unavailable("timed out".into()));
+        }
+        answer
+    }
+
+    async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {
+        self.sandbox.get_charge(charge_id).await
+    }
+
+    async fn cancel_charge(
+        &self,
+        charge_id: &str,
+        idempotency_key: &str,
+    ) -> Result<Charge, GatewayError> {
+        self.sandbox.cancel_charge(charge_id, idempotency_key).await
+    }
+
+    async fn refund(
+        &self,
+        charge_id: &str,
+        amount_cents: Option<i64>,
+        idempotency_key: &str,
+    ) -> Result<Refund, GatewayError> {
+        self.sandbox
+            .refund(charge_id, amount_cents, idempotency_key)
+            .await
+    }
+
+    async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
+        Ok(self.clock().now())
+    }
+
+    fn verify_webhook(
+        &self,
+        body: &[u8],
+        headers: &HeaderMap,
+    ) -> Result<WebhookEvent, GatewayError> {
+        self.sandbox.verify_webhook(body, headers)
+    }
+}
+
+fn sandbox(db: &PgPool, clock: Clock) -> Sandbox {
+    Sandbox::new(
+        db.clone(),
+        clock,
+        Merchant::new("Clube", "Florianopolis").expect("merchant"),
+        "https://c.example.com",
+        SecretString::from("subscriptions-test-secret"),
+    )
+}
+
+struct World {
+    db: PgPool,
+    gateway: TestGateway,
+    station_id: i64,
+    user_id: i64,
+    plan_id: i64,
+}
+
+async fn world(db: &PgPool) -> World {
+    world_at(db, start()).await
+}
+
+async fn world_at(db: &PgPool, now: DateTime<Utc>) -> World {
+    let station_id = build::station("clube")
+        .url("https://c.example.com")
+        .insert(db)
+        .await;
+    let user_id = build::member(station_id)
+        .name("Maria Souza")
+        .email("maria@example.com")
+        .insert(db)
+        .await;
+    let plan_id = plan(db, station_id, "Plano Ouro", PLAN_PRICE).await;
+    World {
+        db: db.clone(),
+        gateway: TestGateway {
+            sandbox: sandbox(db, Clock::manual(now)),
+            lose_answers: Arc::new(AtomicUsize::new(0)),
+        },
+        station_id,
+        user_id,
+        plan_id,
+    }
+}
+
+async fn plan(db: &PgPool, station_id: i64, name: &str, amount: i64) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, amount, days) VALUES ($1, $2, $3, 30) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(name)
+    .bind(amount)
+    .fetch_one(db)
+    .await
+    .expect("plan")
+}
+
+impl World {
+    async fn member(&self, name: &str, email: &str) -> i64 {
+        build::member(self.station_id)
+            .name(name)
+            .email(email)
+            .insert(&self.db)
+            .await
+    }
+
+    /// A sandbox card saved for the member: tokenised, saved at the provider, then kept.
+    async fn card(&self, user_id: i64, number: &str, expiry: (i32, i32)) -> i64 {
+        let token = self
+            .gateway
+            .sandbox
+            .tokenize_card(&CardDetails {
+                number: number.into(),
+                holder_name: "MARIA SOUZA".into(),
+                expiry: format!("{:02}/{}", expiry.0, expiry.1 % 100),
+                cvv: "123".into(),
+            })
+            .await
+            .expect("token");
+        let saved = self.gateway.sandbox.save_card(&token).await.expect("saved");
+        sqlx::query_scalar(
+            "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand,
+                                      last_digits, exp_month, exp_year)
+             VALUES ($1, $2, 'sandbox', $3, $4, $5, $6, $7) RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(user_id)
+        .bind(&saved.card_id)
+        .bind(&saved.brand)
+        .bind(&saved.last_digits)
+        .bind(expiry.0)
+        .bind(expiry.1)
+        .fetch_one(&self.db)
+        .await
+        .expect("saved card")
+    }
+
+    /// A monthly plan subscription whose period 0 runs to `ends_at`: `active` with that
+    /// period paid, or `incomplete` with it due. Answers (subscription, period 0).
+    async fn subscription(
+        &self,
+        user_id: i64,
+        card_id: i64,
+        amount: i64,
+        ends_at: DateTime<Utc>,
+        paid: bool,
+    ) -> (i64, i64) {
+        let starts_at = ends_at
+            .checked_sub_months(chrono::Months::new(1))
+            .expect("a month before");
+        let subscription_id: i64 = sqlx::query_scalar(
+            "INSERT INTO subscriptions (station_id, user_id, plan_id, recurrence, period_months,
+                 period_days, amount, method, saved_card_id, status, anchor_at,
+                 current_period_start, current_period_end)
+             VALUES ($1, $2, $3, 'month', 1, 0, $4, 'card', $5, $6, $7, $7, $8) RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(user_id)
+        .bind(self.plan_id)
+        .bind(amount)
+        .bind(card_id)
+        .bind(if paid { "active" } else { "incomplete" })
+        .bind(starts_at)
+        .bind(ends_at)
+        .fetch_one(&self.db)
+        .await
+        .expect("subscription");
+        let period_id: i64 = sqlx::query_scalar(
+            "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+                 period_index, starts_at, ends_at, amount, plan_id, status, paid_at,
+                 next_attempt_at)
+             VALUES ($1, $2, $3, 'first', 0, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        )
+        .bind(self.station_id)
+        .bind(user_id)
+        .bind(subscription_id)
+        .bind(starts_at)
+        .bind(ends_at)
+        .bind(amount)
+        .bind(self.plan_id)
+        .bind(if paid { "paid" } else { "due" })
+        .bind(paid.then_some(starts_at))
+        .bind((!paid).then_some(starts_at))
+        .fetch_one(&self.db)
+        .await
+        .expect("first period");
+        (subscription_id, period_id)
+    }
+
+    async fn dispatch(&self) -> billing::Dispatched {
+        billing::dispatch(&self.db, &JobOutbox, self.gateway.clock().now(), 500)
+            .await
+            .expect("dispatch")
+    }
+
+    /// Runs the queued `subscriptions.charge` jobs as the fleet would, each with its own
+    /// payload, through this test's gateway; answers their outcomes.
+    async fn run_charges(&self) -> Vec<PeriodOutcome> {
+        let queued: Vec<(String, Value)> = sqlx::query_as(
+            "UPDATE apalis.jobs SET status = 'Done', done_at = now()
+              WHERE job_type = 'subscriptions.charge' AND status = 'Pending'
+             RETURNING id, convert_from(job, 'UTF8')::jsonb -> 'args'",
+        )
+        .fetch_all(&self.db)
+        .await
+        .expect("queued charges");
+        let mut outcomes = Vec::new();
+        for (_, args) in queued {
+            let job: SubscriptionCharge = serde_json::from_value(args).expect("payload");
+            outcomes.push(
+                billing::charge_try(
+                    &self.db,
+                    &self.gateway,
+                    &JobOutbox,
+                    job.period_id,
+                    job.attempt,
+                )
+                .await
+                .expect("charge"),
+            );
+        }
+        outcomes
+    }
+
+    async fn scalar_i64(&self, sql: &'static str, id: i64) -> i64 {
+        sqlx::query_scalar(sql)
+            .bind(id)
+            .fetch_one(&self.db)
+            .await
+            .expect(sql)
+    }
+
+    async fn status(&self, subscription_id: i64) -> String {
+        sqlx::query_scalar("SELECT status FROM subscriptions WHERE id = $1")
+            .bind(subscription_id)
+            .fetch_one(&self.db)
+            .await
+            .expect("status")
+    }
+
+    /// Charges the sandbox made for this subscription's periods, paid or not.
+    async fn provider_charges(&self, subscription_id: i64) -> i64 {
+        self.scalar_i64(
+            "SELECT count(*) FROM sandbox_charges
+              WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                                   WHERE subscription_id = $1)",
+            subscription_id,
+        )
+        .await
+    }
+
+    /// E-mails queued for the member with this subject.
+    async fn mails(&self, user_id: i64, subject: &str) -> Vec<String> {
+        sqlx::query_scalar(
+            "SELECT coalesce(convert_from(j.job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'text', '')
+               FROM apalis.jobs j JOIN job_records r ON r.job_id = j.id
+              WHERE j.job_type = 'mail.send' AND r.user_id = $1
+                AND convert_from(j.job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'subject' = $2
+              ORDER BY j.id",
+        )
+        .bind(user_id)
+        .bind(subject)
+        .fetch_all(&self.db)
+        .await
+        .expect("mails")
+    }
+}
+
+async fn period_row(
+    db: &PgPool,
+    subscription_id: i64,
+    index: i32,
+) -> (i64, String, i32, Option<DateTime<Utc>>, i64) {
+    sqlx::query_as(
+        "SELECT id, status, attempts, next_attempt_at, amount FROM subscription_periods
+          WHERE subscription_id = $1 AND period_index = $2 AND kind <> 'proration'",
+    )
+    .bind(subscription_id)
+    .bind(index)
+    .fetch_one(db)
+    .await
+    .expect("period")
+}
+
+#[testkit::db_test]
+async fn charging_a_first_period_twice_at_once_charges_it_once(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+
+    let (a, b) = tokio::join!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period),
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period),
+    );
+    let mut outcomes = vec![a.expect("a"), b.expect("b")];
+    outcomes.sort_by_key(|o| format!("{o:?}"));
+    assert_eq!(outcomes, [PeriodOutcome::AlreadyPaid, PeriodOutcome::Paid]);
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("again"),
+        PeriodOutcome::AlreadyPaid
+    );
+
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(w.status(subscription).await, "active");
+    let (_, status, attempts, next, _) = period_row(&db, subscription, 0).await;
+    assert_eq!((status.as_str(), attempts, next), ("paid", 1, None));
+    let receipts = w.mails(w.user_id, RECEIPT_SUBJECT).await;
+    assert_eq!(receipts.len(), 1, "one receipt: {receipts:?}");
+    assert!(receipts[0].contains("R$ 49,90"), "{}", receipts[0]);
+    assert!(receipts[0].contains("Plano Ouro"), "{}", receipts[0]);
+}
+
+#[testkit::db_test]
+async fn a_declined_first_period_ends_the_subscription(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    let outcome = billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect("charge");
+    assert_eq!(
+        outcome,
+        PeriodOutcome::Declined {
+            reason: payments::sandbox::SAVED_CARD_REASON.into()
+        }
+    );
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(period_row(&db, subscription, 0).await.1, "failed");
+    // Nothing to try again: the member reads the reason on the form.
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("again"),
+        PeriodOutcome::NotDue
+    );
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert!(w.mails(w.user_id, DECLINED_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn a_provider_timeout_after_charging_is_retried_with_the_same_charge(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+
+    let err = billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("the answer was lost");
+    assert!(matches!(
+        err,
+        billing::BillingError::Gateway(GatewayError::Unavailable(_))
+    ));
+    // The provider charged; our try is still open, its key kept for the retry.
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    let (status, key): (String, String) = sqlx::query_as(
+        "SELECT status, idempotency_key FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("try");
+    assert_eq!(status, "started");
+
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("retry"),
+        PeriodOutcome::Paid
+    );
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    let tries: Vec<(String, String)> = sqlx::query_as(
+        "SELECT status, idempotency_key FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(tries, [("paid".to_string(), key)]);
+    assert_eq!(w.status(subscription).await, "active");
+}
+
+#[testkit::db_test]
+async fn two_dispatchers_at_once_renew_and_charge_each_period_once(db: PgPool) {
+    let w = world(&db).await;
+    let mut subscriptions = Vec::new();
+    for n in 0..30 {
+        let user = w
+            .member(&format!("Sócio {n}"), &format!("socio{n}@example.com"))
+            .await;
+        let card = w.card(user, APPROVES, (12, 2030)).await;
+        let ends = start() - Duration::minutes(n);
+        subscriptions.push(w.subscription(user, card, PLAN_PRICE, ends, true).await.0);
+    }
+    // One not due yet.
+    let later_card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (later, _) = w
+        .subscription(
+            w.user_id,
+            later_card,
+            PLAN_PRICE,
+            start() + Duration::hours(1),
+            true,
+        )
+        .await;
+
+    let now = w.gateway.clock().now();
+    let (a, b) = tokio::join!(
+        billing::dispatch(&db, &JobOutbox, now, 7),
+        billing::dispatch(&db, &JobOutbox, now, 7),
+    );
+    let (a, b) = (a.expect("a"), b.expect("b"));
+    assert_eq!(a.renewed.created + b.renewed.created, 30);
+    assert_eq!(a.queued + b.queued, 30);
+    // A third sees nothing new.
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+
+    // Every job run twice at once.
+    let jobs: Vec<Value> = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
+          WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("jobs");
+    assert_eq!(jobs.len(), 30);
+    let runs = jobs.iter().flat_map(|args| {
+        let job: SubscriptionCharge = serde_json::from_value(args.clone()).expect("payload");
+        let (db, gateway) = (db.clone(), w.gateway.clone());
+        [0, 1].map(move |_| {
+            let (db, gateway, job) = (db.clone(), gateway.clone(), job.clone());
+            tokio::spawn(async move {
+                billing::charge_try(&db, &gateway, &JobOutbox, job.period_id, job.attempt).await
+            })
+        })
+    });
+    let outcomes: Vec<PeriodOutcome> = futures_util::future::join_all(runs)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("task").expect("charge"))
+        .collect();
+    assert_eq!(
+        outcomes
+            .iter()
+            .filter(|o| **o == PeriodOutcome::Paid)
+            .count(),
+        30
+    );
+
+    let charged: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM sandbox_charges WHERE reference LIKE 'ASSINATURA-%'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("count");
+    assert_eq!(charged, 30);
+    let doubles: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT reference FROM sandbox_charges
+                                GROUP BY reference HAVING count(*) > 1) twice",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("count");
+    assert_eq!(doubles, 0);
+    for subscription in &subscriptions {
+        let (index, status): (i32, String) =
+            sqlx::query_as("SELECT current_period, status FROM subscriptions WHERE id = $1")
+                .bind(subscription)
+                .fetch_one(&db)
+                .await
+                .expect("subscription");
+        assert_eq!((index, status.as_str()), (1, "active"));
+    }
+    let untouched: i64 = w
+        .scalar_i64(
+            "SELECT count(*) FROM subscription_periods WHERE subscription_id = $1",
+            later,
+        )
+        .await;
+    assert_eq!(untouched, 1);
+}
+
+#[testkit::db_test]
+async fn a_declined_renewal_follows_the_schedule_and_a_new_card_pays_it_once(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+
+    w.dispatch().await;
+    let outcomes = w.run_charges().await;
+    assert!(matches!(outcomes[..], [PeriodOutcome::Declined { .. }]));
+    assert_eq!(w.status(subscription).await, "past_due");
+    let (renewal, status, attempts, next, _) = period_row(&db, subscription, 1).await;
+    assert_eq!((status.as_str(), attempts), ("due", 1));
+    assert_eq!(next, Some(start() + Duration::days(1)));
+    let declined = w.mails(w.user_id, DECLINED_SUBJECT).await;
+    assert_eq!(declined.len(), 1);
+    assert!(
+        declined[0].contains("https://c.example.com/homepage/planos/editar-pagamento"),
+        "{}",
+        declined[0]
+    );
+    assert!(declined[0].contains(payments::sandbox::SAVED_CARD_REASON));
+
+    // Not before its day.
+    w.gateway.advance(Duration::hours(12));
+    assert_eq!(w.dispatch().await.queued, 0);
+    w.gateway.advance(Duration::hours(12));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    let (_, _, attempts, next, _) = period_row(&db, subscription, 1).await;
+    assert_eq!((attempts, next), (2, Some(start() + Duration::days(3))));
+    assert_eq!(w.mails(w.user_id, DECLINED_SUBJECT).await.len(), 2);
+
+    // The member saves a new card: the renewal is tried at once, and paid once.
+    let new_card = w.card(w.user_id, APPROVES, (12, 2031)).await;
+    sqlx::query("UPDATE subscriptions SET saved_card_id = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(new_card)
+        .execute(&db)
+        .await
+        .expect("card changed");
+    assert!(
+        billing::retry_now(&db, &w.gateway, &JobOutbox, subscription)
+            .await
+            .expect("retry")
+    );
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    assert!(
+        !billing::retry_now(&db, &w.gateway, &JobOutbox, subscription)
+            .await
+            .expect("nothing due")
+    );
+    // The schedule's own tick finds nothing left.
+    w.gateway.advance(Duration::days(3));
+    w.dispatch().await;
+    assert!(w.run_charges().await.is_empty());
+
+    assert_eq!(w.status(subscription).await, "active");
+    let (current, ends): (i32, DateTime<Utc>) = sqlx::query_as(
+        "SELECT current_period, current_period_end FROM subscriptions WHERE id = $1",
+    )
+    .bind(subscription)
+    .fetch_one(&db)
+    .await
+    .expect("subscription");
+    assert_eq!(
+        (current, ends),
+        (1, Utc.with_ymd_and_hms(2027, 2, 10, 12, 0, 0).unwrap())
+    );
+    let paid: Vec<(i32, String)> = sqlx::query_as(
+        "SELECT attempt, status FROM subscription_charges WHERE period_id = $1 ORDER BY attempt",
+    )
+    .bind(renewal)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(
+        paid,
+        [
+            (1, "failed".to_string()),
+            (2, "failed".to_string()),
+            (3, "paid".to_string())
+        ]
+    );
+    let provider_paid: i64 = w
+        .scalar_i64(
+            "SELECT count(*) FROM sandbox_charges
+              WHERE reference = 'ASSINATURA-' || $1 AND status = 'paid'",
+            renewal,
+        )
+        .await;
+    assert_eq!(provider_paid, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn the_last_retry_ends_the_subscription(db: PgPool) {
+    let w = world(&db).await;
+    sqlx::query("UPDATE stations SET billing_retry_days = '{2}' WHERE id = $1")
+        .bind(w.station_id)
+        .execute(&db)
+        .await
+        .expect("schedule");
+    let card = w.card(w.user_id, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    w.dispatch().await;
+    w.run_charges().await;
+    assert_eq!(w.status(subscription).await, "past_due");
+
+    w.gateway.advance(Duration::days(2));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    assert_eq!(w.status(subscription).await, "ended");
+    let (_, status, attempts, next, _) = period_row(&db, subscription, 1).await;
+    assert_eq!((status.as_str(), attempts, next), ("failed", 2, None));
+    let ended = w.mails(w.user_id, ENDED_SUBJECT).await;
+    assert_eq!(ended.len(), 1);
+    assert!(ended[0].contains("foi encerrada"), "{}", ended[0]);
+    // Nothing more is made or charged.
+    w.gateway.advance(Duration::days(40));
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+    assert_eq!(w.provider_charges(subscription).await, 2);
+    assert!(
+        !billing::retry_now(&db, &w.gateway, &JobOutbox, subscription)
+            .await
+            .expect("nothing due")
+    );
+}
+
+#[testkit::db_test]
+async fn a_cancellation_ends_at_the_period_end_even_racing_the_renewal(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let ana_card = w.card(ana, APPROVES, (12, 2030)).await;
+    let (cancelled, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    let (racing, _) = w
+        .subscription(ana, ana_card, PLAN_PRICE, start(), true)
+        .await;
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(cancelled)
+        .execute(&db)
+        .await
+        .expect("cancel");
+
+    // Before the end: access runs.
+    w.gateway.advance(Duration::minutes(-1));
+    w.dispatch().await;
+    assert_eq!(w.status(cancelled).await, "active");
+    w.gateway.advance(Duration::minutes(1));
+
+    let done = w.dispatch().await;
+    assert_eq!((done.renewed.canceled, done.renewed.created), (1, 1));
+    assert_eq!(w.status(cancelled).await, "canceled");
+    // The other member cancels after her renewal was made, before it is charged.
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(racing)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    assert_eq!(w.run_charges().await, [PeriodOutcome::NotDue]);
+    assert_eq!(w.status(racing).await, "canceled");
+    assert_eq!(period_row(&db, racing, 1).await.1, "void");
+    assert_eq!(w.provider_charges(racing).await, 0);
+    assert_eq!(w.provider_charges(cancelled).await, 0);
+}
+
+#[testkit::db_test]
+async fn a_downgrade_applies_at_the_period_end(db: PgPool) {
+    let w = world(&db).await;
+    let cheaper = plan(&db, w.station_id, "Plano Prata", 1_990).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(1),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET next_plan_id = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(cheaper)
+        .execute(&db)
+        .await
+        .expect("downgrade");
+
+    w.dispatch().await;
+    let plan_now: i64 = w
+        .scalar_i64(
+            "SELECT plan_id FROM subscriptions WHERE id = $1",
+            subscription,
+        )
+        .await;
+    assert_eq!(plan_now, w.plan_id, "not before the end");
+
+    w.gateway.advance(Duration::days(1));
+    let done = w.dispatch().await;
+    assert_eq!(done.renewed.downgraded, 1);
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    let (plan_id, amount, next): (i64, i64, Option<i64>) =
+        sqlx::query_as("SELECT plan_id, amount, next_plan_id FROM subscriptions WHERE id = $1")
+            .bind(subscription)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!((plan_id, amount, next), (cheaper, 1_990, None));
+    let charged: i64 = w
+        .scalar_i64(
+            "SELECT amount_cents FROM sandbox_charges WHERE reference LIKE 'ASSINATURA-%'
+              AND $1 > 0",
+            1,
+        )
+        .await;
+    assert_eq!(charged, 1_990);
+    let receipt = w.mails(w.user_id, RECEIPT_SUBJECT).await;
+    assert!(receipt[0].contains("Plano Prata") && receipt[0].contains("R$ 19,90"));
+}
+
+#[testkit::db_test]
+async fn a_processing_card_is_settled_by_the_webhooks_sync(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, PROCESSING_THEN_PAID, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge"),
+        PeriodOutcome::Processing
+    );
+    assert_eq!(w.status(subscription).await, "incomplete");
+    let charge_id: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("charge id");
+
+    // The webhook's job goes through the shop's sync, which hands it to billing.
+    w.gateway.advance(Duration::seconds(10));
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 0).await.1, "paid");
+    // A repeated webhook changes nothing.
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync again");
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    // A charge no try has is not the billing engine's.
+    assert_eq!(
+        billing::sync_attempt(&db, &w.gateway, &JobOutbox, "ch_unknown")
+            .await
+            .expect("unknown"),
+        None
+    );
+}
+
+#[testkit::db_test]
+async fn a_card_expiring_before_the_renewal_is_reminded_once(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    // Expires at the end of January; the renewal is on February 5th.
+    let expiring = w.card(w.user_id, APPROVES, (1, 2027)).await;
+    let fine = w.card(ana, APPROVES, (2, 2027)).await;
+    w.subscription(
+        w.user_id,
+        expiring,
+        PLAN_PRICE,
+        start() + Duration::days(26),
+        true,
+    )
+    .await;
+    w.subscription(ana, fine, PLAN_PRICE, start() + Duration::days(5), true)
+        .await;
+
+    let now = w.gateway.clock().now();
+    billing::remind_expiring_cards(&db, &JobOutbox, now, 500)
+        .await
+        .expect("reminders");
+    billing::remind_expiring_cards(&db, &JobOutbox, now + Duration::days(1), 500)
+        .await
+        .expect("again");
+    let reminders = w.mails(w.user_id, CARD_EXPIRING_SUBJECT).await;
+    assert_eq!(reminders.len(), 1);
+    assert!(reminders[0].contains("final 0010") && reminders[0].contains("01/2027"));
+    assert!(w.mails(ana, CARD_EXPIRING_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn the_fleet_renews_a_due_subscription(db: PgPool) {
+    // The fleet's provider is the configured sandbox, on the system clock.
+    let w = world_at(&db, Utc::now()).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            Utc::now() - Duration::minutes(1),
+            true,
+        )
+        .await;
+    let fleet = start_fleet(&db);
+    let dispatch = Enqueue::new(SubscriptionsDispatch { tick: Utc::now() })
+        .commit(&db)
+        .await
+        .expect("dispatch");
+    wait_for(&db, &dispatch.id, StdDuration::from_secs(30), |view| {
+        view.state == jobs::JobState::Succeeded
+    })
+    .await;
+    let charge: String =
+        sqlx::query_scalar("SELECT id FROM apalis.jobs WHERE job_type = 'subscriptions.charge'")
+            .fetch_one(&db)
+            .await
+            .expect("charge job");
+    wait_for(&db, &charge, StdDuration::from_secs(30), |view| {
+        view.state == jobs::JobState::Succeeded
+    })
+    .await;
+    fleet.stop().await.expect("fleet stopped");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "paid");
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
