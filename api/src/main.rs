@@ -72,6 +72,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     let objects = domain::infra::objects::Objects::from_config(config)?;
     seed::demo::activities::seed(&db, &objects, &demo).await?;
     seed::demo::shop::seed(&db, &objects, &demo).await?;
+    seed::demo::subscriptions::seed(&db, &objects, &demo).await?;
     seed::demo::feed::seed(&db, &objects, &demo).await?;
     seed::demo::counter::seed(&db, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");

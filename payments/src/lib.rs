@@ -16,7 +16,7 @@ pub mod webhook;
 
 use domain::commerce::gateway::{
     CardCharge, CardChargeRequest, Charge, GatewayError, PaymentGateway, PixCharge,
-    PixChargeRequest, Refund, WebhookEvent,
+    PixChargeRequest, Refund, SaveCardRequest, SavedCardAtProvider, WebhookEvent,
 };
 use domain::infra::config::{Config, ConfigError, PaymentsProvider};
 use reqwest::header::HeaderMap;
@@ -72,15 +72,15 @@ pub enum Gateway {
 
 impl Gateway {
     /// The provider `FILIA_PAYMENTS` names, set up from the configuration (the sandbox on
-    /// the system clock).
+    /// the clock every process shares, `sandbox_clock`).
     #[cfg_attr(not(feature = "sandbox"), allow(unused_variables))]
     pub fn from_config(config: &Config, pool: PgPool) -> anyhow::Result<Self> {
         check(config)?;
         Ok(match config.payments {
             #[cfg(feature = "sandbox")]
             PaymentsProvider::Sandbox => Self::Sandbox(sandbox::Sandbox::new(
-                pool,
-                sandbox::Clock::System,
+                pool.clone(),
+                sandbox::Clock::Shared(pool),
                 pix_merchant(config)?,
                 &config.public_url,
                 config.sandbox_webhook_secret.clone(),
@@ -145,6 +145,13 @@ impl PaymentGateway for Gateway {
         request: &CardChargeRequest,
     ) -> Result<CardCharge, GatewayError> {
         dispatch!(self, gateway => gateway.create_card_charge(request).await)
+    }
+
+    async fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> Result<SavedCardAtProvider, GatewayError> {
+        dispatch!(self, gateway => gateway.save_card(request).await)
     }
 
     async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {

@@ -1,9 +1,12 @@
 //! Pagar.me v5 (`https://api.pagar.me/core/v5`), the production provider. HTTP Basic with
 //! the secret key as user, an `Idempotency-Key` on every write, orders with one PIX or card
 //! payment (`POST /orders`), charge reads (`GET /charges/{id}`), cancels and refunds
-//! (`DELETE /charges/{id}`, with `amount` for a partial refund), and webhooks signed with
-//! RS256 over the raw body in `X-Webhook-Asymmetric-Signature`, checked against the
-//! account's public key (PEM). Statuses are mapped to ours by `charge_status`.
+//! (`DELETE /charges/{id}`, with `amount` for a partial refund), saved cards (the member
+//! made a customer once, `POST /customers`, and the card kept in its wallet,
+//! `POST /customers/{id}/cards`; a saved card's id is `{customer_id}/{card_id}`, so its
+//! orders name the customer it belongs to), and webhooks signed with RS256 over the raw
+//! body in `X-Webhook-Asymmetric-Signature`, checked against the account's public key
+//! (PEM). Statuses are mapped to ours by `charge_status`.
 
 use std::time::Duration as StdDuration;
 
@@ -15,9 +18,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use domain::commerce::gateway::{
-    BillingAddress, CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, Customer,
-    GatewayError, PaymentGateway, PaymentMethod, PixCharge, PixChargeRequest, Refund, RefundStatus,
-    WebhookEvent,
+    BillingAddress, CardCharge, CardChargeRequest, CardExpiry, CardSource, Charge, ChargeStatus,
+    Customer, GatewayError, PaymentGateway, PaymentMethod, PixCharge, PixChargeRequest, Refund,
+    RefundStatus, SaveCardRequest, SavedCardAtProvider, WebhookEvent,
 };
 use secrecy::{ExposeSecret, SecretString};
 
@@ -139,16 +142,18 @@ impl Pagarme {
         })
     }
 
-    /// Creates an order with one payment and answers its (only) charge.
+    /// Creates an order with one payment and answers its (only) charge. `customer_id`, when
+    /// given, names the payer instead of `customer` (a saved card's owner).
     async fn create_order(
         &self,
         reference: &str,
         amount_cents: i64,
         customer: &Customer,
+        customer_id: Option<&str>,
         payment: Value,
         idempotency_key: &str,
     ) -> Result<Value, GatewayError> {
-        let body = json!({
+        let mut body = json!({
             "code": reference,
             "closed": true,
             "items": [{
@@ -157,9 +162,12 @@ impl Pagarme {
                 "amount": amount_cents,
                 "quantity": 1,
             }],
-            "customer": customer_json(customer),
             "payments": [payment],
         });
+        match customer_id {
+            Some(id) => body["customer_id"] = json!(id),
+            None => body["customer"] = customer_json(customer),
+        }
         let order = self
             .call(Method::POST, "/orders", Some(body), Some(idempotency_key))
             .await?;
@@ -184,6 +192,7 @@ impl PaymentGateway for Pagarme {
                 &request.reference,
                 request.amount_cents,
                 &request.customer,
+                None,
                 json!({
                     "payment_method": "pix",
                     "pix": {"expires_in": request.expires_in_seconds},
@@ -222,9 +231,14 @@ impl PaymentGateway for Pagarme {
             "installments": request.installments,
             "statement_descriptor": "FILIA",
         });
+        let mut customer_id = None;
         match &request.source {
             CardSource::Token(token) => card["card_token"] = json!(token),
-            CardSource::SavedCard(id) => card["card_id"] = json!(id),
+            CardSource::SavedCard(id) => {
+                let (customer, card_id) = split_saved_card(id)?;
+                customer_id = customer;
+                card["card_id"] = json!(card_id);
+            }
         }
         // The token holds the card only: its billing address goes beside it.
         if let Some(address) = &request.billing_address {
@@ -235,6 +249,7 @@ impl PaymentGateway for Pagarme {
                 &request.reference,
                 request.amount_cents,
                 &request.customer,
+                customer_id,
                 json!({"payment_method": "credit_card", "credit_card": card}),
                 &request.idempotency_key,
             )
@@ -247,6 +262,66 @@ impl PaymentGateway for Pagarme {
                 .flatten(),
             charge_id: parsed.id,
             status,
+        })
+    }
+
+    /// Makes the member a customer when it is not one yet, then keeps the card in its
+    /// wallet. Each call has its own idempotency key (`{key}:customer`, `{key}:card`).
+    async fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> Result<SavedCardAtProvider, GatewayError> {
+        let customer_id = match &request.customer_id {
+            Some(id) => id.clone(),
+            None => {
+                let customer = self
+                    .call(
+                        Method::POST,
+                        "/customers",
+                        Some(customer_json(&request.customer)),
+                        Some(&format!("{}:customer", request.idempotency_key)),
+                    )
+                    .await?;
+                customer
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(|| GatewayError::Malformed("customer without id".into()))?
+            }
+        };
+        let card = self
+            .call(
+                Method::POST,
+                &format!("/customers/{}/cards", path_id(&customer_id)?),
+                Some(json!({
+                    "token": request.token,
+                    "billing_address": billing_address_json(&request.billing_address),
+                })),
+                Some(&format!("{}:card", request.idempotency_key)),
+            )
+            .await?;
+        let card = CardBody::deserialize(&card)
+            .map_err(|err| GatewayError::Malformed(format!("card: {err}")))?;
+        if card
+            .status
+            .as_deref()
+            .is_some_and(|status| status != "active")
+        {
+            return Err(GatewayError::Rejected(format!(
+                "card {}",
+                card.status.unwrap_or_default()
+            )));
+        }
+        path_id(&card.id)?;
+        Ok(SavedCardAtProvider {
+            card_id: format!("{customer_id}/{}", card.id),
+            customer_id: Some(customer_id),
+            brand: card.brand.to_lowercase(),
+            last_digits: card.last_four_digits,
+            expiry: card
+                .exp_month
+                .zip(card.exp_year)
+                .and_then(|(month, year)| CardExpiry::parse(&format!("{month:02}{year:04}"))),
         })
     }
 
@@ -498,14 +573,39 @@ fn customer_json(customer: &Customer) -> Value {
 
 /// Charge ids go into a path: letters, digits and `_` only.
 fn charge_path(charge_id: &str) -> Result<String, GatewayError> {
-    if charge_id.is_empty()
-        || !charge_id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    {
+    Ok(format!("/charges/{}", path_id(charge_id)?))
+}
+
+/// An id of Pagar.me's that goes into a path or a body: letters, digits and `_` only.
+fn path_id(id: &str) -> Result<&str, GatewayError> {
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
         return Err(GatewayError::NotFound);
     }
-    Ok(format!("/charges/{charge_id}"))
+    Ok(id)
+}
+
+/// A saved card's id as `save_card` made it, `{customer_id}/{card_id}`: its customer and
+/// its card. A bare card id (no customer) is taken as it is.
+fn split_saved_card(id: &str) -> Result<(Option<&str>, &str), GatewayError> {
+    match id.split_once('/') {
+        Some((customer, card)) => Ok((Some(path_id(customer)?), path_id(card)?)),
+        None => Ok((None, path_id(id)?)),
+    }
+}
+
+/// A card in a customer's wallet, as Pagar.me answers it.
+#[derive(Debug, Clone, Deserialize)]
+struct CardBody {
+    id: String,
+    #[serde(default)]
+    brand: String,
+    last_four_digits: String,
+    #[serde(default)]
+    exp_month: Option<u32>,
+    #[serde(default)]
+    exp_year: Option<i32>,
+    #[serde(default)]
+    status: Option<String>,
 }
 
 /// `{"message": ..., "errors": {"field": ["..."]}}` as one line.
@@ -631,6 +731,14 @@ mod tests {
         );
         for bad in ["", "../orders", "ch_1?x=1", "ch 1"] {
             assert!(charge_path(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            split_saved_card("cus_1/card_2").expect("valid"),
+            (Some("cus_1"), "card_2")
+        );
+        assert_eq!(split_saved_card("card_2").expect("valid"), (None, "card_2"));
+        for bad in ["cus_1/", "/card_2", "cus/1/card", "cus_1/card_2?x"] {
+            assert!(split_saved_card(bad).is_err(), "{bad}");
         }
     }
 

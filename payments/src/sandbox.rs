@@ -22,17 +22,16 @@ use sha2::Sha256;
 use sqlx::{PgConnection, PgPool};
 
 use domain::commerce::gateway::{
-    CardCharge, CardChargeRequest, CardSource, Charge, ChargeStatus, GatewayError, PaymentGateway,
-    PaymentMethod, PixCharge, PixChargeRequest, Refund, RefundStatus, WebhookEvent, WebhookKind,
+    CardCharge, CardChargeRequest, CardExpiry, CardSource, Charge, ChargeStatus, GatewayError,
+    PaymentGateway, PaymentMethod, PixCharge, PixChargeRequest, Refund, RefundStatus,
+    SaveCardRequest, SavedCardAtProvider, WebhookEvent, WebhookKind,
 };
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::brcode::{BrCode, Merchant};
 use crate::webhook::{event_type, parse_event};
 
-pub use crate::sandbox_types::{
-    CardDetails, PixPayment, SIGNATURE_HEADER, SavedCard, WebhookDelivery,
-};
+pub use crate::sandbox_types::{CardDetails, PixPayment, SIGNATURE_HEADER, WebhookDelivery};
 
 /// A processing card decides this long after the charge.
 pub const CARD_SETTLE_SECONDS: i64 = 5;
@@ -45,32 +44,69 @@ pub const LIMIT_REASON: &str = "Limite insuficiente";
 pub const PROCESSING_FAILED_REASON: &str = "Transação recusada pela análise antifraude";
 pub const SAVED_CARD_REASON: &str = "Cartão bloqueado pelo emissor";
 
-/// The sandbox's time: the system clock, or a manual one tests move.
+/// The sandbox's time: the system clock; the clock every process of a deployment shares
+/// (`sandbox_clock`: the system clock plus an offset that `POST /api/sandbox/clock` moves
+/// forward, so the API, every worker and the billing engine see the same months pass); or
+/// a manual one a test moves. Reads are async because the shared one is a row.
 #[derive(Debug, Clone)]
 pub enum Clock {
     System,
+    Shared(PgPool),
     Manual(Arc<Mutex<DateTime<Utc>>>),
 }
+
+/// How far the shared clock moves in one step (`POST /api/sandbox/clock` takes 1 to 400 days).
+pub const MAX_ADVANCE: Duration = Duration::days(400);
 
 impl Clock {
     pub fn manual(start: DateTime<Utc>) -> Self {
         Self::Manual(Arc::new(Mutex::new(start)))
     }
 
-    pub fn now(&self) -> DateTime<Utc> {
-        match self {
+    pub async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
+        Ok(match self {
             Self::System => Utc::now(),
+            Self::Shared(pool) => Utc::now() + shared_offset(pool).await?,
             Self::Manual(at) => *at.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
-        }
+        })
     }
 
-    /// Moves a manual clock forward (a system clock ignores it).
-    pub fn advance(&self, by: Duration) {
-        if let Self::Manual(at) = self {
-            let mut at = at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            *at += by;
+    /// Moves the clock forward (a system clock ignores it) and answers the time it now
+    /// reads. Only forward, by at most `MAX_ADVANCE` at a time: time never runs back for
+    /// what was charged or expired already.
+    pub async fn advance(&self, by: Duration) -> Result<DateTime<Utc>, GatewayError> {
+        if by < Duration::zero() || by > MAX_ADVANCE {
+            return Err(GatewayError::Rejected(
+                "the sandbox clock moves forward by at most 400 days".into(),
+            ));
         }
+        match self {
+            Self::System => {}
+            Self::Shared(pool) => {
+                sqlx::query(
+                    "INSERT INTO sandbox_clock (id, offset_seconds) VALUES (true, $1)
+                     ON CONFLICT (id) DO UPDATE
+                         SET offset_seconds = sandbox_clock.offset_seconds + EXCLUDED.offset_seconds",
+                )
+                .bind(by.num_seconds())
+                .execute(pool)
+                .await?;
+            }
+            Self::Manual(at) => {
+                let mut at = at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                *at += by;
+            }
+        }
+        self.now().await
     }
+}
+
+/// The shared clock's offset; none when its row is missing.
+async fn shared_offset(pool: &PgPool) -> Result<Duration, GatewayError> {
+    let seconds: Option<i64> = sqlx::query_scalar("SELECT offset_seconds FROM sandbox_clock")
+        .fetch_optional(pool)
+        .await?;
+    Ok(Duration::seconds(seconds.unwrap_or(0)))
 }
 
 /// What a sandbox card does, decided by its number's last four digits (like Pagar.me's
@@ -182,37 +218,29 @@ impl Sandbox {
             ));
         }
         let token = format!("tok_{}", new_id());
+        // A provider's tokeniser knows the expiry; one it cannot read is kept unknown.
+        let expiry = CardExpiry::parse(&card.expiry);
         sqlx::query(
-            "INSERT INTO sandbox_cards (id, token, brand, last_digits, behaviour, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO sandbox_cards (id, token, brand, last_digits, behaviour, exp_month,
+                 exp_year, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(format!("card_{}", new_id()))
         .bind(&token)
         .bind(brand(&number))
         .bind(&number[number.len() - 4..])
         .bind(Behaviour::from_number(&number).as_str())
-        .bind(self.clock.now())
+        .bind(expiry.map(|e| e.month as i32))
+        .bind(expiry.map(|e| e.year))
+        .bind(self.clock.now().await?)
         .execute(&self.pool)
         .await?;
         Ok(token)
     }
 
-    /// Saves a tokenised card for later charges (`CardSource::SavedCard`).
-    pub async fn save_card(&self, token: &str) -> Result<SavedCard, GatewayError> {
-        let row: Option<(String, String, String)> = sqlx::query_as(
-            "UPDATE sandbox_cards SET saved = true WHERE token = $1
-             RETURNING id, brand, last_digits",
-        )
-        .bind(token)
-        .fetch_optional(&self.pool)
-        .await?;
-        let (card_id, brand, last_digits) =
-            row.ok_or_else(|| GatewayError::Rejected("unknown card token".into()))?;
-        Ok(SavedCard {
-            card_id,
-            brand,
-            last_digits,
-        })
+    /// Moves the clock forward (see [`Clock::advance`]) and answers the time it now reads.
+    pub async fn advance_clock(&self, by: Duration) -> Result<DateTime<Utc>, GatewayError> {
+        self.clock.advance(by).await
     }
 
     /// Pays a PIX charge as the payer's bank would: pending or not, expired or not, even
@@ -222,7 +250,7 @@ impl Sandbox {
         charge_id: &str,
         payment: &PixPayment,
     ) -> Result<Charge, GatewayError> {
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let mut tx = self.pool.begin().await?;
         let charge = lock_charge(&mut tx, charge_id).await?;
         if charge.method != PaymentMethod::Pix {
@@ -291,7 +319,7 @@ impl Sandbox {
         charge_id: &str,
         amount_cents: Option<i64>,
     ) -> Result<Refund, GatewayError> {
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let mut tx = self.pool.begin().await?;
         let charge = lock_charge(&mut tx, charge_id).await?;
         let amount = refundable_amount(&mut tx, &charge, amount_cents).await?;
@@ -320,7 +348,7 @@ impl Sandbox {
 
     /// The card holder disputes a paid card charge.
     pub async fn chargeback(&self, charge_id: &str) -> Result<Charge, GatewayError> {
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let mut tx = self.pool.begin().await?;
         let charge = lock_charge(&mut tx, charge_id).await?;
         if charge.method != PaymentMethod::CreditCard || !charge.status.money_received() {
@@ -348,7 +376,7 @@ impl Sandbox {
              RETURNING id",
         )
         .bind(event_id)
-        .bind(self.clock.now() + Duration::seconds(delay_seconds.max(0)))
+        .bind(self.clock.now().await? + Duration::seconds(delay_seconds.max(0)))
         .fetch_optional(&self.pool)
         .await?;
         id.ok_or(GatewayError::NotFound)
@@ -357,7 +385,7 @@ impl Sandbox {
     /// Applies every transition that is due (processing cards decide, PIX refunds finish),
     /// each with its webhook. Returns how many were applied.
     pub async fn settle_due(&self) -> Result<usize, GatewayError> {
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let mut applied = 0;
         let charges: Vec<String> = sqlx::query_scalar(
             "SELECT id FROM sandbox_charges WHERE settle_at <= $1 ORDER BY settle_at, id",
@@ -450,7 +478,7 @@ impl Sandbox {
              WHERE delivered_at IS NULL AND due_at <= $1
              ORDER BY due_at, id LIMIT $2",
         )
-        .bind(self.clock.now())
+        .bind(self.clock.now().await?)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
@@ -473,7 +501,7 @@ impl Sandbox {
              WHERE id = $1 AND delivered_at IS NULL",
         )
         .bind(delivery_id)
-        .bind(self.clock.now())
+        .bind(self.clock.now().await?)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -492,7 +520,7 @@ impl Sandbox {
         )
         .bind(delivery_id)
         .bind(error)
-        .bind(self.clock.now() + Duration::seconds(retry_in_seconds.max(0)))
+        .bind(self.clock.now().await? + Duration::seconds(retry_in_seconds.max(0)))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -530,10 +558,11 @@ impl Sandbox {
         .fetch_one(&mut *conn)
         .await?;
         let event_id = format!("hook_{}", new_id());
+        let created_at = self.clock.now().await?;
         let body = json!({
             "id": event_id,
             "type": event_type(kind),
-            "created_at": self.clock.now(),
+            "created_at": created_at,
             "data": {
                 "id": charge_id,
                 "status": status,
@@ -604,7 +633,7 @@ impl PaymentGateway for Sandbox {
             .await?
             .is_none()
         {
-            let now = self.clock.now();
+            let now = self.clock.now().await?;
             let charge_id = format!("ch_{}", new_id());
             let br_code = BrCode::dynamic_code(
                 &self.merchant,
@@ -690,7 +719,7 @@ impl PaymentGateway for Sandbox {
         if by_saved_card && !saved {
             return Err(GatewayError::Rejected("unknown card".into()));
         }
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let behaviour = Behaviour::parse(&behaviour);
         let (status, failure, settles_to): (ChargeStatus, Option<&str>, Option<&str>) = if request
             .amount_cents
@@ -757,6 +786,46 @@ impl PaymentGateway for Sandbox {
         self.card_answer(&charge_id).await
     }
 
+    /// Saves a tokenised card by its token (saving it again answers the same card). The
+    /// sandbox has no customers. A card whose charges are declined (`...0028`) is refused,
+    /// as a provider that verifies cards on save would.
+    async fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> Result<SavedCardAtProvider, GatewayError> {
+        #[allow(clippy::type_complexity)]
+        let row: Option<(String, String, String, String, Option<i32>, Option<i32>)> =
+            sqlx::query_as(
+                "UPDATE sandbox_cards SET saved = (behaviour <> 'decline') WHERE token = $1
+                 RETURNING id, brand, last_digits, behaviour, exp_month, exp_year",
+            )
+            .bind(&request.token)
+            .fetch_optional(&self.pool)
+            .await?;
+        let (card_id, brand, last_digits, behaviour, exp_month, exp_year) =
+            row.ok_or_else(|| GatewayError::Rejected("unknown card token".into()))?;
+        if Behaviour::parse(&behaviour) == Behaviour::Decline {
+            return Err(GatewayError::Rejected(DECLINED_REASON.into()));
+        }
+        let expiry = exp_month.zip(exp_year).and_then(|(month, year)| {
+            Some(CardExpiry {
+                month: u32::try_from(month).ok()?,
+                year,
+            })
+        });
+        Ok(SavedCardAtProvider {
+            card_id,
+            customer_id: None,
+            brand,
+            last_digits,
+            expiry,
+        })
+    }
+
+    async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
+        self.clock.now().await
+    }
+
     async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {
         self.settle_due().await?;
         // Counted as a provider counts the calls made against a deployment's quota.
@@ -773,7 +842,7 @@ impl PaymentGateway for Sandbox {
         _idempotency_key: &str,
     ) -> Result<Charge, GatewayError> {
         self.settle_due().await?;
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let mut tx = self.pool.begin().await?;
         let charge = lock_charge(&mut tx, charge_id).await?;
         if matches!(
@@ -802,7 +871,7 @@ impl PaymentGateway for Sandbox {
         idempotency_key: &str,
     ) -> Result<Refund, GatewayError> {
         self.settle_due().await?;
-        let now = self.clock.now();
+        let now = self.clock.now().await?;
         let mut tx = self.pool.begin().await?;
         let charge = lock_charge(&mut tx, charge_id).await?;
         let existing: Option<(String, String, i64, String)> = sqlx::query_as(
@@ -1100,13 +1169,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_manual_clock_moves_only_when_told() {
+    #[tokio::test]
+    async fn a_manual_clock_moves_only_when_told() {
         let start = Utc::now();
         let clock = Clock::manual(start);
-        assert_eq!(clock.now(), start);
-        clock.advance(Duration::minutes(31));
-        assert_eq!(clock.now(), start + Duration::minutes(31));
+        assert_eq!(clock.now().await.expect("now"), start);
+        let moved = clock.advance(Duration::minutes(31)).await.expect("moved");
+        assert_eq!(moved, start + Duration::minutes(31));
+        assert_eq!(clock.now().await.expect("now"), moved);
+        assert!(clock.advance(Duration::seconds(-1)).await.is_err());
+        assert!(clock.advance(Duration::days(401)).await.is_err());
     }
 
     #[test]

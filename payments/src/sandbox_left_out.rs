@@ -4,11 +4,10 @@
 //! unchanged and answers as it does under another provider. A configuration that names
 //! the sandbox is refused at start-up (`crate::check`).
 
+use chrono::{DateTime, Duration, Utc};
 use domain::commerce::gateway::{Charge, GatewayError};
 
-pub use crate::sandbox_types::{
-    CardDetails, PixPayment, SIGNATURE_HEADER, SavedCard, WebhookDelivery,
-};
+pub use crate::sandbox_types::{CardDetails, PixPayment, SIGNATURE_HEADER, WebhookDelivery};
 
 /// No value of it exists in this build.
 #[derive(Debug, Clone)]
@@ -19,7 +18,7 @@ impl Sandbox {
         match *self {}
     }
 
-    pub async fn save_card(&self, _token: &str) -> Result<SavedCard, GatewayError> {
+    pub async fn advance_clock(&self, _by: Duration) -> Result<DateTime<Utc>, GatewayError> {
         match *self {}
     }
 

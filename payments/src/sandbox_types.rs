@@ -1,5 +1,5 @@
-//! What callers of the sandbox hold (its tokeniser's input, a simulated PIX payment, a saved
-//! card, a due webhook, the signature header), apart from the sandbox itself so a build
+//! What callers of the sandbox hold (its tokeniser's input, a simulated PIX payment, a due
+//! webhook, the signature header), apart from the sandbox itself so a build
 //! without it (`sandbox_left_out`) keeps the same names.
 
 /// The header carrying a sandbox webhook's signature: `sha256=` and the lower-case hex
@@ -19,13 +19,6 @@ impl std::fmt::Debug for CardDetails {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("CardDetails([redacted])")
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SavedCard {
-    pub card_id: String,
-    pub brand: String,
-    pub last_digits: String,
 }
 
 /// One delivery due from the outbox, ready to POST: the raw body and its signature header.

@@ -13,6 +13,7 @@ pub mod invitations;
 pub mod lucky_numbers;
 pub mod research;
 pub mod shop;
+pub mod subscriptions;
 pub mod trophies;
 
 use domain::accounts::password;

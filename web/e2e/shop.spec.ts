@@ -116,6 +116,8 @@ test("a declined card shows the reason, 'Sim' goes back to the payment step, and
   await toPaymentStep(page, request);
 
   await page.getByRole("radio", { name: "Cartão de crédito" }).check();
+  // The demo member has a saved card (it pays the plan), the default: this is a new one.
+  await page.getByLabel("Cartão", { exact: true }).selectOption({ label: "Novo cartão" });
   // The workshop allows installments: the server's options, one of them required.
   await expect(page.getByLabel("Parcelas").getByRole("option", { name: /^12x de R\$/ })).toBeAttached();
   await page.getByLabel("Parcelas").selectOption("2");

@@ -38,6 +38,7 @@ mod profile;
 mod public_deployment;
 mod recovery;
 mod research;
+mod saved_cards;
 mod sharing;
 mod short_links;
 mod signup;

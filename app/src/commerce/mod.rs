@@ -1,9 +1,10 @@
-//! The shop's use cases: the cart (`cart`), the hold a checkout keeps and its coupon
+//! The shop's use cases: saving a card at the provider (`cards`), the cart (`cart`), the hold a checkout keeps and its coupon
 //! (`checkout`), placing an order and charging its card or PIX part, applying what the
 //! provider says of a charge and receiving its webhook (`charge`), confirming a paid order
 //! (`fulfilment`), its vouchers (`vouchers`), its handover and PDFs (`orders`), and refunds,
 //! staff's and the bank's (`refunds`).
 
+pub mod cards;
 pub mod cart;
 pub mod charge;
 pub mod checkout;

@@ -1,13 +1,16 @@
-//! A member's saved cards: the provider's card id with brand and last digits, never the
-//! number. Listed for the checkout and used as `selected_card`.
+//! A member's saved cards: the provider's card id with brand, last digits and expiry, never
+//! the number. Listed for the checkout and used as `selected_card`; a subscription charges
+//! one off-session. The member's customer at a provider that has customers
+//! (`payment_customers`) is kept here too.
 
 use sqlx::PgConnection;
 
-use super::gateway::BillingAddress;
+use super::gateway::{BillingAddress, CardExpiry, SavedCardAtProvider};
 use crate::accounts::signup::{INVALID_STATE, STATES};
 use crate::shared::validate;
 
-/// The spec's saved card: `id, brand, last_digits, issuing`.
+/// The spec's saved card: `id, brand, last_digits, issuing`, and its expiry (the
+/// subscription card's `expiration_date`).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SavedCard {
     pub id: i64,
@@ -15,7 +18,21 @@ pub struct SavedCard {
     pub last_digits: String,
     /// The issuer as the provider names it; the brand when it does not.
     pub issuing: String,
+    /// Unknown for cards saved before the expiry was kept.
+    pub exp_month: Option<i32>,
+    pub exp_year: Option<i32>,
 }
+
+impl SavedCard {
+    pub fn expiry(&self) -> Option<CardExpiry> {
+        Some(CardExpiry {
+            month: u32::try_from(self.exp_month?).ok()?,
+            year: self.exp_year?,
+        })
+    }
+}
+
+const CARD_COLUMNS: &str = "id, brand, last_digits, brand AS issuing, exp_month, exp_year";
 
 /// The member's cards saved with `provider`: only those can pay now (`gateway_card_id`).
 pub async fn of_member(
@@ -23,13 +40,31 @@ pub async fn of_member(
     user_id: i64,
     provider: &str,
 ) -> sqlx::Result<Vec<SavedCard>> {
-    sqlx::query_as(
-        "SELECT id, brand, last_digits, brand AS issuing FROM saved_cards
-          WHERE user_id = $1 AND provider = $2 ORDER BY id",
-    )
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CARD_COLUMNS} FROM saved_cards
+          WHERE user_id = $1 AND provider = $2 ORDER BY id"
+    )))
     .bind(user_id)
     .bind(provider)
     .fetch_all(conn)
+    .await
+}
+
+/// One of the member's cards with `provider`.
+pub async fn one_of_member(
+    conn: &mut PgConnection,
+    user_id: i64,
+    provider: &str,
+    card_id: i64,
+) -> sqlx::Result<Option<SavedCard>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CARD_COLUMNS} FROM saved_cards
+          WHERE id = $1 AND user_id = $2 AND provider = $3"
+    )))
+    .bind(card_id)
+    .bind(user_id)
+    .bind(provider)
+    .fetch_optional(conn)
     .await
 }
 
@@ -50,27 +85,67 @@ pub async fn gateway_card_id(
     .await
 }
 
-/// Saves a card the provider attached; saving the same card again changes nothing.
-#[allow(clippy::too_many_arguments)]
+/// Saves a card the provider keeps for the member, with its expiry, and answers its id;
+/// saving the same card again answers the same row (its expiry filled in if it had none).
+/// `None`: the provider's card is another member's (never shared, never moved).
 pub async fn save(
     conn: &mut PgConnection,
     station_id: i64,
     user_id: i64,
     provider: &str,
-    gateway_card_id: &str,
-    brand: &str,
-    last_digits: &str,
-) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand, last_digits)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (provider, gateway_card_id) DO NOTHING",
+    card: &SavedCardAtProvider,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand,
+             last_digits, exp_month, exp_year)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (provider, gateway_card_id) DO UPDATE
+             SET exp_month = COALESCE(saved_cards.exp_month, EXCLUDED.exp_month),
+                 exp_year = COALESCE(saved_cards.exp_year, EXCLUDED.exp_year)
+           WHERE saved_cards.user_id = EXCLUDED.user_id
+         RETURNING id",
     )
     .bind(station_id)
     .bind(user_id)
     .bind(provider)
-    .bind(gateway_card_id)
-    .bind(brand)
-    .bind(last_digits)
+    .bind(&card.card_id)
+    .bind(&card.brand)
+    .bind(&card.last_digits)
+    .bind(card.expiry.and_then(|e| i32::try_from(e.month).ok()))
+    .bind(card.expiry.map(|e| e.year))
+    .fetch_optional(conn)
+    .await
+}
+
+/// The member's id as the provider's customer, if one was made.
+pub async fn customer_id(
+    conn: &mut PgConnection,
+    user_id: i64,
+    provider: &str,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "SELECT customer_id FROM payment_customers WHERE user_id = $1 AND provider = $2",
+    )
+    .bind(user_id)
+    .bind(provider)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Keeps the member's customer at the provider; the first one kept stays.
+pub async fn keep_customer(
+    conn: &mut PgConnection,
+    user_id: i64,
+    provider: &str,
+    customer_id: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO payment_customers (user_id, provider, customer_id) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(provider)
+    .bind(customer_id)
     .execute(conn)
     .await?;
     Ok(())

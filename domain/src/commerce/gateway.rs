@@ -182,6 +182,78 @@ impl std::fmt::Debug for BillingAddress {
     }
 }
 
+/// A card's expiry as the provider knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardExpiry {
+    /// 1 to 12.
+    pub month: u32,
+    /// Four digits.
+    pub year: i32,
+}
+
+impl CardExpiry {
+    /// From what a card form or tokeniser holds: `MMYY`, `MM/YY`, `MMYYYY` or `MM/YYYY`.
+    pub fn parse(text: &str) -> Option<Self> {
+        let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+        let (month, year) = match digits.len() {
+            4 => (&digits[..2], 2000 + digits[2..].parse::<i32>().ok()?),
+            6 => (&digits[..2], digits[2..].parse::<i32>().ok()?),
+            _ => return None,
+        };
+        let month: u32 = month.parse().ok()?;
+        ((1..=12).contains(&month) && (2000..=2200).contains(&year)).then_some(Self { month, year })
+    }
+
+    /// `MM/YY`, as the subscription card shows it (`expiration_date`).
+    pub fn short(self) -> String {
+        format!("{:02}/{:02}", self.month, self.year.rem_euclid(100))
+    }
+}
+
+/// Saving a card the browser tokenised, for charges made later without the member
+/// (`CardSource::SavedCard`). Its Debug redacts the token (and, through their own, the
+/// customer and the address).
+#[derive(Clone)]
+pub struct SaveCardRequest {
+    pub customer: Customer,
+    /// The member's id as the provider's customer, when one was made before; `None` makes
+    /// one (Pagar.me keeps cards in a customer's wallet).
+    pub customer_id: Option<String>,
+    /// The browser tokeniser's token (single use).
+    pub token: String,
+    /// Providers do not tokenise the billing address: it goes beside the token.
+    pub billing_address: BillingAddress,
+    /// Same key, same customer: a retried call never makes a second one.
+    pub idempotency_key: String,
+}
+
+impl std::fmt::Debug for SaveCardRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SaveCardRequest")
+            .field("customer", &self.customer)
+            .field("customer_id", &self.customer_id)
+            .field("token", &"[redacted]")
+            .field("billing_address", &self.billing_address)
+            .finish()
+    }
+}
+
+/// A card the provider keeps for us.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedCardAtProvider {
+    /// What later charges name as `CardSource::SavedCard`, kept as
+    /// `saved_cards.gateway_card_id`. A provider whose cards belong to a customer
+    /// (Pagar.me) names both in it, so a charge of the card always names its customer.
+    pub card_id: String,
+    /// The provider's customer the card belongs to, when it has customers: kept once per
+    /// member and provider (`payment_customers`).
+    pub customer_id: Option<String>,
+    /// Lower case: `visa`, `mastercard`, `elo`...
+    pub brand: String,
+    pub last_digits: String,
+    pub expiry: Option<CardExpiry>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CardCharge {
     pub charge_id: String,
@@ -354,6 +426,13 @@ pub trait PaymentGateway {
         idempotency_key: &str,
     ) -> impl Future<Output = Result<Refund, GatewayError>> + Send;
 
+    /// Keeps a tokenised card for later charges (a customer's wallet at the provider). A
+    /// card the provider refuses is `Rejected` with its reason.
+    fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> impl Future<Output = Result<SavedCardAtProvider, GatewayError>> + Send;
+
     /// The provider's time, which billing reads to know what is due: the system clock, but
     /// the sandbox's clock in a demo, which tests and the demo move forward.
     fn now(&self) -> impl Future<Output = Result<DateTime<Utc>, GatewayError>> + Send {
@@ -387,6 +466,28 @@ mod tests {
             assert_eq!(ChargeStatus::parse(status.as_str()), Some(status));
         }
         assert_eq!(ChargeStatus::parse("captured"), None);
+    }
+
+    #[test]
+    fn expiries_read_every_form_the_forms_send() {
+        let december_2030 = Some(CardExpiry {
+            month: 12,
+            year: 2030,
+        });
+        for text in ["1230", "12/30", "122030", "12/2030"] {
+            assert_eq!(CardExpiry::parse(text), december_2030, "{text}");
+        }
+        for text in ["", "1", "1330", "00/30", "12/3", "abcd"] {
+            assert_eq!(CardExpiry::parse(text), None, "{text}");
+        }
+        assert_eq!(
+            CardExpiry {
+                month: 7,
+                year: 2031
+            }
+            .short(),
+            "07/31"
+        );
     }
 
     #[test]

@@ -14,8 +14,9 @@ use axum::{Json, Router};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use domain::commerce::gateway::{
-    BillingAddress, CardChargeRequest, CardSource, ChargeStatus, Customer, GatewayError,
-    PaymentGateway, PaymentMethod, PixChargeRequest, RefundStatus, WebhookKind,
+    BillingAddress, CardChargeRequest, CardExpiry, CardSource, ChargeStatus, Customer,
+    GatewayError, PaymentGateway, PaymentMethod, PixChargeRequest, RefundStatus, SaveCardRequest,
+    WebhookKind,
 };
 use payments::pagarme::{Pagarme, SIGNATURE_HEADER, WebhookKey};
 use secrecy::SecretString;
@@ -221,10 +222,71 @@ async fn delete_charge(
     (StatusCode::OK, Json(charge.clone()))
 }
 
+async fn create_customer(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (StatusCode, Json<Value>) {
+    record(&state, "POST", "/customers".into(), &headers, body.clone());
+    if !authorised(&headers) {
+        return unauthorised();
+    }
+    let mut stand_in = state.lock().expect("lock");
+    stand_in.next += 1;
+    let id = format!("cus_{:016}", stand_in.next);
+    (
+        StatusCode::OK,
+        Json(
+            json!({"id": id, "name": body["name"], "email": body["email"],
+                    "document": body["document"], "type": "individual"}),
+        ),
+    )
+}
+
+async fn create_card(
+    State(state): State<Shared>,
+    Path(customer_id): Path<String>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> (StatusCode, Json<Value>) {
+    record(
+        &state,
+        "POST",
+        format!("/customers/{customer_id}/cards"),
+        &headers,
+        body.clone(),
+    );
+    if !authorised(&headers) {
+        return unauthorised();
+    }
+    if body["token"] == json!("tok_refused") {
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Json(json!({"message": "The request is invalid.",
+                        "errors": {"card": ["Card verification failed."]}})),
+        );
+    }
+    let mut stand_in = state.lock().expect("lock");
+    stand_in.next += 1;
+    let id = format!("card_{:016}", stand_in.next);
+    (
+        StatusCode::OK,
+        Json(json!({
+            "id": id, "first_six_digits": "400000", "last_four_digits": "0010",
+            "brand": "Visa", "holder_name": "ANA SOUZA", "exp_month": 7, "exp_year": 2031,
+            "status": "active", "type": "credit",
+            "billing_address": body["billing_address"],
+            "customer": {"id": customer_id}
+        })),
+    )
+}
+
 async fn stand_in() -> (String, Shared) {
     let state: Shared = Arc::default();
     let app = Router::new()
         .route("/core/v5/orders", post(create_order))
+        .route("/core/v5/customers", post(create_customer))
+        .route("/core/v5/customers/{id}/cards", post(create_card))
         .route(
             "/core/v5/charges/{id}",
             get(read_charge).delete(delete_charge),
@@ -536,4 +598,127 @@ async fn webhooks_are_verified_with_rs256_over_the_raw_body() {
         (event.kind, event.charge_id.as_deref()),
         (WebhookKind::Paid, Some("ch_9"))
     );
+}
+
+fn billing_address() -> BillingAddress {
+    BillingAddress {
+        zip_code: "88010400".into(),
+        street: "Rua Felipe Schmidt".into(),
+        number: "515".into(),
+        city: "Florianópolis".into(),
+        state: "SC".into(),
+    }
+}
+
+fn save(token: &str, customer_id: Option<&str>) -> SaveCardRequest {
+    SaveCardRequest {
+        customer: customer(),
+        customer_id: customer_id.map(str::to_string),
+        token: token.into(),
+        billing_address: billing_address(),
+        idempotency_key: "customer-7".into(),
+    }
+}
+
+#[tokio::test]
+async fn a_card_is_saved_in_the_customers_wallet_and_charged_off_session() {
+    let (url, state) = stand_in().await;
+    let pagarme = provider(&url, SECRET_KEY);
+
+    // The member's first card makes the customer, then keeps the card in its wallet.
+    let first = pagarme
+        .save_card(&save("tok_first", None))
+        .await
+        .expect("saved");
+    let customer_id = first.customer_id.clone().expect("a customer");
+    assert!(customer_id.starts_with("cus_"), "{customer_id}");
+    assert!(first.card_id.starts_with(&format!("{customer_id}/card_")));
+    assert_eq!(
+        (
+            first.brand.as_str(),
+            first.last_digits.as_str(),
+            first.expiry
+        ),
+        (
+            "visa",
+            "0010",
+            Some(CardExpiry {
+                month: 7,
+                year: 2031
+            })
+        )
+    );
+    let calls = seen(&state);
+    assert_eq!(calls.len(), 2);
+    assert_eq!(
+        (calls[0].method.as_str(), calls[0].path.as_str()),
+        ("POST", "/customers")
+    );
+    assert_eq!(
+        calls[0].idempotency_key.as_deref(),
+        Some("customer-7:customer")
+    );
+    assert_eq!(calls[0].body["document"], "52998224725");
+    assert_eq!(calls[0].body["document_type"], "CPF");
+    assert_eq!(calls[1].path, format!("/customers/{customer_id}/cards"));
+    assert_eq!(
+        calls[1].body,
+        json!({"token": "tok_first", "billing_address": {
+            "line_1": "515, Rua Felipe Schmidt", "zip_code": "88010400",
+            "city": "Florianópolis", "state": "SC", "country": "BR"
+        }})
+    );
+
+    // A second card of the same member: the customer is not made again.
+    let second = pagarme
+        .save_card(&save("tok_second", Some(&customer_id)))
+        .await
+        .expect("saved");
+    assert_eq!(second.customer_id.as_deref(), Some(customer_id.as_str()));
+    assert_ne!(second.card_id, first.card_id);
+    let calls = seen(&state);
+    assert_eq!(calls.len(), 3);
+    assert_eq!(calls[2].path, format!("/customers/{customer_id}/cards"));
+
+    // Charged off-session: the order names the card and the customer it belongs to.
+    let charged = pagarme
+        .create_card_charge(&card(
+            2_990,
+            CardSource::SavedCard(first.card_id.clone()),
+            "subscription-charge-1",
+        ))
+        .await
+        .expect("charged");
+    assert_eq!(charged.status, ChargeStatus::Paid);
+    let order = seen(&state).last().cloned().expect("order");
+    assert_eq!(order.path, "/orders");
+    assert_eq!(
+        order.idempotency_key.as_deref(),
+        Some("subscription-charge-1")
+    );
+    assert_eq!(order.body["customer_id"], json!(customer_id));
+    assert!(order.body.get("customer").is_none(), "{}", order.body);
+    let card_id = first.card_id.split_once('/').expect("pair").1;
+    assert_eq!(order.body["payments"][0]["credit_card"]["card_id"], card_id);
+    assert!(
+        order.body["payments"][0]["credit_card"]
+            .get("card")
+            .is_none()
+    );
+
+    // A card the provider refuses, and a customer id that cannot go into a path.
+    assert!(matches!(
+        pagarme.save_card(&save("tok_refused", Some(&customer_id))).await,
+        Err(GatewayError::Rejected(message)) if message.contains("Card verification failed")
+    ));
+    assert!(matches!(
+        pagarme.save_card(&save("tok_x", Some("../orders"))).await,
+        Err(GatewayError::NotFound)
+    ));
+
+    // Secrets never print: the key, the token, the CPF, the address.
+    let printed = format!("{pagarme:?} {:?}", save("tok_first", None));
+    for secret in [SECRET_KEY, "tok_first", "52998224725", "Felipe Schmidt"] {
+        assert!(!printed.contains(secret), "{secret} in {printed}");
+    }
 }

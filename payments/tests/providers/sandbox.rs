@@ -4,8 +4,8 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use domain::commerce::gateway::{
-    CardChargeRequest, CardSource, ChargeStatus, Customer, GatewayError, PaymentGateway,
-    PixChargeRequest, RefundStatus, WebhookKind,
+    BillingAddress, CardChargeRequest, CardExpiry, CardSource, ChargeStatus, Customer,
+    GatewayError, PaymentGateway, PixChargeRequest, RefundStatus, SaveCardRequest, WebhookKind,
 };
 use payments::brcode::{Account, BrCode, Merchant};
 use payments::record_event;
@@ -71,6 +71,22 @@ fn card_request(amount_cents: i64, source: CardSource, key: &str) -> CardChargeR
     }
 }
 
+fn save_request(token: &str) -> SaveCardRequest {
+    SaveCardRequest {
+        customer: customer(),
+        customer_id: None,
+        token: token.into(),
+        billing_address: BillingAddress {
+            zip_code: "88010400".into(),
+            street: "Rua Felipe Schmidt".into(),
+            number: "515".into(),
+            city: "Florianópolis".into(),
+            state: "SC".into(),
+        },
+        idempotency_key: "customer-1".into(),
+    }
+}
+
 fn headers(delivery: &WebhookDelivery) -> HeaderMap {
     let mut headers = HeaderMap::new();
     headers.insert(
@@ -104,7 +120,7 @@ async fn a_pix_charge_is_a_real_dynamic_br_code_and_idempotent(db: PgPool) {
     assert_eq!(charge.status, ChargeStatus::Pending);
     assert_eq!(
         charge.expires_at,
-        sandbox.clock().now() + Duration::minutes(30)
+        sandbox.clock().now().await.expect("now") + Duration::minutes(30)
     );
     let code = BrCode::parse(&charge.br_code).expect("a valid BR Code");
     assert_eq!(code.amount_cents, Some(12_345));
@@ -152,7 +168,10 @@ async fn paying_a_pix_sends_one_signed_webhook_recorded_once(db: PgPool) {
         .expect("paid");
     assert_eq!(paid.status, ChargeStatus::Paid);
     assert_eq!(paid.paid_amount_cents, 5_000);
-    assert_eq!(paid.paid_at, Some(sandbox.clock().now()));
+    assert_eq!(
+        paid.paid_at,
+        Some(sandbox.clock().now().await.expect("now"))
+    );
 
     let due = sandbox.due_webhooks(10).await.expect("due");
     assert_eq!(due.len(), 1);
@@ -223,12 +242,16 @@ async fn a_pix_is_paid_after_its_expiry_and_even_after_its_cancel(db: PgPool) {
         .create_pix_charge(&pix_request(3_000, "canceled"))
         .await
         .expect("created");
-    sandbox.clock().advance(Duration::minutes(31));
+    sandbox
+        .clock()
+        .advance(Duration::minutes(31))
+        .await
+        .expect("moved");
 
     // Expiry is ours to enforce: the provider still says pending.
     let read = sandbox.get_charge(&late.charge_id).await.expect("read");
     assert_eq!(read.status, ChargeStatus::Pending);
-    assert!(read.expires_at.expect("expiry") < sandbox.clock().now());
+    assert!(read.expires_at.expect("expiry") < sandbox.clock().now().await.expect("now"));
     let paid = sandbox
         .pay_pix(&late.charge_id, &PixPayment::default())
         .await
@@ -282,7 +305,11 @@ async fn webhooks_come_late_twice_and_again_after_a_failure(db: PgPool) {
         .await
         .expect("paid");
     assert!(sandbox.due_webhooks(10).await.expect("due").is_empty());
-    sandbox.clock().advance(Duration::seconds(60));
+    sandbox
+        .clock()
+        .advance(Duration::seconds(60))
+        .await
+        .expect("moved");
     let due = sandbox.due_webhooks(10).await.expect("due");
     assert_eq!(due.len(), 1);
     let first = due[0].clone();
@@ -293,7 +320,11 @@ async fn webhooks_come_late_twice_and_again_after_a_failure(db: PgPool) {
         .await
         .expect("failed");
     assert!(sandbox.due_webhooks(10).await.expect("due").is_empty());
-    sandbox.clock().advance(Duration::seconds(30));
+    sandbox
+        .clock()
+        .advance(Duration::seconds(30))
+        .await
+        .expect("moved");
     let retried = sandbox.due_webhooks(10).await.expect("due");
     assert_eq!(retried, vec![first.clone()]);
     sandbox.mark_delivered(first.id).await.expect("delivered");
@@ -313,7 +344,11 @@ async fn webhooks_come_late_twice_and_again_after_a_failure(db: PgPool) {
     );
     assert_ne!(dup[0].id, first.id);
     sandbox.mark_delivered(dup[0].id).await.expect("delivered");
-    sandbox.clock().advance(Duration::seconds(300));
+    sandbox
+        .clock()
+        .advance(Duration::seconds(300))
+        .await
+        .expect("moved");
     assert_eq!(sandbox.due_webhooks(10).await.expect("due").len(), 1);
     assert!(matches!(
         sandbox.redeliver("hook_unknown", 0).await,
@@ -387,13 +422,21 @@ async fn cards_do_what_their_magic_numbers_say(db: PgPool) {
         .expect("answered");
     assert_eq!(paid_later.status, ChargeStatus::Processing);
     assert_eq!(failed_later.status, ChargeStatus::Processing);
-    sandbox.clock().advance(Duration::seconds(4));
+    sandbox
+        .clock()
+        .advance(Duration::seconds(4))
+        .await
+        .expect("moved");
     let read = sandbox
         .get_charge(&paid_later.charge_id)
         .await
         .expect("read");
     assert_eq!(read.status, ChargeStatus::Processing);
-    sandbox.clock().advance(Duration::seconds(1));
+    sandbox
+        .clock()
+        .advance(Duration::seconds(1))
+        .await
+        .expect("moved");
     let read = sandbox
         .get_charge(&paid_later.charge_id)
         .await
@@ -411,10 +454,23 @@ async fn cards_do_what_their_magic_numbers_say(db: PgPool) {
 
     // Saved, charged fine by token, then failing as a saved card.
     let fragile = card_token(&sandbox, "5555666677770051").await;
-    let saved = sandbox.save_card(&fragile).await.expect("saved");
+    let saved = sandbox
+        .save_card(&save_request(&fragile))
+        .await
+        .expect("saved");
     assert_eq!(
         (saved.brand.as_str(), saved.last_digits.as_str()),
         ("mastercard", "0051")
+    );
+    assert_eq!(
+        (saved.expiry, saved.customer_id.as_deref()),
+        (
+            Some(CardExpiry {
+                month: 12,
+                year: 2030
+            }),
+            None
+        )
     );
     let by_token = sandbox
         .create_card_charge(&card_request(1_000, CardSource::Token(fragile), "c5"))
@@ -546,7 +602,11 @@ async fn refunds_partial_full_asynchronous_failing_and_by_the_bank(db: PgPool) {
         .await
         .expect("asked");
     assert_eq!(failing.status, RefundStatus::Processing);
-    sandbox.clock().advance(Duration::seconds(10));
+    sandbox
+        .clock()
+        .advance(Duration::seconds(10))
+        .await
+        .expect("moved");
     let read = sandbox.get_charge(&pix.charge_id).await.expect("read");
     assert_eq!(
         (read.status, read.refunded_amount_cents),
@@ -709,4 +769,116 @@ fn a_customer_never_prints_its_document_email_or_phone() {
     for secret in ["52998224725", "ana@example.com", "48999998888"] {
         assert!(!printed.contains(secret), "{printed}");
     }
+}
+
+#[testkit::db_test]
+async fn saving_a_card_answers_its_expiry_and_refuses_a_declined_or_unknown_card(db: PgPool) {
+    let sandbox = sandbox(&db);
+    let token = card_token(&sandbox, "4000000000000010").await;
+    let saved = sandbox
+        .save_card(&save_request(&token))
+        .await
+        .expect("saved");
+    assert_eq!(
+        (
+            saved.brand.as_str(),
+            saved.last_digits.as_str(),
+            saved.expiry
+        ),
+        (
+            "visa",
+            "0010",
+            Some(CardExpiry {
+                month: 12,
+                year: 2030
+            })
+        )
+    );
+    // Again: the same card.
+    let again = sandbox
+        .save_card(&save_request(&token))
+        .await
+        .expect("saved");
+    assert_eq!(again, saved);
+    let paid = sandbox
+        .create_card_charge(&card_request(
+            2_500,
+            CardSource::SavedCard(saved.card_id),
+            "s1",
+        ))
+        .await
+        .expect("charged");
+    assert_eq!(paid.status, ChargeStatus::Paid);
+
+    let declined = card_token(&sandbox, "4000000000000028").await;
+    match sandbox.save_card(&save_request(&declined)).await {
+        Err(GatewayError::Rejected(reason)) => {
+            assert_eq!(reason, payments::sandbox::DECLINED_REASON);
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert!(matches!(
+        sandbox.save_card(&save_request("tok_nobody")).await,
+        Err(GatewayError::Rejected(_))
+    ));
+    // A token whose expiry the tokeniser could not read is saved without one.
+    let undated = sandbox
+        .tokenize_card(&CardDetails {
+            number: "4000000000000010".into(),
+            holder_name: "ANA".into(),
+            expiry: String::new(),
+            cvv: "123".into(),
+        })
+        .await
+        .expect("tokenised");
+    let saved = sandbox
+        .save_card(&save_request(&undated))
+        .await
+        .expect("saved");
+    assert_eq!(saved.expiry, None);
+    assert!(!format!("{:?}", save_request(&undated)).contains(&undated));
+}
+
+#[testkit::db_test]
+async fn the_shared_clock_moves_for_every_gateway_built_from_the_configuration(db: PgPool) {
+    let config = domain::Config::from_lookup(|_| None).expect("defaults");
+    let first = payments::Gateway::from_config(&config, db.clone()).expect("sandbox");
+    let second = payments::Gateway::from_config(&config, db.clone()).expect("sandbox");
+    let before = second.now().await.expect("now");
+    assert!((before - Utc::now()).num_seconds().abs() < 5, "{before}");
+
+    let moved = first
+        .sandbox()
+        .expect("sandbox")
+        .advance_clock(Duration::days(31))
+        .await
+        .expect("moved");
+    let seen = second.now().await.expect("now");
+    assert!(
+        seen >= moved && seen - moved < Duration::seconds(5),
+        "{seen} {moved}"
+    );
+    assert!(seen - before >= Duration::days(31));
+
+    // What the sandbox does follows it: a PIX made now expires 30 minutes after the moved
+    // time, and a card saved now was made then.
+    let pix = second
+        .create_pix_charge(&pix_request(1_000, "clock-pix"))
+        .await
+        .expect("pix");
+    assert!(
+        pix.expires_at - seen >= Duration::minutes(29),
+        "{}",
+        pix.expires_at
+    );
+
+    // Never back, never more than 400 days at once.
+    let sandbox = second.sandbox().expect("sandbox");
+    assert!(sandbox.advance_clock(Duration::days(-1)).await.is_err());
+    assert!(sandbox.advance_clock(Duration::days(401)).await.is_err());
+    let offset: i64 = sqlx::query_scalar("SELECT offset_seconds FROM sandbox_clock")
+        .fetch_one(&db)
+        .await
+        .expect("offset");
+    assert_eq!(offset, 31 * 86_400);
 }

@@ -41,6 +41,8 @@ pub const LIMITED_ACTIVITY: &str = "Termo de adesão ao programa de benefícios"
 pub const EXTERNAL_ACTIVITY: &str = "Serviços públicos no gov.br";
 pub const EXTERNAL_URL: &str = "https://www.gov.br";
 pub const RAW_CONTENT_ACTIVITY: &str = "Conheça a história do clube";
+/// The book club (type 21): a monthly subscription to its 'Livro do mês'.
+pub const BOOK_CLUB_ACTIVITY: &str = "Clube do livro";
 pub const JOURNEY_ACTIVITY: &str = "Playlist: primeiros passos no clube";
 /// The activities with videos, each with its videos' names: the first is required.
 pub const VIDEOS: [(&str, &[&str]); 2] = [
@@ -371,7 +373,7 @@ const SEEDS: &[Seed] = &[
     Seed {
         slug: "clube-livros",
         type_id: 21,
-        name: "Assinatura do clube de livros",
+        name: BOOK_CLUB_ACTIVITY,
         description: "<p>Um livro por mês na sua casa, escolhido por uma curadoria de \
             associados.</p><ul><li>Mensal</li><li>Cancele quando quiser</li></ul>",
         rules: RULES,
@@ -423,7 +425,7 @@ const CATEGORY_ROWS: [CategoryRow; 3] = [
         &[
             "Voucher de 20% na farmácia parceira",
             "Ingresso com desconto no Cine Paulista",
-            "Assinatura do clube de livros",
+            BOOK_CLUB_ACTIVITY,
             "Kit de boas-vindas: peça o seu",
             EXTERNAL_ACTIVITY,
             "Recompensa de cadastro",

@@ -1,5 +1,5 @@
 //! The demo station's shop: products (with pictures drawn by [`super::art`]) for the
-//! catalogue's shop activities, delivery and pickup places for the welcome kit, a coupon,
+//! catalogue's shop activities and the book club's 'Livro do mês', delivery and pickup places for the welcome kit, a coupon,
 //! and a dependent of the demo member for family vouchers. Runs after
 //! [`super::activities::seed`]; an activity that has products already is left as it is, so
 //! seeding again changes nothing.
@@ -54,7 +54,7 @@ struct DemoShop {
     products: &'static [DemoProduct],
 }
 
-const SHOPS: [DemoShop; 4] = [
+const SHOPS: [DemoShop; 5] = [
     DemoShop {
         activity: KIT_ACTIVITY,
         digital_product: false,
@@ -141,6 +141,24 @@ const SHOPS: [DemoShop; 4] = [
             discount_value: 2000,
             stock: 20,
             palette: CORAL,
+        }],
+    },
+    DemoShop {
+        activity: super::activities::BOOK_CLUB_ACTIVITY,
+        digital_product: true,
+        sell_vouchers: false,
+        familiar_voucher: false,
+        allow_installments: false,
+        discount_delivery: 0,
+        products: &[DemoProduct {
+            slug: "livro-do-mes",
+            name: super::subscriptions::BOOK_PRODUCT,
+            description: "O livro escolhido pela curadoria de associados, entregue na sua \
+                casa todo mês.",
+            value: 3990,
+            discount_value: 0,
+            stock: 500,
+            palette: TEAL,
         }],
     },
 ];

@@ -6,3 +6,4 @@ mod feed;
 mod mail_branding;
 mod seeds_once;
 mod shop;
+mod subscriptions;

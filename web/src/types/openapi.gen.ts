@@ -1897,6 +1897,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only, support staff: moves the sandbox's clock forward
+         * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise, and in a build without the sandbox;
+         *     staff are asked for first, as every staff route does).
+         *     Every process of the deployment reads the same clock (`sandbox_clock`): the sandbox's
+         *     charges and expiries and the billing engine's due periods move with it, so a demo sees
+         *     a month of renewals at once. Never back. For support staff (`support`), since it moves
+         *     time for every station of the deployment.
+         */
+        post: operations["sandbox_clock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox/pix/{charge_id}/pay": {
         parameters: {
             query?: never;
@@ -2247,6 +2272,31 @@ export interface paths {
         get: operations["bought_coupons"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-credit-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves a new card among the caller's cards
+         * @description The card comes as the browser tokeniser's `card_token` (at the sandbox,
+         *     `POST /sandbox/card-tokens`); a raw `number` is refused. The provider keeps it (Pagar.me
+         *     in the member's customer wallet, the member made its customer once); a card it refuses
+         *     is 'Não foi possível usar este cartão. Confira os dados ou use outro cartão.'. Saving
+         *     the same card again answers the same card. The web shows 'Cartão salvo com sucesso'
+         *     and reloads the list (`GET /user-credit-cards/{id}`).
+         */
+        post: operations["save_card"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3051,6 +3101,20 @@ export interface components {
         CategoryAction: {
             action: components["schemas"]["ActivityCard"];
         };
+        ClockAdvance: {
+            /**
+             * Format: int64
+             * @description Whole days, 1 to 400.
+             */
+            advance_days: number;
+        };
+        ClockNow: {
+            /**
+             * Format: date-time
+             * @description The sandbox's time now, which the billing engine reads.
+             */
+            now: string;
+        };
         /**
          * @description The activation e-mail: whether it was queued (not on affiliated stations, whose members
          *     pick the method next), its job, and the wait before another one may be asked for.
@@ -3681,6 +3745,29 @@ export interface components {
             /** Format: int64 */
             station_id?: number | null;
             station_name?: unknown;
+        };
+        /**
+         * @description The credit card form (spec 002: `name, cpf, birthday, phone, cep, street, city, state,
+         *     street_number`) with the card as the browser tokeniser's `card_token`: the number, its
+         *     expiry and cvv never reach us. Its Debug shows nothing of the card holder.
+         */
+        NewCardForm: {
+            /** @description dd/MM/yyyy. */
+            birthday?: string | null;
+            card_token?: string | null;
+            cep?: string | null;
+            city?: string | null;
+            /** @description The holder's CPF, masked or not. */
+            cpf?: string | null;
+            /** @description The holder's name. */
+            name?: string | null;
+            /** @description Refused: a card's number is sent to the provider's tokeniser, never here. */
+            number?: string | null;
+            phone?: string | null;
+            /** @description The state's two letters. */
+            state?: string | null;
+            street?: string | null;
+            street_number?: string | null;
         };
         NewPassword: {
             password?: string | null;
@@ -4499,9 +4586,14 @@ export interface components {
         };
         /** @enum {string} */
         Role: "support" | "viewer";
-        /** @description The spec's saved card: `id, brand, last_digits, issuing`. */
+        /**
+         * @description The spec's saved card: `id, brand, last_digits, issuing`, and the subscription card's
+         *     `expiration_date`.
+         */
         SavedCard: {
             brand: string;
+            /** @description `MM/YY`; null for a card saved before its expiry was kept. */
+            expiration_date: string | null;
             /** Format: int64 */
             id: number;
             /** @description The issuer as the provider names it; the brand when it does not. */
@@ -12605,6 +12697,93 @@ export interface operations {
             };
         };
     };
+    sandbox_clock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The clock moved; the time it now reads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockNow"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not support staff, or a viewer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not in sandbox mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description advance_days is not a whole number from 1 to 400; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     sandbox_pay_pix: {
         parameters: {
             query?: never;
@@ -14103,6 +14282,104 @@ export interface operations {
             /** @description The account is suspended; or: The id is not the caller's */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    save_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewCardForm"];
+            };
+        };
+        responses: {
+            /** @description The saved card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedCard"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No card token ('Informe os dados do cartão.'), a raw card number, no holder name ('Informe o nome do titular do cartão.'), 'CPF inválido', 'Data Inválida!', the billing address's texts ('Informe o endereço de cobrança do cartão.', 'CEP inválido', 'Endereço de cobrança longo demais.', 'Estado inválido'), or the card refused by the provider; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More saves than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -16,6 +16,7 @@ use domain::commerce::coupons;
 use domain::commerce::gateway::{BillingAddress, CardSource, PaymentGateway};
 use domain::commerce::order_view;
 use domain::commerce::orders::{self, DeliveryChoice, PlaceOrder};
+use domain::commerce::payment;
 use domain::commerce::totals;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -25,7 +26,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::orders::Order;
-use super::payments;
+use super::payments::{self, RAW_CARD_REFUSED};
 use super::{own_body, product_entries, whole};
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::Json;
@@ -409,26 +410,28 @@ impl PaymentForm {
     }
 }
 
-const RAW_CARD_REFUSED: &str =
-    "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
-
-/// Keeps a card that just paid among the member's saved cards. The sandbox attaches it by
-/// its token; Pagar.me attaches cards through its customer's wallet, which we do not use
-/// yet, so there nothing is saved.
-async fn save_card(state: &AppState, member: Member, token: &str) -> ApiResult<()> {
-    let Some(sandbox) = state.gateway.sandbox() else {
-        return Ok(());
-    };
-    let card = sandbox.save_card(token).await?;
+/// Keeps a card that just paid among the member's saved cards, at the provider (the
+/// sandbox by its token; Pagar.me in the member's customer wallet) and here.
+async fn save_card(
+    state: &AppState,
+    member: Member,
+    token: &str,
+    billing_address: &BillingAddress,
+) -> anyhow::Result<()> {
     let mut conn = state.db.acquire().await?;
-    cards::save(
-        &mut conn,
-        member.station_id,
-        member.user_id,
-        state.gateway.provider(),
-        &card.card_id,
-        &card.brand,
-        &card.last_digits,
+    let customer = payment::customer(&mut conn, member.user_id).await?;
+    drop(conn);
+    let card = app::commerce::cards::NewCard {
+        token: token.to_string(),
+        billing_address: billing_address.clone(),
+        customer,
+    };
+    app::commerce::cards::save_card(
+        &state.db,
+        &state.gateway,
+        member.station(),
+        member.user(),
+        card,
     )
     .await?;
     Ok(())
@@ -604,10 +607,13 @@ async fn place_order(
             if placed.created
                 && charged == Charged::Paid
                 && payment.is_some_and(|p| p.save)
-                && let Some(CardSource::Token(token)) = card.as_ref().map(|card| &card.source)
+                && let Some(CardToCharge {
+                    source: CardSource::Token(token),
+                    billing_address: Some(address),
+                }) = card.as_ref()
             {
                 // The order is paid: a card that could not be kept is no failure of it.
-                if let Err(error) = save_card(&state, member, token).await {
+                if let Err(error) = save_card(&state, member, token, address).await {
                     tracing::warn!(?error, order_id = placed.order_id, "card not saved");
                 }
             }

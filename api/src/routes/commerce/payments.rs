@@ -1,20 +1,26 @@
 //! Paying the card or PIX part (docs/api-commerce.md, "Paying the card or PIX part"): the
 //! provider's webhook (`POST /payments/webhooks/{provider}`), the member's "Verificar
 //! pagamento" (`POST /product-orders/{id}/check-payment`), installments
-//! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`), and the
-//! sandbox's own routes (`/sandbox/...`), which answer 404 unless `FILIA_PAYMENTS=sandbox`.
+//! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`, `POST
+//! /user-credit-cards`), and the sandbox's own routes (`/sandbox/...`), which answer 404
+//! unless `FILIA_PAYMENTS=sandbox`.
 
 use ::payments::sandbox::{CardDetails, PixPayment, Sandbox};
-use app::commerce::charge;
+use app::commerce::charge::{self, CARD_REQUIRED};
 use axum::extract::State;
 use axum::http::HeaderMap;
+use chrono::{DateTime, Duration, Utc};
 use domain::commerce::ORDER_NOT_FOUND;
 use domain::commerce::cards;
-use domain::commerce::gateway::{GatewayError, PaymentGateway};
+use domain::commerce::gateway::{
+    BillingAddress, CardExpiry, Customer, GatewayError, PaymentGateway,
+};
 use domain::commerce::installments;
 use domain::commerce::order_view;
 use domain::commerce::payment;
+use domain::shared::cpf::Cpf;
 use domain::shared::ids::{Cents, OrderId};
+use domain::shared::validate;
 use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
@@ -30,6 +36,7 @@ use crate::extract::{Json, Path, RawBody};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::routes::ROUTE_NOT_FOUND;
+use crate::staff::{OpsResult, Staff};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -38,8 +45,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(check_payment))
         .routes(routes!(calculate_installments))
         .routes(routes!(saved_cards))
+        .routes(routes!(save_card))
         .routes(routes!(sandbox_pay_pix))
         .routes(routes!(sandbox_card_token))
+        .routes(routes!(sandbox_clock))
 }
 
 /// "Verificar pagamento", which may read the charge at the provider:
@@ -71,7 +80,8 @@ impl MemberLimit for SandboxLimit {
     }
 }
 
-/// The spec's saved card: `id, brand, last_digits, issuing`.
+/// The spec's saved card: `id, brand, last_digits, issuing`, and the subscription card's
+/// `expiration_date`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SavedCard {
     pub id: i64,
@@ -79,21 +89,27 @@ pub struct SavedCard {
     pub last_digits: String,
     /// The issuer as the provider names it; the brand when it does not.
     pub issuing: String,
+    /// `MM/YY`; null for a card saved before its expiry was kept.
+    pub expiration_date: Option<String>,
 }
 
 impl From<cards::SavedCard> for SavedCard {
     fn from(card: cards::SavedCard) -> Self {
+        let expiration_date = card.expiry().map(CardExpiry::short);
         let cards::SavedCard {
             id,
             brand,
             last_digits,
             issuing,
+            exp_month: _,
+            exp_year: _,
         } = card;
         Self {
             id,
             brand,
             last_digits,
             issuing,
+            expiration_date,
         }
     }
 }
@@ -294,6 +310,194 @@ async fn saved_cards(
     Ok(Json(cards.into_iter().map(SavedCard::from).collect()))
 }
 
+/// Saving cards, each of which calls the payment provider: `FILIA_ORDERS_MAX_PER_MEMBER`
+/// per `FILIA_ORDERS_WINDOW_SECONDS`, the orders' own limit.
+struct CardSaveLimit;
+
+impl MemberLimit for CardSaveLimit {
+    const NAME: &'static str = "card-saves";
+    const MESSAGE: &'static str =
+        "Muitos cartões cadastrados em pouco tempo. Aguarde alguns minutos e tente novamente.";
+    fn limit(config: &domain::Config) -> (u32, u64) {
+        (config.orders_max_per_member, config.orders_window_seconds)
+    }
+}
+
+/// The credit card form (spec 002: `name, cpf, birthday, phone, cep, street, city, state,
+/// street_number`) with the card as the browser tokeniser's `card_token`: the number, its
+/// expiry and cvv never reach us. Its Debug shows nothing of the card holder.
+#[derive(Deserialize, ToSchema)]
+struct NewCardForm {
+    #[serde(default)]
+    card_token: Option<String>,
+    /// Refused: a card's number is sent to the provider's tokeniser, never here.
+    #[serde(default)]
+    number: Option<String>,
+    /// The holder's name.
+    #[serde(default)]
+    name: Option<String>,
+    /// The holder's CPF, masked or not.
+    #[serde(default)]
+    cpf: Option<String>,
+    /// dd/MM/yyyy.
+    #[serde(default)]
+    birthday: Option<String>,
+    #[serde(default)]
+    phone: Option<String>,
+    #[serde(default)]
+    cep: Option<String>,
+    #[serde(default)]
+    street: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    street_number: Value,
+    #[serde(default)]
+    city: Option<String>,
+    /// The state's two letters.
+    #[serde(default)]
+    state: Option<String>,
+}
+
+impl std::fmt::Debug for NewCardForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewCardForm")
+            .field(
+                "card_token",
+                &self.card_token.as_ref().map(|_| "[redacted]"),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl NewCardForm {
+    /// The token, the billing address and the holder, or every text of what is wrong.
+    fn read(&self) -> Result<(String, BillingAddress, Holder), ApiError> {
+        let given = |value: &Option<String>| {
+            value
+                .as_deref()
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+                .map(str::to_string)
+        };
+        if given(&self.number).is_some() {
+            return Err(ApiError::invalid(RAW_CARD_REFUSED));
+        }
+        let mut wrong = Vec::new();
+        let token = given(&self.card_token);
+        if token.is_none() {
+            wrong.push(CARD_REQUIRED.to_string());
+        }
+        let name = given(&self.name);
+        if name.is_none() {
+            wrong.push(HOLDER_NAME_REQUIRED.to_string());
+        }
+        let cpf = given(&self.cpf).and_then(|cpf| cpf.parse::<Cpf>().ok());
+        if cpf.is_none() {
+            wrong.push(validate::message::CPF.to_string());
+        }
+        if let Some(birthday) = given(&self.birthday)
+            && let Err(invalid) = validate::date(&birthday)
+        {
+            wrong.push(invalid.message().to_string());
+        }
+        let field = |value: &Option<String>| value.clone().unwrap_or_default();
+        let street_number = match &self.street_number {
+            Value::String(text) => text.clone(),
+            Value::Number(number) => number.to_string(),
+            _ => String::new(),
+        };
+        let address = cards::billing_address(
+            &field(&self.cep),
+            &field(&self.street),
+            &street_number,
+            &field(&self.city),
+            &field(&self.state),
+        )
+        .map_err(|message| wrong.push(message.to_string()));
+        match (token, name, cpf, address) {
+            (Some(token), Some(name), Some(cpf), Ok(address)) if wrong.is_empty() => {
+                let phone = self
+                    .phone
+                    .as_deref()
+                    .map(|phone| {
+                        phone
+                            .chars()
+                            .filter(char::is_ascii_digit)
+                            .collect::<String>()
+                    })
+                    .filter(|digits| (10..=11).contains(&digits.len()));
+                Ok((token, address, Holder { name, cpf, phone }))
+            }
+            _ => Err(ApiError::Invalid(wrong)),
+        }
+    }
+}
+
+/// Who holds the card: the payer when the member becomes the provider's customer.
+struct Holder {
+    name: String,
+    cpf: Cpf,
+    phone: Option<String>,
+}
+
+/// A raw card number where only the tokeniser's token is taken (the checkout outside the
+/// sandbox, and every card saved).
+pub(super) const RAW_CARD_REFUSED: &str =
+    "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
+const HOLDER_NAME_REQUIRED: &str = "Informe o nome do titular do cartão.";
+
+/// Saves a new card among the caller's cards
+///
+/// The card comes as the browser tokeniser's `card_token` (at the sandbox,
+/// `POST /sandbox/card-tokens`); a raw `number` is refused. The provider keeps it (Pagar.me
+/// in the member's customer wallet, the member made its customer once); a card it refuses
+/// is 'Não foi possível usar este cartão. Confira os dados ou use outro cartão.'. Saving
+/// the same card again answers the same card. The web shows 'Cartão salvo com sucesso'
+/// and reloads the list (`GET /user-credit-cards/{id}`).
+#[utoipa::path(
+    post,
+    path = "/user-credit-cards",
+    tag = "commerce",
+    security(("member" = [])),
+    request_body = NewCardForm,
+    responses(
+        (status = 200, description = "The saved card", body = SavedCard),
+        (status = 422, description = "No card token ('Informe os dados do cartão.'), a raw card number, no holder name ('Informe o nome do titular do cartão.'), 'CPF inválido', 'Data Inválida!', the billing address's texts ('Informe o endereço de cobrança do cartão.', 'CEP inválido', 'Endereço de cobrança longo demais.', 'Estado inválido'), or the card refused by the provider", body = Messages),
+        (status = 429, description = "More saves than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600)", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
+async fn save_card(
+    State(state): State<AppState>,
+    member: Member,
+    Json(form): Json<NewCardForm>,
+) -> ApiResult<Json<SavedCard>> {
+    let (token, billing_address, holder) = form.read()?;
+    throttle::<CardSaveLimit>(&state, &member).await?;
+    let mut conn = state.db.acquire().await?;
+    let profile = payment::customer(&mut conn, member.user_id).await?;
+    drop(conn);
+    let customer = Customer {
+        name: holder.name,
+        email: profile.email,
+        document: holder.cpf.digits().to_string(),
+        phone: holder.phone.or(profile.phone),
+    };
+    let card = app::commerce::cards::save_card(
+        &state.db,
+        &state.gateway,
+        member.station(),
+        member.user(),
+        app::commerce::cards::NewCard {
+            token,
+            billing_address,
+            customer,
+        },
+    )
+    .await?;
+    Ok(Json(card.into()))
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 struct SimulatedPayment {
     charge_id: String,
@@ -409,4 +613,56 @@ async fn sandbox_card_token(
     )
     .await?;
     Ok(Json(CardToken { card_token: token }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+struct ClockAdvance {
+    /// Whole days, 1 to 400.
+    #[schema(value_type = i64, minimum = 1, maximum = 400)]
+    advance_days: Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct ClockNow {
+    /// The sandbox's time now, which the billing engine reads.
+    now: DateTime<Utc>,
+}
+
+const ADVANCE_DAYS: &str = "advance_days deve ser um número inteiro de 1 a 400.";
+
+/// Sandbox only, support staff: moves the sandbox's clock forward
+///
+/// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise, and in a build without the sandbox;
+/// staff are asked for first, as every staff route does).
+/// Every process of the deployment reads the same clock (`sandbox_clock`): the sandbox's
+/// charges and expiries and the billing engine's due periods move with it, so a demo sees
+/// a month of renewals at once. Never back. For support staff (`support`), since it moves
+/// time for every station of the deployment.
+#[utoipa::path(
+    post,
+    path = "/sandbox/clock",
+    tag = "commerce",
+    security(("staff" = [])),
+    request_body = ClockAdvance,
+    responses(
+        (status = 200, description = "The clock moved; the time it now reads", body = ClockNow),
+        (status = 403, description = "Not support staff, or a viewer", body = ErrorMessage),
+        (status = 404, description = "Not in sandbox mode", body = ErrorMessage),
+        (status = 422, description = "advance_days is not a whole number from 1 to 400", body = Messages),
+    )
+)]
+async fn sandbox_clock(
+    State(state): State<AppState>,
+    staff: Staff,
+    Json(body): Json<ClockAdvance>,
+) -> OpsResult<Json<ClockNow>> {
+    let Some(sandbox) = state.gateway.sandbox() else {
+        return Err(ApiError::not_found(ROUTE_NOT_FOUND).into());
+    };
+    staff.require_support()?;
+    let days = whole(&body.advance_days)
+        .filter(|days| (1..=400).contains(days))
+        .ok_or_else(|| ApiError::invalid(ADVANCE_DAYS))?;
+    let now = sandbox.advance_clock(Duration::days(days)).await?;
+    Ok(Json(ClockNow { now }))
 }

@@ -1,0 +1,413 @@
+//! Saved cards over HTTP (`POST /user-credit-cards`, `GET /user-credit-cards/{id}`) against
+//! the sandbox, and Pagar.me's customer and card wallet against a loopback stand-in; the
+//! sandbox's shared clock (`POST /sandbox/clock`).
+
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::http::StatusCode;
+use chrono::{DateTime, Duration, Utc};
+use domain::commerce::gateway::PaymentGateway;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::common::{self, Answer, call, send_json};
+
+const CARD_REFUSED: &str =
+    "Não foi possível usar este cartão. Confira os dados ou use outro cartão.";
+
+async fn post(app: &Router, uri: &str, token: &str, body: Value) -> Answer {
+    send_json(app, "POST", uri, Some(token), &[], &body).await
+}
+
+/// A sandbox token for `number` (the browser's tokeniser in the demo).
+async fn card_token(app: &Router, token: &str, number: &str) -> String {
+    let answer = post(
+        app,
+        "/api/sandbox/card-tokens",
+        token,
+        json!({ "number": number, "holder_name": "MARIA DEMO", "expiry": "12/30", "cvv": "123" }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    answer.json()["card_token"]
+        .as_str()
+        .expect("token")
+        .to_string()
+}
+
+/// The credit card form with a card token.
+fn form(card_token: &str) -> Value {
+    json!({
+        "card_token": card_token, "name": "Maria Demo", "cpf": "529.982.247-25",
+        "birthday": "10/05/1990", "phone": "(48) 99999-8888", "cep": "88.010-400",
+        "street": "Rua Felipe Schmidt", "street_number": "515", "city": "Florianópolis",
+        "state": "SC"
+    })
+}
+
+async fn cards_of(app: &Router, token: &str, user_id: i64) -> Answer {
+    call(
+        app,
+        "GET",
+        &format!("/api/user-credit-cards/{user_id}"),
+        Some(token),
+        &[],
+    )
+    .await
+}
+
+async fn saved_cards(db: &PgPool) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM saved_cards")
+        .fetch_one(db)
+        .await
+        .expect("count")
+}
+
+#[testkit::db_test]
+async fn a_member_saves_a_tokenised_card_and_lists_it_with_its_expiry(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    let before = saved_cards(&db).await;
+    let card = card_token(&app, &token, "4000000000000010").await;
+    let saved = post(&app, "/api/user-credit-cards", &token, form(&card)).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+    let body = saved.json();
+    assert_eq!(
+        (
+            &body["brand"],
+            &body["last_digits"],
+            &body["issuing"],
+            &body["expiration_date"]
+        ),
+        (
+            &json!("visa"),
+            &json!("0010"),
+            &json!("visa"),
+            &json!("12/30")
+        )
+    );
+    let id = body["id"].as_i64().expect("id");
+
+    let listed = cards_of(&app, &token, demo.member_id).await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    let listed = listed.json();
+    let mine = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|c| c["id"] == json!(id))
+        .cloned()
+        .expect("listed");
+    assert_eq!(mine, body);
+
+    // The same card again: the same row.
+    let again = post(&app, "/api/user-credit-cards", &token, form(&card)).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json()["id"], json!(id));
+    assert_eq!(saved_cards(&db).await, before + 1);
+
+    // Another member cannot list them, nor take the card by its token.
+    let other = common::insert_member(&db, demo.station_id, "outra@example.com").await;
+    let other_token = common::session_of(&db, other).await;
+    assert_eq!(
+        cards_of(&app, &other_token, demo.member_id).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let taken = post(&app, "/api/user-credit-cards", &other_token, form(&card)).await;
+    assert_eq!(
+        taken.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        taken.text
+    );
+    assert_eq!(taken.json()["messages"], json!([CARD_REFUSED]));
+    let others = cards_of(&app, &other_token, other).await;
+    assert_eq!(others.json(), json!([]));
+    assert_eq!(saved_cards(&db).await, before + 1);
+
+    // The saved card pays: charged off-session at the sandbox by its id.
+    let gateway_id: String =
+        sqlx::query_scalar("SELECT gateway_card_id FROM saved_cards WHERE id = $1")
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .expect("gateway id");
+    assert!(gateway_id.starts_with("card_"), "{gateway_id}");
+}
+
+#[testkit::db_test]
+async fn a_card_the_sandbox_declines_or_does_not_know_is_not_saved(db: PgPool) {
+    let (_, token) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    let before = saved_cards(&db).await;
+    let declined = card_token(&app, &token, "4000000000000028").await;
+    for card in [declined.as_str(), "tok_nobody"] {
+        let refused = post(&app, "/api/user-credit-cards", &token, form(card)).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            refused.text
+        );
+        assert_eq!(refused.json()["messages"], json!([CARD_REFUSED]));
+    }
+    assert_eq!(saved_cards(&db).await, before);
+}
+
+#[testkit::db_test]
+async fn bad_card_forms_are_refused_with_the_forms_texts(db: PgPool) {
+    let (_, token) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    let messages = async |body: Value| {
+        let answer = post(&app, "/api/user-credit-cards", &token, body).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            answer.text
+        );
+        answer.json()["messages"].clone()
+    };
+    assert_eq!(
+        messages(json!({})).await,
+        json!([
+            "Informe os dados do cartão.",
+            "Informe o nome do titular do cartão.",
+            "CPF inválido",
+            "Informe o endereço de cobrança do cartão."
+        ])
+    );
+    let mut raw = form("tok_x");
+    raw["number"] = json!("4000000000000010");
+    assert_eq!(
+        messages(raw).await,
+        json!(["Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento."])
+    );
+    for (field, value, text) in [
+        ("cpf", "111.111.111-11", "CPF inválido"),
+        ("birthday", "31/02/1990", "Data Inválida!"),
+        ("cep", "8801040", "CEP inválido"),
+        ("city", "CEP inválido", "CEP inválido"),
+        ("state", "XX", "Estado inválido"),
+        ("street", " ", "Informe o endereço de cobrança do cartão."),
+    ] {
+        let mut body = form("tok_x");
+        body[field] = json!(value);
+        assert_eq!(messages(body).await, json!([text]), "{field}");
+    }
+    let mut long = form("tok_x");
+    long["street"] = json!("R".repeat(201));
+    assert_eq!(
+        messages(long).await,
+        json!(["Endereço de cobrança longo demais."])
+    );
+    // Signed out: nothing read.
+    let anonymous = send_json(
+        &app,
+        "POST",
+        "/api/user-credit-cards",
+        None,
+        &[],
+        &form("tok_x"),
+    )
+    .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(saved_cards(&db).await, 0);
+}
+
+#[testkit::db_test]
+async fn support_staff_move_the_shared_clock_for_every_process(db: PgPool) {
+    let (demo, member) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    let support = common::session_of(&db, demo.staff_id).await;
+    let viewer = common::session_of(&db, demo.viewer_id).await;
+    let advance = json!({ "advance_days": 31 });
+    for (token, status) in [
+        (Some(member.as_str()), StatusCode::FORBIDDEN),
+        (Some(viewer.as_str()), StatusCode::FORBIDDEN),
+        (None, StatusCode::FORBIDDEN),
+    ] {
+        let answer = send_json(&app, "POST", "/api/sandbox/clock", token, &[], &advance).await;
+        assert_eq!(answer.status, status, "{}", answer.text);
+    }
+    for days in [json!(0), json!(401), json!(1.5), json!("x"), Value::Null] {
+        let answer = post(
+            &app,
+            "/api/sandbox/clock",
+            &support,
+            json!({ "advance_days": days }),
+        )
+        .await;
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{days}: {}",
+            answer.text
+        );
+    }
+    // A gateway of another process (a worker) reads the moved clock.
+    let worker =
+        payments::Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway");
+    let before = worker.now().await.expect("now");
+    let moved = post(&app, "/api/sandbox/clock", &support, advance.clone()).await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.text);
+    let now: DateTime<Utc> = serde_json::from_value(moved.json()["now"].clone()).expect("a time");
+    assert!(now - before >= Duration::days(31), "{before} {now}");
+    let seen = worker.now().await.expect("now");
+    assert!(
+        seen >= now && seen - now < Duration::seconds(5),
+        "{seen} {now}"
+    );
+}
+
+#[testkit::db_test]
+async fn the_clock_is_absent_with_pagarme(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let settings = pagarme_settings("http://127.0.0.1:9/core/v5");
+    let app = common::app_with(db.clone(), &as_pairs(&settings));
+    let support = common::session_of(&db, demo.staff_id).await;
+    let answer = post(
+        &app,
+        "/api/sandbox/clock",
+        &support,
+        json!({ "advance_days": 31 }),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
+    let offset: i64 = sqlx::query_scalar("SELECT offset_seconds FROM sandbox_clock")
+        .fetch_one(&db)
+        .await
+        .expect("offset");
+    assert_eq!(offset, 0);
+}
+
+fn pagarme_settings(url: &str) -> Vec<(&'static str, String)> {
+    let key = include_str!("../../../domain/tests/fixtures/pagarme_test_public.pem");
+    vec![
+        ("FILIA_PAYMENTS", "pagarme".into()),
+        ("FILIA_PAGARME_URL", url.into()),
+        ("FILIA_PAGARME_SECRET_KEY", "sk_test_x".into()),
+        ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key.into()),
+        ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x".into()),
+    ]
+}
+
+fn as_pairs<'a>(settings: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    settings.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// What a stand-in of Pagar.me's customer and card API was asked: (path, body).
+type Asked = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// Pagar.me's `POST /customers` and `POST /customers/{id}/cards` on loopback.
+async fn pagarme_stand_in() -> (String, Asked) {
+    use axum::extract::{Path, State};
+    use axum::routing::post;
+    let asked: Asked = Arc::default();
+    let app = Router::new()
+        .route(
+            "/core/v5/customers",
+            post(
+                async |State(asked): State<Asked>, axum::Json(body): axum::Json<Value>| {
+                    asked
+                        .lock()
+                        .expect("lock")
+                        .push(("/customers".into(), body));
+                    axum::Json(json!({ "id": "cus_0000000000000001" }))
+                },
+            ),
+        )
+        .route(
+            "/core/v5/customers/{id}/cards",
+            post(
+                async |State(asked): State<Asked>,
+                       Path(customer): Path<String>,
+                       axum::Json(body): axum::Json<Value>| {
+                    let mut asked = asked.lock().expect("lock");
+                    asked.push((format!("/customers/{customer}/cards"), body));
+                    axum::Json(json!({
+                        "id": format!("card_{:016}", asked.len()), "brand": "Mastercard",
+                        "last_four_digits": "4444", "exp_month": 3, "exp_year": 2032,
+                        "status": "active"
+                    }))
+                },
+            ),
+        )
+        .with_state(asked.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}/core/v5"), asked)
+}
+
+#[testkit::db_test]
+async fn with_pagarme_the_member_is_made_a_customer_once(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let (url, asked) = pagarme_stand_in().await;
+    let settings = pagarme_settings(&url);
+    let app = common::app_with(db.clone(), &as_pairs(&settings));
+
+    let first = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(
+        (&first.json()["brand"], &first.json()["expiration_date"]),
+        (&json!("mastercard"), &json!("03/32"))
+    );
+    let second = post(&app, "/api/user-credit-cards", &token, form("tok_two")).await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    assert_ne!(first.json()["id"], second.json()["id"]);
+
+    let asked = asked.lock().expect("lock").clone();
+    let paths: Vec<&str> = asked.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/customers",
+            "/customers/cus_0000000000000001/cards",
+            "/customers/cus_0000000000000001/cards"
+        ]
+    );
+    // The customer is the card's holder as the form gave it.
+    assert_eq!(asked[0].1["document"], "52998224725");
+    assert_eq!(asked[0].1["name"], "Maria Demo");
+    assert_eq!(asked[1].1["token"], "tok_one");
+    let (customer, cards): (String, i64) = sqlx::query_as(
+        "SELECT c.customer_id, (SELECT count(*) FROM saved_cards s
+                                 WHERE s.user_id = c.user_id AND s.provider = 'pagarme')
+           FROM payment_customers c WHERE c.user_id = $1 AND c.provider = 'pagarme'",
+    )
+    .bind(demo.member_id)
+    .fetch_one(&db)
+    .await
+    .expect("customer");
+    assert_eq!((customer.as_str(), cards), ("cus_0000000000000001", 2));
+    let listed = cards_of(&app, &token, demo.member_id).await.json();
+    assert_eq!(listed.as_array().map(Vec::len), Some(2));
+}
+
+#[testkit::db_test]
+async fn the_same_card_saved_eight_times_at_once_is_one_card(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    let card = card_token(&app, &token, "5555444433331111").await;
+    let saves = (0..8).map(|_| post(&app, "/api/user-credit-cards", &token, form(&card)));
+    let answers = futures_util::future::join_all(saves).await;
+    let mut ids: Vec<Value> = answers
+        .iter()
+        .map(|answer| {
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+            answer.json()["id"].clone()
+        })
+        .collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM saved_cards WHERE user_id = $1")
+        .bind(demo.member_id)
+        .fetch_one(&db)
+        .await
+        .expect("count");
+    assert_eq!(rows, 1);
+}
