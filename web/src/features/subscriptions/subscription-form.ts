@@ -7,7 +7,7 @@ import { paymentForm } from "@/features/commerce";
 import type { FormRules, Rule } from "@/components/form/use-form";
 import { digitsOf } from "@/lib/masks";
 import { required, type CalendarDate } from "@/lib/validators";
-import type { CardChoice, NewCardPayload } from "@/features/subscriptions/api/types";
+import type { CardChoice, NewCardPayload, NewSavedCard } from "@/features/subscriptions/api/types";
 
 /** `selected_card` of a card not saved yet. */
 export const NEW_CARD = paymentForm.NEW_CARD;
@@ -116,6 +116,22 @@ export function newCardToApi(values: CardFormValues, cardToken: string): NewCard
     neighborhood: values.neighborhood.trim(),
     state: values.state,
     city: values.city.trim(),
+  };
+}
+
+/** A new card to keep (POST /user-credit-cards: its own field names, the birthday as typed). */
+export function savedCardToApi(values: CardFormValues, cardToken: string): NewSavedCard {
+  return {
+    card_token: cardToken,
+    name: values.name.trim(),
+    cpf: digitsOf(values.cpf),
+    birthday: values.birthday,
+    phone: digitsOf(values.phone),
+    cep: digitsOf(values.cep),
+    street: values.street.trim(),
+    street_number: values.street_number.trim(),
+    city: values.city.trim(),
+    state: values.state,
   };
 }
 

@@ -1,12 +1,12 @@
 // Turns the card form into what a subscription call takes: a saved card's id, or the new
 // card's token from the browser's tokeniser with its billing data.
 import { useCardTokenizer } from "@/features/commerce";
-import type { CardChoice, NewCardPayload } from "@/features/subscriptions/api/types";
+import type { CardChoice, NewSavedCard } from "@/features/subscriptions/api/types";
 import {
   NEW_CARD,
   cardChoiceToApi,
   cardToTokenize,
-  newCardToApi,
+  savedCardToApi,
   type CardFormValues,
 } from "@/features/subscriptions/subscription-form";
 
@@ -18,7 +18,8 @@ export function useCardChoice(): (values: CardFormValues) => Promise<CardChoice>
   };
 }
 
-export function useNewCard(): (values: CardFormValues) => Promise<NewCardPayload> {
+/** A new card to keep, by its token. */
+export function useNewCard(): (values: CardFormValues) => Promise<NewSavedCard> {
   const tokenize = useCardTokenizer();
-  return async (values) => newCardToApi(values, await tokenize(cardToTokenize(values)));
+  return async (values) => savedCardToApi(values, await tokenize(cardToTokenize(values)));
 }

@@ -36,7 +36,7 @@ const NO_CPF_ACCOUNT_MENU: MenuLink[] = [PROFILE_LINK, INVITES_LINK, TROPHIES_LI
 
 /** 'Planos' shows only when the station has plans (spec 002). */
 function hasPlans(station: Station): boolean {
-  return ((station as Station & { plans?: readonly unknown[] }).plans ?? []).length > 0;
+  return (station.plans ?? []).length > 0;
 }
 
 export function memberMenu(station: Station): MemberMenu {

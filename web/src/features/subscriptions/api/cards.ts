@@ -2,7 +2,7 @@
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
 import { subscriptionKeys } from "@/features/subscriptions/api/keys";
-import type { NewCardPayload, SavedSubscriptionCard } from "@/features/subscriptions/api/types";
+import type { NewSavedCard, SavedSubscriptionCard } from "@/features/subscriptions/api/types";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 
@@ -20,28 +20,15 @@ export function useSavedCards(enabled = true) {
   );
 }
 
-/** The card as POST /user-credit-cards takes it (its field names are the card form's). */
-export function saveCard(card: NewCardPayload): Promise<SavedSubscriptionCard> {
-  return api.post<SavedSubscriptionCard>("/user-credit-cards", {
-    card_token: card.card_token,
-    name: card.card_holder_name,
-    cpf: card.cpf,
-    birthday: card.birthday,
-    phone: card.phone,
-    cep: card.zipcode,
-    street: card.street,
-    street_number: card.street_number,
-    neighborhood: card.neighborhood,
-    city: card.city,
-    state: card.state,
-  });
+export function saveCard(card: NewSavedCard): Promise<SavedSubscriptionCard> {
+  return api.post<SavedSubscriptionCard>("/user-credit-cards", card);
 }
 
 export function useSaveCard() {
   const queryClient = useQueryClient();
   const userId = useSession()?.user.id ?? 0;
   return useMutation({
-    mutationFn: async (card: () => Promise<NewCardPayload>) => saveCard(await card()),
+    mutationFn: async (card: () => Promise<NewSavedCard>) => saveCard(await card()),
     meta: OWN_ERROR_TEXT,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: subscriptionKeys.cards(userId) }),
   });

@@ -3,7 +3,7 @@
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
 import { subscriptionKeys } from "@/features/subscriptions/api/keys";
-import type { ProductSubscriptionCreated, ProductSubscriptionRequest } from "@/features/subscriptions/api/types";
+import type { ProductSubscriptionBody, SubscribedAction } from "@/features/subscriptions/api/types";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 import type { Product } from "@/types/api";
@@ -22,15 +22,15 @@ export function useActionProducts(actionId: number) {
   );
 }
 
-export function subscribeProduct(body: ProductSubscriptionRequest): Promise<ProductSubscriptionCreated> {
-  return api.post<ProductSubscriptionCreated>("/subscribe-product-action", body);
+export function subscribeProduct(body: ProductSubscriptionBody): Promise<SubscribedAction> {
+  return api.post<SubscribedAction>("/subscribe-product-action", body);
 }
 
 export function useSubscribeProduct() {
   const queryClient = useQueryClient();
   const userId = useSession()?.user.id ?? 0;
   return useMutation({
-    mutationFn: async (body: () => Promise<ProductSubscriptionRequest>) => subscribeProduct(await body()),
+    mutationFn: async (body: () => Promise<ProductSubscriptionBody>) => subscribeProduct(await body()),
     meta: OWN_ERROR_TEXT,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: subscriptionKeys.member(userId) }),
   });

@@ -5,22 +5,13 @@
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
 import { subscriptionKeys } from "@/features/subscriptions/api/keys";
-import type {
-  BuyPlanRequest,
-  CancelPlanRequest,
-  CardChoice,
-  ChangePlanRequest,
-  UserSubscription,
-} from "@/features/subscriptions/api/types";
+import type { CancelPlanRequest, CardChoice, PlanPurchaseBody, UserSubscription } from "@/features/subscriptions/api/types";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
-
-interface AccountWithSubscription {
-  subscription?: UserSubscription | null;
-}
+import type { User } from "@/types/api";
 
 export async function getCurrentSubscription(userId: number, { signal }: { signal?: AbortSignal } = {}) {
-  const account = await api.get<AccountWithSubscription>(`/users-web/${userId}`, { signal });
+  const account = await api.get<User>(`/users-web/${userId}`, { signal });
   return account.subscription ?? null;
 }
 
@@ -35,11 +26,11 @@ export function useCurrentSubscription() {
   );
 }
 
-export function buyPlan(body: BuyPlanRequest): Promise<UserSubscription> {
+export function buyPlan(body: PlanPurchaseBody): Promise<UserSubscription> {
   return api.post<UserSubscription>("/subscriptions", body);
 }
 
-export function changePlan(subscriptionId: number, body: ChangePlanRequest): Promise<UserSubscription> {
+export function changePlan(subscriptionId: number, body: PlanPurchaseBody): Promise<UserSubscription> {
   return api.put<UserSubscription>(`/subscriptions/${subscriptionId}`, body);
 }
 
@@ -47,8 +38,9 @@ export function cancelPlan(body: CancelPlanRequest): Promise<UserSubscription> {
   return api.post<UserSubscription>("/subscriptions/cancel", body);
 }
 
-export function replaceSubscriptionCard(subscriptionId: number, body: CardChoice): Promise<UserSubscription> {
-  return api.put<UserSubscription>(`/subscriptions/${subscriptionId}/card`, body);
+/** Answers 204: the card is the subscription's, and an unpaid period was tried again with it. */
+export function replaceSubscriptionCard(subscriptionId: number, body: CardChoice): Promise<void> {
+  return api.put<void>(`/subscriptions/${subscriptionId}/card`, body);
 }
 
 /** Keeps the answer as the member's plan and reads the charges again. */
@@ -68,7 +60,7 @@ function useReplaceSubscription() {
 export function useSavePlan() {
   const replace = useReplaceSubscription();
   return useMutation({
-    mutationFn: async ({ subscriptionId, body }: { subscriptionId: number | null; body: () => Promise<BuyPlanRequest> }) =>
+    mutationFn: async ({ subscriptionId, body }: { subscriptionId: number | null; body: () => Promise<PlanPurchaseBody> }) =>
       subscriptionId === null ? buyPlan(await body()) : changePlan(subscriptionId, await body()),
     meta: OWN_ERROR_TEXT,
     onSuccess: replace,

@@ -18,13 +18,15 @@ import type { Activity } from "@/types/api";
 
 const BALANCE = "GET /api/users-points/1";
 
-const BOOK_CLUB = {
-  ...buildActivity({ id: 30, name: "Clube do livro", type_id: 21 }),
+const BOOK_CLUB = buildActivity({
+  id: 30,
+  name: "Clube do livro",
+  type_id: 21,
   action_subscriptions: [
     { id: 1, recurrence: "monthly", description: "Um livro por mês" },
-    { id: 2, recurrence: "quarterly", description: null },
+    { id: 2, recurrence: "quarterly", description: "" },
   ],
-} as Activity;
+});
 
 const BOOK = buildProduct({ id: 70, action_id: 30, name: "Livro do mês", value: 4990, discount_value: 990, stock: 10 });
 

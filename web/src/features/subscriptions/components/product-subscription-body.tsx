@@ -9,7 +9,6 @@ import { useSnackbar, useToast } from "@/components/toasts/use-toast";
 import { formatBrl } from "@/features/commerce";
 import { useSavedCards } from "@/features/subscriptions/api/cards";
 import { useActionProducts, useSubscribeProduct } from "@/features/subscriptions/api/product-subscription";
-import type { ActionSubscriptionOption } from "@/features/subscriptions/api/types";
 import { CardFields } from "@/features/subscriptions/components/card-fields";
 import { ErrorList } from "@/features/subscriptions/components/error-list";
 import {
@@ -29,16 +28,10 @@ import "./subscriptions.css";
 
 export const SUBSCRIBE_BUTTON = "Assinar";
 
-/** The activity's recurrences (the activity wire's `action_subscriptions`). */
-function recurrencesOf(activity: Activity): ActionSubscriptionOption[] {
-  const options = (activity as Activity & { action_subscriptions?: ActionSubscriptionOption[] }).action_subscriptions;
-  return options ?? [];
-}
-
 const priceOf = (product: Product) => Math.max(0, product.value - Math.max(0, product.discount_value));
 
 function SubscriptionForm({ activity, products }: { activity: Activity; products: Product[] }) {
-  const recurrences = recurrencesOf(activity);
+  const recurrences = activity.action_subscriptions;
   const [productId, setProductId] = useState<number | null>(null);
   const [recurrenceId, setRecurrenceId] = useState<number | null>(recurrences[0]?.id ?? null);
   const cards = useSavedCards();
@@ -132,7 +125,7 @@ export function ProductSubscriptionBody({ activity }: { activity: Activity }) {
     return <div className="product-subscription product-subscription--skeleton skeleton-shimmer" role="status" aria-busy="true" aria-label="Carregando produtos" />;
   }
   const onSale = (products.data ?? []).filter((product) => product.stock > 0);
-  if (products.isError || onSale.length === 0 || recurrencesOf(activity).length === 0) {
+  if (products.isError || onSale.length === 0 || activity.action_subscriptions.length === 0) {
     return <p className="product-subscription__unavailable">{PRODUCT_UNAVAILABLE_TEXT}</p>;
   }
   return <SubscriptionForm activity={activity} products={onSale} />;

@@ -71,13 +71,24 @@ describe("'Cadastrar novo cartão'", () => {
 
     expect(await screen.findByText("Cartão salvo com sucesso")).toBeInTheDocument();
     const body = api.bodySentTo(SAVE_CARD);
-    expect(body).toMatchObject({ card_token: "sbx_tok_5", name: "Maria da Silva", cpf: "52998224725", cep: "01310100", neighborhood: "Consolação" });
+    expect(body).toEqual({
+      card_token: "sbx_tok_5",
+      name: "Maria da Silva",
+      cpf: "52998224725",
+      birthday: "01/02/1990",
+      phone: "11987654321",
+      cep: "01310100",
+      street: "Rua Augusta",
+      street_number: "100",
+      city: "São Paulo",
+      state: "SP",
+    });
     expect(JSON.stringify(body)).not.toContain("4000000000000010");
     expect(screen.getByLabelText("Número do cartão")).toHaveValue("");
   });
 
   it("gives an unpaid subscription the new card, which tries the charge again", async () => {
-    const api = stubCards({ [cardCall(41)]: () => jsonResponse(buildSubscription({ id: 41 })) });
+    const api = stubCards({ [cardCall(41)]: () => new Response(null, { status: 204 }) });
     const { page } = renderApp({ path: "/homepage/cartao-assinatura?assinatura=41" });
     await screen.findByRole("heading", { level: 1, name: "Cadastrar novo cartão" });
     fillCard();
@@ -95,7 +106,7 @@ describe("plan's card", () => {
     const api = stubCards({
       [ACCOUNT]: () => jsonResponse({ id: 1, subscription: buildSubscription() }),
       [SAVED_CARDS]: () => jsonResponse([{ id: 3, brand: "Elo", last_digits: "4242", issuing: "Elo", expiration_date: "01/29" }]),
-      [cardCall(40)]: () => jsonResponse(buildSubscription()),
+      [cardCall(40)]: () => new Response(null, { status: 204 }),
       "GET /api/subscription-plans": () => jsonResponse([]),
     });
     const { page } = renderApp({ path: "/homepage/planos/editar-pagamento" });

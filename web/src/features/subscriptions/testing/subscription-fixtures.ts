@@ -40,12 +40,13 @@ export function buildSubscription(overrides: Partial<UserSubscription> = {}): Us
     id: 40,
     plan: buildPlan(),
     status: "active",
-    card: { brand: "Visa", last_digits: "1111", expiration_date: "12/30" },
+    card: { id: 3, brand: "Visa", last_digits: "1111", expiration_date: "12/30" },
     current_period_end: "2026-12-29T12:00:00Z",
     cancel_at_period_end: false,
     next_plan: null,
     transaction: { id: 900, date_created: "2026-11-29T12:00:00Z" },
-    internal_id: "SUB-40",
+    internal_id: "subscription-40",
+    amount: 2990,
     ...overrides,
   };
 }
