@@ -8,4 +8,5 @@ export const subscriptionKeys = {
   charges: (userId: number) => [...subscriptionKeys.member(userId), "charges"] as const,
   cards: (userId: number) => [...subscriptionKeys.member(userId), "cards"] as const,
   products: (userId: number, actionId: number) => [...subscriptionKeys.member(userId), "products", actionId] as const,
+  lastOfAction: (userId: number, actionId: number) => [...subscriptionKeys.member(userId), "last-of-action", actionId] as const,
 };

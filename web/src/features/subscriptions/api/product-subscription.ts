@@ -1,5 +1,5 @@
-// Type 21: an activity's products (GET /action-products/{actionId}) and the subscription
-// to one of them (POST /subscribe-product-action).
+// Type 21: an activity's products (GET /action-products/{actionId}), the member's latest
+// subscription to it (GET /last-action-subscription) and a new one (POST /subscribe-product-action).
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
 import { subscriptionKeys } from "@/features/subscriptions/api/keys";
@@ -18,6 +18,24 @@ export function useActionProducts(actionId: number) {
     queryOptions({
       queryKey: subscriptionKeys.products(userId ?? 0, actionId),
       queryFn: userId === undefined ? skipToken : ({ signal }) => getActionProducts(actionId, { signal }),
+    }),
+  );
+}
+
+export function getLastActionSubscription(
+  actionId: number,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<SubscribedAction | null> {
+  return api.get<SubscribedAction | null>(`/last-action-subscription?where[action_id]=${actionId}`, { signal });
+}
+
+/** The member's latest subscription to a type 21 activity, or null. */
+export function useLastActionSubscription(actionId: number) {
+  const userId = useSession()?.user.id;
+  return useQuery(
+    queryOptions({
+      queryKey: subscriptionKeys.lastOfAction(userId ?? 0, actionId),
+      queryFn: userId === undefined ? skipToken : ({ signal }) => getLastActionSubscription(actionId, { signal }),
     }),
   );
 }

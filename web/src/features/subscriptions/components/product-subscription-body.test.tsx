@@ -9,12 +9,12 @@ import {
   SAVED_CARDS,
   SUBSCRIBE_PRODUCT,
   TYPED_CARD,
+  lastOfActionCall,
   productsCall,
 } from "@/features/subscriptions/testing/subscription-fixtures";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { DEFAULT_CONFIG, stubApi, type ApiHandler } from "@/testing/stub-api";
-import type { Activity } from "@/types/api";
 
 const BALANCE = "GET /api/users-points/1";
 
@@ -35,13 +35,14 @@ beforeEach(() => {
   signIn();
 });
 
-function stubBookClub(handlers: Record<string, ApiHandler> = {}, activity: Activity = BOOK_CLUB) {
+function stubBookClub(handlers: Record<string, ApiHandler> = {}) {
   return stubApi(
     {
       ...homeHandlers(),
       [BALANCE]: () => jsonResponse(buildWalletBalance()),
-      [activityCall(30)]: () => jsonResponse(activity),
+      [activityCall(30)]: () => jsonResponse(BOOK_CLUB),
       [productsCall(30)]: () => jsonResponse([BOOK]),
+      [lastOfActionCall(30)]: () => jsonResponse(null),
       [SAVED_CARDS]: () => jsonResponse([]),
       [CARD_TOKENS]: () => jsonResponse({ card_token: "sbx_tok_7" }),
       [CHARGES]: () => jsonResponse([]),
@@ -104,6 +105,14 @@ describe("type 21: product subscription", () => {
     stubBookClub({ [productsCall(30)]: () => jsonResponse([{ ...BOOK, stock: 0 }]) });
     renderApp({ path: "/homepage/atividades/30" });
     expect(await screen.findByText("Produto indisponível para assinatura no momento.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Assinar" })).not.toBeInTheDocument();
+  });
+
+  it("leads a member already subscribed to 'Minhas assinaturas'", async () => {
+    stubBookClub({ [lastOfActionCall(30)]: () => jsonResponse({ id: 41, action_id: 30, cancelled: false }) });
+    renderApp({ path: "/homepage/atividades/30" });
+    expect(await screen.findByText("Você já assina este produto.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Minhas assinaturas" })).toHaveAttribute("href", "/homepage/assinaturas/30");
     expect(screen.queryByRole("button", { name: "Assinar" })).not.toBeInTheDocument();
   });
 

@@ -3,12 +3,16 @@
 // chosen is 'Produto não selecionado'; none on sale is 'Produto indisponível para
 // assinatura no momento.'.
 import { useId, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useForm } from "@/components/form/use-form";
 import { useSnackbar, useToast } from "@/components/toasts/use-toast";
 import { formatBrl } from "@/features/commerce";
 import { useSavedCards } from "@/features/subscriptions/api/cards";
-import { useActionProducts, useSubscribeProduct } from "@/features/subscriptions/api/product-subscription";
+import {
+  useActionProducts,
+  useLastActionSubscription,
+  useSubscribeProduct,
+} from "@/features/subscriptions/api/product-subscription";
 import { CardFields } from "@/features/subscriptions/components/card-fields";
 import { ErrorList } from "@/features/subscriptions/components/error-list";
 import {
@@ -27,6 +31,7 @@ import type { Activity, Product } from "@/types/api";
 import "./subscriptions.css";
 
 export const SUBSCRIBE_BUTTON = "Assinar";
+export const ALREADY_SUBSCRIBED_TEXT = "Você já assina este produto.";
 
 const priceOf = (product: Product) => Math.max(0, product.value - Math.max(0, product.discount_value));
 
@@ -121,8 +126,27 @@ function SubscriptionForm({ activity, products }: { activity: Activity; products
 
 export function ProductSubscriptionBody({ activity }: { activity: Activity }) {
   const products = useActionProducts(activity.id);
-  if (products.isPending) {
-    return <div className="product-subscription product-subscription--skeleton skeleton-shimmer" role="status" aria-busy="true" aria-label="Carregando produtos" />;
+  const last = useLastActionSubscription(activity.id);
+  if (products.isPending || last.isPending) {
+    return (
+      <div
+        className="product-subscription product-subscription--skeleton skeleton-shimmer"
+        role="status"
+        aria-busy="true"
+        aria-label="Carregando produtos"
+      />
+    );
+  }
+  // A live subscription is managed in 'Minhas assinaturas'; a new one waits for its end.
+  if (last.data && !last.data.cancelled) {
+    return (
+      <div className="product-subscription">
+        <p>{ALREADY_SUBSCRIBED_TEXT}</p>
+        <Link className="button button--secondary" to={`/homepage/assinaturas/${activity.id}`}>
+          Minhas assinaturas
+        </Link>
+      </div>
+    );
   }
   const onSale = (products.data ?? []).filter((product) => product.stock > 0);
   if (products.isError || onSale.length === 0 || activity.action_subscriptions.length === 0) {

@@ -16,6 +16,7 @@ export const ENTERPRISE = "POST /api/subscription-plans/enterprise-contact";
 export const SUBSCRIBE_PRODUCT = "POST /api/subscribe-product-action";
 export const cancelActionCall = (id: number) => `POST /api/cancel-user-subscribed-action/${id}`;
 export const productsCall = (actionId: number) => `GET /api/action-products/${actionId}`;
+export const lastOfActionCall = (actionId: number) => `GET /api/last-action-subscription?where[action_id]=${actionId}`;
 
 export function buildPlan(overrides: Partial<Plan> = {}): Plan {
   return {
