@@ -179,9 +179,9 @@ async fn plans_are_listed_cheapest_first_with_negotiated_last_and_deleted_hidden
     let list = answer.json();
     let names: Vec<&str> = list
         .as_array()
-        .unwrap()
+        .expect("present")
         .iter()
-        .map(|plan| plan["name"].as_str().unwrap())
+        .map(|plan| plan["name"].as_str().expect("present"))
         .collect();
     assert_eq!(names, ["Gratuito", "Básico", "Premium", "Empresarial"]);
     let premium = &list[2];
@@ -204,7 +204,7 @@ async fn plans_are_listed_cheapest_first_with_negotiated_last_and_deleted_hidden
     )
     .await;
     assert_eq!(visitor.status, StatusCode::OK, "{}", visitor.text);
-    assert_eq!(visitor.json().as_array().unwrap().len(), 4);
+    assert_eq!(visitor.json().as_array().expect("present").len(), 4);
 
     let one = get(
         &w,
@@ -230,7 +230,7 @@ async fn plans_are_listed_cheapest_first_with_negotiated_last_and_deleted_hidden
     )
     .await
     .json();
-    assert_eq!(station["plans"].as_array().unwrap().len(), 4);
+    assert_eq!(station["plans"].as_array().expect("present").len(), 4);
     assert_eq!(station["plans"][1]["name"], "Básico");
 }
 
@@ -264,7 +264,7 @@ async fn buying_a_plan_with_a_new_card_makes_it_active_with_its_card_and_charge(
     .await;
     assert_eq!(charges.status, StatusCode::OK, "{}", charges.text);
     let charges = charges.json();
-    assert_eq!(charges.as_array().unwrap().len(), 1);
+    assert_eq!(charges.as_array().expect("present").len(), 1);
     let line = &charges[0];
     assert_eq!(line["name"], "Premium");
     assert_eq!(line["status"], "Pago");
@@ -274,7 +274,7 @@ async fn buying_a_plan_with_a_new_card_makes_it_active_with_its_card_and_charge(
     assert_eq!(line["paidFormatted"], "R$ 49,90");
     assert_eq!(line["recurrenceFormatted"], "Mensal");
     assert_eq!(line["actionId"], Value::Null);
-    let vigencia = line["vigencia"].as_str().unwrap();
+    let vigencia = line["vigencia"].as_str().expect("present");
     assert_eq!(
         vigencia.len(),
         "dd/mm/aaaa a dd/mm/aaaa".len(),
@@ -307,7 +307,7 @@ async fn buying_a_plan_with_a_new_card_makes_it_active_with_its_card_and_charge(
 async fn a_saved_card_pays_a_purchase_and_another_members_card_is_refused(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;
-    let card_id = bought["card"]["id"].as_i64().unwrap();
+    let card_id = bought["card"]["id"].as_i64().expect("present");
     // The other member cannot pay with it.
     let refused = post(
         &w,
@@ -325,7 +325,7 @@ async fn a_saved_card_pays_a_purchase_and_another_members_card_is_refused(db: Pg
     assert_eq!(messages(&refused), ["Cartão não encontrado."]);
     // The owner cancels, lets it end, and buys again with the saved card.
     sqlx::query("UPDATE subscriptions SET status = 'canceled' WHERE id = $1")
-        .bind(bought["id"].as_i64().unwrap())
+        .bind(bought["id"].as_i64().expect("present"))
         .execute(&w.db)
         .await
         .expect("end");
@@ -428,7 +428,7 @@ async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
     let subscriptions: i64 = sqlx::query_scalar("SELECT count(*) FROM subscriptions")
         .fetch_one(&w.db)
         .await
-        .unwrap();
+        .expect("present");
     assert_eq!(subscriptions, 0);
     for answer in [&no_card, &no_plan, &negotiated, &foreign] {
         assert_eq!(
@@ -467,7 +467,7 @@ async fn a_declined_card_refuses_the_purchase_with_its_reason_and_ends_it(db: Pg
             .bind(id)
             .fetch_one(&w.db)
             .await
-            .unwrap();
+            .expect("present");
     assert_eq!(period, "failed");
     let user = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
         .await
@@ -510,7 +510,7 @@ async fn a_free_plan_needs_no_card(db: PgPool) {
     let charges: i64 = sqlx::query_scalar("SELECT count(*) FROM subscription_charges")
         .fetch_one(&w.db)
         .await
-        .unwrap();
+        .expect("present");
     assert_eq!(charges, 0);
 }
 
@@ -538,7 +538,7 @@ async fn two_purchases_at_once_make_one_subscription_and_the_other_is_a_conflict
     .bind(w.member_id)
     .fetch_one(&w.db)
     .await
-    .unwrap();
+    .expect("present");
     assert_eq!((subscriptions, charges), (1, 1));
 }
 
@@ -546,7 +546,7 @@ async fn two_purchases_at_once_make_one_subscription_and_the_other_is_a_conflict
 async fn an_upgrade_charges_its_proration_and_a_downgrade_waits_for_the_period_end(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;
-    let id = bought["id"].as_i64().unwrap();
+    let id = bought["id"].as_i64().expect("present");
     let uri = format!("/api/subscriptions/{id}");
 
     // Another member cannot touch it.
@@ -587,7 +587,7 @@ async fn an_upgrade_charges_its_proration_and_a_downgrade_waits_for_the_period_e
 async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;
-    let id = bought["id"].as_i64().unwrap();
+    let id = bought["id"].as_i64().expect("present");
     let mut form = with_plan(new_card(DECLINES), w.premium);
     form["save"] = json!(false);
     let answer = put(&w, &format!("/api/subscriptions/{id}"), &w.token, &form).await;
@@ -602,7 +602,7 @@ async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
             .bind(id)
             .fetch_one(&w.db)
             .await
-            .unwrap();
+            .expect("present");
     assert_eq!((plan, amount, status.as_str()), (w.basic, 2_990, "active"));
     let user = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
         .await
@@ -659,10 +659,10 @@ async fn cancelling_keeps_access_to_the_period_end_and_checks_the_reason(db: PgP
     assert_eq!(messages(&theirs), ["Você não possui uma assinatura ativa."]);
     let reason: String =
         sqlx::query_scalar("SELECT cancel_reason FROM subscriptions WHERE id = $1")
-            .bind(bought["id"].as_i64().unwrap())
+            .bind(bought["id"].as_i64().expect("present"))
             .fetch_one(&w.db)
             .await
-            .unwrap();
+            .expect("present");
     assert_eq!(reason, "Não acho um bom custo-benefício");
 }
 
@@ -670,7 +670,7 @@ async fn cancelling_keeps_access_to_the_period_end_and_checks_the_reason(db: PgP
 async fn the_card_of_a_subscription_changes_and_a_past_due_period_is_retried(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;
-    let id = bought["id"].as_i64().unwrap();
+    let id = bought["id"].as_i64().expect("present");
     let uri = format!("/api/subscriptions/{id}/card");
     let refused = put(&w, &uri, &w.other_token, &new_card(APPROVES)).await;
     assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
@@ -682,7 +682,7 @@ async fn the_card_of_a_subscription_changes_and_a_past_due_period_is_retried(db:
         .bind(id)
         .execute(&w.db)
         .await
-        .unwrap();
+        .expect("present");
     sqlx::query(
         "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
                                            period_index, starts_at, ends_at, amount, plan_id,
@@ -695,7 +695,7 @@ async fn the_card_of_a_subscription_changes_and_a_past_due_period_is_retried(db:
     .bind(id)
     .execute(&w.db)
     .await
-    .unwrap();
+    .expect("present");
     let answer = put(&w, &uri, &w.token, &new_card("4242424242424242")).await;
     assert_eq!(answer.status, StatusCode::NO_CONTENT, "{}", answer.text);
     let subscription = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
@@ -709,7 +709,7 @@ async fn the_card_of_a_subscription_changes_and_a_past_due_period_is_retried(db:
     )
     .fetch_one(&w.db)
     .await
-    .unwrap();
+    .expect("present");
     assert_eq!(queued, 1);
 }
 
@@ -728,7 +728,7 @@ async fn book_club(w: &World, stock: i32) -> (i64, i64, i64) {
     .bind(action_id)
     .fetch_one(&w.db)
     .await
-    .unwrap();
+    .expect("present");
     let product_id = build::product(w.station_id, action_id)
         .name("Livro do mês")
         .value(3_000)
@@ -788,7 +788,7 @@ async fn a_type_21_product_is_subscribed_listed_and_cancelled(db: PgPool) {
     assert_eq!(subscribed["amount"], 5_000);
     assert_eq!(subscribed["status"], "active");
     assert_eq!(subscribed["action_subscription"]["recurrence"], "monthly");
-    let id = subscribed["id"].as_i64().unwrap();
+    let id = subscribed["id"].as_i64().expect("present");
 
     let again = post(
         &w,
@@ -810,7 +810,7 @@ async fn a_type_21_product_is_subscribed_listed_and_cancelled(db: PgPool) {
     )
     .await
     .json();
-    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list.as_array().expect("present").len(), 1);
     let last = get(
         &w,
         &format!("/api/last-action-subscription?where[action_id]={action_id}"),
@@ -888,7 +888,7 @@ async fn an_unavailable_product_or_activity_is_refused(db: PgPool) {
         .bind(product_id)
         .execute(&w.db)
         .await
-        .unwrap();
+        .expect("present");
     let inactive = post(
         &w,
         "/api/subscribe-product-action",
@@ -918,7 +918,7 @@ async fn an_unavailable_product_or_activity_is_refused(db: PgPool) {
     let subscriptions: i64 = sqlx::query_scalar("SELECT count(*) FROM subscriptions")
         .fetch_one(&w.db)
         .await
-        .unwrap();
+        .expect("present");
     assert_eq!(subscriptions, 0);
 }
 
@@ -941,7 +941,10 @@ async fn the_enterprise_form_mails_the_station(db: PgPool) {
     )
     .await;
     assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.text);
-    let job: String = answer.json()["job_id"].as_str().unwrap().to_string();
+    let job: String = answer.json()["job_id"]
+        .as_str()
+        .expect("present")
+        .to_string();
     let to: String = sqlx::query_scalar(
         "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'to'
            FROM apalis.jobs WHERE id = $1",
@@ -970,7 +973,7 @@ async fn staff(db: &PgPool, station_id: i64, email: &str, role: Role, scope: Sco
 async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;
-    let id = bought["id"].as_i64().unwrap();
+    let id = bought["id"].as_i64().expect("present");
     let support = staff(
         &w.db,
         w.station_id,
@@ -1046,13 +1049,13 @@ async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
             .bind(id)
             .fetch_one(&w.db)
             .await
-            .unwrap();
+            .expect("present");
     assert!(at_end);
     let audited: Vec<String> =
         sqlx::query_scalar("SELECT action FROM staff_audit WHERE station_id = $1 ORDER BY id")
             .bind(w.station_id)
             .fetch_all(&w.db)
             .await
-            .unwrap();
+            .expect("present");
     assert_eq!(audited, ["subscription.retry", "subscription.cancel"]);
 }

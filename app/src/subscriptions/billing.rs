@@ -13,11 +13,12 @@ use sqlx::{PgConnection, PgPool};
 
 use domain::commerce::gateway::{
     CardChargeRequest, CardSource, ChargeStatus, GatewayError, PaymentGateway, PixChargeRequest,
+    RefundStatus,
 };
 use domain::commerce::payment;
 use domain::shared::failure::{Failure, IntoFailure};
 use domain::subscriptions::billing::{
-    self, Answer, Attempt, Billable, DueCharge, LEASE_MINUTES, Next, Notice,
+    self, Answer, Attempt, Billable, DueCharge, LEASE_MINUTES, Next, Notice, OpenCharge,
 };
 use domain::subscriptions::{AttemptStatus, BillingMethod, dispatch, mail};
 
@@ -68,7 +69,11 @@ pub async fn charge_try<G: PaymentGateway, O: Outbox>(
     };
     let attempt = match billing::next_step(&mut tx, &period, expected, now).await? {
         Next::Done(outcome) => {
+            let owed = billing::refunds_owed(&mut tx, period.period_id).await?;
             tx.commit().await?;
+            for charge in owed {
+                give_back(db, gateway, &charge).await?;
+            }
             return Ok(outcome);
         }
         Next::PayFree => {
@@ -98,7 +103,16 @@ pub async fn charge_try<G: PaymentGateway, O: Outbox>(
         return sync_known(db, gateway, outbox, &attempt, &charge_id).await;
     }
     let (charge_id, answer) = call_provider(db, gateway, &period, &attempt).await?;
-    record(db, outbox, attempt.id, charge_id.as_deref(), answer, now).await
+    record(
+        db,
+        gateway,
+        outbox,
+        attempt.id,
+        charge_id.as_deref(),
+        answer,
+        now,
+    )
+    .await
 }
 
 /// Asks the provider for the try's charge (the same request, with the same key, however
@@ -142,7 +156,8 @@ async fn call_provider<G: PaymentGateway>(
         BillingMethod::Pix => {
             // Counted from fixed points (the period's start, the try's creation), so a
             // resumed try repeats the first call's request exactly.
-            let seconds = (dispatch::pix_expiry(period.starts_at) - attempt.created_at)
+            let seconds = (dispatch::pix_expiry(period.starts_at, attempt.created_at)
+                - attempt.created_at)
                 .num_seconds()
                 .max(dispatch::PIX_MIN_SECONDS);
             let request = PixChargeRequest {
@@ -180,9 +195,12 @@ fn answer_of(status: ChargeStatus, reason: Option<String>) -> Answer {
     }
 }
 
-/// Applies an answer in its own transaction, with the member's e-mail.
-async fn record<O: Outbox>(
+/// Applies an answer in its own transaction, with the member's e-mail; then, with no
+/// transaction open, cancels the period's other charges when this one paid it, and gives
+/// back money that pays nothing.
+async fn record<G: PaymentGateway, O: Outbox>(
     db: &PgPool,
+    gateway: &G,
     outbox: &O,
     attempt_id: i64,
     charge_id: Option<&str>,
@@ -200,7 +218,48 @@ async fn record<O: Outbox>(
     )
     .await?;
     tx.commit().await?;
+    for charge in &applied.cancel {
+        // Best effort: a charge paid anyway later is given back by its own sync.
+        if let Err(err) = gateway
+            .cancel_charge(
+                &charge.gateway_charge_id,
+                &format!("cancel:{}", charge.idempotency_key),
+            )
+            .await
+        {
+            tracing::warn!(attempt_id = charge.attempt_id, error = %err, "a subscription try's charge could not be cancelled");
+        }
+    }
+    if let Some(charge) = &applied.refund {
+        give_back(db, gateway, charge).await?;
+    }
     Ok(applied.outcome)
+}
+
+/// Refunds a try's whole charge (keyed by the try, so a repeat is the same refund) and
+/// records it; a failure is an error, and the try stays owed for the next run.
+async fn give_back<G: PaymentGateway>(
+    db: &PgPool,
+    gateway: &G,
+    charge: &OpenCharge,
+) -> Result<(), BillingError> {
+    let refund = gateway
+        .refund(
+            &charge.gateway_charge_id,
+            None,
+            &format!("refund:{}", charge.idempotency_key),
+        )
+        .await?;
+    if refund.status == RefundStatus::Failed {
+        return Err(GatewayError::Rejected(format!(
+            "refund {} of a subscription try failed",
+            refund.refund_id
+        ))
+        .into());
+    }
+    let mut conn = db.acquire().await?;
+    billing::refunded(&mut conn, charge.attempt_id).await?;
+    Ok(())
 }
 
 async fn notify<O: Outbox>(
@@ -237,7 +296,10 @@ async fn sync_known<G: PaymentGateway, O: Outbox>(
             .cancel_charge(charge_id, &format!("cancel:{}", attempt.idempotency_key))
             .await?;
     }
+    // Less than the try's amount is not a payment of it (a payer who typed another amount).
+    let short = charge.status.money_received() && charge.paid_amount_cents < attempt.amount;
     let answer = match charge.status {
+        _ if short => Answer::Processing,
         ChargeStatus::Pending => match (&attempt.pix_qr_code, attempt.expires_at) {
             (Some(br_code), Some(expires_at)) => Answer::Pending {
                 br_code: br_code.clone(),
@@ -247,7 +309,16 @@ async fn sync_known<G: PaymentGateway, O: Outbox>(
         },
         other => answer_of(other, charge.failure_reason),
     };
-    record(db, outbox, attempt.id, Some(charge_id), answer, now).await
+    record(
+        db,
+        gateway,
+        outbox,
+        attempt.id,
+        Some(charge_id),
+        answer,
+        now,
+    )
+    .await
 }
 
 /// The webhook's sync of a charge that is one of the subscriptions' tries: read again at

@@ -28,6 +28,8 @@ pub const NO_CARD: &str = "Nenhum cartão cadastrado para a assinatura.";
 pub const CARD_REFUSED: &str = "Não foi possível usar o cartão cadastrado.";
 /// The reason a PIX try fails when its payer let it expire.
 pub const PIX_EXPIRED: &str = "O PIX venceu sem pagamento.";
+/// Why a try whose money pays nothing is given back.
+pub const PAID_TOO_LATE: &str = "Pagamento recebido depois que a cobrança deixou de valer.";
 /// The reason when the provider gives none.
 pub const DECLINED_DEFAULT: &str = "Pagamento recusado.";
 
@@ -223,13 +225,15 @@ pub async fn next_step(
     expected: Option<i32>,
     now: DateTime<Utc>,
 ) -> sqlx::Result<Next> {
+    // A try in flight is resumed whatever became of its period: its answer is learnt (and
+    // money it took for a period that ended is given back).
+    if let Some(open) = open_attempt(conn, b.period_id).await? {
+        return Ok(Next::Resume(Box::new(open)));
+    }
     match b.status {
         PeriodStatus::Paid => return Ok(Next::Done(PeriodOutcome::AlreadyPaid)),
         PeriodStatus::Failed | PeriodStatus::Void => return Ok(Next::Done(PeriodOutcome::NotDue)),
         PeriodStatus::Due => {}
-    }
-    if let Some(open) = open_attempt(conn, b.period_id).await? {
-        return Ok(Next::Resume(Box::new(open)));
     }
     if !b.subscription_status.is_live() {
         void_period(conn, b.period_id).await?;
@@ -371,6 +375,46 @@ pub struct Applied {
     pub period: Billable,
     /// The try the answer was for (`None`: a period paid without the provider).
     pub attempt: Option<i32>,
+    /// Charges of other tries of the period to cancel at the provider, with their keys:
+    /// the period was paid by this one.
+    pub cancel: Vec<OpenCharge>,
+    /// Money this try received that pays nothing, to give back.
+    pub refund: Option<OpenCharge>,
+}
+
+/// A try's charge at the provider, for a call made after the transaction.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct OpenCharge {
+    pub attempt_id: i64,
+    pub gateway_charge_id: String,
+    pub idempotency_key: String,
+}
+
+/// The period's tries whose money is owed back (`refund_due`).
+pub async fn refunds_owed(
+    conn: &mut PgConnection,
+    period_id: i64,
+) -> sqlx::Result<Vec<OpenCharge>> {
+    sqlx::query_as(
+        "SELECT id AS attempt_id, gateway_charge_id, idempotency_key
+           FROM subscription_charges
+          WHERE period_id = $1 AND refund_due AND gateway_charge_id IS NOT NULL",
+    )
+    .bind(period_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// The provider took a try's refund.
+pub async fn refunded(conn: &mut PgConnection, attempt_id: i64) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE subscription_charges SET refund_due = false, status = 'refunded'
+          WHERE id = $1 AND refund_due",
+    )
+    .bind(attempt_id)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Applies the provider's answer to a try and its period, on the caller's transaction.
@@ -397,11 +441,26 @@ pub async fn apply(
         notice,
         period: b.clone(),
         attempt: Some(attempt.attempt),
+        cancel: Vec::new(),
+        refund: None,
     };
     let open = matches!(
         attempt.status,
         AttemptStatus::Started | AttemptStatus::Pending | AttemptStatus::Processing
     );
+    let settled_paid = matches!(
+        attempt.status,
+        AttemptStatus::Paid | AttemptStatus::Refunded
+    );
+    if answer == Answer::Paid && !settled_paid {
+        let (outcome, notice, cancel, refund) =
+            paid(conn, &b, &attempt, gateway_charge_id, now).await?;
+        return Ok(Applied {
+            cancel,
+            refund,
+            ..applied(outcome, notice)
+        });
+    }
     if !open {
         let outcome = match (attempt.status, b.status) {
             (AttemptStatus::Paid, _) | (_, PeriodStatus::Paid) => PeriodOutcome::AlreadyPaid,
@@ -415,19 +474,7 @@ pub async fn apply(
         return Ok(applied(outcome, None));
     }
     match answer {
-        Answer::Paid => {
-            settle_attempt(
-                conn,
-                attempt_id,
-                AttemptStatus::Paid,
-                gateway_charge_id,
-                None,
-                now,
-            )
-            .await?;
-            let (outcome, notice) = settle_paid(conn, &b, now).await?;
-            Ok(applied(outcome, notice))
-        }
+        Answer::Paid => Ok(applied(PeriodOutcome::AlreadyPaid, None)),
         Answer::Failed(reason) => {
             settle_attempt(
                 conn,
@@ -483,6 +530,94 @@ pub async fn apply(
     }
 }
 
+/// Money arrived on a try (in time, late, or after its period ended). It pays the period
+/// when the period is still due and no other try paid it: the period's other tries in
+/// flight are cancelled. Otherwise it is owed back (`refund_due`). Answers the outcome, the
+/// notice, the charges to cancel and the refund to make.
+async fn paid(
+    conn: &mut PgConnection,
+    b: &Billable,
+    attempt: &Attempt,
+    gateway_charge_id: Option<&str>,
+    now: DateTime<Utc>,
+) -> sqlx::Result<(
+    PeriodOutcome,
+    Option<Notice>,
+    Vec<OpenCharge>,
+    Option<OpenCharge>,
+)> {
+    let paid_by_other: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM subscription_charges
+                         WHERE period_id = $1 AND status = 'paid' AND id <> $2)",
+    )
+    .bind(b.period_id)
+    .bind(attempt.id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if b.status == PeriodStatus::Due && !paid_by_other {
+        settle_attempt(
+            conn,
+            attempt.id,
+            AttemptStatus::Paid,
+            gateway_charge_id,
+            None,
+            now,
+        )
+        .await?;
+        let cancel: Vec<OpenCharge> = sqlx::query_as(
+            "UPDATE subscription_charges
+                SET status = 'canceled', settled_at = $3
+              WHERE period_id = $1 AND id <> $2
+                AND status IN ('started', 'pending', 'processing')
+          RETURNING id AS attempt_id, coalesce(gateway_charge_id, '') AS gateway_charge_id,
+                    idempotency_key",
+        )
+        .bind(b.period_id)
+        .bind(attempt.id)
+        .bind(now)
+        .fetch_all(&mut *conn)
+        .await?;
+        let cancel = cancel
+            .into_iter()
+            .filter(|c| !c.gateway_charge_id.is_empty())
+            .collect();
+        let (outcome, notice) = settle_paid(conn, b, now).await?;
+        return Ok((outcome, notice, cancel, None));
+    }
+    let charge_id: Option<String> = sqlx::query_scalar(
+        "UPDATE subscription_charges
+            SET refund_due = true, gateway_charge_id = coalesce($2, gateway_charge_id),
+                status = CASE WHEN status IN ('started', 'pending', 'processing') THEN 'failed'
+                              ELSE status END,
+                failure_reason = coalesce(failure_reason, $4),
+                settled_at = coalesce(settled_at, $3)
+          WHERE id = $1
+      RETURNING gateway_charge_id",
+    )
+    .bind(attempt.id)
+    .bind(gateway_charge_id)
+    .bind(now)
+    .bind(PAID_TOO_LATE)
+    .fetch_one(&mut *conn)
+    .await?;
+    tracing::warn!(
+        period_id = b.period_id,
+        attempt_id = attempt.id,
+        "money for a subscription period that no longer owes it: to be given back"
+    );
+    let outcome = if b.status == PeriodStatus::Paid || paid_by_other {
+        PeriodOutcome::AlreadyPaid
+    } else {
+        PeriodOutcome::NotDue
+    };
+    let refund = charge_id.map(|gateway_charge_id| OpenCharge {
+        attempt_id: attempt.id,
+        gateway_charge_id,
+        idempotency_key: attempt.idempotency_key.clone(),
+    });
+    Ok((outcome, None, Vec::new(), refund))
+}
+
 async fn settle_attempt(
     conn: &mut PgConnection,
     attempt_id: i64,
@@ -515,12 +650,9 @@ pub async fn settle_paid(
     b: &Billable,
     now: DateTime<Utc>,
 ) -> sqlx::Result<(PeriodOutcome, Option<Notice>)> {
-    let was_due = b.status == PeriodStatus::Due;
-    if b.status == PeriodStatus::Paid {
+    if b.status != PeriodStatus::Due {
         return Ok((PeriodOutcome::AlreadyPaid, None));
     }
-    // Money received is recorded even for a period ended meanwhile (a cancellation while
-    // its try was at the provider); the subscription is then left as it is.
     sqlx::query(
         "UPDATE subscription_periods SET status = 'paid', paid_at = $2, next_attempt_at = NULL
           WHERE id = $1",
@@ -529,50 +661,55 @@ pub async fn settle_paid(
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    if !was_due {
-        tracing::warn!(
-            period_id = b.period_id,
-            "a subscription period was paid after it had ended"
-        );
-    } else {
-        match b.kind {
-            PeriodKind::First => {
-                sqlx::query(
-                    "UPDATE subscriptions SET status = 'active'
-                      WHERE id = $1 AND status IN ('incomplete', 'past_due')",
-                )
-                .bind(b.subscription_id)
-                .execute(&mut *conn)
-                .await?;
-            }
-            PeriodKind::Renewal => {
-                sqlx::query(
-                    "UPDATE subscriptions
-                        SET current_period = $2, current_period_start = $3,
-                            current_period_end = $4, status = 'active'
-                      WHERE id = $1 AND status IN ('active', 'past_due')
-                        AND current_period < $2",
-                )
-                .bind(b.subscription_id)
-                .bind(b.period_index)
-                .bind(b.starts_at)
-                .bind(b.ends_at)
-                .execute(&mut *conn)
-                .await?;
-            }
-            PeriodKind::Proration => {
-                sqlx::query(
-                    "UPDATE subscriptions
-                        SET plan_id = coalesce($2, plan_id), amount = coalesce($3, amount),
-                            next_plan_id = NULL
-                      WHERE id = $1 AND status IN ('active', 'past_due')",
-                )
-                .bind(b.subscription_id)
-                .bind(b.plan_id)
-                .bind(b.plan_amount)
-                .execute(&mut *conn)
-                .await?;
-            }
+    match b.kind {
+        PeriodKind::First => {
+            sqlx::query(
+                "UPDATE subscriptions SET status = 'active'
+                  WHERE id = $1 AND status IN ('incomplete', 'past_due')",
+            )
+            .bind(b.subscription_id)
+            .execute(&mut *conn)
+            .await?;
+        }
+        PeriodKind::Renewal => {
+            sqlx::query(
+                "UPDATE subscriptions
+                    SET current_period = $2, current_period_start = $3,
+                        current_period_end = $4, status = 'active'
+                  WHERE id = $1 AND status IN ('active', 'past_due')
+                    AND current_period < $2",
+            )
+            .bind(b.subscription_id)
+            .bind(b.period_index)
+            .bind(b.starts_at)
+            .bind(b.ends_at)
+            .execute(&mut *conn)
+            .await?;
+        }
+        PeriodKind::Proration => {
+            sqlx::query(
+                "UPDATE subscriptions
+                    SET plan_id = coalesce($2, plan_id), amount = coalesce($3, amount),
+                        next_plan_id = NULL
+                  WHERE id = $1 AND status IN ('active', 'past_due')",
+            )
+            .bind(b.subscription_id)
+            .bind(b.plan_id)
+            .bind(b.plan_amount)
+            .execute(&mut *conn)
+            .await?;
+            // A renewal already made but not tried yet is for the new plan too.
+            sqlx::query(
+                "UPDATE subscription_periods p
+                    SET plan_id = coalesce($2, p.plan_id), amount = coalesce($3, p.amount)
+                  WHERE p.subscription_id = $1 AND p.kind = 'renewal' AND p.status = 'due'
+                    AND p.attempts = 0",
+            )
+            .bind(b.subscription_id)
+            .bind(b.plan_id)
+            .bind(b.plan_amount)
+            .execute(&mut *conn)
+            .await?;
         }
     }
     let notice = (b.amount > 0).then_some(Notice::Receipt);

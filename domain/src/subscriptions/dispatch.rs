@@ -25,9 +25,11 @@ pub const PIX_MIN_SECONDS: i64 = 3600;
 /// Card reminders go to subscriptions renewing within this many days.
 pub const CARD_REMINDER_DAYS: i64 = 30;
 
-/// When a PIX renewal of a period starting at `starts_at` expires.
-pub fn pix_expiry(starts_at: DateTime<Utc>) -> DateTime<Utc> {
-    starts_at + Duration::days(PIX_GRACE_DAYS)
+/// When the PIX of a period starting at `starts_at`, made at `made_at`, expires:
+/// [`PIX_GRACE_DAYS`] after the period starts, or after it was made for a retry made later.
+/// Both are fixed once the try exists, so a resumed call asks for the same charge.
+pub fn pix_expiry(starts_at: DateTime<Utc>, made_at: DateTime<Utc>) -> DateTime<Utc> {
+    starts_at.max(made_at) + Duration::days(PIX_GRACE_DAYS)
 }
 
 /// What one batch of period ends did.

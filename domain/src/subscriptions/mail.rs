@@ -7,6 +7,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use super::BillingMethod;
 use super::billing::{Billable, Notice};
 use crate::accounts::change::Mail;
 use crate::infra::mail::{Branding, Button, Notice as MailNotice, OutgoingMail};
@@ -115,6 +116,30 @@ pub async fn render(
                 }),
             },
             format!("subscription-receipt:{}", period.period_id),
+        ),
+        Notice::Declined { retry_at, .. } if period.method == BillingMethod::Pix => (
+            DECLINED_SUBJECT,
+            MailNotice {
+                heading: "PIX não pago".into(),
+                paragraphs: vec![
+                    format!(
+                        "O PIX de {amount} da renovação da sua assinatura {name} venceu sem pagamento."
+                    ),
+                    format!(
+                        "Enviaremos um novo código em {}. Até lá, seu acesso continua.",
+                        day(&station, *retry_at)
+                    ),
+                ],
+                button: Some(Button {
+                    label: "Ver assinatura".into(),
+                    url: page(&station, subject.action_id),
+                }),
+            },
+            format!(
+                "subscription-declined:{}:{}",
+                period.period_id,
+                attempt.unwrap_or(0)
+            ),
         ),
         Notice::Declined { reason, retry_at } => (
             DECLINED_SUBJECT,

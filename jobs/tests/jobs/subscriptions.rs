@@ -943,3 +943,421 @@ async fn the_fleet_renews_a_due_subscription(db: PgPool) {
     assert_eq!(w.provider_charges(subscription).await, 1);
     assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
 }
+
+#[testkit::db_test]
+async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let ends = start() + Duration::days(3);
+    let mut subscriptions = Vec::new();
+    for user in [w.user_id, ana] {
+        let card = w.card(user, APPROVES, (12, 2030)).await;
+        let (subscription, _) = w.subscription(user, card, PLAN_PRICE, ends, true).await;
+        sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+            .bind(subscription)
+            .execute(&db)
+            .await
+            .expect("pix");
+        subscriptions.push(subscription);
+    }
+    let (paying, lapsing) = (subscriptions[0], subscriptions[1]);
+
+    // Three days before the end, each renewal is made and its PIX e-mailed.
+    let done = w.dispatch().await;
+    assert_eq!((done.renewed.created, done.queued), (2, 2));
+    assert_eq!(
+        w.run_charges().await,
+        [PeriodOutcome::Pending, PeriodOutcome::Pending]
+    );
+    let pix = w
+        .mails(w.user_id, domain::subscriptions::mail::PIX_SUBJECT)
+        .await;
+    assert_eq!(pix.len(), 1);
+    let (charge_id, br_code, expires_at): (String, String, DateTime<Utc>) = sqlx::query_as(
+        "SELECT c.gateway_charge_id, c.pix_qr_code, c.expires_at
+           FROM subscription_charges c JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1",
+    )
+    .bind(paying)
+    .fetch_one(&db)
+    .await
+    .expect("pix try");
+    assert!(pix[0].contains(&br_code), "{}", pix[0]);
+    assert_eq!(expires_at, ends + Duration::days(3));
+    assert_eq!(w.dispatch().await.queued, 0);
+
+    // The member pays; the webhook's sync records it.
+    w.gateway
+        .sandbox
+        .pay_pix(
+            &charge_id,
+            &payments::sandbox::PixPayment {
+                amount_cents: None,
+                webhook_delay_seconds: 0,
+            },
+        )
+        .await
+        .expect("paid");
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", &charge_id)
+        .await
+        .expect("sync");
+    let current: i64 = w
+        .scalar_i64(
+            "SELECT current_period::bigint FROM subscriptions WHERE id = $1",
+            paying,
+        )
+        .await;
+    assert_eq!(current, 1);
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+
+    // The other lets hers expire: a failed try, and a new PIX a day later.
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert_eq!(
+        w.run_charges().await,
+        [PeriodOutcome::Declined {
+            reason: domain::subscriptions::billing::PIX_EXPIRED.into()
+        }]
+    );
+    assert_eq!(w.status(lapsing).await, "past_due");
+    let lapsed = w.mails(ana, DECLINED_SUBJECT).await;
+    assert_eq!(lapsed.len(), 1);
+    assert!(lapsed[0].contains("venceu sem pagamento"), "{}", lapsed[0]);
+    w.gateway.advance(Duration::days(1));
+    assert_eq!(w.dispatch().await.queued, 1);
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    assert_eq!(
+        w.mails(ana, domain::subscriptions::mail::PIX_SUBJECT)
+            .await
+            .len(),
+        2
+    );
+    let statuses: Vec<String> = sqlx::query_scalar(
+        "SELECT status FROM sandbox_charges
+          WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                               WHERE subscription_id = $1)
+          ORDER BY created_at",
+    )
+    .bind(lapsing)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    assert_eq!(statuses, ["canceled", "pending"]);
+}
+
+/// An upgrade's prorated period (as subscribing's use case makes it) at `amount`, to `plan`
+/// at `plan_amount` a period.
+async fn proration(w: &World, subscription: i64, plan: i64, amount: i64, plan_amount: i64) -> i64 {
+    let now = w.gateway.clock().now();
+    sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount, plan_id, plan_amount, next_attempt_at)
+         SELECT station_id, user_id, id, 'proration', current_period, $2, current_period_end,
+                $3, $4, $5, $2
+           FROM subscriptions WHERE id = $1
+         RETURNING id",
+    )
+    .bind(subscription)
+    .bind(now)
+    .bind(amount)
+    .bind(plan)
+    .bind(plan_amount)
+    .fetch_one(&w.db)
+    .await
+    .expect("proration")
+}
+
+#[testkit::db_test]
+async fn an_upgrade_switches_the_plan_when_paid_and_not_when_declined(db: PgPool) {
+    let w = world(&db).await;
+    let premium = plan(&db, w.station_id, "Plano Diamante", 9_990).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let failing = w.card(ana, SAVED_CARD_FAILS, (12, 2030)).await;
+    let (upgraded, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(10),
+            true,
+        )
+        .await;
+    let (refused, _) = w
+        .subscription(ana, failing, PLAN_PRICE, start() + Duration::days(20), true)
+        .await;
+
+    let period = proration(&w, upgraded, premium, 3_330, 9_990).await;
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("upgrade"),
+        PeriodOutcome::Paid
+    );
+    let (plan_id, amount): (i64, i64) =
+        sqlx::query_as("SELECT plan_id, amount FROM subscriptions WHERE id = $1")
+            .bind(upgraded)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!((plan_id, amount), (premium, 9_990));
+    // The dispatcher has nothing to do with a proration already paid; the renewal is
+    // charged at the new price.
+    assert_eq!(w.dispatch().await.queued, 0);
+    w.gateway.advance(Duration::days(10));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    assert_eq!(period_row(&db, upgraded, 1).await.4, 9_990);
+    let amounts: Vec<i64> = sqlx::query_scalar(
+        "SELECT amount_cents FROM sandbox_charges
+          WHERE reference IN (SELECT 'ASSINATURA-' || id FROM subscription_periods
+                               WHERE subscription_id = $1)
+          ORDER BY created_at",
+    )
+    .bind(upgraded)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    assert_eq!(amounts, [3_330, 9_990]);
+
+    let period = proration(&w, refused, premium, 3_333, 9_990).await;
+    assert!(matches!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("upgrade"),
+        PeriodOutcome::Declined { .. }
+    ));
+    let (plan_id, amount, status): (i64, i64, String) =
+        sqlx::query_as("SELECT plan_id, amount, status FROM subscriptions WHERE id = $1")
+            .bind(refused)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!(
+        (plan_id, amount, status.as_str()),
+        (w.plan_id, PLAN_PRICE, "active")
+    );
+    let voided: String =
+        sqlx::query_scalar("SELECT status FROM subscription_periods WHERE id = $1")
+            .bind(period)
+            .fetch_one(&db)
+            .await
+            .expect("period");
+    assert_eq!(voided, "void");
+    assert!(w.mails(ana, DECLINED_SUBJECT).await.is_empty());
+}
+
+async fn refunds_at_the_provider(db: &PgPool, charge_id: &str) -> Vec<(i64, String)> {
+    sqlx::query_as("SELECT amount_cents, idempotency_key FROM sandbox_refunds WHERE charge_id = $1")
+        .bind(charge_id)
+        .fetch_all(db)
+        .await
+        .expect("refunds")
+}
+
+#[testkit::db_test]
+async fn a_late_pix_pays_the_period_once_and_money_that_pays_nothing_goes_back(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(3),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("pix");
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    w.gateway.advance(Duration::days(1));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    let charges: Vec<String> = sqlx::query_scalar(
+        "SELECT c.gateway_charge_id FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 ORDER BY c.attempt",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("charges");
+    let (first, second) = (&charges[0], &charges[1]);
+    let gateway = Gateway::Sandbox(w.gateway.sandbox.clone());
+    let pay = |charge: String| {
+        let sandbox = w.gateway.sandbox.clone();
+        async move {
+            sandbox
+                .pay_pix(
+                    &charge,
+                    &payments::sandbox::PixPayment {
+                        amount_cents: None,
+                        webhook_delay_seconds: 0,
+                    },
+                )
+                .await
+                .expect("paid")
+        }
+    };
+
+    // The expired PIX is paid after all (the payer's bank was late): it pays the period, and
+    // the new PIX is cancelled.
+    pay(first.clone()).await;
+    app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", first)
+        .await
+        .expect("sync");
+    assert_eq!(w.status(subscription).await, "active");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "paid");
+    let tries: Vec<(i32, String, bool)> = sqlx::query_as(
+        "SELECT c.attempt, c.status, c.refund_due FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 ORDER BY c.attempt",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("tries");
+    assert_eq!(
+        tries,
+        [(1, "paid".into(), false), (2, "canceled".into(), false)]
+    );
+    let second_status: String =
+        sqlx::query_scalar("SELECT status FROM sandbox_charges WHERE id = $1")
+            .bind(second)
+            .fetch_one(&db)
+            .await
+            .expect("status");
+    assert_eq!(second_status, "canceled");
+
+    // The member pays the cancelled one too: it is given back, once.
+    pay(second.clone()).await;
+    for _ in 0..2 {
+        app::commerce::charge::sync_charge(&db, &gateway, &JobOutbox, "", second)
+            .await
+            .expect("sync");
+    }
+    let refunds = refunds_at_the_provider(&db, second).await;
+    assert_eq!(refunds.len(), 1);
+    assert_eq!(refunds[0].0, PLAN_PRICE);
+    let (status, owed): (String, bool) = sqlx::query_as(
+        "SELECT status, refund_due FROM subscription_charges WHERE gateway_charge_id = $1",
+    )
+    .bind(second)
+    .fetch_one(&db)
+    .await
+    .expect("try");
+    assert_eq!((status.as_str(), owed), ("refunded", false));
+    assert!(refunds_at_the_provider(&db, first).await.is_empty());
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    w.dispatch().await;
+    // The renewal's charge is made, but its answer is lost on the way back.
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    let job: Value = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
+          WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("job");
+    let job: SubscriptionCharge = serde_json::from_value(job).expect("payload");
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect_err("lost");
+    // Meanwhile the member cancels at once (as a subscription in dunning is).
+    sqlx::query("UPDATE subscriptions SET status = 'canceled', canceled_at = now() WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    sqlx::query("UPDATE subscription_periods SET status = 'void' WHERE id = $1")
+        .bind(job.period_id)
+        .execute(&db)
+        .await
+        .expect("void");
+
+    // The job's retry learns the charge was made, and gives the money back.
+    assert_eq!(
+        billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+            .await
+            .expect("retry"),
+        PeriodOutcome::NotDue
+    );
+    let charge_id: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(job.period_id)
+    .fetch_one(&db)
+    .await
+    .expect("charge id");
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    assert_eq!(w.status(subscription).await, "canceled");
+    // Again: nothing more.
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect("again");
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
+    let at = |m: u32, d: u32| Utc.with_ymd_and_hms(2027, m, d, 12, 0, 0).unwrap();
+    let w = world_at(&db, at(2, 28)).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, at(2, 28), true)
+        .await;
+    sqlx::query("UPDATE subscriptions SET anchor_at = $2, current_period_start = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(at(1, 31))
+        .execute(&db)
+        .await
+        .expect("anchored on the 31st");
+
+    let mut bounds = Vec::new();
+    for _ in 0..3 {
+        w.dispatch().await;
+        assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+        let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
+            "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
+        )
+        .bind(subscription)
+        .fetch_one(&db)
+        .await
+        .expect("period");
+        bounds.push((starts, ends));
+        w.gateway.advance(ends - w.gateway.clock().now());
+    }
+    assert_eq!(
+        bounds,
+        [
+            (at(2, 28), at(3, 31)),
+            (at(3, 31), at(4, 30)),
+            (at(4, 30), at(5, 31))
+        ]
+    );
+    assert_eq!(w.provider_charges(subscription).await, 3);
+}

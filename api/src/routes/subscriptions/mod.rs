@@ -4,7 +4,7 @@
 //! member's own subscriptions.
 
 use chrono::{DateTime, Utc};
-use domain::subscriptions::plans;
+use domain::subscriptions::plans as plan_rules;
 use domain::subscriptions::views;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -13,13 +13,13 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub mod card_form;
-pub mod plans_routes;
+pub mod member_subscriptions;
+pub mod plans;
 pub mod products;
-pub mod subscriptions;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    plans_routes::router()
-        .merge(subscriptions::router())
+    plans::router()
+        .merge(member_subscriptions::router())
         .merge(products::router())
 }
 
@@ -52,9 +52,9 @@ pub struct Plan {
     pub purchase_text: Option<String>,
 }
 
-impl From<plans::Plan> for Plan {
-    fn from(plan: plans::Plan) -> Self {
-        let plans::Plan {
+impl From<plan_rules::Plan> for Plan {
+    fn from(plan: plan_rules::Plan) -> Self {
+        let plan_rules::Plan {
             id,
             station_id: _,
             external_id,
@@ -76,7 +76,7 @@ impl From<plans::Plan> for Plan {
             description,
             benefits: benefits
                 .into_iter()
-                .map(|plans::Benefit { id, benefit }| PlanBenefit { id, benefit })
+                .map(|plan_rules::Benefit { id, benefit }| PlanBenefit { id, benefit })
                 .collect(),
             amount: amount.map(i64::from),
             discount: discount.into(),
@@ -190,7 +190,7 @@ pub async fn station_plans(
     station_id: domain::shared::ids::StationId,
 ) -> Result<Vec<Plan>, sqlx::Error> {
     let mut conn = state.db.acquire().await?;
-    Ok(plans::of_station(&mut conn, station_id)
+    Ok(plan_rules::of_station(&mut conn, station_id)
         .await?
         .into_iter()
         .map(Plan::from)

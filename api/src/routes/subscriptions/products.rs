@@ -16,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::card_form::CardFields;
-use super::subscriptions::SubscribeLimit;
+use super::member_subscriptions::SubscribeLimit;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::Member;
