@@ -1634,6 +1634,8 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
     assert_eq!(cards.status, StatusCode::OK, "{}", cards.text);
     let card = cards.json()[0].clone();
     assert_eq!(card["last_digits"], "0010");
+    // Saved through the port, with the expiry the tokeniser knew.
+    assert_eq!(card["expiration_date"], "12/30");
     assert_eq!(cards.json().as_array().map(Vec::len), Some(1));
     let second = shop
         .order(
