@@ -108,6 +108,7 @@ describe("what the calls take", () => {
     expect(sent).toEqual({
       card_token: "tok_123",
       card_holder_name: "Maria da Silva",
+      card_expiration_date: "12/30",
       cpf: "52998224725",
       birthday: "1990-02-01",
       phone: "11987654321",

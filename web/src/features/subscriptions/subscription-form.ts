@@ -107,6 +107,7 @@ export function newCardToApi(values: CardFormValues, cardToken: string): NewCard
   return {
     card_token: cardToken,
     card_holder_name: values.name.trim(),
+    card_expiration_date: paymentForm.expiryToApi(values.expiry),
     cpf: digitsOf(values.cpf),
     birthday: birthdayToApi(values.birthday),
     phone: digitsOf(values.phone),

@@ -22,6 +22,7 @@ export type NewCardPayload = Required<
     SubscriptionCardFields,
     | "card_token"
     | "card_holder_name"
+    | "card_expiration_date"
     | "cpf"
     | "birthday"
     | "phone"

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import {
@@ -52,9 +52,15 @@ function fillCard() {
 describe("plan purchase", () => {
   it("tokenises the new card in the browser, sends only its token, and confirms once the charge has a date", async () => {
     const bought = buildSubscription({ plan: PREMIUM, transaction: { id: 901, date_created: "2026-11-29T12:00:00Z" } });
+    let account: unknown = null;
     const api = stubPurchase({
+      // Once bought, the plan is the member's: the confirmation still shows.
+      [ACCOUNT]: () => jsonResponse({ id: 1, subscription: account }),
       [CARD_TOKENS]: () => jsonResponse({ card_token: "sbx_tok_9" }),
-      [BUY]: () => jsonResponse(bought, 201),
+      [BUY]: () => {
+        account = bought;
+        return jsonResponse(bought, 201);
+      },
     });
     renderApp({ path: "/homepage/planos/2/comprar" });
 
@@ -66,6 +72,8 @@ describe("plan purchase", () => {
     fireEvent.click(screen.getByRole("button", { name: "Realizar pagamento" }));
 
     expect(await screen.findByRole("heading", { level: 1, name: "Pedido realizado com sucesso!" })).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo(ACCOUNT).length).toBeGreaterThan(1));
+    expect(screen.getByRole("heading", { level: 1, name: "Pedido realizado com sucesso!" })).toBeInTheDocument();
     expect(screen.getByText("Assinatura realizada")).toBeInTheDocument();
     expect(screen.getAllByText("Operação realizada com sucesso").length).toBeGreaterThan(0);
     expect(api.bodySentTo(CARD_TOKENS)).toEqual({ number: "4000000000000010", holder_name: "Maria da Silva", expiry: "12/30", cvv: "123" });
@@ -74,6 +82,7 @@ describe("plan purchase", () => {
       plan_id: 2,
       card_token: "sbx_tok_9",
       card_holder_name: "Maria da Silva",
+      card_expiration_date: "12/30",
       cpf: "52998224725",
       birthday: "1990-02-01",
       phone: "11987654321",
@@ -86,6 +95,13 @@ describe("plan purchase", () => {
       save: true,
     });
     expect(JSON.stringify(body)).not.toContain("4000000000000010");
+  });
+
+  it("shows the plan's own recurring-charge text when it has one", async () => {
+    stubPurchase({ [planCall(2)]: () => jsonResponse({ ...PREMIUM, purchase_text: "Cobrança mensal; cancele quando quiser, sem multa." }) });
+    renderApp({ path: "/homepage/planos/2/comprar" });
+    expect(await screen.findByText("Cobrança mensal; cancele quando quiser, sem multa.")).toBeInTheDocument();
+    expect(screen.queryByText(/Você pode cancelar a qualquer momento/)).not.toBeInTheDocument();
   });
 
   it("checks every field before calling anything", async () => {

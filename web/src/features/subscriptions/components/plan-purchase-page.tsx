@@ -79,7 +79,14 @@ function Confirmation({ subscription }: { subscription: UserSubscription }) {
   );
 }
 
-function PurchaseForm({ plan, current, action }: { plan: Plan; current: UserSubscription | null; action: PlanAction }) {
+interface PurchaseFormProps {
+  plan: Plan;
+  current: UserSubscription | null;
+  action: PlanAction;
+  onDone: (subscription: UserSubscription) => void;
+}
+
+function PurchaseForm({ plan, current, action, onDone }: PurchaseFormProps) {
   const free = chargesNothingNow(plan, current);
   const cards = useSavedCards(!free);
   const savedCards = cards.data ?? [];
@@ -90,13 +97,6 @@ function PurchaseForm({ plan, current, action }: { plan: Plan; current: UserSubs
   const showToast = useToast();
   const showSnackbar = useSnackbar();
   const [errors, setErrors] = useState<string[]>([]);
-  const [done, setDone] = useState<UserSubscription | null>(null);
-
-  if (done) {
-    if (done.transaction?.date_created) return <Confirmation subscription={done} />;
-    if (done.status === "incomplete") return <p role="status">{PROCESSING_TEXT}</p>;
-    return <Navigate to="/homepage/planos" replace />;
-  }
 
   const submit = form.handleSubmit((values) => {
     setErrors([]);
@@ -111,7 +111,7 @@ function PurchaseForm({ plan, current, action }: { plan: Plan; current: UserSubs
       {
         onSuccess: (subscription) => {
           showToast({ title: SUCCESS_TITLE, text: SUCCESS_TEXT });
-          setDone(subscription);
+          onDone(subscription);
         },
         onError: (error) => {
           const texts = subscriptionErrorTexts(error);
@@ -126,13 +126,14 @@ function PurchaseForm({ plan, current, action }: { plan: Plan; current: UserSubs
     <form className="subscription-form" onSubmit={submit} noValidate aria-busy={save.isPending}>
       <h1 className="page-title">{plan.name}</h1>
       <p className="subscription-form__price">{planPriceText(plan)}</p>
-      {plan.purchase_text && <p>{plan.purchase_text}</p>}
+
       {free ? (
         <p className="subscription-form__free">{NOTHING_CHARGED_TEXT}</p>
       ) : (
         <CardFields form={form} savedCards={savedCards} currentCard={current?.card ?? null} offerSave />
       )}
-      <p className="subscription-form__note">{CANCEL_ANYTIME_TEXT}</p>
+      {/* The plan's own words on its recurring charge, else ours: either says it may be cancelled at any time. */}
+      <p className="subscription-form__note">{plan.purchase_text ?? CANCEL_ANYTIME_TEXT}</p>
       <ErrorList texts={errors} />
       <div className="subscription-form__actions">
         <Link className="button button--secondary" to="/homepage/planos">
@@ -146,14 +147,25 @@ function PurchaseForm({ plan, current, action }: { plan: Plan; current: UserSubs
   );
 }
 
+/** What the purchase answered: the confirmation once paid, a notice while the provider decides. */
+function Done({ subscription }: { subscription: UserSubscription }) {
+  if (subscription.transaction?.date_created) return <Confirmation subscription={subscription} />;
+  if (subscription.status === "incomplete") return <p role="status">{PROCESSING_TEXT}</p>;
+  return <Navigate to="/homepage/planos" replace />;
+}
+
 export function PlanPurchasePage() {
   const params = useParams();
   const id = planIdOf(params.id);
   const plan = usePlan(id);
   const current = useCurrentSubscription();
+  // Kept here: the answer becomes the member's plan, which would otherwise turn this page
+  // into the "current plan" notice before the confirmation shows.
+  const [done, setDone] = useState<UserSubscription | null>(null);
   // A plan that is not there (another station's, deleted) is the not-found page, not a failure.
   const planMissing = plan.error instanceof ApiError && plan.error.status === 404;
   useErrorToast((planMissing ? null : plan.error) ?? current.error);
+  if (done) return <Done subscription={done} />;
   if (id === null || (params.action !== "comprar" && params.action !== "mudar")) return <NotFoundPage />;
   if (plan.isError) return <NotFoundPage />;
   if (plan.isPending || current.isPending) return <PlanCardSkeletons count={1} />;
@@ -174,5 +186,5 @@ export function PlanPurchasePage() {
       </section>
     );
   }
-  return <PurchaseForm key={plan.data.id} plan={plan.data} current={subscription} action={action} />;
+  return <PurchaseForm key={plan.data.id} plan={plan.data} current={subscription} action={action} onDone={setDone} />;
 }
