@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { fetchHostStation } from "./demo-station";
+import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
 import { signUpAndActivate } from "./signup-flow";
 
 // The demo station's plans (seed/src, issue 28): 'Essencial' monthly, 'Família' semiannual
@@ -9,6 +9,8 @@ import { signUpAndActivate } from "./signup-flow";
 const PLAN = "Essencial";
 const HIGHLIGHTED = "Família";
 const NEGOTIATED = "Empresarial";
+
+const cardOf = (page: Page, name: string) => page.getByRole("article", { name });
 
 /** The card and billing fields; the CEP first, as its lookup (offline here) writes the street. */
 async function fillNewCard(page: Page) {
@@ -38,7 +40,7 @@ test("a new member buys a plan with a new card, sees it as their plan and cancel
   await page.getByRole("button", { name: "Menu" }).click();
   await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Planos" }).click();
   await expect(page).toHaveURL(/\/homepage\/planos$/);
-  const card = (name: string) => page.getByRole("article", { name });
+  const card = (name: string) => cardOf(page, name);
   await expect(card(HIGHLIGHTED).getByText("Mais popular")).toBeVisible();
   await expect(card(NEGOTIATED).getByText("A negociar")).toBeVisible();
 
@@ -76,4 +78,18 @@ test("a new member buys a plan with a new card, sees it as their plan and cancel
   await expect(page.getByText("Operação realizada com sucesso")).toBeVisible();
   await expect(page.getByText(/^Cancelado\. Ativo até \d{2}\/\d{2}\/\d{4}\.$/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Cancelar plano" })).toHaveCount(0);
+});
+
+test("a visitor reads a plan's public page and is led to sign up", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  const plans = await request.get("/api/subscription-plans");
+  expect(plans.ok()).toBe(true);
+  const plan = ((await plans.json()) as Array<{ id: number; name: string }>).find((each) => each.name === HIGHLIGHTED);
+  expect(plan).toBeDefined();
+  await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
+  await page.goto(`/planos/${plan?.id ?? 0}`);
+  await confirmAgeIfAsked(page, station);
+  await expect(cardOf(page, HIGHLIGHTED).getByText("Mais popular")).toBeVisible();
+  await cardOf(page, HIGHLIGHTED).getByRole("link", { name: "Cadastre-se" }).click();
+  await expect(page).toHaveURL(/\/cadastrar$/);
 });
