@@ -93,3 +93,50 @@ test("a visitor reads a plan's public page and is led to sign up", async ({ page
   await cardOf(page, HIGHLIGHTED).getByRole("link", { name: "Cadastre-se" }).click();
   await expect(page).toHaveURL(/\/cadastrar$/);
 });
+
+// The demo's type 21 activity (seed/src/demo/subscriptions.rs): 'Livro do mês', monthly.
+const BOOK_CLUB = "Clube do livro";
+
+test("a new member subscribes to the book club from its page, sees the paid charge and cancels", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const station = await fetchHostStation(request);
+  await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
+  const email = `leitor-${Date.now()}@exemplo.com.br`;
+  const password = "Leitor123";
+  await signUpAndActivate(page, station, { name: "Pessoa Leitora", email, password });
+
+  const login = await request.post(`/api/auth/login/establishment/${station.id}`, { data: { email, password } });
+  expect(login.ok()).toBe(true);
+  const { token } = (await login.json()) as { token: string };
+  const found = await request.get(`/api/actions-by-name/?where[name]=${encodeURIComponent(BOOK_CLUB)}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(found.ok()).toBe(true);
+  const bookClub = ((await found.json()) as Array<{ id: number; name: string }>).find((card) => card.name === BOOK_CLUB);
+  expect(bookClub).toBeDefined();
+  const actionId = bookClub?.id ?? 0;
+
+  await page.goto(`/homepage/atividades/${actionId}`);
+  const products = page.getByRole("group", { name: "Produto" });
+  await expect(products).toBeVisible();
+  await expect(page.getByRole("group", { name: "Recorrência" }).getByRole("radio", { name: /Mensal/ })).toBeChecked();
+  await fillNewCard(page);
+  await page.getByRole("button", { name: "Assinar" }).click();
+  await expect(page.getByText("Por favor, selecione o produto para realizar a assinatura.")).toBeVisible();
+  await products.getByRole("radio", { name: /Livro do mês/ }).check();
+  await page.getByRole("button", { name: "Assinar" }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/homepage/assinaturas/${actionId}$`), { timeout: 20_000 });
+  const group = page.getByRole("button", { name: new RegExp(`^${BOOK_CLUB}`) });
+  await expect(group).toHaveAttribute("aria-expanded", "true");
+  const row = page.getByRole("table", { name: "Cobranças" }).getByRole("row").nth(1);
+  await expect(row).toContainText(BOOK_CLUB);
+  await expect(row).toContainText("Pago");
+  await expect(row).toContainText("Mensal");
+
+  await page.getByRole("button", { name: `Cancelar assinatura de ${BOOK_CLUB}` }).click();
+  await page.getByRole("dialog", { name: "Cancelar assinatura" }).getByRole("button", { name: "Confirmar cancelamento" }).click();
+  await expect(page.getByText("Cancelamento de assinatura realizado com sucesso")).toBeVisible();
+  await expect(page.getByText("Cancelada", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Cancelar assinatura de ${BOOK_CLUB}` })).toBeDisabled();
+});

@@ -1,6 +1,7 @@
 // 'Minhas assinaturas' groups the member's charges (newest first) by type 21 activity
 // (actionId) and, for plans, by subscription; a group is cancelled when its newest charge
-// is, and asks for a new card when a charge not cancelled is unpaid.
+// is or its subscription will not renew, and asks for a new card when a charge not
+// cancelled is unpaid.
 import type { SubscriptionCharge } from "@/features/subscriptions/api/types";
 
 export interface ChargeGroup {
@@ -20,7 +21,11 @@ function keyOf(charge: SubscriptionCharge): string {
   return charge.actionId !== null ? `action-${charge.actionId}` : `subscription-${charge.subscription_id}`;
 }
 
-export function groupCharges(charges: readonly SubscriptionCharge[]): ChargeGroup[] {
+/**
+ * `ending`: subscriptions cancelled whose paid period still runs (they will not renew): their
+ * charges are not cancelled yet, but the member has cancelled them.
+ */
+export function groupCharges(charges: readonly SubscriptionCharge[], ending: ReadonlySet<number> = new Set()): ChargeGroup[] {
   const groups = new Map<string, SubscriptionCharge[]>();
   for (const charge of charges) {
     const key = keyOf(charge);
@@ -36,7 +41,7 @@ export function groupCharges(charges: readonly SubscriptionCharge[]): ChargeGrou
       name: newest.name,
       description: newest.action_subscription?.description ?? null,
       charges: list,
-      cancelled: newest.cancelled,
+      cancelled: newest.cancelled || ending.has(newest.subscription_id),
       unpaidSubscriptionId: unpaid ? unpaid.subscription_id : null,
     };
   });

@@ -4,8 +4,10 @@ import { activityCall, buildActivity, homeHandlers } from "@/features/activities
 import { buildProduct } from "@/features/commerce/testing/commerce-fixtures";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import {
+  ACCOUNT,
   CARD_TOKENS,
   CHARGES,
+  SUBSCRIBED_ACTIONS,
   SAVED_CARDS,
   SUBSCRIBE_PRODUCT,
   TYPED_CARD,
@@ -46,6 +48,8 @@ function stubBookClub(handlers: Record<string, ApiHandler> = {}) {
       [SAVED_CARDS]: () => jsonResponse([]),
       [CARD_TOKENS]: () => jsonResponse({ card_token: "sbx_tok_7" }),
       [CHARGES]: () => jsonResponse([]),
+      [SUBSCRIBED_ACTIONS]: () => jsonResponse([]),
+      [ACCOUNT]: () => jsonResponse({ id: 1, subscription: null }),
       ...handlers,
     },
     { ...DEFAULT_CONFIG, payments_sandbox: true },

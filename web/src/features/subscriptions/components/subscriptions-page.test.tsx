@@ -1,7 +1,14 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
-import { CHARGES, buildCharge, cancelActionCall } from "@/features/subscriptions/testing/subscription-fixtures";
+import {
+  ACCOUNT,
+  CHARGES,
+  SUBSCRIBED_ACTIONS,
+  buildCharge,
+  buildSubscription,
+  cancelActionCall,
+} from "@/features/subscriptions/testing/subscription-fixtures";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
@@ -16,7 +23,13 @@ beforeEach(() => {
 });
 
 function stubCharges(charges: unknown, handlers: Record<string, ApiHandler> = {}) {
-  return stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()), [CHARGES]: () => jsonResponse(charges), ...handlers });
+  return stubApi({
+    [BALANCE]: () => jsonResponse(buildWalletBalance()),
+    [CHARGES]: () => jsonResponse(charges),
+    [SUBSCRIBED_ACTIONS]: () => jsonResponse([]),
+    [ACCOUNT]: () => jsonResponse({ id: 1, subscription: null }),
+    ...handlers,
+  });
 }
 
 const toggle = (name: string) => screen.getByRole("button", { name: new RegExp(`^${name}`) });
@@ -85,13 +98,25 @@ describe("'Minhas assinaturas'", () => {
     expect(await screen.findByText("Não há assinaturas")).toBeInTheDocument();
   });
 
+  it("marks cancelled a subscription that will not renew, its paid period still running", async () => {
+    stubCharges([buildCharge({ ...BOOK_CLUB }), buildCharge({ id: 2 })], {
+      [SUBSCRIBED_ACTIONS]: () => jsonResponse([{ id: 41, action_id: 9, cancelled: true }]),
+      [ACCOUNT]: () => jsonResponse({ id: 1, subscription: buildSubscription({ cancel_at_period_end: true }) }),
+    });
+    renderApp({ path: "/homepage/assinaturas" });
+    expect(await screen.findAllByText("Cancelada")).toHaveLength(2);
+    expect(screen.getByRole("button", { name: "Cancelar assinatura de Clube do livro" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Cancelar assinatura de Essencial" })).toBeDisabled();
+  });
+
   it("cancels a product subscription after confirming, and says so", async () => {
-    let charges = [buildCharge({ ...BOOK_CLUB })];
-    const api = stubCharges(null, {
-      [CHARGES]: () => jsonResponse(charges),
+    let cancelled = false;
+    const api = stubCharges([buildCharge({ ...BOOK_CLUB })], {
+      // Paid up: the charge stays as it was, the subscription will not renew.
+      [SUBSCRIBED_ACTIONS]: () => jsonResponse([{ id: 41, action_id: 9, cancelled }]),
       [cancelActionCall(41)]: () => {
-        charges = [buildCharge({ ...BOOK_CLUB, cancelled: true, status: "Cancelado" })];
-        return jsonResponse({ id: 41 });
+        cancelled = true;
+        return jsonResponse({ id: 41, cancelled: true });
       },
     });
     renderApp({ path: "/homepage/assinaturas" });
