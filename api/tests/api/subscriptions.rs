@@ -377,7 +377,7 @@ async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
     let mut bad = with_plan(new_card(APPROVES), w.basic);
     bad["cpf"] = json!("111.111.111-11");
     bad["zipcode"] = json!("8801");
-    bad["card_expiration_date"] = json!("01/20");
+    bad["card_expiration_date"] = json!("01/9999");
     bad["birthday"] = json!("31/02/1990");
     bad["state"] = json!("XX");
     let answer = post(&w, "/api/subscriptions", &w.token, &bad).await;
@@ -392,6 +392,11 @@ async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
             "state: Estado inválido",
         ]
     );
+
+    let mut expired = with_plan(new_card(APPROVES), w.basic);
+    expired["card_expiration_date"] = json!("01/20");
+    let answer = post(&w, "/api/subscriptions", &w.token, &expired).await;
+    assert_eq!(messages(&answer), ["card_expiration_date: Data inválida"]);
 
     // No card at all for a plan that costs something; no plan; a negotiated plan; another
     // station's plan.
@@ -954,6 +959,33 @@ async fn the_enterprise_form_mails_the_station(db: PgPool) {
     .await
     .expect("mail job");
     assert_eq!(to, "contato@clube.example.com");
+    // Five a member per hour, refused ones included.
+    let mut last = None;
+    for _ in 0..3 {
+        last = Some(
+            post(
+                &w,
+                uri,
+                &w.token,
+                &json!({ "message": "Mais uma consulta." }),
+            )
+            .await,
+        );
+    }
+    let last = last.expect("answer");
+    assert_eq!(last.status, StatusCode::TOO_MANY_REQUESTS, "{}", last.text);
+    assert!(last.headers.contains_key("retry-after"));
+    // A station without a contact address cannot be asked.
+    sqlx::query("UPDATE stations SET contact_mail = NULL WHERE id = $1")
+        .bind(w.station_id)
+        .execute(&w.db)
+        .await
+        .expect("no contact");
+    let nobody = post(&w, uri, &w.other_token, &json!({ "message": "Olá" })).await;
+    assert_eq!(
+        messages(&nobody),
+        ["Este clube não recebe consultas de planos no momento."]
+    );
 }
 
 async fn staff(db: &PgPool, station_id: i64, email: &str, role: Role, scope: Scope) -> String {
@@ -1058,4 +1090,166 @@ async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
             .await
             .expect("present");
     assert_eq!(audited, ["subscription.retry", "subscription.cancel"]);
+}
+
+#[testkit::db_test]
+async fn a_tokenised_card_buys_and_a_raw_number_is_refused_outside_the_sandbox(db: PgPool) {
+    let w = world(db).await;
+    let sandbox = match payments::Gateway::from_config(&common::config_with(&[]), w.db.clone())
+        .expect("gateway")
+    {
+        payments::Gateway::Sandbox(sandbox) => sandbox,
+        payments::Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
+    };
+    let token = sandbox
+        .tokenize_card(&payments::sandbox::CardDetails {
+            number: APPROVES.into(),
+            holder_name: "MARIA SOUZA".into(),
+            expiry: "09/31".into(),
+            cvv: "123".into(),
+        })
+        .await
+        .expect("token");
+    let mut form = with_plan(new_card(APPROVES), w.basic);
+    let fields = form.as_object_mut().expect("form");
+    fields.remove("card_number");
+    fields.remove("card_cvv");
+    fields.insert("card_token".into(), json!(token));
+    let answer = post(&w, "/api/subscriptions", &w.token, &form).await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    assert_eq!(answer.json()["card"]["last_digits"], "0010");
+
+    let key = include_str!("../../../domain/tests/fixtures/pagarme_test_public.pem");
+    let pagarme = common::app_with(
+        w.db.clone(),
+        &[
+            ("FILIA_PAYMENTS", "pagarme"),
+            ("FILIA_PAGARME_SECRET_KEY", "sk_test_x"),
+            ("FILIA_PAGARME_WEBHOOK_PUBLIC_KEY", key),
+            ("FILIA_PAGARME_PUBLIC_KEY", "pk_test_x"),
+        ],
+    );
+    let raw = send_json(
+        &pagarme,
+        "POST",
+        "/api/subscriptions",
+        Some(&w.other_token),
+        &[],
+        &with_plan(new_card(APPROVES), w.basic),
+    )
+    .await;
+    assert_eq!(raw.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", raw.text);
+    assert_eq!(
+        messages(&raw),
+        ["Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento."]
+    );
+}
+
+#[testkit::db_test]
+async fn a_member_of_another_station_reaches_none_of_these_subscriptions(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().expect("id");
+    let (action_id, recurrence, product_id) = book_club(&w, 10).await;
+    let product = post(
+        &w,
+        "/api/subscribe-product-action",
+        &w.token,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 1 }]),
+        ),
+    )
+    .await
+    .json();
+    let product_subscription = product["id"].as_i64().expect("id");
+
+    let elsewhere = insert_station(&w.db, "vizinho").await;
+    let stranger = insert_member(&w.db, elsewhere, "fora@example.com").await;
+    let stranger = session_of(&w.db, stranger).await;
+    let change = put(
+        &w,
+        &format!("/api/subscriptions/{id}"),
+        &stranger,
+        &json!({ "plan_id": w.premium }),
+    )
+    .await;
+    assert_eq!(change.status, StatusCode::NOT_FOUND, "{}", change.text);
+    let card = put(
+        &w,
+        &format!("/api/subscriptions/{id}/card"),
+        &stranger,
+        &new_card(APPROVES),
+    )
+    .await;
+    assert_eq!(card.status, StatusCode::NOT_FOUND, "{}", card.text);
+    let cancel = post(
+        &w,
+        &format!("/api/cancel-user-subscribed-action/{product_subscription}"),
+        &stranger,
+        &json!({}),
+    )
+    .await;
+    assert_eq!(cancel.status, StatusCode::NOT_FOUND);
+    // Nor this station's plans or type 21 activity: they are not theirs to buy.
+    let plan = post(
+        &w,
+        "/api/subscriptions",
+        &stranger,
+        &with_plan(new_card(APPROVES), w.basic),
+    )
+    .await;
+    assert_eq!(plan.status, StatusCode::NOT_FOUND, "{}", plan.text);
+    let subscribe = post(
+        &w,
+        "/api/subscribe-product-action",
+        &stranger,
+        &product_form(
+            action_id,
+            recurrence,
+            json!([{ "id": product_id, "quantity": 1 }]),
+        ),
+    )
+    .await;
+    assert_eq!(
+        messages(&subscribe),
+        ["Produto indisponível para assinatura no momento."]
+    );
+    let listed = get(&w, "/api/user-subscribed-action", &stranger)
+        .await
+        .json();
+    assert_eq!(listed, json!([]));
+    let plans = get(&w, "/api/subscription-plans", &stranger).await.json();
+    assert_eq!(plans, json!([]));
+    assert_eq!(subscription_status(&w.db, id).await, "active");
+}
+
+#[testkit::db_test]
+async fn two_upgrades_at_once_charge_the_proration_once(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let uri = format!("/api/subscriptions/{}", bought["id"]);
+    let body = json!({ "plan_id": w.premium });
+    let (a, b) = tokio::join!(
+        put(&w, &uri, &w.token, &body),
+        put(&w, &uri, &w.token, &body)
+    );
+    assert_eq!(
+        (a.status, b.status),
+        (StatusCode::OK, StatusCode::OK),
+        "{} {}",
+        a.text,
+        b.text
+    );
+    let (prorations, paid_tries): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM subscription_periods WHERE kind = 'proration'),
+                (SELECT count(*) FROM subscription_charges c
+                   JOIN subscription_periods p ON p.id = c.period_id
+                  WHERE p.kind = 'proration' AND c.status = 'paid')",
+    )
+    .fetch_one(&w.db)
+    .await
+    .expect("counts");
+    assert_eq!((prorations, paid_tries), (1, 1));
 }

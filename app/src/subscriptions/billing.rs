@@ -144,7 +144,8 @@ async fn call_provider<G: PaymentGateway>(
             };
             match gateway.create_card_charge(&request).await {
                 Ok(charge) => {
-                    let answer = answer_of(charge.status, charge.failure_reason);
+                    let answer =
+                        answer_of(BillingMethod::Card, charge.status, charge.failure_reason);
                     Ok((Some(charge.charge_id), answer))
                 }
                 Err(GatewayError::Rejected(_)) => {
@@ -173,7 +174,7 @@ async fn call_provider<G: PaymentGateway>(
                     br_code: charge.br_code,
                     expires_at: charge.expires_at,
                 },
-                other => answer_of(other, None),
+                other => answer_of(BillingMethod::Pix, other, None),
             };
             Ok((Some(charge.charge_id), answer))
         }
@@ -181,7 +182,7 @@ async fn call_provider<G: PaymentGateway>(
 }
 
 /// A provider's status in our words (a card or a PIX read back).
-fn answer_of(status: ChargeStatus, reason: Option<String>) -> Answer {
+fn answer_of(method: BillingMethod, status: ChargeStatus, reason: Option<String>) -> Answer {
     match status {
         ChargeStatus::Paid
         | ChargeStatus::Refunded
@@ -191,7 +192,13 @@ fn answer_of(status: ChargeStatus, reason: Option<String>) -> Answer {
         ChargeStatus::Failed => {
             Answer::Failed(reason.unwrap_or_else(|| billing::DECLINED_DEFAULT.into()))
         }
-        ChargeStatus::Canceled => Answer::Failed(billing::PIX_EXPIRED.into()),
+        ChargeStatus::Canceled => Answer::Failed(reason.unwrap_or_else(|| {
+            match method {
+                BillingMethod::Pix => billing::PIX_EXPIRED,
+                BillingMethod::Card => billing::DECLINED_DEFAULT,
+            }
+            .into()
+        })),
     }
 }
 
@@ -272,6 +279,12 @@ async fn notify<O: Outbox>(
     let Some(notice) = notice else {
         return Ok(());
     };
+    if let Notice::OrderMade { order_id } = notice {
+        outbox
+            .confirm_order(tx, period.station_id, period.user_id, *order_id)
+            .await?;
+        return Ok(());
+    }
     if let Some((mail, key)) = mail::render(tx, notice, period, attempt).await? {
         crate::mail::send_once(outbox, tx, mail, key).await?;
     }
@@ -307,7 +320,7 @@ async fn sync_known<G: PaymentGateway, O: Outbox>(
             },
             _ => Answer::Processing,
         },
-        other => answer_of(other, charge.failure_reason),
+        other => answer_of(attempt.method, other, charge.failure_reason),
     };
     record(
         db,

@@ -25,6 +25,9 @@ pub enum RefundRefusal {
     NothingLeft,
     /// More units than the line has unused vouchers: a used voucher's unit is not refunded.
     VouchersUsed,
+    /// A type 21 period's order: its money is the subscription's charge, not a payment part
+    /// of the order.
+    SubscriptionOrder,
 }
 
 impl RefundRefusal {
@@ -36,6 +39,9 @@ impl RefundRefusal {
             Self::NothingLeft => "Não há mais nada a estornar neste pedido.",
             Self::VouchersUsed => {
                 "Só unidades com voucher ainda não utilizado podem ser estornadas."
+            }
+            Self::SubscriptionOrder => {
+                "Pedidos de assinatura não são estornados por aqui: cancele a assinatura."
             }
         }
     }
@@ -110,6 +116,7 @@ struct OrderRow {
     user_id: i64,
     status: OrderStatus,
     total_final_value: i64,
+    of_subscription: bool,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -213,7 +220,9 @@ pub async fn request(
     requested_by: Option<i64>,
 ) -> Result<Requested, RefundError> {
     let order: Option<OrderRow> = sqlx::query_as(
-        "SELECT station_id, user_id, status, total_final_value FROM orders
+        "SELECT station_id, user_id, status, total_final_value,
+                subscription_period_id IS NOT NULL AS of_subscription
+           FROM orders
           WHERE id = $1 AND ($2::bigint IS NULL OR station_id = $2) FOR UPDATE",
     )
     .bind(order_id)
@@ -221,6 +230,9 @@ pub async fn request(
     .fetch_optional(&mut *conn)
     .await?;
     let order = order.ok_or(RefundRefusal::OrderNotFound)?;
+    if order.of_subscription {
+        return Err(RefundRefusal::SubscriptionOrder.into());
+    }
     if !order.status.is_paid() {
         return Err(RefundRefusal::NotRefundable.into());
     }

@@ -11,7 +11,7 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
-use super::{AttemptStatus, BillingMethod, Period, PeriodKind, PeriodStatus, SubscriptionStatus};
+use super::{AttemptStatus, BillingMethod, PeriodKind, PeriodStatus, SubscriptionStatus};
 
 /// How long a queued charge or an open try holds its period before the dispatcher queues
 /// it again: a lost job or a worker killed mid-call is picked up after this, with the same
@@ -84,7 +84,6 @@ pub struct Billable {
     pub method: BillingMethod,
     pub saved_card_id: Option<i64>,
     pub action_id: Option<i64>,
-    pub current_period_end: DateTime<Utc>,
 }
 
 /// One try at the provider.
@@ -127,7 +126,7 @@ pub async fn lock(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<Optio
                 p.period_index, p.starts_at, p.ends_at, p.amount, p.plan_id, p.plan_amount,
                 p.status, p.attempts, p.next_attempt_at,
                 s.status AS subscription_status, s.cancel_at_period_end, s.method,
-                s.saved_card_id, s.action_id, s.current_period_end
+                s.saved_card_id, s.action_id
            FROM subscription_periods p
            JOIN subscriptions s ON s.id = p.subscription_id
           WHERE p.id = $1
@@ -240,17 +239,7 @@ pub async fn next_step(
         return Ok(Next::Done(PeriodOutcome::NotDue));
     }
     if b.kind == PeriodKind::Renewal && b.cancel_at_period_end {
-        void_period(conn, b.period_id).await?;
-        sqlx::query(
-            "UPDATE subscriptions
-                SET status = 'canceled', canceled_at = coalesce(canceled_at, $2),
-                    ended_at = current_period_end
-              WHERE id = $1 AND status IN ('active', 'past_due')",
-        )
-        .bind(b.subscription_id)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
+        cancel_at_end(conn, b, now).await?;
         return Ok(Next::Done(PeriodOutcome::NotDue));
     }
     if expected.is_some_and(|n| n <= b.attempts) {
@@ -260,6 +249,27 @@ pub async fn next_step(
         return Ok(Next::PayFree);
     }
     Ok(Next::Open)
+}
+
+/// A renewal the member cancelled before it was paid: void, and the subscription
+/// `canceled` at the end of the period it paid for.
+async fn cancel_at_end(
+    conn: &mut PgConnection,
+    b: &Billable,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    void_period(conn, b.period_id).await?;
+    sqlx::query(
+        "UPDATE subscriptions
+            SET status = 'canceled', canceled_at = coalesce(canceled_at, $2),
+                ended_at = current_period_end
+          WHERE id = $1 AND status IN ('active', 'past_due')",
+    )
+    .bind(b.subscription_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 async fn void_period(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<()> {
@@ -365,6 +375,9 @@ pub enum Notice {
         br_code: String,
         expires_at: DateTime<Utc>,
     },
+    /// A type 21 period paid: its order was made, to be confirmed (vouchers, cashback, the
+    /// order's receipt e-mail and PDF).
+    OrderMade { order_id: i64 },
 }
 
 /// An applied answer: the outcome and what to tell the member (once per period and try).
@@ -712,7 +725,17 @@ pub async fn settle_paid(
             .await?;
         }
     }
-    let notice = (b.amount > 0).then_some(Notice::Receipt);
+    let notice = match b.action_id {
+        Some(_) if b.kind != PeriodKind::Proration => {
+            match super::orders::make_for_period(conn, b.period_id, now).await? {
+                Some(made) => Some(Notice::OrderMade {
+                    order_id: made.order_id.0,
+                }),
+                None => None,
+            }
+        }
+        _ => (b.amount > 0).then_some(Notice::Receipt),
+    };
     Ok((PeriodOutcome::Paid, notice))
 }
 
@@ -744,6 +767,12 @@ pub async fn settle_failed(
         }
         PeriodKind::Proration => {
             void_period(conn, b.period_id).await?;
+            Ok((declined, None))
+        }
+        // The member cancelled at the period's end meanwhile: no dunning for a period
+        // they no longer want.
+        PeriodKind::Renewal if b.cancel_at_period_end => {
+            cancel_at_end(conn, b, now).await?;
             Ok((declined, None))
         }
         PeriodKind::Renewal => {
@@ -854,12 +883,6 @@ pub async fn lock_due_period(
         Some(id) => lock(conn, id).await,
         None => Ok(None),
     }
-}
-
-/// The period's bounds in a subscription's own arithmetic (for a new renewal row).
-pub fn bounds(period: Period, anchor: DateTime<Utc>, index: i32) -> (DateTime<Utc>, DateTime<Utc>) {
-    let index = u32::try_from(index).unwrap_or(0);
-    (period.start(anchor, index), period.end(anchor, index))
 }
 
 #[cfg(test)]

@@ -98,6 +98,8 @@ pub async fn render(
         .map(|digits| format!(" no cartão final {digits}"))
         .unwrap_or_default();
     let (title, message, key) = match notice {
+        // The order's own receipt tells it.
+        Notice::OrderMade { .. } => return Ok(None),
         Notice::Receipt => (
             RECEIPT_SUBJECT,
             MailNotice {

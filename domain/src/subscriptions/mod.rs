@@ -9,6 +9,7 @@
 pub mod billing;
 pub mod dispatch;
 pub mod mail;
+pub mod orders;
 pub mod plans;
 pub mod subscribe;
 pub mod views;

@@ -31,6 +31,8 @@ pub const PRODUCT_UNAVAILABLE: &str = "Produto indisponível para assinatura no 
 pub const ONE_PRODUCT: &str = "Selecione apenas um produto para a assinatura.";
 pub const RECURRENCE_NOT_FOUND: &str = "Recorrência de assinatura inválida.";
 pub const CARD_NOT_FOUND: &str = "Cartão não encontrado.";
+pub const CHANGE_IN_PROGRESS: &str =
+    "Uma mudança de plano está sendo processada. Aguarde alguns instantes.";
 
 /// The spec's cancel reasons, exactly.
 pub const CANCEL_REASONS: [&str; 4] = [
@@ -72,6 +74,8 @@ pub enum SubscribeError {
     RecurrenceNotFound,
     #[error("no such card")]
     CardNotFound,
+    #[error("a plan change in progress")]
+    ChangeInProgress,
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }
@@ -95,6 +99,7 @@ impl IntoFailure for SubscribeError {
             Self::OneProduct => Failure::invalid(ONE_PRODUCT),
             Self::RecurrenceNotFound => Failure::invalid(RECURRENCE_NOT_FOUND),
             Self::CardNotFound => Failure::invalid(CARD_NOT_FOUND),
+            Self::ChangeInProgress => Failure::Conflict(CHANGE_IN_PROGRESS.into()),
             Self::Db(err) => Failure::Internal(err.into()),
         }
     }
@@ -374,6 +379,25 @@ pub async fn change_plan(
     }
     if current.status != SubscriptionStatus::Active {
         return Err(SubscribeError::NotActive);
+    }
+    // An upgrade not settled yet (a double click, a card under analysis): the same plan is
+    // that same change, charged once by its period; another plan waits for it.
+    let pending: Option<(i64, Option<i64>)> = sqlx::query_as(
+        "SELECT id, plan_id FROM subscription_periods
+          WHERE subscription_id = $1 AND kind = 'proration' AND status = 'due'
+          ORDER BY id DESC LIMIT 1",
+    )
+    .bind(subscription_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some((period_id, pending_plan)) = pending {
+        if pending_plan == Some(plan.id) {
+            return Ok(Changed {
+                subscription_id,
+                charge_period_id: Some(period_id),
+            });
+        }
+        return Err(SubscribeError::ChangeInProgress);
     }
     if price < current.amount {
         set_next_plan(tx, subscription_id, Some(plan.id)).await?;

@@ -17,8 +17,8 @@ use sqlx::PgPool;
 
 use app::subscriptions::billing::{self, PeriodOutcome};
 use domain::commerce::gateway::{
-    CardCharge, CardChargeRequest, Charge, GatewayError, PaymentGateway, PixCharge,
-    PixChargeRequest, Refund, WebhookEvent,
+    BillingAddress, CardCharge, CardChargeRequest, Charge, Customer, GatewayError, PaymentGateway,
+    PixCharge, PixChargeRequest, Refund, SaveCardRequest, SavedCardAtProvider, WebhookEvent,
 };
 use domain::subscriptions::mail::{
     CARD_EXPIRING_SUBJECT, DECLINED_SUBJECT, ENDED_SUBJECT, RECEIPT_SUBJECT,
@@ -52,12 +52,21 @@ struct TestGateway {
 }
 
 impl TestGateway {
-    fn clock(&self) -> &Clock {
-        self.sandbox.clock()
+    /// The manual clock's time (the sandbox's own reads are async for its shared clock).
+    fn clock_now(&self) -> DateTime<Utc> {
+        let Clock::Manual(at) = self.sandbox.clock() else {
+            panic!("the tests' sandbox runs on a manual clock");
+        };
+        *at.lock().expect("clock")
     }
 
+    /// Moves the manual clock, backwards too (the sandbox's own `advance` only goes
+    /// forward): a test puts it just before a moment, then on it.
     fn advance(&self, by: Duration) {
-        self.sandbox.clock().advance(by);
+        let Clock::Manual(at) = self.sandbox.clock() else {
+            panic!("the tests' sandbox runs on a manual clock");
+        };
+        *at.lock().expect("clock") += by;
     }
 }
 
@@ -112,7 +121,14 @@ impl PaymentGateway for TestGateway {
     }
 
     async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
-        Ok(self.clock().now())
+        Ok(self.clock_now())
+    }
+
+    async fn save_card(
+        &self,
+        request: &SaveCardRequest,
+    ) -> Result<SavedCardAtProvider, GatewayError> {
+        self.sandbox.save_card(request).await
     }
 
     fn verify_webhook(
@@ -203,7 +219,29 @@ impl World {
             })
             .await
             .expect("token");
-        let saved = self.gateway.sandbox.save_card(&token).await.expect("saved");
+        let saved = self
+            .gateway
+            .sandbox
+            .save_card(&SaveCardRequest {
+                customer: Customer {
+                    name: "Maria Souza".into(),
+                    email: format!("maria{user_id}@example.com"),
+                    document: "52998224725".into(),
+                    phone: None,
+                },
+                customer_id: None,
+                token,
+                billing_address: BillingAddress {
+                    zip_code: "88010000".into(),
+                    street: "Rua Felipe Schmidt".into(),
+                    number: "100".into(),
+                    city: "Florianópolis".into(),
+                    state: "SC".into(),
+                },
+                idempotency_key: format!("card-{user_id}-{number}"),
+            })
+            .await
+            .expect("saved");
         sqlx::query_scalar(
             "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand,
                                       last_digits, exp_month, exp_year)
@@ -274,7 +312,7 @@ impl World {
     }
 
     async fn dispatch(&self) -> billing::Dispatched {
-        billing::dispatch(&self.db, &JobOutbox, self.gateway.clock().now(), 500)
+        billing::dispatch(&self.db, &JobOutbox, self.gateway.clock_now(), 500)
             .await
             .expect("dispatch")
     }
@@ -516,7 +554,7 @@ async fn two_dispatchers_at_once_renew_and_charge_each_period_once(db: PgPool) {
         )
         .await;
 
-    let now = w.gateway.clock().now();
+    let now = w.gateway.clock_now();
     let (a, b) = tokio::join!(
         billing::dispatch(&db, &JobOutbox, now, 7),
         billing::dispatch(&db, &JobOutbox, now, 7),
@@ -892,7 +930,7 @@ async fn a_card_expiring_before_the_renewal_is_reminded_once(db: PgPool) {
     w.subscription(ana, fine, PLAN_PRICE, start() + Duration::days(5), true)
         .await;
 
-    let now = w.gateway.clock().now();
+    let now = w.gateway.clock_now();
     billing::remind_expiring_cards(&db, &JobOutbox, now, 500)
         .await
         .expect("reminders");
@@ -1049,7 +1087,7 @@ async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db:
 /// An upgrade's prorated period (as subscribing's use case makes it) at `amount`, to `plan`
 /// at `plan_amount` a period.
 async fn proration(w: &World, subscription: i64, plan: i64, amount: i64, plan_amount: i64) -> i64 {
-    let now = w.gateway.clock().now();
+    let now = w.gateway.clock_now();
     sqlx::query_scalar(
         "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
              period_index, starts_at, ends_at, amount, plan_id, plan_amount, next_attempt_at)
@@ -1349,7 +1387,7 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
         .await
         .expect("period");
         bounds.push((starts, ends));
-        w.gateway.advance(ends - w.gateway.clock().now());
+        w.gateway.advance(ends - w.gateway.clock_now());
     }
     assert_eq!(
         bounds,
@@ -1360,4 +1398,160 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
         ]
     );
     assert_eq!(w.provider_charges(subscription).await, 3);
+}
+
+#[test]
+fn the_engines_kinds_run_and_its_schedules_tick() {
+    for queue in [
+        "subscriptions.dispatch",
+        "subscriptions.charge",
+        "subscriptions.card_reminder",
+    ] {
+        assert!(jobs::kinds::QUEUES.contains(&queue), "{queue} is not run");
+    }
+    let names: Vec<&str> = jobs::kinds::schedules(&|_| None)
+        .expect("schedules")
+        .iter()
+        .map(|schedule| schedule.name)
+        .collect();
+    assert!(names.contains(&"subscriptions-dispatch"), "{names:?}");
+    assert!(names.contains(&"subscriptions-card-reminder"), "{names:?}");
+}
+
+#[testkit::db_test]
+async fn a_pix_renewal_left_unpaid_after_a_cancellation_ends_without_dunning(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(3),
+            true,
+        )
+        .await;
+    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("pix");
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
+    // The member cancels after the PIX was sent, and does not pay it.
+    sqlx::query("UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    w.gateway.advance(Duration::days(6) + Duration::minutes(1));
+    w.dispatch().await;
+    assert!(matches!(
+        w.run_charges().await[..],
+        [PeriodOutcome::Declined { .. }]
+    ));
+    assert_eq!(w.status(subscription).await, "canceled");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    assert!(w.mails(w.user_id, DECLINED_SUBJECT).await.is_empty());
+    w.gateway.advance(Duration::days(2));
+    assert_eq!(w.dispatch().await, billing::Dispatched::default());
+}
+
+#[testkit::db_test]
+async fn a_paid_type_21_period_makes_its_order_and_confirms_it(db: PgPool) {
+    let w = world(&db).await;
+    let action: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, points)
+         VALUES ($1, 21, 'Clube do livro', true, 5) RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("action");
+    let product: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         VALUES ($1, $2, 'Livro do mês', 3000, 10) RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(action)
+    .fetch_one(&db)
+    .await
+    .expect("product");
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let anchor = start();
+    let subscription: i64 = sqlx::query_scalar(
+        "INSERT INTO subscriptions (station_id, user_id, action_id, product_id, quantity,
+             recurrence, period_months, period_days, amount, method, saved_card_id, status,
+             anchor_at, current_period_start, current_period_end)
+         VALUES ($1, $2, $3, $4, 2, 'monthly', 1, 0, 6000, 'card', $5, 'incomplete', $6, $6,
+                 $6 + interval '1 month') RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(w.user_id)
+    .bind(action)
+    .bind(product)
+    .bind(card)
+    .bind(anchor)
+    .fetch_one(&db)
+    .await
+    .expect("subscription");
+    let period: i64 = sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount)
+         SELECT station_id, user_id, id, 'first', 0, current_period_start, current_period_end,
+                amount
+           FROM subscriptions WHERE id = $1 RETURNING id",
+    )
+    .bind(subscription)
+    .fetch_one(&db)
+    .await
+    .expect("period");
+
+    for _ in 0..2 {
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge");
+    }
+    assert_eq!(w.status(subscription).await, "active");
+    let (order_id, status, total, cashback): (i64, String, i64, i64) = sqlx::query_as(
+        "SELECT o.id, o.status, o.total_final_value, o.cashback_value
+           FROM subscription_periods p JOIN orders o ON o.id = p.order_id
+          WHERE p.id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("the period's order");
+    assert_eq!((status.as_str(), total, cashback), ("paid", 6000, 500));
+    let lines: Vec<(i64, i32, i64)> = sqlx::query_as(
+        "SELECT product_id, quantity, unit_price FROM order_lines WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_all(&db)
+    .await
+    .expect("lines");
+    assert_eq!(lines, [(product, 2, 3000)]);
+    let orders: i64 = w
+        .scalar_i64("SELECT count(*) FROM orders WHERE user_id = $1", w.user_id)
+        .await;
+    assert_eq!(orders, 1);
+    let confirmations: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'order.confirm'")
+            .fetch_one(&db)
+            .await
+            .expect("count");
+    assert_eq!(confirmations, 1);
+    // The shop's confirmation credits the cashback and e-mails the order's receipt; the
+    // subscription sends no receipt of its own.
+    let confirmed = app::commerce::fulfilment::confirm_order(
+        &db,
+        &JobOutbox,
+        "https://c.example.com",
+        order_id,
+    )
+    .await
+    .expect("confirm")
+    .expect("a paid order");
+    assert_eq!(confirmed.credits, 1);
+    assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
 }

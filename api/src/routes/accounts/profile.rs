@@ -122,7 +122,7 @@ async fn update_participant(
         app::accounts::profile::update(&state.db, user_id, update.into(), &signed_in.token).await?;
     Ok(Json(Updated {
         message: PROFILE_UPDATED,
-        user: user.into(),
+        user: User::from(user).with_subscription(&state).await?,
     }))
 }
 
@@ -168,6 +168,6 @@ async fn update_image(
     .await?;
     Ok(Json(Updated {
         message: IMAGE_UPDATED,
-        user: user.into(),
+        user: User::from(user).with_subscription(&state).await?,
     }))
 }

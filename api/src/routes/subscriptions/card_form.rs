@@ -143,8 +143,10 @@ impl CardFields {
             .map(|(field, value)| require(field, *value))
             .collect();
         let value = |index: usize| fields[index].1.filter(|_| filled[index]);
+        // Cards are issued for a few years: a far year is a typo (and no saved card's).
         if let Some(date) = value(1)
-            && (validate::card_expiry(date, today).is_err() || expiry(date).is_none())
+            && (validate::card_expiry(date, today).is_err()
+                || expiry(date).is_none_or(|(_, year)| year > today.year() + 20))
         {
             problems.push(format!("card_expiration_date: {}", message::CARD_EXPIRY));
         }

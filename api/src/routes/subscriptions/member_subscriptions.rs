@@ -147,6 +147,7 @@ async fn buy_plan(
         (status = 202, description = "The upgrade's charge is under analysis: the plan switches when it is paid", body = UserSubscription),
         (status = 400, description = "The id is not a number", body = Messages),
         (status = 404, description = "No such live subscription of the caller's, or no such plan on sale", body = ErrorMessage),
+        (status = 409, description = "An upgrade to another plan is still being charged: 'Uma mudança de plano está sendo processada. Aguarde alguns instantes.' (the same upgrade again answers it, charged once)", body = ErrorMessage),
         (status = 422, description = "A field missing or wrong, the plan is 'A negociar', already the current plan ('Este é seu plano atual'), the subscription is not paid up, the card declined (the provider's reason)", body = Messages),
         (status = 429, description = "Too many changes in a short time", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
