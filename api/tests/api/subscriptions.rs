@@ -15,7 +15,10 @@ use sqlx::PgPool;
 use testkit::build;
 
 const APPROVES: &str = "4000000000000010";
+/// Declined when the sandbox verifies it on saving.
 const DECLINES: &str = "4000000000000028";
+/// Saved, then declined on its charges.
+const SAVED_THEN_DECLINED: &str = "4000000000000051";
 const PROCESSING: &str = "4000000000000036";
 const REQUIRED: &str = "Esse campo é obrigatório";
 
@@ -446,11 +449,35 @@ async fn every_field_of_a_new_card_is_required_and_checked(db: PgPool) {
 #[testkit::db_test]
 async fn a_declined_card_refuses_the_purchase_with_its_reason_and_ends_it(db: PgPool) {
     let w = world(db).await;
-    let answer = post(
+    // Declined as it is saved: nothing is made.
+    let refused = post(
         &w,
         "/api/subscriptions",
         &w.token,
         &with_plan(new_card(DECLINES), w.basic),
+    )
+    .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert_eq!(
+        messages(&refused),
+        ["Não foi possível usar este cartão. Confira os dados ou use outro cartão."]
+    );
+    let made: i64 = sqlx::query_scalar("SELECT count(*) FROM subscriptions")
+        .fetch_one(&w.db)
+        .await
+        .expect("count");
+    assert_eq!(made, 0);
+    // Saved, then declined by the first charge: the provider's reason, the subscription ended.
+    let answer = post(
+        &w,
+        "/api/subscriptions",
+        &w.token,
+        &with_plan(new_card(SAVED_THEN_DECLINED), w.basic),
     )
     .await;
     assert_eq!(
@@ -593,7 +620,7 @@ async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;
     let id = bought["id"].as_i64().expect("present");
-    let mut form = with_plan(new_card(DECLINES), w.premium);
+    let mut form = with_plan(new_card(SAVED_THEN_DECLINED), w.premium);
     form["save"] = json!(false);
     let answer = put(&w, &format!("/api/subscriptions/{id}"), &w.token, &form).await;
     assert_eq!(

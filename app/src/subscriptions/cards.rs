@@ -1,16 +1,17 @@
 //! The card a subscription pays with: a saved card of the member's, or a new card from the
-//! browser's tokeniser, which is saved with the provider first (a subscription's periods
-//! are charged off-session, so its card is always kept). The one place a subscription
-//! turns a form's card into a saved card's id.
+//! browser's tokeniser, which is saved at the provider first (`commerce::cards::save_card`,
+//! the port's `save_card`): a subscription's periods are charged off-session, so its card
+//! is always kept. The one place a subscription turns a form's card into a saved card's id.
 
-use domain::commerce::cards;
-use domain::commerce::gateway::{BillingAddress, GatewayError, PaymentGateway};
+use domain::commerce::gateway::{BillingAddress, PaymentGateway};
+use domain::commerce::payment;
 use domain::shared::ids::{StationId, UserId};
 use domain::subscriptions::subscribe;
 use payments::Gateway;
 use sqlx::PgPool;
 
 use super::subscribe::SubscriptionError;
+use crate::commerce::cards::{NewCard, SaveCardError, save_card};
 
 /// The card a form names.
 #[derive(Debug, Clone)]
@@ -27,8 +28,8 @@ pub enum PayingCard {
 }
 
 impl PayingCard {
-    /// The saved card's id: the member's own for a saved card, the card just saved with
-    /// the provider for a new one.
+    /// The saved card's id: the member's own for a saved card, the card just saved at the
+    /// provider for a new one.
     pub async fn saved_card_id(
         &self,
         db: &PgPool,
@@ -42,30 +43,31 @@ impl PayingCard {
                 let mut conn = db.acquire().await?;
                 Ok(subscribe::own_card(&mut conn, user_id, provider, *card_id).await?)
             }
-            Self::New { token, expiry, .. } => {
-                // Only the sandbox attaches a token to a saved card so far; Pagar.me's
-                // customer wallet comes with `PaymentGateway::save_card`.
-                let Some(sandbox) = gateway.sandbox() else {
-                    return Err(SubscriptionError::CardNotKept);
-                };
-                let card = sandbox.save_card(token).await.map_err(|err| match err {
-                    GatewayError::Rejected(_) => SubscriptionError::CardRefused,
-                    other => SubscriptionError::Gateway(other),
-                })?;
+            Self::New {
+                token,
+                billing_address,
+                expiry,
+            } => {
                 let mut conn = db.acquire().await?;
-                cards::save(
-                    &mut conn,
-                    station_id.0,
-                    user_id.0,
-                    provider,
-                    &card.card_id,
-                    &card.brand,
-                    &card.last_digits,
-                )
-                .await?;
-                subscribe::saved_card(&mut conn, user_id, provider, &card.card_id, *expiry)
-                    .await?
-                    .ok_or(SubscriptionError::CardRefused)
+                let customer = payment::customer(&mut conn, user_id.0).await?;
+                drop(conn);
+                let card = NewCard {
+                    token: token.clone(),
+                    billing_address: billing_address.clone(),
+                    customer,
+                };
+                let saved = save_card(db, gateway, station_id, user_id, card)
+                    .await
+                    .map_err(|err| match err {
+                        SaveCardError::Refused(_) => SubscriptionError::CardRefused,
+                        SaveCardError::Gateway(err) => SubscriptionError::Gateway(err),
+                        SaveCardError::Db(err) => SubscriptionError::Db(err),
+                    })?;
+                if let Some(expiry) = *expiry {
+                    let mut conn = db.acquire().await?;
+                    subscribe::card_expiry_if_unknown(&mut conn, saved.id, expiry).await?;
+                }
+                Ok(saved.id)
             }
         }
     }

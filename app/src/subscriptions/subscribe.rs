@@ -25,9 +25,6 @@ use crate::outbox::Outbox;
 pub const CARD_REQUIRED: &str = crate::commerce::charge::CARD_REQUIRED;
 /// A token the provider does not know (expired, or of another provider).
 pub const CARD_REFUSED: &str = crate::commerce::charge::CARD_REFUSED;
-/// The provider cannot keep a new card for the renewals (not yet with Pagar.me).
-pub const CARD_NOT_KEPT: &str =
-    "Não foi possível salvar este cartão para as renovações. Use um cartão já salvo.";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubscriptionError {
@@ -42,8 +39,6 @@ pub enum SubscriptionError {
     CardRequired,
     #[error("card refused by the provider")]
     CardRefused,
-    #[error("card cannot be kept")]
-    CardNotKept,
     #[error("captcha failed")]
     Captcha,
     #[error("enterprise message: {0}")]
@@ -63,7 +58,6 @@ impl IntoFailure for SubscriptionError {
             Self::Declined(reason) => Failure::invalid(reason),
             Self::CardRequired => Failure::invalid(CARD_REQUIRED),
             Self::CardRefused => Failure::invalid(CARD_REFUSED),
-            Self::CardNotKept => Failure::invalid(CARD_NOT_KEPT),
             Self::Captcha => Failure::invalid(captcha::FAILED_MESSAGE),
             Self::Message(message) => Failure::invalid(message),
             Self::NoContact => Failure::invalid(plans::ENTERPRISE_NO_CONTACT),

@@ -727,12 +727,11 @@ pub async fn settle_paid(
     }
     let notice = match b.action_id {
         Some(_) if b.kind != PeriodKind::Proration => {
-            match super::orders::make_for_period(conn, b.period_id, now).await? {
-                Some(made) => Some(Notice::OrderMade {
+            super::orders::make_for_period(conn, b.period_id, now)
+                .await?
+                .map(|made| Notice::OrderMade {
                     order_id: made.order_id.0,
-                }),
-                None => None,
-            }
+                })
         }
         _ => (b.amount > 0).then_some(Notice::Receipt),
     };

@@ -692,28 +692,22 @@ pub async fn restore_card(
     Ok(())
 }
 
-/// The member's saved card the provider knows as `gateway_card_id`, with its expiry
-/// (month, year) when the form gave it: the card a subscription pays with.
-pub async fn saved_card(
+/// The expiry the form gave for a saved card whose provider did not tell it.
+pub async fn card_expiry_if_unknown(
     conn: &mut PgConnection,
-    user_id: UserId,
-    provider: &str,
-    gateway_card_id: &str,
-    expiry: Option<(u32, i32)>,
-) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar(
-        "UPDATE saved_cards SET exp_month = COALESCE($4, exp_month),
-                                exp_year = COALESCE($5, exp_year)
-          WHERE user_id = $1 AND provider = $2 AND gateway_card_id = $3
-         RETURNING id",
+    card_id: i64,
+    (month, year): (u32, i32),
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE saved_cards SET exp_month = $2, exp_year = $3
+          WHERE id = $1 AND exp_month IS NULL",
     )
-    .bind(user_id)
-    .bind(provider)
-    .bind(gateway_card_id)
-    .bind(expiry.map(|(month, _)| month as i32))
-    .bind(expiry.map(|(_, year)| year))
-    .fetch_optional(conn)
-    .await
+    .bind(card_id)
+    .bind(month as i32)
+    .bind(year)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// One of the member's saved cards with `provider`: its id, or refused.
