@@ -15090,6 +15090,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
+            /** @description An upgrade to another plan is still being charged: 'Uma mudança de plano está sendo processada. Aguarde alguns instantes.' (the same upgrade again answers it, charged once) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
             /** @description The body is larger than the route accepts */
             413: {
                 headers: {
