@@ -13,10 +13,10 @@ const NEGOTIATED = "Empresarial";
 const cardOf = (page: Page, name: string) => page.getByRole("article", { name });
 
 /** The card and billing fields; the CEP first, as its lookup (offline here) writes the street. */
-async function fillNewCard(page: Page) {
+async function fillNewCard(page: Page, number = "4111 1111 1111 1111") {
   await page.getByLabel("CEP").fill("01310100");
   await expect(page.getByLabel("Rua")).not.toHaveValue("");
-  await page.getByLabel("Número do cartão").fill("4111 1111 1111 1111");
+  await page.getByLabel("Número do cartão").fill(number);
   await page.getByLabel("Nome impresso no cartão").fill("Pessoa Assinante");
   await page.getByLabel("Validade (MM/AA)").fill("12/30");
   await page.getByLabel("CVV").fill("123");
@@ -30,7 +30,7 @@ async function fillNewCard(page: Page) {
   await page.getByLabel("Cidade").fill("São Paulo");
 }
 
-test("a new member buys a plan with a new card, sees it as their plan and cancels it", async ({ page, request }) => {
+test("a new member buys a plan with a new card, sees it as their plan, saves another card and makes it the plan's, and cancels", async ({ page, request }) => {
   test.setTimeout(120_000);
   const station = await fetchHostStation(request);
   await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
@@ -70,7 +70,20 @@ test("a new member buys a plan with a new card, sees it as their plan and cancel
   await expect(charges.getByRole("row").nth(1)).toContainText(PLAN);
   await expect(charges.getByRole("row").nth(1)).toContainText("Pago");
 
-  await page.goto("/homepage/planos");
+  // Another card, kept for later ('Cadastrar novo cartão'), then made the plan's.
+  await page.goto("/homepage/cartao-assinatura");
+  await expect(page.getByRole("heading", { level: 1, name: "Cadastrar novo cartão" })).toBeVisible();
+  await fillNewCard(page, "5555 4444 3333 1111");
+  // The sandbox names brands in lower case, as its saved cards list them.
+  await expect(page.getByTestId("card-preview")).toContainText("5555 •••• •••• 1111");
+  await page.getByRole("button", { name: "Salvar cartão" }).click();
+  await expect(page.getByText("Cartão salvo com sucesso")).toBeVisible();
+  await page.goto("/homepage/planos/editar-pagamento");
+  await page.getByLabel("Cartão", { exact: true }).selectOption({ label: "mastercard final 1111" });
+  await page.getByRole("button", { name: "Salvar", exact: true }).click();
+  await expect(page).toHaveURL(/\/homepage\/planos$/);
+  await expect(page.getByText(/^Cartão: mastercard final 1111$/i)).toBeVisible();
+
   await page.getByRole("button", { name: "Cancelar plano" }).click();
   const dialog = page.getByRole("dialog", { name: "Cancelar plano" });
   await dialog.getByRole("radio", { name: "Não acho um bom custo-benefício" }).check();
