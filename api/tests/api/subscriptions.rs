@@ -1280,3 +1280,116 @@ async fn two_upgrades_at_once_charge_the_proration_once(db: PgPool) {
     .expect("counts");
     assert_eq!((prorations, paid_tries), (1, 1));
 }
+
+#[testkit::db_test]
+async fn every_routes_refusals_are_the_ones_its_contract_lists(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().expect("id");
+    let cases: Vec<(&str, String, Option<Value>, &str)> = vec![
+        (
+            "get",
+            "/api/subscription-plans/999999".into(),
+            None,
+            "/api/subscription-plans/{id}",
+        ),
+        (
+            "get",
+            "/api/subscription-plans/abc".into(),
+            None,
+            "/api/subscription-plans/{id}",
+        ),
+        (
+            "post",
+            "/api/subscriptions".into(),
+            Some(json!({ "plan_id": w.premium })),
+            "/api/subscriptions",
+        ),
+        (
+            "put",
+            format!("/api/subscriptions/{id}"),
+            Some(json!({ "plan_id": w.basic })),
+            "/api/subscriptions/{id}",
+        ),
+        (
+            "put",
+            "/api/subscriptions/999999".into(),
+            Some(json!({ "plan_id": w.basic })),
+            "/api/subscriptions/{id}",
+        ),
+        (
+            "post",
+            "/api/subscriptions/cancel".into(),
+            Some(json!({})),
+            "/api/subscriptions/cancel",
+        ),
+        (
+            "put",
+            format!("/api/subscriptions/{id}/card"),
+            Some(json!({})),
+            "/api/subscriptions/{id}/card",
+        ),
+        (
+            "put",
+            "/api/subscriptions/999999/card".into(),
+            Some(json!({ "selected_card": 1 })),
+            "/api/subscriptions/{id}/card",
+        ),
+        (
+            "get",
+            format!("/api/subscriptions/?where[user_id]={}", w.member_id + 1),
+            None,
+            "/api/subscriptions/",
+        ),
+        (
+            "post",
+            "/api/subscribe-product-action".into(),
+            Some(json!({ "products": [] })),
+            "/api/subscribe-product-action",
+        ),
+        (
+            "get",
+            "/api/last-action-subscription".into(),
+            None,
+            "/api/last-action-subscription",
+        ),
+        (
+            "post",
+            "/api/cancel-user-subscribed-action/999999".into(),
+            Some(json!({})),
+            "/api/cancel-user-subscribed-action/{id}",
+        ),
+        (
+            "post",
+            "/api/subscription-plans/enterprise-contact".into(),
+            Some(json!({})),
+            "/api/subscription-plans/enterprise-contact",
+        ),
+    ];
+    for (method, uri, body, path) in cases {
+        let answer = match body {
+            Some(body) => {
+                send_json(
+                    &w.app,
+                    &method.to_uppercase(),
+                    &uri,
+                    Some(&w.token),
+                    &[],
+                    &body,
+                )
+                .await
+            }
+            None => call(&w.app, &method.to_uppercase(), &uri, Some(&w.token), &[]).await,
+        };
+        assert!(
+            answer.status.is_client_error(),
+            "{method} {uri}: {}",
+            answer.status
+        );
+        assert_eq!(
+            common::off_contract(method, path, &answer),
+            None,
+            "{method} {uri}"
+        );
+    }
+}
