@@ -15,6 +15,8 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "content.keep": "Manteve o conteúdo denunciado",
   "content.hide": "Ocultou o conteúdo",
   "content.remove": "Removeu o conteúdo",
+  "subscription.retry": "Cobrou a assinatura de novo",
+  "subscription.cancel": "Cancelou a assinatura",
 };
 
 export function auditActionLabel(action: string): string {
