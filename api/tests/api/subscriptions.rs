@@ -723,6 +723,16 @@ async fn cancelling_keeps_access_to_the_period_end_and_checks_the_reason(db: PgP
     assert_eq!(cancelled["id"], bought["id"]);
     assert_eq!(cancelled["status"], "active");
     assert_eq!(cancelled["cancel_at_period_end"], true);
+    // 'Minhas assinaturas' reads its charges as cancelled: nothing more will be charged.
+    let charges = get(
+        &w,
+        &format!("/api/subscriptions/?where[user_id]={}", w.member_id),
+        &w.token,
+    )
+    .await
+    .json();
+    assert_eq!(charges[0]["cancelled"], true);
+    assert_eq!(charges[0]["paid"], true);
     let again = post(
         &w,
         "/api/subscriptions/cancel",

@@ -179,7 +179,8 @@ pub struct ChargeLine {
     /// The activity's name, or the plan's.
     pub name: String,
     pub action_subscription_description: Option<String>,
-    /// The subscription was cancelled or ended, or this period is no longer owed.
+    /// The subscription was cancelled (now or at its period's end) or ended, or this period
+    /// is no longer owed.
     pub cancelled: bool,
     pub paid: bool,
     /// 'Pago', 'Aguardando pagamento', 'Recusado', 'Cancelado'.
@@ -201,6 +202,7 @@ struct ChargeRow {
     name: String,
     description: Option<String>,
     subscription_status: SubscriptionStatus,
+    cancel_at_period_end: bool,
     status: super::PeriodStatus,
     starts_at: DateTime<Utc>,
     ends_at: DateTime<Utc>,
@@ -238,8 +240,8 @@ pub async fn charges(
     let rows: Vec<ChargeRow> = sqlx::query_as(
         "SELECT p.id, p.subscription_id, s.action_id, COALESCE(p.plan_id, s.plan_id) AS plan_id,
                 COALESCE(a.name, pl.name, '') AS name, acs.description,
-                s.status AS subscription_status, p.status, p.starts_at, p.ends_at, p.amount,
-                s.recurrence, p.created_at
+                s.status AS subscription_status, s.cancel_at_period_end, p.status,
+                p.starts_at, p.ends_at, p.amount, s.recurrence, p.created_at
            FROM subscription_periods p
            JOIN subscriptions s ON s.id = p.subscription_id
            LEFT JOIN actions a ON a.id = s.action_id
@@ -264,7 +266,9 @@ pub async fn charges(
                 plan_id: row.plan_id,
                 name: row.name,
                 action_subscription_description: row.description,
+                // Cancelled at the period's end: paid up, but nothing more will be charged.
                 cancelled: row.status == Void
+                    || row.cancel_at_period_end
                     || matches!(
                         row.subscription_status,
                         SubscriptionStatus::Canceled | SubscriptionStatus::Ended

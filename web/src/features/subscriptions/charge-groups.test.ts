@@ -27,13 +27,6 @@ describe("charge groups", () => {
     expect(unpaid?.unpaidSubscriptionId).toBe(40);
   });
 
-  it("is cancelled when its subscription will not renew", () => {
-    const [ending] = groupCharges([buildCharge({ subscription_id: 40 })], new Set([40]));
-    expect(ending?.cancelled).toBe(true);
-    const [other] = groupCharges([buildCharge({ subscription_id: 40 })], new Set([41]));
-    expect(other?.cancelled).toBe(false);
-  });
-
   it("opens the only group, or the one the address names", () => {
     const [only] = groupCharges([buildCharge({ actionId: 9 })]);
     expect(only && opensByDefault(only, 1, null)).toBe(true);

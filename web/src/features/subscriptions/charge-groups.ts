@@ -1,7 +1,7 @@
 // 'Minhas assinaturas' groups the member's charges (newest first) by type 21 activity
 // (actionId) and, for plans, by subscription; a group is cancelled when its newest charge
-// is or its subscription will not renew, and asks for a new card when a charge not
-// cancelled is unpaid.
+// is (the API marks a subscription's charges cancelled once it will not renew), and asks
+// for a new card when a charge not cancelled is unpaid.
 import type { SubscriptionCharge } from "@/features/subscriptions/api/types";
 
 export interface ChargeGroup {
@@ -21,11 +21,7 @@ function keyOf(charge: SubscriptionCharge): string {
   return charge.actionId !== null ? `action-${charge.actionId}` : `subscription-${charge.subscription_id}`;
 }
 
-/**
- * `ending`: subscriptions cancelled whose paid period still runs (they will not renew): their
- * charges are not cancelled yet, but the member has cancelled them.
- */
-export function groupCharges(charges: readonly SubscriptionCharge[], ending: ReadonlySet<number> = new Set()): ChargeGroup[] {
+export function groupCharges(charges: readonly SubscriptionCharge[]): ChargeGroup[] {
   const groups = new Map<string, SubscriptionCharge[]>();
   for (const charge of charges) {
     const key = keyOf(charge);
@@ -41,7 +37,7 @@ export function groupCharges(charges: readonly SubscriptionCharge[], ending: Rea
       name: newest.name,
       description: newest.action_subscription?.description ?? null,
       charges: list,
-      cancelled: newest.cancelled || ending.has(newest.subscription_id),
+      cancelled: newest.cancelled,
       unpaidSubscriptionId: unpaid ? unpaid.subscription_id : null,
     };
   });

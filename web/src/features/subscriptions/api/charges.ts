@@ -1,10 +1,9 @@
 // 'Minhas assinaturas': the member's charges, newest first (GET /subscriptions/?where[user_id]=),
-// their type 21 subscriptions (GET /user-subscribed-action) and the cancellation of one
-// (POST /cancel-user-subscribed-action/{id}).
+// and the cancellation of a type 21 subscription (POST /cancel-user-subscribed-action/{id}).
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
 import { subscriptionKeys } from "@/features/subscriptions/api/keys";
-import type { SubscribedAction, SubscriptionCharge } from "@/features/subscriptions/api/types";
+import type { SubscriptionCharge } from "@/features/subscriptions/api/types";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 
@@ -18,21 +17,6 @@ export function useCharges() {
     queryOptions({
       queryKey: subscriptionKeys.charges(userId ?? 0),
       queryFn: userId === undefined ? skipToken : ({ signal }) => getCharges(userId, { signal }),
-    }),
-  );
-}
-
-export function getSubscribedActions({ signal }: { signal?: AbortSignal } = {}): Promise<SubscribedAction[]> {
-  return api.get<SubscribedAction[]>("/user-subscribed-action", { signal });
-}
-
-/** The member's type 21 subscriptions (GET /user-subscribed-action): which will not renew. */
-export function useSubscribedActions() {
-  const userId = useSession()?.user.id;
-  return useQuery(
-    queryOptions({
-      queryKey: subscriptionKeys.subscribedActions(userId ?? 0),
-      queryFn: userId === undefined ? skipToken : ({ signal }) => getSubscribedActions({ signal }),
     }),
   );
 }

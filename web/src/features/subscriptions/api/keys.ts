@@ -6,7 +6,6 @@ export const subscriptionKeys = {
   member: (userId: number) => ["subscriptions", userId] as const,
   current: (userId: number) => [...subscriptionKeys.member(userId), "current"] as const,
   charges: (userId: number) => [...subscriptionKeys.member(userId), "charges"] as const,
-  subscribedActions: (userId: number) => [...subscriptionKeys.member(userId), "subscribed-actions"] as const,
   cards: (userId: number) => [...subscriptionKeys.member(userId), "cards"] as const,
   products: (userId: number, actionId: number) => [...subscriptionKeys.member(userId), "products", actionId] as const,
   lastOfAction: (userId: number, actionId: number) => [...subscriptionKeys.member(userId), "last-of-action", actionId] as const,

@@ -4,9 +4,7 @@ import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import {
   ACCOUNT,
   CHARGES,
-  SUBSCRIBED_ACTIONS,
   buildCharge,
-  buildSubscription,
   cancelActionCall,
 } from "@/features/subscriptions/testing/subscription-fixtures";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
@@ -26,7 +24,6 @@ function stubCharges(charges: unknown, handlers: Record<string, ApiHandler> = {}
   return stubApi({
     [BALANCE]: () => jsonResponse(buildWalletBalance()),
     [CHARGES]: () => jsonResponse(charges),
-    [SUBSCRIBED_ACTIONS]: () => jsonResponse([]),
     [ACCOUNT]: () => jsonResponse({ id: 1, subscription: null }),
     ...handlers,
   });
@@ -98,11 +95,9 @@ describe("'Minhas assinaturas'", () => {
     expect(await screen.findByText("Não há assinaturas")).toBeInTheDocument();
   });
 
-  it("marks cancelled a subscription that will not renew, its paid period still running", async () => {
-    stubCharges([buildCharge({ ...BOOK_CLUB }), buildCharge({ id: 2 })], {
-      [SUBSCRIBED_ACTIONS]: () => jsonResponse([{ id: 41, action_id: 9, cancelled: true }]),
-      [ACCOUNT]: () => jsonResponse({ id: 1, subscription: buildSubscription({ cancel_at_period_end: true }) }),
-    });
+  it("marks cancelled a subscription whose charges the API reads cancelled, its cancel button disabled", async () => {
+    // Cancelled while paid up: the charge stays paid, and no more will come.
+    stubCharges([buildCharge({ ...BOOK_CLUB, cancelled: true }), buildCharge({ id: 2, cancelled: true })]);
     renderApp({ path: "/homepage/assinaturas" });
     expect(await screen.findAllByText("Cancelada")).toHaveLength(2);
     expect(screen.getByRole("button", { name: "Cancelar assinatura de Clube do livro" })).toBeDisabled();
@@ -111,9 +106,8 @@ describe("'Minhas assinaturas'", () => {
 
   it("cancels a product subscription after confirming, and says so", async () => {
     let cancelled = false;
-    const api = stubCharges([buildCharge({ ...BOOK_CLUB })], {
-      // Paid up: the charge stays as it was, the subscription will not renew.
-      [SUBSCRIBED_ACTIONS]: () => jsonResponse([{ id: 41, action_id: 9, cancelled }]),
+    const api = stubCharges([], {
+      [CHARGES]: () => jsonResponse([buildCharge({ ...BOOK_CLUB, cancelled })]),
       [cancelActionCall(41)]: () => {
         cancelled = true;
         return jsonResponse({ id: 41, cancelled: true });

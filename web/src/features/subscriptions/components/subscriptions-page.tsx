@@ -8,8 +8,7 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ListPage, Skeletons } from "@/components/list-page";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { useSnackbar } from "@/components/toasts/use-toast";
-import { useCancelActionSubscription, useCharges, useSubscribedActions } from "@/features/subscriptions/api/charges";
-import { useCurrentSubscription } from "@/features/subscriptions/api/subscription";
+import { useCancelActionSubscription, useCharges } from "@/features/subscriptions/api/charges";
 import { CancelPlanDialog } from "@/features/subscriptions/components/cancel-plan-dialog";
 import { SUBSCRIPTION_PARAM } from "@/features/subscriptions/components/subscription-card-page";
 import { groupCharges, opensByDefault, type ChargeGroup } from "@/features/subscriptions/charge-groups";
@@ -128,16 +127,11 @@ function ChargeGroupRow({ group, initiallyOpen }: { group: ChargeGroup; initiall
 export function SubscriptionsPage() {
   const actionId = planIdOf(useParams().actionId);
   const charges = useCharges();
-  const actions = useSubscribedActions();
-  const plan = useCurrentSubscription();
   useErrorToast(charges.error);
-  // Cancelled but paid up: access runs to the period's end, and the group reads 'Cancelada'.
-  const ending = new Set((actions.data ?? []).filter((action) => action.cancelled).map((action) => action.id));
-  if (plan.data?.cancel_at_period_end) ending.add(plan.data.id);
-  const groups = groupCharges(charges.data ?? [], ending);
+  const groups = groupCharges(charges.data ?? []);
   return (
     <ListPage title={SUBSCRIPTIONS_TITLE}>
-      {charges.isPending || actions.isPending || plan.isPending ? (
+      {charges.isPending ? (
         <Skeletons label="Carregando assinaturas" count={3} className="charge-groups" itemClassName="charge-group--skeleton skeleton-shimmer" />
       ) : charges.isError ? null : groups.length === 0 ? (
         <p className="list-page__empty">{NO_SUBSCRIPTIONS_TEXT}</p>

@@ -9,7 +9,6 @@ export const changeCall = (id: number) => `PUT /api/subscriptions/${id}`;
 export const cardCall = (id: number) => `PUT /api/subscriptions/${id}/card`;
 export const CANCEL = "POST /api/subscriptions/cancel";
 export const CHARGES = "GET /api/subscriptions/?where[user_id]=1";
-export const SUBSCRIBED_ACTIONS = "GET /api/user-subscribed-action";
 export const SAVED_CARDS = "GET /api/user-credit-cards/1";
 export const SAVE_CARD = "POST /api/user-credit-cards";
 export const CARD_TOKENS = "POST /api/sandbox/card-tokens";
