@@ -152,7 +152,10 @@ start_e2e_platform() {
   # re-run (console.spec) instead of retrying by itself 30 s later. No scheduled cashback
   # release: statement.spec releases through the console, and a scheduled one landing
   # between its checks would race it (the schedule has tests of its own).
+  # Renewals are dispatched every 3 s instead of every minute: subscription-renewals.spec
+  # moves the sandbox's clock a month on and waits for them.
   FILIA_JOB_BACKOFF_SCALE=20 FILIA_CRON_CASHBACK_DISPATCH=off \
+    FILIA_CRON_SUBSCRIPTIONS_DISPATCH='*/3 * * * * *' \
     "$FILIA_BIN/workers" >"$logs/workers.log" 2>&1 & E2E_PIDS+=($!)
   wait_ready "$FILIA_PUBLIC_URL" 60
 }

@@ -29,4 +29,9 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
   },
+  // Renewals move the sandbox's clock a month on for every process: they run after the rest.
+  projects: [
+    { name: "main", testIgnore: /subscription-renewals\.spec\.ts/ },
+    { name: "renewals", testMatch: /subscription-renewals\.spec\.ts/, dependencies: ["main"] },
+  ],
 });

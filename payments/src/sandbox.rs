@@ -124,6 +124,9 @@ pub enum Behaviour {
     /// `...0051`: saves fine (and a charge by token is approved), but every charge of the
     /// saved card fails.
     SavedCardFails,
+    /// `...0069`: its first charge is approved, every later one declined (a card that
+    /// stops paying: a subscription's first period paid, its renewal declined).
+    FirstChargeOnly,
 }
 
 impl Behaviour {
@@ -133,6 +136,7 @@ impl Behaviour {
             Some("0036") => Self::ProcessingThenPaid,
             Some("0044") => Self::ProcessingThenFailed,
             Some("0051") => Self::SavedCardFails,
+            Some("0069") => Self::FirstChargeOnly,
             _ => Self::Approve,
         }
     }
@@ -144,6 +148,7 @@ impl Behaviour {
             Self::ProcessingThenPaid => "processing_then_paid",
             Self::ProcessingThenFailed => "processing_then_failed",
             Self::SavedCardFails => "saved_card_fails",
+            Self::FirstChargeOnly => "first_charge_only",
         }
     }
 
@@ -153,6 +158,7 @@ impl Behaviour {
             "processing_then_paid" => Self::ProcessingThenPaid,
             "processing_then_failed" => Self::ProcessingThenFailed,
             "saved_card_fails" => Self::SavedCardFails,
+            "first_charge_only" => Self::FirstChargeOnly,
             _ => Self::Approve,
         }
     }
@@ -721,6 +727,15 @@ impl PaymentGateway for Sandbox {
         }
         let now = self.clock.now().await?;
         let behaviour = Behaviour::parse(&behaviour);
+        let paid_before = behaviour == Behaviour::FirstChargeOnly && {
+            let paid: bool = sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM sandbox_charges WHERE card_id = $1 AND paid_at IS NOT NULL)",
+            )
+            .bind(&card_id)
+            .fetch_one(&self.pool)
+            .await?;
+            paid
+        };
         let (status, failure, settles_to): (ChargeStatus, Option<&str>, Option<&str>) = if request
             .amount_cents
             > CARD_LIMIT_CENTS
@@ -736,6 +751,10 @@ impl PaymentGateway for Sandbox {
                     (ChargeStatus::Failed, Some(SAVED_CARD_REASON), None)
                 }
                 Behaviour::SavedCardFails => (ChargeStatus::Paid, None, None),
+                Behaviour::FirstChargeOnly if paid_before => {
+                    (ChargeStatus::Failed, Some(DECLINED_REASON), None)
+                }
+                Behaviour::FirstChargeOnly => (ChargeStatus::Paid, None, None),
             }
         };
         let charge_id = format!("ch_{}", new_id());
@@ -1155,6 +1174,10 @@ mod tests {
             Behaviour::SavedCardFails
         );
         assert_eq!(
+            Behaviour::from_number("4000000000000069"),
+            Behaviour::FirstChargeOnly
+        );
+        assert_eq!(
             Behaviour::from_number("5555444433331111"),
             Behaviour::Approve
         );
@@ -1164,6 +1187,7 @@ mod tests {
             Behaviour::ProcessingThenPaid,
             Behaviour::ProcessingThenFailed,
             Behaviour::SavedCardFails,
+            Behaviour::FirstChargeOnly,
         ] {
             assert_eq!(Behaviour::parse(behaviour.as_str()), behaviour);
         }

@@ -23,6 +23,14 @@ async function readMailbox(): Promise<Mail[]> {
   return Promise.all(names.map(async (name) => JSON.parse(await readFile(join(dir, name), "utf8")) as Mail));
 }
 
+/** Every message delivered so far to `to` (and whose subject contains `subject`, when given). */
+export async function mailsTo({ to, subject }: { to: string; subject?: string }): Promise<Mail[]> {
+  const wanted = to.toLowerCase();
+  return (await readMailbox())
+    .filter((mail) => mail.to.some((rcpt) => rcpt.toLowerCase().includes(wanted)))
+    .filter((mail) => subject === undefined || mail.subject.includes(subject));
+}
+
 /**
  * The latest message to `to` (and whose subject contains `subject`, when given), waiting up
  * to `timeoutMs` for the worker to deliver it.
@@ -34,10 +42,7 @@ export async function waitForMail(
   const wanted = to.toLowerCase();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = (await readMailbox())
-      .filter((mail) => mail.to.some((rcpt) => rcpt.toLowerCase().includes(wanted)))
-      .filter((mail) => subject === undefined || mail.subject.includes(subject))
-      .at(-1);
+    const found = (await mailsTo({ to: wanted, subject })).at(-1);
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no e-mail to ${to}${subject ? ` about "${subject}"` : ""} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 250));

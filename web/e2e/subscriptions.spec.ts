@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
+import { fillNewCard } from "./card-form";
 import { signUpAndActivate } from "./signup-flow";
 
 // The demo station's plans (seed/src, issue 28): 'Essencial' monthly, 'Família' semiannual
@@ -11,24 +12,6 @@ const HIGHLIGHTED = "Família";
 const NEGOTIATED = "Empresarial";
 
 const cardOf = (page: Page, name: string) => page.getByRole("article", { name });
-
-/** The card and billing fields; the CEP first, as its lookup (offline here) writes the street. */
-async function fillNewCard(page: Page, number = "4111 1111 1111 1111") {
-  await page.getByLabel("CEP").fill("01310100");
-  await expect(page.getByLabel("Rua")).not.toHaveValue("");
-  await page.getByLabel("Número do cartão").fill(number);
-  await page.getByLabel("Nome impresso no cartão").fill("Pessoa Assinante");
-  await page.getByLabel("Validade (MM/AA)").fill("12/30");
-  await page.getByLabel("CVV").fill("123");
-  await page.getByLabel("CPF do titular").fill("529.982.247-25");
-  await page.getByLabel("Data de nascimento").fill("09/03/1990");
-  await page.getByLabel("Telefone").fill("11987654321");
-  await page.getByLabel("Rua").fill("Avenida Paulista");
-  await page.getByLabel("Número", { exact: true }).fill("1000");
-  await page.getByLabel("Bairro").fill("Bela Vista");
-  await page.getByLabel("Estado").selectOption("SP");
-  await page.getByLabel("Cidade").fill("São Paulo");
-}
 
 test("a new member buys a plan with a new card, sees it as their plan, saves another card and makes it the plan's, and cancels", async ({ page, request }) => {
   test.setTimeout(120_000);

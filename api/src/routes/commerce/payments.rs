@@ -578,7 +578,7 @@ struct CardToken {
 /// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
 /// with the provider and card data never reaches us), for a member at the checkout. The
 /// last four digits decide what charges of the card do: `0010` approved, `0028` declined,
-/// `0036` processing then paid, `0044` processing then failed, `0051` fails once saved.
+/// `0036` processing then paid, `0044` processing then failed, `0051` fails once saved, `0069` pays once then declines.
 #[utoipa::path(
     post,
     path = "/sandbox/card-tokens",
