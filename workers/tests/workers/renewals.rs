@@ -1,8 +1,9 @@
 //! A subscription's renewal charged by real `workers` processes on the sandbox provider
 //! (its charges are rows of this database): a worker SIGKILLed after the provider charged
-//! the card but before the answer was recorded leaves the try `started`; the process that
-//! runs the job again asks the provider with the same idempotency key, gets the same
-//! charge, and pays the period once.
+//! the card but before the answer was recorded, or while the provider was still making
+//! the charge, leaves the try `started`; the process that runs the job again asks the
+//! provider with the same idempotency key, gets that one charge (or makes it), and pays
+//! the period once. Table and row locks the test holds place each kill exactly.
 
 use crate::common;
 
@@ -192,95 +193,97 @@ async fn backend_pid(conn: &mut PgConnection) -> i32 {
         .expect("backend pid")
 }
 
-#[testkit::db_test]
-async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(db: PgPool) {
-    let renewal = due_renewal(&db).await;
-    let url = testkit::database_url(&db);
-    let data =
-        TempDir(std::env::temp_dir().join(format!("filia-renewal-{}", ulid::Ulid::generate())));
-    let env = env(&data.0);
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+/// The settings of the test's processes, and the directory their e-mails go to.
+struct Fleet {
+    url: String,
+    data: TempDir,
+    env: Vec<(&'static str, String)>,
+}
 
-    // A: the sandbox's INSERT of the charge waits on this table lock.
+impl Fleet {
+    fn new(db: &PgPool) -> Self {
+        let data =
+            TempDir(std::env::temp_dir().join(format!("filia-renewal-{}", ulid::Ulid::generate())));
+        let env = env(&data.0);
+        Self {
+            url: testkit::database_url(db),
+            data,
+            env,
+        }
+    }
+
+    fn start(&self) -> Worker {
+        let env: Vec<(&str, &str)> = self.env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        Worker::start(&self.url, &env)
+    }
+}
+
+/// Holds the sandbox's INSERT of a charge (connection A), starts a process and waits
+/// until it committed the try (transaction 1) and its call to the provider waits for A.
+/// Answers A, its backend's pid, the process and the blocked session's pid.
+async fn first_process_at_the_provider<'a>(
+    db: &'a PgPool,
+    fleet: &Fleet,
+    renewal: &Renewal,
+) -> (sqlx::Transaction<'a, sqlx::Postgres>, i32, Worker, i32) {
     let mut provider_held = db.begin().await.expect("begin A");
     sqlx::query("LOCK TABLE sandbox_charges IN SHARE ROW EXCLUSIVE MODE")
         .execute(&mut *provider_held)
         .await
         .expect("lock sandbox_charges");
     let a_pid = backend_pid(&mut provider_held).await;
-
-    let mut first = Worker::start(&url, &env);
-    // Transaction 1 committed the try; the provider's call is under way, held at A.
+    let mut first = fleet.start();
     eventually(
         Duration::from_secs(30),
         "the first process opens the try",
-        async || the_try(&db, renewal.period_id).await,
+        async || the_try(db, renewal.period_id).await,
     )
     .await;
-    eventually(
+    let charging = eventually(
         Duration::from_secs(20),
         "the provider's charge waits for A",
-        async || blocked_by(&db, a_pid, "%INSERT INTO sandbox_charges%").await,
+        async || blocked_by(db, a_pid, "%INSERT INTO sandbox_charges%").await,
     )
     .await;
     first.assert_alive("while the provider charged");
+    (provider_held, a_pid, first, charging)
+}
 
-    // B: the subscription's row, which transaction 2 locks first (billing::apply -> lock).
-    let mut answer_held = db.begin().await.expect("begin B");
-    sqlx::query("SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE")
-        .bind(renewal.subscription_id)
-        .execute(&mut *answer_held)
-        .await
-        .expect("lock the subscription");
-    let b_pid = backend_pid(&mut answer_held).await;
-    provider_held.commit().await.expect("commit A");
-
-    // The provider charged the card; the answer waits to be recorded.
-    let recording = eventually(
-        Duration::from_secs(20),
-        "the answer's transaction waits for B",
-        async || blocked_by(&db, b_pid, "%FOR UPDATE OF s%").await,
-    )
-    .await;
-    let (charge_id, charge_status): (String, String) =
-        sqlx::query_as("SELECT id, status FROM sandbox_charges WHERE reference = $1")
-            .bind(format!("ASSINATURA-{}", renewal.period_id))
-            .fetch_one(&db)
-            .await
-            .expect("the provider's charge");
-    assert_eq!(charge_status, "paid");
-
-    first.child.kill().expect("SIGKILL");
-    first.child.wait().expect("reaped");
-    answer_held.rollback().await.expect("rollback B");
-    // The dead process' transaction 2 gets the lock, then finds its client gone: it ends
-    // without a commit (its BEGIN was sent, so nothing of it is autocommitted).
+/// Waits until the session `pid` of a killed process has ended.
+async fn session_ends(db: &PgPool, pid: i32) {
     eventually(
         Duration::from_secs(20),
         "the killed process' session ends",
         async || {
             let alive: bool =
                 sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)")
-                    .bind(recording)
-                    .fetch_one(&db)
+                    .bind(pid)
+                    .fetch_one(db)
                     .await
                     .expect("pg_stat_activity");
             (!alive).then_some(())
         },
     )
     .await;
+}
 
-    // The kill landed between the provider's charge and its record.
-    let (try_id, status, key, recorded) = the_try(&db, renewal.period_id).await.expect("the try");
+/// The provider's charges for the renewal: (id, status, idempotency key).
+async fn provider_charges(db: &PgPool, renewal: &Renewal) -> Vec<(String, String, String)> {
+    sqlx::query_as(
+        "SELECT id, status, idempotency_key FROM sandbox_charges WHERE reference = $1 ORDER BY id",
+    )
+    .bind(format!("ASSINATURA-{}", renewal.period_id))
+    .fetch_all(db)
+    .await
+    .expect("provider charges")
+}
+
+/// After the kill: the try still `started` with no provider id, the period due, the job
+/// still held by the dead process. Answers the try's id and idempotency key.
+async fn left_by_the_kill(db: &PgPool, renewal: &Renewal, killed: &Worker) -> (i64, String) {
+    let (try_id, status, key, recorded) = the_try(db, renewal.period_id).await.expect("the try");
     assert_eq!((status.as_str(), recorded), ("started", None));
     assert_eq!(key, format!("subscription-charge-{try_id}"));
-    let charged_with: String =
-        sqlx::query_scalar("SELECT idempotency_key FROM sandbox_charges WHERE id = $1")
-            .bind(&charge_id)
-            .fetch_one(&db)
-            .await
-            .expect("key");
-    assert_eq!(charged_with, key);
     let (period_status, job_status, holder): (String, String, String) = sqlx::query_as(
         "SELECT p.status, j.status, j.lock_by
            FROM subscription_periods p, apalis.jobs j
@@ -288,22 +291,34 @@ async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(d
     )
     .bind(renewal.period_id)
     .bind(&renewal.job_id)
-    .fetch_one(&db)
+    .fetch_one(db)
     .await
     .expect("state after the kill");
     assert_eq!(
         (period_status.as_str(), job_status.as_str()),
         ("due", "Running")
     );
-    assert!(holder.contains(&format!(":{}#", first.pid())), "{holder}");
+    assert!(holder.contains(&format!(":{}#", killed.pid())), "{holder}");
+    (try_id, key)
+}
 
-    // Another process rescues the job and resumes the try.
-    let mut second = Worker::start(&url, &env);
+/// Starts another process, which rescues the job and resumes the try; then checks that
+/// the renewal was paid once: one charge at the provider under the try's key (`charge_id`
+/// when the killed process had made it), the try paid with it, the period paid, the
+/// subscription's current period moved to it, one receipt queued and sent.
+async fn paid_once_by_another_process(
+    db: &PgPool,
+    fleet: &Fleet,
+    renewal: &Renewal,
+    (try_id, key): (i64, String),
+    charge_id: Option<String>,
+) {
+    let mut second = fleet.start();
     let done = eventually(
         Duration::from_secs(60),
         "the charge job runs again",
         async || {
-            let view = jobs::state::find(&db, &renewal.job_id)
+            let view = jobs::state::find(db, &renewal.job_id)
                 .await
                 .expect("find")
                 .expect("job");
@@ -321,33 +336,33 @@ async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(d
     assert_eq!(done.attempts, 2, "the killed run counts");
     let holder: String = sqlx::query_scalar("SELECT lock_by FROM apalis.jobs WHERE id = $1")
         .bind(&renewal.job_id)
-        .fetch_one(&db)
+        .fetch_one(db)
         .await
         .expect("holder");
     assert!(holder.contains(&format!(":{}#", second.pid())), "{holder}");
 
-    // One charge at the provider, one try paid with it, the period paid once.
-    let provider_charges: Vec<String> = sqlx::query_scalar(
-        "SELECT id FROM sandbox_charges WHERE idempotency_key = $1 OR reference = $2",
-    )
-    .bind(&key)
-    .bind(format!("ASSINATURA-{}", renewal.period_id))
-    .fetch_all(&db)
-    .await
-    .expect("provider charges");
-    assert_eq!(provider_charges, [charge_id.clone()]);
+    let charges = provider_charges(db, renewal).await;
+    assert_eq!(charges.len(), 1, "one charge at the provider: {charges:?}");
+    let (charged, status, charged_with) = charges.into_iter().next().expect("a charge");
+    assert_eq!(
+        (status.as_str(), charged_with.as_str()),
+        ("paid", key.as_str())
+    );
+    if let Some(charge_id) = charge_id {
+        assert_eq!(
+            charged, charge_id,
+            "the killed process' charge is the one kept"
+        );
+    }
     let tries: Vec<(i64, i32, String, Option<String>)> = sqlx::query_as(
         "SELECT id, attempt, status, gateway_charge_id FROM subscription_charges
           WHERE period_id = $1",
     )
     .bind(renewal.period_id)
-    .fetch_all(&db)
+    .fetch_all(db)
     .await
     .expect("tries");
-    assert_eq!(
-        tries,
-        [(try_id, 1, "paid".to_string(), Some(charge_id.clone()))]
-    );
+    assert_eq!(tries, [(try_id, 1, "paid".to_string(), Some(charged))]);
     let (status, attempts, paid_at, starts_at, ends_at): (
         String,
         i32,
@@ -359,7 +374,7 @@ async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(d
           WHERE id = $1",
     )
     .bind(renewal.period_id)
-    .fetch_one(&db)
+    .fetch_one(db)
     .await
     .expect("period");
     assert_eq!((status.as_str(), attempts), ("paid", 1));
@@ -369,57 +384,109 @@ async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(d
            FROM subscriptions WHERE id = $1",
     )
     .bind(renewal.subscription_id)
-    .fetch_one(&db)
+    .fetch_one(db)
     .await
     .expect("subscription");
     assert_eq!(subscription, ("active".to_string(), 1, starts_at, ends_at));
-    let periods: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM subscription_periods WHERE subscription_id = $1")
-            .bind(renewal.subscription_id)
-            .fetch_one(&db)
-            .await
-            .expect("periods");
-    assert_eq!(periods, 2, "no other renewal was made");
-    let charge_jobs: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM apalis.jobs WHERE job_type = 'subscriptions.charge'",
+    let (periods, charge_jobs): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM subscription_periods WHERE subscription_id = $1),
+                (SELECT count(*) FROM apalis.jobs WHERE job_type = 'subscriptions.charge')",
     )
-    .fetch_one(&db)
+    .bind(renewal.subscription_id)
+    .fetch_one(db)
     .await
-    .expect("charge jobs");
-    assert_eq!(charge_jobs, 1);
+    .expect("counts");
+    assert_eq!(
+        (periods, charge_jobs),
+        (2, 1),
+        "no other renewal, no other charge"
+    );
 
-    // One receipt, queued by the run that recorded the payment.
-    let receipts: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM apalis.jobs j JOIN job_records r ON r.job_id = j.id
+    // One receipt, queued by the run that recorded the payment, and sent.
+    let receipts: Vec<String> = sqlx::query_scalar(
+        "SELECT j.id FROM apalis.jobs j JOIN job_records r ON r.job_id = j.id
           WHERE j.job_type = 'mail.send' AND r.user_id = $1
             AND convert_from(j.job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'subject' = $2",
     )
     .bind(renewal.user_id)
     .bind(RECEIPT_SUBJECT)
-    .fetch_one(&db)
+    .fetch_all(db)
     .await
     .expect("receipts");
-    assert_eq!(receipts, 1);
-    let mail_job: String = sqlx::query_scalar(
-        "SELECT j.id FROM apalis.jobs j JOIN job_records r ON r.job_id = j.id
-          WHERE j.job_type = 'mail.send' AND r.user_id = $1",
-    )
-    .bind(renewal.user_id)
-    .fetch_one(&db)
-    .await
-    .expect("receipt job");
+    assert_eq!(receipts.len(), 1, "{receipts:?}");
     eventually(Duration::from_secs(30), "the receipt is sent", async || {
-        let view = jobs::state::find(&db, &mail_job)
+        let view = jobs::state::find(db, &receipts[0])
             .await
             .expect("find")
             .expect("job");
         (view.state == JobState::Succeeded).then_some(())
     })
     .await;
-    let sent: Vec<String> = std::fs::read_dir(data.0.join("mail"))
+    let sent: Vec<String> = std::fs::read_dir(fleet.data.0.join("mail"))
         .expect("mail dir")
         .map(|entry| std::fs::read_to_string(entry.expect("entry").path()).expect("mail"))
         .collect();
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(sent[0].contains("maria@example.com"), "{}", sent[0]);
+}
+
+#[testkit::db_test]
+async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(db: PgPool) {
+    let renewal = due_renewal(&db).await;
+    let fleet = Fleet::new(&db);
+    let (provider_held, _, mut first, _) =
+        first_process_at_the_provider(&db, &fleet, &renewal).await;
+
+    // B: the subscription's row, which transaction 2 locks first (billing::apply -> lock);
+    // then A lets the provider's charge commit.
+    let mut answer_held = db.begin().await.expect("begin B");
+    sqlx::query("SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE")
+        .bind(renewal.subscription_id)
+        .execute(&mut *answer_held)
+        .await
+        .expect("lock the subscription");
+    let b_pid = backend_pid(&mut answer_held).await;
+    provider_held.commit().await.expect("commit A");
+
+    // The provider charged the card; the answer waits to be recorded.
+    let recording = eventually(
+        Duration::from_secs(20),
+        "the answer's transaction waits for B",
+        async || blocked_by(&db, b_pid, "%FOR UPDATE OF s%").await,
+    )
+    .await;
+    let charges = provider_charges(&db, &renewal).await;
+    assert_eq!(charges.len(), 1, "{charges:?}");
+    let (charge_id, charge_status, _) = charges.into_iter().next().expect("a charge");
+    assert_eq!(charge_status, "paid");
+
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("reaped");
+    answer_held.rollback().await.expect("rollback B");
+    // The dead process' transaction 2 gets the lock, then finds its client gone: it ends
+    // without a commit (its BEGIN was sent, so nothing of it is autocommitted).
+    session_ends(&db, recording).await;
+
+    let left = left_by_the_kill(&db, &renewal, &first).await;
+    paid_once_by_another_process(&db, &fleet, &renewal, left, Some(charge_id)).await;
+}
+
+/// The other side of the provider's call: killed while its charge was being made, the
+/// provider never finished it; the next run makes it, under the same key, once.
+#[testkit::db_test]
+async fn a_worker_killed_before_the_provider_charged_a_renewal_has_it_paid_once(db: PgPool) {
+    let renewal = due_renewal(&db).await;
+    let fleet = Fleet::new(&db);
+    let (provider_held, _, mut first, charging) =
+        first_process_at_the_provider(&db, &fleet, &renewal).await;
+
+    first.child.kill().expect("SIGKILL");
+    first.child.wait().expect("reaped");
+    // The sandbox's INSERT runs in a transaction its dead client never commits.
+    provider_held.commit().await.expect("commit A");
+    session_ends(&db, charging).await;
+    assert_eq!(provider_charges(&db, &renewal).await, []);
+
+    let left = left_by_the_kill(&db, &renewal, &first).await;
+    paid_once_by_another_process(&db, &fleet, &renewal, left, None).await;
 }
