@@ -220,12 +220,12 @@ impl Fleet {
 
 /// Holds the sandbox's INSERT of a charge (connection A), starts a process and waits
 /// until it committed the try (transaction 1) and its call to the provider waits for A.
-/// Answers A, its backend's pid, the process and the blocked session's pid.
+/// Answers A, the process and its blocked session's pid.
 async fn first_process_at_the_provider<'a>(
     db: &'a PgPool,
     fleet: &Fleet,
     renewal: &Renewal,
-) -> (sqlx::Transaction<'a, sqlx::Postgres>, i32, Worker, i32) {
+) -> (sqlx::Transaction<'a, sqlx::Postgres>, Worker, i32) {
     let mut provider_held = db.begin().await.expect("begin A");
     sqlx::query("LOCK TABLE sandbox_charges IN SHARE ROW EXCLUSIVE MODE")
         .execute(&mut *provider_held)
@@ -246,7 +246,7 @@ async fn first_process_at_the_provider<'a>(
     )
     .await;
     first.assert_alive("while the provider charged");
-    (provider_held, a_pid, first, charging)
+    (provider_held, first, charging)
 }
 
 /// Waits until the session `pid` of a killed process has ended.
@@ -434,8 +434,7 @@ async fn paid_once_by_another_process(
 async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(db: PgPool) {
     let renewal = due_renewal(&db).await;
     let fleet = Fleet::new(&db);
-    let (provider_held, _, mut first, _) =
-        first_process_at_the_provider(&db, &fleet, &renewal).await;
+    let (provider_held, mut first, _) = first_process_at_the_provider(&db, &fleet, &renewal).await;
 
     // B: the subscription's row, which transaction 2 locks first (billing::apply -> lock);
     // then A lets the provider's charge commit.
@@ -477,7 +476,7 @@ async fn a_worker_killed_after_the_provider_charged_a_renewal_has_it_paid_once(d
 async fn a_worker_killed_before_the_provider_charged_a_renewal_has_it_paid_once(db: PgPool) {
     let renewal = due_renewal(&db).await;
     let fleet = Fleet::new(&db);
-    let (provider_held, _, mut first, charging) =
+    let (provider_held, mut first, charging) =
         first_process_at_the_provider(&db, &fleet, &renewal).await;
 
     first.child.kill().expect("SIGKILL");
