@@ -531,6 +531,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cancel-user-subscribed-action/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels one of the caller's type 21 subscriptions
+         * @description A paid-up one runs to its period's end and is not renewed; one not paid up ends now.
+         */
+        post: operations["cancel_subscribed_action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cart/apply-coupon": {
         parameters: {
             query?: never;
@@ -946,6 +966,23 @@ export interface paths {
          *     `completed` counts them.
          */
         get: operations["journeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/last-action-subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's latest subscription to one type 21 activity, or null */
+        get: operations["last_action_subscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1426,6 +1463,69 @@ export interface paths {
         put?: never;
         /** Releases a station's due cashback now */
         post: operations["release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A station's subscriptions with their periods and tries
+         * @description The newest 200, one member's with `user_id`. Viewers and support staff, within the
+         *     grant's stations.
+         */
+        get: operations["station_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a subscription
+         * @description As the member's cancel: a paid-up one runs to its period's end and is not renewed, one
+         *     not paid up ends now. Support staff only; audited.
+         */
+        post: operations["cancel_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/subscriptions/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tries a subscription's unpaid period again now
+         * @description For a subscription whose renewal was declined (`past_due`): the period is tried at
+         *     once instead of at its next retry. Support staff only; audited.
+         */
+        post: operations["retry_subscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2071,6 +2171,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/subscribe-product-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribes to a type 21 activity's product
+         * @description Amount a period: the product's price (value less discount) times the quantity; the
+         *     period is the chosen recurrence's. The first period is charged at once with the card
+         *     (a saved one or a new one from the tokeniser); one that costs nothing needs none.
+         */
+        post: operations["subscribe_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscription-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's plans
+         * @description Deleted plans are hidden; cheapest first (amount less discount), 'A negociar' (amount
+         *     null) last. The station is the signed-in member's, else the host's.
+         */
+        get: operations["list_plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscription-plans/enterprise-contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks for an enterprise plan ('sobconsulta')
+         * @description The message is e-mailed to the station's contact address with the member's name, e-mail
+         *     and phone. Five a member per hour.
+         */
+        post: operations["enterprise_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscription-plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One plan of the station */
+        get: operations["show_plan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buys a plan ('comprar')
+         * @description Makes the subscription and charges its first period at once with the card: a saved
+         *     card (`selected_card`) or a new one from the tokeniser (`card_token` with every card
+         *     and address field). A plan costing nothing needs no card. The new card is kept for the
+         *     renewals.
+         */
+        post: operations["buy_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's subscription charges, newest first ('Minhas assinaturas')
+         * @description One line per period of every subscription (plans and type 21), grouped by `actionId`
+         *     on the screen.
+         */
+        get: operations["subscription_charges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels the caller's plan
+         * @description A paid-up plan runs to the end of its period (`cancel_at_period_end`) and is not
+         *     renewed; one not paid up ends now. Refusals are `{"messages": [...]}` (the web reads
+         *     `messages[0]`).
+         */
+        post: operations["cancel_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes the plan ('mudar')
+         * @description To a plan costing at least as much: at once, charging the difference for the rest of
+         *     the period (refused as a whole when declined). To a cheaper plan: at the period's end
+         *     (`next_plan`). The current plan again undoes a downgrade waiting. Card fields, when
+         *     sent, change the card first.
+         */
+        put: operations["change_subscription_plan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/{id}/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes the card of a subscription ('editar-pagamento', 'Novo cartão')
+         * @description A saved card (`selected_card`) or a new one (`card_token` with every card and address
+         *     field). A subscription waiting for a retry of a declined renewal is tried again at once.
+         */
+        put: operations["change_subscription_card"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trophies/": {
         parameters: {
             query?: never;
@@ -2371,6 +2662,23 @@ export interface paths {
         };
         /** The caller's cart */
         get: operations["user_shopping_cart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-subscribed-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's type 21 subscriptions, newest first */
+        get: operations["subscribed_actions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2720,6 +3028,11 @@ export interface components {
              */
             action: number;
         };
+        ActionRef: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
         /** @description The spec's payload; its `user` is ignored. */
         ActionReply: {
             /**
@@ -2734,6 +3047,24 @@ export interface components {
             comment_id: number;
             /** @description Up to 200 characters. */
             description?: string;
+        };
+        /** @description One recurrence a type 21 activity's products are subscribed with. */
+        ActionSubscription: {
+            description: string;
+            /** Format: int64 */
+            id: number;
+            /** @description `weekly`, `biweekly`, `monthly`, `bimonthly`, `quarterly`, `halfyearly`, `yearly`. */
+            recurrence: string;
+        };
+        ActionSubscriptionDescription: {
+            description: string;
+        };
+        ActionSubscriptionRef: {
+            description: string | null;
+            /** Format: int64 */
+            id: number | null;
+            /** @description `weekly`, `biweekly`, `monthly`, `bimonthly`, `quarterly`, `halfyearly`, `yearly`. */
+            recurrence: string;
         };
         /** @description One of an activity's videos, as the detail answers it. */
         ActionVideo: {
@@ -2784,6 +3115,8 @@ export interface components {
         };
         /** @description An activity's detail: its card and what only the detail page shows. */
         Activity: components["schemas"]["ActivityCard"] & {
+            /** @description A product subscription's recurrences (type 21), weekly first; empty for other types. */
+            action_subscriptions: components["schemas"]["ActionSubscription"][];
             /** @description Its videos, in order. */
             action_videos: components["schemas"]["ActionVideo"][];
             /** @description An agreement activity's terms (type 15), in order; empty for other types. */
@@ -2970,7 +3303,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -3047,6 +3380,20 @@ export interface components {
             /** Format: date-time */
             starts_at: string;
         };
+        CancelActionRequest: {
+            /**
+             * Format: int64
+             * @description The subscription's activity, when sent, must match it.
+             */
+            action_id?: number | null;
+        };
+        CancelRequest: {
+            /**
+             * @description 'Prefiro não mencionar', 'Não acho um bom custo-benefício', 'Não utilizo mais o
+             *     produto' or 'Outro'.
+             */
+            cancelReason?: string | null;
+        };
         /** @description What the web app needs to show the human-verification widget on public forms. */
         CaptchaWidget: {
             /**
@@ -3056,6 +3403,67 @@ export interface components {
              */
             provider: string;
             site_key: string | null;
+        };
+        /** @description The form's card part. Its Debug shows which card, never the card or the address. */
+        CardFields: {
+            /**
+             * @description `YYYY-MM-DD` (or `DD/MM/YYYY`).
+             * @default null
+             */
+            birthday: string | null;
+            /**
+             * @description Sandbox only, with `card_number`.
+             * @default null
+             */
+            card_cvv: string | null;
+            /**
+             * @description `MM/YY`.
+             * @default null
+             */
+            card_expiration_date: string | null;
+            /** @default null */
+            card_holder_name: string | null;
+            /**
+             * @description Sandbox only: the card number, tokenised by the sandbox.
+             * @default null
+             */
+            card_number: string | null;
+            /**
+             * @description The browser tokeniser's token for a new card.
+             * @default null
+             */
+            card_token: string | null;
+            /** @default null */
+            city: string | null;
+            /** @default null */
+            cpf: string | null;
+            /** @default null */
+            neighborhood: string | null;
+            /** @default null */
+            phone: string | null;
+            /**
+             * @description Save the card for later purchases. A subscription's card is kept for its renewals
+             *     either way.
+             * @default false
+             */
+            save: boolean;
+            /**
+             * Format: int64
+             * @description A saved card's id (0 or absent: a new card).
+             * @default null
+             */
+            selected_card: number | null;
+            /**
+             * @description The state's two letters.
+             * @default null
+             */
+            state: string | null;
+            /** @default null */
+            street: string | null;
+            /** @default null */
+            street_number: string | null;
+            /** @default null */
+            zipcode: string | null;
         };
         CardToTokenize: {
             cvv: string;
@@ -3124,6 +3532,85 @@ export interface components {
             /** Format: int64 */
             resend_in: number;
             sent: boolean;
+        };
+        ConsoleSubscription: {
+            /** Format: int64 */
+            action_id: number | null;
+            /**
+             * Format: int64
+             * @description Centavos a period.
+             */
+            amount: number;
+            cancel_at_period_end: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int32 */
+            current_period: number;
+            /** Format: date-time */
+            current_period_end: string;
+            /** Format: date-time */
+            current_period_start: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            next_plan_id: number | null;
+            /** @description Newest first. */
+            periods: components["schemas"]["ConsoleSubscriptionPeriod"][];
+            /** Format: int64 */
+            plan_id: number | null;
+            /** Format: int64 */
+            product_id: number | null;
+            recurrence: string;
+            status: string;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        /** @description One period (or an upgrade's proration) of a subscription. */
+        ConsoleSubscriptionPeriod: {
+            /**
+             * Format: int64
+             * @description Centavos.
+             */
+            amount: number;
+            /** Format: int32 */
+            attempts: number;
+            /** Format: date-time */
+            ends_at: string;
+            /** Format: int64 */
+            id: number;
+            /** @description `first`, `renewal` or `proration`. */
+            kind: string;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: int32 */
+            period_index: number;
+            /** Format: date-time */
+            starts_at: string;
+            /** @description `due`, `paid`, `failed`, `void`. */
+            status: string;
+            tries: components["schemas"]["ConsoleSubscriptionTry"][];
+        };
+        /** @description One try at the provider for a period. */
+        ConsoleSubscriptionTry: {
+            /**
+             * Format: int64
+             * @description Centavos.
+             */
+            amount: number;
+            /** Format: int32 */
+            attempt: number;
+            /** Format: date-time */
+            created_at: string;
+            failure_reason: string | null;
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            settled_at: string | null;
+            /** @description `started`, `pending`, `processing`, `paid`, `failed`, `canceled`, `refunded`. */
+            status: string;
         };
         /** @description The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`). */
         Coupon: {
@@ -3290,6 +3777,16 @@ export interface components {
             points: components["schemas"]["Points"];
             /** @description Credits newly queued by this call. */
             queued: number;
+        };
+        EnterpriseContact: {
+            /** @description The captcha widget's token (required when the captcha is on). */
+            captcha?: string | null;
+            /** @description At most 600 characters. */
+            message?: string;
+        };
+        EnterpriseQueued: {
+            /** @description The e-mail's job (`GET /jobs/{id}`). */
+            job_id: string;
         };
         /** @description The envelope of a failure the member cannot fix: not found, not allowed, internal. */
         ErrorMessage: {
@@ -4137,6 +4634,44 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        /** @description A plan (spec 002 "Plan"). Money in centavos. */
+        Plan: {
+            /**
+             * Format: int64
+             * @description Centavos a period; null is 'A negociar' (sold by contact only).
+             */
+            amount: number | null;
+            benefits: components["schemas"]["PlanBenefit"][];
+            /**
+             * Format: int32
+             * @description 30 (month), 183 (semester) or 365 (year).
+             */
+            days: number;
+            /**
+             * Format: date-time
+             * @description Null for a plan on sale; a subscription's plan may have been deleted since.
+             */
+            deletedAt: string | null;
+            description: string;
+            /**
+             * Format: int64
+             * @description Centavos off the amount.
+             */
+            discount: number;
+            external_id: string | null;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            is_highlighted: boolean;
+            name: string;
+            purchase_text: string | null;
+        };
+        /** @description A plan's benefit line. */
+        PlanBenefit: {
+            benefit: string;
+            /** Format: int64 */
+            id: number;
+        };
         PlaylistDone: {
             /** Format: int64 */
             action_id: number;
@@ -4230,12 +4765,24 @@ export interface components {
              */
             value: number;
         };
+        /** @description A product line of the form. */
+        ProductLine: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            quantity?: number;
+        };
         /** @description A product and a quantity (`{"id": 3, "quantity": 2}`). */
         ProductQuantity: {
             /** Format: int64 */
             id: number;
             /** Format: int64 */
             quantity: number;
+        };
+        ProductRef: {
+            /** Format: int64 */
+            id: number;
+            name: string;
         };
         /** @description A product's stock now, and what the caller may still have of it. */
         ProductStock: {
@@ -4255,6 +4802,11 @@ export interface components {
         ProfileUpdated: {
             message: string;
             user: components["schemas"]["User"];
+        };
+        /** @description The purchase form (spec 002 "Purchase form"): the plan and the card fields. */
+        PurchaseForm: components["schemas"]["CardFields"] & {
+            /** Format: int64 */
+            plan_id?: number;
         };
         QuestionCounts: {
             /** Format: int64 */
@@ -4812,6 +5364,11 @@ export interface components {
             name: string;
             no_cpf: boolean;
             phone: string | null;
+            /**
+             * @description The station's plans on sale, cheapest first (the menu's 'Planos' shows when not
+             *     empty).
+             */
+            plans: components["schemas"]["Plan"][];
             promotional: boolean;
             public: boolean;
             secondary_brand_color: string | null;
@@ -4851,6 +5408,105 @@ export interface components {
             other?: string | null;
             /** Format: int64 */
             question: number;
+        };
+        SubscribeProductForm: components["schemas"]["CardFields"] & {
+            /** Format: int64 */
+            action_id?: number;
+            /**
+             * Format: int64
+             * @description One of the activity's `action_subscriptions` (its recurrence).
+             */
+            action_subscription_id?: number;
+            /** @description One product with a quantity above 0. */
+            products?: components["schemas"]["ProductLine"][];
+        };
+        /** @description A member's type 21 subscription. */
+        SubscribedAction: {
+            action: components["schemas"]["ActionRef"];
+            /** Format: int64 */
+            action_id: number;
+            action_subscription: components["schemas"]["ActionSubscriptionRef"];
+            /** Format: int64 */
+            action_subscription_id: number | null;
+            /**
+             * Format: int64
+             * @description Centavos a period.
+             */
+            amount: number;
+            cancel_at_period_end: boolean;
+            /** Format: date-time */
+            canceled_at: string | null;
+            /** @description The subscription is over (cancelled or ended) or will not renew. */
+            cancelled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            current_period_end: string;
+            /** Format: date-time */
+            current_period_start: string;
+            /** Format: int64 */
+            id: number;
+            product: components["schemas"]["ProductRef"];
+            /** Format: int64 */
+            product_id: number;
+            /** Format: int32 */
+            quantity: number;
+            /** @description `incomplete`, `active`, `past_due`, `canceled`, `ended`. */
+            status: string;
+        };
+        /** @description The card that pays the subscription. */
+        SubscriptionCard: {
+            brand: string;
+            /** @description `MM/YY`, null when not known. */
+            expiration_date: string | null;
+            /**
+             * Format: int64
+             * @description The saved card's id (`selected_card`).
+             */
+            id: number;
+            last_digits: string;
+        };
+        /** @description One period of a subscription (spec 002 "Subscription charge"). */
+        SubscriptionCharge: {
+            /**
+             * Format: int64
+             * @description The type 21 activity; null for a plan.
+             */
+            actionId: number | null;
+            action_subscription: null | components["schemas"]["ActionSubscriptionDescription"];
+            cancelled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The activity's name, or the plan's. */
+            name: string;
+            paid: boolean;
+            paidFormatted: string;
+            /** Format: int64 */
+            plan_id: number | null;
+            priceFormatted: string;
+            /** @description 'Semanal' ... 'Anual'; 'Mensal', 'Semestral', 'Anual' for plans. */
+            recurrenceFormatted: string;
+            /** @description 'Pago', 'Aguardando pagamento', 'Recusado' or 'Cancelado'. */
+            status: string;
+            /** Format: int64 */
+            subscription_id: number;
+            /** @description 'dd/mm/aaaa a dd/mm/aaaa'. */
+            vigencia: string;
+        };
+        /** @description The last paid period's charge. */
+        SubscriptionTransaction: {
+            /**
+             * Format: date-time
+             * @description When the period was paid.
+             */
+            date_created: string;
+            /**
+             * Format: int64
+             * @description The paid charge's id; null when the period cost nothing.
+             */
+            id: number | null;
         };
         /** @description The spec's payload; its `user` is ignored (the author is the caller). */
         TextPostRequest: {
@@ -4979,6 +5635,7 @@ export interface components {
             state: string | null;
             /** Format: int64 */
             station_id: number;
+            subscription: null | components["schemas"]["UserSubscription"];
             tel: string | null;
             /**
              * Format: int32
@@ -4997,6 +5654,30 @@ export interface components {
             number: string;
             state: string | null;
             zipcode: string;
+        };
+        /** @description The member's plan subscription (spec 002 "User subscription"). */
+        UserSubscription: {
+            /**
+             * Format: int64
+             * @description Centavos a period (fixed when subscribing or changing plan).
+             */
+            amount: number;
+            cancel_at_period_end: boolean;
+            card: null | components["schemas"]["SubscriptionCard"];
+            /** Format: date-time */
+            current_period_end: string;
+            /** Format: int64 */
+            id: number;
+            internal_id: string;
+            next_plan: null | components["schemas"]["Plan"];
+            plan: components["schemas"]["Plan"];
+            /**
+             * @description `incomplete` (first charge not paid yet), `active`, `past_due` (a renewal declined,
+             *     being retried), `canceled`, `ended`.
+             * @example active
+             */
+            status: string;
+            transaction: null | components["schemas"]["SubscriptionTransaction"];
         };
         /** @description A member's view of one video (spec 001 "user_videos item"). */
         UserVideo: {
@@ -7215,6 +7896,105 @@ export interface operations {
             };
         };
     };
+    cancel_subscribed_action: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribedAction"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such type 21 subscription of the caller's (or not of that activity) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Already cancelled ('Esta assinatura já foi cancelada.'); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     apply_coupon: {
         parameters: {
             query?: never;
@@ -8840,6 +9620,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Journey"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    last_action_subscription: {
+        parameters: {
+            query: {
+                /** @description The activity */
+                "where[action_id]": number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest subscription, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null | components["schemas"]["SubscribedAction"];
+                };
+            };
+            /** @description No activity, or not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
@@ -10735,6 +11574,191 @@ export interface operations {
                 };
             };
             /** @description No such station in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    station_subscriptions: {
+        parameters: {
+            query?: {
+                /** @description Only this member's */
+                user_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSubscription"][];
+                };
+            };
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such station in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    cancel_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such subscription in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Cancelled already ('Esta assinatura já foi cancelada.') */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    retry_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retry is asked for */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such live subscription in the grant's scope */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13423,6 +14447,815 @@ export interface operations {
             };
         };
     };
+    subscribe_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscribeProductForm"];
+            };
+        };
+        responses: {
+            /** @description Subscribed and paid */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribedAction"];
+                };
+            };
+            /** @description The card is under the provider's analysis: `incomplete` until it decides */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribedAction"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The caller already subscribes to this activity */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'Produto não selecionado' (no product with a quantity), 'Selecione apenas um produto para a assinatura.', 'Produto indisponível para assinatura no momento.' (the product inactive or out of stock, the activity not a live type 21 of the station), 'Recorrência de assinatura inválida.', a card field missing or wrong, the card declined (the provider's reason); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many calls in a short time */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    list_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"][];
+                };
+            };
+            /** @description No station for this host and no default station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    enterprise_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnterpriseContact"];
+            };
+        };
+        responses: {
+            /** @description The e-mail is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnterpriseQueued"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'message: Esse campo é obrigatório', 'message: Esse campo deve possuir no máximo 600 caracteres', the captcha failed ('Verificação de segurança inválida. Tente novamente.'), the station has no contact address; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More than 5 queries in an hour */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    show_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plan's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such plan on sale in this station: 'Plano não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    buy_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseForm"];
+            };
+        };
+        responses: {
+            /** @description Subscribed and paid: the subscription, `active` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSubscription"];
+                };
+            };
+            /** @description The card is under the provider's analysis: the subscription stays `incomplete` until it decides */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSubscription"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such plan on sale in the caller's station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The caller already has a plan (change it with PUT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A field missing or wrong ('field: message'), the plan is 'A negociar', no card for a plan that costs something ('Informe os dados do cartão.'), a card the provider does not know, a raw card number outside the sandbox, the card declined (the provider's reason); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many purchases in a short time */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    subscription_charges: {
+        parameters: {
+            query?: {
+                /** @description The caller's own id (the default) */
+                "where[user_id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCharge"][];
+                };
+            };
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: the user id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    cancel_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSubscription"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No reason or not one of the four ('Selecione o motivo do cancelamento.'), no live plan ('Você não possui uma assinatura ativa.'), already cancelled ('Esta assinatura já foi cancelada.'); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    change_subscription_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseForm"];
+            };
+        };
+        responses: {
+            /** @description The subscription, changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSubscription"];
+                };
+            };
+            /** @description The upgrade's charge is under analysis: the plan switches when it is paid */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSubscription"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such live subscription of the caller's, or no such plan on sale */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description An upgrade to another plan is still being charged: 'Uma mudança de plano está sendo processada. Aguarde alguns instantes.' (the same upgrade again answers it, charged once) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A field missing or wrong, the plan is 'A negociar', already the current plan ('Este é seu plano atual'), the subscription is not paid up, the card declined (the provider's reason); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many changes in a short time */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    change_subscription_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id (a plan's or a type 21 product's) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardFields"];
+            };
+        };
+        responses: {
+            /** @description The card changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such live subscription of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No card ('Informe os dados do cartão.'), a field missing or wrong, a saved card not the caller's ('Cartão não encontrado.'), a card the provider does not know; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many calls in a short time */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     member_trophies: {
         parameters: {
             query?: {
@@ -14655,6 +16488,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CartLine"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    subscribed_actions: {
+        parameters: {
+            query?: {
+                /** @description Only this activity's */
+                "where[action_id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscribedAction"][];
+                };
+            };
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description No valid session, or the account is not activated */
