@@ -15,6 +15,8 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "content.keep": "Manteve o conteúdo denunciado",
   "content.hide": "Ocultou o conteúdo",
   "content.remove": "Removeu o conteúdo",
+  "subscription.retry": "Cobrou a assinatura de novo",
+  "subscription.cancel": "Cancelou a assinatura",
 };
 
 export function auditActionLabel(action: string): string {
@@ -63,6 +65,13 @@ export function auditDetailsText(entry: OpsAuditEntry): string {
     case "cashback.release": {
       const station = text(details.station_id) ?? text(entry.station_id);
       return station ? `Estação ${station}` : "";
+    }
+    case "subscription.retry":
+    case "subscription.cancel": {
+      const parts: string[] = [];
+      if (text(details.subscription_id)) parts.push(`Assinatura ${text(details.subscription_id)}`);
+      if (text(details.user_id)) parts.push(`membro ${text(details.user_id)}`);
+      return parts.join(", ");
     }
     default:
       // An action this console does not know yet: its label is the raw name, no details.
