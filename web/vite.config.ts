@@ -72,6 +72,10 @@ export default defineConfig(({ command }) => ({
         // preloading, and the names would cost the first load bytes of every page (the
         // manifest still maps each chunk to its source for tools).
         chunkFileNames: "assets/[hash].js",
+        // Style sheets likewise, for the same reason (the entry lists them beside the chunks);
+        // fonts and images keep their names.
+        assetFileNames: (asset) =>
+          asset.names.some((name) => name.endsWith(".css")) ? "assets/[hash][extname]" : "assets/[name]-[hash][extname]",
         codeSplitting: {
           groups: [
             // The libraries in one chunk: every page needs them, and they stay cached across

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { logIn } from "./demo-member";
 import { STAFF_EMAIL, STAFF_PASSWORD } from "./demo-staff";
 import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
@@ -35,6 +35,15 @@ async function expectAccessible(page: Page, paths: string[]) {
   expect(found).toEqual([]);
 }
 
+/** The station's first plan with a price (the demo's 'Essencial'), as its public page names it. */
+async function firstPlanId(request: APIRequestContext): Promise<number> {
+  const plans = await request.get("/api/subscription-plans");
+  expect(plans.ok()).toBe(true);
+  const priced = ((await plans.json()) as Array<{ id: number; amount: number | null }>).find((plan) => plan.amount !== null);
+  expect(priced).toBeDefined();
+  return priced?.id ?? 0;
+}
+
 test("a visitor's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => {
   const station = await fetchHostStation(request);
   await page.goto("/");
@@ -49,6 +58,7 @@ test("a visitor's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => 
     "/not-autorized",
     "/validador/PEDIDO0000",
     "/nada-aqui",
+    `/planos/${await firstPlanId(request)}`,
   ]);
 });
 
@@ -70,6 +80,11 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage/numeros-da-sorte",
     "/homepage/trofeus",
     "/homepage/extrato/extratos-totais",
+    "/homepage/planos",
+    "/homepage/planos/editar-pagamento",
+    "/homepage/planos/sobconsulta",
+    "/homepage/cartao-assinatura",
+    "/homepage/assinaturas",
     "/homepage/nada-aqui",
   ]);
   // An activity's own page, as the activities list links to it.

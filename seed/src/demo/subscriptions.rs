@@ -377,5 +377,9 @@ async fn subscribe(
     .bind(now)
     .execute(&mut *tx)
     .await?;
+    // The book club's paid month is an order in 'Meus pedidos', as the engine makes one.
+    if action_id.is_some() {
+        domain::subscriptions::orders::make_for_period(tx, period_id, now).await?;
+    }
     Ok(())
 }

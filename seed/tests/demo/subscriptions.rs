@@ -138,6 +138,19 @@ async fn the_demo_has_three_plans_and_the_member_subscribed_and_paid_once(db: Pg
                     "periods": paid(3990) }),
         ]
     );
+    // The book club's paid month is its order, paid, of one 'Livro do mês'.
+    let book_order: (String, i64, String) = sqlx::query_as(
+        "SELECT o.status, o.total_final_value, pr.name
+           FROM subscription_periods p
+           JOIN orders o ON o.id = p.order_id AND o.subscription_period_id = p.id
+           JOIN order_lines l ON l.order_id = o.id JOIN products pr ON pr.id = l.product_id
+          WHERE p.user_id = $1",
+    )
+    .bind(station.member_id)
+    .fetch_one(&db)
+    .await
+    .expect("the book club's order");
+    assert_eq!(book_order, ("paid".into(), 3990, "Livro do mês".into()));
     let book_club: (String, String, bool) = sqlx::query_as(
         "SELECT a.name, r.recurrence, r.active FROM action_subscriptions r
            JOIN actions a ON a.id = r.action_id WHERE a.station_id = $1",

@@ -12,6 +12,7 @@ import { accountRoutes } from "@/features/accounts/routes";
 import { memberAreaRoutes } from "@/features/member/routes";
 import { publicPageRoutes } from "@/features/public-pages/routes";
 import { opsRoutes } from "@/features/staff/routes";
+import { subscriptionsPublicRoutes } from "@/features/subscriptions/routes";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -22,6 +23,7 @@ export const appRoutes: RouteObject[] = [
       ...accountRoutes,
       ...publicPageRoutes,
       ...activitiesPublicRoutes,
+      ...subscriptionsPublicRoutes,
       ...opsRoutes,
       { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },

@@ -48,6 +48,7 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     time_zone: "America/Sao_Paulo",
     createdAt: "2026-11-21T10:00:00Z",
     establishment: demoEstablishment,
+    plans: [],
     ...overrides,
   };
 }
@@ -74,6 +75,7 @@ export function buildUser(overrides: Partial<User> = {}): User {
     station_id: 7,
     establishment: demoEstablishment,
     addresses: [],
+    subscription: null,
     ...overrides,
   };
 }

@@ -186,3 +186,25 @@ export type SavedCard = Schemas["SavedCard"];
 export type InstallmentOption = Schemas["InstallmentOption"];
 export type CardToTokenize = Schemas["CardToTokenize"];
 export type CardToken = Schemas["CardToken"];
+
+// Plans and subscriptions (docs/api-subscriptions.md). Money in integer centavos.
+/** A station's plan; `amount` null is 'A negociar'. */
+export type Plan = Schemas["Plan"];
+export type PlanBenefit = Schemas["PlanBenefit"];
+/** The member's plan (`User.subscription`). */
+export type UserSubscription = Schemas["UserSubscription"];
+export type SubscriptionCard = Schemas["SubscriptionCard"];
+/** One period's charge of 'Minhas assinaturas'. */
+export type SubscriptionCharge = Schemas["SubscriptionCharge"];
+/** A type 21 activity's recurrence (`action_subscriptions`). */
+export type ActionSubscription = Schemas["ActionSubscription"];
+/** A saved card or a new card's token with its billing data, as the subscription calls take it. */
+export type SubscriptionCardFields = Schemas["CardFields"];
+export type PlanPurchaseRequest = Schemas["PurchaseForm"];
+export type PlanCancelRequest = Schemas["CancelRequest"];
+export type ProductSubscriptionRequest = Schemas["SubscribeProductForm"];
+/** A member's type 21 subscription. */
+export type SubscribedAction = Schemas["SubscribedAction"];
+export type EnterpriseContactRequest = Schemas["EnterpriseContact"];
+/** A new card to keep (`POST /user-credit-cards`); the number goes to the tokeniser, never here. */
+export type NewSavedCard = Schemas["NewCardForm"];

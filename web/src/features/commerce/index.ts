@@ -1,5 +1,7 @@
 // The commerce feature's public surface: the app and other features import only this (eslint.config.js).
 // Its building blocks take props and fetch nothing; the shop's screens compose them.
+// The browser's card tokeniser, shared with the subscriptions' card forms.
+export { CardTokenizerError, useCardTokenizer } from "./api/card-tokenizer";
 export { CartLine, unitPriceCents, type CartLineProduct } from "./components/cart-line";
 export { CopyButton, COPIED_TEXT } from "./components/copy-button";
 export { Countdown } from "./components/countdown";

@@ -2,7 +2,8 @@
 // Raw content (type 16), agreements (15), video playlists (18), donations (20), shares (5)
 // and external links (13) have bodies of their own; the
 // shop's types (3, 4, 14, 17) lead to their products, quizzes and surveys (6 to 12) to their
-// research, invitations (1, 19) to the invite form; the other types' actions come with
+// research, invitations (1, 19) to the invite form, product subscriptions (21) to their
+// form (the subscriptions feature); the other types' actions come with
 // their issues.
 import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
@@ -26,6 +27,7 @@ import { PlaylistBody } from "@/features/activities/components/playlist-body";
 import { RawContentBody } from "@/features/activities/components/raw-content-body";
 import { ResearchBody } from "@/features/activities/components/research-body";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
+import { ProductSubscriptionBody } from "@/features/subscriptions";
 import { ApiError } from "@/lib/api-client";
 import type { Activity } from "@/types/api";
 import "./activities.css";
@@ -33,6 +35,9 @@ import "./activities.css";
 /** Member-get-member invitations (1 and 19): their form is loaded when such a page opens. */
 const INVITATION_TYPES: readonly number[] = [1, 19];
 const InviteBody = lazy(async () => ({ default: (await import("@/features/invitations")).InviteBody }));
+
+/** Product subscription (21): its product, recurrence and card form load when such a page shows. */
+export const PRODUCT_SUBSCRIPTION_TYPE = 21;
 
 /** Paid coupon or voucher, presential course, delivery order, voucher type: sold in the shop. */
 export const SHOP_TYPES: readonly number[] = [3, 4, 14, 17];
@@ -49,6 +54,9 @@ function bodyOf(activity: Activity) {
         <InviteBody key={activity.id} activity={activity} />
       </Suspense>
     );
+  }
+  if (activity.type_id === PRODUCT_SUBSCRIPTION_TYPE) {
+    return <ProductSubscriptionBody key={activity.id} activity={activity} />;
   }
   if (activity.type_id === VIDEO_PLAYLIST_TYPE) return <PlaylistBody key={activity.id} activity={activity} />;
   if (RESEARCH_TYPES.includes(activity.type_id)) return <ResearchBody activity={activity} />;

@@ -76,6 +76,7 @@ export function buildActivity(overrides: Partial<Activity> = {}): Activity {
     action_videos: [],
     user_videos: [],
     researches: [],
+    action_subscriptions: [],
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
+import { subscriptionsMemberRoutes } from "@/features/subscriptions";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
 import { walletMemberRoutes } from "@/features/wallet/routes";
 
@@ -21,6 +22,7 @@ const routes: RouteObject[] = [
       ...invitationsMemberRoutes,
       ...luckyNumbersMemberRoutes,
       ...feedMemberRoutes,
+      ...subscriptionsMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },

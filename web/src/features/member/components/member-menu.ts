@@ -34,6 +34,11 @@ const FULL_ACCOUNT_MENU: MenuLink[] = [
 /** No-CPF stations have no shop nor wallet, so their account menu is reduced. */
 const NO_CPF_ACCOUNT_MENU: MenuLink[] = [PROFILE_LINK, INVITES_LINK, TROPHIES_LINK];
 
+/** 'Planos' shows only when the station has plans (spec 002). */
+function hasPlans(station: Station): boolean {
+  return (station.plans ?? []).length > 0;
+}
+
 export function memberMenu(station: Station): MemberMenu {
   const candidates: [boolean, MenuLink][] = [
     [true, { label: "Início", to: "/homepage" }],
@@ -42,6 +47,7 @@ export function memberMenu(station: Station): MemberMenu {
     [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
     [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
     [station.lucky_numbers_access, { label: "Números da sorte", to: "/homepage/numeros-da-sorte" }],
+    [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
   ];
   return {
     main: candidates.filter(([shown]) => shown).map(([, link]) => link),

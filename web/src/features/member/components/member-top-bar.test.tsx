@@ -134,6 +134,25 @@ describe("drawer", () => {
     await renderMemberArea();
     expect(within(openDrawer()).queryByRole("link", { name: "Planos" })).not.toBeInTheDocument();
   });
+
+  it("shows 'Planos' when the station has plans", async () => {
+    const plan = {
+      id: 1,
+      external_id: null,
+      name: "Essencial",
+      description: "",
+      benefits: [],
+      amount: 2990,
+      discount: 0,
+      days: 30,
+      is_highlighted: false,
+      deletedAt: null,
+      image: null,
+      purchase_text: null,
+    };
+    await renderMemberArea(buildStation({ plans: [plan] }));
+    expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
+  });
 });
 
 describe("search", () => {

@@ -1,0 +1,46 @@
+// One plan (spec 002 "Subscriptions and plans"): 'Mais popular' on the highlighted one, the
+// price per period or 'A negociar', five benefits and 'E muito mais!', and its button.
+import type { ReactNode } from "react";
+import type { Plan } from "@/features/subscriptions/api/types";
+import { MORE_BENEFITS_TEXT, MOST_POPULAR_TEXT, planPriceText, shownBenefits } from "@/features/subscriptions/plans";
+
+interface PlanCardProps {
+  plan: Plan;
+  /** The card's action (a link or a disabled button). */
+  action: ReactNode;
+}
+
+export function PlanCard({ plan, action }: PlanCardProps) {
+  const { shown, more } = shownBenefits(plan.benefits);
+  const titleId = `plan-${plan.id}-name`;
+  return (
+    <article className={`plan-card${plan.is_highlighted ? " plan-card--highlighted" : ""}`} aria-labelledby={titleId}>
+      {plan.is_highlighted && <p className="plan-card__badge">{MOST_POPULAR_TEXT}</p>}
+      {plan.image && <img className="plan-card__image" src={plan.image} alt="" />}
+      <h2 id={titleId} className="plan-card__name">
+        {plan.name}
+      </h2>
+      <p className="plan-card__price">{planPriceText(plan)}</p>
+      {plan.description && <p className="plan-card__description">{plan.description}</p>}
+      {shown.length > 0 && (
+        <ul className="plan-card__benefits">
+          {shown.map((benefit) => (
+            <li key={benefit.id}>{benefit.benefit}</li>
+          ))}
+          {more && <li className="plan-card__more">{MORE_BENEFITS_TEXT}</li>}
+        </ul>
+      )}
+      <div className="plan-card__action">{action}</div>
+    </article>
+  );
+}
+
+export function PlanCardSkeletons({ count = 3 }: { count?: number }) {
+  return (
+    <div className="plan-cards" role="status" aria-label="Carregando planos" aria-busy="true">
+      {Array.from({ length: count }, (_, index) => (
+        <span key={index} className="plan-card plan-card--skeleton skeleton-shimmer" aria-hidden="true" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+// The subscriptions feature's public surface: the app and other features import only this (eslint.config.js).
+export { subscriptionsMemberRoutes } from "./member-routes";
+export { ProductSubscriptionBody } from "./components/lazy-product-subscription-body";
