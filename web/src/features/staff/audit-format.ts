@@ -66,6 +66,13 @@ export function auditDetailsText(entry: OpsAuditEntry): string {
       const station = text(details.station_id) ?? text(entry.station_id);
       return station ? `Estação ${station}` : "";
     }
+    case "subscription.retry":
+    case "subscription.cancel": {
+      const parts: string[] = [];
+      if (text(details.subscription_id)) parts.push(`Assinatura ${text(details.subscription_id)}`);
+      if (text(details.user_id)) parts.push(`membro ${text(details.user_id)}`);
+      return parts.join(", ");
+    }
     default:
       // An action this console does not know yet: its label is the raw name, no details.
       return "";

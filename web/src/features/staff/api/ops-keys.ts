@@ -11,6 +11,7 @@ export const opsKeys = {
   job: (id: string) => ["ops", "jobs", "detail", id] as const,
   rerunnable: (filter: OpsJobFilter) => ["ops", "jobs", "rerunnable", filter] as const,
   audit: (page: number) => ["ops", "audit", page] as const,
+  subscriptions: (stationId: number, userId: number | null) => ["ops", "subscriptions", stationId, userId] as const,
 };
 
 /** Every staff action changes jobs, counts and the audit log: refresh all but who is signed in. */

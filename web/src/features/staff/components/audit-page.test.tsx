@@ -105,6 +105,29 @@ describe("audit log", () => {
     ]);
   });
 
+  it("names the subscription actions, with the subscription and its member", async () => {
+    stubOps({
+      [AUDIT]: () =>
+        auditPage([
+          buildAuditEntry({
+            id: 2,
+            action: "subscription.cancel",
+            station_id: 1,
+            job_ids: [],
+            details: { subscription_id: 11, user_id: 7 },
+          }),
+          buildAuditEntry({ id: 1, action: "subscription.retry", job_ids: [], details: { subscription_id: 11, user_id: 7 } }),
+        ]),
+    });
+    await renderOps("/ops/auditoria");
+
+    await screen.findByRole("table", { name: "Auditoria" });
+    expect(rows().map((row) => [row[2], row[4]])).toEqual([
+      ["Cancelou a assinatura", "Assinatura 11, membro 7"],
+      ["Cobrou a assinatura de novo", "Assinatura 11, membro 7"],
+    ]);
+  });
+
   it("is open to viewers too", async () => {
     stubOps({ [AUDIT]: () => auditPage([buildAuditEntry()]) }, VIEWER);
     await renderOps("/ops/auditoria");

@@ -25,6 +25,10 @@ const routes: RouteObject[] = [
         element: lazyScreen(async () => (await import("@/features/staff/components/reports-page")).ReportsPage),
       },
       {
+        path: "assinaturas",
+        element: lazyScreen(async () => (await import("@/features/staff/components/subscriptions-page")).SubscriptionsPage),
+      },
+      {
         path: "auditoria",
         element: lazyScreen(async () => (await import("@/features/staff/components/audit-page")).AuditPage),
       },

@@ -87,6 +87,7 @@ describe("console layout", () => {
       ["Visão geral", "/ops"],
       ["Tarefas", "/ops/tarefas"],
       ["Denúncias", "/ops/denuncias"],
+      ["Assinaturas", "/ops/assinaturas"],
       ["Auditoria", "/ops/auditoria"],
     ]);
     expect(within(nav).getByRole("link", { name: "Visão geral" })).toHaveAttribute("aria-current", "page");

@@ -4,6 +4,7 @@ import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
+import type { OpsSubscription, OpsSubscriptionPeriod, OpsSubscriptionTry } from "@/features/staff/api/subscriptions";
 import type {
   JobState,
   OpsAuditEntry,
@@ -147,6 +148,93 @@ export function buildOpsStation(overrides: Partial<OpsStation> = {}): OpsStation
     pending: { lots: 3, amount_cents: 15000, due_lots: 2, due_amount_cents: 10000 },
     ...overrides,
   };
+}
+
+export function buildOpsSubscriptionTry(overrides: Partial<OpsSubscriptionTry> = {}): OpsSubscriptionTry {
+  return {
+    id: 31,
+    attempt: 1,
+    amount: 4990,
+    status: "paid",
+    failure_reason: null,
+    created_at: "2026-11-01T12:00:00Z",
+    settled_at: "2026-11-01T12:00:02Z",
+    ...overrides,
+  };
+}
+
+export function buildOpsSubscriptionPeriod(overrides: Partial<OpsSubscriptionPeriod> = {}): OpsSubscriptionPeriod {
+  return {
+    id: 21,
+    kind: "first",
+    period_index: 0,
+    starts_at: "2026-11-01T12:00:00Z",
+    ends_at: "2026-12-01T12:00:00Z",
+    amount: 4990,
+    status: "paid",
+    attempts: 1,
+    next_attempt_at: null,
+    paid_at: "2026-11-01T12:00:02Z",
+    tries: [buildOpsSubscriptionTry()],
+    ...overrides,
+  };
+}
+
+/** A monthly plan whose first period was paid, as GET /api/ops/stations/{id}/subscriptions lists it. */
+export function buildOpsSubscription(overrides: Partial<OpsSubscription> = {}): OpsSubscription {
+  return {
+    id: 11,
+    user_id: 7,
+    user_name: "Membro Demo",
+    plan_id: 3,
+    action_id: null,
+    product_id: null,
+    recurrence: "month",
+    amount: 4990,
+    status: "active",
+    current_period: 0,
+    current_period_start: "2026-11-01T12:00:00Z",
+    current_period_end: "2026-12-01T12:00:00Z",
+    cancel_at_period_end: false,
+    next_plan_id: null,
+    created_at: "2026-11-01T12:00:00Z",
+    periods: [buildOpsSubscriptionPeriod()],
+    ...overrides,
+  };
+}
+
+/** A subscription whose renewal (period 1) was declined and waits for its next try. */
+export function buildPastDueSubscription(overrides: Partial<OpsSubscription> = {}): OpsSubscription {
+  return buildOpsSubscription({
+    status: "past_due",
+    current_period: 1,
+    current_period_start: "2026-12-01T12:00:00Z",
+    current_period_end: "2027-01-01T12:00:00Z",
+    periods: [
+      buildOpsSubscriptionPeriod({
+        id: 22,
+        kind: "renewal",
+        period_index: 1,
+        starts_at: "2026-12-01T12:00:00Z",
+        ends_at: "2027-01-01T12:00:00Z",
+        status: "due",
+        attempts: 1,
+        next_attempt_at: "2026-12-02T12:00:00Z",
+        paid_at: null,
+        tries: [
+          buildOpsSubscriptionTry({
+            id: 32,
+            status: "failed",
+            failure_reason: "Cartão recusado pelo emissor.",
+            created_at: "2026-12-01T12:00:00Z",
+            settled_at: "2026-12-01T12:00:03Z",
+          }),
+        ],
+      }),
+      buildOpsSubscriptionPeriod(),
+    ],
+    ...overrides,
+  });
 }
 
 /** Signs a staff account in and stubs the console's calls; GET /api/ops/me answers `me`. */
