@@ -727,15 +727,16 @@ impl PaymentGateway for Sandbox {
         }
         let now = self.clock.now().await?;
         let behaviour = Behaviour::parse(&behaviour);
-        let paid_before = behaviour == Behaviour::FirstChargeOnly && {
-            let paid: bool = sqlx::query_scalar(
+        let paid_before = behaviour == Behaviour::FirstChargeOnly
+            && {
+                let paid: bool = sqlx::query_scalar(
                 "SELECT EXISTS (SELECT 1 FROM sandbox_charges WHERE card_id = $1 AND paid_at IS NOT NULL)",
             )
             .bind(&card_id)
             .fetch_one(&self.pool)
             .await?;
-            paid
-        };
+                paid
+            };
         let (status, failure, settles_to): (ChargeStatus, Option<&str>, Option<&str>) = if request
             .amount_cents
             > CARD_LIMIT_CENTS

@@ -103,5 +103,5 @@ test("the support console's screens pass axe (WCAG 2.1 AA)", async ({ page, requ
   await page.getByLabel("Senha").fill(STAFF_PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).toHaveURL(/\/homepage$/);
-  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria"]);
+  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria", "/ops/assinaturas"]);
 });

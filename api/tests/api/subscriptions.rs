@@ -1134,6 +1134,17 @@ async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
     assert_eq!(list[0]["id"], id);
     assert_eq!(list[0]["periods"][0]["kind"], "first");
     assert_eq!(list[0]["periods"][0]["tries"][0]["status"], "paid");
+    // What support reads: the plan by name, the card renewals charge, the provider's charge.
+    assert_eq!(list[0]["name"], "Básico");
+    assert_eq!(list[0]["product_name"], Value::Null);
+    assert_eq!(list[0]["card_last_digits"], "0010");
+    assert!(
+        list[0]["periods"][0]["tries"][0]["gateway_charge_id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("ch_")),
+        "{}",
+        list[0]
+    );
     let out_of_scope = get(
         &w,
         &format!("/api/ops/stations/{}/subscriptions", w.station_id),

@@ -366,6 +366,12 @@ pub struct ConsoleSubscription {
     pub plan_id: Option<i64>,
     pub action_id: Option<i64>,
     pub product_id: Option<i64>,
+    /// The plan's name, or the type 21 activity's.
+    pub name: String,
+    pub product_name: Option<String>,
+    /// The card renewals charge: its brand and last digits.
+    pub card_brand: Option<String>,
+    pub card_last_digits: Option<String>,
     pub recurrence: String,
     pub amount: Cents,
     pub status: SubscriptionStatus,
@@ -401,6 +407,8 @@ pub struct ConsoleTry {
     pub amount: Cents,
     pub status: super::AttemptStatus,
     pub failure_reason: Option<String>,
+    /// The provider's charge, as its dashboard names it.
+    pub gateway_charge_id: Option<String>,
     pub created_at: DateTime<Utc>,
     pub settled_at: Option<DateTime<Utc>>,
 }
@@ -414,6 +422,8 @@ pub async fn of_station(
 ) -> sqlx::Result<Vec<ConsoleSubscription>> {
     sqlx::query_as(
         "SELECT s.id, s.user_id, u.name AS user_name, s.plan_id, s.action_id, s.product_id,
+                COALESCE(pl.name, a.name, '') AS name, pr.name AS product_name,
+                card.brand AS card_brand, card.last_digits AS card_last_digits,
                 s.recurrence, s.amount, s.status, s.current_period, s.current_period_start,
                 s.current_period_end, s.cancel_at_period_end, s.next_plan_id, s.created_at,
                 COALESCE((SELECT json_agg(json_build_object(
@@ -424,6 +434,7 @@ pub async fn of_station(
                             'tries', COALESCE((SELECT json_agg(json_build_object(
                                         'id', c.id, 'attempt', c.attempt, 'amount', c.amount,
                                         'status', c.status, 'failure_reason', c.failure_reason,
+                                        'gateway_charge_id', c.gateway_charge_id,
                                         'created_at', c.created_at, 'settled_at', c.settled_at)
                                         ORDER BY c.attempt)
                                         FROM subscription_charges c WHERE c.period_id = p.id),
@@ -433,6 +444,10 @@ pub async fn of_station(
                           '[]'::json) AS periods
            FROM subscriptions s
            JOIN users u ON u.id = s.user_id
+           LEFT JOIN plans pl ON pl.id = s.plan_id
+           LEFT JOIN actions a ON a.id = s.action_id
+           LEFT JOIN products pr ON pr.id = s.product_id
+           LEFT JOIN saved_cards card ON card.id = s.saved_card_id
           WHERE s.station_id = $1 AND ($2::bigint IS NULL OR s.user_id = $2)
           ORDER BY s.id DESC
           LIMIT $3",

@@ -1988,7 +1988,7 @@ export interface paths {
          * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise; in production the browser tokenises
          *     with the provider and card data never reaches us), for a member at the checkout. The
          *     last four digits decide what charges of the card do: `0010` approved, `0028` declined,
-         *     `0036` processing then paid, `0044` processing then failed, `0051` fails once saved.
+         *     `0036` processing then paid, `0044` processing then failed, `0051` fails once saved, `0069` pays once then declines.
          */
         post: operations["sandbox_card_token"];
         delete?: never;
@@ -3542,6 +3542,9 @@ export interface components {
              */
             amount: number;
             cancel_at_period_end: boolean;
+            /** @description The card renewals charge. */
+            card_brand: string | null;
+            card_last_digits: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: int32 */
@@ -3552,6 +3555,8 @@ export interface components {
             current_period_start: string;
             /** Format: int64 */
             id: number;
+            /** @description The plan's name, or the type 21 activity's. */
+            name: string;
             /** Format: int64 */
             next_plan_id: number | null;
             /** @description Newest first. */
@@ -3560,6 +3565,7 @@ export interface components {
             plan_id: number | null;
             /** Format: int64 */
             product_id: number | null;
+            product_name: string | null;
             recurrence: string;
             status: string;
             /** Format: int64 */
@@ -3605,6 +3611,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             failure_reason: string | null;
+            /** @description The provider's charge id, as its dashboard names it. */
+            gateway_charge_id: string | null;
             /** Format: int64 */
             id: number;
             /** Format: date-time */

@@ -45,6 +45,8 @@ struct Try {
     #[schema(value_type = String)]
     status: &'static str,
     failure_reason: Option<String>,
+    /// The provider's charge id, as its dashboard names it.
+    gateway_charge_id: Option<String>,
     created_at: DateTime<Utc>,
     settled_at: Option<DateTime<Utc>>,
 }
@@ -80,6 +82,12 @@ struct Subscription {
     plan_id: Option<i64>,
     action_id: Option<i64>,
     product_id: Option<i64>,
+    /// The plan's name, or the type 21 activity's.
+    name: String,
+    product_name: Option<String>,
+    /// The card renewals charge.
+    card_brand: Option<String>,
+    card_last_digits: Option<String>,
     recurrence: String,
     /// Centavos a period.
     amount: i64,
@@ -104,6 +112,10 @@ impl From<views::ConsoleSubscription> for Subscription {
             plan_id,
             action_id,
             product_id,
+            name,
+            product_name,
+            card_brand,
+            card_last_digits,
             recurrence,
             amount,
             status,
@@ -122,6 +134,10 @@ impl From<views::ConsoleSubscription> for Subscription {
             plan_id,
             action_id,
             product_id,
+            name,
+            product_name,
+            card_brand,
+            card_last_digits,
             recurrence,
             amount: amount.into(),
             status: status.as_str(),
@@ -171,6 +187,7 @@ impl From<views::ConsolePeriod> for Period {
                          amount,
                          status,
                          failure_reason,
+                         gateway_charge_id,
                          created_at,
                          settled_at,
                      }| Try {
@@ -179,6 +196,7 @@ impl From<views::ConsolePeriod> for Period {
                         amount: amount.into(),
                         status: status.as_str(),
                         failure_reason,
+                        gateway_charge_id,
                         created_at,
                         settled_at,
                     },

@@ -84,10 +84,13 @@ export function canCancel(subscription: Pick<OpsSubscription, "status" | "cancel
 }
 
 /** What the subscription is for: its plan, or its activity and product (type 21). */
-export function subjectOf(subscription: Pick<OpsSubscription, "plan_id" | "action_id" | "product_id">): string {
-  if (subscription.plan_id !== null) return `Plano ${subscription.plan_id}`;
-  const parts: string[] = [];
-  if (subscription.action_id !== null) parts.push(`Atividade ${subscription.action_id}`);
-  if (subscription.product_id !== null) parts.push(`produto ${subscription.product_id}`);
-  return parts.length > 0 ? parts.join(", ") : "—";
+export function subjectOf(subscription: Pick<OpsSubscription, "name" | "product_name">): string {
+  const parts = [subscription.name, subscription.product_name].filter((part): part is string => Boolean(part));
+  return parts.length > 0 ? parts.join(" · ") : "—";
+}
+
+/** The card renewals charge ('visa final 0010'), or a dash when it has none (PIX, free). */
+export function cardOf(subscription: Pick<OpsSubscription, "card_brand" | "card_last_digits">): string {
+  if (!subscription.card_last_digits) return "—";
+  return `${subscription.card_brand ?? "cartão"} final ${subscription.card_last_digits}`;
 }

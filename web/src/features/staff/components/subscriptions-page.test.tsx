@@ -52,7 +52,8 @@ describe("subscriptions", () => {
     const subscription = await screen.findByRole("article", { name: "Assinatura 11" });
     expect(within(subscription).getByText("Em atraso")).toHaveClass("ops-badge--failed");
     expect(subscription).toHaveTextContent("MembroMembro Demo (ID 7)");
-    expect(subscription).toHaveTextContent("PlanoPlano 3");
+    expect(subscription).toHaveTextContent("PlanoEssencial");
+    expect(subscription).toHaveTextContent("Cartãovisa final 0010");
     expect(subscription).toHaveTextContent("Valor por períodoR$ 49,90 (Mensal)");
     expect(subscription).toHaveTextContent(
       `Período atualNº 1: ${formatDateTime("2026-12-01T12:00:00Z")} a ${formatDateTime("2027-01-01T12:00:00Z")}`,
@@ -73,6 +74,7 @@ describe("subscriptions", () => {
     ]);
     const tries = within(renewal).getByRole("list", { name: "Cobranças do período 1" });
     expect(tries).toHaveTextContent("Tentativa 1 · Recusada · R$ 49,90");
+    expect(tries).toHaveTextContent("ch_31");
     expect(within(tries).getByText("Cartão recusado pelo emissor.")).toBeInTheDocument();
 
     expect(cellsOf(first).slice(0, 7)).toEqual([
@@ -95,6 +97,10 @@ describe("subscriptions", () => {
           plan_id: null,
           action_id: 40,
           product_id: 41,
+          name: "Clube do livro",
+          product_name: "Livro do mês",
+          card_brand: null,
+          card_last_digits: null,
           recurrence: "weekly",
           amount: 1500,
           cancel_at_period_end: true,
@@ -108,13 +114,14 @@ describe("subscriptions", () => {
 
     expect(screen.getByText("3 assinaturas")).toBeInTheDocument();
     const product = card(12);
-    expect(product).toHaveTextContent("Atividade e produtoAtividade 40, produto 41");
+    expect(product).toHaveTextContent("Atividade e produtoClube do livro · Livro do mês");
+    expect(product).toHaveTextContent("Cartão—");
     expect(product).toHaveTextContent("R$ 15,00 (Semanal)");
     expect(product).toHaveTextContent(`Cancelada: termina em ${formatDateTime("2026-12-01T12:00:00Z")}, sem renovar.`);
     // Several subscriptions keep their periods folded.
     expect(within(product).getByText("Períodos (1)").closest("details")).not.toHaveAttribute("open");
 
-    expect(card(13)).toHaveTextContent("Plano 3 · passa ao plano 2 na renovação");
+    expect(card(13)).toHaveTextContent("Essencial · passa ao plano 2 na renovação");
     expect(within(card(13)).getByText("Aguardando o 1º pagamento")).toBeInTheDocument();
     expect(within(card(13)).getByText("Nenhum período ainda.")).toBeInTheDocument();
     expect(within(card(14)).getByText("Encerrada")).toBeInTheDocument();

@@ -24,6 +24,7 @@ import {
   PERIOD_KIND_LABELS,
   PERIOD_STATUS_LABELS,
   RECURRENCE_LABELS,
+  cardOf,
   subjectOf,
   SUBSCRIPTION_STATUS_BADGES,
   SUBSCRIPTION_STATUS_LABELS,
@@ -153,6 +154,7 @@ function PeriodRow({ period }: { period: OpsSubscriptionPeriod }) {
                   {" "}
                   · {formatDateTime(attempt.created_at)}
                   {attempt.settled_at && ` → ${formatDateTime(attempt.settled_at)}`}
+                  {attempt.gateway_charge_id && ` · ${attempt.gateway_charge_id}`}
                 </span>
                 {attempt.failure_reason && <p className="ops-tries__reason">{attempt.failure_reason}</p>}
               </li>
@@ -254,6 +256,10 @@ function SubscriptionCard({
               <span className="ops-muted"> · passa ao plano {subscription.next_plan_id} na renovação</span>
             )}
           </dd>
+        </div>
+        <div>
+          <dt>Cartão</dt>
+          <dd>{cardOf(subscription)}</dd>
         </div>
         <div>
           <dt>Valor por período</dt>
