@@ -297,7 +297,7 @@ impl PaymentGateway for Pagarme {
                     "token": request.token,
                     "billing_address": billing_address_json(&request.billing_address),
                 })),
-                Some(&format!("{}:card", request.idempotency_key)),
+                Some(&card_key(&request.idempotency_key, &request.token)),
             )
             .await?;
         let card = CardBody::deserialize(&card)
@@ -543,6 +543,19 @@ impl ChargeBody {
 }
 
 /// Pagar.me's address: `line_1` is "number, street" (its documented order).
+/// The idempotency key of saving one card: the customer's key (one per member) and the
+/// card's single-use token, digested. A retried call with the same token is the same call;
+/// another card of the member is another call (Pagar.me keeps a key's answer for 24 hours:
+/// with the member's key alone, a second card would be answered with the first).
+fn card_key(customer_key: &str, token: &str) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, token.as_bytes());
+    let hex: String = digest.as_ref()[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!("{customer_key}:card:{hex}")
+}
+
 fn billing_address_json(address: &BillingAddress) -> Value {
     json!({
         "line_1": format!("{}, {}", address.number, address.street),
@@ -721,6 +734,15 @@ mod tests {
             );
         }
         assert!(charge_status("exploded", 0, 0).is_err());
+    }
+
+    #[test]
+    fn each_card_saved_has_its_own_key_and_a_retry_the_same() {
+        let first = card_key("customer-7", "tok_first");
+        assert_eq!(first, card_key("customer-7", "tok_first"));
+        assert_ne!(first, card_key("customer-7", "tok_second"));
+        assert!(first.starts_with("customer-7:card:"));
+        assert!(!first.contains("tok_first"), "{first}");
     }
 
     #[test]

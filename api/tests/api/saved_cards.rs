@@ -246,6 +246,27 @@ async fn support_staff_move_the_shared_clock_for_every_process(db: PgPool) {
             answer.text
         );
     }
+    // Support staff of one station do not move every station's time.
+    let scoped: i64 = sqlx::query_scalar(
+        "INSERT INTO users (station_id, name, email, password_hash, type_id, role)
+         SELECT station_id, 'Equipe Local', 'local@demo.test', password_hash, 1, 'staff'
+           FROM users WHERE id = $1 RETURNING id",
+    )
+    .bind(demo.staff_id)
+    .fetch_one(&db)
+    .await
+    .expect("scoped staff");
+    sqlx::query(
+        "INSERT INTO staff_grants (user_id, role, station_id)
+         SELECT $1, 'support', station_id FROM users WHERE id = $1",
+    )
+    .bind(scoped)
+    .execute(&db)
+    .await
+    .expect("scoped grant");
+    let local = common::session_of(&db, scoped).await;
+    let refused = post(&app, "/api/sandbox/clock", &local, advance.clone()).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
     // A gateway of another process (a worker) reads the moved clock.
     let worker =
         payments::Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway");

@@ -667,6 +667,46 @@ async fn an_upgrade_to_a_longer_period_starts_its_own_periods_when_paid(db: PgPo
 }
 
 #[testkit::db_test]
+async fn an_upgrade_waits_for_a_renewal_not_paid_yet(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().expect("present");
+    // The next period is made and its try at the provider (a card under analysis, say).
+    sqlx::query(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+                                           period_index, starts_at, ends_at, amount, plan_id,
+                                           next_attempt_at)
+         SELECT station_id, user_id, id, 'renewal', 1, current_period_end,
+                current_period_end + interval '1 month', amount, plan_id, now()
+           FROM subscriptions WHERE id = $1",
+    )
+    .bind(id)
+    .execute(&w.db)
+    .await
+    .expect("renewal");
+    let refused = put(
+        &w,
+        &format!("/api/subscriptions/{id}"),
+        &w.token,
+        &json!({ "plan_id": w.premium }),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert_eq!(
+        refused.json()["error"],
+        "Uma mudança de plano está sendo processada. Aguarde alguns instantes."
+    );
+    let prorations: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM subscription_periods WHERE subscription_id = $1 AND kind = 'proration'",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("count");
+    assert_eq!(prorations, 0);
+}
+
+#[testkit::db_test]
 async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
     let w = world(db).await;
     let bought = buy(&w, w.basic, APPROVES).await;

@@ -442,6 +442,31 @@ pub async fn dispatch<O: Outbox>(
     Ok(done)
 }
 
+/// Gives back the money of tries owed back for more than a quarter of an hour (the run
+/// that owed it failed to: see `billing::refunds_left_owed`), each under its own refund key,
+/// so a repeat is the same refund. Answers how many were given back; one the provider
+/// still refuses stays owed for the next sweep.
+pub async fn give_back_owed<G: PaymentGateway>(
+    db: &PgPool,
+    gateway: &G,
+    now: DateTime<Utc>,
+    limit: i64,
+) -> sqlx::Result<usize> {
+    let mut conn = db.acquire().await?;
+    let owed = billing::refunds_left_owed(&mut conn, now - Duration::minutes(15), limit).await?;
+    drop(conn);
+    let mut given = 0;
+    for charge in &owed {
+        match give_back(db, gateway, charge).await {
+            Ok(()) => given += 1,
+            Err(error) => {
+                tracing::warn!(attempt_id = charge.attempt_id, %error, "a subscription try owed back is still not refunded");
+            }
+        }
+    }
+    Ok(given)
+}
+
 /// E-mails the members whose saved card expires before the renewal it pays, once per
 /// card and expiry. Answers how many reminders were queued (or found queued before).
 pub async fn remind_expiring_cards<O: Outbox>(

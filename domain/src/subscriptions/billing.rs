@@ -418,6 +418,26 @@ pub async fn refunds_owed(
     .await
 }
 
+/// Tries owed back for a while (`refund_due` set by a try older than `before`): those the
+/// run that owed them could not give back (the provider failing longer than its job's
+/// retries, or a refund started in a request), for the dispatcher's sweep.
+pub async fn refunds_left_owed(
+    conn: &mut PgConnection,
+    before: DateTime<Utc>,
+    limit: i64,
+) -> sqlx::Result<Vec<OpenCharge>> {
+    sqlx::query_as(
+        "SELECT id AS attempt_id, gateway_charge_id, idempotency_key
+           FROM subscription_charges
+          WHERE refund_due AND gateway_charge_id IS NOT NULL AND created_at < $1
+          ORDER BY id LIMIT $2",
+    )
+    .bind(before)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
 /// The provider took a try's refund.
 pub async fn refunded(conn: &mut PgConnection, attempt_id: i64) -> sqlx::Result<()> {
     sqlx::query(

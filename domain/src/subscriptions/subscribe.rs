@@ -207,11 +207,13 @@ pub async fn create(
             });
         }
     };
+    // The request charges it at once; leased meanwhile, so that a request that dies before
+    // its try is opened leaves it to the dispatcher rather than `incomplete` forever.
     let period_id: i64 = sqlx::query_scalar(
         "INSERT INTO subscription_periods
             (station_id, user_id, subscription_id, kind, period_index, starts_at, ends_at,
-             amount, plan_id)
-         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8)
+             amount, plan_id, next_attempt_at)
+         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9)
          RETURNING id",
     )
     .bind(new.station_id)
@@ -222,6 +224,7 @@ pub async fn create(
     .bind(end)
     .bind(new.amount)
     .bind(plan_id)
+    .bind(start + chrono::Duration::minutes(super::billing::LEASE_MINUTES))
     .fetch_one(&mut *tx)
     .await?;
     Ok(Created {
@@ -403,6 +406,19 @@ pub async fn change_plan(
         set_next_plan(tx, subscription_id, Some(plan.id)).await?;
         return Ok(unchanged);
     }
+    // A renewal made and not paid yet (its try at the provider, a card under analysis): the
+    // period an upgrade would charge from is not settled, and its price would be the old
+    // plan's. The upgrade waits for it, as for another upgrade.
+    let renewal_unpaid: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM subscription_periods
+                         WHERE subscription_id = $1 AND kind = 'renewal' AND status = 'due')",
+    )
+    .bind(subscription_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if renewal_unpaid || now >= current.current_period_end {
+        return Err(SubscribeError::ChangeInProgress);
+    }
     let new_period = plan.period().period();
     let same_length = new_period.months as i32 == current.period_months
         && new_period.days as i32 == current.period_days;
@@ -428,12 +444,14 @@ pub async fn change_plan(
         switch_plan(tx, subscription_id, &plan, price).await?;
         return Ok(unchanged);
     }
-    // A proration tried before at this instant is the same change: keep one.
+    // A proration tried before at this instant is the same change: keep one. Leased as the
+    // first period is, for the same reason (an upgrade left `due` would hold every other).
     let period_id: i64 = sqlx::query_scalar(
         "INSERT INTO subscription_periods
             (station_id, user_id, subscription_id, kind, period_index, starts_at, ends_at,
-             amount, plan_id, plan_amount)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             amount, plan_id, plan_amount, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                 $6 + make_interval(mins => $11))
          ON CONFLICT (subscription_id, starts_at) WHERE kind = 'proration'
          DO UPDATE SET plan_id = EXCLUDED.plan_id
          RETURNING id",
@@ -448,6 +466,7 @@ pub async fn change_plan(
     .bind(amount)
     .bind(plan.id)
     .bind(price)
+    .bind(super::billing::LEASE_MINUTES as i32)
     .fetch_one(&mut *tx)
     .await?;
     set_next_plan(tx, subscription_id, None).await?;

@@ -49,6 +49,8 @@ fn start() -> DateTime<Utc> {
 struct TestGateway {
     sandbox: Sandbox,
     lose_answers: Arc<AtomicUsize>,
+    /// Refunds the provider is unavailable for, next first.
+    refuse_refunds: Arc<AtomicUsize>,
 }
 
 impl TestGateway {
@@ -115,6 +117,13 @@ impl PaymentGateway for TestGateway {
         amount_cents: Option<i64>,
         idempotency_key: &str,
     ) -> Result<Refund, GatewayError> {
+        let refused = self
+            .refuse_refunds
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if refused {
+            return Err(GatewayError::Unavailable("refunds are down".into()));
+        }
         self.sandbox
             .refund(charge_id, amount_cents, idempotency_key)
             .await
@@ -178,6 +187,7 @@ async fn world_at(db: &PgPool, now: DateTime<Utc>) -> World {
         gateway: TestGateway {
             sandbox: sandbox(db, Clock::manual(now)),
             lose_answers: Arc::new(AtomicUsize::new(0)),
+            refuse_refunds: Arc::new(AtomicUsize::new(0)),
         },
         station_id,
         user_id,
@@ -1358,6 +1368,119 @@ async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(
         .expect("again");
     assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
     assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
+
+#[testkit::db_test]
+async fn money_owed_back_that_its_run_could_not_return_is_swept_by_the_dispatcher(db: PgPool) {
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
+        .await;
+    w.dispatch().await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    let job: Value = sqlx::query_scalar(
+        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
+          WHERE job_type = 'subscriptions.charge'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("job");
+    let job: SubscriptionCharge = serde_json::from_value(job).expect("payload");
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect_err("lost");
+    sqlx::query("UPDATE subscriptions SET status = 'canceled', canceled_at = now() WHERE id = $1")
+        .bind(subscription)
+        .execute(&db)
+        .await
+        .expect("cancel");
+    sqlx::query("UPDATE subscription_periods SET status = 'void' WHERE id = $1")
+        .bind(job.period_id)
+        .execute(&db)
+        .await
+        .expect("void");
+    // The retry learns the charge was made and owes it back, but the provider's refunds are
+    // down (as long as the job's retries last, here its last one).
+    w.gateway.refuse_refunds.store(1, Ordering::SeqCst);
+    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+        .await
+        .expect_err("refund refused");
+    let charge_id: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1 AND refund_due",
+    )
+    .bind(job.period_id)
+    .fetch_one(&db)
+    .await
+    .expect("owed back");
+    assert!(refunds_at_the_provider(&db, &charge_id).await.is_empty());
+
+    // A quarter of an hour on, the dispatcher's sweep gives it back, once.
+    w.gateway.advance(Duration::minutes(16));
+    let now = w.gateway.clock_now();
+    assert_eq!(
+        billing::give_back_owed(&db, &w.gateway, now, 20)
+            .await
+            .expect("sweep"),
+        1
+    );
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+    let status: String =
+        sqlx::query_scalar("SELECT status FROM subscription_charges WHERE gateway_charge_id = $1")
+            .bind(&charge_id)
+            .fetch_one(&db)
+            .await
+            .expect("try");
+    assert_eq!(status, "refunded");
+    assert_eq!(
+        billing::give_back_owed(&db, &w.gateway, now, 20)
+            .await
+            .expect("again"),
+        0
+    );
+    assert_eq!(refunds_at_the_provider(&db, &charge_id).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn a_first_period_whose_request_died_before_charging_is_charged_by_the_dispatcher(
+    db: PgPool,
+) {
+    use domain::shared::ids::{Cents, StationId, UserId};
+    use domain::subscriptions::PlanPeriod;
+    use domain::subscriptions::subscribe::{self, NewSubscription, Target};
+
+    let w = world(&db).await;
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    // The purchase's rows are committed; the request dies before its charge.
+    let mut tx = db.begin().await.expect("tx");
+    let created = subscribe::create(
+        &mut tx,
+        &NewSubscription {
+            station_id: StationId(w.station_id),
+            user_id: UserId(w.user_id),
+            target: Target::Plan { plan_id: w.plan_id },
+            recurrence: PlanPeriod::Month.as_str(),
+            period: PlanPeriod::Month.period(),
+            amount: Cents(PLAN_PRICE),
+            saved_card_id: Some(card),
+            anchor: w.gateway.clock_now(),
+        },
+    )
+    .await
+    .expect("created");
+    tx.commit().await.expect("commit");
+
+    // Within the lease, the request still owns it: the dispatcher leaves it alone.
+    w.dispatch().await;
+    assert!(w.run_charges().await.is_empty());
+    // Past it, the dispatcher charges it once, and the subscription starts.
+    w.gateway.advance(Duration::minutes(16));
+    w.dispatch().await;
+    assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+    assert_eq!(w.status(created.subscription_id).await, "active");
+    assert_eq!(w.provider_charges(created.subscription_id).await, 1);
+    w.dispatch().await;
+    assert!(w.run_charges().await.is_empty());
 }
 
 #[testkit::db_test]

@@ -2012,8 +2012,8 @@ export interface paths {
          *     staff are asked for first, as every staff route does).
          *     Every process of the deployment reads the same clock (`sandbox_clock`): the sandbox's
          *     charges and expiries and the billing engine's due periods move with it, so a demo sees
-         *     a month of renewals at once. Never back. For support staff (`support`), since it moves
-         *     time for every station of the deployment.
+         *     a month of renewals at once. Never back. For support staff of every station (`support`,
+         *     no station scope), since it moves time for every station of the deployment.
          */
         post: operations["sandbox_clock"];
         delete?: never;
@@ -13760,7 +13760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Not staff with a console grant; or: Not support staff, or a viewer */
+            /** @description Not staff with a console grant; or: Not support staff of every station, or a viewer */
             403: {
                 headers: {
                     [name: string]: unknown;

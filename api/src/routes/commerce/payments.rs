@@ -21,6 +21,7 @@ use domain::commerce::payment;
 use domain::shared::cpf::Cpf;
 use domain::shared::ids::{Cents, OrderId};
 use domain::shared::validate;
+use domain::staff::Scope;
 use jobs::kinds::SandboxDeliver;
 use jobs::{Enqueue, JobOutbox};
 use serde::{Deserialize, Serialize};
@@ -36,7 +37,7 @@ use crate::extract::{Json, Path, RawBody};
 use crate::member::Member;
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::routes::ROUTE_NOT_FOUND;
-use crate::staff::{OpsResult, Staff};
+use crate::staff::{OpsError, OpsResult, Staff};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -628,6 +629,9 @@ struct ClockNow {
     now: DateTime<Utc>,
 }
 
+/// The clock is the whole deployment's: staff of one station do not move it.
+const CLOCK_NEEDS_ALL_STATIONS: &str =
+    "Somente a equipe de todas as estações pode mover o relógio do ambiente de testes.";
 const ADVANCE_DAYS: &str = "advance_days deve ser um número inteiro de 1 a 400.";
 
 /// Sandbox only, support staff: moves the sandbox's clock forward
@@ -636,8 +640,8 @@ const ADVANCE_DAYS: &str = "advance_days deve ser um número inteiro de 1 a 400.
 /// staff are asked for first, as every staff route does).
 /// Every process of the deployment reads the same clock (`sandbox_clock`): the sandbox's
 /// charges and expiries and the billing engine's due periods move with it, so a demo sees
-/// a month of renewals at once. Never back. For support staff (`support`), since it moves
-/// time for every station of the deployment.
+/// a month of renewals at once. Never back. For support staff of every station (`support`,
+/// no station scope), since it moves time for every station of the deployment.
 #[utoipa::path(
     post,
     path = "/sandbox/clock",
@@ -646,7 +650,7 @@ const ADVANCE_DAYS: &str = "advance_days deve ser um número inteiro de 1 a 400.
     request_body = ClockAdvance,
     responses(
         (status = 200, description = "The clock moved; the time it now reads", body = ClockNow),
-        (status = 403, description = "Not support staff, or a viewer", body = ErrorMessage),
+        (status = 403, description = "Not support staff of every station, or a viewer", body = ErrorMessage),
         (status = 404, description = "Not in sandbox mode", body = ErrorMessage),
         (status = 422, description = "advance_days is not a whole number from 1 to 400", body = Messages),
     )
@@ -660,6 +664,9 @@ async fn sandbox_clock(
         return Err(ApiError::not_found(ROUTE_NOT_FOUND).into());
     };
     staff.require_support()?;
+    if staff.scope() != Scope::AllStations {
+        return Err(OpsError::forbidden(CLOCK_NEEDS_ALL_STATIONS));
+    }
     let days = whole(&body.advance_days)
         .filter(|days| (1..=400).contains(days))
         .ok_or_else(|| ApiError::invalid(ADVANCE_DAYS))?;

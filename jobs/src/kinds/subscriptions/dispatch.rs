@@ -1,7 +1,8 @@
 //! `subscriptions.dispatch` (cron, every minute): at the provider's time (`gateway.now()`,
 //! the sandbox's movable clock in a demo), ends the subscriptions cancelled at their
 //! period's end, applies waiting downgrades, makes the next periods and queues the charges
-//! that fell due (`app::subscriptions::billing::dispatch`).
+//! that fell due (`app::subscriptions::billing::dispatch`), and gives back money owed back
+//! that its own run could not (`give_back_owed`).
 
 use std::time::Duration;
 
@@ -19,6 +20,8 @@ use crate::kinds::commerce::gateway;
 /// Rows per transaction: each batch's locks are short, and a tick of 100 000 renewals is
 /// two hundred of them.
 pub const BATCH: i64 = 500;
+/// Refunds swept per tick (each is a call to the provider).
+const REFUNDS_PER_TICK: i64 = 20;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SubscriptionsDispatch {
@@ -47,12 +50,17 @@ impl Job for SubscriptionsDispatch {
         let done = billing::dispatch(ctx.db(), &JobOutbox, now, BATCH)
             .await
             .map_err(|err| JobError::retry(NOT_DISPATCHED, err))?;
+        // Money owed back that its own run could not return: swept here, a few a minute.
+        let given_back = billing::give_back_owed(ctx.db(), &gateway, now, REFUNDS_PER_TICK)
+            .await
+            .map_err(|err| JobError::retry(NOT_DISPATCHED, err))?;
         Ok(json!({
             "now": now,
             "renewed": done.renewed.created,
             "canceled": done.renewed.canceled,
             "downgraded": done.renewed.downgraded,
             "queued": done.queued,
+            "given_back": given_back,
         }))
     }
 }
