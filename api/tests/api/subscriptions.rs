@@ -706,6 +706,104 @@ async fn an_upgrade_waits_for_a_renewal_not_paid_yet(db: PgPool) {
     assert_eq!(prorations, 0);
 }
 
+/// An upgrade racing the renewal at the period's end: whichever takes the subscription first
+/// decides (the upgrade, charged its difference, then the renewal at the new price; or the
+/// renewal, and the upgrade waits), and no period is paid twice or at the other price.
+#[testkit::db_test]
+async fn an_upgrade_racing_the_renewal_charges_each_period_once_at_one_price(db: PgPool) {
+    use app::subscriptions::billing;
+    let w = world(db).await;
+    let gateway =
+        payments::Gateway::from_config(&common::config_with(&[]), w.db.clone()).expect("gateway");
+    let bought = buy(&w, w.basic, APPROVES).await;
+    let id = bought["id"].as_i64().expect("present");
+    // Its period ends in a moment.
+    sqlx::query(
+        "UPDATE subscriptions
+            SET anchor_at = now() - interval '1 month' + interval '400 milliseconds',
+                current_period_start = now() - interval '1 month' + interval '400 milliseconds',
+                current_period_end = now() - interval '1 month' + interval '400 milliseconds'
+                                     + interval '1 month'
+          WHERE id = $1",
+    )
+    .bind(id)
+    .execute(&w.db)
+    .await
+    .expect("period ending");
+
+    let uri = format!("/api/subscriptions/{id}");
+    let body = json!({ "plan_id": w.premium });
+    let upgrade = put(&w, &uri, &w.token, &body);
+    let renewal = async {
+        for _ in 0..200 {
+            billing::dispatch(&w.db, &jobs::JobOutbox, chrono::Utc::now(), 500)
+                .await
+                .expect("dispatch");
+            let period: Option<i64> = sqlx::query_scalar(
+                "SELECT id FROM subscription_periods
+                  WHERE subscription_id = $1 AND kind = 'renewal'",
+            )
+            .bind(id)
+            .fetch_optional(&w.db)
+            .await
+            .expect("renewal");
+            if let Some(period) = period {
+                return billing::charge_period(&w.db, &gateway, &jobs::JobOutbox, period)
+                    .await
+                    .expect("charged");
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("no renewal within 2 s");
+    };
+    let (upgraded, renewed) = tokio::join!(upgrade, renewal);
+    assert_eq!(renewed, billing::PeriodOutcome::Paid);
+
+    let (plan, renewal_amount, paid_tries, prorations_paid): (i64, i64, i64, i64) = sqlx::query_as(
+        "SELECT s.plan_id,
+                (SELECT amount FROM subscription_periods WHERE subscription_id = s.id AND kind = 'renewal'),
+                (SELECT count(*) FROM subscription_charges c JOIN subscription_periods p ON p.id = c.period_id
+                  WHERE p.subscription_id = s.id AND p.kind = 'renewal' AND c.status = 'paid'),
+                (SELECT count(*) FROM subscription_periods
+                  WHERE subscription_id = s.id AND kind = 'proration' AND status = 'paid')
+           FROM subscriptions s WHERE s.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("state");
+    assert_eq!(paid_tries, 1, "the renewal is paid once");
+    if upgraded.status == StatusCode::OK {
+        // The upgrade went first: its difference paid (none when less than a centavo was
+        // left of the period), the renewal at the new price.
+        assert_eq!((plan, renewal_amount), (w.premium, 4_990));
+        assert!(prorations_paid <= 1);
+    } else {
+        // The renewal went first: the upgrade waits, nothing changed or charged for it.
+        assert_eq!(upgraded.status, StatusCode::CONFLICT, "{}", upgraded.text);
+        assert_eq!((plan, renewal_amount, prorations_paid), (w.basic, 2_990, 0));
+    }
+    let charges_at_provider: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM sandbox_charges sc
+           JOIN subscription_charges c ON c.idempotency_key = sc.idempotency_key
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("provider");
+    let tries: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM subscription_charges c JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("tries");
+    assert_eq!(charges_at_provider, tries, "one provider charge per try");
+}
+
 #[testkit::db_test]
 async fn a_declined_upgrade_is_refused_as_a_whole(db: PgPool) {
     let w = world(db).await;

@@ -2,28 +2,7 @@
 //! `CHECK (x IN (...))`), read and written by sqlx as the snake_case word: an order, a
 //! payment part and its method, a hold, a refund and where it came from.
 
-use serde::{Deserialize, Serialize};
-
-macro_rules! text_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
-        #[serde(rename_all = "snake_case")]
-        #[sqlx(type_name = "text", rename_all = "snake_case")]
-        pub enum $name {
-            $($(#[$vdoc])* $variant),+
-        }
-
-        impl $name {
-            /// The column's word.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-        }
-    };
-}
+use crate::shared::text_enum;
 
 text_enum!(
     /// An order's status (`orders.status`).

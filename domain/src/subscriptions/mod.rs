@@ -17,26 +17,7 @@ pub mod views;
 use chrono::{DateTime, Months, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-macro_rules! text_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
-        #[serde(rename_all = "snake_case")]
-        #[sqlx(type_name = "text", rename_all = "snake_case")]
-        pub enum $name {
-            $($(#[$vdoc])* $variant),+
-        }
-
-        impl $name {
-            /// The column's word.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-        }
-    };
-}
+use crate::shared::text_enum;
 
 text_enum!(
     /// A subscription's status (`subscriptions.status`).

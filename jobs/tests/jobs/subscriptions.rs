@@ -1311,38 +1311,44 @@ async fn a_late_pix_pays_the_period_once_and_money_that_pays_nothing_goes_back(d
     assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
 }
 
-#[testkit::db_test]
-async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(db: PgPool) {
-    let w = world(&db).await;
+/// A renewal charged at the provider whose answer was lost on the way back, then the
+/// subscription cancelled at once (as one in dunning is) and its period void: money the
+/// period no longer owes. Answers the subscription and the renewal's charge job.
+async fn charged_then_cancelled(w: &World) -> (i64, SubscriptionCharge) {
     let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
     let (subscription, _) = w
         .subscription(w.user_id, card, PLAN_PRICE, start(), true)
         .await;
     w.dispatch().await;
-    // The renewal's charge is made, but its answer is lost on the way back.
     w.gateway.lose_answers.store(1, Ordering::SeqCst);
     let job: Value = sqlx::query_scalar(
         "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
           WHERE job_type = 'subscriptions.charge'",
     )
-    .fetch_one(&db)
+    .fetch_one(&w.db)
     .await
     .expect("job");
     let job: SubscriptionCharge = serde_json::from_value(job).expect("payload");
-    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
+    billing::charge_try(&w.db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
         .await
         .expect_err("lost");
-    // Meanwhile the member cancels at once (as a subscription in dunning is).
     sqlx::query("UPDATE subscriptions SET status = 'canceled', canceled_at = now() WHERE id = $1")
         .bind(subscription)
-        .execute(&db)
+        .execute(&w.db)
         .await
         .expect("cancel");
     sqlx::query("UPDATE subscription_periods SET status = 'void' WHERE id = $1")
         .bind(job.period_id)
-        .execute(&db)
+        .execute(&w.db)
         .await
         .expect("void");
+    (subscription, job)
+}
+
+#[testkit::db_test]
+async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, job) = charged_then_cancelled(&w).await;
 
     // The job's retry learns the charge was made, and gives the money back.
     assert_eq!(
@@ -1373,33 +1379,7 @@ async fn a_charge_that_lands_after_the_subscription_was_cancelled_is_given_back(
 #[testkit::db_test]
 async fn money_owed_back_that_its_run_could_not_return_is_swept_by_the_dispatcher(db: PgPool) {
     let w = world(&db).await;
-    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
-    let (subscription, _) = w
-        .subscription(w.user_id, card, PLAN_PRICE, start(), true)
-        .await;
-    w.dispatch().await;
-    w.gateway.lose_answers.store(1, Ordering::SeqCst);
-    let job: Value = sqlx::query_scalar(
-        "SELECT convert_from(job, 'UTF8')::jsonb -> 'args' FROM apalis.jobs
-          WHERE job_type = 'subscriptions.charge'",
-    )
-    .fetch_one(&db)
-    .await
-    .expect("job");
-    let job: SubscriptionCharge = serde_json::from_value(job).expect("payload");
-    billing::charge_try(&db, &w.gateway, &JobOutbox, job.period_id, job.attempt)
-        .await
-        .expect_err("lost");
-    sqlx::query("UPDATE subscriptions SET status = 'canceled', canceled_at = now() WHERE id = $1")
-        .bind(subscription)
-        .execute(&db)
-        .await
-        .expect("cancel");
-    sqlx::query("UPDATE subscription_periods SET status = 'void' WHERE id = $1")
-        .bind(job.period_id)
-        .execute(&db)
-        .await
-        .expect("void");
+    let (_, job) = charged_then_cancelled(&w).await;
     // The retry learns the charge was made and owes it back, but the provider's refunds are
     // down (as long as the job's retries last, here its last one).
     w.gateway.refuse_refunds.store(1, Ordering::SeqCst);
