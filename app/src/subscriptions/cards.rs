@@ -18,12 +18,11 @@ use crate::commerce::cards::{NewCard, SaveCardError, save_card};
 pub enum PayingCard {
     /// A saved card's id (`selected_card`).
     Saved(i64),
-    /// The tokeniser's token with the card's billing address and, when the form gave it,
-    /// its expiry (month, year).
+    /// The tokeniser's token with the card's billing address (the provider answers the
+    /// card's expiry when it is saved).
     New {
         token: String,
         billing_address: BillingAddress,
-        expiry: Option<(u32, i32)>,
     },
 }
 
@@ -46,7 +45,6 @@ impl PayingCard {
             Self::New {
                 token,
                 billing_address,
-                expiry,
             } => {
                 let mut conn = db.acquire().await?;
                 let customer = payment::customer(&mut conn, user_id.0).await?;
@@ -63,10 +61,6 @@ impl PayingCard {
                         SaveCardError::Gateway(err) => SubscriptionError::Gateway(err),
                         SaveCardError::Db(err) => SubscriptionError::Db(err),
                     })?;
-                if let Some(expiry) = *expiry {
-                    let mut conn = db.acquire().await?;
-                    subscribe::card_expiry_if_unknown(&mut conn, saved.id, expiry).await?;
-                }
                 Ok(saved.id)
             }
         }

@@ -728,24 +728,6 @@ pub async fn restore_card(
     Ok(())
 }
 
-/// The expiry the form gave for a saved card whose provider did not tell it.
-pub async fn card_expiry_if_unknown(
-    conn: &mut PgConnection,
-    card_id: i64,
-    (month, year): (u32, i32),
-) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE saved_cards SET exp_month = $2, exp_year = $3
-          WHERE id = $1 AND exp_month IS NULL",
-    )
-    .bind(card_id)
-    .bind(month as i32)
-    .bind(year)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
 /// One of the member's saved cards with `provider`: its id, or refused.
 pub async fn own_card(
     conn: &mut PgConnection,

@@ -321,6 +321,21 @@ impl World {
         (subscription_id, period_id)
     }
 
+    /// A monthly plan subscription of `user_id` paid by PIX, its period 0 paid and ending
+    /// at `ends_at` (a card made it, as members subscribe by card; a station set it to PIX).
+    async fn pix_subscription(&self, user_id: i64, ends_at: DateTime<Utc>) -> i64 {
+        let card = self.card(user_id, APPROVES, (12, 2030)).await;
+        let (subscription, _) = self
+            .subscription(user_id, card, PLAN_PRICE, ends_at, true)
+            .await;
+        sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
+            .bind(subscription)
+            .execute(&self.db)
+            .await
+            .expect("pix");
+        subscription
+    }
+
     async fn dispatch(&self) -> billing::Dispatched {
         billing::dispatch(&self.db, &JobOutbox, self.gateway.clock_now(), 500)
             .await
@@ -999,14 +1014,7 @@ async fn a_pix_renewal_is_made_ahead_paid_by_webhook_or_failed_at_its_expiry(db:
     let ends = start() + Duration::days(3);
     let mut subscriptions = Vec::new();
     for user in [w.user_id, ana] {
-        let card = w.card(user, APPROVES, (12, 2030)).await;
-        let (subscription, _) = w.subscription(user, card, PLAN_PRICE, ends, true).await;
-        sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
-            .bind(subscription)
-            .execute(&db)
-            .await
-            .expect("pix");
-        subscriptions.push(subscription);
+        subscriptions.push(w.pix_subscription(user, ends).await);
     }
     let (paying, lapsing) = (subscriptions[0], subscriptions[1]);
 
@@ -1207,21 +1215,9 @@ async fn refunds_at_the_provider(db: &PgPool, charge_id: &str) -> Vec<(i64, Stri
 #[testkit::db_test]
 async fn a_late_pix_pays_the_period_once_and_money_that_pays_nothing_goes_back(db: PgPool) {
     let w = world(&db).await;
-    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
-    let (subscription, _) = w
-        .subscription(
-            w.user_id,
-            card,
-            PLAN_PRICE,
-            start() + Duration::days(3),
-            true,
-        )
+    let subscription = w
+        .pix_subscription(w.user_id, start() + Duration::days(3))
         .await;
-    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
-        .bind(subscription)
-        .execute(&db)
-        .await
-        .expect("pix");
     w.dispatch().await;
     assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
     w.gateway.advance(Duration::days(6) + Duration::minutes(1));
@@ -1524,21 +1520,9 @@ fn the_engines_kinds_run_and_its_schedules_tick() {
 #[testkit::db_test]
 async fn a_pix_renewal_left_unpaid_after_a_cancellation_ends_without_dunning(db: PgPool) {
     let w = world(&db).await;
-    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
-    let (subscription, _) = w
-        .subscription(
-            w.user_id,
-            card,
-            PLAN_PRICE,
-            start() + Duration::days(3),
-            true,
-        )
+    let subscription = w
+        .pix_subscription(w.user_id, start() + Duration::days(3))
         .await;
-    sqlx::query("UPDATE subscriptions SET method = 'pix', saved_card_id = NULL WHERE id = $1")
-        .bind(subscription)
-        .execute(&db)
-        .await
-        .expect("pix");
     w.dispatch().await;
     assert_eq!(w.run_charges().await, [PeriodOutcome::Pending]);
     // The member cancels after the PIX was sent, and does not pay it.

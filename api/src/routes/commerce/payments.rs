@@ -189,7 +189,7 @@ async fn webhook(
 
 /// The sandbox's token for a card's raw data (its stand-in for the provider's browser
 /// tokeniser); a card it refuses is 'Dados do cartão inválidos.'.
-pub(super) async fn sandbox_token(sandbox: &Sandbox, card: CardDetails) -> ApiResult<String> {
+pub(crate) async fn sandbox_token(sandbox: &Sandbox, card: CardDetails) -> ApiResult<String> {
     sandbox.tokenize_card(&card).await.map_err(|err| match err {
         GatewayError::Rejected(_) => ApiError::invalid("Dados do cartão inválidos."),
         other => ApiError::Internal(other.into()),
@@ -443,7 +443,7 @@ struct Holder {
 
 /// A raw card number where only the tokeniser's token is taken (the checkout outside the
 /// sandbox, and every card saved).
-pub(super) const RAW_CARD_REFUSED: &str =
+pub(crate) const RAW_CARD_REFUSED: &str =
     "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
 const HOLDER_NAME_REQUIRED: &str = "Informe o nome do titular do cartão.";
 

@@ -9,6 +9,7 @@ use app::subscriptions::cards::PayingCard;
 use chrono::{Datelike, NaiveDate};
 use domain::accounts::signup::{INVALID_STATE, STATES};
 use domain::commerce::cards;
+use domain::commerce::gateway::CardExpiry;
 use domain::shared::validate::{self, message};
 use payments::sandbox::CardDetails;
 use serde::Deserialize;
@@ -16,11 +17,9 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
+use crate::routes::commerce::payments::{RAW_CARD_REFUSED, sandbox_token};
 use crate::routes::commerce::whole;
 use crate::state::AppState;
-
-pub const RAW_CARD_REFUSED: &str =
-    "Os dados do cartão devem ser enviados pelo tokenizador do meio de pagamento.";
 
 /// The form's card part. Its Debug shows which card, never the card or the address.
 #[derive(Default, Deserialize, ToSchema)]
@@ -86,19 +85,27 @@ fn birthday(value: &str) -> Option<NaiveDate> {
         .or_else(|| validate::parse_date(value))
 }
 
-/// `MM/YY` or `MM/YYYY` as (month, year).
-fn expiry(value: &str) -> Option<(u32, i32)> {
-    let (month, year) = value.split_once('/')?;
-    let month: u32 = month.parse().ok().filter(|m| (1..=12).contains(m))?;
-    let year: i32 = match year.len() {
-        2 => 2000 + year.parse::<i32>().ok()?,
-        4 => year.parse().ok()?,
-        _ => return None,
-    };
-    Some((month, year))
-}
-
 impl CardFields {
+    /// The sandbox's token for a raw card number (the demo's shortcut; refused elsewhere).
+    async fn sandbox_token(&self, state: &AppState, number: &str) -> ApiResult<String> {
+        let Some(sandbox) = state.gateway.sandbox() else {
+            return Err(ApiError::invalid(RAW_CARD_REFUSED));
+        };
+        if validate::card_number(number).is_err() {
+            return Err(ApiError::Invalid(vec![format!(
+                "card_number: {}",
+                message::CARD_NUMBER
+            )]));
+        }
+        let card = CardDetails {
+            number: number.to_string(),
+            holder_name: self.card_holder_name.clone().unwrap_or_default(),
+            expiry: self.card_expiration_date.clone().unwrap_or_default(),
+            cvv: self.card_cvv.clone().unwrap_or_else(|| "000".into()),
+        };
+        sandbox_token(sandbox, card).await
+    }
+
     /// Whether the form names a card at all.
     pub fn names_a_card(&self) -> bool {
         whole(&self.selected_card).is_some_and(|id| id > 0)
@@ -146,7 +153,7 @@ impl CardFields {
         // Cards are issued for a few years: a far year is a typo (and no saved card's).
         if let Some(date) = value(1)
             && (validate::card_expiry(date, today).is_err()
-                || expiry(date).is_none_or(|(_, year)| year > today.year() + 20))
+                || CardExpiry::parse(date).is_none_or(|expiry| expiry.year > today.year() + 20))
         {
             problems.push(format!("card_expiration_date: {}", message::CARD_EXPIRY));
         }
@@ -186,7 +193,6 @@ impl CardFields {
             value(9).unwrap_or_default(),
         )
         .map_err(ApiError::invalid)?;
-        let expiry = value(1).and_then(expiry);
         let token = match token {
             Some(token) => token.to_string(),
             None => {
@@ -197,35 +203,7 @@ impl CardFields {
         Ok(Some(PayingCard::New {
             token,
             billing_address,
-            expiry,
         }))
-    }
-
-    /// The sandbox's token for a raw card number (the demo's shortcut; refused elsewhere).
-    async fn sandbox_token(&self, state: &AppState, number: &str) -> ApiResult<String> {
-        let Some(sandbox) = state.gateway.sandbox() else {
-            return Err(ApiError::invalid(RAW_CARD_REFUSED));
-        };
-        if validate::card_number(number).is_err() {
-            return Err(ApiError::Invalid(vec![format!(
-                "card_number: {}",
-                message::CARD_NUMBER
-            )]));
-        }
-        sandbox
-            .tokenize_card(&CardDetails {
-                number: number.to_string(),
-                holder_name: self.card_holder_name.clone().unwrap_or_default(),
-                expiry: self.card_expiration_date.clone().unwrap_or_default(),
-                cvv: self.card_cvv.clone().unwrap_or_else(|| "000".into()),
-            })
-            .await
-            .map_err(|err| match err {
-                domain::commerce::gateway::GatewayError::Rejected(_) => {
-                    ApiError::invalid("Dados do cartão inválidos.")
-                }
-                other => ApiError::Internal(other.into()),
-            })
     }
 }
 
@@ -234,10 +212,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn expiry_and_birthday_read_the_forms_formats() {
-        assert_eq!(expiry("09/31"), Some((9, 2031)));
-        assert_eq!(expiry("12/2030"), Some((12, 2030)));
-        assert_eq!(expiry("13/30"), None);
+    fn birthdays_read_the_forms_formats() {
         assert_eq!(birthday("1990-05-17"), NaiveDate::from_ymd_opt(1990, 5, 17));
         assert_eq!(birthday("17/05/1990"), NaiveDate::from_ymd_opt(1990, 5, 17));
         assert_eq!(birthday("1990-17-05"), None);
