@@ -24,3 +24,11 @@ SELECT o.station_id, o.id, c.method, c.amount, 'paid', c.gateway_charge_id, 'pai
 -- (a 31st becoming a 28th for good).
 ALTER TABLE subscriptions
     ADD COLUMN anchor_index INTEGER NOT NULL DEFAULT 0 CHECK (anchor_index >= 0);
+
+-- An upgrade paid with a new card replaces the subscription's card at once; when its
+-- proration is refused (at once, or when a try that timed out is learnt declined later)
+-- the card it replaced comes back. The period keeps which card that was, so the engine
+-- restores it in the transaction that records the refusal, and never on a timeout.
+ALTER TABLE subscription_periods
+    ADD COLUMN replaced_card BOOLEAN NOT NULL DEFAULT false,
+    ADD COLUMN previous_card_id BIGINT REFERENCES saved_cards (id);

@@ -794,6 +794,7 @@ pub async fn settle_failed(
         }
         PeriodKind::Proration => {
             void_period(conn, b.period_id).await?;
+            restore_replaced_card(conn, b.period_id).await?;
             Ok((declined, None))
         }
         // The member cancelled at the period's end meanwhile: no dunning for a period
@@ -844,6 +845,25 @@ pub async fn settle_failed(
             }
         }
     }
+}
+
+/// A refused upgrade that came with a new card: the card it replaced comes back, unless
+/// the subscription's card changed again since (it is no longer the one the try charged).
+/// Only a refusal gets here: a try that timed out stays open, and may yet be paid with the
+/// new card.
+async fn restore_replaced_card(conn: &mut PgConnection, proration_id: i64) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE subscriptions s SET saved_card_id = p.previous_card_id
+           FROM subscription_periods p
+          WHERE p.id = $1 AND p.replaced_card AND s.id = p.subscription_id
+            AND s.saved_card_id IS NOT DISTINCT FROM (
+                SELECT c.saved_card_id FROM subscription_charges c
+                 WHERE c.period_id = p.id ORDER BY c.attempt DESC LIMIT 1)",
+    )
+    .bind(proration_id)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// When try `tries + 1` of a declined renewal comes: `retry_days[tries - 1]` days after the

@@ -713,19 +713,22 @@ pub async fn change_card(
     })
 }
 
-/// Puts back the card a refused change replaced, unless the card changed again since.
-pub async fn restore_card(
+/// Records on an upgrade's proration that the change replaced the subscription's card
+/// (`previous`, none for a subscription that had no card): a refusal of the proration puts
+/// it back (`billing::settle_failed`), whenever the refusal is learnt.
+pub async fn remember_replaced_card(
     tx: &mut PgConnection,
-    subscription_id: i64,
-    replaced_by: i64,
+    proration_id: i64,
     previous: Option<i64>,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE subscriptions SET saved_card_id = $3 WHERE id = $1 AND saved_card_id = $2")
-        .bind(subscription_id)
-        .bind(replaced_by)
-        .bind(previous)
-        .execute(tx)
-        .await?;
+    sqlx::query(
+        "UPDATE subscription_periods SET replaced_card = true, previous_card_id = $2
+          WHERE id = $1 AND kind = 'proration'",
+    )
+    .bind(proration_id)
+    .bind(previous)
+    .execute(tx)
+    .await?;
     Ok(())
 }
 

@@ -1204,6 +1204,97 @@ async fn an_upgrade_switches_the_plan_when_paid_and_not_when_declined(db: PgPool
     assert!(w.mails(ana, DECLINED_SUBJECT).await.is_empty());
 }
 
+/// An upgrade's proration charged with a card the change brought, replacing `previous`
+/// (as `app::subscriptions::subscribe::change_plan` records it).
+async fn upgrade_with_new_card(w: &World, subscription: i64, previous: i64, new_card: i64) -> i64 {
+    let premium = plan(&w.db, w.station_id, "Plano Diamante", 9_990).await;
+    sqlx::query("UPDATE subscriptions SET saved_card_id = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(new_card)
+        .execute(&w.db)
+        .await
+        .expect("the new card");
+    let period = proration(w, subscription, premium, 3_330, 9_990).await;
+    let mut tx = w.db.begin().await.expect("tx");
+    domain::subscriptions::subscribe::remember_replaced_card(&mut tx, period, Some(previous))
+        .await
+        .expect("remembered");
+    tx.commit().await.expect("commit");
+    period
+}
+
+#[testkit::db_test]
+async fn an_upgrade_with_a_new_card_keeps_it_past_a_timeout_and_gives_it_back_when_refused(
+    db: PgPool,
+) {
+    let w = world(&db).await;
+    let old = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            old,
+            PLAN_PRICE,
+            start() + Duration::days(10),
+            true,
+        )
+        .await;
+    let card_of = |id: i64| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<i64>>(
+                "SELECT saved_card_id FROM subscriptions WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .expect("card")
+        }
+    };
+
+    // The new card's charge times out: nothing is decided, the new card stays; the try is
+    // paid when resumed, and the plan switches with that card.
+    let new_card = w.card(w.user_id, "4111111111111111", (11, 2031)).await;
+    let period = upgrade_with_new_card(&w, subscription, old, new_card).await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("timed out");
+    assert_eq!(card_of(subscription).await, Some(new_card));
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("resumed"),
+        PeriodOutcome::Paid
+    );
+    assert_eq!(card_of(subscription).await, Some(new_card));
+
+    // A card the provider declines, learnt after a timeout: refused as a whole, the card it
+    // replaced is back.
+    let ana = w.member("Ana", "ana@example.com").await;
+    let ana_old = w.card(ana, APPROVES, (12, 2030)).await;
+    let (refused, _) = w
+        .subscription(ana, ana_old, PLAN_PRICE, start() + Duration::days(10), true)
+        .await;
+    let failing = w.card(ana, SAVED_CARD_FAILS, (12, 2030)).await;
+    let period = upgrade_with_new_card(&w, refused, ana_old, failing).await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("timed out");
+    assert_eq!(card_of(refused).await, Some(failing));
+    assert!(matches!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("resumed"),
+        PeriodOutcome::Declined { .. }
+    ));
+    assert_eq!(card_of(refused).await, Some(ana_old));
+    let plan_now = w
+        .scalar_i64("SELECT plan_id FROM subscriptions WHERE id = $1", refused)
+        .await;
+    assert_eq!(plan_now, w.plan_id);
+}
+
 async fn refunds_at_the_provider(db: &PgPool, charge_id: &str) -> Vec<(i64, String)> {
     sqlx::query_as("SELECT amount_cents, idempotency_key FROM sandbox_refunds WHERE charge_id = $1")
         .bind(charge_id)
