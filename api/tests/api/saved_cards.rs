@@ -560,15 +560,38 @@ async fn a_member_chooses_the_default_and_removes_cards_for_good(db: PgPool) {
 async fn the_card_of_a_live_subscription_is_not_removed(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let app = common::app(db.clone());
-    // The demo member's 'Essencial' is paid with a saved sandbox card.
-    let (card_id, subscription_id): (i64, i64) = sqlx::query_as(
-        "SELECT s.saved_card_id, s.id FROM subscriptions s JOIN plans p ON p.id = s.plan_id
-          WHERE s.user_id = $1 AND p.name = 'Essencial' AND s.status = 'active'",
+    // A plan bought with a new card, kept among the member's cards.
+    let plan_id: i64 = sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, description, amount, discount, days)
+         VALUES ($1, 'Essencial', 'Plano do clube', 2990, 0, 30) RETURNING id",
     )
-    .bind(demo.member_id)
+    .bind(demo.station_id)
     .fetch_one(&db)
     .await
-    .expect("the demo's plan");
+    .expect("plan");
+    let bought = post(
+        &app,
+        "/api/subscriptions",
+        &token,
+        json!({
+            "plan_id": plan_id, "card_number": "4000000000000010",
+            "card_holder_name": "MARIA DEMO", "card_expiration_date": "09/31", "card_cvv": "123",
+            "cpf": "529.982.247-25", "birthday": "1990-05-17", "phone": "(48) 9 9999-8888",
+            "zipcode": "88.010-400", "street": "Rua Felipe Schmidt", "street_number": "515",
+            "neighborhood": "Centro", "state": "SC", "city": "Florianópolis", "save": true
+        }),
+    )
+    .await;
+    assert_eq!(bought.status, StatusCode::CREATED, "{}", bought.text);
+    let (card_id, subscription_id): (i64, i64) = sqlx::query_as(
+        "SELECT saved_card_id, id FROM subscriptions
+          WHERE user_id = $1 AND plan_id = $2 AND status = 'active'",
+    )
+    .bind(demo.member_id)
+    .bind(plan_id)
+    .fetch_one(&db)
+    .await
+    .expect("the plan's card");
     let refused = remove(&app, &token, &json!(card_id)).await;
     assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
     assert_eq!(
