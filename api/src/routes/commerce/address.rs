@@ -102,6 +102,7 @@ async fn throttle(
     post,
     path = "/get-address-zip-code",
     tag = "commerce",
+    security((), ("session" = [])),
     request_body = ZipCodeQuery,
     responses(
         (status = 200, description = "The CEP's address", body = ZipCodeAddress),
