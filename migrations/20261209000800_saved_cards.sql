@@ -4,6 +4,8 @@
 -- it is about to expire (the monthly reminder and the subscriptions' one share the mark).
 ALTER TABLE saved_cards
     ADD COLUMN removed_at TIMESTAMPTZ,
+    -- When the provider confirmed the removed card deleted (`cards.delete` retries until then).
+    ADD COLUMN provider_deleted_at TIMESTAMPTZ,
     ADD COLUMN is_default BOOLEAN NOT NULL DEFAULT false,
     ADD CHECK (NOT (is_default AND removed_at IS NOT NULL));
 

@@ -618,11 +618,14 @@ async fn the_card_of_a_live_subscription_is_not_removed(db: PgPool) {
 }
 
 /// Pagar.me's customer, card, card removal and order API on loopback: each request's
-/// method and path with its body, in order.
-async fn pagarme_wallet_stand_in() -> (String, Asked) {
+/// method and path with its body, in order. The first `delete_failures` card removals
+/// answer 500.
+async fn pagarme_wallet_stand_in(delete_failures: usize) -> (String, Asked) {
     use axum::extract::{Path, State};
     use axum::routing::{delete, post};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let asked: Asked = Arc::default();
+    let failures = Arc::new(AtomicUsize::new(delete_failures));
     let app = Router::new()
         .route(
             "/core/v5/customers",
@@ -655,12 +658,25 @@ async fn pagarme_wallet_stand_in() -> (String, Asked) {
         .route(
             "/core/v5/customers/{id}/cards/{card}",
             delete(
-                async |State(asked): State<Asked>, Path((customer, card)): Path<(String, String)>| {
+                async move |State(asked): State<Asked>,
+                            Path((customer, card)): Path<(String, String)>| {
                     asked.lock().expect("lock").push((
                         format!("DELETE /customers/{customer}/cards/{card}"),
                         Value::Null,
                     ));
-                    axum::Json(json!({ "id": card, "status": "deleted" }))
+                    let failing = failures
+                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                        .is_ok();
+                    if failing {
+                        return (
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            axum::Json(json!({ "message": "An error has occurred." })),
+                        );
+                    }
+                    (
+                        StatusCode::OK,
+                        axum::Json(json!({ "id": card, "status": "deleted" })),
+                    )
                 },
             ),
         )
@@ -703,7 +719,7 @@ async fn with_pagarme_a_removed_card_is_deleted_from_its_customer(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
     let token = common::session_of(&db, member).await;
-    let (url, asked) = pagarme_wallet_stand_in().await;
+    let (url, asked) = pagarme_wallet_stand_in(0).await;
     let settings = pagarme_settings(&url);
     let app = common::app_with(db.clone(), &as_pairs(&settings));
     let card = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;
@@ -719,6 +735,12 @@ async fn with_pagarme_a_removed_card_is_deleted_from_its_customer(db: PgPool) {
             "DELETE /customers/cus_0000000000000001/cards/card_0000000000000002",
         ]
     );
+    // Deleted at once: its job, when it runs, asks nothing more.
+    let card_id = card.json()["id"].as_i64().expect("id");
+    assert!(deleted_at_provider(&db, card_id).await);
+    let results = run_card_deletes(&db, &as_pairs(&settings)).await;
+    assert_eq!(results, [json!({ "card_id": card_id, "deleted": false })]);
+    assert_eq!(asked_paths(&asked).len(), 3);
 }
 
 /// A digital product of R$ 50,00 on sale at the demo station: (action, product).
@@ -747,7 +769,7 @@ async fn product(db: &PgPool, station_id: i64) -> (i64, i64) {
 async fn with_pagarme_the_checkout_saves_the_card_first_then_charges_it(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let member = demo.member_id;
-    let (url, asked) = pagarme_wallet_stand_in().await;
+    let (url, asked) = pagarme_wallet_stand_in(0).await;
     let settings = pagarme_settings(&url);
     let app = common::app_with(db.clone(), &as_pairs(&settings));
     let (action_id, product_id) = product(&db, demo.station_id).await;
@@ -788,4 +810,79 @@ async fn with_pagarme_the_checkout_saves_the_card_first_then_charges_it(db: PgPo
     let listed = cards_of(&app, &token, member).await.json();
     assert_eq!(listed[0]["last_digits"], "4242");
     assert_eq!(listed[0]["is_default"], true);
+}
+
+/// Runs the queued `cards.delete` jobs as a worker would, with the app's settings.
+async fn run_card_deletes(db: &PgPool, settings: &[(&str, &str)]) -> Vec<Value> {
+    use jobs::{Job, JobContext};
+    let queued: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
+          WHERE job_type = 'cards.delete' AND status = 'Pending' ORDER BY id",
+    )
+    .fetch_all(db)
+    .await
+    .expect("jobs");
+    let services =
+        jobs::Services::new(db.clone(), common::config_with(settings)).expect("services");
+    let mut results = Vec::new();
+    for (id, payload) in queued {
+        let job: jobs::kinds::CardDelete =
+            serde_json::from_value(payload["args"].clone()).expect("payload");
+        let context = JobContext {
+            id: id.clone(),
+            attempt: 1,
+            worker: "test".into(),
+            taken_at: None,
+            services: services.clone(),
+        };
+        results.push(job.run(context).await.expect("job"));
+    }
+    results
+}
+
+async fn deleted_at_provider(db: &PgPool, card_id: i64) -> bool {
+    sqlx::query_scalar("SELECT provider_deleted_at IS NOT NULL FROM saved_cards WHERE id = $1")
+        .bind(card_id)
+        .fetch_one(db)
+        .await
+        .expect("card")
+}
+
+#[testkit::db_test]
+async fn a_card_the_provider_could_not_delete_is_deleted_by_its_job(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
+    let token = common::session_of(&db, member).await;
+    let (url, asked) = pagarme_wallet_stand_in(1).await;
+    let settings = pagarme_settings(&url);
+    let app = common::app_with(db.clone(), &as_pairs(&settings));
+    let card = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;
+    assert_eq!(card.status, StatusCode::OK, "{}", card.text);
+    let card_id = card.json()["id"].as_i64().expect("id");
+
+    // The provider fails: the card is removed here all the same, and its job is queued.
+    let removed = remove(&app, &token, &json!(card_id)).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    assert_eq!(removed.json(), json!([]));
+    assert!(!deleted_at_provider(&db, card_id).await);
+    let later: bool = sqlx::query_scalar(
+        "SELECT run_at > now() + interval '30 seconds' FROM apalis.jobs
+          WHERE job_type = 'cards.delete'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("the job");
+    assert!(later, "the job follows the removal's own try");
+
+    let results = run_card_deletes(&db, &as_pairs(&settings)).await;
+    assert_eq!(results, [json!({ "card_id": card_id, "deleted": true })]);
+    assert!(deleted_at_provider(&db, card_id).await);
+    // A job run again asks nothing.
+    let again = run_card_deletes(&db, &as_pairs(&settings)).await;
+    assert_eq!(again, [json!({ "card_id": card_id, "deleted": false })]);
+    let deletes = asked_paths(&asked)
+        .iter()
+        .filter(|path| path.starts_with("DELETE "))
+        .count();
+    assert_eq!(deletes, 2);
 }

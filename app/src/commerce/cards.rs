@@ -92,21 +92,52 @@ pub async fn save_card(
 }
 
 /// Removes one of the member's cards: at once here (no checkout, subscription or top-up
-/// charges it from then on), then at the provider. A provider that cannot be reached now
-/// leaves the card in its wallet, never charged by us: logged, not the member's failure.
-pub async fn remove_card(
+/// charges it from then on), then at the provider. The deletion at the provider is queued
+/// with the removal (`cards.delete`, a minute later) and tried at once: a provider that
+/// cannot be reached now is asked again by the job until it answers.
+pub async fn remove_card<O: Outbox>(
     db: &PgPool,
     gateway: &impl PaymentGateway,
+    outbox: &O,
     user: UserId,
     card_id: i64,
 ) -> Result<(), RemoveRefusal> {
     let mut tx = db.begin().await?;
-    let gateway_card_id = cards::remove(&mut tx, user.0, gateway.provider(), card_id).await?;
+    let removed = cards::remove(&mut tx, user.0, gateway.provider(), card_id).await?;
+    outbox
+        .delete_saved_card(
+            &mut tx,
+            removed.station_id,
+            user.0,
+            card_id,
+            removed.removed_at,
+        )
+        .await?;
     tx.commit().await?;
-    if let Err(error) = gateway.delete_card(&gateway_card_id).await {
-        tracing::warn!(%error, card_id, "saved card removed here, not deleted at the provider");
+    if let Err(error) = delete_at_provider(db, gateway, card_id).await {
+        tracing::warn!(%error, card_id, "saved card removed here; its deletion at the provider waits for its job");
     }
     Ok(())
+}
+
+/// Deletes a removed card at the provider unless it was already (or the member saved it
+/// again): what `cards.delete` and the removal itself call. Answers whether it asked.
+pub async fn delete_at_provider(
+    db: &PgPool,
+    gateway: &impl PaymentGateway,
+    card_id: i64,
+) -> Result<bool, GatewayError> {
+    let mut conn = db.acquire().await?;
+    let Some(gateway_card_id) =
+        cards::to_delete_at_provider(&mut conn, gateway.provider(), card_id).await?
+    else {
+        return Ok(false);
+    };
+    drop(conn);
+    gateway.delete_card(&gateway_card_id).await?;
+    let mut conn = db.acquire().await?;
+    cards::deleted_at_provider(&mut conn, card_id).await?;
+    Ok(true)
 }
 
 /// Makes one of the member's cards the default; false when it is not one of theirs.

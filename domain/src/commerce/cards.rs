@@ -115,7 +115,8 @@ pub async fn save(
          ON CONFLICT (provider, gateway_card_id) DO UPDATE
              SET exp_month = COALESCE(saved_cards.exp_month, EXCLUDED.exp_month),
                  exp_year = COALESCE(saved_cards.exp_year, EXCLUDED.exp_year),
-                 removed_at = NULL
+                 removed_at = NULL,
+                 provider_deleted_at = NULL
            WHERE saved_cards.user_id = EXCLUDED.user_id
          RETURNING id",
     )
@@ -187,8 +188,16 @@ impl IntoFailure for RemoveRefusal {
     }
 }
 
-/// Removes one of the member's live cards here (never listed nor charged again) and answers
-/// its provider id, for the provider to delete it too. The card of a live subscription that
+/// A card just removed: its station, and when it was removed (what names this removal's
+/// deletion at the provider).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Removed {
+    pub station_id: i64,
+    pub removed_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Removes one of the member's live cards here (never listed nor charged again), for the
+/// provider to delete it too ([`to_delete_at_provider`]). The card of a live subscription that
 /// will charge it again is refused; the member's newest other card becomes the default when
 /// the default goes. The card's row is locked first, so a subscription given this card at
 /// the same moment waits and is refused (the `subscriptions_card_not_removed` trigger).
@@ -197,10 +206,10 @@ pub async fn remove(
     user_id: i64,
     provider: &str,
     card_id: i64,
-) -> Result<String, RemoveRefusal> {
+) -> Result<Removed, RemoveRefusal> {
     lock_member_cards(conn, user_id).await?;
-    let card: Option<(String, bool)> = sqlx::query_as(
-        "SELECT gateway_card_id, is_default FROM saved_cards
+    let card: Option<(i64, bool)> = sqlx::query_as(
+        "SELECT station_id, is_default FROM saved_cards
           WHERE id = $1 AND user_id = $2 AND provider = $3 AND removed_at IS NULL
             FOR UPDATE",
     )
@@ -209,7 +218,7 @@ pub async fn remove(
     .bind(provider)
     .fetch_optional(&mut *conn)
     .await?;
-    let (gateway_card_id, was_default) = card.ok_or(RemoveRefusal::NotFound)?;
+    let (station_id, was_default) = card.ok_or(RemoveRefusal::NotFound)?;
     let paid: Option<String> = sqlx::query_scalar(
         "SELECT coalesce(pl.name, pr.name, 'Assinatura')
            FROM subscriptions s
@@ -226,10 +235,13 @@ pub async fn remove(
     if let Some(name) = paid {
         return Err(RemoveRefusal::PaysSubscription(name));
     }
-    sqlx::query("UPDATE saved_cards SET removed_at = now(), is_default = false WHERE id = $1")
-        .bind(card_id)
-        .execute(&mut *conn)
-        .await?;
+    let removed_at = sqlx::query_scalar(
+        "UPDATE saved_cards SET removed_at = now(), is_default = false WHERE id = $1
+         RETURNING removed_at",
+    )
+    .bind(card_id)
+    .fetch_one(&mut *conn)
+    .await?;
     if was_default {
         sqlx::query(
             "UPDATE saved_cards SET is_default = true
@@ -242,7 +254,40 @@ pub async fn remove(
         .execute(&mut *conn)
         .await?;
     }
-    Ok(gateway_card_id)
+    Ok(Removed {
+        station_id,
+        removed_at,
+    })
+}
+
+/// The provider's id of a removed card of `provider` not yet deleted there; `None` once it
+/// is (or when the member saved it again since).
+pub async fn to_delete_at_provider(
+    conn: &mut PgConnection,
+    provider: &str,
+    card_id: i64,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "SELECT gateway_card_id FROM saved_cards
+          WHERE id = $1 AND provider = $2 AND removed_at IS NOT NULL
+            AND provider_deleted_at IS NULL",
+    )
+    .bind(card_id)
+    .bind(provider)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Marks a removed card deleted at the provider.
+pub async fn deleted_at_provider(conn: &mut PgConnection, card_id: i64) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE saved_cards SET provider_deleted_at = now()
+          WHERE id = $1 AND removed_at IS NOT NULL AND provider_deleted_at IS NULL",
+    )
+    .bind(card_id)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Makes one of the member's live cards the default; false when it is not one of them.

@@ -18,6 +18,7 @@ pub mod wallet;
 
 pub use activities::lucky_numbers_grant::LuckyNumbersGrant;
 pub use activities::trophies_grant::TrophiesGrant;
+pub use commerce::card_delete::CardDelete;
 pub use commerce::card_reminder::CardsExpiryReminder;
 pub use commerce::order_confirm::OrderConfirm;
 pub use commerce::payment_sync::PaymentSync;
@@ -81,6 +82,7 @@ kinds!(
     SubscriptionCharge,
     SubscriptionsCardReminder,
     CardsExpiryReminder,
+    CardDelete,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

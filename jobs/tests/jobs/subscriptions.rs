@@ -1575,6 +1575,7 @@ fn the_engines_kinds_run_and_its_schedules_tick() {
         "subscriptions.charge",
         "subscriptions.card_reminder",
         "cards.expiry_reminder",
+        "cards.delete",
     ] {
         assert!(jobs::kinds::QUEUES.contains(&queue), "{queue} is not run");
     }

@@ -2634,7 +2634,8 @@ export interface paths {
          * Removes one of the caller's saved cards
          * @description At once here: the card is no longer listed, and no checkout, top-up or subscription
          *     charges it again; then deleted at the provider (Pagar.me:
-         *     `DELETE /customers/{customer}/cards/{card}`). The card of a live subscription that will
+         *     `DELETE /customers/{customer}/cards/{card}`), asked again by a `cards.delete` job while
+         *     the provider cannot be reached. The card of a live subscription that will
          *     charge it again is refused: the member changes the subscription's card first. When the
          *     default card goes, the newest other card becomes the default. Answers the cards left.
          */

@@ -331,7 +331,8 @@ async fn cards_now(state: &AppState, member: Member) -> ApiResult<Json<Vec<Saved
 ///
 /// At once here: the card is no longer listed, and no checkout, top-up or subscription
 /// charges it again; then deleted at the provider (Pagar.me:
-/// `DELETE /customers/{customer}/cards/{card}`). The card of a live subscription that will
+/// `DELETE /customers/{customer}/cards/{card}`), asked again by a `cards.delete` job while
+/// the provider cannot be reached. The card of a live subscription that will
 /// charge it again is refused: the member changes the subscription's card first. When the
 /// default card goes, the newest other card becomes the default. Answers the cards left.
 #[utoipa::path(
@@ -351,7 +352,14 @@ async fn remove_card(
     member: Member,
     Path(card_id): Path<i64>,
 ) -> ApiResult<Json<Vec<SavedCard>>> {
-    app::commerce::cards::remove_card(&state.db, &state.gateway, member.user(), card_id).await?;
+    app::commerce::cards::remove_card(
+        &state.db,
+        &state.gateway,
+        &JobOutbox,
+        member.user(),
+        card_id,
+    )
+    .await?;
     cards_now(&state, member).await
 }
 
