@@ -55,6 +55,9 @@ pub enum ApiError {
     /// The body is not of the type the route reads; the text says which it reads.
     #[error("unsupported media type")]
     UnsupportedMediaType(&'static str),
+    /// A provider we depend on is down and nothing stands in for it.
+    #[error("unavailable: {0}")]
+    Unavailable(String),
     #[error(transparent)]
     Internal(anyhow::Error),
 }
@@ -73,6 +76,7 @@ impl<E: IntoFailure> From<E> for ApiError {
             Failure::Forbidden(message) => Self::Forbidden(message),
             Failure::NotFound(message) => Self::NotFound(message),
             Failure::Conflict(message) => Self::Conflict(message),
+            Failure::Unavailable(message) => Self::Unavailable(message),
             Failure::TooMany {
                 message,
                 retry_after,
@@ -106,6 +110,7 @@ impl ApiError {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -130,7 +135,9 @@ impl IntoResponse for ApiError {
             | Self::Forbidden(message)
             | Self::TooManyRequests { message, .. } => messages(vec![message]),
             Self::Invalid(list) => messages(list),
-            Self::NotFound(message) | Self::Conflict(message) => error(&message),
+            Self::NotFound(message) | Self::Conflict(message) | Self::Unavailable(message) => {
+                error(&message)
+            }
             Self::MethodNotAllowed => error("Método não permitido para esta rota"),
             Self::PayloadTooLarge => error("O corpo da requisição é grande demais"),
             Self::UnsupportedMediaType(expected) => messages(vec![expected.into()]),

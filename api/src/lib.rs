@@ -37,8 +37,8 @@ pub mod upload_form;
 pub use state::AppState;
 
 /// What the web app may load: itself; Cloudflare Turnstile's script and frame (the captcha);
-/// the players of activities' YouTube (without cookies) and Vimeo videos, framed; the CEP
-/// lookup (ViaCEP) and, with Pagar.me, its card tokeniser. Fonts are shipped with the app;
+/// the players of activities' YouTube (without cookies) and Vimeo videos, framed; with
+/// Pagar.me, its card tokeniser (the CEP lookup is ours: `POST /get-address-zip-code`). Fonts are shipped with the app;
 /// React sets styles through the DOM, which `style-src` does not restrict, so no inline
 /// style or script is allowed. No page may frame the app.
 fn content_security_policy(config: &Config) -> HeaderValue {
@@ -50,7 +50,7 @@ fn content_security_policy(config: &Config) -> HeaderValue {
         "default-src 'self'; \
 script-src 'self' https://challenges.cloudflare.com; \
 frame-src https://challenges.cloudflare.com https://www.youtube-nocookie.com \
-https://player.vimeo.com; connect-src 'self' https://viacep.com.br{tokenizer}; \
+https://player.vimeo.com; connect-src 'self'{tokenizer}; \
 img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'"
     );

@@ -22,6 +22,8 @@ pub struct AppState {
     pub objects: domain::infra::objects::Objects,
     /// The payment provider `FILIA_PAYMENTS` names (the sandbox by default).
     pub gateway: payments::Gateway,
+    /// The address lookup's provider (`FILIA_CEP_URL`).
+    pub cep: domain::infra::cep::CepProvider,
 }
 
 impl AppState {
@@ -32,6 +34,7 @@ impl AppState {
         let gateway = payments::Gateway::from_config(&config, db.clone())?;
         Ok(Self {
             gateway,
+            cep: domain::infra::cep::CepProvider::from_config(&config),
             db,
             redis,
             config: Arc::new(config),

@@ -136,6 +136,17 @@ pub trait Outbox: Sync {
         video: &Video,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 
+    /// Deletes a removed saved card at the payment provider, after `removed_at` (once per
+    /// removal: a card saved again and removed again is deleted again).
+    fn delete_saved_card(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
+        card_id: i64,
+        removed_at: DateTime<Utc>,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
     /// Charges a subscription's period (`app::subscriptions::billing::charge_try`), once per
     /// period, try and moment it fell due.
     fn charge_subscription_period(

@@ -14,8 +14,9 @@ use domain::wallet::ledger::Credit;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
-    LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire, PointsCredit,
-    ReceiptPdf, ReservationRelease, SubscriptionCharge, TrophiesGrant, VideoTranscode, VoucherPdf,
+    CardDelete, LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire,
+    PointsCredit, ReceiptPdf, ReservationRelease, SubscriptionCharge, TrophiesGrant,
+    VideoTranscode, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -116,6 +117,19 @@ impl app::Outbox for JobOutbox {
 
     async fn sync_payment(&self, tx: &mut PgConnection, charge_id: &str) -> sqlx::Result<Queued> {
         PaymentSync::for_charge(tx, charge_id).await.map(queued)
+    }
+
+    async fn delete_saved_card(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
+        card_id: i64,
+        removed_at: DateTime<Utc>,
+    ) -> sqlx::Result<Queued> {
+        CardDelete::enqueue(tx, station_id, user_id, card_id, removed_at)
+            .await
+            .map(queued)
     }
 
     async fn make_refund(

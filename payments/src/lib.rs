@@ -154,6 +154,10 @@ impl PaymentGateway for Gateway {
         dispatch!(self, gateway => gateway.save_card(request).await)
     }
 
+    async fn delete_card(&self, card_id: &str) -> Result<(), GatewayError> {
+        dispatch!(self, gateway => gateway.delete_card(card_id).await)
+    }
+
     async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {
         dispatch!(self, gateway => gateway.get_charge(charge_id).await)
     }

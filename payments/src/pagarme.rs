@@ -4,7 +4,8 @@
 //! (`DELETE /charges/{id}`, with `amount` for a partial refund), saved cards (the member
 //! made a customer once, `POST /customers`, and the card kept in its wallet,
 //! `POST /customers/{id}/cards`; a saved card's id is `{customer_id}/{card_id}`, so its
-//! orders name the customer it belongs to), and webhooks signed with RS256 over the raw
+//! orders name the customer it belongs to; removed with
+//! `DELETE /customers/{id}/cards/{card_id}`), and webhooks signed with RS256 over the raw
 //! body in `X-Webhook-Asymmetric-Signature`, checked against the account's public key
 //! (PEM). Statuses are mapped to ours by `charge_status`.
 
@@ -323,6 +324,29 @@ impl PaymentGateway for Pagarme {
                 .zip(card.exp_year)
                 .and_then(|(month, year)| CardExpiry::parse(&format!("{month:02}{year:04}"))),
         })
+    }
+
+    /// `DELETE /customers/{customer_id}/cards/{card_id}` (the card's wallet is its
+    /// customer's); a card Pagar.me answers 404 for is gone already.
+    async fn delete_card(&self, card_id: &str) -> Result<(), GatewayError> {
+        let (Some(customer), card) = split_saved_card(card_id)? else {
+            return Err(GatewayError::Rejected(
+                "a saved card without its customer".into(),
+            ));
+        };
+        let path = format!("/customers/{customer}/cards/{card}");
+        match self
+            .call(
+                Method::DELETE,
+                &path,
+                None,
+                Some(&format!("card-delete-{customer}-{card}")),
+            )
+            .await
+        {
+            Ok(_) | Err(GatewayError::NotFound) => Ok(()),
+            Err(other) => Err(other),
+        }
     }
 
     async fn get_charge(&self, charge_id: &str) -> Result<Charge, GatewayError> {

@@ -842,6 +842,15 @@ impl PaymentGateway for Sandbox {
         })
     }
 
+    /// A deleted card is no longer saved: charges of it by id are refused as unknown.
+    async fn delete_card(&self, card_id: &str) -> Result<(), GatewayError> {
+        sqlx::query("UPDATE sandbox_cards SET saved = false WHERE id = $1")
+            .bind(card_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn now(&self) -> Result<DateTime<Utc>, GatewayError> {
         self.clock.now().await
     }

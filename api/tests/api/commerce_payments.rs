@@ -1681,6 +1681,95 @@ async fn a_card_saved_at_payment_pays_the_next_order(db: PgPool) {
 }
 
 #[testkit::db_test]
+async fn a_removed_card_is_never_charged_again(db: PgPool) {
+    let shop = shop(&db, 10).await;
+    let first = shop
+        .order(
+            1,
+            common::with_billing_address(
+                json!({ "type": "credit_card", "number": "5500000000000010", "name": "MARIA S",
+                          "expiry": "12/30", "cvv": "123", "save": true }),
+            ),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let card_id: i64 = sqlx::query_scalar(
+        "SELECT id FROM saved_cards WHERE user_id = $1 AND last_digits = '0010'
+          ORDER BY id DESC LIMIT 1",
+    )
+    .bind(shop.member_id)
+    .fetch_one(&db)
+    .await
+    .expect("saved at payment");
+    let removed = call(
+        &shop.app,
+        "DELETE",
+        &format!("/api/user-credit-cards/{card_id}"),
+        Some(&shop.token),
+        &[],
+    )
+    .await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    let charges_before: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    let refused = shop
+        .order(
+            1,
+            json!({ "type": "credit_card", "selected_card": card_id }),
+        )
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert_eq!(
+        refused.json()["messages"],
+        json!(["Informe os dados do cartão."])
+    );
+    // Nor by anything that still knows its provider id: the sandbox deleted it.
+    let gateway_id: String =
+        sqlx::query_scalar("SELECT gateway_card_id FROM saved_cards WHERE id = $1")
+            .bind(card_id)
+            .fetch_one(&db)
+            .await
+            .expect("gateway id");
+    let direct = domain::commerce::gateway::PaymentGateway::create_card_charge(
+        &shop.sandbox,
+        &domain::commerce::gateway::CardChargeRequest {
+            amount_cents: 1000,
+            installments: 1,
+            source: domain::commerce::gateway::CardSource::SavedCard(gateway_id),
+            billing_address: None,
+            reference: "TESTE".into(),
+            idempotency_key: "removed-card".into(),
+            customer: domain::commerce::payment::customer(
+                &mut db.acquire().await.expect("conn"),
+                shop.member_id,
+            )
+            .await
+            .expect("customer"),
+        },
+    )
+    .await;
+    assert!(
+        matches!(
+            direct,
+            Err(domain::commerce::gateway::GatewayError::Rejected(_))
+        ),
+        "{direct:?}"
+    );
+    let charges_after: i64 = sqlx::query_scalar("SELECT count(*) FROM sandbox_charges")
+        .fetch_one(&db)
+        .await
+        .expect("charges");
+    assert_eq!(charges_after, charges_before);
+}
+
+#[testkit::db_test]
 async fn a_card_order_left_uncharged_by_a_crash_is_completed_once(db: PgPool) {
     use app::commerce::charge;
     use domain::commerce::gateway::CardSource;

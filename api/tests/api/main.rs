@@ -7,6 +7,7 @@ mod signup_support;
 
 mod activation;
 mod activities;
+mod address_lookup;
 mod annulments;
 mod auth_login;
 mod auth_sessions;

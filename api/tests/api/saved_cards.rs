@@ -432,3 +432,457 @@ async fn the_same_card_saved_eight_times_at_once_is_one_card(db: PgPool) {
         .expect("count");
     assert_eq!(rows, 1);
 }
+
+async fn remove(app: &Router, token: &str, card_id: &Value) -> Answer {
+    call(
+        app,
+        "DELETE",
+        &format!("/api/user-credit-cards/{card_id}"),
+        Some(token),
+        &[],
+    )
+    .await
+}
+
+async fn make_default(app: &Router, token: &str, card_id: &Value) -> Answer {
+    call(
+        app,
+        "PUT",
+        &format!("/api/user-credit-cards/{card_id}/default"),
+        Some(token),
+        &[],
+    )
+    .await
+}
+
+/// Saves a sandbox card numbered `number` for the member of `token`: its listed answer.
+async fn saved(app: &Router, token: &str, number: &str) -> Value {
+    let card = card_token(app, token, number).await;
+    let answer = post(app, "/api/user-credit-cards", token, form(&card)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    answer.json()
+}
+
+fn ids(list: &Value) -> Vec<(Value, Value)> {
+    list.as_array()
+        .expect("list")
+        .iter()
+        .map(|card| (card["id"].clone(), card["is_default"].clone()))
+        .collect()
+}
+
+#[testkit::db_test]
+async fn a_member_chooses_the_default_and_removes_cards_for_good(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    // A member of their own, without the demo's subscription cards.
+    let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
+    let token = common::session_of(&db, member).await;
+    let first = saved(&app, &token, "4000000000000010").await;
+    assert_eq!(
+        first["is_default"],
+        json!(true),
+        "the first card is the default"
+    );
+    let second = saved(&app, &token, "5555444433331111").await;
+    assert_eq!(second["is_default"], json!(false));
+    let (first_id, second_id) = (first["id"].clone(), second["id"].clone());
+
+    let chosen = make_default(&app, &token, &second_id).await;
+    assert_eq!(chosen.status, StatusCode::OK, "{}", chosen.text);
+    assert_eq!(
+        ids(&chosen.json()),
+        [
+            (second_id.clone(), json!(true)),
+            (first_id.clone(), json!(false))
+        ]
+    );
+
+    // Another member's card is not there for them: not removed, not chosen.
+    let other = common::insert_member(&db, demo.station_id, "outra@example.com").await;
+    let other_token = common::session_of(&db, other).await;
+    for answer in [
+        remove(&app, &other_token, &second_id).await,
+        make_default(&app, &other_token, &second_id).await,
+    ] {
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
+        assert_eq!(answer.json()["error"], "Cartão não encontrado");
+    }
+
+    // Removing the default: gone from the list, the other card is the default now.
+    let removed = remove(&app, &token, &second_id).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    assert_eq!(ids(&removed.json()), [(first_id.clone(), json!(true))]);
+    assert_eq!(
+        ids(&cards_of(&app, &token, member).await.json()),
+        [(first_id.clone(), json!(true))]
+    );
+    // Deleted at the provider too: the sandbox refuses charges of it.
+    let at_sandbox: bool = sqlx::query_scalar(
+        "SELECT s.saved FROM sandbox_cards s JOIN saved_cards c ON c.gateway_card_id = s.id
+          WHERE c.id = $1",
+    )
+    .bind(second_id.as_i64())
+    .fetch_one(&db)
+    .await
+    .expect("sandbox card");
+    assert!(!at_sandbox);
+    // Once only: a removed card is not found again, nor made the default.
+    assert_eq!(
+        remove(&app, &token, &second_id).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        make_default(&app, &token, &second_id).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // The last card removed eight times at once: removed once, the others find nothing.
+    let removals = (0..8).map(|_| remove(&app, &token, &first_id));
+    let answers = futures_util::future::join_all(removals).await;
+    let statuses: Vec<StatusCode> = answers.iter().map(|answer| answer.status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::NOT_FOUND)
+    );
+    assert_eq!(cards_of(&app, &token, member).await.json(), json!([]));
+    // Signed out: nothing.
+    let anonymous = call(&app, "DELETE", "/api/user-credit-cards/1", None, &[]).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
+#[testkit::db_test]
+async fn the_card_of_a_live_subscription_is_not_removed(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = common::app(db.clone());
+    // A plan bought with a new card, kept among the member's cards.
+    let plan_id: i64 = sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, description, amount, discount, days)
+         VALUES ($1, 'Essencial', 'Plano do clube', 2990, 0, 30) RETURNING id",
+    )
+    .bind(demo.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("plan");
+    let bought = post(
+        &app,
+        "/api/subscriptions",
+        &token,
+        json!({
+            "plan_id": plan_id, "card_number": "4000000000000010",
+            "card_holder_name": "MARIA DEMO", "card_expiration_date": "09/31", "card_cvv": "123",
+            "cpf": "529.982.247-25", "birthday": "1990-05-17", "phone": "(48) 9 9999-8888",
+            "zipcode": "88.010-400", "street": "Rua Felipe Schmidt", "street_number": "515",
+            "neighborhood": "Centro", "state": "SC", "city": "Florianópolis", "save": true
+        }),
+    )
+    .await;
+    assert_eq!(bought.status, StatusCode::CREATED, "{}", bought.text);
+    let (card_id, subscription_id): (i64, i64) = sqlx::query_as(
+        "SELECT saved_card_id, id FROM subscriptions
+          WHERE user_id = $1 AND plan_id = $2 AND status = 'active'",
+    )
+    .bind(demo.member_id)
+    .bind(plan_id)
+    .fetch_one(&db)
+    .await
+    .expect("the plan's card");
+    let refused = remove(&app, &token, &json!(card_id)).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert_eq!(
+        refused.json()["error"],
+        "Este cartão paga a sua assinatura Essencial. Cadastre outro cartão na assinatura antes de removê-lo."
+    );
+    let listed = cards_of(&app, &token, demo.member_id).await.json();
+    assert!(
+        ids(&listed).iter().any(|(id, _)| *id == json!(card_id)),
+        "{listed}"
+    );
+
+    // A removed card is never given to a live subscription, however the two race.
+    let spare = saved(&app, &token, "5555444433331111").await;
+    let removed = remove(&app, &token, &spare["id"]).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    let given = sqlx::query("UPDATE subscriptions SET saved_card_id = $2 WHERE id = $1")
+        .bind(subscription_id)
+        .bind(spare["id"].as_i64())
+        .execute(&db)
+        .await;
+    let err = given.expect_err("a removed card refused");
+    assert!(err.to_string().contains("was removed"), "{err}");
+}
+
+/// Pagar.me's customer, card, card removal and order API on loopback: each request's
+/// method and path with its body, in order. The first `delete_failures` card removals
+/// answer 500.
+async fn pagarme_wallet_stand_in(delete_failures: usize) -> (String, Asked) {
+    use axum::extract::{Path, State};
+    use axum::routing::{delete, post};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let asked: Asked = Arc::default();
+    let failures = Arc::new(AtomicUsize::new(delete_failures));
+    let app = Router::new()
+        .route(
+            "/core/v5/customers",
+            post(
+                async |State(asked): State<Asked>, axum::Json(body): axum::Json<Value>| {
+                    asked
+                        .lock()
+                        .expect("lock")
+                        .push(("POST /customers".into(), body));
+                    axum::Json(json!({ "id": "cus_0000000000000001" }))
+                },
+            ),
+        )
+        .route(
+            "/core/v5/customers/{id}/cards",
+            post(
+                async |State(asked): State<Asked>,
+                       Path(customer): Path<String>,
+                       axum::Json(body): axum::Json<Value>| {
+                    let mut asked = asked.lock().expect("lock");
+                    asked.push((format!("POST /customers/{customer}/cards"), body));
+                    axum::Json(json!({
+                        "id": format!("card_{:016}", asked.len()), "brand": "Visa",
+                        "last_four_digits": "4242", "exp_month": 8, "exp_year": 2031,
+                        "status": "active"
+                    }))
+                },
+            ),
+        )
+        .route(
+            "/core/v5/customers/{id}/cards/{card}",
+            delete(
+                async move |State(asked): State<Asked>,
+                            Path((customer, card)): Path<(String, String)>| {
+                    asked.lock().expect("lock").push((
+                        format!("DELETE /customers/{customer}/cards/{card}"),
+                        Value::Null,
+                    ));
+                    let failing = failures
+                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                        .is_ok();
+                    if failing {
+                        return (
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            axum::Json(json!({ "message": "An error has occurred." })),
+                        );
+                    }
+                    (
+                        StatusCode::OK,
+                        axum::Json(json!({ "id": card, "status": "deleted" })),
+                    )
+                },
+            ),
+        )
+        .route(
+            "/core/v5/orders",
+            post(
+                async |State(asked): State<Asked>, axum::Json(body): axum::Json<Value>| {
+                    let amount = body.pointer("/items/0/amount").cloned().unwrap_or_default();
+                    let code = body["code"].clone();
+                    asked.lock().expect("lock").push(("POST /orders".into(), body));
+                    axum::Json(json!({ "id": "or_1", "code": code, "status": "paid", "charges": [{
+                        "id": "ch_0000000000000001", "code": code, "amount": amount,
+                        "paid_amount": amount, "status": "paid", "payment_method": "credit_card",
+                        "paid_at": "2026-11-26T12:00:05Z",
+                        "last_transaction": { "id": "tran_1", "status": "captured", "amount": amount }
+                    }]}))
+                },
+            ),
+        )
+        .with_state(asked.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}/core/v5"), asked)
+}
+
+fn asked_paths(asked: &Asked) -> Vec<String> {
+    asked
+        .lock()
+        .expect("lock")
+        .iter()
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+#[testkit::db_test]
+async fn with_pagarme_a_removed_card_is_deleted_from_its_customer(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
+    let token = common::session_of(&db, member).await;
+    let (url, asked) = pagarme_wallet_stand_in(0).await;
+    let settings = pagarme_settings(&url);
+    let app = common::app_with(db.clone(), &as_pairs(&settings));
+    let card = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;
+    assert_eq!(card.status, StatusCode::OK, "{}", card.text);
+    let removed = remove(&app, &token, &card.json()["id"]).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    assert_eq!(removed.json(), json!([]));
+    assert_eq!(
+        asked_paths(&asked),
+        [
+            "POST /customers",
+            "POST /customers/cus_0000000000000001/cards",
+            "DELETE /customers/cus_0000000000000001/cards/card_0000000000000002",
+        ]
+    );
+    // Deleted at once: its job, when it runs, asks nothing more.
+    let card_id = card.json()["id"].as_i64().expect("id");
+    assert!(deleted_at_provider(&db, card_id).await);
+    let results = run_card_deletes(&db, &as_pairs(&settings)).await;
+    assert_eq!(results, [json!({ "card_id": card_id, "deleted": false })]);
+    assert_eq!(asked_paths(&asked).len(), 3);
+}
+
+/// A digital product of R$ 50,00 on sale at the demo station: (action, product).
+async fn product(db: &PgPool, station_id: i64) -> (i64, i64) {
+    let action_id: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, points, digital_product, payment_option)
+         VALUES ($1, 14, 'Loja do clube', 2, true, 'payment_only') RETURNING id",
+    )
+    .bind(station_id)
+    .fetch_one(db)
+    .await
+    .expect("action");
+    let product_id: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock, limit_per_user)
+         VALUES ($1, $2, 'Camiseta', 5000, 10, 10) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(action_id)
+    .fetch_one(db)
+    .await
+    .expect("product");
+    (action_id, product_id)
+}
+
+#[testkit::db_test]
+async fn with_pagarme_the_checkout_saves_the_card_first_then_charges_it(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let member = demo.member_id;
+    let (url, asked) = pagarme_wallet_stand_in(0).await;
+    let settings = pagarme_settings(&url);
+    let app = common::app_with(db.clone(), &as_pairs(&settings));
+    let (action_id, product_id) = product(&db, demo.station_id).await;
+    let hold = post(
+        &app,
+        "/api/single-product-orders",
+        &token,
+        json!({ format!("product-{product_id}"): 1 }),
+    )
+    .await;
+    assert_eq!(hold.status, StatusCode::OK, "{}", hold.text);
+    let payment = common::with_billing_address(json!({
+        "type": "credit_card", "card_token": "tok_single_use", "save": true
+    }));
+    let order = post(
+        &app,
+        "/api/cupom-product-order-cart",
+        &token,
+        json!({ "cart": [{ "action_id": action_id }], "payment": payment }),
+    )
+    .await;
+    assert_eq!(order.status, StatusCode::OK, "{}", order.text);
+    assert_eq!(order.json()["status"], "Pagamento confirmado");
+    // The token was spent once, on the save; the order charged the saved card.
+    assert_eq!(
+        asked_paths(&asked),
+        [
+            "POST /customers",
+            "POST /customers/cus_0000000000000001/cards",
+            "POST /orders"
+        ]
+    );
+    let charged = asked.lock().expect("lock")[2].1.clone();
+    assert_eq!(charged["customer_id"], "cus_0000000000000001");
+    let card = charged.pointer("/payments/0/credit_card").expect("card");
+    assert_eq!(card["card_id"], "card_0000000000000002");
+    assert!(card.get("card_token").is_none(), "{card}");
+    let listed = cards_of(&app, &token, member).await.json();
+    assert_eq!(listed[0]["last_digits"], "4242");
+    assert_eq!(listed[0]["is_default"], true);
+}
+
+/// Runs the queued `cards.delete` jobs as a worker would, with the app's settings.
+async fn run_card_deletes(db: &PgPool, settings: &[(&str, &str)]) -> Vec<Value> {
+    use jobs::{Job, JobContext};
+    let queued: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
+          WHERE job_type = 'cards.delete' AND status = 'Pending' ORDER BY id",
+    )
+    .fetch_all(db)
+    .await
+    .expect("jobs");
+    let services =
+        jobs::Services::new(db.clone(), common::config_with(settings)).expect("services");
+    let mut results = Vec::new();
+    for (id, payload) in queued {
+        let job: jobs::kinds::CardDelete =
+            serde_json::from_value(payload["args"].clone()).expect("payload");
+        let context = JobContext {
+            id: id.clone(),
+            attempt: 1,
+            worker: "test".into(),
+            taken_at: None,
+            services: services.clone(),
+        };
+        results.push(job.run(context).await.expect("job"));
+    }
+    results
+}
+
+async fn deleted_at_provider(db: &PgPool, card_id: i64) -> bool {
+    sqlx::query_scalar("SELECT provider_deleted_at IS NOT NULL FROM saved_cards WHERE id = $1")
+        .bind(card_id)
+        .fetch_one(db)
+        .await
+        .expect("card")
+}
+
+#[testkit::db_test]
+async fn a_card_the_provider_could_not_delete_is_deleted_by_its_job(db: PgPool) {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
+    let token = common::session_of(&db, member).await;
+    let (url, asked) = pagarme_wallet_stand_in(1).await;
+    let settings = pagarme_settings(&url);
+    let app = common::app_with(db.clone(), &as_pairs(&settings));
+    let card = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;
+    assert_eq!(card.status, StatusCode::OK, "{}", card.text);
+    let card_id = card.json()["id"].as_i64().expect("id");
+
+    // The provider fails: the card is removed here all the same, and its job is queued.
+    let removed = remove(&app, &token, &json!(card_id)).await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.text);
+    assert_eq!(removed.json(), json!([]));
+    assert!(!deleted_at_provider(&db, card_id).await);
+    let later: bool = sqlx::query_scalar(
+        "SELECT run_at > now() + interval '30 seconds' FROM apalis.jobs
+          WHERE job_type = 'cards.delete'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("the job");
+    assert!(later, "the job follows the removal's own try");
+
+    let results = run_card_deletes(&db, &as_pairs(&settings)).await;
+    assert_eq!(results, [json!({ "card_id": card_id, "deleted": true })]);
+    assert!(deleted_at_provider(&db, card_id).await);
+    // A job run again asks nothing.
+    let again = run_card_deletes(&db, &as_pairs(&settings)).await;
+    assert_eq!(again, [json!({ "card_id": card_id, "deleted": false })]);
+    let deletes = asked_paths(&asked)
+        .iter()
+        .filter(|path| path.starts_with("DELETE "))
+        .count();
+    assert_eq!(deletes, 2);
+}

@@ -4,6 +4,7 @@
 //! (`fulfilment`), its vouchers (`vouchers`), its handover and PDFs (`orders`), and refunds,
 //! staff's and the bank's (`refunds`).
 
+pub mod address;
 pub mod cards;
 pub mod cart;
 pub mod charge;

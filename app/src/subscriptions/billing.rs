@@ -11,6 +11,7 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::{PgConnection, PgPool};
 
+use domain::commerce::card_reminders;
 use domain::commerce::gateway::Charge;
 use domain::commerce::gateway::{
     CardChargeRequest, CardSource, ChargeStatus, GatewayError, PaymentGateway, PixChargeRequest,
@@ -541,6 +542,10 @@ pub async fn remind_expiring_cards<O: Outbox>(
         let mut tx = db.begin().await?;
         let cards = dispatch::expiring_cards(&mut tx, now, after, batch).await?;
         for card in &cards {
+            // One e-mail per card and expiry, shared with the monthly reminder of every card.
+            if !card_reminders::claim(&mut tx, card.card_id, card.exp_year, card.exp_month).await? {
+                continue;
+            }
             if let Some(mail) = mail::card_expiring(&mut tx, card).await? {
                 crate::mail::send_once(outbox, &mut tx, mail, card.once_key()).await?;
                 reminded += 1;

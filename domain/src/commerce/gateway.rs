@@ -433,6 +433,10 @@ pub trait PaymentGateway {
         request: &SaveCardRequest,
     ) -> impl Future<Output = Result<SavedCardAtProvider, GatewayError>> + Send;
 
+    /// Deletes a saved card (`SavedCardAtProvider::card_id`) at the provider, so nothing
+    /// can charge it again; a card the provider no longer has is deleted already.
+    fn delete_card(&self, card_id: &str) -> impl Future<Output = Result<(), GatewayError>> + Send;
+
     /// The provider's time, which billing reads to know what is due: the system clock, but
     /// the sandbox's clock in a demo, which tests and the demo move forward.
     fn now(&self) -> impl Future<Output = Result<DateTime<Utc>, GatewayError>> + Send {

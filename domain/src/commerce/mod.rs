@@ -2,6 +2,7 @@
 //! coupons, the hold one checkout keeps on stock, coupon use and wallet amount, and orders
 //! with their payment parts. Money is integer centavos.
 
+pub mod card_reminders;
 pub mod cards;
 pub mod cart;
 pub mod catalogue;

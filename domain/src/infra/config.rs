@@ -115,6 +115,12 @@ pub struct Config {
     /// Bytes of images and documents (`upload-image-to-s3`, `files/actions`) one member may
     /// store within a rolling day.
     pub upload_bytes_per_day: u64,
+    /// The address lookup's provider, a ViaCEP-like JSON API: `{cep_url}/{8 digits}/json/`.
+    pub cep_url: String,
+    /// CEP lookups (`POST /api/get-address-zip-code`) per member, or per client address for
+    /// a visitor, per window.
+    pub cep_lookups_max: u32,
+    pub cep_lookups_window_seconds: u64,
     /// A test deployment reached over https (`FILIA_STAGING`): the only way the sandbox
     /// provider and `api seed-demo` run behind an https public URL.
     pub staging: bool,
@@ -291,6 +297,12 @@ impl Config {
             payment_read_reuse_seconds: parse(&lookup, "FILIA_PAYMENT_READ_REUSE_SECONDS", "5")?,
             upload_bytes_per_day: parse(&lookup, "FILIA_UPLOAD_BYTES_PER_DAY", "50000000")?,
             staging: parse(&lookup, "FILIA_STAGING", "false")?,
+            cep_url: lookup("FILIA_CEP_URL")
+                .unwrap_or_else(|| DEFAULT_CEP_URL.into())
+                .trim_end_matches('/')
+                .to_string(),
+            cep_lookups_max: parse(&lookup, "FILIA_CEP_LOOKUPS_MAX", "30")?,
+            cep_lookups_window_seconds: parse(&lookup, "FILIA_CEP_LOOKUPS_WINDOW_SECONDS", "600")?,
         })
         .and_then(Self::checked)
     }
@@ -323,6 +335,10 @@ impl Config {
         }
         for (variable, window) in [
             ("FILIA_ORDERS_WINDOW_SECONDS", self.orders_window_seconds),
+            (
+                "FILIA_CEP_LOOKUPS_WINDOW_SECONDS",
+                self.cep_lookups_window_seconds,
+            ),
             (
                 "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
                 self.payment_checks_window_seconds,
@@ -495,6 +511,8 @@ impl FromStr for PaymentsProvider {
 pub const DEFAULT_PDF_FONT_DIR: &str = "/usr/share/fonts/truetype/lato";
 /// Pagar.me's API (v5).
 pub const DEFAULT_PAGARME_URL: &str = "https://api.pagar.me/core/v5";
+/// ViaCEP, free and keyless: `https://viacep.com.br/ws/{cep}/json/`.
+pub const DEFAULT_CEP_URL: &str = "https://viacep.com.br/ws";
 /// The station a host that matches none shows: the demo station `api seed-demo` creates.
 pub const DEFAULT_STATION_SUBDOMAIN: &str = "demo";
 /// Known to everyone who reads this file: fine for a laptop, never for production.

@@ -4,6 +4,7 @@
 //! live in the `payments`, `documents`, `media` and `seed` crates.
 
 pub mod captcha;
+pub mod cep;
 pub mod config;
 pub mod db;
 pub mod images;

@@ -19,6 +19,9 @@ pub enum Failure {
     NotFound(String),
     /// The thing's state does not allow this (again).
     Conflict(String),
+    /// A provider the answer depends on is down and nothing stands in for it; the caller
+    /// may try again later.
+    Unavailable(String),
     /// Too many attempts: the caller may try again after `retry_after` seconds.
     TooMany { message: String, retry_after: u64 },
     /// Something broke. The caller is told only that; the cause goes to the log.

@@ -148,7 +148,7 @@ macro_rules! select_attempt {
                 sc.gateway_card_id, c.idempotency_key, c.gateway_charge_id, c.failure_reason,
                 c.pix_qr_code, c.expires_at, c.created_at
            FROM subscription_charges c
-           LEFT JOIN saved_cards sc ON sc.id = c.saved_card_id"
+           LEFT JOIN saved_cards sc ON sc.id = c.saved_card_id AND sc.removed_at IS NULL"
     };
 }
 

@@ -325,7 +325,7 @@ pub async fn expiring_cards(
           WHERE s.status IN ('active', 'past_due') AND s.method = 'card'
             AND NOT s.cancel_at_period_end
             AND s.current_period_end <= $1 + make_interval(days => $4)
-            AND sc.exp_year IS NOT NULL
+            AND sc.exp_year IS NOT NULL AND sc.removed_at IS NULL
             AND make_timestamptz(sc.exp_year, sc.exp_month, 1, 0, 0, 0, 'UTC')
                 + interval '1 month' <= s.current_period_end
             AND sc.id > $2

@@ -693,7 +693,8 @@ pub async fn change_card(
         return Err(SubscribeError::NotFound);
     }
     let owned: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM saved_cards WHERE id = $1 AND user_id = $2)",
+        "SELECT EXISTS (SELECT 1 FROM saved_cards
+                         WHERE id = $1 AND user_id = $2 AND removed_at IS NULL)",
     )
     .bind(saved_card_id)
     .bind(user_id)
@@ -740,7 +741,8 @@ pub async fn own_card(
     card_id: i64,
 ) -> Result<i64, SubscribeError> {
     sqlx::query_scalar(
-        "SELECT id FROM saved_cards WHERE id = $1 AND user_id = $2 AND provider = $3",
+        "SELECT id FROM saved_cards
+          WHERE id = $1 AND user_id = $2 AND provider = $3 AND removed_at IS NULL",
     )
     .bind(card_id)
     .bind(user_id)

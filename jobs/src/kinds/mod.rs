@@ -18,6 +18,8 @@ pub mod wallet;
 
 pub use activities::lucky_numbers_grant::LuckyNumbersGrant;
 pub use activities::trophies_grant::TrophiesGrant;
+pub use commerce::card_delete::CardDelete;
+pub use commerce::card_reminder::CardsExpiryReminder;
 pub use commerce::order_confirm::OrderConfirm;
 pub use commerce::payment_sync::PaymentSync;
 pub use commerce::pix_expire::PixExpire;
@@ -79,6 +81,8 @@ kinds!(
     SubscriptionsDispatch,
     SubscriptionCharge,
     SubscriptionsCardReminder,
+    CardsExpiryReminder,
+    CardDelete,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -119,6 +123,11 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
             lookup,
             |tick| SubscriptionsCardReminder { tick },
         )?,
+        // Every saved card about to expire, on the 1st of the month: one e-mail per card
+        // and expiry, shared with the subscriptions' reminder.
+        Schedule::declare("cards-expiry-reminder", "0 0 12 1 * *", lookup, |tick| {
+            CardsExpiryReminder { tick }
+        })?,
         // Video uploads left unfinished, stuck or unposted, and the upload area's
         // leftovers: hourly, so a video stuck processing is settled within the hour.
         Schedule::declare("uploads-cleanup", "0 20 * * * *", lookup, |_| {

@@ -103,6 +103,10 @@ impl PaymentGateway for TestGateway {
         self.sandbox.get_charge(charge_id).await
     }
 
+    async fn delete_card(&self, card_id: &str) -> Result<(), GatewayError> {
+        self.sandbox.delete_card(card_id).await
+    }
+
     async fn cancel_charge(
         &self,
         charge_id: &str,
@@ -968,6 +972,71 @@ async fn a_card_expiring_before_the_renewal_is_reminded_once(db: PgPool) {
     assert!(w.mails(ana, CARD_EXPIRING_SUBJECT).await.is_empty());
 }
 
+/// The monthly reminder of every saved card (`cards.expiry_reminder`), in batches of one.
+async fn remind_saved_cards(db: &PgPool, now: DateTime<Utc>) -> usize {
+    app::commerce::cards::remind_expiring_cards(db, &JobOutbox, "sandbox", now, 1)
+        .await
+        .expect("monthly reminders")
+}
+
+#[testkit::db_test]
+async fn every_saved_card_about_to_expire_is_reminded_once_whichever_job_sees_it(db: PgPool) {
+    use domain::commerce::card_reminders::CARD_EXPIRING_SUBJECT as SAVED_CARD_EXPIRING;
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let bia = w.member("Bia", "bia@example.com").await;
+    // The clock reads January 2027: January's and February's cards are reminded.
+    let subscription_card = w.card(w.user_id, APPROVES, (1, 2027)).await;
+    w.subscription(
+        w.user_id,
+        subscription_card,
+        PLAN_PRICE,
+        start() + Duration::days(26),
+        true,
+    )
+    .await;
+    let next_month = w.card(ana, APPROVES, (2, 2027)).await;
+    let later = w.card(ana, PROCESSING_THEN_PAID, (3, 2027)).await;
+    let removed = w.card(bia, APPROVES, (2, 2027)).await;
+    sqlx::query("UPDATE saved_cards SET removed_at = now() WHERE id = $1")
+        .bind(removed)
+        .execute(&db)
+        .await
+        .expect("removed");
+
+    let now = w.gateway.clock_now();
+    assert_eq!(remind_saved_cards(&db, now).await, 2);
+    // The month's run again, and the subscriptions' daily run: nothing more.
+    assert_eq!(remind_saved_cards(&db, now).await, 0);
+    billing::remind_expiring_cards(&db, &JobOutbox, now, 500)
+        .await
+        .expect("subscription reminders");
+    let mine = w.mails(w.user_id, SAVED_CARD_EXPIRING).await;
+    assert_eq!(mine.len(), 1);
+    // A card that pays a subscription is named with it.
+    assert!(
+        mine[0].contains("final 0010")
+            && mine[0].contains("01/2027")
+            && mine[0].contains("assinatura"),
+        "{}",
+        mine[0]
+    );
+    assert!(w.mails(w.user_id, CARD_EXPIRING_SUBJECT).await.is_empty());
+    let anas = w.mails(ana, SAVED_CARD_EXPIRING).await;
+    assert_eq!(anas.len(), 1);
+    assert!(anas[0].contains("02/2027") && anas[0].contains("/homepage/meios-de-pagamento"));
+    assert!(w.mails(bia, SAVED_CARD_EXPIRING).await.is_empty());
+    // February's run reminds March's card, and nothing twice.
+    assert_eq!(remind_saved_cards(&db, now + Duration::days(31)).await, 1);
+    let reminded: Vec<i64> = sqlx::query_scalar(
+        "SELECT saved_card_id FROM card_expiry_reminders ORDER BY saved_card_id",
+    )
+    .fetch_all(&db)
+    .await
+    .expect("marks");
+    assert_eq!(reminded, [subscription_card, next_month, later]);
+}
+
 #[testkit::db_test]
 async fn the_fleet_renews_a_due_subscription(db: PgPool) {
     // The fleet's provider is the configured sandbox, on the system clock.
@@ -1663,6 +1732,8 @@ fn the_engines_kinds_run_and_its_schedules_tick() {
         "subscriptions.dispatch",
         "subscriptions.charge",
         "subscriptions.card_reminder",
+        "cards.expiry_reminder",
+        "cards.delete",
     ] {
         assert!(jobs::kinds::QUEUES.contains(&queue), "{queue} is not run");
     }
@@ -1673,6 +1744,7 @@ fn the_engines_kinds_run_and_its_schedules_tick() {
         .collect();
     assert!(names.contains(&"subscriptions-dispatch"), "{names:?}");
     assert!(names.contains(&"subscriptions-card-reminder"), "{names:?}");
+    assert!(names.contains(&"cards-expiry-reminder"), "{names:?}");
 }
 
 #[testkit::db_test]

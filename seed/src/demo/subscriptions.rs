@@ -255,8 +255,10 @@ async fn demo_card(tx: &mut PgConnection, demo: &DemoStation) -> anyhow::Result<
     .await?;
     sqlx::query(
         "INSERT INTO saved_cards (station_id, user_id, provider, gateway_card_id, brand,
-                                  last_digits, exp_month, exp_year)
-         VALUES ($1, $2, 'sandbox', $3, 'visa', '0010', 12, 2030)
+                                  last_digits, exp_month, exp_year, is_default)
+         SELECT $1, $2, 'sandbox', $3, 'visa', '0010', 12, 2030,
+                NOT EXISTS (SELECT 1 FROM saved_cards
+                             WHERE user_id = $2 AND provider = 'sandbox' AND is_default)
          ON CONFLICT (provider, gateway_card_id) DO NOTHING",
     )
     .bind(demo.station_id)

@@ -186,6 +186,8 @@ export type SavedCard = Schemas["SavedCard"];
 export type InstallmentOption = Schemas["InstallmentOption"];
 export type CardToTokenize = Schemas["CardToTokenize"];
 export type CardToken = Schemas["CardToken"];
+/** A CEP's address as the server's lookup answers it (`POST /get-address-zip-code`). */
+export type ZipCodeAddress = Schemas["ZipCodeAddress"];
 
 // Plans and subscriptions (docs/api-subscriptions.md). Money in integer centavos.
 /** A station's plan; `amount` null is 'A negociar'. */

@@ -874,6 +874,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/get-address-zip-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The address of a CEP
+         * @description Looked up at the configured provider (`FILIA_CEP_URL`, a ViaCEP-like API) and cached:
+         *     an address for 30 days, an unknown CEP for a day. The web app fills street, city and
+         *     state with it, and puts 'CEP inválido' in street and city when it fails.
+         */
+        post: operations["address_of_zip_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/get-product-stock/{id}": {
         parameters: {
             query?: never;
@@ -2601,9 +2623,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's saved cards */
+        /**
+         * The caller's saved cards
+         * @description Live cards only (removed ones are never listed), the default first.
+         */
         get: operations["saved_cards"];
         put?: never;
+        post?: never;
+        /**
+         * Removes one of the caller's saved cards
+         * @description At once here: the card is no longer listed, and no checkout, top-up or subscription
+         *     charges it again; then deleted at the provider (Pagar.me:
+         *     `DELETE /customers/{customer}/cards/{card}`), asked again by a `cards.delete` job while
+         *     the provider cannot be reached. The card of a live subscription that will
+         *     charge it again is refused: the member changes the subscription's card first. When the
+         *     default card goes, the newest other card becomes the default. Answers the cards left.
+         */
+        delete: operations["remove_card"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-credit-cards/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Makes one of the caller's saved cards the default
+         * @description The default is listed first and chosen first by the web app's payment forms. Answers
+         *     the caller's cards.
+         */
+        put: operations["make_default_card"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4597,7 +4652,10 @@ export interface components {
             name?: string | null;
             /** @description Sandbox only: the card number, tokenised by the sandbox. */
             number?: string | null;
-            /** @description Save the card for later purchases once it pays. */
+            /**
+             * @description Save the new card for later purchases ('Salvar este cartão'): it is saved first,
+             *     then the saved card is charged (a provider's token is single use).
+             */
             save?: boolean;
             /** Format: int64 */
             selected_card?: number | null;
@@ -5169,6 +5227,8 @@ export interface components {
             expiration_date: string | null;
             /** Format: int64 */
             id: number;
+            /** @description The card the member chose to pay with first (listed first). */
+            is_default: boolean;
             /** @description The issuer as the provider names it; the brand when it does not. */
             issuing: string;
             last_digits: string;
@@ -5860,6 +5920,23 @@ export interface components {
              *     ]
              */
             played?: number[][];
+        };
+        /** @description A CEP's address, in the spec's words. */
+        ZipCodeAddress: {
+            /** @description `01310-100`. */
+            cep: string;
+            city: string;
+            complement: string;
+            /** @description The city's IBGE code ('' when the provider gives none). */
+            ibge: string;
+            neighborhood: string;
+            /** @description The state's two letters. */
+            state: string;
+            street: string;
+        };
+        ZipCodeQuery: {
+            /** @description Eight digits, with or without the mask (`01.310-100`). */
+            zip_code?: string;
         };
     };
     responses: never;
@@ -9345,6 +9422,104 @@ export interface operations {
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    address_of_zip_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ZipCodeQuery"];
+            };
+        };
+        responses: {
+            /** @description The CEP's address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZipCodeAddress"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such CEP: 'CEP não encontrado' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not a CEP of eight digits: 'CEP inválido'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More lookups than FILIA_CEP_LOOKUPS_MAX (30) in FILIA_CEP_LOOKUPS_WINDOW_SECONDS (600), per member or, for a visitor, per client address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The provider cannot be reached and the CEP is not cached: 'Não foi possível consultar o CEP agora. Tente novamente em alguns minutos.' */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16297,6 +16472,151 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    remove_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; the caller's cards left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedCard"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not one of the caller's cards (or removed before): 'Cartão não encontrado' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The card pays a live subscription: 'Este cartão paga a sua assinatura {nome}. Cadastre outro cartão na assinatura antes de removê-lo.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    make_default_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's cards, this one the default */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedCard"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not one of the caller's cards: 'Cartão não encontrado' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

@@ -366,7 +366,8 @@ struct PaymentForm {
     expiry: Option<String>,
     #[serde(default)]
     cvv: Option<String>,
-    /// Save the card for later purchases once it pays.
+    /// Save the new card for later purchases ('Salvar este cartão'): it is saved first,
+    /// then the saved card is charged (a provider's token is single use).
     #[serde(default)]
     save: bool,
     /// A new card's billing address (providers do not tokenise it): CEP, with or without
@@ -410,23 +411,25 @@ impl PaymentForm {
     }
 }
 
-/// Keeps a card that just paid among the member's saved cards, at the provider (the
-/// sandbox by its token; Pagar.me in the member's customer wallet) and here.
-async fn save_card(
+/// Saves a new card before it is charged ('Salvar este cartão'): a provider's token is
+/// single use (Pagar.me's), so the card is kept first, at the provider (the sandbox by its
+/// token; Pagar.me in the member's customer wallet) and here, and the order then charges
+/// the saved card. A card the provider refuses to keep is refused before any order.
+async fn save_before_charge(
     state: &AppState,
     member: Member,
-    token: &str,
-    billing_address: &BillingAddress,
-) -> anyhow::Result<()> {
+    token: String,
+    billing_address: BillingAddress,
+) -> ApiResult<CardToCharge> {
     let mut conn = state.db.acquire().await?;
     let customer = payment::customer(&mut conn, member.user_id).await?;
     drop(conn);
     let card = app::commerce::cards::NewCard {
-        token: token.to_string(),
-        billing_address: billing_address.clone(),
+        token,
+        billing_address,
         customer,
     };
-    app::commerce::cards::save_card(
+    let saved = app::commerce::cards::save_card(
         &state.db,
         &state.gateway,
         member.station(),
@@ -434,7 +437,19 @@ async fn save_card(
         card,
     )
     .await?;
-    Ok(())
+    let mut conn = state.db.acquire().await?;
+    let gateway_id = cards::gateway_card_id(
+        &mut conn,
+        member.user_id,
+        state.gateway.provider(),
+        saved.id,
+    )
+    .await?
+    .ok_or_else(|| ApiError::invalid(CARD_REQUIRED))?;
+    Ok(CardToCharge {
+        source: CardSource::SavedCard(gateway_id),
+        billing_address: None,
+    })
 }
 
 /// The card the form names: a token from the browser's tokeniser, a saved card of the
@@ -475,6 +490,11 @@ async fn card_of(
         Some(token) => token,
         None => sandbox_token(state, form, number.as_deref().unwrap_or_default()).await?,
     };
+    if form.save {
+        return save_before_charge(state, member, token, billing_address)
+            .await
+            .map(Some);
+    }
     Ok(Some(CardToCharge {
         source: CardSource::Token(token),
         billing_address: Some(billing_address),
@@ -603,22 +623,7 @@ async fn place_order(
     .await;
     let placed = match placed {
         Ok((_, Charged::Declined(reason))) => return Err(ApiError::invalid(reason)),
-        Ok((placed, charged)) => {
-            if placed.created
-                && charged == Charged::Paid
-                && payment.is_some_and(|p| p.save)
-                && let Some(CardToCharge {
-                    source: CardSource::Token(token),
-                    billing_address: Some(address),
-                }) = card.as_ref()
-            {
-                // The order is paid: a card that could not be kept is no failure of it.
-                if let Err(error) = save_card(&state, member, token, address).await {
-                    tracing::warn!(?error, order_id = placed.order_id, "card not saved");
-                }
-            }
-            placed
-        }
+        Ok((placed, _)) => placed,
         Err(err) => return Err(err.into()),
     };
     let mut conn = state.db.acquire().await?;

@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::member::{Member, NOT_AUTHORIZED};
 use crate::state::AppState;
 
+pub mod address;
 pub mod cart;
 pub mod checkout;
 pub mod documents;
@@ -28,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(vouchers::router())
         .merge(validator::router())
         .merge(payments::router())
+        .merge(address::router())
 }
 
 /// A member reads and changes only their own data: another member's id is refused like

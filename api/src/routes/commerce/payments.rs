@@ -2,7 +2,8 @@
 //! provider's webhook (`POST /payments/webhooks/{provider}`), the member's "Verificar
 //! pagamento" (`POST /product-orders/{id}/check-payment`), installments
 //! (`POST /calculate-installments`), saved cards (`GET /user-credit-cards/{id}`, `POST
-//! /user-credit-cards`), and the sandbox's own routes (`/sandbox/...`), which answer 404
+//! /user-credit-cards`, `DELETE /user-credit-cards/{id}`, `PUT
+//! /user-credit-cards/{id}/default`), and the sandbox's own routes (`/sandbox/...`), which answer 404
 //! unless `FILIA_PAYMENTS=sandbox`.
 
 use ::payments::sandbox::{CardDetails, PixPayment, Sandbox};
@@ -47,6 +48,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(calculate_installments))
         .routes(routes!(saved_cards))
         .routes(routes!(save_card))
+        .routes(routes!(remove_card))
+        .routes(routes!(make_default_card))
         .routes(routes!(sandbox_pay_pix))
         .routes(routes!(sandbox_card_token))
         .routes(routes!(sandbox_clock))
@@ -92,6 +95,8 @@ pub struct SavedCard {
     pub issuing: String,
     /// `MM/YY`; null for a card saved before its expiry was kept.
     pub expiration_date: Option<String>,
+    /// The card the member chose to pay with first (listed first).
+    pub is_default: bool,
 }
 
 impl From<cards::SavedCard> for SavedCard {
@@ -104,6 +109,7 @@ impl From<cards::SavedCard> for SavedCard {
             issuing,
             exp_month: _,
             exp_year: _,
+            is_default,
         } = card;
         Self {
             id,
@@ -111,6 +117,7 @@ impl From<cards::SavedCard> for SavedCard {
             last_digits,
             issuing,
             expiration_date,
+            is_default,
         }
     }
 }
@@ -289,6 +296,8 @@ async fn calculate_installments(
 }
 
 /// The caller's saved cards
+///
+/// Live cards only (removed ones are never listed), the default first.
 #[utoipa::path(
     get,
     path = "/user-credit-cards/{id}",
@@ -309,6 +318,77 @@ async fn saved_cards(
     let mut conn = state.db.acquire().await?;
     let cards = cards::of_member(&mut conn, user_id, state.gateway.provider()).await?;
     Ok(Json(cards.into_iter().map(SavedCard::from).collect()))
+}
+
+/// The caller's cards as they now are.
+async fn cards_now(state: &AppState, member: Member) -> ApiResult<Json<Vec<SavedCard>>> {
+    let mut conn = state.db.acquire().await?;
+    let cards = cards::of_member(&mut conn, member.user_id, state.gateway.provider()).await?;
+    Ok(Json(cards.into_iter().map(SavedCard::from).collect()))
+}
+
+/// Removes one of the caller's saved cards
+///
+/// At once here: the card is no longer listed, and no checkout, top-up or subscription
+/// charges it again; then deleted at the provider (Pagar.me:
+/// `DELETE /customers/{customer}/cards/{card}`), asked again by a `cards.delete` job while
+/// the provider cannot be reached. The card of a live subscription that will
+/// charge it again is refused: the member changes the subscription's card first. When the
+/// default card goes, the newest other card becomes the default. Answers the cards left.
+#[utoipa::path(
+    delete,
+    path = "/user-credit-cards/{id}",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The card's id")),
+    responses(
+        (status = 200, description = "Removed; the caller's cards left", body = Vec<SavedCard>),
+        (status = 404, description = "Not one of the caller's cards (or removed before): 'Cartão não encontrado'", body = ErrorMessage),
+        (status = 409, description = "The card pays a live subscription: 'Este cartão paga a sua assinatura {nome}. Cadastre outro cartão na assinatura antes de removê-lo.'", body = ErrorMessage),
+    )
+)]
+async fn remove_card(
+    State(state): State<AppState>,
+    member: Member,
+    Path(card_id): Path<i64>,
+) -> ApiResult<Json<Vec<SavedCard>>> {
+    app::commerce::cards::remove_card(
+        &state.db,
+        &state.gateway,
+        &JobOutbox,
+        member.user(),
+        card_id,
+    )
+    .await?;
+    cards_now(&state, member).await
+}
+
+/// Makes one of the caller's saved cards the default
+///
+/// The default is listed first and chosen first by the web app's payment forms. Answers
+/// the caller's cards.
+#[utoipa::path(
+    put,
+    path = "/user-credit-cards/{id}/default",
+    tag = "commerce",
+    security(("member" = [])),
+    params(("id" = i64, Path, description = "The card's id")),
+    responses(
+        (status = 200, description = "The caller's cards, this one the default", body = Vec<SavedCard>),
+        (status = 404, description = "Not one of the caller's cards: 'Cartão não encontrado'", body = ErrorMessage),
+    )
+)]
+async fn make_default_card(
+    State(state): State<AppState>,
+    member: Member,
+    Path(card_id): Path<i64>,
+) -> ApiResult<Json<Vec<SavedCard>>> {
+    if !app::commerce::cards::make_default(&state.db, &state.gateway, member.user(), card_id)
+        .await?
+    {
+        return Err(ApiError::not_found(cards::CARD_NOT_FOUND));
+    }
+    cards_now(&state, member).await
 }
 
 /// Saving cards, each of which calls the payment provider: `FILIA_ORDERS_MAX_PER_MEMBER`

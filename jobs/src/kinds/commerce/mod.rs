@@ -1,8 +1,11 @@
 //! The shop's jobs: releasing a checkout's hold at its expiry; the payment jobs that call
 //! `app::commerce::charge` (`pix.expire`, `payment.sync`, `sandbox.deliver`); after payment,
 //! confirming the order (`app::commerce::fulfilment`: vouchers, cashback, receipt e-mail)
-//! and making its PDFs; refunds.
+//! and making its PDFs; refunds; saved cards: a removed card deleted at the provider, the
+//! monthly reminder of cards about to expire.
 
+pub mod card_delete;
+pub mod card_reminder;
 pub mod order_confirm;
 pub mod payment_sync;
 mod pdf;

@@ -1,19 +1,23 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isCompleteCep, lookupCep } from "@/features/address/api/lookup-cep";
 import { BRAZILIAN_STATES, isBrazilianState } from "@/lib/brazilian-states";
 import { jsonResponse } from "@/testing/fixtures";
+import { stubApi } from "@/testing/stub-api";
 
-function stubViaCep(answer: () => Response | Promise<Response>) {
-  const fetchMock = vi.fn((_url: string) => Promise.resolve(answer()));
-  vi.stubGlobal("fetch", fetchMock);
-  return fetchMock;
-}
+const LOOKUP = "POST /api/get-address-zip-code";
+const PAULISTA = {
+  cep: "01310-100",
+  street: "Avenida Paulista",
+  complement: "",
+  neighborhood: "Bela Vista",
+  city: "São Paulo",
+  state: "SP",
+  ibge: "3550308",
+};
 
 describe("lookupCep", () => {
-  it("asks ViaCEP for the bare digits and reads street, neighbourhood, city and state", async () => {
-    const fetchMock = stubViaCep(() =>
-      jsonResponse({ cep: "01310-100", logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
-    );
+  it("asks our API (never a third party) for the bare digits and reads street, neighbourhood, city and state", async () => {
+    const api = stubApi({ [LOOKUP]: () => jsonResponse(PAULISTA) });
 
     await expect(lookupCep("01.310-100")).resolves.toEqual({
       street: "Avenida Paulista",
@@ -21,23 +25,24 @@ describe("lookupCep", () => {
       city: "São Paulo",
       state: "SP",
     });
-    expect(fetchMock.mock.calls[0]?.[0]).toBe("https://viacep.com.br/ws/01310100/json/");
+    expect(api.bodySentTo(LOOKUP)).toEqual({ zip_code: "01310100" });
+    expect(api.calls.every((call) => call.url.startsWith("/api/"))).toBe(true);
   });
 
   it.each([
-    ["ViaCEP's erro answer", () => jsonResponse({ erro: true })],
-    ["the older erro text", () => jsonResponse({ erro: "true" })],
-    ["a 400 for a malformed CEP", () => jsonResponse({}, 400)],
+    ["an unknown CEP (404)", () => jsonResponse({ error: "CEP não encontrado" }, 404)],
+    ["a malformed CEP (422)", () => jsonResponse({ messages: ["CEP inválido"] }, 422)],
+    ["the provider down (503)", () => jsonResponse({ error: "Não foi possível consultar o CEP agora." }, 503)],
     ["no answer at all", () => Promise.reject(new TypeError("Failed to fetch"))],
   ])("answers null for %s", async (_case, answer) => {
-    stubViaCep(answer);
+    stubApi({ [LOOKUP]: answer });
     await expect(lookupCep("99999999")).resolves.toBeNull();
   });
 
   it("does not ask for fewer than eight digits", async () => {
-    const fetchMock = stubViaCep(() => jsonResponse({}));
+    const api = stubApi({ [LOOKUP]: () => jsonResponse(PAULISTA) });
     await expect(lookupCep("0131010")).resolves.toBeNull();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.callsTo(LOOKUP)).toHaveLength(0);
     expect(isCompleteCep("01.310-10")).toBe(false);
     expect(isCompleteCep("01.310-100")).toBe(true);
   });

@@ -1,10 +1,13 @@
-// The address of a CEP, asked from the browser to ViaCEP (free, no key, CORS open); see
-// docs/decisions.md. Only a CEP of eight digits is looked up.
+// The address of a CEP, asked from our API (`POST /get-address-zip-code`), which looks it
+// up at its provider and caches it: the browser calls no third party (docs/decisions.md).
+// Only a CEP of eight digits is looked up.
 import { useMutation } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
 import { digitsOf } from "@/lib/masks";
 import { MESSAGES } from "@/lib/validators";
+import type { ZipCodeAddress } from "@/types/api";
 
-export const CEP_LOOKUP_URL = "https://viacep.com.br/ws/{cep}/json/";
+export const CEP_LOOKUP_PATH = "/get-address-zip-code";
 
 export interface CepAddress {
   street: string;
@@ -12,14 +15,6 @@ export interface CepAddress {
   city: string;
   /** The state's sigla ("SP"). */
   state: string;
-}
-
-interface ViaCepAnswer {
-  logradouro?: string;
-  bairro?: string;
-  localidade?: string;
-  uf?: string;
-  erro?: boolean | string;
 }
 
 /**
@@ -36,27 +31,23 @@ export function isCompleteCep(value: string): boolean {
   return digitsOf(value).length === 8;
 }
 
-/** The address of `cep`, or null when the CEP does not exist (or no answer could be read). */
+/**
+ * The address of `cep`, or null when the lookup fails: an unknown CEP (404), one the server
+ * cannot read (422), a provider that is down (503) or no answer at all. The form marks the
+ * fields either way (spec 002: a failed lookup puts 'CEP inválido' in city and street).
+ */
 export async function lookupCep(cep: string, { signal }: { signal?: AbortSignal } = {}): Promise<CepAddress | null> {
   const digits = digitsOf(cep);
   if (digits.length !== 8) return null;
-  let answer: ViaCepAnswer;
+  let answer: ZipCodeAddress;
   try {
-    const response = await fetch(CEP_LOOKUP_URL.replace("{cep}", digits), { signal });
-    if (!response.ok) return null;
-    answer = (await response.json()) as ViaCepAnswer;
+    answer = await api.post<ZipCodeAddress>(CEP_LOOKUP_PATH, { zip_code: digits }, { signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     return null;
   }
-  // ViaCEP answers 200 {"erro": true} (older answers: "true") for a CEP that does not exist.
-  if (answer.erro === true || answer.erro === "true" || !answer.localidade) return null;
-  return {
-    street: answer.logradouro ?? "",
-    neighborhood: answer.bairro ?? "",
-    city: answer.localidade,
-    state: answer.uf ?? "",
-  };
+  if (!answer.city) return null;
+  return { street: answer.street, neighborhood: answer.neighborhood, city: answer.city, state: answer.state };
 }
 
 /**

@@ -27,14 +27,13 @@ import {
 import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { PIX_POLL_MS } from "@/features/commerce/components/cart-page";
+import { CEP_LOOKUP, byCep, paulista } from "@/testing/cep-lookup";
 import { DEFAULT_CONFIG, stubApi, type ApiHandler } from "@/testing/stub-api";
 import type { CartLineItem, OrderTotals, StationConfig } from "@/types/api";
 
 const CART_PATH = "/homepage/carrinho";
 const PAGARME_TOKENS = "https://api.pagar.me/core/v5/tokens";
 const SAVE_CARD = "Salvar este cartão para as próximas compras";
-/** The CEP lookup of the billing address fillNewCard types (ViaCEP, from the browser). */
-const CEP_LOOKUP = "GET https://viacep.com.br/ws/01310100/json/";
 /** What fillNewCard's address and CEP send with a new card's token. */
 const BILLING_ADDRESS = { cep: "01310100", street: "Avenida Paulista", street_number: "1000", city: "São Paulo", state: "SP" };
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
@@ -78,7 +77,8 @@ function stubCart({
       [CONFIRM_CART]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals)),
       [CART_TOTALS]: () => jsonResponse(buildTotals(totals)),
       [SAVED_CARDS]: () => jsonResponse([]),
-      [CEP_LOOKUP]: () => jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
+      // The CEP lookup of the billing address fillNewCard types (our API's).
+      [CEP_LOOKUP]: byCep({ "01310100": paulista }),
       [REMOVE_COUPON]: () => jsonResponse(buildReservation(inSeconds(expiresInSeconds), totals).totals),
       ...handlers,
     },
@@ -599,8 +599,8 @@ describe("cart, card", () => {
       },
     });
     fillNewCard();
-    // Only the sandbox keeps cards so far: no box that would do nothing.
-    expect(screen.queryByRole("checkbox", { name: SAVE_CARD })).not.toBeInTheDocument();
+    // Pagar.me keeps cards too: the box is offered (the server saves, then charges).
+    expect(screen.getByRole("checkbox", { name: SAVE_CARD })).toBeInTheDocument();
     fill("CEP", "01310100");
     click("Revisar pedido");
     await heading("Confira seu pedido");

@@ -363,7 +363,6 @@ export function CartPage() {
             asksMethod={asksMethod}
             form={payment}
             savedCards={savedCards.data}
-            canSaveCard={sandbox}
             installments={installmentOptions}
             countdown={countdown}
             onBack={goBack}

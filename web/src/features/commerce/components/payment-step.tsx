@@ -75,12 +75,6 @@ interface PaymentStepProps {
   form: Form<PaymentFormValues>;
   /** The member's saved cards (`GET /user-credit-cards/{id}`). */
   savedCards?: readonly SavedCard[];
-  /**
-   * Whether a new card can be kept for later: only the sandbox keeps cards so far (with
-   * Pagar.me the order's card is not attached to a customer's wallet), so the box is not
-   * offered where it would do nothing.
-   */
-  canSaveCard?: boolean;
   /** The options of `POST /calculate-installments`; empty when the activity allows none. */
   installments?: readonly InstallmentOption[];
   /** The reservation's countdown, under the fields. */
@@ -95,7 +89,6 @@ export function PaymentStep({
   asksMethod,
   form,
   savedCards = [],
-  canSaveCard = false,
   installments = [],
   countdown,
   onBack,
@@ -170,13 +163,12 @@ export function PaymentStep({
         {isCard && form.values.selected_card === NEW_CARD && (
           <>
             <CardFields form={form} />
-            {canSaveCard && (
-              <CheckboxField
-                label="Salvar este cartão para as próximas compras"
-                checked={form.values.save}
-                onChange={(save) => form.setValue("save", save)}
-              />
-            )}
+            {/* Both providers keep it: the server saves the card first, then charges it. */}
+            <CheckboxField
+              label="Salvar este cartão para as próximas compras"
+              checked={form.values.save}
+              onChange={(save) => form.setValue("save", save)}
+            />
           </>
         )}
       </div>

@@ -6,6 +6,7 @@ import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
+import { paymentMethodsMemberRoutes } from "@/features/payment-methods/routes";
 import { subscriptionsMemberRoutes } from "@/features/subscriptions";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
 import { walletMemberRoutes } from "@/features/wallet/routes";
@@ -17,6 +18,7 @@ const routes: RouteObject[] = [
     children: [
       ...activitiesMemberRoutes,
       ...walletMemberRoutes,
+      ...paymentMethodsMemberRoutes,
       ...commerceMemberRoutes,
       ...trophiesMemberRoutes,
       ...invitationsMemberRoutes,

@@ -10,11 +10,14 @@ export function getSavedCards(userId: number, { signal }: { signal?: AbortSignal
   return api.get<SavedSubscriptionCard[]>(`/user-credit-cards/${userId}`, { signal });
 }
 
+/** Where the member's cards are cached: the list, the checkout and the payment methods share it. */
+export const savedCardsKey = (userId: number) => subscriptionKeys.cards(userId);
+
 export function useSavedCards(enabled = true) {
   const userId = useSession()?.user.id;
   return useQuery(
     queryOptions({
-      queryKey: subscriptionKeys.cards(userId ?? 0),
+      queryKey: savedCardsKey(userId ?? 0),
       queryFn: userId === undefined || !enabled ? skipToken : ({ signal }) => getSavedCards(userId, { signal }),
     }),
   );

@@ -14,10 +14,10 @@ import {
 } from "@/features/subscriptions/testing/subscription-fixtures";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
+import { CEP_LOOKUP, byCep, cepAddress } from "@/testing/cep-lookup";
 import { DEFAULT_CONFIG, stubApi, type ApiHandler } from "@/testing/stub-api";
 
 const BALANCE = "GET /api/users-points/1";
-const CEP_LOOKUP = "GET https://viacep.com.br/ws/01310100/json/";
 const PREMIUM = buildPlan({ id: 2, name: "Premium", amount: 5990, discount: 1000 });
 const FREE = buildPlan({ id: 5, name: "Gratuito", amount: 0 });
 
@@ -34,7 +34,9 @@ function stubPurchase(handlers: Record<string, ApiHandler> = {}, subscription: u
       [planCall(2)]: () => jsonResponse(PREMIUM),
       [planCall(5)]: () => jsonResponse(FREE),
       [SAVED_CARDS]: () => jsonResponse([]),
-      [CEP_LOOKUP]: () => jsonResponse({ logradouro: "Rua Augusta", bairro: "Consolação", localidade: "São Paulo", uf: "SP" }),
+      [CEP_LOOKUP]: byCep({
+        "01310100": () => cepAddress({ street: "Rua Augusta", neighborhood: "Consolação", city: "São Paulo", state: "SP" }),
+      }),
       ...handlers,
     },
     { ...DEFAULT_CONFIG, payments_sandbox: true },

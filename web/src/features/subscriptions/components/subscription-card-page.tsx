@@ -32,7 +32,14 @@ export function SubscriptionCardPage() {
   return <NewCardForm key={formKey} subscriptionId={subscriptionId} onSaved={() => setFormKey((key) => key + 1)} />;
 }
 
-function NewCardForm({ subscriptionId, onSaved }: { subscriptionId: number | null; onSaved: () => void }) {
+interface NewCardFormProps {
+  /** 'Novo cartão' of an unpaid charge: the card becomes this subscription's. */
+  subscriptionId?: number | null;
+  onSaved: () => void;
+}
+
+/** The spec's credit card form with its live preview; also /homepage/meios-de-pagamento/criar's. */
+export function NewCardForm({ subscriptionId = null, onSaved }: NewCardFormProps) {
   const form = useForm<CardFormValues>({ ...EMPTY_CARD_FORM, save: true }, cardFormRules({ asksCard: true }));
   const saveCard = useSaveCard();
   const replaceCard = useReplaceSubscriptionCard();

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { CEP_LOOKUP, byCep, cepUnknown, paulista } from "@/testing/cep-lookup";
 import { stubApi } from "@/testing/stub-api";
 import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, jsonResponse, signIn } from "@/testing/fixtures";
@@ -9,8 +10,6 @@ import type { User } from "@/types/api";
 
 const UPDATE = "PUT /api/auth/update-participant/1";
 const IMAGE = "PUT /api/update-user-profile-image/1";
-const VIACEP_OK = "GET https://viacep.com.br/ws/01310100/json/";
-const VIACEP_UNKNOWN = "GET https://viacep.com.br/ws/99999999/json/";
 
 beforeEach(() => {
   window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
@@ -95,8 +94,7 @@ describe("onboarding wizard (/signup)", () => {
 
   it("fills the address from the CEP", async () => {
     stubApi({
-      [VIACEP_OK]: () =>
-        jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
+      [CEP_LOOKUP]: byCep({ "01310100": paulista }),
     });
     signIn({ briefingDone: false });
     renderApp({ path: "/signup" });
@@ -113,8 +111,7 @@ describe("onboarding wizard (/signup)", () => {
 
   it("sends a started address whole, and needs its CEP, street and number", async () => {
     const api = stubApi({
-      [VIACEP_OK]: () =>
-        jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
+      [CEP_LOOKUP]: byCep({ "01310100": paulista }),
       [UPDATE]: updateAnswer(),
     });
     signIn({ cpf: "52998224725", tel: "11987654321", birthday: "1990-03-05", state: "SP", city: "Santos", briefingDone: false });
@@ -144,7 +141,7 @@ describe("onboarding wizard (/signup)", () => {
   });
 
   it("puts 'CEP inválido' in city and street for an unknown CEP", async () => {
-    stubApi({ [VIACEP_UNKNOWN]: () => jsonResponse({ erro: true }) });
+    stubApi({ [CEP_LOOKUP]: byCep({ "99999999": cepUnknown }) });
     signIn({ briefingDone: false });
     renderApp({ path: "/signup" });
     await goToPersonalData();
@@ -156,7 +153,7 @@ describe("onboarding wizard (/signup)", () => {
   });
 
   it("keeps 'CEP inválido' in street and city an error until real data is typed", async () => {
-    const api = stubApi({ [VIACEP_UNKNOWN]: () => jsonResponse({ erro: true }), [UPDATE]: updateAnswer() });
+    const api = stubApi({ [CEP_LOOKUP]: byCep({ "99999999": cepUnknown }), [UPDATE]: updateAnswer() });
     signIn({ cpf: "52998224725", tel: "11987654321", birthday: "1990-03-05", state: "SP", briefingDone: false });
     renderApp({ path: "/signup" });
     await goToPersonalData();
@@ -179,8 +176,10 @@ describe("onboarding wizard (/signup)", () => {
   it("applies only the answer for the CEP in the field", async () => {
     let answerFirst: (response: Response) => void = () => undefined;
     stubApi({
-      [VIACEP_OK]: () => new Promise<Response>((resolve) => (answerFirst = resolve)),
-      [VIACEP_UNKNOWN]: () => jsonResponse({ erro: true }),
+      [CEP_LOOKUP]: byCep({
+        "01310100": () => new Promise<Response>((resolve) => (answerFirst = resolve)),
+        "99999999": cepUnknown,
+      }),
     });
     signIn({ briefingDone: false });
     renderApp({ path: "/signup" });
@@ -189,7 +188,7 @@ describe("onboarding wizard (/signup)", () => {
     type("CEP", "01310100");
     type("CEP", "99999999");
     await waitFor(() => expect(screen.getByLabelText("Cidade")).toHaveValue("CEP inválido"));
-    answerFirst(jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }));
+    answerFirst(paulista());
 
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(screen.getByLabelText("Cidade")).toHaveValue("CEP inválido");
@@ -199,10 +198,9 @@ describe("onboarding wizard (/signup)", () => {
   it("looks a CEP up again after its lookup failed", async () => {
     let failures = 1;
     const api = stubApi({
-      [VIACEP_OK]: () =>
-        failures-- > 0
-          ? jsonResponse({}, 500)
-          : jsonResponse({ logradouro: "Avenida Paulista", bairro: "Bela Vista", localidade: "São Paulo", uf: "SP" }),
+      [CEP_LOOKUP]: byCep({
+        "01310100": () => (failures-- > 0 ? jsonResponse({ error: "Erro interno no servidor" }, 503) : paulista()),
+      }),
     });
     signIn({ briefingDone: false });
     renderApp({ path: "/signup" });
@@ -214,7 +212,7 @@ describe("onboarding wizard (/signup)", () => {
     type("CEP", "01310100");
 
     await waitFor(() => expect(screen.getByLabelText("Cidade")).toHaveValue("São Paulo"));
-    expect(api.calls.filter((call) => call.url.startsWith("https://viacep"))).toHaveLength(2);
+    expect(api.callsTo(CEP_LOOKUP)).toHaveLength(2);
   });
 
   it("asks the CPF when missing and e-mail and password when the account has none, and saves", async () => {
