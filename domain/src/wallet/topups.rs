@@ -11,6 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
 use crate::commerce::gateway::{Charge, ChargeStatus, GatewayError, PixCharge};
+use crate::commerce::payment::PIX_SECONDS;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{StationId, UserId};
 use crate::shared::money::format_brl;
@@ -294,7 +295,8 @@ pub struct Opening {
 /// Checks the station's limits and opens the top-up, on the caller's transaction. The
 /// member's top-ups are serialised (a transaction-scoped advisory lock), so two requests at
 /// once cannot both pass the daily limit. A transfer request expires after the station's
-/// hours, a card top-up after [`CARD_SECONDS`]; a PIX's expiry is its charge's.
+/// hours, a card top-up after [`CARD_SECONDS`], a PIX after [`PIX_SECONDS`] until its
+/// charge's own expiry replaces it.
 pub async fn open(tx: &mut PgConnection, opening: &Opening) -> Result<TopUp, TopUpError> {
     sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('topups:' || $1::text, 0))")
         .bind(opening.user_id)
@@ -319,7 +321,9 @@ pub async fn open(tx: &mut PgConnection, opening: &Opening) -> Result<TopUp, Top
             Some(Duration::hours(settings.transfer_expiry_hours.into()))
         }
         Method::Card => Some(Duration::seconds(CARD_SECONDS)),
-        Method::Pix => None,
+        // Until its charge is recorded (which sets the charge's own expiry): a PIX whose
+        // charge was never made ends all the same.
+        Method::Pix => Some(Duration::seconds(i64::from(PIX_SECONDS))),
     };
     let expires_at = expires_in.map(|after| Utc::now() + after);
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
