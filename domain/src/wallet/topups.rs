@@ -745,3 +745,86 @@ pub async fn set_saved_card(
         .await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topup(method: Method, status: Status, expires_at: Option<DateTime<Utc>>) -> TopUp {
+        let now = Utc::now();
+        TopUp {
+            id: 1,
+            station_id: 1,
+            user_id: 1,
+            method,
+            amount: 1000,
+            status,
+            failure_reason: None,
+            saved_card_id: None,
+            gateway_charge_id: None,
+            br_code: None,
+            paid_at: None,
+            expires_at,
+            credited_at: None,
+            decided_by: None,
+            decided_at: None,
+            refund_sent_at: None,
+            created_at: now,
+        }
+    }
+
+    #[test]
+    fn a_pending_pix_or_transfer_past_its_expiry_reads_expired_at_once() {
+        let now = Utc::now();
+        let past = Some(now - Duration::seconds(1));
+        let future = Some(now + Duration::hours(1));
+        assert_eq!(
+            topup(Method::Pix, Status::Pending, past).status_now(now),
+            Status::Expired
+        );
+        assert_eq!(
+            topup(Method::Transfer, Status::Pending, past).status_now(now),
+            Status::Expired
+        );
+        assert_eq!(
+            topup(Method::Pix, Status::Pending, future).status_now(now),
+            Status::Pending
+        );
+        // A card waits for its provider's answer; a credited one stays credited.
+        assert_eq!(
+            topup(Method::Card, Status::Pending, past).status_now(now),
+            Status::Pending
+        );
+        assert_eq!(
+            topup(Method::Pix, Status::Credited, past).status_now(now),
+            Status::Credited
+        );
+    }
+
+    #[test]
+    fn the_limits_say_their_amounts_in_reais() {
+        let text = |err: TopUpError| match err.into_failure() {
+            Failure::Invalid(messages) => messages.join(""),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            text(TopUpError::BelowMinimum(1000)),
+            "O valor mínimo é R$ 10,00."
+        );
+        assert_eq!(
+            text(TopUpError::AboveMaximum(500_000)),
+            "O valor máximo por pedido é R$ 5.000,00."
+        );
+        assert_eq!(
+            text(TopUpError::DailyLimit { left: 123_456 }),
+            "Limite diário de recarga atingido: você ainda pode pedir R$ 1.234,56."
+        );
+    }
+
+    #[test]
+    fn a_top_ups_credit_is_instant_and_keyed_by_the_top_up() {
+        let credit = topup(Method::Transfer, Status::Credited, None).credit();
+        assert_eq!(credit.key(), "topup:1:topup");
+        assert!(rules::Rule::default_for(&credit.rule).instant);
+    }
+}
