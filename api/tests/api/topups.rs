@@ -625,6 +625,30 @@ async fn a_top_up_above_the_review_threshold_waits_for_staff(db: PgPool) {
             .await
             .expect("audit");
     assert_eq!(audit, ["topup.confirm", "topup.reject"]);
+
+    // A PIX above the threshold, once paid, waits too.
+    let pix = w.pix(2000.0).await;
+    let pix_id = pix["id"].as_i64().expect("id");
+    w.sandbox
+        .pay_pix(
+            pix["pix"]["charge_id"].as_str().expect("charge"),
+            &payments::sandbox::PixPayment::default(),
+        )
+        .await
+        .expect("paid");
+    let checked = call(
+        &w.app,
+        "POST",
+        &format!("/api/user-buy-points-transaction/{pix_id}/check-payment"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(checked.json()["status"], "review");
+    assert_eq!(
+        jobs_keyed(&w.db, "points.credit", &format!("topup:{pix_id}:")).await,
+        0
+    );
 }
 
 #[testkit::db_test]
