@@ -46,6 +46,7 @@ mod signup;
 mod site_config;
 mod stations;
 mod subscriptions;
+mod topups;
 mod trophies;
 mod users;
 mod videos;
