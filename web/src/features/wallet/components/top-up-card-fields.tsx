@@ -1,0 +1,53 @@
+// The card of a top-up: one of the member's saved cards, or a new one whose number goes to
+// the browser's tokeniser (the checkout's), never to our API; a new card may be kept.
+import { CheckboxField, SelectField, TextField, bindText } from "@/components/form/fields";
+import type { Form } from "@/components/form/use-form";
+import { paymentForm } from "@/features/commerce";
+import { NEW_CARD, type TopUpFormValues } from "@/features/wallet/top-up-form";
+import type { SavedCard } from "@/types/api";
+
+export const SAVE_CARD_LABEL = "Salvar este cartão para as próximas compras";
+
+interface TopUpCardFieldsProps {
+  form: Form<TopUpFormValues>;
+  savedCards: readonly SavedCard[];
+}
+
+export function TopUpCardFields({ form, savedCards }: TopUpCardFieldsProps) {
+  const isNew = form.values.selected_card === NEW_CARD;
+  return (
+    <fieldset className="top-up__card">
+      <legend>Cartão de crédito</legend>
+      <SelectField label="Cartão" {...bindText(form, "selected_card")}>
+        <option value="">Selecione</option>
+        {savedCards.map((card) => (
+          <option key={card.id} value={String(card.id)}>
+            {card.brand} final {card.last_digits}
+          </option>
+        ))}
+        <option value={NEW_CARD}>Novo cartão</option>
+      </SelectField>
+      {isNew && (
+        <>
+          <TextField
+            label="Número do cartão"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            {...bindText(form, "number", paymentForm.maskCardNumber)}
+          />
+          <TextField label="Nome impresso no cartão" autoComplete="cc-name" {...bindText(form, "name")} />
+          <TextField
+            label="Validade (MM/AA)"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM/AA"
+            {...bindText(form, "expiry", paymentForm.maskExpiry)}
+          />
+          <TextField label="CVV" inputMode="numeric" autoComplete="cc-csc" {...bindText(form, "cvv", paymentForm.maskCvc)} />
+          <TextField label="CPF do titular" inputMode="numeric" {...bindText(form, "cpf", paymentForm.maskCpf)} />
+          <CheckboxField label={SAVE_CARD_LABEL} checked={form.values.save} onChange={(save) => form.setValue("save", save)} />
+        </>
+      )}
+    </fieldset>
+  );
+}
