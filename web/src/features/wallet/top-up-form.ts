@@ -3,6 +3,7 @@
 // (GET /wallet/topup-settings) and the texts the server's, so a refusal reads the same
 // whether the browser or the server finds it first.
 import type { FormRules, Rule } from "@/components/form/use-form";
+import { notCepMark } from "@/features/address";
 import { paymentForm } from "@/features/commerce";
 import type { TopUp, TopUpRequest, TopUpSettings } from "@/features/wallet/api/topup-types";
 import { formatCents } from "@/lib/currency";
@@ -95,6 +96,12 @@ export interface TopUpFormValues {
   expiry: string;
   cvv: string;
   cpf: string;
+  /** The billing address, asked only to save the new card. */
+  cep: string;
+  street: string;
+  street_number: string;
+  city: string;
+  state: string;
 }
 
 export const EMPTY_TOP_UP_FORM: TopUpFormValues = {
@@ -107,18 +114,24 @@ export const EMPTY_TOP_UP_FORM: TopUpFormValues = {
   expiry: "",
   cvv: "",
   cpf: "",
+  cep: "",
+  street: "",
+  street_number: "",
+  city: "",
+  state: "",
 };
 
-type CardText = "number" | "name" | "expiry" | "cvv" | "cpf";
+type CardText = "number" | "name" | "expiry" | "cvv" | "cpf" | "cep" | "street" | "street_number" | "city" | "state";
 
-/** A new card's field: required, then its own check, only when a new card is chosen. */
-function newCardRule<K extends CardText>(check?: (value: string) => string | undefined): ReadonlyArray<Rule<TopUpFormValues, K>> {
-  return [
-    (value, values) => {
-      if (values.method !== "card" || values.selected_card !== NEW_CARD) return undefined;
-      return required(value) ?? check?.(value);
-    },
-  ];
+const isNewCard = (values: TopUpFormValues) => values.method === "card" && values.selected_card === NEW_CARD;
+const savesNewCard = (values: TopUpFormValues) => isNewCard(values) && values.save;
+
+/** A field required, then checked, only when `applies` holds for the whole form. */
+function ruleWhen<K extends CardText>(
+  applies: (values: TopUpFormValues) => boolean,
+  check?: (value: string) => string | undefined,
+): ReadonlyArray<Rule<TopUpFormValues, K>> {
+  return [(value, values) => (applies(values) ? (required(value) ?? check?.(value)) : undefined)];
 }
 
 export function topUpFormRules(settings: Pick<TopUpSettings, "min_cents" | "max_cents" | "daily_left_cents">): FormRules<TopUpFormValues> {
@@ -126,11 +139,16 @@ export function topUpFormRules(settings: Pick<TopUpSettings, "min_cents" | "max_
     method: [(value) => (value === "" ? METHOD_REQUIRED : undefined)],
     amount: [(value) => amountError(centsOf(value), settings)],
     selected_card: [(value, values) => (values.method === "card" && value === "" ? CARD_REQUIRED : undefined)],
-    number: newCardRule(paymentForm.cardNumber),
-    name: newCardRule(),
-    expiry: newCardRule((value) => paymentForm.expiry(value)),
-    cvv: newCardRule(paymentForm.cvc),
-    cpf: newCardRule(paymentForm.cpf),
+    number: ruleWhen(isNewCard, paymentForm.cardNumber),
+    name: ruleWhen(isNewCard),
+    expiry: ruleWhen(isNewCard, (value) => paymentForm.expiry(value)),
+    cvv: ruleWhen(isNewCard, paymentForm.cvc),
+    cpf: ruleWhen(isNewCard, paymentForm.cpf),
+    cep: ruleWhen(savesNewCard, paymentForm.cep),
+    street: ruleWhen(savesNewCard, notCepMark),
+    street_number: ruleWhen(savesNewCard),
+    city: ruleWhen(savesNewCard, notCepMark),
+    state: ruleWhen(savesNewCard),
   };
 }
 
@@ -153,5 +171,18 @@ export function topUpToApi(values: TopUpFormValues, cardToken: string | null = n
   const points = pointsOf(centsOf(values.amount));
   if (values.method !== "card") return { points, method: "pix" };
   if (values.selected_card !== NEW_CARD) return { points, method: "card", card_id: Number(values.selected_card) };
-  return { points, method: "card", card_token: cardToken ?? "", save_card: values.save };
+  if (!values.save) return { points, method: "card", card_token: cardToken ?? "" };
+  return {
+    points,
+    method: "card",
+    card_token: cardToken ?? "",
+    save_card: true,
+    billing_address: {
+      cep: digitsOf(values.cep),
+      street: values.street.trim(),
+      street_number: values.street_number.trim(),
+      city: values.city.trim(),
+      state: values.state,
+    },
+  };
 }

@@ -30,6 +30,16 @@ export interface TopUpRequest {
   card_id?: number;
   card_token?: string;
   save_card?: boolean;
+  /** A new card's billing address, needed only to save it. */
+  billing_address?: BillingAddress;
+}
+
+export interface BillingAddress {
+  cep: string;
+  street: string;
+  street_number: string;
+  city: string;
+  state: string;
 }
 
 export interface TopUp {
@@ -49,6 +59,6 @@ export interface TransferRequest {
   id: number;
   points: number;
   createdAt: string;
-  expiresAt: string;
+  expiresAt: string | null;
   status: { name: string };
 }
