@@ -14,6 +14,7 @@ use domain::commerce::refunds::Requested;
 use domain::feed::videos::Video;
 use domain::subscriptions::billing::DueCharge;
 use domain::wallet::ledger::Credit;
+use domain::wallet::topups::TopUp;
 
 /// The job an effect is queued as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,5 +143,14 @@ pub trait Outbox: Sync {
         &self,
         tx: &mut PgConnection,
         due: &DueCharge,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
+    /// Ends a top-up at `at` unless its money came (or staff confirmed it) by then: the
+    /// PIX's charge is read first, a transfer request's member is told it expired.
+    fn expire_topup(
+        &self,
+        tx: &mut PgConnection,
+        topup: &TopUp,
+        at: DateTime<Utc>,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 }

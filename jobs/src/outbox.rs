@@ -11,11 +11,13 @@ use domain::commerce::refunds::Requested;
 use domain::feed::videos::Video;
 use domain::subscriptions::billing::DueCharge;
 use domain::wallet::ledger::Credit;
+use domain::wallet::topups::TopUp;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
     LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire, PointsCredit,
-    ReceiptPdf, ReservationRelease, SubscriptionCharge, TrophiesGrant, VideoTranscode, VoucherPdf,
+    ReceiptPdf, ReservationRelease, SubscriptionCharge, TopUpExpire, TrophiesGrant, VideoTranscode,
+    VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -168,5 +170,14 @@ impl app::Outbox for JobOutbox {
         due: &DueCharge,
     ) -> sqlx::Result<Queued> {
         SubscriptionCharge::enqueue(tx, due).await.map(queued)
+    }
+
+    async fn expire_topup(
+        &self,
+        tx: &mut PgConnection,
+        topup: &TopUp,
+        at: DateTime<Utc>,
+    ) -> sqlx::Result<Queued> {
+        TopUpExpire::schedule(tx, topup, at).await.map(queued)
     }
 }

@@ -48,6 +48,9 @@ pub enum ChargeError {
     /// The order has a card part and no card was given.
     #[error("a card part without a card")]
     NoCard,
+    /// A top-up's charge could not be applied.
+    #[error(transparent)]
+    TopUp(#[from] domain::wallet::topups::TopUpError),
 }
 
 impl From<crate::subscriptions::billing::BillingError> for ChargeError {
@@ -67,6 +70,7 @@ impl IntoFailure for ChargeError {
         match self {
             Self::Commerce(err) => err.into_failure(),
             Self::NoCard => Failure::invalid(CARD_REQUIRED),
+            Self::TopUp(err) => err.into_failure(),
             other => Failure::Internal(other.into()),
         }
     }
@@ -312,6 +316,11 @@ pub async fn sync_charge(
     public_url: &str,
     charge_id: &str,
 ) -> Result<Applied, ChargeError> {
+    if is_topup(db, charge_id).await? {
+        // A wallet top-up's charge: its own use case applies it; no order has it.
+        crate::wallet::topups::sync_charge(db, gateway, outbox, public_url, charge_id).await?;
+        return Ok(Applied::UnknownCharge);
+    }
     if is_subscriptions(db, charge_id).await? {
         // A subscription's try: the billing engine applies it; no order has it.
         crate::subscriptions::billing::sync_attempt(db, gateway, outbox, charge_id).await?;
@@ -328,6 +337,12 @@ pub async fn sync_charge(
     tx.commit().await?;
     send_late_refunds(db, gateway, charge_id).await?;
     Ok(applied)
+}
+
+/// Whether a charge is a wallet top-up's.
+async fn is_topup(db: &PgPool, charge_id: &str) -> sqlx::Result<bool> {
+    let mut conn = db.acquire().await?;
+    domain::wallet::topups::is_topup_charge(&mut conn, charge_id).await
 }
 
 /// Whether a charge no order part has is one of the subscriptions' tries.

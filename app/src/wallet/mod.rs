@@ -48,3 +48,4 @@ pub async fn claim_participation_credits(
     tx.commit().await?;
     Ok(queued)
 }
+pub mod topups;

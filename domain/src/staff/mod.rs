@@ -145,6 +145,15 @@ pub enum Action {
     /// A subscription cancelled by staff.
     #[sqlx(rename = "subscription.cancel")]
     SubscriptionCancel,
+    /// A transfer request or a top-up under review confirmed: its points credited.
+    #[sqlx(rename = "topup.confirm")]
+    TopupConfirm,
+    /// A transfer request or a top-up under review refused (a paid one's charge refunded).
+    #[sqlx(rename = "topup.reject")]
+    TopupReject,
+    /// A credited PIX or card top-up refunded: its unspent points taken back.
+    #[sqlx(rename = "topup.refund")]
+    TopupRefund,
 }
 
 /// One action about to be recorded.

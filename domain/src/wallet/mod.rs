@@ -5,3 +5,4 @@ pub mod ledger;
 pub mod release;
 pub mod rewards;
 pub mod rules;
+pub mod topups;

@@ -36,6 +36,7 @@ pub use subscriptions::charge::SubscriptionCharge;
 pub use subscriptions::dispatch::SubscriptionsDispatch;
 pub use wallet::cashback_release::{CashbackDispatch, CashbackRelease};
 pub use wallet::points_credit::PointsCredit;
+pub use wallet::topup_expire::TopUpExpire;
 
 use crate::cron::{Schedule, ScheduleError};
 use crate::fleet::Fleet;
@@ -79,6 +80,7 @@ kinds!(
     SubscriptionsDispatch,
     SubscriptionCharge,
     SubscriptionsCardReminder,
+    TopUpExpire,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

@@ -1490,6 +1490,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/stations/{id}/topups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A station's top-ups
+         * @description The newest 200, filtered by `status` (pending, review, credited, failed, expired,
+         *     rejected, refunded) and `method` (pix, card, transfer). Viewers and support staff,
+         *     within the grant's stations.
+         */
+        get: operations["station_topups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/subscriptions/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1526,6 +1548,72 @@ export interface paths {
          *     once instead of at its next retry. Support staff only; audited.
          */
         post: operations["retry_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/topups/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms a top-up
+         * @description A pending transfer request (not past its expiry) or a paid top-up under review becomes
+         *     credited: its points are queued, its member e-mailed. Two confirmations at once credit
+         *     once (the second is 409). Support staff only; audited (`topup.confirm`).
+         */
+        post: operations["confirm_topup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/topups/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds a credited top-up
+         * @description A credited PIX or card top-up: its charge is refunded whole at the provider, what is
+         *     unspent of its credit is taken out of the wallet and what the member already spent
+         *     becomes a wallet debt. Support staff only; audited (`topup.refund`).
+         */
+        post: operations["refund_topup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/topups/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects a top-up
+         * @description A pending transfer request or a top-up under review is refused; a review top-up's
+         *     charge is refunded whole at the provider (asking again re-sends a refund the provider
+         *     did not take). Support staff only; audited (`topup.reject`).
+         */
+        post: operations["reject_topup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2033,7 +2121,9 @@ export interface paths {
         put?: never;
         /**
          * Sandbox only: pays one of the caller's PIX charges ("simulate payment")
-         * @description Only when `FILIA_PAYMENTS=sandbox` (404 otherwise). Pays as the payer's bank would, even
+         * @description An order's PIX or a wallet top-up's.
+         *
+         *     Only when `FILIA_PAYMENTS=sandbox` (404 otherwise). Pays as the payer's bank would, even
          *     after the charge's expiry; the signed webhook is posted to our endpoint at once by a
          *     `sandbox.deliver` job, so the order turns paid through the real path.
          */
@@ -2362,6 +2452,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transfer-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks to top up by bank transfer (type 5)
+         * @description The member transfers to the station's bank details ('Abastecer créditos' shows them)
+         *     and staff confirm the request in the console, which credits it and e-mails the member;
+         *     unconfirmed, it expires after the station's `transfer_expiry_hours`. The limits of every
+         *     top-up apply. `user_id` must be the caller's own.
+         */
+        post: operations["create_transfer_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfer-request/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's bank-transfer requests
+         * @description Newest first (at most 200), with the spec's status names.
+         */
+        get: operations["list_transfer_requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trophies/": {
         parameters: {
             query?: never;
@@ -2563,6 +2696,74 @@ export interface paths {
         get: operations["bought_coupons"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-buy-points-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's top-ups
+         * @description Every method (PIX, card, transfer), newest first (at most 200).
+         */
+        get: operations["list_topups"];
+        put?: never;
+        /**
+         * Buys points: a PIX or card top-up
+         * @description Checks the station's limits ('O valor mínimo é R$ 10,00.', 'O valor máximo por pedido é
+         *     R$ 5.000,00.', 'Limite diário de recarga atingido: você ainda pode pedir R$ X.'). PIX:
+         *     201 pending with its code; paid by webhook or 'Verificar pagamento'. Card (a saved
+         *     `card_id`, or a new `card_token`, saved first with `save_card`): 201 credited, or 202
+         *     `review` above the station's threshold; a declined card is 422 with the provider's
+         *     reason; a card that is not the caller's (removed, unknown) is 422.
+         */
+        post: operations["buy_points"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-buy-points-transaction/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's top-ups */
+        get: operations["one_topup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-buy-points-transaction/{id}/check-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verificar pagamento: asks the provider about a top-up's charge now
+         * @description Re-reads a pending PIX or card charge and applies it through the same idempotent path
+         *     as the webhook (the two racing credit once). A charge read in the last
+         *     `FILIA_PAYMENT_READ_REUSE_SECONDS` (5) is not read again. Answers the top-up.
+         */
+        post: operations["check_topup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3006,6 +3207,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet/topup-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's top-up settings
+         * @description What 'Abastecer créditos' shows: the limits, what the caller may still top up today,
+         *     and the bank details for a transfer (null: no transfers).
+         */
+        get: operations["topup_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3303,7 +3525,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -3336,6 +3558,15 @@ export interface components {
          * @enum {string}
          */
         Availability: "date_missing" | "not_started" | "ended" | "limit_reached" | "open";
+        /** @description A new card's billing address, needed only to save it (`save_card`). */
+        BillingAddressForm: {
+            cep?: string;
+            city?: string;
+            /** @description The state's two letters. */
+            state?: string;
+            street?: string;
+            street_number?: string;
+        };
         /** @description A logo as the form sends it: base64 of a JPEG, PNG, WebP or GIF. */
         BrandImage: {
             base64: string;
@@ -3363,6 +3594,28 @@ export interface components {
             expected: number;
             /** @description The list's filter. */
             filter: components["schemas"]["BulkFilter"];
+        };
+        /** @description A PIX or card top-up. Its Debug never shows the card token. */
+        BuyPoints: {
+            billing_address?: null | components["schemas"]["BillingAddressForm"];
+            /**
+             * Format: int64
+             * @description A saved card's id (`GET /user-credit-cards/{id}`).
+             */
+            card_id?: number | null;
+            /**
+             * @description A new card, as the browser tokeniser's token (at the sandbox,
+             *     `POST /sandbox/card-tokens`).
+             */
+            card_token?: string | null;
+            method: components["schemas"]["PurchaseMethod"];
+            /**
+             * Format: double
+             * @description Reais (1 point = R$ 1,00), at most two decimals.
+             */
+            points: number;
+            /** @description Save the new card first (it then needs `billing_address`) and charge the saved card. */
+            save_card?: boolean | null;
         };
         /** @description A campaign as the member's screen shows it, with the member's numbers in it. */
         CampaignNumbers: {
@@ -4282,6 +4535,24 @@ export interface components {
             userEmail: string;
             userHash: string;
         };
+        /** @description The spec's transfer request: `{ user_id, type_id: 5, points }`. */
+        NewTransferRequest: {
+            /**
+             * Format: double
+             * @description Reais, at most two decimals.
+             */
+            points: number;
+            /**
+             * Format: int64
+             * @description 5, a bank transfer.
+             */
+            type_id: number;
+            /**
+             * Format: int64
+             * @description The caller's own id.
+             */
+            user_id: number;
+        };
         /** @description A resumable upload to start. */
         NewUpload: {
             /** @description The file's name, kept as it came (at most 255 characters). */
@@ -4306,6 +4577,24 @@ export interface components {
              * @description Where the upload is: the next chunk goes at this offset.
              */
             received: number;
+        };
+        /** @description A top-up as the console shows it: its member, its charge, and staff's decision. */
+        OpsTopUp: components["schemas"]["TopUp"] & {
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * Format: int64
+             * @description The staff member who confirmed, rejected or refunded it.
+             */
+            decided_by: number | null;
+            /** @description The provider's charge id, as its dashboard names it. */
+            gateway_charge_id: string | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            user_email: string | null;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
         };
         OptionCount: {
             /** Format: int64 */
@@ -4816,6 +5105,8 @@ export interface components {
             /** Format: int64 */
             plan_id?: number;
         };
+        /** @enum {string} */
+        PurchaseMethod: "pix" | "card";
         QuestionCounts: {
             /** Format: int64 */
             id: number;
@@ -5529,6 +5820,63 @@ export interface components {
             user: null | components["schemas"]["User"];
             valid: boolean;
         };
+        /** @description One top-up. `points` is BRL (1 point = R$ 1,00), `amount_cents` its centavos. */
+        TopUp: {
+            /** Format: int64 */
+            amount_cents: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            credited_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** @description Why a card was declined, in the provider's words. */
+            failure_reason: string | null;
+            /** Format: int64 */
+            id: number;
+            method: components["schemas"]["TopUpMethod"];
+            pix: null | components["schemas"]["GatewayCharge"];
+            points: components["schemas"]["Points"];
+            /** @description A pending PIX or transfer past its expiry reads `expired`. */
+            status: components["schemas"]["TopUpStatus"];
+        };
+        /** @description The station's bank details for a transfer. */
+        TopUpBankDetails: {
+            account: string;
+            agency: string;
+            bank_name: string;
+            /** @description The holder's CNPJ or CPF, as the station wrote it. */
+            document: string;
+            holder: string;
+            pix_key: string | null;
+        };
+        /** @enum {string} */
+        TopUpMethod: "pix" | "card" | "transfer";
+        /** @description The station's top-up limits (centavos) and what the caller may still ask for today. */
+        TopUpSettings: {
+            bank: null | components["schemas"]["TopUpBankDetails"];
+            /**
+             * Format: int64
+             * @description The daily maximum less the caller's pending, under review and credited top-ups of
+             *     the station's day.
+             */
+            daily_left_cents: number;
+            /** Format: int64 */
+            daily_max_cents: number;
+            /** Format: int64 */
+            max_cents: number;
+            /** Format: int64 */
+            min_cents: number;
+            /**
+             * Format: int64
+             * @description A paid PIX or card top-up above this waits for staff (`review`).
+             */
+            review_above_cents: number;
+            /** Format: int32 */
+            transfer_expiry_hours: number;
+        };
+        /** @enum {string} */
+        TopUpStatus: "pending" | "review" | "credited" | "failed" | "expired" | "rejected" | "refunded";
         /** @description The totals, every field in centavos. */
         Totals: {
             /**
@@ -5575,6 +5923,21 @@ export interface components {
         TotalsBeforeAfter: {
             after: components["schemas"]["Totals"];
             before: components["schemas"]["Totals"];
+        };
+        /** @description A bank-transfer request, as 'Pedidos de transferência' lists it. */
+        TransferRequest: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: int64 */
+            id: number;
+            points: components["schemas"]["Points"];
+            status: components["schemas"]["TransferStatus"];
+        };
+        TransferStatus: {
+            /** @description 'Aguardando confirmação', 'Confirmado', 'Expirado' or 'Recusado'. */
+            name: string;
         };
         /** @description A cart line as the cart sends it back (`product_id` or `id`, and `quantity`). */
         UpdateCart: {
@@ -11663,6 +12026,70 @@ export interface operations {
             };
         };
     };
+    station_topups: {
+        parameters: {
+            query?: {
+                /** @description Only this status */
+                status?: string;
+                /** @description Only this method */
+                method?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-ups, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsTopUp"][];
+                };
+            };
+            /** @description A parameter is not a number, or an unknown status or method ('Filtro inválido.'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such station in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     cancel_subscription: {
         parameters: {
             query?: never;
@@ -11768,6 +12195,210 @@ export interface operations {
             };
             /** @description No such live subscription in the grant's scope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    confirm_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The top-up's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Credited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsTopUp"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such top-up in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not a pending transfer request nor a top-up under review */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    refund_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The top-up's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refunded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsTopUp"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such top-up in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not a credited PIX or card top-up */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    reject_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The top-up's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsTopUp"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such top-up in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not a pending transfer request nor a top-up under review */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15264,6 +15895,163 @@ export interface operations {
             };
         };
     };
+    create_transfer_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewTransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, waiting for confirmation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferRequest"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's user_id */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description type_id other than 5 ('Tipo de pedido inválido.'), a bad amount, a limit, or a station without bank details ('Esta estação não recebe transferências bancárias.'); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More requests than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    list_transfer_requests: {
+        parameters: {
+            query?: {
+                /** @description The caller's own id */
+                "where[user_id]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferRequest"][];
+                };
+            };
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's id */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     member_trophies: {
         parameters: {
             query?: {
@@ -16123,6 +16911,307 @@ export interface operations {
             /** @description The account is suspended; or: The id is not the caller's */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    list_topups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's top-ups, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    buy_points: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyPoints"];
+            };
+        };
+        responses: {
+            /** @description Credited (card) or pending (PIX, with its code) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"];
+                };
+            };
+            /** @description Paid above the review threshold: waits for staff (`review`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A bad amount ('Informe um valor válido.'), a limit, no card ('Escolha um cartão salvo ou informe um novo cartão.'), an unknown or removed card ('Cartão não encontrado. Escolha outro cartão ou cadastre um novo.'), a card refused or declined (the provider's reason), or a bad billing address to save the card; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More top-ups than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    one_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The top-up's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such top-up of the caller's ('Recarga não encontrada.') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    check_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The top-up's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top-up as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUp"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such top-up of the caller's ('Recarga não encontrada.') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description More checks than FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER (20) in FILIA_PAYMENT_CHECKS_WINDOW_SECONDS (600) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17889,6 +18978,53 @@ export interface operations {
                 };
             };
             /** @description The account is suspended; or: the user id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    topup_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopUpSettings"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
             403: {
                 headers: {
                     [name: string]: unknown;

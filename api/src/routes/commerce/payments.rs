@@ -508,6 +508,8 @@ struct SimulatedPayment {
 
 /// Sandbox only: pays one of the caller's PIX charges ("simulate payment")
 ///
+/// An order's PIX or a wallet top-up's.
+///
 /// Only when `FILIA_PAYMENTS=sandbox` (404 otherwise). Pays as the payer's bank would, even
 /// after the charge's expiry; the signed webhook is posted to our endpoint at once by a
 /// `sandbox.deliver` job, so the order turns paid through the real path.
@@ -535,9 +537,15 @@ async fn sandbox_pay_pix(
     };
     throttle::<SandboxLimit>(&state, &member).await?;
     let mut conn = state.db.acquire().await?;
-    let part = payment::part_by_charge(&mut conn, &charge_id)
-        .await?
-        .filter(|part| part.user_id == member.user_id)
+    // An order's PIX, or a wallet top-up's; either way one of the caller's.
+    let about = match payment::part_by_charge(&mut conn, &charge_id).await? {
+        Some(part) => Some((part.station_id, part.user_id, "order", part.order_id)),
+        None => domain::wallet::topups::by_charge(&mut conn, &charge_id)
+            .await?
+            .map(|topup| (topup.station_id, topup.user_id, "topup", topup.id)),
+    };
+    let (station_id, _, kind, id) = about
+        .filter(|(_, user_id, ..)| *user_id == member.user_id)
         .ok_or_else(|| ApiError::not_found(ORDER_NOT_FOUND))?;
     drop(conn);
     let charge = sandbox
@@ -548,8 +556,8 @@ async fn sandbox_pay_pix(
             other => ApiError::Internal(other.into()),
         })?;
     Enqueue::new(SandboxDeliver::default())
-        .owner(part.station_id, Some(member.user_id))
-        .about("order", part.order_id)
+        .owner(station_id, Some(member.user_id))
+        .about(kind, id)
         .commit(&state.db)
         .await?;
     Ok(Json(SimulatedPayment {

@@ -60,6 +60,15 @@ pub(super) enum AuditAction {
     /// A subscription cancelled by staff.
     #[serde(rename = "subscription.cancel")]
     SubscriptionCancel,
+    /// A transfer request or a top-up under review confirmed: its points credited.
+    #[serde(rename = "topup.confirm")]
+    TopupConfirm,
+    /// A transfer request or a top-up under review refused (a paid one's charge refunded).
+    #[serde(rename = "topup.reject")]
+    TopupReject,
+    /// A credited PIX or card top-up refunded: its unspent points taken back.
+    #[serde(rename = "topup.refund")]
+    TopupRefund,
 }
 
 impl From<staff::Action> for AuditAction {
@@ -79,6 +88,9 @@ impl From<staff::Action> for AuditAction {
             Action::ContentRemove => Self::ContentRemove,
             Action::SubscriptionRetry => Self::SubscriptionRetry,
             Action::SubscriptionCancel => Self::SubscriptionCancel,
+            Action::TopupConfirm => Self::TopupConfirm,
+            Action::TopupReject => Self::TopupReject,
+            Action::TopupRefund => Self::TopupRefund,
         }
     }
 }

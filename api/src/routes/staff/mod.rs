@@ -14,6 +14,7 @@ mod queues;
 pub mod refunds;
 mod stations;
 pub mod subscriptions;
+pub mod topups;
 
 /// Mounted at `/ops`: one module per resource of the console (docs/api-ops.md); `params`
 /// is how their lists read a query.
@@ -27,4 +28,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(annulments::router())
         .merge(moderation::router())
         .merge(subscriptions::router())
+        .merge(topups::router())
 }
