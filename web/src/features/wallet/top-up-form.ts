@@ -5,7 +5,7 @@
 import type { FormRules, Rule } from "@/components/form/use-form";
 import { notCepMark } from "@/features/address";
 import { paymentForm } from "@/features/commerce";
-import type { TopUp, TopUpRequest, TopUpSettings } from "@/features/wallet/api/topup-types";
+import type { TopUp, TopUpRequest, TopUpSettings } from "@/types/api";
 import { formatCents } from "@/lib/currency";
 import { digitsOf } from "@/lib/masks";
 import { required } from "@/lib/validators";

@@ -4,30 +4,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { invalidateOpsData, opsKeys } from "@/features/staff/api/ops-keys";
 import { api } from "@/lib/api-client";
-import type { GatewayCharge } from "@/types/api";
+import type { OpsTopUp, TopUpMethod, TopUpStatus } from "@/types/api";
 
-export type OpsTopUpMethod = "pix" | "card" | "transfer";
-export type OpsTopUpStatus = "pending" | "review" | "credited" | "failed" | "expired" | "rejected" | "refunded";
-
-export interface OpsTopUp {
-  id: number;
-  method: OpsTopUpMethod;
-  points: number;
-  amount_cents: number;
-  status: OpsTopUpStatus;
-  failure_reason: string | null;
-  created_at: string;
-  credited_at: string | null;
-  expires_at: string | null;
-  pix: GatewayCharge | null;
-  user_id: number;
-  user_name: string;
-  user_email: string | null;
-  gateway_charge_id: string | null;
-  paid_at: string | null;
-  decided_by: number | null;
-  decided_at: string | null;
-}
+export type { OpsTopUp };
+export type OpsTopUpMethod = TopUpMethod;
+export type OpsTopUpStatus = TopUpStatus;
 
 /** The list's filters; null is every one. */
 export interface OpsTopUpFilter {

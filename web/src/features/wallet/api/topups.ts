@@ -7,7 +7,7 @@ import { invalidateWallet } from "@/features/wallet/invalidate-wallet";
 import { useSession } from "@/features/session";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
-import type { TopUp, TopUpRequest, TopUpSettings, TransferRequest } from "@/features/wallet/api/topup-types";
+import type { TopUp, TopUpRequest, TopUpSettings, TransferRequest } from "@/types/api";
 
 /** The spec's type of a bank-transfer request (spec 002, "Wallet and cards"). */
 export const TRANSFER_TYPE_ID = 5;

@@ -15,7 +15,7 @@ import { STATEMENT_PATH } from "@/features/wallet/components/header-balance";
 import { TopUpCardFields } from "@/features/wallet/components/top-up-card-fields";
 import { TopUpPix } from "@/features/wallet/components/top-up-pix";
 import { useCreateTopUp, useCreateTransferRequest, useTopUp } from "@/features/wallet/api/topups";
-import type { BankDetails, TopUp, TopUpSettings } from "@/features/wallet/api/topup-types";
+import type { TopUp, TopUpBankDetails, TopUpSettings } from "@/types/api";
 import {
   AMOUNT_LABEL,
   EMPTY_TOP_UP_FORM,
@@ -61,7 +61,7 @@ export function refusalTexts(error: unknown): string[] {
   return [GENERIC_ERROR_TEXT];
 }
 
-function BankDetailsList({ bank }: { bank: BankDetails }) {
+function BankDetailsList({ bank }: { bank: TopUpBankDetails }) {
   const headingId = useId();
   return (
     <section className="top-up__bank" aria-labelledby={headingId}>

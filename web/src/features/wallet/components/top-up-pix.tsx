@@ -11,7 +11,7 @@ import {
   useSimulatePixPayment,
 } from "@/features/commerce";
 import { useCheckTopUpPayment } from "@/features/wallet/api/topups";
-import type { TopUp } from "@/features/wallet/api/topup-types";
+import type { TopUp } from "@/types/api";
 import { PIX_WAITING_TEXT } from "@/features/wallet/top-up-form";
 import { ApiError } from "@/lib/api-client";
 

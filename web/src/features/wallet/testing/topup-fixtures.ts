@@ -1,5 +1,5 @@
 // Answers of the top-up API shaped by the contract's types, for the top-up screen's tests.
-import type { TopUp, TopUpSettings, TransferRequest } from "@/features/wallet/api/topup-types";
+import type { TopUp, TopUpSettings, TransferRequest } from "@/types/api";
 
 export const TOP_UP_PATH = "/homepage/meios-de-pagamento/comprar";
 export const TOP_UP_SETTINGS = "GET /api/wallet/topup-settings";
