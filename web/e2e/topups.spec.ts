@@ -11,8 +11,8 @@ import { confirmAgeIfAsked, fetchHostStation, type StationFlags } from "./demo-s
 const TOP_UP_PATH = "/homepage/meios-de-pagamento/comprar";
 const STATEMENT_PATH = "/homepage/extrato/extratos-totais";
 const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-/** A Mastercard the sandbox approves; its saved card reads 'mastercard final 4444'. */
-const NEW_CARD = "5555 3333 2222 4444";
+/** A Mastercard the sandbox approves; its saved card reads 'mastercard final 1111'. */
+const NEW_CARD = "5555 4444 3333 1111";
 
 async function expectAccessible(page: Page) {
   await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
@@ -99,7 +99,7 @@ test("the demo member buys points with a new card kept for later, then with that
   // The card was kept: the next top-up charges it by its id.
   await page.goto(TOP_UP_PATH);
   await page.getByRole("radio", { name: "Cartão" }).check();
-  await page.getByRole("combobox", { name: "Cartão" }).selectOption({ label: "mastercard final 4444" });
+  await page.getByRole("combobox", { name: "Cartão" }).selectOption({ label: "mastercard final 1111" });
   await page.getByLabel("Quantidade em BRL").fill("1500");
   const sent = page.waitForRequest((sentRequest) => sentRequest.url().endsWith("/api/user-buy-points-transaction"));
   await page.getByRole("button", { name: "Fazer pedido" }).click();
