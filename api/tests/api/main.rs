@@ -45,6 +45,7 @@ mod signup;
 mod site_config;
 mod stations;
 mod subscriptions;
+mod topups;
 mod trophies;
 mod users;
 mod videos;

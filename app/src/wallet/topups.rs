@@ -142,11 +142,7 @@ pub async fn buy(
             {
                 Ok(saved) => {
                     let mut conn = db.acquire().await?;
-                    sqlx::query("UPDATE topups SET saved_card_id = $2 WHERE id = $1")
-                        .bind(topup.id)
-                        .bind(saved.id)
-                        .execute(&mut *conn)
-                        .await?;
+                    topups::set_saved_card(&mut conn, topup.id, saved.id).await?;
                     let gateway_id =
                         cards::gateway_card_id(&mut conn, purchase.user_id, provider, saved.id)
                             .await?

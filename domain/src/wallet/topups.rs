@@ -687,6 +687,12 @@ pub struct ConsoleTopUp {
     pub user_email: Option<String>,
 }
 
+const CONSOLE_COLUMNS: &str = "t.id, t.station_id, t.user_id, t.method, t.amount, t.status,
+    t.failure_reason, t.saved_card_id, t.gateway_charge_id, t.br_code, t.paid_at, t.expires_at,
+    t.credited_at, t.decided_by, t.decided_at, t.refund_sent_at, t.created_at,
+    u.name AS user_name, u.email AS user_email
+    FROM topups t JOIN users u ON u.id = t.user_id";
+
 /// A station's top-ups, newest first, filtered by status and method; at most `limit`.
 pub async fn of_station(
     conn: &mut PgConnection,
@@ -695,20 +701,43 @@ pub async fn of_station(
     method: Option<Method>,
     limit: i64,
 ) -> sqlx::Result<Vec<ConsoleTopUp>> {
-    sqlx::query_as(
-        "SELECT t.id, t.station_id, t.user_id, t.method, t.amount, t.status, t.failure_reason,
-                t.saved_card_id, t.gateway_charge_id, t.br_code, t.paid_at, t.expires_at,
-                t.credited_at, t.decided_by, t.decided_at, t.refund_sent_at, t.created_at,
-                u.name AS user_name, u.email AS user_email
-           FROM topups t JOIN users u ON u.id = t.user_id
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CONSOLE_COLUMNS}
           WHERE t.station_id = $1 AND ($2::text IS NULL OR t.status = $2)
             AND ($3::text IS NULL OR t.method = $3)
-          ORDER BY t.id DESC LIMIT $4",
-    )
+          ORDER BY t.id DESC LIMIT $4"
+    )))
     .bind(station_id)
     .bind(status.map(Status::as_str))
     .bind(method.map(Method::as_str))
     .bind(limit)
     .fetch_all(conn)
     .await
+}
+
+/// One top-up as the console shows it.
+pub async fn console_one(
+    conn: &mut PgConnection,
+    topup_id: i64,
+) -> sqlx::Result<Option<ConsoleTopUp>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CONSOLE_COLUMNS} WHERE t.id = $1"
+    )))
+    .bind(topup_id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// The saved card a new card top-up was saved as (its charge then names that card).
+pub async fn set_saved_card(
+    conn: &mut PgConnection,
+    topup_id: i64,
+    saved_card_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE topups SET saved_card_id = $2 WHERE id = $1")
+        .bind(topup_id)
+        .bind(saved_card_id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }

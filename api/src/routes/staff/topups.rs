@@ -144,19 +144,10 @@ fn given(text: Option<&str>) -> Option<&str> {
 
 async fn answer(state: &AppState, topup_id: i64) -> OpsResult<Json<OpsTopUp>> {
     let mut conn = state.db.acquire().await?;
-    let topup = topups::find(&mut conn, topup_id)
+    let topup = topups::console_one(&mut conn, topup_id)
         .await?
         .ok_or(topups::TopUpError::NotFound)?;
-    let row: (String, Option<String>) =
-        sqlx::query_as("SELECT name, email FROM users WHERE id = $1")
-            .bind(topup.user_id)
-            .fetch_one(&mut *conn)
-            .await?;
-    Ok(Json(OpsTopUp::from(ConsoleTopUp {
-        topup,
-        user_name: row.0,
-        user_email: row.1,
-    })))
+    Ok(Json(topup.into()))
 }
 
 /// Confirms a top-up

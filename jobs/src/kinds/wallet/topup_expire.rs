@@ -46,6 +46,7 @@ const NOT_EXPIRED: &str = "A recarga não pôde ser encerrada; nova tentativa em
 impl Job for TopUpExpire {
     const QUEUE: &'static str = "topup.expire";
     const MAX_ATTEMPTS: i32 = 12;
+    const CONCURRENCY: usize = 2;
     const BACKOFF: Backoff = Backoff {
         base: Duration::from_secs(5),
         max: Duration::from_secs(600),

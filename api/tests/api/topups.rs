@@ -1,0 +1,897 @@
+//! Money into the wallet over HTTP (issue 29, docs/api-wallet.md "Top-ups") against the
+//! real database and the sandbox provider: PIX top-ups credited once whatever races them,
+//! card top-ups (saved, new, declined, removed), the limits, transfer requests and the
+//! console's confirm, reject and refund, the expiry job. Jobs run through their real
+//! handlers, called here as a worker would.
+
+use axum::Router;
+use axum::http::StatusCode;
+use domain::shared::ids::{StationId, UserId};
+use domain::staff::{Role, Scope};
+use domain::wallet::ledger::{self, Spend, SpendKind};
+use domain::wallet::topups::{BankDetails, set_bank_details};
+use jobs::kinds::{PaymentSync, PointsCredit, TopUpExpire};
+use jobs::{Job, JobContext};
+use payments::Gateway;
+use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use testkit::build;
+
+use crate::common::{self, Answer, call, send_json, session_of};
+
+const FORBIDDEN: &str = "Você não possui autorização para acessar esta página.";
+const APPROVES: &str = "4000000000000010";
+const DECLINES: &str = "4000000000000028";
+
+struct World {
+    app: Router,
+    db: PgPool,
+    station_id: i64,
+    /// A member with an empty wallet and no top-ups.
+    member_id: i64,
+    token: String,
+    other_token: String,
+    sandbox: Sandbox,
+}
+
+async fn world(db: PgPool) -> World {
+    world_with(db, &[]).await
+}
+
+async fn world_with(db: PgPool, settings: &[(&str, &str)]) -> World {
+    let (demo, _) = common::demo_member_session(&db).await;
+    let app = common::app_with(db.clone(), settings);
+    let member_id = common::insert_member(&db, demo.station_id, "recarga@example.com").await;
+    let other_id = common::insert_member(&db, demo.station_id, "vizinho@example.com").await;
+    let sandbox = match Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gw") {
+        Gateway::Sandbox(sandbox) => sandbox,
+        Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
+    };
+    World {
+        app,
+        station_id: demo.station_id,
+        member_id,
+        token: session_of(&db, member_id).await,
+        other_token: session_of(&db, other_id).await,
+        db,
+        sandbox,
+    }
+}
+
+async fn post(app: &Router, uri: &str, token: &str, body: Value) -> Answer {
+    send_json(app, "POST", uri, Some(token), &[], &body).await
+}
+
+fn messages(answer: &Answer) -> Vec<String> {
+    serde_json::from_value(answer.json()["messages"].clone()).expect("messages")
+}
+
+impl World {
+    async fn buy(&self, body: Value) -> Answer {
+        post(
+            &self.app,
+            "/api/user-buy-points-transaction",
+            &self.token,
+            body,
+        )
+        .await
+    }
+
+    async fn pix(&self, points: f64) -> Value {
+        let answer = self.buy(json!({ "points": points, "method": "pix" })).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        answer.json()
+    }
+
+    async fn card_token(&self, number: &str) -> String {
+        let answer = post(
+            &self.app,
+            "/api/sandbox/card-tokens",
+            &self.token,
+            json!({ "number": number, "holder_name": "MARIA DEMO", "expiry": "12/30", "cvv": "123" }),
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.json()["card_token"].as_str().expect("token").into()
+    }
+
+    /// Saves a card of the member's through `POST /user-credit-cards`; answers its id.
+    async fn saved_card(&self, number: &str) -> i64 {
+        let token = self.card_token(number).await;
+        let form = common::with_billing_address(json!({
+            "card_token": token, "name": "Maria Demo", "cpf": "529.982.247-25"
+        }));
+        let saved = post(&self.app, "/api/user-credit-cards", &self.token, form).await;
+        assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+        saved.json()["id"].as_i64().expect("card id")
+    }
+
+    async fn balance(&self) -> i64 {
+        ledger::balance(&self.db, self.member_id)
+            .await
+            .expect("balance")
+            .balance
+    }
+
+    async fn staff(&self, email: &str, role: Role, scope: Scope) -> String {
+        let id = build::member(self.station_id)
+            .name("Equipe")
+            .email(email)
+            .staff()
+            .insert(&self.db)
+            .await;
+        domain::staff::set_grant(&self.db, id, role, scope)
+            .await
+            .expect("grant");
+        session_of(&self.db, id).await
+    }
+
+    async fn bank_details(&self) {
+        let mut conn = self.db.acquire().await.expect("conn");
+        set_bank_details(
+            &mut conn,
+            self.station_id,
+            &BankDetails {
+                bank_name: "Banco do Brasil".into(),
+                agency: "1234-5".into(),
+                account: "67890-1".into(),
+                holder: "Clube Filia Demo".into(),
+                document: "12.345.678/0001-90".into(),
+                pix_key: Some("financeiro@demo.filia.com.br".into()),
+            },
+        )
+        .await
+        .expect("bank details");
+    }
+
+    async fn transfer(&self, points: f64) -> Answer {
+        post(
+            &self.app,
+            "/api/transfer-request",
+            &self.token,
+            json!({ "user_id": self.member_id, "type_id": 5, "points": points }),
+        )
+        .await
+    }
+}
+
+/// Runs the queue's pending jobs through their handler, as a worker would, and marks them
+/// done; answers how many ran.
+async fn run_jobs<J: Job + DeserializeOwned>(db: &PgPool, queue: &str) -> usize {
+    let queued: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
+          WHERE job_type = $1 AND status = 'Pending' ORDER BY id",
+    )
+    .bind(queue)
+    .fetch_all(db)
+    .await
+    .expect("jobs");
+    let services = jobs::Services::new(db.clone(), common::config_with(&[])).expect("services");
+    for (id, payload) in &queued {
+        let job: J = serde_json::from_value(payload["args"].clone()).expect("payload");
+        let context = JobContext {
+            id: id.clone(),
+            attempt: 1,
+            worker: "test".into(),
+            taken_at: None,
+            services: services.clone(),
+        };
+        job.run(context).await.expect("job");
+        sqlx::query("UPDATE apalis.jobs SET status = 'Done', done_at = now() WHERE id = $1")
+            .bind(id)
+            .execute(db)
+            .await
+            .expect("done");
+    }
+    queued.len()
+}
+
+/// Jobs of a queue whose idempotency key starts with `key`.
+async fn jobs_keyed(db: &PgPool, queue: &str, key: &str) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs WHERE job_type = $1 AND idempotency_key LIKE $2 || '%'",
+    )
+    .bind(queue)
+    .bind(key)
+    .fetch_one(db)
+    .await
+    .expect("jobs")
+}
+
+async fn topup_lots(db: &PgPool, topup_id: i64) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM credit_lots WHERE source_kind = 'topup' AND source_id = $1",
+    )
+    .bind(topup_id.to_string())
+    .fetch_one(db)
+    .await
+    .expect("lots")
+}
+
+async fn post_webhook(app: &Router, body: String, signature: String) -> Answer {
+    let request = axum::http::Request::post("/api/payments/webhooks/sandbox")
+        .header("content-type", "application/json")
+        .header(SIGNATURE_HEADER, signature)
+        .body(axum::body::Body::from(body))
+        .expect("request");
+    common::send(app, request).await
+}
+
+#[testkit::db_test]
+async fn a_pix_top_up_is_credited_once_under_a_thousand_webhooks_and_checks_at_once(db: PgPool) {
+    let w = world_with(
+        db,
+        &[
+            ("FILIA_PAYMENT_CHECKS_MAX_PER_MEMBER", "1000"),
+            ("FILIA_PAYMENT_READ_REUSE_SECONDS", "0"),
+        ],
+    )
+    .await;
+    let topup = w.pix(50.5).await;
+    assert_eq!(
+        (
+            &topup["status"],
+            &topup["points"],
+            &topup["amount_cents"],
+            &topup["method"]
+        ),
+        (&json!("pending"), &json!(50.5), &json!(5050), &json!("pix"))
+    );
+    let id = topup["id"].as_i64().expect("id");
+    let charge_id = topup["pix"]["charge_id"]
+        .as_str()
+        .expect("charge")
+        .to_string();
+    assert!(
+        topup["pix"]["pix_qr_code"]
+            .as_str()
+            .expect("code")
+            .starts_with("000201")
+    );
+    // 'Simular pagamento' of the member's own top-up.
+    let paid = call(
+        &w.app,
+        "POST",
+        &format!("/api/sandbox/pix/{charge_id}/pay"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::OK, "{}", paid.text);
+    let (real_body, _): (String, String) =
+        sqlx::query_as("SELECT body, event_id FROM sandbox_webhooks WHERE charge_id = $1")
+            .bind(&charge_id)
+            .fetch_one(&w.db)
+            .await
+            .expect("event");
+    // 1 000 deliveries at once: half the real event again, half new signed events naming
+    // the charge, with 40 browser checks among them.
+    let mut tasks = tokio::task::JoinSet::new();
+    for n in 0..1000 {
+        let app = w.app.clone();
+        let body = if n % 2 == 0 {
+            real_body.clone()
+        } else {
+            json!({ "id": format!("hook_topup_{n}"), "type": "charge.paid",
+                    "data": { "id": charge_id, "status": "paid" } })
+            .to_string()
+        };
+        let signature = w.sandbox.sign(body.as_bytes());
+        tasks.spawn(async move { post_webhook(&app, body, signature).await.status });
+        if n % 25 == 0 {
+            let app = w.app.clone();
+            let token = w.token.clone();
+            tasks.spawn(async move {
+                let uri = format!("/api/user-buy-points-transaction/{id}/check-payment");
+                call(&app, "POST", &uri, Some(&token), &[]).await.status
+            });
+        }
+    }
+    while let Some(status) = tasks.join_next().await {
+        assert_eq!(status.expect("task"), StatusCode::OK);
+    }
+    // The webhooks' syncs, two workers at once, and a last check racing them.
+    let db = w.db.clone();
+    let check_uri = format!("/api/user-buy-points-transaction/{id}/check-payment");
+    let (synced_a, synced_b, check) = tokio::join!(
+        run_jobs::<PaymentSync>(&db, "payment.sync"),
+        run_jobs::<PaymentSync>(&db, "payment.sync"),
+        call(&w.app, "POST", &check_uri, Some(&w.token), &[]),
+    );
+    assert!(synced_a + synced_b >= 500, "{synced_a} + {synced_b}");
+    assert_eq!(check.json()["status"], "credited");
+    assert_eq!(
+        jobs_keyed(&w.db, "points.credit", &format!("topup:{id}:")).await,
+        1
+    );
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(topup_lots(&w.db, id).await, 1);
+    assert_eq!(w.balance().await, 5050);
+    // The credited e-mail, once.
+    assert_eq!(
+        jobs_keyed(&w.db, "mail.send", &format!("topup-credited:{id}")).await,
+        1
+    );
+    let one = call(
+        &w.app,
+        "GET",
+        &format!("/api/user-buy-points-transaction/{id}"),
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(one["status"], "credited");
+    assert!(one["credited_at"].is_string());
+    // The statement shows it as a top-up.
+    let statement = call(
+        &w.app,
+        "GET",
+        "/api/earn-points-transactions/",
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(statement[0]["source_kind"], "topup");
+    assert_eq!(
+        statement[0]["action"]["name"],
+        "Recarga de créditos por PIX"
+    );
+}
+
+#[testkit::db_test]
+async fn another_members_top_ups_and_pix_are_not_found(db: PgPool) {
+    let w = world(db).await;
+    let topup = w.pix(20.0).await;
+    let id = topup["id"].as_i64().expect("id");
+    let charge_id = topup["pix"]["charge_id"].as_str().expect("charge");
+    for (method, uri) in [
+        ("GET", format!("/api/user-buy-points-transaction/{id}")),
+        (
+            "POST",
+            format!("/api/user-buy-points-transaction/{id}/check-payment"),
+        ),
+        ("POST", format!("/api/sandbox/pix/{charge_id}/pay")),
+    ] {
+        let answer = call(&w.app, method, &uri, Some(&w.other_token), &[]).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "{uri}: {}",
+            answer.text
+        );
+    }
+    let theirs = call(
+        &w.app,
+        "GET",
+        "/api/user-buy-points-transaction",
+        Some(&w.other_token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(theirs, json!([]));
+    let mine = call(
+        &w.app,
+        "GET",
+        "/api/user-buy-points-transaction",
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(mine[0]["id"], id);
+    let anonymous = call(&w.app, "GET", "/api/user-buy-points-transaction", None, &[]).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
+
+#[testkit::db_test]
+async fn a_saved_card_pays_at_once_and_a_declined_or_removed_card_credits_nothing(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let paid = w
+        .buy(json!({ "points": 100, "method": "card", "card_id": card_id }))
+        .await;
+    assert_eq!(paid.status, StatusCode::CREATED, "{}", paid.text);
+    let paid = paid.json();
+    assert_eq!(
+        (&paid["status"], &paid["method"]),
+        (&json!("credited"), &json!("card"))
+    );
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(w.balance().await, 10000);
+
+    // A new card the provider declines: failed with its reason, nothing credited.
+    let token = w.card_token(DECLINES).await;
+    let declined = w
+        .buy(json!({ "points": 30, "method": "card", "card_token": token }))
+        .await;
+    assert_eq!(
+        declined.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        declined.text
+    );
+    assert!(!messages(&declined)[0].is_empty());
+    let failed: (String, Option<String>) = sqlx::query_as(
+        "SELECT status, failure_reason FROM topups WHERE user_id = $1 ORDER BY id DESC LIMIT 1",
+    )
+    .bind(w.member_id)
+    .fetch_one(&w.db)
+    .await
+    .expect("top-up");
+    assert_eq!(failed.0, "failed");
+    assert_eq!(failed.1.as_deref(), Some(messages(&declined)[0].as_str()));
+
+    // Unknown, another member's and removed cards are refused before any charge.
+    let card_not_found = "Cartão não encontrado. Escolha outro cartão ou cadastre um novo.";
+    let unknown = w
+        .buy(json!({ "points": 30, "method": "card", "card_id": 999_999 }))
+        .await;
+    assert_eq!(messages(&unknown), [card_not_found]);
+    let theirs = post(
+        &w.app,
+        "/api/user-buy-points-transaction",
+        &w.other_token,
+        json!({ "points": 30, "method": "card", "card_id": card_id }),
+    )
+    .await;
+    assert_eq!(messages(&theirs), [card_not_found]);
+    sqlx::query("DELETE FROM saved_cards WHERE id = $1")
+        .bind(card_id)
+        .execute(&w.db)
+        .await
+        .expect("removed");
+    let removed = w
+        .buy(json!({ "points": 30, "method": "card", "card_id": card_id }))
+        .await;
+    assert_eq!(removed.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(messages(&removed), [card_not_found]);
+    let no_card = w.buy(json!({ "points": 30, "method": "card" })).await;
+    assert_eq!(
+        messages(&no_card),
+        ["Escolha um cartão salvo ou informe um novo cartão."]
+    );
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(w.balance().await, 10000);
+
+    // A new card saved first, then charged as a saved card.
+    let token = w.card_token(APPROVES).await;
+    let address = common::with_billing_address(json!({}));
+    let saved = w
+        .buy(
+            json!({ "points": 10, "method": "card", "card_token": token, "save_card": true,
+                     "billing_address": address }),
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::CREATED, "{}", saved.text);
+    let card: Option<i64> = sqlx::query_scalar("SELECT saved_card_id FROM topups WHERE id = $1")
+        .bind(saved.json()["id"].as_i64().expect("id"))
+        .fetch_one(&w.db)
+        .await
+        .expect("card");
+    assert!(card.is_some());
+}
+
+#[testkit::db_test]
+async fn each_limit_refuses_with_its_message(db: PgPool) {
+    let w = world(db).await;
+    let below = w.buy(json!({ "points": 9.99, "method": "pix" })).await;
+    assert_eq!(below.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(messages(&below), ["O valor mínimo é R$ 10,00."]);
+    let above = w.buy(json!({ "points": 5000.01, "method": "pix" })).await;
+    assert_eq!(
+        messages(&above),
+        ["O valor máximo por pedido é R$ 5.000,00."]
+    );
+    for bad in [json!(-10), json!("dez"), json!(10.123), json!(null)] {
+        let answer = w.buy(json!({ "points": bad, "method": "pix" })).await;
+        assert_eq!(messages(&answer), ["Informe um valor válido."], "{bad}");
+    }
+    w.pix(5000.0).await;
+    w.pix(4000.0).await;
+    let settings = call(
+        &w.app,
+        "GET",
+        "/api/wallet/topup-settings",
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(
+        (
+            &settings["min_cents"],
+            &settings["max_cents"],
+            &settings["daily_max_cents"],
+            &settings["daily_left_cents"],
+            &settings["review_above_cents"],
+            &settings["bank"],
+        ),
+        (
+            &json!(1000),
+            &json!(500000),
+            &json!(1000000),
+            &json!(100000),
+            &json!(100000),
+            &json!(null)
+        )
+    );
+    let daily = w.buy(json!({ "points": 2000, "method": "pix" })).await;
+    assert_eq!(
+        messages(&daily),
+        ["Limite diário de recarga atingido: você ainda pode pedir R$ 1.000,00."]
+    );
+    // A PIX left unpaid past its expiry no longer counts.
+    sqlx::query("UPDATE topups SET expires_at = now() - interval '1 second' WHERE amount = 500000")
+        .execute(&w.db)
+        .await
+        .expect("expired");
+    let after = w.buy(json!({ "points": 2000, "method": "pix" })).await;
+    assert_eq!(after.status, StatusCode::CREATED, "{}", after.text);
+}
+
+#[testkit::db_test]
+async fn a_top_up_above_the_review_threshold_waits_for_staff(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let review = w
+        .buy(json!({ "points": 1500, "method": "card", "card_id": card_id }))
+        .await;
+    assert_eq!(review.status, StatusCode::ACCEPTED, "{}", review.text);
+    let id = review.json()["id"].as_i64().expect("id");
+    assert_eq!(review.json()["status"], "review");
+    assert_eq!(
+        jobs_keyed(&w.db, "points.credit", &format!("topup:{id}:")).await,
+        0
+    );
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let confirmed = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text);
+    assert_eq!(confirmed.json()["status"], "credited");
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(w.balance().await, 150_000);
+
+    // Another one rejected: its charge refunded whole at the provider, nothing credited.
+    let second = w
+        .buy(json!({ "points": 1200, "method": "card", "card_id": card_id }))
+        .await;
+    let second_id = second.json()["id"].as_i64().expect("id");
+    let rejected = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{second_id}/reject"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(rejected.status, StatusCode::OK, "{}", rejected.text);
+    assert_eq!(rejected.json()["status"], "rejected");
+    let charge = rejected.json()["gateway_charge_id"]
+        .as_str()
+        .expect("charge")
+        .to_string();
+    let refunded: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM sandbox_refunds WHERE charge_id = $1",
+    )
+    .bind(&charge)
+    .fetch_one(&w.db)
+    .await
+    .expect("refunds");
+    assert_eq!(refunded, 120_000);
+    assert_eq!(w.balance().await, 150_000);
+    let audit: Vec<String> =
+        sqlx::query_scalar("SELECT action FROM staff_audit WHERE station_id = $1 ORDER BY id")
+            .bind(w.station_id)
+            .fetch_all(&w.db)
+            .await
+            .expect("audit");
+    assert_eq!(audit, ["topup.confirm", "topup.reject"]);
+}
+
+#[testkit::db_test]
+async fn a_transfer_request_confirmed_twice_at_once_credits_once(db: PgPool) {
+    let w = world(db).await;
+    let none = w.transfer(100.0).await;
+    assert_eq!(
+        messages(&none),
+        ["Esta estação não recebe transferências bancárias."]
+    );
+    w.bank_details().await;
+    let theirs = post(
+        &w.app,
+        "/api/transfer-request",
+        &w.other_token,
+        json!({ "user_id": w.member_id, "type_id": 5, "points": 100 }),
+    )
+    .await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN);
+    assert_eq!(messages(&theirs), [FORBIDDEN]);
+    let wrong_type = post(
+        &w.app,
+        "/api/transfer-request",
+        &w.token,
+        json!({ "user_id": w.member_id, "type_id": 4, "points": 100 }),
+    )
+    .await;
+    assert_eq!(messages(&wrong_type), ["Tipo de pedido inválido."]);
+    let small = w.transfer(5.0).await;
+    assert_eq!(messages(&small), ["O valor mínimo é R$ 10,00."]);
+    let created = w.transfer(100.0).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let request = created.json();
+    assert_eq!(request["status"]["name"], "Aguardando confirmação");
+    assert!(request["expiresAt"].is_string());
+    let id = request["id"].as_i64().expect("id");
+    let list_uri = format!("/api/transfer-request/?where[user_id]={}", w.member_id);
+    let list = call(&w.app, "GET", &list_uri, Some(&w.token), &[])
+        .await
+        .json();
+    assert_eq!(list[0]["id"], id);
+    let other_list = call(&w.app, "GET", &list_uri, Some(&w.other_token), &[]).await;
+    assert_eq!(other_list.status, StatusCode::FORBIDDEN);
+    let settings = call(
+        &w.app,
+        "GET",
+        "/api/wallet/topup-settings",
+        Some(&w.token),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(settings["bank"]["bank_name"], "Banco do Brasil");
+
+    // Staff of another station, and a viewer, cannot act on it.
+    let other_station = common::insert_station(&w.db, "outro").await;
+    let stranger = w
+        .staff(
+            "estranho@example.com",
+            Role::Support,
+            Scope::Station(other_station),
+        )
+        .await;
+    let uri = format!("/api/ops/topups/{id}/confirm");
+    let refused = call(&w.app, "POST", &uri, Some(&stranger), &[]).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+    let listed = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/topups", w.station_id),
+        Some(&stranger),
+        &[],
+    )
+    .await;
+    assert_eq!(listed.status, StatusCode::NOT_FOUND);
+    let viewer = w
+        .staff(
+            "leitor@example.com",
+            Role::Viewer,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    assert_eq!(
+        call(&w.app, "POST", &uri, Some(&viewer), &[]).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let (first, second) = tokio::join!(
+        call(&w.app, "POST", &uri, Some(&support), &[]),
+        call(&w.app, "POST", &uri, Some(&support), &[]),
+    );
+    let mut statuses = [first.status, second.status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{} {}",
+        first.text,
+        second.text
+    );
+    assert_eq!(
+        jobs_keyed(&w.db, "points.credit", &format!("topup:{id}:")).await,
+        1
+    );
+    assert_eq!(
+        jobs_keyed(&w.db, "mail.send", &format!("topup-credited:{id}")).await,
+        1
+    );
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(w.balance().await, 10000);
+    let list = call(&w.app, "GET", &list_uri, Some(&w.token), &[])
+        .await
+        .json();
+    assert_eq!(list[0]["status"]["name"], "Confirmado");
+    let console = call(
+        &w.app,
+        "GET",
+        &format!(
+            "/api/ops/stations/{}/topups?method=transfer&status=credited",
+            w.station_id
+        ),
+        Some(&support),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(console[0]["id"], id);
+    assert_eq!(console[0]["user_email"], "recarga@example.com");
+    assert!(console[0]["decided_by"].is_i64());
+    // A transfer cannot be refunded.
+    let refund = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/refund"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(refund.status, StatusCode::CONFLICT);
+}
+
+#[testkit::db_test]
+async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let paid = w
+        .buy(json!({ "points": 100, "method": "card", "card_id": card_id }))
+        .await;
+    let id = paid.json()["id"].as_i64().expect("id");
+    let mut conn = w.db.acquire().await.expect("conn");
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    ledger::spend(
+        &mut conn,
+        &Spend {
+            user_id: UserId(w.member_id),
+            station_id: StationId(w.station_id),
+            kind: SpendKind::Purchase,
+            source_id: "pedido-teste".into(),
+            amount: 3000,
+            description: "Pedido de teste".into(),
+            action_id: None,
+        },
+    )
+    .await
+    .expect("spend");
+    drop(conn);
+    assert_eq!(w.balance().await, 7000);
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let uri = format!("/api/ops/topups/{id}/refund");
+    let refunded = call(&w.app, "POST", &uri, Some(&support), &[]).await;
+    assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
+    assert_eq!(refunded.json()["status"], "refunded");
+    assert_eq!(w.balance().await, 0);
+    assert_eq!(ledger::debt(&w.db, w.member_id).await.expect("debt"), 3000);
+    let at_provider: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM sandbox_refunds
+          WHERE charge_id = (SELECT gateway_charge_id FROM topups WHERE id = $1)",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("refunds");
+    assert_eq!(at_provider, 10000);
+    // Twice: a conflict, nothing taken again.
+    let again = call(&w.app, "POST", &uri, Some(&support), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(ledger::debt(&w.db, w.member_id).await.expect("debt"), 3000);
+    let audit: Vec<(String, Value)> =
+        sqlx::query_as("SELECT action, details FROM staff_audit WHERE station_id = $1")
+            .bind(w.station_id)
+            .fetch_all(&w.db)
+            .await
+            .expect("audit");
+    assert_eq!(audit.len(), 1);
+    assert_eq!(audit[0].0, "topup.refund");
+    assert_eq!(
+        (&audit[0].1["taken_cents"], &audit[0].1["owed_cents"]),
+        (&json!(7000), &json!(3000))
+    );
+}
+
+#[testkit::db_test]
+async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool) {
+    let w = world(db).await;
+    w.bank_details().await;
+    let pending = w.transfer(50.0).await.json()["id"].as_i64().expect("id");
+    let confirmed = w.transfer(60.0).await.json()["id"].as_i64().expect("id");
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let ok = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{confirmed}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::OK);
+    sqlx::query("UPDATE topups SET expires_at = now() - interval '1 second'")
+        .execute(&w.db)
+        .await
+        .expect("time ran out");
+    // Read before the job runs: expired already.
+    let list_uri = format!("/api/transfer-request/?where[user_id]={}", w.member_id);
+    let list = call(&w.app, "GET", &list_uri, Some(&w.token), &[])
+        .await
+        .json();
+    assert_eq!(list[1]["status"]["name"], "Expirado");
+    // Too late to confirm.
+    let late = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{pending}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(late.status, StatusCode::CONFLICT);
+    assert_eq!(run_jobs::<TopUpExpire>(&w.db, "topup.expire").await, 2);
+    let statuses: Vec<(i64, String)> = sqlx::query_as("SELECT id, status FROM topups ORDER BY id")
+        .fetch_all(&w.db)
+        .await
+        .expect("statuses");
+    assert_eq!(
+        statuses,
+        [
+            (pending, "expired".to_string()),
+            (confirmed, "credited".to_string())
+        ]
+    );
+    assert_eq!(
+        jobs_keyed(&w.db, "mail.send", &format!("topup-expired:{pending}")).await,
+        1
+    );
+    assert_eq!(jobs_keyed(&w.db, "mail.send", "topup-expired:").await, 1);
+}
+
+#[testkit::db_test]
+async fn creating_top_ups_is_limited_per_member(db: PgPool) {
+    let w = world_with(db, &[("FILIA_ORDERS_MAX_PER_MEMBER", "2")]).await;
+    w.pix(10.0).await;
+    w.pix(10.0).await;
+    let third = w.buy(json!({ "points": 10, "method": "pix" })).await;
+    assert_eq!(third.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(third.headers.contains_key("retry-after"));
+    // Another member has their own count.
+    let theirs = post(
+        &w.app,
+        "/api/user-buy-points-transaction",
+        &w.other_token,
+        json!({ "points": 10, "method": "pix" }),
+    )
+    .await;
+    assert_eq!(theirs.status, StatusCode::CREATED);
+}
