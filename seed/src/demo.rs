@@ -106,19 +106,6 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
             .fetch_one(&mut *tx)
             .await?;
 
-    // Where the demo's members send a bank transfer ('Abastecer créditos', issue 29): with
-    // them the station offers top-ups by transfer.
-    sqlx::query(
-        "INSERT INTO station_bank_details
-             (station_id, bank_name, agency, account, holder, document, pix_key)
-         VALUES ($1, 'Banco Demo S.A.', '0001', '123456-7', 'Associação Filia Demo',
-                 '11.222.333/0001-81', 'financeiro@demo.filia.com.br')
-         ON CONFLICT (station_id) DO NOTHING",
-    )
-    .bind(station_id)
-    .execute(&mut *tx)
-    .await?;
-
     let mut account = async |name: &str, email: &str, pass: &str, type_id: i16, role: &str| {
         sqlx::query(
             "INSERT INTO users (station_id, name, email, password_hash, type_id, role, active,
