@@ -73,6 +73,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     seed::demo::activities::seed(&db, &objects, &demo).await?;
     seed::demo::shop::seed(&db, &objects, &demo).await?;
     seed::demo::subscriptions::seed(&db, &objects, &demo).await?;
+    seed::demo::topups::seed(&db, &demo).await?;
     seed::demo::feed::seed(&db, &objects, &demo).await?;
     seed::demo::counter::seed(&db, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");

@@ -14,6 +14,7 @@ pub mod lucky_numbers;
 pub mod research;
 pub mod shop;
 pub mod subscriptions;
+pub mod topups;
 pub mod trophies;
 
 use domain::accounts::password;

@@ -14,4 +14,5 @@ mod queue;
 mod reservation_release;
 mod retention;
 mod subscriptions;
+mod topups;
 mod video_transcode;

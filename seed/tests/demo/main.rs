@@ -7,3 +7,4 @@ mod mail_branding;
 mod seeds_once;
 mod shop;
 mod subscriptions;
+mod topups;
