@@ -116,7 +116,7 @@ test("a transfer request waits as 'Aguardando confirmação' until staff confirm
   const before = await earnedCents(request, member);
 
   await page.getByRole("radio", { name: "Transferência" }).check();
-  await expect(page.getByRole("region", { name: "Dados para transferência" })).toContainText("Banco Demo S.A.");
+  await expect(page.getByRole("region", { name: "Dados para transferência" })).toContainText("Banco do Brasil");
   await page.getByLabel("Quantidade em BRL").fill("1575");
   await page.getByRole("button", { name: "Fazer pedido" }).click();
 
