@@ -67,6 +67,11 @@ export const REVIEW_TITLE = "Pedido em análise";
 export const REVIEW_TEXT =
   "Recebemos o seu pagamento. Por causa do valor, o pedido passa por uma análise da nossa equipe antes de os créditos entrarem no seu saldo. Você será informado por e-mail assim que for confirmado.";
 
+/** A card charge the provider has not decided yet (it answers later; the page keeps reading). */
+export const PROCESSING_TITLE = "Pagamento em processamento";
+export const PROCESSING_TEXT =
+  "Seu pagamento está sendo processado. Os créditos entram no seu saldo assim que ele for aprovado.";
+
 /** The dialog after a transfer request (spec 002: the order was generated; an e-mail follows). */
 export const TRANSFER_DONE_TITLE = "Pedido gerado";
 export const transferDoneText = (expiryHours: number) =>

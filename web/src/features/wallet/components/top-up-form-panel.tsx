@@ -23,6 +23,8 @@ import {
   METHOD_LABELS,
   NEW_CARD,
   PIX_CREDITED_TEXT,
+  PROCESSING_TEXT,
+  PROCESSING_TITLE,
   REVIEW_TEXT,
   REVIEW_TITLE,
   SUBMIT_TEXT,
@@ -104,7 +106,7 @@ function Outcome({ title, children, role }: { title: string; children: ReactNode
   );
 }
 
-/** A top-up no longer waiting for its PIX: credited, in review, or ended otherwise. */
+/** A top-up no longer waiting for its PIX: credited, in review, still processing (a card), or ended otherwise. */
 function Settled({ topUp, onAgain }: { topUp: TopUp; onAgain: () => void }) {
   const again = (
     <button type="button" className="button button--secondary" onClick={onAgain}>
@@ -124,6 +126,14 @@ function Settled({ topUp, onAgain }: { topUp: TopUp; onAgain: () => void }) {
           </Link>
           {again}
         </div>
+      </Outcome>
+    );
+  }
+  if (topUp.status === "pending") {
+    // A card the provider is still deciding on: read again until it settles.
+    return (
+      <Outcome title={PROCESSING_TITLE}>
+        <p role="status">{PROCESSING_TEXT}</p>
       </Outcome>
     );
   }

@@ -303,6 +303,28 @@ describe("top-up by card", () => {
     expect(api.bodySentTo(BUY_POINTS)).toEqual({ points: 50, method: "card", card_token: "sbx_tok_1" });
   });
 
+  it("says a card still being decided is processing, and shows the success once it is credited", async () => {
+    let credited = false;
+    stubTopUps({
+      [BUY_POINTS]: () => jsonResponse(buildTopUp({ status: "pending", credited_at: null }), 201),
+      [topUpCall(41)]: () => {
+        const answer = buildTopUp(credited ? {} : { status: "pending", credited_at: null });
+        credited = true;
+        return jsonResponse(answer);
+      },
+    });
+    await toForm();
+    order("Cartão", "5000");
+    await waitFor(() => expect(screen.getByRole("combobox", { name: "Cartão" })).toHaveValue("12"));
+
+    click("Fazer pedido");
+
+    expect(await screen.findByRole("heading", { name: "Pagamento em processamento" })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("heading", { name: "Operação realizada com sucesso" }, { timeout: 3 * TOP_UP_POLL_MS }),
+    ).toBeInTheDocument();
+  }, 15_000);
+
   it("tells the declined card's reason and stays on the form", async () => {
     const reason = "Cartão recusado pelo emissor.";
     stubTopUps({ [BUY_POINTS]: () => jsonResponse({ messages: [reason] }, 422) });
