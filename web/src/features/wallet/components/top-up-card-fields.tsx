@@ -46,10 +46,20 @@ function BillingAddressFields({ form }: { form: Form<TopUpFormValues> }) {
 interface TopUpCardFieldsProps {
   form: Form<TopUpFormValues>;
   savedCards: readonly SavedCard[];
+  /** The saved cards are being read: the choice waits for them. */
+  loading?: boolean;
 }
 
-export function TopUpCardFields({ form, savedCards }: TopUpCardFieldsProps) {
+export function TopUpCardFields({ form, savedCards, loading = false }: TopUpCardFieldsProps) {
   const isNew = form.values.selected_card === NEW_CARD;
+  if (loading) {
+    return (
+      <fieldset className="top-up__card" aria-busy="true">
+        <legend>Cartão de crédito</legend>
+        <p role="status">Carregando seus cartões…</p>
+      </fieldset>
+    );
+  }
   return (
     <fieldset className="top-up__card">
       <legend>Cartão de crédito</legend>

@@ -43,6 +43,7 @@ import {
   type TopUpFormValues,
 } from "@/features/wallet/top-up-form";
 import { ApiError } from "@/lib/api-client";
+import type { SavedCard } from "@/types/api";
 import { maskCurrencyBrl } from "@/lib/currency-mask";
 
 export const STATEMENT_LINK_TEXT = "Ver extrato";
@@ -208,20 +209,24 @@ export function TopUpFormPanel({ settings, onShowRequests }: { settings: TopUpSe
     showSnackbar(texts[0] ?? GENERIC_ERROR_TEXT);
   };
 
-  const chooseMethod = (method: PaymentMethod) => {
-    setErrors([]);
-    const first = savedCards.data?.[0];
-    form.setValues({ method, selected_card: method === "card" ? (first ? String(first.id) : NEW_CARD) : "" });
+  /** The card offered first: the first saved one, else a new one; none until the cards are read. */
+  const defaultCard = (cards: readonly SavedCard[] | undefined) => {
+    if (cards === undefined) return "";
+    const first = cards[0];
+    return first ? String(first.id) : NEW_CARD;
   };
 
-  // The saved cards arrive after the card was chosen: the first one is offered by default.
+  const chooseMethod = (method: PaymentMethod) => {
+    setErrors([]);
+    form.setValues({ method, selected_card: method === "card" ? defaultCard(savedCards.data) : "" });
+  };
+
+  // The saved cards arrive after the card was chosen (the choice waits for them): the
+  // first one is offered by default (React's "adjust state when data changes", no effect).
   const [cardsSeen, setCardsSeen] = useState(savedCards.data);
   if (savedCards.data !== cardsSeen) {
     setCardsSeen(savedCards.data);
-    const first = savedCards.data?.[0];
-    if (cardsSeen === undefined && first && isCard && form.values.selected_card === NEW_CARD && form.values.number === "") {
-      form.setValues({ selected_card: String(first.id) });
-    }
+    if (isCard && form.values.selected_card === "") form.setValues({ selected_card: defaultCard(savedCards.data) });
   }
 
   const submit = form.handleSubmit((values) => {
@@ -295,7 +300,9 @@ export function TopUpFormPanel({ settings, onShowRequests }: { settings: TopUpSe
           hint={`De ${formatBrl(settings.min_cents)} a ${formatBrl(settings.max_cents)} por pedido; hoje você ainda pode pedir ${formatBrl(Math.max(settings.daily_left_cents, 0))}.`}
           {...bindText(form, "amount", maskCurrencyBrl)}
         />
-        {isCard && <TopUpCardFields form={form} savedCards={savedCards.data ?? []} />}
+        {isCard && (
+          <TopUpCardFields form={form} savedCards={savedCards.data ?? []} loading={savedCards.isPending && !savedCards.isError} />
+        )}
         <ErrorList texts={errors} />
         <div className="top-up__actions">
           <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>

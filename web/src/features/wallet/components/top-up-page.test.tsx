@@ -274,6 +274,21 @@ describe("top-up by card", () => {
     await waitFor(() => expect(page.location.pathname).toBe("/homepage/extrato/extratos-totais"));
   });
 
+  it("waits for the saved cards before offering the choice, then offers the first", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    stubTopUps({ [SAVED_CARDS]: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    await toForm();
+
+    fireEvent.click(screen.getByRole("radio", { name: "Cartão" }));
+    expect(await screen.findByText("Carregando seus cartões…")).toHaveAttribute("role", "status");
+    expect(screen.queryByRole("combobox", { name: "Cartão" })).not.toBeInTheDocument();
+
+    answer(jsonResponse([SAVED_CARD]));
+    await waitFor(() => expect(screen.getByRole("combobox", { name: "Cartão" })).toHaveValue("12"));
+    fireEvent.change(screen.getByRole("combobox", { name: "Cartão" }), { target: { value: "0" } });
+    expect(screen.getByLabelText("Número do cartão")).toBeInTheDocument();
+  });
+
   it("tokenises a new card in the browser and sends only its token", async () => {
     const api = stubTopUps(
       {
