@@ -10,6 +10,10 @@ use crate::common::{call, insert_member, insert_station, send_json, session_of};
 use axum::Router;
 use axum::http::StatusCode;
 use domain::staff::{Role, Scope};
+use jobs::kinds::PaymentSync;
+use jobs::{Job, JobContext};
+use payments::Gateway;
+use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use testkit::build;
@@ -1602,4 +1606,107 @@ async fn every_routes_refusals_are_the_ones_its_contract_lists(db: PgPool) {
             "{method} {uri}"
         );
     }
+}
+
+/// The sandbox the app's gateway is (the same database, the same clock).
+fn sandbox(db: &PgPool) -> Sandbox {
+    match Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway") {
+        Gateway::Sandbox(sandbox) => sandbox,
+        Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
+    }
+}
+
+/// Posts every due sandbox webhook to the API, each `times` over (the provider delivering
+/// an event again), then runs the `payment.sync` jobs they queued, as a worker would.
+/// Answers how many jobs ran.
+async fn deliver(w: &World, sandbox: &Sandbox, times: usize) -> usize {
+    for delivery in sandbox.due_webhooks(1000).await.expect("outbox") {
+        for _ in 0..times {
+            let request = axum::http::Request::post("/api/payments/webhooks/sandbox")
+                .header("content-type", "application/json")
+                .header(SIGNATURE_HEADER, &delivery.signature)
+                .body(axum::body::Body::from(delivery.body.clone()))
+                .expect("request");
+            let answer = common::send(&w.app, request).await;
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        }
+        sandbox
+            .mark_delivered(delivery.id)
+            .await
+            .expect("delivered");
+    }
+    let queued: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
+          WHERE job_type = 'payment.sync' AND status = 'Pending' ORDER BY id",
+    )
+    .fetch_all(&w.db)
+    .await
+    .expect("jobs");
+    let services = jobs::Services::new(w.db.clone(), common::config_with(&[])).expect("services");
+    for (id, payload) in &queued {
+        let job: PaymentSync = serde_json::from_value(payload["args"].clone()).expect("payload");
+        let context = JobContext {
+            id: id.clone(),
+            attempt: 1,
+            worker: "test".into(),
+            taken_at: None,
+            services: services.clone(),
+        };
+        job.run(context).await.expect("job");
+        sqlx::query("UPDATE apalis.jobs SET status = 'Done', done_at = now() WHERE id = $1")
+            .bind(id)
+            .execute(&w.db)
+            .await
+            .expect("done");
+    }
+    queued.len()
+}
+
+#[testkit::db_test]
+async fn a_plan_charge_the_bank_takes_back_ends_the_plan_through_the_webhook(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.premium, APPROVES).await;
+    let id = bought["id"].as_i64().expect("id");
+    let charge: String = sqlx::query_scalar(
+        "SELECT c.gateway_charge_id FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 AND c.status = 'paid'",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("the paid charge");
+    let sandbox = sandbox(&w.db);
+    deliver(&w, &sandbox, 1).await;
+    assert_eq!(subscription_status(&w.db, id).await, "active");
+
+    sandbox.chargeback(&charge).await.expect("chargeback");
+    // The provider delivers the event three times: one sync, one end.
+    assert_eq!(deliver(&w, &sandbox, 3).await, 1);
+    assert_eq!(subscription_status(&w.db, id).await, "ended");
+    let user = get(&w, &format!("/api/users-web/{}", w.member_id), &w.token)
+        .await
+        .json();
+    assert_eq!(user["subscription"], Value::Null, "{user}");
+    let charges = get(
+        &w,
+        &format!("/api/subscriptions/?where[user_id]={}", w.member_id),
+        &w.token,
+    )
+    .await
+    .json();
+    assert_eq!(charges[0]["cancelled"], true, "{charges}");
+    let ended: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs
+          WHERE job_type = 'mail.send'
+            AND convert_from(job, 'UTF8')::jsonb -> 'args' -> 'mail' ->> 'subject' = $1",
+    )
+    .bind(domain::subscriptions::mail::ENDED_SUBJECT)
+    .fetch_one(&w.db)
+    .await
+    .expect("mails");
+    assert_eq!(ended, 1);
+    // The plan can be bought again.
+    let again = buy(&w, w.basic, APPROVES).await;
+    assert_eq!(again["status"], "active");
 }

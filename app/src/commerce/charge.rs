@@ -59,6 +59,7 @@ impl From<crate::subscriptions::billing::BillingError> for ChargeError {
         match err {
             BillingError::Gateway(err) => Self::Gateway(err),
             BillingError::Db(err) => Self::Db(err),
+            BillingError::Refund(err) => Self::BankRefund(err),
         }
     }
 }

@@ -11,14 +11,16 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::{PgConnection, PgPool};
 
+use domain::commerce::gateway::Charge;
 use domain::commerce::gateway::{
     CardChargeRequest, CardSource, ChargeStatus, GatewayError, PaymentGateway, PixChargeRequest,
     RefundStatus,
 };
 use domain::commerce::payment;
+use domain::commerce::refunds::RefundError;
 use domain::shared::failure::{Failure, IntoFailure};
 use domain::subscriptions::billing::{
-    self, Answer, Attempt, Billable, DueCharge, LEASE_MINUTES, Next, Notice, OpenCharge,
+    self, Answer, Attempt, Billable, DueCharge, LEASE_MINUTES, Next, Notice, OpenCharge, TakeBack,
 };
 use domain::subscriptions::{AttemptStatus, BillingMethod, dispatch, mail};
 
@@ -34,6 +36,18 @@ pub enum BillingError {
     Gateway(#[from] GatewayError),
     #[error(transparent)]
     Db(#[from] sqlx::Error),
+    /// Undoing a taken-back period's order (the shop's bank-refund path).
+    #[error(transparent)]
+    Refund(RefundError),
+}
+
+impl From<RefundError> for BillingError {
+    fn from(err: RefundError) -> Self {
+        match err {
+            RefundError::Db(err) => Self::Db(err),
+            other => Self::Refund(other),
+        }
+    }
 }
 
 impl IntoFailure for BillingError {
@@ -110,6 +124,7 @@ pub async fn charge_try<G: PaymentGateway, O: Outbox>(
         attempt.id,
         charge_id.as_deref(),
         answer,
+        None,
         now,
     )
     .await
@@ -181,7 +196,9 @@ async fn call_provider<G: PaymentGateway>(
     }
 }
 
-/// A provider's status in our words (a card or a PIX read back).
+/// A provider's status in our words (a card or a PIX read back). A charge refunded or
+/// charged back was paid first: it pays its period, and what was taken back is undone
+/// after (`taken_back`, [`billing::take_back`]).
 fn answer_of(method: BillingMethod, status: ChargeStatus, reason: Option<String>) -> Answer {
     match status {
         ChargeStatus::Paid
@@ -202,9 +219,11 @@ fn answer_of(method: BillingMethod, status: ChargeStatus, reason: Option<String>
     }
 }
 
-/// Applies an answer in its own transaction, with the member's e-mail; then, with no
-/// transaction open, cancels the period's other charges when this one paid it, and gives
-/// back money that pays nothing.
+/// Applies an answer in its own transaction, with the member's e-mail, and what the
+/// provider reports taken back of the charge (`take_back`: the period's order refunded the
+/// shop's way, the subscription ended); then, with no transaction open, cancels the charges
+/// that no longer pay anything, and gives back money that pays nothing.
+#[allow(clippy::too_many_arguments)]
 async fn record<G: PaymentGateway, O: Outbox>(
     db: &PgPool,
     gateway: &G,
@@ -212,10 +231,11 @@ async fn record<G: PaymentGateway, O: Outbox>(
     attempt_id: i64,
     charge_id: Option<&str>,
     answer: Answer,
+    take_back: Option<TakeBack>,
     now: DateTime<Utc>,
 ) -> Result<PeriodOutcome, BillingError> {
     let mut tx = db.begin().await?;
-    let applied = billing::apply(&mut tx, attempt_id, charge_id, answer, now).await?;
+    let mut applied = billing::apply(&mut tx, attempt_id, charge_id, answer, now).await?;
     notify(
         outbox,
         &mut tx,
@@ -224,6 +244,28 @@ async fn record<G: PaymentGateway, O: Outbox>(
         applied.attempt,
     )
     .await?;
+    if let Some(take) = take_back
+        && let Some(taken) = billing::take_back(&mut tx, attempt_id, take, now).await?
+    {
+        if let Some(payment_id) = taken.payment_id {
+            crate::commerce::refunds::apply_bank_refund(
+                outbox,
+                &mut tx,
+                payment_id,
+                taken.refunded_cents,
+            )
+            .await?;
+        }
+        notify(
+            outbox,
+            &mut tx,
+            taken.notice.as_ref(),
+            &applied.period,
+            applied.attempt,
+        )
+        .await?;
+        applied.cancel.extend(taken.cancel);
+    }
     tx.commit().await?;
     for charge in &applied.cancel {
         // Best effort: a charge paid anyway later is given back by its own sync.
@@ -320,7 +362,7 @@ async fn sync_known<G: PaymentGateway, O: Outbox>(
             },
             _ => Answer::Processing,
         },
-        other => answer_of(attempt.method, other, charge.failure_reason),
+        other => answer_of(attempt.method, other, charge.failure_reason.clone()),
     };
     record(
         db,
@@ -329,9 +371,27 @@ async fn sync_known<G: PaymentGateway, O: Outbox>(
         attempt.id,
         Some(charge_id),
         answer,
+        taken_back(&charge),
         now,
     )
     .await
+}
+
+/// What a charge read back says the provider gave back of it: refunds (ours of money that
+/// paid nothing, the bank's, staff's at the provider) or a chargeback, which takes the
+/// whole charge. `None` when nothing was.
+fn taken_back(charge: &Charge) -> Option<TakeBack> {
+    match charge.status {
+        ChargeStatus::Chargedback => Some(TakeBack {
+            refunded_cents: charge.paid_amount_cents.max(charge.refunded_amount_cents),
+            chargeback: true,
+        }),
+        ChargeStatus::Refunded | ChargeStatus::PartiallyRefunded => Some(TakeBack {
+            refunded_cents: charge.refunded_amount_cents,
+            chargeback: false,
+        }),
+        _ => None,
+    }
 }
 
 /// The webhook's sync of a charge that is one of the subscriptions' tries: read again at

@@ -265,22 +265,19 @@ pub async fn change_plan(
     if let Some(card_id) = card_id {
         let changed =
             subscribe::change_card(&mut tx, station_id, user_id, subscription_id, card_id).await?;
-        replaced = Some((card_id, changed.previous));
+        replaced = Some(changed.previous);
     }
     let changed =
         subscribe::change_plan(&mut tx, station_id, user_id, subscription_id, plan_id, now).await?;
+    if let (Some(previous), Some(period_id)) = (replaced, changed.charge_period_id) {
+        // Refused as a whole, the card that was declined does not stay either: the engine
+        // puts this one back when it records the refusal (now, or later for a try whose
+        // answer was lost), never on a timeout alone.
+        subscribe::remember_replaced_card(&mut tx, period_id, previous).await?;
+    }
     tx.commit().await?;
     let charged = match changed.charge_period_id {
-        Some(period_id) => {
-            let outcome = charged(billing::charge_period(db, gateway, outbox, period_id).await?);
-            if let (Err(_), Some((card_id, previous))) = (&outcome, replaced) {
-                // Refused as a whole: the card that was declined does not stay either.
-                let mut tx = db.begin().await?;
-                subscribe::restore_card(&mut tx, subscription_id, card_id, previous).await?;
-                tx.commit().await?;
-            }
-            outcome?
-        }
+        Some(period_id) => charged(billing::charge_period(db, gateway, outbox, period_id).await?)?,
         None => Charged::Done,
     };
     Ok(Subscribed {

@@ -230,7 +230,9 @@ pub async fn request(
     .fetch_optional(&mut *conn)
     .await?;
     let order = order.ok_or(RefundRefusal::OrderNotFound)?;
-    if order.of_subscription {
+    // Staff refund a subscription at the provider or cancel it; only the bank's taking back
+    // of the period's charge undoes its order here.
+    if order.of_subscription && origin != RefundOrigin::Bank {
         return Err(RefundRefusal::SubscriptionOrder.into());
     }
     if !order.status.is_paid() {
@@ -445,7 +447,8 @@ pub async fn apply(
     let Some((order_id, amount, wallet_cents, payment_id)) = claimed else {
         return Ok(None);
     };
-    let (station_id, user_id, code, checkout_id): (i64, i64, String, i64) = sqlx::query_as(
+    // A type 21 period's order has no checkout (no hold, no coupon) and drew no stock.
+    let (station_id, user_id, code, checkout_id): (i64, i64, String, Option<i64>) = sqlx::query_as(
         "SELECT station_id, user_id, code, checkout_id FROM orders WHERE id = $1 FOR UPDATE",
     )
     .bind(order_id)
@@ -462,7 +465,7 @@ pub async fn apply(
     .bind(refund_id)
     .fetch_one(&mut *conn)
     .await?;
-    if whole_order_back {
+    if whole_order_back && let Some(checkout_id) = checkout_id {
         super::coupons::release(conn, checkout_id).await?;
     }
     let expected = fulfilment::line_credits(conn, order_id).await?;
@@ -492,7 +495,11 @@ pub async fn apply(
         .fetch_one(&mut *conn)
         .await?;
         let unused_before = (total - (refunded - quantity) - used).max(0);
-        let restocked = quantity.min(unused_before);
+        let restocked = if checkout_id.is_some() {
+            quantity.min(unused_before)
+        } else {
+            0
+        };
         sqlx::query("UPDATE products SET stock = stock + $2, updated_at = now() WHERE id = $1")
             .bind(product_id)
             .bind(restocked)

@@ -32,6 +32,10 @@ pub const PIX_EXPIRED: &str = "O PIX venceu sem pagamento.";
 pub const PAID_TOO_LATE: &str = "Pagamento recebido depois que a cobrança deixou de valer.";
 /// The reason when the provider gives none.
 pub const DECLINED_DEFAULT: &str = "Pagamento recusado.";
+/// Why a subscription ended when the card holder disputed a paid charge.
+pub const CHARGEDBACK: &str = "O pagamento foi contestado junto ao banco (chargeback).";
+/// Why a subscription ended when a paid charge was refunded whole at the provider.
+pub const REFUNDED: &str = "O pagamento foi estornado.";
 
 /// What charging a period came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -370,6 +374,8 @@ pub enum Notice {
     },
     /// The last try failed: the subscription ended.
     Ended { reason: String },
+    /// A paid charge was taken back (a chargeback, a whole refund): the subscription ended.
+    TakenBack { reason: String },
     /// A PIX renewal to pay.
     PixDue {
         br_code: String,
@@ -788,6 +794,7 @@ pub async fn settle_failed(
         }
         PeriodKind::Proration => {
             void_period(conn, b.period_id).await?;
+            restore_replaced_card(conn, b.period_id).await?;
             Ok((declined, None))
         }
         // The member cancelled at the period's end meanwhile: no dunning for a period
@@ -840,6 +847,25 @@ pub async fn settle_failed(
     }
 }
 
+/// A refused upgrade that came with a new card: the card it replaced comes back, unless
+/// the subscription's card changed again since (it is no longer the one the try charged).
+/// Only a refusal gets here: a try that timed out stays open, and may yet be paid with the
+/// new card.
+async fn restore_replaced_card(conn: &mut PgConnection, proration_id: i64) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE subscriptions s SET saved_card_id = p.previous_card_id
+           FROM subscription_periods p
+          WHERE p.id = $1 AND p.replaced_card AND s.id = p.subscription_id
+            AND s.saved_card_id IS NOT DISTINCT FROM (
+                SELECT c.saved_card_id FROM subscription_charges c
+                 WHERE c.period_id = p.id ORDER BY c.attempt DESC LIMIT 1)",
+    )
+    .bind(proration_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// When try `tries + 1` of a declined renewal comes: `retry_days[tries - 1]` days after the
 /// first failure, never sooner than [`MIN_RETRY_HOURS`] from now; `None` after the last.
 pub fn retry_at(
@@ -881,6 +907,138 @@ async fn end_subscription(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// What the provider reports taken back of a paid try's charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TakeBack {
+    /// The charge's refunded total (a chargeback counts the whole charge).
+    pub refunded_cents: i64,
+    pub chargeback: bool,
+}
+
+/// What [`take_back`] did: the caller refunds the period's order through the shop's
+/// bank-refund path (`payment_id` with `refunded_cents`), tells the member, and cancels the
+/// charges of the periods it voided.
+#[derive(Debug, Clone)]
+pub struct TakenBack {
+    /// The card or PIX part of the period's order (a type 21 period), if it has one.
+    pub payment_id: Option<i64>,
+    pub refunded_cents: i64,
+    /// The subscription ended with this.
+    pub notice: Option<Notice>,
+    /// Waiting PIX charges of the voided periods, to cancel at the provider.
+    pub cancel: Vec<OpenCharge>,
+}
+
+/// A paid try whose charge the provider now reports refunded or charged back (the bank took
+/// it, or staff refunded it at the provider), on the caller's transaction, which holds the
+/// subscription's lock ([`apply`]'s). A chargeback or a whole refund ends a live
+/// subscription now: its due periods void, their waiting PIX charges cancelled (a try at
+/// the provider is left to its answer, which is given back as paying nothing). A partial
+/// refund keeps it; its period's order gives back what the amount covers. Only what is new
+/// against what the try recorded is applied, so a replayed report changes nothing (`None`);
+/// a try that paid nothing (given back by us, or failed) is not this path's.
+/// docs/decisions.md, "Subscriptions: a charge the bank takes back".
+pub async fn take_back(
+    conn: &mut PgConnection,
+    attempt_id: i64,
+    take: TakeBack,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Option<TakenBack>> {
+    let row: Option<(i64, i64, i64, bool, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT c.period_id, c.amount, c.bank_refunded_cents, c.chargedback_at IS NOT NULL,
+                p.subscription_id,
+                (SELECT pay.id FROM payments pay
+                  WHERE pay.order_id = p.order_id AND pay.method <> 'wallet'
+                  ORDER BY pay.id DESC LIMIT 1)
+           FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE c.id = $1 AND c.status = 'paid'
+            FOR UPDATE OF c",
+    )
+    .bind(attempt_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((_, amount, recorded, chargedback_before, subscription_id, payment_id)) = row else {
+        return Ok(None);
+    };
+    let refunded = take.refunded_cents.clamp(0, amount);
+    let new_chargeback = take.chargeback && !chargedback_before;
+    if refunded <= recorded && !new_chargeback {
+        return Ok(None);
+    }
+    sqlx::query(
+        "UPDATE subscription_charges
+            SET bank_refunded_cents = greatest(bank_refunded_cents, $2),
+                chargedback_at = CASE WHEN $3 THEN coalesce(chargedback_at, $4)
+                                      ELSE chargedback_at END
+          WHERE id = $1",
+    )
+    .bind(attempt_id)
+    .bind(refunded)
+    .bind(take.chargeback)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    let mut taken = TakenBack {
+        payment_id,
+        refunded_cents: refunded.max(recorded),
+        notice: None,
+        cancel: Vec::new(),
+    };
+    if take.chargeback || refunded >= amount {
+        let ended = sqlx::query(
+            "UPDATE subscriptions SET status = 'ended', ended_at = $2
+              WHERE id = $1 AND status IN ('incomplete', 'active', 'past_due')",
+        )
+        .bind(subscription_id)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected()
+            == 1;
+        if ended {
+            taken.cancel = void_due_periods(conn, subscription_id, now).await?;
+            let reason = if take.chargeback {
+                CHARGEDBACK
+            } else {
+                REFUNDED
+            };
+            taken.notice = Some(Notice::TakenBack {
+                reason: reason.into(),
+            });
+        }
+    }
+    Ok(Some(taken))
+}
+
+/// Voids an ended subscription's due periods; their waiting PIX tries are cancelled and
+/// answered for the provider's cancel. Tries in a provider call or under analysis stay open:
+/// their answer is learnt, and money they took is given back (see [`next_step`]).
+async fn void_due_periods(
+    conn: &mut PgConnection,
+    subscription_id: i64,
+    now: DateTime<Utc>,
+) -> sqlx::Result<Vec<OpenCharge>> {
+    let voided: Vec<i64> = sqlx::query_scalar(
+        "UPDATE subscription_periods SET status = 'void', next_attempt_at = NULL
+          WHERE subscription_id = $1 AND status = 'due'
+      RETURNING id",
+    )
+    .bind(subscription_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    sqlx::query_as(
+        "UPDATE subscription_charges
+            SET status = 'canceled', settled_at = $2
+          WHERE period_id = ANY($1) AND status = 'pending' AND gateway_charge_id IS NOT NULL
+      RETURNING id AS attempt_id, gateway_charge_id, idempotency_key",
+    )
+    .bind(&voided)
+    .bind(now)
+    .fetch_all(conn)
+    .await
 }
 
 /// The due period of a live subscription (a renewal in dunning, or one not tried yet),

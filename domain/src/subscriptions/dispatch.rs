@@ -8,7 +8,7 @@
 //! work instead of doing it twice, and the period rows' unique key makes one period per
 //! index whatever happens.
 
-use chrono::{DateTime, Duration, Months, Utc};
+use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
 use super::billing::{DueCharge, LEASE_MINUTES};
@@ -56,6 +56,7 @@ struct Ending {
     current_period: i32,
     current_period_end: DateTime<Utc>,
     anchor_at: DateTime<Utc>,
+    anchor_index: i32,
     period_months: i32,
     period_days: i32,
     amount: i64,
@@ -74,7 +75,7 @@ pub async fn renew_batch(
     let ending: Vec<Ending> = sqlx::query_as(
         "SELECT s.id, s.station_id, s.user_id, s.cancel_at_period_end, s.next_plan_id,
                 s.plan_id, s.current_period, s.current_period_end, s.anchor_at,
-                s.period_months, s.period_days, s.amount, s.method
+                s.anchor_index, s.period_months, s.period_days, s.amount, s.method
            FROM subscriptions s
           WHERE s.status = 'active'
             AND s.current_period_end <= $1 + make_interval(days => $3)
@@ -124,7 +125,8 @@ pub async fn renew_batch(
         };
         let index = s.current_period + 1;
         let starts_at = s.current_period_end;
-        let mut ends_at = period.end(s.anchor_at, u32::try_from(index).unwrap_or(0));
+        let from_anchor = u32::try_from(index - s.anchor_index).unwrap_or(0);
+        let mut ends_at = period.end(s.anchor_at, from_anchor);
         if ends_at <= starts_at {
             ends_at = period.end(starts_at, 0);
         }
@@ -145,8 +147,8 @@ pub async fn renew_batch(
 
 /// Switches a subscription to the plan its downgrade waited for, at that plan's price now
 /// (less its discount; a plan no longer sold online keeps the price it had). A plan of
-/// another length re-anchors the subscription so its next period starts where this one
-/// ends.
+/// another length re-anchors the subscription on the next period: it is counted from where
+/// this one ends (never from a date computed backwards, whose day a short month clamps).
 async fn downgrade(conn: &mut PgConnection, s: &mut Ending, next_plan_id: i64) -> sqlx::Result<()> {
     let plan: Option<(Option<i64>, i64, i32)> =
         sqlx::query_as("SELECT amount, discount, days FROM plans WHERE id = $1")
@@ -165,11 +167,8 @@ async fn downgrade(conn: &mut PgConnection, s: &mut Ending, next_plan_id: i64) -
         let period = plan_period.period();
         let months = i32::try_from(period.months).unwrap_or(0);
         if months != s.period_months || s.period_days != 0 {
-            let back = u32::try_from(s.current_period + 1).unwrap_or(0) * period.months;
-            s.anchor_at = s
-                .current_period_end
-                .checked_sub_months(Months::new(back))
-                .unwrap_or(s.current_period_end);
+            s.anchor_at = s.current_period_end;
+            s.anchor_index = s.current_period + 1;
             s.period_months = months;
             s.period_days = 0;
             recurrence = Some(plan_period.as_str());
@@ -178,7 +177,8 @@ async fn downgrade(conn: &mut PgConnection, s: &mut Ending, next_plan_id: i64) -
     sqlx::query(
         "UPDATE subscriptions
             SET plan_id = $2, amount = $3, next_plan_id = NULL, anchor_at = $4,
-                period_months = $5, period_days = $6, recurrence = coalesce($7, recurrence)
+                period_months = $5, period_days = $6, recurrence = coalesce($7, recurrence),
+                anchor_index = $8
           WHERE id = $1",
     )
     .bind(s.id)
@@ -188,6 +188,7 @@ async fn downgrade(conn: &mut PgConnection, s: &mut Ending, next_plan_id: i64) -
     .bind(s.period_months)
     .bind(s.period_days)
     .bind(recurrence)
+    .bind(s.anchor_index)
     .execute(conn)
     .await?;
     Ok(())

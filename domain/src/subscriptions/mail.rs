@@ -184,6 +184,25 @@ pub async fn render(
             },
             format!("subscription-ended:{}", period.subscription_id),
         ),
+        // Keyed like `Ended`: a subscription ends once, and is told so once.
+        Notice::TakenBack { reason } => (
+            ENDED_SUBJECT,
+            MailNotice {
+                heading: ENDED_SUBJECT.into(),
+                paragraphs: vec![
+                    format!(
+                        "O pagamento de {amount} da sua assinatura {name} foi estornado e ela foi encerrada."
+                    ),
+                    format!("Motivo: {reason}"),
+                    "Você pode assinar novamente quando quiser.".into(),
+                ],
+                button: Some(Button {
+                    label: "Assinar novamente".into(),
+                    url: page(&station, subject.action_id),
+                }),
+            },
+            format!("subscription-ended:{}", period.subscription_id),
+        ),
         Notice::PixDue {
             br_code,
             expires_at,

@@ -2,9 +2,11 @@
 //! period, paid by the period's charge, then confirmed like a checkout's order
 //! (`order.confirm`: vouchers, the activity's cashback, the receipt e-mail and PDF).
 //!
-//! Such an order has no hold and no payment part: its money is the period's charge
-//! (`subscription_charges`), and it does not draw the shop's stock (docs/decisions.md,
-//! "Subscriptions: type 21 orders").
+//! Such an order has no hold and does not draw the shop's stock; its card or PIX part is
+//! recorded paid with the period's paid try's charge (`subscription_charges`), so that the
+//! shop's bank-refund path can undo it when the bank takes that charge back
+//! (docs/decisions.md, "Subscriptions: type 21 orders", "Subscriptions: a charge the bank
+//! takes back").
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -110,6 +112,20 @@ pub async fn make_for_period(
         .bind(order_id)
         .execute(&mut *conn)
         .await?;
+    // The try that paid the period, as the order's payment part (none for a period paid
+    // without the provider).
+    sqlx::query(
+        "INSERT INTO payments (station_id, order_id, method, amount, status, gateway_charge_id,
+                               gateway_status, created_at, paid_at)
+         SELECT $2, $3, method, amount, 'paid', gateway_charge_id, 'paid', $4, $4
+           FROM subscription_charges WHERE period_id = $1 AND status = 'paid'",
+    )
+    .bind(period_id)
+    .bind(period.station_id)
+    .bind(order_id)
+    .bind(paid_at)
+    .execute(&mut *conn)
+    .await?;
     Ok(Some(owner(order_id, true)))
 }
 

@@ -510,7 +510,7 @@ async fn switch_plan(
 /// After an upgrade to a plan of another period length was paid (its proration ran from
 /// the change for a whole new period): the subscription takes the new period from the
 /// proration's start, re-anchored so that its current period is that one (period k from
-/// the anchor starts there) and the next renewal follows it. Nothing for a same-length
+/// the anchor, `anchor_index` = k, starts there) and the next renewal follows it. Nothing for a same-length
 /// upgrade or one not paid.
 pub async fn adopt_upgrade_period(
     tx: &mut PgConnection,
@@ -545,12 +545,13 @@ pub async fn adopt_upgrade_period(
     if same || current.plan_id != Some(plan_id) || !current.status.is_live() {
         return Ok(());
     }
-    let back = chrono::Months::new(length.months * current.current_period as u32);
-    let anchor = starts_at.checked_sub_months(back).unwrap_or(starts_at);
+    // The anchor is this period's start and its index, not a date counted backwards: a
+    // month subtracted from a 31st lands on a 28th and would keep that day from then on.
+    let anchor = starts_at;
     sqlx::query(
         "UPDATE subscriptions
             SET recurrence = $2, period_months = $3, period_days = $4, anchor_at = $5,
-                current_period_start = $6, current_period_end = $7
+                current_period_start = $6, current_period_end = $7, anchor_index = current_period
           WHERE id = $1",
     )
     .bind(subscription_id)
@@ -565,7 +566,7 @@ pub async fn adopt_upgrade_period(
     // A renewal made ahead (a PIX's) but not tried yet is the next period of the new length:
     // its row (unique per index) moves rather than goes, so the dispatcher never finds the
     // index taken by a period nobody will pay.
-    let next = current.current_period as u32 + 1;
+    let next = current.current_period + 1;
     sqlx::query(
         "UPDATE subscription_periods
             SET starts_at = $3, ends_at = $4,
@@ -574,9 +575,9 @@ pub async fn adopt_upgrade_period(
             AND status = 'due' AND attempts = 0",
     )
     .bind(subscription_id)
-    .bind(next as i32)
-    .bind(length.start(anchor, next))
-    .bind(length.end(anchor, next))
+    .bind(next)
+    .bind(length.start(anchor, 1))
+    .bind(length.end(anchor, 1))
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -712,19 +713,22 @@ pub async fn change_card(
     })
 }
 
-/// Puts back the card a refused change replaced, unless the card changed again since.
-pub async fn restore_card(
+/// Records on an upgrade's proration that the change replaced the subscription's card
+/// (`previous`, none for a subscription that had no card): a refusal of the proration puts
+/// it back (`billing::settle_failed`), whenever the refusal is learnt.
+pub async fn remember_replaced_card(
     tx: &mut PgConnection,
-    subscription_id: i64,
-    replaced_by: i64,
+    proration_id: i64,
     previous: Option<i64>,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE subscriptions SET saved_card_id = $3 WHERE id = $1 AND saved_card_id = $2")
-        .bind(subscription_id)
-        .bind(replaced_by)
-        .bind(previous)
-        .execute(tx)
-        .await?;
+    sqlx::query(
+        "UPDATE subscription_periods SET replaced_card = true, previous_card_id = $2
+          WHERE id = $1 AND kind = 'proration'",
+    )
+    .bind(proration_id)
+    .bind(previous)
+    .execute(tx)
+    .await?;
     Ok(())
 }
 

@@ -380,6 +380,8 @@ pub struct ConsoleSubscription {
     pub current_period_end: DateTime<Utc>,
     pub cancel_at_period_end: bool,
     pub next_plan_id: Option<i64>,
+    /// The waiting downgrade's plan, by name.
+    pub next_plan_name: Option<String>,
     pub created_at: DateTime<Utc>,
     #[sqlx(json)]
     pub periods: Vec<ConsolePeriod>,
@@ -411,6 +413,9 @@ pub struct ConsoleTry {
     pub gateway_charge_id: Option<String>,
     pub created_at: DateTime<Utc>,
     pub settled_at: Option<DateTime<Utc>>,
+    /// What the provider reports given back of a paid try (the bank, staff at the provider).
+    pub bank_refunded_cents: Cents,
+    pub chargedback_at: Option<DateTime<Utc>>,
 }
 
 /// A station's subscriptions (one member's with `user_id`), newest first, at most `limit`.
@@ -425,7 +430,8 @@ pub async fn of_station(
                 COALESCE(pl.name, a.name, '') AS name, pr.name AS product_name,
                 card.brand AS card_brand, card.last_digits AS card_last_digits,
                 s.recurrence, s.amount, s.status, s.current_period, s.current_period_start,
-                s.current_period_end, s.cancel_at_period_end, s.next_plan_id, s.created_at,
+                s.current_period_end, s.cancel_at_period_end, s.next_plan_id, np.name AS next_plan_name,
+                s.created_at,
                 COALESCE((SELECT json_agg(json_build_object(
                             'id', p.id, 'kind', p.kind, 'period_index', p.period_index,
                             'starts_at', p.starts_at, 'ends_at', p.ends_at, 'amount', p.amount,
@@ -435,7 +441,9 @@ pub async fn of_station(
                                         'id', c.id, 'attempt', c.attempt, 'amount', c.amount,
                                         'status', c.status, 'failure_reason', c.failure_reason,
                                         'gateway_charge_id', c.gateway_charge_id,
-                                        'created_at', c.created_at, 'settled_at', c.settled_at)
+                                        'created_at', c.created_at, 'settled_at', c.settled_at,
+                                        'bank_refunded_cents', c.bank_refunded_cents,
+                                        'chargedback_at', c.chargedback_at)
                                         ORDER BY c.attempt)
                                         FROM subscription_charges c WHERE c.period_id = p.id),
                                         '[]'::json))
@@ -445,6 +453,7 @@ pub async fn of_station(
            FROM subscriptions s
            JOIN users u ON u.id = s.user_id
            LEFT JOIN plans pl ON pl.id = s.plan_id
+           LEFT JOIN plans np ON np.id = s.next_plan_id
            LEFT JOIN actions a ON a.id = s.action_id
            LEFT JOIN products pr ON pr.id = s.product_id
            LEFT JOIN saved_cards card ON card.id = s.saved_card_id

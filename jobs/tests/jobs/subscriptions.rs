@@ -1204,6 +1204,97 @@ async fn an_upgrade_switches_the_plan_when_paid_and_not_when_declined(db: PgPool
     assert!(w.mails(ana, DECLINED_SUBJECT).await.is_empty());
 }
 
+/// An upgrade's proration charged with a card the change brought, replacing `previous`
+/// (as `app::subscriptions::subscribe::change_plan` records it).
+async fn upgrade_with_new_card(w: &World, subscription: i64, previous: i64, new_card: i64) -> i64 {
+    let premium = plan(&w.db, w.station_id, "Plano Diamante", 9_990).await;
+    sqlx::query("UPDATE subscriptions SET saved_card_id = $2 WHERE id = $1")
+        .bind(subscription)
+        .bind(new_card)
+        .execute(&w.db)
+        .await
+        .expect("the new card");
+    let period = proration(w, subscription, premium, 3_330, 9_990).await;
+    let mut tx = w.db.begin().await.expect("tx");
+    domain::subscriptions::subscribe::remember_replaced_card(&mut tx, period, Some(previous))
+        .await
+        .expect("remembered");
+    tx.commit().await.expect("commit");
+    period
+}
+
+#[testkit::db_test]
+async fn an_upgrade_with_a_new_card_keeps_it_past_a_timeout_and_gives_it_back_when_refused(
+    db: PgPool,
+) {
+    let w = world(&db).await;
+    let old = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(
+            w.user_id,
+            old,
+            PLAN_PRICE,
+            start() + Duration::days(10),
+            true,
+        )
+        .await;
+    let card_of = |id: i64| {
+        let db = db.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<i64>>(
+                "SELECT saved_card_id FROM subscriptions WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .expect("card")
+        }
+    };
+
+    // The new card's charge times out: nothing is decided, the new card stays; the try is
+    // paid when resumed, and the plan switches with that card.
+    let new_card = w.card(w.user_id, "4111111111111111", (11, 2031)).await;
+    let period = upgrade_with_new_card(&w, subscription, old, new_card).await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("timed out");
+    assert_eq!(card_of(subscription).await, Some(new_card));
+    assert_eq!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("resumed"),
+        PeriodOutcome::Paid
+    );
+    assert_eq!(card_of(subscription).await, Some(new_card));
+
+    // A card the provider declines, learnt after a timeout: refused as a whole, the card it
+    // replaced is back.
+    let ana = w.member("Ana", "ana@example.com").await;
+    let ana_old = w.card(ana, APPROVES, (12, 2030)).await;
+    let (refused, _) = w
+        .subscription(ana, ana_old, PLAN_PRICE, start() + Duration::days(10), true)
+        .await;
+    let failing = w.card(ana, SAVED_CARD_FAILS, (12, 2030)).await;
+    let period = upgrade_with_new_card(&w, refused, ana_old, failing).await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("timed out");
+    assert_eq!(card_of(refused).await, Some(failing));
+    assert!(matches!(
+        billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("resumed"),
+        PeriodOutcome::Declined { .. }
+    ));
+    assert_eq!(card_of(refused).await, Some(ana_old));
+    let plan_now = w
+        .scalar_i64("SELECT plan_id FROM subscriptions WHERE id = $1", refused)
+        .await;
+    assert_eq!(plan_now, w.plan_id);
+}
+
 async fn refunds_at_the_provider(db: &PgPool, charge_id: &str) -> Vec<(i64, String)> {
     sqlx::query_as("SELECT amount_cents, idempotency_key FROM sandbox_refunds WHERE charge_id = $1")
         .bind(charge_id)
@@ -1499,6 +1590,73 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
     assert_eq!(w.provider_charges(subscription).await, 3);
 }
 
+#[testkit::db_test]
+async fn a_downgrade_to_another_length_keeps_the_31st(db: PgPool) {
+    let at = |m: u32, d: u32| Utc.with_ymd_and_hms(2027, m, d, 12, 0, 0).unwrap();
+    let w = world_at(&db, at(3, 30)).await;
+    let semester: i64 = sqlx::query_scalar(
+        "INSERT INTO plans (station_id, name, amount, days) VALUES ($1, 'Semestral', 24000, 183)
+         RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&db)
+    .await
+    .expect("semester plan");
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, _) = w
+        .subscription(w.user_id, card, 24_000, at(3, 31), true)
+        .await;
+    // A semester from Sep 30 to Mar 31, anchored on Sep 30 2026; then a downgrade to the
+    // monthly plan at its end.
+    sqlx::query(
+        "UPDATE subscriptions SET plan_id = $2, recurrence = 'semester', period_months = 6,
+                anchor_at = $3, current_period_start = $3, next_plan_id = $4
+          WHERE id = $1",
+    )
+    .bind(subscription)
+    .bind(semester)
+    .bind(Utc.with_ymd_and_hms(2026, 9, 30, 12, 0, 0).unwrap())
+    .bind(w.plan_id)
+    .execute(&db)
+    .await
+    .expect("a semester");
+
+    w.gateway.advance(Duration::days(1));
+    let mut bounds = Vec::new();
+    for _ in 0..3 {
+        w.dispatch().await;
+        assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
+        let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
+            "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
+        )
+        .bind(subscription)
+        .fetch_one(&db)
+        .await
+        .expect("period");
+        bounds.push((starts, ends));
+        w.gateway.advance(ends - w.gateway.clock_now());
+    }
+    // Counted from the month it changed at, not from a date a month before the 31st (a
+    // 28th, which would have stayed the renewal day).
+    assert_eq!(
+        bounds,
+        [
+            (at(3, 31), at(4, 30)),
+            (at(4, 30), at(5, 31)),
+            (at(5, 31), at(6, 30))
+        ]
+    );
+    let charged: Vec<i64> = sqlx::query_scalar(
+        "SELECT amount FROM subscription_periods WHERE subscription_id = $1 AND period_index > 0
+          ORDER BY period_index",
+    )
+    .bind(subscription)
+    .fetch_all(&db)
+    .await
+    .expect("amounts");
+    assert_eq!(charged, [PLAN_PRICE; 3]);
+}
+
 #[test]
 fn the_engines_kinds_run_and_its_schedules_tick() {
     for queue in [
@@ -1641,4 +1799,454 @@ async fn a_paid_type_21_period_makes_its_order_and_confirms_it(db: PgPool) {
     .expect("a paid order");
     assert_eq!(confirmed.credits, 1);
     assert!(w.mails(w.user_id, RECEIPT_SUBJECT).await.is_empty());
+}
+
+/// The webhook's job for a charge (`payment.sync`): the shop's sync, which hands a
+/// subscription try's charge to billing.
+async fn sync(w: &World, charge_id: &str) {
+    app::commerce::charge::sync_charge(
+        &w.db,
+        &Gateway::Sandbox(w.gateway.sandbox.clone()),
+        &JobOutbox,
+        "",
+        charge_id,
+    )
+    .await
+    .expect("sync");
+}
+
+/// The charge of the try that paid a period.
+async fn paid_charge(w: &World, period: i64) -> String {
+    sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1 AND status = 'paid'",
+    )
+    .bind(period)
+    .fetch_one(&w.db)
+    .await
+    .expect("the paid try's charge")
+}
+
+/// A plan subscription whose period 0 was paid by a card charge, and its renewal made and
+/// queued (not charged yet): (subscription, period 0, its charge).
+async fn plan_paid_by_card(w: &World) -> (i64, i64, String) {
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let (subscription, period) = w
+        .subscription(
+            w.user_id,
+            card,
+            PLAN_PRICE,
+            start() + Duration::days(30),
+            false,
+        )
+        .await;
+    assert_eq!(
+        billing::charge_period(&w.db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge"),
+        PeriodOutcome::Paid
+    );
+    w.gateway.advance(Duration::days(30));
+    assert_eq!(w.dispatch().await.renewed.created, 1);
+    (subscription, period, paid_charge(w, period).await)
+}
+
+#[testkit::db_test]
+async fn a_plan_charge_charged_back_ends_the_subscription_once(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, period, charge) = plan_paid_by_card(&w).await;
+
+    w.gateway
+        .sandbox
+        .chargeback(&charge)
+        .await
+        .expect("chargeback");
+    sync(&w, &charge).await;
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+    // The queued renewal charges nothing.
+    assert_eq!(w.run_charges().await, [PeriodOutcome::NotDue]);
+    assert_eq!(w.provider_charges(subscription).await, 1);
+    let (refunded, chargedback): (i64, bool) = sqlx::query_as(
+        "SELECT bank_refunded_cents, chargedback_at IS NOT NULL FROM subscription_charges
+          WHERE period_id = $1",
+    )
+    .bind(period)
+    .fetch_one(&db)
+    .await
+    .expect("try");
+    assert_eq!((refunded, chargedback), (PLAN_PRICE, true));
+    // A replayed webhook changes nothing; the member is told once.
+    sync(&w, &charge).await;
+    let ended = w.mails(w.user_id, ENDED_SUBJECT).await;
+    assert_eq!(ended.len(), 1, "{ended:?}");
+    assert!(
+        ended[0].contains("foi estornado e ela foi encerrada")
+            && ended[0].contains(domain::subscriptions::billing::CHARGEDBACK),
+        "{}",
+        ended[0]
+    );
+    // Nothing more is charged, ever.
+    w.gateway.advance(Duration::days(40));
+    w.dispatch().await;
+    assert!(w.run_charges().await.is_empty());
+    assert_eq!(w.provider_charges(subscription).await, 1);
+}
+
+/// A type 21 subscription of two units of a R$ 30,00 book with vouchers and 5 points of
+/// cashback (R$ 5,00, credited at once), its period 0 paid by card and its order confirmed
+/// and credited: (subscription, period, order, its charge).
+async fn book_club_paid(w: &World) -> (i64, i64, i64, String) {
+    sqlx::query(
+        "INSERT INTO credit_rules (station_id, rule, instant) VALUES ($1, 'purchase.cashback', true)",
+    )
+    .bind(w.station_id)
+    .execute(&w.db)
+    .await
+    .expect("instant cashback");
+    let action: i64 = sqlx::query_scalar(
+        "INSERT INTO actions (station_id, type_id, name, digital_product, points, sell_vouchers)
+         VALUES ($1, 21, 'Clube do livro', true, 5, true) RETURNING id",
+    )
+    .bind(w.station_id)
+    .fetch_one(&w.db)
+    .await
+    .expect("action");
+    let product: i64 = sqlx::query_scalar(
+        "INSERT INTO products (station_id, action_id, name, value, stock)
+         VALUES ($1, $2, 'Livro do mês', 3000, 10) RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(action)
+    .fetch_one(&w.db)
+    .await
+    .expect("product");
+    let card = w.card(w.user_id, APPROVES, (12, 2030)).await;
+    let subscription: i64 = sqlx::query_scalar(
+        "INSERT INTO subscriptions (station_id, user_id, action_id, product_id, quantity,
+             recurrence, period_months, period_days, amount, method, saved_card_id, status,
+             anchor_at, current_period_start, current_period_end)
+         VALUES ($1, $2, $3, $4, 2, 'monthly', 1, 0, 6000, 'card', $5, 'incomplete', $6, $6,
+                 $6 + interval '1 month') RETURNING id",
+    )
+    .bind(w.station_id)
+    .bind(w.user_id)
+    .bind(action)
+    .bind(product)
+    .bind(card)
+    .bind(start())
+    .fetch_one(&w.db)
+    .await
+    .expect("subscription");
+    let period: i64 = sqlx::query_scalar(
+        "INSERT INTO subscription_periods (station_id, user_id, subscription_id, kind,
+             period_index, starts_at, ends_at, amount)
+         SELECT station_id, user_id, id, 'first', 0, current_period_start, current_period_end,
+                amount
+           FROM subscriptions WHERE id = $1 RETURNING id",
+    )
+    .bind(subscription)
+    .fetch_one(&w.db)
+    .await
+    .expect("period");
+    assert_eq!(
+        billing::charge_period(&w.db, &w.gateway, &JobOutbox, period)
+            .await
+            .expect("charge"),
+        PeriodOutcome::Paid
+    );
+    let order: i64 = w
+        .scalar_i64(
+            "SELECT order_id FROM subscription_periods WHERE id = $1",
+            period,
+        )
+        .await;
+    app::commerce::fulfilment::confirm_order(&w.db, &JobOutbox, "https://c.example.com", order)
+        .await
+        .expect("confirm")
+        .expect("a paid order");
+    // The `points.credit` jobs' work, done here.
+    let mut tx = w.db.begin().await.expect("tx");
+    for credit in domain::commerce::fulfilment::line_credits(&mut tx, order)
+        .await
+        .expect("credits")
+    {
+        domain::wallet::ledger::credit(&mut tx, &credit, None)
+            .await
+            .expect("credit");
+    }
+    tx.commit().await.expect("commit");
+    let charge = paid_charge(w, period).await;
+    // The order's card part carries the try's charge, recorded paid.
+    let part: (String, i64, String, Option<String>) = sqlx::query_as(
+        "SELECT method, amount, status, gateway_charge_id FROM payments WHERE order_id = $1",
+    )
+    .bind(order)
+    .fetch_one(&w.db)
+    .await
+    .expect("the order's part");
+    assert_eq!(
+        part,
+        ("card".into(), 6000, "paid".into(), Some(charge.clone()))
+    );
+    (subscription, period, order, charge)
+}
+
+impl World {
+    async fn balance(&self) -> (i64, i64) {
+        let balance = domain::wallet::ledger::balance(&self.db, self.user_id)
+            .await
+            .expect("balance");
+        let debt = domain::wallet::ledger::debt(&self.db, self.user_id)
+            .await
+            .expect("debt");
+        (balance.balance, debt)
+    }
+
+    async fn order_state(&self, order: i64) -> (String, i64, i64) {
+        sqlx::query_as(
+            "SELECT status, refunded_value,
+                    (SELECT count(*) FROM vouchers v JOIN order_lines l ON l.id = v.order_line_id
+                      WHERE l.order_id = o.id)
+               FROM orders o WHERE id = $1",
+        )
+        .bind(order)
+        .fetch_one(&self.db)
+        .await
+        .expect("order")
+    }
+}
+
+#[testkit::db_test]
+async fn a_type_21_chargeback_reverses_the_orders_cashback_and_vouchers(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, _, order, charge) = book_club_paid(&w).await;
+    assert_eq!(w.order_state(order).await, ("paid".into(), 0, 2));
+    assert_eq!(w.balance().await, (500, 0));
+    // One book was handed over (its voucher used); R$ 3,00 of the cashback was spent.
+    sqlx::query(
+        "UPDATE vouchers SET validated = '1' WHERE unit = 2
+            AND order_line_id = (SELECT id FROM order_lines WHERE order_id = $1)",
+    )
+    .bind(order)
+    .execute(&db)
+    .await
+    .expect("used");
+    let mut tx = db.begin().await.expect("tx");
+    domain::wallet::ledger::spend(
+        &mut tx,
+        &domain::wallet::ledger::Spend {
+            user_id: domain::shared::ids::UserId(w.user_id),
+            station_id: domain::shared::ids::StationId(w.station_id),
+            kind: domain::wallet::ledger::SpendKind::Adjustment,
+            source_id: "spent".into(),
+            amount: 300,
+            description: "Compra".into(),
+            action_id: None,
+        },
+    )
+    .await
+    .expect("spend");
+    tx.commit().await.expect("commit");
+
+    w.gateway
+        .sandbox
+        .chargeback(&charge)
+        .await
+        .expect("chargeback");
+    sync(&w, &charge).await;
+
+    // The order is refunded whole through the shop's path: the unused voucher is void, the
+    // used one stays as the record of its use, the cashback is reversed and what was spent
+    // of it is owed. Nothing comes back to stock: the order drew none.
+    assert_eq!(w.order_state(order).await, ("refunded".into(), 6000, 1));
+    assert_eq!(w.balance().await, (0, 300));
+    let refunds: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT origin, gateway_cents, wallet_cents FROM refunds WHERE order_id = $1",
+    )
+    .bind(order)
+    .fetch_all(&db)
+    .await
+    .expect("refunds");
+    assert_eq!(refunds, [("bank".into(), 6000, 0)]);
+    let stock: i64 = w
+        .scalar_i64(
+            "SELECT stock::bigint FROM products WHERE action_id = (SELECT action_id FROM subscriptions WHERE id = $1)",
+            subscription,
+        )
+        .await;
+    assert_eq!(stock, 10);
+    assert_eq!(w.status(subscription).await, "ended");
+    assert!(
+        domain::wallet::ledger::check(&db, w.user_id)
+            .await
+            .expect("check")
+            .is_empty()
+    );
+    // Staff still cannot refund it as a shop order.
+    let mut tx = db.begin().await.expect("tx");
+    let refused = domain::commerce::refunds::request(
+        &mut tx,
+        Some(w.station_id),
+        order,
+        &domain::commerce::refunds::RefundRequest::default(),
+        domain::commerce::status::RefundOrigin::Staff,
+        None,
+    )
+    .await;
+    assert!(matches!(
+        refused,
+        Err(domain::commerce::refunds::RefundError::Refused(
+            domain::commerce::refunds::RefundRefusal::SubscriptionOrder
+        ))
+    ));
+}
+
+#[testkit::db_test]
+async fn a_chargeback_webhook_replayed_many_times_at_once_undoes_once(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, _, order, charge) = book_club_paid(&w).await;
+    w.gateway
+        .sandbox
+        .chargeback(&charge)
+        .await
+        .expect("chargeback");
+    let syncs: Vec<_> = (0..8).map(|_| sync(&w, &charge)).collect();
+    futures_util::future::join_all(syncs).await;
+
+    assert_eq!(w.order_state(order).await, ("refunded".into(), 6000, 0));
+    let refunds = w
+        .scalar_i64("SELECT count(*) FROM refunds WHERE order_id = $1", order)
+        .await;
+    assert_eq!(refunds, 1);
+    let reversed = w
+        .scalar_i64(
+            "SELECT count(*) FROM credit_lots WHERE user_id = $1 AND state = 'reversed'",
+            w.user_id,
+        )
+        .await;
+    assert_eq!(reversed, 1);
+    assert_eq!(w.balance().await, (0, 0));
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(w.mails(w.user_id, ENDED_SUBJECT).await.len(), 1);
+    assert!(
+        domain::wallet::ledger::check(&db, w.user_id)
+            .await
+            .expect("check")
+            .is_empty()
+    );
+}
+
+#[testkit::db_test]
+async fn a_partial_refund_gives_back_what_it_covers_and_keeps_the_subscription(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, _, order, charge) = book_club_paid(&w).await;
+
+    // Staff refund one book's price at the provider: one unit goes back, half the cashback.
+    w.gateway
+        .sandbox
+        .bank_refund(&charge, Some(3000))
+        .await
+        .expect("refund");
+    sync(&w, &charge).await;
+    sync(&w, &charge).await;
+    assert_eq!(
+        w.order_state(order).await,
+        ("partially_refunded".into(), 3000, 1)
+    );
+    assert_eq!(w.balance().await, (250, 0));
+    assert_eq!(w.status(subscription).await, "active");
+    assert!(w.mails(w.user_id, ENDED_SUBJECT).await.is_empty());
+
+    // The rest of the charge: a whole refund ends it.
+    w.gateway
+        .sandbox
+        .bank_refund(&charge, None)
+        .await
+        .expect("refund");
+    sync(&w, &charge).await;
+    assert_eq!(w.order_state(order).await, ("refunded".into(), 6000, 0));
+    assert_eq!(w.balance().await, (0, 0));
+    assert_eq!(w.status(subscription).await, "ended");
+    let ended = w.mails(w.user_id, ENDED_SUBJECT).await;
+    assert_eq!(ended.len(), 1);
+    assert!(
+        ended[0].contains(domain::subscriptions::billing::REFUNDED),
+        "{}",
+        ended[0]
+    );
+}
+
+#[testkit::db_test]
+async fn a_chargeback_racing_the_renewal_never_keeps_the_renewals_money(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, _, charge) = plan_paid_by_card(&w).await;
+    // The renewal is at the provider (charged, its answer lost) when the chargeback lands.
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    let renewal = period_row(&db, subscription, 1).await.0;
+    billing::charge_period(&db, &w.gateway, &JobOutbox, renewal)
+        .await
+        .expect_err("lost");
+    w.gateway
+        .sandbox
+        .chargeback(&charge)
+        .await
+        .expect("chargeback");
+    sync(&w, &charge).await;
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(period_row(&db, subscription, 1).await.1, "void");
+
+    // The renewal's run learns its answer: the money pays nothing and goes back, once.
+    for _ in 0..2 {
+        billing::charge_period(&db, &w.gateway, &JobOutbox, renewal)
+            .await
+            .expect("resumed");
+    }
+    let renewal_charge: String = sqlx::query_scalar(
+        "SELECT gateway_charge_id FROM subscription_charges WHERE period_id = $1",
+    )
+    .bind(renewal)
+    .fetch_one(&db)
+    .await
+    .expect("renewal charge");
+    let refunds = refunds_at_the_provider(&db, &renewal_charge).await;
+    assert_eq!(refunds.len(), 1);
+    assert_eq!(refunds[0].0, PLAN_PRICE);
+    // Our own refund read back is not the bank's: nothing more happens.
+    sync(&w, &renewal_charge).await;
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(w.mails(w.user_id, ENDED_SUBJECT).await.len(), 1);
+    // Period 0's receipt only.
+    assert_eq!(w.mails(w.user_id, RECEIPT_SUBJECT).await.len(), 1);
+}
+
+#[testkit::db_test]
+async fn a_chargeback_and_the_renewal_at_once_end_it_and_charge_once(db: PgPool) {
+    let w = world(&db).await;
+    let (subscription, _, charge) = plan_paid_by_card(&w).await;
+    w.gateway
+        .sandbox
+        .chargeback(&charge)
+        .await
+        .expect("chargeback");
+    let (charged, ()) = tokio::join!(w.run_charges(), sync(&w, &charge));
+    assert_eq!(charged.len(), 1);
+    // Whichever came first, the subscription ended, once, and the renewal was charged at
+    // most once; charged after the end, its money went back.
+    assert_eq!(w.status(subscription).await, "ended");
+    assert_eq!(w.mails(w.user_id, ENDED_SUBJECT).await.len(), 1);
+    let renewal: (String, Option<String>) = sqlx::query_as(
+        "SELECT p.status, c.gateway_charge_id FROM subscription_periods p
+           LEFT JOIN subscription_charges c ON c.period_id = p.id
+          WHERE p.subscription_id = $1 AND p.period_index = 1",
+    )
+    .bind(subscription)
+    .fetch_one(&db)
+    .await
+    .expect("renewal");
+    assert!(w.provider_charges(subscription).await <= 2);
+    if let (status, Some(renewal_charge)) = &renewal
+        && status == "void"
+    {
+        assert_eq!(refunds_at_the_provider(&db, renewal_charge).await.len(), 1);
+    }
 }

@@ -3812,6 +3812,8 @@ export interface components {
             name: string;
             /** Format: int64 */
             next_plan_id: number | null;
+            /** @description The waiting downgrade's plan, by name. */
+            next_plan_name: string | null;
             /** @description Newest first. */
             periods: components["schemas"]["ConsoleSubscriptionPeriod"][];
             /** Format: int64 */
@@ -3861,6 +3863,17 @@ export interface components {
             amount: number;
             /** Format: int32 */
             attempt: number;
+            /**
+             * Format: int64
+             * @description Centavos the provider reports given back of this paid try (the bank, or staff at the
+             *     provider): a whole refund ended the subscription, a partial one kept it.
+             */
+            bank_refunded_cents: number;
+            /**
+             * Format: date-time
+             * @description When the card holder disputed it (a chargeback ends the subscription).
+             */
+            chargedback_at: string | null;
             /** Format: date-time */
             created_at: string;
             failure_reason: string | null;

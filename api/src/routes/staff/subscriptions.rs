@@ -49,6 +49,11 @@ struct Try {
     gateway_charge_id: Option<String>,
     created_at: DateTime<Utc>,
     settled_at: Option<DateTime<Utc>>,
+    /// Centavos the provider reports given back of this paid try (the bank, or staff at the
+    /// provider): a whole refund ended the subscription, a partial one kept it.
+    bank_refunded_cents: i64,
+    /// When the card holder disputed it (a chargeback ends the subscription).
+    chargedback_at: Option<DateTime<Utc>>,
 }
 
 /// One period (or an upgrade's proration) of a subscription.
@@ -98,6 +103,8 @@ struct Subscription {
     current_period_end: DateTime<Utc>,
     cancel_at_period_end: bool,
     next_plan_id: Option<i64>,
+    /// The waiting downgrade's plan, by name.
+    next_plan_name: Option<String>,
     created_at: DateTime<Utc>,
     /// Newest first.
     periods: Vec<Period>,
@@ -124,6 +131,7 @@ impl From<views::ConsoleSubscription> for Subscription {
             current_period_end,
             cancel_at_period_end,
             next_plan_id,
+            next_plan_name,
             created_at,
             periods,
         } = subscription;
@@ -146,6 +154,7 @@ impl From<views::ConsoleSubscription> for Subscription {
             current_period_end,
             cancel_at_period_end,
             next_plan_id,
+            next_plan_name,
             created_at,
             periods: periods.into_iter().map(Period::from).collect(),
         }
@@ -190,6 +199,8 @@ impl From<views::ConsolePeriod> for Period {
                          gateway_charge_id,
                          created_at,
                          settled_at,
+                         bank_refunded_cents,
+                         chargedback_at,
                      }| Try {
                         id,
                         attempt,
@@ -199,6 +210,8 @@ impl From<views::ConsolePeriod> for Period {
                         gateway_charge_id,
                         created_at,
                         settled_at,
+                        bank_refunded_cents: bank_refunded_cents.into(),
+                        chargedback_at,
                     },
                 )
                 .collect(),

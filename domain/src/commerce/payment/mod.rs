@@ -125,11 +125,14 @@ fn source_to_column(source: &CardSource) -> String {
     }
 }
 
+/// Parts of the shop's orders only: a type 21 period's order has no checkout, and its part,
+/// recorded paid with the period's try, is the billing engine's (never charged, held or
+/// declined here; its bank refunds come through `refunds::apply_bank_refund`).
 const PART_COLUMNS: &str = "p.id AS payment_id, o.id AS order_id, o.code AS order_code,
     o.status AS order_status, o.station_id, o.user_id, o.checkout_id, p.method, p.amount,
     p.installments, p.status, p.gateway_charge_id AS charge_id, p.charge_source,
     p.billing_address, p.failure_reason, p.expires_at
-    FROM payments p JOIN orders o ON o.id = p.order_id";
+    FROM payments p JOIN orders o ON o.id = p.order_id AND o.checkout_id IS NOT NULL";
 
 /// The order's card or PIX part (its latest), if it has one.
 pub async fn part_of_order(

@@ -1,6 +1,7 @@
 // How the console names a subscription's states, periods and tries, and which actions
 // a subscription allows (the server's rules, docs/api-subscriptions.md and decisions.md).
-import type { OpsSubscription } from "@/features/staff/api/subscriptions";
+import type { OpsSubscription, OpsSubscriptionTry } from "@/features/staff/api/subscriptions";
+import { formatReais } from "@/features/staff/format";
 
 export const SUBSCRIPTION_STATUS_LABELS: Record<string, string> = {
   incomplete: "Aguardando o 1º pagamento",
@@ -93,4 +94,11 @@ export function subjectOf(subscription: Pick<OpsSubscription, "name" | "product_
 export function cardOf(subscription: Pick<OpsSubscription, "card_brand" | "card_last_digits">): string {
   if (!subscription.card_last_digits) return "—";
   return `${subscription.card_brand ?? "cartão"} final ${subscription.card_last_digits}`;
+}
+
+/** What the provider took back of a paid try (a chargeback, a refund at the provider), or null. */
+export function takenBackOf(attempt: Pick<OpsSubscriptionTry, "bank_refunded_cents" | "chargedback_at">): string | null {
+  if (attempt.chargedback_at) return "Contestada pelo titular do cartão (chargeback)";
+  if (attempt.bank_refunded_cents > 0) return `Estornada no provedor: ${formatReais(attempt.bank_refunded_cents)}`;
+  return null;
 }

@@ -89,6 +89,29 @@ describe("subscriptions", () => {
     expect(within(first).getByRole("list", { name: "Cobranças do período 0" })).toHaveTextContent("Tentativa 1 · Paga");
   });
 
+  it("says which paid tries the bank took back: a chargeback, a refund at the provider", async () => {
+    const paid = (id: number, overrides: Parameters<typeof buildOpsSubscriptionTry>[0]) =>
+      buildOpsSubscriptionPeriod({
+        id,
+        status: "paid",
+        tries: [buildOpsSubscriptionTry({ id, status: "paid", failure_reason: null, ...overrides })],
+      });
+    stubSubscriptions({
+      [LIST]: listOf(
+        buildOpsSubscription({ id: 11, status: "ended", periods: [paid(21, { chargedback_at: "2026-11-20T12:00:00Z" })] }),
+        buildOpsSubscription({ id: 12, periods: [paid(22, { bank_refunded_cents: 1000 })] }),
+        buildOpsSubscription({ id: 13, periods: [paid(23, {})] }),
+      ),
+    });
+    await renderOps(PAGE);
+    await screen.findByRole("article", { name: "Assinatura 11" });
+
+    expect(card(11)).toHaveTextContent("Contestada pelo titular do cartão (chargeback)");
+    expect(card(12)).toHaveTextContent("Estornada no provedor: R$ 10,00");
+    expect(card(13)).not.toHaveTextContent("Estornada");
+    expect(card(13)).not.toHaveTextContent("Contestada");
+  });
+
   it("names a product subscription's activity and product, its recurrence, a cancellation to come and a downgrade", async () => {
     stubSubscriptions({
       [LIST]: listOf(
@@ -105,7 +128,7 @@ describe("subscriptions", () => {
           amount: 1500,
           cancel_at_period_end: true,
         }),
-        buildOpsSubscription({ id: 13, next_plan_id: 2, status: "incomplete", periods: [] }),
+        buildOpsSubscription({ id: 13, next_plan_id: 2, next_plan_name: "Básico", status: "incomplete", periods: [] }),
         buildOpsSubscription({ id: 14, status: "ended" }),
       ),
     });
@@ -121,7 +144,7 @@ describe("subscriptions", () => {
     // Several subscriptions keep their periods folded.
     expect(within(product).getByText("Períodos (1)").closest("details")).not.toHaveAttribute("open");
 
-    expect(card(13)).toHaveTextContent("Essencial · passa ao plano 2 na renovação");
+    expect(card(13)).toHaveTextContent("Essencial · passa ao plano Básico na renovação");
     expect(within(card(13)).getByText("Aguardando o 1º pagamento")).toBeInTheDocument();
     expect(within(card(13)).getByText("Nenhum período ainda.")).toBeInTheDocument();
     expect(within(card(14)).getByText("Encerrada")).toBeInTheDocument();

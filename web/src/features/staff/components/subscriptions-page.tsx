@@ -28,6 +28,7 @@ import {
   subjectOf,
   SUBSCRIPTION_STATUS_BADGES,
   SUBSCRIPTION_STATUS_LABELS,
+  takenBackOf,
   TRY_STATUS_LABELS,
 } from "@/features/staff/subscription-labels";
 import { formatDateTime } from "@/lib/dates";
@@ -127,6 +128,7 @@ function PeriodRow({ period }: { period: OpsSubscriptionPeriod }) {
                   {attempt.gateway_charge_id && ` · ${attempt.gateway_charge_id}`}
                 </span>
                 {attempt.failure_reason && <p className="ops-tries__reason">{attempt.failure_reason}</p>}
+                {takenBackOf(attempt) && <p className="ops-tries__reason">{takenBackOf(attempt)}</p>}
               </li>
             ))}
           </ol>
@@ -223,7 +225,10 @@ function SubscriptionCard({
           <dd>
             {subjectOf(subscription)}
             {subscription.next_plan_id !== null && (
-              <span className="ops-muted"> · passa ao plano {subscription.next_plan_id} na renovação</span>
+              <span className="ops-muted">
+                {" "}
+                · passa ao plano {subscription.next_plan_name ?? subscription.next_plan_id} na renovação
+              </span>
             )}
           </dd>
         </div>

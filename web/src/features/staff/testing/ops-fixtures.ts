@@ -161,6 +161,8 @@ export function buildOpsSubscriptionTry(overrides: Partial<OpsSubscriptionTry> =
     gateway_charge_id: "ch_31",
     created_at: "2026-11-01T12:00:00Z",
     settled_at: "2026-11-01T12:00:02Z",
+    bank_refunded_cents: 0,
+    chargedback_at: null,
     ...overrides,
   };
 }
@@ -203,6 +205,7 @@ export function buildOpsSubscription(overrides: Partial<OpsSubscription> = {}): 
     current_period_end: "2026-12-01T12:00:00Z",
     cancel_at_period_end: false,
     next_plan_id: null,
+    next_plan_name: null,
     created_at: "2026-11-01T12:00:00Z",
     periods: [buildOpsSubscriptionPeriod()],
     ...overrides,
