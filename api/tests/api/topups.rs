@@ -458,6 +458,28 @@ async fn a_saved_card_pays_at_once_and_a_declined_or_removed_card_credits_nothin
     run_jobs::<PointsCredit>(&w.db, "points.credit").await;
     assert_eq!(w.balance().await, 10000);
 
+    // A new card charged once without saving it.
+    let cards_before: i64 = sqlx::query_scalar("SELECT count(*) FROM saved_cards")
+        .fetch_one(&w.db)
+        .await
+        .expect("cards");
+    let token = w.card_token(APPROVES).await;
+    let once = w
+        .buy(json!({ "points": 10, "method": "card", "card_token": token }))
+        .await;
+    assert_eq!(once.status, StatusCode::CREATED, "{}", once.text);
+    assert_eq!(once.json()["status"], "credited");
+    let cards_after: i64 = sqlx::query_scalar("SELECT count(*) FROM saved_cards")
+        .fetch_one(&w.db)
+        .await
+        .expect("cards");
+    assert_eq!(cards_after, cards_before);
+    // Saving asks for the billing address.
+    let token = w.card_token(APPROVES).await;
+    let no_address = w
+        .buy(json!({ "points": 10, "method": "card", "card_token": token, "save_card": true }))
+        .await;
+    assert_eq!(no_address.status, StatusCode::UNPROCESSABLE_ENTITY);
     // A new card saved first, then charged as a saved card.
     let token = w.card_token(APPROVES).await;
     let address = common::with_billing_address(json!({}));
@@ -603,6 +625,30 @@ async fn a_top_up_above_the_review_threshold_waits_for_staff(db: PgPool) {
             .await
             .expect("audit");
     assert_eq!(audit, ["topup.confirm", "topup.reject"]);
+
+    // A PIX above the threshold, once paid, waits too.
+    let pix = w.pix(2000.0).await;
+    let pix_id = pix["id"].as_i64().expect("id");
+    w.sandbox
+        .pay_pix(
+            pix["pix"]["charge_id"].as_str().expect("charge"),
+            &payments::sandbox::PixPayment::default(),
+        )
+        .await
+        .expect("paid");
+    let checked = call(
+        &w.app,
+        "POST",
+        &format!("/api/user-buy-points-transaction/{pix_id}/check-payment"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(checked.json()["status"], "review");
+    assert_eq!(
+        jobs_keyed(&w.db, "points.credit", &format!("topup:{pix_id}:")).await,
+        0
+    );
 }
 
 #[testkit::db_test]

@@ -92,7 +92,8 @@ pub async fn buy(
     )
     .await?;
     if let Some(at) = topup.expires_at {
-        // A card left without an answer (a crash before it) is read again, or failed.
+        // A top-up left without the provider's answer (a crash before it) is read again,
+        // or ended.
         outbox.expire_topup(&mut tx, &topup, at).await?;
     }
     tx.commit().await?;

@@ -11,6 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
 use crate::commerce::gateway::{Charge, ChargeStatus, GatewayError, PixCharge};
+use crate::commerce::payment::PIX_SECONDS;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{StationId, UserId};
 use crate::shared::money::format_brl;
@@ -294,7 +295,8 @@ pub struct Opening {
 /// Checks the station's limits and opens the top-up, on the caller's transaction. The
 /// member's top-ups are serialised (a transaction-scoped advisory lock), so two requests at
 /// once cannot both pass the daily limit. A transfer request expires after the station's
-/// hours, a card top-up after [`CARD_SECONDS`]; a PIX's expiry is its charge's.
+/// hours, a card top-up after [`CARD_SECONDS`], a PIX after [`PIX_SECONDS`] until its
+/// charge's own expiry replaces it.
 pub async fn open(tx: &mut PgConnection, opening: &Opening) -> Result<TopUp, TopUpError> {
     sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('topups:' || $1::text, 0))")
         .bind(opening.user_id)
@@ -319,7 +321,9 @@ pub async fn open(tx: &mut PgConnection, opening: &Opening) -> Result<TopUp, Top
             Some(Duration::hours(settings.transfer_expiry_hours.into()))
         }
         Method::Card => Some(Duration::seconds(CARD_SECONDS)),
-        Method::Pix => None,
+        // Until its charge is recorded (which sets the charge's own expiry): a PIX whose
+        // charge was never made ends all the same.
+        Method::Pix => Some(Duration::seconds(i64::from(PIX_SECONDS))),
     };
     let expires_at = expires_in.map(|after| Utc::now() + after);
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -740,4 +744,87 @@ pub async fn set_saved_card(
         .execute(conn)
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topup(method: Method, status: Status, expires_at: Option<DateTime<Utc>>) -> TopUp {
+        let now = Utc::now();
+        TopUp {
+            id: 1,
+            station_id: 1,
+            user_id: 1,
+            method,
+            amount: 1000,
+            status,
+            failure_reason: None,
+            saved_card_id: None,
+            gateway_charge_id: None,
+            br_code: None,
+            paid_at: None,
+            expires_at,
+            credited_at: None,
+            decided_by: None,
+            decided_at: None,
+            refund_sent_at: None,
+            created_at: now,
+        }
+    }
+
+    #[test]
+    fn a_pending_pix_or_transfer_past_its_expiry_reads_expired_at_once() {
+        let now = Utc::now();
+        let past = Some(now - Duration::seconds(1));
+        let future = Some(now + Duration::hours(1));
+        assert_eq!(
+            topup(Method::Pix, Status::Pending, past).status_now(now),
+            Status::Expired
+        );
+        assert_eq!(
+            topup(Method::Transfer, Status::Pending, past).status_now(now),
+            Status::Expired
+        );
+        assert_eq!(
+            topup(Method::Pix, Status::Pending, future).status_now(now),
+            Status::Pending
+        );
+        // A card waits for its provider's answer; a credited one stays credited.
+        assert_eq!(
+            topup(Method::Card, Status::Pending, past).status_now(now),
+            Status::Pending
+        );
+        assert_eq!(
+            topup(Method::Pix, Status::Credited, past).status_now(now),
+            Status::Credited
+        );
+    }
+
+    #[test]
+    fn the_limits_say_their_amounts_in_reais() {
+        let text = |err: TopUpError| match err.into_failure() {
+            Failure::Invalid(messages) => messages.join(""),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            text(TopUpError::BelowMinimum(1000)),
+            "O valor mínimo é R$ 10,00."
+        );
+        assert_eq!(
+            text(TopUpError::AboveMaximum(500_000)),
+            "O valor máximo por pedido é R$ 5.000,00."
+        );
+        assert_eq!(
+            text(TopUpError::DailyLimit { left: 123_456 }),
+            "Limite diário de recarga atingido: você ainda pode pedir R$ 1.234,56."
+        );
+    }
+
+    #[test]
+    fn a_top_ups_credit_is_instant_and_keyed_by_the_top_up() {
+        let credit = topup(Method::Transfer, Status::Credited, None).credit();
+        assert_eq!(credit.key(), "topup:1:topup");
+        assert!(rules::Rule::default_for(&credit.rule).instant);
+    }
 }
