@@ -82,7 +82,9 @@ test("the demo member buys points with a new card kept for later, then with that
   await page.getByLabel("CVV").fill("123");
   await page.getByLabel("CPF do titular").fill("529.982.247-25");
   await page.getByLabel("Salvar este cartão para as próximas compras").check();
+  // The CEP first: its lookup writes the street and city (or 'CEP inválido'), then ours do.
   await page.getByLabel("CEP").fill("01310100");
+  await expect(page.getByLabel("Rua")).not.toHaveValue("");
   await page.getByLabel("Rua").fill("Avenida Paulista");
   await page.getByLabel("Número", { exact: true }).fill("1000");
   await page.getByLabel("Estado").selectOption("SP");
