@@ -80,6 +80,8 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage/numeros-da-sorte",
     "/homepage/trofeus",
     "/homepage/extrato/extratos-totais",
+    "/homepage/meios-de-pagamento/comprar",
+    "/homepage/meios-de-pagamento/comprar?aba=pedidos",
     "/homepage/planos",
     "/homepage/planos/editar-pagamento",
     "/homepage/planos/sobconsulta",
@@ -103,5 +105,5 @@ test("the support console's screens pass axe (WCAG 2.1 AA)", async ({ page, requ
   await page.getByLabel("Senha").fill(STAFF_PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).toHaveURL(/\/homepage$/);
-  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria", "/ops/assinaturas"]);
+  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria", "/ops/assinaturas", "/ops/recargas"]);
 });

@@ -75,6 +75,17 @@ export type WalletBalance = Schemas["WalletBalance"];
 export type EarnTransaction = Schemas["EarnTransaction"];
 export type UseTransaction = Schemas["UseTransaction"];
 export type WalletDebt = Schemas["WalletDebt"];
+/** The station's top-up limits, what the member may still top up today, and its bank details. */
+export type TopUpSettings = Schemas["TopUpSettings"];
+export type TopUpBankDetails = Schemas["TopUpBankDetails"];
+/** Money put into the wallet by PIX, card or bank transfer; `points` is reais. */
+export type TopUp = Schemas["TopUp"];
+export type TopUpMethod = Schemas["TopUpMethod"];
+export type TopUpStatus = Schemas["TopUpStatus"];
+/** A PIX or card top-up as POST /user-buy-points-transaction takes it. */
+export type TopUpRequest = Schemas["BuyPoints"];
+/** A bank-transfer request (type 5) as 'Pedidos de transferência' lists it. */
+export type TransferRequest = Schemas["TransferRequest"];
 
 // The support console (docs/api-ops.md).
 export type StaffRole = Schemas["Role"];
@@ -91,6 +102,8 @@ export type OpsStation = Schemas["StationOverview"];
 /** The filter of the job list, as the list query and the bulk re-run take it. */
 export type OpsJobFilter = Schemas["BulkFilter"];
 export type OpsBulkRerunAnswer = Schemas["BulkDone"];
+/** A top-up as the console shows it: its member, its charge and staff's decision. */
+export type OpsTopUp = Schemas["OpsTopUp"];
 /** What annulling a participation took back (docs/api-activities.md). */
 export type OpsAnnulled = Schemas["Annulled"];
 

@@ -9,6 +9,9 @@ export { CouponDialog, COUPON_DIALOG_TITLE } from "./components/coupon-dialog";
 export { EmptyCart, EMPTY_CART_TEXT } from "./components/empty-cart";
 export { PaymentFailedDialog, paymentFailedText } from "./components/payment-failed-dialog";
 export { PixPanel, VERIFY_PAYMENT_TEXT } from "./components/pix-panel";
+export { SIMULATE_PIX_TEXT } from "./components/placed-step";
+// The member's saved cards and the sandbox's simulated PIX, shared with the wallet's top-up.
+export { useSandboxPayments, useSavedCards, useSimulatePixPayment } from "./api/payments";
 export { TotalsBox, type CartTotals } from "./components/totals-box";
 export { formatBrl, formatPoints } from "./money";
 export * as paymentForm from "./payment-form";

@@ -1,5 +1,5 @@
 // How the console tells what a staff action was (GET /api/ops/audit).
-import { countOf } from "@/features/staff/format";
+import { countOf, formatReais } from "@/features/staff/format";
 import { isJobState, JOB_STATE_LABELS } from "@/features/staff/job-states";
 import type { OpsAuditAction, OpsAuditEntry } from "@/types/api";
 
@@ -17,6 +17,9 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "content.remove": "Removeu o conteúdo",
   "subscription.retry": "Cobrou a assinatura de novo",
   "subscription.cancel": "Cancelou a assinatura",
+  "topup.confirm": "Confirmou a recarga",
+  "topup.reject": "Recusou a recarga",
+  "topup.refund": "Estornou a recarga",
 };
 
 export function auditActionLabel(action: string): string {
@@ -71,6 +74,18 @@ export function auditDetailsText(entry: OpsAuditEntry): string {
       const parts: string[] = [];
       if (text(details.subscription_id)) parts.push(`Assinatura ${text(details.subscription_id)}`);
       if (text(details.user_id)) parts.push(`membro ${text(details.user_id)}`);
+      return parts.join(", ");
+    }
+    case "topup.confirm":
+    case "topup.reject":
+    case "topup.refund": {
+      const parts: string[] = [];
+      if (text(details.topup_id)) parts.push(`Recarga ${text(details.topup_id)}`);
+      if (text(details.user_id)) parts.push(`membro ${text(details.user_id)}`);
+      if (typeof details.amount_cents === "number") parts.push(formatReais(details.amount_cents));
+      // A refund says what it took back from the balance and what became a debt.
+      if (typeof details.taken_cents === "number") parts.push(`retirado do saldo ${formatReais(details.taken_cents)}`);
+      if (typeof details.owed_cents === "number" && details.owed_cents > 0) parts.push(`débito ${formatReais(details.owed_cents)}`);
       return parts.join(", ");
     }
     default:

@@ -7,4 +7,8 @@ export const walletMemberRoutes: RouteObject[] = [
     path: "extrato/extratos-totais",
     element: lazyScreen(async () => (await import("@/features/wallet/components/statement-page")).StatementPage),
   },
+  {
+    path: "meios-de-pagamento/comprar",
+    element: lazyScreen(async () => (await import("@/features/wallet/components/top-up-page")).TopUpPage),
+  },
 ];

@@ -1,4 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
+import type { OpsTopUpFilter } from "@/features/staff/api/topups";
 import type { OpsJobFilter } from "@/types/api";
 
 export const opsKeys = {
@@ -12,6 +13,7 @@ export const opsKeys = {
   rerunnable: (filter: OpsJobFilter) => ["ops", "jobs", "rerunnable", filter] as const,
   audit: (page: number) => ["ops", "audit", page] as const,
   subscriptions: (stationId: number, userId: number | null) => ["ops", "subscriptions", stationId, userId] as const,
+  topUps: (stationId: number, filter: OpsTopUpFilter) => ["ops", "topups", stationId, filter] as const,
 };
 
 /** Every staff action changes jobs, counts and the audit log: refresh all but who is signed in. */

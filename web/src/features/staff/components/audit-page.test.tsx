@@ -128,6 +128,30 @@ describe("audit log", () => {
     ]);
   });
 
+  it("names the top-up decisions, with what a refund took back and left owed", async () => {
+    stubOps({
+      [AUDIT]: () =>
+        auditPage([
+          buildAuditEntry({
+            id: 3,
+            action: "topup.refund",
+            job_ids: [],
+            details: { topup_id: 52, user_id: 7, method: "card", amount_cents: 5000, taken_cents: 3000, owed_cents: 2000 },
+          }),
+          buildAuditEntry({ id: 2, action: "topup.reject", job_ids: [], details: { topup_id: 51, user_id: 7, amount_cents: 15050 } }),
+          buildAuditEntry({ id: 1, action: "topup.confirm", job_ids: [], details: { topup_id: 50, user_id: 7, amount_cents: 1000 } }),
+        ]),
+    });
+    await renderOps("/ops/auditoria");
+
+    await screen.findByRole("table", { name: "Auditoria" });
+    expect(rows().map((row) => [row[2], row[4]])).toEqual([
+      ["Estornou a recarga", "Recarga 52, membro 7, R$ 50,00, retirado do saldo R$ 30,00, débito R$ 20,00"],
+      ["Recusou a recarga", "Recarga 51, membro 7, R$ 150,50"],
+      ["Confirmou a recarga", "Recarga 50, membro 7, R$ 10,00"],
+    ]);
+  });
+
   it("is open to viewers too", async () => {
     stubOps({ [AUDIT]: () => auditPage([buildAuditEntry()]) }, VIEWER);
     await renderOps("/ops/auditoria");

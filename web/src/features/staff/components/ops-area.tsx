@@ -29,6 +29,10 @@ const routes: RouteObject[] = [
         element: lazyScreen(async () => (await import("@/features/staff/components/subscriptions-page")).SubscriptionsPage),
       },
       {
+        path: "recargas",
+        element: lazyScreen(async () => (await import("@/features/staff/components/topups-page")).TopUpsPage),
+      },
+      {
         path: "auditoria",
         element: lazyScreen(async () => (await import("@/features/staff/components/audit-page")).AuditPage),
       },

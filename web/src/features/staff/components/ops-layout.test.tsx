@@ -88,6 +88,7 @@ describe("console layout", () => {
       ["Tarefas", "/ops/tarefas"],
       ["Denúncias", "/ops/denuncias"],
       ["Assinaturas", "/ops/assinaturas"],
+      ["Recargas", "/ops/recargas"],
       ["Auditoria", "/ops/auditoria"],
     ]);
     expect(within(nav).getByRole("link", { name: "Visão geral" })).toHaveAttribute("aria-current", "page");

@@ -13,7 +13,7 @@ import type { OpsMe, StaffRole } from "@/types/api";
 import "./ops.css";
 
 export const VIEWER_NOTE =
-  "Seu perfil permite apenas consultar: reexecutar, cancelar, pausar filas, liberar cashback, moderar denúncias e cobrar assinaturas ficam indisponíveis.";
+  "Seu perfil permite apenas consultar: reexecutar, cancelar, pausar filas, liberar cashback, moderar denúncias, cobrar assinaturas e decidir recargas ficam indisponíveis.";
 
 const ROLE_LABELS: Record<StaffRole, string> = { support: "Suporte", viewer: "Consulta" };
 
@@ -22,6 +22,7 @@ const NAV_LINKS = [
   { to: "/ops/tarefas", label: "Tarefas", end: false },
   { to: "/ops/denuncias", label: "Denúncias", end: false },
   { to: "/ops/assinaturas", label: "Assinaturas", end: false },
+  { to: "/ops/recargas", label: "Recargas", end: false },
   { to: "/ops/auditoria", label: "Auditoria", end: false },
 ];
 

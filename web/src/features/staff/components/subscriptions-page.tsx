@@ -5,9 +5,8 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { ConfirmDialog } from "@/components/confirm-dialog";
-import { SelectField, TextField } from "@/components/form/fields";
+import { TextField } from "@/components/form/fields";
 import { useSnackbar } from "@/components/toasts/use-toast";
-import { useOpsStations } from "@/features/staff/api/stations";
 import {
   useStationSubscriptions,
   useSubscriptionAction,
@@ -15,6 +14,7 @@ import {
   type OpsSubscriptionPeriod,
 } from "@/features/staff/api/subscriptions";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
+import { StationSelect, idFrom } from "@/features/staff/components/station-select";
 import { countOf, formatReais } from "@/features/staff/format";
 import { useOpsMe } from "@/features/staff/ops-context";
 import {
@@ -40,41 +40,11 @@ export const MEMBER_ID_INVALID = "Informe o número do membro (só dígitos).";
 export const RETRY_DONE = "Cobrança pedida: o resultado aparece nos períodos em instantes.";
 export const CANCEL_DONE = "Assinatura cancelada.";
 
-/** A positive id of the address, or null. */
-function idFrom(text: string | null): number | null {
-  const trimmed = text?.trim() ?? "";
-  if (!/^\d+$/.test(trimmed)) return null;
-  const id = Number(trimmed);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
 function searchOf(stationId: number | null, userId: number | null): Record<string, string> {
   const search: Record<string, string> = {};
   if (stationId !== null) search.station_id = String(stationId);
   if (userId !== null) search.user_id = String(userId);
   return search;
-}
-
-function StationSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
-  const stations = useOpsStations();
-  const options = stations.data?.map((station) => ({ id: station.id, name: station.name })) ?? [];
-  if (value !== null && !options.some((option) => option.id === value)) {
-    options.unshift({ id: value, name: `Estação ${value}` });
-  }
-  return (
-    <SelectField
-      label="Estação"
-      value={value === null ? "" : String(value)}
-      onChange={(text) => onChange(idFrom(text))}
-    >
-      <option value="">Escolha uma estação</option>
-      {options.map((option) => (
-        <option key={option.id} value={option.id}>
-          {option.name}
-        </option>
-      ))}
-    </SelectField>
-  );
 }
 
 /** The filters: the member's applies on "Filtrar" (or Enter); "Limpar" shows every member again. */

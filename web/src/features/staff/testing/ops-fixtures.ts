@@ -5,6 +5,7 @@ import { jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
 import type { OpsSubscription, OpsSubscriptionPeriod, OpsSubscriptionTry } from "@/features/staff/api/subscriptions";
+import type { OpsTopUp } from "@/features/staff/api/topups";
 import type {
   JobState,
   OpsAuditEntry,
@@ -257,4 +258,27 @@ export async function renderOps(path: string) {
   const rendered = renderApp({ path });
   await screen.findByRole("navigation", { name: "Console" });
   return rendered;
+}
+
+export function buildOpsTopUp(overrides: Partial<OpsTopUp> = {}): OpsTopUp {
+  return {
+    id: 51,
+    method: "transfer",
+    points: 150.5,
+    amount_cents: 15050,
+    status: "pending",
+    failure_reason: null,
+    created_at: "2026-11-28T15:00:00Z",
+    credited_at: null,
+    expires_at: "2026-12-01T15:00:00Z",
+    pix: null,
+    user_id: 7,
+    user_name: "Membro Demo",
+    user_email: "membro@demo.filia.com.br",
+    gateway_charge_id: null,
+    paid_at: null,
+    decided_by: null,
+    decided_at: null,
+    ...overrides,
+  };
 }

@@ -7,3 +7,11 @@ export const walletKeys = {
   spent: (userId: number) => ["wallet", userId, "spent"] as const,
   debts: (userId: number) => ["wallet", userId, "debts"] as const,
 };
+
+// Money put into the wallet, under a root of its own: a credit refreshes the wallet's keys,
+// and a top-up's own read (which may be what saw the credit) is not asked again by it.
+export const topUpKeys = {
+  settings: (userId: number) => ["wallet-topups", userId, "settings"] as const,
+  topUp: (userId: number, id: number) => ["wallet-topups", userId, "topup", id] as const,
+  transferRequests: (userId: number) => ["wallet-topups", userId, "transfer-requests"] as const,
+};
