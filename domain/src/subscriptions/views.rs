@@ -569,3 +569,29 @@ pub async fn action_subscriptions(
     .fetch_all(conn)
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TakenBack;
+
+    #[test]
+    fn a_paid_charge_taken_back_reads_what_the_bank_did() {
+        assert_eq!(TakenBack::of(2990, 0, false), None);
+        let partial = TakenBack::of(2990, 1000, false).expect("partial");
+        assert_eq!(
+            (partial.label(), partial.paid_left(2990, 1000)),
+            ("Parcialmente estornado", 1990)
+        );
+        let whole = TakenBack::of(2990, 2990, false).expect("whole");
+        assert_eq!(
+            (whole.label(), whole.paid_left(2990, 2990)),
+            ("Estornado", 0)
+        );
+        // A chargeback reads as such whatever was refunded before it.
+        let disputed = TakenBack::of(2990, 1000, true).expect("chargeback");
+        assert_eq!(
+            (disputed.label(), disputed.paid_left(2990, 1000)),
+            ("Contestado", 0)
+        );
+    }
+}
