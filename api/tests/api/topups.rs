@@ -1315,3 +1315,50 @@ async fn a_top_up_under_review_charged_back_is_never_credited(db: PgPool) {
     assert_eq!(confirm.status, StatusCode::CONFLICT, "{}", confirm.text);
     assert_eq!((w.balance().await, w.debt().await), (0, 0));
 }
+
+#[testkit::db_test]
+async fn staff_refunding_a_top_up_the_bank_partly_refunded_gives_back_the_rest_only(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let (id, charge) = w.credited_card_topup(card_id, 100).await;
+    w.spend(3000).await;
+    w.sandbox
+        .bank_refund(&charge, Some(2000))
+        .await
+        .expect("partial");
+    w.deliver(1).await;
+    assert_eq!((w.balance().await, w.debt().await), (5000, 0));
+
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let refunded = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/refund"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
+    assert_eq!(refunded.json()["status"], "refunded");
+    // What the bank left (R$ 80,00) is taken back: R$ 50,00 unspent, R$ 30,00 owed.
+    assert_eq!((w.balance().await, w.debt().await), (0, 3000));
+    let at_provider: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM sandbox_refunds WHERE charge_id = $1",
+    )
+    .bind(&charge)
+    .fetch_one(&w.db)
+    .await
+    .expect("refunds");
+    assert_eq!(at_provider, 10_000);
+    // The provider's report of our refund changes nothing more.
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(id).await, "refunded");
+    assert_eq!((w.balance().await, w.debt().await), (0, 3000));
+    w.ledger_consistent().await;
+}
