@@ -131,9 +131,7 @@ impl TopUp {
             action_id: None,
         }
     }
-}
 
-impl TopUp {
     /// What a partial bank refund leaves of its credit: a lot of its own, keyed by the
     /// amount it keeps, so each partial refund replaces the last one's lot once.
     pub fn kept_credit(&self, kept: i64) -> Credit {
