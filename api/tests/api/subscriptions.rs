@@ -1696,6 +1696,20 @@ async fn a_plan_charge_the_bank_takes_back_ends_the_plan_through_the_webhook(db:
     .await
     .json();
     assert_eq!(charges[0]["cancelled"], true, "{charges}");
+    // 'Cobranças' shows the period's charge disputed, not paid.
+    assert_eq!(
+        (
+            &charges[0]["status"],
+            &charges[0]["taken_back"],
+            &charges[0]["paidFormatted"]
+        ),
+        (
+            &json!("Contestado"),
+            &json!("chargedback"),
+            &json!("R$ 0,00")
+        ),
+        "{charges}"
+    );
     let ended: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM apalis.jobs
           WHERE job_type = 'mail.send'
@@ -1709,4 +1723,89 @@ async fn a_plan_charge_the_bank_takes_back_ends_the_plan_through_the_webhook(db:
     // The plan can be bought again.
     let again = buy(&w, w.basic, APPROVES).await;
     assert_eq!(again["status"], "active");
+}
+
+#[testkit::db_test]
+async fn a_period_the_bank_refunds_reads_refunded_in_the_members_charges(db: PgPool) {
+    let w = world(db).await;
+    let bought = buy(&w, w.premium, APPROVES).await;
+    let id = bought["id"].as_i64().expect("id");
+    let (charge, amount): (String, i64) = sqlx::query_as(
+        "SELECT c.gateway_charge_id, c.amount FROM subscription_charges c
+           JOIN subscription_periods p ON p.id = c.period_id
+          WHERE p.subscription_id = $1 AND c.status = 'paid'",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("the paid charge");
+    let sandbox = sandbox(&w.db);
+    deliver(&w, &sandbox, 1).await;
+    let before = member_charges(&w).await;
+    assert_eq!(
+        (&before[0]["status"], &before[0]["taken_back"]),
+        (&json!("Pago"), &Value::Null),
+        "{before}"
+    );
+
+    // A part given back: 'Parcialmente estornado', what the member kept paid.
+    sandbox
+        .bank_refund(&charge, Some(1000))
+        .await
+        .expect("partial");
+    deliver(&w, &sandbox, 2).await;
+    let partial = member_charges(&w).await;
+    assert_eq!(
+        (
+            &partial[0]["status"],
+            &partial[0]["taken_back"],
+            &partial[0]["paid"],
+            &partial[0]["cancelled"]
+        ),
+        (
+            &json!("Parcialmente estornado"),
+            &json!("partially_refunded"),
+            &json!(true),
+            &json!(false)
+        ),
+        "{partial}"
+    );
+    assert_eq!(
+        partial[0]["paidFormatted"],
+        domain::shared::money::format_brl(amount - 1000)
+    );
+
+    // The rest: 'Estornado', nothing paid, the subscription ended.
+    sandbox.bank_refund(&charge, None).await.expect("rest");
+    deliver(&w, &sandbox, 1).await;
+    let whole = member_charges(&w).await;
+    assert_eq!(
+        (
+            &whole[0]["status"],
+            &whole[0]["taken_back"],
+            &whole[0]["paidFormatted"],
+            &whole[0]["cancelled"]
+        ),
+        (
+            &json!("Estornado"),
+            &json!("refunded"),
+            &json!("R$ 0,00"),
+            &json!(true)
+        ),
+        "{whole}"
+    );
+    assert_eq!(subscription_status(&w.db, id).await, "ended");
+    // Another member reads none of it.
+    let other = get(
+        &w,
+        &format!("/api/subscriptions/?where[user_id]={}", w.member_id),
+        &w.other_token,
+    )
+    .await;
+    assert_ne!(other.status, StatusCode::OK, "{}", other.text);
+}
+
+async fn member_charges(w: &World) -> Value {
+    let uri = format!("/api/subscriptions/?where[user_id]={}", w.member_id);
+    get(w, &uri, &w.token).await.json()
 }

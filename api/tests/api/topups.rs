@@ -941,3 +941,424 @@ async fn creating_top_ups_is_limited_per_member(db: PgPool) {
     .await;
     assert_eq!(theirs.status, StatusCode::CREATED);
 }
+
+// Money the bank takes back of a top-up (docs/decisions.md, "Top-ups: money the bank takes
+// back"): each through the provider's webhook and the `payment.sync` job, as in production.
+
+impl World {
+    /// Posts every due sandbox webhook to the API, each `times` over (the provider delivering
+    /// an event again), then runs the `payment.sync` jobs they queued; answers how many ran.
+    async fn deliver(&self, times: usize) -> usize {
+        for delivery in self.sandbox.due_webhooks(1000).await.expect("outbox") {
+            for _ in 0..times {
+                let answer =
+                    post_webhook(&self.app, delivery.body.clone(), delivery.signature.clone())
+                        .await;
+                assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+            }
+            self.sandbox
+                .mark_delivered(delivery.id)
+                .await
+                .expect("delivered");
+        }
+        run_jobs::<PaymentSync>(&self.db, "payment.sync").await
+    }
+
+    /// A card top-up of `points` with the member's saved card, its credit written; answers
+    /// its id and its charge.
+    async fn credited_card_topup(&self, card_id: i64, points: i64) -> (i64, String) {
+        let paid = self
+            .buy(json!({ "points": points, "method": "card", "card_id": card_id }))
+            .await;
+        assert_eq!(paid.json()["status"], "credited", "{}", paid.text);
+        self.deliver(1).await;
+        run_jobs::<PointsCredit>(&self.db, "points.credit").await;
+        let id = paid.json()["id"].as_i64().expect("id");
+        (id, self.charge_of(id).await)
+    }
+
+    /// The top-up's charge at the provider (the console's field, read here directly).
+    async fn charge_of(&self, id: i64) -> String {
+        sqlx::query_scalar("SELECT gateway_charge_id FROM topups WHERE id = $1")
+            .bind(id)
+            .fetch_one(&self.db)
+            .await
+            .expect("charge")
+    }
+
+    async fn spend(&self, amount: i64) {
+        let mut conn = self.db.acquire().await.expect("conn");
+        ledger::spend(
+            &mut conn,
+            &Spend {
+                user_id: UserId(self.member_id),
+                station_id: StationId(self.station_id),
+                kind: SpendKind::Purchase,
+                source_id: format!("pedido-{amount}"),
+                amount,
+                description: "Pedido de teste".into(),
+                action_id: None,
+            },
+        )
+        .await
+        .expect("spend");
+    }
+
+    async fn topup_status(&self, id: i64) -> Value {
+        let one = call(
+            &self.app,
+            "GET",
+            &format!("/api/user-buy-points-transaction/{id}"),
+            Some(&self.token),
+            &[],
+        )
+        .await;
+        assert_eq!(one.status, StatusCode::OK, "{}", one.text);
+        one.json()["status"].clone()
+    }
+
+    async fn debt(&self) -> i64 {
+        ledger::debt(&self.db, self.member_id).await.expect("debt")
+    }
+
+    /// The wallet's invariants hold (balance and debt are their ledgers' sums).
+    async fn ledger_consistent(&self) {
+        let mismatches = ledger::check(&self.db, self.member_id)
+            .await
+            .expect("check");
+        assert!(mismatches.is_empty(), "{mismatches:?}");
+    }
+}
+
+#[testkit::db_test]
+async fn a_card_top_up_charged_back_after_part_was_spent_leaves_the_spent_part_as_debt(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let (id, charge) = w.credited_card_topup(card_id, 100).await;
+    w.spend(3000).await;
+    assert_eq!(w.balance().await, 7000);
+
+    w.sandbox.chargeback(&charge).await.expect("chargeback");
+    // The provider delivers the event three times: one sync, one reversal.
+    assert_eq!(w.deliver(3).await, 1);
+    assert_eq!(w.topup_status(id).await, "refunded");
+    assert_eq!(w.balance().await, 0);
+    assert_eq!(w.debt().await, 3000);
+    w.ledger_consistent().await;
+    let reversed: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM credit_lots
+          WHERE source_kind = 'topup' AND source_id = $1 AND state = 'reversed'",
+    )
+    .bind(id.to_string())
+    .fetch_one(&w.db)
+    .await
+    .expect("lots");
+    assert_eq!(reversed, 1);
+    // Staff cannot refund it again: the bank has the money back already, nothing is sent.
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let again = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/refund"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+    let refunds: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM sandbox_refunds WHERE charge_id = $1")
+            .bind(&charge)
+            .fetch_one(&w.db)
+            .await
+            .expect("refunds");
+    assert_eq!(refunds, 0);
+    assert_eq!(w.debt().await, 3000);
+}
+
+#[testkit::db_test]
+async fn a_pix_top_up_the_bank_refunds_whole_takes_its_credit_back(db: PgPool) {
+    let w = world(db).await;
+    let pix = w.pix(50.0).await;
+    let id = pix["id"].as_i64().expect("id");
+    let charge = pix["pix"]["charge_id"]
+        .as_str()
+        .expect("charge")
+        .to_string();
+    w.sandbox
+        .pay_pix(&charge, &payments::sandbox::PixPayment::default())
+        .await
+        .expect("paid");
+    w.deliver(1).await;
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(w.topup_status(id).await, "credited");
+    assert_eq!(w.balance().await, 5000);
+
+    // MED: the payer's bank returns it all, on its own.
+    w.sandbox.bank_refund(&charge, None).await.expect("MED");
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(id).await, "refunded");
+    assert_eq!((w.balance().await, w.debt().await), (0, 0));
+    w.ledger_consistent().await;
+}
+
+#[testkit::db_test]
+async fn a_partial_bank_refund_takes_back_that_much_of_the_credit(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let (id, charge) = w.credited_card_topup(card_id, 100).await;
+    w.spend(3000).await;
+
+    // R$ 20,00 of R$ 100,00 given back: R$ 20,00 of the credit leaves, the top-up stays
+    // credited; the report replayed takes nothing more.
+    w.sandbox
+        .bank_refund(&charge, Some(2000))
+        .await
+        .expect("partial");
+    w.deliver(3).await;
+    assert_eq!(w.topup_status(id).await, "credited");
+    assert_eq!((w.balance().await, w.debt().await), (5000, 0));
+    w.ledger_consistent().await;
+
+    // R$ 60,00 more (R$ 80,00 in all): R$ 20,00 kept, R$ 30,00 spent: R$ 10,00 owed.
+    w.sandbox
+        .bank_refund(&charge, Some(6000))
+        .await
+        .expect("partial");
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(id).await, "credited");
+    assert_eq!((w.balance().await, w.debt().await), (0, 1000));
+    w.ledger_consistent().await;
+
+    // The rest: the whole top-up is given back, what was spent of it is owed.
+    w.sandbox.bank_refund(&charge, None).await.expect("rest");
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(id).await, "refunded");
+    assert_eq!((w.balance().await, w.debt().await), (0, 3000));
+    w.ledger_consistent().await;
+    assert_eq!(w.balance().await, 0);
+}
+
+#[testkit::db_test]
+async fn twenty_chargeback_webhooks_at_once_take_the_credit_back_once(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let (id, charge) = w.credited_card_topup(card_id, 100).await;
+    w.spend(4000).await;
+    w.sandbox.chargeback(&charge).await.expect("chargeback");
+    let deliveries = w.sandbox.due_webhooks(10).await.expect("outbox");
+    assert_eq!(deliveries.len(), 1);
+    let real = deliveries[0].body.clone();
+    // 20 at once: the real event again and again, and new events naming the charge.
+    let mut tasks = tokio::task::JoinSet::new();
+    for n in 0..20 {
+        let app = w.app.clone();
+        let body = if n % 2 == 0 {
+            real.clone()
+        } else {
+            json!({ "id": format!("hook_chargeback_{n}"), "type": "charge.chargedback",
+                    "data": { "id": charge, "status": "chargedback" } })
+            .to_string()
+        };
+        let signature = w.sandbox.sign(body.as_bytes());
+        tasks.spawn(async move { post_webhook(&app, body, signature).await.status });
+    }
+    while let Some(status) = tasks.join_next().await {
+        assert_eq!(status.expect("task"), StatusCode::OK);
+    }
+    // Two workers run the syncs at once.
+    let db = w.db.clone();
+    let (a, b) = tokio::join!(
+        run_jobs::<PaymentSync>(&db, "payment.sync"),
+        run_jobs::<PaymentSync>(&db, "payment.sync"),
+    );
+    assert!(a + b >= 11, "{a} + {b}");
+    assert_eq!(w.topup_status(id).await, "refunded");
+    assert_eq!((w.balance().await, w.debt().await), (0, 4000));
+    let debts: i64 = sqlx::query_scalar("SELECT count(*) FROM wallet_debts WHERE user_id = $1")
+        .bind(w.member_id)
+        .fetch_one(&w.db)
+        .await
+        .expect("debts");
+    assert_eq!(debts, 1);
+    w.ledger_consistent().await;
+}
+
+#[testkit::db_test]
+async fn a_top_up_under_review_charged_back_is_never_credited(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let review = w
+        .buy(json!({ "points": 1500, "method": "card", "card_id": card_id }))
+        .await;
+    assert_eq!(review.json()["status"], "review", "{}", review.text);
+    let id = review.json()["id"].as_i64().expect("id");
+    let charge = w.charge_of(id).await;
+    w.deliver(1).await;
+    w.sandbox.chargeback(&charge).await.expect("chargeback");
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(id).await, "refunded");
+
+    // Staff decide too late: neither confirmed nor rejected (no refund sent for money the
+    // bank has back), nothing credited, ever.
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    for decision in ["confirm", "reject", "refund"] {
+        let answer = call(
+            &w.app,
+            "POST",
+            &format!("/api/ops/topups/{id}/{decision}"),
+            Some(&support),
+            &[],
+        )
+        .await;
+        assert_eq!(
+            answer.status,
+            StatusCode::CONFLICT,
+            "{decision}: {}",
+            answer.text
+        );
+    }
+    // A replayed paid report, or a check, credits nothing either.
+    w.deliver(1).await;
+    assert_eq!(
+        jobs_keyed(&w.db, "points.credit", &format!("topup:{id}:")).await,
+        0
+    );
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    assert_eq!(topup_lots(&w.db, id).await, 0);
+    assert_eq!((w.balance().await, w.debt().await), (0, 0));
+    let refunds: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM sandbox_refunds WHERE charge_id = $1")
+            .bind(&charge)
+            .fetch_one(&w.db)
+            .await
+            .expect("refunds");
+    assert_eq!(refunds, 0);
+
+    // A PIX under review the bank refunds whole (MED) ends the same way.
+    let pix = w.pix(2000.0).await;
+    let pix_id = pix["id"].as_i64().expect("id");
+    let pix_charge = pix["pix"]["charge_id"]
+        .as_str()
+        .expect("charge")
+        .to_string();
+    w.sandbox
+        .pay_pix(&pix_charge, &payments::sandbox::PixPayment::default())
+        .await
+        .expect("paid");
+    w.deliver(1).await;
+    assert_eq!(w.topup_status(pix_id).await, "review");
+    w.sandbox.bank_refund(&pix_charge, None).await.expect("MED");
+    w.deliver(1).await;
+    assert_eq!(w.topup_status(pix_id).await, "refunded");
+    let confirm = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{pix_id}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(confirm.status, StatusCode::CONFLICT, "{}", confirm.text);
+    assert_eq!(w.balance().await, 0);
+
+    // One the bank gives part of back before staff decide is rejected and the rest refunded:
+    // staff cannot credit money the member was partly given back.
+    let third = w
+        .buy(json!({ "points": 1200, "method": "card", "card_id": card_id }))
+        .await;
+    let third_id = third.json()["id"].as_i64().expect("id");
+    let third_charge = w.charge_of(third_id).await;
+    w.deliver(1).await;
+    w.sandbox
+        .bank_refund(&third_charge, Some(20_000))
+        .await
+        .expect("partial");
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(third_id).await, "rejected");
+    let given_back: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM sandbox_refunds WHERE charge_id = $1",
+    )
+    .bind(&third_charge)
+    .fetch_one(&w.db)
+    .await
+    .expect("refunds");
+    assert_eq!(given_back, 120_000);
+    // Our refund's report, replayed, asks nothing more.
+    w.deliver(3).await;
+    let refunds: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM sandbox_refunds WHERE charge_id = $1")
+            .bind(&third_charge)
+            .fetch_one(&w.db)
+            .await
+            .expect("refunds");
+    assert_eq!(refunds, 2);
+    let confirm = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{third_id}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(confirm.status, StatusCode::CONFLICT, "{}", confirm.text);
+    assert_eq!((w.balance().await, w.debt().await), (0, 0));
+}
+
+#[testkit::db_test]
+async fn staff_refunding_a_top_up_the_bank_partly_refunded_gives_back_the_rest_only(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let (id, charge) = w.credited_card_topup(card_id, 100).await;
+    w.spend(3000).await;
+    w.sandbox
+        .bank_refund(&charge, Some(2000))
+        .await
+        .expect("partial");
+    w.deliver(1).await;
+    assert_eq!((w.balance().await, w.debt().await), (5000, 0));
+
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let refunded = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/refund"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
+    assert_eq!(refunded.json()["status"], "refunded");
+    // What the bank left (R$ 80,00) is taken back: R$ 50,00 unspent, R$ 30,00 owed.
+    assert_eq!((w.balance().await, w.debt().await), (0, 3000));
+    let at_provider: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM sandbox_refunds WHERE charge_id = $1",
+    )
+    .bind(&charge)
+    .fetch_one(&w.db)
+    .await
+    .expect("refunds");
+    assert_eq!(at_provider, 10_000);
+    // The provider's report of our refund changes nothing more.
+    w.deliver(2).await;
+    assert_eq!(w.topup_status(id).await, "refunded");
+    assert_eq!((w.balance().await, w.debt().await), (0, 3000));
+    w.ledger_consistent().await;
+}

@@ -299,6 +299,13 @@ pub async fn sync_charge(
         follow_up(outbox, &mut tx, applied, public_url).await?;
     }
     tx.commit().await?;
+    // A rejection whose refund is owed (the bank gave part back of a top-up under review, or
+    // staff's refund call failed): what is left goes back now, or at the next report.
+    if let Some(applied) = &applied
+        && applied.topup().status == Status::Rejected
+    {
+        send_refund(db, gateway, applied.topup()).await?;
+    }
     Ok(applied)
 }
 

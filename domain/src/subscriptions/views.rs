@@ -182,15 +182,63 @@ pub struct ChargeLine {
     /// The subscription was cancelled (now or at its period's end) or ended, or this period
     /// is no longer owed.
     pub cancelled: bool,
+    /// The period was paid (also when the bank took its charge back since: see `taken_back`).
     pub paid: bool,
-    /// 'Pago', 'Aguardando pagamento', 'Recusado', 'Cancelado'.
+    /// 'Pago', 'Aguardando pagamento', 'Recusado', 'Cancelado'; a paid period whose charge
+    /// the bank took back 'Estornado', 'Parcialmente estornado' or 'Contestado'.
     pub status: &'static str,
+    /// What the bank took back of the period's paid charge, if anything.
+    pub taken_back: Option<TakenBack>,
     /// 'dd/mm/aaaa a dd/mm/aaaa' in the station's time zone.
     pub vigencia: String,
     pub price_formatted: String,
     pub paid_formatted: String,
     pub recurrence_formatted: &'static str,
     pub created_at: DateTime<Utc>,
+}
+
+/// How the bank took back a paid period's charge (docs/decisions.md, "Subscriptions: a
+/// charge the bank takes back").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TakenBack {
+    /// Refunded whole: 'Estornado'.
+    Refunded,
+    /// Refunded in part: 'Parcialmente estornado'.
+    PartiallyRefunded,
+    /// Disputed by the card holder: 'Contestado'.
+    Chargedback,
+}
+
+impl TakenBack {
+    /// Of a paid try's recorded refund and chargeback; `None` when nothing was taken back.
+    pub fn of(amount: i64, bank_refunded_cents: i64, chargedback: bool) -> Option<Self> {
+        if chargedback {
+            Some(Self::Chargedback)
+        } else if bank_refunded_cents >= amount && bank_refunded_cents > 0 {
+            Some(Self::Refunded)
+        } else if bank_refunded_cents > 0 {
+            Some(Self::PartiallyRefunded)
+        } else {
+            None
+        }
+    }
+
+    /// The 'Status pagamento' the member reads.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Refunded => "Estornado",
+            Self::PartiallyRefunded => "Parcialmente estornado",
+            Self::Chargedback => "Contestado",
+        }
+    }
+
+    /// What the member paid and kept paid of `amount`.
+    pub fn paid_left(self, amount: i64, bank_refunded_cents: i64) -> i64 {
+        match self {
+            Self::Chargedback | Self::Refunded => 0,
+            Self::PartiallyRefunded => (amount - bank_refunded_cents).max(0),
+        }
+    }
 }
 
 #[derive(sqlx::FromRow)]
@@ -209,6 +257,8 @@ struct ChargeRow {
     amount: i64,
     recurrence: String,
     created_at: DateTime<Utc>,
+    bank_refunded_cents: i64,
+    chargedback: bool,
 }
 
 /// 'Mensal', 'Semestral', ... of `subscriptions.recurrence` (a plan's or type 21's word).
@@ -241,9 +291,16 @@ pub async fn charges(
         "SELECT p.id, p.subscription_id, s.action_id, COALESCE(p.plan_id, s.plan_id) AS plan_id,
                 COALESCE(a.name, pl.name, '') AS name, acs.description,
                 s.status AS subscription_status, s.cancel_at_period_end, p.status,
-                p.starts_at, p.ends_at, p.amount, s.recurrence, p.created_at
+                p.starts_at, p.ends_at, p.amount, s.recurrence, p.created_at,
+                COALESCE(taken.bank_refunded_cents, 0) AS bank_refunded_cents,
+                COALESCE(taken.chargedback, false) AS chargedback
            FROM subscription_periods p
            JOIN subscriptions s ON s.id = p.subscription_id
+           LEFT JOIN LATERAL (
+                SELECT c.bank_refunded_cents, c.chargedback_at IS NOT NULL AS chargedback
+                  FROM subscription_charges c
+                 WHERE c.period_id = p.id AND c.status = 'paid'
+                 ORDER BY c.id DESC LIMIT 1) taken ON true
            LEFT JOIN actions a ON a.id = s.action_id
            LEFT JOIN plans pl ON pl.id = COALESCE(p.plan_id, s.plan_id)
            LEFT JOIN action_subscriptions acs ON acs.id = s.action_subscription_id
@@ -259,6 +316,13 @@ pub async fn charges(
         .map(|row| {
             use super::PeriodStatus::*;
             let paid = row.status == Paid;
+            let taken_back = TakenBack::of(row.amount, row.bank_refunded_cents, row.chargedback)
+                .filter(|_| paid);
+            let paid_amount = match (paid, taken_back) {
+                (false, _) => 0,
+                (true, Some(taken)) => taken.paid_left(row.amount, row.bank_refunded_cents),
+                (true, None) => row.amount,
+            };
             ChargeLine {
                 id: row.id,
                 subscription_id: row.subscription_id,
@@ -275,14 +339,15 @@ pub async fn charges(
                     ),
                 paid,
                 status: match row.status {
-                    Paid => "Pago",
+                    Paid => taken_back.map_or("Pago", TakenBack::label),
                     Due => "Aguardando pagamento",
                     Failed => "Recusado",
                     Void => "Cancelado",
                 },
+                taken_back,
                 vigencia: format!("{} a {}", day(zone, row.starts_at), day(zone, row.ends_at)),
                 price_formatted: format_brl(row.amount),
-                paid_formatted: format_brl(if paid { row.amount } else { 0 }),
+                paid_formatted: format_brl(paid_amount),
                 recurrence_formatted: recurrence_label(&row.recurrence),
                 created_at: row.created_at,
             }
@@ -503,4 +568,30 @@ pub async fn action_subscriptions(
     .bind(station_id)
     .fetch_all(conn)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TakenBack;
+
+    #[test]
+    fn a_paid_charge_taken_back_reads_what_the_bank_did() {
+        assert_eq!(TakenBack::of(2990, 0, false), None);
+        let partial = TakenBack::of(2990, 1000, false).expect("partial");
+        assert_eq!(
+            (partial.label(), partial.paid_left(2990, 1000)),
+            ("Parcialmente estornado", 1990)
+        );
+        let whole = TakenBack::of(2990, 2990, false).expect("whole");
+        assert_eq!(
+            (whole.label(), whole.paid_left(2990, 2990)),
+            ("Estornado", 0)
+        );
+        // A chargeback reads as such whatever was refunded before it.
+        let disputed = TakenBack::of(2990, 1000, true).expect("chargeback");
+        assert_eq!(
+            (disputed.label(), disputed.paid_left(2990, 1000)),
+            ("Contestado", 0)
+        );
+    }
 }

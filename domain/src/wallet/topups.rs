@@ -131,6 +131,16 @@ impl TopUp {
             action_id: None,
         }
     }
+
+    /// What a partial bank refund leaves of its credit: a lot of its own, keyed by the
+    /// amount it keeps, so each partial refund replaces the last one's lot once.
+    pub fn kept_credit(&self, kept: i64) -> Credit {
+        Credit {
+            source_id: format!("{}:kept:{kept}", self.id),
+            amount: kept,
+            ..self.credit()
+        }
+    }
 }
 
 /// What the statement shows for a top-up's credit.
@@ -485,18 +495,37 @@ pub enum Applied {
     Review(TopUp),
     Failed(TopUp),
     Expired(TopUp),
-    /// The bank gave the money back (a refund or chargeback at the provider): the credit
-    /// was reversed.
-    Reversed(TopUp, Reversal),
+    /// The bank gave money back (a refund, whole or partial, or a chargeback at the
+    /// provider): the credit's reversal, or `None` when nothing had been credited.
+    Reversed(TopUp, Option<Reversal>),
     /// Nothing to change (applied before, or not a word about this state).
     Unchanged(TopUp),
 }
 
+impl Applied {
+    /// The top-up as it is now.
+    pub fn topup(&self) -> &TopUp {
+        match self {
+            Self::Credited(topup)
+            | Self::Review(topup)
+            | Self::Failed(topup)
+            | Self::Expired(topup)
+            | Self::Reversed(topup, _)
+            | Self::Unchanged(topup) => topup,
+        }
+    }
+}
+
 /// Applies what the provider says of a top-up's charge, under the row's lock: paid moves a
 /// pending (or expired: a PIX paid late is still money in) top-up to `credited`, or to
-/// `review` above the station's threshold; failed declines it; canceled expires it; money
-/// the bank took back from a credited top-up reverses its credit. `None`: no top-up has
-/// this charge.
+/// `review` above the station's threshold; failed declines it; canceled expires it. Money
+/// the bank took back (docs/decisions.md, "Top-ups: money the bank takes back"): a whole
+/// refund or a chargeback of a credited top-up reverses its credit (`refunded`), of one
+/// never credited (pending, under review) ends it `refunded` with nothing credited, ever; a
+/// partial refund takes back that much of the credit and leaves it `credited`. Only what is
+/// new against what was taken back before is applied, so replays change nothing. A top-up
+/// under review partly refunded is rejected (the caller refunds the rest). `None`: no
+/// top-up has this charge.
 pub async fn apply_charge(
     tx: &mut PgConnection,
     charge: &Charge,
@@ -508,13 +537,26 @@ pub async fn apply_charge(
     let Some(id) = id else { return Ok(None) };
     let topup = lock(tx, id, None).await?.ok_or(TopUpError::NotFound)?;
     let open = matches!(topup.status, Status::Pending | Status::Expired);
+    let whole_taken_back = matches!(
+        charge.status,
+        ChargeStatus::Refunded | ChargeStatus::Chargedback
+    );
     Ok(Some(match charge.status {
-        ChargeStatus::Paid if open => {
+        ChargeStatus::Paid | ChargeStatus::PartiallyRefunded if open => {
             let settings = settings(tx, topup.station_id).await?;
             if topup.amount > settings.review_above_cents {
-                Applied::Review(set_status(tx, id, Status::Review, None, true).await?)
+                if charge.status == ChargeStatus::PartiallyRefunded {
+                    Applied::Reversed(reject_taken_back(tx, id).await?, None)
+                } else {
+                    Applied::Review(set_status(tx, id, Status::Review, None, true).await?)
+                }
             } else {
-                Applied::Credited(set_status(tx, id, Status::Credited, None, true).await?)
+                let credited = set_status(tx, id, Status::Credited, None, true).await?;
+                // Paid, then partly refunded before we heard of it: credited, less that.
+                match take_back(tx, &credited, refunded_total(charge, &credited)).await? {
+                    Some(reversal) => Applied::Reversed(credited, Some(reversal)),
+                    None => Applied::Credited(credited),
+                }
             }
         }
         ChargeStatus::Failed if topup.status == Status::Pending => {
@@ -527,13 +569,53 @@ pub async fn apply_charge(
         ChargeStatus::Canceled if topup.status == Status::Pending => {
             Applied::Expired(set_status(tx, id, Status::Expired, None, false).await?)
         }
-        ChargeStatus::Refunded | ChargeStatus::Chargedback if topup.status == Status::Credited => {
-            let reversal = take_back(tx, &topup).await?;
-            let topup = set_status(tx, id, Status::Refunded, None, false).await?;
-            Applied::Reversed(topup, reversal)
+        // Partly given back while staff had not decided yet.
+        ChargeStatus::PartiallyRefunded if topup.status == Status::Review => {
+            Applied::Reversed(reject_taken_back(tx, id).await?, None)
+        }
+        // Given back whole before anything was credited: nothing to reverse, and staff can
+        // no longer confirm it.
+        _ if whole_taken_back && (open || topup.status == Status::Review) => {
+            let ended = set_status(tx, id, Status::Refunded, None, true).await?;
+            refund_sent(tx, id).await?;
+            Applied::Reversed(ended, None)
+        }
+        ChargeStatus::Refunded | ChargeStatus::PartiallyRefunded | ChargeStatus::Chargedback
+            if topup.status == Status::Credited =>
+        {
+            match take_back(tx, &topup, refunded_total(charge, &topup)).await? {
+                Some(reversal) if whole_taken_back => {
+                    let ended = set_status(tx, id, Status::Refunded, None, false).await?;
+                    refund_sent(tx, id).await?;
+                    Applied::Reversed(ended, Some(reversal))
+                }
+                Some(reversal) => Applied::Reversed(topup, Some(reversal)),
+                None => Applied::Unchanged(topup),
+            }
+        }
+        // Staff's refund or rejection that the provider took while our call failed: the
+        // money is back with the payer, nothing is owed any more.
+        _ if whole_taken_back && matches!(topup.status, Status::Refunded | Status::Rejected) => {
+            refund_sent(tx, id).await?;
+            Applied::Unchanged(topup)
         }
         _ => Applied::Unchanged(topup),
     }))
+}
+
+/// A top-up under review (or about to be) whose charge the bank partly gave back: rejected,
+/// never credited; the caller refunds the rest at the provider (its refund is owed).
+async fn reject_taken_back(tx: &mut PgConnection, topup_id: i64) -> sqlx::Result<TopUp> {
+    set_status(tx, topup_id, Status::Rejected, None, true).await
+}
+
+/// What the provider says it gave back of the top-up's charge: all of it for a whole refund
+/// or a chargeback.
+fn refunded_total(charge: &Charge, topup: &TopUp) -> i64 {
+    match charge.status {
+        ChargeStatus::Refunded | ChargeStatus::Chargedback => topup.amount,
+        _ => charge.refunded_amount_cents.clamp(0, topup.amount),
+    }
 }
 
 /// Moves a locked top-up to `status`; `paid` stamps its payment's time, `credited` its
@@ -656,19 +738,46 @@ pub async fn refund(
     if topup.method == Method::Transfer || topup.status != Status::Credited {
         return Err(TopUpError::Conflict(NOT_REFUNDABLE));
     }
-    let reversal = take_back(tx, topup).await?;
+    let reversal = take_back(tx, topup, topup.amount)
+        .await?
+        .ok_or(TopUpError::Conflict(NOT_REFUNDABLE))?;
     Ok((
         decide(tx, topup.id, Status::Refunded, staff_id).await?,
         reversal,
     ))
 }
 
-/// Reverses a credited top-up's lot. Its `points.credit` job may not have run yet: the
-/// credit is written here first under the same key (the job then finds it and does
-/// nothing), so the reversal always has its lot.
-async fn take_back(tx: &mut PgConnection, topup: &TopUp) -> Result<Reversal, TopUpError> {
-    let credited = ledger::credit(tx, &topup.credit(), None).await?;
-    Ok(ledger::reverse(tx, credited.lot_id).await?)
+/// Takes back a credited top-up's credit down to what the bank left of its charge
+/// (`amount - refunded`): its live lot (the credit, or what an earlier partial refund kept)
+/// is reversed (the unspent part leaves the balance, the spent part becomes a debt) and the
+/// kept part credited again as a lot of its own (keyed by what it keeps), which pays that
+/// debt first. `None` when that much was taken back already (a replay). The credit's
+/// `points.credit` job may not have run yet: it is written here first under the same key
+/// (the job then finds it and does nothing), so the reversal always has its lot.
+async fn take_back(
+    tx: &mut PgConnection,
+    topup: &TopUp,
+    refunded: i64,
+) -> Result<Option<Reversal>, TopUpError> {
+    ledger::credit(tx, &topup.credit(), None).await?;
+    let live: Option<(i64, i64)> = sqlx::query_as(
+        "SELECT id, amount FROM credit_lots
+          WHERE source_kind = 'topup' AND (source_id = $1 OR source_id LIKE $1 || ':kept:%')
+            AND state <> 'reversed'
+          ORDER BY id DESC LIMIT 1",
+    )
+    .bind(topup.id.to_string())
+    .fetch_optional(&mut *tx)
+    .await?;
+    let kept = topup.amount - refunded.clamp(0, topup.amount);
+    let Some((lot_id, _)) = live.filter(|(_, amount)| kept < *amount) else {
+        return Ok(None);
+    };
+    let reversal = ledger::reverse(tx, lot_id).await?;
+    if kept > 0 {
+        ledger::credit(tx, &topup.kept_credit(kept), None).await?;
+    }
+    Ok(Some(reversal))
 }
 
 /// Marks the refund of a rejected or refunded top-up's charge as taken by the provider.

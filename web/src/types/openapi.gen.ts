@@ -3817,6 +3817,11 @@ export interface components {
         CategoryAction: {
             action: components["schemas"]["ActivityCard"];
         };
+        /**
+         * @description How the bank took back a paid period's charge.
+         * @enum {string}
+         */
+        ChargeTakenBack: "refunded" | "partially_refunded" | "chargedback";
         ClockAdvance: {
             /**
              * Format: int64
@@ -5853,6 +5858,7 @@ export interface components {
             id: number;
             /** @description The activity's name, or the plan's. */
             name: string;
+            /** @description The period was paid (also when the bank took its charge back since). */
             paid: boolean;
             paidFormatted: string;
             /** Format: int64 */
@@ -5860,10 +5866,14 @@ export interface components {
             priceFormatted: string;
             /** @description 'Semanal' ... 'Anual'; 'Mensal', 'Semestral', 'Anual' for plans. */
             recurrenceFormatted: string;
-            /** @description 'Pago', 'Aguardando pagamento', 'Recusado' or 'Cancelado'. */
+            /**
+             * @description 'Pago', 'Aguardando pagamento', 'Recusado' or 'Cancelado'; a paid period whose charge
+             *     the bank took back: 'Estornado', 'Parcialmente estornado' or 'Contestado'.
+             */
             status: string;
             /** Format: int64 */
             subscription_id: number;
+            taken_back: null | components["schemas"]["ChargeTakenBack"];
             /** @description 'dd/mm/aaaa a dd/mm/aaaa'. */
             vigencia: string;
         };

@@ -290,9 +290,13 @@ struct SubscriptionCharge {
     name: String,
     action_subscription: Option<ActionSubscriptionDescription>,
     cancelled: bool,
+    /// The period was paid (also when the bank took its charge back since).
     paid: bool,
-    /// 'Pago', 'Aguardando pagamento', 'Recusado' or 'Cancelado'.
+    /// 'Pago', 'Aguardando pagamento', 'Recusado' or 'Cancelado'; a paid period whose charge
+    /// the bank took back: 'Estornado', 'Parcialmente estornado' or 'Contestado'.
     status: &'static str,
+    /// What the bank took back of the period's paid charge; null when nothing was.
+    taken_back: Option<ChargeTakenBack>,
     /// 'dd/mm/aaaa a dd/mm/aaaa'.
     vigencia: String,
     #[serde(rename = "priceFormatted")]
@@ -304,6 +308,25 @@ struct SubscriptionCharge {
     recurrence_formatted: &'static str,
     #[serde(rename = "createdAt")]
     created_at: DateTime<Utc>,
+}
+
+/// How the bank took back a paid period's charge.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum ChargeTakenBack {
+    Refunded,
+    PartiallyRefunded,
+    Chargedback,
+}
+
+impl From<views::TakenBack> for ChargeTakenBack {
+    fn from(taken: views::TakenBack) -> Self {
+        match taken {
+            views::TakenBack::Refunded => Self::Refunded,
+            views::TakenBack::PartiallyRefunded => Self::PartiallyRefunded,
+            views::TakenBack::Chargedback => Self::Chargedback,
+        }
+    }
 }
 
 impl From<views::ChargeLine> for SubscriptionCharge {
@@ -318,6 +341,7 @@ impl From<views::ChargeLine> for SubscriptionCharge {
             cancelled,
             paid,
             status,
+            taken_back,
             vigencia,
             price_formatted,
             paid_formatted,
@@ -335,6 +359,7 @@ impl From<views::ChargeLine> for SubscriptionCharge {
             cancelled,
             paid,
             status,
+            taken_back: taken_back.map(ChargeTakenBack::from),
             vigencia,
             price_formatted,
             paid_formatted,

@@ -89,6 +89,30 @@ describe("'Minhas assinaturas'", () => {
     expect(screen.queryByRole("link", { name: "Novo cartão" })).not.toBeInTheDocument();
   });
 
+  it("shows a period whose charge the bank took back as the API names it, not 'Pago'", async () => {
+    stubCharges([
+      buildCharge({
+        ...BOOK_CLUB,
+        id: 8,
+        cancelled: true,
+        status: "Contestado",
+        taken_back: "chargedback",
+        paidFormatted: "R$ 0,00",
+      }),
+      buildCharge({ id: 3, cancelled: true, status: "Estornado", taken_back: "refunded", paidFormatted: "R$ 0,00" }),
+    ]);
+    renderApp({ path: "/homepage/assinaturas/9" });
+    const table = await screen.findByRole("table", { name: "Cobranças" });
+    const status = within(table).getByRole("cell", { name: "Contestado" });
+    expect(status).toHaveClass("charges-table__taken-back");
+    expect(within(table).queryByRole("cell", { name: "Pago" })).not.toBeInTheDocument();
+    fireEvent.click(toggle("Essencial"));
+    const plan = screen.getAllByRole("table", { name: "Cobranças" })[1] as HTMLElement;
+    expect(within(plan).getByRole("cell", { name: "Estornado" })).toHaveClass("charges-table__taken-back");
+    // Taken back is not unpaid: no 'Novo cartão' for it.
+    expect(screen.queryByRole("link", { name: "Novo cartão" })).not.toBeInTheDocument();
+  });
+
   it("says when there are none", async () => {
     stubCharges([]);
     renderApp({ path: "/homepage/assinaturas" });

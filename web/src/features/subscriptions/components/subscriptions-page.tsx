@@ -99,7 +99,9 @@ function ChargeGroupRow({ group, initiallyOpen }: { group: ChargeGroup; initiall
                 <td>{charge.name}</td>
                 <td>{charge.vigencia}</td>
                 <td>{charge.priceFormatted}</td>
-                <td>{charge.status}</td>
+                <td className={charge.taken_back === null ? undefined : "charges-table__taken-back"}>
+                  {charge.status}
+                </td>
                 <td>{charge.recurrenceFormatted}</td>
               </tr>
             ))}

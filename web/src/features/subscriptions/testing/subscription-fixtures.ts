@@ -63,6 +63,7 @@ export function buildCharge(overrides: Partial<SubscriptionCharge> = {}): Subscr
     cancelled: false,
     paid: true,
     status: "Pago",
+    taken_back: null,
     vigencia: "29/11/2026 a 29/12/2026",
     priceFormatted: "R$ 29,90",
     paidFormatted: "R$ 29,90",
