@@ -440,11 +440,15 @@ async fn a_saved_card_pays_at_once_and_a_declined_or_removed_card_credits_nothin
     )
     .await;
     assert_eq!(messages(&theirs), [card_not_found]);
-    sqlx::query("DELETE FROM saved_cards WHERE id = $1")
-        .bind(card_id)
-        .execute(&w.db)
-        .await
-        .expect("removed");
+    let removal = call(
+        &w.app,
+        "DELETE",
+        &format!("/api/user-credit-cards/{card_id}"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(removal.status, StatusCode::OK, "{}", removal.text);
     let removed = w
         .buy(json!({ "points": 30, "method": "card", "card_id": card_id }))
         .await;
@@ -863,7 +867,7 @@ async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(d
 }
 
 #[testkit::db_test]
-async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool) {
+async fn the_expiry_job_expires_pending_transfers_which_staff_may_still_confirm(db: PgPool) {
     let w = world(db).await;
     w.bank_details().await;
     let pending = w.transfer(50.0).await.json()["id"].as_i64().expect("id");
@@ -894,16 +898,6 @@ async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool)
         .await
         .json();
     assert_eq!(list[1]["status"]["name"], "Expirado");
-    // Too late to confirm.
-    let late = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{pending}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
-    assert_eq!(late.status, StatusCode::CONFLICT);
     assert_eq!(run_jobs::<TopUpExpire>(&w.db, "topup.expire").await, 2);
     let statuses: Vec<(i64, String)> = sqlx::query_as("SELECT id, status FROM topups ORDER BY id")
         .fetch_all(&w.db)
@@ -921,6 +915,41 @@ async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool)
         1
     );
     assert_eq!(jobs_keyed(&w.db, "mail.send", "topup-expired:").await, 1);
+
+    // The member paid late and wrote to support (as the expiry e-mail says): staff may
+    // still confirm the expired request, once, audited as after its expiry.
+    let late_uri = format!("/api/ops/topups/{pending}/confirm");
+    let late = call(&w.app, "POST", &late_uri, Some(&support), &[]).await;
+    assert_eq!(late.status, StatusCode::OK, "{}", late.text);
+    assert_eq!(late.json()["status"], "credited");
+    let again = call(&w.app, "POST", &late_uri, Some(&support), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    let audited: Vec<Value> = sqlx::query_scalar(
+        "SELECT details FROM staff_audit WHERE action = 'topup.confirm' ORDER BY id",
+    )
+    .fetch_all(&w.db)
+    .await
+    .expect("audit");
+    assert_eq!(audited.len(), 2);
+    assert_eq!(audited[0]["after_expiry"], false);
+    assert_eq!(audited[1]["after_expiry"], true);
+    assert_eq!(audited[1]["topup_id"], pending);
+    // An expired PIX is no transfer: nothing for staff to confirm.
+    let pix = w.pix(10.0).await["id"].as_i64().expect("id");
+    sqlx::query("UPDATE topups SET status = 'expired' WHERE id = $1")
+        .bind(pix)
+        .execute(&w.db)
+        .await
+        .expect("expired");
+    let not_transfer = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{pix}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(not_transfer.status, StatusCode::CONFLICT);
 }
 
 #[testkit::db_test]

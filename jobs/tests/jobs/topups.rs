@@ -155,3 +155,118 @@ async fn the_expiry_credits_a_late_paid_pix_expires_an_unpaid_one_and_leaves_con
         0
     );
 }
+
+/// Review proof: a card top-up whose charge the provider made but whose answer never came
+/// back (a timeout, a crash before it was recorded) is failed by its expiry without asking
+/// the provider: the member paid and nothing is credited.
+#[testkit::db_test]
+async fn review_a_card_top_up_charged_but_unrecorded_is_not_failed_by_its_expiry(db: PgPool) {
+    use domain::commerce::gateway::{CardChargeRequest, CardSource, PaymentGateway};
+    use domain::wallet::topups::{Method, Opening};
+    let station_id = build::station("clube")
+        .url("https://c.example.com")
+        .insert(&db)
+        .await;
+    let member = build::member(station_id)
+        .email("paga@example.com")
+        .insert(&db)
+        .await;
+    let gateway = Gateway::from_config(&services(&db, None).config, db.clone()).expect("gateway");
+    let Gateway::Sandbox(sandbox) = &gateway else {
+        panic!("the tests run the sandbox")
+    };
+    let token = sandbox
+        .tokenize_card(&payments::sandbox::CardDetails {
+            number: "4000000000000010".into(),
+            holder_name: "MARIA".into(),
+            expiry: "12/30".into(),
+            cvv: "123".into(),
+        })
+        .await
+        .expect("token");
+    // What `buy` does up to the provider's call: the top-up committed first.
+    let mut tx = db.begin().await.expect("tx");
+    let topup = domain::wallet::topups::open(
+        &mut tx,
+        &Opening {
+            station_id,
+            user_id: member,
+            method: Method::Card,
+            amount: 2500,
+            saved_card_id: None,
+        },
+    )
+    .await
+    .expect("opened");
+    tx.commit().await.expect("commit");
+    // The provider charges the card under the top-up's key; its answer is lost.
+    let mut conn = db.acquire().await.expect("conn");
+    let customer = domain::commerce::payment::customer(&mut conn, member)
+        .await
+        .expect("customer");
+    drop(conn);
+    let charge = gateway
+        .create_card_charge(&CardChargeRequest {
+            amount_cents: 2500,
+            installments: 1,
+            source: CardSource::Token(token),
+            billing_address: None,
+            reference: format!("RECARGA-{}", topup.id),
+            idempotency_key: topup.charge_key(),
+            customer,
+        })
+        .await
+        .expect("charged");
+    sqlx::query("UPDATE topups SET expires_at = now() - interval '1 second'")
+        .execute(&db)
+        .await
+        .expect("expired");
+    let _ = topups::expire(&db, &gateway, &JobOutbox, PUBLIC_URL, topup.id).await;
+    let at_provider: String =
+        sqlx::query_scalar("SELECT status FROM sandbox_charges WHERE id = $1")
+            .bind(&charge.charge_id)
+            .fetch_one(&db)
+            .await
+            .expect("charge");
+    assert_eq!(at_provider, "paid");
+    assert_ne!(
+        status(&db, topup.id).await,
+        "failed",
+        "the member was charged at the provider, yet the top-up failed"
+    );
+}
+
+/// Review proof: a PIX top-up paid with less than its amount (a payer who typed another
+/// amount) is credited its whole amount; the shop's parts wait for the rest instead.
+#[testkit::db_test]
+async fn review_a_pix_top_up_paid_short_is_not_credited_whole(db: PgPool) {
+    let station_id = build::station("clube")
+        .url("https://c.example.com")
+        .insert(&db)
+        .await;
+    let member = build::member(station_id)
+        .email("paga@example.com")
+        .insert(&db)
+        .await;
+    let gateway = Gateway::from_config(&services(&db, None).config, db.clone()).expect("gateway");
+    let Gateway::Sandbox(sandbox) = &gateway else {
+        panic!("the tests run the sandbox")
+    };
+    let (topup, charge) = pix(&db, &gateway, station_id, member).await;
+    sandbox
+        .pay_pix(
+            &charge,
+            &PixPayment {
+                amount_cents: Some(100),
+                webhook_delay_seconds: 0,
+            },
+        )
+        .await
+        .expect("paid R$ 1,00");
+    let _ = topups::sync_charge(&db, &gateway, &JobOutbox, PUBLIC_URL, &charge).await;
+    assert_ne!(
+        status(&db, topup).await,
+        "credited",
+        "R$ 1,00 paid, R$ 25,00 credited"
+    );
+}
