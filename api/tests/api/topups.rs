@@ -10,7 +10,7 @@ use domain::shared::ids::{StationId, UserId};
 use domain::staff::{Role, Scope};
 use domain::wallet::ledger::{self, Spend, SpendKind};
 use domain::wallet::topups::{BankDetails, set_bank_details};
-use jobs::kinds::{PaymentSync, PointsCredit, TopUpExpire};
+use jobs::kinds::{PaymentSync, PointsCredit, TopUpExpire, TopUpRefund};
 use jobs::{Job, JobContext};
 use payments::Gateway;
 use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
@@ -864,6 +864,68 @@ async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(d
         (&audit[0].1["taken_cents"], &audit[0].1["owed_cents"]),
         (&json!(7000), &json!(3000))
     );
+}
+
+#[testkit::db_test]
+async fn a_refund_the_provider_did_not_take_is_asked_again_by_its_job_once(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let paid = w
+        .buy(json!({ "points": 100, "method": "card", "card_id": card_id }))
+        .await;
+    let id = paid.json()["id"].as_i64().expect("id");
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let refunded = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/refund"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
+    // The console shows when the provider took it; its job was queued with the decision.
+    assert!(refunded.json()["refund_sent_at"].is_string());
+    assert_eq!(
+        jobs_keyed(&w.db, "topup.refund", &format!("refund:topup:{id}")).await,
+        1
+    );
+    // As if the provider had not taken it: the job asks again, under the same key.
+    sqlx::query("UPDATE topups SET refund_sent_at = NULL WHERE id = $1")
+        .bind(id)
+        .execute(&w.db)
+        .await
+        .expect("owed");
+    let list = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/topups", w.station_id),
+        Some(&support),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(list[0]["refund_sent_at"], Value::Null);
+    assert_eq!(run_jobs::<TopUpRefund>(&w.db, "topup.refund").await, 1);
+    let (sent, refunds): (bool, i64) = sqlx::query_as(
+        "SELECT t.refund_sent_at IS NOT NULL,
+                (SELECT coalesce(sum(r.amount_cents), 0)::bigint FROM sandbox_refunds r
+                  WHERE r.charge_id = t.gateway_charge_id)
+           FROM topups t WHERE t.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("refund");
+    assert!(sent);
+    assert_eq!(refunds, 10000, "refunded once at the provider");
 }
 
 #[testkit::db_test]

@@ -2323,14 +2323,12 @@ async fn a_chargeback_and_the_renewal_at_once_end_it_and_charge_once(db: PgPool)
     }
 }
 
-/// Review proof: the card an upgrade replaced, removed by its member while the upgrade's
-/// proration was still undecided, cannot be put back when the refusal is learnt: the
-/// `subscriptions_card_not_removed` trigger refuses the restore and the refusal is never
-/// recorded.
+/// The card an upgrade replaced, removed by its member while the upgrade's proration was
+/// still undecided, cannot be put back when the refusal is learnt (the
+/// `subscriptions_card_not_removed` trigger): the refusal is recorded all the same and the
+/// declined card stays (dunning asks the member to change it).
 #[testkit::db_test]
-async fn review_a_refused_upgrade_whose_old_card_was_removed_meanwhile_is_still_recorded(
-    db: PgPool,
-) {
+async fn a_refused_upgrade_whose_old_card_was_removed_meanwhile_is_still_recorded(db: PgPool) {
     let w = world(&db).await;
     let ana = w.member("Ana", "ana@example.com").await;
     let ana_old = w.card(ana, APPROVES, (12, 2030)).await;
@@ -2354,4 +2352,11 @@ async fn review_a_refused_upgrade_whose_old_card_was_removed_meanwhile_is_still_
         matches!(resumed, Ok(PeriodOutcome::Declined { .. })),
         "{resumed:?}"
     );
+    let card: Option<i64> =
+        sqlx::query_scalar("SELECT saved_card_id FROM subscriptions WHERE id = $1")
+            .bind(refused)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!(card, Some(failing), "the removed card is not put back");
 }
