@@ -866,6 +866,66 @@ async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(d
     );
 }
 
+/// A top-up opening holds its saved card (`FOR KEY SHARE`) until it commits: the card's
+/// removal waits for it, so a card is never charged after a removal that committed first.
+#[testkit::db_test]
+async fn a_card_being_used_by_an_opening_top_up_cannot_be_removed_under_it(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let mut opening = w.db.begin().await.expect("tx");
+    let held = domain::commerce::cards::hold_gateway_card_id(
+        &mut opening,
+        w.member_id,
+        "sandbox",
+        card_id,
+    )
+    .await
+    .expect("held");
+    assert!(held.is_some());
+    let mut removal = w.db.begin().await.expect("tx");
+    sqlx::query("SET LOCAL lock_timeout = '300ms'")
+        .execute(&mut *removal)
+        .await
+        .expect("timeout");
+    let blocked =
+        domain::commerce::cards::remove(&mut removal, w.member_id, "sandbox", card_id).await;
+    assert!(
+        matches!(
+            blocked,
+            Err(domain::commerce::cards::RemoveRefusal::Db(ref err))
+                if err.as_database_error().and_then(|e| e.code()).as_deref() == Some("55P03")
+        ),
+        "the removal waits for the opening top-up: {blocked:?}"
+    );
+    drop(removal);
+    opening.commit().await.expect("opened");
+    // Removed first (through the route), the card refuses the next top-up.
+    let removal = call(
+        &w.app,
+        "DELETE",
+        &format!("/api/user-credit-cards/{card_id}"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(removal.status, StatusCode::OK, "{}", removal.text);
+    let refused = w
+        .buy(json!({ "points": 30, "method": "card", "card_id": card_id }))
+        .await;
+    assert_eq!(
+        messages(&refused),
+        ["Cartão não encontrado. Escolha outro cartão ou cadastre um novo."]
+    );
+    // A card id that is not a number is the contract's 400, on both card routes.
+    for (method, uri) in [
+        ("DELETE", "/api/user-credit-cards/abc"),
+        ("PUT", "/api/user-credit-cards/abc/default"),
+    ] {
+        let answer = call(&w.app, method, uri, Some(&w.token), &[]).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{method} {uri}");
+    }
+}
+
 #[testkit::db_test]
 async fn a_refund_the_provider_did_not_take_is_asked_again_by_its_job_once(db: PgPool) {
     let w = world(db).await;
