@@ -422,12 +422,13 @@ pub async fn expire(
     {
         return Ok(Applied::Unchanged(topup));
     }
-    if topup.method == Method::Card && topup.gateway_charge_id.is_none() {
-        if let Some(applied) = charge_unrecorded(db, gateway, outbox, public_url, &topup).await? {
-            topup = current(db, topup_id).await?;
-            if topup.status != Status::Pending {
-                return Ok(applied);
-            }
+    if topup.method == Method::Card
+        && topup.gateway_charge_id.is_none()
+        && let Some(applied) = charge_unrecorded(db, gateway, outbox, public_url, &topup).await?
+    {
+        topup = current(db, topup_id).await?;
+        if topup.status != Status::Pending {
+            return Ok(applied);
         }
     }
     match (&topup.gateway_charge_id, topup.method) {

@@ -238,7 +238,8 @@ async fn a_card_top_up_charged_but_unrecorded_is_credited_by_its_expiry(db: PgPo
         .fetch_all(&db)
         .await
         .expect("charges");
-    assert_eq!(charges, [charge.charge_id.clone()], "charged once");
+    assert_eq!(charges.len(), 1, "charged once");
+    assert_eq!(charges[0], charge.charge_id);
     let recorded: (Option<String>, Option<String>) =
         sqlx::query_as("SELECT gateway_charge_id, charge_source FROM topups WHERE id = $1")
             .bind(topup.id)
