@@ -156,6 +156,14 @@ pub trait Outbox: Sync {
         due: &DueCharge,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 
+    /// Refunds a rejected or refunded top-up's charge whole at the provider, asking again
+    /// while the provider does not take it (once per top-up).
+    fn refund_topup(
+        &self,
+        tx: &mut PgConnection,
+        topup: &TopUp,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
     /// Ends a top-up at `at` unless its money came (or staff confirmed it) by then: the
     /// PIX's charge is read first, a transfer request's member is told it expired.
     fn expire_topup(

@@ -16,8 +16,8 @@ use domain::wallet::topups::TopUp;
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
     CardDelete, LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire,
-    PointsCredit, ReceiptPdf, ReservationRelease, SubscriptionCharge, TopUpExpire, TrophiesGrant,
-    VideoTranscode, VoucherPdf,
+    PointsCredit, ReceiptPdf, ReservationRelease, SubscriptionCharge, TopUpExpire, TopUpRefund,
+    TrophiesGrant, VideoTranscode, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -183,6 +183,10 @@ impl app::Outbox for JobOutbox {
         due: &DueCharge,
     ) -> sqlx::Result<Queued> {
         SubscriptionCharge::enqueue(tx, due).await.map(queued)
+    }
+
+    async fn refund_topup(&self, tx: &mut PgConnection, topup: &TopUp) -> sqlx::Result<Queued> {
+        TopUpRefund::enqueue(tx, topup).await.map(queued)
     }
 
     async fn expire_topup(

@@ -646,12 +646,28 @@ async fn pagarme_wallet_stand_in(delete_failures: usize) -> (String, Asked) {
                        Path(customer): Path<String>,
                        axum::Json(body): axum::Json<Value>| {
                     let mut asked = asked.lock().expect("lock");
+                    // A card token is single use: a second save with it is refused.
+                    let used = asked.iter().any(|(path, earlier)| {
+                        path.ends_with("/cards") && earlier["token"] == body["token"]
+                    });
                     asked.push((format!("POST /customers/{customer}/cards"), body));
-                    axum::Json(json!({
-                        "id": format!("card_{:016}", asked.len()), "brand": "Visa",
-                        "last_four_digits": "4242", "exp_month": 8, "exp_year": 2031,
-                        "status": "active"
-                    }))
+                    if used {
+                        return (
+                            StatusCode::UNPROCESSABLE_ENTITY,
+                            axum::Json(json!({
+                                "message": "The request is invalid.",
+                                "errors": { "card.token": ["The token has already been used."] }
+                            })),
+                        );
+                    }
+                    (
+                        StatusCode::OK,
+                        axum::Json(json!({
+                            "id": format!("card_{:016}", asked.len()), "brand": "Visa",
+                            "last_four_digits": "4242", "exp_month": 8, "exp_year": 2031,
+                            "status": "active"
+                        })),
+                    )
                 },
             ),
         )
@@ -784,15 +800,22 @@ async fn with_pagarme_the_checkout_saves_the_card_first_then_charges_it(db: PgPo
     let payment = common::with_billing_address(json!({
         "type": "credit_card", "card_token": "tok_single_use", "save": true
     }));
+    let request = json!({ "cart": [{ "action_id": action_id }], "payment": payment });
     let order = post(
         &app,
         "/api/cupom-product-order-cart",
         &token,
-        json!({ "cart": [{ "action_id": action_id }], "payment": payment }),
+        request.clone(),
     )
     .await;
     assert_eq!(order.status, StatusCode::OK, "{}", order.text);
     assert_eq!(order.json()["status"], "Pagamento confirmado");
+    // The same request again (a lost answer, a double click) answers the paid order: its
+    // spent single-use token is not saved again.
+    let replayed = post(&app, "/api/cupom-product-order-cart", &token, request).await;
+    assert_eq!(replayed.status, StatusCode::OK, "{}", replayed.text);
+    assert_eq!(replayed.json()["id"], order.json()["id"]);
+    assert_eq!(replayed.json()["status"], "Pagamento confirmado");
     // The token was spent once, on the save; the order charged the saved card.
     assert_eq!(
         asked_paths(&asked),

@@ -10,7 +10,7 @@ use domain::shared::ids::{StationId, UserId};
 use domain::staff::{Role, Scope};
 use domain::wallet::ledger::{self, Spend, SpendKind};
 use domain::wallet::topups::{BankDetails, set_bank_details};
-use jobs::kinds::{PaymentSync, PointsCredit, TopUpExpire};
+use jobs::kinds::{PaymentSync, PointsCredit, TopUpExpire, TopUpRefund};
 use jobs::{Job, JobContext};
 use payments::Gateway;
 use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
@@ -440,11 +440,15 @@ async fn a_saved_card_pays_at_once_and_a_declined_or_removed_card_credits_nothin
     )
     .await;
     assert_eq!(messages(&theirs), [card_not_found]);
-    sqlx::query("DELETE FROM saved_cards WHERE id = $1")
-        .bind(card_id)
-        .execute(&w.db)
-        .await
-        .expect("removed");
+    let removal = call(
+        &w.app,
+        "DELETE",
+        &format!("/api/user-credit-cards/{card_id}"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(removal.status, StatusCode::OK, "{}", removal.text);
     let removed = w
         .buy(json!({ "points": 30, "method": "card", "card_id": card_id }))
         .await;
@@ -862,8 +866,130 @@ async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(d
     );
 }
 
+/// A top-up opening holds its saved card (`FOR KEY SHARE`) until it commits: the card's
+/// removal waits for it, so a card is never charged after a removal that committed first.
 #[testkit::db_test]
-async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool) {
+async fn a_card_being_used_by_an_opening_top_up_cannot_be_removed_under_it(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let mut opening = w.db.begin().await.expect("tx");
+    let held = domain::commerce::cards::hold_gateway_card_id(
+        &mut opening,
+        w.member_id,
+        "sandbox",
+        card_id,
+    )
+    .await
+    .expect("held");
+    assert!(held.is_some());
+    let mut removal = w.db.begin().await.expect("tx");
+    sqlx::query("SET LOCAL lock_timeout = '300ms'")
+        .execute(&mut *removal)
+        .await
+        .expect("timeout");
+    let blocked =
+        domain::commerce::cards::remove(&mut removal, w.member_id, "sandbox", card_id).await;
+    assert!(
+        matches!(
+            blocked,
+            Err(domain::commerce::cards::RemoveRefusal::Db(ref err))
+                if err.as_database_error().and_then(|e| e.code()).as_deref() == Some("55P03")
+        ),
+        "the removal waits for the opening top-up: {blocked:?}"
+    );
+    drop(removal);
+    opening.commit().await.expect("opened");
+    // Removed first (through the route), the card refuses the next top-up.
+    let removal = call(
+        &w.app,
+        "DELETE",
+        &format!("/api/user-credit-cards/{card_id}"),
+        Some(&w.token),
+        &[],
+    )
+    .await;
+    assert_eq!(removal.status, StatusCode::OK, "{}", removal.text);
+    let refused = w
+        .buy(json!({ "points": 30, "method": "card", "card_id": card_id }))
+        .await;
+    assert_eq!(
+        messages(&refused),
+        ["Cartão não encontrado. Escolha outro cartão ou cadastre um novo."]
+    );
+    // A card id that is not a number is the contract's 400, on both card routes.
+    for (method, uri) in [
+        ("DELETE", "/api/user-credit-cards/abc"),
+        ("PUT", "/api/user-credit-cards/abc/default"),
+    ] {
+        let answer = call(&w.app, method, uri, Some(&w.token), &[]).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{method} {uri}");
+    }
+}
+
+#[testkit::db_test]
+async fn a_refund_the_provider_did_not_take_is_asked_again_by_its_job_once(db: PgPool) {
+    let w = world(db).await;
+    let card_id = w.saved_card(APPROVES).await;
+    let paid = w
+        .buy(json!({ "points": 100, "method": "card", "card_id": card_id }))
+        .await;
+    let id = paid.json()["id"].as_i64().expect("id");
+    run_jobs::<PointsCredit>(&w.db, "points.credit").await;
+    let support = w
+        .staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(w.station_id),
+        )
+        .await;
+    let refunded = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{id}/refund"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
+    // The console shows when the provider took it; its job was queued with the decision.
+    assert!(refunded.json()["refund_sent_at"].is_string());
+    assert_eq!(
+        jobs_keyed(&w.db, "topup.refund", &format!("refund:topup:{id}")).await,
+        1
+    );
+    // As if the provider had not taken it: the job asks again, under the same key.
+    sqlx::query("UPDATE topups SET refund_sent_at = NULL WHERE id = $1")
+        .bind(id)
+        .execute(&w.db)
+        .await
+        .expect("owed");
+    let list = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/topups", w.station_id),
+        Some(&support),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(list[0]["refund_sent_at"], Value::Null);
+    assert_eq!(run_jobs::<TopUpRefund>(&w.db, "topup.refund").await, 1);
+    let (sent, refunds): (bool, i64) = sqlx::query_as(
+        "SELECT t.refund_sent_at IS NOT NULL,
+                (SELECT coalesce(sum(r.amount_cents), 0)::bigint FROM sandbox_refunds r
+                  WHERE r.charge_id = t.gateway_charge_id)
+           FROM topups t WHERE t.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("refund");
+    assert!(sent);
+    assert_eq!(refunds, 10000, "refunded once at the provider");
+}
+
+#[testkit::db_test]
+async fn the_expiry_job_expires_pending_transfers_which_staff_may_still_confirm(db: PgPool) {
     let w = world(db).await;
     w.bank_details().await;
     let pending = w.transfer(50.0).await.json()["id"].as_i64().expect("id");
@@ -894,16 +1020,6 @@ async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool)
         .await
         .json();
     assert_eq!(list[1]["status"]["name"], "Expirado");
-    // Too late to confirm.
-    let late = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{pending}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
-    assert_eq!(late.status, StatusCode::CONFLICT);
     assert_eq!(run_jobs::<TopUpExpire>(&w.db, "topup.expire").await, 2);
     let statuses: Vec<(i64, String)> = sqlx::query_as("SELECT id, status FROM topups ORDER BY id")
         .fetch_all(&w.db)
@@ -921,6 +1037,41 @@ async fn the_expiry_job_expires_pending_transfers_not_confirmed_ones(db: PgPool)
         1
     );
     assert_eq!(jobs_keyed(&w.db, "mail.send", "topup-expired:").await, 1);
+
+    // The member paid late and wrote to support (as the expiry e-mail says): staff may
+    // still confirm the expired request, once, audited as after its expiry.
+    let late_uri = format!("/api/ops/topups/{pending}/confirm");
+    let late = call(&w.app, "POST", &late_uri, Some(&support), &[]).await;
+    assert_eq!(late.status, StatusCode::OK, "{}", late.text);
+    assert_eq!(late.json()["status"], "credited");
+    let again = call(&w.app, "POST", &late_uri, Some(&support), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    let audited: Vec<Value> = sqlx::query_scalar(
+        "SELECT details FROM staff_audit WHERE action = 'topup.confirm' ORDER BY id",
+    )
+    .fetch_all(&w.db)
+    .await
+    .expect("audit");
+    assert_eq!(audited.len(), 2);
+    assert_eq!(audited[0]["after_expiry"], false);
+    assert_eq!(audited[1]["after_expiry"], true);
+    assert_eq!(audited[1]["topup_id"], pending);
+    // An expired PIX is no transfer: nothing for staff to confirm.
+    let pix = w.pix(10.0).await["id"].as_i64().expect("id");
+    sqlx::query("UPDATE topups SET status = 'expired' WHERE id = $1")
+        .bind(pix)
+        .execute(&w.db)
+        .await
+        .expect("expired");
+    let not_transfer = call(
+        &w.app,
+        "POST",
+        &format!("/api/ops/topups/{pix}/confirm"),
+        Some(&support),
+        &[],
+    )
+    .await;
+    assert_eq!(not_transfer.status, StatusCode::CONFLICT);
 }
 
 #[testkit::db_test]

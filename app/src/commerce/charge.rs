@@ -9,13 +9,13 @@ use chrono::{Duration, Utc};
 use sqlx::PgPool;
 
 use domain::accounts::change::Mail;
-use domain::commerce::CommerceError;
 use domain::commerce::gateway::{
     BillingAddress, CardSource, GatewayError, PaymentGateway, WebhookEvent,
 };
 use domain::commerce::orders::{self, Method, PlaceOrder, Placed};
 use domain::commerce::payment::{self, Applied, ChargePart};
 use domain::commerce::status::PartStatus;
+use domain::commerce::{CommerceError, checkout};
 use domain::shared::failure::{Failure, IntoFailure};
 use domain::shared::ids::{OrderId, StationId, UserId};
 use payments::{Gateway, record_event};
@@ -122,6 +122,21 @@ pub async fn place_and_charge(
     tx.commit().await?;
     let charged = charge_order(db, gateway, outbox, placed.order_id).await?;
     Ok((placed, charged))
+}
+
+/// The order the member's hold (`checkout_id`, else their latest) already has: a repeated
+/// order call, which [`place_and_charge`] answers with it.
+pub async fn placed_order(
+    db: &PgPool,
+    user_id: UserId,
+    checkout_id: Option<i64>,
+) -> sqlx::Result<Option<i64>> {
+    let mut conn = db.acquire().await?;
+    let hold = match checkout_id {
+        Some(checkout_id) => checkout::of_member(&mut conn, user_id.0, checkout_id).await?,
+        None => checkout::latest(&mut conn, user_id.0).await?,
+    };
+    Ok(hold.and_then(|hold| hold.order_id))
 }
 
 /// What charging an order's part came to.

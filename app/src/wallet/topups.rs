@@ -11,7 +11,7 @@ use sqlx::{PgConnection, PgPool};
 
 use domain::commerce::cards;
 use domain::commerce::gateway::{
-    BillingAddress, CardChargeRequest, CardSource, Charge, GatewayError, PaymentGateway,
+    BillingAddress, CardChargeRequest, CardSource, Charge, Customer, GatewayError, PaymentGateway,
     PaymentMethod, PixChargeRequest,
 };
 use domain::commerce::payment::{self, PIX_SECONDS};
@@ -55,7 +55,10 @@ fn reference(topup: &TopUp) -> String {
 /// Opens a PIX or card top-up and charges it. A PIX answers pending with its code; a card
 /// answers credited, or `review` above the station's threshold, or the provider's refusal
 /// (the top-up failed, with its reason). A card that is not the member's (removed, another
-/// member's, another provider's) is refused before anything is opened.
+/// member's, another provider's) is refused before anything is opened: it is read, and
+/// held against its removal, on the top-up's own transaction. The card to charge is kept on
+/// that transaction too, so a charge whose answer is lost is asked for again (`expire`,
+/// `check`) under the same key.
 pub async fn buy(
     db: &PgPool,
     gateway: &Gateway,
@@ -64,22 +67,20 @@ pub async fn buy(
     purchase: Purchase,
 ) -> Result<TopUp, TopUpError> {
     let provider = gateway.provider();
-    let mut conn = db.acquire().await?;
+    let method = match purchase.pay_with {
+        PayWith::Pix => Method::Pix,
+        _ => Method::Card,
+    };
+    let mut tx = db.begin().await?;
     let saved = match &purchase.pay_with {
         PayWith::SavedCard(card_id) => Some(
-            cards::gateway_card_id(&mut conn, purchase.user_id, provider, *card_id)
+            cards::hold_gateway_card_id(&mut tx, purchase.user_id, provider, *card_id)
                 .await?
                 .map(|gateway_id| (*card_id, gateway_id))
                 .ok_or(TopUpError::UnknownCard)?,
         ),
         _ => None,
     };
-    drop(conn);
-    let method = match purchase.pay_with {
-        PayWith::Pix => Method::Pix,
-        _ => Method::Card,
-    };
-    let mut tx = db.begin().await?;
     let topup = topups::open(
         &mut tx,
         &Opening {
@@ -91,16 +92,30 @@ pub async fn buy(
         },
     )
     .await?;
+    let kept = match (&purchase.pay_with, &saved) {
+        (_, Some((_, gateway_id))) => Some(CardSource::SavedCard(gateway_id.clone())),
+        (
+            PayWith::NewCard {
+                token,
+                save_with: None,
+            },
+            None,
+        ) => Some(CardSource::Token(token.clone())),
+        _ => None,
+    };
+    if let Some(source) = &kept {
+        topups::keep_card_source(&mut tx, topup.id, source).await?;
+    }
     if let Some(at) = topup.expires_at {
         // A top-up left without the provider's answer (a crash before it) is read again,
-        // or ended.
+        // charged again under its key, or ended.
         outbox.expire_topup(&mut tx, &topup, at).await?;
     }
     tx.commit().await?;
     let mut conn = db.acquire().await?;
     let customer = payment::customer(&mut conn, purchase.user_id).await?;
     drop(conn);
-    let source = match (purchase.pay_with, saved) {
+    let source = match (purchase.pay_with, kept) {
         (PayWith::Pix, _) => {
             let charge = gateway
                 .create_pix_charge(&PixChargeRequest {
@@ -119,7 +134,7 @@ pub async fn buy(
             tx.commit().await?;
             return current(db, topup.id).await;
         }
-        (_, Some((_, gateway_id))) => CardSource::SavedCard(gateway_id),
+        (_, Some(source)) => source,
         (
             PayWith::NewCard {
                 token,
@@ -142,13 +157,16 @@ pub async fn buy(
             .await
             {
                 Ok(saved) => {
-                    let mut conn = db.acquire().await?;
-                    topups::set_saved_card(&mut conn, topup.id, saved.id).await?;
+                    let mut tx = db.begin().await?;
+                    topups::set_saved_card(&mut tx, topup.id, saved.id).await?;
                     let gateway_id =
-                        cards::gateway_card_id(&mut conn, purchase.user_id, provider, saved.id)
+                        cards::hold_gateway_card_id(&mut tx, purchase.user_id, provider, saved.id)
                             .await?
                             .ok_or(TopUpError::UnknownCard)?;
-                    CardSource::SavedCard(gateway_id)
+                    let source = CardSource::SavedCard(gateway_id);
+                    topups::keep_card_source(&mut tx, topup.id, &source).await?;
+                    tx.commit().await?;
+                    source
                 }
                 Err(SaveCardError::Refused(_)) => {
                     return declined(db, topup.id, CARD_REFUSED).await;
@@ -157,23 +175,52 @@ pub async fn buy(
                 Err(SaveCardError::Db(err)) => return Err(err.into()),
             }
         }
-        (PayWith::NewCard { token, .. }, None) => CardSource::Token(token),
-        (PayWith::SavedCard(_), None) => return Err(TopUpError::UnknownCard),
+        (_, None) => return Err(TopUpError::UnknownCard),
     };
+    charge_card(db, gateway, outbox, public_url, &topup, source, customer).await?;
+    let topup = current(db, topup.id).await?;
+    match topup.status {
+        Status::Failed => Err(TopUpError::Declined(
+            topup
+                .failure_reason
+                .clone()
+                .unwrap_or_else(|| topups::DECLINED_DEFAULT.into()),
+        )),
+        _ => Ok(topup),
+    }
+}
+
+/// Charges a card top-up under its own key and applies the answer: recorded, then paid,
+/// processing or failed; a refusal fails the top-up with the member's reason. Asked again
+/// with the same card (a lost answer), the provider answers the original charge.
+async fn charge_card(
+    db: &PgPool,
+    gateway: &Gateway,
+    outbox: &impl Outbox,
+    public_url: &str,
+    topup: &TopUp,
+    source: CardSource,
+    customer: Customer,
+) -> Result<Applied, TopUpError> {
     let answer = gateway
         .create_card_charge(&CardChargeRequest {
             amount_cents: topup.amount,
             installments: 1,
             source,
             billing_address: None,
-            reference: reference(&topup),
+            reference: reference(topup),
             idempotency_key: topup.charge_key(),
             customer,
         })
         .await;
     let charge = match answer {
         Ok(charge) => charge,
-        Err(GatewayError::Rejected(_)) => return declined(db, topup.id, CARD_REFUSED).await,
+        Err(GatewayError::Rejected(_)) => {
+            let mut tx = db.begin().await?;
+            let applied = topups::decline(&mut tx, topup.id, CARD_REFUSED).await?;
+            tx.commit().await?;
+            return Ok(applied);
+        }
         Err(other) => return Err(other.into()),
     };
     let mut tx = db.begin().await?;
@@ -187,7 +234,7 @@ pub async fn buy(
             amount_cents: topup.amount,
             paid_amount_cents: 0,
             refunded_amount_cents: 0,
-            reference: Some(reference(&topup)),
+            reference: Some(reference(topup)),
             paid_at: None,
             expires_at: None,
             failure_reason: charge.failure_reason.clone(),
@@ -198,16 +245,31 @@ pub async fn buy(
         follow_up(outbox, &mut tx, applied, public_url).await?;
     }
     tx.commit().await?;
-    let topup = current(db, topup.id).await?;
-    match topup.status {
-        Status::Failed => Err(TopUpError::Declined(
-            topup
-                .failure_reason
-                .clone()
-                .unwrap_or_else(|| topups::DECLINED_DEFAULT.into()),
-        )),
-        _ => Ok(topup),
+    match applied {
+        Some(applied) => Ok(applied),
+        None => Ok(Applied::Unchanged(current(db, topup.id).await?)),
     }
+}
+
+/// A pending card top-up whose charge was asked for but never recorded (a lost answer, a
+/// crash before it was written): the same charge is asked for again with the card kept for
+/// it and applied. `None`: no charge was ever asked for it.
+async fn charge_unrecorded(
+    db: &PgPool,
+    gateway: &Gateway,
+    outbox: &impl Outbox,
+    public_url: &str,
+    topup: &TopUp,
+) -> Result<Option<Applied>, TopUpError> {
+    let mut conn = db.acquire().await?;
+    let Some(source) = topups::unrecorded_card_source(&mut conn, topup.id).await? else {
+        return Ok(None);
+    };
+    let customer = payment::customer(&mut conn, topup.user_id).await?;
+    drop(conn);
+    charge_card(db, gateway, outbox, public_url, topup, source, customer)
+        .await
+        .map(Some)
 }
 
 /// A card refused before any charge: the top-up fails with the member's reason.
@@ -270,11 +332,19 @@ pub async fn check(
         .await?
         .ok_or(TopUpError::NotFound)?;
     if topup.status == Status::Pending
-        && let Some(charge_id) = &topup.gateway_charge_id
+        && (topup.gateway_charge_id.is_some() || topup.method == Method::Card)
         && topups::claim_charge_read(&mut conn, topup.id, reuse_seconds).await?
     {
         drop(conn);
-        sync_charge(db, gateway, outbox, public_url, charge_id).await?;
+        match &topup.gateway_charge_id {
+            Some(charge_id) => {
+                sync_charge(db, gateway, outbox, public_url, charge_id).await?;
+            }
+            None if topup.method == Method::Card => {
+                charge_unrecorded(db, gateway, outbox, public_url, &topup).await?;
+            }
+            None => {}
+        }
     }
     current(db, topup_id).await
 }
@@ -334,9 +404,14 @@ async fn follow_up(
 }
 
 /// The expiry job's work: a top-up still pending at its expiry. A PIX's charge is read
-/// first (a payment that just landed credits it) and cancelled otherwise; a card's charge
-/// is read again; a transfer request expires and its member is told. Anything no longer
-/// pending, or whose expiry moved later, is left alone.
+/// first (a payment that just landed credits it) and cancelled otherwise; a transfer
+/// request expires and its member is told. A card's charge whose answer was never recorded
+/// is asked for again with the card kept for it (the provider answers the original charge);
+/// a card's charge is read again, and one still processing is given another
+/// [`topups::CARD_SECONDS`], up to [`topups::CARD_EXPIRY_ROUNDS`] times, then cancelled at
+/// the provider: the top-up fails only if the provider says it was not paid. A card top-up
+/// with no charge ever asked for fails. Anything no longer pending, or whose expiry moved
+/// later, is left alone.
 pub async fn expire(
     db: &PgPool,
     gateway: &Gateway,
@@ -344,7 +419,7 @@ pub async fn expire(
     public_url: &str,
     topup_id: i64,
 ) -> Result<Applied, TopUpError> {
-    let topup = current(db, topup_id).await?;
+    let mut topup = current(db, topup_id).await?;
     if topup.status != Status::Pending {
         return Ok(Applied::Unchanged(topup));
     }
@@ -354,20 +429,46 @@ pub async fn expire(
     {
         return Ok(Applied::Unchanged(topup));
     }
-    if let Some(charge_id) = &topup.gateway_charge_id {
-        let charge = gateway.get_charge(charge_id).await?;
-        let charge = if charge.status.money_received() || topup.method == Method::Card {
-            charge
-        } else {
-            gateway
-                .cancel_charge(charge_id, &format!("cancel:{}", topup.charge_key()))
-                .await?
-        };
-        if charge.status.money_received() || topup.method == Method::Card {
-            let applied = sync_charge(db, gateway, outbox, public_url, charge_id).await?;
-            return Ok(applied.unwrap_or(Applied::Unchanged(topup)));
+    if topup.method == Method::Card
+        && topup.gateway_charge_id.is_none()
+        && let Some(applied) = charge_unrecorded(db, gateway, outbox, public_url, &topup).await?
+    {
+        topup = current(db, topup_id).await?;
+        if topup.status != Status::Pending {
+            return Ok(applied);
         }
     }
+    match (&topup.gateway_charge_id, topup.method) {
+        (Some(charge_id), Method::Card) => {
+            expire_card_charge(db, gateway, outbox, public_url, topup.clone(), charge_id).await
+        }
+        (Some(charge_id), _) => {
+            let charge = gateway.get_charge(charge_id).await?;
+            let charge = if charge.status.money_received() {
+                charge
+            } else {
+                gateway
+                    .cancel_charge(charge_id, &format!("cancel:{}", topup.charge_key()))
+                    .await?
+            };
+            if charge.status.money_received() {
+                let applied = sync_charge(db, gateway, outbox, public_url, charge_id).await?;
+                return Ok(applied.unwrap_or(Applied::Unchanged(topup)));
+            }
+            end_unpaid(db, outbox, public_url, topup_id).await
+        }
+        (None, _) => end_unpaid(db, outbox, public_url, topup_id).await,
+    }
+}
+
+/// A pending top-up's time ran out without money: a PIX or transfer request expires (its
+/// member told of a transfer), a card top-up fails.
+async fn end_unpaid(
+    db: &PgPool,
+    outbox: &impl Outbox,
+    public_url: &str,
+    topup_id: i64,
+) -> Result<Applied, TopUpError> {
     let mut tx = db.begin().await?;
     let applied = topups::end_unpaid(&mut tx, topup_id).await?;
     follow_up(outbox, &mut tx, &applied, public_url).await?;
@@ -375,8 +476,45 @@ pub async fn expire(
     Ok(applied)
 }
 
-/// Staff confirm a pending transfer request or a paid top-up under review: credited, its
-/// points queued, its member e-mailed, audited. Two confirmations at once credit once: the
+/// A card top-up's recorded charge at its expiry: applied as the provider has it; still
+/// processing, its expiry is moved on (a bounded number of times), then the charge is
+/// cancelled and the top-up fails unless the provider says it was paid after all.
+async fn expire_card_charge(
+    db: &PgPool,
+    gateway: &Gateway,
+    outbox: &impl Outbox,
+    public_url: &str,
+    topup: TopUp,
+    charge_id: &str,
+) -> Result<Applied, TopUpError> {
+    let applied = sync_charge(db, gateway, outbox, public_url, charge_id).await?;
+    let now = current(db, topup.id).await?;
+    if now.status != Status::Pending {
+        return Ok(applied.unwrap_or(Applied::Unchanged(now)));
+    }
+    let mut tx = db.begin().await?;
+    if let Some(at) = topups::postpone_expiry(&mut tx, topup.id).await? {
+        outbox.expire_topup(&mut tx, &now, at).await?;
+        tx.commit().await?;
+        return Ok(Applied::Unchanged(current(db, topup.id).await?));
+    }
+    drop(tx);
+    let charge = gateway
+        .cancel_charge(charge_id, &format!("cancel:{}", topup.charge_key()))
+        .await?;
+    if charge.status.money_received() {
+        let applied = sync_charge(db, gateway, outbox, public_url, charge_id).await?;
+        return Ok(applied.unwrap_or(Applied::Unchanged(now)));
+    }
+    let mut tx = db.begin().await?;
+    let applied = topups::decline(&mut tx, topup.id, topups::NOT_CONFIRMED).await?;
+    tx.commit().await?;
+    Ok(applied)
+}
+
+/// Staff confirm a transfer request (pending, or expired: paid late) or a paid top-up under
+/// review: credited, its points queued, its member e-mailed, audited (`after_expiry` says
+/// whether its time had run out). Two confirmations at once credit once: the
 /// second finds it credited (a conflict).
 pub async fn confirm(
     db: &PgPool,
@@ -390,6 +528,7 @@ pub async fn confirm(
     let topup = topups::lock(&mut tx, topup_id, scope.station_id())
         .await?
         .ok_or(TopUpError::NotFound)?;
+    let late = topup.status_now(Utc::now()) == Status::Expired;
     let confirmed = topups::confirm(&mut tx, &topup, staff_id).await?;
     follow_up(
         outbox,
@@ -403,7 +542,7 @@ pub async fn confirm(
         Action::TopupConfirm,
         staff_id,
         &confirmed,
-        json!({}),
+        json!({ "after_expiry": late }),
     )
     .await?;
     tx.commit().await?;
@@ -411,11 +550,13 @@ pub async fn confirm(
 }
 
 /// Staff refuse a pending transfer request or a top-up under review, audited; a review
-/// top-up's charge is refunded at the provider whole. A rejection whose refund the provider
-/// did not take is sent again by rejecting it again.
+/// top-up's charge is refunded at the provider whole: tried at once, and by a
+/// `topup.refund` job queued with the decision until the provider takes it (rejecting it
+/// again tries at once again).
 pub async fn reject(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     scope: Scope,
     staff_id: i64,
     topup_id: i64,
@@ -431,17 +572,21 @@ pub async fn reject(
         audit(&mut tx, Action::TopupReject, staff_id, &rejected, json!({})).await?;
         rejected
     };
+    if refund_owed(&rejected) {
+        outbox.refund_topup(&mut tx, &rejected).await?;
+    }
     tx.commit().await?;
-    send_refund(db, gateway, &rejected).await?;
+    try_refund_now(db, gateway, &rejected).await;
     current(db, topup_id).await
 }
 
 /// Staff refund a credited PIX or card top-up, audited: the charge is refunded at the
-/// provider, the unspent part of its credit taken back and the spent part owed as a debt.
-/// A refund the provider did not take is sent again by refunding it again.
+/// provider (at once, and by a `topup.refund` job until the provider takes it), the unspent
+/// part of its credit taken back and the spent part owed as a debt.
 pub async fn refund(
     db: &PgPool,
     gateway: &Gateway,
+    outbox: &impl Outbox,
     scope: Scope,
     staff_id: i64,
     topup_id: i64,
@@ -458,14 +603,40 @@ pub async fn refund(
         audit(&mut tx, Action::TopupRefund, staff_id, &refunded, details).await?;
         refunded
     };
+    if refund_owed(&refunded) {
+        outbox.refund_topup(&mut tx, &refunded).await?;
+    }
     tx.commit().await?;
-    send_refund(db, gateway, &refunded).await?;
+    try_refund_now(db, gateway, &refunded).await;
     current(db, topup_id).await
 }
 
 /// A charge staff gave back (a rejection or a refund) that the provider has not taken yet.
 fn refund_owed(topup: &TopUp) -> bool {
     topup.gateway_charge_id.is_some() && topup.refund_sent_at.is_none()
+}
+
+/// The decision's own try at its refund: one the provider does not take now is left to the
+/// `topup.refund` job queued with it (the console shows `refund_sent_at` still empty).
+async fn try_refund_now(db: &PgPool, gateway: &Gateway, topup: &TopUp) {
+    if let Err(err) = send_refund(db, gateway, topup).await {
+        tracing::warn!(topup_id = topup.id, error = %err, "top-up refund left to its job");
+    }
+}
+
+/// The `topup.refund` job's work: the refund of a rejected or refunded top-up's charge, if
+/// still owed. Answers whether it was sent now.
+pub async fn send_owed_refund(
+    db: &PgPool,
+    gateway: &Gateway,
+    topup_id: i64,
+) -> Result<bool, TopUpError> {
+    let topup = current(db, topup_id).await?;
+    let owed = matches!(topup.status, Status::Rejected | Status::Refunded) && refund_owed(&topup);
+    if owed {
+        send_refund(db, gateway, &topup).await?;
+    }
+    Ok(owed)
 }
 
 /// Refunds the top-up's charge whole, once (its own idempotency key), and records it.

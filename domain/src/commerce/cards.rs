@@ -96,6 +96,27 @@ pub async fn gateway_card_id(
     .await
 }
 
+/// [`gateway_card_id`] on the caller's transaction, holding the card (`FOR KEY SHARE`) until
+/// it ends: a removal (which takes the card `FOR UPDATE`) waits for it, or wins first and
+/// the card reads as gone.
+pub async fn hold_gateway_card_id(
+    conn: &mut PgConnection,
+    user_id: i64,
+    provider: &str,
+    card_id: i64,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "SELECT gateway_card_id FROM saved_cards
+          WHERE id = $1 AND user_id = $2 AND provider = $3 AND removed_at IS NULL
+            FOR KEY SHARE",
+    )
+    .bind(card_id)
+    .bind(user_id)
+    .bind(provider)
+    .fetch_optional(conn)
+    .await
+}
+
 /// Saves a card the provider keeps for the member, with its expiry, and answers its id;
 /// saving the same card again answers the same row (its expiry filled in if it had none,
 /// and live again if the member had removed it). The member's first live card becomes the

@@ -850,7 +850,9 @@ pub async fn settle_failed(
 /// A refused upgrade that came with a new card: the card it replaced comes back, unless
 /// the subscription's card changed again since (it is no longer the one the try charged).
 /// Only a refusal gets here: a try that timed out stays open, and may yet be paid with the
-/// new card.
+/// new card. A replaced card its member removed meanwhile cannot come back (the
+/// `subscriptions_card_not_removed` trigger): the declined card stays, and dunning asks the
+/// member to change it.
 async fn restore_replaced_card(conn: &mut PgConnection, proration_id: i64) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE subscriptions s SET saved_card_id = p.previous_card_id
@@ -858,7 +860,10 @@ async fn restore_replaced_card(conn: &mut PgConnection, proration_id: i64) -> sq
           WHERE p.id = $1 AND p.replaced_card AND s.id = p.subscription_id
             AND s.saved_card_id IS NOT DISTINCT FROM (
                 SELECT c.saved_card_id FROM subscription_charges c
-                 WHERE c.period_id = p.id ORDER BY c.attempt DESC LIMIT 1)",
+                 WHERE c.period_id = p.id ORDER BY c.attempt DESC LIMIT 1)
+            AND (p.previous_card_id IS NULL OR EXISTS (
+                SELECT 1 FROM saved_cards sc
+                 WHERE sc.id = p.previous_card_id AND sc.removed_at IS NULL))",
     )
     .bind(proration_id)
     .execute(conn)

@@ -10,8 +10,8 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
-use crate::commerce::gateway::{Charge, ChargeStatus, GatewayError, PixCharge};
-use crate::commerce::payment::PIX_SECONDS;
+use crate::commerce::gateway::{CardSource, Charge, ChargeStatus, GatewayError, PixCharge};
+use crate::commerce::payment::{PIX_SECONDS, source_from_column, source_to_column};
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{StationId, UserId};
 use crate::shared::money::format_brl;
@@ -57,6 +57,13 @@ pub const WRONG_TYPE: &str = "Tipo de pedido inválido.";
 pub const DECLINED_DEFAULT: &str = crate::commerce::payment::DECLINED_DEFAULT;
 /// A card top-up the provider never answered in time.
 pub const NOT_COMPLETED: &str = "O pagamento não foi concluído.";
+/// A card charge the provider still had not decided after [`CARD_EXPIRY_ROUNDS`] expiries
+/// (and that it then cancelled).
+pub const NOT_CONFIRMED: &str =
+    "A operadora do cartão não confirmou o pagamento a tempo. Nenhum valor foi cobrado.";
+/// How many times a card top-up whose charge is still processing at its expiry is given
+/// another [`CARD_SECONDS`] before its charge is cancelled.
+pub const CARD_EXPIRY_ROUNDS: i32 = 4;
 
 /// The station's limits (`stations.topup_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
@@ -210,8 +217,7 @@ impl IntoFailure for TopUpError {
 }
 
 /// The staff's 409 texts.
-pub const NOT_CONFIRMABLE: &str =
-    "Só um pedido de transferência pendente ou uma recarga em análise pode ser confirmado.";
+pub const NOT_CONFIRMABLE: &str = "Só um pedido de transferência pendente ou expirado ou uma recarga em análise pode ser confirmado.";
 pub const NOT_REJECTABLE: &str =
     "Só um pedido de transferência pendente ou uma recarga em análise pode ser recusado.";
 pub const NOT_REFUNDABLE: &str = "Só uma recarga por PIX ou cartão creditada pode ser estornada.";
@@ -450,20 +456,76 @@ pub async fn record_pix(
     Ok(())
 }
 
-/// Records the card charge made for a top-up (before its answer is applied).
+/// Keeps the card a card top-up is to be charged with, before the provider is called, so
+/// the expiry or the member's check can repeat the same request when its answer was lost.
+pub async fn keep_card_source(
+    conn: &mut PgConnection,
+    topup_id: i64,
+    source: &CardSource,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE topups SET charge_source = $2
+          WHERE id = $1 AND gateway_charge_id IS NULL AND status = 'pending'",
+    )
+    .bind(topup_id)
+    .bind(source_to_column(source))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The card kept for a pending card top-up whose charge was never recorded: `None` when
+/// no charge was asked for (or it was recorded, or the top-up ended).
+pub async fn unrecorded_card_source(
+    conn: &mut PgConnection,
+    topup_id: i64,
+) -> sqlx::Result<Option<CardSource>> {
+    let kept: Option<Option<String>> = sqlx::query_scalar(
+        "SELECT charge_source FROM topups
+          WHERE id = $1 AND gateway_charge_id IS NULL AND status = 'pending'",
+    )
+    .bind(topup_id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(kept.flatten().as_deref().map(source_from_column))
+}
+
+/// Records the card charge made for a top-up (before its answer is applied); the card kept
+/// for it is no longer needed.
 pub async fn record_charge(
     conn: &mut PgConnection,
     topup_id: i64,
     charge_id: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "UPDATE topups SET gateway_charge_id = $2 WHERE id = $1 AND gateway_charge_id IS NULL",
+        "UPDATE topups SET gateway_charge_id = $2, charge_source = NULL
+          WHERE id = $1 AND gateway_charge_id IS NULL",
     )
     .bind(topup_id)
     .bind(charge_id)
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Gives a pending card top-up whose charge is still processing another [`CARD_SECONDS`]:
+/// its new expiry, or `None` after [`CARD_EXPIRY_ROUNDS`] rounds since it was opened.
+pub async fn postpone_expiry(
+    conn: &mut PgConnection,
+    topup_id: i64,
+) -> sqlx::Result<Option<DateTime<Utc>>> {
+    sqlx::query_scalar(
+        "UPDATE topups SET expires_at = now() + $2 * interval '1 second'
+          WHERE id = $1 AND status = 'pending' AND method = 'card'
+            AND now() + $2 * interval '1 second'
+                <= created_at + $3 * $2 * interval '1 second' + interval '1 minute'
+          RETURNING expires_at",
+    )
+    .bind(topup_id)
+    .bind(CARD_SECONDS)
+    .bind(CARD_EXPIRY_ROUNDS + 1)
+    .fetch_optional(conn)
+    .await
 }
 
 /// Claims the right to read the top-up's charge at the provider now: `false` when it was
@@ -630,7 +692,8 @@ async fn set_status(
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE topups SET status = $2, failure_reason = coalesce($3, failure_reason),
                 paid_at = CASE WHEN $4 THEN coalesce(paid_at, now()) ELSE paid_at END,
-                credited_at = CASE WHEN $2 = 'credited' THEN now() ELSE credited_at END
+                credited_at = CASE WHEN $2 = 'credited' THEN now() ELSE credited_at END,
+                charge_source = NULL
           WHERE id = $1 RETURNING {COLUMNS}"
     )))
     .bind(topup_id)
@@ -692,18 +755,18 @@ async fn decide(
     set_status(tx, topup_id, status, None, false).await
 }
 
-/// Staff confirm a pending transfer request (not past its expiry) or a paid top-up under
-/// review: it becomes `credited`. A second confirmation finds it credited: a conflict.
+/// Staff confirm a transfer request, pending or expired (the member paid late: the expiry
+/// e-mail sends them to support), or a paid top-up under review: it becomes `credited`. A
+/// second confirmation finds it credited: a conflict.
 pub async fn confirm(
     tx: &mut PgConnection,
     topup: &TopUp,
     staff_id: i64,
 ) -> Result<TopUp, TopUpError> {
-    let confirmable = match (topup.method, topup.status) {
-        (_, Status::Review) => true,
-        (Method::Transfer, Status::Pending) => topup.status_now(Utc::now()) == Status::Pending,
-        _ => false,
-    };
+    let confirmable = matches!(
+        (topup.method, topup.status),
+        (_, Status::Review) | (Method::Transfer, Status::Pending | Status::Expired)
+    );
     if !confirmable {
         return Err(TopUpError::Conflict(NOT_CONFIRMABLE));
     }

@@ -39,6 +39,7 @@ pub use subscriptions::dispatch::SubscriptionsDispatch;
 pub use wallet::cashback_release::{CashbackDispatch, CashbackRelease};
 pub use wallet::points_credit::PointsCredit;
 pub use wallet::topup_expire::TopUpExpire;
+pub use wallet::topup_refund::TopUpRefund;
 
 use crate::cron::{Schedule, ScheduleError};
 use crate::fleet::Fleet;
@@ -85,6 +86,7 @@ kinds!(
     CardsExpiryReminder,
     CardDelete,
     TopUpExpire,
+    TopUpRefund,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

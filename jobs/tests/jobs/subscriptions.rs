@@ -2322,3 +2322,41 @@ async fn a_chargeback_and_the_renewal_at_once_end_it_and_charge_once(db: PgPool)
         assert_eq!(refunds_at_the_provider(&db, renewal_charge).await.len(), 1);
     }
 }
+
+/// The card an upgrade replaced, removed by its member while the upgrade's proration was
+/// still undecided, cannot be put back when the refusal is learnt (the
+/// `subscriptions_card_not_removed` trigger): the refusal is recorded all the same and the
+/// declined card stays (dunning asks the member to change it).
+#[testkit::db_test]
+async fn a_refused_upgrade_whose_old_card_was_removed_meanwhile_is_still_recorded(db: PgPool) {
+    let w = world(&db).await;
+    let ana = w.member("Ana", "ana@example.com").await;
+    let ana_old = w.card(ana, APPROVES, (12, 2030)).await;
+    let (refused, _) = w
+        .subscription(ana, ana_old, PLAN_PRICE, start() + Duration::days(10), true)
+        .await;
+    let failing = w.card(ana, SAVED_CARD_FAILS, (12, 2030)).await;
+    let period = upgrade_with_new_card(&w, refused, ana_old, failing).await;
+    w.gateway.lose_answers.store(1, Ordering::SeqCst);
+    billing::charge_period(&db, &w.gateway, &JobOutbox, period)
+        .await
+        .expect_err("timed out");
+    // The old card pays no subscription now: its member removes it, as the route would.
+    let mut tx = db.begin().await.expect("tx");
+    domain::commerce::cards::remove(&mut tx, ana, "sandbox", ana_old)
+        .await
+        .expect("removed");
+    tx.commit().await.expect("commit");
+    let resumed = billing::charge_period(&db, &w.gateway, &JobOutbox, period).await;
+    assert!(
+        matches!(resumed, Ok(PeriodOutcome::Declined { .. })),
+        "{resumed:?}"
+    );
+    let card: Option<i64> =
+        sqlx::query_scalar("SELECT saved_card_id FROM subscriptions WHERE id = $1")
+            .bind(refused)
+            .fetch_one(&db)
+            .await
+            .expect("subscription");
+    assert_eq!(card, Some(failing), "the removed card is not put back");
+}

@@ -4664,6 +4664,12 @@ export interface components {
             gateway_charge_id: string | null;
             /** Format: date-time */
             paid_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider took the refund of a rejected or refunded top-up's charge; null
+             *     while it is owed (a `topup.refund` job asks again).
+             */
+            refund_sent_at: string | null;
             user_email: string | null;
             /** Format: int64 */
             user_id: number;
@@ -16160,7 +16166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description type_id other than 5 ('Tipo de pedido inválido.'), a bad amount, a limit, or a station without bank details ('Esta estação não recebe transferências bancárias.'); or: A field is missing, has the wrong type or holds a NUL byte */
+            /** @description user_id not a whole number ('user_id inválido.'), type_id other than 5 ('Tipo de pedido inválido.'), a bad amount, a limit, or a station without bank details ('Esta estação não recebe transferências bancárias.'); or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17605,7 +17611,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedCard"][];
                 };
             };
-            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17682,7 +17688,7 @@ export interface operations {
                     "application/json": components["schemas"]["SavedCard"][];
                 };
             };
-            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
             400: {
                 headers: {
                     [name: string]: unknown;

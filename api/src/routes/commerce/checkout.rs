@@ -607,9 +607,12 @@ async fn place_order(
             other => Some(whole(other).ok_or_else(|| ApiError::invalid("checkout_id inválido."))?),
         },
     };
+    // A hold placed before (a replay) answers its order: its card is not read, tokenised
+    // or saved again (a new card's single-use token was spent the first time).
+    let placed_before = charge::placed_order(&state.db, member.user(), order.checkout_id).await?;
     let card = match payment {
-        Some(form) => card_of(&state, member, form).await?,
-        None => None,
+        Some(form) if placed_before.is_none() => card_of(&state, member, form).await?,
+        _ => None,
     };
     let placed = charge::place_and_charge(
         &state.db,

@@ -343,6 +343,7 @@ async fn cards_now(state: &AppState, member: Member) -> ApiResult<Json<Vec<Saved
     params(("id" = i64, Path, description = "The card's id")),
     responses(
         (status = 200, description = "Removed; the caller's cards left", body = Vec<SavedCard>),
+        (status = 400, description = "The id is not a number", body = Messages),
         (status = 404, description = "Not one of the caller's cards (or removed before): 'Cartão não encontrado'", body = ErrorMessage),
         (status = 409, description = "The card pays a live subscription: 'Este cartão paga a sua assinatura {nome}. Cadastre outro cartão na assinatura antes de removê-lo.'", body = ErrorMessage),
     )
@@ -375,6 +376,7 @@ async fn remove_card(
     params(("id" = i64, Path, description = "The card's id")),
     responses(
         (status = 200, description = "The caller's cards, this one the default", body = Vec<SavedCard>),
+        (status = 400, description = "The id is not a number", body = Messages),
         (status = 404, description = "Not one of the caller's cards: 'Cartão não encontrado'", body = ErrorMessage),
     )
 )]

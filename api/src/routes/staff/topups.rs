@@ -73,6 +73,9 @@ struct OpsTopUp {
     /// The staff member who confirmed, rejected or refunded it.
     decided_by: Option<i64>,
     decided_at: Option<DateTime<Utc>>,
+    /// When the provider took the refund of a rejected or refunded top-up's charge; null
+    /// while it is owed (a `topup.refund` job asks again).
+    refund_sent_at: Option<DateTime<Utc>>,
 }
 
 impl From<ConsoleTopUp> for OpsTopUp {
@@ -91,6 +94,7 @@ impl From<ConsoleTopUp> for OpsTopUp {
             paid_at: common.paid_at,
             decided_by: common.decided_by,
             decided_at: common.decided_at,
+            refund_sent_at: common.refund_sent_at,
             topup: common.view(),
         }
     }
@@ -215,6 +219,7 @@ async fn reject_topup(
     app::wallet::topups::reject(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         staff.scope(),
         staff.user_id(),
         topup_id,
@@ -251,6 +256,7 @@ async fn refund_topup(
     app::wallet::topups::refund(
         &state.db,
         &state.gateway,
+        &JobOutbox,
         staff.scope(),
         staff.user_id(),
         topup_id,

@@ -221,6 +221,7 @@ pub(crate) struct Common {
     pub(crate) decided_by: Option<i64>,
     pub(crate) decided_at: Option<DateTime<Utc>>,
     pub(crate) paid_at: Option<DateTime<Utc>>,
+    pub(crate) refund_sent_at: Option<DateTime<Utc>>,
 }
 
 pub(crate) fn split(topup: TopUp) -> Common {
@@ -241,7 +242,7 @@ pub(crate) fn split(topup: TopUp) -> Common {
         credited_at,
         decided_by,
         decided_at,
-        refund_sent_at: _,
+        refund_sent_at,
         created_at,
     } = topup;
     let pix = match (method, &br_code) {
@@ -271,6 +272,7 @@ pub(crate) fn split(topup: TopUp) -> Common {
         decided_by,
         decided_at,
         paid_at,
+        refund_sent_at,
     }
 }
 
@@ -598,7 +600,7 @@ impl From<TopUp> for TransferRequest {
     responses(
         (status = 201, description = "The request, waiting for confirmation", body = TransferRequest),
         (status = 403, description = "Another member's user_id", body = Messages),
-        (status = 422, description = "type_id other than 5 ('Tipo de pedido inválido.'), a bad amount, a limit, or a station without bank details ('Esta estação não recebe transferências bancárias.')", body = Messages),
+        (status = 422, description = "user_id not a whole number ('user_id inválido.'), type_id other than 5 ('Tipo de pedido inválido.'), a bad amount, a limit, or a station without bank details ('Esta estação não recebe transferências bancárias.')", body = Messages),
         (status = 429, description = "More requests than FILIA_ORDERS_MAX_PER_MEMBER (10) in FILIA_ORDERS_WINDOW_SECONDS (600)", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )

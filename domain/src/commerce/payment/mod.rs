@@ -111,14 +111,14 @@ impl ChargePart {
     }
 }
 
-fn source_from_column(text: &str) -> CardSource {
+pub(crate) fn source_from_column(text: &str) -> CardSource {
     match text.strip_prefix("card:") {
         Some(card_id) => CardSource::SavedCard(card_id.into()),
         None => CardSource::Token(text.strip_prefix("token:").unwrap_or(text).into()),
     }
 }
 
-fn source_to_column(source: &CardSource) -> String {
+pub(crate) fn source_to_column(source: &CardSource) -> String {
     match source {
         CardSource::Token(token) => format!("token:{token}"),
         CardSource::SavedCard(card_id) => format!("card:{card_id}"),

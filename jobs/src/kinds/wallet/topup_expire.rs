@@ -1,8 +1,10 @@
 //! `topup.expire {topup_id}`: scheduled at a top-up's expiry when it is opened (a transfer
-//! request, a card top-up) or when its PIX charge is recorded. Asks the provider first (a
-//! PIX paid just now is credited), else cancels the PIX and expires the top-up; an expired
-//! transfer request's member is e-mailed once (`app::wallet::topups::expire`). Idempotent: a
-//! top-up no longer pending is left alone.
+//! request, a card top-up), when its PIX charge is recorded, or again while its card charge
+//! is still processing. Asks the provider first (a PIX paid just now is credited), else
+//! cancels the PIX and expires the top-up; a card charge whose answer was lost is asked for
+//! again under the top-up's key; an expired transfer request's member is e-mailed once
+//! (`app::wallet::topups::expire`). Idempotent: a top-up no longer pending, or whose expiry
+//! moved later, is left alone.
 
 use std::time::Duration;
 

@@ -34,9 +34,11 @@ function awaitsStaff(topUp: Pick<OpsTopUp, "method" | "status">): boolean {
   return topUp.status === "review" || (topUp.status === "pending" && topUp.method === "transfer");
 }
 
-/** The decisions staff may take on this top-up, in the order the buttons show. */
+/** The decisions staff may take on this top-up, in the order the buttons show. An expired
+ * transfer request may still be confirmed: its member paid late. */
 export function actionsFor(topUp: Pick<OpsTopUp, "method" | "status">): OpsTopUpAction[] {
   if (awaitsStaff(topUp)) return ["confirm", "reject"];
+  if (topUp.status === "expired" && topUp.method === "transfer") return ["confirm"];
   if (topUp.status === "credited" && topUp.method !== "transfer") return ["refund"];
   return [];
 }
@@ -53,11 +55,21 @@ export const ACTION_DONE: Record<OpsTopUpAction, string> = {
   refund: "Recarga estornada.",
 };
 
+/** Where the refund of a rejected or refunded charge stands at the provider; null when no
+ * refund is owed (a transfer, or no charge was decided back). */
+export function refundState(topUp: Pick<OpsTopUp, "status" | "gateway_charge_id" | "refund_sent_at">): string | null {
+  if (topUp.status !== "rejected" && topUp.status !== "refunded") return null;
+  if (!topUp.gateway_charge_id) return null;
+  return topUp.refund_sent_at ? "sent" : "pending";
+}
+
 /** What the decision does, as the confirmation step says it. */
 export function actionEffect(action: OpsTopUpAction, topUp: Pick<OpsTopUp, "status" | "user_name">): string {
   switch (action) {
     case "confirm":
-      return `O valor é creditado agora no saldo de ${topUp.user_name}, que recebe um e-mail.`;
+      return topUp.status === "expired"
+        ? `O pedido já expirou: confirme só se o pagamento chegou. O valor é creditado agora no saldo de ${topUp.user_name}, que recebe um e-mail.`
+        : `O valor é creditado agora no saldo de ${topUp.user_name}, que recebe um e-mail.`;
     case "reject":
       return topUp.status === "review"
         ? `O pagamento é devolvido a ${topUp.user_name} e nada é creditado.`

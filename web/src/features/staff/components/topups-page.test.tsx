@@ -78,6 +78,8 @@ describe("top-ups console", () => {
           buildOpsTopUp({ id: 53, method: "pix", status: "pending" }),
           buildOpsTopUp({ id: 54, method: "pix", status: "review" }),
           buildOpsTopUp({ id: 55, method: "transfer", status: "credited" }),
+          buildOpsTopUp({ id: 56, method: "transfer", status: "expired" }),
+          buildOpsTopUp({ id: 57, method: "pix", status: "expired" }),
         ]),
     });
     await renderOps(PAGE);
@@ -88,6 +90,23 @@ describe("top-ups console", () => {
     expect(await buttons(53)).toEqual([]);
     expect(await buttons(54)).toEqual(["Confirmar", "Recusar"]);
     expect(await buttons(55)).toEqual([]);
+    // A transfer paid late may still be confirmed; an expired PIX has nothing to decide.
+    expect(await buttons(56)).toEqual(["Confirmar"]);
+    expect(await buttons(57)).toEqual([]);
+  });
+
+  it("says whether the provider took a rejected or refunded charge's refund", async () => {
+    stubTopUps({
+      [LIST]: () =>
+        jsonResponse([
+          { ...CREDITED_CARD, status: "refunded", refund_sent_at: "2026-11-28T17:00:00Z" },
+          { ...CREDITED_CARD, id: 58, status: "rejected" },
+        ]),
+    });
+    await renderOps(PAGE);
+
+    expect(await rowOf(52)).toHaveTextContent(`Estorno enviado em ${formatDateTime("2026-11-28T17:00:00Z")}`);
+    expect(await rowOf(58)).toHaveTextContent("Estorno pendente no meio de pagamento (nova tentativa automática)");
   });
 
   it("confirms after the confirmation step, says so, and reads the list again", async () => {

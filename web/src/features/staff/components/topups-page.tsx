@@ -1,7 +1,8 @@
 // /ops/recargas: a station's top-ups (money members put into the wallet by PIX, card or
 // bank transfer), newest first, filtered by status and method. Support staff confirm a
-// pending transfer or a top-up under review, reject one, or refund a credited PIX or card
-// top-up, each after a confirmation step (all audited); viewers only read. The station and
+// pending (or expired: paid late) transfer or a top-up under review, reject one, or refund a
+// credited PIX or card top-up, each after a confirmation step (all audited); viewers only
+// read. A refund the provider has not taken yet shows as pending. The station and
 // the filters are in the address.
 import { useState } from "react";
 import { useSearchParams } from "react-router";
@@ -30,6 +31,7 @@ import {
   TOP_UP_STATUS_LABELS,
   actionEffect,
   actionsFor,
+  refundState,
 } from "@/features/staff/topup-labels";
 import { formatDateTime } from "@/lib/dates";
 
@@ -61,6 +63,9 @@ function datesOf(topUp: OpsTopUp): string[] {
   if (topUp.credited_at) dates.push(`Creditado em ${formatDateTime(topUp.credited_at)}`);
   if (topUp.decided_at) dates.push(`Decidido em ${formatDateTime(topUp.decided_at)} por ID ${topUp.decided_by ?? "—"}`);
   if (topUp.status === "pending" && topUp.expires_at) dates.push(`Expira em ${formatDateTime(topUp.expires_at)}`);
+  const refund = refundState(topUp);
+  if (refund === "sent" && topUp.refund_sent_at) dates.push(`Estorno enviado em ${formatDateTime(topUp.refund_sent_at)}`);
+  if (refund === "pending") dates.push("Estorno pendente no meio de pagamento (nova tentativa automática)");
   return dates;
 }
 

@@ -279,6 +279,7 @@ export function buildOpsTopUp(overrides: Partial<OpsTopUp> = {}): OpsTopUp {
     paid_at: null,
     decided_by: null,
     decided_at: null,
+    refund_sent_at: null,
     ...overrides,
   };
 }
