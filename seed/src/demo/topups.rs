@@ -10,8 +10,9 @@ use domain::wallet::topups::{self, BankDetails, Method, Opening};
 
 use super::DemoStation;
 
-/// The demo's transfer top-up: R$ 50,00.
-pub const DEMO_TOPUP_CENTS: i64 = 5000;
+/// The demo's transfer top-up: R$ 20,00, small enough that the demo member's balance
+/// (R$ 50,00 with it) still leaves the shop's R$ 60,00 workshop seat to pay by card or PIX.
+pub const DEMO_TOPUP_CENTS: i64 = 2000;
 
 pub fn bank_details() -> BankDetails {
     BankDetails {
