@@ -142,6 +142,10 @@ start_e2e_platform() {
   # A cart is held 30 s instead of 15 min: shop.spec watches a reservation run out (the
   # purchases it makes take a few seconds, under 12, from the hold to the order).
   export FILIA_HOLD_SECONDS=30
+  # The CEP lookup's provider is a path of this API that answers 404 at once (every CEP
+  # unknown, 'CEP inválido' in the form): the browser tests call no third party, and a
+  # provider out of reach would answer only at its timeout, after the test typed the address.
+  export FILIA_CEP_URL="$FILIA_PUBLIC_URL/api/no-cep-provider" FILIA_CEP_LOOKUPS_MAX=100000
   # Called as a condition (`if start_e2e_platform`), where `set -e` does not stop at a failure.
   "$FILIA_BIN/api" migrate >/dev/null || return 1
   "$FILIA_BIN/api" seed-demo >/dev/null || return 1

@@ -129,7 +129,9 @@ test("a declined card shows the reason, 'Sim' goes back to the payment step, and
   await page.getByLabel("Data de nascimento").fill("09/03/1990");
   await page.getByLabel("E-mail").fill(MEMBER_EMAIL);
   await page.getByLabel("Telefone").fill("11987654321");
+  // The CEP first: its lookup writes the street and city (or 'CEP inválido'), then ours do.
   await page.getByLabel("CEP").fill("01310100");
+  await expect(page.getByLabel("Rua")).not.toHaveValue("");
   await page.getByLabel("Cidade").fill("São Paulo");
   await page.getByLabel("Estado").selectOption("SP");
   await page.getByLabel("Rua").fill("Avenida Paulista");
