@@ -7,15 +7,14 @@
 use crate::common;
 use std::time::Instant;
 
-use crate::common::{call, send_json};
+use crate::common::{call, post_webhook, run_jobs, send_json};
 use axum::Router;
 use axum::http::StatusCode;
 use domain::commerce::payment;
 use jobs::kinds::{PaymentSync, PixExpire};
 use jobs::{Job, JobContext};
 use payments::Gateway;
-use payments::sandbox::{PixPayment, SIGNATURE_HEADER, Sandbox};
-use serde::de::DeserializeOwned;
+use payments::sandbox::{PixPayment, Sandbox};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -68,14 +67,7 @@ async fn shop_with(db: &PgPool, stock: i32, settings: &[(&str, &str)]) -> Shop {
         station_id: demo.station_id,
         action_id,
         product_id,
-        sandbox: sandbox(db),
-    }
-}
-
-fn sandbox(db: &PgPool) -> Sandbox {
-    match Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway") {
-        Gateway::Sandbox(sandbox) => sandbox,
-        Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
+        sandbox: common::sandbox(db),
     }
 }
 
@@ -174,15 +166,7 @@ impl Shop {
     /// Posts every due sandbox delivery to the webhook endpoint, as `sandbox.deliver` does
     /// (in-process), then runs the `payment.sync` jobs they made. Answers the deliveries.
     async fn deliver(&self) -> usize {
-        let due = self.sandbox.due_webhooks(1000).await.expect("outbox");
-        for delivery in &due {
-            let answer = post_webhook(&self.app, &delivery.body, &delivery.signature).await;
-            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-            self.sandbox
-                .mark_delivered(delivery.id)
-                .await
-                .expect("delivered");
-        }
+        let due = common::deliver_webhooks(&self.app, &self.sandbox, 1).await;
         run_jobs::<PaymentSync>(&self.db, "payment.sync", false).await;
         due.len()
     }
@@ -228,48 +212,6 @@ impl Shop {
         .await
         .expect("charge");
     }
-}
-
-async fn post_webhook(app: &Router, body: &str, signature: &str) -> common::Answer {
-    let request = axum::http::Request::post("/api/payments/webhooks/sandbox")
-        .header("content-type", "application/json")
-        .header(SIGNATURE_HEADER, signature)
-        .body(axum::body::Body::from(body.to_owned()))
-        .expect("request");
-    common::send(app, request).await
-}
-
-/// Runs the queue's pending jobs through their handler (due ones, or all when `all`), as a
-/// worker would, and marks them done. Answers their results.
-async fn run_jobs<J: Job + DeserializeOwned>(db: &PgPool, queue: &str, all: bool) -> Vec<Value> {
-    let queued: Vec<(String, Value)> = sqlx::query_as(
-        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
-          WHERE job_type = $1 AND status = 'Pending' AND ($2 OR run_at <= now()) ORDER BY id",
-    )
-    .bind(queue)
-    .bind(all)
-    .fetch_all(db)
-    .await
-    .expect("jobs");
-    let services = jobs::Services::new(db.clone(), common::config_with(&[])).expect("services");
-    let mut results = Vec::new();
-    for (id, payload) in queued {
-        let job: J = serde_json::from_value(payload["args"].clone()).expect("payload");
-        let context = JobContext {
-            id: id.clone(),
-            attempt: 1,
-            worker: "test".into(),
-            taken_at: None,
-            services: services.clone(),
-        };
-        results.push(job.run(context).await.expect("job"));
-        sqlx::query("UPDATE apalis.jobs SET status = 'Done', done_at = now() WHERE id = $1")
-            .bind(&id)
-            .execute(db)
-            .await
-            .expect("done");
-    }
-    results
 }
 
 fn order_id(order: &Value) -> i64 {

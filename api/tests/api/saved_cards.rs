@@ -321,53 +321,10 @@ fn as_pairs<'a>(settings: &'a [(&'static str, String)]) -> Vec<(&'static str, &'
 /// What a stand-in of Pagar.me's customer and card API was asked: (path, body).
 type Asked = Arc<Mutex<Vec<(String, Value)>>>;
 
-/// Pagar.me's `POST /customers` and `POST /customers/{id}/cards` on loopback.
-async fn pagarme_stand_in() -> (String, Asked) {
-    use axum::extract::{Path, State};
-    use axum::routing::post;
-    let asked: Asked = Arc::default();
-    let app = Router::new()
-        .route(
-            "/core/v5/customers",
-            post(
-                async |State(asked): State<Asked>, axum::Json(body): axum::Json<Value>| {
-                    asked
-                        .lock()
-                        .expect("lock")
-                        .push(("/customers".into(), body));
-                    axum::Json(json!({ "id": "cus_0000000000000001" }))
-                },
-            ),
-        )
-        .route(
-            "/core/v5/customers/{id}/cards",
-            post(
-                async |State(asked): State<Asked>,
-                       Path(customer): Path<String>,
-                       axum::Json(body): axum::Json<Value>| {
-                    let mut asked = asked.lock().expect("lock");
-                    asked.push((format!("/customers/{customer}/cards"), body));
-                    axum::Json(json!({
-                        "id": format!("card_{:016}", asked.len()), "brand": "Mastercard",
-                        "last_four_digits": "4444", "exp_month": 3, "exp_year": 2032,
-                        "status": "active"
-                    }))
-                },
-            ),
-        )
-        .with_state(asked.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (format!("http://{addr}/core/v5"), asked)
-}
-
 #[testkit::db_test]
 async fn with_pagarme_the_member_is_made_a_customer_once(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
-    let (url, asked) = pagarme_stand_in().await;
+    let (url, asked) = pagarme_stand_in(0).await;
     let settings = pagarme_settings(&url);
     let app = common::app_with(db.clone(), &as_pairs(&settings));
 
@@ -375,22 +332,21 @@ async fn with_pagarme_the_member_is_made_a_customer_once(db: PgPool) {
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
     assert_eq!(
         (&first.json()["brand"], &first.json()["expiration_date"]),
-        (&json!("mastercard"), &json!("03/32"))
+        (&json!("visa"), &json!("08/31"))
     );
     let second = post(&app, "/api/user-credit-cards", &token, form("tok_two")).await;
     assert_eq!(second.status, StatusCode::OK, "{}", second.text);
     assert_ne!(first.json()["id"], second.json()["id"]);
 
-    let asked = asked.lock().expect("lock").clone();
-    let paths: Vec<&str> = asked.iter().map(|(path, _)| path.as_str()).collect();
     assert_eq!(
-        paths,
+        asked_paths(&asked),
         [
-            "/customers",
-            "/customers/cus_0000000000000001/cards",
-            "/customers/cus_0000000000000001/cards"
+            "POST /customers",
+            "POST /customers/cus_0000000000000001/cards",
+            "POST /customers/cus_0000000000000001/cards"
         ]
     );
+    let asked = asked.lock().expect("lock").clone();
     // The customer is the card's holder as the form gave it.
     assert_eq!(asked[0].1["document"], "52998224725");
     assert_eq!(asked[0].1["name"], "Maria Demo");
@@ -620,7 +576,7 @@ async fn the_card_of_a_live_subscription_is_not_removed(db: PgPool) {
 /// Pagar.me's customer, card, card removal and order API on loopback: each request's
 /// method and path with its body, in order. The first `delete_failures` card removals
 /// answer 500.
-async fn pagarme_wallet_stand_in(delete_failures: usize) -> (String, Asked) {
+async fn pagarme_stand_in(delete_failures: usize) -> (String, Asked) {
     use axum::extract::{Path, State};
     use axum::routing::{delete, post};
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -735,7 +691,7 @@ async fn with_pagarme_a_removed_card_is_deleted_from_its_customer(db: PgPool) {
     let (demo, _) = common::demo_member_session(&db).await;
     let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
     let token = common::session_of(&db, member).await;
-    let (url, asked) = pagarme_wallet_stand_in(0).await;
+    let (url, asked) = pagarme_stand_in(0).await;
     let settings = pagarme_settings(&url);
     let app = common::app_with(db.clone(), &as_pairs(&settings));
     let card = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;
@@ -785,7 +741,7 @@ async fn product(db: &PgPool, station_id: i64) -> (i64, i64) {
 async fn with_pagarme_the_checkout_saves_the_card_first_then_charges_it(db: PgPool) {
     let (demo, token) = common::demo_member_session(&db).await;
     let member = demo.member_id;
-    let (url, asked) = pagarme_wallet_stand_in(0).await;
+    let (url, asked) = pagarme_stand_in(0).await;
     let settings = pagarme_settings(&url);
     let app = common::app_with(db.clone(), &as_pairs(&settings));
     let (action_id, product_id) = product(&db, demo.station_id).await;
@@ -876,7 +832,7 @@ async fn a_card_the_provider_could_not_delete_is_deleted_by_its_job(db: PgPool) 
     let (demo, _) = common::demo_member_session(&db).await;
     let member = common::insert_member(&db, demo.station_id, "cartoes@example.com").await;
     let token = common::session_of(&db, member).await;
-    let (url, asked) = pagarme_wallet_stand_in(1).await;
+    let (url, asked) = pagarme_stand_in(1).await;
     let settings = pagarme_settings(&url);
     let app = common::app_with(db.clone(), &as_pairs(&settings));
     let card = post(&app, "/api/user-credit-cards", &token, form("tok_one")).await;

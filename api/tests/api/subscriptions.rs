@@ -11,9 +11,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use domain::staff::{Role, Scope};
 use jobs::kinds::PaymentSync;
-use jobs::{Job, JobContext};
-use payments::Gateway;
-use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
+use payments::sandbox::Sandbox;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use testkit::build;
@@ -1336,12 +1334,7 @@ async fn the_console_lists_retries_and_cancels_within_its_scope(db: PgPool) {
 #[testkit::db_test]
 async fn a_tokenised_card_buys_and_a_raw_number_is_refused_outside_the_sandbox(db: PgPool) {
     let w = world(db).await;
-    let sandbox = match payments::Gateway::from_config(&common::config_with(&[]), w.db.clone())
-        .expect("gateway")
-    {
-        payments::Gateway::Sandbox(sandbox) => sandbox,
-        payments::Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
-    };
+    let sandbox = common::sandbox(&w.db);
     let token = sandbox
         .tokenize_card(&payments::sandbox::CardDetails {
             number: APPROVES.into(),
@@ -1608,58 +1601,14 @@ async fn every_routes_refusals_are_the_ones_its_contract_lists(db: PgPool) {
     }
 }
 
-/// The sandbox the app's gateway is (the same database, the same clock).
-fn sandbox(db: &PgPool) -> Sandbox {
-    match Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway") {
-        Gateway::Sandbox(sandbox) => sandbox,
-        Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
-    }
-}
-
 /// Posts every due sandbox webhook to the API, each `times` over (the provider delivering
 /// an event again), then runs the `payment.sync` jobs they queued, as a worker would.
 /// Answers how many jobs ran.
 async fn deliver(w: &World, sandbox: &Sandbox, times: usize) -> usize {
-    for delivery in sandbox.due_webhooks(1000).await.expect("outbox") {
-        for _ in 0..times {
-            let request = axum::http::Request::post("/api/payments/webhooks/sandbox")
-                .header("content-type", "application/json")
-                .header(SIGNATURE_HEADER, &delivery.signature)
-                .body(axum::body::Body::from(delivery.body.clone()))
-                .expect("request");
-            let answer = common::send(&w.app, request).await;
-            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-        }
-        sandbox
-            .mark_delivered(delivery.id)
-            .await
-            .expect("delivered");
-    }
-    let queued: Vec<(String, Value)> = sqlx::query_as(
-        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
-          WHERE job_type = 'payment.sync' AND status = 'Pending' ORDER BY id",
-    )
-    .fetch_all(&w.db)
-    .await
-    .expect("jobs");
-    let services = jobs::Services::new(w.db.clone(), common::config_with(&[])).expect("services");
-    for (id, payload) in &queued {
-        let job: PaymentSync = serde_json::from_value(payload["args"].clone()).expect("payload");
-        let context = JobContext {
-            id: id.clone(),
-            attempt: 1,
-            worker: "test".into(),
-            taken_at: None,
-            services: services.clone(),
-        };
-        job.run(context).await.expect("job");
-        sqlx::query("UPDATE apalis.jobs SET status = 'Done', done_at = now() WHERE id = $1")
-            .bind(id)
-            .execute(&w.db)
-            .await
-            .expect("done");
-    }
-    queued.len()
+    common::deliver_webhooks(&w.app, sandbox, times).await;
+    common::run_jobs::<PaymentSync>(&w.db, "payment.sync", true)
+        .await
+        .len()
 }
 
 #[testkit::db_test]
@@ -1676,7 +1625,7 @@ async fn a_plan_charge_the_bank_takes_back_ends_the_plan_through_the_webhook(db:
     .fetch_one(&w.db)
     .await
     .expect("the paid charge");
-    let sandbox = sandbox(&w.db);
+    let sandbox = common::sandbox(&w.db);
     deliver(&w, &sandbox, 1).await;
     assert_eq!(subscription_status(&w.db, id).await, "active");
 
@@ -1739,7 +1688,7 @@ async fn a_period_the_bank_refunds_reads_refunded_in_the_members_charges(db: PgP
     .fetch_one(&w.db)
     .await
     .expect("the paid charge");
-    let sandbox = sandbox(&w.db);
+    let sandbox = common::sandbox(&w.db);
     deliver(&w, &sandbox, 1).await;
     let before = member_charges(&w).await;
     assert_eq!(

@@ -13,7 +13,7 @@ use domain::wallet::topups::{BankDetails, set_bank_details};
 use jobs::kinds::{PaymentSync, PointsCredit, TopUpExpire, TopUpRefund};
 use jobs::{Job, JobContext};
 use payments::Gateway;
-use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
+use payments::sandbox::Sandbox;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -128,6 +128,28 @@ impl World {
         session_of(&self.db, id).await
     }
 
+    /// A support staff member of the station (the console's confirm, reject and refund).
+    async fn support(&self) -> String {
+        self.staff(
+            "suporte@example.com",
+            Role::Support,
+            Scope::Station(self.station_id),
+        )
+        .await
+    }
+
+    /// Staff's `confirm`, `reject` or `refund` of a top-up.
+    async fn decide(&self, staff: &str, topup_id: i64, decision: &str) -> Answer {
+        call(
+            &self.app,
+            "POST",
+            &format!("/api/ops/topups/{topup_id}/{decision}"),
+            Some(staff),
+            &[],
+        )
+        .await
+    }
+
     async fn bank_details(&self) {
         let mut conn = self.db.acquire().await.expect("conn");
         set_bank_details(
@@ -210,15 +232,6 @@ async fn topup_lots(db: &PgPool, topup_id: i64) -> i64 {
     .expect("lots")
 }
 
-async fn post_webhook(app: &Router, body: String, signature: String) -> Answer {
-    let request = axum::http::Request::post("/api/payments/webhooks/sandbox")
-        .header("content-type", "application/json")
-        .header(SIGNATURE_HEADER, signature)
-        .body(axum::body::Body::from(body))
-        .expect("request");
-    common::send(app, request).await
-}
-
 #[testkit::db_test]
 async fn a_pix_top_up_is_credited_once_under_a_thousand_webhooks_and_checks_at_once(db: PgPool) {
     let w = world_with(
@@ -279,7 +292,7 @@ async fn a_pix_top_up_is_credited_once_under_a_thousand_webhooks_and_checks_at_o
             .to_string()
         };
         let signature = w.sandbox.sign(body.as_bytes());
-        tasks.spawn(async move { post_webhook(&app, body, signature).await.status });
+        tasks.spawn(async move { common::post_webhook(&app, &body, &signature).await.status });
         if n % 25 == 0 {
             let app = w.app.clone();
             let token = w.token.clone();
@@ -574,21 +587,8 @@ async fn a_top_up_above_the_review_threshold_waits_for_staff(db: PgPool) {
         jobs_keyed(&w.db, "points.credit", &format!("topup:{id}:")).await,
         0
     );
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
-    let confirmed = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{id}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let support = w.support().await;
+    let confirmed = w.decide(&support, id, "confirm").await;
     assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text);
     assert_eq!(confirmed.json()["status"], "credited");
     run_jobs::<PointsCredit>(&w.db, "points.credit").await;
@@ -599,14 +599,7 @@ async fn a_top_up_above_the_review_threshold_waits_for_staff(db: PgPool) {
         .buy(json!({ "points": 1200, "method": "card", "card_id": card_id }))
         .await;
     let second_id = second.json()["id"].as_i64().expect("id");
-    let rejected = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{second_id}/reject"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let rejected = w.decide(&support, second_id, "reject").await;
     assert_eq!(rejected.status, StatusCode::OK, "{}", rejected.text);
     assert_eq!(rejected.json()["status"], "rejected");
     let charge = rejected.json()["gateway_charge_id"]
@@ -739,13 +732,7 @@ async fn a_transfer_request_confirmed_twice_at_once_credits_once(db: PgPool) {
         call(&w.app, "POST", &uri, Some(&viewer), &[]).await.status,
         StatusCode::FORBIDDEN
     );
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
+    let support = w.support().await;
     let (first, second) = tokio::join!(
         call(&w.app, "POST", &uri, Some(&support), &[]),
         call(&w.app, "POST", &uri, Some(&support), &[]),
@@ -788,15 +775,22 @@ async fn a_transfer_request_confirmed_twice_at_once_credits_once(db: PgPool) {
     assert_eq!(console[0]["id"], id);
     assert_eq!(console[0]["user_email"], "recarga@example.com");
     assert!(console[0]["decided_by"].is_i64());
+    // The filters filter, an empty one is none, an unknown word is refused.
+    let filtered = |query: &'static str| {
+        let uri = format!("/api/ops/stations/{}/topups?{query}", w.station_id);
+        let (app, support) = (w.app.clone(), support.clone());
+        async move { call(&app, "GET", &uri, Some(&support), &[]).await }
+    };
+    assert_eq!(filtered("method=pix").await.json(), json!([]));
+    assert_eq!(filtered("status=pending").await.json(), json!([]));
+    assert_eq!(filtered("status=&method=").await.json()[0]["id"], id);
+    for query in ["status=paid", "method=boleto"] {
+        let refused = filtered(query).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{query}");
+        assert_eq!(messages(&refused), ["Filtro inválido."], "{query}");
+    }
     // A transfer cannot be refunded.
-    let refund = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{id}/refund"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let refund = w.decide(&support, id, "refund").await;
     assert_eq!(refund.status, StatusCode::CONFLICT);
 }
 
@@ -826,15 +820,8 @@ async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(d
     .expect("spend");
     drop(conn);
     assert_eq!(w.balance().await, 7000);
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
-    let uri = format!("/api/ops/topups/{id}/refund");
-    let refunded = call(&w.app, "POST", &uri, Some(&support), &[]).await;
+    let support = w.support().await;
+    let refunded = w.decide(&support, id, "refund").await;
     assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
     assert_eq!(refunded.json()["status"], "refunded");
     assert_eq!(w.balance().await, 0);
@@ -849,7 +836,7 @@ async fn a_refund_takes_back_what_is_unspent_and_the_spent_part_becomes_a_debt(d
     .expect("refunds");
     assert_eq!(at_provider, 10000);
     // Twice: a conflict, nothing taken again.
-    let again = call(&w.app, "POST", &uri, Some(&support), &[]).await;
+    let again = w.decide(&support, id, "refund").await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert_eq!(ledger::debt(&w.db, w.member_id).await.expect("debt"), 3000);
     let audit: Vec<(String, Value)> =
@@ -935,21 +922,8 @@ async fn a_refund_the_provider_did_not_take_is_asked_again_by_its_job_once(db: P
         .await;
     let id = paid.json()["id"].as_i64().expect("id");
     run_jobs::<PointsCredit>(&w.db, "points.credit").await;
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
-    let refunded = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{id}/refund"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let support = w.support().await;
+    let refunded = w.decide(&support, id, "refund").await;
     assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
     // The console shows when the provider took it; its job was queued with the decision.
     assert!(refunded.json()["refund_sent_at"].is_string());
@@ -994,21 +968,8 @@ async fn the_expiry_job_expires_pending_transfers_which_staff_may_still_confirm(
     w.bank_details().await;
     let pending = w.transfer(50.0).await.json()["id"].as_i64().expect("id");
     let confirmed = w.transfer(60.0).await.json()["id"].as_i64().expect("id");
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
-    let ok = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{confirmed}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let support = w.support().await;
+    let ok = w.decide(&support, confirmed, "confirm").await;
     assert_eq!(ok.status, StatusCode::OK);
     sqlx::query("UPDATE topups SET expires_at = now() - interval '1 second'")
         .execute(&w.db)
@@ -1040,11 +1001,10 @@ async fn the_expiry_job_expires_pending_transfers_which_staff_may_still_confirm(
 
     // The member paid late and wrote to support (as the expiry e-mail says): staff may
     // still confirm the expired request, once, audited as after its expiry.
-    let late_uri = format!("/api/ops/topups/{pending}/confirm");
-    let late = call(&w.app, "POST", &late_uri, Some(&support), &[]).await;
+    let late = w.decide(&support, pending, "confirm").await;
     assert_eq!(late.status, StatusCode::OK, "{}", late.text);
     assert_eq!(late.json()["status"], "credited");
-    let again = call(&w.app, "POST", &late_uri, Some(&support), &[]).await;
+    let again = w.decide(&support, pending, "confirm").await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     let audited: Vec<Value> = sqlx::query_scalar(
         "SELECT details FROM staff_audit WHERE action = 'topup.confirm' ORDER BY id",
@@ -1063,14 +1023,7 @@ async fn the_expiry_job_expires_pending_transfers_which_staff_may_still_confirm(
         .execute(&w.db)
         .await
         .expect("expired");
-    let not_transfer = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{pix}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let not_transfer = w.decide(&support, pix, "confirm").await;
     assert_eq!(not_transfer.status, StatusCode::CONFLICT);
 }
 
@@ -1103,8 +1056,7 @@ impl World {
         for delivery in self.sandbox.due_webhooks(1000).await.expect("outbox") {
             for _ in 0..times {
                 let answer =
-                    post_webhook(&self.app, delivery.body.clone(), delivery.signature.clone())
-                        .await;
+                    common::post_webhook(&self.app, &delivery.body, &delivery.signature).await;
                 assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
             }
             self.sandbox
@@ -1206,21 +1158,8 @@ async fn a_card_top_up_charged_back_after_part_was_spent_leaves_the_spent_part_a
     .expect("lots");
     assert_eq!(reversed, 1);
     // Staff cannot refund it again: the bank has the money back already, nothing is sent.
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
-    let again = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{id}/refund"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let support = w.support().await;
+    let again = w.decide(&support, id, "refund").await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
     let refunds: i64 =
         sqlx::query_scalar("SELECT count(*) FROM sandbox_refunds WHERE charge_id = $1")
@@ -1317,7 +1256,7 @@ async fn twenty_chargeback_webhooks_at_once_take_the_credit_back_once(db: PgPool
             .to_string()
         };
         let signature = w.sandbox.sign(body.as_bytes());
-        tasks.spawn(async move { post_webhook(&app, body, signature).await.status });
+        tasks.spawn(async move { common::post_webhook(&app, &body, &signature).await.status });
     }
     while let Some(status) = tasks.join_next().await {
         assert_eq!(status.expect("task"), StatusCode::OK);
@@ -1357,22 +1296,9 @@ async fn a_top_up_under_review_charged_back_is_never_credited(db: PgPool) {
 
     // Staff decide too late: neither confirmed nor rejected (no refund sent for money the
     // bank has back), nothing credited, ever.
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
+    let support = w.support().await;
     for decision in ["confirm", "reject", "refund"] {
-        let answer = call(
-            &w.app,
-            "POST",
-            &format!("/api/ops/topups/{id}/{decision}"),
-            Some(&support),
-            &[],
-        )
-        .await;
+        let answer = w.decide(&support, id, decision).await;
         assert_eq!(
             answer.status,
             StatusCode::CONFLICT,
@@ -1413,14 +1339,7 @@ async fn a_top_up_under_review_charged_back_is_never_credited(db: PgPool) {
     w.sandbox.bank_refund(&pix_charge, None).await.expect("MED");
     w.deliver(1).await;
     assert_eq!(w.topup_status(pix_id).await, "refunded");
-    let confirm = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{pix_id}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let confirm = w.decide(&support, pix_id, "confirm").await;
     assert_eq!(confirm.status, StatusCode::CONFLICT, "{}", confirm.text);
     assert_eq!(w.balance().await, 0);
 
@@ -1455,14 +1374,7 @@ async fn a_top_up_under_review_charged_back_is_never_credited(db: PgPool) {
             .await
             .expect("refunds");
     assert_eq!(refunds, 2);
-    let confirm = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{third_id}/confirm"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let confirm = w.decide(&support, third_id, "confirm").await;
     assert_eq!(confirm.status, StatusCode::CONFLICT, "{}", confirm.text);
     assert_eq!((w.balance().await, w.debt().await), (0, 0));
 }
@@ -1480,21 +1392,8 @@ async fn staff_refunding_a_top_up_the_bank_partly_refunded_gives_back_the_rest_o
     w.deliver(1).await;
     assert_eq!((w.balance().await, w.debt().await), (5000, 0));
 
-    let support = w
-        .staff(
-            "suporte@example.com",
-            Role::Support,
-            Scope::Station(w.station_id),
-        )
-        .await;
-    let refunded = call(
-        &w.app,
-        "POST",
-        &format!("/api/ops/topups/{id}/refund"),
-        Some(&support),
-        &[],
-    )
-    .await;
+    let support = w.support().await;
+    let refunded = w.decide(&support, id, "refund").await;
     assert_eq!(refunded.status, StatusCode::OK, "{}", refunded.text);
     assert_eq!(refunded.json()["status"], "refunded");
     // What the bank left (R$ 80,00) is taken back: R$ 50,00 unspent, R$ 30,00 owed.

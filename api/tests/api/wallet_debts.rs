@@ -6,7 +6,7 @@
 //! member's wallet is untouched. Jobs run through their real handlers, as a worker would.
 
 use crate::common;
-use crate::common::{call, send_json};
+use crate::common::{call, post_webhook, send_json};
 use axum::Router;
 use axum::http::StatusCode;
 use domain::commerce::fulfilment;
@@ -16,7 +16,7 @@ use domain::wallet::release::release_batch;
 use jobs::kinds::{OrderRefund, PaymentSync, PointsCredit};
 use jobs::{Job, JobContext};
 use payments::Gateway;
-use payments::sandbox::{SIGNATURE_HEADER, Sandbox};
+use payments::sandbox::Sandbox;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -124,11 +124,7 @@ async fn shop(db: &PgPool) -> Shop {
     .await
     .expect("the other member's points");
     tx.commit().await.expect("commit");
-    let sandbox =
-        match Gateway::from_config(&common::config_with(&[]), db.clone()).expect("gateway") {
-            Gateway::Sandbox(sandbox) => sandbox,
-            Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
-        };
+    let sandbox = common::sandbox(db);
     Shop {
         app,
         db: db.clone(),
@@ -240,19 +236,11 @@ impl Shop {
     /// Posts every due sandbox delivery to the webhook endpoint, then runs the
     /// `payment.sync` jobs they made. Answers the deliveries.
     async fn deliver(&self) -> Vec<(String, String)> {
-        let due = self.sandbox.due_webhooks(1000).await.expect("outbox");
-        let mut posted = Vec::new();
-        for delivery in &due {
-            let answer = post_webhook(&self.app, &delivery.body, &delivery.signature).await;
-            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-            self.sandbox
-                .mark_delivered(delivery.id)
-                .await
-                .expect("delivered");
-            posted.push((delivery.body.clone(), delivery.signature.clone()));
-        }
+        let due = common::deliver_webhooks(&self.app, &self.sandbox, 1).await;
         run_jobs::<PaymentSync>(&self.db, "payment.sync").await;
-        posted
+        due.into_iter()
+            .map(|delivery| (delivery.body, delivery.signature))
+            .collect()
     }
 
     async fn staff_refund(&self, order_id: i64) -> common::Answer {
@@ -320,15 +308,6 @@ impl Shop {
         .await;
         assert_eq!(foreign.status, StatusCode::FORBIDDEN);
     }
-}
-
-async fn post_webhook(app: &Router, body: &str, signature: &str) -> common::Answer {
-    let request = axum::http::Request::post("/api/payments/webhooks/sandbox")
-        .header("content-type", "application/json")
-        .header(SIGNATURE_HEADER, signature)
-        .body(axum::body::Body::from(body.to_owned()))
-        .expect("request");
-    common::send(app, request).await
 }
 
 /// Runs the queue's pending jobs through their handler, as a worker would, each twice (a

@@ -11,10 +11,9 @@ use sqlx::{PgConnection, PgPool};
 
 use domain::commerce::cards;
 use domain::commerce::gateway::{
-    BillingAddress, CardChargeRequest, CardSource, Charge, Customer, GatewayError, PaymentGateway,
-    PaymentMethod, PixChargeRequest,
+    BillingAddress, CardSource, Charge, Customer, GatewayError, PaymentGateway, PaymentMethod,
 };
-use domain::commerce::payment::{self, PIX_SECONDS};
+use domain::commerce::payment;
 use domain::shared::ids::{StationId, UserId};
 use domain::staff::{self, Action, AuditRecord, Scope};
 use domain::wallet::topups::{self, Applied, Method, Opening, Status, TopUp, TopUpError, mail};
@@ -45,11 +44,6 @@ pub struct Purchase {
     pub user_id: i64,
     pub amount: i64,
     pub pay_with: PayWith,
-}
-
-/// The PIX's or card's charge reference at the provider.
-fn reference(topup: &TopUp) -> String {
-    format!("RECARGA-{}", topup.id)
 }
 
 /// Opens a PIX or card top-up and charges it. A PIX answers pending with its code; a card
@@ -118,13 +112,7 @@ pub async fn buy(
     let source = match (purchase.pay_with, kept) {
         (PayWith::Pix, _) => {
             let charge = gateway
-                .create_pix_charge(&PixChargeRequest {
-                    amount_cents: topup.amount,
-                    expires_in_seconds: PIX_SECONDS,
-                    reference: reference(&topup),
-                    idempotency_key: topup.charge_key(),
-                    customer,
-                })
+                .create_pix_charge(&topup.pix_request(customer))
                 .await?;
             let mut tx = db.begin().await?;
             topups::record_pix(&mut tx, topup.id, &charge).await?;
@@ -203,15 +191,7 @@ async fn charge_card(
     customer: Customer,
 ) -> Result<Applied, TopUpError> {
     let answer = gateway
-        .create_card_charge(&CardChargeRequest {
-            amount_cents: topup.amount,
-            installments: 1,
-            source,
-            billing_address: None,
-            reference: reference(topup),
-            idempotency_key: topup.charge_key(),
-            customer,
-        })
+        .create_card_charge(&topup.card_request(customer, source))
         .await;
     let charge = match answer {
         Ok(charge) => charge,
@@ -234,7 +214,7 @@ async fn charge_card(
             amount_cents: topup.amount,
             paid_amount_cents: 0,
             refunded_amount_cents: 0,
-            reference: Some(reference(topup)),
+            reference: Some(topup.reference()),
             paid_at: None,
             expires_at: None,
             failure_reason: charge.failure_reason.clone(),

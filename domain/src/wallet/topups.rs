@@ -10,7 +10,10 @@
 use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 
-use crate::commerce::gateway::{CardSource, Charge, ChargeStatus, GatewayError, PixCharge};
+use crate::commerce::gateway::{
+    CardChargeRequest, CardSource, Charge, ChargeStatus, Customer, GatewayError, PixCharge,
+    PixChargeRequest,
+};
 use crate::commerce::payment::{PIX_SECONDS, source_from_column, source_to_column};
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{StationId, UserId};
@@ -123,6 +126,36 @@ impl TopUp {
     /// The idempotency key of its charge: one top-up, one charge.
     pub fn charge_key(&self) -> String {
         format!("topup:{}", self.id)
+    }
+
+    /// Its charge's reference at the provider (its dashboard shows it).
+    pub fn reference(&self) -> String {
+        format!("RECARGA-{}", self.id)
+    }
+
+    /// Its PIX charge, as the shop's checkout asks for one: under its own key.
+    pub fn pix_request(&self, customer: Customer) -> PixChargeRequest {
+        PixChargeRequest {
+            amount_cents: self.amount,
+            expires_in_seconds: PIX_SECONDS,
+            reference: self.reference(),
+            idempotency_key: self.charge_key(),
+            customer,
+        }
+    }
+
+    /// Its card charge, one installment, under its own key (asked again with the same card,
+    /// the provider answers the original charge).
+    pub fn card_request(&self, customer: Customer, source: CardSource) -> CardChargeRequest {
+        CardChargeRequest {
+            amount_cents: self.amount,
+            installments: 1,
+            source,
+            billing_address: None,
+            reference: self.reference(),
+            idempotency_key: self.charge_key(),
+            customer,
+        }
     }
 
     /// Its credit: instant (`topup` rule), keyed by the top-up.

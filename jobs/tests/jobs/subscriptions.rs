@@ -402,6 +402,26 @@ impl World {
         .await
     }
 
+    /// Dispatches and pays three renewals, each at the end of the period before; answers the
+    /// periods' bounds.
+    async fn renew_three_times(&self, subscription_id: i64) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
+        let mut bounds = Vec::new();
+        for _ in 0..3 {
+            self.dispatch().await;
+            assert_eq!(self.run_charges().await, [PeriodOutcome::Paid]);
+            let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
+                "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
+            )
+            .bind(subscription_id)
+            .fetch_one(&self.db)
+            .await
+            .expect("period");
+            bounds.push((starts, ends));
+            self.gateway.advance(ends - self.gateway.clock_now());
+        }
+        bounds
+    }
+
     /// E-mails queued for the member with this subject.
     async fn mails(&self, user_id: i64, subject: &str) -> Vec<String> {
         sqlx::query_scalar(
@@ -1634,20 +1654,7 @@ async fn renewals_keep_the_anchors_day_at_month_ends(db: PgPool) {
         .await
         .expect("anchored on the 31st");
 
-    let mut bounds = Vec::new();
-    for _ in 0..3 {
-        w.dispatch().await;
-        assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
-        let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
-            "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
-        )
-        .bind(subscription)
-        .fetch_one(&db)
-        .await
-        .expect("period");
-        bounds.push((starts, ends));
-        w.gateway.advance(ends - w.gateway.clock_now());
-    }
+    let bounds = w.renew_three_times(subscription).await;
     assert_eq!(
         bounds,
         [
@@ -1691,20 +1698,7 @@ async fn a_downgrade_to_another_length_keeps_the_31st(db: PgPool) {
     .expect("a semester");
 
     w.gateway.advance(Duration::days(1));
-    let mut bounds = Vec::new();
-    for _ in 0..3 {
-        w.dispatch().await;
-        assert_eq!(w.run_charges().await, [PeriodOutcome::Paid]);
-        let (starts, ends): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
-            "SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1",
-        )
-        .bind(subscription)
-        .fetch_one(&db)
-        .await
-        .expect("period");
-        bounds.push((starts, ends));
-        w.gateway.advance(ends - w.gateway.clock_now());
-    }
+    let bounds = w.renew_three_times(subscription).await;
     // Counted from the month it changed at, not from a date a month before the 31st (a
     // 28th, which would have stayed the renewal day).
     assert_eq!(

@@ -162,8 +162,7 @@ async fn the_expiry_credits_a_late_paid_pix_expires_an_unpaid_one_and_leaves_con
 /// one, and the top-up is credited once.
 #[testkit::db_test]
 async fn a_card_top_up_charged_but_unrecorded_is_credited_by_its_expiry(db: PgPool) {
-    use domain::commerce::gateway::{CardChargeRequest, CardSource, PaymentGateway};
-    use domain::wallet::topups::{Method, Opening};
+    use domain::commerce::gateway::{CardSource, PaymentGateway};
     let station_id = build::station("clube")
         .url("https://c.example.com")
         .insert(&db)
@@ -173,36 +172,9 @@ async fn a_card_top_up_charged_but_unrecorded_is_credited_by_its_expiry(db: PgPo
         .insert(&db)
         .await;
     let gateway = Gateway::from_config(&services(&db, None).config, db.clone()).expect("gateway");
-    let Gateway::Sandbox(sandbox) = &gateway else {
-        panic!("the tests run the sandbox")
-    };
-    let token = sandbox
-        .tokenize_card(&payments::sandbox::CardDetails {
-            number: "4000000000000010".into(),
-            holder_name: "MARIA".into(),
-            expiry: "12/30".into(),
-            cvv: "123".into(),
-        })
-        .await
-        .expect("token");
+    let token = card_token(&gateway, "4000000000000010").await;
     // What `buy` does up to the provider's call: the top-up committed first, with its card.
-    let mut tx = db.begin().await.expect("tx");
-    let topup = domain::wallet::topups::open(
-        &mut tx,
-        &Opening {
-            station_id,
-            user_id: member,
-            method: Method::Card,
-            amount: 2500,
-            saved_card_id: None,
-        },
-    )
-    .await
-    .expect("opened");
-    domain::wallet::topups::keep_card_source(&mut tx, topup.id, &CardSource::Token(token.clone()))
-        .await
-        .expect("card kept");
-    tx.commit().await.expect("commit");
+    let topup = unrecorded_card_top_up(&db, station_id, member, &token).await;
     // The provider charges the card under the top-up's key; its answer is lost.
     let mut conn = db.acquire().await.expect("conn");
     let customer = domain::commerce::payment::customer(&mut conn, member)
@@ -210,15 +182,7 @@ async fn a_card_top_up_charged_but_unrecorded_is_credited_by_its_expiry(db: PgPo
         .expect("customer");
     drop(conn);
     let charge = gateway
-        .create_card_charge(&CardChargeRequest {
-            amount_cents: 2500,
-            installments: 1,
-            source: CardSource::Token(token),
-            billing_address: None,
-            reference: format!("RECARGA-{}", topup.id),
-            idempotency_key: topup.charge_key(),
-            customer,
-        })
+        .create_card_charge(&topup.card_request(customer, CardSource::Token(token)))
         .await
         .expect("charged");
     sqlx::query("UPDATE topups SET expires_at = now() - interval '1 second'")
@@ -306,7 +270,12 @@ async fn card_token(gateway: &Gateway, number: &str) -> String {
 
 /// A card top-up opened as `buy` opens it (its card kept), whose charge was never asked for
 /// or whose answer was lost before it was recorded.
-async fn unrecorded_card_top_up(db: &PgPool, station_id: i64, member: i64, token: &str) -> i64 {
+async fn unrecorded_card_top_up(
+    db: &PgPool,
+    station_id: i64,
+    member: i64,
+    token: &str,
+) -> domain::wallet::topups::TopUp {
     use domain::commerce::gateway::CardSource;
     use domain::wallet::topups::{Method, Opening};
     let mut tx = db.begin().await.expect("tx");
@@ -326,7 +295,7 @@ async fn unrecorded_card_top_up(db: &PgPool, station_id: i64, member: i64, token
         .await
         .expect("card kept");
     tx.commit().await.expect("commit");
-    topup.id
+    topup
 }
 
 /// The member's "Verificar pagamento" on a card top-up whose charge's answer was lost asks
@@ -344,7 +313,9 @@ async fn the_members_check_recovers_an_unrecorded_card_charge_and_a_refusal_fail
         .await;
     let gateway = Gateway::from_config(&services(&db, None).config, db.clone()).expect("gateway");
     let approves = card_token(&gateway, "4000000000000010").await;
-    let paid = unrecorded_card_top_up(&db, station_id, member, &approves).await;
+    let paid = unrecorded_card_top_up(&db, station_id, member, &approves)
+        .await
+        .id;
     let checked = topups::check(&db, &gateway, &JobOutbox, PUBLIC_URL, member, paid, 0)
         .await
         .expect("checked");
@@ -352,7 +323,9 @@ async fn the_members_check_recovers_an_unrecorded_card_charge_and_a_refusal_fail
     assert!(checked.gateway_charge_id.is_some());
     // Another member's check finds nothing and charges nothing.
     let declines = card_token(&gateway, "4000000000000028").await;
-    let refused = unrecorded_card_top_up(&db, station_id, member, &declines).await;
+    let refused = unrecorded_card_top_up(&db, station_id, member, &declines)
+        .await
+        .id;
     let stranger = build::member(station_id)
         .email("outro@example.com")
         .insert(&db)

@@ -68,8 +68,9 @@ impl From<CepAddress> for ZipCodeAddress {
     }
 }
 
-/// Counts the lookup against the caller (the member, else the client address): each one
-/// that misses the cache costs a call to the provider.
+/// Counts every lookup against the caller (the member, else the client address), cache hits
+/// included: a caller walking CEPs would otherwise use our cache as a free directory, and a
+/// miss costs a call to the provider.
 async fn throttle(
     state: &AppState,
     signed_in: Option<&SignedIn>,

@@ -314,13 +314,11 @@ async fn saved_cards(
     member: Member,
     Path(user_id): Path<i64>,
 ) -> ApiResult<Json<Vec<SavedCard>>> {
-    let user_id = own(member, user_id)?;
-    let mut conn = state.db.acquire().await?;
-    let cards = cards::of_member(&mut conn, user_id, state.gateway.provider()).await?;
-    Ok(Json(cards.into_iter().map(SavedCard::from).collect()))
+    own(member, user_id)?;
+    cards_now(&state, member).await
 }
 
-/// The caller's cards as they now are.
+/// The caller's cards as they now are (the listing, and what a change answers).
 async fn cards_now(state: &AppState, member: Member) -> ApiResult<Json<Vec<SavedCard>>> {
     let mut conn = state.db.acquire().await?;
     let cards = cards::of_member(&mut conn, member.user_id, state.gateway.provider()).await?;

@@ -14,9 +14,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::params::given;
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
-use crate::routes::wallet::topups::{TopUpView, split};
+use crate::routes::wallet::topups::TopUpView;
 use crate::staff::{OpsResult, Staff};
 use crate::state::AppState;
 
@@ -39,24 +40,10 @@ struct TopUpsQuery {
 
 const BAD_FILTER: &str = "Filtro inválido.";
 
-fn status_named(text: &str) -> Option<Status> {
-    [
-        Status::Pending,
-        Status::Review,
-        Status::Credited,
-        Status::Failed,
-        Status::Expired,
-        Status::Rejected,
-        Status::Refunded,
-    ]
-    .into_iter()
-    .find(|status| status.as_str() == text)
-}
-
-fn method_named(text: &str) -> Option<Method> {
-    [Method::Pix, Method::Card, Method::Transfer]
-        .into_iter()
-        .find(|method| method.as_str() == text)
+/// A filter's word as the domain names it (`pending`, `pix`, ...).
+fn named<T: serde::de::DeserializeOwned>(text: String) -> OpsResult<T> {
+    serde_json::from_value(serde_json::Value::String(text))
+        .map_err(|_| ApiError::BadRequest(BAD_FILTER.into()).into())
 }
 
 /// A top-up as the console shows it: its member, its charge, and staff's decision.
@@ -85,17 +72,16 @@ impl From<ConsoleTopUp> for OpsTopUp {
             user_name,
             user_email,
         } = row;
-        let common = split(topup);
         Self {
-            user_id: common.user_id,
+            user_id: topup.user_id,
             user_name,
             user_email,
-            gateway_charge_id: common.gateway_charge_id.clone(),
-            paid_at: common.paid_at,
-            decided_by: common.decided_by,
-            decided_at: common.decided_at,
-            refund_sent_at: common.refund_sent_at,
-            topup: common.view(),
+            gateway_charge_id: topup.gateway_charge_id.clone(),
+            paid_at: topup.paid_at,
+            decided_by: topup.decided_by,
+            decided_at: topup.decided_at,
+            refund_sent_at: topup.refund_sent_at,
+            topup: topup.into(),
         }
     }
 }
@@ -130,20 +116,11 @@ async fn station_topups(
     if !staff.scope().covers_station(station_id) {
         return Err(StationError::NotFound.into());
     }
-    let status = given(query.status.as_deref())
-        .map(|text| status_named(text).ok_or_else(|| ApiError::BadRequest(BAD_FILTER.into())))
-        .transpose()?;
-    let method = given(query.method.as_deref())
-        .map(|text| method_named(text).ok_or_else(|| ApiError::BadRequest(BAD_FILTER.into())))
-        .transpose()?;
+    let status: Option<Status> = given(query.status).map(named).transpose()?;
+    let method: Option<Method> = given(query.method).map(named).transpose()?;
     let mut conn = state.db.acquire().await?;
     let list = topups::of_station(&mut conn, station_id, status, method, LIMIT).await?;
     Ok(Json(list.into_iter().map(OpsTopUp::from).collect()))
-}
-
-/// A filter's text, when one was given.
-fn given(text: Option<&str>) -> Option<&str> {
-    text.map(str::trim).filter(|text| !text.is_empty())
 }
 
 async fn answer(state: &AppState, topup_id: i64) -> OpsResult<Json<OpsTopUp>> {

@@ -213,78 +213,30 @@ pub struct TopUpView {
     pix: Option<GatewayCharge>,
 }
 
-/// The fields a member and the console both read.
-pub(crate) struct Common {
-    view: TopUpView,
-    pub(crate) gateway_charge_id: Option<String>,
-    pub(crate) user_id: i64,
-    pub(crate) decided_by: Option<i64>,
-    pub(crate) decided_at: Option<DateTime<Utc>>,
-    pub(crate) paid_at: Option<DateTime<Utc>>,
-    pub(crate) refund_sent_at: Option<DateTime<Utc>>,
-}
-
-pub(crate) fn split(topup: TopUp) -> Common {
-    let status = topup.status_now(Utc::now());
-    let TopUp {
-        id,
-        station_id: _,
-        user_id,
-        method,
-        amount,
-        status: _,
-        failure_reason,
-        saved_card_id: _,
-        gateway_charge_id,
-        br_code,
-        paid_at,
-        expires_at,
-        credited_at,
-        decided_by,
-        decided_at,
-        refund_sent_at,
-        created_at,
-    } = topup;
-    let pix = match (method, &br_code) {
-        (Method::Pix, Some(code)) => Some(GatewayCharge {
-            payment_method: "pix".into(),
-            charge_id: gateway_charge_id.clone(),
-            pix_qr_code: Some(code.clone()),
-            expiration_date: expires_at,
-        }),
-        _ => None,
-    };
-    Common {
-        view: TopUpView {
-            id,
-            method: method.into(),
-            points: Points::from(ledger::Points(amount)),
-            amount_cents: amount,
-            status: status.into(),
-            failure_reason,
-            created_at,
-            credited_at,
-            expires_at,
-            pix,
-        },
-        gateway_charge_id,
-        user_id,
-        decided_by,
-        decided_at,
-        paid_at,
-        refund_sent_at,
-    }
-}
-
-impl Common {
-    pub(crate) fn view(self) -> TopUpView {
-        self.view
-    }
-}
-
 impl From<TopUp> for TopUpView {
     fn from(topup: TopUp) -> Self {
-        split(topup).view
+        let status = topup.status_now(Utc::now());
+        let pix = match (topup.method, topup.br_code) {
+            (Method::Pix, Some(code)) => Some(GatewayCharge {
+                payment_method: "pix".into(),
+                charge_id: topup.gateway_charge_id,
+                pix_qr_code: Some(code),
+                expiration_date: topup.expires_at,
+            }),
+            _ => None,
+        };
+        Self {
+            id: topup.id,
+            method: topup.method.into(),
+            points: Points::from(ledger::Points(topup.amount)),
+            amount_cents: topup.amount,
+            status: status.into(),
+            failure_reason: topup.failure_reason,
+            created_at: topup.created_at,
+            credited_at: topup.credited_at,
+            expires_at: topup.expires_at,
+            pix,
+        }
     }
 }
 

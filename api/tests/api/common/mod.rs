@@ -272,3 +272,79 @@ pub fn off_contract(method: &str, path: &str, answer: &Answer) -> Option<String>
     }
     None
 }
+
+/// The sandbox the app's gateway is (the same database, the same clock).
+pub fn sandbox(db: &PgPool) -> payments::sandbox::Sandbox {
+    match payments::Gateway::from_config(&config_with(&[]), db.clone()).expect("gateway") {
+        payments::Gateway::Sandbox(sandbox) => sandbox,
+        payments::Gateway::Pagarme(_) => panic!("the tests run the sandbox"),
+    }
+}
+
+/// Posts a signed event to the sandbox's webhook endpoint, as the provider does.
+pub async fn post_webhook(app: &Router, body: &str, signature: &str) -> Answer {
+    let request = Request::post("/api/payments/webhooks/sandbox")
+        .header("content-type", "application/json")
+        .header(payments::sandbox::SIGNATURE_HEADER, signature)
+        .body(Body::from(body.to_owned()))
+        .expect("request");
+    send(app, request).await
+}
+
+/// Posts every due sandbox webhook to the API, each `times` over (the provider delivering an
+/// event again), checks each is accepted and marks it delivered. Answers the deliveries.
+pub async fn deliver_webhooks(
+    app: &Router,
+    sandbox: &payments::sandbox::Sandbox,
+    times: usize,
+) -> Vec<payments::sandbox::WebhookDelivery> {
+    let due = sandbox.due_webhooks(1000).await.expect("outbox");
+    for delivery in &due {
+        for _ in 0..times {
+            let answer = post_webhook(app, &delivery.body, &delivery.signature).await;
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        }
+        sandbox
+            .mark_delivered(delivery.id)
+            .await
+            .expect("delivered");
+    }
+    due
+}
+
+/// Runs the queue's pending jobs through their handler (due ones, or all when `all`), as a
+/// worker would, and marks them done. Answers their results.
+pub async fn run_jobs<J: jobs::Job + serde::de::DeserializeOwned>(
+    db: &PgPool,
+    queue: &str,
+    all: bool,
+) -> Vec<Value> {
+    let queued: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT id, convert_from(job, 'UTF8')::jsonb FROM apalis.jobs
+          WHERE job_type = $1 AND status = 'Pending' AND ($2 OR run_at <= now()) ORDER BY id",
+    )
+    .bind(queue)
+    .bind(all)
+    .fetch_all(db)
+    .await
+    .expect("jobs");
+    let services = jobs::Services::new(db.clone(), config_with(&[])).expect("services");
+    let mut results = Vec::new();
+    for (id, payload) in queued {
+        let job: J = serde_json::from_value(payload["args"].clone()).expect("payload");
+        let context = jobs::JobContext {
+            id: id.clone(),
+            attempt: 1,
+            worker: "test".into(),
+            taken_at: None,
+            services: services.clone(),
+        };
+        results.push(job.run(context).await.expect("job"));
+        sqlx::query("UPDATE apalis.jobs SET status = 'Done', done_at = now() WHERE id = $1")
+            .bind(&id)
+            .execute(db)
+            .await
+            .expect("done");
+    }
+    results
+}

@@ -1,3 +1,4 @@
 // The address feature's public surface: the app and other features import only this (eslint.config.js).
 export { isCompleteCep, notCepMark, useCepLookup } from "./api/lookup-cep";
 export type { CepAddress } from "./api/lookup-cep";
+export { CepField, type CepFillValues } from "./components/cep-field";

@@ -2,6 +2,8 @@
 // Its building blocks take props and fetch nothing; the shop's screens compose them.
 // The browser's card tokeniser, shared with the subscriptions' card forms.
 export { CardTokenizerError, useCardTokenizer } from "./api/card-tokenizer";
+// The card fields shared by the checkout, the subscriptions' forms and the wallet's top-up.
+export { NewCardFields, SAVE_CARD_LABEL, SavedCardOptions, type NewCardValues } from "./components/card-entry-fields";
 export { CartLine, unitPriceCents, type CartLineProduct } from "./components/cart-line";
 export { CopyButton, COPIED_TEXT } from "./components/copy-button";
 export { Countdown } from "./components/countdown";

@@ -6,21 +6,16 @@ import type { ReactNode } from "react";
 import { CheckboxField, SelectField, TextField, bindText } from "@/components/form/fields";
 import { StateOptions } from "@/components/form/state-options";
 import type { Form } from "@/components/form/use-form";
-import { isCompleteCep, useCepLookup } from "@/features/address";
+import { CepField } from "@/features/address";
+import { NewCardFields, SAVE_CARD_LABEL, SavedCardOptions } from "@/features/commerce/components/card-entry-fields";
 import { formatBrl } from "@/features/commerce/money";
 import {
   NEW_CARD,
   maskBirthDate,
-  maskCardNumber,
-  maskCep,
-  maskCpf,
-  maskCvc,
-  maskExpiry,
   maskPaymentPhone,
   type PaymentFormValues,
   type PaymentType,
 } from "@/features/commerce/payment-form";
-import { MESSAGES } from "@/lib/validators";
 import type { InstallmentOption, OrderTotals, SavedCard } from "@/types/api";
 
 const METHODS: { value: PaymentType; label: string }[] = [
@@ -29,34 +24,14 @@ const METHODS: { value: PaymentType; label: string }[] = [
 ];
 
 function CardFields({ form }: { form: Form<PaymentFormValues> }) {
-  const lookup = useCepLookup((address, cep) => {
-    if (cep !== form.values.cep) return;
-    if (address) form.setValues({ city: address.city, state: address.state, street: address.street });
-    else form.setValues({ city: MESSAGES.cep, street: MESSAGES.cep });
-  });
-  const cepField = bindText(form, "cep", maskCep);
   return (
     <fieldset className="cart-payment__card">
       <legend>Dados do cartão</legend>
-      <TextField label="Número do cartão" inputMode="numeric" autoComplete="cc-number" {...bindText(form, "number", maskCardNumber)} />
-      <TextField label="Nome impresso no cartão" autoComplete="cc-name" {...bindText(form, "name")} />
-      <TextField label="Validade (MM/AA)" inputMode="numeric" autoComplete="cc-exp" {...bindText(form, "expiry", maskExpiry)} />
-      <TextField label="CVV" inputMode="numeric" autoComplete="cc-csc" {...bindText(form, "cvv", maskCvc)} />
-      <TextField label="CPF do titular" inputMode="numeric" {...bindText(form, "cpf", maskCpf)} />
+      <NewCardFields form={form} />
       <TextField label="Data de nascimento" inputMode="numeric" {...bindText(form, "birthday", maskBirthDate)} />
       <TextField label="E-mail" type="email" autoComplete="email" {...bindText(form, "email")} />
       <TextField label="Telefone" inputMode="tel" autoComplete="tel" {...bindText(form, "phone", maskPaymentPhone)} />
-      <TextField
-        label="CEP"
-        inputMode="numeric"
-        autoComplete="postal-code"
-        {...cepField}
-        onChange={(value) => {
-          cepField.onChange(value);
-          const masked = maskCep(value);
-          if (isCompleteCep(masked)) lookup.mutate(masked);
-        }}
-      />
+      <CepField form={form} />
       <TextField label="Cidade" {...bindText(form, "city")} />
       <SelectField label="Estado" {...bindText(form, "state")}>
         <StateOptions />
@@ -136,12 +111,7 @@ export function PaymentStep({
         )}
         {isCard && savedCards.length > 0 && (
           <SelectField label="Cartão" {...bindText(form, "selected_card")}>
-            {savedCards.map((card) => (
-              <option key={card.id} value={String(card.id)}>
-                {card.brand} final {card.last_digits}
-              </option>
-            ))}
-            <option value={NEW_CARD}>Novo cartão</option>
+            <SavedCardOptions cards={savedCards} />
           </SelectField>
         )}
         {isCard && chosenCard && (
@@ -165,7 +135,7 @@ export function PaymentStep({
             <CardFields form={form} />
             {/* Both providers keep it: the server saves the card first, then charges it. */}
             <CheckboxField
-              label="Salvar este cartão para as próximas compras"
+              label={SAVE_CARD_LABEL}
               checked={form.values.save}
               onChange={(save) => form.setValue("save", save)}
             />

@@ -4,11 +4,10 @@
 import { CheckboxField, SelectField, TextField, bindText } from "@/components/form/fields";
 import { StateOptions } from "@/components/form/state-options";
 import type { Form } from "@/components/form/use-form";
-import { isCompleteCep, useCepLookup } from "@/features/address";
-import { paymentForm } from "@/features/commerce";
+import { CepField } from "@/features/address";
+import { NewCardFields, SAVE_CARD_LABEL, SavedCardOptions, paymentForm } from "@/features/commerce";
 import type { SavedSubscriptionCard, SubscriptionCard } from "@/features/subscriptions/api/types";
 import { KEEP_CARD, NEW_CARD, type CardFormValues } from "@/features/subscriptions/subscription-form";
-import { MESSAGES } from "@/lib/validators";
 
 interface CardFieldsProps {
   form: Form<CardFormValues>;
@@ -22,15 +21,6 @@ interface CardFieldsProps {
 }
 
 export function CardFields({ form, savedCards = [], offerSave = false, legend = "Dados do cartão", currentCard = null }: CardFieldsProps) {
-  const lookup = useCepLookup((address, cep) => {
-    if (cep !== form.values.cep) return;
-    if (address) {
-      form.setValues({ city: address.city, state: address.state, street: address.street, neighborhood: address.neighborhood });
-    } else {
-      form.setValues({ city: MESSAGES.cep, street: MESSAGES.cep });
-    }
-  });
-  const cepField = bindText(form, "cep", paymentForm.maskCep);
   const isNew = form.values.selected_card === NEW_CARD;
   return (
     <fieldset className="subscription-card-fields">
@@ -43,32 +33,12 @@ export function CardFields({ form, savedCards = [], offerSave = false, legend = 
               Cartão atual: {currentCard.brand} final {currentCard.last_digits}
             </option>
           )}
-          {savedCards.map((card) => (
-            <option key={card.id} value={String(card.id)}>
-              {card.brand} final {card.last_digits}
-            </option>
-          ))}
-          <option value={NEW_CARD}>Novo cartão</option>
+          <SavedCardOptions cards={savedCards} />
         </SelectField>
       )}
       {isNew && (
         <>
-          <TextField
-            label="Número do cartão"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            {...bindText(form, "number", paymentForm.maskCardNumber)}
-          />
-          <TextField label="Nome impresso no cartão" autoComplete="cc-name" {...bindText(form, "name")} />
-          <TextField
-            label="Validade (MM/AA)"
-            inputMode="numeric"
-            autoComplete="cc-exp"
-            placeholder="MM/AA"
-            {...bindText(form, "expiry", paymentForm.maskExpiry)}
-          />
-          <TextField label="CVV" inputMode="numeric" autoComplete="cc-csc" {...bindText(form, "cvv", paymentForm.maskCvc)} />
-          <TextField label="CPF do titular" inputMode="numeric" {...bindText(form, "cpf", paymentForm.maskCpf)} />
+          <NewCardFields form={form} />
           <TextField
             label="Data de nascimento"
             inputMode="numeric"
@@ -76,17 +46,7 @@ export function CardFields({ form, savedCards = [], offerSave = false, legend = 
             {...bindText(form, "birthday", paymentForm.maskBirthDate)}
           />
           <TextField label="Telefone" inputMode="tel" autoComplete="tel" {...bindText(form, "phone", paymentForm.maskPaymentPhone)} />
-          <TextField
-            label="CEP"
-            inputMode="numeric"
-            autoComplete="postal-code"
-            {...cepField}
-            onChange={(value) => {
-              cepField.onChange(value);
-              const masked = paymentForm.maskCep(value);
-              if (isCompleteCep(masked)) lookup.mutate(masked);
-            }}
-          />
+          <CepField form={form} fillsNeighborhood />
           <TextField label="Rua" autoComplete="address-line1" {...bindText(form, "street")} />
           <TextField label="Número" {...bindText(form, "street_number")} />
           <TextField label="Bairro" {...bindText(form, "neighborhood")} />
@@ -95,11 +55,7 @@ export function CardFields({ form, savedCards = [], offerSave = false, legend = 
           </SelectField>
           <TextField label="Cidade" {...bindText(form, "city")} />
           {offerSave && (
-            <CheckboxField
-              label="Salvar este cartão para as próximas compras"
-              checked={form.values.save}
-              onChange={(save) => form.setValue("save", save)}
-            />
+            <CheckboxField label={SAVE_CARD_LABEL} checked={form.values.save} onChange={(save) => form.setValue("save", save)} />
           )}
         </>
       )}

@@ -1,8 +1,7 @@
 // /homepage/extrato/extratos-totais (spec 002): the balance, what waits for release, and
 // the two tabs of spends and credits; with credits spent and then reversed (issue 26), what
 // is owed and the debts that later credits pay first.
-import { useId, useRef, useState, type KeyboardEvent } from "react";
-import { useSearchParams } from "react-router";
+import { useId, useState } from "react";
 import { useWalletBalance } from "@/features/wallet/api/get-balance";
 import {
   useEarnedTransactions,
@@ -11,6 +10,7 @@ import {
 } from "@/features/wallet/api/get-transactions";
 import { creditStatusText } from "@/features/wallet/credit-status";
 import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
+import { UrlTabs } from "@/features/wallet/components/url-tabs";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";
@@ -30,16 +30,10 @@ export const DEBTS_EXPLANATION =
 export const DEBT_SETTLED_TEXT = "Quitado";
 
 /** The tab is kept in the address (?aba=premiacao), so a reload shows the same list. */
-export const TAB_PARAM = "aba";
 const TABS = [
   { id: "utilizados", label: SPENT_TAB_LABEL },
   { id: "premiacao", label: EARNED_TAB_LABEL },
 ] as const;
-type TabId = (typeof TABS)[number]["id"];
-
-function tabOf(value: string | null): TabId {
-  return TABS.find((tab) => tab.id === value)?.id ?? "utilizados";
-}
 
 function BalanceSummary({ currency }: { currency: CurrencySettings }) {
   const { data, isPending, isError } = useWalletBalance();
@@ -128,31 +122,6 @@ function DebtSection({ userId, currency }: { userId: number; currency: CurrencyS
 export function StatementPage() {
   const station = useStation();
   const userId = useSession()?.user.id;
-  const [searchParams, setSearchParams] = useSearchParams();
-  const current = tabOf(searchParams.get(TAB_PARAM));
-  const baseId = useId();
-  const tabRefs = useRef(new Map<TabId, HTMLButtonElement>());
-
-  const select = (tab: TabId) => {
-    setSearchParams(
-      (params) => {
-        params.set(TAB_PARAM, tab);
-        return params;
-      },
-      { replace: true },
-    );
-  };
-
-  // Arrow keys move between the tabs (WAI-ARIA tabs pattern, selection follows focus).
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
-    const index = TABS.findIndex((tab) => tab.id === current);
-    const step = event.key === "ArrowRight" ? 1 : TABS.length - 1;
-    const next = TABS[(index + step) % TABS.length];
-    if (!next) return;
-    select(next.id);
-    tabRefs.current.get(next.id)?.focus();
-  };
 
   if (userId === undefined) return null;
 
@@ -161,39 +130,11 @@ export function StatementPage() {
       <h1 className="statement__title">Extrato</h1>
       <BalanceSummary currency={station} />
       <DebtSection userId={userId} currency={station} />
-      <div className="statement-tabs" role="tablist" aria-label="Extrato" onKeyDown={onKeyDown}>
-        {TABS.map((tab) => (
-          <button
-            key={tab.id}
-            ref={(element) => {
-              if (element) tabRefs.current.set(tab.id, element);
-              else tabRefs.current.delete(tab.id);
-            }}
-            type="button"
-            role="tab"
-            id={`${baseId}-${tab.id}-tab`}
-            className="statement-tabs__tab"
-            aria-selected={tab.id === current}
-            aria-controls={`${baseId}-${tab.id}-panel`}
-            tabIndex={tab.id === current ? 0 : -1}
-            onClick={() => select(tab.id)}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
-      <div
-        className="statement-panel"
-        role="tabpanel"
-        id={`${baseId}-${current}-panel`}
-        aria-labelledby={`${baseId}-${current}-tab`}
-      >
-        {current === "utilizados" ? (
-          <SpentList userId={userId} currency={station} />
-        ) : (
-          <EarnedList userId={userId} currency={station} />
-        )}
-      </div>
+      <UrlTabs tabs={TABS} label="Extrato">
+        {(current) =>
+          current === "utilizados" ? <SpentList userId={userId} currency={station} /> : <EarnedList userId={userId} currency={station} />
+        }
+      </UrlTabs>
     </section>
   );
 }

@@ -4,35 +4,16 @@
 import { CheckboxField, SelectField, TextField, bindText } from "@/components/form/fields";
 import { StateOptions } from "@/components/form/state-options";
 import type { Form } from "@/components/form/use-form";
-import { isCompleteCep, useCepLookup } from "@/features/address";
-import { paymentForm } from "@/features/commerce";
+import { CepField } from "@/features/address";
+import { NewCardFields, SAVE_CARD_LABEL, SavedCardOptions } from "@/features/commerce";
 import { NEW_CARD, type TopUpFormValues } from "@/features/wallet/top-up-form";
-import { MESSAGES } from "@/lib/validators";
 import type { SavedCard } from "@/types/api";
-
-export const SAVE_CARD_LABEL = "Salvar este cartão para as próximas compras";
 
 /** The billing address a saved card keeps; the CEP fills the rest (the shop's lookup). */
 function BillingAddressFields({ form }: { form: Form<TopUpFormValues> }) {
-  const lookup = useCepLookup((address, cep) => {
-    if (cep !== form.values.cep) return;
-    if (address) form.setValues({ city: address.city, state: address.state, street: address.street });
-    else form.setValues({ city: MESSAGES.cep, street: MESSAGES.cep });
-  });
-  const cepField = bindText(form, "cep", paymentForm.maskCep);
   return (
     <>
-      <TextField
-        label="CEP"
-        inputMode="numeric"
-        autoComplete="postal-code"
-        {...cepField}
-        onChange={(value) => {
-          cepField.onChange(value);
-          const masked = paymentForm.maskCep(value);
-          if (isCompleteCep(masked)) lookup.mutate(masked);
-        }}
-      />
+      <CepField form={form} />
       <TextField label="Rua" autoComplete="address-line1" {...bindText(form, "street")} />
       <TextField label="Número" {...bindText(form, "street_number")} />
       <SelectField label="Estado" {...bindText(form, "state")}>
@@ -65,31 +46,11 @@ export function TopUpCardFields({ form, savedCards, loading = false }: TopUpCard
       <legend>Cartão de crédito</legend>
       <SelectField label="Cartão" {...bindText(form, "selected_card")}>
         <option value="">Selecione</option>
-        {savedCards.map((card) => (
-          <option key={card.id} value={String(card.id)}>
-            {card.brand} final {card.last_digits}
-          </option>
-        ))}
-        <option value={NEW_CARD}>Novo cartão</option>
+        <SavedCardOptions cards={savedCards} />
       </SelectField>
       {isNew && (
         <>
-          <TextField
-            label="Número do cartão"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            {...bindText(form, "number", paymentForm.maskCardNumber)}
-          />
-          <TextField label="Nome impresso no cartão" autoComplete="cc-name" {...bindText(form, "name")} />
-          <TextField
-            label="Validade (MM/AA)"
-            inputMode="numeric"
-            autoComplete="cc-exp"
-            placeholder="MM/AA"
-            {...bindText(form, "expiry", paymentForm.maskExpiry)}
-          />
-          <TextField label="CVV" inputMode="numeric" autoComplete="cc-csc" {...bindText(form, "cvv", paymentForm.maskCvc)} />
-          <TextField label="CPF do titular" inputMode="numeric" {...bindText(form, "cpf", paymentForm.maskCpf)} />
+          <NewCardFields form={form} />
           <CheckboxField label={SAVE_CARD_LABEL} checked={form.values.save} onChange={(save) => form.setValue("save", save)} />
           {form.values.save && <BillingAddressFields form={form} />}
         </>
