@@ -466,29 +466,31 @@ pub struct Dispatched {
 }
 
 /// The dispatcher's work at `now`: period ends in batches of `batch` (each its own
-/// transaction: cancellations, downgrades, next periods), then the due periods' charges,
-/// queued through the outbox in the transaction that leases them. Two dispatchers at once
-/// split the rows (`SKIP LOCKED`); a period is made once and a due moment queued once.
+/// transaction: cancellations, downgrades, next periods), each followed by a batch of the
+/// due periods' charges, queued through the outbox in the transaction that leases them, so
+/// the fleet starts charging while the rest of the periods are still being made. Two
+/// dispatchers at once split the rows (`SKIP LOCKED`); a period is made once and a due
+/// moment queued once.
 pub async fn dispatch<O: Outbox>(
     db: &PgPool,
     outbox: &O,
     now: DateTime<Utc>,
     batch: i64,
 ) -> sqlx::Result<Dispatched> {
+    let full = |rows: usize| i64::try_from(rows).unwrap_or(i64::MAX) >= batch;
     let mut done = Dispatched::default();
-    loop {
-        let mut tx = db.begin().await?;
-        let renewed = dispatch::renew_batch(&mut tx, now, batch).await?;
-        tx.commit().await?;
-        done.renewed.seen += renewed.seen;
-        done.renewed.created += renewed.created;
-        done.renewed.canceled += renewed.canceled;
-        done.renewed.downgraded += renewed.downgraded;
-        if i64::try_from(renewed.seen).unwrap_or(i64::MAX) < batch {
-            break;
+    let (mut renewing, mut queuing) = (true, true);
+    while renewing || queuing {
+        if renewing {
+            let mut tx = db.begin().await?;
+            let renewed = dispatch::renew_batch(&mut tx, now, batch).await?;
+            tx.commit().await?;
+            done.renewed.seen += renewed.seen;
+            done.renewed.created += renewed.created;
+            done.renewed.canceled += renewed.canceled;
+            done.renewed.downgraded += renewed.downgraded;
+            renewing = full(renewed.seen);
         }
-    }
-    loop {
         let mut tx = db.begin().await?;
         let due = dispatch::due_batch(&mut tx, now, batch).await?;
         for charge in &due {
@@ -496,9 +498,8 @@ pub async fn dispatch<O: Outbox>(
         }
         tx.commit().await?;
         done.queued += due.len();
-        if i64::try_from(due.len()).unwrap_or(i64::MAX) < batch {
-            break;
-        }
+        // A short batch while periods are still being made only means they are not yet due.
+        queuing = renewing || full(due.len());
     }
     Ok(done)
 }

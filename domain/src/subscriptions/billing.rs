@@ -144,11 +144,18 @@ pub async fn lock(conn: &mut PgConnection, period_id: i64) -> sqlx::Result<Optio
 /// A try with its saved card's provider id; `concat!` it with the condition.
 macro_rules! select_attempt {
     () => {
-        "SELECT c.id, c.period_id, c.attempt, c.status, c.method, c.amount, c.saved_card_id,
-                sc.gateway_card_id, c.idempotency_key, c.gateway_charge_id, c.failure_reason,
-                c.pix_qr_code, c.expires_at, c.created_at
-           FROM subscription_charges c
-           LEFT JOIN saved_cards sc ON sc.id = c.saved_card_id AND sc.removed_at IS NULL"
+        select_attempt!("subscription_charges")
+    };
+    // From the tries' table or a statement's rows of it.
+    ($from:literal) => {
+        concat!(
+            "SELECT c.id, c.period_id, c.attempt, c.status, c.method, c.amount, c.saved_card_id,
+                    sc.gateway_card_id, c.idempotency_key, c.gateway_charge_id, c.failure_reason,
+                    c.pix_qr_code, c.expires_at, c.created_at
+               FROM ",
+            $from,
+            " c LEFT JOIN saved_cards sc ON sc.id = c.saved_card_id AND sc.removed_at IS NULL"
+        )
     };
 }
 
@@ -295,20 +302,28 @@ pub async fn open_attempt_now(
     provider: &str,
     now: DateTime<Utc>,
 ) -> sqlx::Result<Attempt> {
-    let id: i64 = sqlx::query_scalar(
+    // One statement: the id is drawn first so the key can name it (a renewal run makes
+    // 100 000 of these in an hour).
+    sqlx::query_as(concat!(
         "WITH counted AS (
              UPDATE subscription_periods
                 SET attempts = attempts + 1, next_attempt_at = $5
               WHERE id = $1
           RETURNING attempts
-         )
-         INSERT INTO subscription_charges (station_id, period_id, attempt, method, amount,
-                                           saved_card_id, provider, idempotency_key, created_at)
-         SELECT $2, $1, counted.attempts, $3, $4, $6, $7,
-                'subscription-charge-p' || $1 || '-' || counted.attempts, $8
-           FROM counted
-         RETURNING id",
-    )
+         ), made AS (
+             INSERT INTO subscription_charges (id, station_id, period_id, attempt, method,
+                                               amount, saved_card_id, provider,
+                                               idempotency_key, created_at)
+             OVERRIDING SYSTEM VALUE
+             SELECT drawn.id, $2, $1, counted.attempts, $3, $4, $6, $7,
+                    'subscription-charge-' || drawn.id, $8
+               FROM counted,
+                    (SELECT nextval(pg_get_serial_sequence('subscription_charges', 'id')) AS id)
+                        drawn
+             RETURNING *
+         ) ",
+        select_attempt!("made")
+    ))
     .bind(b.period_id)
     .bind(b.station_id)
     .bind(b.method)
@@ -321,15 +336,7 @@ pub async fn open_attempt_now(
     .bind(provider)
     .bind(now)
     .fetch_one(&mut *conn)
-    .await?;
-    sqlx::query(
-        "UPDATE subscription_charges SET idempotency_key = 'subscription-charge-' || id
-          WHERE id = $1",
-    )
-    .bind(id)
-    .execute(&mut *conn)
-    .await?;
-    attempt_by_id(conn, id).await
+    .await
 }
 
 /// Moves a locked period's lease forward (a try resumed, a queued charge).
@@ -926,7 +933,7 @@ pub struct TakeBack {
 /// bank-refund path (`payment_id` with `refunded_cents`), tells the member, and cancels the
 /// charges of the periods it voided.
 #[derive(Debug, Clone)]
-pub struct TakenBack {
+pub struct TakeBackOutcome {
     /// The card or PIX part of the period's order (a type 21 period), if it has one.
     pub payment_id: Option<i64>,
     pub refunded_cents: i64,
@@ -950,9 +957,9 @@ pub async fn take_back(
     attempt_id: i64,
     take: TakeBack,
     now: DateTime<Utc>,
-) -> sqlx::Result<Option<TakenBack>> {
-    let row: Option<(i64, i64, i64, bool, i64, Option<i64>)> = sqlx::query_as(
-        "SELECT c.period_id, c.amount, c.bank_refunded_cents, c.chargedback_at IS NOT NULL,
+) -> sqlx::Result<Option<TakeBackOutcome>> {
+    let row: Option<(i64, i64, bool, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT c.amount, c.bank_refunded_cents, c.chargedback_at IS NOT NULL,
                 p.subscription_id,
                 (SELECT pay.id FROM payments pay
                   WHERE pay.order_id = p.order_id AND pay.method <> 'wallet'
@@ -965,7 +972,7 @@ pub async fn take_back(
     .bind(attempt_id)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((_, amount, recorded, chargedback_before, subscription_id, payment_id)) = row else {
+    let Some((amount, recorded, chargedback_before, subscription_id, payment_id)) = row else {
         return Ok(None);
     };
     let refunded = take.refunded_cents.clamp(0, amount);
@@ -986,7 +993,7 @@ pub async fn take_back(
     .bind(now)
     .execute(&mut *conn)
     .await?;
-    let mut taken = TakenBack {
+    let mut taken = TakeBackOutcome {
         payment_id,
         refunded_cents: refunded.max(recorded),
         notice: None,

@@ -13,8 +13,8 @@
 //!     approves, a monthly plan, and <subscriptions> active subscriptions whose paid first
 //!     period ended in the last hour (spread evenly). Prints `seconds=<wall time>`.
 //! bench-renewals run <runners>
-//!     one dispatch at now (batches of the job's size), then <runners> tasks taking the
-//!     queued charge jobs as the fleet would (`FOR UPDATE SKIP LOCKED`) and running them.
+//!     one dispatch at now (batches of the job's size) and, from its start, <runners> tasks
+//!     taking the queued charge jobs as the fleet would (`FOR UPDATE SKIP LOCKED`) and running them.
 //!     Prints `seconds=<total> dispatch=<seconds> charged=<n> rate=<per second>
 //!     p50=<seconds> p99=<seconds>`, the percentiles from the dispatch's start (when the
 //!     engine first saw the periods due) to each try's settlement.
@@ -25,7 +25,9 @@
 //! Reads DATABASE_URL.
 
 use std::io::Write;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use app::subscriptions::billing;
@@ -44,6 +46,8 @@ const USAGE: &str = "usage: bench-renewals migrate\n\
 
 /// Charge jobs a runner takes at once.
 const TAKE: i64 = 20;
+/// How long a runner waits before looking again at an empty queue while the dispatch runs.
+const IDLE: Duration = Duration::from_millis(50);
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -169,16 +173,20 @@ async fn seed(db: &PgPool, subscriptions: i64) -> anyhow::Result<()> {
 async fn run(db: &PgPool, runners: i64) -> anyhow::Result<String> {
     let config = Config::from_lookup(|_| None)?;
     let gateway = payments::Gateway::from_config(&config, db.clone())?;
+    // The runners poll the queue from the start, as the fleet's workers do while the
+    // dispatch job runs.
+    let dispatching = Arc::new(AtomicBool::new(true));
+    let tasks: Vec<_> = (0..runners)
+        .map(|_| {
+            let (db, gateway, dispatching) = (db.clone(), gateway.clone(), dispatching.clone());
+            tokio::spawn(async move { runner(&db, &gateway, &dispatching).await })
+        })
+        .collect();
     let started = Instant::now();
     let seen_due: DateTime<Utc> = Utc::now();
     let dispatched = billing::dispatch(db, &JobOutbox, seen_due, BATCH).await?;
     let dispatch_seconds = started.elapsed().as_secs_f64();
-    let tasks: Vec<_> = (0..runners)
-        .map(|_| {
-            let (db, gateway) = (db.clone(), gateway.clone());
-            tokio::spawn(async move { runner(&db, &gateway).await })
-        })
-        .collect();
+    dispatching.store(false, Ordering::SeqCst);
     let mut charged = 0;
     for task in tasks {
         charged += task.await??;
@@ -205,10 +213,17 @@ async fn run(db: &PgPool, runners: i64) -> anyhow::Result<String> {
     ))
 }
 
-/// Takes queued charge jobs as a worker would and runs each; answers how many it ran.
-async fn runner(db: &PgPool, gateway: &payments::Gateway) -> anyhow::Result<usize> {
+/// Takes queued charge jobs as a worker would and runs each, until the dispatch is over
+/// and the queue empty; answers how many it ran.
+async fn runner(
+    db: &PgPool,
+    gateway: &payments::Gateway,
+    dispatching: &AtomicBool,
+) -> anyhow::Result<usize> {
     let mut ran = 0;
     loop {
+        // Read before taking: once the dispatch is over, an empty take means nothing is left.
+        let over = !dispatching.load(Ordering::SeqCst);
         let taken: Vec<serde_json::Value> = sqlx::query_scalar(
             "UPDATE apalis.jobs SET status = 'Done', done_at = now()
               WHERE id IN (SELECT id FROM apalis.jobs
@@ -220,7 +235,11 @@ async fn runner(db: &PgPool, gateway: &payments::Gateway) -> anyhow::Result<usiz
         .fetch_all(db)
         .await?;
         if taken.is_empty() {
-            return Ok(ran);
+            if over {
+                return Ok(ran);
+            }
+            tokio::time::sleep(IDLE).await;
+            continue;
         }
         for args in taken {
             let job: SubscriptionCharge = serde_json::from_value(args)?;
