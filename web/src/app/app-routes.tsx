@@ -6,13 +6,10 @@ import { LogoutRoute } from "@/app/routes/logout";
 import { NotAuthorizedRoute } from "@/app/routes/not-authorized";
 import { RootGateRoute } from "@/app/routes/root-gate";
 import { RootLayout } from "@/app/routes/root-layout";
-import { NotFoundPage } from "@/components/not-found-page";
-import { activitiesPublicRoutes } from "@/features/activities/routes";
+import { lazyScreen } from "@/components/lazy-screen";
 import { accountRoutes } from "@/features/accounts/routes";
 import { memberAreaRoutes } from "@/features/member/routes";
-import { publicPageRoutes } from "@/features/public-pages/routes";
 import { opsRoutes } from "@/features/staff/routes";
-import { subscriptionsPublicRoutes } from "@/features/subscriptions/routes";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -21,14 +18,12 @@ export const appRoutes: RouteObject[] = [
       { index: true, element: <RootGateRoute /> },
       ...memberAreaRoutes,
       ...accountRoutes,
-      ...publicPageRoutes,
-      ...activitiesPublicRoutes,
-      ...subscriptionsPublicRoutes,
       ...opsRoutes,
       { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
       { path: "confimation", element: <AccountNotActiveRoute /> },
-      { path: "*", element: <NotFoundPage /> },
+      // Every other public page, and the not-found page, in a chunk of their own.
+      { path: "*", element: lazyScreen(async () => (await import("@/app/routes/public-area")).PublicArea) },
     ],
   },
 ];
