@@ -21,12 +21,17 @@ async function violationsAt(page: Page, path: string) {
   await page.waitForLoadState("networkidle");
   await expect(page.locator("[aria-busy=true]")).toHaveCount(0);
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-  return violations.map((violation) => ({
+  const found = violations.map((violation) => ({
     path,
     rule: violation.id,
     impact: violation.impact,
     targets: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")),
   }));
+  // One main heading per screen, which screen readers jump to (axe's best-practice rule,
+  // outside the WCAG tags: the empty cart once had none).
+  const mainHeadings = await page.locator("h1").count();
+  if (mainHeadings !== 1) found.push({ path, rule: "one-main-heading", impact: "moderate", targets: [`${mainHeadings} h1`] });
+  return found;
 }
 
 async function expectAccessible(page: Page, paths: string[]) {

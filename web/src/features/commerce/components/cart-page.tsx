@@ -321,7 +321,7 @@ export function CartPage() {
       </section>
     );
   }
-  if (step === "cart" && lines.length === 0) return <EmptyCart />;
+  if (step === "cart" && lines.length === 0) return <EmptyCart title={STEP_TITLES.cart} />;
 
   const countdown =
     reservation && (step === "delivery" || step === "payment" || step === "review") ? (
