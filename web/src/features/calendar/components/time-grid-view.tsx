@@ -26,7 +26,8 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 export function TimeGridView({ days, byDay, today, timeZone }: TimeGridViewProps) {
   const style = { "--calendar-days": days.length, "--calendar-slots": SLOTS_PER_DAY } as CSSProperties;
   return (
-    <div className="calendar-time" style={style}>
+    // Focusable, so a keyboard can scroll it sideways on a narrow screen.
+    <div className="calendar-time" style={style} role="region" aria-label="Grade de horários" tabIndex={0}>
       <div className="calendar-time__heads">
         {days.map((day) => (
           <h3
