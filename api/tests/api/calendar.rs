@@ -35,7 +35,9 @@ async fn world(db: PgPool) -> World {
 }
 
 fn day(day: u32, hour: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 12, day, hour, 0, 0).unwrap()
+    Utc.with_ymd_and_hms(2026, 12, day, hour, 0, 0)
+        .single()
+        .expect("a date")
 }
 
 impl World {

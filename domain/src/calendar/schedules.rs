@@ -237,7 +237,9 @@ mod tests {
     use chrono::TimeZone;
 
     fn at(day: u32) -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 12, day, 0, 0, 0).unwrap()
+        Utc.with_ymd_and_hms(2026, 12, day, 0, 0, 0)
+            .single()
+            .expect("a date")
     }
 
     #[test]
@@ -250,7 +252,9 @@ mod tests {
         .expect("window");
         assert_eq!(
             window.from(),
-            Utc.with_ymd_and_hms(2026, 12, 1, 3, 0, 0).unwrap()
+            Utc.with_ymd_and_hms(2026, 12, 1, 3, 0, 0)
+                .single()
+                .expect("a date")
         );
         assert_eq!(window.to(), at(31));
     }
@@ -265,7 +269,9 @@ mod tests {
     #[test]
     fn bad_windows_are_refused_with_their_texts() {
         let refused = |from: Option<&str>, to: Option<&str>| {
-            Window::parse(from, to, at(1)).unwrap_err().to_string()
+            Window::parse(from, to, at(1))
+                .expect_err("refused")
+                .to_string()
         };
         assert_eq!(
             refused(Some("01/12/2026"), Some("2026-12-31T00:00:00Z")),
