@@ -75,6 +75,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     seed::demo::subscriptions::seed(&db, &objects, &demo).await?;
     seed::demo::topups::seed(&db, &demo).await?;
     seed::demo::feed::seed(&db, &objects, &demo).await?;
+    seed::demo::calendar::seed(&db, &objects, &demo).await?;
     seed::demo::counter::seed(&db, &demo).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())

@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod activities;
+pub mod calendar;
 pub mod commerce;
 pub mod feed;
 pub mod infra;

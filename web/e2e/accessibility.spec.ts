@@ -92,6 +92,10 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage/planos/sobconsulta",
     "/homepage/cartao-assinatura",
     "/homepage/assinaturas",
+    "/homepage/calendario",
+    "/homepage/calendario?visao=semana",
+    "/homepage/calendario?visao=dia",
+    "/homepage/calendario?visao=lista",
     "/homepage/nada-aqui",
   ]);
   // An activity's own page, as the activities list links to it.

@@ -12,6 +12,7 @@ use crate::state::AppState;
 
 pub mod accounts;
 pub mod activities;
+pub mod calendar;
 pub mod commerce;
 pub mod feed;
 pub mod health;
@@ -33,6 +34,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(jobs::router())
         .merge(media::router())
         .merge(activities::router())
+        .merge(calendar::router())
         .merge(wallet::router())
         .merge(commerce::router())
         .merge(feed::router())

@@ -11,6 +11,7 @@ mod address_lookup;
 mod annulments;
 mod auth_login;
 mod auth_sessions;
+mod calendar;
 mod captcha;
 mod commerce;
 mod commerce_after_payment;

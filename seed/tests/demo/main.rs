@@ -1,6 +1,7 @@
 //! The demo station's tests, one binary (one link): what each part of the demo holds, and
 //! that seeding twice changes nothing.
 
+mod calendar;
 mod catalogue;
 mod feed;
 mod mail_branding;

@@ -148,6 +148,10 @@ export type PollResults = Schemas["PollResults"];
 /** A trophy granted to the member; `createdAt` is when it was granted. */
 export type MemberTrophy = Schemas["MemberTrophy"];
 
+// The station calendar.
+/** An event of the station's calendar; `day` says what the day is, when it is something. */
+export type Schedule = Schemas["Schedule"];
+
 // Lucky numbers.
 /** A giveaway campaign with its publication text and the member's numbers in it. */
 export type GiveawayCampaign = Schemas["CampaignNumbers"];

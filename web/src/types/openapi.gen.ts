@@ -2156,6 +2156,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/schedules/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's schedules in a window
+         * @description Published schedules of the caller's station that overlap the window (ending at or after
+         *     `where[end][gte]` and starting at or before `where[start][lte]`, RFC 3339 instants, at
+         *     most 62 days apart), earliest first, at most 500. Without a window: the next 62 days.
+         *     `where[station_id]` is the caller's (absent means the caller's).
+         */
+        get: operations["station_schedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules//{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One schedule
+         * @description A published schedule of the caller's station; another station's or an unpublished one
+         *     is not found. The double slash is the contract's.
+         */
+        get: operations["schedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/send-html-to-mails-mgm": {
         parameters: {
             query?: never;
@@ -5534,6 +5578,25 @@ export interface components {
             /** @description The issuer as the provider names it; the brand when it does not. */
             issuing: string;
             last_digits: string;
+        };
+        /** @description An event of the station's calendar. */
+        Schedule: {
+            day: null | components["schemas"]["ScheduleDay"];
+            description: string;
+            /** Format: date-time */
+            end: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The picture's URL, when it has one. */
+            image: string | null;
+            name: string;
+            /** Format: date-time */
+            start: string;
+        };
+        /** @description What the day of a schedule is. */
+        ScheduleDay: {
+            /** @description "Feriado", "Dia do associado". */
+            description: string;
         };
         /** @description The bulk re-run's refusal when the matching jobs are no longer the ones confirmed. */
         SelectionChanged: {
@@ -14726,6 +14789,155 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    station_schedules: {
+        parameters: {
+            query?: {
+                /** @description The caller's station */
+                "where[station_id]"?: number;
+                /** @description The window's start (RFC 3339), with `where[start][lte]` */
+                "where[end][gte]"?: string;
+                /** @description The window's end (RFC 3339), with `where[end][gte]` */
+                "where[start][lte]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules overlapping the window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another station's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station shows no calendar */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A bad window: a date unread, one bound alone, inverted or longer than 62 days */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Unknown, unpublished or another station's, or the station shows no calendar */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

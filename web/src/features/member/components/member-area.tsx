@@ -1,6 +1,7 @@
 import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
+import { calendarMemberRoutes } from "@/features/calendar/routes";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
@@ -25,6 +26,7 @@ const routes: RouteObject[] = [
       ...luckyNumbersMemberRoutes,
       ...feedMemberRoutes,
       ...subscriptionsMemberRoutes,
+      ...calendarMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },
