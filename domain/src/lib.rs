@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod activities;
 pub mod commerce;
+pub mod content;
 pub mod feed;
 pub mod infra;
 pub mod shared;

@@ -13,6 +13,7 @@ use crate::state::AppState;
 pub mod accounts;
 pub mod activities;
 pub mod commerce;
+pub mod content;
 pub mod feed;
 pub mod health;
 pub mod jobs;
@@ -35,6 +36,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(activities::router())
         .merge(wallet::router())
         .merge(commerce::router())
+        .merge(content::router())
         .merge(feed::router())
         .merge(subscriptions::router())
         .nest("/ops", staff::router())
