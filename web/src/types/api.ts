@@ -148,6 +148,15 @@ export type PollResults = Schemas["PollResults"];
 /** A trophy granted to the member; `createdAt` is when it was granted. */
 export type MemberTrophy = Schemas["MemberTrophy"];
 
+// A station's content (docs/decisions.md, "Station content").
+export type NewsCard = Schemas["NewsCard"];
+/** A news item; `body` is HTML sanitised by the server. */
+export type News = Schemas["News"];
+export type DownloadCard = Schemas["DownloadCard"];
+/** A download; `body` is HTML sanitised by the server. */
+export type Download = Schemas["Download"];
+export type TransparencyDocument = Schemas["TransparencyDocument"];
+
 // Lucky numbers.
 /** A giveaway campaign with its publication text and the member's numbers in it. */
 export type GiveawayCampaign = Schemas["CampaignNumbers"];

@@ -2,6 +2,7 @@ import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
+import { contentMemberRoutes } from "@/features/content/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
@@ -25,6 +26,7 @@ const routes: RouteObject[] = [
       ...luckyNumbersMemberRoutes,
       ...feedMemberRoutes,
       ...subscriptionsMemberRoutes,
+      ...contentMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },
