@@ -7,6 +7,7 @@ use sqlx::{PgConnection, PgPool};
 
 pub mod activities;
 pub mod art;
+pub mod content;
 pub mod counter;
 pub mod feed;
 pub mod invitations;

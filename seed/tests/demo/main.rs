@@ -2,6 +2,7 @@
 //! that seeding twice changes nothing.
 
 mod catalogue;
+mod content;
 mod feed;
 mod mail_branding;
 mod seeds_once;
