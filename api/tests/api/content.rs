@@ -145,8 +145,7 @@ async fn news_lists_the_stations_published_items_newest_first_and_shows_one_sani
     assert!(
         first["image"]
             .as_str()
-            .unwrap()
-            .starts_with("/api/media/news/")
+            .is_some_and(|url| url.starts_with("/api/media/news/"))
     );
     assert!(first.get("body").is_none(), "the list carries no bodies");
 
@@ -266,7 +265,7 @@ async fn downloads_list_public_and_private_files_of_the_station(db: PgPool) {
     assert_eq!(items[0]["private"], true);
     assert_eq!(items[0]["file"], format!("/api/downloads/{private}/file"));
     assert_eq!(items[1]["private"], false);
-    let public_url = items[1]["file"].as_str().unwrap().to_string();
+    let public_url = items[1]["file"].as_str().expect("a URL").to_string();
     assert!(public_url.starts_with(&format!("/api/media/downloads/{}/", world.station_id)));
     assert_eq!(items[1]["content_type"], "application/pdf");
     assert_eq!(items[1]["size"], "%PDF-1.4 Estatuto".len());
@@ -403,7 +402,7 @@ async fn transparency_lists_the_stations_documents_newest_year_first(db: PgPool)
     let items = answer.json();
     assert_eq!(items[0]["year"], "2025");
     assert_eq!(items[3]["year"], Value::Null);
-    let url = items[0]["anexo"]["url"].as_str().unwrap();
+    let url = items[0]["anexo"]["url"].as_str().expect("a URL");
     assert!(url.starts_with(&format!("/api/media/transparency/{}/", world.station_id)));
     assert_eq!(world.get(url, None).await.status, StatusCode::OK);
 
