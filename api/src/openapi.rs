@@ -49,6 +49,7 @@ pub const LOGIN_TOKEN: &str = "login_token";
         (name = "activities", description = "The activities catalogue: activities, search, journeys, now playing, categories, public activities, feedback animations, taking part, and sharing"),
         (name = "calendar", description = "The station calendar: its published schedules (events)"),
         (name = "commerce", description = "The shop: products, the cart, the hold, coupons, orders"),
+        (name = "content", description = "A station's content: news, downloads (public and private files), transparency documents"),
         (name = "feed", description = "The wall feed: posts, likes, comments on posts and activities, reports, and the uploads behind them"),
         (name = "subscriptions", description = "Plans and subscriptions: the station's plans, the member's plan (buy, change, cancel, its card), charges, type 21 product subscriptions, the enterprise plan form"),
         (name = "jobs", description = "The state of a job the member owns"),

@@ -1,6 +1,7 @@
 //! Receipts and vouchers as PDF files, from plain data (no database, no HTTP): the jobs
 //! `receipt.pdf` and `voucher.pdf` gather an order's or a voucher's rows, call
-//! [`Renderer::receipt`] or [`Renderer::voucher`] and store the bytes.
+//! [`Renderer::receipt`] or [`Renderer::voucher`] and store the bytes. The demo seed draws
+//! its plain documents with [`Renderer::notice`].
 //!
 //! printpdf 0.12 without its layout engine: every line is measured and placed by hand
 //! ([`canvas`]), in Lato read from disk (Debian's `fonts-lato`, [`DEFAULT_FONT_DIR`]). A
@@ -11,6 +12,7 @@
 mod canvas;
 mod fonts;
 pub mod html;
+mod notice;
 mod receipt;
 mod voucher;
 
@@ -28,6 +30,7 @@ pub use domain::commerce::documents::{
     Delivery, Dependent, Discount, Payment, PaymentMethod, Receipt, ReceiptLine, Voucher,
 };
 pub use fonts::{DEFAULT_FONT_DIR, FontError};
+pub use notice::Notice;
 
 use canvas::{Canvas, INK, MARGIN, MUTED, PAGE_WIDTH};
 use fonts::{Face, Fonts};
@@ -56,6 +59,11 @@ impl Renderer {
     /// A voucher with the QR code of its validator link.
     pub fn voucher(&self, voucher: &Voucher) -> Vec<u8> {
         voucher::render(&self.fonts, voucher)
+    }
+
+    /// A plain document: a title and paragraphs under the station's header.
+    pub fn notice(&self, notice: &Notice) -> Vec<u8> {
+        notice::render(&self.fonts, notice)
     }
 }
 

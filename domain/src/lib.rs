@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod activities;
 pub mod calendar;
 pub mod commerce;
+pub mod content;
 pub mod feed;
 pub mod infra;
 pub mod shared;

@@ -8,6 +8,7 @@ use sqlx::{PgConnection, PgPool};
 pub mod activities;
 pub mod art;
 pub mod calendar;
+pub mod content;
 pub mod counter;
 pub mod feed;
 pub mod invitations;

@@ -14,6 +14,7 @@ pub mod accounts;
 pub mod activities;
 pub mod calendar;
 pub mod commerce;
+pub mod content;
 pub mod feed;
 pub mod health;
 pub mod jobs;
@@ -37,6 +38,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(calendar::router())
         .merge(wallet::router())
         .merge(commerce::router())
+        .merge(content::router())
         .merge(feed::router())
         .merge(subscriptions::router())
         .nest("/ops", staff::router())

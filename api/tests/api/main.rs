@@ -16,6 +16,7 @@ mod captcha;
 mod commerce;
 mod commerce_after_payment;
 mod commerce_payments;
+mod content;
 mod donations;
 mod error_envelope;
 mod feed_comments;

@@ -3,6 +3,7 @@
 
 mod calendar;
 mod catalogue;
+mod content;
 mod feed;
 mod mail_branding;
 mod seeds_once;

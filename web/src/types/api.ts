@@ -151,6 +151,14 @@ export type MemberTrophy = Schemas["MemberTrophy"];
 // The station calendar.
 /** An event of the station's calendar; `day` says what the day is, when it is something. */
 export type Schedule = Schemas["Schedule"];
+// A station's content (docs/decisions.md, "Station content").
+export type NewsCard = Schemas["NewsCard"];
+/** A news item; `body` is HTML sanitised by the server. */
+export type News = Schemas["News"];
+export type DownloadCard = Schemas["DownloadCard"];
+/** A download; `body` is HTML sanitised by the server. */
+export type Download = Schemas["Download"];
+export type TransparencyDocument = Schemas["TransparencyDocument"];
 
 // Lucky numbers.
 /** A giveaway campaign with its publication text and the member's numbers in it. */

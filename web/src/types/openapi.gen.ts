@@ -797,6 +797,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/downloads/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's downloads
+         * @description Published files, newest first. `limit` and `offset` page the list (the first 500
+         *     without `limit`); `X-Total-Count` is the size of the whole list.
+         */
+        get: operations["downloads_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One download of the station */
+        get: operations["download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A download's file, to a member of its station
+         * @description Public or private, streamed with its content type as an attachment and never cached
+         *     by shared caches. Another station's download, or one not published, is not found.
+         */
+        get: operations["download_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/e-mail-subscribe": {
         parameters: {
             query?: never;
@@ -1138,6 +1197,44 @@ export interface paths {
          * @description Newest first. `user_id` must be the caller's.
          */
         get: operations["member_get_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's news
+         * @description Published items, newest first. `limit` and `offset` page the list (the first 500
+         *     without `limit`); `X-Total-Count` is the size of the whole list.
+         */
+        get: operations["news_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/news/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One news item of the station */
+        get: operations["news_item"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2561,6 +2658,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's transparency documents
+         * @description The caller's station's published documents, newest year first (those without a year
+         *     last), by name within a year. `limit` and `offset` page the list (the first 500
+         *     without `limit`); `X-Total-Count` is the size of the whole list.
+         */
+        get: operations["transparency_documents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trophies/": {
         parameters: {
             query?: never;
@@ -3620,6 +3739,12 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        /** @description A document's file. */
+        Attachment: {
+            content_type: string;
+            /** @description The file's URL (`/api/media/...`). */
+            url: string;
+        };
         /**
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
@@ -4121,6 +4246,35 @@ export interface components {
              * @example 25.5
              */
             points: number;
+        };
+        /** @description A download with its body. */
+        Download: components["schemas"]["DownloadCard"] & {
+            /** @description HTML sanitised by the server, as a news item's body. */
+            body: string;
+        };
+        /** @description A download as the list shows it. */
+        DownloadCard: {
+            content_type: string;
+            description: string;
+            /**
+             * @description Where the file is read: `/api/media/...` for a public file, `/api/downloads/{id}/file`
+             *     (with the member's token) for a private one.
+             */
+            file: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description Only the station's signed-in members may read the file. */
+            private: boolean;
+            /** Format: date-time */
+            published_at: string;
+            /**
+             * Format: int64
+             * @description In bytes.
+             */
+            size: number;
+            subtitle: string;
+            title: string;
         };
         /** @description The spec's body. `points` is read by nobody: the amounts come from the participations. */
         EarnPoints: {
@@ -4679,6 +4833,25 @@ export interface components {
              * @description The file's size in bytes: 1 to 200 000 000.
              */
             size: number;
+        };
+        /** @description A news item with its body. */
+        News: components["schemas"]["NewsCard"] & {
+            /**
+             * @description HTML sanitised by the server (p, br, hr, h2-h4, strong, b, em, i, u, s, small, sub,
+             *     sup, blockquote, ul, ol, li, and links to http, https, mailto and tel).
+             */
+            body: string;
+        };
+        /** @description A news item as the list shows it. */
+        NewsCard: {
+            /** Format: int64 */
+            id: number;
+            /** @description The picture's URL, if it has one. */
+            image: string | null;
+            /** Format: date-time */
+            published_at: string;
+            subtitle: string;
+            title: string;
         };
         NowPlaying: {
             actions: components["schemas"]["ActivityCard"][];
@@ -6090,6 +6263,18 @@ export interface components {
         TransferStatus: {
             /** @description 'Aguardando confirmação', 'Confirmado', 'Expirado' or 'Recusado'. */
             name: string;
+        };
+        /** @description A transparency document. */
+        TransparencyDocument: {
+            anexo: components["schemas"]["Attachment"];
+            /** Format: int64 */
+            id: number;
+            nome: string;
+            /**
+             * @description The part of `nome` after its last hyphen or slash, the group it is shown in; null
+             *     when the name has none.
+             */
+            year: string | null;
         };
         /** @description A cart line as the cart sends it back (`product_id` or `id`, and `quantity`). */
         UpdateCart: {
@@ -9582,6 +9767,207 @@ export interface operations {
             };
         };
     };
+    downloads_list: {
+        parameters: {
+            query?: {
+                /** @description The caller's station */
+                "where[station_id]"?: number;
+                /** @description At most this many (1 to 100); absent, the first 500 */
+                limit?: number;
+                /** @description Skip this many first (0 by default) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The station's published downloads */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadCard"][];
+                };
+            };
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another station's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The download */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Download"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such published download in the caller's station ('Arquivo não encontrado') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    download_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The download */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": number[];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such published download in the caller's station ('Arquivo não encontrado') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     subscribe: {
         parameters: {
             query?: never;
@@ -11011,6 +11397,139 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    news_list: {
+        parameters: {
+            query?: {
+                /** @description The caller's station */
+                "where[station_id]"?: number;
+                /** @description At most this many (1 to 100); absent, the first 500 */
+                limit?: number;
+                /** @description Skip this many first (0 by default) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The station's published news */
+            200: {
+                headers: {
+                    /** @description How many items the whole list holds */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsCard"][];
+                };
+            };
+            /** @description A parameter is not a number, or `limit` or `offset` is out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another station's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    news_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The news item */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The news item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["News"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such published item in the caller's station ('Notícia não encontrada') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -16449,6 +16968,69 @@ export interface operations {
                 };
             };
             /** @description The account is suspended; or: Another member's id */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    transparency_documents: {
+        parameters: {
+            query?: {
+                /** @description At most this many (1 to 100); absent, the first 500 */
+                limit?: number;
+                /** @description Skip this many first (0 by default) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents */
+            200: {
+                headers: {
+                    /** @description How many documents the whole list holds */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransparencyDocument"][];
+                };
+            };
+            /** @description `limit` or `offset` is not a number or out of range; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
             403: {
                 headers: {
                     [name: string]: unknown;

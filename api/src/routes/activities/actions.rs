@@ -422,7 +422,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `where[station_id]` and `where[user_id]` as the spec's screens send them: absent, the
 /// caller's; anything else is refused, never answered with another's data.
-pub(super) fn own_scope(
+pub(crate) fn own_scope(
     member: Member,
     station_id: Option<i64>,
     user_id: Option<i64>,

@@ -9,7 +9,7 @@ pub mod actions;
 mod donations;
 mod invitations;
 mod lucky_numbers;
-mod paging;
+pub(crate) mod paging;
 pub mod public;
 mod research;
 pub mod rows;

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { useJobState } from "@/features/jobs";
 import { api, ApiError, INTERNAL_SERVER_ERROR_TEXT, NO_RESPONSE_STATUS } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
+import { saveFile } from "@/lib/save-file";
 import type { Making } from "@/types/api";
 
 export const receiptPath = (orderId: number) => `/product-orders/${orderId}/receipt`;
@@ -30,20 +31,6 @@ export async function fetchDocument(path: string): Promise<DocumentAnswer> {
   if (isMaking(body)) return { kind: "making", jobId: body.job_id };
   if (isBlob(body)) return { kind: "file", blob: body };
   throw new ApiError(NO_RESPONSE_STATUS, INTERNAL_SERVER_ERROR_TEXT);
-}
-
-/** Hands the browser a file to save, named `fileName`. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has handed the file over; the address is freed once it has been read.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 export interface DocumentDownload {

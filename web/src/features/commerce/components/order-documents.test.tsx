@@ -9,7 +9,7 @@ import {
   pdfResponse,
   receiptCall,
 } from "@/features/commerce/testing/commerce-fixtures";
-import { catchDownloads } from "@/features/commerce/testing/downloads";
+import { catchDownloads } from "@/testing/downloads";
 import { DEMO_JOB_ID, DEMO_JOB_PATH, buildJob } from "@/features/jobs/testing/job-fixtures";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

@@ -7,7 +7,7 @@ import { Modal } from "@/components/modal";
 import { voucherPdfPath } from "@/features/commerce/api/documents";
 import { DocumentDownload } from "@/features/commerce/components/document-download";
 import { QrCode } from "@/features/commerce/components/qr-code";
-import { SafeHtml } from "@/features/commerce/components/safe-html";
+import { SafeHtml } from "@/components/safe-html";
 import { VOUCHER_USED_TEXT } from "@/features/commerce/messages";
 import { printLabel } from "@/features/commerce/print";
 import { isVoucherUsed } from "@/features/commerce/vouchers";

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { BALANCE, VOUCHERS, buildVoucher, pdfResponse, voucherPdfCall } from "@/features/commerce/testing/commerce-fixtures";
-import { catchDownloads } from "@/features/commerce/testing/downloads";
+import { catchDownloads } from "@/testing/downloads";
 import { DEMO_JOB_ID, DEMO_JOB_PATH, buildJob } from "@/features/jobs/testing/job-fixtures";
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";

@@ -3,6 +3,7 @@ import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { calendarMemberRoutes } from "@/features/calendar/routes";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
+import { contentMemberRoutes } from "@/features/content/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
@@ -27,6 +28,7 @@ const routes: RouteObject[] = [
       ...feedMemberRoutes,
       ...subscriptionsMemberRoutes,
       ...calendarMemberRoutes,
+      ...contentMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },

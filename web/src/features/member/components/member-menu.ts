@@ -1,6 +1,8 @@
 // The member area's menu entries by station flags (spec 000 section 6). Entries for single
 // stations (legisclub-gasolina, station 1's support chat) are not built yet; numeros-da-sorte
-// follows the station's lucky_numbers_access flag.
+// follows the station's lucky_numbers_access flag. The spec places neither the news nor the
+// transparency page: 'Notícias' sits beside 'Eventos' and 'Arquivos' for every station, and
+// 'Prestação de contas' closes the main menu (docs/decisions.md, "Station content").
 import type { Station } from "@/types/api";
 
 export interface MenuLink {
@@ -43,11 +45,13 @@ export function memberMenu(station: Station): MemberMenu {
   const candidates: [boolean, MenuLink][] = [
     [true, { label: "Início", to: "/homepage" }],
     [station.feed_access, { label: "Mural", to: "/homepage/feed" }],
+    [true, { label: "Notícias", to: "/homepage/noticias" }],
     [station.events_access, { label: "Eventos", to: "/homepage/calendario" }],
     [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
     [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
     [station.lucky_numbers_access, { label: "Números da sorte", to: "/homepage/numeros-da-sorte" }],
     [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
+    [true, { label: "Prestação de contas", to: "/homepage/prestacao-de-contas" }],
   ];
   return {
     main: candidates.filter(([shown]) => shown).map(([, link]) => link),

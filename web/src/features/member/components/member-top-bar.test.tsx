@@ -98,18 +98,24 @@ describe("drawer", () => {
     expect(mainEntries(drawer)).toEqual([
       ["Início", "/homepage"],
       ["Mural", "/homepage/feed"],
+      ["Notícias", "/homepage/noticias"],
       ["Eventos", "/homepage/calendario"],
       ["Arquivos", "/homepage/downloads"],
       ["Carrinho", "/homepage/carrinho"],
+      ["Prestação de contas", "/homepage/prestacao-de-contas"],
     ]);
     expect(linksOf(within(drawer).getByRole("region", { name: "Minha conta" }))).toEqual(FULL_ACCOUNT_MENU);
   });
 
-  it("leaves out what the flags turn off", async () => {
+  it("leaves out what the flags turn off; news and transparency are every station's", async () => {
     await renderMemberArea(buildStation(ALL_FLAGS_OFF));
 
     const drawer = openDrawer();
-    expect(linksOf(drawer)).toEqual([["Início", "/homepage"]]);
+    expect(linksOf(drawer)).toEqual([
+      ["Início", "/homepage"],
+      ["Notícias", "/homepage/noticias"],
+      ["Prestação de contas", "/homepage/prestacao-de-contas"],
+    ]);
     expect(within(drawer).queryByRole("region", { name: "Minha conta" })).not.toBeInTheDocument();
   });
 
@@ -118,7 +124,9 @@ describe("drawer", () => {
 
     expect(linksOf(openDrawer())).toEqual([
       ["Início", "/homepage"],
+      ["Notícias", "/homepage/noticias"],
       ["Eventos", "/homepage/calendario"],
+      ["Prestação de contas", "/homepage/prestacao-de-contas"],
     ]);
   });
 

@@ -1,0 +1,51 @@
+import { cleanup, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { memberMenu } from "@/features/member/components/member-menu";
+import { buildPlan } from "@/features/subscriptions/testing/subscription-fixtures";
+import { buildStation, signIn } from "@/testing/fixtures";
+import { renderApp } from "@/testing/render-app";
+import { stubApi } from "@/testing/stub-api";
+
+// Every link the member's menus can show leads to a screen of the app, never to the
+// not-found page: walked for a station with every flag on (the demo station's own menus are
+// walked in the browser, e2e/menu-walk.spec.ts). Calls are left unanswered: what matters
+// here is which screen the path opens.
+
+const EVERY_FLAG_ON = buildStation({
+  feed_access: true,
+  events_access: true,
+  files_access: true,
+  checkout_access: true,
+  lucky_numbers_access: true,
+  my_account_access: true,
+  no_cpf: false,
+  plans: [buildPlan()],
+});
+
+const links = (() => {
+  const menu = memberMenu(EVERY_FLAG_ON);
+  return [...new Set([...menu.main, ...(menu.account ?? [])].map((link) => link.to))];
+})();
+
+beforeEach(() => {
+  window.localStorage.setItem(COOKIE_CONSENT_KEY, "2026-11-21T10:00:00.000Z");
+  stubApi();
+  signIn();
+});
+afterEach(cleanup);
+
+describe("the menus of a station with every flag on", () => {
+  it("show the links of every flag", () => {
+    expect(links).toEqual(expect.arrayContaining(["/homepage/feed", "/homepage/calendario", "/homepage/downloads", "/homepage/perfil"]));
+  });
+
+  it.each(links)("%s opens a screen", async (path) => {
+    const { page } = renderApp({ path, station: EVERY_FLAG_ON });
+
+    expect(await screen.findByRole("banner")).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(screen.queryByRole("heading", { name: "Página não encontrada" })).not.toBeInTheDocument();
+    expect(page.location.pathname).toBe(path);
+  });
+});
