@@ -13,6 +13,7 @@ import { memberAreaRoutes } from "@/features/member/routes";
 import { publicPageRoutes } from "@/features/public-pages/routes";
 import { opsRoutes } from "@/features/staff/routes";
 import { subscriptionsPublicRoutes } from "@/features/subscriptions/routes";
+import { supportPublicRoutes } from "@/features/support/routes";
 
 export const appRoutes: RouteObject[] = [
   {
@@ -24,6 +25,7 @@ export const appRoutes: RouteObject[] = [
       ...publicPageRoutes,
       ...activitiesPublicRoutes,
       ...subscriptionsPublicRoutes,
+      ...supportPublicRoutes,
       ...opsRoutes,
       { path: "logout", element: <LogoutRoute /> },
       { path: "not-autorized", element: <NotAuthorizedRoute /> },
