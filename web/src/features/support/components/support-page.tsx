@@ -1,7 +1,7 @@
 // /suporte and /suporte-enterprise (public; the blocked-account notice links to /suporte):
 // the station's contact form in a frame of its own. /homepage/support is the same form
 // inside the member area (member-support-page.tsx).
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { StationLogo } from "@/features/stations";
 import { SupportForm, type SupportVariant } from "@/features/support/components/support-form";
 import "./support.css";
@@ -28,12 +28,13 @@ function PublicSupportPage({ variant }: { variant: SupportVariant }) {
   );
 }
 
-export function SupportPage() {
-  return <PublicSupportPage variant="contact" />;
-}
+/** The path that shows the enterprise variant. */
+export const ENTERPRISE_PATH = "/suporte-enterprise";
 
-export function EnterpriseSupportPage() {
-  return <PublicSupportPage variant="enterprise" />;
+/** /suporte, or /suporte-enterprise with its fixed subject. */
+export function SupportPage() {
+  const { pathname } = useLocation();
+  return <PublicSupportPage variant={pathname.replace(/\/+$/, "") === ENTERPRISE_PATH ? "enterprise" : "contact"} />;
 }
 
 /** /homepage/support, inside the member area's frame. */
