@@ -52,6 +52,7 @@ pub const LOGIN_TOKEN: &str = "login_token";
         (name = "content", description = "A station's content: news, downloads (public and private files), transparency documents"),
         (name = "feed", description = "The wall feed: posts, likes, comments on posts and activities, reports, and the uploads behind them"),
         (name = "subscriptions", description = "Plans and subscriptions: the station's plans, the member's plan (buy, change, cancel, its card), charges, type 21 product subscriptions, the enterprise plan form"),
+        (name = "support", description = "The contact form ('Fale conosco'): support messages to the station"),
         (name = "jobs", description = "The state of a job the member owns"),
         (name = "media", description = "Stored files: pictures, videos, feedback animations"),
         (name = "staff", description = "The support console (staff with a grant)"),

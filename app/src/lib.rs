@@ -14,6 +14,7 @@ pub mod feed;
 pub mod mail;
 pub mod outbox;
 pub mod subscriptions;
+pub mod support;
 pub mod wallet;
 
 pub use outbox::{Outbox, Queued};

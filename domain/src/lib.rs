@@ -16,6 +16,7 @@ pub mod shared;
 pub mod staff;
 pub mod stations;
 pub mod subscriptions;
+pub mod support;
 pub mod wallet;
 
 pub use infra::config::Config;

@@ -40,7 +40,7 @@ impl app::Outbox for JobOutbox {
     ) -> sqlx::Result<Queued> {
         let (kind, id) = mail.about;
         let job = Enqueue::new(MailSend::new(mail.mail))
-            .owner(mail.station_id, Some(mail.user_id))
+            .owner(mail.station_id, mail.user_id)
             .about(kind, id);
         let job = match once_key {
             Some(key) => job.idempotency_key(key),

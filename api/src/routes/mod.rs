@@ -22,6 +22,7 @@ pub mod media;
 pub mod staff;
 pub mod stations;
 pub mod subscriptions;
+pub mod support;
 pub mod wallet;
 
 pub const ROUTE_NOT_FOUND: &str = "Rota não encontrada";
@@ -41,6 +42,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(content::router())
         .merge(feed::router())
         .merge(subscriptions::router())
+        .merge(support::router())
         .nest("/ops", staff::router())
 }
 

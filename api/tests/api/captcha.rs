@@ -23,7 +23,7 @@ const FAILED: &str = "Verificação de segurança inválida. Tente novamente.";
 type Seen = Arc<Mutex<Vec<HashMap<String, String>>>>;
 
 /// Passes the token "humano" checked with the right secret; records every form it gets.
-async fn fake_turnstile() -> (String, Seen) {
+pub(crate) async fn fake_turnstile() -> (String, Seen) {
     let seen: Seen = Arc::default();
     let recorder = seen.clone();
     let app = Router::new().route(
@@ -46,7 +46,7 @@ async fn fake_turnstile() -> (String, Seen) {
     (format!("http://{address}/siteverify"), seen)
 }
 
-fn captcha_on(verify_url: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn captcha_on(verify_url: &str) -> Vec<(&'static str, String)> {
     vec![
         ("FILIA_CAPTCHA", "turnstile".into()),
         ("FILIA_CAPTCHA_SECRET", SECRET.into()),

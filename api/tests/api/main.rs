@@ -48,6 +48,7 @@ mod signup;
 mod site_config;
 mod stations;
 mod subscriptions;
+mod support;
 mod topups;
 mod trophies;
 mod users;

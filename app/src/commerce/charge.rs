@@ -295,7 +295,7 @@ async fn follow_up(
                 let mail = Mail {
                     mail,
                     station_id: late.station_id,
-                    user_id: late.user_id,
+                    user_id: Some(late.user_id),
                     about: ("order", late.order_id),
                 };
                 let key = format!("late-payment:{}", late.order_id);

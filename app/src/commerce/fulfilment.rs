@@ -40,7 +40,7 @@ pub async fn confirm_order(
         let mail = Mail {
             mail,
             station_id,
-            user_id,
+            user_id: Some(user_id),
             about: ("order", order_id),
         };
         crate::mail::send_once(outbox, &mut tx, mail, format!("order:{order_id}:receipt")).await?;

@@ -363,17 +363,8 @@ pub async fn enterprise_contact(
     captcha_token: Option<&str>,
 ) -> Result<String, SubscriptionError> {
     let message = plans::enterprise_message(message).map_err(SubscriptionError::Message)?;
-    if verifier.is_enabled() {
-        let passed = match verifier.verify(captcha_token.unwrap_or_default(), ip).await {
-            Ok(passed) => passed,
-            Err(err) => {
-                tracing::warn!(error = %err, "captcha check failed");
-                false
-            }
-        };
-        if !passed {
-            return Err(SubscriptionError::Captcha);
-        }
+    if !captcha::passes(verifier, captcha_token, ip).await {
+        return Err(SubscriptionError::Captcha);
     }
     let mut tx = db.begin().await?;
     let mail = plans::enterprise_mail(&mut tx, station_id, user_id, message, public_url)

@@ -64,12 +64,14 @@ impl From<StationError> for AccountError {
 }
 
 /// An e-mail a change sends, rendered now: queued as one `mail.send` job owned by the
-/// station and the member, and about the record it concerns.
+/// station and the member (if any), and about the record it concerns.
 #[derive(Debug)]
 pub struct Mail {
     pub mail: OutgoingMail,
     pub station_id: i64,
-    pub user_id: i64,
+    /// The member it concerns; `None` for one that is the station's alone (a visitor's
+    /// support message), which no member follows.
+    pub user_id: Option<i64>,
     /// The record's kind and id (`user`, `password_reset`), for the job's owner to find it.
     pub about: (&'static str, i64),
 }

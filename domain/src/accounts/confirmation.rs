@@ -32,7 +32,7 @@ pub async fn new_code_mail(
     Ok(Mail {
         mail: activation::mail(station, public_url, email, name, &issued),
         station_id: station.id,
-        user_id,
+        user_id: Some(user_id),
         about: ("user", user_id),
     })
 }

@@ -249,7 +249,7 @@ pub async fn send_link(
             FollowUp::mail(Mail {
                 mail: mail(&station, public_url, &issued),
                 station_id: station.id,
-                user_id: issued.user_id,
+                user_id: Some(issued.user_id),
                 about: ("password_reset", issued.reset_id),
             })
         }

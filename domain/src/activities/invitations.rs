@@ -394,7 +394,7 @@ pub async fn send(
                     &unsubscribe_link(signing_key, &station.url, station_id, email),
                 ),
                 station_id,
-                user_id,
+                user_id: Some(user_id),
                 about: ("invitation_mail", id),
             });
         }

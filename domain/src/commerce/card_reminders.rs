@@ -183,7 +183,7 @@ pub async fn mail(conn: &mut PgConnection, card: &ExpiringSavedCard) -> sqlx::Re
             &notice,
         ),
         station_id: card.station_id,
-        user_id: card.user_id,
+        user_id: Some(card.user_id),
         about: ("saved_card", card.card_id),
     }))
 }

@@ -48,6 +48,26 @@ pub fn from_config(config: &Config) -> Arc<dyn CaptchaVerifier> {
     }
 }
 
+/// Whether a form's captcha passes: always when the verifier is off, else the token must be
+/// a fresh human pass. A provider that cannot be asked fails the form (logged), so an outage
+/// never opens the forms to bots.
+pub async fn passes(
+    verifier: &dyn CaptchaVerifier,
+    token: Option<&str>,
+    ip: Option<IpAddr>,
+) -> bool {
+    if !verifier.is_enabled() {
+        return true;
+    }
+    match verifier.verify(token.unwrap_or_default(), ip).await {
+        Ok(passed) => passed,
+        Err(err) => {
+            tracing::warn!(error = %err, "captcha check failed");
+            false
+        }
+    }
+}
+
 /// Every token passes: the widget is not shown at all.
 #[derive(Debug, Clone, Copy)]
 pub struct Off;

@@ -154,6 +154,9 @@ pub enum Action {
     /// A credited PIX or card top-up refunded: its unspent points taken back.
     #[sqlx(rename = "topup.refund")]
     TopupRefund,
+    /// A support message answered (the answer e-mailed to its sender).
+    #[sqlx(rename = "support.answer")]
+    SupportAnswer,
 }
 
 /// One action about to be recorded.

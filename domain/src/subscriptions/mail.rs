@@ -241,7 +241,7 @@ pub async fn render(
         Mail {
             mail,
             station_id: period.station_id,
-            user_id: period.user_id,
+            user_id: Some(period.user_id),
             about: ("subscription", period.subscription_id),
         },
         key,
@@ -306,7 +306,7 @@ pub async fn card_expiring(
             &message,
         ),
         station_id: card.station_id,
-        user_id: card.user_id,
+        user_id: Some(card.user_id),
         about: ("subscription", card.subscription_id),
     }))
 }

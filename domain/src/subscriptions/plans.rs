@@ -203,7 +203,7 @@ pub async fn enterprise_mail(
     Ok(Some(crate::accounts::change::Mail {
         mail,
         station_id: station_id.0,
-        user_id: user_id.0,
+        user_id: Some(user_id.0),
         about: ("user", user_id.0),
     }))
 }

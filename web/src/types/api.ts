@@ -235,3 +235,11 @@ export type SubscribedAction = Schemas["SubscribedAction"];
 export type EnterpriseContactRequest = Schemas["EnterpriseContact"];
 /** A new card to keep (`POST /user-credit-cards`); the number goes to the tokeniser, never here. */
 export type NewSavedCard = Schemas["NewCardForm"];
+
+// Support (docs/api-support.md).
+/** The contact form ('Fale conosco'), as `POST /enviar-suporte` takes it. */
+export type SupportRequest = Schemas["SupportRequest"];
+export type SupportSent = Schemas["SupportSent"];
+/** A support message as the console shows it, and a page of them. */
+export type OpsSupportMessage = Schemas["OpsSupportMessage"];
+export type OpsSupportMessages = Schemas["OpsSupportMessages"];

@@ -910,6 +910,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/enviar-suporte": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a support message ('Fale conosco')
+         * @description Stored for the station's staff (the console's `/ops/support-messages`), e-mailed to the
+         *     station's contact address (when it has none, the console alone has it) and acknowledged
+         *     to the sender's e-mail. A signed-in member's message is theirs whatever the body says.
+         *     Throttled per client address (10 an hour), per member (5 an hour) and per e-mail
+         *     address (5 an hour).
+         */
+        post: operations["send_support"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/actions": {
         parameters: {
             query?: never;
@@ -1609,6 +1633,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/stations/{id}/support-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A station's support messages, newest first
+         * @description Filtered by `status` (`open`, `answered`). Viewers and support staff, within the
+         *     grant's stations.
+         */
+        get: operations["station_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/stations/{id}/topups": {
         parameters: {
             query?: never;
@@ -1667,6 +1712,27 @@ export interface paths {
          *     once instead of at its next retry. Support staff only; audited.
          */
         post: operations["retry_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/support-messages/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answers a support message
+         * @description The answer is stored with who and when and e-mailed to the sender, once: a message
+         *     already answered is 409. Support staff only; audited (`support.answer`).
+         */
+        post: operations["answer_message"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3749,7 +3815,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund" | "support.answer";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -4867,6 +4933,46 @@ export interface components {
              * @description Where the upload is: the next chunk goes at this offset.
              */
             received: number;
+        };
+        /** @description A message as the console shows it. */
+        OpsSupportMessage: {
+            answer: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** Format: int64 */
+            answered_by: number | null;
+            answered_by_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: int64 */
+            id: number;
+            message: string;
+            name: string;
+            /** @description Digits. */
+            phone: string | null;
+            /** Format: int64 */
+            station_id: number;
+            /**
+             * @description Whether it was e-mailed to the station's contact address (false: the station had
+             *     none, the console alone has it).
+             */
+            station_mailed: boolean;
+            subject: string;
+            /**
+             * Format: int64
+             * @description The member who wrote it while signed in; null for a visitor.
+             */
+            user_id: number | null;
+        };
+        OpsSupportMessages: {
+            messages: components["schemas"]["OpsSupportMessage"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
         };
         /** @description A top-up as the console shows it: its member, its charge, and staff's decision. */
         OpsTopUp: components["schemas"]["TopUp"] & {
@@ -6131,6 +6237,44 @@ export interface components {
              * @description The paid charge's id; null when the period cost nothing.
              */
             id: number | null;
+        };
+        SupportAnswer: {
+            /** @description Required, at most 4000 characters. */
+            answer?: string | null;
+        };
+        /** @description The spec's payload (spec 002 section 7). */
+        SupportRequest: {
+            /** @description The captcha widget's token (required when the captcha is on). */
+            captcha?: string | null;
+            /** @description Required, a valid address. */
+            email?: string | null;
+            /** @description Required, at most 600 characters. */
+            message?: string | null;
+            /** @description Required, at most 120 characters. */
+            name?: string | null;
+            /** @description Optional: 10 to 13 digits, masked or not; stored as digits. */
+            phone?: string | null;
+            /**
+             * Format: int64
+             * @description Required for a visitor; a member's must be their own (the session's is used).
+             */
+            station_id?: number | null;
+            /** @description Required, at most 200 characters. */
+            subject?: string | null;
+            /**
+             * Format: int64
+             * @description A member's must be their own (the session's is used); a visitor sends none.
+             */
+            user_id?: number | null;
+        };
+        SupportSent: {
+            /**
+             * Format: int64
+             * @description The stored message's id.
+             */
+            id: number;
+            /** @description "Operação realizada com sucesso". */
+            message: string;
         };
         /** @description The spec's payload; its `user` is ignored (the author is the caller). */
         TextPostRequest: {
@@ -10170,6 +10314,104 @@ export interface operations {
             };
         };
     };
+    send_support: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportSent"];
+                };
+            };
+            /** @description The body cannot be read; or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Another member's user_id, another station's station_id, or a user_id without a session: 'Você não possui autorização para acessar esta página.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such station: 'Estação não encontrada' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description One 'field: message' per broken rule ('name: Esse campo é obrigatório', 'email: Email inválido', 'phone: Telefone inválido', 'subject: Esse campo deve possuir no máximo 200 caracteres', 'message: Esse campo deve possuir no máximo 600 caracteres', 'station_id: Esse campo é obrigatório'), or the captcha failed ('Verificação de segurança inválida. Tente novamente.'); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Too many messages from this address, member or e-mail: 'Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     upload_document: {
         parameters: {
             query?: never;
@@ -12812,6 +13054,81 @@ export interface operations {
             };
         };
     };
+    station_messages: {
+        parameters: {
+            query?: {
+                /** @description `open` or `answered`; all when absent */
+                status?: string;
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsSupportMessages"];
+                };
+            };
+            /** @description A parameter is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such station in the grant's scope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description An unknown status ('Estado inválido.') or a bad page ('Página inválida.') */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     station_topups: {
         parameters: {
             query?: {
@@ -12986,6 +13303,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    answer_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportAnswer"];
+            };
+        };
+        responses: {
+            /** @description Answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsSupportMessage"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not staff, or a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such message in the grant's scope: 'Mensagem não encontrada.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Already answered: 'Esta mensagem já foi respondida.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'answer: Esse campo é obrigatório', 'answer: Esse campo deve possuir no máximo 4000 caracteres'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

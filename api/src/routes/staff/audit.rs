@@ -69,6 +69,9 @@ pub(super) enum AuditAction {
     /// A credited PIX or card top-up refunded: its unspent points taken back.
     #[serde(rename = "topup.refund")]
     TopupRefund,
+    /// A support message answered (the answer e-mailed to its sender).
+    #[serde(rename = "support.answer")]
+    SupportAnswer,
 }
 
 impl From<staff::Action> for AuditAction {
@@ -91,6 +94,7 @@ impl From<staff::Action> for AuditAction {
             Action::TopupConfirm => Self::TopupConfirm,
             Action::TopupReject => Self::TopupReject,
             Action::TopupRefund => Self::TopupRefund,
+            Action::SupportAnswer => Self::SupportAnswer,
         }
     }
 }

@@ -14,6 +14,7 @@ mod queues;
 pub mod refunds;
 mod stations;
 pub mod subscriptions;
+mod support;
 pub mod topups;
 
 /// Mounted at `/ops`: one module per resource of the console (docs/api-ops.md); `params`
@@ -29,4 +30,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(moderation::router())
         .merge(subscriptions::router())
         .merge(topups::router())
+        .merge(support::router())
 }

@@ -404,17 +404,7 @@ pub async fn pass_captcha(
     token: Option<&str>,
     ip: Option<IpAddr>,
 ) -> Result<(), AccountError> {
-    if !verifier.is_enabled() {
-        return Ok(());
-    }
-    let passed = match verifier.verify(token.unwrap_or_default(), ip).await {
-        Ok(passed) => passed,
-        Err(err) => {
-            tracing::warn!(error = %err, "captcha check failed");
-            false
-        }
-    };
-    if passed {
+    if captcha::passes(verifier, token, ip).await {
         Ok(())
     } else {
         Err(AccountError::invalid(captcha::FAILED_MESSAGE))

@@ -86,7 +86,7 @@ pub async fn render(
     let mail = Mail {
         mail: OutgoingMail::notice(&branding, email, subject, &notice),
         station_id: topup.station_id,
-        user_id: topup.user_id,
+        user_id: Some(topup.user_id),
         about: ("topup", topup.id),
     };
     Ok(Some((mail, key)))

@@ -7,11 +7,13 @@ import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesPublicRoutes } from "@/features/activities/routes";
 import { publicPageRoutes } from "@/features/public-pages/routes";
 import { subscriptionsPublicRoutes } from "@/features/subscriptions/routes";
+import { supportPublicRoutes } from "@/features/support/routes";
 
 const routes: RouteObject[] = [
   ...publicPageRoutes,
   ...activitiesPublicRoutes,
   ...subscriptionsPublicRoutes,
+  ...supportPublicRoutes,
   { path: "*", element: <NotFoundPage /> },
 ];
 

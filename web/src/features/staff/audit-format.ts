@@ -20,6 +20,7 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "topup.confirm": "Confirmou a recarga",
   "topup.reject": "Recusou a recarga",
   "topup.refund": "Estornou a recarga",
+  "support.answer": "Respondeu a mensagem de suporte",
 };
 
 export function auditActionLabel(action: string): string {
@@ -86,6 +87,12 @@ export function auditDetailsText(entry: OpsAuditEntry): string {
       // A refund says what it took back from the balance and what became a debt.
       if (typeof details.taken_cents === "number") parts.push(`retirado do saldo ${formatReais(details.taken_cents)}`);
       if (typeof details.owed_cents === "number" && details.owed_cents > 0) parts.push(`débito ${formatReais(details.owed_cents)}`);
+      return parts.join(", ");
+    }
+    case "support.answer": {
+      const parts: string[] = [];
+      if (text(details.support_message_id)) parts.push(`Mensagem ${text(details.support_message_id)}`);
+      parts.push(text(details.user_id) ? `membro ${text(details.user_id)}` : "visitante");
       return parts.join(", ");
     }
     default:

@@ -10,6 +10,7 @@ import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { paymentMethodsMemberRoutes } from "@/features/payment-methods/routes";
 import { subscriptionsMemberRoutes } from "@/features/subscriptions";
+import { supportMemberRoutes } from "@/features/support";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
 import { walletMemberRoutes } from "@/features/wallet/routes";
 
@@ -29,6 +30,7 @@ const routes: RouteObject[] = [
       ...subscriptionsMemberRoutes,
       ...calendarMemberRoutes,
       ...contentMemberRoutes,
+      ...supportMemberRoutes,
     ],
   },
   { path: "*", element: <NotFoundPage /> },

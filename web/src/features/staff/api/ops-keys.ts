@@ -1,4 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
+import type { OpsSupportStatus } from "@/features/staff/api/support";
 import type { OpsTopUpFilter } from "@/features/staff/api/topups";
 import type { OpsJobFilter } from "@/types/api";
 
@@ -14,6 +15,8 @@ export const opsKeys = {
   audit: (page: number) => ["ops", "audit", page] as const,
   subscriptions: (stationId: number, userId: number | null) => ["ops", "subscriptions", stationId, userId] as const,
   topUps: (stationId: number, filter: OpsTopUpFilter) => ["ops", "topups", stationId, filter] as const,
+  supportMessages: (stationId: number, status: OpsSupportStatus | null, page: number) =>
+    ["ops", "support", stationId, status, page] as const,
 };
 
 /** Every staff action changes jobs, counts and the audit log: refresh all but who is signed in. */

@@ -152,6 +152,23 @@ describe("audit log", () => {
     ]);
   });
 
+  it("tells a support message's answer", async () => {
+    stubOps({
+      [AUDIT]: () =>
+        auditPage([
+          buildAuditEntry({ id: 2, action: "support.answer", job_ids: [], details: { support_message_id: 31, user_id: null } }),
+          buildAuditEntry({ id: 1, action: "support.answer", job_ids: [], details: { support_message_id: 30, user_id: 7 } }),
+        ]),
+    });
+    await renderOps("/ops/auditoria");
+
+    await screen.findByRole("table", { name: "Auditoria" });
+    expect(rows().map((row) => [row[2], row[4]])).toEqual([
+      ["Respondeu a mensagem de suporte", "Mensagem 31, visitante"],
+      ["Respondeu a mensagem de suporte", "Mensagem 30, membro 7"],
+    ]);
+  });
+
   it("is open to viewers too", async () => {
     stubOps({ [AUDIT]: () => auditPage([buildAuditEntry()]) }, VIEWER);
     await renderOps("/ops/auditoria");

@@ -33,6 +33,10 @@ const routes: RouteObject[] = [
         element: lazyScreen(async () => (await import("@/features/staff/components/topups-page")).TopUpsPage),
       },
       {
+        path: "suporte",
+        element: lazyScreen(async () => (await import("@/features/staff/components/support-page")).SupportPage),
+      },
+      {
         path: "auditoria",
         element: lazyScreen(async () => (await import("@/features/staff/components/audit-page")).AuditPage),
       },

@@ -89,6 +89,7 @@ describe("console layout", () => {
       ["Denúncias", "/ops/denuncias"],
       ["Assinaturas", "/ops/assinaturas"],
       ["Recargas", "/ops/recargas"],
+      ["Suporte", "/ops/suporte"],
       ["Auditoria", "/ops/auditoria"],
     ]);
     expect(within(nav).getByRole("link", { name: "Visão geral" })).toHaveAttribute("aria-current", "page");

@@ -13,7 +13,7 @@ import type { OpsMe, StaffRole } from "@/types/api";
 import "./ops.css";
 
 export const VIEWER_NOTE =
-  "Seu perfil permite apenas consultar: reexecutar, cancelar, pausar filas, liberar cashback, moderar denúncias, cobrar assinaturas e decidir recargas ficam indisponíveis.";
+  "Seu perfil permite apenas consultar: reexecutar, cancelar, pausar filas, liberar cashback, moderar denúncias, cobrar assinaturas, decidir recargas e responder mensagens ficam indisponíveis.";
 
 const ROLE_LABELS: Record<StaffRole, string> = { support: "Suporte", viewer: "Consulta" };
 
@@ -23,6 +23,7 @@ const NAV_LINKS = [
   { to: "/ops/denuncias", label: "Denúncias", end: false },
   { to: "/ops/assinaturas", label: "Assinaturas", end: false },
   { to: "/ops/recargas", label: "Recargas", end: false },
+  { to: "/ops/suporte", label: "Suporte", end: false },
   { to: "/ops/auditoria", label: "Auditoria", end: false },
 ];
 
