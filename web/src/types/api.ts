@@ -223,3 +223,11 @@ export type SubscribedAction = Schemas["SubscribedAction"];
 export type EnterpriseContactRequest = Schemas["EnterpriseContact"];
 /** A new card to keep (`POST /user-credit-cards`); the number goes to the tokeniser, never here. */
 export type NewSavedCard = Schemas["NewCardForm"];
+
+// The visitors' landing page (docs/decisions.md "The station's landing page").
+export type Landing = Schemas["Landing"];
+export type LandingSlide = Schemas["LandingSlide"];
+export type LandingSection = Schemas["LandingSection"];
+export type LandingItem = Schemas["LandingItem"];
+export type LandingLinkType = Schemas["LandingLinkType"];
+export type AboutPage = Schemas["AboutPage"];

@@ -35,17 +35,17 @@ const CACHE: &str = "public, max-age=60, stale-while-revalidate=300";
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Landing {
     /// The header's slides, rotated every 5000 ms.
-    slides: Vec<Slide>,
-    sections: Vec<Section>,
+    slides: Vec<LandingSlide>,
+    sections: Vec<LandingSection>,
     /// The station's about pages (/sobre/{id}), for the footer's links.
-    about_pages: Vec<AboutLink>,
+    about_pages: Vec<AboutPageLink>,
 }
 
 /// Where a button leads: `nolink`, `login` (/login), `signup` (/cadastrar), `additional`
 /// (/sobre/{about_page_id}) or `external` (`external_link`, http or https).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum LinkType {
+pub enum LandingLinkType {
     Nolink,
     Login,
     Signup,
@@ -53,31 +53,31 @@ pub enum LinkType {
     External,
 }
 
-fn link_parts(link: Link) -> (LinkType, Option<String>, Option<i64>) {
+fn link_parts(link: Link) -> (LandingLinkType, Option<String>, Option<i64>) {
     match link {
-        Link::None => (LinkType::Nolink, None, None),
-        Link::Login => (LinkType::Login, None, None),
-        Link::Signup => (LinkType::Signup, None, None),
-        Link::About(id) => (LinkType::Additional, None, Some(id)),
-        Link::External(url) => (LinkType::External, Some(url), None),
+        Link::None => (LandingLinkType::Nolink, None, None),
+        Link::Login => (LandingLinkType::Login, None, None),
+        Link::Signup => (LandingLinkType::Signup, None, None),
+        Link::About(id) => (LandingLinkType::Additional, None, Some(id)),
+        Link::External(url) => (LandingLinkType::External, Some(url), None),
     }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Slide {
+pub struct LandingSlide {
     id: i64,
     title: String,
     subtitle: Option<String>,
     /// The picture's `/api/media/...` address.
     image: String,
-    link_type: LinkType,
+    link_type: LandingLinkType,
     external_link: Option<String>,
     about_page_id: Option<i64>,
     button_label: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Section {
+pub struct LandingSection {
     id: i64,
     /// 1 cards, 2 image/video/text blocks, 3 card carousel, 4 centred text, 5 public
     /// activities carousel, 6 app badges (only when the station has_app), 7 plans, 8
@@ -94,11 +94,11 @@ pub struct Section {
     background_type: &'static str,
     background_image: Option<String>,
     background_color: Option<String>,
-    items: Vec<Item>,
+    items: Vec<LandingItem>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Item {
+pub struct LandingItem {
     id: i64,
     name: Option<String>,
     description: Option<String>,
@@ -107,7 +107,7 @@ pub struct Item {
     video: Option<String>,
     /// A YouTube video's id.
     video_id: Option<String>,
-    link_type: LinkType,
+    link_type: LandingLinkType,
     external_link: Option<String>,
     about_page_id: Option<i64>,
     button_label: Option<String>,
@@ -116,7 +116,7 @@ pub struct Item {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct AboutLink {
+pub struct AboutPageLink {
     id: i64,
     title: String,
 }
@@ -129,17 +129,17 @@ impl From<landing::Landing> for Landing {
             about_pages,
         } = landing;
         Self {
-            slides: slides.into_iter().map(Slide::from).collect(),
-            sections: sections.into_iter().map(Section::from).collect(),
+            slides: slides.into_iter().map(LandingSlide::from).collect(),
+            sections: sections.into_iter().map(LandingSection::from).collect(),
             about_pages: about_pages
                 .into_iter()
-                .map(|landing::AboutLink { id, title }| AboutLink { id, title })
+                .map(|landing::AboutLink { id, title }| AboutPageLink { id, title })
                 .collect(),
         }
     }
 }
 
-impl From<landing::Slide> for Slide {
+impl From<landing::Slide> for LandingSlide {
     fn from(slide: landing::Slide) -> Self {
         let landing::Slide {
             id,
@@ -163,7 +163,7 @@ impl From<landing::Slide> for Slide {
     }
 }
 
-impl From<landing::Section> for Section {
+impl From<landing::Section> for LandingSection {
     fn from(section: landing::Section) -> Self {
         let landing::Section {
             id,
@@ -189,12 +189,12 @@ impl From<landing::Section> for Section {
             background_type,
             background_image,
             background_color,
-            items: items.into_iter().map(Item::from).collect(),
+            items: items.into_iter().map(LandingItem::from).collect(),
         }
     }
 }
 
-impl From<landing::Item> for Item {
+impl From<landing::Item> for LandingItem {
     fn from(item: landing::Item) -> Self {
         let landing::Item {
             id,
