@@ -10,6 +10,7 @@ pub mod art;
 pub mod counter;
 pub mod feed;
 pub mod invitations;
+pub mod landing;
 pub mod lucky_numbers;
 pub mod research;
 pub mod shop;

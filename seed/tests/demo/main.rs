@@ -3,6 +3,7 @@
 
 mod catalogue;
 mod feed;
+mod landing;
 mod mail_branding;
 mod seeds_once;
 mod shop;
