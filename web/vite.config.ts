@@ -89,6 +89,11 @@ export default defineConfig(({ command }) => ({
             // The login page with the form kit it needs, in one chunk: the first page of most
             // visits. Sign-up and recovery load it too, for the same fields and validators.
             { name: "login", test: /features[\\/]accounts[\\/]components[\\/]login-page/ },
+            // The visitors' landing page at / with what it needs before its sections load.
+            {
+              name: "landing",
+              test: /features[\\/]landing[\\/](index|links|api[\\/]get-landing|components[\\/](landing-page|near-viewport))/,
+            },
           ],
         },
       },

@@ -12,6 +12,7 @@ pub mod content;
 pub mod counter;
 pub mod feed;
 pub mod invitations;
+pub mod landing;
 pub mod lucky_numbers;
 pub mod research;
 pub mod shop;

@@ -28,6 +28,7 @@ mod feed_videos;
 mod health;
 mod invitations;
 mod jobs;
+mod landing;
 mod layout;
 mod lucky_numbers;
 mod mailing;

@@ -243,3 +243,10 @@ export type SupportSent = Schemas["SupportSent"];
 /** A support message as the console shows it, and a page of them. */
 export type OpsSupportMessage = Schemas["OpsSupportMessage"];
 export type OpsSupportMessages = Schemas["OpsSupportMessages"];
+// The visitors' landing page (docs/decisions.md "The station's landing page").
+export type Landing = Schemas["Landing"];
+export type LandingSlide = Schemas["LandingSlide"];
+export type LandingSection = Schemas["LandingSection"];
+export type LandingItem = Schemas["LandingItem"];
+export type LandingLinkType = Schemas["LandingLinkType"];
+export type AboutPage = Schemas["AboutPage"];

@@ -2453,6 +2453,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/station-about-participant/{id}/{station}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An about page of a station (/sobre/{id})
+         * @description Public. Another station's page answers 404, as a missing one does. Cacheable like the
+         *     landing.
+         */
+        get: operations["about_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stations/{id}": {
         parameters: {
             query?: never;
@@ -2462,6 +2483,28 @@ export interface paths {
         };
         /** A station's public data: branding, flags and main establishment */
         get: operations["show_station"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stations/{id}/landing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A station's landing page: header slides and sections in order, with their items
+         * @description Public. An empty landing (no slides, no sections) when the station configured none; the
+         *     web then shows its default welcome. Cacheable: `Cache-Control` and an `ETag`, answered
+         *     with 304 to a matching `If-None-Match`.
+         */
+        get: operations["station_landing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3516,6 +3559,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An about page (/sobre/{id}): its text is plain, in paragraphs. */
+        AboutPage: {
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            /** @description The text, paragraph by paragraph: plain text, shown as written (never as HTML). */
+            paragraphs: string[];
+            /** Format: int64 */
+            station_id: number;
+            title: string;
+        };
+        AboutPageLink: {
+            /** Format: int64 */
+            id: number;
+            title: string;
+        };
         /** @description The spec's payload; its `user` is ignored. */
         ActionComment: {
             /**
@@ -4664,6 +4723,76 @@ export interface components {
         /** @description A journey's activity, with whether the caller has done it. */
         JourneyActivity: components["schemas"]["ActivityCard"] & {
             hasDone: boolean;
+        };
+        /** @description A station's landing page, in the configured order. */
+        Landing: {
+            /** @description The station's about pages (/sobre/{id}), for the footer's links. */
+            about_pages: components["schemas"]["AboutPageLink"][];
+            sections: components["schemas"]["LandingSection"][];
+            /** @description The header's slides, rotated every 5000 ms. */
+            slides: components["schemas"]["LandingSlide"][];
+        };
+        LandingItem: {
+            /** Format: int64 */
+            about_page_id: number | null;
+            button_label: string | null;
+            description: string | null;
+            external_link: string | null;
+            /** Format: int64 */
+            id: number;
+            image: string | null;
+            /** @description Blocks (type 2): the picture or video on the left of the text. */
+            image_left: boolean;
+            link_type: components["schemas"]["LandingLinkType"];
+            name: string | null;
+            /** @description A stored video's `/api/media/...` address. */
+            video: string | null;
+            /** @description A YouTube video's id. */
+            video_id: string | null;
+        };
+        /**
+         * @description Where a button leads: `nolink`, `login` (/login), `signup` (/cadastrar), `additional`
+         *     (/sobre/{about_page_id}) or `external` (`external_link`, http or https).
+         * @enum {string}
+         */
+        LandingLinkType: "nolink" | "login" | "signup" | "additional" | "external";
+        LandingSection: {
+            background_color: string | null;
+            background_image: string | null;
+            /**
+             * @description `image` or `color`.
+             * @example image
+             * @example color
+             */
+            background_type: string;
+            /** Format: int64 */
+            id: number;
+            items: components["schemas"]["LandingItem"][];
+            subtitle: string | null;
+            text_color: string | null;
+            title: string | null;
+            /** @description `#RRGGBB`, or the page's own. */
+            title_color: string | null;
+            /**
+             * Format: int32
+             * @description 1 cards, 2 image/video/text blocks, 3 card carousel, 4 centred text, 5 public
+             *     activities carousel, 6 app badges (only when the station has_app), 7 plans, 8
+             *     support form, 9 media only.
+             */
+            type_id: number;
+        };
+        LandingSlide: {
+            /** Format: int64 */
+            about_page_id: number | null;
+            button_label: string | null;
+            external_link: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description The picture's `/api/media/...` address. */
+            image: string;
+            link_type: components["schemas"]["LandingLinkType"];
+            subtitle: string | null;
+            title: string;
         };
         /** @description An item's likes and whether the caller is among them. */
         Likes: {
@@ -16280,6 +16409,72 @@ export interface operations {
             };
         };
     };
+    about_page: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the caller holds */
+                "If-None-Match"?: string | null;
+            };
+            path: {
+                /** @description The about page */
+                id: number;
+                /** @description Its station */
+                station: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The about page */
+            200: {
+                headers: {
+                    /** @description public, max-age=60, stale-while-revalidate=300 */
+                    "Cache-Control"?: string;
+                    /** @description The answer's version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AboutPage"];
+                };
+            };
+            /** @description The caller's copy (its `If-None-Match`) is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such station ("Estação não encontrada"), or no such about page of it ("Página não encontrada") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     show_station: {
         parameters: {
             query?: never;
@@ -16311,6 +16506,70 @@ export interface operations {
                 };
             };
             /** @description No such station */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    station_landing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the caller holds */
+                "If-None-Match"?: string | null;
+            };
+            path: {
+                /** @description The station's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing */
+            200: {
+                headers: {
+                    /** @description public, max-age=60, stale-while-revalidate=300 */
+                    "Cache-Control"?: string;
+                    /** @description The answer's version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Landing"];
+                };
+            };
+            /** @description The caller's copy (its `If-None-Match`) is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No such station ("Estação não encontrada") */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@
 import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
 import { activitiesPublicRoutes } from "@/features/activities/routes";
+import { landingPublicRoutes } from "@/features/landing/routes";
 import { publicPageRoutes } from "@/features/public-pages/routes";
 import { subscriptionsPublicRoutes } from "@/features/subscriptions/routes";
 import { supportPublicRoutes } from "@/features/support/routes";
@@ -14,6 +15,7 @@ const routes: RouteObject[] = [
   ...activitiesPublicRoutes,
   ...subscriptionsPublicRoutes,
   ...supportPublicRoutes,
+  ...landingPublicRoutes,
   { path: "*", element: <NotFoundPage /> },
 ];
 

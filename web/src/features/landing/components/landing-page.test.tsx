@@ -7,6 +7,7 @@ import {
 } from "@/features/activities/testing/activity-fixtures";
 import { expectCarouselAdvancesEvery5sAndWraps } from "@/features/activities/testing/carousel";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { EMPTY_LANDING, LANDING_CALL } from "@/features/landing/testing/landing-fixtures";
 import { jsonResponse } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi } from "@/testing/stub-api";
@@ -17,14 +18,17 @@ beforeEach(() => {
 });
 
 function renderLanding(featured: ActivityCard[]) {
-  const api = stubApi({ [PUBLIC_FEATURED_CALL]: () => jsonResponse(featured) });
+  const api = stubApi({
+    [LANDING_CALL]: () => jsonResponse(EMPTY_LANDING),
+    [PUBLIC_FEATURED_CALL]: () => jsonResponse(featured),
+  });
   const rendered = renderApp({ path: "/" });
   return { ...rendered, api };
 }
 
 const carousel = () => screen.findByRole("region", { name: "Destaques" });
 
-describe("landing page's public activities carousel", () => {
+describe("the default welcome's public activities carousel", () => {
   it("shows the public featured activities, advancing every 5 seconds and wrapping to the first", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     renderLanding(buildActivityCards(3));
