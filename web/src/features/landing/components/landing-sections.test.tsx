@@ -110,11 +110,10 @@ describe("the landing's sections", () => {
     const badges = screen.getByRole("region", { name: "Baixe o app" });
     expect(within(badges).getByRole("link", { name: /App Store/ })).toHaveAttribute("href", "https://apps.apple.com/x");
     expect(within(badges).queryByRole("link", { name: /Google Play/ })).not.toBeInTheDocument();
-    // 8: the way to support.
-    expect(within(screen.getByRole("region", { name: "Contato" })).getByRole("link", { name: "Fale conosco" })).toHaveAttribute(
-      "href",
-      "/suporte",
-    );
+    // 8: the support form ('Fale conosco'), loaded with its section.
+    const contact = screen.getByRole("region", { name: "Contato" });
+    expect(await within(contact).findByLabelText("Assunto")).toBeInTheDocument();
+    expect(within(contact).getByRole("button", { name: /Enviar/ })).toBeInTheDocument();
     // 9: media only, with an external link nowhere (media sections show no buttons).
     expect(within(screen.getByRole("region", { name: "Galeria" })).getByRole("img", { name: "Festa junina" })).toBeInTheDocument();
     // The footer's about pages.
