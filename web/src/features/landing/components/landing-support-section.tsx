@@ -1,13 +1,17 @@
 // The landing's support form section (type 8): the support feature's 'Fale conosco' form,
-// whose code loads when the section nears the viewport (the landing's first load stays
+// whose code loads only when the section nears the viewport (the landing's first load stays
 // within its budget).
+import { lazy, Suspense } from "react";
 import { NearViewport } from "@/features/landing/components/near-viewport";
-import { SupportForm } from "@/features/support";
+
+const SupportForm = lazy(async () => ({ default: (await import("@/features/support")).SupportForm }));
 
 export function LandingSupportSection() {
   return (
     <NearViewport>
-      <SupportForm />
+      <Suspense fallback={null}>
+        <SupportForm />
+      </Suspense>
     </NearViewport>
   );
 }
