@@ -1,6 +1,7 @@
-//! Receipts and vouchers as PDF files, from plain data (no database, no HTTP): the jobs
-//! `receipt.pdf` and `voucher.pdf` gather an order's or a voucher's rows, call
-//! [`Renderer::receipt`] or [`Renderer::voucher`] and store the bytes.
+//! Receipts, vouchers and member cards as PDF files, from plain data (no database, no
+//! HTTP): the jobs `receipt.pdf`, `voucher.pdf` and `member_card.pdf` gather their rows, call
+//! [`Renderer::receipt`], [`Renderer::voucher`] or [`Renderer::member_card`] and store the
+//! bytes.
 //!
 //! printpdf 0.12 without its layout engine: every line is measured and placed by hand
 //! ([`canvas`]), in Lato read from disk (Debian's `fonts-lato`, [`DEFAULT_FONT_DIR`]). A
@@ -11,6 +12,7 @@
 mod canvas;
 mod fonts;
 pub mod html;
+mod member_card;
 mod receipt;
 mod voucher;
 
@@ -24,6 +26,7 @@ use image::{DynamicImage, ImageReader, Limits};
 use printpdf::{RawImage, RawImageData, RawImageFormat};
 use qrcode::QrCode;
 
+pub use domain::accounts::member_card::MemberCard;
 pub use domain::commerce::documents::{
     Delivery, Dependent, Discount, Payment, PaymentMethod, Receipt, ReceiptLine, Voucher,
 };
@@ -56,6 +59,11 @@ impl Renderer {
     /// A voucher with the QR code of its validator link.
     pub fn voucher(&self, voucher: &Voucher) -> Vec<u8> {
         voucher::render(&self.fonts, voucher)
+    }
+
+    /// A member card with the QR code of its validator page.
+    pub fn member_card(&self, card: &MemberCard) -> Vec<u8> {
+        member_card::render(&self.fonts, card)
     }
 }
 
