@@ -1,5 +1,6 @@
 import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
+import { accountsMemberRoutes } from "@/features/accounts";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
@@ -17,6 +18,7 @@ const routes: RouteObject[] = [
     element: <MemberLayout />,
     children: [
       ...activitiesMemberRoutes,
+      ...accountsMemberRoutes,
       ...walletMemberRoutes,
       ...paymentMethodsMemberRoutes,
       ...commerceMemberRoutes,

@@ -1,6 +1,6 @@
 // The member area's menu entries by station flags (spec 000 section 6). Entries for single
 // stations (legisclub-gasolina, station 1's support chat) are not built yet; numeros-da-sorte
-// follows the station's lucky_numbers_access flag.
+// follows the station's lucky_numbers_access flag and carteirinha its member_card_access.
 import type { Station } from "@/types/api";
 
 export interface MenuLink {
@@ -47,6 +47,9 @@ export function memberMenu(station: Station): MemberMenu {
     [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
     [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
     [station.lucky_numbers_access, { label: "Números da sorte", to: "/homepage/numeros-da-sorte" }],
+    // In the main menu, like lucky numbers: a station's own feature, shown even where the
+    // "Minha conta" group is off.
+    [station.member_card_access, { label: "Carteirinha", to: "/homepage/carteirinha" }],
     [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
   ];
   return {
