@@ -64,6 +64,15 @@ pub trait Outbox: Sync {
         voucher_id: i64,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 
+    /// Renders the member's card PDF, once per version of the card (`fingerprint`).
+    fn make_member_card(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
+        fingerprint: &str,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
     /// Ends the part's PIX charge at `expires_at` unless it was paid by then.
     fn expire_pix(
         &self,

@@ -1,7 +1,7 @@
-//! Receipts and vouchers as PDF files, from plain data (no database, no HTTP): the jobs
-//! `receipt.pdf` and `voucher.pdf` gather an order's or a voucher's rows, call
-//! [`Renderer::receipt`] or [`Renderer::voucher`] and store the bytes. The demo seed draws
-//! its plain documents with [`Renderer::notice`].
+//! Receipts, vouchers and member cards as PDF files, from plain data (no database, no
+//! HTTP): the jobs `receipt.pdf`, `voucher.pdf` and `member_card.pdf` gather their rows, call
+//! [`Renderer::receipt`], [`Renderer::voucher`] or [`Renderer::member_card`] and store the
+//! bytes. The demo seed draws its plain documents with [`Renderer::notice`].
 //!
 //! printpdf 0.12 without its layout engine: every line is measured and placed by hand
 //! ([`canvas`]), in Lato read from disk (Debian's `fonts-lato`, [`DEFAULT_FONT_DIR`]). A
@@ -12,6 +12,7 @@
 mod canvas;
 mod fonts;
 pub mod html;
+mod member_card;
 mod notice;
 mod receipt;
 mod voucher;
@@ -26,6 +27,7 @@ use image::{DynamicImage, ImageReader, Limits};
 use printpdf::{RawImage, RawImageData, RawImageFormat};
 use qrcode::QrCode;
 
+pub use domain::accounts::member_card::MemberCard;
 pub use domain::commerce::documents::{
     Delivery, Dependent, Discount, Payment, PaymentMethod, Receipt, ReceiptLine, Voucher,
 };
@@ -64,6 +66,11 @@ impl Renderer {
     /// A plain document: a title and paragraphs under the station's header.
     pub fn notice(&self, notice: &Notice) -> Vec<u8> {
         notice::render(&self.fonts, notice)
+    }
+
+    /// A member card with the QR code of its validator page.
+    pub fn member_card(&self, card: &MemberCard) -> Vec<u8> {
+        member_card::render(&self.fonts, card)
     }
 }
 

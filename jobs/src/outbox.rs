@@ -15,9 +15,9 @@ use domain::wallet::topups::TopUp;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
-    CardDelete, LuckyNumbersGrant, MailSend, OrderConfirm, OrderRefund, PaymentSync, PixExpire,
-    PointsCredit, ReceiptPdf, ReservationRelease, SubscriptionCharge, TopUpExpire, TopUpRefund,
-    TrophiesGrant, VideoTranscode, VoucherPdf,
+    CardDelete, LuckyNumbersGrant, MailSend, MemberCardPdf, OrderConfirm, OrderRefund, PaymentSync,
+    PixExpire, PointsCredit, ReceiptPdf, ReservationRelease, SubscriptionCharge, TopUpExpire,
+    TopUpRefund, TrophiesGrant, VideoTranscode, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -81,6 +81,18 @@ impl app::Outbox for JobOutbox {
         voucher_id: i64,
     ) -> sqlx::Result<Queued> {
         VoucherPdf::enqueue(tx, station_id, user_id, voucher_id)
+            .await
+            .map(queued)
+    }
+
+    async fn make_member_card(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
+        fingerprint: &str,
+    ) -> sqlx::Result<Queued> {
+        MemberCardPdf::enqueue(tx, station_id, user_id, fingerprint)
             .await
             .map(queued)
     }

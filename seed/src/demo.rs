@@ -90,6 +90,14 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
         .bind(DEMO_SUBDOMAIN)
         .fetch_one(&mut *tx)
         .await?;
+    // The demo shows the member card and the profile's pre-registration change request.
+    sqlx::query(
+        "UPDATE stations SET member_card_access = true, pre_registration_access = true
+          WHERE id = $1",
+    )
+    .bind(station_id)
+    .execute(&mut *tx)
+    .await?;
 
     sqlx::query(
         "INSERT INTO establishments (

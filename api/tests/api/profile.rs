@@ -218,6 +218,16 @@ async fn every_broken_rule_is_listed_and_nothing_is_saved(db: PgPool) {
         .update(s.demo.member_id, json!({ "birthday": "1990-02-30" }))
         .await;
     assert_eq!(bad_date.json(), invalid(&["Data Inválida!"]));
+    // The profile's name, state and birthday are required (spec 002): never cleared.
+    for field in ["name", "state", "birthday"] {
+        let cleared = s.update(s.demo.member_id, json!({ field: " " })).await;
+        assert_eq!(cleared.status, StatusCode::UNPROCESSABLE_ENTITY, "{field}");
+        assert_eq!(
+            cleared.json(),
+            invalid(&["Esse campo é obrigatório"]),
+            "{field}"
+        );
+    }
 
     let name: String = sqlx::query_scalar("SELECT name FROM users WHERE id = $1")
         .bind(s.demo.member_id)

@@ -1,9 +1,11 @@
 //! The accounts' use cases: sign-up in its variants, confirmation and activation, password
-//! recovery, the profile. Each opens its transaction, runs the rules (`domain::accounts`) on
+//! recovery, the profile, its pre-registration change request and the member card's PDF. Each opens its transaction, runs the rules (`domain::accounts`) on
 //! it, queues what the change hands back ([`FollowUp`]: e-mails, credits) through the
 //! outbox on that same transaction, and commits.
 
 pub mod confirmation;
+pub mod member_card;
+pub mod pre_registration;
 pub mod profile;
 pub mod recovery;
 pub mod signup;

@@ -15,6 +15,9 @@ pub enum AccountError {
     /// The request names no station.
     #[error("no such station")]
     UnknownStation,
+    /// Not offered here (a feature the station turns off): 404 with this text.
+    #[error("not found: {0}")]
+    NotFound(String),
     /// What the member can fix: one message per broken rule.
     #[error("invalid: {0:?}")]
     Invalid(Vec<String>),
@@ -35,6 +38,7 @@ impl IntoFailure for AccountError {
     fn into_failure(self) -> Failure {
         match self {
             Self::UnknownStation => Failure::NotFound(STATION_NOT_FOUND.into()),
+            Self::NotFound(message) => Failure::NotFound(message),
             Self::Invalid(messages) => Failure::Invalid(messages),
             Self::TooMany {
                 message,

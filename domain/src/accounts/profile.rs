@@ -147,11 +147,13 @@ fn validate(
     if let Some(tel) = update.tel.as_deref() {
         changes.tel = Some(signup::phone(p, Some(tel), false));
     }
+    // The profile requires a name, state and birthday (spec 002 section 5): once sent they
+    // can be changed, never cleared.
     if let Some(birthday) = update.birthday.as_deref() {
-        changes.birthday = Some(signup::birthday(p, Some(birthday), false, Some(today)));
+        changes.birthday = Some(signup::birthday(p, Some(birthday), true, Some(today)));
     }
     if let Some(state) = update.state.as_deref() {
-        changes.state = Some(signup::state(p, Some(state), false));
+        changes.state = Some(signup::state(p, Some(state), true));
     }
     if let Some(city) = update.city.as_deref() {
         let city = signup::present(Some(city));
@@ -464,6 +466,17 @@ mod tests {
                 message::CEP,
             ]
         );
+    }
+
+    #[test]
+    fn state_and_birthday_cannot_be_cleared() {
+        let update = ParticipantUpdate {
+            birthday: Some(" ".into()),
+            state: Some("".into()),
+            ..ParticipantUpdate::default()
+        };
+        let errors = validate(update, FULL, today()).expect_err("required");
+        assert_eq!(errors, [message::REQUIRED]);
     }
 
     #[test]

@@ -18,6 +18,12 @@ impl Cpf {
     pub fn digits(&self) -> &str {
         &self.0
     }
+
+    /// As people read it: "529.982.247-25".
+    pub fn formatted(&self) -> String {
+        let d = &self.0;
+        format!("{}.{}.{}-{}", &d[..3], &d[3..6], &d[6..9], &d[9..])
+    }
 }
 
 impl FromStr for Cpf {
@@ -80,6 +86,10 @@ mod tests {
             "52998224725"
         );
         assert!("11144477735".parse::<Cpf>().is_ok());
+        assert_eq!(
+            "52998224725".parse::<Cpf>().expect("valid").formatted(),
+            "529.982.247-25"
+        );
     }
 
     #[test]

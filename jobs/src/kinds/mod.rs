@@ -8,6 +8,7 @@
 //! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
 //! delivery work any area asks for (e-mail), as `domain::infra` does.
 
+pub mod accounts;
 pub mod activities;
 pub mod commerce;
 pub mod feed;
@@ -16,6 +17,7 @@ pub mod platform;
 pub mod subscriptions;
 pub mod wallet;
 
+pub use accounts::member_card_pdf::MemberCardPdf;
 pub use activities::lucky_numbers_grant::LuckyNumbersGrant;
 pub use activities::trophies_grant::TrophiesGrant;
 pub use commerce::card_delete::CardDelete;
@@ -72,6 +74,7 @@ kinds!(
     OrderConfirm,
     ReceiptPdf,
     VoucherPdf,
+    MemberCardPdf,
     OrderRefund,
     PixExpire,
     PaymentSync,

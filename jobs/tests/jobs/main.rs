@@ -9,6 +9,7 @@ mod console;
 mod fleet;
 mod job_errors;
 mod mail_send;
+mod member_card;
 mod points_credit;
 mod queue;
 mod reservation_release;

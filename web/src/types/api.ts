@@ -36,6 +36,11 @@ export type MgmAnswer = Schemas["MgmAnswer"];
 export type ImagePayload = Schemas["ImageUpload"];
 export type ParticipantUpdate = Schemas["ParticipantUpdate"];
 export type ProfileUpdated = Schemas["ProfileUpdated"];
+/** GET /users/{id}'s element: the member with their virtual card (null where not shown). */
+export type MemberCardUser = Schemas["MemberCardUser"];
+export type MemberCard = Schemas["MemberCard"];
+export type PreRegistrationChange = Schemas["PreRegistrationChange"];
+export type PreRegistrationSent = Schemas["PreRegistrationSent"];
 /** Asks a new activation code for an account (step 2; the masked contacts are not used). */
 export type ConfirmationMethodRequest = Schemas["MethodRequest"];
 export type ResendRequest = Schemas["ResendRequest"];

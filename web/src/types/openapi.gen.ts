@@ -1980,6 +1980,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pre-registration-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks the station's registry to change the caller's registration data
+         * @description Recorded and e-mailed to the station's contact address; the account itself is not
+         *     changed. Only where the station offers it.
+         */
+        post: operations["pre_registration_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/product-orders-user/{userId}": {
         parameters: {
             query?: never;
@@ -3275,6 +3296,23 @@ export interface paths {
         };
         /** The caller's member card data (a one-element list) */
         get: operations["member_card_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/member-card/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's member card, as a PDF */
+        get: operations["member_card_pdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4854,6 +4892,29 @@ export interface components {
         Making: {
             job_id: string;
         };
+        /** @description What the member card shows, beside the user on `GET /users/{id}`. */
+        MemberCard: {
+            /** Format: date */
+            birthday: string | null;
+            /** @description "000.000.000-00", when the member has a CPF. */
+            cpf: string | null;
+            /** @description The member's establishments, the first linked first. */
+            establishments: string[];
+            name: string;
+            /** @description The member id, zero-padded to 8 digits. */
+            number: string;
+            /**
+             * Format: date
+             * @description The last day of the current month, in the station's time zone.
+             */
+            valid_until: string;
+            /** @description What the QR code holds: the station's `/qr-code-user-validator/{id}` page. */
+            validator_link: string;
+        };
+        /** @description The spec's member card user: the account and what its card shows. */
+        MemberCardUser: components["schemas"]["User"] & {
+            member_card: null | components["schemas"]["MemberCard"];
+        };
         MemberCardValidation: {
             isValid: boolean;
         };
@@ -5541,6 +5602,18 @@ export interface components {
              */
             post: number;
         };
+        /** @description The spec's pre-registration change form. */
+        PreRegistrationChange: {
+            celular?: string | null;
+            email?: string | null;
+            endereco?: string | null;
+            /** @description One of `Ativo`, `Aposentado`, `Inativo`, `Pensionista`. */
+            situacao?: string | null;
+            telefonefixo?: string | null;
+        };
+        PreRegistrationSent: {
+            message: string;
+        };
         Prerequisites: {
             action_has_prerequisites: boolean;
             action_prerequisites: components["schemas"]["RequiredActivity"][];
@@ -6214,6 +6287,8 @@ export interface components {
             /** @description The member menu's "Números da sorte" and `GET /giveaway-numbers/{userId}`. */
             lucky_numbers_access: boolean;
             main_brand_color: string;
+            /** @description The virtual member card: `/homepage/carteirinha` and its menu entry. */
+            member_card_access: boolean;
             my_account_access: boolean;
             name: string;
             no_cpf: boolean;
@@ -6223,6 +6298,8 @@ export interface components {
              *     empty).
              */
             plans: components["schemas"]["Plan"][];
+            /** @description The profile's pre-registration change request. */
+            pre_registration_access: boolean;
             promotional: boolean;
             public: boolean;
             secondary_brand_color: string | null;
@@ -14519,6 +14596,113 @@ export interface operations {
             };
         };
     };
+    pre_registration_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreRegistrationChange"];
+            };
+        };
+        responses: {
+            /** @description Sent: 'Solicitação enviada com sucesso.' */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreRegistrationSent"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not take these requests */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The e-mail is missing or invalid, the situation is not one of the four, a phone or the address is malformed; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More than 3 requests in an hour */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     orders_of_user: {
         parameters: {
             query?: never;
@@ -19682,13 +19866,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account, alone in a list */
+            /** @description The account with its member card, alone in a list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"][];
+                    "application/json": components["schemas"]["MemberCardUser"][];
                 };
             };
             /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
@@ -19712,6 +19896,94 @@ export interface operations {
             /** @description The account is suspended; or: the id is not the caller's */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    member_card_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description Being made: follow the job at /api/jobs/{job_id}, then ask again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Making"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: the id is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station shows no member card */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description More than 20 PDFs asked for in 10 minutes */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

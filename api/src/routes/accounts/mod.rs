@@ -9,6 +9,7 @@ use crate::state::AppState;
 
 pub mod auth;
 pub mod mailing;
+pub mod member_card;
 pub mod profile;
 pub mod recovery;
 pub mod signup;
@@ -18,6 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(auth::router())
         .merge(users::router())
+        .merge(member_card::router())
         .merge(signup::router())
         .merge(recovery::router())
         .merge(profile::router())

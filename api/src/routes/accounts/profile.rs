@@ -1,19 +1,21 @@
 //! A member's own profile: the onboarding wizard's data (`PUT /api/auth/update-participant/{id}`)
 //! and the profile image (`PUT /api/update-user-profile-image/{id}`), served by
-//! `routes::media`.
+//! `routes::media`, and the pre-registration change request (`POST /api/pre-registration-change`).
 
 use axum::extract::{DefaultBodyLimit, State};
-use domain::accounts::profile;
+use domain::accounts::{pre_registration, profile};
 use domain::shared::ids::UserId;
+use jobs::JobOutbox;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, Messages};
+use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED, SignedIn};
+use crate::member_throttle::{MemberLimit, throttle};
 use crate::routes::accounts::users::User;
 use crate::state::AppState;
 
@@ -27,6 +29,17 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(update_participant))
         .routes(routes!(update_image).layer(DefaultBodyLimit::max(IMAGE_BODY_LIMIT)))
+        .routes(routes!(pre_registration_change))
+}
+
+/// Each request e-mails the station's registry: a few an hour is plenty for a member.
+struct PreRegistrationLimit;
+
+impl MemberLimit for PreRegistrationLimit {
+    const NAME: &'static str = "pre-registration";
+    fn limit(_: &domain::Config) -> (u32, u64) {
+        (3, 3600)
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -170,4 +183,75 @@ async fn update_image(
         message: IMAGE_UPDATED,
         user: User::from(user).with_subscription(&state).await?,
     }))
+}
+
+/// The spec's pre-registration change form.
+#[derive(Debug, Deserialize, ToSchema)]
+struct PreRegistrationChange {
+    telefonefixo: Option<String>,
+    celular: Option<String>,
+    email: Option<String>,
+    /// One of `Ativo`, `Aposentado`, `Inativo`, `Pensionista`.
+    situacao: Option<String>,
+    endereco: Option<String>,
+}
+
+impl From<PreRegistrationChange> for pre_registration::ChangeRequest {
+    fn from(form: PreRegistrationChange) -> Self {
+        Self {
+            telefonefixo: form.telefonefixo,
+            celular: form.celular,
+            email: form.email,
+            situacao: form.situacao,
+            endereco: form.endereco,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = PreRegistrationSent)]
+struct Sent {
+    #[schema(value_type = String)]
+    message: &'static str,
+}
+
+/// Asks the station's registry to change the caller's registration data
+///
+/// Recorded and e-mailed to the station's contact address; the account itself is not
+/// changed. Only where the station offers it.
+#[utoipa::path(
+    post,
+    path = "/pre-registration-change",
+    tag = "accounts",
+    security(("member" = [])),
+    request_body = PreRegistrationChange,
+    responses(
+        (status = 201, description = "Sent: 'Solicitação enviada com sucesso.'", body = Sent),
+        (status = 404, description = "The station does not take these requests", body = ErrorMessage),
+        (status = 422, description = "The e-mail is missing or invalid, the situation is not one of the four, a phone or the address is malformed", body = Messages),
+        (status = 429, description = "More than 3 requests in an hour", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
+async fn pre_registration_change(
+    State(state): State<AppState>,
+    member: Member,
+    Json(form): Json<PreRegistrationChange>,
+) -> ApiResult<(axum::http::StatusCode, Json<Sent>)> {
+    throttle::<PreRegistrationLimit>(&state, &member).await?;
+    app::accounts::pre_registration::request(
+        &state.db,
+        &JobOutbox,
+        &state.config.public_url,
+        member.station(),
+        member.user(),
+        &form.into(),
+    )
+    .await?;
+    Ok((
+        axum::http::StatusCode::CREATED,
+        Json(Sent {
+            message: pre_registration::SENT,
+        }),
+    ))
 }

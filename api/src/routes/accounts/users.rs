@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ApiResult, Messages};
 use crate::extract::{Json, Path};
 use crate::member::{Member, NOT_AUTHORIZED};
+use crate::routes::accounts::member_card::MemberCard;
 use crate::routes::stations::branding::Establishment;
 use crate::routes::subscriptions::{UserSubscription, member_subscription};
 use crate::routes::wallet::points::Points;
@@ -189,6 +190,15 @@ async fn user_data(
     own_user(&state, member, id).await.map(Json)
 }
 
+/// The spec's member card user: the account and what its card shows.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MemberCardUser {
+    #[serde(flatten)]
+    pub user: User,
+    /// Null where the station shows no member card (`member_card_access`).
+    pub member_card: Option<MemberCard>,
+}
+
 /// The caller's member card data (a one-element list)
 #[utoipa::path(
     get,
@@ -197,7 +207,7 @@ async fn user_data(
     security(("member" = [])),
     params(("id" = i64, Path, description = "The caller's own user id")),
     responses(
-        (status = 200, description = "The account, alone in a list", body = Vec<User>),
+        (status = 200, description = "The account with its member card, alone in a list", body = Vec<MemberCardUser>),
         (status = 400, description = "The id is not a number", body = Messages),
         (status = 403, description = "the id is not the caller's", body = Messages),
     )
@@ -206,10 +216,12 @@ async fn member_card_user(
     State(state): State<AppState>,
     member: Member,
     Path(id): Path<i64>,
-) -> ApiResult<Json<Vec<User>>> {
-    own_user(&state, member, id)
-        .await
-        .map(|user| Json(vec![user]))
+) -> ApiResult<Json<Vec<MemberCardUser>>> {
+    let user = own_user(&state, member, id).await?;
+    let member_card = app::accounts::member_card::card(&state.db, member.station(), member.user())
+        .await?
+        .map(MemberCard::from);
+    Ok(Json(vec![MemberCardUser { user, member_card }]))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -42,7 +42,12 @@ pub struct Making {
     pub job_id: String,
 }
 
-async fn stream_pdf(state: &AppState, key: &str, file_name: &str) -> ApiResult<Response> {
+/// Streams a stored PDF to its owner, never cached on the way.
+pub(crate) async fn stream_pdf(
+    state: &AppState,
+    key: &str,
+    file_name: &str,
+) -> ApiResult<Response> {
     let opened = state
         .objects
         .open(key, None)
@@ -59,7 +64,8 @@ async fn stream_pdf(state: &AppState, key: &str, file_name: &str) -> ApiResult<R
     Ok(response)
 }
 
-fn making(job_id: String) -> Response {
+/// 202: the PDF is being made by this job.
+pub(crate) fn making(job_id: String) -> Response {
     (StatusCode::ACCEPTED, axum::Json(Making { job_id })).into_response()
 }
 

@@ -46,6 +46,10 @@ pub struct Station {
     pub my_account_access: bool,
     /// The member menu's "Números da sorte" and `GET /giveaway-numbers/{userId}`.
     pub lucky_numbers_access: bool,
+    /// The virtual member card: `/homepage/carteirinha` and its menu entry.
+    pub member_card_access: bool,
+    /// The profile's pre-registration change request.
+    pub pre_registration_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -114,6 +118,8 @@ impl From<station::Station> for Station {
             checkout_access,
             my_account_access,
             lucky_numbers_access,
+            member_card_access,
+            pre_registration_access,
             address,
             phone,
             contact_mail,
@@ -154,6 +160,8 @@ impl From<station::Station> for Station {
             checkout_access,
             my_account_access,
             lucky_numbers_access,
+            member_card_access,
+            pre_registration_access,
             address,
             phone,
             contact_mail,

@@ -8,7 +8,7 @@ pub mod card_delete;
 pub mod card_reminder;
 pub mod order_confirm;
 pub mod payment_sync;
-mod pdf;
+pub(crate) mod pdf;
 pub mod pix_expire;
 pub mod receipt_pdf;
 pub mod refund;

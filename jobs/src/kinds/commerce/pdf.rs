@@ -1,8 +1,8 @@
-//! What `receipt.pdf` and `voucher.pdf` share: rendering a document with the station's
+//! What the PDF jobs (`receipt.pdf`, `voucher.pdf`, the accounts' `member_card.pdf`) share: rendering a document with the station's
 //! logo off the async threads, storing it under a fresh private key, recording it once,
 //! and re-arming a job that failed for good.
 
-use documents::{Receipt, Renderer, Voucher};
+use documents::{MemberCard, Receipt, Renderer, Voucher};
 use domain::infra::objects::Objects;
 use sqlx::PgConnection;
 
@@ -10,10 +10,10 @@ use crate::enqueue::Enqueued;
 use crate::job::{JobContext, JobError};
 use crate::state::{self, JobState};
 
-pub(super) const NOT_MADE: &str = "O PDF não pôde ser gerado; nova tentativa em breve.";
+pub(crate) const NOT_MADE: &str = "O PDF não pôde ser gerado; nova tentativa em breve.";
 
 /// A document the PDF jobs make.
-pub(super) trait Document: Send + 'static {
+pub(crate) trait Document: Send + 'static {
     fn set_logo(&mut self, logo: Option<Vec<u8>>);
     fn render(&self, renderer: &Renderer) -> Vec<u8>;
 }
@@ -24,6 +24,15 @@ impl Document for Receipt {
     }
     fn render(&self, renderer: &Renderer) -> Vec<u8> {
         renderer.receipt(self)
+    }
+}
+
+impl Document for MemberCard {
+    fn set_logo(&mut self, logo: Option<Vec<u8>>) {
+        self.logo = logo;
+    }
+    fn render(&self, renderer: &Renderer) -> Vec<u8> {
+        renderer.member_card(self)
     }
 }
 
@@ -40,7 +49,7 @@ impl Document for Voucher {
 /// CPU work), stores it under a fresh private key in `folder` and records the key with
 /// `record`, which answers the key kept: when a racing run recorded its own first, this
 /// run's file is deleted. Reports progress on the job as it goes.
-pub(super) async fn make(
+pub(crate) async fn make(
     ctx: &JobContext,
     folder: &str,
     logo_key: Option<&str>,
@@ -86,7 +95,7 @@ async fn logo(objects: &Objects, key: Option<&str>) -> Option<Vec<u8>> {
 
 /// A PDF job found failed for good or cancelled is run again (asking for the document
 /// again is the member's way to retry).
-pub(super) async fn rearm_if_failed(
+pub(crate) async fn rearm_if_failed(
     tx: &mut PgConnection,
     enqueued: Enqueued,
 ) -> sqlx::Result<Enqueued> {

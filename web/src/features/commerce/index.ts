@@ -19,3 +19,7 @@ export { formatBrl, formatPoints } from "./money";
 export * as paymentForm from "./payment-form";
 export { useExpiryCountdown, formatMinutesSeconds } from "./use-expiry-countdown";
 export * as shopMessages from "./messages";
+// The PDF download button (following the job that makes the file) and the QR code, shared
+// with the member card.
+export { DocumentDownload } from "./components/document-download";
+export { QrCode } from "./components/qr-code";

@@ -1,5 +1,6 @@
 import { useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
+import { accountsMemberRoutes } from "@/features/accounts";
 import { activitiesMemberRoutes } from "@/features/activities";
 import { calendarMemberRoutes } from "@/features/calendar/routes";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
@@ -20,6 +21,7 @@ const routes: RouteObject[] = [
     element: <MemberLayout />,
     children: [
       ...activitiesMemberRoutes,
+      ...accountsMemberRoutes,
       ...walletMemberRoutes,
       ...paymentMethodsMemberRoutes,
       ...commerceMemberRoutes,

@@ -1,8 +1,9 @@
 // The member area's menu entries by station flags (spec 000 section 6). Entries for single
 // stations (legisclub-gasolina, station 1's support chat) are not built yet; numeros-da-sorte
-// follows the station's lucky_numbers_access flag. The spec places neither the news nor the
-// transparency page: 'Notícias' sits beside 'Eventos' and 'Arquivos' for every station, and
-// 'Prestação de contas' closes the main menu (docs/decisions.md, "Station content").
+// follows the station's lucky_numbers_access flag and carteirinha its member_card_access. The
+// spec places neither the news nor the transparency page: 'Notícias' sits beside 'Eventos'
+// and 'Arquivos' for every station, and 'Prestação de contas' closes the main menu
+// (docs/decisions.md, "Station content").
 import type { Station } from "@/types/api";
 
 export interface MenuLink {
@@ -50,6 +51,9 @@ export function memberMenu(station: Station): MemberMenu {
     [station.files_access, { label: "Arquivos", to: "/homepage/downloads" }],
     [station.checkout_access && !station.no_cpf, { label: "Carrinho", to: "/homepage/carrinho" }],
     [station.lucky_numbers_access, { label: "Números da sorte", to: "/homepage/numeros-da-sorte" }],
+    // In the main menu, like lucky numbers: a station's own feature, shown even where the
+    // "Minha conta" group is off.
+    [station.member_card_access, { label: "Carteirinha", to: "/homepage/carteirinha" }],
     [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
     [true, { label: "Prestação de contas", to: "/homepage/prestacao-de-contas" }],
   ];
