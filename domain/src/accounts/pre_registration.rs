@@ -136,7 +136,7 @@ pub async fn request(
     Ok(FollowUp::mail(Mail {
         mail: OutgoingMail::notice(&Branding::of(&station, public_url), to, SUBJECT, &notice),
         station_id: station_id.0,
-        user_id: user_id.0,
+        user_id: Some(user_id.0),
         about: ("pre_registration_change", id),
     }))
 }
