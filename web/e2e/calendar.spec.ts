@@ -17,16 +17,17 @@ test("a member opens today's event from the calendar", async ({ page, request })
   }).format(new Date());
 
   await logIn(page, station);
+  await page.getByRole("dialog", { name: "Aviso de cookies" }).getByRole("button", { name: "Aceito" }).click();
   await page.goto("/homepage/calendario");
   await expect(page.getByRole("heading", { level: 1, name: "Eventos" })).toBeVisible();
 
   // The month view, then the list view, each show it with its time.
   const inMonth = page.getByRole("link", { name: `14:00 ${TODAY_EVENT}` });
   await expect(inMonth).toBeVisible();
-  await page.getByRole("button", { name: "Lista" }).click();
-  await expect(page.getByRole("button", { name: "Lista" })).toHaveAttribute("aria-pressed", "true");
+  await page.getByRole("button", { name: "Lista", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Lista", exact: true })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("link", { name: TODAY_EVENT })).toBeVisible();
-  await page.getByRole("button", { name: "Mês" }).click();
+  await page.getByRole("button", { name: "Mês", exact: true }).click();
 
   await inMonth.click();
   await expect(page).toHaveURL(/\/homepage\/calendario\/\d+$/);

@@ -20,7 +20,7 @@ test("the landing and login pages arrive compressed, with nothing refused", asyn
   await page.goto("/");
   await confirmAgeIfAsked(page, station);
   await expect(page.getByRole("heading", { level: 1, name: DEMO_STATION_NAME })).toBeVisible();
-  await page.getByRole("link", { name: "Entrar" }).click();
+  await page.getByRole("link", { name: "Entrar", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Acesse a sua conta" })).toBeVisible();
 
   expect(scripts.length).toBeGreaterThan(0);

@@ -45,7 +45,7 @@ test("'Sair' revokes the session on the server: its token no longer opens anythi
 
   await page.getByRole("link", { name: "Sair" }).click();
 
-  await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("filia.session"))).toBeNull();
   const check = await request.get("/api/auth/validate-token", { headers: { Authorization: `Bearer ${token}` } });
   expect(await check.json()).toEqual({ valid: false, user: null });

@@ -8,18 +8,20 @@ interface PlanCardProps {
   plan: Plan;
   /** The card's action (a link or a disabled button). */
   action: ReactNode;
+  /** The plan's name is the page's main heading where the card is the page (/planos/{id}). */
+  nameHeading?: "h1" | "h2";
 }
 
-export function PlanCard({ plan, action }: PlanCardProps) {
+export function PlanCard({ plan, action, nameHeading: Name = "h2" }: PlanCardProps) {
   const { shown, more } = shownBenefits(plan.benefits);
   const titleId = `plan-${plan.id}-name`;
   return (
     <article className={`plan-card${plan.is_highlighted ? " plan-card--highlighted" : ""}`} aria-labelledby={titleId}>
       {plan.is_highlighted && <p className="plan-card__badge">{MOST_POPULAR_TEXT}</p>}
       {plan.image && <img className="plan-card__image" src={plan.image} alt="" />}
-      <h2 id={titleId} className="plan-card__name">
+      <Name id={titleId} className="plan-card__name">
         {plan.name}
-      </h2>
+      </Name>
       <p className="plan-card__price">{planPriceText(plan)}</p>
       {plan.description && <p className="plan-card__description">{plan.description}</p>}
       {shown.length > 0 && (

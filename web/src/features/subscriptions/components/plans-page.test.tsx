@@ -145,6 +145,7 @@ describe("public plan page", () => {
     const { page } = renderApp({ path: "/planos/2" });
 
     const card = await screen.findByRole("article", { name: "Premium" });
+    expect(within(card).getByRole("heading", { level: 1, name: "Premium" })).toBeInTheDocument();
     expect(within(card).getByText("R$ 49,90/mês")).toBeInTheDocument();
     fireEvent.click(within(card).getByRole("link", { name: "Cadastre-se" }));
     expect(page.location.pathname).toBe("/cadastrar");

@@ -19,6 +19,7 @@ export function PublicPlanPage() {
       ) : (
         <PlanCard
           plan={plan.data}
+          nameHeading="h1"
           action={
             <Link className="button button--primary" to="/cadastrar">
               {SIGN_UP_TEXT}
