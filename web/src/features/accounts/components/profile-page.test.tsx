@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { getStoredSession } from "@/lib/session-store";
 import { buildStation, buildUser, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
@@ -92,6 +93,9 @@ describe("/homepage/perfil", () => {
     expect(api.bodySentTo(UPDATE)).toEqual({ name: "Ana Souza", state: "RJ", birthday: "1990-05-17 00:00:00" });
     expect(api.callsTo(IMAGE)).toHaveLength(0);
     expect(await screen.findByRole("button", { name: "Editar perfil" })).toBeInTheDocument();
+    // The saved data stays: the session check's start-up answer never writes the old user back.
+    await waitFor(() => expect(getStoredSession()?.user.name).toBe("Ana Souza"));
+    expect(getStoredSession()?.user.state).toBe("RJ");
   });
 
   it("sends a pre-registration change request where the station takes them", async () => {

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { validateTokenQueryOptions } from "@/features/session/api/validate-token";
+import { storedUserText, validateTokenQueryOptions } from "@/features/session/api/validate-token";
 import { useEndSession } from "@/features/session/use-end-session";
 import { useSession } from "@/features/session/use-session";
 import { onSessionRejected } from "@/lib/api-client";
@@ -26,7 +26,9 @@ export function SessionWatch() {
     if (answer === undefined || token === undefined || getStoredSession()?.token !== token) return;
     if (!answer.valid || answer.user === null) {
       endSession();
-    } else if (JSON.stringify(answer.user) !== JSON.stringify(getStoredSession()?.user)) {
+    } else if (JSON.stringify(answer.user) !== storedUserText() && answer.askedFor === storedUserText()) {
+      // Only over the user the question was asked with: one stored since (a saved profile
+      // while the check was on its way) is newer than this answer.
       storeSession({ user: answer.user, token });
     }
   }, [validity.data, token, endSession]);
