@@ -15,7 +15,8 @@ CREATE TABLE support_messages (
     -- Whether the station had a contact address to mail it to when it came.
     station_mailed BOOLEAN NOT NULL,
     answer      TEXT,
-    answered_by BIGINT REFERENCES users (id),
+    -- Kept when that staff account goes (the answer stays answered).
+    answered_by BIGINT REFERENCES users (id) ON DELETE SET NULL,
     answered_at TIMESTAMPTZ,
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     CHECK ((answer IS NULL) = (answered_at IS NULL))

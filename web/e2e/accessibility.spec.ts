@@ -49,6 +49,15 @@ async function firstPlanId(request: APIRequestContext): Promise<number> {
   return priced?.id ?? 0;
 }
 
+/** The station's first about page (the demo's 'Quem somos'), as the landing's footer links it. */
+async function firstAboutPageId(request: APIRequestContext, stationId: number): Promise<number> {
+  const landing = await request.get(`/api/stations/${stationId}/landing`);
+  expect(landing.ok()).toBe(true);
+  const { about_pages: pages } = (await landing.json()) as { about_pages: Array<{ id: number }> };
+  expect(pages.length).toBeGreaterThan(0);
+  return pages[0]?.id ?? 0;
+}
+
 test("a visitor's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => {
   const station = await fetchHostStation(request);
   await page.goto("/");
@@ -64,6 +73,9 @@ test("a visitor's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => 
     "/validador/PEDIDO0000",
     "/nada-aqui",
     `/planos/${await firstPlanId(request)}`,
+    "/suporte",
+    "/suporte-enterprise",
+    `/sobre/${await firstAboutPageId(request, station.id)}`,
   ]);
 });
 
@@ -96,8 +108,24 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage/calendario?visao=semana",
     "/homepage/calendario?visao=dia",
     "/homepage/calendario?visao=lista",
+    "/homepage/noticias",
+    "/homepage/downloads",
+    "/homepage/prestacao-de-contas",
+    "/homepage/perfil",
+    "/homepage/carteirinha",
+    "/homepage/support",
     "/homepage/nada-aqui",
   ]);
+  // A news item's and a download's own pages, as their lists link to them.
+  for (const [list, prefix] of [
+    ["/homepage/noticias", "/homepage/noticias/"],
+    ["/homepage/downloads", "/homepage/downloads/"],
+  ] as const) {
+    await page.goto(list);
+    const first = page.locator(`a[href^='${prefix}']`).first();
+    await expect(first).toBeVisible();
+    await expectAccessible(page, [(await first.getAttribute("href")) ?? ""]);
+  }
   // An activity's own page, as the activities list links to it.
   await page.goto("/homepage/atividades");
   const activity = page.locator("a[href^='/homepage/atividades/']").first();
@@ -114,5 +142,5 @@ test("the support console's screens pass axe (WCAG 2.1 AA)", async ({ page, requ
   await page.getByLabel("Senha").fill(STAFF_PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).toHaveURL(/\/homepage$/);
-  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria", "/ops/assinaturas", "/ops/recargas"]);
+  await expectAccessible(page, ["/ops", "/ops/tarefas", "/ops/denuncias", "/ops/auditoria", "/ops/assinaturas", "/ops/recargas", "/ops/suporte"]);
 });

@@ -322,6 +322,36 @@ async fn downloads_list_public_and_private_files_of_the_station(db: PgPool) {
 }
 
 #[testkit::db_test]
+async fn a_station_whose_menu_hides_files_shows_no_download(db: PgPool) {
+    let world = world(db).await;
+    let id = world
+        .download(world.station_id, "Estatuto", false, true)
+        .await;
+    sqlx::query("UPDATE stations SET files_access = false WHERE id = $1")
+        .bind(world.station_id)
+        .execute(&world.db)
+        .await
+        .expect("files off");
+    let list = format!("/api/downloads/?where[station_id]={}", world.station_id);
+
+    let answer = world.get(&list, Some(&world.token)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(total(&answer), "0");
+    for uri in [
+        format!("/api/downloads/{id}"),
+        format!("/api/downloads/{id}/file"),
+    ] {
+        let answer = world.get(&uri, Some(&world.token)).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "{uri}: {}",
+            answer.text
+        );
+    }
+}
+
+#[testkit::db_test]
 async fn a_private_file_is_served_to_members_of_its_station_only(db: PgPool) {
     let world = world(db).await;
     let private = world

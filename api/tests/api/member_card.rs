@@ -99,6 +99,11 @@ async fn the_pdf_follows_its_job_then_downloads_until_the_card_changes(db: PgPoo
     let (demo, token) = common::demo_member_session(&db).await;
     let app = app(db.clone());
     let uri = pdf_uri(demo.member_id);
+    let demo_name: String = sqlx::query_scalar("SELECT name FROM users WHERE id = $1")
+        .bind(demo.member_id)
+        .fetch_one(&db)
+        .await
+        .expect("name");
 
     let making = call(&app, "GET", &uri, Some(&token), &[]).await;
     assert_eq!(making.status, StatusCode::ACCEPTED, "{}", making.text);
@@ -145,6 +150,23 @@ async fn the_pdf_follows_its_job_then_downloads_until_the_card_changes(db: PgPoo
         .await
         .expect("rows");
     assert_eq!(rows, 1);
+
+    // The old name again: that version's first job is long done, yet it is made anew.
+    sqlx::query("UPDATE users SET name = $2 WHERE id = $1")
+        .bind(demo.member_id)
+        .bind(&demo_name)
+        .execute(&db)
+        .await
+        .expect("rename back");
+    let back = call(&app, "GET", &uri, Some(&token), &[]).await;
+    assert_eq!(back.status, StatusCode::ACCEPTED, "{}", back.text);
+    assert_ne!(back.json()["job_id"], job_id.as_str());
+    assert_eq!(pending_pdf_jobs(&db).await, 1);
+    common::run_jobs::<MemberCardPdf>(&db, "member_card.pdf", true).await;
+    assert_eq!(
+        call(&app, "GET", &uri, Some(&token), &[]).await.status,
+        StatusCode::OK
+    );
 }
 
 #[testkit::db_test]

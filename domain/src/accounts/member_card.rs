@@ -171,6 +171,20 @@ pub async fn stored_pdf(
     .await
 }
 
+/// Which PDF the member has now, as a number (when the last one was made, in microseconds;
+/// 0 for none): a request for a card's version after another was made is a new request,
+/// even for a version made before (a name changed, then changed back).
+pub async fn generation(conn: &mut PgConnection, user_id: i64) -> sqlx::Result<i64> {
+    let made: Option<i64> = sqlx::query_scalar(
+        "SELECT (extract(epoch FROM made_at) * 1000000)::bigint FROM member_card_pdfs
+          WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(made.unwrap_or(0))
+}
+
 /// Where a new PDF was recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {

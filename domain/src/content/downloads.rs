@@ -153,7 +153,9 @@ macro_rules! columns {
 /// What a member may read: published, and its time has come.
 macro_rules! shown {
     () => {
-        "station_id = $1 AND published AND published_at <= now()"
+        // A station whose menu hides 'Arquivos' (files_access off) shows none.
+        "station_id = $1 AND published AND published_at <= now()
+         AND EXISTS (SELECT 1 FROM stations s WHERE s.id = $1 AND s.files_access)"
     };
 }
 

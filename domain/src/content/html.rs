@@ -49,10 +49,17 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
         )
         .url_schemes(ALLOWED_URL_SCHEMES.iter().copied().collect())
         .link_rel(Some("noopener noreferrer nofollow"))
+        .url_relative(ammonia::UrlRelative::Custom(Box::new(on_the_portal)))
         .clean_content_tags(["script", "style"].into_iter().collect())
         .strip_comments(true);
     builder
 });
+
+/// A relative link stays on the portal; one starting "//" (or "\\\\") names another host,
+/// so it is dropped like a scheme off the list.
+fn on_the_portal(url: &str) -> Option<std::borrow::Cow<'_, str>> {
+    (!url.starts_with("//") && !url.starts_with("\\\\")).then_some(std::borrow::Cow::Borrowed(url))
+}
 
 /// `html` with only the allow-list above left.
 pub fn sanitise(html: &str) -> String {
@@ -62,6 +69,17 @@ pub fn sanitise(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::sanitise;
+
+    #[test]
+    fn drops_protocol_relative_links_and_keeps_the_portals_own() {
+        let cleaned =
+            sanitise(r#"<a href="//evil.example/x">a</a><a href="/homepage/downloads">b</a>"#);
+        assert!(!cleaned.contains("evil.example"), "{cleaned}");
+        assert!(
+            cleaned.contains(r#"href="/homepage/downloads""#),
+            "{cleaned}"
+        );
+    }
 
     #[test]
     fn keeps_text_structure_and_safe_links() {

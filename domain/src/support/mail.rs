@@ -55,7 +55,11 @@ pub fn to_station(
         ],
         button: Some(Button {
             label: "Responder no console".into(),
-            url: format!("{}{CONSOLE_PATH}", public_url.trim_end_matches('/')),
+            url: format!(
+                "{}{CONSOLE_PATH}?station_id={}",
+                public_url.trim_end_matches('/'),
+                message.station_id
+            ),
         }),
     };
     let subject = format!("Fale conosco: {}", message.subject);
@@ -73,17 +77,18 @@ pub fn to_station(
     )
 }
 
-/// The acknowledgement to the sender, with what they wrote.
+/// The acknowledgement to the sender's address. It carries none of the sender's words (name,
+/// subject, message): anyone may give any address, and the station's e-mail must not carry
+/// their text to it. The protocol number ties it to the message staff see.
 pub fn received(station: &Station, public_url: &str, message: &SupportMessage) -> (Mail, String) {
     let notice = Notice {
         heading: RECEIVED_SUBJECT.into(),
         paragraphs: vec![
             format!(
-                "Olá, {}. Recebemos sua mensagem e responderemos neste e-mail assim que possível.",
-                message.name
+                "Recebemos sua mensagem (protocolo nº {}) e responderemos neste e-mail assim que possível.",
+                message.id
             ),
-            format!("Assunto: {}", message.subject),
-            message.message.clone(),
+            "Se você não escreveu para nós, ignore este e-mail.".into(),
         ],
         button: None,
     };

@@ -35,6 +35,9 @@ impl MemberCardPdf {
         user_id: i64,
         fingerprint: &str,
     ) -> sqlx::Result<Enqueued> {
+        // Keyed by the PDF it replaces too: a version asked for again after another was made
+        // (a name changed, then changed back) is made again, not answered by the old job.
+        let generation = member_card::generation(&mut *tx, user_id).await?;
         let enqueued = Enqueue::new(Self {
             station_id,
             user_id,
@@ -42,7 +45,7 @@ impl MemberCardPdf {
         })
         .owner(station_id, Some(user_id))
         .about("user", user_id)
-        .idempotency_key(format!("member-card:{user_id}:{fingerprint}"))
+        .idempotency_key(format!("member-card:{user_id}:{fingerprint}:{generation}"))
         .push(&mut *tx)
         .await?;
         pdf::rearm_if_failed(tx, enqueued).await
