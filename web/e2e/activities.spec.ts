@@ -104,6 +104,8 @@ test("a visitor sees the public featured activities on the landing page, and a s
   await page.goto("/");
   await confirmAgeIfAsked(page, station);
   await page.getByRole("dialog", { name: "Aviso de cookies" }).getByRole("button", { name: "Aceito" }).click();
+  // The landing's public activities section loads its carousel as it nears the viewport.
+  await page.getByRole("region", { name: "Atividades abertas" }).scrollIntoViewIfNeeded();
   const carousel = page.getByRole("region", { name: "Destaques" });
   // The pointer on it holds it still.
   await carousel.hover();

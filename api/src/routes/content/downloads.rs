@@ -166,7 +166,7 @@ async fn download(
     security(("member" = [])),
     params(("id" = i64, Path, description = "The download")),
     responses(
-        (status = 200, description = "The file's bytes", content_type = "application/octet-stream", body = Vec<u8>),
+        (status = 200, description = "The file's bytes, with its own content type (a PDF, a spreadsheet...)", content_type = "*/*", body = Vec<u8>),
         (status = 400, description = "The id is not a number", body = Messages),
         (status = 401, description = "Not signed in", body = Messages),
         (status = 404, description = "No such published download in the caller's station ('Arquivo não encontrado')", body = ErrorMessage),
