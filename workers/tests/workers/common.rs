@@ -57,11 +57,21 @@ impl Worker {
     }
 
     pub fn terminate(&mut self) -> std::process::ExitStatus {
+        self.ask_to_stop();
+        self.wait_stopped()
+    }
+
+    /// Sends SIGTERM without waiting (to stop several processes at the same moment).
+    pub fn ask_to_stop(&self) {
         let sent = Command::new("kill")
             .args(["-TERM", &self.pid().to_string()])
             .status()
             .expect("kill");
         assert!(sent.success());
+    }
+
+    /// Waits for the process asked to stop to exit (40 s at most).
+    pub fn wait_stopped(&mut self) -> std::process::ExitStatus {
         let deadline = Instant::now() + Duration::from_secs(40);
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {

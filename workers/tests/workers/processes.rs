@@ -374,8 +374,11 @@ async fn two_processes_enqueue_one_job_per_cron_tick(db: PgPool) {
     let mut a = Worker::start(&testkit::database_url(&db), &env);
     let mut b = Worker::start(&testkit::database_url(&db), &env);
     tokio::time::sleep(Duration::from_millis(5_500)).await;
-    assert!(a.terminate().success(), "{}", a.log());
-    assert!(b.terminate().success(), "{}", b.log());
+    // Both asked at once: one still running while the other drains would tick alone.
+    a.ask_to_stop();
+    b.ask_to_stop();
+    assert!(a.wait_stopped().success(), "{}", a.log());
+    assert!(b.wait_stopped().success(), "{}", b.log());
 
     let ticks: Vec<(String, i64)> = sqlx::query_as(
         "SELECT idempotency_key, count(*) FROM apalis.jobs
