@@ -79,6 +79,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     seed::demo::counter::seed(&db, &demo).await?;
     seed::demo::content::seed(&db, &objects, &config.pdf_font_dir, &demo).await?;
     seed::demo::landing::seed(&db, &objects, &demo).await?;
+    seed::demo::full_station::seed(&db, &config.public_url).await?;
     tracing::info!(station_id = demo.station_id, "demo station ready");
     Ok(())
 }

@@ -104,3 +104,78 @@ async fn a_station_holds_only_an_iana_time_zone(db: PgPool) {
             .expect("chrono-tz reads it");
     }
 }
+
+/// The home's shortcut tiles and the enterprise plan card are station settings on the
+/// station's answer: off unless the station turns them on.
+#[testkit::db_test]
+async fn the_home_shortcuts_and_enterprise_card_follow_the_station_settings(db: PgPool) {
+    let id = build::station("atalhos").insert(&db).await;
+    let app = app(db.clone());
+
+    let off = get(&app, &format!("/api/stations/{id}")).await.json();
+    assert_eq!(off["home_shortcuts_access"], false);
+    assert_eq!(off["enterprise_plan_access"], false);
+
+    sqlx::query(
+        "UPDATE stations SET home_shortcuts_access = true, enterprise_plan_access = true
+          WHERE id = $1",
+    )
+    .bind(id)
+    .execute(&db)
+    .await
+    .expect("settings");
+    let on = get(&app, &format!("/api/stations/{id}")).await.json();
+    assert_eq!(on["home_shortcuts_access"], true);
+    assert_eq!(on["enterprise_plan_access"], true);
+}
+
+/// The demo's second station, served at its own subdomain, shows every member-visible
+/// setting, and the demo member signs in there with the demo's credentials (the browser's
+/// menu walk of that station relies on both).
+#[testkit::db_test]
+async fn the_full_demo_station_is_served_at_its_host_with_every_setting_on(db: PgPool) {
+    let demo_station = demo::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("seed");
+    let full = demo::full_station::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("full station");
+    assert_ne!(full.station_id, demo_station.station_id);
+    let app = app(db);
+
+    let host = format!("{}.localhost:8080", demo::full_station::FULL_SUBDOMAIN);
+    let config = crate::common::call(&app, "GET", "/api/config", None, &[("host", &host)]).await;
+    assert_eq!(config.status, StatusCode::OK, "{}", config.text);
+    assert_eq!(config.json()["station_id"], full.station_id);
+
+    let station = get(&app, &format!("/api/stations/{}", full.station_id))
+        .await
+        .json();
+    for flag in [
+        "feed_access",
+        "events_access",
+        "files_access",
+        "checkout_access",
+        "my_account_access",
+        "lucky_numbers_access",
+        "member_card_access",
+        "pre_registration_access",
+        "home_shortcuts_access",
+        "enterprise_plan_access",
+    ] {
+        assert_eq!(station[flag], true, "{flag}");
+    }
+    assert_eq!(station["no_cpf"], false);
+
+    let login = crate::common::post_json(
+        &app,
+        &format!("/api/auth/login/establishment/{}", full.station_id),
+        &serde_json::json!({ "email": demo::MEMBER_EMAIL, "password": demo::MEMBER_PASSWORD })
+            .to_string(),
+    )
+    .await;
+    assert_eq!(login.status, StatusCode::OK, "{}", login.text);
+    assert_eq!(login.json()["user"]["id"], full.member_id);
+    // Another station's member: not the demo station's.
+    assert_ne!(full.member_id, demo_station.member_id);
+}

@@ -33,6 +33,8 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     lucky_numbers_access: false,
     member_card_access: false,
     pre_registration_access: false,
+    home_shortcuts_access: false,
+    enterprise_plan_access: false,
     address: "Rua Augusta, 100, São Paulo - SP",
     phone: "(11) 4000-1234",
     contact_mail: "contato@filia.example",

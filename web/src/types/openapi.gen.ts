@@ -6269,6 +6269,11 @@ export interface components {
             custom_host: string | null;
             /** @description The app's custom URL scheme, named `domain` in the spec. */
             domain: string | null;
+            /**
+             * @description The Enterprise card beside the plans: on the landing to `/suporte-enterprise`, in
+             *     `/homepage/planos` to `/homepage/planos/sobconsulta`.
+             */
+            enterprise_plan_access: boolean;
             establishment: null | components["schemas"]["Establishment"];
             events_access: boolean;
             favicon_image: string | null;
@@ -6278,6 +6283,8 @@ export interface components {
             has_app: boolean;
             has_majority_security: boolean;
             header_image: string | null;
+            /** @description The home's shortcut tiles ('Prestação de contas' and the station's service pages). */
+            home_shortcuts_access: boolean;
             /** Format: int64 */
             id: number;
             ios_link: string | null;

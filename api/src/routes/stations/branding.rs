@@ -50,6 +50,11 @@ pub struct Station {
     pub member_card_access: bool,
     /// The profile's pre-registration change request.
     pub pre_registration_access: bool,
+    /// The home's shortcut tiles ('Prestação de contas' and the station's service pages).
+    pub home_shortcuts_access: bool,
+    /// The Enterprise card beside the plans: on the landing to `/suporte-enterprise`, in
+    /// `/homepage/planos` to `/homepage/planos/sobconsulta`.
+    pub enterprise_plan_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -120,6 +125,8 @@ impl From<station::Station> for Station {
             lucky_numbers_access,
             member_card_access,
             pre_registration_access,
+            home_shortcuts_access,
+            enterprise_plan_access,
             address,
             phone,
             contact_mail,
@@ -162,6 +169,8 @@ impl From<station::Station> for Station {
             lucky_numbers_access,
             member_card_access,
             pre_registration_access,
+            home_shortcuts_access,
+            enterprise_plan_access,
             address,
             phone,
             contact_mail,
