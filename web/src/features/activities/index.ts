@@ -1,3 +1,5 @@
 // The activities feature's public surface: the app and other features import only this (eslint.config.js).
 export { activitiesMemberRoutes } from "./member-routes";
 export { PublicFeaturedCarousel } from "./components/public-featured-carousel";
+// The home's shortcut tiles a station shows (the menu walk follows them too).
+export { homeShortcuts } from "./components/home-extras";

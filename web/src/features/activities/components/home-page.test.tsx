@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Journey } from "@/types/api";
 import {
@@ -11,7 +11,15 @@ import {
 } from "@/features/activities/testing/activity-fixtures";
 import { expectCarouselAdvancesEvery5sAndWraps } from "@/features/activities/testing/carousel";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
-import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import {
+  HOME_SHORTCUTS,
+  LUCKY_CARD_LINK_TEXT,
+  SHORTCUTS_TITLE,
+  homeShortcuts,
+  type HomeShortcut,
+} from "@/features/activities/components/home-extras";
+import { buildCampaign, LUCKY_NUMBERS_CALL } from "@/features/lucky-numbers/testing/lucky-number-fixtures";
+import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi } from "@/testing/stub-api";
 
@@ -195,5 +203,69 @@ describe("states", () => {
     await renderHome();
 
     expect(within(screen.getByRole("main")).getByRole("img", { name: "Clube Filia Demo" })).toBeInTheDocument();
+  });
+});
+
+describe("the home's extras", () => {
+  const LUCKY_STATION = buildStation({ lucky_numbers_access: true });
+  const SHORTCUTS_STATION = buildStation({ home_shortcuts_access: true });
+
+  it("shows the lucky-number card with each campaign's publication text, linking to the numbers", async () => {
+    stubApi({
+      [BALANCE]: () => jsonResponse(buildWalletBalance()),
+      ...homeHandlers({}),
+      [LUCKY_NUMBERS_CALL]: () => jsonResponse([buildCampaign(), buildCampaign({ id: 2, name: "Outro sorteio" })]),
+    });
+    const { page } = renderApp({ path: "/homepage", station: LUCKY_STATION });
+
+    const card = await screen.findByRole("region", { name: "Números da sorte" });
+    // Two campaigns with one publication date: the text once.
+    expect(within(card).getAllByText("Os números da sorte serão publicados até 01/02/2027 às 16h.")).toHaveLength(1);
+    fireEvent.click(within(card).getByRole("link", { name: LUCKY_CARD_LINK_TEXT }));
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage/numeros-da-sorte"));
+  });
+
+  it("shows no lucky-number card without a campaign, nor where the station has no lucky numbers", async () => {
+    const api = stubApi({ [BALANCE]: () => jsonResponse(buildWalletBalance()), ...homeHandlers({}), [LUCKY_NUMBERS_CALL]: () => jsonResponse([]) });
+    renderApp({ path: "/homepage", station: LUCKY_STATION });
+    await screen.findByRole("heading", { name: "Início" });
+    await waitFor(() => expect(api.calls.some((call) => call.url === "/api/giveaway-numbers/1")).toBe(true));
+    expect(screen.queryByRole("region", { name: "Números da sorte" })).not.toBeInTheDocument();
+    cleanup();
+
+    const other = stubHome();
+    await renderHome();
+    expect(screen.queryByRole("region", { name: "Números da sorte" })).not.toBeInTheDocument();
+    expect(other.calls.some((call) => call.url.startsWith("/api/giveaway-numbers"))).toBe(false);
+  });
+
+  it("shows the shortcut tiles where the station turns them on: a list under a heading, of links", async () => {
+    stubHome();
+    const { page } = renderApp({ path: "/homepage", station: SHORTCUTS_STATION });
+
+    const nav = await screen.findByRole("navigation", { name: SHORTCUTS_TITLE });
+    expect(within(nav).getByRole("heading", { level: 2, name: "Atalhos" })).toBeInTheDocument();
+    const links = within(within(nav).getByRole("list")).getAllByRole("link");
+    expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["Prestação de contas", "/homepage/prestacao-de-contas"],
+    ]);
+    fireEvent.click(links[0] as HTMLElement);
+    await waitFor(() => expect(page.location.pathname).toBe("/homepage/prestacao-de-contas"));
+  });
+
+  it("shows no tiles where the station does not turn them on", async () => {
+    stubHome();
+    await renderHome();
+    expect(screen.queryByRole("navigation", { name: SHORTCUTS_TITLE })).not.toBeInTheDocument();
+  });
+
+  it("lists only the tiles whose page the station offers, in order", () => {
+    const always: HomeShortcut = { shown: () => true, label: "A", icon: () => null, to: "/homepage/a" };
+    const luckyOnly: HomeShortcut = { shown: (station) => station.lucky_numbers_access, label: "B", icon: () => null, to: "/homepage/b" };
+    expect(homeShortcuts(SHORTCUTS_STATION, [always, luckyOnly]).map((tile) => tile.label)).toEqual(["A"]);
+    expect(homeShortcuts(buildStation({ home_shortcuts_access: true, lucky_numbers_access: true }), [always, luckyOnly]).map((tile) => tile.label)).toEqual(["A", "B"]);
+    expect(homeShortcuts(buildStation(), [always, luckyOnly])).toEqual([]);
+    // Every built tile leads to a page of the member area's routes (the walk is menu-walk.test).
+    expect(HOME_SHORTCUTS.map((tile) => tile.to)).toEqual(["/homepage/prestacao-de-contas"]);
   });
 });

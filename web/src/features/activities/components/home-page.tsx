@@ -1,11 +1,13 @@
 // /homepage (spec 001 section 2, "Home"): the featured carousel, now-playing rows, one row
 // per journey, the category rows and the station's logo. Rows left empty are hidden. The
-// data loads at once: no 3-second delay (docs/decisions.md, "Activities home").
+// data loads at once: no 3-second delay (docs/decisions.md, "Activities home"). Above the
+// rows, the station's extras: the lucky-number card and the shortcut tiles (home-extras).
 import { useFeaturedActivities, useCategories, useJourneys, useNowPlaying } from "@/features/activities/api/get-home";
 import { ActivityRow, journeyStartIndex } from "@/features/activities/components/activity-row";
 import { CardSkeletons } from "@/features/activities/components/card-skeletons";
 import { CategoryRow } from "@/features/activities/components/category-row";
 import { FeaturedCarousel } from "@/features/activities/components/featured-carousel";
+import { HomeShortcuts, LuckyNumbersCard } from "@/features/activities/components/home-extras";
 import { useErrorToast } from "@/components/toasts/use-error-toast";
 import { StationLogo } from "@/features/stations";
 import "./activities.css";
@@ -36,6 +38,8 @@ export function HomePage() {
       <div className="activities-home__logo">
         <StationLogo className="activities-home__logo-image" />
       </div>
+      <LuckyNumbersCard />
+      <HomeShortcuts />
       {loading ? (
         <CardSkeletons />
       ) : empty ? (

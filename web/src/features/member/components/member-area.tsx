@@ -9,6 +9,7 @@ import { feedMemberRoutes } from "@/features/feed/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
+import { SearchStartPage } from "@/features/member/components/search-start-page";
 import { paymentMethodsMemberRoutes } from "@/features/payment-methods/routes";
 import { subscriptionsMemberRoutes } from "@/features/subscriptions";
 import { supportMemberRoutes } from "@/features/support";
@@ -21,6 +22,8 @@ const routes: RouteObject[] = [
     element: <MemberLayout />,
     children: [
       ...activitiesMemberRoutes,
+      // The search form itself; its results are the activities' search/:term.
+      { path: "search", element: <SearchStartPage /> },
       ...accountsMemberRoutes,
       ...walletMemberRoutes,
       ...paymentMethodsMemberRoutes,

@@ -3,7 +3,8 @@
 // follows the station's lucky_numbers_access flag and carteirinha its member_card_access. The
 // spec places neither the news nor the transparency page: 'Notícias' sits beside 'Eventos'
 // and 'Arquivos' for every station, and 'Prestação de contas' closes the main menu
-// (docs/decisions.md, "Station content").
+// (docs/decisions.md, "Station content"). 'Planos' shows where the station sells plans or
+// offers the Enterprise card (enterprise_plan_access).
 import type { Station } from "@/types/api";
 
 export interface MenuLink {
@@ -37,9 +38,9 @@ const FULL_ACCOUNT_MENU: MenuLink[] = [
 /** No-CPF stations have no shop nor wallet, so their account menu is reduced. */
 const NO_CPF_ACCOUNT_MENU: MenuLink[] = [PROFILE_LINK, INVITES_LINK, TROPHIES_LINK];
 
-/** 'Planos' shows only when the station has plans (spec 002). */
+/** 'Planos' shows only when the station has plans (spec 002), or offers the Enterprise card. */
 function hasPlans(station: Station): boolean {
-  return (station.plans ?? []).length > 0;
+  return (station.plans ?? []).length > 0 || station.enterprise_plan_access;
 }
 
 export function memberMenu(station: Station): MemberMenu {

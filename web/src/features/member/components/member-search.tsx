@@ -1,8 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 
+interface MemberSearchProps {
+  /** The field's accessible name (the top bar's and /homepage/search's differ). */
+  label?: string;
+  /** Ties the field to a hint shown beside the form. */
+  describedBy?: string;
+}
+
 /** Searches the member area at /homepage/search/{term}; an empty or blank term goes nowhere. */
-export function MemberSearch() {
+export function MemberSearch({ label = "Termo de busca", describedBy }: MemberSearchProps = {}) {
   const navigate = useNavigate();
   const [term, setTerm] = useState("");
   const trimmed = term.trim();
@@ -18,7 +25,8 @@ export function MemberSearch() {
       <input
         type="search"
         className="member-search__input"
-        aria-label="Termo de busca"
+        aria-label={label}
+        aria-describedby={describedBy}
         placeholder="Buscar..."
         value={term}
         onChange={(event) => setTerm(event.target.value)}

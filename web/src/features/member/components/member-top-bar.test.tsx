@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { PROFILE_MENU_HIDDEN_STATION_ID } from "@/features/member/components/member-menu";
+import { SEARCH_FIELD_LABEL, SEARCH_HINT, SEARCH_TITLE } from "@/features/member/components/search-start-page";
 import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi } from "@/testing/stub-api";
@@ -161,6 +162,11 @@ describe("drawer", () => {
     await renderMemberArea(buildStation({ plans: [plan] }));
     expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
   });
+
+  it("shows 'Planos' without plans where the station offers the Enterprise card", async () => {
+    await renderMemberArea(buildStation({ plans: [], enterprise_plan_access: true }));
+    expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
+  });
 });
 
 describe("search", () => {
@@ -182,6 +188,43 @@ describe("search", () => {
     fireEvent.submit(screen.getByRole("search"));
 
     expect(page.location.pathname).toBe("/homepage");
+  });
+});
+
+describe("/homepage/search without a term", () => {
+  const renderSearchPage = async () => {
+    const rendered = renderApp({ path: "/homepage/search" });
+    await screen.findByRole("heading", { level: 1, name: SEARCH_TITLE });
+    return rendered;
+  };
+
+  it("is a page of its own: a heading, a hint tied to its search field", async () => {
+    await renderSearchPage();
+
+    expect(screen.queryByRole("heading", { name: "Página não encontrada" })).not.toBeInTheDocument();
+    const field = screen.getByRole("searchbox", { name: SEARCH_FIELD_LABEL });
+    expect(field).toHaveAccessibleDescription(SEARCH_HINT);
+  });
+
+  it("goes to the results of the term typed", async () => {
+    const { page } = await renderSearchPage();
+    const form = screen.getByRole("searchbox", { name: SEARCH_FIELD_LABEL }).closest("form") as HTMLFormElement;
+
+    fireEvent.change(within(form).getByRole("searchbox"), { target: { value: "curso de libras" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Buscar" }));
+
+    expect(page.location.pathname).toBe("/homepage/search/curso%20de%20libras");
+  });
+
+  it("does not submit an empty search", async () => {
+    const { page } = await renderSearchPage();
+    const form = screen.getByRole("searchbox", { name: SEARCH_FIELD_LABEL }).closest("form") as HTMLFormElement;
+
+    fireEvent.change(within(form).getByRole("searchbox"), { target: { value: "  " } });
+    expect(within(form).getByRole("button", { name: "Buscar" })).toBeDisabled();
+    fireEvent.submit(form);
+
+    expect(page.location.pathname).toBe("/homepage/search");
   });
 });
 

@@ -1,6 +1,7 @@
 import { cleanup, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
+import { homeShortcuts } from "@/features/activities";
 import { memberMenu } from "@/features/member/components/member-menu";
 import { buildPlan } from "@/features/subscriptions/testing/subscription-fixtures";
 import { buildStation, signIn } from "@/testing/fixtures";
@@ -9,8 +10,9 @@ import { stubApi } from "@/testing/stub-api";
 
 // Every link the member's menus can show leads to a screen of the app, never to the
 // not-found page: walked for a station with every flag on (the demo station's own menus are
-// walked in the browser, e2e/menu-walk.spec.ts). Calls are left unanswered: what matters
-// here is which screen the path opens.
+// walked in the browser, e2e/menu-walk.spec.ts, with the demo's second station that has every
+// flag on). The home's shortcut tiles and the search page are walked with them. Calls are
+// left unanswered: what matters here is which screen the path opens.
 
 const EVERY_FLAG_ON = buildStation({
   feed_access: true,
@@ -18,6 +20,10 @@ const EVERY_FLAG_ON = buildStation({
   files_access: true,
   checkout_access: true,
   lucky_numbers_access: true,
+  member_card_access: true,
+  pre_registration_access: true,
+  home_shortcuts_access: true,
+  enterprise_plan_access: true,
   my_account_access: true,
   no_cpf: false,
   plans: [buildPlan()],
@@ -25,7 +31,8 @@ const EVERY_FLAG_ON = buildStation({
 
 const links = (() => {
   const menu = memberMenu(EVERY_FLAG_ON);
-  return [...new Set([...menu.main, ...(menu.account ?? [])].map((link) => link.to))];
+  const tiles = homeShortcuts(EVERY_FLAG_ON);
+  return [...new Set([...menu.main, ...(menu.account ?? []), ...tiles, { to: "/homepage/search" }].map((link) => link.to))];
 })();
 
 beforeEach(() => {
@@ -37,7 +44,18 @@ afterEach(cleanup);
 
 describe("the menus of a station with every flag on", () => {
   it("show the links of every flag", () => {
-    expect(links).toEqual(expect.arrayContaining(["/homepage/feed", "/homepage/calendario", "/homepage/downloads", "/homepage/perfil"]));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        "/homepage/feed",
+        "/homepage/calendario",
+        "/homepage/downloads",
+        "/homepage/perfil",
+        "/homepage/numeros-da-sorte",
+        "/homepage/carteirinha",
+        "/homepage/planos",
+        "/homepage/prestacao-de-contas",
+      ]),
+    );
   });
 
   it.each(links)("%s opens a screen", async (path) => {
