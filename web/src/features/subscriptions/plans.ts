@@ -14,6 +14,9 @@ export const DOWNGRADE_TEXT = "Fazer downgrade";
 export const SUBSCRIBE_TEXT = "Assinar";
 /** A plan 'A negociar' leads to the enterprise form. */
 export const CONTACT_TEXT = "Entrar em contato";
+/** The Enterprise card (spec 002: "an Enterprise card" beside the plans, one station only). */
+export const ENTERPRISE_CARD_NAME = "Enterprise";
+export const ENTERPRISE_CARD_TEXT = "Um plano sob medida para a sua organização.";
 export const SHOWN_BENEFITS = 5;
 /** 'E muito mais!' shows only past six benefits (spec 002), although five are listed. */
 const MORE_BENEFITS_AFTER = 6;

@@ -151,6 +151,35 @@ describe("the landing's sections", () => {
     expect(await screen.findByRole("link", { name: /Café com o presidente/ })).toHaveAttribute("href", "/atividade/12");
   });
 
+  it("adds the Enterprise card to the plans, to /suporte-enterprise, only where the station offers it", async () => {
+    const viewport = stubIntersectionObserver();
+    renderLanding(
+      { sections: [everyType[6]!] },
+      { [PLANS]: () => jsonResponse([buildPlan({ id: 2, name: "Ouro", amount: 4990 })]) },
+      buildStation({ enterprise_plan_access: true }),
+    );
+    await screen.findByRole("heading", { level: 2, name: "Planos" });
+    await viewport.scrollIntoView();
+
+    const card = await screen.findByRole("article", { name: "Enterprise" });
+    expect(within(card).getByRole("link", { name: "Entrar em contato: Enterprise" })).toHaveAttribute("href", "/suporte-enterprise");
+    // After the station's plans.
+    expect(screen.getAllByRole("article").map((article) => article.getAttribute("aria-labelledby"))).toEqual([
+      "plan-2-name",
+      "plan-enterprise-name",
+    ]);
+  });
+
+  it("shows no Enterprise card where the station does not offer it", async () => {
+    const viewport = stubIntersectionObserver();
+    renderLanding({ sections: [everyType[6]!] }, { [PLANS]: () => jsonResponse([buildPlan({ id: 2, name: "Ouro", amount: 4990 })]) });
+    await screen.findByRole("heading", { level: 2, name: "Planos" });
+    await viewport.scrollIntoView();
+
+    await screen.findByRole("article", { name: "Ouro" });
+    expect(screen.queryByRole("article", { name: "Enterprise" })).not.toBeInTheDocument();
+  });
+
   it("shows the default welcome when the station configured no landing", async () => {
     renderLanding({}, { [PUBLIC_FEATURED_CALL]: () => jsonResponse([]) });
 

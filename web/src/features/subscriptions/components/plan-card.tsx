@@ -1,8 +1,18 @@
 // One plan (spec 002 "Subscriptions and plans"): 'Mais popular' on the highlighted one, the
 // price per period or 'A negociar', five benefits and 'E muito mais!', and its button.
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import type { Plan } from "@/features/subscriptions/api/types";
-import { MORE_BENEFITS_TEXT, MOST_POPULAR_TEXT, planPriceText, shownBenefits } from "@/features/subscriptions/plans";
+import {
+  CONTACT_TEXT,
+  ENTERPRISE_CARD_NAME,
+  ENTERPRISE_CARD_TEXT,
+  MORE_BENEFITS_TEXT,
+  MOST_POPULAR_TEXT,
+  TO_NEGOTIATE_TEXT,
+  planPriceText,
+  shownBenefits,
+} from "@/features/subscriptions/plans";
 
 interface PlanCardProps {
   plan: Plan;
@@ -44,5 +54,26 @@ export function PlanCardSkeletons({ count = 3 }: { count?: number }) {
         <span key={index} className="plan-card plan-card--skeleton skeleton-shimmer" aria-hidden="true" />
       ))}
     </div>
+  );
+}
+
+/**
+ * The Enterprise card, after the plans where the station offers it (`enterprise_plan_access`):
+ * to /suporte-enterprise on the landing, to /homepage/planos/sobconsulta for a member.
+ */
+export function EnterprisePlanCard({ to }: { to: string }) {
+  return (
+    <article className="plan-card plan-card--enterprise" aria-labelledby="plan-enterprise-name">
+      <h2 id="plan-enterprise-name" className="plan-card__name">
+        {ENTERPRISE_CARD_NAME}
+      </h2>
+      <p className="plan-card__price">{TO_NEGOTIATE_TEXT}</p>
+      <p className="plan-card__description">{ENTERPRISE_CARD_TEXT}</p>
+      <div className="plan-card__action">
+        <Link className="button button--primary" to={to} aria-label={`${CONTACT_TEXT}: ${ENTERPRISE_CARD_NAME}`}>
+          {CONTACT_TEXT}
+        </Link>
+      </div>
+    </article>
   );
 }

@@ -9,7 +9,7 @@ import {
   buildSubscription,
   planCall,
 } from "@/features/subscriptions/testing/subscription-fixtures";
-import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
+import { buildStation, buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
 
@@ -155,5 +155,36 @@ describe("public plan page", () => {
     stubApi({ [planCall(9)]: () => jsonResponse({ error: "Plano não encontrado" }, 404) });
     renderApp({ path: "/planos/9" });
     expect(await screen.findByRole("heading", { name: "Página não encontrada" })).toBeInTheDocument();
+  });
+});
+
+describe("the Enterprise card", () => {
+  it("follows the plans, to the enterprise form, where the station offers it", async () => {
+    stubPlans();
+    renderApp({ path: "/homepage/planos", station: buildStation({ enterprise_plan_access: true }) });
+
+    const card = await screen.findByRole("article", { name: "Enterprise" });
+    expect(within(card).getByText("A negociar")).toBeInTheDocument();
+    expect(within(card).getByRole("link", { name: "Entrar em contato: Enterprise" })).toHaveAttribute(
+      "href",
+      "/homepage/planos/sobconsulta",
+    );
+    expect(screen.getAllByRole("article").at(-1)).toBe(card);
+  });
+
+  it("shows alone, instead of the empty text, for a station with no plans", async () => {
+    stubPlans({ [PLANS]: () => jsonResponse([]) });
+    renderApp({ path: "/homepage/planos", station: buildStation({ enterprise_plan_access: true }) });
+
+    expect(await screen.findByRole("article", { name: "Enterprise" })).toBeInTheDocument();
+    expect(screen.queryByText("Não há planos disponíveis.")).not.toBeInTheDocument();
+  });
+
+  it("does not show where the station does not offer it", async () => {
+    stubPlans();
+    renderApp({ path: "/homepage/planos" });
+
+    await screen.findByRole("article", { name: "Essencial" });
+    expect(screen.queryByRole("article", { name: "Enterprise" })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 // /homepage/planos (spec 002 "Subscriptions and plans"): the station's plans by price, each
 // with its button for this member (buy, upgrade, downgrade, the current one disabled, 'A
 // negociar' to the enterprise form), and the member's plan with its card and cancellation.
+// Where the station offers it (`enterprise_plan_access`), the Enterprise card follows the
+// plans, to the enterprise form.
 import { useState } from "react";
 import { Link } from "react-router";
 import { ListPage } from "@/components/list-page";
@@ -9,8 +11,9 @@ import { usePlans } from "@/features/subscriptions/api/plans";
 import { useCurrentSubscription } from "@/features/subscriptions/api/subscription";
 import type { Plan, UserSubscription } from "@/features/subscriptions/api/types";
 import { CancelPlanDialog } from "@/features/subscriptions/components/cancel-plan-dialog";
-import { PlanCard, PlanCardSkeletons } from "@/features/subscriptions/components/plan-card";
-import { planButton, sortPlans } from "@/features/subscriptions/plans";
+import { EnterprisePlanCard, PlanCard, PlanCardSkeletons } from "@/features/subscriptions/components/plan-card";
+import { ENTERPRISE_PATH, planButton, sortPlans } from "@/features/subscriptions/plans";
+import { useStation } from "@/features/stations";
 import { formatDate } from "@/lib/dates";
 import "./subscriptions.css";
 
@@ -70,20 +73,23 @@ export function CurrentPlan({ subscription }: { subscription: UserSubscription }
 export function PlansPage() {
   const plans = usePlans();
   const current = useCurrentSubscription();
+  const enterprise = useStation().enterprise_plan_access;
   useErrorToast(plans.error ?? current.error);
   const subscription = current.data ?? null;
+  const shown = plans.data ? sortPlans(plans.data) : [];
   return (
     <ListPage title={PLANS_TITLE}>
       {subscription && <CurrentPlan subscription={subscription} />}
       {plans.isPending || current.isPending ? (
         <PlanCardSkeletons />
-      ) : plans.isError ? null : sortPlans(plans.data).length === 0 ? (
-        <p className="list-page__empty">{NO_PLANS_TEXT}</p>
+      ) : shown.length === 0 && !enterprise ? (
+        plans.isError ? null : <p className="list-page__empty">{NO_PLANS_TEXT}</p>
       ) : (
         <div className="plan-cards">
-          {sortPlans(plans.data).map((plan) => (
+          {shown.map((plan) => (
             <PlanCard key={plan.id} plan={plan} action={<PlanButton plan={plan} current={subscription} />} />
           ))}
+          {enterprise && <EnterprisePlanCard to={ENTERPRISE_PATH} />}
         </div>
       )}
     </ListPage>
