@@ -1,6 +1,10 @@
 // Step 3 of the cart, 'Confira seu pedido' (spec 002 section 2): the products, each
 // activity's delivery or pickup with its fee, the payment summary, and the coupon; then
-// 'Voltar' and the button that places the order.
+// 'Voltar' and the button that places the order. The cart stands in for type 3's 'Pagar'
+// dialog (docs/decisions.md, "Type 3 and 4 payment"), and its button takes that dialog's
+// loading labels while the order is on its way: 'Inscrevendo...' when the cart holds only
+// presential courses (type 4: the member signs up), else 'Pagando' (PIX keeps its label:
+// it generates a code, nothing is paid yet).
 import type { ReactNode } from "react";
 import { chosenLocation, type CartGroup, type DeliveryChoice } from "@/features/commerce/checkout";
 import { unitPriceCents } from "@/features/commerce/components/cart-line";
@@ -9,6 +13,18 @@ import type { PaymentType } from "@/features/commerce/payment-form";
 import type { CouponApplied, OrderTotals } from "@/types/api";
 
 export const INSERT_COUPON_TEXT = "Inserir cupom de desconto";
+export const PAYING_TEXT = "Pagando";
+export const SIGNING_UP_TEXT = "Inscrevendo...";
+/** Type 4: a presential course, which a member signs up to. */
+export const PRESENTIAL_COURSE_TYPE = 4;
+
+/** The place-order button's label, `placing` while the order is on its way. */
+export function placeOrderLabel(groups: readonly CartGroup[], method: PaymentType | null, placing: boolean): string {
+  const idle = method === "pix" ? "Gerar código para pagamento" : "Efetuar pagamento";
+  if (!placing || method === "pix") return idle;
+  const courses = groups.length > 0 && groups.every((group) => group.action.type_id === PRESENTIAL_COURSE_TYPE);
+  return courses ? SIGNING_UP_TEXT : PAYING_TEXT;
+}
 
 function DeliverySummary({ group, choice }: { group: CartGroup; choice: DeliveryChoice | undefined }) {
   if (group.action.digital_product) return <p>Produto digital: sem entrega.</p>;
@@ -106,7 +122,7 @@ export function ReviewStep({
           Voltar
         </button>
         <button type="submit" className="button button--primary" aria-disabled={placing} disabled={placing}>
-          {method === "pix" ? "Gerar código para pagamento" : "Efetuar pagamento"}
+          {placeOrderLabel(groups, method, placing)}
         </button>
       </div>
     </>

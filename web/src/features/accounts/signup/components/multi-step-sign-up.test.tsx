@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { stubTurnstile, TURNSTILE_CONFIG } from "@/features/captcha/testing/stub-turnstile";
@@ -174,6 +174,7 @@ describe("multi-step sign-up, steps 1 and 2", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
     await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
+    expect(within(screen.getByRole("region", { name: "Notificações" })).getByText("Cadastro realizado com sucesso")).toBeInTheDocument();
     expect(api.bodiesOf(SIGNUP)).toEqual([
       {
         email: "ana@exemplo.com",

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TurnstileRenderOptions } from "@/features/captcha";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
@@ -102,7 +102,7 @@ describe("simple sign-up (/cadastrar)", () => {
     expect(api.bodiesOf(SIGNUP)).toHaveLength(0);
   });
 
-  it("sends the payload, stores the session and goes to /signup", async () => {
+  it("sends the payload, stores the session, says 'Cadastro realizado com sucesso' and goes to /signup", async () => {
     const user = buildUser({ id: 31, name: "Ana Souza", email: null, briefingDone: false });
     const api = stubApi({ [SIGNUP]: () => jsonResponse({ user, token: "new-token" }, 201) });
     const { page } = renderApp({ path: "/cadastrar", station: simpleStation });
@@ -112,6 +112,7 @@ describe("simple sign-up (/cadastrar)", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
 
     await waitFor(() => expect(page.location.pathname).toBe("/signup"));
+    expect(within(screen.getByRole("region", { name: "Notificações" })).getByText("Cadastro realizado com sucesso")).toBeInTheDocument();
     expect(api.bodiesOf(SIGNUP)).toEqual([
       {
         cpf: "52998224725",

@@ -4,6 +4,8 @@ import { useSimpleSignUp } from "@/features/accounts/signup/api/sign-up-simple";
 import type { MgmInvite } from "@/features/accounts/signup/api/validate-mgm-code";
 import { normalizeEmail } from "@/features/accounts/signup/components/step0-fields";
 import { TermsCheckbox } from "@/features/accounts/signup/components/terms-checkbox";
+import { SIGNED_UP_TOAST } from "@/features/accounts/signup/components/use-participant-flow";
+import { useToast } from "@/components/toasts/use-toast";
 import { bindCheckbox, bindText, SelectField, TextField } from "@/components/form/fields";
 import { StateOptions } from "@/components/form/state-options";
 import { adult, requiredCaptcha } from "@/components/form/rules";
@@ -45,6 +47,7 @@ const trimmedRequired = (value: string) => required(value.trim());
 export function SimpleSignUpForm({ invite }: { invite: MgmInvite | null }) {
   const station = useStation();
   const navigate = useNavigate();
+  const showToast = useToast();
   const signUp = useSimpleSignUp();
   const rules: FormRules<SimpleSignUpValues> = {
     cpf: station.no_cpf ? [] : [required, cpf],
@@ -80,6 +83,7 @@ export function SimpleSignUpForm({ invite }: { invite: MgmInvite | null }) {
       {
         onSuccess: (session) => {
           storeSession(session);
+          showToast(SIGNED_UP_TOAST);
           void navigate("/signup");
         },
         onError: captcha.reset,

@@ -1,6 +1,8 @@
 // The multi-step sign-up's calls in order: the credentials check, the account, then either
-// the confirmation page or (affiliated stations) the code-method step.
+// the confirmation page or (affiliated stations) the code-method step. An account made says
+// so: 'Cadastro realizado com sucesso' (spec 000 section 8; docs/decisions.md, "Success texts").
 import { useNavigate } from "react-router";
+import { useToast } from "@/components/toasts/use-toast";
 import { useParticipantValidations } from "@/features/accounts/signup/api/participant-validations";
 import { useParticipantSignUp } from "@/features/accounts/signup/api/sign-up-participant";
 import { useStation } from "@/features/stations";
@@ -11,6 +13,9 @@ export type Step0Data = Required<
   Pick<ParticipantSignUpRequest, "email" | "cpf" | "name" | "tel" | "birthday" | "state" | "city">
 > &
   Pick<ParticipantSignUpRequest, "captcha">;
+
+/** The toast once a sign-up made the account (either form). */
+export const SIGNED_UP_TOAST = { title: "Sucesso!", text: "Cadastro realizado com sucesso" };
 
 /** What step 1 collected: the password fields of the sign-up, as typed. */
 export type Passwords = Record<"password" | "password_confirmation", string>;
@@ -26,6 +31,7 @@ export function useParticipantFlow({
   const navigate = useNavigate();
   const validations = useParticipantValidations();
   const signUp = useParticipantSignUp();
+  const showToast = useToast();
 
   /** Step 0's check; `onValid` gets the credentials response. */
   const check = (data: Step0Data, onValid: (affiliate: AffiliateInfo) => void, onError?: () => void) => {
@@ -59,6 +65,7 @@ export function useParticipantFlow({
     };
     signUp.mutate(request, {
       onSuccess: ({ user }) => {
+        showToast(SIGNED_UP_TOAST);
         if (station.affiliated) {
           onAffiliateCreated(affiliate, user.id);
           return;
