@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { logIn } from "./demo-member";
 import { STAFF_EMAIL, STAFF_PASSWORD } from "./demo-staff";
-import { confirmAgeIfAsked, fetchHostStation } from "./demo-station";
+import { confirmAgeIfAsked, fetchHostStation, FULL_STATION, FULL_STATION_URL } from "./demo-station";
 
 // Every screen a visitor, the demo member and the support staff reach, checked by axe-core
 // against WCAG 2.1 A and AA once what it loads has arrived. The other specs check what each
@@ -87,6 +87,7 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage",
     "/homepage/atividades",
     "/homepage/quizzes",
+    "/homepage/search",
     "/homepage/search/oficina",
     "/homepage/carrinho",
     "/homepage/pedidos",
@@ -132,6 +133,17 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
   await expect(activity).toBeVisible();
   const href = (await activity.getAttribute("href")) ?? "";
   await expectAccessible(page, [href]);
+});
+
+test.describe("the station with every flag on", () => {
+  // Its home's shortcut tiles and its Enterprise card.
+  test.use({ baseURL: FULL_STATION_URL });
+
+  test("its member's extra screens pass axe (WCAG 2.1 AA)", async ({ page }) => {
+    await logIn(page, FULL_STATION);
+    await expect(page.getByRole("navigation", { name: "Atalhos" })).toBeVisible();
+    await expectAccessible(page, ["/homepage", "/homepage/planos", "/homepage/search"]);
+  });
 });
 
 test("the support console's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) => {

@@ -25,3 +25,18 @@ export async function confirmAgeIfAsked(page: Page, station: StationFlags): Prom
   if (!station.age_gate) return;
   await page.getByRole("dialog", { name: AGE_QUESTION }).getByRole("button", { name: "Sim, quero continuar" }).click();
 }
+
+/**
+ * The demo's second station, every member-visible flag on (seed::demo::full_station), at
+ * its own subdomain of this server: Chromium sends every *.localhost name to this machine,
+ * and the API picks the station by the host's first label. Only the browser reaches it
+ * (Node does not resolve *.localhost), so its tests use the page, not `request`.
+ */
+export const FULL_STATION_URL = (() => {
+  const url = new URL(process.env.FILIA_E2E_URL ?? "http://127.0.0.1:8080");
+  url.hostname = "completa.localhost";
+  return url.origin;
+})();
+export const FULL_STATION_NAME = "Clube Filia Completo";
+/** Its age gate is off: the login form is there at once. */
+export const FULL_STATION: StationFlags = { id: 0, age_gate: false, has_majority_security: true };
