@@ -45,3 +45,29 @@ async fn seeding_twice_changes_nothing(db: PgPool) {
     assert_eq!(before["mgm_rules"].as_array().map(Vec::len), Some(1));
     assert_eq!(before["contents"].as_array().map(Vec::len), Some(1));
 }
+
+/// The second demo station (every flag on) is seeded once: a second run finds it and its
+/// member as they are.
+#[testkit::db_test]
+async fn the_full_station_is_seeded_once(db: PgPool) {
+    let first = demo::full_station::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("first seed");
+    let before = snapshot(&db).await;
+
+    let second = demo::full_station::seed(&db, "http://127.0.0.1:8080")
+        .await
+        .expect("second seed");
+
+    assert_eq!(snapshot(&db).await, before);
+    assert_eq!(first.station_id, second.station_id);
+    assert_eq!(first.member_id, second.member_id);
+    let (subdomain, age_gate): (String, bool) =
+        sqlx::query_as("SELECT subdomain, age_gate FROM stations WHERE id = $1")
+            .bind(first.station_id)
+            .fetch_one(&db)
+            .await
+            .expect("station");
+    assert_eq!(subdomain, demo::full_station::FULL_SUBDOMAIN);
+    assert!(!age_gate);
+}
