@@ -11,6 +11,7 @@ pub mod calendar;
 pub mod content;
 pub mod counter;
 pub mod feed;
+pub mod fuel;
 pub mod invitations;
 pub mod landing;
 pub mod lucky_numbers;

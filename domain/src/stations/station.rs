@@ -38,6 +38,8 @@ pub struct Station {
     pub member_card_access: bool,
     /// The profile's pre-registration change request (`POST /pre-registration-change`).
     pub pre_registration_access: bool,
+    /// The fuel campaign (`/homepage/legisclub-gasolina`), its menu entry and its API.
+    pub fuel_campaign_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -89,7 +91,7 @@ macro_rules! select_station {
            s.android_link, s.has_app, s.has_majority_security, s.age_gate, s.is_public,
            s.affiliated, s.promotional, s.no_cpf, s.feed_access, s.events_access,
            s.files_access, s.checkout_access, s.my_account_access, s.lucky_numbers_access,
-           s.member_card_access, s.pre_registration_access,
+           s.member_card_access, s.pre_registration_access, s.fuel_campaign_access,
            s.address, s.phone,
            s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
            s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,

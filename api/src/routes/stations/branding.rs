@@ -50,6 +50,8 @@ pub struct Station {
     pub member_card_access: bool,
     /// The profile's pre-registration change request.
     pub pre_registration_access: bool,
+    /// The fuel campaign: `/homepage/legisclub-gasolina` and its menu entry.
+    pub fuel_campaign_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -120,6 +122,7 @@ impl From<station::Station> for Station {
             lucky_numbers_access,
             member_card_access,
             pre_registration_access,
+            fuel_campaign_access,
             address,
             phone,
             contact_mail,
@@ -162,6 +165,7 @@ impl From<station::Station> for Station {
             lucky_numbers_access,
             member_card_access,
             pre_registration_access,
+            fuel_campaign_access,
             address,
             phone,
             contact_mail,
