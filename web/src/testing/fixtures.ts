@@ -33,6 +33,7 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     lucky_numbers_access: false,
     member_card_access: false,
     pre_registration_access: false,
+    fuel_campaign_access: false,
     address: "Rua Augusta, 100, São Paulo - SP",
     phone: "(11) 4000-1234",
     contact_mail: "contato@filia.example",

@@ -18,6 +18,7 @@ const EVERY_FLAG_ON = buildStation({
   files_access: true,
   checkout_access: true,
   lucky_numbers_access: true,
+  fuel_campaign_access: true,
   my_account_access: true,
   no_cpf: false,
   plans: [buildPlan()],
@@ -37,7 +38,9 @@ afterEach(cleanup);
 
 describe("the menus of a station with every flag on", () => {
   it("show the links of every flag", () => {
-    expect(links).toEqual(expect.arrayContaining(["/homepage/feed", "/homepage/calendario", "/homepage/downloads", "/homepage/perfil"]));
+    expect(links).toEqual(
+      expect.arrayContaining(["/homepage/feed", "/homepage/calendario", "/homepage/downloads", "/homepage/perfil", "/homepage/legisclub-gasolina"]),
+    );
   });
 
   it.each(links)("%s opens a screen", async (path) => {
