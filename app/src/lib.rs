@@ -11,6 +11,7 @@ pub mod accounts;
 pub mod activities;
 pub mod commerce;
 pub mod feed;
+pub mod fuel;
 pub mod mail;
 pub mod outbox;
 pub mod subscriptions;

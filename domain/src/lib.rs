@@ -11,6 +11,7 @@ pub mod calendar;
 pub mod commerce;
 pub mod content;
 pub mod feed;
+pub mod fuel;
 pub mod infra;
 pub mod shared;
 pub mod staff;

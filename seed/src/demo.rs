@@ -12,6 +12,7 @@ pub mod content;
 pub mod counter;
 pub mod feed;
 pub mod full_station;
+pub mod fuel;
 pub mod invitations;
 pub mod landing;
 pub mod lucky_numbers;

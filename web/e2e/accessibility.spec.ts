@@ -114,6 +114,8 @@ test("the member's screens pass axe (WCAG 2.1 AA)", async ({ page, request }) =>
     "/homepage/prestacao-de-contas",
     "/homepage/perfil",
     "/homepage/carteirinha",
+    "/homepage/legisclub-gasolina",
+    "/homepage/legisclub-gasolina?aba=vouchers",
     "/homepage/support",
     "/homepage/nada-aqui",
   ]);

@@ -16,6 +16,7 @@ pub mod calendar;
 pub mod commerce;
 pub mod content;
 pub mod feed;
+pub mod fuel;
 pub mod health;
 pub mod jobs;
 pub mod media;
@@ -41,6 +42,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(commerce::router())
         .merge(content::router())
         .merge(feed::router())
+        .merge(fuel::router())
         .merge(subscriptions::router())
         .merge(support::router())
         .nest("/ops", staff::router())

@@ -25,6 +25,7 @@ mod feed_moderation;
 mod feed_posts;
 mod feed_uploads;
 mod feed_videos;
+mod fuel;
 mod health;
 mod invitations;
 mod jobs;

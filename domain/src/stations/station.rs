@@ -42,6 +42,8 @@ pub struct Station {
     pub home_shortcuts_access: bool,
     /// The Enterprise card beside the plans (landing and `/homepage/planos`).
     pub enterprise_plan_access: bool,
+    /// The fuel campaign (`/homepage/legisclub-gasolina`), its menu entry and its API.
+    pub fuel_campaign_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -94,7 +96,7 @@ macro_rules! select_station {
            s.affiliated, s.promotional, s.no_cpf, s.feed_access, s.events_access,
            s.files_access, s.checkout_access, s.my_account_access, s.lucky_numbers_access,
            s.member_card_access, s.pre_registration_access, s.home_shortcuts_access,
-           s.enterprise_plan_access,
+           s.enterprise_plan_access, s.fuel_campaign_access,
            s.address, s.phone,
            s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
            s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,

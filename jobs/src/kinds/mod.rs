@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod activities;
 pub mod commerce;
 pub mod feed;
+pub mod fuel;
 pub mod infra;
 pub mod platform;
 pub mod subscriptions;
@@ -32,6 +33,7 @@ pub use commerce::sandbox_delivery::SandboxDeliver;
 pub use commerce::voucher_pdf::VoucherPdf;
 pub use feed::uploads_cleanup::UploadsCleanup;
 pub use feed::video_transcode::VideoTranscode;
+pub use fuel::voucher_expiry::FuelVoucherExpiry;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
@@ -90,6 +92,7 @@ kinds!(
     CardDelete,
     TopUpExpire,
     TopUpRefund,
+    FuelVoucherExpiry,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -139,6 +142,11 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         // leftovers: hourly, so a video stuck processing is settled within the hour.
         Schedule::declare("uploads-cleanup", "0 20 * * * *", lookup, |_| {
             UploadsCleanup::default()
+        })?,
+        // Fuel vouchers past their validity, hourly: the member's list reads them expired
+        // at once; this keeps the stored status true.
+        Schedule::declare("fuel-voucher-expiry", "0 5 * * * *", lookup, |_| {
+            FuelVoucherExpiry::default()
         })?,
         // The sandbox provider's webhook outbox, posted to our own endpoint (late and
         // duplicate deliveries, cards that settle later); nothing to do with Pagar.me.

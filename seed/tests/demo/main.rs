@@ -5,6 +5,7 @@ mod calendar;
 mod catalogue;
 mod content;
 mod feed;
+mod fuel;
 mod landing;
 mod mail_branding;
 mod seeds_once;

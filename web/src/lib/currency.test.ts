@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyMultiplier, formatCents, formatStationAmount, type CurrencySettings } from "@/lib/currency";
+import { applyMultiplier, formatBrl, formatCents, formatStationAmount, type CurrencySettings } from "@/lib/currency";
 
 const points = (overrides: Partial<CurrencySettings> = {}): CurrencySettings => ({
   currency_multiplier: 1,
@@ -73,5 +73,14 @@ describe("formatStationAmount", () => {
 
   it("shows the bare amount when the station names no currency", () => {
     expect(formatStationAmount(1999, points({ currency_name: " " }))).toBe("19,99");
+  });
+});
+
+describe("formatBrl", () => {
+  it("writes reais as the server does, the sign before the symbol", () => {
+    expect(formatBrl(11_980)).toBe("R$ 119,80");
+    expect(formatBrl(0)).toBe("R$ 0,00");
+    expect(formatBrl(123_456_78)).toBe("R$ 123.456,78");
+    expect(formatBrl(-2_550)).toBe("-R$ 25,50");
   });
 });

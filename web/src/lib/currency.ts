@@ -46,3 +46,8 @@ export function formatStationAmount(cents: number, currency: CurrencySettings): 
   if (name === "") return amount;
   return currency.currency_name_position === "before_currency" ? `${name} ${amount}` : `${amount} ${name}`;
 }
+
+/** Centavos as Brazilian reais, "R$ 1.234,56" (the server's `shared::money::format_brl`). */
+export function formatBrl(cents: number): string {
+  return cents < 0 ? `-R$ ${formatCents(-cents)}` : `R$ ${formatCents(cents)}`;
+}

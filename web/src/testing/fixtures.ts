@@ -35,6 +35,7 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     pre_registration_access: false,
     home_shortcuts_access: false,
     enterprise_plan_access: false,
+    fuel_campaign_access: false,
     address: "Rua Augusta, 100, São Paulo - SP",
     phone: "(11) 4000-1234",
     contact_mail: "contato@filia.example",

@@ -165,6 +165,12 @@ export type DownloadCard = Schemas["DownloadCard"];
 export type Download = Schemas["Download"];
 export type TransparencyDocument = Schemas["TransparencyDocument"];
 
+// The fuel campaign (docs/decisions.md, "The fuel campaign").
+/** An open campaign; `possuiVoucher` says whether the member holds its voucher. */
+export type FuelCampaign = Schemas["FuelCampaign"];
+/** A member's fuel voucher: `valorVoucher` in centavos, `status` expired once past `dataValidade`. */
+export type FuelVoucher = Schemas["FuelVoucher"];
+
 // Lucky numbers.
 /** A giveaway campaign with its publication text and the member's numbers in it. */
 export type GiveawayCampaign = Schemas["CampaignNumbers"];

@@ -957,6 +957,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fuel-campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's open fuel campaigns
+         * @description Published campaigns of the caller's station within their window with vouchers left
+         *     (or whose voucher the member holds), ending soonest first, each saying whether the
+         *     member holds its voucher (`possuiVoucher`).
+         */
+        get: operations["open_campaigns"];
+        put?: never;
+        /**
+         * Takes a campaign's fuel voucher
+         * @description One per member and campaign, however many requests arrive at once: the first makes it
+         *     (201), the others are refused (409). The voucher copies the campaign's fuel, litres and
+         *     value, and is valid the campaign's days from now. Throttled per member (10 in 10
+         *     minutes).
+         */
+        post: operations["take_voucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's fuel vouchers
+         * @description The caller's vouchers, newest first; `{id}` is the caller's own user id (the spec's
+         *     "GET on it with /{id}"). A voucher past its validity is `expired`.
+         */
+        get: operations["member_vouchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/get-address-zip-code": {
         parameters: {
             query?: never;
@@ -4562,6 +4612,78 @@ export interface components {
             /** Format: binary */
             file: string;
         };
+        /** @description A fuel campaign open to the member. */
+        FuelCampaign: {
+            /**
+             * Format: date-time
+             * @description ...until this one.
+             */
+            dataFim: string;
+            /**
+             * Format: date-time
+             * @description Vouchers are given from this instant...
+             */
+            dataInicio: string;
+            descricao: string;
+            /**
+             * Format: int32
+             * @description A voucher is valid this many days from its issue.
+             */
+            diasValidade: number;
+            /** Format: int64 */
+            id: number;
+            /** @description The picture's URL, when it has one. */
+            imagem: string | null;
+            nomeCampanha: string;
+            /** @description Whether the member already holds this campaign's voucher. */
+            possuiVoucher: boolean;
+            /** @description The fuel ("Gasolina comum"). */
+            tipoVoucher: string;
+            /**
+             * Format: int64
+             * @description What a voucher is worth, in centavos.
+             */
+            valorVoucher: number;
+            /**
+             * Format: double
+             * @description Litres a voucher gives.
+             */
+            volume: number;
+        };
+        /** @description A member's fuel voucher. */
+        FuelVoucher: {
+            /** @description What the pump reads: "ABCD-EFGH-JKLM". */
+            codigo: string;
+            /** Format: date-time */
+            dataEmissao: string;
+            /** Format: date-time */
+            dataValidade: string;
+            /**
+             * Format: int64
+             * @description The campaign it is of.
+             */
+            fuel_id: number;
+            /** Format: int64 */
+            id: number;
+            nomeCampanha: string;
+            status: components["schemas"]["FuelVoucherStatus"];
+            tipoVoucher: string;
+            /**
+             * Format: int64
+             * @description Its worth in centavos, as the campaign gave it when the voucher was taken.
+             */
+            valorVoucher: number;
+            /**
+             * Format: double
+             * @description Litres, as the campaign gave them when the voucher was taken.
+             */
+            volume: number;
+        };
+        /**
+         * @description Where a voucher stands: `expired` once past its validity.
+         * @enum {string}
+         */
+        FuelVoucherStatus: "issued" | "expired" | "used";
         /** @description The card or PIX part, with the older names the spec reads. */
         GatewayCharge: {
             /** @description The provider's charge id (the sandbox's "simulate payment" names it). */
@@ -6280,6 +6402,8 @@ export interface components {
             feed_access: boolean;
             files_access: boolean;
             font_family: string;
+            /** @description The fuel campaign: `/homepage/legisclub-gasolina` and its menu entry. */
+            fuel_campaign_access: boolean;
             has_app: boolean;
             has_majority_security: boolean;
             header_image: string | null;
@@ -6488,6 +6612,19 @@ export interface components {
             id: number;
             /** @description "Operação realizada com sucesso". */
             message: string;
+        };
+        /** @description The spec's generate payload. */
+        TakeVoucher: {
+            /**
+             * Format: int64
+             * @description The campaign (required).
+             */
+            fuel_id?: number | null;
+            /**
+             * Format: int64
+             * @description The caller's own id (the session's is used; another member's is refused).
+             */
+            user_id?: number | null;
         };
         /** @description The spec's payload; its `user` is ignored (the author is the caller). */
         TextPostRequest: {
@@ -10701,6 +10838,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    open_campaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuelCampaign"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no fuel campaign: 'Campanha de combustível não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    take_voucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TakeVoucher"];
+            };
+        };
+        responses: {
+            /** @description The voucher taken */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuelVoucher"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's user_id: 'Você não possui autorização para acessar esta página.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no fuel campaign ('Campanha de combustível não disponível.'), or the campaign is unknown, unpublished or another station's ('Campanha não encontrada.') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The member holds this campaign's voucher ('Você já possui um voucher desta campanha.'), the campaign is outside its window ('Esta campanha não está aberta para novos vouchers.') or its vouchers are all given ('Os vouchers desta campanha se esgotaram.') */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No fuel_id ('fuel_id: Esse campo é obrigatório'), or a field that is not a number ('O campo "fuel_id" tem um valor inválido'); or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More than 10 takes in 10 minutes: 'Muitas solicitações de voucher em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    member_vouchers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's own user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's vouchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuelVoucher"][];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended; or: Another member's id: 'Você não possui autorização para acessar esta página.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no fuel campaign: 'Campanha de combustível não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

@@ -55,6 +55,8 @@ pub struct Station {
     /// The Enterprise card beside the plans: on the landing to `/suporte-enterprise`, in
     /// `/homepage/planos` to `/homepage/planos/sobconsulta`.
     pub enterprise_plan_access: bool,
+    /// The fuel campaign: `/homepage/legisclub-gasolina` and its menu entry.
+    pub fuel_campaign_access: bool,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -127,6 +129,7 @@ impl From<station::Station> for Station {
             pre_registration_access,
             home_shortcuts_access,
             enterprise_plan_access,
+            fuel_campaign_access,
             address,
             phone,
             contact_mail,
@@ -171,6 +174,7 @@ impl From<station::Station> for Station {
             pre_registration_access,
             home_shortcuts_access,
             enterprise_plan_access,
+            fuel_campaign_access,
             address,
             phone,
             contact_mail,

@@ -6,6 +6,7 @@ import { calendarMemberRoutes } from "@/features/calendar/routes";
 import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { contentMemberRoutes } from "@/features/content/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
+import { fuelMemberRoutes } from "@/features/fuel/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
@@ -34,6 +35,7 @@ const routes: RouteObject[] = [
       ...feedMemberRoutes,
       ...subscriptionsMemberRoutes,
       ...calendarMemberRoutes,
+      ...fuelMemberRoutes,
       ...contentMemberRoutes,
       ...supportMemberRoutes,
     ],

@@ -1,6 +1,8 @@
 // The member area's menu entries by station flags (spec 000 section 6). Entries for single
-// stations (legisclub-gasolina, station 1's support chat) are not built yet; numeros-da-sorte
-// follows the station's lucky_numbers_access flag and carteirinha its member_card_access. The
+// stations follow settings, never station ids: numeros-da-sorte the station's
+// lucky_numbers_access flag, carteirinha its member_card_access, and legisclub-gasolina
+// (closing "Minha conta") its fuel_campaign_access; station 1's support chat is not built
+// yet. The
 // spec places neither the news nor the transparency page: 'Notícias' sits beside 'Eventos'
 // and 'Arquivos' for every station, and 'Prestação de contas' closes the main menu
 // (docs/decisions.md, "Station content"). 'Planos' shows where the station sells plans or
@@ -38,6 +40,14 @@ const FULL_ACCOUNT_MENU: MenuLink[] = [
 /** No-CPF stations have no shop nor wallet, so their account menu is reduced. */
 const NO_CPF_ACCOUNT_MENU: MenuLink[] = [PROFILE_LINK, INVITES_LINK, TROPHIES_LINK];
 
+/** The fuel campaign, in "Minha conta" where the station offers it (spec 000 section 6). */
+export const FUEL_LINK: MenuLink = { label: "Combustível", to: "/homepage/legisclub-gasolina" };
+
+function accountMenu(station: Station): MenuLink[] {
+  const base = station.no_cpf ? NO_CPF_ACCOUNT_MENU : FULL_ACCOUNT_MENU;
+  return station.fuel_campaign_access ? [...base, FUEL_LINK] : base;
+}
+
 /** 'Planos' shows only when the station has plans (spec 002), or offers the Enterprise card. */
 function hasPlans(station: Station): boolean {
   return (station.plans ?? []).length > 0 || station.enterprise_plan_access;
@@ -60,7 +70,7 @@ export function memberMenu(station: Station): MemberMenu {
   ];
   return {
     main: candidates.filter(([shown]) => shown).map(([, link]) => link),
-    account: station.my_account_access ? (station.no_cpf ? NO_CPF_ACCOUNT_MENU : FULL_ACCOUNT_MENU) : null,
+    account: station.my_account_access ? accountMenu(station) : null,
   };
 }
 

@@ -24,6 +24,7 @@ const EVERY_FLAG_ON = buildStation({
   pre_registration_access: true,
   home_shortcuts_access: true,
   enterprise_plan_access: true,
+  fuel_campaign_access: true,
   my_account_access: true,
   no_cpf: false,
   plans: [buildPlan()],
@@ -54,6 +55,7 @@ describe("the menus of a station with every flag on", () => {
         "/homepage/carteirinha",
         "/homepage/planos",
         "/homepage/prestacao-de-contas",
+        "/homepage/legisclub-gasolina",
       ]),
     );
   });

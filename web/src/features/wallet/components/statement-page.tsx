@@ -10,7 +10,7 @@ import {
 } from "@/features/wallet/api/get-transactions";
 import { creditStatusText } from "@/features/wallet/credit-status";
 import { TransactionList, type StatementLine } from "@/features/wallet/components/transaction-list";
-import { UrlTabs } from "@/features/wallet/components/url-tabs";
+import { UrlTabs } from "@/components/url-tabs";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
 import { formatStationAmount, type CurrencySettings } from "@/lib/currency";

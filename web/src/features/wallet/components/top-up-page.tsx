@@ -4,7 +4,7 @@
 import { useTopUpSettings } from "@/features/wallet/api/topups";
 import { TopUpFormPanel } from "@/features/wallet/components/top-up-form-panel";
 import { REQUESTS_LABEL, TransferRequests } from "@/features/wallet/components/transfer-requests";
-import { UrlTabs } from "@/features/wallet/components/url-tabs";
+import { UrlTabs } from "@/components/url-tabs";
 import { toastForError } from "@/lib/api-client";
 import "./statement.css";
 import "./top-up.css";

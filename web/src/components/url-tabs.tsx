@@ -1,9 +1,9 @@
 // Tabs whose choice is kept in the address (?aba=…), so a reload or a shared link shows the
-// same panel: the statement's and the top-up page's. WAI-ARIA tabs pattern, arrow keys move
+// same panel: the statement's, the top-up page's and the fuel campaign's. WAI-ARIA tabs pattern, arrow keys move
 // between the tabs and selection follows focus.
 import { useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
-import "./statement.css";
+import "./url-tabs.css";
 
 export const TAB_PARAM = "aba";
 
@@ -50,7 +50,7 @@ export function UrlTabs<Id extends string>({ tabs, label, children }: UrlTabsPro
 
   return (
     <>
-      <div className="statement-tabs" role="tablist" aria-label={label} onKeyDown={onKeyDown}>
+      <div className="url-tabs" role="tablist" aria-label={label} onKeyDown={onKeyDown}>
         {tabs.map((tab) => (
           <button
             key={tab.id}
@@ -61,7 +61,7 @@ export function UrlTabs<Id extends string>({ tabs, label, children }: UrlTabsPro
             type="button"
             role="tab"
             id={`${baseId}-${tab.id}-tab`}
-            className="statement-tabs__tab"
+            className="url-tabs__tab"
             aria-selected={tab.id === current}
             aria-controls={`${baseId}-${tab.id}-panel`}
             tabIndex={tab.id === current ? 0 : -1}
@@ -71,7 +71,7 @@ export function UrlTabs<Id extends string>({ tabs, label, children }: UrlTabsPro
           </button>
         ))}
       </div>
-      <div className="statement-panel" role="tabpanel" id={`${baseId}-${current}-panel`} aria-labelledby={`${baseId}-${current}-tab`}>
+      <div className="url-tabs__panel" role="tabpanel" id={`${baseId}-${current}-panel`} aria-labelledby={`${baseId}-${current}-tab`}>
         {children(current, select)}
       </div>
     </>

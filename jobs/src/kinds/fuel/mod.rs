@@ -1,0 +1,3 @@
+//! The fuel campaign's jobs.
+
+pub mod voucher_expiry;
