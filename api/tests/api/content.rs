@@ -227,7 +227,7 @@ async fn news_pages_and_refuses_other_stations_visitors_and_bad_queries(db: PgPo
         ),
         (
             "/api/news/?offset=-1",
-            domain::activities::catalogue::OFFSET_REFUSED,
+            domain::shared::paging::OFFSET_REFUSED,
         ),
     ] {
         let answer = world.get(bad, Some(&world.token)).await;
