@@ -318,7 +318,7 @@ pub async fn reported(
     .bind(open)
     .bind(per_page)
     .bind((page - 1).saturating_mul(per_page));
-    let Listed { items, total } = paging::listed(&mut *conn, rows, total).await?;
+    let Listed { items, total } = paging::listed(&mut conn, rows, total).await?;
     Ok(Listed {
         items: into_items(&mut conn, items).await?,
         total,
