@@ -27,6 +27,7 @@ pub mod member;
 pub mod member_throttle;
 pub mod metrics;
 pub mod openapi;
+pub(crate) mod paging;
 pub mod routes;
 pub mod short_link_redirect;
 pub mod spa;

@@ -1304,8 +1304,9 @@ async fn the_detail_carries_its_videos_in_order(db: PgPool) {
 /// generic one (what made the home's calls slow; docs/decisions.md).
 #[testkit::db_test]
 async fn paged_lists_and_rows_are_planned_once(db: PgPool) {
-    use domain::activities::catalogue::{Filter, Page};
+    use domain::activities::catalogue::Filter;
     use domain::activities::rows;
+    use domain::shared::paging::Page;
     let w = world(db).await;
     let mut ids = Vec::new();
     for n in 0..30 {

@@ -227,7 +227,7 @@ async fn news_pages_and_refuses_other_stations_visitors_and_bad_queries(db: PgPo
         ),
         (
             "/api/news/?offset=-1",
-            domain::activities::catalogue::OFFSET_REFUSED,
+            domain::shared::paging::OFFSET_REFUSED,
         ),
     ] {
         let answer = world.get(bad, Some(&world.token)).await;
@@ -459,5 +459,80 @@ async fn transparency_lists_the_stations_documents_newest_year_first(db: PgPool)
     assert_eq!(
         common::off_contract("get", "/api/transparency", &answer),
         None
+    );
+}
+
+#[testkit::db_test]
+async fn transparency_pages_follow_the_years_across_page_boundaries(db: PgPool) {
+    let world = world(db).await;
+    for nome in [
+        "Balancete - 2023",
+        "Ata - 2025",
+        "Relatório/2024",
+        "Balancete - 2025",
+        "Parecer - 2024",
+        "Estatuto",
+    ] {
+        world.document(world.station_id, nome, true).await;
+    }
+    // Unpublished and another station's documents in the same years never show nor count.
+    world
+        .document(world.station_id, "Rascunho - 2025", false)
+        .await;
+    world
+        .document(world.station_id, "Rascunho - 2024", false)
+        .await;
+    world
+        .document(world.other_station_id, "Alheio - 2025", true)
+        .await;
+    world
+        .document(world.other_station_id, "Alheio - 2024", true)
+        .await;
+
+    let whole = [
+        "Ata - 2025",
+        "Balancete - 2025",
+        "Parecer - 2024",
+        "Relatório/2024",
+        "Balancete - 2023",
+        "Estatuto",
+    ];
+    let mut walked = Vec::new();
+    for (offset, expected) in [
+        (0, &whole[0..3]),
+        (3, &whole[3..6]),
+        (6, &[][..]),
+        (50, &[][..]),
+    ] {
+        let answer = world
+            .get(
+                &format!("/api/transparency?limit=3&offset={offset}"),
+                Some(&world.token),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        assert_eq!(titles(&answer, "nome"), expected, "offset {offset}");
+        assert_eq!(total(&answer), "6", "offset {offset}");
+        walked.extend(titles(&answer, "nome"));
+    }
+    // The pages concatenated are the whole list: 2024 starts on the first page and ends on
+    // the second, with nothing skipped or repeated.
+    assert_eq!(walked, whole);
+    let answer = world.get("/api/transparency", Some(&world.token)).await;
+    assert_eq!(titles(&answer, "nome"), whole);
+
+    let answer = world
+        .get("/api/transparency?limit=1", Some(&world.other_token))
+        .await;
+    assert_eq!(titles(&answer, "nome"), ["Alheio - 2025"]);
+    assert_eq!(total(&answer), "2");
+
+    let answer = world
+        .get("/api/transparency?limit=101", Some(&world.token))
+        .await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer.json()["messages"][0],
+        domain::shared::paging::LIMIT_REFUSED
     );
 }

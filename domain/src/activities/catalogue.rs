@@ -13,8 +13,8 @@ use super::ActivityType;
 use super::video_views::UserVideo;
 use super::videos::{ActionVideo, NewVideo, VideoRow, VideoSource};
 use crate::infra::objects::Objects;
-use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{ActivityId, StationId, UserId};
+use crate::shared::paging::{Listed, Page};
 
 /// Whether the caller may take part now, in the order the rules are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,75 +163,6 @@ pub struct Filter<'a> {
     pub featured: bool,
     /// Only names containing this term, ignoring case and accents.
     pub name: Option<&'a str>,
-}
-
-/// Why a page was refused.
-pub const LIMIT_REFUSED: &str = "O parâmetro limit deve ser um número inteiro de 1 a 100.";
-pub const OFFSET_REFUSED: &str =
-    "O parâmetro offset deve ser um número inteiro maior ou igual a 0.";
-
-/// A slice of a list: `limit` items (1 to [`Page::MAX_LIMIT`]) after skipping `offset`.
-/// A call without `limit` gets [`Page::UNPAGED_LIMIT`] items: the spec's calls ask for
-/// whole lists, and a station with thousands of activities must not make one answer of
-/// megabytes (`X-Total-Count` tells the caller there is more).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
-    limit: i64,
-    offset: i64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum PageRefused {
-    #[error("{LIMIT_REFUSED}")]
-    Limit,
-    #[error("{OFFSET_REFUSED}")]
-    Offset,
-}
-
-/// A bad `limit` or `offset` is a request built wrong (400), not a rule broken.
-impl IntoFailure for PageRefused {
-    fn into_failure(self) -> Failure {
-        Failure::BadRequest(self.to_string())
-    }
-}
-
-impl Page {
-    pub const MAX_LIMIT: i64 = 100;
-    /// How many items a call without `limit` gets.
-    pub const UNPAGED_LIMIT: i64 = 500;
-    /// The start of a list, as a call without `limit` gets it.
-    pub const UNPAGED: Self = Self {
-        limit: Self::UNPAGED_LIMIT,
-        offset: 0,
-    };
-
-    pub fn new(limit: Option<i64>, offset: i64) -> Result<Self, PageRefused> {
-        if limit.is_some_and(|limit| !(1..=Self::MAX_LIMIT).contains(&limit)) {
-            return Err(PageRefused::Limit);
-        }
-        if offset < 0 {
-            return Err(PageRefused::Offset);
-        }
-        Ok(Self {
-            limit: limit.unwrap_or(Self::UNPAGED_LIMIT),
-            offset,
-        })
-    }
-
-    pub fn limit(self) -> i64 {
-        self.limit
-    }
-
-    pub fn offset(self) -> i64 {
-        self.offset
-    }
-}
-
-/// A page of a list and how many items the whole list holds.
-#[derive(Debug, Clone)]
-pub struct Listed<T> {
-    pub items: Vec<T>,
-    pub total: i64,
 }
 
 /// The select list of an [`ActivityCard`] of the activity `a` (its type `t`) as `$viewer`
@@ -447,8 +378,8 @@ pub async fn list(
     let mut query = sqlx::query(statements[usize::from(viewer.is_none())])
         .bind(station_id)
         .bind(viewer)
-        .bind(page.limit)
-        .bind(page.offset);
+        .bind(page.limit())
+        .bind(page.offset());
     if let Some(term) = filter.name {
         query = query.bind(like_escaped(term));
     }
@@ -834,16 +765,6 @@ mod tests {
         for shown in ["<p>Regra</p>", "x", "<p>&amp;</p>", "<ul><li>1</li></ul>"] {
             assert!(has_visible_text(&sanitise_html(shown)), "{shown:?}");
         }
-    }
-
-    #[test]
-    fn pages_hold_1_to_100_items_from_offset_0() {
-        assert_eq!(Page::new(None, 0), Ok(Page::UNPAGED));
-        assert_eq!(Page::new(Some(0), 0), Err(PageRefused::Limit));
-        assert_eq!(Page::new(Some(101), 0), Err(PageRefused::Limit));
-        assert_eq!(Page::new(Some(1), -1), Err(PageRefused::Offset));
-        let page = Page::new(Some(100), 7).expect("page");
-        assert_eq!((page.limit(), page.offset()), (100, 7));
     }
 
     #[test]

@@ -7,9 +7,10 @@ use chrono::Utc;
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 
-use super::catalogue::{ActivityCard, CardRow, Page, card_columns};
+use super::catalogue::{ActivityCard, CardRow, card_columns};
 use crate::infra::objects::Objects;
 use crate::shared::ids::{StationId, UserId};
+use crate::shared::paging::Page;
 
 /// A journey's activity, with whether the caller has done it.
 #[derive(Debug, Clone)]

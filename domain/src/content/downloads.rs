@@ -8,9 +8,9 @@ use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use super::html;
-use crate::activities::catalogue::{Listed, Page};
 use crate::infra::objects::{Objects, PRIVATE_ROOT};
 use crate::shared::ids::StationId;
+use crate::shared::paging::{self, Listed, Page};
 
 /// A download as the list shows it (no body).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,7 +165,7 @@ pub async fn list(
     station_id: StationId,
     page: Page,
 ) -> sqlx::Result<Listed<DownloadCard>> {
-    let rows: Vec<Row> = sqlx::query_as(concat!(
+    let rows = sqlx::query_as::<_, Row>(concat!(
         "SELECT ",
         columns!(),
         " FROM station_downloads WHERE ",
@@ -174,20 +174,15 @@ pub async fn list(
     ))
     .bind(station_id)
     .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(db)
-    .await?;
-    let total: i64 = sqlx::query_scalar(concat!(
+    .bind(page.offset());
+    let total = sqlx::query_scalar(concat!(
         "SELECT count(*) FROM station_downloads WHERE ",
         shown!()
     ))
-    .bind(station_id)
-    .fetch_one(db)
-    .await?;
-    Ok(Listed {
-        items: rows.into_iter().map(DownloadCard::from).collect(),
-        total,
-    })
+    .bind(station_id);
+    Ok(paging::listed(&mut *db.acquire().await?, rows, total)
+        .await?
+        .map(DownloadCard::from))
 }
 
 /// One of the station's downloads, if it is shown.

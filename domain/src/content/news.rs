@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
 use super::html;
-use crate::activities::catalogue::{Listed, Page};
 use crate::infra::objects::Objects;
 use crate::shared::ids::StationId;
+use crate::shared::paging::{self, Listed, Page};
 
 /// A news item as the list shows it (no body).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,27 +94,22 @@ pub async fn list(
     station_id: StationId,
     page: Page,
 ) -> sqlx::Result<Listed<NewsCard>> {
-    let rows: Vec<Row> = sqlx::query_as(concat!(
+    let rows = sqlx::query_as::<_, Row>(concat!(
         "SELECT id, title, subtitle, image_key, published_at FROM station_news WHERE ",
         shown!(),
         " ORDER BY published_at DESC, id DESC LIMIT $2 OFFSET $3"
     ))
     .bind(station_id)
     .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(db)
-    .await?;
-    let total: i64 = sqlx::query_scalar(concat!(
+    .bind(page.offset());
+    let total = sqlx::query_scalar(concat!(
         "SELECT count(*) FROM station_news WHERE ",
         shown!()
     ))
-    .bind(station_id)
-    .fetch_one(db)
-    .await?;
-    Ok(Listed {
-        items: rows.into_iter().map(NewsCard::from).collect(),
-        total,
-    })
+    .bind(station_id);
+    Ok(paging::listed(&mut *db.acquire().await?, rows, total)
+        .await?
+        .map(NewsCard::from))
 }
 
 /// One of the station's news items, if it is shown.

@@ -5,9 +5,9 @@
 
 use sqlx::PgExecutor;
 
-use crate::activities::catalogue::{Listed, Page};
 use crate::infra::objects::Objects;
 use crate::shared::ids::StationId;
+use crate::shared::paging::{self, Listed, Page};
 
 /// A document as the page lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,35 +73,26 @@ pub async fn list(
     station_id: StationId,
     page: Page,
 ) -> sqlx::Result<Listed<Document>> {
-    let rows: Vec<(i64, String, Option<String>, String, String)> = sqlx::query_as(
+    let rows = sqlx::query_as::<_, (i64, String, Option<String>, String, String)>(
         "SELECT id, nome, year, file_key, content_type FROM transparency_documents
           WHERE station_id = $1 AND published
           ORDER BY year DESC NULLS LAST, nome, id LIMIT $2 OFFSET $3",
     )
     .bind(station_id)
     .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(db)
-    .await?;
-    let total: i64 = sqlx::query_scalar(
+    .bind(page.offset());
+    let total = sqlx::query_scalar(
         "SELECT count(*) FROM transparency_documents WHERE station_id = $1 AND published",
     )
-    .bind(station_id)
-    .fetch_one(db)
-    .await?;
-    Ok(Listed {
-        items: rows
-            .into_iter()
-            .map(|(id, nome, year, key, content_type)| Document {
-                id,
-                nome,
-                year,
-                url: Objects::url(&key),
-                content_type,
-            })
-            .collect(),
-        total,
-    })
+    .bind(station_id);
+    let listed = paging::listed(&mut *db.acquire().await?, rows, total).await?;
+    Ok(listed.map(|(id, nome, year, key, content_type)| Document {
+        id,
+        nome,
+        year,
+        url: Objects::url(&key),
+        content_type,
+    }))
 }
 
 #[cfg(test)]

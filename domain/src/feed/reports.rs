@@ -14,6 +14,7 @@ use super::posts::{self, Author};
 use super::videos::Video;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{PostId, StationId, UserId};
+use crate::shared::paging::{self, Listed};
 use crate::staff::{self, Action, AuditRecord, Scope};
 
 pub const REASON_MAX_CHARS: usize = 500;
@@ -292,20 +293,18 @@ pub async fn reported(
     state: Option<ReportState>,
     page: i64,
     per_page: i64,
-) -> sqlx::Result<(Vec<ReportedItem>, i64)> {
+) -> sqlx::Result<Listed<ReportedItem>> {
     let mut conn = db.acquire().await?;
     let open = state.map(|state| state == ReportState::Open);
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+    let total = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "{REPORTED} SELECT count(*) FROM listed"
     )))
     .bind(scope.station_id())
     .bind(station_id)
     .bind(None::<ContentKind>)
     .bind(None::<i64>)
-    .bind(open)
-    .fetch_one(&mut *conn)
-    .await?;
-    let rows: Vec<ReportedRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    .bind(open);
+    let rows = sqlx::query_as::<_, ReportedRow>(sqlx::AssertSqlSafe(format!(
         "{REPORTED} {REPORTED_ROWS}
           ORDER BY l.open_reports > 0 DESC,
                    CASE WHEN l.open_reports > 0 THEN l.first_reported_at END,
@@ -318,10 +317,12 @@ pub async fn reported(
     .bind(None::<i64>)
     .bind(open)
     .bind(per_page)
-    .bind((page - 1).saturating_mul(per_page))
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok((into_items(&mut conn, rows).await?, total))
+    .bind((page - 1).saturating_mul(per_page));
+    let Listed { items, total } = paging::listed(&mut conn, rows, total).await?;
+    Ok(Listed {
+        items: into_items(&mut conn, items).await?,
+        total,
+    })
 }
 
 /// Staff member `staff_id` decides on reported item `kind` `id` in `scope`: the item is

@@ -1,12 +1,13 @@
 //! Value types and validators every area uses: ids and money as types, CPF, CNPJ, money
-//! formatting, field validators, secrets, civil time in a station's zone, and the one way a
-//! refusal reaches the caller (`failure`).
+//! formatting, field validators, secrets, civil time in a station's zone, lists read a page
+//! at a time (`paging`), and the one way a refusal reaches the caller (`failure`).
 
 pub mod cnpj;
 pub mod cpf;
 pub mod failure;
 pub mod ids;
 pub mod money;
+pub mod paging;
 pub mod secret;
 pub mod time;
 pub mod validate;

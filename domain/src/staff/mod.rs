@@ -7,6 +7,7 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgExecutor};
 
 use crate::shared::ids::UserId;
+use crate::shared::paging::{self, Listed};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
@@ -225,19 +226,17 @@ pub async fn audit_page(
     job_id: Option<&str>,
     page: i64,
     per_page: i64,
-) -> sqlx::Result<(Vec<AuditEntry>, i64)> {
+) -> sqlx::Result<Listed<AuditEntry>> {
     macro_rules! matching {
         () => {
             " WHERE ($1::bigint IS NULL OR a.station_id = $1)
                 AND ($2::text IS NULL OR a.job_ids @> ARRAY[$2::text]) "
         };
     }
-    let total: i64 = sqlx::query_scalar(concat!("SELECT count(*) FROM staff_audit a", matching!()))
+    let total = sqlx::query_scalar(concat!("SELECT count(*) FROM staff_audit a", matching!()))
         .bind(scope.station_id())
-        .bind(job_id)
-        .fetch_one(&mut *db)
-        .await?;
-    let rows: Vec<AuditRow> = sqlx::query_as(concat!(
+        .bind(job_id);
+    let rows = sqlx::query_as::<_, AuditRow>(concat!(
         "SELECT a.id, a.created_at, a.user_id, u.name AS user_name, u.email AS user_email,
                 a.action, a.station_id, a.job_ids, a.details
          FROM staff_audit a JOIN users u ON u.id = a.user_id",
@@ -247,26 +246,21 @@ pub async fn audit_page(
     .bind(scope.station_id())
     .bind(job_id)
     .bind(per_page)
-    .bind((page - 1).saturating_mul(per_page))
-    .fetch_all(&mut *db)
-    .await?;
-    let entries = rows
-        .into_iter()
-        .map(|row| AuditEntry {
-            id: row.id,
-            created_at: row.created_at,
-            user: AuditUser {
-                id: row.user_id,
-                name: row.user_name,
-                email: row.user_email,
-            },
-            action: row.action,
-            station_id: row.station_id,
-            job_ids: row.job_ids,
-            details: row.details,
-        })
-        .collect();
-    Ok((entries, total))
+    .bind((page - 1).saturating_mul(per_page));
+    let listed = paging::listed(db, rows, total).await?;
+    Ok(listed.map(|row| AuditEntry {
+        id: row.id,
+        created_at: row.created_at,
+        user: AuditUser {
+            id: row.user_id,
+            name: row.user_name,
+            email: row.user_email,
+        },
+        action: row.action,
+        station_id: row.station_id,
+        job_ids: row.job_ids,
+        details: row.details,
+    }))
 }
 
 /// A station as the console lists it: its release schedule and the cashback waiting.

@@ -10,6 +10,7 @@ use crate::accounts::signup::{INVALID_PHONE, present};
 use crate::infra::captcha;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{StationId, UserId};
+use crate::shared::paging::{self, Listed};
 use crate::shared::validate::{self, message};
 use crate::stations::STATION_NOT_FOUND;
 
@@ -233,11 +234,11 @@ pub async fn page(
     filter: Option<Filter>,
     page: i64,
     per_page: i64,
-) -> sqlx::Result<(Vec<ConsoleMessage>, i64)> {
+) -> sqlx::Result<Listed<ConsoleMessage>> {
     let answered = filter.map(|filter| filter == Filter::Answered);
     let condition =
         "m.station_id = $1 AND ($2::boolean IS NULL OR (m.answered_at IS NOT NULL) = $2)";
-    let rows: Vec<ConsoleMessage> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT m.id, m.station_id, m.user_id, m.name, m.email, m.phone, m.subject, m.message,
                 m.station_mailed, m.answer, m.answered_by, m.answered_at, m.created_at,
                 s.name AS answered_by_name
@@ -250,17 +251,13 @@ pub async fn page(
     .bind(station_id)
     .bind(answered)
     .bind(per_page)
-    .bind((page - 1) * per_page)
-    .fetch_all(&mut *conn)
-    .await?;
+    .bind((page - 1) * per_page);
     let total = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) FROM support_messages m WHERE {condition}"
     )))
     .bind(station_id)
-    .bind(answered)
-    .fetch_one(&mut *conn)
-    .await?;
-    Ok((rows, total))
+    .bind(answered);
+    paging::listed(conn, rows, total).await
 }
 
 /// One message as the console shows it, within `station_id` when the grant has one.

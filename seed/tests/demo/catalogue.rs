@@ -1,10 +1,11 @@
 //! The demo catalogue: what a member and a visitor of the demo station find, and a second
 //! seed that changes nothing.
 
-use domain::activities::catalogue::{self, Availability, Filter, Page};
+use domain::activities::catalogue::{self, Availability, Filter};
 use domain::activities::rows;
 use domain::infra::objects::Objects;
 use domain::shared::ids::{ActivityId, StationId, UserId};
+use domain::shared::paging::Page;
 use seed::demo::{self, activities as demo_activities};
 use sqlx::PgPool;
 

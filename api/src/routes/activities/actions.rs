@@ -11,6 +11,7 @@ use domain::activities::catalogue::{self, Filter};
 use domain::activities::participation::{Participated, Refused};
 use domain::activities::videos;
 use domain::shared::ids::ActivityId;
+use domain::shared::paging::Page;
 use domain::shared::validate;
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
@@ -18,11 +19,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::paging::{self, CardsPage, PageQuery};
 use super::videos::UserVideo;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::{Member, NOT_AUTHORIZED};
+use crate::paging::{self, PageQuery, Paged};
 use crate::state::AppState;
 
 pub const SEARCH_TERM_MISSING: &str = "Informe o termo da busca.";
@@ -476,7 +477,7 @@ async fn actions(
     member: Member,
     Query(list): Query<ListQuery>,
     Query(page): Query<PageQuery>,
-) -> ApiResult<CardsPage> {
+) -> ApiResult<Paged<ActivityCard>> {
     own_scope(member, list.station_id, list.user_id)?;
     let page = paging::page(page)?;
     let filter = Filter {
@@ -491,8 +492,8 @@ async fn member_page(
     state: &AppState,
     member: Member,
     filter: Filter<'_>,
-    page: catalogue::Page,
-) -> ApiResult<CardsPage> {
+    page: Page,
+) -> ApiResult<Paged<ActivityCard>> {
     let listed = catalogue::list(
         &state.db,
         member.station(),
@@ -502,7 +503,7 @@ async fn member_page(
     )
     .await?
     .ok_or_else(|| anyhow::anyhow!("the member's station {} is gone", member.station_id))?;
-    Ok(CardsPage(listed))
+    Ok(Paged::from(listed))
 }
 
 #[derive(Debug, Deserialize)]
@@ -590,7 +591,7 @@ async fn actions_by_name(
     member: Member,
     Query(search): Query<SearchQuery>,
     Query(page): Query<PageQuery>,
-) -> ApiResult<CardsPage> {
+) -> ApiResult<Paged<ActivityCard>> {
     own_scope(member, search.station_id, search.user_id)?;
     let page = paging::page(page)?;
     let term = search.name.as_deref().map(str::trim).unwrap_or_default();

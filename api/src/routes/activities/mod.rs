@@ -9,7 +9,6 @@ pub mod actions;
 mod donations;
 mod invitations;
 mod lucky_numbers;
-pub(crate) mod paging;
 pub mod public;
 mod research;
 pub mod rows;

@@ -13,9 +13,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::actions::{Activity, ActivityCard};
-use super::paging::{self, CardsPage, PageQuery};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
+use crate::paging::{self, PageQuery, Paged};
 use crate::state::AppState;
 
 use domain::stations::STATION_NOT_FOUND;
@@ -63,7 +63,7 @@ async fn public_actions(
     Path(station_id): Path<i64>,
     Query(list): Query<PublicListQuery>,
     Query(page): Query<PageQuery>,
-) -> ApiResult<CardsPage> {
+) -> ApiResult<Paged<ActivityCard>> {
     let page = paging::page(page)?;
     let filter = Filter {
         featured: list.featured == Some(1),
@@ -71,7 +71,7 @@ async fn public_actions(
     };
     catalogue::list(&state.db, StationId(station_id), None, filter, page)
         .await?
-        .map(CardsPage)
+        .map(Paged::from)
         .ok_or_else(|| ApiError::not_found(STATION_NOT_FOUND))
 }
 

@@ -9,10 +9,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::actions::{ActivityCard, own_scope};
-use super::paging::{self, PageQuery};
 use crate::error::{ApiResult, Messages};
 use crate::extract::{Json, Query};
 use crate::member::Member;
+use crate::paging::{self, PageQuery};
 use crate::state::AppState;
 
 /// A journey's activity, with whether the caller has done it.

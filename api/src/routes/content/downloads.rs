@@ -21,8 +21,8 @@ use super::StationQuery;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::Member;
+use crate::paging::{self, PageQuery, Paged};
 use crate::routes::activities::actions::own_scope;
-use crate::routes::activities::paging::{self, PageQuery, Paged};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -120,10 +120,7 @@ async fn downloads_list(
     own_scope(member, scope.station_id, None)?;
     let page = paging::page(page)?;
     let listed = downloads::list(&state.db, member.station(), page).await?;
-    Ok(Paged(
-        listed.items.into_iter().map(DownloadCard::from).collect(),
-        listed.total,
-    ))
+    Ok(Paged::from(listed))
 }
 
 /// One download of the station

@@ -12,8 +12,8 @@ use super::StationQuery;
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::Member;
+use crate::paging::{self, PageQuery, Paged};
 use crate::routes::activities::actions::own_scope;
-use crate::routes::activities::paging::{self, PageQuery, Paged};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -93,10 +93,7 @@ async fn news_list(
     own_scope(member, scope.station_id, None)?;
     let page = paging::page(page)?;
     let listed = news::list(&state.db, member.station(), page).await?;
-    Ok(Paged(
-        listed.items.into_iter().map(NewsCard::from).collect(),
-        listed.total,
-    ))
+    Ok(Paged::from(listed))
 }
 
 /// One news item of the station

@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, Messages};
 use crate::extract::Query;
 use crate::member::Member;
-use crate::routes::activities::paging::{self, PageQuery, Paged};
+use crate::paging::{self, PageQuery, Paged};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -82,12 +82,5 @@ async fn transparency_documents(
 ) -> ApiResult<Paged<TransparencyDocument>> {
     let page = paging::page(page)?;
     let listed = transparency::list(&state.db, member.station(), page).await?;
-    Ok(Paged(
-        listed
-            .items
-            .into_iter()
-            .map(TransparencyDocument::from)
-            .collect(),
-        listed.total,
-    ))
+    Ok(Paged::from(listed))
 }

@@ -2,6 +2,7 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
+use domain::shared::paging::Listed;
 use domain::staff;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -170,10 +171,11 @@ async fn audit(
     invalid_if_any(messages)?;
     let job_id = given(params.job_id);
     let mut conn = state.db.acquire().await?;
-    let (entries, total) =
+    let listed =
         staff::audit_page(&mut conn, staff.scope(), job_id.as_deref(), page, per_page).await?;
+    let Listed { items, total } = listed.map(AuditEntry::from);
     Ok(Json(AuditList {
-        entries: entries.into_iter().map(AuditEntry::from).collect(),
+        entries: items,
         total,
         page,
         per_page,

@@ -398,11 +398,11 @@ async fn show_job(
     let job = console::detail(&mut conn, staff.scope(), &id)
         .await?
         .ok_or_else(|| ApiError::not_found(JOB_NOT_FOUND))?;
-    let (audit, _) =
+    let audit =
         staff::audit_page(&mut conn, staff.scope(), Some(&id), 1, DETAIL_AUDIT_ENTRIES).await?;
     Ok(Json(JobPage {
         job: job.into(),
-        audit: audit.into_iter().map(AuditEntry::from).collect(),
+        audit: audit.items.into_iter().map(AuditEntry::from).collect(),
     }))
 }
 

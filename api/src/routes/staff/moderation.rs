@@ -8,6 +8,7 @@ use domain::feed::reports::{self, ReportedItem};
 use domain::feed::videos;
 use domain::infra::objects::Objects;
 use domain::shared::ids::StationId;
+use domain::shared::paging::Listed;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -226,7 +227,7 @@ async fn list_reported_content(
     // The console's page size; the contract gives no `per_page` here.
     let (page, per_page) = parse_page(params.page, None, &mut messages);
     invalid_if_any(messages)?;
-    let (items, total) = reports::reported(
+    let listed = reports::reported(
         &state.db,
         staff.scope(),
         station_id.map(StationId),
@@ -235,10 +236,8 @@ async fn list_reported_content(
         per_page,
     )
     .await?;
-    Ok(Json(ReportedList {
-        items: items.into_iter().map(ReportedItemAnswer::from).collect(),
-        total,
-    }))
+    let Listed { items, total } = listed.map(ReportedItemAnswer::from);
+    Ok(Json(ReportedList { items, total }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -4,6 +4,7 @@
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
+use domain::shared::paging::Listed;
 use domain::stations::StationError;
 use domain::support::{self, ConsoleMessage, Filter};
 use jobs::JobOutbox;
@@ -154,9 +155,10 @@ async fn station_messages(
     let (page, per_page) = parse_page(query.page, query.per_page, &mut messages);
     invalid_if_any(messages)?;
     let mut conn = state.db.acquire().await?;
-    let (rows, total) = support::page(&mut conn, station_id, filter, page, per_page).await?;
+    let listed = support::page(&mut conn, station_id, filter, page, per_page).await?;
+    let Listed { items, total } = listed.map(OpsSupportMessage::from);
     Ok(Json(OpsSupportMessages {
-        messages: rows.into_iter().map(OpsSupportMessage::from).collect(),
+        messages: items,
         total,
         page,
         per_page,

@@ -1,20 +1,30 @@
-// The station's transparency documents ('Prestação de contas'): GET /transparency, each with
-// the year the server read from its name, grouped here newest year first (spec 002 section 9).
-import { queryOptions, useQuery } from "@tanstack/react-query";
+// The station's transparency documents ('Prestação de contas'): GET /transparency a page at a
+// time, each with the year the server read from its name, grouped here by year (spec 002
+// section 9). The server orders them newest year first (those without a year last), so a
+// year's documents are consecutive and a later page only continues the last year shown or
+// starts older ones.
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { contentKeys } from "@/features/content/api/content-keys";
 import { useStation } from "@/features/stations";
-import { api } from "@/lib/api-client";
+import { getPage, nextPageOffset, type Page } from "@/lib/paging";
 import type { TransparencyDocument } from "@/types/api";
 
+export const TRANSPARENCY_PAGE_SIZE = 50;
+
+export const TRANSPARENCY_PATH = "/transparency";
+
 export function transparencyQueryOptions(stationId: number) {
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: contentKeys.transparency(stationId),
-    queryFn: ({ signal }) => api.get<TransparencyDocument[]>("/transparency", { signal }),
+    queryFn: ({ pageParam, signal }): Promise<Page<TransparencyDocument>> =>
+      getPage<TransparencyDocument>(TRANSPARENCY_PATH, { limit: TRANSPARENCY_PAGE_SIZE, offset: pageParam, signal }),
+    initialPageParam: 0,
+    getNextPageParam: (_last, pages) => nextPageOffset(pages),
   });
 }
 
 export function useTransparency() {
-  return useQuery(transparencyQueryOptions(useStation().id));
+  return useInfiniteQuery(transparencyQueryOptions(useStation().id));
 }
 
 export interface YearGroup {
@@ -23,18 +33,17 @@ export interface YearGroup {
   documents: TransparencyDocument[];
 }
 
-/** The documents by year, newest first (numbers compared as numbers), those without a year last. */
+/**
+ * The documents by year, in the server's order: each year where its first document stands,
+ * so the pages loaded so far, concatenated, group as the whole list will.
+ */
 export function groupByYear(documents: readonly TransparencyDocument[]): YearGroup[] {
   const groups = new Map<string | null, TransparencyDocument[]>();
   for (const document of documents) {
     const year = document.year ?? null;
-    groups.set(year, [...(groups.get(year) ?? []), document]);
+    const group = groups.get(year);
+    if (group) group.push(document);
+    else groups.set(year, [document]);
   }
-  return [...groups.entries()]
-    .map(([year, grouped]) => ({ year, documents: grouped }))
-    .sort((a, b) => {
-      if (a.year === null) return 1;
-      if (b.year === null) return -1;
-      return b.year.localeCompare(a.year, "pt-BR", { numeric: true });
-    });
+  return [...groups.entries()].map(([year, grouped]) => ({ year, documents: grouped }));
 }

@@ -3,7 +3,7 @@ import type { Download, DownloadCard, News, NewsCard, TransparencyDocument } fro
 
 export const NEWS_PAGE_CALL = (offset = 0, limit = 12) => `GET /api/news/?where[station_id]=7&limit=${limit}&offset=${offset}`;
 export const DOWNLOADS_PAGE_CALL = (offset = 0, limit = 20) => `GET /api/downloads/?where[station_id]=7&limit=${limit}&offset=${offset}`;
-export const TRANSPARENCY_CALL = "GET /api/transparency";
+export const TRANSPARENCY_PAGE_CALL = (offset = 0, limit = 50) => `GET /api/transparency?limit=${limit}&offset=${offset}`;
 export const WALLET_CALL = "GET /api/users-points/1";
 
 export function buildNewsCard(overrides: Partial<NewsCard> = {}): NewsCard {

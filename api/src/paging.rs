@@ -1,12 +1,12 @@
-//! `limit` and `offset` of the activities' lists (and of a station's content), and the
-//! `X-Total-Count` header their answers carry (docs/api-activities.md, "Paging").
+//! `limit` and `offset` of the lists a page at a time (the activities', a station's
+//! content), and the `X-Total-Count` header their answers carry (docs/api-activities.md,
+//! "Paging").
 
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use domain::activities::catalogue::{self, Listed, Page, PageRefused};
+use domain::shared::paging::{Listed, Page, PageRefused};
 use serde::{Deserialize, Serialize};
 
-use super::actions::ActivityCard;
 use crate::error::ApiResult;
 use crate::extract::Json;
 
@@ -20,8 +20,8 @@ pub(crate) struct PageQuery {
     offset: Option<String>,
 }
 
-/// The page a list call asks for: without `limit`, the whole list (from `offset`, 0 by
-/// default). A bad value is 400 with its parameter's message.
+/// The page a list call asks for: without `limit`, the first [`Page::UNPAGED_LIMIT`] (from
+/// `offset`, 0 by default). A bad value is 400 with its parameter's message.
 pub(crate) fn page(query: PageQuery) -> ApiResult<Page> {
     let number = |value: Option<String>, refused: PageRefused| {
         value
@@ -33,28 +33,24 @@ pub(crate) fn page(query: PageQuery) -> ApiResult<Page> {
     Ok(Page::new(limit, offset.unwrap_or(0))?)
 }
 
-/// A page of activity cards, with the list's size in [`TOTAL_COUNT`].
+/// A page of a list (`T` as the wire shows it): the array of items, with the list's size
+/// in [`TOTAL_COUNT`].
 #[derive(Debug)]
-pub(super) struct CardsPage(pub Listed<catalogue::ActivityCard>);
+pub(crate) struct Paged<T>(Listed<T>);
 
-impl IntoResponse for CardsPage {
-    fn into_response(self) -> Response {
-        let Listed { items, total } = self.0;
-        let total = HeaderValue::from(total);
-        let cards: Vec<ActivityCard> = items.into_iter().map(ActivityCard::from).collect();
-        let mut response = Json(cards).into_response();
-        response.headers_mut().insert(TOTAL_COUNT, total);
-        response
+/// A page the domain read, each item turned into its wire type.
+impl<T, D> From<Listed<D>> for Paged<T>
+where
+    T: From<D>,
+{
+    fn from(listed: Listed<D>) -> Self {
+        Self(listed.map(T::from))
     }
 }
 
-/// A page of any list (`T` as the wire shows it), with the list's size in [`TOTAL_COUNT`].
-#[derive(Debug)]
-pub(crate) struct Paged<T>(pub Vec<T>, pub i64);
-
 impl<T: Serialize> IntoResponse for Paged<T> {
     fn into_response(self) -> Response {
-        let Paged(items, total) = self;
+        let Listed { items, total } = self.0;
         let mut response = Json(items).into_response();
         response
             .headers_mut()
