@@ -22,8 +22,11 @@ export function stateCitiesQueryOptions(uf: string) {
     enabled: isBrazilianState(uf),
     // Cities change by law, a few a decade: one list per state for the whole visit.
     staleTime: Infinity,
-    // A failure falls back to a typed city at once rather than keep the member waiting.
+    // A failure falls back to a typed city at once rather than keep the member waiting,
+    // and the field stays typed: a list arriving later would clear a city being typed.
     retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
     meta: SESSION_INDEPENDENT,
   });
 }
