@@ -146,6 +146,8 @@ start_e2e_platform() {
   # unknown, 'CEP inválido' in the form): the browser tests call no third party, and a
   # provider out of reach would answer only at its timeout, after the test typed the address.
   export FILIA_CEP_URL="$FILIA_PUBLIC_URL/api/no-cep-provider" FILIA_CEP_LOOKUPS_MAX=100000
+  # The cities lookup's likewise (its 404 is a 503 to the form, which lets the city be typed).
+  export FILIA_IBGE_URL="$FILIA_PUBLIC_URL/api/no-ibge-provider" FILIA_CITIES_LOOKUPS_MAX=100000
   # Called as a condition (`if start_e2e_platform`), where `set -e` does not stop at a failure.
   "$FILIA_BIN/api" migrate >/dev/null || return 1
   "$FILIA_BIN/api" seed-demo >/dev/null || return 1

@@ -9,7 +9,8 @@
 //! mass-create accounts or flood inboxes), [`ShareThrottle`] for share-link visits (one
 //! address cannot replay visits to mint a sharer's points), [`ActivationThrottle`] for the
 //! activation calls (one address cannot guess codes across many accounts or flood inboxes
-//! with codes).
+//! with codes), [`CitiesThrottle`] for a state's city list (one address cannot use our
+//! cache as a free directory or make us hammer the provider).
 
 use std::marker::PhantomData;
 
@@ -81,6 +82,23 @@ impl IpLimit for Activations {
     }
 }
 
+/// A state's city list (`GET /states/{uf}/cities`), public for the sign-up form:
+/// `FILIA_CITIES_LOOKUPS_MAX` per `FILIA_CITIES_LOOKUPS_WINDOW_SECONDS`, cached answers
+/// included (a miss costs a call to the provider).
+#[derive(Debug)]
+pub struct CityLookups;
+
+impl IpLimit for CityLookups {
+    const NAME: &'static str = "cities";
+    const MESSAGE: &'static str = TOO_MANY_FROM_ADDRESS;
+    fn limit(config: &Config) -> (u32, u64) {
+        (
+            config.cities_lookups_max,
+            config.cities_lookups_window_seconds,
+        )
+    }
+}
+
 /// Put first among a handler's arguments: counts the call, or refuses it with 429 and
 /// `Retry-After` before the body is read.
 #[derive(Debug)]
@@ -89,6 +107,7 @@ pub struct IpThrottle<L>(PhantomData<fn() -> L>);
 pub type SignupThrottle = IpThrottle<Signups>;
 pub type ShareThrottle = IpThrottle<ShareVisits>;
 pub type ActivationThrottle = IpThrottle<Activations>;
+pub type CitiesThrottle = IpThrottle<CityLookups>;
 
 impl<L: IpLimit> FromRequestParts<AppState> for IpThrottle<L> {
     type Rejection = ApiError;

@@ -24,6 +24,8 @@ pub struct AppState {
     pub gateway: payments::Gateway,
     /// The address lookup's provider (`FILIA_CEP_URL`).
     pub cep: domain::infra::cep::CepProvider,
+    /// The states-and-cities lookup's provider (`FILIA_IBGE_URL`).
+    pub cities: domain::infra::ibge::CitiesProvider,
 }
 
 impl AppState {
@@ -35,6 +37,7 @@ impl AppState {
         Ok(Self {
             gateway,
             cep: domain::infra::cep::CepProvider::from_config(&config),
+            cities: domain::infra::ibge::CitiesProvider::from_config(&config),
             db,
             redis,
             config: Arc::new(config),

@@ -13,6 +13,7 @@ mod auth_login;
 mod auth_sessions;
 mod calendar;
 mod captcha;
+mod cities_lookup;
 mod commerce;
 mod commerce_after_payment;
 mod commerce_payments;

@@ -316,6 +316,119 @@ async fn messages_are_throttled_per_email_member_and_address(db: PgPool) {
     assert_eq!(messages(&eleventh), [TOO_MANY]);
 }
 
+#[testkit::db_test]
+async fn refused_posts_use_up_no_allowance(db: PgPool) {
+    let (url, _) = fake_turnstile().await;
+    let (demo, token) = common::demo_member_session(&db).await;
+    let vars = captcha_on(&url);
+    let mut vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    vars.push(("FILIA_SUPPORT_MAX_PER_STATION", "5"));
+    let app = common::app_with(db.clone(), &vars);
+    let send = async |token: Option<&str>, body: &Value| {
+        send_json(&app, "POST", URI, token, &[], body).await
+    };
+    // Malformed posts and failed captchas, as a visitor and as the member, with one address:
+    // more than any allowance (the e-mail's, the member's and the station's are 5 each).
+    let mut malformed = form(demo.station_id, "mesma@example.com");
+    malformed["subject"] = json!("");
+    malformed["captcha"] = json!("humano");
+    let mut robot = form(demo.station_id, "mesma@example.com");
+    robot["captcha"] = json!("robô");
+    for _ in 0..3 {
+        for who in [None, Some(token.as_str())] {
+            let refused = send(who, &malformed).await;
+            assert_eq!(
+                refused.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{}",
+                refused.text
+            );
+            let refused = send(who, &robot).await;
+            assert_eq!(
+                refused.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{}",
+                refused.text
+            );
+        }
+    }
+    // Every allowance is whole: the member's five, from that same address.
+    let mut valid = form(demo.station_id, "mesma@example.com");
+    valid["captcha"] = json!("humano");
+    for _ in 0..5 {
+        let sent = send(Some(&token), &valid).await;
+        assert_eq!(sent.status, StatusCode::CREATED, "{}", sent.text);
+    }
+    let sixth = send(Some(&token), &valid).await;
+    assert_eq!(
+        sixth.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        sixth.text
+    );
+    assert_eq!(messages(&sixth), [TOO_MANY]);
+    let wait: u64 = sixth.headers["retry-after"]
+        .to_str()
+        .expect("header")
+        .parse()
+        .expect("seconds");
+    assert!((3500..=3600).contains(&wait), "{wait}");
+}
+
+#[testkit::db_test]
+async fn a_station_takes_so_many_messages_an_hour_from_any_senders(db: PgPool) {
+    let (demo, token) = common::demo_member_session(&db).await;
+    let app = common::app_with(db.clone(), &[("FILIA_SUPPORT_MAX_PER_STATION", "3")]);
+    let other_station = common::insert_station(&db, "outra").await;
+    let send = async |token: Option<&str>, body: &Value| {
+        send_json(&app, "POST", URI, token, &[], body).await
+    };
+    for n in 0..3 {
+        let sent = send(None, &form(demo.station_id, &format!("v{n}@example.com"))).await;
+        assert_eq!(sent.status, StatusCode::CREATED, "{}", sent.text);
+    }
+    // A fresh sender, visitor or member, finds the station's inbox full.
+    let visitor = send(None, &form(demo.station_id, "nova@example.com")).await;
+    assert_eq!(
+        visitor.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        visitor.text
+    );
+    assert_eq!(messages(&visitor), [TOO_MANY]);
+    assert!(visitor.headers.contains_key("retry-after"));
+    let member = send(Some(&token), &form(demo.station_id, "socia@example.com")).await;
+    assert_eq!(
+        member.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        member.text
+    );
+    // Another station's inbox has its own count.
+    let elsewhere = send(None, &form(other_station, "nova@example.com")).await;
+    assert_eq!(elsewhere.status, StatusCode::CREATED, "{}", elsewhere.text);
+    let stored: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM support_messages WHERE station_id = $1")
+            .bind(demo.station_id)
+            .fetch_one(&db)
+            .await
+            .expect("count");
+    assert_eq!(stored, 3);
+    // An hour later the oldest has left the window: one place again.
+    sqlx::query(
+        "UPDATE support_messages SET created_at = now() - interval '61 minutes'
+          WHERE id = (SELECT min(id) FROM support_messages WHERE station_id = $1)",
+    )
+    .bind(demo.station_id)
+    .execute(&db)
+    .await
+    .expect("age");
+    let later = send(None, &form(demo.station_id, "nova@example.com")).await;
+    assert_eq!(later.status, StatusCode::CREATED, "{}", later.text);
+    let full = send(None, &form(demo.station_id, "outra@example.com")).await;
+    assert_eq!(full.status, StatusCode::TOO_MANY_REQUESTS, "{}", full.text);
+}
+
 async fn staff_of(db: &PgPool, station_id: i64, email: &str, role: Role) -> String {
     let id = build::member(station_id)
         .name("Equipe")

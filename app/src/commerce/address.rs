@@ -1,14 +1,21 @@
-//! The address of a CEP (`POST /get-address-zip-code`): read from the Redis cache, else
-//! asked from the provider (`domain::infra::cep`) and cached, found addresses for
-//! [`FOUND_SECONDS`], unknown CEPs for the shorter [`UNKNOWN_SECONDS`] (a new street's CEP
-//! appears at the provider within days). The cache fails open: Redis down means the
-//! provider is asked.
+//! The address lookups, each read from the Redis cache, else asked from its provider and
+//! cached. The address of a CEP (`POST /get-address-zip-code`, `domain::infra::cep`): found
+//! addresses for [`FOUND_SECONDS`], unknown CEPs for the shorter [`UNKNOWN_SECONDS`] (a new
+//! street's CEP appears at the provider within days). A state's cities
+//! (`GET /states/{uf}/cities`, `domain::infra::ibge`) for [`CITIES_SECONDS`]: municipalities
+//! are created by law, a few a decade. The cache fails open: Redis down means the provider
+//! is asked.
 
 use std::time::Duration;
 
 use redis::AsyncCommands;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use domain::accounts::signup::INVALID_STATE;
 use domain::infra::cep::{self, CepAddress, CepAnswer, CepProvider};
+use domain::infra::ibge::{self, CitiesProvider, CitiesUnavailable, City};
 use domain::shared::failure::{Failure, IntoFailure};
 use domain::shared::validate;
 
@@ -16,6 +23,8 @@ use domain::shared::validate;
 pub const FOUND_SECONDS: u64 = 30 * 24 * 3600;
 /// An unknown CEP stays unknown this long.
 pub const UNKNOWN_SECONDS: u64 = 24 * 3600;
+/// A state's cities stay this long in the cache.
+pub const CITIES_SECONDS: u64 = 30 * 24 * 3600;
 /// A cache that does not answer within this is skipped.
 const CACHE_TIMEOUT: Duration = Duration::from_millis(500);
 
@@ -47,6 +56,30 @@ impl IntoFailure for AddressError {
     }
 }
 
+pub const CITIES_LOOKUP_DOWN: &str =
+    "Não foi possível carregar as cidades agora. Tente novamente em alguns minutos.";
+
+#[derive(Debug, thiserror::Error)]
+pub enum CitiesError {
+    /// Not one of the 27 states.
+    #[error("unknown state")]
+    UnknownState,
+    #[error(transparent)]
+    Unavailable(#[from] CitiesUnavailable),
+}
+
+impl IntoFailure for CitiesError {
+    fn into_failure(self) -> Failure {
+        match self {
+            Self::UnknownState => Failure::invalid(INVALID_STATE),
+            Self::Unavailable(cause) => {
+                tracing::warn!(error = %cause, "cities lookup failed");
+                Failure::Unavailable(CITIES_LOOKUP_DOWN.into())
+            }
+        }
+    }
+}
+
 /// Where the cache keeps one CEP's answer.
 pub fn cache_key(prefix: &str, digits: &str) -> String {
     format!("{prefix}cep:{digits}")
@@ -65,7 +98,11 @@ pub async fn find_address(
         Some(answer) => answer,
         None => {
             let answer = provider.lookup(&digits).await?;
-            keep(redis, &key, &answer).await;
+            let seconds = match answer {
+                CepAnswer::Found(_) => FOUND_SECONDS,
+                CepAnswer::Unknown => UNKNOWN_SECONDS,
+            };
+            keep(redis, &key, &answer, seconds).await;
             answer
         }
     };
@@ -75,7 +112,30 @@ pub async fn find_address(
     }
 }
 
-async fn cached(redis: &redis::Client, key: &str) -> Option<CepAnswer> {
+/// Where the cache keeps one state's cities.
+pub fn cities_cache_key(prefix: &str, state: &str) -> String {
+    format!("{prefix}cities:{state}")
+}
+
+/// The cities of the state `uf` (its two letters, in either case), sorted pt-BR. A code
+/// that is not one of the 27 states is refused without asking the provider.
+pub async fn cities_of(
+    redis: &redis::Client,
+    prefix: &str,
+    provider: &CitiesProvider,
+    uf: &str,
+) -> Result<Vec<City>, CitiesError> {
+    let state = ibge::state_code(uf).ok_or(CitiesError::UnknownState)?;
+    let key = cities_cache_key(prefix, state);
+    if let Some(cities) = cached(redis, &key).await {
+        return Ok(cities);
+    }
+    let cities = provider.cities(state).await?;
+    keep(redis, &key, &cities, CITIES_SECONDS).await;
+    Ok(cities)
+}
+
+async fn cached<T: DeserializeOwned>(redis: &redis::Client, key: &str) -> Option<T> {
     let read = async {
         let mut conn = redis.get_multiplexed_async_connection().await?;
         conn.get::<_, Option<String>>(key).await
@@ -84,21 +144,17 @@ async fn cached(redis: &redis::Client, key: &str) -> Option<CepAnswer> {
         Ok(Ok(Some(text))) => serde_json::from_str(&text).ok(),
         Ok(Ok(None)) => None,
         Ok(Err(error)) => {
-            tracing::warn!(%error, "CEP cache unavailable");
+            tracing::warn!(%error, "address lookup cache unavailable");
             None
         }
         Err(_) => {
-            tracing::warn!("CEP cache timed out");
+            tracing::warn!("address lookup cache timed out");
             None
         }
     }
 }
 
-async fn keep(redis: &redis::Client, key: &str, answer: &CepAnswer) {
-    let seconds = match answer {
-        CepAnswer::Found(_) => FOUND_SECONDS,
-        CepAnswer::Unknown => UNKNOWN_SECONDS,
-    };
+async fn keep(redis: &redis::Client, key: &str, answer: &impl Serialize, seconds: u64) {
     let Ok(text) = serde_json::to_string(answer) else {
         return;
     };
@@ -107,6 +163,6 @@ async fn keep(redis: &redis::Client, key: &str, answer: &CepAnswer) {
         conn.set_ex::<_, _, ()>(key, text, seconds).await
     };
     if !matches!(tokio::time::timeout(CACHE_TIMEOUT, write).await, Ok(Ok(()))) {
-        tracing::warn!("CEP answer not cached");
+        tracing::warn!(key, "address lookup answer not cached");
     }
 }

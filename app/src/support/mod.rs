@@ -10,7 +10,7 @@ use domain::infra::captcha::{self, CaptchaVerifier};
 use domain::shared::ids::{StationId, UserId};
 use domain::staff::{self, Action, AuditRecord, Scope};
 use domain::stations::station;
-use domain::support::{self, ConsoleMessage, Form, SupportError, SupportMessage, mail};
+use domain::support::{self, ConsoleMessage, Form, Limits, SupportError, SupportMessage, mail};
 use sqlx::PgPool;
 
 use crate::outbox::Outbox;
@@ -24,15 +24,34 @@ pub struct Sender {
     pub ip: Option<IpAddr>,
 }
 
+/// What the deployment sets for messages: the app's address (links in the e-mails) and
+/// the hourly allowances.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings<'a> {
+    pub public_url: &'a str,
+    pub limits: Limits,
+}
+
+impl<'a> Settings<'a> {
+    pub fn from_config(config: &'a domain::Config) -> Self {
+        Self {
+            public_url: &config.public_url,
+            limits: Limits::from_config(config),
+        }
+    }
+}
+
 /// Sends a support message: the form checked, then the captcha (a call to the provider,
-/// with no transaction open), then, in one transaction, the message stored with its
-/// e-mails: to the station's contact address when it has one, and the acknowledgement to
-/// the sender. A station without a contact address still gets the message in its console.
+/// with no transaction open), then, in one transaction, the hourly allowances of the
+/// member, the sender's address and the station counted (a malformed post or a failed
+/// captcha uses up none), and the message stored with its e-mails: to the station's
+/// contact address when it has one, and the acknowledgement to the sender. A station
+/// without a contact address still gets the message in its console.
 pub async fn send(
     db: &PgPool,
     outbox: &impl Outbox,
     verifier: &dyn CaptchaVerifier,
-    public_url: &str,
+    settings: Settings<'_>,
     sender: Sender,
     form: &Form<'_>,
     captcha_token: Option<&str>,
@@ -45,6 +64,14 @@ pub async fn send(
     let station = station::find(&mut *tx, sender.station_id.0)
         .await?
         .ok_or(SupportError::StationNotFound)?;
+    support::within_limits(
+        &mut tx,
+        sender.station_id,
+        sender.user_id,
+        &checked.email,
+        settings.limits,
+    )
+    .await?;
     let contact = station
         .contact_mail
         .as_deref()
@@ -61,7 +88,7 @@ pub async fn send(
     .await?;
     match &contact {
         Some(to) => {
-            let (mail, key) = mail::to_station(&station, public_url, &message, to);
+            let (mail, key) = mail::to_station(&station, settings.public_url, &message, to);
             crate::mail::send_once(outbox, &mut tx, mail, key).await?;
         }
         None => tracing::warn!(
@@ -70,7 +97,7 @@ pub async fn send(
             "support message kept for the console only: the station has no contact address"
         ),
     }
-    let (mail, key) = mail::received(&station, public_url, &message);
+    let (mail, key) = mail::received(&station, settings.public_url, &message);
     crate::mail::send_once(outbox, &mut tx, mail, key).await?;
     tx.commit().await?;
     Ok(message)

@@ -194,7 +194,10 @@ pub struct Recorded {
     pub replaced: Option<String>,
 }
 
-/// Records the member's PDF made from the card with `fingerprint`.
+/// Records the member's PDF made from the card with `fingerprint`. Two runs racing for a
+/// member with no PDF yet both find no row to lock; the second's insert then waits for the
+/// first's and finds its row, which it decides on as on any stored one (kept when it is
+/// the same card, else replaced and reported), so no stored file is left unreferenced.
 pub async fn record_pdf(
     conn: &mut PgConnection,
     station_id: StationId,
@@ -203,28 +206,46 @@ pub async fn record_pdf(
     key: &str,
 ) -> sqlx::Result<Recorded> {
     let mut tx = conn.begin().await?;
-    let before: Option<(String, String)> = sqlx::query_as(
-        "SELECT fingerprint, pdf_key FROM member_card_pdfs WHERE user_id = $1 FOR UPDATE",
-    )
-    .bind(user_id)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if let Some((stored_fingerprint, stored_key)) = &before
-        && stored_fingerprint == fingerprint
-    {
+    let mut before = stored_for_update(&mut tx, user_id).await?;
+    if before.is_none() {
+        let inserted: Option<String> = sqlx::query_scalar(
+            "INSERT INTO member_card_pdfs (user_id, station_id, fingerprint, pdf_key)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (user_id) DO NOTHING
+             RETURNING pdf_key",
+        )
+        .bind(user_id)
+        .bind(station_id)
+        .bind(fingerprint)
+        .bind(key)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(kept) = inserted {
+            tx.commit().await?;
+            return Ok(Recorded {
+                kept,
+                replaced: None,
+            });
+        }
+        // A racing run's row, committed meanwhile: this statement sees it.
+        before = stored_for_update(&mut tx, user_id).await?;
+    }
+    let Some((stored_fingerprint, stored_key)) = before else {
+        // The racing run's member went away between the two statements.
+        return Err(sqlx::Error::RowNotFound);
+    };
+    if stored_fingerprint == fingerprint {
         return Ok(Recorded {
-            kept: stored_key.clone(),
+            kept: stored_key,
             replaced: None,
         });
     }
     sqlx::query(
-        "INSERT INTO member_card_pdfs (user_id, station_id, fingerprint, pdf_key)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (user_id) DO UPDATE
-            SET fingerprint = EXCLUDED.fingerprint, pdf_key = EXCLUDED.pdf_key, made_at = now()",
+        "UPDATE member_card_pdfs
+            SET fingerprint = $2, pdf_key = $3, made_at = now()
+          WHERE user_id = $1",
     )
     .bind(user_id)
-    .bind(station_id)
     .bind(fingerprint)
     .bind(key)
     .execute(&mut *tx)
@@ -232,8 +253,21 @@ pub async fn record_pdf(
     tx.commit().await?;
     Ok(Recorded {
         kept: key.to_string(),
-        replaced: before.map(|(_, key)| key),
+        replaced: Some(stored_key),
     })
+}
+
+/// The member's stored PDF (its card's fingerprint and its key), locked.
+async fn stored_for_update(
+    conn: &mut PgConnection,
+    user_id: UserId,
+) -> sqlx::Result<Option<(String, String)>> {
+    sqlx::query_as(
+        "SELECT fingerprint, pdf_key FROM member_card_pdfs WHERE user_id = $1 FOR UPDATE",
+    )
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await
 }
 
 #[cfg(test)]
@@ -256,5 +290,80 @@ mod tests {
     fn the_number_is_padded() {
         assert_eq!(number(42), "00000042");
         assert_eq!(number(123_456_789), "123456789");
+    }
+
+    /// Two first-time runs at once, lined up so that both find no row: the blocker's
+    /// uncommitted row makes both inserts wait, and its rollback lets them race.
+    async fn race(
+        db: &sqlx::PgPool,
+        fingerprints: [&'static str; 2],
+    ) -> (Vec<String>, Vec<String>) {
+        let station_id = testkit::insert_station(db, "cards").await;
+        let user_id = testkit::build::member(station_id).insert(db).await;
+        let mut blocker = db.begin().await.expect("blocker");
+        sqlx::query(
+            "INSERT INTO member_card_pdfs (user_id, station_id, fingerprint, pdf_key)
+             VALUES ($1, $2, 'blocker', 'blocker.pdf')",
+        )
+        .bind(user_id)
+        .bind(station_id)
+        .execute(&mut *blocker)
+        .await
+        .expect("blocker row");
+        let runs = fingerprints.map(|fingerprint| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let key = format!("member-cards/{fingerprint}-{}.pdf", ulid::Ulid::generate());
+                let mut conn = db.acquire().await.expect("connection");
+                let recorded = record_pdf(
+                    &mut conn,
+                    StationId(station_id),
+                    UserId(user_id),
+                    fingerprint,
+                    &key,
+                )
+                .await
+                .expect("recorded");
+                (key, recorded)
+            })
+        });
+        testkit::until_waiting_for_locks(db, 2).await;
+        blocker.rollback().await.expect("rollback");
+        let mut made = Vec::new();
+        let mut to_delete = Vec::new();
+        for run in runs {
+            let (key, recorded) = run.await.expect("run");
+            if recorded.kept != key {
+                to_delete.push(key.clone());
+            }
+            to_delete.extend(recorded.replaced);
+            made.push(key);
+        }
+        let stored: Vec<String> =
+            sqlx::query_scalar("SELECT pdf_key FROM member_card_pdfs WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_all(db)
+                .await
+                .expect("stored");
+        assert_eq!(stored.len(), 1, "{stored:?}");
+        let mut accounted = [stored.clone(), to_delete.clone()].concat();
+        accounted.sort();
+        made.sort();
+        // Every file made is either the one kept or deleted by its caller, once.
+        assert_eq!(accounted, made, "stored {stored:?}, deleted {to_delete:?}");
+        (stored, to_delete)
+    }
+
+    #[testkit::db_test]
+    async fn racing_first_pdfs_of_one_card_keep_one_and_delete_the_other(db: sqlx::PgPool) {
+        let (_, deleted) = race(&db, ["same", "same"]).await;
+        assert_eq!(deleted.len(), 1);
+    }
+
+    #[testkit::db_test]
+    async fn racing_first_pdfs_of_two_cards_report_the_one_replaced(db: sqlx::PgPool) {
+        let (stored, deleted) = race(&db, ["old", "new"]).await;
+        assert_eq!(deleted.len(), 1);
+        assert_ne!(stored, deleted);
     }
 }

@@ -121,6 +121,15 @@ pub struct Config {
     /// a visitor, per window.
     pub cep_lookups_max: u32,
     pub cep_lookups_window_seconds: u64,
+    /// The states-and-cities lookup's provider, an IBGE-localidades-like JSON API:
+    /// `{ibge_url}/api/v1/localidades/estados/{UF}/municipios`.
+    pub ibge_url: String,
+    /// City-list lookups (`GET /api/states/{uf}/cities`) per client address per window.
+    pub cities_lookups_max: u32,
+    pub cities_lookups_window_seconds: u64,
+    /// Support messages one station receives within an hour (then 429 for its senders),
+    /// so its inbox cannot be flooded from many addresses.
+    pub support_max_per_station: u32,
     /// A test deployment reached over https (`FILIA_STAGING`): the only way the sandbox
     /// provider and `api seed-demo` run behind an https public URL.
     pub staging: bool,
@@ -303,6 +312,17 @@ impl Config {
                 .to_string(),
             cep_lookups_max: parse(&lookup, "FILIA_CEP_LOOKUPS_MAX", "30")?,
             cep_lookups_window_seconds: parse(&lookup, "FILIA_CEP_LOOKUPS_WINDOW_SECONDS", "600")?,
+            ibge_url: lookup("FILIA_IBGE_URL")
+                .unwrap_or_else(|| DEFAULT_IBGE_URL.into())
+                .trim_end_matches('/')
+                .to_string(),
+            cities_lookups_max: parse(&lookup, "FILIA_CITIES_LOOKUPS_MAX", "30")?,
+            cities_lookups_window_seconds: parse(
+                &lookup,
+                "FILIA_CITIES_LOOKUPS_WINDOW_SECONDS",
+                "600",
+            )?,
+            support_max_per_station: parse(&lookup, "FILIA_SUPPORT_MAX_PER_STATION", "30")?,
         })
         .and_then(Self::checked)
     }
@@ -338,6 +358,10 @@ impl Config {
             (
                 "FILIA_CEP_LOOKUPS_WINDOW_SECONDS",
                 self.cep_lookups_window_seconds,
+            ),
+            (
+                "FILIA_CITIES_LOOKUPS_WINDOW_SECONDS",
+                self.cities_lookups_window_seconds,
             ),
             (
                 "FILIA_PAYMENT_CHECKS_WINDOW_SECONDS",
@@ -513,6 +537,9 @@ pub const DEFAULT_PDF_FONT_DIR: &str = "/usr/share/fonts/truetype/lato";
 pub const DEFAULT_PAGARME_URL: &str = "https://api.pagar.me/core/v5";
 /// ViaCEP, free and keyless: `https://viacep.com.br/ws/{cep}/json/`.
 pub const DEFAULT_CEP_URL: &str = "https://viacep.com.br/ws";
+/// IBGE's public localities service, free and keyless:
+/// `https://servicodados.ibge.gov.br/api/v1/localidades/estados/{UF}/municipios`.
+pub const DEFAULT_IBGE_URL: &str = "https://servicodados.ibge.gov.br";
 /// The station a host that matches none shows: the demo station `api seed-demo` creates.
 pub const DEFAULT_STATION_SUBDOMAIN: &str = "demo";
 /// Known to everyone who reads this file: fine for a laptop, never for production.

@@ -7,6 +7,7 @@ pub mod captcha;
 pub mod cep;
 pub mod config;
 pub mod db;
+pub mod ibge;
 pub mod images;
 pub mod mail;
 pub mod objects;

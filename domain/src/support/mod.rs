@@ -26,6 +26,9 @@ pub const EMAIL_MAX: usize = 254;
 pub const ANSWER_MAX: usize = 4000;
 
 pub const NOT_FOUND: &str = "Mensagem não encontrada.";
+/// The 429's text, whichever limit was reached.
+pub const TOO_MANY_MESSAGES: &str =
+    "Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.";
 pub const ALREADY_ANSWERED: &str = "Esta mensagem já foi respondida.";
 
 /// Why a message (or an answer) is refused.
@@ -42,6 +45,9 @@ pub enum SupportError {
     NotFound,
     #[error("already answered")]
     AlreadyAnswered,
+    /// A sender's or the station's hourly allowance is used up.
+    #[error("too many messages")]
+    TooMany { retry_after: u64 },
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }
@@ -54,6 +60,10 @@ impl IntoFailure for SupportError {
             Self::StationNotFound => Failure::NotFound(STATION_NOT_FOUND.into()),
             Self::NotFound => Failure::NotFound(NOT_FOUND.into()),
             Self::AlreadyAnswered => Failure::Conflict(ALREADY_ANSWERED.into()),
+            Self::TooMany { retry_after } => Failure::TooMany {
+                message: TOO_MANY_MESSAGES.into(),
+                retry_after,
+            },
             Self::Db(err) => Failure::Internal(err.into()),
         }
     }
@@ -210,6 +220,106 @@ pub async fn insert(
     .bind(station_mailed)
     .fetch_one(tx)
     .await
+}
+
+/// How many messages are taken within [`WINDOW_SECONDS`]: per signed-in member, per sender
+/// e-mail address (from anywhere: each message mails it), and per station (its inbox).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub per_member: u32,
+    pub per_email: u32,
+    pub per_station: u32,
+}
+
+/// The limits' rolling window: an hour.
+pub const WINDOW_SECONDS: u64 = 3600;
+pub const PER_MEMBER: u32 = 5;
+pub const PER_EMAIL: u32 = 5;
+
+impl Limits {
+    /// The station's cap is a setting (`FILIA_SUPPORT_MAX_PER_STATION`); the senders' are
+    /// fixed.
+    pub fn from_config(config: &crate::Config) -> Self {
+        Self {
+            per_member: PER_MEMBER,
+            per_email: PER_EMAIL,
+            per_station: config.support_max_per_station,
+        }
+    }
+}
+
+/// Refuses a message once its member, its e-mail address or its station has had its
+/// allowance of stored messages in the last hour: only messages that were valid and passed
+/// the captcha count, so malformed posts use up nobody's allowance. The station's lock
+/// lines its messages up, so two at once cannot both take its last place; the wait told is
+/// until the oldest counted message leaves the window.
+pub async fn within_limits(
+    tx: &mut PgConnection,
+    station_id: StationId,
+    user_id: Option<UserId>,
+    email: &str,
+    limits: Limits,
+) -> Result<(), SupportError> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('support:' || $1::text, 0))")
+        .bind(station_id)
+        .execute(&mut *tx)
+        .await?;
+    // Per limit: the messages counted, and the seconds until the oldest leaves the window.
+    let counts: [(i64, Option<f64>); 3] = {
+        let (station, station_wait, member, member_wait, mail, mail_wait): (
+            i64,
+            Option<f64>,
+            i64,
+            Option<f64>,
+            i64,
+            Option<f64>,
+        ) = sqlx::query_as(
+            "WITH recent AS (
+                SELECT station_id, user_id, email,
+                       extract(epoch FROM created_at + make_interval(secs => $4) - now())::float8
+                           AS wait
+                  FROM support_messages
+                 WHERE created_at > now() - make_interval(secs => $4)
+                   AND (station_id = $1 OR user_id = $2 OR email = $3)
+             )
+             SELECT count(*) FILTER (WHERE station_id = $1),
+                    min(wait) FILTER (WHERE station_id = $1),
+                    count(*) FILTER (WHERE user_id = $2),
+                    min(wait) FILTER (WHERE user_id = $2),
+                    count(*) FILTER (WHERE email = $3),
+                    min(wait) FILTER (WHERE email = $3)
+               FROM recent",
+        )
+        .bind(station_id)
+        .bind(user_id)
+        .bind(email)
+        .bind(WINDOW_SECONDS as f64)
+        .fetch_one(&mut *tx)
+        .await?;
+        [
+            (station, station_wait),
+            (member, member_wait),
+            (mail, mail_wait),
+        ]
+    };
+    let maxima = [limits.per_station, limits.per_member, limits.per_email];
+    let waits = counts
+        .iter()
+        .zip(maxima)
+        .filter(|((count, _), max)| *count >= i64::from(*max))
+        .map(|((_, wait), _)| wait.unwrap_or(WINDOW_SECONDS as f64));
+    match waits.reduce(f64::max) {
+        None => Ok(()),
+        Some(wait) => {
+            tracing::info!(
+                station_id = station_id.0,
+                "refused: too many support messages for a sender or a station"
+            );
+            Err(SupportError::TooMany {
+                retry_after: (wait.ceil() as u64).clamp(1, WINDOW_SECONDS),
+            })
+        }
+    }
 }
 
 /// The console's filter.

@@ -224,6 +224,8 @@ export type CardToTokenize = Schemas["CardToTokenize"];
 export type CardToken = Schemas["CardToken"];
 /** A CEP's address as the server's lookup answers it (`POST /get-address-zip-code`). */
 export type ZipCodeAddress = Schemas["ZipCodeAddress"];
+/** One city of a state (`GET /states/{uf}/cities`): its name and IBGE code. */
+export type StateCity = Schemas["StateCity"];
 
 // Plans and subscriptions (docs/api-subscriptions.md). Money in integer centavos.
 /** A station's plan; `amount` null is 'A negociar'. */

@@ -924,8 +924,9 @@ export interface paths {
          * @description Stored for the station's staff (the console's `/ops/support-messages`), e-mailed to the
          *     station's contact address (when it has none, the console alone has it) and acknowledged
          *     to the sender's e-mail. A signed-in member's message is theirs whatever the body says.
-         *     Throttled per client address (10 an hour), per member (5 an hour) and per e-mail
-         *     address (5 an hour).
+         *     Throttled per client address (10 posts an hour, valid or not); once the form is valid
+         *     and the captcha passed, per member (5 messages an hour), per e-mail address (5 an hour)
+         *     and per station (`FILIA_SUPPORT_MAX_PER_STATION`, 30 an hour).
          */
         post: operations["send_support"];
         delete?: never;
@@ -2518,6 +2519,28 @@ export interface paths {
          *     the cart's lines. All or nothing: a product short of stock holds nothing.
          */
         post: operations["confirm_cart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/states/{uf}/cities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cities of a state
+         * @description Asked from the configured provider (`FILIA_IBGE_URL`, an IBGE-localidades-like API) and
+         *     cached for 30 days; sorted as Brazilians read them. The promotional sign-up offers them
+         *     once a state is chosen, and lets the city be typed when this call fails.
+         */
+        get: operations["cities_of_state"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6349,6 +6372,13 @@ export interface components {
         StaffStation: {
             /** Format: int64 */
             id: number;
+            name: string;
+        };
+        /** @description One city of a state. */
+        StateCity: {
+            /** @description The city's IBGE code (`3550308`). */
+            ibge: string;
+            /** @description `São Paulo`. */
             name: string;
         };
         /** @description Jobs of one queue by state; the finished states over [`FINISHED_WINDOW_HOURS`]. */
@@ -10740,7 +10770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Messages"];
                 };
             };
-            /** @description Too many messages from this address, member or e-mail: 'Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            /** @description Too many messages from this client address, member or e-mail, or to this station: 'Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.' */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -16968,6 +16998,76 @@ export interface operations {
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    cities_of_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The state's two letters (`SP`), one of the 27 */
+                uf: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state's cities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateCity"][];
+                };
+            };
+            /** @description The path cannot be read (a NUL byte); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not one of the 27 states: 'Estado inválido' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description More lookups than FILIA_CITIES_LOOKUPS_MAX (30) in FILIA_CITIES_LOOKUPS_WINDOW_SECONDS (600) from one client address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The provider cannot be reached and the state's cities are not cached: 'Não foi possível carregar as cidades agora. Tente novamente em alguns minutos.' */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

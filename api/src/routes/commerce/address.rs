@@ -1,10 +1,13 @@
-//! The address of a CEP (`POST /get-address-zip-code`), looked up on the server through the
-//! configured provider and cached (`app::commerce::address`), so the web app's CEP fields
-//! call no third party. Open to visitors (the sign-up wizard's address step), counted per
-//! member, or per client address for a visitor.
+//! The address lookups, made on the server through their configured providers and cached
+//! (`app::commerce::address`), so the web app calls no third party. The address of a CEP
+//! (`POST /get-address-zip-code`): open to visitors (the sign-up wizard's address step),
+//! counted per member, or per client address for a visitor. A state's cities
+//! (`GET /states/{uf}/cities`): public (the promotional sign-up's city list), counted per
+//! client address.
 
 use axum::extract::State;
 use domain::infra::cep::CepAddress;
+use domain::infra::ibge::City;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -13,13 +16,15 @@ use utoipa_axum::routes;
 
 use crate::client_ip::{ClientIp, client_key};
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
-use crate::extract::Json;
-use crate::ip_throttle::{TOO_MANY_FROM_ADDRESS, count_in_window};
+use crate::extract::{Json, Path};
+use crate::ip_throttle::{CitiesThrottle, TOO_MANY_FROM_ADDRESS, count_in_window};
 use crate::member::SignedIn;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(address_of_zip_code))
+    OpenApiRouter::new()
+        .routes(routes!(address_of_zip_code))
+        .routes(routes!(cities_of_state))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -134,4 +139,55 @@ async fn address_of_zip_code(
     )
     .await?;
     Ok(Json(address.into()))
+}
+
+/// One city of a state.
+#[derive(Debug, Serialize, ToSchema)]
+struct StateCity {
+    /// `São Paulo`.
+    name: String,
+    /// The city's IBGE code (`3550308`).
+    ibge: String,
+}
+
+impl From<City> for StateCity {
+    fn from(city: City) -> Self {
+        let City { name, ibge } = city;
+        Self { name, ibge }
+    }
+}
+
+/// The cities of a state
+///
+/// Asked from the configured provider (`FILIA_IBGE_URL`, an IBGE-localidades-like API) and
+/// cached for 30 days; sorted as Brazilians read them. The promotional sign-up offers them
+/// once a state is chosen, and lets the city be typed when this call fails.
+#[utoipa::path(
+    get,
+    path = "/states/{uf}/cities",
+    tag = "commerce",
+    security(()),
+    params(("uf" = String, Path, description = "The state's two letters (`SP`), one of the 27")),
+    responses(
+        (status = 200, description = "The state's cities", body = Vec<StateCity>),
+        (status = 400, description = "The path cannot be read (a NUL byte)", body = Messages),
+        (status = 422, description = "Not one of the 27 states: 'Estado inválido'", body = Messages),
+        (status = 429, description = "More lookups than FILIA_CITIES_LOOKUPS_MAX (30) in FILIA_CITIES_LOOKUPS_WINDOW_SECONDS (600) from one client address", body = Messages,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+        (status = 503, description = "The provider cannot be reached and the state's cities are not cached: 'Não foi possível carregar as cidades agora. Tente novamente em alguns minutos.'", body = ErrorMessage),
+    )
+)]
+async fn cities_of_state(
+    _: CitiesThrottle,
+    State(state): State<AppState>,
+    Path(uf): Path<String>,
+) -> ApiResult<Json<Vec<StateCity>>> {
+    let cities = app::commerce::address::cities_of(
+        &state.redis,
+        &state.config.redis_prefix,
+        &state.cities,
+        &uf,
+    )
+    .await?;
+    Ok(Json(cities.into_iter().map(StateCity::from).collect()))
 }

@@ -1,7 +1,7 @@
 //! `POST /enviar-suporte`: a visitor's or a member's support message (docs/api-support.md).
-//! Public, so it is throttled three ways before any work: per client address (the
-//! extractor), per signed-in member, and per sender e-mail address (a message mails that
-//! address, so one address cannot be flooded from many clients).
+//! Public, so every post is counted per client address before any work (the extractor);
+//! the allowances of the member, the sender's e-mail address and the station are the use
+//! case's (`app::support::send`), counted once the form is valid and the captcha passed.
 
 use app::support::Sender;
 use axum::extract::State;
@@ -18,18 +18,15 @@ use utoipa_axum::routes;
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
-use crate::ip_throttle::{IpLimit, IpThrottle, count_in_window};
-use crate::member::{Member, NOT_AUTHORIZED, SignedIn};
-use crate::member_throttle::{MemberLimit, throttle};
+use crate::ip_throttle::{IpLimit, IpThrottle};
+use crate::member::{NOT_AUTHORIZED, SignedIn};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(send_support))
 }
 
-/// The 429's text, whichever limit was reached.
-pub const TOO_MANY_MESSAGES: &str =
-    "Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.";
+use domain::support::TOO_MANY_MESSAGES;
 /// A visitor's form names no station.
 pub const STATION_REQUIRED: &str = "station_id: Esse campo é obrigatório";
 
@@ -44,20 +41,6 @@ impl IpLimit for SupportSends {
         (10, 3600)
     }
 }
-
-/// Per signed-in member: 5 an hour.
-struct MemberMessages;
-
-impl MemberLimit for MemberMessages {
-    const NAME: &'static str = "support";
-    const MESSAGE: &'static str = TOO_MANY_MESSAGES;
-    fn limit(_: &Config) -> (u32, u64) {
-        (5, 3600)
-    }
-}
-
-/// Per sender e-mail address: 5 an hour, from anywhere.
-const PER_EMAIL: (u32, u64) = (5, 3600);
 
 /// The spec's payload (spec 002 section 7).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -133,36 +116,14 @@ fn sender_of(
     }
 }
 
-/// Counts the message against its sender's e-mail address (trimmed, lower-cased), valid
-/// or not, across every station.
-async fn throttle_email(state: &AppState, email: Option<&str>) -> ApiResult<()> {
-    let Some(email) = email
-        .map(|e| e.trim().to_lowercase())
-        .filter(|e| !e.is_empty())
-    else {
-        return Ok(());
-    };
-    let (max, window) = PER_EMAIL;
-    let key = format!("{}support:email:{email}", state.config.redis_prefix);
-    match count_in_window(state, "support", &key, window).await {
-        Some((count, ttl)) if count > max => {
-            tracing::info!("refused: too many support messages for one e-mail address");
-            Err(ApiError::TooManyRequests {
-                message: TOO_MANY_MESSAGES.into(),
-                retry_after: u64::try_from(ttl).unwrap_or(window).max(1),
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
 /// Sends a support message ('Fale conosco')
 ///
 /// Stored for the station's staff (the console's `/ops/support-messages`), e-mailed to the
 /// station's contact address (when it has none, the console alone has it) and acknowledged
 /// to the sender's e-mail. A signed-in member's message is theirs whatever the body says.
-/// Throttled per client address (10 an hour), per member (5 an hour) and per e-mail
-/// address (5 an hour).
+/// Throttled per client address (10 posts an hour, valid or not); once the form is valid
+/// and the captcha passed, per member (5 messages an hour), per e-mail address (5 an hour)
+/// and per station (`FILIA_SUPPORT_MAX_PER_STATION`, 30 an hour).
 #[utoipa::path(
     post,
     path = "/enviar-suporte",
@@ -175,7 +136,7 @@ async fn throttle_email(state: &AppState, email: Option<&str>) -> ApiResult<()> 
         (status = 403, description = "Another member's user_id, another station's station_id, or a user_id without a session: 'Você não possui autorização para acessar esta página.'", body = Messages),
         (status = 404, description = "No such station: 'Estação não encontrada'", body = ErrorMessage),
         (status = 422, description = "One 'field: message' per broken rule ('name: Esse campo é obrigatório', 'email: Email inválido', 'phone: Telefone inválido', 'subject: Esse campo deve possuir no máximo 200 caracteres', 'message: Esse campo deve possuir no máximo 600 caracteres', 'station_id: Esse campo é obrigatório'), or the captcha failed ('Verificação de segurança inválida. Tente novamente.')", body = Messages),
-        (status = 429, description = "Too many messages from this address, member or e-mail: 'Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.'", body = Messages,
+        (status = 429, description = "Too many messages from this client address, member or e-mail, or to this station: 'Você enviou muitas mensagens em pouco tempo. Aguarde alguns minutos e tente novamente.'", body = Messages,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
     )
 )]
@@ -187,19 +148,11 @@ async fn send_support(
     Json(form): Json<SupportRequest>,
 ) -> ApiResult<(StatusCode, Json<SupportSent>)> {
     let sender = sender_of(signed_in.as_ref(), &form, ip)?;
-    if let Some(user_id) = sender.user_id {
-        let member = Member {
-            user_id: user_id.0,
-            station_id: sender.station_id.0,
-        };
-        throttle::<MemberMessages>(&state, &member).await?;
-    }
-    throttle_email(&state, form.email.as_deref()).await?;
     let message = app::support::send(
         &state.db,
         &JobOutbox,
         &*state.captcha,
-        &state.config.public_url,
+        app::support::Settings::from_config(&state.config),
         sender,
         &Form {
             name: form.name.as_deref(),

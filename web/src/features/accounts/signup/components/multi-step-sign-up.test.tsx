@@ -11,6 +11,13 @@ const VALIDATIONS = "POST /api/auth/signup-participant-validations";
 const SIGNUP = "POST /api/auth/signup-participant";
 const CONFIRMATION_METHOD = "POST /api/auth/confirmation-method";
 const TERMS = /Li e aceito os Termos de uso/;
+const RJ_CITIES = "GET /api/states/RJ/cities";
+const SP_CITIES = "GET /api/states/SP/cities";
+const rjCities = () =>
+  jsonResponse([
+    { name: "Niterói", ibge: "3303302" },
+    { name: "Rio de Janeiro", ibge: "3304557" },
+  ]);
 
 const publicStation = buildStation({ public: true });
 const privateStation = buildStation({ public: false });
@@ -309,26 +316,111 @@ describe("multi-step sign-up, steps 1 and 2", () => {
 });
 
 describe("multi-step sign-up, promotional variant", () => {
-  function fillPromotional() {
+  /** Fills step 0; the city is chosen from RJ's list, which the test's stub must answer. */
+  async function fillPromotional() {
     type("Nome completo", "Ana Souza");
     type("E-mail", "ana@exemplo.com");
     type("CPF", "52998224725");
     type("Telefone", "11987654321");
     type("Data de nascimento", "05031990");
     fireEvent.change(screen.getByLabelText("Estado"), { target: { value: "RJ" } });
+    await screen.findByRole("option", { name: "Niterói" });
     type("Cidade", "Niterói");
     type("Senha", "Segura123");
     type("Confirme a senha", "Segura123");
   }
 
+  /** What the page's live regions say now. */
+  function statusTexts() {
+    return screen.getAllByRole("status").map((region) => region.textContent);
+  }
+
+  function acceptAll() {
+    fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
+    fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Li e aceito o regulamento da promoção." }));
+  }
+
+  it("offers the chosen state's cities once they load, and another state's city is chosen again", async () => {
+    let answerRj: (response: Response) => void = () => undefined;
+    const api = stubApi({
+      [RJ_CITIES]: () => new Promise<Response>((resolve) => (answerRj = resolve)),
+      [SP_CITIES]: () => jsonResponse([{ name: "Campinas", ibge: "3509502" }, { name: "São Paulo", ibge: "3550308" }]),
+    });
+    await openSignUp(promotionalStation);
+
+    const noState = screen.getByRole("combobox", { name: "Cidade" });
+    expect(noState).toBeDisabled();
+    expect(api.callsTo(RJ_CITIES)).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText("Estado"), { target: { value: "RJ" } });
+    await waitFor(() => expect(api.callsTo(RJ_CITIES)).toHaveLength(1));
+    expect(screen.getByRole("combobox", { name: "Cidade" })).toBeDisabled();
+    expect(screen.getByRole("combobox", { name: "Cidade" })).toHaveAttribute("aria-busy", "true");
+    expect(statusTexts()).toContain("Carregando as cidades...");
+
+    answerRj(rjCities());
+    await screen.findByRole("option", { name: "Niterói" });
+    const city = screen.getByRole("combobox", { name: "Cidade" });
+    expect(city).toBeEnabled();
+    expect(city).not.toHaveAttribute("aria-busy");
+    expect(screen.getAllByRole("option").map((option) => option.textContent)).toEqual(
+      expect.arrayContaining(["Selecione", "Niterói", "Rio de Janeiro"]),
+    );
+    type("Cidade", "Niterói");
+    expect(city).toHaveValue("Niterói");
+
+    // Another state: its own list, and the city is chosen again.
+    fireEvent.change(screen.getByLabelText("Estado"), { target: { value: "SP" } });
+    await screen.findByRole("option", { name: "Campinas" });
+    expect(screen.getByRole("combobox", { name: "Cidade" })).toHaveValue("");
+    expect(screen.queryByRole("option", { name: "Niterói" })).not.toBeInTheDocument();
+
+    // Back to RJ: its list is not asked again.
+    fireEvent.change(screen.getByLabelText("Estado"), { target: { value: "RJ" } });
+    await screen.findByRole("option", { name: "Niterói" });
+    expect(api.callsTo(RJ_CITIES)).toHaveLength(1);
+  });
+
+  it.each([
+    ["the lookup is down (503)", () => jsonResponse({ error: "Não foi possível carregar as cidades agora. Tente novamente em alguns minutos." }, 503)],
+    ["no answer at all", () => Promise.reject(new TypeError("Failed to fetch"))],
+  ])("lets the city be typed when %s, so the sign-up goes on", async (_case, answer) => {
+    const api = stubApi({
+      [RJ_CITIES]: answer,
+      [VALIDATIONS]: () => jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: null }),
+      [SIGNUP]: participantAnswer(),
+    });
+    const { page } = await openSignUp(promotionalStation);
+    type("Nome completo", "Ana Souza");
+    type("E-mail", "ana@exemplo.com");
+    type("CPF", "52998224725");
+    type("Telefone", "11987654321");
+    type("Data de nascimento", "05031990");
+    fireEvent.change(screen.getByLabelText("Estado"), { target: { value: "RJ" } });
+
+    const typed = await screen.findByRole("textbox", { name: "Cidade" });
+    expect(statusTexts()).toContain("Não foi possível carregar a lista de cidades. Digite o nome da sua cidade.");
+    expect(screen.queryByText("Erro")).not.toBeInTheDocument();
+    fireEvent.change(typed, { target: { value: "  Paraty " } });
+    type("Senha", "Segura123");
+    type("Confirme a senha", "Segura123");
+    acceptAll();
+    fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
+
+    await waitFor(() => expect(page.location.pathname).toBe("/confirmacao/ana%40exemplo.com"));
+    expect(api.bodiesOf(SIGNUP)[0]).toMatchObject({ state: "RJ", city: "Paraty" });
+    expect(api.callsTo(RJ_CITIES)).toHaveLength(1);
+  });
+
   it("asks everything at once and needs the two extra checkboxes", async () => {
-    stubApi();
+    stubApi({ [RJ_CITIES]: rjCities });
     await openSignUp(promotionalStation);
 
     for (const label of ["Nome completo", "E-mail", "CPF", "Telefone", "Data de nascimento", "Estado", "Cidade", "Senha", "Confirme a senha"]) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
-    fillPromotional();
+    await fillPromotional();
     const submit = screen.getByRole("button", { name: "Cadastrar" });
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
     expect(submit).toBeDisabled();
@@ -340,11 +432,12 @@ describe("multi-step sign-up, promotional variant", () => {
 
   it("checks, then signs up with birthday, state, city and captcha in one go", async () => {
     const api = stubApi({
+      [RJ_CITIES]: rjCities,
       [VALIDATIONS]: () => jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: null }),
       [SIGNUP]: participantAnswer(),
     });
     const { page } = await openSignUp(promotionalStation);
-    fillPromotional();
+    await fillPromotional();
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
     fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));
     fireEvent.click(screen.getByRole("checkbox", { name: "Li e aceito o regulamento da promoção." }));
@@ -375,6 +468,7 @@ describe("multi-step sign-up, promotional variant", () => {
     let refusals = 1;
     const api = stubApi(
       {
+        [RJ_CITIES]: rjCities,
         [VALIDATIONS]: () => jsonResponse({ email: "ana@exemplo.com", celular: null, isFiliado: false, id: null, tel: null }),
         [SIGNUP]: () =>
           refusals-- > 0 ? jsonResponse({ error: "Captcha inválido" }, 422) : participantAnswer()(),
@@ -382,10 +476,8 @@ describe("multi-step sign-up, promotional variant", () => {
       TURNSTILE_CONFIG,
     );
     const { page } = await openSignUp(promotionalStation);
-    fillPromotional();
-    fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
-    fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));
-    fireEvent.click(screen.getByRole("checkbox", { name: "Li e aceito o regulamento da promoção." }));
+    await fillPromotional();
+    acceptAll();
     await turnstile.solve("token-1", 1);
     fireEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
     await waitFor(() => expect(api.bodiesOf(SIGNUP)).toHaveLength(1));
@@ -402,9 +494,9 @@ describe("multi-step sign-up, promotional variant", () => {
   });
 
   it("refuses a minor", async () => {
-    const api = stubApi();
+    const api = stubApi({ [RJ_CITIES]: rjCities });
     await openSignUp(promotionalStation);
-    fillPromotional();
+    await fillPromotional();
     type("Data de nascimento", `0101${new Date().getFullYear() - 17}`);
     fireEvent.click(screen.getByRole("checkbox", { name: TERMS }));
     fireEvent.click(screen.getByRole("checkbox", { name: /requisitos de viagem/ }));

@@ -1,3 +1,4 @@
+import { CityField } from "@/features/address";
 import { CaptchaWidget, useCaptchaReset } from "@/features/captcha";
 import { TermsCheckbox } from "@/features/accounts/signup/components/terms-checkbox";
 import { identifiersFilled, normalizeEmail, step0Fields } from "@/features/accounts/signup/components/step0-fields";
@@ -49,7 +50,10 @@ interface PromotionalStepProps {
   onSubmit: (data: Step0Data, passwords: Passwords, onFailed: () => void) => void;
 }
 
-/** Step 0 of promotional stations: everything at once, password included. */
+/**
+ * Step 0 of promotional stations: everything at once, password included. The city is one of
+ * the chosen state's (`CityField`), typed when the list cannot be loaded.
+ */
 export function PromotionalStep({ isPending, onSubmit }: PromotionalStepProps) {
   const station = useStation();
   const fields = step0Fields(station);
@@ -103,10 +107,15 @@ export function PromotionalStep({ isPending, onSubmit }: PromotionalStepProps) {
       <PhoneField {...bindText(form, "tel", maskPhone)} />
       <BirthdayField {...bindText(form, "birthday", maskDate)} />
       <div className="field-row">
-        <SelectField label="Estado" {...bindText(form, "state")}>
+        <SelectField
+          label="Estado"
+          {...bindText(form, "state")}
+          // Another state's city is not this one's: the city is chosen again.
+          onChange={(state) => form.setValues({ state, city: "" })}
+        >
           <StateOptions />
         </SelectField>
-        <TextField label="Cidade" autoComplete="address-level2" {...bindText(form, "city")} />
+        <CityField state={values.state} {...bindText(form, "city")} />
       </div>
       <NewPasswordFields
         password={bindText(form, "password")}
