@@ -129,6 +129,33 @@ async fn the_home_shortcuts_and_enterprise_card_follow_the_station_settings(db: 
     assert_eq!(on["enterprise_plan_access"], true);
 }
 
+/// The support chat is a station setting: null (the contact form) unless set, and only an
+/// https address is ever stored.
+#[testkit::db_test]
+async fn the_support_chat_is_an_https_station_setting(db: PgPool) {
+    let id = build::station("chat").insert(&db).await;
+    let app = app(db.clone());
+    assert_eq!(
+        get(&app, &format!("/api/stations/{id}")).await.json()["support_chat_url"],
+        serde_json::Value::Null
+    );
+
+    let set = |url: &'static str| {
+        sqlx::query("UPDATE stations SET support_chat_url = $2 WHERE id = $1")
+            .bind(id)
+            .bind(url)
+            .execute(&db)
+    };
+    for refused in ["http://chat.example.com", "javascript:alert(1)", "https://", "chat.example.com"] {
+        assert!(set(refused).await.is_err(), "{refused} stored");
+    }
+    set("https://chat.example.com/clube").await.expect("an https chat");
+    assert_eq!(
+        get(&app, &format!("/api/stations/{id}")).await.json()["support_chat_url"],
+        "https://chat.example.com/clube"
+    );
+}
+
 /// The demo's second station, served at its own subdomain, shows every member-visible
 /// setting, and the demo member signs in there with the demo's credentials (the browser's
 /// menu walk of that station relies on both).

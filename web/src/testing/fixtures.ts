@@ -36,6 +36,7 @@ export function buildStation(overrides: Partial<Station> = {}): Station {
     home_shortcuts_access: false,
     enterprise_plan_access: false,
     fuel_campaign_access: false,
+    support_chat_url: null,
     address: "Rua Augusta, 100, São Paulo - SP",
     phone: "(11) 4000-1234",
     contact_mail: "contato@filia.example",

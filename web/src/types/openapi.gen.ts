@@ -6468,6 +6468,11 @@ export interface components {
             signup_flow: string;
             subdomain: string;
             /**
+             * @description An external chat (https) the member menu's 'Fale conosco' opens instead of
+             *     `/homepage/support`; null for the contact form.
+             */
+            support_chat_url: string | null;
+            /**
              * @description The station's IANA time zone (`America/Sao_Paulo` unless set): its days, activity
              *     windows and cut-offs are read in it, and the web shows them in it.
              */

@@ -57,6 +57,9 @@ pub struct Station {
     pub enterprise_plan_access: bool,
     /// The fuel campaign: `/homepage/legisclub-gasolina` and its menu entry.
     pub fuel_campaign_access: bool,
+    /// An external chat (https) the member menu's 'Fale conosco' opens instead of
+    /// `/homepage/support`; null for the contact form.
+    pub support_chat_url: Option<String>,
     pub address: Option<String>,
     pub phone: Option<String>,
     pub contact_mail: Option<String>,
@@ -130,6 +133,7 @@ impl From<station::Station> for Station {
             home_shortcuts_access,
             enterprise_plan_access,
             fuel_campaign_access,
+            support_chat_url,
             address,
             phone,
             contact_mail,
@@ -175,6 +179,7 @@ impl From<station::Station> for Station {
             home_shortcuts_access,
             enterprise_plan_access,
             fuel_campaign_access,
+            support_chat_url,
             address,
             phone,
             contact_mail,

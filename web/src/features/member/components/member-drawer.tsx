@@ -8,9 +8,22 @@ function MenuLinks({ links, onNavigate }: { links: MenuLink[]; onNavigate: () =>
     <ul className="member-drawer__list">
       {links.map((link) => (
         <li key={link.to}>
-          <Link className="member-drawer__link" to={link.to} onClick={onNavigate}>
-            {link.label}
-          </Link>
+          {link.external ? (
+            <a
+              className="member-drawer__link"
+              href={link.to}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={`${link.label} (abre em nova aba)`}
+              onClick={onNavigate}
+            >
+              {link.label}
+            </a>
+          ) : (
+            <Link className="member-drawer__link" to={link.to} onClick={onNavigate}>
+              {link.label}
+            </Link>
+          )}
         </li>
       ))}
     </ul>

@@ -1,9 +1,9 @@
 // The member area's menu entries by station flags (spec 000 section 6). Entries for single
 // stations follow settings, never station ids: numeros-da-sorte the station's
 // lucky_numbers_access flag, carteirinha its member_card_access, and legisclub-gasolina
-// (closing "Minha conta") its fuel_campaign_access; station 1's support chat is not built
-// yet. The
-// spec places neither the news nor the transparency page: 'Notícias' sits beside 'Eventos'
+// (closing "Minha conta") its fuel_campaign_access, and 'Fale conosco' the station's external
+// chat (support_chat_url, spec 000's "external chat for station 1") or else /homepage/support.
+// The spec places neither the news nor the transparency page: 'Notícias' sits beside 'Eventos'
 // and 'Arquivos' for every station, and 'Prestação de contas' closes the main menu
 // (docs/decisions.md, "Station content"). 'Planos' shows where the station sells plans or
 // offers the Enterprise card (enterprise_plan_access).
@@ -11,7 +11,10 @@ import type { Station } from "@/types/api";
 
 export interface MenuLink {
   label: string;
+  /** A member-area path, or an https address when `external`. */
   to: string;
+  /** Opens another site (in a new tab) instead of a page of ours. */
+  external?: boolean;
 }
 
 export interface MemberMenu {
@@ -53,6 +56,13 @@ function hasPlans(station: Station): boolean {
   return (station.plans ?? []).length > 0 || station.enterprise_plan_access;
 }
 
+/** 'Fale conosco': the station's external chat where it has one, else the contact form. */
+function supportLink(station: Station): MenuLink {
+  return station.support_chat_url
+    ? { label: "Fale conosco", to: station.support_chat_url, external: true }
+    : { label: "Fale conosco", to: "/homepage/support" };
+}
+
 export function memberMenu(station: Station): MemberMenu {
   const candidates: [boolean, MenuLink][] = [
     [true, { label: "Início", to: "/homepage" }],
@@ -67,6 +77,7 @@ export function memberMenu(station: Station): MemberMenu {
     [station.member_card_access, { label: "Carteirinha", to: "/homepage/carteirinha" }],
     [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
     [true, { label: "Prestação de contas", to: "/homepage/prestacao-de-contas" }],
+    [true, supportLink(station)],
   ];
   return {
     main: candidates.filter(([shown]) => shown).map(([, link]) => link),

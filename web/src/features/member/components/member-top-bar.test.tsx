@@ -104,6 +104,7 @@ describe("drawer", () => {
       ["Arquivos", "/homepage/downloads"],
       ["Carrinho", "/homepage/carrinho"],
       ["Prestação de contas", "/homepage/prestacao-de-contas"],
+      ["Fale conosco", "/homepage/support"],
     ]);
     expect(linksOf(within(drawer).getByRole("region", { name: "Minha conta" }))).toEqual(FULL_ACCOUNT_MENU);
   });
@@ -116,6 +117,7 @@ describe("drawer", () => {
       ["Início", "/homepage"],
       ["Notícias", "/homepage/noticias"],
       ["Prestação de contas", "/homepage/prestacao-de-contas"],
+      ["Fale conosco", "/homepage/support"],
     ]);
     expect(within(drawer).queryByRole("region", { name: "Minha conta" })).not.toBeInTheDocument();
   });
@@ -128,6 +130,7 @@ describe("drawer", () => {
       ["Notícias", "/homepage/noticias"],
       ["Eventos", "/homepage/calendario"],
       ["Prestação de contas", "/homepage/prestacao-de-contas"],
+      ["Fale conosco", "/homepage/support"],
     ]);
   });
 
@@ -161,6 +164,14 @@ describe("drawer", () => {
     };
     await renderMemberArea(buildStation({ plans: [plan] }));
     expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
+  });
+
+  it("opens the station's external chat from 'Fale conosco' in a new tab where it has one", async () => {
+    await renderMemberArea(buildStation({ support_chat_url: "https://chat.example.com/clube" }));
+    const chat = within(openDrawer()).getByRole("link", { name: "Fale conosco (abre em nova aba)" });
+    expect(chat).toHaveAttribute("href", "https://chat.example.com/clube");
+    expect(chat).toHaveAttribute("target", "_blank");
+    expect(chat).toHaveAttribute("rel", "noopener noreferrer");
   });
 
   it("shows 'Planos' without plans where the station offers the Enterprise card", async () => {

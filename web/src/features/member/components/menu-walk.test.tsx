@@ -33,7 +33,9 @@ const EVERY_FLAG_ON = buildStation({
 const links = (() => {
   const menu = memberMenu(EVERY_FLAG_ON);
   const tiles = homeShortcuts(EVERY_FLAG_ON);
-  return [...new Set([...menu.main, ...(menu.account ?? []), ...tiles, { to: "/homepage/search" }].map((link) => link.to))];
+  // An external chat is another site's page; the walk keeps to ours.
+  const ours = [...menu.main, ...(menu.account ?? [])].filter((link) => !link.external);
+  return [...new Set([...ours, ...tiles, { to: "/homepage/search" }].map((link) => link.to))];
 })();
 
 beforeEach(() => {
