@@ -7,6 +7,7 @@ use sqlx::PgExecutor;
 use super::html;
 use crate::activities::catalogue::{Listed, Page};
 use crate::infra::objects::Objects;
+use crate::infra::variants::{self, Srcsets};
 use crate::shared::ids::StationId;
 
 /// A news item as the list shows it (no body).
@@ -17,6 +18,8 @@ pub struct NewsCard {
     pub subtitle: String,
     /// The picture's URL (`/api/media/...`), if it has one.
     pub image: Option<String>,
+    /// The picture's widths (`url 480w, ...`), once its variants exist.
+    pub image_srcset: Option<String>,
     pub published_at: DateTime<Utc>,
 }
 
@@ -69,14 +72,15 @@ struct Row {
     published_at: DateTime<Utc>,
 }
 
-impl From<Row> for NewsCard {
-    fn from(row: Row) -> Self {
-        Self {
-            id: row.id,
-            title: row.title,
-            subtitle: row.subtitle,
-            image: row.image_key.as_deref().map(Objects::url),
-            published_at: row.published_at,
+impl Row {
+    fn card(self, srcsets: &Srcsets) -> NewsCard {
+        NewsCard {
+            id: self.id,
+            title: self.title,
+            subtitle: self.subtitle,
+            image: self.image_key.as_deref().map(Objects::url),
+            image_srcset: srcsets.of_opt(self.image_key.as_deref()),
+            published_at: self.published_at,
         }
     }
 }
@@ -111,18 +115,16 @@ pub async fn list(
     .bind(station_id)
     .fetch_one(db)
     .await?;
+    let srcsets =
+        variants::srcsets(db, rows.iter().filter_map(|row| row.image_key.as_deref())).await?;
     Ok(Listed {
-        items: rows.into_iter().map(NewsCard::from).collect(),
+        items: rows.into_iter().map(|row| row.card(&srcsets)).collect(),
         total,
     })
 }
 
 /// One of the station's news items, if it is shown.
-pub async fn find(
-    db: impl PgExecutor<'_>,
-    station_id: StationId,
-    id: i64,
-) -> sqlx::Result<Option<News>> {
+pub async fn find(db: &sqlx::PgPool, station_id: StationId, id: i64) -> sqlx::Result<Option<News>> {
     #[derive(sqlx::FromRow)]
     struct Full {
         #[sqlx(flatten)]
@@ -138,8 +140,12 @@ pub async fn find(
     .bind(id)
     .fetch_optional(db)
     .await?;
-    Ok(found.map(|full| News {
-        card: full.card.into(),
+    let Some(full) = found else {
+        return Ok(None);
+    };
+    let srcsets = variants::srcsets(db, full.card.image_key.as_deref()).await?;
+    Ok(Some(News {
+        card: full.card.card(&srcsets),
         body: full.body,
     }))
 }

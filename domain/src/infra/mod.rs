@@ -13,3 +13,4 @@ pub mod objects;
 pub mod process;
 pub mod telemetry;
 pub mod uploads;
+pub mod variants;

@@ -6,7 +6,7 @@
 //! plus its type in the `kinds!` list below.
 //!
 //! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
-//! delivery work any area asks for (e-mail), as `domain::infra` does.
+//! delivery work any area asks for (e-mail, image variants), as `domain::infra` does.
 
 pub mod accounts;
 pub mod activities;
@@ -32,6 +32,7 @@ pub use commerce::sandbox_delivery::SandboxDeliver;
 pub use commerce::voucher_pdf::VoucherPdf;
 pub use feed::uploads_cleanup::UploadsCleanup;
 pub use feed::video_transcode::VideoTranscode;
+pub use infra::image_variants::ImageVariants;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
@@ -66,6 +67,7 @@ macro_rules! kinds {
 kinds!(
     Canary,
     MailSend,
+    ImageVariants,
     Retention,
     PointsCredit,
     CashbackRelease,

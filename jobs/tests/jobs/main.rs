@@ -7,6 +7,7 @@ mod cashback_release;
 mod commerce_after_payment;
 mod console;
 mod fleet;
+mod image_variants;
 mod job_errors;
 mod mail_send;
 mod member_card;
