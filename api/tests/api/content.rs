@@ -231,7 +231,7 @@ async fn news_pages_and_refuses_other_stations_visitors_and_bad_queries(db: PgPo
         let answer = world.get(bad, Some(&world.token)).await;
         assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{bad}");
         assert_eq!(answer.json(), json!({"messages": [message]}), "{bad}");
-        }
+    }
     let answer = world.get("/api/news/abc", Some(&world.token)).await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
 }
@@ -460,9 +460,7 @@ async fn transparency_lists_the_stations_documents_newest_year_first(db: PgPool)
 }
 
 #[testkit::db_test]
-async fn news_carry_their_picture_s_srcset_once_the_job_ran_and_only_to_their_station(
-    db: PgPool,
-) {
+async fn news_carry_their_picture_s_srcset_once_the_job_ran_and_only_to_their_station(db: PgPool) {
     let world = world(db).await;
     let key = format!(
         "news/{}/capa.png",
@@ -474,7 +472,10 @@ async fn news_carry_their_picture_s_srcset_once_the_job_ran_and_only_to_their_st
     };
     world
         .objects
-        .put(&key, seed::demo::art::banner((1200, 400), palette, 2).expect("art"))
+        .put(
+            &key,
+            seed::demo::art::banner((1200, 400), palette, 2).expect("art"),
+        )
         .await
         .expect("stored");
     let id = news::create(

@@ -893,7 +893,9 @@ async fn an_image_post_asks_for_its_image_s_copies_and_a_refused_one_does_not(db
         .await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
     let url = answer.json()["image"].as_str().expect("url").to_string();
-    let key = Objects::key_of_url(&url).expect("a stored object").to_string();
+    let key = Objects::key_of_url(&url)
+        .expect("a stored object")
+        .to_string();
     assert_eq!(variant_jobs(&f.db, &key).await, 1);
 
     let refused = f
@@ -908,7 +910,10 @@ async fn an_image_post_asks_for_its_image_s_copies_and_a_refused_one_does_not(db
     assert_eq!(all, 1, "a refused post queues nothing");
 
     let ran = common::run_jobs::<jobs::kinds::ImageVariants>(&f.db, "image.variants", true).await;
-    assert_eq!(ran, [json!({ "new": true, "widths": [480, 960, 1440, 1600] })]);
+    assert_eq!(
+        ran,
+        [json!({ "new": true, "widths": [480, 960, 1440, 1600] })]
+    );
 
     // The author deletes the post: its copies go with its image.
     let id = answer.json()["id"].as_i64().expect("id");

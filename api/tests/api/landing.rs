@@ -356,7 +356,10 @@ async fn stored_picture(folder: &str, name: &str, size: (u32, u32)) -> String {
         to: [120, 200, 160],
     };
     objects
-        .put(&key, seed::demo::art::banner(size, palette, 1).expect("art"))
+        .put(
+            &key,
+            seed::demo::art::banner(size, palette, 1).expect("art"),
+        )
         .await
         .expect("stored");
     key
@@ -366,7 +369,10 @@ async fn stored_picture(folder: &str, name: &str, size: (u32, u32)) -> String {
 async fn the_landing_and_about_page_carry_their_pictures_srcset_once_the_job_ran(db: PgPool) {
     let station = build::station("landing").insert(&db).await;
     let other = build::station("outro").insert(&db).await;
-    let folder = format!("landing/{}", ulid::Ulid::generate().to_string().to_lowercase());
+    let folder = format!(
+        "landing/{}",
+        ulid::Ulid::generate().to_string().to_lowercase()
+    );
     let slide = stored_picture(&folder, "slide", (1200, 400)).await;
     let card = stored_picture(&folder, "card", (640, 360)).await;
     let about = landing::upsert_about_page(
@@ -442,13 +448,16 @@ async fn the_landing_and_about_page_carry_their_pictures_srcset_once_the_job_ran
             .expect("queued");
         tx.commit().await.expect("commit");
     }
-    let ran = crate::common::run_jobs::<jobs::kinds::ImageVariants>(&db, "image.variants", true)
-        .await;
+    let ran =
+        crate::common::run_jobs::<jobs::kinds::ImageVariants>(&db, "image.variants", true).await;
     assert_eq!(ran.len(), 2);
 
     let after = get(&app, &uri).await;
     assert_eq!(after.status, StatusCode::OK, "{}", after.text);
-    assert_ne!(after.headers["etag"], before.headers["etag"], "a new version");
+    assert_ne!(
+        after.headers["etag"], before.headers["etag"],
+        "a new version"
+    );
     let body = after.json();
     let slide_srcset = format!(
         "/api/media/{folder}/slide.480w.jpg 480w, /api/media/{folder}/slide.960w.jpg 960w, \
@@ -458,10 +467,7 @@ async fn the_landing_and_about_page_carry_their_pictures_srcset_once_the_job_ran
         format!("/api/media/{folder}/card.480w.jpg 480w, /api/media/{folder}/card.png 640w");
     assert_eq!(body["slides"][0]["image"], format!("/api/media/{slide}"));
     assert_eq!(body["slides"][0]["image_srcset"], slide_srcset);
-    assert_eq!(
-        body["sections"][0]["background_image_srcset"],
-        slide_srcset
-    );
+    assert_eq!(body["sections"][0]["background_image_srcset"], slide_srcset);
     assert_eq!(body["sections"][0]["items"][0]["image_srcset"], card_srcset);
     // Every width it names is served.
     for candidate in card_srcset.split(", ") {

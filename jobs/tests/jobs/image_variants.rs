@@ -15,8 +15,8 @@ use domain::Config;
 use domain::infra::objects::Objects;
 use domain::infra::variants;
 use image::{ImageFormat, Rgb, RgbImage, Rgba, RgbaImage};
-use jobs::{JobContext, JobOutbox, JobState, Services, fleet};
 use jobs::{Job, kinds::ImageVariants};
+use jobs::{JobContext, JobOutbox, JobState, Services, fleet};
 use sqlx::PgPool;
 use testkit::build;
 
@@ -60,9 +60,11 @@ impl Drop for Area {
 
 fn opaque_png(width: u32, height: u32) -> Vec<u8> {
     let mut bytes = Vec::new();
-    RgbImage::from_fn(width, height, |x, y| Rgb([(x % 256) as u8, (y % 256) as u8, 90]))
-        .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
-        .expect("png");
+    RgbImage::from_fn(width, height, |x, y| {
+        Rgb([(x % 256) as u8, (y % 256) as u8, 90])
+    })
+    .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
+    .expect("png");
     bytes
 }
 
@@ -100,7 +102,12 @@ async fn check_stored(objects: &Objects, rows: &[variants::Variant], format: Ima
             "{}",
             row.key
         );
-        assert_eq!(image::guess_format(&stored.bytes).ok(), Some(format), "{}", row.key);
+        assert_eq!(
+            image::guess_format(&stored.bytes).ok(),
+            Some(format),
+            "{}",
+            row.key
+        );
     }
 }
 
@@ -111,13 +118,22 @@ async fn copies_are_made_at_the_narrower_widths_once(db: PgPool) {
     let station_id = build::station("variantes").insert(&db).await;
     let banner = "landing/7/banner.png";
     let logo = "stations/7/logo.png";
-    objects.put(banner, opaque_png(1200, 400)).await.expect("put");
-    objects.put(logo, transparent_png(1000, 500)).await.expect("put");
+    objects
+        .put(banner, opaque_png(1200, 400))
+        .await
+        .expect("put");
+    objects
+        .put(logo, transparent_png(1000, 500))
+        .await
+        .expect("put");
 
     let first = enqueue(&db, station_id, banner).await;
     assert!(first.new);
     let again = enqueue(&db, station_id, banner).await;
-    assert_eq!((again.job_id.as_str(), again.new), (first.job_id.as_str(), false));
+    assert_eq!(
+        (again.job_id.as_str(), again.new),
+        (first.job_id.as_str(), false)
+    );
     let of_logo = enqueue(&db, station_id, logo).await;
 
     let fleet = fleet::spawn(area.services(&db), Vec::new());
@@ -182,9 +198,17 @@ async fn copies_are_made_at_the_narrower_widths_once(db: PgPool) {
     assert_eq!(count, 6);
 
     // A source deleted takes its copies along (the original stays its caller's).
-    variants::forget(&db, &objects, banner).await.expect("forget");
+    variants::forget(&db, &objects, banner)
+        .await
+        .expect("forget");
     assert!(variants::of(&db, banner).await.expect("rows").is_empty());
-    assert!(objects.get("landing/7/banner.480w.jpg").await.expect("get").is_none());
+    assert!(
+        objects
+            .get("landing/7/banner.480w.jpg")
+            .await
+            .expect("get")
+            .is_none()
+    );
     assert!(objects.get(banner).await.expect("get").is_some());
 }
 
@@ -220,7 +244,10 @@ async fn a_missing_source_or_one_that_is_not_an_image_fails_for_good(db: PgPool)
     let objects = area.objects();
     let station_id = build::station("variantes").insert(&db).await;
     objects
-        .put("feed/9/fake.png", b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec())
+        .put(
+            "feed/9/fake.png",
+            b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec(),
+        )
         .await
         .expect("put");
     let not_an_image = enqueue(&db, station_id, "feed/9/fake.png").await;
