@@ -4,6 +4,7 @@
 // their own when their section nears the viewport (NearViewport).
 import { lazy, Suspense, type CSSProperties, type ReactNode } from "react";
 import { ErrorBoundary } from "@/components/error-boundary";
+import { IMAGE_SIZES, pickForWidth } from "@/components/responsive-image";
 import { useStation } from "@/features/stations";
 import { HeaderSlides } from "@/features/landing/components/header-slides";
 import { ItemCard } from "@/features/landing/components/item-card";
@@ -50,7 +51,14 @@ function Deferred({ children }: { children: ReactNode }) {
 function sectionStyle(section: LandingSection): CSSProperties {
   const style: Record<string, string> = {};
   if (section.background_type === "image" && section.background_image) {
-    style.backgroundImage = `url("${encodeURI(section.background_image)}")`;
+    // CSS picks no width from a srcset: the copy that covers this screen's pixels.
+    const url = pickForWidth(
+      section.background_image,
+      section.background_image_srcset,
+      window.innerWidth,
+      window.devicePixelRatio || 1,
+    );
+    style.backgroundImage = `url("${encodeURI(url)}")`;
   } else if (section.background_color) {
     style.backgroundColor = section.background_color;
   }
@@ -65,7 +73,7 @@ function Block({ item }: { item: LandingItem }) {
     <article className={`landing-block${item.image_left ? " landing-block--media-left" : ""}`}>
       {hasMedia && (
         <div className="landing-block__media">
-          <ItemMedia item={item} />
+          <ItemMedia item={item} sizes={IMAGE_SIZES.half} />
         </div>
       )}
       <div className="landing-block__text">
@@ -155,7 +163,7 @@ function SectionBody({ section }: { section: LandingSection }) {
       return (
         <div className="landing-media-list">
           {items.map((item) => (
-            <ItemMedia key={item.id} item={item} alt={item.name ?? ""} />
+            <ItemMedia key={item.id} item={item} alt={item.name ?? ""} sizes={IMAGE_SIZES.column(1152)} />
           ))}
         </div>
       );
