@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { IMAGE_SIZES, ResponsiveImage, pickForWidth, srcsetCandidates } from "@/components/responsive-image";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 
 const SRCSET = "/api/media/a.480w.jpg 480w, /api/media/a.960w.jpg 960w, /api/media/a.png 1200w";
 
@@ -24,16 +24,5 @@ describe("ResponsiveImage", () => {
     expect(image).not.toHaveAttribute("sizes");
     expect(image).toHaveAttribute("loading", "eager");
     expect(image).toHaveAttribute("alt", "");
-  });
-});
-
-describe("pickForWidth", () => {
-  it("takes the narrowest copy covering the screen's pixels, else the widest", () => {
-    expect(srcsetCandidates(SRCSET).map((c) => c.width)).toEqual([480, 960, 1200]);
-    expect(pickForWidth("/api/media/a.png", SRCSET, 390, 2)).toBe("/api/media/a.960w.jpg");
-    expect(pickForWidth("/api/media/a.png", SRCSET, 390, 1)).toBe("/api/media/a.480w.jpg");
-    expect(pickForWidth("/api/media/a.png", SRCSET, 1920, 1)).toBe("/api/media/a.png");
-    expect(pickForWidth("/api/media/a.png", null, 390, 2)).toBe("/api/media/a.png");
-    expect(pickForWidth("/api/media/a.png", "garbage", 390, 2)).toBe("/api/media/a.png");
   });
 });

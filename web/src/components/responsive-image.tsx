@@ -37,25 +37,3 @@ export function ResponsiveImage({ src, srcSet, sizes, lazy = true, alt = "", ...
     />
   );
 }
-
-/** The candidates of a srcset, narrowest first. */
-export function srcsetCandidates(srcset: string): { url: string; width: number }[] {
-  const candidates: { url: string; width: number }[] = [];
-  for (const part of srcset.split(",")) {
-    const [url, width, ...rest] = part.trim().split(/\s+/);
-    if (url && width && rest.length === 0 && /^\d+w$/.test(width)) {
-      candidates.push({ url, width: Number.parseInt(width, 10) });
-    }
-  }
-  return candidates.sort((a, b) => a.width - b.width);
-}
-
-/**
- * The URL a CSS background of `cssWidth` pixels should use: the narrowest candidate at
- * least as wide as the screen's pixels, the widest when none is; `src` without a srcset.
- */
-export function pickForWidth(src: string, srcset: string | null | undefined, cssWidth: number, pixelRatio = 1): string {
-  const candidates = srcset ? srcsetCandidates(srcset) : [];
-  const needed = cssWidth * pixelRatio;
-  return (candidates.find((candidate) => candidate.width >= needed) ?? candidates.at(-1))?.url ?? src;
-}

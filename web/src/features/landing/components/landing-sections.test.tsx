@@ -104,7 +104,7 @@ describe("the landing's sections", () => {
     expect(await screen.findAllByRole("region", { name: "Parceiros" })).toHaveLength(2);
     // 4: centred text on its background picture, linking an about page.
     const centred = screen.getByRole("region", { name: "Nossa missão" });
-    expect(centred.style.backgroundImage).toContain("/api/media/fundo.png");
+    expect(centred.querySelector(".landing-section__background")).toHaveAttribute("src", "/api/media/fundo.png");
     expect(within(centred).getByRole("link", { name: "Saiba mais" })).toHaveAttribute("href", "/sobre/3");
     // 6: the store badge the station has.
     const badges = screen.getByRole("region", { name: "Baixe o app" });
@@ -295,27 +295,26 @@ describe("the landing's pictures", () => {
     expect(block).toHaveAttribute("sizes", "(min-width: 768px) 50vw, 100vw");
   });
 
-  it("set a section's background to the copy that covers the screen", async () => {
-    const width = window.innerWidth;
-    Object.defineProperty(window, "innerWidth", { configurable: true, value: 400 });
-    try {
-      renderLanding({
-        sections: [
-          buildSection({
-            id: 4,
-            type_id: 4,
-            title: "Nossa missão",
-            background_type: "image",
-            background_image: "/api/media/fundo.png",
-            background_image_srcset: srcset("fundo", 1200),
-          }),
-        ],
-      });
-      const centred = await screen.findByRole("region", { name: "Nossa missão" });
-      expect(centred.style.backgroundImage).toContain("/api/media/fundo.480w.jpg");
-    } finally {
-      Object.defineProperty(window, "innerWidth", { configurable: true, value: width });
-    }
+  it("put a section's background picture behind it, full width, with its widths", async () => {
+    renderLanding({
+      sections: [
+        buildSection({
+          id: 4,
+          type_id: 4,
+          title: "Nossa missão",
+          background_type: "image",
+          background_image: "/api/media/fundo.png",
+          background_image_srcset: srcset("fundo", 1200),
+        }),
+      ],
+    });
+    const centred = await screen.findByRole("region", { name: "Nossa missão" });
+    const background = centred.querySelector(".landing-section__background")!;
+    expect(background).toHaveAttribute("srcset", srcset("fundo", 1200));
+    expect(background).toHaveAttribute("sizes", "100vw");
+    expect(background).toHaveAttribute("alt", "");
+    expect(background).toHaveAttribute("loading", "lazy");
+    expect(centred.style.backgroundImage).toBe("");
   });
 });
 

@@ -4,7 +4,7 @@
 // their own when their section nears the viewport (NearViewport).
 import { lazy, Suspense, type CSSProperties, type ReactNode } from "react";
 import { ErrorBoundary } from "@/components/error-boundary";
-import { IMAGE_SIZES, pickForWidth } from "@/components/responsive-image";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { useStation } from "@/features/stations";
 import { HeaderSlides } from "@/features/landing/components/header-slides";
 import { ItemCard } from "@/features/landing/components/item-card";
@@ -50,16 +50,7 @@ function Deferred({ children }: { children: ReactNode }) {
 
 function sectionStyle(section: LandingSection): CSSProperties {
   const style: Record<string, string> = {};
-  if (section.background_type === "image" && section.background_image) {
-    // CSS picks no width from a srcset: the copy that covers this screen's pixels.
-    const url = pickForWidth(
-      section.background_image,
-      section.background_image_srcset,
-      window.innerWidth,
-      window.devicePixelRatio || 1,
-    );
-    style.backgroundImage = `url("${encodeURI(url)}")`;
-  } else if (section.background_color) {
+  if (section.background_type !== "image" && section.background_color) {
     style.backgroundColor = section.background_color;
   }
   if (section.text_color) style.color = section.text_color;
@@ -183,6 +174,15 @@ function Section({ section }: { section: LandingSection }) {
       style={sectionStyle(section)}
       aria-labelledby={section.title ? titleId : undefined}
     >
+      {section.background_type === "image" && section.background_image && (
+        // A picture rather than a CSS background, so the browser picks its width (srcset).
+        <ResponsiveImage
+          className="landing-section__background"
+          src={section.background_image}
+          srcSet={section.background_image_srcset}
+          sizes={IMAGE_SIZES.fullWidth}
+        />
+      )}
       {section.title && (
         <h2 id={titleId} className="landing-section__title">
           {section.title}
