@@ -92,7 +92,10 @@ export default defineConfig(({ command }) => ({
             // The visitors' landing page at / with what it needs before its sections load.
             {
               name: "landing",
-              test: /features[\\/]landing[\\/](index|links|api[\\/]get-landing|components[\\/](landing-page|near-viewport))/,
+              // With the picture that offers its widths (components/responsive-image), which the
+              // sections, the about page and the news share: a chunk of its own would cost the
+              // landing's first load a request and worse compression for a few hundred bytes.
+              test: /features[\\/]landing[\\/](index|links|api[\\/]get-landing|components[\\/](landing-page|near-viewport))|components[\\/]responsive-image/,
             },
           ],
         },

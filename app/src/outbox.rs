@@ -146,6 +146,15 @@ pub trait Outbox: Sync {
         video: &Video,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 
+    /// Makes the narrower copies of a stored image visitors or members see (the
+    /// `srcset`), once per image; `station_id` is whose image it is, for the console.
+    fn make_image_variants(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        key: &str,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+
     /// Deletes a removed saved card at the payment provider, after `removed_at` (once per
     /// removal: a card saved again and removed again is deleted again).
     fn delete_saved_card(

@@ -15,9 +15,9 @@ use domain::wallet::topups::TopUp;
 
 use crate::enqueue::{Enqueue, Enqueued};
 use crate::kinds::{
-    CardDelete, LuckyNumbersGrant, MailSend, MemberCardPdf, OrderConfirm, OrderRefund, PaymentSync,
-    PixExpire, PointsCredit, ReceiptPdf, ReservationRelease, SubscriptionCharge, TopUpExpire,
-    TopUpRefund, TrophiesGrant, VideoTranscode, VoucherPdf,
+    CardDelete, ImageVariants, LuckyNumbersGrant, MailSend, MemberCardPdf, OrderConfirm,
+    OrderRefund, PaymentSync, PixExpire, PointsCredit, ReceiptPdf, ReservationRelease,
+    SubscriptionCharge, TopUpExpire, TopUpRefund, TrophiesGrant, VideoTranscode, VoucherPdf,
 };
 
 /// The outbox every API handler and job kind hands to the use cases.
@@ -181,6 +181,17 @@ impl app::Outbox for JobOutbox {
         participation_id: i64,
     ) -> sqlx::Result<Queued> {
         LuckyNumbersGrant::for_participation(tx, station_id, user_id, participation_id)
+            .await
+            .map(queued)
+    }
+
+    async fn make_image_variants(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        key: &str,
+    ) -> sqlx::Result<Queued> {
+        ImageVariants::enqueue(tx, station_id, key)
             .await
             .map(queued)
     }

@@ -4,7 +4,9 @@
 
 use std::io::Cursor;
 
-use domain::infra::images::{Encoded, ImageCodec, ImageError, NormalizeFuture};
+use domain::infra::images::{
+    Encoded, ImageCodec, ImageError, NormalizeFuture, ResizeFuture, Resized, ResizedCopy,
+};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 use image::imageops::FilterType;
@@ -33,11 +35,60 @@ impl ImageCodec for ImageCrate {
             Ok(tokio::task::spawn_blocking(move || normalize(&bytes, max_side)).await?)
         })
     }
+
+    fn resize_to_widths(&self, bytes: Vec<u8>, widths: &'static [u32]) -> ResizeFuture {
+        Box::pin(async move {
+            let _permit = PERMITS.acquire().await?;
+            Ok(tokio::task::spawn_blocking(move || resize_to_widths(&bytes, widths)).await?)
+        })
+    }
 }
 
 /// JPEG, PNG, WebP or GIF (its first frame), turned by its EXIF orientation and shrunk to fit
 /// `max_side` x `max_side`; re-encoded as PNG when it has transparency, JPEG otherwise.
 pub fn normalize(bytes: &[u8], max_side: u32) -> Result<Encoded, ImageError> {
+    let mut image = decode(bytes)?;
+    if image.width() > max_side || image.height() > max_side {
+        image = image.resize(max_side, max_side, FilterType::Triangle);
+    }
+    encode(&image).map_err(|_| ImageError::NotAnImage)
+}
+
+/// The image decoded as [`normalize`] decodes it, and a copy at each of `widths` narrower
+/// than it (narrowest first, its aspect ratio kept), encoded as `normalize` encodes.
+pub fn resize_to_widths(bytes: &[u8], widths: &[u32]) -> Result<Resized, ImageError> {
+    let image = decode(bytes)?;
+    let (width, height) = (image.width(), image.height());
+    let mut narrower: Vec<u32> = widths.iter().copied().filter(|w| *w < width).collect();
+    narrower.sort_unstable();
+    narrower.dedup();
+    let copies = narrower
+        .into_iter()
+        .map(|copy_width| {
+            let copy_height = ((u64::from(height) * u64::from(copy_width) + u64::from(width) / 2)
+                / u64::from(width))
+            .max(1) as u32;
+            // Lanczos is slower than the uploads' Triangle but keeps text and edges sharp:
+            // made once, in a job, and downloaded by every visitor.
+            let copy = image.resize_exact(copy_width, copy_height, FilterType::Lanczos3);
+            let encoded = encode(&copy).map_err(|_| ImageError::NotAnImage)?;
+            Ok(ResizedCopy {
+                width: copy_width,
+                height: copy_height,
+                encoded,
+            })
+        })
+        .collect::<Result<Vec<_>, ImageError>>()?;
+    Ok(Resized {
+        width,
+        height,
+        copies,
+    })
+}
+
+/// JPEG, PNG, WebP or GIF (its first frame) under the limits, turned by its EXIF
+/// orientation.
+fn decode(bytes: &[u8]) -> Result<DynamicImage, ImageError> {
     let format = image::guess_format(bytes).map_err(|_| ImageError::NotAnImage)?;
     if !matches!(
         format,
@@ -58,10 +109,7 @@ pub fn normalize(bytes: &[u8], max_side: u32) -> Result<Encoded, ImageError> {
     let orientation = decoder.orientation().map_err(|_| ImageError::NotAnImage)?;
     let mut image = DynamicImage::from_decoder(decoder).map_err(|_| ImageError::NotAnImage)?;
     image.apply_orientation(orientation);
-    if image.width() > max_side || image.height() > max_side {
-        image = image.resize(max_side, max_side, FilterType::Triangle);
-    }
-    encode(&image).map_err(|_| ImageError::NotAnImage)
+    Ok(image)
 }
 
 fn encode(image: &DynamicImage) -> image::ImageResult<Encoded> {
@@ -112,6 +160,39 @@ mod tests {
         assert_eq!(
             image::guess_format(&encoded.bytes).ok(),
             Some(ImageFormat::Jpeg)
+        );
+    }
+
+    #[test]
+    fn copies_at_the_narrower_widths_keep_the_aspect_and_the_format() {
+        let mut opaque = Vec::new();
+        RgbImage::from_pixel(1200, 400, Rgb([200, 10, 10]))
+            .write_to(&mut Cursor::new(&mut opaque), ImageFormat::Png)
+            .expect("png");
+        let resized = resize_to_widths(&opaque, &[1440, 960, 480]).expect("resized");
+        assert_eq!((resized.width, resized.height), (1200, 400));
+        let sizes: Vec<_> = resized.copies.iter().map(|c| (c.width, c.height)).collect();
+        assert_eq!(sizes, [(480, 160), (960, 320)]);
+        for copy in &resized.copies {
+            assert_eq!(copy.encoded.extension, "jpg");
+            let back = image::load_from_memory(&copy.encoded.bytes).expect("decodes");
+            assert_eq!((back.width(), back.height()), (copy.width, copy.height));
+        }
+        let transparent = resize_to_widths(&png(1000, 500), &[480]).expect("resized");
+        assert_eq!(transparent.copies[0].encoded.extension, "png");
+        assert_eq!(
+            (transparent.copies[0].width, transparent.copies[0].height),
+            (480, 240)
+        );
+        assert!(
+            resize_to_widths(&png(300, 300), &[480])
+                .expect("small")
+                .copies
+                .is_empty()
+        );
+        assert_eq!(
+            resize_to_widths(b"not an image", &[480]).err(),
+            Some(ImageError::NotAnImage)
         );
     }
 

@@ -29,6 +29,17 @@ use domain::wallet::ledger::{self, LedgerError, LotState, Spend, SpendKind};
 use domain::wallet::release::release_batch;
 use domain::wallet::rewards;
 
+/// Makes the narrower copies of a seeded picture now, by the rule the `image.variants` job
+/// runs (the seed has no job runner of its own): the demo's landing serves them at once.
+pub async fn make_variants(
+    db: &PgPool,
+    objects: &domain::infra::objects::Objects,
+    key: &str,
+) -> anyhow::Result<()> {
+    domain::infra::variants::make(db, objects, &media::images::ImageCrate, key).await?;
+    Ok(())
+}
+
 pub const DEMO_SUBDOMAIN: &str = domain::infra::config::DEFAULT_STATION_SUBDOMAIN;
 pub const DEMO_STATION_NAME: &str = "Clube Filia Demo";
 pub const DEMO_MAIN_BRAND_COLOR: &str = "#0E7C66";

@@ -871,3 +871,68 @@ async fn posting_is_limited_to_ten_in_ten_minutes(db: PgPool) {
         10
     );
 }
+
+/// The `image.variants` jobs queued for `key`.
+async fn variant_jobs(db: &PgPool, key: &str) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs
+          WHERE job_type = 'image.variants'
+            AND convert_from(job, 'UTF8')::jsonb -> 'args' ->> 'key' = $1",
+    )
+    .bind(key)
+    .fetch_one(db)
+    .await
+    .expect("jobs")
+}
+
+#[testkit::db_test]
+async fn an_image_post_asks_for_its_image_s_copies_and_a_refused_one_does_not(db: PgPool) {
+    let f = feed(db).await;
+    let answer = f
+        .image_post(&picture(ImageFormat::Png, 1600, 900), "Com foto")
+        .await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+    let url = answer.json()["image"].as_str().expect("url").to_string();
+    let key = Objects::key_of_url(&url)
+        .expect("a stored object")
+        .to_string();
+    assert_eq!(variant_jobs(&f.db, &key).await, 1);
+
+    let refused = f
+        .image_post(&picture(ImageFormat::Png, 40, 40), &"x".repeat(321))
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let all: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'image.variants'")
+            .fetch_one(&f.db)
+            .await
+            .expect("jobs");
+    assert_eq!(all, 1, "a refused post queues nothing");
+
+    let ran = common::run_jobs::<jobs::kinds::ImageVariants>(&f.db, "image.variants", true).await;
+    assert_eq!(
+        ran,
+        [json!({ "new": true, "widths": [480, 960, 1440, 1600] })]
+    );
+
+    // The author deletes the post: its copies go with its image.
+    let id = answer.json()["id"].as_i64().expect("id");
+    let deleted = f
+        .call(&f.maria, "DELETE", &format!("/api/posts/{id}"), None)
+        .await;
+    assert!(deleted.status.is_success(), "{}", deleted.text);
+    let objects = Objects::from_config(&common::config_with(&[])).expect("objects");
+    let stem = key.trim_end_matches(".jpg");
+    assert!(
+        objects
+            .get(&format!("{stem}.480w.jpg"))
+            .await
+            .expect("get")
+            .is_none()
+    );
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM image_variants")
+        .fetch_one(&f.db)
+        .await
+        .expect("rows");
+    assert_eq!(rows, 0);
+}

@@ -142,13 +142,14 @@ async fn the_landing_answers_slides_and_sections_in_order_with_their_items(db: P
         json!([
             {
                 "id": blocks["items"][0]["id"], "name": "Bloco", "description": null,
-                "image": "/api/media/landing/bloco.png", "video": null, "video_id": null,
+                "image": "/api/media/landing/bloco.png", "image_srcset": null, "video": null,
+                "video_id": null,
                 "link_type": "additional", "external_link": null, "about_page_id": about,
                 "button_label": null, "image_left": true
             },
             {
                 "id": blocks["items"][1]["id"], "name": "Bloco", "description": null,
-                "image": "/api/media/landing/bloco.png", "video": null,
+                "image": "/api/media/landing/bloco.png", "image_srcset": null, "video": null,
                 "video_id": "dQw4w9WgXcQ", "link_type": "external",
                 "external_link": "https://www.gov.br", "about_page_id": null,
                 "button_label": null, "image_left": false
@@ -234,7 +235,7 @@ async fn an_about_page_answers_its_paragraphs_and_only_to_its_station(db: PgPool
         json!({
             "id": about, "station_id": station, "title": "Quem somos",
             "paragraphs": ["Somos um clube.", "Desde 1990."],
-            "image": "/api/media/landing/sobre.png"
+            "image": "/api/media/landing/sobre.png", "image_srcset": null
         })
     );
     assert!(page.headers.contains_key("etag"));
@@ -342,4 +343,148 @@ async fn links_are_validated_and_never_reach_another_station_s_page(db: PgPool) 
         matches!(&colour, Err(LandingError::Invalid(texts)) if texts == &[landing::COLOR_INVALID]),
         "{colour:?}"
     );
+}
+
+/// A picture of the demo's art (opaque, so its copies are JPEG) stored under a key of the
+/// test's own (the API tests share one data folder).
+async fn stored_picture(folder: &str, name: &str, size: (u32, u32)) -> String {
+    let key = format!("{folder}/{name}.png");
+    let objects = domain::infra::objects::Objects::from_config(&crate::common::config_with(&[]))
+        .expect("objects");
+    let palette = seed::demo::art::Palette {
+        from: [14, 124, 102],
+        to: [120, 200, 160],
+    };
+    objects
+        .put(
+            &key,
+            seed::demo::art::banner(size, palette, 1).expect("art"),
+        )
+        .await
+        .expect("stored");
+    key
+}
+
+#[testkit::db_test]
+async fn the_landing_and_about_page_carry_their_pictures_srcset_once_the_job_ran(db: PgPool) {
+    let station = build::station("landing").insert(&db).await;
+    let other = build::station("outro").insert(&db).await;
+    let folder = format!(
+        "landing/{}",
+        ulid::Ulid::generate().to_string().to_lowercase()
+    );
+    let slide = stored_picture(&folder, "slide", (1200, 400)).await;
+    let card = stored_picture(&folder, "card", (640, 360)).await;
+    let about = landing::upsert_about_page(
+        &db,
+        StationId(station),
+        &NewAboutPage {
+            title: "Quem somos",
+            body: "Somos um clube.",
+            image_key: Some(&card),
+        },
+    )
+    .await
+    .expect("about page");
+    landing::insert_slide(
+        &db,
+        StationId(station),
+        &NewSlide {
+            position: 1,
+            title: "Bem-vindo",
+            image_key: &slide,
+            ..NewSlide::default()
+        },
+    )
+    .await
+    .expect("slide");
+    let mut centred = section(1, SectionType::CentredText);
+    centred.background = Background::Image(slide.clone());
+    let cards = landing::insert_section(&db, StationId(station), &centred)
+        .await
+        .expect("section");
+    landing::insert_item(
+        &db,
+        StationId(station),
+        cards,
+        &NewItem {
+            position: 1,
+            name: Some("Cartão"),
+            image_key: Some(&card),
+            ..NewItem::default()
+        },
+    )
+    .await
+    .expect("item");
+    // Another station's slide shows the same picture: its own landing is its own.
+    landing::insert_slide(
+        &db,
+        StationId(other),
+        &NewSlide {
+            position: 1,
+            title: "Outro",
+            image_key: "landing/outro.png",
+            ..NewSlide::default()
+        },
+    )
+    .await
+    .expect("other slide");
+    let app = crate::common::app(db.clone());
+    let uri = format!("/api/stations/{station}/landing");
+
+    let before = get(&app, &uri).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+    assert_eq!(before.json()["slides"][0]["image_srcset"], json!(null));
+    assert_eq!(
+        before.json()["sections"][0]["background_image_srcset"],
+        json!(null)
+    );
+
+    // What the seed and the uploads queue; the worker runs it.
+    for key in [&slide, &card] {
+        let mut tx = db.begin().await.expect("tx");
+        app::Outbox::make_image_variants(&jobs::JobOutbox, &mut tx, station, key)
+            .await
+            .expect("queued");
+        tx.commit().await.expect("commit");
+    }
+    let ran =
+        crate::common::run_jobs::<jobs::kinds::ImageVariants>(&db, "image.variants", true).await;
+    assert_eq!(ran.len(), 2);
+
+    let after = get(&app, &uri).await;
+    assert_eq!(after.status, StatusCode::OK, "{}", after.text);
+    assert_ne!(
+        after.headers["etag"], before.headers["etag"],
+        "a new version"
+    );
+    let body = after.json();
+    let slide_srcset = format!(
+        "/api/media/{folder}/slide.480w.jpg 480w, /api/media/{folder}/slide.960w.jpg 960w, \
+         /api/media/{folder}/slide.png 1200w"
+    );
+    let card_srcset =
+        format!("/api/media/{folder}/card.480w.jpg 480w, /api/media/{folder}/card.png 640w");
+    assert_eq!(body["slides"][0]["image"], format!("/api/media/{slide}"));
+    assert_eq!(body["slides"][0]["image_srcset"], slide_srcset);
+    assert_eq!(body["sections"][0]["background_image_srcset"], slide_srcset);
+    assert_eq!(body["sections"][0]["items"][0]["image_srcset"], card_srcset);
+    // Every width it names is served.
+    for candidate in card_srcset.split(", ") {
+        let url = candidate.split(' ').next().expect("url");
+        assert_eq!(get(&app, url).await.status, StatusCode::OK, "{url}");
+    }
+
+    let page = get(
+        &app,
+        &format!("/api/station-about-participant/{about}/{station}"),
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert_eq!(page.json()["image_srcset"], card_srcset);
+
+    let elsewhere = get(&app, &format!("/api/stations/{other}/landing")).await;
+    assert_eq!(elsewhere.json()["slides"][0]["image_srcset"], json!(null));
+    let not_an_id = get(&app, "/api/stations/abc/landing").await;
+    assert_eq!(not_an_id.status, StatusCode::BAD_REQUEST);
 }

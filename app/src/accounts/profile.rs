@@ -1,11 +1,15 @@
-//! A member's own profile: the onboarding wizard's data.
+//! A member's own profile: the onboarding wizard's data, and the picture.
 
 use sqlx::PgPool;
 
 use domain::accounts::change::AccountError;
 use domain::accounts::profile::{self, ParticipantUpdate};
 use domain::accounts::user::User;
+use domain::infra::images::ImageCodec;
+use domain::infra::objects::Objects;
 use domain::shared::ids::UserId;
+
+use crate::Outbox;
 
 /// Checks the member's update with no transaction open (the current password verified,
 /// the new one hashed), then writes it; answers the user as it is now. A new password
@@ -20,5 +24,27 @@ pub async fn update(
     let mut tx = db.begin().await?;
     let user = profile::save_update(&mut tx, user_id, checked, keep_token).await?;
     tx.commit().await?;
+    Ok(user)
+}
+
+/// Replaces the member's picture (`PUT /users/image/{id}`) and asks for its narrower
+/// copies. The picture is stored and recorded first: the copies' job is queued after, so a
+/// failure to queue it leaves a picture without copies, shown whole.
+pub async fn replace_picture(
+    db: &PgPool,
+    objects: &Objects,
+    codec: &dyn ImageCodec,
+    outbox: &impl Outbox,
+    user_id: UserId,
+    base64: String,
+) -> Result<User, AccountError> {
+    let user = profile::replace_picture(db, objects, codec, user_id, base64).await?;
+    if let Some(key) = user.image.as_deref().and_then(Objects::key_of_url) {
+        let mut tx = db.begin().await?;
+        outbox
+            .make_image_variants(&mut tx, user.station_id, key)
+            .await?;
+        tx.commit().await?;
+    }
     Ok(user)
 }

@@ -66,9 +66,11 @@ pub async fn simple(
 
 /// Creates a company's station, its main establishment, its logo and its admin account,
 /// and signs the admin in.
+#[allow(clippy::too_many_arguments)]
 pub async fn company(
     db: &PgPool,
     objects: &Objects,
+    outbox: &impl Outbox,
     captcha: &dyn CaptchaVerifier,
     codec: &dyn ImageCodec,
     ip: Option<IpAddr>,
@@ -78,6 +80,16 @@ pub async fn company(
     let checked = company::check_company(captcha, codec, ip, public_url, form).await?;
     let mut tx = db.begin().await?;
     let created = company::create_company(&mut tx, objects, public_url, checked).await?;
+    if let Some(key) = created
+        .station
+        .logo_image
+        .as_deref()
+        .and_then(Objects::key_of_url)
+    {
+        outbox
+            .make_image_variants(&mut tx, created.station.id, key)
+            .await?;
+    }
     tx.commit().await?;
     tracing::info!(
         station_id = created.station.id,

@@ -1,6 +1,7 @@
 //! Posts whose media live beside the rows: an image post stores its image before the post
 //! is made (and removes it when the post is refused), and an author's delete removes the
-//! post's image and video once the post is gone.
+//! post's image and video once the post is gone. An image post asks for its image's
+//! narrower copies (`image.variants`) with the post.
 
 use std::path::Path;
 
@@ -10,13 +11,18 @@ use domain::feed::posts::{self, NotDeleted, NotPosted, Post};
 use domain::feed::videos;
 use domain::infra::images::ImageCodec;
 use domain::infra::objects::Objects;
+use domain::infra::variants;
 use domain::shared::ids::{PostId, StationId, UserId};
+
+use crate::Outbox;
 
 /// Publishes an image post (`POST /posts-image`): the text is checked first, so a refused
 /// post stores no image; the image is stored re-encoded, then the post made with it.
+#[allow(clippy::too_many_arguments)]
 pub async fn publish_image(
     db: &PgPool,
     objects: &Objects,
+    outbox: &impl Outbox,
     codec: &dyn ImageCodec,
     station_id: StationId,
     user_id: UserId,
@@ -27,7 +33,16 @@ pub async fn publish_image(
     let image = posts::image(codec, base64).await?;
     let key = Objects::new_key(&format!("feed/{station_id}"), image.extension);
     objects.put(&key, image.bytes).await?;
-    let created = posts::create(db, station_id, user_id, description, Some(&key)).await;
+    let created = async {
+        let mut tx = db.begin().await?;
+        let post = posts::create_in(&mut tx, station_id, user_id, description, Some(&key)).await?;
+        outbox
+            .make_image_variants(&mut tx, station_id.0, &key)
+            .await?;
+        tx.commit().await?;
+        Ok::<_, NotPosted>(post)
+    }
+    .await;
     if created.is_err() {
         delete_image(objects, &key).await;
     }
@@ -49,6 +64,9 @@ pub async fn delete(
     let deleted = posts::delete(db, station_id, user_id, post_id).await?;
     tracing::info!(user_id = %user_id, post_id = %post_id, "feed post deleted");
     if let Some(key) = deleted.image_key {
+        if let Err(err) = variants::forget(db, objects, &key).await {
+            tracing::warn!(error = %err, key, "feed image variants not forgotten");
+        }
         delete_image(objects, &key).await;
     }
     if let Some(video_id) = deleted.video_id

@@ -413,10 +413,13 @@ pub async fn replace_picture(
     objects.put(&key, encoded.bytes).await?;
     let previous = replace_image(db, user_id, &Objects::url(&key)).await?;
     // The old picture is no longer referenced; failing to remove it only leaves a file.
-    if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url)
-        && let Err(err) = objects.delete(old_key).await
-    {
-        tracing::warn!(error = ?err, "could not delete a replaced profile image");
+    if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url) {
+        if let Err(err) = crate::infra::variants::forget(db, objects, old_key).await {
+            tracing::warn!(error = ?err, "could not forget a replaced profile image's copies");
+        }
+        if let Err(err) = objects.delete(old_key).await {
+            tracing::warn!(error = ?err, "could not delete a replaced profile image");
+        }
     }
     Ok(user::find(db, user_id)
         .await?

@@ -6,6 +6,7 @@ use sqlx::PgExecutor;
 
 use super::html;
 use crate::infra::objects::Objects;
+use crate::infra::variants::{self, Srcsets};
 use crate::shared::ids::StationId;
 use crate::shared::paging::{self, Listed, Page};
 
@@ -17,6 +18,8 @@ pub struct NewsCard {
     pub subtitle: String,
     /// The picture's URL (`/api/media/...`), if it has one.
     pub image: Option<String>,
+    /// The picture's widths (`url 480w, ...`), once its variants exist.
+    pub image_srcset: Option<String>,
     pub published_at: DateTime<Utc>,
 }
 
@@ -69,14 +72,15 @@ struct Row {
     published_at: DateTime<Utc>,
 }
 
-impl From<Row> for NewsCard {
-    fn from(row: Row) -> Self {
-        Self {
-            id: row.id,
-            title: row.title,
-            subtitle: row.subtitle,
-            image: row.image_key.as_deref().map(Objects::url),
-            published_at: row.published_at,
+impl Row {
+    fn card(self, srcsets: &Srcsets) -> NewsCard {
+        NewsCard {
+            id: self.id,
+            title: self.title,
+            subtitle: self.subtitle,
+            image: self.image_key.as_deref().map(Objects::url),
+            image_srcset: srcsets.of_opt(self.image_key.as_deref()),
+            published_at: self.published_at,
         }
     }
 }
@@ -107,17 +111,17 @@ pub async fn list(
         shown!()
     ))
     .bind(station_id);
-    Ok(paging::listed(&mut *db.acquire().await?, rows, total)
-        .await?
-        .map(NewsCard::from))
+    let listed = paging::listed(&mut *db.acquire().await?, rows, total).await?;
+    let srcsets = variants::srcsets(
+        db,
+        listed.items.iter().filter_map(|row| row.image_key.as_deref()),
+    )
+    .await?;
+    Ok(listed.map(|row| row.card(&srcsets)))
 }
 
 /// One of the station's news items, if it is shown.
-pub async fn find(
-    db: impl PgExecutor<'_>,
-    station_id: StationId,
-    id: i64,
-) -> sqlx::Result<Option<News>> {
+pub async fn find(db: &sqlx::PgPool, station_id: StationId, id: i64) -> sqlx::Result<Option<News>> {
     #[derive(sqlx::FromRow)]
     struct Full {
         #[sqlx(flatten)]
@@ -133,8 +137,12 @@ pub async fn find(
     .bind(id)
     .fetch_optional(db)
     .await?;
-    Ok(found.map(|full| News {
-        card: full.card.into(),
+    let Some(full) = found else {
+        return Ok(None);
+    };
+    let srcsets = variants::srcsets(db, full.card.image_key.as_deref()).await?;
+    Ok(Some(News {
+        card: full.card.card(&srcsets),
         body: full.body,
     }))
 }

@@ -225,8 +225,21 @@ pub async fn create(
     description: &str,
     image_key: Option<&str>,
 ) -> Result<Post, NotPosted> {
-    let description = text(description, image_key.is_some())?;
     let mut tx = db.begin().await?;
+    let post = create_in(&mut tx, station_id, user_id, description, image_key).await?;
+    tx.commit().await?;
+    Ok(post)
+}
+
+/// [`create`] on the caller's transaction, for one that asks for the image's work with it.
+pub async fn create_in(
+    tx: &mut PgConnection,
+    station_id: StationId,
+    user_id: UserId,
+    description: &str,
+    image_key: Option<&str>,
+) -> Result<Post, NotPosted> {
+    let description = text(description, image_key.is_some())?;
     let id: PostId = sqlx::query_scalar(
         "INSERT INTO feed_posts (station_id, user_id, description, image_key, published_at)
          VALUES ($1, $2, $3, $4, now()) RETURNING id",
@@ -237,9 +250,7 @@ pub async fn create(
     .bind(image_key)
     .fetch_one(&mut *tx)
     .await?;
-    let post = created(&mut tx, station_id, user_id, id).await?;
-    tx.commit().await?;
-    Ok(post)
+    Ok(created(tx, station_id, user_id, id).await?)
 }
 
 /// A post of the member's own upload `video_id`, published at once when the video is ready

@@ -31,6 +31,10 @@ pub enum ImageError {
 pub type NormalizeFuture =
     Pin<Box<dyn Future<Output = anyhow::Result<Result<Encoded, ImageError>>> + Send>>;
 
+/// What [`ImageCodec::resize_to_widths`] answers; the outer error is a failed task only.
+pub type ResizeFuture =
+    Pin<Box<dyn Future<Output = anyhow::Result<Result<Resized, ImageError>>> + Send>>;
+
 /// Decodes and re-encodes images: the port the rules call, `media::images::ImageCrate` the
 /// adapter.
 pub trait ImageCodec: Debug + Send + Sync {
@@ -39,6 +43,27 @@ pub trait ImageCodec: Debug + Send + Sync {
     /// shrunk to fit `max_side` x `max_side` and re-encoded (PNG with transparency, JPEG
     /// otherwise). Anything else is [`ImageError::NotAnImage`].
     fn normalize(&self, bytes: Vec<u8>, max_side: u32) -> NormalizeFuture;
+
+    /// The image decoded as [`ImageCodec::normalize`] decodes it, and a copy at each of
+    /// `widths` narrower than it, its aspect ratio kept, encoded as `normalize` encodes
+    /// (PNG with transparency, JPEG otherwise).
+    fn resize_to_widths(&self, bytes: Vec<u8>, widths: &'static [u32]) -> ResizeFuture;
+}
+
+/// An image's own size and its narrower copies, narrowest first.
+#[derive(Debug, Clone)]
+pub struct Resized {
+    pub width: u32,
+    pub height: u32,
+    pub copies: Vec<ResizedCopy>,
+}
+
+/// One narrower copy of an image.
+#[derive(Debug, Clone)]
+pub struct ResizedCopy {
+    pub width: u32,
+    pub height: u32,
+    pub encoded: Encoded,
 }
 
 /// A re-encoded image and the file extension of its format.

@@ -14,3 +14,4 @@ pub mod objects;
 pub mod process;
 pub mod telemetry;
 pub mod uploads;
+pub mod variants;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use sqlx::{PgConnection, PgExecutor};
 
+use crate::infra::variants;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::StationId;
 use crate::stations::STATION_NOT_FOUND;
@@ -196,6 +197,8 @@ pub struct Slide {
     pub title: String,
     pub subtitle: Option<String>,
     pub image_key: String,
+    /// The picture's widths (`url 480w, ...`), once its variants exist.
+    pub image_srcset: Option<String>,
     pub link: Link,
     pub button_label: Option<String>,
 }
@@ -216,6 +219,8 @@ pub struct Section {
     pub title_color: Option<String>,
     pub text_color: Option<String>,
     pub background: Background,
+    /// The background picture's widths, once its variants exist.
+    pub background_srcset: Option<String>,
     pub items: Vec<Item>,
 }
 
@@ -226,6 +231,8 @@ pub struct Item {
     pub name: Option<String>,
     pub description: Option<String>,
     pub image_key: Option<String>,
+    /// The picture's widths, once its variants exist.
+    pub image_srcset: Option<String>,
     /// A stored video's key.
     pub video_key: Option<String>,
     /// A YouTube video's id.
@@ -331,6 +338,16 @@ pub async fn landing(db: &mut PgConnection, station: StationId) -> Result<Landin
     .bind(station)
     .fetch_all(&mut *db)
     .await?;
+    let pictures = slides
+        .iter()
+        .map(|row| row.image_key.as_str())
+        .chain(items.iter().filter_map(|row| row.image_key.as_deref()))
+        .chain(
+            sections
+                .iter()
+                .filter_map(|row| row.background_image.as_deref()),
+        );
+    let srcsets = variants::srcsets(&mut *db, pictures).await?;
 
     let mut items_of: HashMap<i64, Vec<Item>> = HashMap::new();
     for row in items {
@@ -338,6 +355,7 @@ pub async fn landing(db: &mut PgConnection, station: StationId) -> Result<Landin
             id: row.id,
             name: row.name,
             description: row.description,
+            image_srcset: srcsets.of_opt(row.image_key.as_deref()),
             image_key: row.image_key,
             video_key: row.video_key,
             video_id: row.video_id,
@@ -361,6 +379,10 @@ pub async fn landing(db: &mut PgConnection, station: StationId) -> Result<Landin
                 subtitle: row.subtitle,
                 title_color: row.title_color,
                 text_color: row.text_color,
+                background_srcset: match &background {
+                    Background::Image(key) => srcsets.of(key),
+                    Background::Color(_) => None,
+                },
                 background,
                 items: items_of.remove(&row.id).unwrap_or_default(),
             })
@@ -372,6 +394,7 @@ pub async fn landing(db: &mut PgConnection, station: StationId) -> Result<Landin
             id: row.id,
             title: row.title,
             subtitle: row.subtitle,
+            image_srcset: srcsets.of(&row.image_key),
             image_key: row.image_key,
             link: Link::from_row(&row.link_type, row.external_link, row.about_page_id),
             button_label: row.button_label,
@@ -392,6 +415,8 @@ pub struct AboutPage {
     pub title: String,
     pub paragraphs: Vec<String>,
     pub image_key: Option<String>,
+    /// The picture's widths, once its variants exist.
+    pub image_srcset: Option<String>,
 }
 
 /// About page `id` of `station`: another station's page is not found, like a missing one.
@@ -415,11 +440,13 @@ pub async fn about_page(
     .fetch_optional(&mut *db)
     .await?;
     let (title, body, image_key) = row.ok_or(LandingError::AboutNotFound)?;
+    let srcsets = variants::srcsets(&mut *db, image_key.as_deref()).await?;
     Ok(AboutPage {
         id,
         station_id: station,
         title,
         paragraphs: paragraphs(&body),
+        image_srcset: srcsets.of_opt(image_key.as_deref()),
         image_key,
     })
 }

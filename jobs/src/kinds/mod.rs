@@ -6,7 +6,7 @@
 //! plus its type in the `kinds!` list below.
 //!
 //! `platform` holds the kinds that keep the job platform itself healthy; `infra` holds
-//! delivery work any area asks for (e-mail), as `domain::infra` does.
+//! delivery work any area asks for (e-mail, image variants), as `domain::infra` does.
 
 pub mod accounts;
 pub mod activities;
@@ -34,6 +34,7 @@ pub use commerce::voucher_pdf::VoucherPdf;
 pub use feed::uploads_cleanup::UploadsCleanup;
 pub use feed::video_transcode::VideoTranscode;
 pub use fuel::voucher_expiry::FuelVoucherExpiry;
+pub use infra::image_variants::ImageVariants;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
@@ -68,6 +69,7 @@ macro_rules! kinds {
 kinds!(
     Canary,
     MailSend,
+    ImageVariants,
     Retention,
     PointsCredit,
     CashbackRelease,

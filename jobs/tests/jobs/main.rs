@@ -8,6 +8,7 @@ mod commerce_after_payment;
 mod console;
 mod fleet;
 mod fuel;
+mod image_variants;
 mod job_errors;
 mod mail_send;
 mod member_card;

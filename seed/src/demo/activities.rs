@@ -535,11 +535,13 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
                         art::banner(art::CARD_SIZE, palette, index as u32)?,
                     )
                     .await?;
+                super::make_variants(db, objects, &image_key).await?;
                 activity.image_key = Some(image_key);
                 if activity.featured {
                     let key = format!("demo/activities/{}-destaque.png", seed.slug);
                     let picture = art::banner(art::FEATURED_SIZE, palette, index as u32 + 7)?;
                     objects.put(&key, picture).await?;
+                    super::make_variants(db, objects, &key).await?;
                     activity.featured_image_key = Some(key);
                 }
                 if seed.type_id == ActivityType::RawContent.id() {
@@ -791,6 +793,7 @@ async fn complete_base_activities(
                 art::banner(art::CARD_SIZE, palette, 40 + index as u32)?,
             )
             .await?;
+        super::make_variants(db, objects, &key).await?;
         sqlx::query(
             "UPDATE actions SET image_key = $2, description = $3, rules = $4,
                     participation_start = coalesce(participation_start, $5),

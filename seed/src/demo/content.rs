@@ -200,6 +200,7 @@ pub async fn seed(
                 art::banner(CARD_SIZE, item.palette, variant as u32)?,
             )
             .await?;
+        super::make_variants(db, objects, &image_key).await?;
         news::create(
             db,
             &news::NewNews {

@@ -47,8 +47,10 @@ fn link(link_type: &'static str) -> LinkInput<'static> {
     }
 }
 
-/// Draws and stores a picture under `landing/demo/{name}.png`, answering its key.
+/// Draws and stores a picture under `landing/demo/{name}.png` with its narrower copies,
+/// answering its key.
 async fn picture(
+    db: &PgPool,
     objects: &Objects,
     name: &str,
     size: (u32, u32),
@@ -59,6 +61,7 @@ async fn picture(
     objects
         .put(&key, art::banner(size, palette, variant)?)
         .await?;
+    super::make_variants(db, objects, &key).await?;
     Ok(key)
 }
 
@@ -67,12 +70,13 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
     if landing::is_configured(db, station).await? {
         return Ok(());
     }
-    let about_image = picture(objects, "sobre", art::CARD_SIZE, GREEN, 41).await?;
+    let about_image = picture(db, objects, "sobre", art::CARD_SIZE, GREEN, 41).await?;
     let mut slide_images = Vec::new();
     for (index, palette) in [GREEN, AMBER, BLUE].into_iter().enumerate() {
         let name = format!("slide-{}", index + 1);
         slide_images.push(
             picture(
+                db,
                 objects,
                 &name,
                 art::FEATURED_SIZE,
@@ -85,9 +89,19 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
     let mut cards = Vec::new();
     for (index, palette) in [AMBER, BLUE, GREEN, AMBER, BLUE].into_iter().enumerate() {
         let name = format!("card-{}", index + 1);
-        cards.push(picture(objects, &name, art::CARD_SIZE, palette, 60 + index as u32).await?);
+        cards.push(
+            picture(
+                db,
+                objects,
+                &name,
+                art::CARD_SIZE,
+                palette,
+                60 + index as u32,
+            )
+            .await?,
+        );
     }
-    let background = picture(objects, "fundo", art::FEATURED_SIZE, BLUE, 70).await?;
+    let background = picture(db, objects, "fundo", art::FEATURED_SIZE, BLUE, 70).await?;
 
     let mut tx = db.begin().await?;
     let about = landing::upsert_about_page(

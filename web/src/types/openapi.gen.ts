@@ -3675,6 +3675,13 @@ export interface components {
             /** Format: int64 */
             id: number;
             image: string | null;
+            /**
+             * @description The picture at every width it is stored at, for an `<img srcset>`:
+             *     `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+             *     last. Null until its narrower copies are made (a job, moments after the upload).
+             * @example /api/media/landing/a.480w.jpg 480w, /api/media/landing/a.png 1200w
+             */
+            image_srcset: string | null;
             /** @description The text, paragraph by paragraph: plain text, shown as written (never as HTML). */
             paragraphs: string[];
             /** Format: int64 */
@@ -4926,6 +4933,13 @@ export interface components {
             image: string | null;
             /** @description Blocks (type 2): the picture or video on the left of the text. */
             image_left: boolean;
+            /**
+             * @description The picture at every width it is stored at, for an `<img srcset>`:
+             *     `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+             *     last. Null until its narrower copies are made (a job, moments after the upload).
+             * @example /api/media/landing/a.480w.jpg 480w, /api/media/landing/a.png 1200w
+             */
+            image_srcset: string | null;
             link_type: components["schemas"]["LandingLinkType"];
             name: string | null;
             /** @description A stored video's `/api/media/...` address. */
@@ -4942,6 +4956,8 @@ export interface components {
         LandingSection: {
             background_color: string | null;
             background_image: string | null;
+            /** @description The background picture's widths, as `image_srcset` gives a picture's. */
+            background_image_srcset: string | null;
             /**
              * @description `image` or `color`.
              * @example image
@@ -4973,6 +4989,13 @@ export interface components {
             id: number;
             /** @description The picture's `/api/media/...` address. */
             image: string;
+            /**
+             * @description The picture at every width it is stored at, for an `<img srcset>`:
+             *     `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+             *     last. Null until its narrower copies are made (a job, moments after the upload).
+             * @example /api/media/landing/a.480w.jpg 480w, /api/media/landing/a.png 1200w
+             */
+            image_srcset: string | null;
             link_type: components["schemas"]["LandingLinkType"];
             subtitle: string | null;
             title: string;
@@ -5249,6 +5272,13 @@ export interface components {
             id: number;
             /** @description The picture's URL, if it has one. */
             image: string | null;
+            /**
+             * @description The picture at every width it is stored at, for an `<img srcset>`:
+             *     `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+             *     last. Null until its narrower copies are made (a job, moments after the upload).
+             * @example /api/media/news/a.480w.jpg 480w, /api/media/news/a.png 1200w
+             */
+            image_srcset: string | null;
             /** Format: date-time */
             published_at: string;
             subtitle: string;

@@ -171,10 +171,11 @@ async fn update_image(
     Json(upload): Json<ImageUpload>,
 ) -> ApiResult<Json<Updated>> {
     let user_id = own_id(member, id)?;
-    let user = profile::replace_picture(
+    let user = app::accounts::profile::replace_picture(
         &state.db,
         &state.objects,
         &media::images::ImageCrate,
+        &jobs::JobOutbox,
         user_id,
         upload.base64,
     )

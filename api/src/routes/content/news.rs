@@ -30,6 +30,11 @@ pub struct NewsCard {
     pub subtitle: String,
     /// The picture's URL, if it has one.
     pub image: Option<String>,
+    /// The picture at every width it is stored at, for an `<img srcset>`:
+    /// `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+    /// last. Null until its narrower copies are made (a job, moments after the upload).
+    #[schema(examples("/api/media/news/a.480w.jpg 480w, /api/media/news/a.png 1200w"))]
+    pub image_srcset: Option<String>,
     pub published_at: DateTime<Utc>,
 }
 
@@ -40,6 +45,7 @@ impl From<news::NewsCard> for NewsCard {
             title,
             subtitle,
             image,
+            image_srcset,
             published_at,
         } = card;
         Self {
@@ -47,6 +53,7 @@ impl From<news::NewsCard> for NewsCard {
             title,
             subtitle,
             image,
+            image_srcset,
             published_at,
         }
     }

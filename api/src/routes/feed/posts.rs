@@ -338,6 +338,7 @@ async fn create_image_post(
     let post = app::feed::posts::publish_image(
         &state.db,
         &state.objects,
+        &jobs::JobOutbox,
         &media::images::ImageCrate,
         member.station(),
         member.user(),

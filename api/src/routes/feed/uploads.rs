@@ -94,10 +94,11 @@ async fn upload_image(
     Json(request): Json<StoredImageUpload>,
 ) -> ApiResult<(StatusCode, Json<UploadedImage>)> {
     throttle::<Attachments>(&state, &member).await?;
-    let key = uploads::store_image(
+    let key = app::feed::uploads::store_image(
         &state.db,
         &state.objects,
         &media::images::ImageCrate,
+        &jobs::JobOutbox,
         uploader(&state, &member),
         request.base64,
     )

@@ -70,6 +70,11 @@ pub struct LandingSlide {
     subtitle: Option<String>,
     /// The picture's `/api/media/...` address.
     image: String,
+    /// The picture at every width it is stored at, for an `<img srcset>`:
+    /// `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+    /// last. Null until its narrower copies are made (a job, moments after the upload).
+    #[schema(examples("/api/media/landing/a.480w.jpg 480w, /api/media/landing/a.png 1200w"))]
+    image_srcset: Option<String>,
     link_type: LandingLinkType,
     external_link: Option<String>,
     about_page_id: Option<i64>,
@@ -93,6 +98,8 @@ pub struct LandingSection {
     #[schema(examples("image", "color"))]
     background_type: &'static str,
     background_image: Option<String>,
+    /// The background picture's widths, as `image_srcset` gives a picture's.
+    background_image_srcset: Option<String>,
     background_color: Option<String>,
     items: Vec<LandingItem>,
 }
@@ -103,6 +110,11 @@ pub struct LandingItem {
     name: Option<String>,
     description: Option<String>,
     image: Option<String>,
+    /// The picture at every width it is stored at, for an `<img srcset>`:
+    /// `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+    /// last. Null until its narrower copies are made (a job, moments after the upload).
+    #[schema(examples("/api/media/landing/a.480w.jpg 480w, /api/media/landing/a.png 1200w"))]
+    image_srcset: Option<String>,
     /// A stored video's `/api/media/...` address.
     video: Option<String>,
     /// A YouTube video's id.
@@ -146,6 +158,7 @@ impl From<landing::Slide> for LandingSlide {
             title,
             subtitle,
             image_key,
+            image_srcset,
             link,
             button_label,
         } = slide;
@@ -155,6 +168,7 @@ impl From<landing::Slide> for LandingSlide {
             title,
             subtitle,
             image: Objects::url(&image_key),
+            image_srcset,
             link_type,
             external_link,
             about_page_id,
@@ -173,6 +187,7 @@ impl From<landing::Section> for LandingSection {
             title_color,
             text_color,
             background,
+            background_srcset,
             items,
         } = section;
         let (background_type, background_image, background_color) = match background {
@@ -188,6 +203,7 @@ impl From<landing::Section> for LandingSection {
             text_color,
             background_type,
             background_image,
+            background_image_srcset: background_srcset,
             background_color,
             items: items.into_iter().map(LandingItem::from).collect(),
         }
@@ -201,6 +217,7 @@ impl From<landing::Item> for LandingItem {
             name,
             description,
             image_key,
+            image_srcset,
             video_key,
             video_id,
             link,
@@ -213,6 +230,7 @@ impl From<landing::Item> for LandingItem {
             name,
             description,
             image: image_key.as_deref().map(Objects::url),
+            image_srcset,
             video: video_key.as_deref().map(Objects::url),
             video_id,
             link_type,
@@ -233,6 +251,11 @@ pub struct AboutPage {
     /// The text, paragraph by paragraph: plain text, shown as written (never as HTML).
     paragraphs: Vec<String>,
     image: Option<String>,
+    /// The picture at every width it is stored at, for an `<img srcset>`:
+    /// `/api/media/a.480w.jpg 480w, /api/media/a.png 1200w`, narrowest first, the original
+    /// last. Null until its narrower copies are made (a job, moments after the upload).
+    #[schema(examples("/api/media/landing/a.480w.jpg 480w, /api/media/landing/a.png 1200w"))]
+    image_srcset: Option<String>,
 }
 
 impl From<landing::AboutPage> for AboutPage {
@@ -243,6 +266,7 @@ impl From<landing::AboutPage> for AboutPage {
             title,
             paragraphs,
             image_key,
+            image_srcset,
         } = page;
         Self {
             id,
@@ -250,6 +274,7 @@ impl From<landing::AboutPage> for AboutPage {
             title,
             paragraphs,
             image: image_key.as_deref().map(Objects::url),
+            image_srcset,
         }
     }
 }

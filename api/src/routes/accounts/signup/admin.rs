@@ -104,6 +104,7 @@ pub(super) async fn signup_admin(
     let created = signup::company(
         &state.db,
         &state.objects,
+        &jobs::JobOutbox,
         &*state.captcha,
         &media::images::ImageCrate,
         ip,

@@ -1,6 +1,7 @@
 // /homepage/noticias/:id: one news item with its title, subtitle, picture and body (HTML
 // cleaned again here, components/content-html.tsx).
 import { Link, useParams } from "react-router";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { useNewsItem } from "@/features/content/api/news";
 import { ContentHtml } from "@/features/content/components/content-html";
 import { ContentMissing } from "@/features/content/components/content-missing";
@@ -30,7 +31,16 @@ export function NewsDetailPage() {
       <h1 className="page-title">{news.title}</h1>
       {news.subtitle && <p className="content-detail__subtitle">{news.subtitle}</p>}
       <p className="content-detail__date">{formatDate(news.published_at)}</p>
-      {news.image && <img className="content-detail__image" src={news.image} alt="" />}
+      {news.image && (
+        // The article is 760 px wide at most.
+        <ResponsiveImage
+          className="content-detail__image"
+          src={news.image}
+          srcSet={news.image_srcset}
+          sizes={IMAGE_SIZES.column(760)}
+          lazy={false}
+        />
+      )}
       <ContentHtml className="content-detail__body" html={news.body} />
     </article>
   );

@@ -15,6 +15,8 @@ function stub(handlers: Record<string, ApiHandler>) {
   return stubApi({ [WALLET_CALL]: () => jsonResponse(buildWalletBalance()), ...handlers });
 }
 
+const CARD_SRCSET = "/api/media/news/7/assembleia.480w.jpg 480w, /api/media/news/7/assembleia.png 640w";
+
 const notifications = () => screen.getByRole("region", { name: "Notificações" });
 
 describe("news list", () => {
@@ -28,7 +30,7 @@ describe("news list", () => {
   it("shows each item as a card with 'Ver Mais' to its page", async () => {
     stub({
       [NEWS_PAGE_CALL()]: () =>
-        pageResponse([buildNewsCard({ id: 2, title: "Campanha do agasalho", subtitle: "Doe na sede", image: null }), buildNewsCard()]),
+        pageResponse([buildNewsCard({ id: 2, title: "Campanha do agasalho", subtitle: "Doe na sede", image: null }), buildNewsCard({ image_srcset: CARD_SRCSET })]),
       "GET /api/news/1": () => jsonResponse(buildNews()),
     });
     const { page } = renderApp({ path: "/homepage/noticias" });
@@ -38,6 +40,14 @@ describe("news list", () => {
     expect(within(first!).getByRole("heading", { name: "Campanha do agasalho" })).toBeInTheDocument();
     expect(within(first!).getByText("Doe na sede")).toBeInTheDocument();
     expect(within(second!).getByText("05/12/2026")).toBeInTheDocument();
+
+    // Cards of a grid: each picture's widths, lazily.
+    expect(first!.querySelector("img")).toBeNull();
+    const picture = second!.querySelector("img");
+    expect(picture).toHaveAttribute("srcset", CARD_SRCSET);
+    expect(picture).toHaveAttribute("sizes", "(min-width: 1440px) 25vw, (min-width: 1024px) 33vw, (min-width: 600px) 50vw, 100vw");
+    expect(picture).toHaveAttribute("loading", "lazy");
+    expect(picture).toHaveAttribute("decoding", "async");
 
     fireEvent.click(within(second!).getByRole("link", { name: "Ver Mais: Assembleia geral" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Assembleia geral" })).toBeInTheDocument();
@@ -98,6 +108,18 @@ describe("news item", () => {
     const body = container.querySelector(".content-detail__body")!;
     expect(body.querySelector("img, script")).toBeNull();
     expect(body.querySelector("a")?.getAttribute("href")).toBeNull();
+  });
+
+  it("offers the picture's widths for the article's column", async () => {
+    const srcset = "/api/media/news/7/a.480w.jpg 480w, /api/media/news/7/a.png 640w";
+    stub({ "GET /api/news/1": () => jsonResponse(buildNews({ image: "/api/media/news/7/a.png", image_srcset: srcset })) });
+    const { container } = renderApp({ path: "/homepage/noticias/1" });
+
+    await screen.findByRole("heading", { level: 1, name: "Assembleia geral" });
+    const picture = container.querySelector(".content-detail__image")!;
+    expect(picture).toHaveAttribute("srcset", srcset);
+    expect(picture).toHaveAttribute("sizes", "(min-width: 760px) 760px, 100vw");
+    expect(picture).toHaveAttribute("decoding", "async");
   });
 
   it("says the item is not there when the server says so", async () => {

@@ -3,6 +3,7 @@
 // again.
 import { Link } from "react-router";
 import { ListPage, Skeletons } from "@/components/list-page";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { useNews } from "@/features/content/api/news";
 import { PagedListEnd } from "@/features/content/components/paged-list-end";
 import { NEWS_TITLE, NO_NEWS_TEXT, SEE_MORE_TEXT, TRY_AGAIN_TEXT } from "@/features/content/content-text";
@@ -39,7 +40,14 @@ export function NewsPage() {
             {news.map((item) => (
               <li key={item.id}>
                 <article className="content-card">
-                  {item.image && <img className="content-card__image" src={item.image} alt="" loading="lazy" />}
+                  {item.image && (
+                    <ResponsiveImage
+                      className="content-card__image"
+                      src={item.image}
+                      srcSet={item.image_srcset}
+                      sizes={IMAGE_SIZES.cards}
+                    />
+                  )}
                   <div className="content-card__text">
                     <h2 className="content-card__title">{item.title}</h2>
                     {item.subtitle && <p className="content-card__subtitle">{item.subtitle}</p>}

@@ -12,6 +12,7 @@ export function buildNewsCard(overrides: Partial<NewsCard> = {}): NewsCard {
     title: "Assembleia geral",
     subtitle: "Participe e vote",
     image: "/api/media/news/7/assembleia.png",
+    image_srcset: null,
     published_at: "2026-12-05T12:00:00Z",
     ...overrides,
   };

@@ -2,6 +2,7 @@
 // plain paragraphs (never HTML), with its picture.
 import { Link, useParams } from "react-router";
 import { NotFoundPage } from "@/components/not-found-page";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { useAboutPage } from "@/features/landing/api/get-landing";
 import { StationLogo } from "@/features/stations";
 import "./landing-page.css";
@@ -27,7 +28,16 @@ export function AboutPage() {
         ) : (
           <article>
             <h1 className="about-page__title">{page.data.title}</h1>
-            {page.data.image && <img className="about-page__image" src={page.data.image} alt="" />}
+            {page.data.image && (
+              // The column is 44rem wide at most, its padding inside.
+              <ResponsiveImage
+                className="about-page__image"
+                src={page.data.image}
+                srcSet={page.data.image_srcset}
+                sizes={IMAGE_SIZES.column(704)}
+                lazy={false}
+              />
+            )}
             {page.data.paragraphs.map((paragraph, index) => (
               <p key={index}>{paragraph}</p>
             ))}

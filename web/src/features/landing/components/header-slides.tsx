@@ -4,6 +4,7 @@
 // its button (WCAG 2.2.2). Previous and next buttons work by keyboard; the slide region is
 // announced (aria-live polite) only when it does not move by itself.
 import { useEffect, useState } from "react";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { ItemLink } from "@/features/landing/components/item-link";
 import type { LandingSlide } from "@/types/api";
 
@@ -71,12 +72,13 @@ export function HeaderSlides({ slides }: { slides: LandingSlide[] }) {
             aria-label={`${index + 1} de ${count}`}
             hidden={index !== shown}
           >
-            <img
+            <ResponsiveImage
               className="header-slides__image"
               src={slide.image}
-              alt=""
+              srcSet={slide.image_srcset}
+              sizes={IMAGE_SIZES.fullWidth}
               fetchPriority={index === 0 ? "high" : "low"}
-              loading={index === 0 ? "eager" : "lazy"}
+              lazy={index !== 0}
             />
             <div className="header-slides__text">
               <p className="header-slides__title">{slide.title}</p>

@@ -104,7 +104,7 @@ describe("the landing's sections", () => {
     expect(await screen.findAllByRole("region", { name: "Parceiros" })).toHaveLength(2);
     // 4: centred text on its background picture, linking an about page.
     const centred = screen.getByRole("region", { name: "Nossa missão" });
-    expect(centred.style.backgroundImage).toContain("/api/media/fundo.png");
+    expect(centred.querySelector(".landing-section__background")).toHaveAttribute("src", "/api/media/fundo.png");
     expect(within(centred).getByRole("link", { name: "Saiba mais" })).toHaveAttribute("href", "/sobre/3");
     // 6: the store badge the station has.
     const badges = screen.getByRole("region", { name: "Baixe o app" });
@@ -277,6 +277,76 @@ describe("the header slides", () => {
   });
 });
 
+describe("the landing's pictures", () => {
+  const srcset = (name: string, original: number) =>
+    `/api/media/${name}.480w.jpg 480w, /api/media/${name}.960w.jpg 960w, /api/media/${name}.png ${original}w`;
+
+  it("offer their widths with sizes for their layout, lazily below the first slide", async () => {
+    const { container } = renderLanding({
+      slides: [
+        buildSlide({ id: 1, image: "/api/media/s1.png", image_srcset: srcset("s1", 1200) }),
+        buildSlide({ id: 2, title: "Segundo", image: "/api/media/s2.png", image_srcset: null }),
+      ],
+      sections: [
+        buildSection({
+          id: 1,
+          type_id: 1,
+          title: "Benefícios",
+          items: [buildItem({ id: 11, name: "Cartão", image: "/api/media/c.png", image_srcset: srcset("c", 1200) })],
+        }),
+        buildSection({
+          id: 2,
+          type_id: 2,
+          title: "Como funciona",
+          items: [buildItem({ id: 21, name: "Bloco", image: "/api/media/b.png", image_srcset: srcset("b", 1200) })],
+        }),
+      ],
+    });
+    await screen.findByRole("heading", { level: 2, name: "Benefícios" });
+
+    const first = container.querySelector('img[src="/api/media/s1.png"]')!;
+    expect(first).toHaveAttribute("srcset", srcset("s1", 1200));
+    expect(first).toHaveAttribute("sizes", "100vw");
+    expect(first).toHaveAttribute("loading", "eager");
+    expect(first).toHaveAttribute("fetchpriority", "high");
+    expect(first).toHaveAttribute("decoding", "async");
+    // No copies yet: the original alone, with no sizes.
+    const second = container.querySelector('img[src="/api/media/s2.png"]')!;
+    expect(second).not.toHaveAttribute("srcset");
+    expect(second).not.toHaveAttribute("sizes");
+    expect(second).toHaveAttribute("loading", "lazy");
+
+    const card = screen.getByRole("region", { name: "Benefícios" }).querySelector(".landing-card img")!;
+    expect(card).toHaveAttribute("srcset", srcset("c", 1200));
+    expect(card).toHaveAttribute("sizes", "(min-width: 1440px) 25vw, (min-width: 1024px) 33vw, (min-width: 600px) 50vw, 100vw");
+    expect(card).toHaveAttribute("loading", "lazy");
+    const block = container.querySelector('img[src="/api/media/b.png"]')!;
+    expect(block).toHaveAttribute("sizes", "(min-width: 768px) 50vw, 100vw");
+  });
+
+  it("put a section's background picture behind it, full width, with its widths", async () => {
+    renderLanding({
+      sections: [
+        buildSection({
+          id: 4,
+          type_id: 4,
+          title: "Nossa missão",
+          background_type: "image",
+          background_image: "/api/media/fundo.png",
+          background_image_srcset: srcset("fundo", 1200),
+        }),
+      ],
+    });
+    const centred = await screen.findByRole("region", { name: "Nossa missão" });
+    const background = centred.querySelector(".landing-section__background")!;
+    expect(background).toHaveAttribute("srcset", srcset("fundo", 1200));
+    expect(background).toHaveAttribute("sizes", "100vw");
+    expect(background).toHaveAttribute("alt", "");
+    expect(background).toHaveAttribute("loading", "lazy");
+    expect(centred.style.backgroundImage).toBe("");
+  });
+});
+
 describe("an about page", () => {
   it("shows its title and paragraphs as text", async () => {
     stubApi({
@@ -287,6 +357,20 @@ describe("an about page", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Quem somos" })).toBeInTheDocument();
     expect(screen.getByText("Somos um clube.")).toBeInTheDocument();
     expect(screen.getByText("<b>Desde 1990.</b>")).toBeInTheDocument();
+  });
+
+  it("offers its picture's widths for its column", async () => {
+    const srcset = "/api/media/sobre.480w.jpg 480w, /api/media/sobre.png 640w";
+    stubApi({
+      [aboutCall(3)]: () => jsonResponse(buildAboutPage({ image: "/api/media/sobre.png", image_srcset: srcset })),
+    });
+    const { container } = renderApp({ path: "/sobre/3" });
+
+    await screen.findByRole("heading", { level: 1, name: "Quem somos" });
+    const picture = container.querySelector(".about-page__image")!;
+    expect(picture).toHaveAttribute("srcset", srcset);
+    expect(picture).toHaveAttribute("sizes", "(min-width: 704px) 704px, 100vw");
+    expect(picture).toHaveAttribute("decoding", "async");
   });
 
   it("is not found when the station has no such page", async () => {

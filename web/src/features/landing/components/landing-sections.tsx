@@ -4,6 +4,7 @@
 // their own when their section nears the viewport (NearViewport).
 import { lazy, Suspense, type CSSProperties, type ReactNode } from "react";
 import { ErrorBoundary } from "@/components/error-boundary";
+import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { useStation } from "@/features/stations";
 import { HeaderSlides } from "@/features/landing/components/header-slides";
 import { ItemCard } from "@/features/landing/components/item-card";
@@ -49,9 +50,7 @@ function Deferred({ children }: { children: ReactNode }) {
 
 function sectionStyle(section: LandingSection): CSSProperties {
   const style: Record<string, string> = {};
-  if (section.background_type === "image" && section.background_image) {
-    style.backgroundImage = `url("${encodeURI(section.background_image)}")`;
-  } else if (section.background_color) {
+  if (section.background_type !== "image" && section.background_color) {
     style.backgroundColor = section.background_color;
   }
   if (section.text_color) style.color = section.text_color;
@@ -65,7 +64,7 @@ function Block({ item }: { item: LandingItem }) {
     <article className={`landing-block${item.image_left ? " landing-block--media-left" : ""}`}>
       {hasMedia && (
         <div className="landing-block__media">
-          <ItemMedia item={item} />
+          <ItemMedia item={item} sizes={IMAGE_SIZES.half} />
         </div>
       )}
       <div className="landing-block__text">
@@ -155,7 +154,7 @@ function SectionBody({ section }: { section: LandingSection }) {
       return (
         <div className="landing-media-list">
           {items.map((item) => (
-            <ItemMedia key={item.id} item={item} alt={item.name ?? ""} />
+            <ItemMedia key={item.id} item={item} alt={item.name ?? ""} sizes={IMAGE_SIZES.column(1152)} />
           ))}
         </div>
       );
@@ -175,6 +174,15 @@ function Section({ section }: { section: LandingSection }) {
       style={sectionStyle(section)}
       aria-labelledby={section.title ? titleId : undefined}
     >
+      {section.background_type === "image" && section.background_image && (
+        // A picture rather than a CSS background, so the browser picks its width (srcset).
+        <ResponsiveImage
+          className="landing-section__background"
+          src={section.background_image}
+          srcSet={section.background_image_srcset}
+          sizes={IMAGE_SIZES.fullWidth}
+        />
+      )}
       {section.title && (
         <h2 id={titleId} className="landing-section__title">
           {section.title}

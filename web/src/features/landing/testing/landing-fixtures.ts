@@ -12,6 +12,7 @@ export function buildSlide(overrides: Partial<LandingSlide> = {}): LandingSlide 
     title: "Bem-vindo ao clube",
     subtitle: null,
     image: "/api/media/landing/slide-1.png",
+    image_srcset: null,
     link_type: "nolink",
     external_link: null,
     about_page_id: null,
@@ -26,6 +27,7 @@ export function buildItem(overrides: Partial<LandingItem> = {}): LandingItem {
     name: "Item",
     description: null,
     image: null,
+    image_srcset: null,
     video: null,
     video_id: null,
     link_type: "nolink",
@@ -47,6 +49,7 @@ export function buildSection(overrides: Partial<LandingSection> = {}): LandingSe
     text_color: null,
     background_type: "color",
     background_image: null,
+    background_image_srcset: null,
     background_color: null,
     items: [],
     ...overrides,
@@ -60,6 +63,7 @@ export function buildAboutPage(overrides: Partial<AboutPage> = {}): AboutPage {
     title: "Quem somos",
     paragraphs: ["Somos um clube.", "Desde 1990."],
     image: null,
+    image_srcset: null,
     ...overrides,
   };
 }
