@@ -74,6 +74,8 @@ test.describe("the station with every flag on", () => {
       "/homepage/planos",
       "/homepage/perfil",
       "/homepage/extrato/extratos-totais",
+      "/homepage/legisclub-gasolina",
+      "/homepage/support",
     ]) {
       expect(links, expected).toContain(expected);
     }

@@ -146,10 +146,17 @@ async fn the_support_chat_is_an_https_station_setting(db: PgPool) {
             .bind(url)
             .execute(&db)
     };
-    for refused in ["http://chat.example.com", "javascript:alert(1)", "https://", "chat.example.com"] {
+    for refused in [
+        "http://chat.example.com",
+        "javascript:alert(1)",
+        "https://",
+        "chat.example.com",
+    ] {
         assert!(set(refused).await.is_err(), "{refused} stored");
     }
-    set("https://chat.example.com/clube").await.expect("an https chat");
+    set("https://chat.example.com/clube")
+        .await
+        .expect("an https chat");
     assert_eq!(
         get(&app, &format!("/api/stations/{id}")).await.json()["support_chat_url"],
         "https://chat.example.com/clube"
@@ -189,6 +196,7 @@ async fn the_full_demo_station_is_served_at_its_host_with_every_setting_on(db: P
         "pre_registration_access",
         "home_shortcuts_access",
         "enterprise_plan_access",
+        "fuel_campaign_access",
     ] {
         assert_eq!(station[flag], true, "{flag}");
     }

@@ -429,6 +429,42 @@ async fn a_station_takes_so_many_messages_an_hour_from_any_senders(db: PgPool) {
     assert_eq!(full.status, StatusCode::TOO_MANY_REQUESTS, "{}", full.text);
 }
 
+/// One address's allowance holds when messages for it reach several stations at once: each
+/// would see fewer than 5 alone, so without the address's lock all ten would mail it.
+#[testkit::db_test]
+async fn one_address_gets_five_messages_an_hour_even_sent_to_many_stations_at_once(db: PgPool) {
+    let app = common::app(db.clone());
+    let mut stations = Vec::new();
+    for n in 0..10 {
+        stations.push(common::insert_station(&db, &format!("estacao{n}")).await);
+    }
+    let sends = stations.iter().map(|&station_id| {
+        let app = app.clone();
+        async move {
+            let body = form(station_id, "alvo@example.com");
+            send_json(&app, "POST", URI, None, &[], &body).await.status
+        }
+    });
+    let statuses = futures_util::future::join_all(sends).await;
+    let created = statuses
+        .iter()
+        .filter(|status| **status == StatusCode::CREATED)
+        .count();
+    assert_eq!(created, 5, "{statuses:?}");
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::CREATED || *s == StatusCode::TOO_MANY_REQUESTS)
+    );
+    let stored: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM support_messages WHERE email = 'alvo@example.com'",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("count");
+    assert_eq!(stored, 5);
+}
+
 async fn staff_of(db: &PgPool, station_id: i64, email: &str, role: Role) -> String {
     let id = build::member(station_id)
         .name("Equipe")

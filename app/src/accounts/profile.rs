@@ -29,7 +29,7 @@ pub async fn update(
 
 /// Replaces the member's picture (`PUT /users/image/{id}`) and asks for its narrower
 /// copies. The picture is stored and recorded first: the copies' job is queued after, so a
-/// failure to queue it leaves a picture without copies, shown whole.
+/// failure to queue it leaves a picture without copies, shown whole (logged, not answered).
 pub async fn replace_picture(
     db: &PgPool,
     objects: &Objects,
@@ -40,11 +40,18 @@ pub async fn replace_picture(
 ) -> Result<User, AccountError> {
     let user = profile::replace_picture(db, objects, codec, user_id, base64).await?;
     if let Some(key) = user.image.as_deref().and_then(Objects::key_of_url) {
-        let mut tx = db.begin().await?;
-        outbox
-            .make_image_variants(&mut tx, user.station_id, key)
-            .await?;
-        tx.commit().await?;
+        // The picture is saved either way: a failed queue is logged, not answered.
+        let queued = async {
+            let mut tx = db.begin().await?;
+            outbox
+                .make_image_variants(&mut tx, user.station_id, key)
+                .await?;
+            tx.commit().await?;
+            anyhow::Ok(())
+        };
+        if let Err(err) = queued.await {
+            tracing::warn!(error = %err, "the picture's copies were not queued; it is shown whole");
+        }
     }
     Ok(user)
 }

@@ -114,7 +114,10 @@ pub async fn list(
     let listed = paging::listed(&mut *db.acquire().await?, rows, total).await?;
     let srcsets = variants::srcsets(
         db,
-        listed.items.iter().filter_map(|row| row.image_key.as_deref()),
+        listed
+            .items
+            .iter()
+            .filter_map(|row| row.image_key.as_deref()),
     )
     .await?;
     Ok(listed.map(|row| row.card(&srcsets)))

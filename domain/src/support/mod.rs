@@ -250,8 +250,8 @@ impl Limits {
 
 /// Refuses a message once its member, its e-mail address or its station has had its
 /// allowance of stored messages in the last hour: only messages that were valid and passed
-/// the captcha count, so malformed posts use up nobody's allowance. The station's lock
-/// lines its messages up, so two at once cannot both take its last place; the wait told is
+/// the captcha count, so malformed posts use up nobody's allowance. The station's and the
+/// address's locks line messages up, so two at once cannot both take a last place; the wait told is
 /// until the oldest counted message leaves the window.
 pub async fn within_limits(
     tx: &mut PgConnection,
@@ -260,8 +260,15 @@ pub async fn within_limits(
     email: &str,
     limits: Limits,
 ) -> Result<(), SupportError> {
+    // The station's lock, then the address's: an address's allowance counts across
+    // stations, so messages to several stations for one address line up too. Always in this
+    // order, so two messages never wait on each other.
     sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('support:' || $1::text, 0))")
         .bind(station_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('support-email:' || $1, 0))")
+        .bind(email)
         .execute(&mut *tx)
         .await?;
     // Per limit: the messages counted, and the seconds until the oldest leaves the window.

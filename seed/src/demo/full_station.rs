@@ -28,10 +28,10 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<FullStation> 
              currency_name, currency_name_position,
              feed_access, events_access, files_access, checkout_access, my_account_access,
              lucky_numbers_access, member_card_access, pre_registration_access,
-             home_shortcuts_access, enterprise_plan_access)
+             home_shortcuts_access, enterprise_plan_access, fuel_campaign_access)
          VALUES ($1, $2, $3, true, false, true, $4, '#F2A541', '/brand/demo/logo.svg',
                  '/brand/demo/favicon.svg', 1, 'Pontos', 'after',
-                 true, true, true, true, true, true, true, true, true, true)
+                 true, true, true, true, true, true, true, true, true, true, true)
          ON CONFLICT (subdomain) DO NOTHING
          RETURNING id",
     )

@@ -68,7 +68,9 @@ export function useFuelVouchers() {
   });
 }
 
-/** Takes a campaign's voucher; on success both lists are read again (the spec reloads the page). */
+/** Takes a campaign's voucher; both lists are read again after it, whatever the answer (the
+ * spec reloads the page): a refusal (sold out, closed, already held) must not leave the
+ * campaign pickable. */
 export function useTakeFuelVoucher() {
   const userId = useMemberId();
   const queryClient = useQueryClient();
@@ -76,6 +78,6 @@ export function useTakeFuelVoucher() {
     mutationFn: (fuelId: number) => takeFuelVoucher(fuelId, userId),
     // The screen says why in the spec's words (its fallback differs from the catalogue's).
     meta: OWN_ERROR_TEXT,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: fuelKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: fuelKeys.all }),
   });
 }

@@ -58,8 +58,10 @@ function hasPlans(station: Station): boolean {
 
 /** 'Fale conosco': the station's external chat where it has one, else the contact form. */
 function supportLink(station: Station): MenuLink {
-  return station.support_chat_url
-    ? { label: "Fale conosco", to: station.support_chat_url, external: true }
+  // The database stores only https addresses; checked again so no other scheme is ever a link.
+  const chat = station.support_chat_url;
+  return chat && /^https:\/\//.test(chat)
+    ? { label: "Fale conosco", to: chat, external: true }
     : { label: "Fale conosco", to: "/homepage/support" };
 }
 

@@ -174,6 +174,11 @@ describe("drawer", () => {
     expect(chat).toHaveAttribute("rel", "noopener noreferrer");
   });
 
+  it("never links a chat address that is not https", async () => {
+    await renderMemberArea(buildStation({ support_chat_url: "javascript:alert(1)" }));
+    expect(within(openDrawer()).getByRole("link", { name: "Fale conosco" })).toHaveAttribute("href", "/homepage/support");
+  });
+
   it("shows 'Planos' without plans where the station offers the Enterprise card", async () => {
     await renderMemberArea(buildStation({ plans: [], enterprise_plan_access: true }));
     expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");
