@@ -21,6 +21,22 @@ interface UrlTabsProps<Id extends string> {
   children: (current: Id, select: (id: Id) => void) => ReactNode;
 }
 
+/** The tabs pattern's keys: arrows move round the list, Home and End go to its ends. */
+function targetIndex(key: string, index: number, count: number): number | null {
+  switch (key) {
+    case "ArrowRight":
+      return (index + 1) % count;
+    case "ArrowLeft":
+      return (index + count - 1) % count;
+    case "Home":
+      return 0;
+    case "End":
+      return count - 1;
+    default:
+      return null;
+  }
+}
+
 export function UrlTabs<Id extends string>({ tabs, label, children }: UrlTabsProps<Id>) {
   const [searchParams, setSearchParams] = useSearchParams();
   const asked = searchParams.get(TAB_PARAM);
@@ -39,10 +55,11 @@ export function UrlTabs<Id extends string>({ tabs, label, children }: UrlTabsPro
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
     const index = tabs.findIndex((tab) => tab.id === current);
-    const step = event.key === "ArrowRight" ? 1 : tabs.length - 1;
-    const next = tabs[(index + step) % tabs.length];
+    const at = targetIndex(event.key, index, tabs.length);
+    if (at === null) return;
+    event.preventDefault();
+    const next = tabs[at];
     if (!next) return;
     select(next.id);
     tabRefs.current.get(next.id)?.focus();

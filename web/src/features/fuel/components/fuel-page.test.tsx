@@ -64,6 +64,13 @@ describe("the fuel campaign page", () => {
     expect(await screen.findByText("Você ainda não possui vouchers de combustível.")).toBeInTheDocument();
     fireEvent.keyDown(vouchers, { key: "ArrowLeft" });
     expect(screen.getByRole("tab", { name: "Campanhas" })).toHaveAttribute("aria-selected", "true");
+    // Home and End go to the list's ends.
+    fireEvent.keyDown(screen.getByRole("tab", { name: "Campanhas" }), { key: "End" });
+    expect(screen.getByRole("tab", { name: "Meus Vouchers" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tab", { name: "Meus Vouchers" })).toHaveFocus();
+    fireEvent.keyDown(screen.getByRole("tab", { name: "Meus Vouchers" }), { key: "Home" });
+    expect(screen.getByRole("tab", { name: "Campanhas" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tab", { name: "Campanhas" })).toHaveFocus();
   });
 
   it("asks for a campaign before generating, then generates it and shows the voucher in 'Meus Vouchers'", async () => {
