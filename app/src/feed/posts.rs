@@ -64,10 +64,7 @@ pub async fn delete(
     let deleted = posts::delete(db, station_id, user_id, post_id).await?;
     tracing::info!(user_id = %user_id, post_id = %post_id, "feed post deleted");
     if let Some(key) = deleted.image_key {
-        if let Err(err) = variants::forget(db, objects, &key).await {
-            tracing::warn!(error = %err, key, "feed image variants not forgotten");
-        }
-        delete_image(objects, &key).await;
+        variants::delete_with_copies(db, objects, &key).await;
     }
     if let Some(video_id) = deleted.video_id
         && let Err(err) = videos::discard_unposted(db, objects, area, video_id).await

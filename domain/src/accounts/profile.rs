@@ -414,12 +414,7 @@ pub async fn replace_picture(
     let previous = replace_image(db, user_id, &Objects::url(&key)).await?;
     // The old picture is no longer referenced; failing to remove it only leaves a file.
     if let Some(old_key) = previous.as_deref().and_then(Objects::key_of_url) {
-        if let Err(err) = crate::infra::variants::forget(db, objects, old_key).await {
-            tracing::warn!(error = ?err, "could not forget a replaced profile image's copies");
-        }
-        if let Err(err) = objects.delete(old_key).await {
-            tracing::warn!(error = ?err, "could not delete a replaced profile image");
-        }
+        crate::infra::variants::delete_with_copies(db, objects, old_key).await;
     }
     Ok(user::find(db, user_id)
         .await?

@@ -214,6 +214,17 @@ pub async fn forget(db: impl PgExecutor<'_>, objects: &Objects, source: &str) ->
     Ok(())
 }
 
+/// Deletes a picture nothing refers to any more, its copies first. A failure only leaves
+/// files behind (storage, not correctness), so it is logged, never answered.
+pub async fn delete_with_copies(db: impl PgExecutor<'_>, objects: &Objects, source: &str) {
+    if let Err(err) = forget(db, objects, source).await {
+        tracing::warn!(error = %err, key = source, "image variants not forgotten");
+    }
+    if let Err(err) = objects.delete(source).await {
+        tracing::warn!(error = %err, key = source, "image not deleted");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -305,12 +305,7 @@ async fn review_reported_content(
 /// decision stands.
 async fn delete_media(state: &AppState, item: &ReportedItem) {
     if let Some(key) = &item.image_key {
-        if let Err(err) = domain::infra::variants::forget(&state.db, &state.objects, key).await {
-            tracing::warn!(error = %err, key, "removed post's image variants not forgotten");
-        }
-        if let Err(err) = state.objects.delete(key).await {
-            tracing::warn!(error = %err, key, "removed post's image not deleted");
-        }
+        domain::infra::variants::delete_with_copies(&state.db, &state.objects, key).await;
     }
     if let Some(video) = &item.video {
         videos::delete_files(&state.objects, video).await;
