@@ -223,7 +223,8 @@ pub async fn insert(
 }
 
 /// How many messages are taken within [`WINDOW_SECONDS`]: per signed-in member, per sender
-/// e-mail address (from anywhere: each message mails it), and per station (its inbox).
+/// e-mail address (from anywhere: each message mails it), and visitors' per station (its
+/// inbox; members have their own allowance).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     pub per_member: u32,
@@ -289,8 +290,8 @@ pub async fn within_limits(
                  WHERE created_at > now() - make_interval(secs => $4)
                    AND (station_id = $1 OR user_id = $2 OR email = $3)
              )
-             SELECT count(*) FILTER (WHERE station_id = $1),
-                    min(wait) FILTER (WHERE station_id = $1),
+             SELECT count(*) FILTER (WHERE station_id = $1 AND user_id IS NULL),
+                    min(wait) FILTER (WHERE station_id = $1 AND user_id IS NULL),
                     count(*) FILTER (WHERE user_id = $2),
                     min(wait) FILTER (WHERE user_id = $2),
                     count(*) FILTER (WHERE email = $3),
@@ -309,7 +310,14 @@ pub async fn within_limits(
             (mail, mail_wait),
         ]
     };
-    let maxima = [limits.per_station, limits.per_member, limits.per_email];
+    // The station's cap is for visitors: a signed-in member has an allowance of their own,
+    // so visitors filling the inbox never shut its members out.
+    let per_station = if user_id.is_some() {
+        u32::MAX
+    } else {
+        limits.per_station
+    };
+    let maxima = [per_station, limits.per_member, limits.per_email];
     let waits = counts
         .iter()
         .zip(maxima)
