@@ -106,3 +106,19 @@ impl FromRequestParts<AppState> for Member {
         })
     }
 }
+
+/// `where[station_id]` and `where[user_id]` as the spec's screens send them: absent, the
+/// caller's; anything else is refused, never answered with another's data.
+pub fn own_scope(
+    member: Member,
+    station_id: Option<i64>,
+    user_id: Option<i64>,
+) -> Result<(), ApiError> {
+    let others_station = station_id.is_some_and(|id| id != member.station_id);
+    let others_user = user_id.is_some_and(|id| id != member.user_id);
+    if others_station || others_user {
+        Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
+    } else {
+        Ok(())
+    }
+}

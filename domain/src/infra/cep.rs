@@ -80,16 +80,20 @@ struct ViaCep {
     erro: Option<serde_json::Value>,
 }
 
+/// The client of a lookup a form waits on (a CEP's address, a state's cities): a provider
+/// call waits at most 5 seconds.
+pub(crate) fn form_lookup_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .connect_timeout(Duration::from_secs(5))
+        .build()
+        .unwrap_or_default()
+}
+
 impl CepProvider {
-    /// A provider call waits at most 5 seconds: a form is waiting for it.
     pub fn from_config(config: &Config) -> Self {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .connect_timeout(Duration::from_secs(5))
-            .build()
-            .unwrap_or_default();
         Self {
-            client,
+            client: form_lookup_client(),
             base_url: config.cep_url.clone(),
         }
     }

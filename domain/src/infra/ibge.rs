@@ -5,7 +5,6 @@
 //! nonsense or answers no city for one of the 27 states is [`CitiesUnavailable`].
 
 use std::cmp::Ordering;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -44,16 +43,10 @@ struct Municipio {
 }
 
 impl CitiesProvider {
-    /// A provider call waits at most 5 seconds: a form is waiting for it (and falls back to
-    /// a typed city).
+    /// The form falls back to a typed city when the provider does not answer in time.
     pub fn from_config(config: &Config) -> Self {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .connect_timeout(Duration::from_secs(5))
-            .build()
-            .unwrap_or_default();
         Self {
-            client,
+            client: super::cep::form_lookup_client(),
             base_url: config.ibge_url.clone(),
         }
     }

@@ -2,6 +2,7 @@
 //! one activity, the name search, and `POST /raw-content-participation`, which records a
 //! raw content view through the participation rules and queues its credit with it.
 
+use crate::member::own_scope;
 use app::activities::participation::Taken;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -22,7 +23,7 @@ use utoipa_axum::routes;
 use super::videos::UserVideo;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
-use crate::member::{Member, NOT_AUTHORIZED};
+use crate::member::Member;
 use crate::paging::{self, PageQuery, Paged};
 use crate::state::AppState;
 
@@ -419,22 +420,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(establishment_actions))
         .routes(routes!(raw_content_participation))
         .routes(routes!(agreement))
-}
-
-/// `where[station_id]` and `where[user_id]` as the spec's screens send them: absent, the
-/// caller's; anything else is refused, never answered with another's data.
-pub(crate) fn own_scope(
-    member: Member,
-    station_id: Option<i64>,
-    user_id: Option<i64>,
-) -> ApiResult<()> {
-    let others_station = station_id.is_some_and(|id| id != member.station_id);
-    let others_user = user_id.is_some_and(|id| id != member.user_id);
-    if others_station || others_user {
-        Err(ApiError::Forbidden(NOT_AUTHORIZED.into()))
-    } else {
-        Ok(())
-    }
 }
 
 #[derive(Debug, Deserialize)]

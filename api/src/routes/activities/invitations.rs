@@ -16,7 +16,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::ip_throttle::{IpLimit, IpThrottle, TOO_MANY_FROM_ADDRESS};
@@ -113,7 +112,7 @@ struct InvitationSent {
 const SENT: &str = "Operação realizada com sucesso";
 
 fn own_station(member: Member, station_id: Option<i64>) -> ApiResult<()> {
-    actions::own_scope(member, station_id, None)
+    crate::member::own_scope(member, station_id, None)
 }
 
 async fn send(

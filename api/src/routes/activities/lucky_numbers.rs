@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::own_scope;
 use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
 use crate::member::Member;
+use crate::member::own_scope;
 use crate::state::AppState;
 
 pub const LUCKY_NUMBERS_UNAVAILABLE: &str = "Números da sorte não disponíveis.";

@@ -8,10 +8,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::{ActivityCard, own_scope};
+use super::actions::ActivityCard;
 use crate::error::{ApiResult, Messages};
 use crate::extract::{Json, Query};
 use crate::member::Member;
+use crate::member::own_scope;
 use crate::paging::{self, PageQuery};
 use crate::state::AppState;
 

@@ -8,10 +8,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::actions::own_scope;
 use crate::error::{ApiResult, Messages};
 use crate::extract::{Json, Query};
 use crate::member::Member;
+use crate::member::own_scope;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -12,8 +12,8 @@ use super::StationQuery;
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
 use crate::member::Member;
+use crate::member::own_scope;
 use crate::paging::{self, PageQuery, Paged};
-use crate::routes::activities::actions::own_scope;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

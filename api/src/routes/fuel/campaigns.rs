@@ -13,9 +13,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, ErrorMessage, Messages};
+use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::{Json, Path};
-use crate::member::{Member, NOT_AUTHORIZED};
+use crate::member::{Member, own_scope};
 use crate::member_throttle::{MemberLimit, throttle};
 use crate::state::AppState;
 
@@ -230,9 +230,7 @@ async fn member_vouchers(
     member: Member,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<Vec<FuelVoucher>>> {
-    if id != member.user_id {
-        return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
-    }
+    own_scope(member, None, Some(id))?;
     let found = vouchers::of_member(&state.db, member.station(), member.user(), Utc::now()).await?;
     Ok(Json(found.into_iter().map(FuelVoucher::from).collect()))
 }
@@ -264,9 +262,7 @@ async fn take_voucher(
     member: Member,
     Json(form): Json<TakeVoucher>,
 ) -> ApiResult<(StatusCode, Json<FuelVoucher>)> {
-    if form.user_id.is_some_and(|id| id != member.user_id) {
-        return Err(ApiError::Forbidden(NOT_AUTHORIZED.into()));
-    }
+    own_scope(member, None, form.user_id)?;
     throttle::<FuelTakeLimit>(&state, &member).await?;
     let voucher =
         app::fuel::take_voucher(&state.db, member.station(), member.user(), form.fuel_id).await?;
