@@ -19,6 +19,7 @@ use tower_http::trace::TraceLayer;
 use tracing::Span;
 
 pub mod client_ip;
+pub mod desk_staff;
 pub mod error;
 pub mod extract;
 pub mod ip_throttle;

@@ -44,6 +44,14 @@ pub struct Station {
     pub enterprise_plan_access: bool,
     /// The fuel campaign (`/homepage/legisclub-gasolina`), its menu entry and its API.
     pub fuel_campaign_access: bool,
+    /// Legal consultancy (`/homepage/consultoria-juridica`), its menu entry, tile and API.
+    pub legal_access: bool,
+    /// Accounting consultancy (`/homepage/consultoria-contabil`).
+    pub accounting_access: bool,
+    /// Health appointments (`/homepage/saude`) and the co-payment cashback.
+    pub health_access: bool,
+    /// The political-union page (`/homepage/politico-sindical`).
+    pub political_access: bool,
     /// An external chat where the station answers its members (https), opened by the
     /// menu's 'Fale conosco' instead of `/homepage/support`.
     pub support_chat_url: Option<String>,
@@ -99,7 +107,8 @@ macro_rules! select_station {
            s.affiliated, s.promotional, s.no_cpf, s.feed_access, s.events_access,
            s.files_access, s.checkout_access, s.my_account_access, s.lucky_numbers_access,
            s.member_card_access, s.pre_registration_access, s.home_shortcuts_access,
-           s.enterprise_plan_access, s.fuel_campaign_access, s.support_chat_url,
+           s.enterprise_plan_access, s.fuel_campaign_access, s.legal_access,
+           s.accounting_access, s.health_access, s.political_access, s.support_chat_url,
            s.address, s.phone,
            s.contact_mail, s.main_brand_color, s.secondary_brand_color, s.font_family,
            s.logo_image, s.header_image, s.favicon_image, s.currency_multiplier,

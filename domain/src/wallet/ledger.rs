@@ -55,6 +55,8 @@ pub enum SourceKind {
     Refund,
     Topup,
     Adjustment,
+    /// A health co-payment's cashback (`health_copays`).
+    Copay,
 }
 
 impl SourceKind {
@@ -67,6 +69,7 @@ impl SourceKind {
             Self::Refund => "refund",
             Self::Topup => "topup",
             Self::Adjustment => "adjustment",
+            Self::Copay => "copay",
         }
     }
 }

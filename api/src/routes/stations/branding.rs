@@ -57,6 +57,14 @@ pub struct Station {
     pub enterprise_plan_access: bool,
     /// The fuel campaign: `/homepage/legisclub-gasolina` and its menu entry.
     pub fuel_campaign_access: bool,
+    /// Legal consultancy: `/homepage/consultoria-juridica`, its menu entry and home tile.
+    pub legal_access: bool,
+    /// Accounting consultancy: `/homepage/consultoria-contabil`.
+    pub accounting_access: bool,
+    /// Health appointments: `/homepage/saude`.
+    pub health_access: bool,
+    /// The political-union page: `/homepage/politico-sindical`.
+    pub political_access: bool,
     /// An external chat (https) the member menu's 'Fale conosco' opens instead of
     /// `/homepage/support`; null for the contact form.
     pub support_chat_url: Option<String>,
@@ -133,6 +141,10 @@ impl From<station::Station> for Station {
             home_shortcuts_access,
             enterprise_plan_access,
             fuel_campaign_access,
+            legal_access,
+            accounting_access,
+            health_access,
+            political_access,
             support_chat_url,
             address,
             phone,
@@ -179,6 +191,10 @@ impl From<station::Station> for Station {
             home_shortcuts_access,
             enterprise_plan_access,
             fuel_campaign_access,
+            legal_access,
+            accounting_access,
+            health_access,
+            political_access,
             support_chat_url,
             address,
             phone,

@@ -79,6 +79,8 @@ enum SourceKind {
     Refund,
     Topup,
     Adjustment,
+    /// A health co-payment's cashback.
+    Copay,
 }
 
 impl From<ledger::SourceKind> for SourceKind {
@@ -91,6 +93,7 @@ impl From<ledger::SourceKind> for SourceKind {
             ledger::SourceKind::Refund => Self::Refund,
             ledger::SourceKind::Topup => Self::Topup,
             ledger::SourceKind::Adjustment => Self::Adjustment,
+            ledger::SourceKind::Copay => Self::Copay,
         }
     }
 }
