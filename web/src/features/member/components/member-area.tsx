@@ -12,6 +12,7 @@ import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { SearchStartPage } from "@/features/member/components/search-start-page";
 import { paymentMethodsMemberRoutes } from "@/features/payment-methods/routes";
+import { serviceMemberRoutes } from "@/features/services/routes";
 import { subscriptionsMemberRoutes } from "@/features/subscriptions";
 import { supportMemberRoutes } from "@/features/support";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
@@ -36,6 +37,7 @@ const routes: RouteObject[] = [
       ...subscriptionsMemberRoutes,
       ...calendarMemberRoutes,
       ...fuelMemberRoutes,
+      ...serviceMemberRoutes,
       ...contentMemberRoutes,
       ...supportMemberRoutes,
     ],

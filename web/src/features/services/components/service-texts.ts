@@ -1,0 +1,29 @@
+// The member services' words (spec 002 sections 4 and 8).
+export const NO_DATA_TEXT = "Não há dados para visualização";
+export const NEWS_END_TEXT = "Isso é tudo por enquanto!";
+export const NO_APPOINTMENTS_TEXT = "Não foram encontrados agendamentos em seu CPF.";
+export const NO_PROCESSES_TEXT = "Não foram encontrados processos em seu CPF.";
+export const NO_COLLECTIVE_TEXT = "Não foram encontradas causas coletivas em seu CPF.";
+export const NO_PERSONAL_TEXT = "Não foram encontradas causas pessoais em seu CPF.";
+export const COLLECTIVE_TITLE = "Causas coletivas";
+export const PERSONAL_TITLE = "Causas pessoais";
+export const HISTORY_TITLE = "Histórico de atendimentos";
+export const UPCOMING_TITLE = "Próximos atendimentos";
+export const NO_UPCOMING_TEXT = "Você não possui atendimentos agendados.";
+export const REQUEST_TITLE = "Solicitar agendamento";
+export const REQUEST_SENT_TITLE = "Sua solicitação foi realizada com sucesso!";
+export const REQUEST_SENT_TEXT = "Em breve entraremos em contato para confirmar os horários disponíveis.";
+export const REQUIRED_TEXT = "Esse campo é obrigatório";
+export const DESCRIPTION_MAX = 1000;
+export const DESCRIPTION_TOO_LONG_TEXT = "Máximo de 1000 caracteres";
+export const REQUEST_FAILED_TEXT = "Erro";
+export const CANCEL_BUTTON = "Cancelar";
+export const CANCELLED_TEXT = "Agendamento cancelado com sucesso!";
+export const CANCEL_FAILED_TEXT = "Erro ao cancelar agendamento";
+/** The spec reloads the page 2 seconds after a cancel; the list is read again instead. */
+export const RELOAD_AFTER_CANCEL_MS = 2000;
+export const NEWS_TITLE = "Notícias";
+export const NEWS_MISSING_TEXT = "Notícia não encontrada.";
+export const BACK_TO_NEWS_TEXT = "Voltar para as notícias";
+export const CONTACTS_TITLE = "Contato";
+export const NO_EVENTS_TEXT = "Não há eventos programados.";
