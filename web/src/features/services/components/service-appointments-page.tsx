@@ -146,10 +146,11 @@ export function ServiceAppointmentsPage({ desk }: { desk: CaseDesk }) {
   const [cancelling, setCancelling] = useState<ServiceAppointment | null>(null);
   const cancelFlow = useCancelFlow();
   const historyId = useId();
+  // Upcoming or history as of when the page opened (the server orders them the same way).
+  const [now] = useState(() => Date.now());
   const canCancel = desk === "legal";
 
   const list = appointments.data ?? [];
-  const now = Date.now();
   const upcoming = list.filter((appointment) => isUpcoming(appointment, now));
   const history = list.filter((appointment) => !isUpcoming(appointment, now));
   const onCancel = canCancel ? setCancelling : undefined;

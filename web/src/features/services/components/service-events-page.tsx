@@ -1,6 +1,7 @@
 // A desk's 'eventos': the spec shows a calendar of hard-coded sample events; here it is the
 // station's own schedules (the calendar's API) of the coming weeks, each leading to its page
 // in the station calendar, and a link to the whole calendar.
+import { useState } from "react";
 import { Link } from "react-router";
 import { Skeletons } from "@/components/list-page";
 import { addDays, formatMoment, queryWindow, schedulePath, todayIn, useSchedules } from "@/features/calendar";
@@ -20,7 +21,8 @@ export function ServiceEventsPage({ title }: { title: string }) {
   const timeZone = useStation().time_zone;
   const today = todayIn(timeZone);
   const schedules = useSchedules(eventsWindow(today));
-  const now = Date.now();
+  // What has ended by the time the page opened is left out.
+  const [now] = useState(() => Date.now());
   const upcoming = (schedules.data ?? []).filter((schedule) => new Date(schedule.end).getTime() >= now).sort((a, b) => a.start.localeCompare(b.start));
   return (
     <section className="service-page">

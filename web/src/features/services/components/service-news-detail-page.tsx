@@ -12,7 +12,7 @@ import "./services.css";
 
 function itemOf(state: unknown): ServiceNewsItem | null {
   if (typeof state !== "object" || state === null || !("item" in state)) return null;
-  const item = (state as { item: unknown }).item;
+  const { item } = state;
   if (typeof item !== "object" || item === null) return null;
   const candidate = item as Partial<ServiceNewsItem>;
   return typeof candidate.title?.rendered === "string" && typeof candidate.content?.rendered === "string" ? (item as ServiceNewsItem) : null;
