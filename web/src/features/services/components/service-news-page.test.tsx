@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import {
   ACCOUNTING_STATION,
@@ -28,6 +28,18 @@ function stubServices(handlers: Record<string, ApiHandler>) {
 describe("a desk's news", () => {
   it("loads the next page as the end comes into sight, and ends with 'Isso é tudo por enquanto!'", async () => {
     const observer = stubIntersectionObserver();
+    // The options each observer is made with: half of the end in sight (spec 002 section 9).
+    const options: (IntersectionObserverInit | undefined)[] = [];
+    const Observer = globalThis.IntersectionObserver;
+    vi.stubGlobal(
+      "IntersectionObserver",
+      class extends Observer {
+        constructor(callback: IntersectionObserverCallback, init?: IntersectionObserverInit) {
+          super(callback, init);
+          options.push(init);
+        }
+      },
+    );
     const api = stubServices({
       [legalNewsCall(1)]: () => jsonResponse(newsPage(9, 1)),
       [legalNewsCall(2)]: () => jsonResponse(newsPage(2, 10)),
@@ -38,6 +50,7 @@ describe("a desk's news", () => {
     expect(within(list).getAllByRole("article")).toHaveLength(9);
     expect(screen.queryByText("Isso é tudo por enquanto!")).not.toBeInTheDocument();
     expect(observer.observedCount()).toBe(1);
+    expect(options.at(-1)).toEqual({ threshold: 0.5 });
 
     await observer.scrollIntoView();
     expect(await screen.findByText("Isso é tudo por enquanto!")).toBeInTheDocument();
@@ -77,6 +90,21 @@ describe("a desk's news", () => {
     expect(screen.queryByText("Carregando…")).not.toBeInTheDocument();
     expect(screen.queryByText("page: Página inválida")).not.toBeInTheDocument();
     expect(within(screen.getByRole("list", { name: "Notícias" })).getAllByRole("article")).toHaveLength(9);
+  });
+
+  it("says there is nothing to show when the first page is empty or fails, without a toast", async () => {
+    stubIntersectionObserver();
+    let answer = () => jsonResponse([]);
+    stubServices({ [legalNewsCall(1)]: () => answer() });
+    const first = renderApp({ path: LEGAL_NEWS, station: LEGAL_STATION });
+    expect(await screen.findByText("Não há dados para visualização")).toBeInTheDocument();
+    expect(screen.queryByText("Isso é tudo por enquanto!")).not.toBeInTheDocument();
+    first.unmount();
+
+    answer = () => jsonResponse({ messages: ["Serviço não disponível."] }, 404);
+    renderApp({ path: LEGAL_NEWS, station: LEGAL_STATION });
+    expect(await screen.findByText("Não há dados para visualização")).toBeInTheDocument();
+    expect(screen.queryByText("Serviço não disponível.")).not.toBeInTheDocument();
   });
 
   it("opens an item's page with the item handed over, and leads back", async () => {

@@ -82,7 +82,8 @@ export function ServiceNewsPage({ desk }: { desk: NewsDesk }) {
               observer={HALF_IN_SIGHT}
             />
           )}
-          {ended && <p className="service-news__end">{items.length > 0 ? NEWS_END_TEXT : NO_DATA_TEXT}</p>}
+          {ended && items.length > 0 && <p className="service-news__end">{NEWS_END_TEXT}</p>}
+          {(ended || failed) && items.length === 0 && <p className="list-page__empty">{NO_DATA_TEXT}</p>}
         </>
       )}
     </section>
