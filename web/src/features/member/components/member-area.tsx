@@ -7,11 +7,13 @@ import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { contentMemberRoutes } from "@/features/content/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
 import { fuelMemberRoutes } from "@/features/fuel/routes";
+import { healthMemberRoutes } from "@/features/health/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { SearchStartPage } from "@/features/member/components/search-start-page";
 import { paymentMethodsMemberRoutes } from "@/features/payment-methods/routes";
+import { politicalMemberRoutes } from "@/features/political/routes";
 import { subscriptionsMemberRoutes } from "@/features/subscriptions";
 import { supportMemberRoutes } from "@/features/support";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
@@ -36,6 +38,8 @@ const routes: RouteObject[] = [
       ...subscriptionsMemberRoutes,
       ...calendarMemberRoutes,
       ...fuelMemberRoutes,
+      ...healthMemberRoutes,
+      ...politicalMemberRoutes,
       ...contentMemberRoutes,
       ...supportMemberRoutes,
     ],
