@@ -6375,7 +6375,7 @@ export interface components {
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
          * @enum {string}
          */
-        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment";
+        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment" | "copay";
         /**
          * @description What a spend paid for (`spends.source_kind`).
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
@@ -6436,6 +6436,8 @@ export interface components {
         };
         /** @description The station as the web app reads it. Field names follow the spec's contract. */
         Station: {
+            /** @description Accounting consultancy: `/homepage/consultoria-contabil`. */
+            accounting_access: boolean;
             address: string | null;
             affiliated: boolean;
             age_gate: boolean;
@@ -6467,11 +6469,15 @@ export interface components {
             has_app: boolean;
             has_majority_security: boolean;
             header_image: string | null;
+            /** @description Health appointments: `/homepage/saude`. */
+            health_access: boolean;
             /** @description The home's shortcut tiles ('Prestação de contas' and the station's service pages). */
             home_shortcuts_access: boolean;
             /** Format: int64 */
             id: number;
             ios_link: string | null;
+            /** @description Legal consultancy: `/homepage/consultoria-juridica`, its menu entry and home tile. */
+            legal_access: boolean;
             /** @description `email` or `cpf`: the identifier its login form asks for. */
             login_with: string;
             logo_image: string | null;
@@ -6489,6 +6495,8 @@ export interface components {
              *     empty).
              */
             plans: components["schemas"]["Plan"][];
+            /** @description The political-union page: `/homepage/politico-sindical`. */
+            political_access: boolean;
             /** @description The profile's pre-registration change request. */
             pre_registration_access: boolean;
             promotional: boolean;
