@@ -54,7 +54,8 @@ describe("the health landing", () => {
     fireEvent.click(screen.getByRole("link", { name: "Agendar Nutricionista" }));
     await waitFor(() => expect(page.location.pathname).toBe(`${HEALTH}/agendamento-nutricionista`));
     expect(await screen.findByRole("heading", { level: 1, name: "Agendamento com nutricionista" })).toBeInTheDocument();
-  });
+    // The file's first render pays for the app's first paint: slow on a busy machine.
+  }, 15_000);
 
   it.each([
     HEALTH,

@@ -34,7 +34,8 @@ describe("the political landing", () => {
     expect(screen.getByRole("link", { name: "Sugerir um tema" })).toHaveAttribute("href", `${THEMES}/sugerir`);
     fireEvent.click(screen.getByRole("link", { name: "Ver temas" }));
     await waitFor(() => expect(page.location.pathname).toBe(THEMES));
-  });
+    // The file's first render pays for the app's first paint: slow on a busy machine.
+  }, 15_000);
 
   it.each([POLITICAL, THEMES, `${THEMES}/sugerir`])("%s is not found where the station offers no political desk", async (path) => {
     const api = stubPolitical();
