@@ -59,6 +59,46 @@ function AccountsIcon() {
   );
 }
 
+/** A flag: the union's political page. */
+function PoliticalIcon() {
+  return (
+    <svg {...iconProps}>
+      <path d="M5 21V4" />
+      <path d="M5 4h11l-2 4 2 4H5" />
+    </svg>
+  );
+}
+
+/** Scales: the legal consultancy. */
+function LegalIcon() {
+  return (
+    <svg {...iconProps}>
+      <path d="M12 4v16M8 20h8M5 7h14" />
+      <path d="M5 7l-3 6a3 3 0 0 0 6 0zM19 7l-3 6a3 3 0 0 0 6 0z" />
+    </svg>
+  );
+}
+
+/** A calculator: the accounting consultancy. */
+function AccountingIcon() {
+  return (
+    <svg {...iconProps}>
+      <rect x="5" y="3" width="14" height="18" rx="2" />
+      <path d="M8 7h8M8.5 12h.01M12 12h.01M15.5 12h.01M8.5 16h.01M12 16h.01M15.5 16h.01" />
+    </svg>
+  );
+}
+
+/** A heart with a pulse: health. */
+function HealthIcon() {
+  return (
+    <svg {...iconProps}>
+      <path d="M12 20s-7-4.5-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.5-7 10-7 10z" />
+      <path d="M7 12h3l1-2 2 4 1-2h3" />
+    </svg>
+  );
+}
+
 export interface HomeShortcut {
   /** Whether the station offers the page the tile opens (beside `home_shortcuts_access`). */
   shown: (station: Station) => boolean;
@@ -68,12 +108,16 @@ export interface HomeShortcut {
 }
 
 /**
- * The tiles, in the spec's order, of pages that exist: a tile never leads to 'Página não
- * encontrada'. The service pages (/homepage/politico-sindical, /homepage/consultoria-juridica,
- * /homepage/consultoria-contabil, /homepage/saude) join this list with their own settings as
- * they are built.
+ * The tiles, in the spec's order (spec 001 "Home"): the member services' desks, each where the
+ * station offers it (political_access, legal_access, accounting_access, health_access, as
+ * their menu entries and their pages' 404), then the accounts. A tile never leads to 'Página
+ * não encontrada'.
  */
 export const HOME_SHORTCUTS: HomeShortcut[] = [
+  { shown: (station) => station.political_access, label: "Político-sindical", icon: PoliticalIcon, to: "/homepage/politico-sindical" },
+  { shown: (station) => station.legal_access, label: "Consultoria jurídica", icon: LegalIcon, to: "/homepage/consultoria-juridica" },
+  { shown: (station) => station.accounting_access, label: "Consultoria contábil", icon: AccountingIcon, to: "/homepage/consultoria-contabil" },
+  { shown: (station) => station.health_access, label: "Saúde", icon: HealthIcon, to: "/homepage/saude" },
   { shown: () => true, label: "Prestação de contas", icon: AccountsIcon, to: "/homepage/prestacao-de-contas" },
 ];
 

@@ -265,7 +265,37 @@ describe("the home's extras", () => {
     expect(homeShortcuts(SHORTCUTS_STATION, [always, luckyOnly]).map((tile) => tile.label)).toEqual(["A"]);
     expect(homeShortcuts(buildStation({ home_shortcuts_access: true, lucky_numbers_access: true }), [always, luckyOnly]).map((tile) => tile.label)).toEqual(["A", "B"]);
     expect(homeShortcuts(buildStation(), [always, luckyOnly])).toEqual([]);
-    // Every built tile leads to a page of the member area's routes (the walk is menu-walk.test).
-    expect(HOME_SHORTCUTS.map((tile) => tile.to)).toEqual(["/homepage/prestacao-de-contas"]);
+    // The spec's order (spec 001 "Home"); each tile's page is walked in menu-walk.test.
+    expect(HOME_SHORTCUTS.map((tile) => tile.to)).toEqual([
+      "/homepage/politico-sindical",
+      "/homepage/consultoria-juridica",
+      "/homepage/consultoria-contabil",
+      "/homepage/saude",
+      "/homepage/prestacao-de-contas",
+    ]);
+  });
+
+  it("shows each desk's tile where the station offers the desk, in the spec's order", async () => {
+    stubHome();
+    renderApp({
+      path: "/homepage",
+      station: buildStation({ home_shortcuts_access: true, legal_access: true, accounting_access: true, health_access: true, political_access: true }),
+    });
+    const nav = await screen.findByRole("navigation", { name: SHORTCUTS_TITLE });
+    const links = within(within(nav).getByRole("list")).getAllByRole("link");
+    expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["Político-sindical", "/homepage/politico-sindical"],
+      ["Consultoria jurídica", "/homepage/consultoria-juridica"],
+      ["Consultoria contábil", "/homepage/consultoria-contabil"],
+      ["Saúde", "/homepage/saude"],
+      ["Prestação de contas", "/homepage/prestacao-de-contas"],
+    ]);
+    // The icons are decoration: each link's name is its label alone.
+    expect(within(nav).getByRole("link", { name: "Saúde" })).toBeInTheDocument();
+  });
+
+  it("leaves out the tile of a desk the station does not offer", () => {
+    const station = buildStation({ home_shortcuts_access: true, health_access: true, political_access: true });
+    expect(homeShortcuts(station).map((tile) => tile.label)).toEqual(["Político-sindical", "Saúde", "Prestação de contas"]);
   });
 });

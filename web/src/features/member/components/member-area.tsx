@@ -7,12 +7,14 @@ import { commerceMemberRoutes } from "@/features/commerce/routes";
 import { contentMemberRoutes } from "@/features/content/routes";
 import { feedMemberRoutes } from "@/features/feed/routes";
 import { fuelMemberRoutes } from "@/features/fuel/routes";
+import { healthMemberRoutes } from "@/features/health/routes";
 import { invitationsMemberRoutes } from "@/features/invitations/routes";
 import { luckyNumbersMemberRoutes } from "@/features/lucky-numbers/routes";
 import { MemberLayout } from "@/features/member/components/member-layout";
 import { SearchStartPage } from "@/features/member/components/search-start-page";
 import { paymentMethodsMemberRoutes } from "@/features/payment-methods/routes";
 import { serviceMemberRoutes } from "@/features/services/routes";
+import { politicalMemberRoutes } from "@/features/political/routes";
 import { subscriptionsMemberRoutes } from "@/features/subscriptions";
 import { supportMemberRoutes } from "@/features/support";
 import { trophiesMemberRoutes } from "@/features/trophies/routes";
@@ -38,6 +40,8 @@ const routes: RouteObject[] = [
       ...calendarMemberRoutes,
       ...fuelMemberRoutes,
       ...serviceMemberRoutes,
+      ...healthMemberRoutes,
+      ...politicalMemberRoutes,
       ...contentMemberRoutes,
       ...supportMemberRoutes,
     ],

@@ -7,6 +7,8 @@
 // and 'Arquivos' for every station, and 'Prestação de contas' closes the main menu
 // (docs/decisions.md, "Station content"). 'Planos' shows where the station sells plans or
 // offers the Enterprise card (enterprise_plan_access).
+// The member services' desks ('Jurídico', 'Contábil', 'Saúde', 'Político-sindical') follow
+// legal_access, accounting_access, health_access and political_access, before 'Prestação de contas'.
 import type { Station } from "@/types/api";
 
 export interface MenuLink {
@@ -78,6 +80,10 @@ export function memberMenu(station: Station): MemberMenu {
     // "Minha conta" group is off.
     [station.member_card_access, { label: "Carteirinha", to: "/homepage/carteirinha" }],
     [hasPlans(station), { label: "Planos", to: "/homepage/planos" }],
+    [station.legal_access, { label: "Jurídico", to: "/homepage/consultoria-juridica" }],
+    [station.accounting_access, { label: "Contábil", to: "/homepage/consultoria-contabil" }],
+    [station.health_access, { label: "Saúde", to: "/homepage/saude" }],
+    [station.political_access, { label: "Político-sindical", to: "/homepage/politico-sindical" }],
     [true, { label: "Prestação de contas", to: "/homepage/prestacao-de-contas" }],
     [true, supportLink(station)],
   ];

@@ -179,6 +179,34 @@ describe("drawer", () => {
     expect(within(openDrawer()).getByRole("link", { name: "Fale conosco" })).toHaveAttribute("href", "/homepage/support");
   });
 
+  it("shows the member services' desks the station offers, before 'Prestação de contas'", async () => {
+    await renderMemberArea(
+      buildStation({ ...ALL_FLAGS_OFF, legal_access: true, accounting_access: true, health_access: true, political_access: true }),
+    );
+    expect(linksOf(openDrawer())).toEqual([
+      ["Início", "/homepage"],
+      ["Notícias", "/homepage/noticias"],
+      ["Jurídico", "/homepage/consultoria-juridica"],
+      ["Contábil", "/homepage/consultoria-contabil"],
+      ["Saúde", "/homepage/saude"],
+      ["Político-sindical", "/homepage/politico-sindical"],
+      ["Prestação de contas", "/homepage/prestacao-de-contas"],
+      ["Fale conosco", "/homepage/support"],
+    ]);
+  });
+
+  it.each([
+    ["legal_access", "Jurídico"],
+    ["accounting_access", "Contábil"],
+    ["health_access", "Saúde"],
+    ["political_access", "Político-sindical"],
+  ] as const)("shows the desk of %s alone, and none without it", async (flag, label) => {
+    await renderMemberArea(buildStation({ [flag]: true }));
+    const drawer = openDrawer();
+    const desks = ["Jurídico", "Contábil", "Saúde", "Político-sindical"];
+    expect(linksOf(drawer).map(([text]) => text).filter((text) => desks.includes(text ?? ""))).toEqual([label]);
+  });
+
   it("shows 'Planos' without plans where the station offers the Enterprise card", async () => {
     await renderMemberArea(buildStation({ plans: [], enterprise_plan_access: true }));
     expect(within(openDrawer()).getByRole("link", { name: "Planos" })).toHaveAttribute("href", "/homepage/planos");

@@ -1,0 +1,52 @@
+// The political-union desk (docs/api-services.md "Political"): the station's published
+// themes (GET /political) and a theme suggested by the member (POST /political). A refused
+// suggestion shows its first message, else 'Erro' (spec 002 section 8), in the dialog.
+import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
+import type { PoliticalSuggestion, PoliticalTheme, ServiceRequestCreated } from "@/features/political/api/types";
+import { useSession } from "@/features/session";
+import { useStation } from "@/features/stations";
+import { api, ApiError } from "@/lib/api-client";
+import { OWN_ERROR_TEXT } from "@/lib/query-client";
+
+/** The catalogue's fallback when a refusal carries no message. */
+export const SUGGESTION_FAILURE_TEXT = "Erro";
+
+export const politicalKeys = {
+  all: ["political"] as const,
+  themes: (userId: number) => ["political", "themes", userId] as const,
+};
+
+export function getPoliticalThemes({ signal }: { signal?: AbortSignal } = {}) {
+  return api.get<PoliticalTheme[]>("/political", { signal });
+}
+
+export function suggestTheme(body: PoliticalSuggestion) {
+  return api.post<ServiceRequestCreated>("/political", body);
+}
+
+/** The first entry of the answer's `messages`, else 'Erro'. */
+export function suggestionFailureText(error: unknown): string {
+  if (error instanceof ApiError && typeof error.body === "object" && error.body !== null) {
+    const { messages } = error.body as { messages?: unknown };
+    const first: unknown = Array.isArray(messages) ? messages[0] : undefined;
+    if (typeof first === "string" && first.trim() !== "") return first;
+  }
+  return SUGGESTION_FAILURE_TEXT;
+}
+
+export function usePoliticalThemes() {
+  const shown = useStation().political_access;
+  // The member area renders only behind the member guard, so a session is there.
+  const userId = useSession()?.user.id ?? 0;
+  return useQuery({
+    ...queryOptions({
+      queryKey: politicalKeys.themes(userId),
+      queryFn: ({ signal }) => getPoliticalThemes({ signal }),
+    }),
+    enabled: shown,
+  });
+}
+
+export function useSuggestTheme() {
+  return useMutation({ mutationFn: suggestTheme, meta: OWN_ERROR_TEXT });
+}
