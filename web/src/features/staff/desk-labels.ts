@@ -2,6 +2,10 @@
 // member's pages say the same: docs/api-services.md, "GET /api/legal-appointments").
 import type { DeskAppointment, DeskAppointmentStatus, DeskName, DeskService } from "@/features/staff/api/desk-types";
 
+/** The console's 'Atendimento': the desks a staff member reaches. */
+export const DESKS_PATH = "/ops/desk";
+export const DESKS_LABEL = "Atendimento";
+
 export const DESKS: readonly DeskName[] = ["legal", "accounting", "health", "political"];
 
 /** As domain::services::Desk::label. */
