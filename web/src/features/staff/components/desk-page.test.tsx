@@ -91,6 +91,27 @@ describe("the desk's requests", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
+  it("re-schedules a confirmed one from its date and office on the station's clock", async () => {
+    const RESCHEDULE = "POST /api/ops/desk/appointments/13/confirm";
+    const api = stubDeskConsole({
+      [APPOINTMENTS]: deskPage("appointments", [confirmed]),
+      [OFFICES]: () => jsonResponse([OFFICE, { id: 3, name: "Lima Associados" }]),
+      [RESCHEDULE]: () => jsonResponse(confirmed),
+    });
+    await renderOps(LEGAL);
+    fireEvent.click(within(await card(/Nº 13/)).getByRole("button", { name: "Reagendar" }));
+    const dialog = await screen.findByRole("dialog", { name: "Reagendar o agendamento 13" });
+    expect(within(dialog).getByLabelText("Data")).toHaveValue("2026-12-10");
+    expect(within(dialog).getByLabelText("Horário")).toHaveValue("10:00");
+    await screen.findByRole("option", { name: "Lima Associados" });
+    expect(within(dialog).getByLabelText("Escritório")).toHaveValue("2");
+    fireEvent.change(within(dialog).getByLabelText("Horário"), { target: { value: "15:30" } });
+    fireEvent.change(within(dialog).getByLabelText("Escritório"), { target: { value: "" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Reagendar" }));
+    await waitFor(() => expect(api.callsTo(RESCHEDULE)).toHaveLength(1));
+    expect(api.bodySentTo(RESCHEDULE)).toEqual({ scheduled_at: "2026-12-10T15:30:00-04:00", office_id: null });
+  });
+
   it("shows the API's refusal in the dialog", async () => {
     stubDeskConsole({
       [APPOINTMENTS]: deskPage("appointments", [requested]),
