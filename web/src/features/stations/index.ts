@@ -4,3 +4,4 @@ export { StationLoadError } from "./components/station-load-error";
 export { StationLogo } from "./components/station-logo";
 export { StationProvider } from "./components/station-provider";
 export { StationContext, useStation } from "./station-context";
+export { stationQueryOptions } from "./api/get-station";

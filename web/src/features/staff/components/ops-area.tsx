@@ -40,6 +40,14 @@ const routes: RouteObject[] = [
         path: "auditoria",
         element: lazyScreen(async () => (await import("@/features/staff/components/audit-page")).AuditPage),
       },
+      {
+        path: "desk",
+        element: lazyScreen(async () => (await import("@/features/staff/components/desk-list-page")).DesksPage),
+      },
+      {
+        path: "desk/:stationId/:desk",
+        element: lazyScreen(async () => (await import("@/features/staff/components/desk-page")).DeskPage),
+      },
     ],
   },
   { path: "*", element: <NotFoundPage /> },

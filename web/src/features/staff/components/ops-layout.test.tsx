@@ -13,6 +13,7 @@ import {
   stubOps,
   VIEWER,
 } from "@/features/staff/testing/ops-fixtures";
+import { DESK_ME } from "@/features/staff/testing/desk-fixtures";
 import { jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi } from "@/testing/stub-api";
@@ -37,7 +38,10 @@ describe("console access", () => {
 
   it("shows a member the 403 page", async () => {
     signIn();
-    stubApi({ [OPS_ME]: () => jsonResponse({ error: STAFF_ONLY_TEXT }, 403) });
+    stubApi({
+      [OPS_ME]: () => jsonResponse({ error: STAFF_ONLY_TEXT }, 403),
+      [DESK_ME]: () => jsonResponse({ error: STAFF_ONLY_TEXT }, 403),
+    });
     const { page } = renderApp({ path: "/ops" });
 
     expect(await screen.findByRole("heading", { name: "Erro 403" })).toBeInTheDocument();
@@ -91,6 +95,7 @@ describe("console layout", () => {
       ["Recargas", "/ops/recargas"],
       ["Suporte", "/ops/suporte"],
       ["Auditoria", "/ops/auditoria"],
+      ["Atendimento", "/ops/desk"],
     ]);
     expect(within(nav).getByRole("link", { name: "Visão geral" })).toHaveAttribute("aria-current", "page");
     expect(screen.getByText("Equipe Demo")).toBeInTheDocument();

@@ -1,0 +1,104 @@
+// What the service desk's console pages call desks, services and appointment states (the
+// member's pages say the same: docs/api-services.md, "GET /api/legal-appointments").
+import type { DeskAppointment, DeskAppointmentStatus, DeskName, DeskService } from "@/features/staff/api/desk-types";
+
+/** The console's 'Atendimento': the desks a staff member reaches. */
+export const DESKS_PATH = "/ops/desk";
+export const DESKS_LABEL = "Atendimento";
+
+export const DESKS: readonly DeskName[] = ["legal", "accounting", "health", "political"];
+
+/** As domain::services::Desk::label. */
+export const DESK_LABELS: Record<DeskName, string> = {
+  legal: "Consultoria jurídica",
+  accounting: "Consultoria contábil",
+  health: "Saúde",
+  political: "Político-sindical",
+};
+
+/** Each desk's news tag (spec 002 section 9); health has none. */
+export const DESK_NEWS_TAGS: Record<DeskName, number | null> = {
+  legal: 13752,
+  accounting: 13754,
+  health: null,
+  political: 13755,
+};
+
+export const SERVICE_LABELS: Record<DeskService, string> = {
+  legal: "Consultoria jurídica",
+  accounting: "Consultoria contábil",
+  dental: "Odontologia",
+  psychologist: "Psicologia",
+  nutritionist: "Nutrição",
+};
+
+export const APPOINTMENT_STATUSES: readonly DeskAppointmentStatus[] = ["requested", "confirmed", "done", "absent", "cancelled"];
+
+export const APPOINTMENT_STATUS_LABELS: Record<DeskAppointmentStatus, string> = {
+  requested: "Aguardando confirmação",
+  confirmed: "Agendado",
+  done: "Concluído",
+  absent: "Não compareceu",
+  cancelled: "Cancelado",
+};
+
+/** The console's badge colours (ops.css) for each state; cancelled keeps the plain badge. */
+export const APPOINTMENT_STATUS_BADGES: Record<DeskAppointmentStatus, string | null> = {
+  requested: "retrying",
+  confirmed: "running",
+  done: "succeeded",
+  absent: "failed",
+  cancelled: null,
+};
+
+export function deskOf(text: string | undefined): DeskName | null {
+  return DESKS.find((desk) => desk === text) ?? null;
+}
+
+export function appointmentStatusOf(text: string | null): DeskAppointmentStatus | null {
+  return APPOINTMENT_STATUSES.find((status) => status === text) ?? null;
+}
+
+/** What staff may do with an appointment in its state (the server refuses the rest with 409). */
+export type AppointmentChoice = "confirm" | "done" | "absent" | "cancel" | "copay";
+
+export function choicesFor(appointment: DeskAppointment, desk: DeskName): AppointmentChoice[] {
+  switch (appointment.status) {
+    case "requested":
+      return ["confirm", "cancel"];
+    case "confirmed":
+      return ["confirm", "done", "absent", "cancel"];
+    case "done":
+      return desk === "health" && appointment.copay === null && appointment.member !== null ? ["copay"] : [];
+    default:
+      return [];
+  }
+}
+
+/** The button of each choice; confirming one already confirmed re-schedules it. */
+export function choiceLabel(choice: AppointmentChoice, appointment: DeskAppointment): string {
+  switch (choice) {
+    case "confirm":
+      return appointment.status === "confirmed" ? "Reagendar" : "Confirmar";
+    case "done":
+      return "Concluído";
+    case "absent":
+      return "Não compareceu";
+    case "cancel":
+      return "Cancelar";
+    case "copay":
+      return "Registrar coparticipação";
+  }
+}
+
+/** "123.456.789-09" from the digits the API keeps. */
+export function formatCpf(digits: string): string {
+  return /^\d{11}$/.test(digits) ? `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}` : digits;
+}
+
+/** "(11) 9.8765-4321" or "(11) 3333-4444" from the digits the API keeps. */
+export function formatPhone(digits: string): string {
+  if (/^\d{11}$/.test(digits)) return `(${digits.slice(0, 2)}) ${digits.slice(2, 3)}.${digits.slice(3, 7)}-${digits.slice(7)}`;
+  if (/^\d{10}$/.test(digits)) return `(${digits.slice(0, 2)}) ${digits.slice(2, 6)}-${digits.slice(6)}`;
+  return digits;
+}
