@@ -15,6 +15,7 @@ function deskRoute(desk: Desk, path: string, load: Load): RouteObject {
 
 const legal = () => import("@/features/services/components/legal-pages");
 const accounting = () => import("@/features/services/components/accounting-pages");
+const political = () => import("@/features/services/components/political-pages");
 const newsDetail = async () => (await import("@/features/services/components/service-news-detail-page")).ServiceNewsDetailPage;
 
 export const serviceMemberRoutes: RouteObject[] = [
@@ -37,4 +38,11 @@ export const serviceMemberRoutes: RouteObject[] = [
   deskRoute("accounting", "consultoria-contabil/informacoes", async () => (await accounting()).AccountingInformationPage),
   deskRoute("accounting", "consultoria-contabil/eventos", async () => (await accounting()).AccountingEventsPage),
   deskRoute("accounting", "consultoria-contabil/agendamentos", async () => (await accounting()).AccountingAppointmentsPage),
+  // The political desk's shared pages; its landing and themes are the political feature's.
+  deskRoute("political", "politico-sindical/contato", async () => (await political()).PoliticalContactsPage),
+  deskRoute("political", "politico-sindical/informacoes", async () => (await political()).PoliticalInformationPage),
+  deskRoute("political", "politico-sindical/noticias", async () => (await political()).PoliticalNewsPage),
+  deskRoute("political", "politico-sindical/noticias/detalhe", newsDetail),
+  deskRoute("political", "politico-sindical/cafe-com-politica", async () => (await political()).CoffeeWithPoliticsPage),
+  deskRoute("political", "politico-sindical/transforma", async () => (await political()).TransformaPage),
 ];

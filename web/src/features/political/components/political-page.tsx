@@ -1,13 +1,22 @@
 // /homepage/politico-sindical (spec 002 "Political"): the union desk's landing, leading to
-// its themes and the suggestion form. Only where the station offers it (`political_access`).
+// its themes, the suggestion form and its other pages. Only where the station offers it (`political_access`).
 import { Link } from "react-router";
 import { ListPage } from "@/components/list-page";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useStation } from "@/features/stations";
-import { SUGGEST_PATH, THEMES_PATH } from "@/features/political/paths";
+import { POLITICAL_PATH, SUGGEST_PATH, THEMES_PATH } from "@/features/political/paths";
 import "./political.css";
 
 export const POLITICAL_TITLE = "Político-sindical";
+
+/** The desk's other pages (spec 002 "Political"), made of the desks' shared pages. */
+const MORE_PAGES = [
+  { path: "noticias", label: "Notícias" },
+  { path: "cafe-com-politica", label: "Café com Política" },
+  { path: "transforma", label: "Transforma" },
+  { path: "contato", label: "Contato" },
+  { path: "informacoes", label: "Informações" },
+];
 
 export function PoliticalPage() {
   const shown = useStation().political_access;
@@ -35,6 +44,15 @@ export function PoliticalPage() {
           </article>
         </li>
       </ul>
+      <nav aria-label="Mais do político-sindical">
+        <ul className="political-more">
+          {MORE_PAGES.map(({ path, label }) => (
+            <li key={path}>
+              <Link to={`${POLITICAL_PATH}/${path}`}>{label}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </ListPage>
   );
 }
