@@ -10,6 +10,9 @@
 //! "Member services".
 
 pub mod access;
+pub mod appointments;
+pub mod cases;
+pub mod pages;
 
 use chrono::{Datelike, Weekday};
 use serde::{Deserialize, Serialize};
