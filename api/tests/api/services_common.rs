@@ -36,7 +36,13 @@ pub async fn world(db: PgPool) -> World {
         .await;
     offer(&db, station_id, &["legal", "accounting", "health"]).await;
     for desk in ["legal", "accounting", "health"] {
-        desk_row(&db, station_id, desk, Some(&format!("{desk}@sindicato.example.com"))).await;
+        desk_row(
+            &db,
+            station_id,
+            desk,
+            Some(&format!("{desk}@sindicato.example.com")),
+        )
+        .await;
     }
     let member_id = build::member(station_id)
         .name("Maria Souza")
@@ -225,7 +231,12 @@ pub fn refused(method: &str, path: &str, answer: &Answer, status: StatusCode, te
 
 /// The 422's lines.
 pub fn messages(answer: &Answer) -> Vec<String> {
-    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", answer.text);
+    assert_eq!(
+        answer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        answer.text
+    );
     serde_json::from_value(answer.json()["messages"].clone())
         .unwrap_or_else(|_| panic!("messages: {}", answer.text))
 }

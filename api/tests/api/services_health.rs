@@ -2,7 +2,9 @@
 //! (their paths spelt as the contract spells them), each service's weekdays, the phone,
 //! one hourly allowance for the health desk, and a station without health services.
 
-use crate::services_common::{MEMBER_CPF, SENT, TOO_MANY, UNAVAILABLE, mails_of, messages, offer, refused, world};
+use crate::services_common::{
+    MEMBER_CPF, SENT, TOO_MANY, UNAVAILABLE, mails_of, messages, offer, refused, world,
+};
 use axum::http::StatusCode;
 use serde_json::json;
 use sqlx::PgPool;
@@ -26,7 +28,12 @@ async fn each_health_service_takes_requests_on_its_own_days(db: PgPool) {
     ];
     for (path, day, service, weekday) in cases {
         let answer = w.post(path, &form(day, "(11) 9.8765-4321")).await;
-        assert_eq!(answer.status, StatusCode::CREATED, "{path}: {}", answer.text);
+        assert_eq!(
+            answer.status,
+            StatusCode::CREATED,
+            "{path}: {}",
+            answer.text
+        );
         assert_eq!(answer.json()["message"], SENT);
         let id = answer.json()["id"].as_i64().expect("id");
         let stored: (String, String, i16, Option<String>, Option<i64>) = sqlx::query_as(
@@ -48,7 +55,10 @@ async fn each_health_service_takes_requests_on_its_own_days(db: PgPool) {
             )
         );
         let recipients: Vec<String> = mails_of(&w.db, id).await.into_iter().map(|m| m.0).collect();
-        assert_eq!(recipients, ["health@sindicato.example.com", "maria@example.com"]);
+        assert_eq!(
+            recipients,
+            ["health@sindicato.example.com", "maria@example.com"]
+        );
     }
     for (path, day) in [
         (PSYCHOLOGIST, "Sábado"),
@@ -57,7 +67,13 @@ async fn each_health_service_takes_requests_on_its_own_days(db: PgPool) {
         (DENTAL, "Domingo"),
     ] {
         let answer = w.post(path, &form(day, "11987654321")).await;
-        refused("post", path, &answer, StatusCode::UNPROCESSABLE_ENTITY, NOT_ATTENDED);
+        refused(
+            "post",
+            path,
+            &answer,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            NOT_ATTENDED,
+        );
     }
 }
 
@@ -65,14 +81,24 @@ async fn each_health_service_takes_requests_on_its_own_days(db: PgPool) {
 async fn the_phone_is_required_and_has_10_or_11_digits(db: PgPool) {
     let w = world(db).await;
     let missing = w
-        .post(DENTAL, &json!({ "description": "Limpeza", "date": "Segunda-feira" }))
+        .post(
+            DENTAL,
+            &json!({ "description": "Limpeza", "date": "Segunda-feira" }),
+        )
         .await;
     assert_eq!(messages(&missing), ["phone: Esse campo é obrigatório"]);
-    for phone in ["(11) 9876-543", "+55 11 98765-4321", "119876543210", "telefone"] {
+    for phone in [
+        "(11) 9876-543",
+        "+55 11 98765-4321",
+        "119876543210",
+        "telefone",
+    ] {
         let answer = w.post(DENTAL, &form("Segunda-feira", phone)).await;
         assert_eq!(messages(&answer), ["phone: Telefone inválido"], "{phone}");
     }
-    let landline = w.post(DENTAL, &form("Segunda-feira", "(11) 3333-4444")).await;
+    let landline = w
+        .post(DENTAL, &form("Segunda-feira", "(11) 3333-4444"))
+        .await;
     assert_eq!(landline.status, StatusCode::CREATED, "{}", landline.text);
     let empty = w.post(NUTRITIONIST, &json!({})).await;
     assert_eq!(
@@ -86,16 +112,22 @@ async fn the_phone_is_required_and_has_10_or_11_digits(db: PgPool) {
 }
 
 #[testkit::db_test]
-async fn the_health_desk_takes_five_requests_an_hour_from_a_member_across_its_services(
-    db: PgPool,
-) {
+async fn the_health_desk_takes_five_requests_an_hour_from_a_member_across_its_services(db: PgPool) {
     let w = world(db).await;
     for path in [DENTAL, DENTAL, PSYCHOLOGIST, NUTRITIONIST, DENTAL] {
         let answer = w.post(path, &form("Terça-feira", "11987654321")).await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
     }
-    let sixth = w.post(PSYCHOLOGIST, &form("Terça-feira", "11987654321")).await;
-    refused("post", PSYCHOLOGIST, &sixth, StatusCode::TOO_MANY_REQUESTS, TOO_MANY);
+    let sixth = w
+        .post(PSYCHOLOGIST, &form("Terça-feira", "11987654321"))
+        .await;
+    refused(
+        "post",
+        PSYCHOLOGIST,
+        &sixth,
+        StatusCode::TOO_MANY_REQUESTS,
+        TOO_MANY,
+    );
     assert!(sixth.headers.contains_key("retry-after"));
 }
 

@@ -20,6 +20,18 @@ const NOT_FOUND: &str = "Agendamento não encontrado.";
 const NOT_CANCELLABLE: &str = "Este agendamento não pode mais ser cancelado.";
 const TOO_LATE: &str = "O agendamento só pode ser cancelado com mais de 48 horas de antecedência.";
 
+/// An appointment's station, service, CPF, member, weekday, description, phone and status.
+type Stored = (
+    i64,
+    String,
+    String,
+    Option<i64>,
+    Option<i16>,
+    String,
+    Option<String>,
+    String,
+);
+
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)
         .expect("instant")
@@ -35,8 +47,11 @@ async fn status_of(w: &World, id: i64) -> (String, Option<String>, Option<i64>) 
 }
 
 async fn cancel(w: &World, office_id: Option<i64>, id: i64) -> crate::common::Answer {
-    w.post(CANCEL, &json!({ "escritorioId": office_id, "appointmentId": id }))
-        .await
+    w.post(
+        CANCEL,
+        &json!({ "escritorioId": office_id, "appointmentId": id }),
+    )
+    .await
 }
 
 #[testkit::db_test]
@@ -48,7 +63,15 @@ async fn the_member_sees_the_cases_under_their_cpf_newest_first(db: PgPool) {
     let undated = insert_case(&w.db, w.station_id, "legal", MEMBER_CPF, "0003", None).await;
     // Another member's, an accounting case, and another station's under the same CPF.
     insert_case(&w.db, w.station_id, "legal", "11144477735", "0004", day(20)).await;
-    insert_case(&w.db, w.station_id, "accounting", MEMBER_CPF, "0005", day(20)).await;
+    insert_case(
+        &w.db,
+        w.station_id,
+        "accounting",
+        MEMBER_CPF,
+        "0005",
+        day(20),
+    )
+    .await;
     let other = insert_station(&w.db, "vizinho").await;
     offer(&w.db, other, &["legal"]).await;
     insert_case(&w.db, other, "legal", MEMBER_CPF, "0006", day(20)).await;
@@ -111,7 +134,10 @@ async fn the_appointments_list_upcoming_first_with_their_labels_and_hours(db: Pg
     insert_appointment(&w.db, &elsewhere_row).await;
 
     let answer = w.get(APPOINTMENTS).await;
-    assert_eq!(ids(&answer), [soon, later, requested, absent, done, cancelled]);
+    assert_eq!(
+        ids(&answer),
+        [soon, later, requested, absent, done, cancelled]
+    );
     let list = answer.json();
     assert_eq!(
         list[1],
@@ -153,15 +179,14 @@ async fn a_request_is_stored_under_the_cpf_and_mailed_to_the_desk_and_the_member
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
     assert_eq!(answer.json()["message"], SENT);
     let id = answer.json()["id"].as_i64().expect("id");
-    let stored: (i64, String, String, Option<i64>, Option<i16>, String, Option<String>, String) =
-        sqlx::query_as(
-            "SELECT station_id, service, cpf, user_id, preferred_weekday, description, phone, status
+    let stored: Stored = sqlx::query_as(
+        "SELECT station_id, service, cpf, user_id, preferred_weekday, description, phone, status
                FROM service_appointments WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_one(&w.db)
-        .await
-        .expect("stored");
+    )
+    .bind(id)
+    .fetch_one(&w.db)
+    .await
+    .expect("stored");
     assert_eq!(
         stored,
         (
@@ -192,7 +217,10 @@ async fn a_request_is_stored_under_the_cpf_and_mailed_to_the_desk_and_the_member
     );
     // The ISO number reads as the label does; it lists as awaiting confirmation.
     let by_number = w
-        .post(APPOINTMENTS, &json!({ "date": 5, "description": "Rescisão" }))
+        .post(
+            APPOINTMENTS,
+            &json!({ "date": 5, "description": "Rescisão" }),
+        )
         .await;
     assert_eq!(by_number.status, StatusCode::CREATED, "{}", by_number.text);
     let list = w.get(APPOINTMENTS).await.json();
@@ -228,7 +256,10 @@ async fn a_request_that_breaks_the_rules_is_refused_field_by_field(db: PgPool) {
     let cases: [(Value, Vec<&str>); 6] = [
         (
             json!({}),
-            vec!["date: Esse campo é obrigatório", "description: Esse campo é obrigatório"],
+            vec![
+                "date: Esse campo é obrigatório",
+                "description: Esse campo é obrigatório",
+            ],
         ),
         (
             json!({ "date": "Feriado", "description": "x" }),
@@ -253,11 +284,20 @@ async fn a_request_that_breaks_the_rules_is_refused_field_by_field(db: PgPool) {
     ];
     for (body, expected) in cases {
         let answer = w.post(APPOINTMENTS, &body).await;
-        refused("post", "/api/legal-appointments", &answer, StatusCode::UNPROCESSABLE_ENTITY, expected[0]);
+        refused(
+            "post",
+            "/api/legal-appointments",
+            &answer,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            expected[0],
+        );
         assert_eq!(messages(&answer), expected, "{body}");
     }
     let at_most = w
-        .post(APPOINTMENTS, &json!({ "date": "Segunda-feira", "description": "a".repeat(1000) }))
+        .post(
+            APPOINTMENTS,
+            &json!({ "date": "Segunda-feira", "description": "a".repeat(1000) }),
+        )
         .await;
     assert_eq!(at_most.status, StatusCode::CREATED, "{}", at_most.text);
 
@@ -291,7 +331,13 @@ async fn five_requests_an_hour_per_member_and_desk(db: PgPool) {
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
     }
     let sixth = w.post(APPOINTMENTS, &body).await;
-    refused("post", "/api/legal-appointments", &sixth, StatusCode::TOO_MANY_REQUESTS, TOO_MANY);
+    refused(
+        "post",
+        "/api/legal-appointments",
+        &sixth,
+        StatusCode::TOO_MANY_REQUESTS,
+        TOO_MANY,
+    );
     let wait: u64 = sixth.headers["retry-after"]
         .to_str()
         .expect("header")
@@ -300,7 +346,12 @@ async fn five_requests_an_hour_per_member_and_desk(db: PgPool) {
     assert!((3500..=3600).contains(&wait), "{wait}");
     // Another desk, and another member, have their own allowance.
     let accounting = w.post("/api/accounting-appointments", &body).await;
-    assert_eq!(accounting.status, StatusCode::CREATED, "{}", accounting.text);
+    assert_eq!(
+        accounting.status,
+        StatusCode::CREATED,
+        "{}",
+        accounting.text
+    );
     let (_, joao) = w.member("joao@example.com", Some("11144477735")).await;
     let theirs =
         crate::common::send_json(&w.app, "POST", APPOINTMENTS, Some(&joao), &[], &body).await;
@@ -333,12 +384,21 @@ async fn a_confirmed_appointment_is_cancelled_only_more_than_48_hours_ahead(db: 
     let in_time = insert_appointment(&w.db, &confirmed(edge + Duration::seconds(1))).await;
 
     let answer = cancel(&w, Some(office_id), too_late).await;
-    refused("post", "/api/cancel-legal-appointments", &answer, StatusCode::CONFLICT, TOO_LATE);
+    refused(
+        "post",
+        "/api/cancel-legal-appointments",
+        &answer,
+        StatusCode::CONFLICT,
+        TOO_LATE,
+    );
     assert_eq!(status_of(&w, too_late).await.0, "confirmed");
 
     let answer = cancel(&w, Some(office_id), in_time).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-    assert_eq!(answer.json(), json!({ "message": "Agendamento cancelado com sucesso!" }));
+    assert_eq!(
+        answer.json(),
+        json!({ "message": "Agendamento cancelado com sucesso!" })
+    );
     assert_eq!(
         status_of(&w, in_time).await,
         ("cancelled".into(), Some("member".into()), Some(w.member_id))
@@ -353,7 +413,13 @@ async fn a_confirmed_appointment_is_cancelled_only_more_than_48_hours_ahead(db: 
     );
     // Once cancelled, never again.
     let again = cancel(&w, Some(office_id), in_time).await;
-    refused("post", "/api/cancel-legal-appointments", &again, StatusCode::CONFLICT, NOT_CANCELLABLE);
+    refused(
+        "post",
+        "/api/cancel-legal-appointments",
+        &again,
+        StatusCode::CONFLICT,
+        NOT_CANCELLABLE,
+    );
 }
 
 #[testkit::db_test]
@@ -368,10 +434,19 @@ async fn requests_are_cancellable_and_finished_ones_are_not(db: PgPool) {
         row.scheduled_at = Some(Utc::now() - Duration::days(3));
         let id = insert_appointment(&w.db, &row).await;
         let answer = cancel(&w, None, id).await;
-        refused("post", "/api/cancel-legal-appointments", &answer, StatusCode::CONFLICT, NOT_CANCELLABLE);
+        refused(
+            "post",
+            "/api/cancel-legal-appointments",
+            &answer,
+            StatusCode::CONFLICT,
+            NOT_CANCELLABLE,
+        );
     }
     let answer = w.post(CANCEL, &json!({ "escritorioId": null })).await;
-    assert_eq!(messages(&answer), ["appointmentId: Esse campo é obrigatório"]);
+    assert_eq!(
+        messages(&answer),
+        ["appointmentId: Esse campo é obrigatório"]
+    );
 }
 
 #[testkit::db_test]
@@ -396,7 +471,13 @@ async fn another_members_or_another_offices_appointment_is_not_found(db: PgPool)
         (None, 999_999),
     ] {
         let answer = cancel(&w, office, id).await;
-        refused("post", "/api/cancel-legal-appointments", &answer, StatusCode::NOT_FOUND, NOT_FOUND);
+        refused(
+            "post",
+            "/api/cancel-legal-appointments",
+            &answer,
+            StatusCode::NOT_FOUND,
+            NOT_FOUND,
+        );
     }
     assert_eq!(status_of(&w, theirs).await.0, "requested");
     assert_eq!(status_of(&w, mine).await.0, "confirmed");
@@ -411,7 +492,13 @@ async fn two_cancels_at_once_cancel_once(db: PgPool) {
     let (first, second) = tokio::join!(cancel(&w, None, id), cancel(&w, None, id));
     let mut statuses = [first.status, second.status];
     statuses.sort();
-    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT], "{} / {}", first.text, second.text);
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{} / {}",
+        first.text,
+        second.text
+    );
     assert_eq!(mails_of(&w.db, id).await.len(), 1);
 }
 
@@ -425,12 +512,26 @@ async fn a_station_without_legal_consultancy_answers_none_of_it(db: PgPool) {
         refused("get", path, &answer, StatusCode::NOT_FOUND, UNAVAILABLE);
     }
     let answer = w
-        .post(APPOINTMENTS, &json!({ "date": "Segunda-feira", "description": "x" }))
+        .post(
+            APPOINTMENTS,
+            &json!({ "date": "Segunda-feira", "description": "x" }),
+        )
         .await;
-    refused("post", APPOINTMENTS, &answer, StatusCode::NOT_FOUND, UNAVAILABLE);
+    refused(
+        "post",
+        APPOINTMENTS,
+        &answer,
+        StatusCode::NOT_FOUND,
+        UNAVAILABLE,
+    );
     let answer = cancel(&w, None, id).await;
     refused("post", CANCEL, &answer, StatusCode::NOT_FOUND, UNAVAILABLE);
     assert_eq!(status_of(&w, id).await.0, "requested");
     let anonymous = call(&w.app, "GET", APPOINTMENTS, None, &[]).await;
-    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{}", anonymous.text);
+    assert_eq!(
+        anonymous.status,
+        StatusCode::UNAUTHORIZED,
+        "{}",
+        anonymous.text
+    );
 }

@@ -20,10 +20,14 @@ async fn fill(db: &PgPool, station_id: i64, desk: &str, guidance: &str) {
     )
     .bind(station_id)
     .bind(desk)
-    .bind(json!([{ "name": "Dra. Marina Alves", "role": "Advogada trabalhista",
-                   "email": "juridico@example.com", "phone": "1133334444" }]))
+    .bind(
+        json!([{ "name": "Dra. Marina Alves", "role": "Advogada trabalhista",
+                   "email": "juridico@example.com", "phone": "1133334444" }]),
+    )
     .bind(guidance)
-    .bind(json!([{ "slug": "videos", "title": "Vídeos", "url": "https://www.youtube.com/embed/x" }]))
+    .bind(
+        json!([{ "slug": "videos", "title": "Vídeos", "url": "https://www.youtube.com/embed/x" }]),
+    )
     .execute(db)
     .await
     .expect("desk pages");
@@ -81,5 +85,10 @@ async fn a_desk_the_station_does_not_offer_or_that_does_not_exist_is_not_found(d
     refused("get", PATH, &answer, StatusCode::NOT_FOUND, UNAVAILABLE);
 
     let anonymous = call(&w.app, "GET", "/api/services/accounting", None, &[]).await;
-    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{}", anonymous.text);
+    assert_eq!(
+        anonymous.status,
+        StatusCode::UNAUTHORIZED,
+        "{}",
+        anonymous.text
+    );
 }

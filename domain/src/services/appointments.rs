@@ -225,11 +225,13 @@ pub async fn within_allowance(
     user: UserId,
     desk: Desk,
 ) -> Result<(), AppointmentRefused> {
-    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('services:' || $1 || ':' || $2::text, 0))")
-        .bind(desk.as_str())
-        .bind(user)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('services:' || $1 || ':' || $2::text, 0))",
+    )
+    .bind(desk.as_str())
+    .bind(user)
+    .execute(&mut *tx)
+    .await?;
     let window = WINDOW_SECONDS as f64;
     let (count, wait): (i64, Option<f64>) = if desk == Desk::Political {
         sqlx::query_as(
@@ -331,7 +333,11 @@ impl Status {
 
 /// Whether the member may still cancel: a request awaiting its date, or a confirmed
 /// appointment more than 48 hours ahead of `now`.
-pub fn cancellable(status: Status, scheduled_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> bool {
+pub fn cancellable(
+    status: Status,
+    scheduled_at: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> bool {
     match status {
         Status::Requested => true,
         Status::Confirmed => scheduled_at.is_some_and(|at| at > now + cancel_notice()),
@@ -554,7 +560,15 @@ pub fn request_to_desk(
     };
     let subject = format!("Nova solicitação: {}", service.label());
     (
-        mail(station, public_url, id, to.to_string(), subject, notice, None),
+        mail(
+            station,
+            public_url,
+            id,
+            to.to_string(),
+            subject,
+            notice,
+            None,
+        ),
         format!("services:appointment:{id}:desk"),
     )
 }
@@ -658,8 +672,12 @@ mod tests {
     #[test]
     fn a_request_keeps_the_services_days_and_texts() {
         let cpf = Some("12345678901");
-        let legal = check(AppointmentService::Legal, cpf, &form("Segunda-feira", " Férias ", None))
-            .expect("valid");
+        let legal = check(
+            AppointmentService::Legal,
+            cpf,
+            &form("Segunda-feira", " Férias ", None),
+        )
+        .expect("valid");
         assert_eq!(legal.weekday, Weekday::Mon);
         assert_eq!(legal.description, "Férias");
         assert_eq!(legal.phone, None);
@@ -668,7 +686,11 @@ mod tests {
             other => panic!("refused: {other:?}"),
         };
         assert_eq!(
-            refused(AppointmentService::Accounting, cpf, &form("Quarta-feira", "x", None)),
+            refused(
+                AppointmentService::Accounting,
+                cpf,
+                &form("Quarta-feira", "x", None)
+            ),
             [DAY_NOT_ATTENDED]
         );
         assert_eq!(
@@ -689,7 +711,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            refused(AppointmentService::Dental, cpf, &form("6", "x", Some("(11) 9876"))),
+            refused(
+                AppointmentService::Dental,
+                cpf,
+                &form("6", "x", Some("(11) 9876"))
+            ),
             ["phone: Telefone inválido"]
         );
         let dental = check(
@@ -709,9 +735,21 @@ mod tests {
         let edge = now + Duration::hours(48);
         assert!(cancellable(Status::Requested, None, now));
         assert!(!cancellable(Status::Confirmed, Some(edge), now));
-        assert!(!cancellable(Status::Confirmed, Some(edge - Duration::seconds(1)), now));
-        assert!(cancellable(Status::Confirmed, Some(edge + Duration::seconds(1)), now));
-        assert!(!cancellable(Status::Done, Some(edge + Duration::days(1)), now));
+        assert!(!cancellable(
+            Status::Confirmed,
+            Some(edge - Duration::seconds(1)),
+            now
+        ));
+        assert!(cancellable(
+            Status::Confirmed,
+            Some(edge + Duration::seconds(1)),
+            now
+        ));
+        assert!(!cancellable(
+            Status::Done,
+            Some(edge + Duration::days(1)),
+            now
+        ));
         assert!(!cancellable(Status::Cancelled, None, now));
         assert_eq!(Status::Requested.label(), "Aguardando confirmação");
         assert_eq!(Status::Absent.label(), "Não compareceu");

@@ -22,7 +22,10 @@ use crate::state::AppState;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(accounting_processes))
-        .routes(routes!(accounting_appointments, request_accounting_appointment))
+        .routes(routes!(
+            accounting_appointments,
+            request_accounting_appointment
+        ))
 }
 
 /// An accounting case the office follows for the member.
@@ -82,7 +85,9 @@ async fn accounting_processes(
     let mut conn = state.db.acquire().await?;
     let found =
         cases::of_member(&mut conn, member.station(), member.user(), Desk::Accounting).await?;
-    Ok(Json(found.into_iter().map(AccountingProcess::from).collect()))
+    Ok(Json(
+        found.into_iter().map(AccountingProcess::from).collect(),
+    ))
 }
 
 /// The member's accounting appointments

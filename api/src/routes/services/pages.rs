@@ -57,12 +57,19 @@ impl From<Page> for ServicePage {
             contatos: page
                 .contacts
                 .into_iter()
-                .map(|Contact { name, role, email, phone }| ServiceContact {
-                    name,
-                    role,
-                    email,
-                    phone,
-                })
+                .map(
+                    |Contact {
+                         name,
+                         role,
+                         email,
+                         phone,
+                     }| ServiceContact {
+                        name,
+                        role,
+                        email,
+                        phone,
+                    },
+                )
                 .collect(),
             orientacoes: page.guidance,
             informacoes: page.information,
