@@ -53,6 +53,7 @@ pub const LOGIN_TOKEN: &str = "login_token";
         (name = "feed", description = "The wall feed: posts, likes, comments on posts and activities, reports, and the uploads behind them"),
         (name = "fuel", description = "The fuel campaign: the station's open campaigns, the member's fuel vouchers, taking one"),
         (name = "subscriptions", description = "Plans and subscriptions: the station's plans, the member's plan (buy, change, cancel, its card), charges, type 21 product subscriptions, the enterprise plan form"),
+        (name = "services", description = "Member services: the desks' pages, legal and accounting cases and appointments, health appointment requests"),
         (name = "support", description = "The contact form ('Fale conosco'): support messages to the station"),
         (name = "jobs", description = "The state of a job the member owns"),
         (name = "media", description = "Stored files: pictures, videos, feedback animations"),

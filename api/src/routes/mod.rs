@@ -20,6 +20,7 @@ pub mod fuel;
 pub mod health;
 pub mod jobs;
 pub mod media;
+pub mod services;
 pub mod staff;
 pub mod stations;
 pub mod subscriptions;
@@ -45,6 +46,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(fuel::router())
         .merge(subscriptions::router())
         .merge(support::router())
+        .merge(services::router())
         .nest("/ops", staff::router())
 }
 

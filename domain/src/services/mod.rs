@@ -10,6 +10,9 @@
 //! "Member services".
 
 pub mod access;
+pub mod appointments;
+pub mod cases;
+pub mod pages;
 
 use chrono::{Datelike, Weekday};
 use serde::{Deserialize, Serialize};
@@ -254,8 +257,8 @@ mod tests {
 
     #[test]
     fn each_service_attends_on_its_own_days() {
-        let saturday = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
-        let thursday = NaiveDate::from_ymd_opt(2026, 11, 26).unwrap();
+        let saturday = NaiveDate::from_ymd_opt(2026, 11, 28).expect("a date");
+        let thursday = NaiveDate::from_ymd_opt(2026, 11, 26).expect("a date");
         assert!(attends_on(AppointmentService::Dental, saturday));
         assert!(!attends_on(AppointmentService::Psychologist, saturday));
         assert!(attends_on(AppointmentService::Nutritionist, thursday));

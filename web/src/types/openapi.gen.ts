@@ -4,6 +4,50 @@
  */
 
 export interface paths {
+    "/api/accounting-appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's accounting appointments
+         * @description As the legal ones: the upcoming first, then the rest, newest first.
+         */
+        get: operations["accounting_appointments"];
+        put?: never;
+        /**
+         * Requests an accounting appointment
+         * @description As a legal request; the service attends on Thursdays only.
+         */
+        post: operations["request_accounting_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounting-processes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's accounting cases
+         * @description The cases kept under the account's CPF (none without one), newest filing first.
+         */
+        get: operations["accounting_processes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/action-products/{actionId}": {
         parameters: {
             query?: never;
@@ -525,6 +569,28 @@ export interface paths {
          *     R$ 5,00, at most 12; the first installment carries the leftover centavos.
          */
         post: operations["calculate_installments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cancel-legal-appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a legal appointment
+         * @description The member's own (by CPF) of the office named (`escritorioId` null for one without an
+         *     office): a request awaiting its date, or a confirmed appointment more than 48 hours
+         *     ahead. The row is locked, so two cancels at once cancel once; the desk is e-mailed.
+         */
+        post: operations["cancel_legal_appointment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1069,6 +1135,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/dentalAppointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requests a dental appointment
+         * @description Stored as awaiting confirmation under the account's CPF, e-mailed to the health desk
+         *     (when it has an address) and acknowledged to the member (when the account has an
+         *     e-mail), in one transaction. Monday to Saturday; 5 requests an hour per member to the health desk.
+         */
+        post: operations["request_dental_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/nutritionistAppointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requests a nutritionist appointment
+         * @description Stored as awaiting confirmation under the account's CPF, e-mailed to the health desk
+         *     (when it has an address) and acknowledged to the member (when the account has an
+         *     e-mail), in one transaction. Tuesday and Thursday; 5 requests an hour per member to the health desk.
+         */
+        post: operations["request_nutritionist_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/psychologistAappointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requests a psychologist appointment
+         * @description Stored as awaiting confirmation under the account's CPF, e-mailed to the health desk
+         *     (when it has an address) and acknowledged to the member (when the account has an
+         *     e-mail), in one transaction. Monday to Friday; 5 requests an hour per member to the health desk.
+         */
+        post: operations["request_psychologist_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invitation-unsubscribe": {
         parameters: {
             query?: never;
@@ -1139,6 +1271,54 @@ export interface paths {
         };
         /** The caller's latest subscription to one type 21 activity, or null */
         get: operations["last_action_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/legal-appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's legal appointments
+         * @description The appointments kept under the account's CPF (none without one): the upcoming first
+         *     (confirmed ones ahead, soonest first, then the requests awaiting a date), then the
+         *     rest, newest first.
+         */
+        get: operations["legal_appointments"];
+        put?: never;
+        /**
+         * Requests a legal appointment
+         * @description Stored as awaiting confirmation under the account's CPF, e-mailed to the desk (when it
+         *     has an address) and acknowledged to the member (when the account has an e-mail), in one
+         *     transaction. Monday to Friday; 5 requests an hour per member and desk.
+         */
+        post: operations["request_legal_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/legal-processes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's legal cases
+         * @description The cases kept under the account's CPF (none without one), newest filing first.
+         */
+        get: operations["legal_processes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2482,6 +2662,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/services/{desk}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's pages
+         * @description The contacts, guidance, information and video playlists of the desk in the member's
+         *     station; a desk the station never filled in answers empty lists and texts.
+         */
+        get: operations["service_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/short-links": {
         parameters: {
             query?: never;
@@ -3693,6 +3894,26 @@ export interface components {
             id: number;
             title: string;
         };
+        /** @description An accounting case the office follows for the member. */
+        AccountingProcess: {
+            /**
+             * Format: date
+             * @description The filing date ("2025-03-14"), when known.
+             */
+            dataProtocolo: string | null;
+            /** Format: int64 */
+            id: number;
+            linkProcesso: string | null;
+            numeroProcesso: string;
+            situacao: string;
+            tipo: string;
+            tribunalOrgao: string;
+            /**
+             * Format: int64
+             * @description The amount in centavos; null when unknown.
+             */
+            valorCausa: number | null;
+        };
         /** @description The spec's payload; its `user` is ignored. */
         ActionComment: {
             /**
@@ -3982,6 +4203,32 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        /** @description The cancel's answer. */
+        AppointmentCancelled: {
+            /** @description "Agendamento cancelado com sucesso!" */
+            message: string;
+        };
+        /** @description How an appointment ended: `isFiliadoAusente` when the member did not come. */
+        AppointmentConclusion: {
+            isFiliadoAusente: boolean;
+        };
+        /** @description The office (the spec's escritorio) attending an appointment. */
+        AppointmentOffice: {
+            /** Format: int64 */
+            id: number;
+            nome: string;
+        };
+        /** @description The legal and accounting request form. */
+        AppointmentRequest: {
+            date?: null | components["schemas"]["PreferredDay"];
+            /** @description What it is about (required, at most 1000 characters). */
+            description?: string | null;
+        };
+        /**
+         * @description Where an appointment stands.
+         * @enum {string}
+         */
+        AppointmentStatus: "requested" | "confirmed" | "done" | "absent" | "cancelled";
         /** @description A document's file. */
         Attachment: {
             content_type: string;
@@ -4106,6 +4353,19 @@ export interface components {
              * @description The subscription's activity, when sent, must match it.
              */
             action_id?: number | null;
+        };
+        /** @description The cancel form. */
+        CancelAppointment: {
+            /**
+             * Format: int64
+             * @description The appointment (required).
+             */
+            appointmentId?: number | null;
+            /**
+             * Format: int64
+             * @description The appointment's office; null for one without an office.
+             */
+            escritorioId?: number | null;
         };
         CancelRequest: {
             /**
@@ -4735,6 +4995,14 @@ export interface components {
              */
             quantity: number;
         };
+        /** @description The health request forms. */
+        HealthAppointmentRequest: {
+            date?: null | components["schemas"]["PreferredDay"];
+            /** @description What it is about (required, at most 1000 characters). */
+            description?: string | null;
+            /** @description Required: masked "(99) 9.9999-9999" or digits, 10 or 11 digits; stored as digits. */
+            phone?: string | null;
+        };
         /** @description The spec's payload; its `imageType` is ignored (the content decides), and so is `user`. */
         ImagePostRequest: {
             /**
@@ -4999,6 +5267,29 @@ export interface components {
             link_type: components["schemas"]["LandingLinkType"];
             subtitle: string | null;
             title: string;
+        };
+        /** @description A legal case the office follows for the member. */
+        LegalProcess: {
+            /**
+             * Format: date
+             * @description The filing date ("2025-03-14"), when known.
+             */
+            dataProtocolo: string | null;
+            /** Format: int64 */
+            id: number;
+            linkProcesso: string | null;
+            numeroProcesso: string;
+            /** @description Published to the portal: a collective case ('Causas coletivas'). */
+            publicadoPortal: boolean;
+            situacao: string;
+            tipo: string;
+            titulo: string;
+            tribunalOrgao: string;
+            /**
+             * Format: int64
+             * @description The claim in centavos; null when unknown.
+             */
+            valorCausa: number | null;
         };
         /** @description An item's likes and whether the caller is among them. */
         Likes: {
@@ -5789,6 +6080,11 @@ export interface components {
         PreRegistrationSent: {
             message: string;
         };
+        /**
+         * @description The preferred weekday as the forms send it: its label ('Segunda-feira' ... 'Sábado') or
+         *     its ISO number (1 Monday ... 6 Saturday).
+         */
+        PreferredDay: string | number;
         Prerequisites: {
             action_has_prerequisites: boolean;
             action_prerequisites: components["schemas"]["RequiredActivity"][];
@@ -6259,6 +6555,70 @@ export interface components {
             /** Format: int64 */
             count: number;
             error: string;
+        };
+        /** @description A member's appointment with a desk. */
+        ServiceAppointment: {
+            /**
+             * @description Whether the member may cancel it now: a request awaiting its date, or a confirmed
+             *     appointment more than 48 hours ahead.
+             */
+            cancelavel: boolean;
+            conclusao: components["schemas"]["AppointmentConclusion"];
+            /**
+             * Format: date-time
+             * @description The confirmed instant; null while the request awaits its date.
+             */
+            data: string | null;
+            descricao: string;
+            /** @description The weekday the member asked for ('Quinta-feira'), when known. */
+            diaPreferido: string | null;
+            escritorio: null | components["schemas"]["AppointmentOffice"];
+            /** @description The confirmed instant's hour in the station's time zone ("09:00"); null with `data`. */
+            horaInicio: string | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description The status as the page shows it: 'Aguardando confirmação', 'Agendado', 'Concluído',
+             *     'Não compareceu' or 'Cancelado'.
+             */
+            situacao: string;
+            status: components["schemas"]["AppointmentStatus"];
+        };
+        /** @description One person of the 'contato' page. */
+        ServiceContact: {
+            email: string;
+            name: string;
+            phone: string;
+            role: string;
+        };
+        /** @description What a desk's pages show. */
+        ServicePage: {
+            /** @description The 'contato' page. */
+            contatos: components["schemas"]["ServiceContact"][];
+            /** @description `legal`, `accounting`, `health` or `political`. */
+            desk: string;
+            /** @description The 'informacoes' page: plain text, paragraphs split by blank lines. */
+            informacoes: string;
+            /** @description The 'orientacoes' page: plain text, paragraphs split by blank lines. */
+            orientacoes: string;
+            playlists: components["schemas"]["ServicePlaylist"][];
+        };
+        /** @description One video page: an https embed address. */
+        ServicePlaylist: {
+            /** @description `videos`, `cafe-com-politica` or `transforma`. */
+            slug: string;
+            title: string;
+            url: string;
+        };
+        /** @description The answer of every request: `201 { "id", "message": "Solicitação enviada com sucesso." }`. */
+        ServiceRequestCreated: {
+            /**
+             * Format: int64
+             * @description The appointment's id (its protocol number in the e-mails).
+             */
+            id: number;
+            /** @description "Solicitação enviada com sucesso." */
+            message: string;
         };
         ShareContent: {
             link: string | null;
@@ -7141,6 +7501,225 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    accounting_appointments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's appointments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAppointment"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no accounting consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    request_accounting_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequestCreated"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no accounting consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description One 'field: message' per broken rule: 'cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.', 'date: Esse campo é obrigatório', 'date: Dia inválido', 'date: Este serviço não atende neste dia.' (any day but Thursday), 'description: Esse campo é obrigatório', 'description: Máximo de 1000 caracteres'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 requests to the desk in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    accounting_processes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's cases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountingProcess"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no accounting consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     action_products: {
         parameters: {
             query?: never;
@@ -9169,6 +9748,111 @@ export interface operations {
                 };
             };
             /** @description The amount is not a whole number of centavos; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    cancel_legal_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelAppointment"];
+            };
+        };
+        responses: {
+            /** @description Cancelled: 'Agendamento cancelado com sucesso!' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentCancelled"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no legal consultancy ('Serviço não disponível.'), or the appointment is unknown, another member's or not of that office ('Agendamento não encontrado.') */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Already cancelled, done or missed ('Este agendamento não pode mais ser cancelado.'), or confirmed 48 hours ahead or less ('O agendamento só pode ser cancelado com mais de 48 horas de antecedência.') */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No appointmentId: 'appointmentId: Esse campo é obrigatório'; or: A field is missing, has the wrong type or holds a NUL byte */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11398,6 +12082,327 @@ export interface operations {
             };
         };
     };
+    request_dental_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HealthAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequestCreated"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no health services: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description One 'field: message' per broken rule: 'cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.', 'date: Esse campo é obrigatório', 'date: Dia inválido', 'date: Este serviço não atende neste dia.' (Sunday), 'description: Esse campo é obrigatório', 'description: Máximo de 1000 caracteres', 'phone: Esse campo é obrigatório', 'phone: Telefone inválido'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 requests to the health desk in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    request_nutritionist_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HealthAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequestCreated"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no health services: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description One 'field: message' per broken rule: 'cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.', 'date: Esse campo é obrigatório', 'date: Dia inválido', 'date: Este serviço não atende neste dia.' (any other day), 'description: Esse campo é obrigatório', 'description: Máximo de 1000 caracteres', 'phone: Esse campo é obrigatório', 'phone: Telefone inválido'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 requests to the health desk in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    request_psychologist_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HealthAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequestCreated"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no health services: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description One 'field: message' per broken rule: 'cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.', 'date: Esse campo é obrigatório', 'date: Dia inválido', 'date: Este serviço não atende neste dia.' (Saturday), 'description: Esse campo é obrigatório', 'description: Máximo de 1000 caracteres', 'phone: Esse campo é obrigatório', 'phone: Telefone inválido'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 requests to the health desk in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     invitation_unsubscribe: {
         parameters: {
             query?: never;
@@ -11626,6 +12631,225 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    legal_appointments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's appointments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAppointment"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no legal consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    request_legal_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceRequestCreated"];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no legal consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description One 'field: message' per broken rule: 'cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.', 'date: Esse campo é obrigatório', 'date: Dia inválido', 'date: Este serviço não atende neste dia.', 'description: Esse campo é obrigatório', 'description: Máximo de 1000 caracteres'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 requests to the desk in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    legal_processes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's cases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalProcess"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station offers no legal consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -16844,6 +18068,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    service_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `legal`, `accounting`, `health` or `political` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The desk's pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServicePage"];
+                };
+            };
+            /** @description A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not a desk, or one the station does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

@@ -1,0 +1,94 @@
+//! `GET /api/services/{desk}` over HTTP against the real database: the desk's pages as the
+//! station filled them in (empty when it never did), only the member's own station's, and
+//! 404 for a desk the station does not offer or one that does not exist.
+
+use crate::common::{call, insert_station};
+use crate::services_common::{UNAVAILABLE, desk_row, offer, refused, world};
+use axum::http::StatusCode;
+use serde_json::json;
+use sqlx::PgPool;
+
+const PATH: &str = "/api/services/{desk}";
+
+async fn fill(db: &PgPool, station_id: i64, desk: &str, guidance: &str) {
+    desk_row(db, station_id, desk, None).await;
+    sqlx::query(
+        "UPDATE service_desks
+            SET contacts = $3, guidance = $4, information = 'Atendimento de segunda a sexta.',
+                playlists = $5
+          WHERE station_id = $1 AND service = $2",
+    )
+    .bind(station_id)
+    .bind(desk)
+    .bind(
+        json!([{ "name": "Dra. Marina Alves", "role": "Advogada trabalhista",
+                   "email": "juridico@example.com", "phone": "1133334444" }]),
+    )
+    .bind(guidance)
+    .bind(
+        json!([{ "slug": "videos", "title": "Vídeos", "url": "https://www.youtube.com/embed/x" }]),
+    )
+    .execute(db)
+    .await
+    .expect("desk pages");
+}
+
+#[testkit::db_test]
+async fn a_desk_page_shows_what_the_station_filled_in(db: PgPool) {
+    let w = world(db).await;
+    fill(&w.db, w.station_id, "legal", "Traga seus documentos.").await;
+    let other = insert_station(&w.db, "vizinho").await;
+    offer(&w.db, other, &["legal"]).await;
+    fill(&w.db, other, "legal", "Do vizinho.").await;
+
+    let answer = w.get("/api/services/legal").await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(
+        answer.json(),
+        json!({
+            "desk": "legal",
+            "contatos": [{ "name": "Dra. Marina Alves", "role": "Advogada trabalhista",
+                           "email": "juridico@example.com", "phone": "1133334444" }],
+            "orientacoes": "Traga seus documentos.",
+            "informacoes": "Atendimento de segunda a sexta.",
+            "playlists": [{ "slug": "videos", "title": "Vídeos",
+                            "url": "https://www.youtube.com/embed/x" }],
+        })
+    );
+
+    // A desk offered but never filled in: empty lists and texts.
+    sqlx::query("DELETE FROM service_desks WHERE station_id = $1 AND service = 'health'")
+        .bind(w.station_id)
+        .execute(&w.db)
+        .await
+        .expect("no health row");
+    let empty = w.get("/api/services/health").await;
+    assert_eq!(empty.status, StatusCode::OK, "{}", empty.text);
+    assert_eq!(
+        empty.json(),
+        json!({ "desk": "health", "contatos": [], "orientacoes": "", "informacoes": "",
+                "playlists": [] })
+    );
+}
+
+#[testkit::db_test]
+async fn a_desk_the_station_does_not_offer_or_that_does_not_exist_is_not_found(db: PgPool) {
+    let w = world(db).await;
+    // Political is not offered by the station, whatever its row says.
+    fill(&w.db, w.station_id, "political", "Oculto.").await;
+    for desk in ["political", "shop", "Legal"] {
+        let answer = w.get(&format!("/api/services/{desk}")).await;
+        refused("get", PATH, &answer, StatusCode::NOT_FOUND, UNAVAILABLE);
+    }
+    offer(&w.db, w.station_id, &["accounting"]).await;
+    let answer = w.get("/api/services/legal").await;
+    refused("get", PATH, &answer, StatusCode::NOT_FOUND, UNAVAILABLE);
+
+    let anonymous = call(&w.app, "GET", "/api/services/accounting", None, &[]).await;
+    assert_eq!(
+        anonymous.status,
+        StatusCode::UNAUTHORIZED,
+        "{}",
+        anonymous.text
+    );
+}

@@ -1,0 +1,70 @@
+//! A desk's pages ('contato', 'orientacoes', 'informacoes', the video playlists), from its
+//! `service_desks` row; a desk without one answers empty lists and texts.
+
+use serde::Deserialize;
+use sqlx::PgConnection;
+use sqlx::types::Json;
+
+use super::{Desk, ServiceRefused};
+use crate::shared::ids::StationId;
+
+/// One person of the 'contato' page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Contact {
+    pub name: String,
+    pub role: String,
+    pub email: String,
+    pub phone: String,
+}
+
+/// One video page (`videos`, `cafe-com-politica`, `transforma`): an https embed address.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Playlist {
+    pub slug: String,
+    pub title: String,
+    pub url: String,
+}
+
+/// What a desk's pages show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    pub desk: Desk,
+    pub contacts: Vec<Contact>,
+    pub guidance: String,
+    pub information: String,
+    pub playlists: Vec<Playlist>,
+}
+
+type Row = (Json<Vec<Contact>>, String, String, Json<Vec<Playlist>>);
+
+/// The desk's pages in the station; the station must offer the desk.
+pub async fn page(
+    conn: &mut PgConnection,
+    station: StationId,
+    desk: Desk,
+) -> Result<Page, ServiceRefused> {
+    super::offered(&mut *conn, station, desk).await?;
+    let row: Option<Row> = sqlx::query_as(
+        "SELECT contacts, guidance, information, playlists FROM service_desks
+          WHERE station_id = $1 AND service = $2",
+    )
+    .bind(station)
+    .bind(desk)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (contacts, guidance, information, playlists) = row.map_or_else(
+        || (Vec::new(), String::new(), String::new(), Vec::new()),
+        |(contacts, guidance, information, playlists)| {
+            (contacts.0, guidance, information, playlists.0)
+        },
+    );
+    Ok(Page {
+        desk,
+        contacts,
+        guidance,
+        information,
+        playlists,
+    })
+}
