@@ -20,6 +20,7 @@ pub mod fuel;
 pub mod health;
 pub mod jobs;
 pub mod media;
+pub mod political;
 pub mod staff;
 pub mod stations;
 pub mod subscriptions;
@@ -43,6 +44,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(content::router())
         .merge(feed::router())
         .merge(fuel::router())
+        .merge(political::router())
         .merge(subscriptions::router())
         .merge(support::router())
         .nest("/ops", staff::router())
