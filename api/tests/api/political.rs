@@ -193,7 +193,11 @@ async fn a_suggestion_is_stored_and_mailed_to_the_desk_and_the_member(db: PgPool
     .expect("stored");
     assert_eq!(
         (station_id, user_id, description.as_str()),
-        (w.station_id, Some(w.member_id), "Debater a reforma da previdência.")
+        (
+            w.station_id,
+            Some(w.member_id),
+            "Debater a reforma da previdência."
+        )
     );
     let mut mails = mails_of(&w.db, id).await;
     mails.sort();
@@ -218,7 +222,9 @@ async fn a_suggestion_is_stored_and_mailed_to_the_desk_and_the_member(db: PgPool
 async fn a_desk_without_an_address_keeps_the_suggestion_for_the_console(db: PgPool) {
     let w = world(db).await;
     set_desk_email(&w.db, w.station_id, None).await;
-    let answer = w.suggest(json!({ "description": "Transporte público" })).await;
+    let answer = w
+        .suggest(json!({ "description": "Transporte público" }))
+        .await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
     let id = answer.json()["id"].as_i64().expect("id");
     let recipients: Vec<String> = mails_of(&w.db, id).await.into_iter().map(|m| m.0).collect();
@@ -228,7 +234,11 @@ async fn a_desk_without_an_address_keeps_the_suggestion_for_the_console(db: PgPo
 #[testkit::db_test]
 async fn the_description_is_required_and_at_most_1000_characters(db: PgPool) {
     let w = world(db).await;
-    for body in [json!({}), json!({ "description": "   " }), json!({ "description": null })] {
+    for body in [
+        json!({}),
+        json!({ "description": "   " }),
+        json!({ "description": null }),
+    ] {
         let answer = w.suggest(body).await;
         refused(
             "post",
@@ -253,7 +263,9 @@ async fn the_description_is_required_and_at_most_1000_characters(db: PgPool) {
 async fn a_member_sends_5_suggestions_an_hour(db: PgPool) {
     let w = world(db).await;
     for n in 0..5 {
-        let answer = w.suggest(json!({ "description": format!("Tema {n}") })).await;
+        let answer = w
+            .suggest(json!({ "description": format!("Tema {n}") }))
+            .await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
     }
     let answer = w.suggest(json!({ "description": "Mais um" })).await;

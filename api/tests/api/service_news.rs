@@ -90,7 +90,12 @@ fn titles(answer: &Answer) -> Vec<String> {
         .as_array()
         .unwrap_or_else(|| panic!("a list: {}", answer.text))
         .iter()
-        .map(|item| item["title"]["rendered"].as_str().expect("title").to_string())
+        .map(|item| {
+            item["title"]["rendered"]
+                .as_str()
+                .expect("title")
+                .to_string()
+        })
         .collect()
 }
 
@@ -117,16 +122,40 @@ fn refused(path: &str, answer: &Answer, status: StatusCode, text: &str) {
 async fn each_desk_lists_its_tags_news_9_a_page_newest_first(db: PgPool) {
     let w = world(db).await;
     for n in 1..=11 {
-        tagged(&w.db, w.station_id, &format!("Jurídico {n}"), n, true, &[LEGAL]).await;
+        tagged(
+            &w.db,
+            w.station_id,
+            &format!("Jurídico {n}"),
+            n,
+            true,
+            &[LEGAL],
+        )
+        .await;
     }
     tagged(&w.db, w.station_id, "Contábil 1", 1, true, &[ACCOUNTING]).await;
-    tagged(&w.db, w.station_id, "Dois temas", 30, true, &[ACCOUNTING, POLITICAL]).await;
+    tagged(
+        &w.db,
+        w.station_id,
+        "Dois temas",
+        30,
+        true,
+        &[ACCOUNTING, POLITICAL],
+    )
+    .await;
     tagged(&w.db, w.station_id, "Sem tag", 2, true, &[]).await;
     tagged(&w.db, w.station_id, "Rascunho", 3, false, &[LEGAL]).await;
     tagged(&w.db, w.station_id, "Agendada", -5, true, &[LEGAL]).await;
     let other = insert_station(&w.db, "outro").await;
     set_offered(&w.db, other, true).await;
-    tagged(&w.db, other, "De outra estação", 0, true, &[LEGAL, POLITICAL]).await;
+    tagged(
+        &w.db,
+        other,
+        "De outra estação",
+        0,
+        true,
+        &[LEGAL, POLITICAL],
+    )
+    .await;
 
     let first = w.get("/api/legal/news").await;
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
@@ -218,7 +247,15 @@ async fn a_bad_page_or_tag_is_refused(db: PgPool) {
 #[testkit::db_test]
 async fn each_route_answers_404_where_its_desk_is_not_offered(db: PgPool) {
     let w = world(db).await;
-    tagged(&w.db, w.station_id, "Notícia", 1, true, &[LEGAL, ACCOUNTING, POLITICAL]).await;
+    tagged(
+        &w.db,
+        w.station_id,
+        "Notícia",
+        1,
+        true,
+        &[LEGAL, ACCOUNTING, POLITICAL],
+    )
+    .await;
     for (desk, path) in [
         ("legal", "/api/legal/news"),
         ("accounting", "/api/accounting/news"),
@@ -237,7 +274,11 @@ async fn each_route_answers_404_where_its_desk_is_not_offered(db: PgPool) {
         .expect("flags");
         refused(path, &w.get(path).await, StatusCode::NOT_FOUND, UNAVAILABLE);
         // The other desks still answer.
-        for other in ["/api/legal/news", "/api/accounting/news", "/api/political/news"] {
+        for other in [
+            "/api/legal/news",
+            "/api/accounting/news",
+            "/api/political/news",
+        ] {
             if other != path {
                 assert_eq!(w.get(other).await.status, StatusCode::OK, "{other}");
             }

@@ -273,16 +273,28 @@ mod tests {
     fn a_tagged_page_starts_at_1_and_defaults_to_the_desks_tag() {
         assert_eq!(
             Tagged::parse(None, None, 13752),
-            Ok(Tagged { tag_id: 13752, page: 1 })
+            Ok(Tagged {
+                tag_id: 13752,
+                page: 1
+            })
         );
         assert_eq!(
             Tagged::parse(Some("3"), Some("13755"), 13752),
-            Ok(Tagged { tag_id: 13755, page: 3 })
+            Ok(Tagged {
+                tag_id: 13755,
+                page: 3
+            })
         );
         assert_eq!(Tagged::parse(Some("0"), None, 1), Err(TaggedRefused::Page));
         assert_eq!(Tagged::parse(Some("-1"), None, 1), Err(TaggedRefused::Page));
-        assert_eq!(Tagged::parse(Some("dois"), None, 1), Err(TaggedRefused::Page));
-        assert_eq!(Tagged::parse(Some("1"), Some("x"), 1), Err(TaggedRefused::Tag));
+        assert_eq!(
+            Tagged::parse(Some("dois"), None, 1),
+            Err(TaggedRefused::Page)
+        );
+        assert_eq!(
+            Tagged::parse(Some("1"), Some("x"), 1),
+            Err(TaggedRefused::Tag)
+        );
         assert_eq!(Tagged::parse(Some("2"), None, 1).map(Tagged::offset), Ok(9));
     }
 }

@@ -281,18 +281,24 @@ mod tests {
     #[test]
     fn a_description_is_required_and_at_most_1000_characters() {
         assert_eq!(
-            messages(check(None).unwrap_err()),
+            messages(check(None).expect_err("refused")),
             ["description: Esse campo é obrigatório"]
         );
         assert_eq!(
-            messages(check(Some("   ")).unwrap_err()),
+            messages(check(Some("   ")).expect_err("refused")),
             ["description: Esse campo é obrigatório"]
         );
         assert_eq!(
-            messages(check(Some(&"á".repeat(1001))).unwrap_err()),
+            messages(check(Some(&"á".repeat(1001))).expect_err("refused")),
             [DESCRIPTION_TOO_LONG]
         );
-        assert_eq!(check(Some(&"á".repeat(1000))).unwrap().chars().count(), 1000);
-        assert_eq!(check(Some("  Reforma  ")).unwrap(), "Reforma");
+        assert_eq!(
+            check(Some(&"á".repeat(1000)))
+                .expect("kept")
+                .chars()
+                .count(),
+            1000
+        );
+        assert_eq!(check(Some("  Reforma  ")).expect("kept"), "Reforma");
     }
 }

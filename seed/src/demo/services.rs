@@ -68,33 +68,111 @@ const DESKS: [Desk; 4] = [
 ];
 
 fn contacts(service: &str) -> Value {
-    let person = |name: &str, role: &str, email: &str, phone: &str| {
-        json!({ "name": name, "role": role, "email": email, "phone": phone })
-    };
+    let person = |name: &str, role: &str, email: &str, phone: &str| json!({ "name": name, "role": role, "email": email, "phone": phone });
     match service {
         "legal" => json!([
-            person("Dra. Marina Alves", "Advogada trabalhista", "marina.alves@demo.filia.com.br", "1133334444"),
-            person("Dr. Ricardo Lima", "Advogado previdenciário", "ricardo.lima@demo.filia.com.br", "1133334445"),
-            person("Dra. Fernanda Rocha", "Advogada do consumidor", "fernanda.rocha@demo.filia.com.br", "1133334446"),
-            person("Carlos Mendes", "Atendimento jurídico", "juridico@demo.filia.com.br", "1133334447"),
+            person(
+                "Dra. Marina Alves",
+                "Advogada trabalhista",
+                "marina.alves@demo.filia.com.br",
+                "1133334444"
+            ),
+            person(
+                "Dr. Ricardo Lima",
+                "Advogado previdenciário",
+                "ricardo.lima@demo.filia.com.br",
+                "1133334445"
+            ),
+            person(
+                "Dra. Fernanda Rocha",
+                "Advogada do consumidor",
+                "fernanda.rocha@demo.filia.com.br",
+                "1133334446"
+            ),
+            person(
+                "Carlos Mendes",
+                "Atendimento jurídico",
+                "juridico@demo.filia.com.br",
+                "1133334447"
+            ),
         ]),
         "accounting" => json!([
-            person("Paulo Henrique Souza", "Contador", "paulo.souza@demo.filia.com.br", "1133335550"),
-            person("Juliana Castro", "Contadora", "juliana.castro@demo.filia.com.br", "1133335551"),
-            person("Rafael Nunes", "Assistente contábil", "rafael.nunes@demo.filia.com.br", "1133335552"),
-            person("Beatriz Ramos", "Atendimento contábil", "contabil@demo.filia.com.br", "1133335553"),
+            person(
+                "Paulo Henrique Souza",
+                "Contador",
+                "paulo.souza@demo.filia.com.br",
+                "1133335550"
+            ),
+            person(
+                "Juliana Castro",
+                "Contadora",
+                "juliana.castro@demo.filia.com.br",
+                "1133335551"
+            ),
+            person(
+                "Rafael Nunes",
+                "Assistente contábil",
+                "rafael.nunes@demo.filia.com.br",
+                "1133335552"
+            ),
+            person(
+                "Beatriz Ramos",
+                "Atendimento contábil",
+                "contabil@demo.filia.com.br",
+                "1133335553"
+            ),
         ]),
         "political" => json!([
-            person("Ana Paula Ferreira", "Diretora político-sindical", "ana.ferreira@demo.filia.com.br", "1133336660"),
-            person("José Carlos Pereira", "Assessor parlamentar", "jose.pereira@demo.filia.com.br", "1133336661"),
-            person("Luciana Martins", "Secretária de formação", "luciana.martins@demo.filia.com.br", "1133336662"),
-            person("Marcos Vinícius Silva", "Coordenador de mobilização", "marcos.silva@demo.filia.com.br", "1133336663"),
-            person("Patrícia Gomes", "Comunicação sindical", "politico@demo.filia.com.br", "1133336664"),
+            person(
+                "Ana Paula Ferreira",
+                "Diretora político-sindical",
+                "ana.ferreira@demo.filia.com.br",
+                "1133336660"
+            ),
+            person(
+                "José Carlos Pereira",
+                "Assessor parlamentar",
+                "jose.pereira@demo.filia.com.br",
+                "1133336661"
+            ),
+            person(
+                "Luciana Martins",
+                "Secretária de formação",
+                "luciana.martins@demo.filia.com.br",
+                "1133336662"
+            ),
+            person(
+                "Marcos Vinícius Silva",
+                "Coordenador de mobilização",
+                "marcos.silva@demo.filia.com.br",
+                "1133336663"
+            ),
+            person(
+                "Patrícia Gomes",
+                "Comunicação sindical",
+                "politico@demo.filia.com.br",
+                "1133336664"
+            ),
         ]),
         _ => json!([
-            person("Dra. Camila Duarte", "Cirurgiã-dentista", "camila.duarte@demo.filia.com.br", "1133337770"),
-            person("Renata Barros", "Psicóloga", "renata.barros@demo.filia.com.br", "1133337771"),
-            person("Tiago Moreira", "Nutricionista", "tiago.moreira@demo.filia.com.br", "1133337772"),
+            person(
+                "Dra. Camila Duarte",
+                "Cirurgiã-dentista",
+                "camila.duarte@demo.filia.com.br",
+                "1133337770"
+            ),
+            person(
+                "Renata Barros",
+                "Psicóloga",
+                "renata.barros@demo.filia.com.br",
+                "1133337771"
+            ),
+            person(
+                "Tiago Moreira",
+                "Nutricionista",
+                "tiago.moreira@demo.filia.com.br",
+                "1133337772"
+            ),
         ]),
     }
 }
@@ -198,11 +276,17 @@ const THEMES: [Theme; 3] = [
         interested: &["Trabalhadores da ativa", "Recém-contratados"],
         highlights: &[
             ("Piso nacional com correção anual", "Favorável"),
-            ("Prazo de dois anos para adaptação das empresas", "Contrário"),
+            (
+                "Prazo de dois anos para adaptação das empresas",
+                "Contrário",
+            ),
         ],
         actions: &[
             ("2026-09-10", "Audiência pública na Câmara dos Deputados"),
-            ("2026-10-22", "Entrega de abaixo-assinado com 12 mil assinaturas"),
+            (
+                "2026-10-22",
+                "Entrega de abaixo-assinado com 12 mil assinaturas",
+            ),
         ],
         processes: &[("PL 1234/2025", "Câmara dos Deputados")],
     },
@@ -213,16 +297,19 @@ const THEMES: [Theme; 3] = [
         interested: &["Servidores estaduais", "Aposentados", "Pensionistas"],
         highlights: &[
             ("Aumento da alíquota de contribuição para 16%", "Contrário"),
-            ("Regra de transição para quem está perto de se aposentar", "Favorável com ressalvas"),
+            (
+                "Regra de transição para quem está perto de se aposentar",
+                "Favorável com ressalvas",
+            ),
         ],
         actions: &[
-            ("2026-08-05", "Ato público em frente à Assembleia Legislativa"),
+            (
+                "2026-08-05",
+                "Ato público em frente à Assembleia Legislativa",
+            ),
             ("2026-11-03", "Reunião com a liderança do governo"),
         ],
-        processes: &[
-            ("ADI 7123", "STF"),
-            ("0012345-67.2026.8.26.0000", "TJSP"),
-        ],
+        processes: &[("ADI 7123", "STF"), ("0012345-67.2026.8.26.0000", "TJSP")],
     },
     Theme {
         kind: "Negociação coletiva",
@@ -236,7 +323,10 @@ const THEMES: [Theme; 3] = [
         ],
         actions: &[
             ("2026-07-15", "Assembleia geral aprova a pauta"),
-            ("2026-09-30", "Primeira rodada de negociação com o sindicato patronal"),
+            (
+                "2026-09-30",
+                "Primeira rodada de negociação com o sindicato patronal",
+            ),
         ],
         processes: &[("DC 1000123-45.2026.5.02.0000", "TRT-2")],
     },
@@ -249,30 +339,102 @@ struct NewsItem {
 }
 
 const LEGAL_NEWS: [NewsItem; 6] = [
-    NewsItem { title: "Escritório vence ação coletiva de horas extras", subtitle: "Decisão beneficia mais de 300 associados", body: "<p>O TRT-2 reconheceu o direito às horas extras não pagas. Os valores serão calculados na fase de execução.</p>" },
-    NewsItem { title: "Plantão jurídico tira dúvidas sobre férias", subtitle: "Atendimento especial durante todo o mês", body: "<p>Associados podem agendar consultas sobre férias, abono e fracionamento.</p>" },
-    NewsItem { title: "Nova regra do FGTS: o que muda para você", subtitle: "Entenda o saque-aniversário", body: "<p>Nossa equipe jurídica explica as mudanças e quando vale a pena aderir.</p>" },
-    NewsItem { title: "Assédio moral no trabalho: saiba como agir", subtitle: "Guia prático da consultoria jurídica", body: "<p>Registre os fatos, guarde provas e procure a consultoria jurídica.</p>" },
-    NewsItem { title: "Revisão da vida toda: situação atual", subtitle: "O que os aposentados precisam saber", body: "<p>Veja em que pé estão os processos de revisão acompanhados pelo escritório.</p>" },
-    NewsItem { title: "Direitos do consumidor em planos de saúde", subtitle: "Reajustes abusivos podem ser contestados", body: "<p>Saiba quando o reajuste do plano pode ser questionado na Justiça.</p>" },
+    NewsItem {
+        title: "Escritório vence ação coletiva de horas extras",
+        subtitle: "Decisão beneficia mais de 300 associados",
+        body: "<p>O TRT-2 reconheceu o direito às horas extras não pagas. Os valores serão calculados na fase de execução.</p>",
+    },
+    NewsItem {
+        title: "Plantão jurídico tira dúvidas sobre férias",
+        subtitle: "Atendimento especial durante todo o mês",
+        body: "<p>Associados podem agendar consultas sobre férias, abono e fracionamento.</p>",
+    },
+    NewsItem {
+        title: "Nova regra do FGTS: o que muda para você",
+        subtitle: "Entenda o saque-aniversário",
+        body: "<p>Nossa equipe jurídica explica as mudanças e quando vale a pena aderir.</p>",
+    },
+    NewsItem {
+        title: "Assédio moral no trabalho: saiba como agir",
+        subtitle: "Guia prático da consultoria jurídica",
+        body: "<p>Registre os fatos, guarde provas e procure a consultoria jurídica.</p>",
+    },
+    NewsItem {
+        title: "Revisão da vida toda: situação atual",
+        subtitle: "O que os aposentados precisam saber",
+        body: "<p>Veja em que pé estão os processos de revisão acompanhados pelo escritório.</p>",
+    },
+    NewsItem {
+        title: "Direitos do consumidor em planos de saúde",
+        subtitle: "Reajustes abusivos podem ser contestados",
+        body: "<p>Saiba quando o reajuste do plano pode ser questionado na Justiça.</p>",
+    },
 ];
 
 const ACCOUNTING_NEWS: [NewsItem; 6] = [
-    NewsItem { title: "Prazo do imposto de renda: não deixe para a última hora", subtitle: "Agende seu atendimento contábil", body: "<p>A consultoria contábil atende às quintas-feiras. Traga seus informes de rendimentos.</p>" },
-    NewsItem { title: "Despesas médicas que você pode deduzir", subtitle: "Guarde os recibos o ano inteiro", body: "<p>Consultas, exames e planos de saúde reduzem o imposto devido.</p>" },
-    NewsItem { title: "MEI: declaração anual está aberta", subtitle: "Evite multas e mantenha o CNPJ regular", body: "<p>Microempreendedores devem entregar a DASN-SIMEI até o fim de maio.</p>" },
-    NewsItem { title: "Como organizar o orçamento da família", subtitle: "Dicas da consultoria contábil", body: "<p>Planilhas simples ajudam a controlar gastos e a formar uma reserva.</p>" },
-    NewsItem { title: "Restituição do IR: consulte o lote", subtitle: "Veja como acompanhar pelo aplicativo da Receita", body: "<p>O calendário de restituições vai de maio a setembro.</p>" },
-    NewsItem { title: "Previdência privada vale a pena?", subtitle: "PGBL e VGBL explicados", body: "<p>Entenda as diferenças e o benefício fiscal de cada modalidade.</p>" },
+    NewsItem {
+        title: "Prazo do imposto de renda: não deixe para a última hora",
+        subtitle: "Agende seu atendimento contábil",
+        body: "<p>A consultoria contábil atende às quintas-feiras. Traga seus informes de rendimentos.</p>",
+    },
+    NewsItem {
+        title: "Despesas médicas que você pode deduzir",
+        subtitle: "Guarde os recibos o ano inteiro",
+        body: "<p>Consultas, exames e planos de saúde reduzem o imposto devido.</p>",
+    },
+    NewsItem {
+        title: "MEI: declaração anual está aberta",
+        subtitle: "Evite multas e mantenha o CNPJ regular",
+        body: "<p>Microempreendedores devem entregar a DASN-SIMEI até o fim de maio.</p>",
+    },
+    NewsItem {
+        title: "Como organizar o orçamento da família",
+        subtitle: "Dicas da consultoria contábil",
+        body: "<p>Planilhas simples ajudam a controlar gastos e a formar uma reserva.</p>",
+    },
+    NewsItem {
+        title: "Restituição do IR: consulte o lote",
+        subtitle: "Veja como acompanhar pelo aplicativo da Receita",
+        body: "<p>O calendário de restituições vai de maio a setembro.</p>",
+    },
+    NewsItem {
+        title: "Previdência privada vale a pena?",
+        subtitle: "PGBL e VGBL explicados",
+        body: "<p>Entenda as diferenças e o benefício fiscal de cada modalidade.</p>",
+    },
 ];
 
 const POLITICAL_NEWS: [NewsItem; 6] = [
-    NewsItem { title: "Audiência pública debate piso salarial", subtitle: "Sindicato leva a pauta à Câmara", body: "<p>A diretoria político-sindical apresentou os dados da categoria aos deputados.</p>" },
-    NewsItem { title: "Assembleia aprova pauta da campanha salarial", subtitle: "Reajuste de 8% é a principal reivindicação", body: "<p>A pauta segue agora para a negociação com o sindicato patronal.</p>" },
-    NewsItem { title: "Reforma da previdência estadual: o que está em jogo", subtitle: "Entenda as propostas em debate", body: "<p>O sindicato é contra o aumento da alíquota e defende regras de transição justas.</p>" },
-    NewsItem { title: "Café com Política recebe vereadores", subtitle: "Encontro mensal com os associados", body: "<p>O próximo encontro discute mobilidade urbana e transporte público.</p>" },
-    NewsItem { title: "Abaixo-assinado chega a 12 mil assinaturas", subtitle: "Apoio ao piso nacional cresce", body: "<p>As assinaturas foram entregues ao relator do projeto de lei.</p>" },
-    NewsItem { title: "Formação sindical: inscrições abertas", subtitle: "Curso gratuito para associados", body: "<p>O curso Transforma aborda negociação coletiva e direitos trabalhistas.</p>" },
+    NewsItem {
+        title: "Audiência pública debate piso salarial",
+        subtitle: "Sindicato leva a pauta à Câmara",
+        body: "<p>A diretoria político-sindical apresentou os dados da categoria aos deputados.</p>",
+    },
+    NewsItem {
+        title: "Assembleia aprova pauta da campanha salarial",
+        subtitle: "Reajuste de 8% é a principal reivindicação",
+        body: "<p>A pauta segue agora para a negociação com o sindicato patronal.</p>",
+    },
+    NewsItem {
+        title: "Reforma da previdência estadual: o que está em jogo",
+        subtitle: "Entenda as propostas em debate",
+        body: "<p>O sindicato é contra o aumento da alíquota e defende regras de transição justas.</p>",
+    },
+    NewsItem {
+        title: "Café com Política recebe vereadores",
+        subtitle: "Encontro mensal com os associados",
+        body: "<p>O próximo encontro discute mobilidade urbana e transporte público.</p>",
+    },
+    NewsItem {
+        title: "Abaixo-assinado chega a 12 mil assinaturas",
+        subtitle: "Apoio ao piso nacional cresce",
+        body: "<p>As assinaturas foram entregues ao relator do projeto de lei.</p>",
+    },
+    NewsItem {
+        title: "Formação sindical: inscrições abertas",
+        subtitle: "Curso gratuito para associados",
+        body: "<p>O curso Transforma aborda negociação coletiva e direitos trabalhistas.</p>",
+    },
 ];
 
 const LEGAL_BLUE: Palette = Palette {
@@ -446,7 +608,11 @@ async fn appointments(
             "confirmed",
             "Dúvida sobre o cálculo das férias",
         ),
-        ("demo-legal-done", "done", "Orientação sobre rescisão de contrato"),
+        (
+            "demo-legal-done",
+            "done",
+            "Orientação sobre rescisão de contrato",
+        ),
         ("demo-legal-absent", "absent", "Revisão de horas extras"),
     ] {
         sqlx::query(
@@ -545,13 +711,12 @@ async fn tagged_news(
     picture: &str,
 ) -> sqlx::Result<()> {
     for (index, item) in items.iter().enumerate() {
-        let found: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM station_news WHERE station_id = $1 AND title = $2",
-        )
-        .bind(station_id)
-        .bind(item.title)
-        .fetch_optional(&mut *tx)
-        .await?;
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM station_news WHERE station_id = $1 AND title = $2")
+                .bind(station_id)
+                .bind(item.title)
+                .fetch_optional(&mut *tx)
+                .await?;
         let id = match found {
             Some(id) => id,
             None => {

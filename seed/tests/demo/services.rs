@@ -36,9 +36,13 @@ async fn the_demo_station_offers_its_member_services_seeded_once(db: PgPool) {
     let station = demo::seed(&db, "http://127.0.0.1:8080")
         .await
         .expect("seed");
-    services::seed(&db, &objects, &station).await.expect("first");
+    services::seed(&db, &objects, &station)
+        .await
+        .expect("first");
     let before = snapshot(&db).await;
-    services::seed(&db, &objects, &station).await.expect("second");
+    services::seed(&db, &objects, &station)
+        .await
+        .expect("second");
     assert_eq!(snapshot(&db).await, before, "seeded once");
 
     let flags: (bool, bool, bool, bool) = sqlx::query_as(
@@ -60,13 +64,15 @@ async fn the_demo_station_offers_its_member_services_seeded_once(db: PgPool) {
     .fetch_all(&db)
     .await
     .expect("desks");
-    let counts: Vec<(&str, i32)> = desks
-        .iter()
-        .map(|desk| (desk.0.as_str(), desk.2))
-        .collect();
+    let counts: Vec<(&str, i32)> = desks.iter().map(|desk| (desk.0.as_str(), desk.2)).collect();
     assert_eq!(
         counts,
-        [("accounting", 4), ("health", 3), ("legal", 4), ("political", 5)]
+        [
+            ("accounting", 4),
+            ("health", 3),
+            ("legal", 4),
+            ("political", 5)
+        ]
     );
     for (_, email, _, guidance, information, playlists) in &desks {
         assert!(email.as_deref().is_some_and(|e| e.contains('@')));

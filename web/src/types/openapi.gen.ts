@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/accounting/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounting desk's news
+         * @description As the legal desk's, with the accounting desk's tag (13754) by default.
+         */
+        get: operations["accounting_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/action-products/{actionId}": {
         parameters: {
             query?: never;
@@ -1147,6 +1167,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/legal/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The legal desk's news
+         * @description The station's published news carrying the tag (the legal desk's, 13752, by default),
+         *     newest first, 9 a page from page 1; past the end an empty list. `X-Total-Count` is
+         *     how many carry the tag.
+         */
+        get: operations["legal_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/likes": {
         parameters: {
             query?: never;
@@ -1895,6 +1937,51 @@ export interface paths {
          *     never trusted. Answers at once; a repeated event answers 200 and does nothing.
          */
         post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/political": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's political themes
+         * @description Its published themes, in the desk's order.
+         */
+        get: operations["themes"];
+        put?: never;
+        /**
+         * Suggests a theme
+         * @description Stored for the political desk, e-mailed to its address (when it has none, the console
+         *     alone has it) and acknowledged to the member's e-mail. 5 suggestions an hour per member.
+         */
+        post: operations["suggest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/political/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The political desk's news
+         * @description As the legal desk's, with the political desk's tag (13755) by default.
+         */
+        get: operations["political_news"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5745,6 +5832,37 @@ export interface components {
         };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
+        /** @description Something the union did about a theme. */
+        PoliticalAction: {
+            /** @description When (`2026-10-14`). */
+            data_acao: string;
+            descricao_acao: string;
+        };
+        /** @description One of a theme's highlights: a point and the union's position on it. */
+        PoliticalHighlight: {
+            descricao_item: string;
+            posicionamento: string;
+        };
+        /** @description A case the theme is argued in. */
+        PoliticalProcess: {
+            identificacao_processo: string;
+            tribunalOrgao: string;
+        };
+        /** @description A theme of interest ('Temas de interesse'). */
+        PoliticalTheme: {
+            /** @description The union's actions about it. */
+            acoes_sindicato: components["schemas"]["PoliticalAction"][];
+            descricao: string;
+            /** Format: int64 */
+            id: number;
+            /** @description Who it concerns. */
+            interessados: string[];
+            itens_destaque: components["schemas"]["PoliticalHighlight"][];
+            processos: components["schemas"]["PoliticalProcess"][];
+            /** @description Its kind ("Projeto de lei", "Negociação coletiva"). */
+            tipo_tema: string;
+            titulo: string;
+        };
         /**
          * @description A poll's results (type 10): how many members chose each option, each member's latest
          *     submission counting (a vote sent again replaces the earlier one).
@@ -5987,6 +6105,10 @@ export interface components {
         RemoveCoupon: {
             /** Format: int64 */
             user_id?: number | null;
+        };
+        /** @description A text as the service pages read it (`title.rendered`, `content.rendered`). */
+        RenderedText: {
+            rendered: string;
         };
         ReportAnswer: {
             reported: boolean;
@@ -6260,6 +6382,27 @@ export interface components {
             count: number;
             error: string;
         };
+        /** @description A news item of a member service's page. */
+        ServiceNewsItem: {
+            /** @description Its body: HTML sanitised by the server, as `/news/{id}` serves it. */
+            content: components["schemas"]["RenderedText"];
+            /**
+             * Format: date-time
+             * @description When it was published.
+             */
+            date: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The picture's URL, if it has one. */
+            image: string | null;
+            /**
+             * @description The picture at every width it is stored at, for an `<img srcset>`; null until its
+             *     narrower copies are made.
+             */
+            image_srcset: string | null;
+            subtitle: string;
+            title: components["schemas"]["RenderedText"];
+        };
         ShareContent: {
             link: string | null;
             text: string | null;
@@ -6375,7 +6518,7 @@ export interface components {
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
          * @enum {string}
          */
-        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment";
+        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment" | "copay";
         /**
          * @description What a spend paid for (`spends.source_kind`).
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
@@ -6436,6 +6579,8 @@ export interface components {
         };
         /** @description The station as the web app reads it. Field names follow the spec's contract. */
         Station: {
+            /** @description Accounting consultancy: `/homepage/consultoria-contabil`. */
+            accounting_access: boolean;
             address: string | null;
             affiliated: boolean;
             age_gate: boolean;
@@ -6467,11 +6612,15 @@ export interface components {
             has_app: boolean;
             has_majority_security: boolean;
             header_image: string | null;
+            /** @description Health appointments: `/homepage/saude`. */
+            health_access: boolean;
             /** @description The home's shortcut tiles ('Prestação de contas' and the station's service pages). */
             home_shortcuts_access: boolean;
             /** Format: int64 */
             id: number;
             ios_link: string | null;
+            /** @description Legal consultancy: `/homepage/consultoria-juridica`, its menu entry and home tile. */
+            legal_access: boolean;
             /** @description `email` or `cpf`: the identifier its login form asks for. */
             login_with: string;
             logo_image: string | null;
@@ -6489,6 +6638,8 @@ export interface components {
              *     empty).
              */
             plans: components["schemas"]["Plan"][];
+            /** @description The political-union page: `/homepage/politico-sindical`. */
+            political_access: boolean;
             /** @description The profile's pre-registration change request. */
             pre_registration_access: boolean;
             promotional: boolean;
@@ -6639,6 +6790,21 @@ export interface components {
              * @description The paid charge's id; null when the period cost nothing.
              */
             id: number | null;
+        };
+        /** @description 'Sugerir tema'. */
+        SuggestionRequest: {
+            /** @description Required, at most 1000 characters. */
+            description?: string | null;
+        };
+        /** @description A request stored. */
+        SuggestionSent: {
+            /**
+             * Format: int64
+             * @description The stored suggestion's id.
+             */
+            id: number;
+            /** @description "Solicitação enviada com sucesso." */
+            message: string;
         };
         SupportAnswer: {
             /** @description Required, at most 4000 characters. */
@@ -7133,6 +7299,78 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    accounting_news: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (1 by default) */
+                page?: number;
+                /** @description The tag (13754 by default) */
+                tagId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tag's news */
+            200: {
+                headers: {
+                    /** @description How many items carry the tag */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceNewsItem"][];
+                };
+            };
+            /** @description A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the accounting desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     action_products: {
         parameters: {
             query?: never;
@@ -11631,6 +11869,78 @@ export interface operations {
             };
         };
     };
+    legal_news: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (1 by default) */
+                page?: number;
+                /** @description The tag (13752 by default) */
+                tagId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tag's news */
+            200: {
+                headers: {
+                    /** @description How many items carry the tag */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceNewsItem"][];
+                };
+            };
+            /** @description A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the legal desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     unlike_post: {
         parameters: {
             query?: never;
@@ -14419,6 +14729,241 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    themes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published themes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PoliticalTheme"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the political desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    suggest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued: 'Solicitação enviada com sucesso.' */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionSent"];
+                };
+            };
+            /** @description The body cannot be read; or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the political desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'description: Esse campo é obrigatório' or 'description: Máximo de 1000 caracteres'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 suggestions in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    political_news: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (1 by default) */
+                page?: number;
+                /** @description The tag (13755 by default) */
+                tagId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tag's news */
+            200: {
+                headers: {
+                    /** @description How many items carry the tag */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceNewsItem"][];
+                };
+            };
+            /** @description A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the political desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

@@ -83,26 +83,41 @@ impl From<political::Theme> for PoliticalTheme {
             itens_destaque: highlights
                 .0
                 .into_iter()
-                .map(|Highlight { descricao_item, posicionamento }| PoliticalHighlight {
-                    descricao_item,
-                    posicionamento,
-                })
+                .map(
+                    |Highlight {
+                         descricao_item,
+                         posicionamento,
+                     }| PoliticalHighlight {
+                        descricao_item,
+                        posicionamento,
+                    },
+                )
                 .collect(),
             acoes_sindicato: actions
                 .0
                 .into_iter()
-                .map(|UnionAction { data_acao, descricao_acao }| PoliticalAction {
-                    data_acao,
-                    descricao_acao,
-                })
+                .map(
+                    |UnionAction {
+                         data_acao,
+                         descricao_acao,
+                     }| PoliticalAction {
+                        data_acao,
+                        descricao_acao,
+                    },
+                )
                 .collect(),
             processos: processes
                 .0
                 .into_iter()
-                .map(|ThemeProcess { identificacao_processo, court }| PoliticalProcess {
-                    identificacao_processo,
-                    court,
-                })
+                .map(
+                    |ThemeProcess {
+                         identificacao_processo,
+                         court,
+                     }| PoliticalProcess {
+                        identificacao_processo,
+                        court,
+                    },
+                )
                 .collect(),
         }
     }
