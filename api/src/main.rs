@@ -77,6 +77,7 @@ async fn seed_demo(config: &domain::Config) -> anyhow::Result<()> {
     seed::demo::feed::seed(&db, &objects, &demo).await?;
     seed::demo::calendar::seed(&db, &objects, &demo).await?;
     seed::demo::fuel::seed(&db, &objects, &demo).await?;
+    seed::demo::services::seed(&db, &objects, &demo).await?;
     seed::demo::counter::seed(&db, &demo).await?;
     seed::demo::content::seed(&db, &objects, &config.pdf_font_dir, &demo).await?;
     seed::demo::landing::seed(&db, &objects, &demo).await?;

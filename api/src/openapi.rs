@@ -52,6 +52,7 @@ pub const LOGIN_TOKEN: &str = "login_token";
         (name = "content", description = "A station's content: news, downloads (public and private files), transparency documents"),
         (name = "feed", description = "The wall feed: posts, likes, comments on posts and activities, reports, and the uploads behind them"),
         (name = "fuel", description = "The fuel campaign: the station's open campaigns, the member's fuel vouchers, taking one"),
+        (name = "political", description = "The political-union page: the station's themes of interest, a member's theme suggestion"),
         (name = "subscriptions", description = "Plans and subscriptions: the station's plans, the member's plan (buy, change, cancel, its card), charges, type 21 product subscriptions, the enterprise plan form"),
         (name = "services", description = "Member services: the desks' pages, legal and accounting cases and appointments, health appointment requests"),
         (name = "support", description = "The contact form ('Fale conosco'): support messages to the station"),

@@ -14,6 +14,7 @@ pub mod feed;
 pub mod fuel;
 pub mod mail;
 pub mod outbox;
+pub mod political;
 pub mod services;
 pub mod subscriptions;
 pub mod support;

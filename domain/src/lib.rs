@@ -13,6 +13,7 @@ pub mod content;
 pub mod feed;
 pub mod fuel;
 pub mod infra;
+pub mod political;
 pub mod services;
 pub mod shared;
 pub mod staff;

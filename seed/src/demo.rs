@@ -17,6 +17,7 @@ pub mod invitations;
 pub mod landing;
 pub mod lucky_numbers;
 pub mod research;
+pub mod services;
 pub mod shop;
 pub mod subscriptions;
 pub mod topups;

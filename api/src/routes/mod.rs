@@ -20,6 +20,7 @@ pub mod fuel;
 pub mod health;
 pub mod jobs;
 pub mod media;
+pub mod political;
 pub mod services;
 pub mod staff;
 pub mod stations;
@@ -44,6 +45,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(content::router())
         .merge(feed::router())
         .merge(fuel::router())
+        .merge(political::router())
         .merge(subscriptions::router())
         .merge(support::router())
         .merge(services::router())

@@ -197,6 +197,10 @@ async fn the_full_demo_station_is_served_at_its_host_with_every_setting_on(db: P
         "home_shortcuts_access",
         "enterprise_plan_access",
         "fuel_campaign_access",
+        "legal_access",
+        "accounting_access",
+        "health_access",
+        "political_access",
     ] {
         assert_eq!(station[flag], true, "{flag}");
     }

@@ -6,6 +6,7 @@
 use chrono::{DateTime, Duration, Utc, Weekday};
 use sqlx::{PgConnection, PgExecutor};
 
+use super::allowance::{self, TOO_MANY_REQUESTS};
 use super::{AppointmentService, Desk, SERVICE_UNAVAILABLE, ServiceRefused, parse_weekday};
 use crate::accounts::change::Mail;
 use crate::accounts::signup::INVALID_PHONE;
@@ -20,8 +21,6 @@ pub const DESCRIPTION_TOO_LONG: &str = "description: Máximo de 1000 caracteres"
 pub const NO_CPF: &str = "cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.";
 pub const INVALID_DAY: &str = "date: Dia inválido";
 pub const DAY_NOT_ATTENDED: &str = "date: Este serviço não atende neste dia.";
-pub const TOO_MANY_REQUESTS: &str =
-    "Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.";
 pub const REQUEST_SENT: &str = "Solicitação enviada com sucesso.";
 pub const CANCELLED: &str = "Agendamento cancelado com sucesso!";
 pub const NOT_FOUND: &str = "Agendamento não encontrado.";
@@ -29,10 +28,6 @@ pub const NOT_CANCELLABLE: &str = "Este agendamento não pode mais ser cancelado
 pub const TOO_LATE: &str =
     "O agendamento só pode ser cancelado com mais de 48 horas de antecedência.";
 pub const RECEIVED_SUBJECT: &str = "Recebemos sua solicitação";
-
-/// Requests per member and desk in [`WINDOW_SECONDS`].
-pub const PER_HOUR: i64 = 5;
-pub const WINDOW_SECONDS: u64 = 3600;
 
 /// A member cancels a confirmed appointment only more than this ahead (the spec's
 /// 172 800 000 ms); exactly 48 hours ahead is too late.
@@ -206,69 +201,17 @@ pub async fn requester(
     .await
 }
 
-/// The services a desk's requests are counted together for: every health service is one
-/// desk's.
-fn services_of(desk: Desk) -> Vec<&'static str> {
-    AppointmentService::ALL
-        .into_iter()
-        .filter(|service| service.desk() == desk)
-        .map(AppointmentService::as_str)
-        .collect()
-}
-
-/// Refuses a request once the member has made [`PER_HOUR`] stored requests to the desk in
-/// the last hour (appointments; the political desk's theme suggestions). The member's
-/// lock for the desk lines requests up, so two at once cannot both take the last place;
-/// the wait told is until the oldest counted request leaves the window.
+/// Refuses a request once the member's hourly allowance for the desk is used up
+/// ([`allowance`]).
 pub async fn within_allowance(
     tx: &mut PgConnection,
     user: UserId,
     desk: Desk,
 ) -> Result<(), AppointmentRefused> {
-    sqlx::query(
-        "SELECT pg_advisory_xact_lock(hashtextextended('services:' || $1 || ':' || $2::text, 0))",
-    )
-    .bind(desk.as_str())
-    .bind(user)
-    .execute(&mut *tx)
-    .await?;
-    let window = WINDOW_SECONDS as f64;
-    let (count, wait): (i64, Option<f64>) = if desk == Desk::Political {
-        sqlx::query_as(
-            "SELECT count(*),
-                    min(extract(epoch FROM created_at + make_interval(secs => $2) - now()))::float8
-               FROM political_suggestions
-              WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2)",
-        )
-        .bind(user)
-        .bind(window)
-        .fetch_one(&mut *tx)
-        .await?
-    } else {
-        sqlx::query_as(
-            "SELECT count(*),
-                    min(extract(epoch FROM created_at + make_interval(secs => $3) - now()))::float8
-               FROM service_appointments
-              WHERE user_id = $1 AND service = ANY($2)
-                AND created_at > now() - make_interval(secs => $3)",
-        )
-        .bind(user)
-        .bind(services_of(desk))
-        .bind(window)
-        .fetch_one(&mut *tx)
-        .await?
-    };
-    if count < PER_HOUR {
-        return Ok(());
+    match allowance::used_up(tx, user, desk).await? {
+        None => Ok(()),
+        Some(retry_after) => Err(AppointmentRefused::TooMany { retry_after }),
     }
-    tracing::info!(
-        user_id = user.0,
-        desk = desk.as_str(),
-        "refused: too many requests to a service desk"
-    );
-    Err(AppointmentRefused::TooMany {
-        retry_after: (wait.unwrap_or(window).ceil() as u64).clamp(1, WINDOW_SECONDS),
-    })
 }
 
 /// Stores a member's request (`requested`, under the account's CPF); answers its id.

@@ -10,6 +10,7 @@
 //! "Member services".
 
 pub mod access;
+pub mod allowance;
 pub mod appointments;
 pub mod cases;
 pub mod pages;

@@ -1,8 +1,9 @@
 //! A second demo station with every member-visible setting on (feed, events, files, cart,
-//! lucky numbers, member card, "Minha conta", pre-registration, the home's shortcuts and the
-//! enterprise plan card), so the browser's menu walk opens every page a flag can show. It
-//! is served where the request's host starts with its subdomain (`completa.localhost` in
-//! the browser tests); the demo member signs in there with the same e-mail and password.
+//! lucky numbers, member card, "Minha conta", pre-registration, the home's shortcuts, the
+//! enterprise plan card, the fuel campaign and the member services), so the browser's menu
+//! walk opens every page a flag can show. It is served where the request's host starts with
+//! its subdomain (`completa.localhost` in the browser tests); the demo member signs in there
+//! with the same e-mail and password.
 //! Seeded once (by subdomain); rows that exist are left as they are.
 
 use sqlx::PgPool;
@@ -28,10 +29,12 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<FullStation> 
              currency_name, currency_name_position,
              feed_access, events_access, files_access, checkout_access, my_account_access,
              lucky_numbers_access, member_card_access, pre_registration_access,
-             home_shortcuts_access, enterprise_plan_access, fuel_campaign_access)
+             home_shortcuts_access, enterprise_plan_access, fuel_campaign_access,
+             legal_access, accounting_access, health_access, political_access)
          VALUES ($1, $2, $3, true, false, true, $4, '#F2A541', '/brand/demo/logo.svg',
                  '/brand/demo/favicon.svg', 1, 'Pontos', 'after',
-                 true, true, true, true, true, true, true, true, true, true, true)
+                 true, true, true, true, true, true, true, true, true, true, true,
+                 true, true, true, true)
          ON CONFLICT (subdomain) DO NOTHING
          RETURNING id",
     )

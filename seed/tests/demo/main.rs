@@ -9,6 +9,7 @@ mod fuel;
 mod landing;
 mod mail_branding;
 mod seeds_once;
+mod services;
 mod shop;
 mod subscriptions;
 mod topups;

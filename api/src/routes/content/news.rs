@@ -1,9 +1,12 @@
-//! `GET /news/?where[station_id]=` and `GET /news/{id}`: the station's news.
+//! `GET /news/?where[station_id]=` and `GET /news/{id}`: the station's news; and the
+//! member services' news by tag, `GET /legal/news`, `/accounting/news` and
+//! `/political/news` (docs/api-services.md), each where the station offers its desk.
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::content::{ContentRefused, news};
-use serde::Serialize;
+use domain::services::{self, Desk};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -20,6 +23,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(news_list))
         .routes(routes!(news_item))
+        .routes(routes!(legal_news))
+        .routes(routes!(accounting_news))
+        .routes(routes!(political_news))
 }
 
 /// A news item as the list shows it.
@@ -130,4 +136,152 @@ async fn news_item(
         card: card.into(),
         body,
     }))
+}
+
+/// A text as the service pages read it (`title.rendered`, `content.rendered`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RenderedText {
+    pub rendered: String,
+}
+
+/// A news item of a member service's page.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ServiceNewsItem {
+    pub id: i64,
+    /// When it was published.
+    pub date: DateTime<Utc>,
+    pub title: RenderedText,
+    /// Its body: HTML sanitised by the server, as `/news/{id}` serves it.
+    pub content: RenderedText,
+    pub subtitle: String,
+    /// The picture's URL, if it has one.
+    pub image: Option<String>,
+    /// The picture at every width it is stored at, for an `<img srcset>`; null until its
+    /// narrower copies are made.
+    pub image_srcset: Option<String>,
+}
+
+impl From<news::News> for ServiceNewsItem {
+    fn from(found: news::News) -> Self {
+        let news::News { card, body } = found;
+        Self {
+            id: card.id,
+            date: card.published_at,
+            title: RenderedText {
+                rendered: card.title,
+            },
+            content: RenderedText { rendered: body },
+            subtitle: card.subtitle,
+            image: card.image,
+            image_srcset: card.image_srcset,
+        }
+    }
+}
+
+/// `?page=&tagId=`, read as text so that a bad value gets its parameter's message.
+#[derive(Debug, Deserialize)]
+struct TaggedQuery {
+    page: Option<String>,
+    #[serde(rename = "tagId")]
+    tag_id: Option<String>,
+}
+
+/// A desk's page of news: refused where the station does not offer the desk.
+async fn desk_news(
+    state: &AppState,
+    member: Member,
+    desk: Desk,
+    query: TaggedQuery,
+) -> ApiResult<Paged<ServiceNewsItem>> {
+    services::offered(&state.db, member.station(), desk).await?;
+    let default_tag = desk.news_tag().unwrap_or_default();
+    let tagged = news::Tagged::parse(query.page.as_deref(), query.tag_id.as_deref(), default_tag)?;
+    let listed = news::list_tagged(&state.db, member.station(), tagged).await?;
+    Ok(Paged::from(listed))
+}
+
+/// The legal desk's news
+///
+/// The station's published news carrying the tag (the legal desk's, 13752, by default),
+/// newest first, 9 a page from page 1; past the end an empty list. `X-Total-Count` is
+/// how many carry the tag.
+#[utoipa::path(
+    get,
+    path = "/legal/news",
+    tag = "content",
+    security(("member" = [])),
+    params(
+        ("page" = Option<i64>, Query, minimum = 1, description = "The page, from 1 (1 by default)"),
+        ("tagId" = Option<i64>, Query, description = "The tag (13752 by default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of the tag's news", body = [ServiceNewsItem],
+            headers(("X-Total-Count" = i64, description = "How many items carry the tag"))),
+        (status = 400, description = "A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida')", body = Messages),
+        (status = 401, description = "Not signed in", body = Messages),
+        (status = 404, description = "The station does not offer the legal desk: 'Serviço não disponível.'", body = ErrorMessage),
+    )
+)]
+async fn legal_news(
+    State(state): State<AppState>,
+    member: Member,
+    Query(query): Query<TaggedQuery>,
+) -> ApiResult<Paged<ServiceNewsItem>> {
+    desk_news(&state, member, Desk::Legal, query).await
+}
+
+/// The accounting desk's news
+///
+/// As the legal desk's, with the accounting desk's tag (13754) by default.
+#[utoipa::path(
+    get,
+    path = "/accounting/news",
+    tag = "content",
+    security(("member" = [])),
+    params(
+        ("page" = Option<i64>, Query, minimum = 1, description = "The page, from 1 (1 by default)"),
+        ("tagId" = Option<i64>, Query, description = "The tag (13754 by default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of the tag's news", body = [ServiceNewsItem],
+            headers(("X-Total-Count" = i64, description = "How many items carry the tag"))),
+        (status = 400, description = "A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida')", body = Messages),
+        (status = 401, description = "Not signed in", body = Messages),
+        (status = 404, description = "The station does not offer the accounting desk: 'Serviço não disponível.'", body = ErrorMessage),
+    )
+)]
+async fn accounting_news(
+    State(state): State<AppState>,
+    member: Member,
+    Query(query): Query<TaggedQuery>,
+) -> ApiResult<Paged<ServiceNewsItem>> {
+    desk_news(&state, member, Desk::Accounting, query).await
+}
+
+/// The political desk's news
+///
+/// As the legal desk's, with the political desk's tag (13755) by default.
+#[utoipa::path(
+    get,
+    path = "/political/news",
+    tag = "content",
+    security(("member" = [])),
+    params(
+        ("page" = Option<i64>, Query, minimum = 1, description = "The page, from 1 (1 by default)"),
+        ("tagId" = Option<i64>, Query, description = "The tag (13755 by default)"),
+    ),
+    responses(
+        (status = 200, description = "A page of the tag's news", body = [ServiceNewsItem],
+            headers(("X-Total-Count" = i64, description = "How many items carry the tag"))),
+        (status = 400, description = "A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida')", body = Messages),
+        (status = 401, description = "Not signed in", body = Messages),
+        (status = 404, description = "The station does not offer the political desk: 'Serviço não disponível.'", body = ErrorMessage),
+    )
+)]
+async fn political_news(
+    State(state): State<AppState>,
+    member: Member,
+    Query(query): Query<TaggedQuery>,
+) -> ApiResult<Paged<ServiceNewsItem>> {
+    desk_news(&state, member, Desk::Political, query).await
 }
