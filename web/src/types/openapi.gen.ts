@@ -1369,6 +1369,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/desk/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import: its status, progress, counts and rejected rows
+         * @description Polled by the console while `queued` or `running`.
+         */
+        get: operations["get_import"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/jobs": {
         parameters: {
             query?: never;
@@ -1640,6 +1660,33 @@ export interface paths {
         get: operations["stations"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desk's imports, newest first (the latest 20) */
+        get: operations["list_imports"];
+        put?: never;
+        /**
+         * Sends a desk's CSV to import
+         * @description Multipart: `kind` (`cases` or `appointments`; health imports appointments only) and
+         *     `file`, a CSV of at most 2 MB, UTF-8 text, `;` or `,` separated, its first line the
+         *     header (cases: `cpf;numero_processo;tipo;situacao;data_protocolo;tribunal_orgao;titulo;valor_causa;link_processo;coletiva`,
+         *     appointments: `referencia;cpf;servico;data;hora;situacao;escritorio;descricao`). The
+         *     `services.import` job imports it; rows are keyed by the office's own reference, so the
+         *     same file again changes nothing. Desk staff who act on the desk (support staff of the
+         *     station too).
+         */
+        post: operations["create_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4755,6 +4802,21 @@ export interface components {
             /** @description Sent as the spec's form sends it and never read: the content decides the type. */
             imageType?: string | null;
         };
+        /** @description The multipart form of an import. */
+        ImportForm: {
+            /**
+             * Format: binary
+             * @description The CSV, at most 2 MB.
+             */
+            file: string;
+            /** @description `cases` or `appointments`. */
+            kind: string;
+        };
+        /** @description The answer to a file sent: the import and the job that runs it. */
+        ImportQueued: {
+            import: components["schemas"]["ServiceImport"];
+            job_id: string;
+        };
         /** @description One option, as the spec answers it: `{installment, installment_amount}` (centavos). */
         InstallmentOption: {
             /** Format: int32 */
@@ -5974,6 +6036,15 @@ export interface components {
             /** Format: int64 */
             wallet_cents: number;
         };
+        /** @description A row the import refused. */
+        RejectedRow: {
+            /**
+             * Format: int32
+             * @description The line in the file (the header is line 1).
+             */
+            line: number;
+            message: string;
+        };
         ReleaseSchedule: {
             enabled: boolean;
             expression: string;
@@ -6260,6 +6331,38 @@ export interface components {
             count: number;
             error: string;
         };
+        /** @description One import of a desk. */
+        ServiceImport: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description `legal`, `accounting` or `health`. */
+            desk: string;
+            /** @description Why it failed, when it did. */
+            failure: string | null;
+            file_name: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /** Format: int32 */
+            inserted: number;
+            job_id: string | null;
+            /** @description `cases` or `appointments`. */
+            kind: string;
+            /** Format: int32 */
+            processed_rows: number;
+            rejected: components["schemas"]["RejectedRow"][];
+            /** Format: int64 */
+            station_id: number;
+            /** @description `queued`, `running`, `done` or `failed`. */
+            status: string;
+            /** Format: int32 */
+            total_rows: number;
+            /** Format: int32 */
+            unchanged: number;
+            /** Format: int32 */
+            updated: number;
+        };
         ShareContent: {
             link: string | null;
             text: string | null;
@@ -6375,7 +6478,7 @@ export interface components {
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
          * @enum {string}
          */
-        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment";
+        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment" | "copay";
         /**
          * @description What a spend paid for (`spends.source_kind`).
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
@@ -6436,6 +6539,8 @@ export interface components {
         };
         /** @description The station as the web app reads it. Field names follow the spec's contract. */
         Station: {
+            /** @description Accounting consultancy: `/homepage/consultoria-contabil`. */
+            accounting_access: boolean;
             address: string | null;
             affiliated: boolean;
             age_gate: boolean;
@@ -6467,11 +6572,15 @@ export interface components {
             has_app: boolean;
             has_majority_security: boolean;
             header_image: string | null;
+            /** @description Health appointments: `/homepage/saude`. */
+            health_access: boolean;
             /** @description The home's shortcut tiles ('Prestação de contas' and the station's service pages). */
             home_shortcuts_access: boolean;
             /** Format: int64 */
             id: number;
             ios_link: string | null;
+            /** @description Legal consultancy: `/homepage/consultoria-juridica`, its menu entry and home tile. */
+            legal_access: boolean;
             /** @description `email` or `cpf`: the identifier its login form asks for. */
             login_with: string;
             logo_image: string | null;
@@ -6489,6 +6598,8 @@ export interface components {
              *     empty).
              */
             plans: components["schemas"]["Plan"][];
+            /** @description The political-union page: `/homepage/politico-sindical`. */
+            political_access: boolean;
             /** @description The profile's pre-registration change request. */
             pre_registration_access: boolean;
             promotional: boolean;
@@ -12579,6 +12690,65 @@ export interface operations {
             };
         };
     };
+    get_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceImport"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such import on a desk the caller reaches: 'Importação não encontrada.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     list_jobs: {
         parameters: {
             query?: {
@@ -13575,6 +13745,159 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    list_imports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The imports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceImport"][];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or another desk of the station */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    create_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description Stored and queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportQueued"];
+                };
+            };
+            /** @description The id is not a number, or the form cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The form cannot be read (no boundary) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, another desk of the station, or a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The same file is still being imported */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not a multipart form; or: The body is not `multipart/form-data` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A bad kind ('kind: ...'), no file, too large, not UTF-8 text, no header or no rows ('file: ...'); or: No `file` part, or a transfer broken mid-way ("Erro no upload") */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
