@@ -32,13 +32,11 @@ async fn world(db: PgPool) -> World {
     let (demo, member) = common::demo_member_session(&db).await;
     let other_station = common::insert_station(&db, "outro").await;
     for station in [demo.station_id, other_station] {
-        sqlx::query(
-            "UPDATE stations SET legal_access = true, health_access = true WHERE id = $1",
-        )
-        .bind(station)
-        .execute(&db)
-        .await
-        .expect("services on");
+        sqlx::query("UPDATE stations SET legal_access = true, health_access = true WHERE id = $1")
+            .bind(station)
+            .execute(&db)
+            .await
+            .expect("services on");
     }
     let lawyer = desk_staff(&db, demo.station_id, Desk::Legal, "advogada@example.com").await;
     World {
@@ -68,7 +66,7 @@ async fn desk_staff(db: &PgPool, station_id: i64, desk: Desk, email: &str) -> St
 fn cpf(base: u32) -> String {
     let digits: Vec<u32> = format!("{:09}", base)
         .chars()
-        .map(|c| c.to_digit(10).unwrap())
+        .map(|c| c.to_digit(10).expect("read"))
         .collect();
     let check = |digits: &[u32]| {
         let len = digits.len() as u32;
@@ -123,11 +121,13 @@ async fn send_import(
     file: Option<&[u8]>,
 ) -> Answer {
     let (content_type, body) = form(kind, file);
-    let request = Request::post(format!("/api/ops/stations/{station_id}/desk/{desk}/imports"))
-        .header("authorization", format!("Bearer {token}"))
-        .header("content-type", content_type)
-        .body(Body::from(body))
-        .expect("request");
+    let request = Request::post(format!(
+        "/api/ops/stations/{station_id}/desk/{desk}/imports"
+    ))
+    .header("authorization", format!("Bearer {token}"))
+    .header("content-type", content_type)
+    .body(Body::from(body))
+    .expect("request");
     common::send(&world.app, request).await
 }
 
@@ -160,7 +160,15 @@ async fn run_imports(db: &PgPool) -> Vec<Value> {
 async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
     let world = world(db).await;
     let file = cases_file();
-    let sent = send_import(&world, &world.lawyer, world.station_id, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let sent = send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(sent.status, StatusCode::ACCEPTED, "{}", sent.text);
     let body = sent.json();
     let import = &body["import"];
@@ -175,7 +183,15 @@ async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
     let id = import["id"].as_i64().expect("id");
 
     // Sent again while queued: refused.
-    let again = send_import(&world, &world.lawyer, world.station_id, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let again = send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
     assert_eq!(
         again.json()["error"],
@@ -183,7 +199,12 @@ async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
     );
 
     run_imports(&world.db).await;
-    let done = get(&world, &world.lawyer, &format!("/api/ops/desk/imports/{id}")).await;
+    let done = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/desk/imports/{id}"),
+    )
+    .await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
     let done = done.json();
     assert_eq!(done["status"], "done");
@@ -210,19 +231,53 @@ async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
     assert_eq!(stored, (2, Some(1_250_000), false));
 
     // The same file again after it is done: every good row unchanged.
-    let again = send_import(&world, &world.lawyer, world.station_id, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let again = send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(again.status, StatusCode::ACCEPTED, "{}", again.text);
     let second = again.json()["import"]["id"].as_i64().expect("id");
     run_imports(&world.db).await;
-    let done = get(&world, &world.lawyer, &format!("/api/ops/desk/imports/{second}")).await.json();
-    assert_eq!((done["inserted"].as_i64(), done["updated"].as_i64(), done["unchanged"].as_i64()), (Some(0), Some(0), Some(2)));
+    let done = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/desk/imports/{second}"),
+    )
+    .await
+    .json();
+    assert_eq!(
+        (
+            done["inserted"].as_i64(),
+            done["updated"].as_i64(),
+            done["unchanged"].as_i64()
+        ),
+        (Some(0), Some(0), Some(2))
+    );
 
     // A changed row is updated.
     let changed = file.replace("Em andamento", "Sentenciado");
-    send_import(&world, &world.lawyer, world.station_id, "legal", Some("cases"), Some(changed.as_bytes())).await;
+    send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(changed.as_bytes()),
+    )
+    .await;
     run_imports(&world.db).await;
 
-    let listed = get(&world, &world.lawyer, &format!("/api/ops/stations/{}/desk/legal/imports", world.station_id)).await;
+    let listed = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/stations/{}/desk/legal/imports", world.station_id),
+    )
+    .await;
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
     let listed = listed.json();
     let listed = listed.as_array().expect("list");
@@ -235,7 +290,13 @@ async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
 #[testkit::db_test]
 async fn appointments_are_imported_with_their_offices(db: PgPool) {
     let world = world(db).await;
-    let nurse = desk_staff(&world.db, world.station_id, Desk::Health, "saude@example.com").await;
+    let nurse = desk_staff(
+        &world.db,
+        world.station_id,
+        Desk::Health,
+        "saude@example.com",
+    )
+    .await;
     let file = format!(
         "referencia,cpf,servico,data,hora,situacao,escritorio,descricao\n\
          C-1,{},Odontologia,03/12/2026,09:30,agendado,Clínica Sorriso,Limpeza\n\
@@ -245,11 +306,21 @@ async fn appointments_are_imported_with_their_offices(db: PgPool) {
         cpf(111_444_777),
         cpf(390_533_447),
     );
-    let sent = send_import(&world, &nurse, world.station_id, "health", Some("appointments"), Some(file.as_bytes())).await;
+    let sent = send_import(
+        &world,
+        &nurse,
+        world.station_id,
+        "health",
+        Some("appointments"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(sent.status, StatusCode::ACCEPTED, "{}", sent.text);
     let id = sent.json()["import"]["id"].as_i64().expect("id");
     run_imports(&world.db).await;
-    let done = get(&world, &nurse, &format!("/api/ops/desk/imports/{id}")).await.json();
+    let done = get(&world, &nurse, &format!("/api/ops/desk/imports/{id}"))
+        .await
+        .json();
     assert_eq!(done["inserted"], 2);
     assert_eq!(done["rejected"][0]["line"], 4);
     let (service, status, at, office): (String, String, String, Option<String>) = sqlx::query_as(
@@ -261,14 +332,40 @@ async fn appointments_are_imported_with_their_offices(db: PgPool) {
     .await
     .expect("appointment");
     assert_eq!(
-        (service.as_str(), status.as_str(), at.as_str(), office.as_deref()),
-        ("dental", "confirmed", "2026-12-03 09:30", Some("Clínica Sorriso"))
+        (
+            service.as_str(),
+            status.as_str(),
+            at.as_str(),
+            office.as_deref()
+        ),
+        (
+            "dental",
+            "confirmed",
+            "2026-12-03 09:30",
+            Some("Clínica Sorriso")
+        )
     );
     // The health desk imports no cases; the lawyer does not reach the health desk.
-    let cases = send_import(&world, &nurse, world.station_id, "health", Some("cases"), Some(cases_file().as_bytes())).await;
+    let cases = send_import(
+        &world,
+        &nurse,
+        world.station_id,
+        "health",
+        Some("cases"),
+        Some(cases_file().as_bytes()),
+    )
+    .await;
     assert_eq!(cases.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(messages(&cases), vec!["kind: Este atendimento não importa processos."]);
-    let lawyer = get(&world, &world.lawyer, &format!("/api/ops/desk/imports/{id}")).await;
+    assert_eq!(
+        messages(&cases),
+        vec!["kind: Este atendimento não importa processos."]
+    );
+    let lawyer = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/desk/imports/{id}"),
+    )
+    .await;
     assert_eq!(lawyer.status, StatusCode::NOT_FOUND);
 }
 
@@ -279,8 +376,21 @@ async fn a_bad_file_or_kind_is_refused_with_its_message(db: PgPool) {
     let cases = |kind: Option<&'static str>, file: Option<Vec<u8>>| {
         let world = &world;
         async move {
-            let answer = send_import(world, &world.lawyer, world.station_id, "legal", kind, file.as_deref()).await;
-            assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", answer.text);
+            let answer = send_import(
+                world,
+                &world.lawyer,
+                world.station_id,
+                "legal",
+                kind,
+                file.as_deref(),
+            )
+            .await;
+            assert_eq!(
+                answer.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{}",
+                answer.text
+            );
             messages(&answer)
         }
     };
@@ -288,10 +398,20 @@ async fn a_bad_file_or_kind_is_refused_with_its_message(db: PgPool) {
         cases(Some("processos"), Some(good.clone().into_bytes())).await,
         vec!["kind: Escolha processos (cases) ou agendamentos (appointments)."]
     );
-    assert_eq!(cases(Some("cases"), None).await, vec!["file: Esse campo é obrigatório"]);
-    assert_eq!(cases(Some("cases"), Some(Vec::new())).await, vec!["file: Esse campo é obrigatório"]);
     assert_eq!(
-        cases(Some("cases"), Some(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec())).await,
+        cases(Some("cases"), None).await,
+        vec!["file: Esse campo é obrigatório"]
+    );
+    assert_eq!(
+        cases(Some("cases"), Some(Vec::new())).await,
+        vec!["file: Esse campo é obrigatório"]
+    );
+    assert_eq!(
+        cases(
+            Some("cases"),
+            Some(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec())
+        )
+        .await,
         vec!["file: O arquivo deve ser um CSV de texto em UTF-8."]
     );
     assert_eq!(
@@ -299,14 +419,24 @@ async fn a_bad_file_or_kind_is_refused_with_its_message(db: PgPool) {
         vec!["file: O arquivo deve ser um CSV de texto em UTF-8."]
     );
     let headless = cases(Some("cases"), Some(b"52998224725;0001\n".to_vec())).await;
-    assert!(headless[0].starts_with("file: Cabeçalho inválido"), "{headless:?}");
+    assert!(
+        headless[0].starts_with("file: Cabeçalho inválido"),
+        "{headless:?}"
+    );
     assert_eq!(
-        cases(Some("cases"), Some(format!("{CASES_HEADER}\n").into_bytes())).await,
+        cases(
+            Some("cases"),
+            Some(format!("{CASES_HEADER}\n").into_bytes())
+        )
+        .await,
         vec!["file: O arquivo não tem linhas além do cabeçalho."]
     );
     let mut large = format!("{CASES_HEADER}\n").into_bytes();
     large.resize(2 * 1024 * 1024 + 10, b'a');
-    assert_eq!(cases(Some("cases"), Some(large)).await, vec!["file: O arquivo deve ter no máximo 2 MB."]);
+    assert_eq!(
+        cases(Some("cases"), Some(large)).await,
+        vec!["file: O arquivo deve ter no máximo 2 MB."]
+    );
     let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM service_imports")
         .fetch_one(&world.db)
         .await
@@ -329,44 +459,124 @@ async fn a_bad_file_or_kind_is_refused_with_its_message(db: PgPool) {
 async fn another_stations_desk_and_imports_are_never_reached(db: PgPool) {
     let world = world(db).await;
     let file = cases_file();
-    let other_lawyer = desk_staff(&world.db, world.other_station, Desk::Legal, "outra@example.com").await;
-    let sent = send_import(&world, &other_lawyer, world.other_station, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let other_lawyer = desk_staff(
+        &world.db,
+        world.other_station,
+        Desk::Legal,
+        "outra@example.com",
+    )
+    .await;
+    let sent = send_import(
+        &world,
+        &other_lawyer,
+        world.other_station,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(sent.status, StatusCode::ACCEPTED, "{}", sent.text);
     let theirs = sent.json()["import"]["id"].as_i64().expect("id");
 
     // The station's lawyer: the other station's import, list and desk are not there.
-    let import = get(&world, &world.lawyer, &format!("/api/ops/desk/imports/{theirs}")).await;
+    let import = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/desk/imports/{theirs}"),
+    )
+    .await;
     assert_eq!(import.status, StatusCode::NOT_FOUND);
     assert_eq!(import.json()["error"], "Importação não encontrada.");
-    let list = get(&world, &world.lawyer, &format!("/api/ops/stations/{}/desk/legal/imports", world.other_station)).await;
+    let list = get(
+        &world,
+        &world.lawyer,
+        &format!(
+            "/api/ops/stations/{}/desk/legal/imports",
+            world.other_station
+        ),
+    )
+    .await;
     assert_eq!(list.status, StatusCode::NOT_FOUND);
-    let post = send_import(&world, &world.lawyer, world.other_station, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let post = send_import(
+        &world,
+        &world.lawyer,
+        world.other_station,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(post.status, StatusCode::NOT_FOUND);
     // Unknown desks and the political desk import nothing.
     for desk in ["political", "shop"] {
-        let answer = send_import(&world, &world.lawyer, world.station_id, desk, Some("cases"), Some(file.as_bytes())).await;
+        let answer = send_import(
+            &world,
+            &world.lawyer,
+            world.station_id,
+            desk,
+            Some("cases"),
+            Some(file.as_bytes()),
+        )
+        .await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{desk}");
     }
     // Another desk of the station: forbidden.
-    let health = send_import(&world, &world.lawyer, world.station_id, "health", Some("appointments"), Some(file.as_bytes())).await;
+    let health = send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "health",
+        Some("appointments"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(health.status, StatusCode::FORBIDDEN);
     // A member who is not staff, and a console viewer (reads only).
-    let refused = send_import(&world, &world.member, world.station_id, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let refused = send_import(
+        &world,
+        &world.member,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
-    assert_eq!(refused.json()["error"], "Acesso restrito à equipe de suporte.");
+    assert_eq!(
+        refused.json()["error"],
+        "Acesso restrito à equipe de suporte."
+    );
     let viewer_id = build::member(world.station_id)
         .name("Leitura")
         .email("leitura@example.com")
         .staff()
         .insert(&world.db)
         .await;
-    domain::staff::set_grant(&world.db, viewer_id, Role::Viewer, Scope::Station(world.station_id))
-        .await
-        .expect("grant");
+    domain::staff::set_grant(
+        &world.db,
+        viewer_id,
+        Role::Viewer,
+        Scope::Station(world.station_id),
+    )
+    .await
+    .expect("grant");
     let viewer = session_of(&world.db, viewer_id).await;
-    let read_only = send_import(&world, &viewer, world.station_id, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let read_only = send_import(
+        &world,
+        &viewer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(read_only.status, StatusCode::FORBIDDEN);
-    let listed = get(&world, &viewer, &format!("/api/ops/stations/{}/desk/legal/imports", world.station_id)).await;
+    let listed = get(
+        &world,
+        &viewer,
+        &format!("/api/ops/stations/{}/desk/legal/imports", world.station_id),
+    )
+    .await;
     assert_eq!(listed.status, StatusCode::OK);
     assert_eq!(listed.json().as_array().map(Vec::len), Some(0));
 }
@@ -380,9 +590,22 @@ async fn a_station_without_the_service_has_no_imports(db: PgPool) {
         .await
         .expect("legal off");
     let file = cases_file();
-    let post = send_import(&world, &world.lawyer, world.station_id, "legal", Some("cases"), Some(file.as_bytes())).await;
+    let post = send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(file.as_bytes()),
+    )
+    .await;
     assert_eq!(post.status, StatusCode::NOT_FOUND, "{}", post.text);
     assert_eq!(post.json()["error"], "Serviço não disponível.");
-    let list = get(&world, &world.lawyer, &format!("/api/ops/stations/{}/desk/legal/imports", world.station_id)).await;
+    let list = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/stations/{}/desk/legal/imports", world.station_id),
+    )
+    .await;
     assert_eq!(list.status, StatusCode::NOT_FOUND);
 }

@@ -67,7 +67,12 @@ pub async fn start(
     outbox: &impl Outbox,
     sent: Sent<'_>,
 ) -> Result<ServiceImport, ImportRefused> {
-    services::offered(db, domain::shared::ids::StationId(sent.station_id), sent.desk).await?;
+    services::offered(
+        db,
+        domain::shared::ids::StationId(sent.station_id),
+        sent.desk,
+    )
+    .await?;
     if sent.desk == Desk::Political {
         return Err(ServiceRefused::Unavailable.into());
     }

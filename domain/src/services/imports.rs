@@ -227,7 +227,10 @@ pub fn check_file(bytes: &[u8], kind: ImportKind) -> Result<(String, usize), Str
         return Err(FILE_TOO_LARGE.into());
     }
     let text = std::str::from_utf8(bytes).map_err(|_| FILE_NOT_TEXT.to_string())?;
-    if text.chars().any(|c| c == '\0' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))) {
+    if text
+        .chars()
+        .any(|c| c == '\0' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
+    {
         return Err(FILE_NOT_TEXT.into());
     }
     let table = parse(text);
@@ -345,7 +348,11 @@ pub fn parse_amount(text: &str) -> Option<i64> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    if text.is_empty() || !text.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+    if text.is_empty()
+        || !text
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    {
         return None;
     }
     let (whole, fraction) = if let Some((whole, fraction)) = text.rsplit_once(',') {
@@ -430,8 +437,7 @@ pub fn read_case(table: &Table, row: &[String]) -> Result<CaseRow, String> {
         }
         _ => return Err("link_processo: O link deve começar com https://".into()),
     };
-    let collective = yes_no(table.field(row, "coletiva"))
-        .ok_or("coletiva: Use sim ou não")?;
+    let collective = yes_no(table.field(row, "coletiva")).ok_or("coletiva: Use sim ou não")?;
     Ok(CaseRow {
         cpf,
         case_number,
@@ -447,7 +453,11 @@ pub fn read_case(table: &Table, row: &[String]) -> Result<CaseRow, String> {
 }
 
 /// An appointment row of the file for `desk`, or the message of its first problem.
-pub fn read_appointment(desk: Desk, table: &Table, row: &[String]) -> Result<AppointmentRow, String> {
+pub fn read_appointment(
+    desk: Desk,
+    table: &Table,
+    row: &[String],
+) -> Result<AppointmentRow, String> {
     let external_ref = at_most("referencia", required(table, row, "referencia")?, 100)?;
     let cpf = cpf_of(table, row)?;
     let service = match desk {
@@ -461,9 +471,10 @@ pub fn read_appointment(desk: Desk, table: &Table, row: &[String]) -> Result<App
             _ => return Err("servico: Use odontologia, psicologia ou nutricao".into()),
         },
     };
-    let date = parse_date(required(table, row, "data")?)
-        .ok_or("data: Data inválida (use DD/MM/AAAA)")?;
-    let time = parse_time(required(table, row, "hora")?).ok_or("hora: Hora inválida (use HH:MM)")?;
+    let date =
+        parse_date(required(table, row, "data")?).ok_or("data: Data inválida (use DD/MM/AAAA)")?;
+    let time =
+        parse_time(required(table, row, "hora")?).ok_or("hora: Hora inválida (use HH:MM)")?;
     let status = match folded(required(table, row, "situacao")?).as_str() {
         "agendado" => "confirmed",
         "concluido" => "done",
@@ -580,9 +591,7 @@ pub async fn upsert_appointment(
     appointment: &AppointmentRow,
 ) -> sqlx::Result<Upserted> {
     let office_id = match &appointment.office {
-        Some(name) => {
-            Some(office_named(db, station_id, appointment.service.desk(), name).await?)
-        }
+        Some(name) => Some(office_named(db, station_id, appointment.service.desk(), name).await?),
         None => None,
     };
     let local = appointment.date.and_time(appointment.time);
@@ -703,9 +712,9 @@ pub async fn find(db: impl PgExecutor<'_>, import_id: i64) -> sqlx::Result<Optio
         columns!(),
         " FROM service_imports WHERE id = $1"
     ))
-        .bind(import_id)
-        .fetch_optional(db)
-        .await
+    .bind(import_id)
+    .fetch_optional(db)
+    .await
 }
 
 /// The desk's imports, newest first.
@@ -816,12 +825,10 @@ pub async fn mark_running(db: impl PgExecutor<'_>, import_id: i64) -> sqlx::Resu
 }
 
 pub async fn finish(db: impl PgExecutor<'_>, import_id: i64) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE service_imports SET status = 'done', finished_at = now() WHERE id = $1",
-    )
-    .bind(import_id)
-    .execute(db)
-    .await?;
+    sqlx::query("UPDATE service_imports SET status = 'done', finished_at = now() WHERE id = $1")
+        .bind(import_id)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -845,12 +852,17 @@ mod tests {
 
     #[test]
     fn a_file_is_read_with_either_separator_and_quoted_fields() {
-        let table = parse("\u{feff}CPF,Numero_Processo\r\n\"529.982.247-25\",\"1, \"\"a\"\"\"\r\n\r\n111,2\n");
+        let table = parse(
+            "\u{feff}CPF,Numero_Processo\r\n\"529.982.247-25\",\"1, \"\"a\"\"\"\r\n\r\n111,2\n",
+        );
         assert_eq!(table.header, vec!["cpf", "numero_processo"]);
         assert_eq!(
             table.rows,
             vec![
-                (2, vec!["529.982.247-25".to_string(), "1, \"a\"".to_string()]),
+                (
+                    2,
+                    vec!["529.982.247-25".to_string(), "1, \"a\"".to_string()]
+                ),
                 (4, vec!["111".to_string(), "2".to_string()]),
             ]
         );
@@ -860,7 +872,10 @@ mod tests {
 
     #[test]
     fn a_file_needs_text_a_header_and_rows() {
-        assert_eq!(check_file(b"", ImportKind::Cases), Err(FILE_REQUIRED.into()));
+        assert_eq!(
+            check_file(b"", ImportKind::Cases),
+            Err(FILE_REQUIRED.into())
+        );
         assert_eq!(
             check_file(&[0xff, 0xfe, 0x00], ImportKind::Cases),
             Err(FILE_NOT_TEXT.into())
@@ -871,12 +886,20 @@ mod tests {
         );
         assert!(
             check_file(b"52998224725;123\n", ImportKind::Cases)
-                .unwrap_err()
+                .expect_err("refused")
                 .starts_with("file: Cabe\u{e7}alho inv\u{e1}lido")
         );
-        assert_eq!(check_file(CASES.as_bytes(), ImportKind::Cases), Err(FILE_NO_ROWS.into()));
+        assert_eq!(
+            check_file(CASES.as_bytes(), ImportKind::Cases),
+            Err(FILE_NO_ROWS.into())
+        );
         let file = format!("{CASES}\n52998224725;1\n");
-        assert_eq!(check_file(file.as_bytes(), ImportKind::Cases).unwrap().1, 1);
+        assert_eq!(
+            check_file(file.as_bytes(), ImportKind::Cases)
+                .expect("read")
+                .1,
+            1
+        );
         assert_eq!(
             check_file(&vec![b'a'; MAX_BYTES + 1], ImportKind::Cases),
             Err(FILE_TOO_LARGE.into())
@@ -895,8 +918,14 @@ mod tests {
         assert_eq!(parse_amount("12,34,5"), None);
         assert_eq!(parse_amount("1.23,00"), None);
         assert_eq!(parse_amount("abc"), None);
-        assert_eq!(parse_date("14/03/2025"), NaiveDate::from_ymd_opt(2025, 3, 14));
-        assert_eq!(parse_date("2025-03-14"), NaiveDate::from_ymd_opt(2025, 3, 14));
+        assert_eq!(
+            parse_date("14/03/2025"),
+            NaiveDate::from_ymd_opt(2025, 3, 14)
+        );
+        assert_eq!(
+            parse_date("2025-03-14"),
+            NaiveDate::from_ymd_opt(2025, 3, 14)
+        );
         assert_eq!(parse_date("31/02/2025"), None);
         assert_eq!(parse_time("09:30"), NaiveTime::from_hms_opt(9, 30, 0));
         assert_eq!(parse_time("25:00"), None);
@@ -908,20 +937,27 @@ mod tests {
             "{CASES}\n529.982.247-25;0001;Trabalhista;Em andamento;14/03/2025;TRT-2;Horas;1.250,00;https://x.example;sim\n\
              11111111111;0002\n52998224725;0003;;;;;;;http://x\n52998224725;;\n52998224725;0004;;;32/01/2025"
         ));
-        let case = read_case(&table, &table.rows[0].1).unwrap();
+        let case = read_case(&table, &table.rows[0].1).expect("read");
         assert_eq!(case.cpf, "52998224725");
         assert_eq!(case.claim_cents, Some(125_000));
         assert!(case.collective);
-        assert_eq!(read_case(&table, &table.rows[1].1).unwrap_err(), "cpf: CPF inválido");
         assert_eq!(
-            read_case(&table, &table.rows[2].1).unwrap_err(),
+            read_case(&table, &table.rows[1].1).expect_err("refused"),
+            "cpf: CPF inválido"
+        );
+        assert_eq!(
+            read_case(&table, &table.rows[2].1).expect_err("refused"),
             "link_processo: O link deve começar com https://"
         );
         assert_eq!(
-            read_case(&table, &table.rows[3].1).unwrap_err(),
+            read_case(&table, &table.rows[3].1).expect_err("refused"),
             "numero_processo: Esse campo é obrigatório"
         );
-        assert!(read_case(&table, &table.rows[4].1).unwrap_err().starts_with("data_protocolo"));
+        assert!(
+            read_case(&table, &table.rows[4].1)
+                .expect_err("refused")
+                .starts_with("data_protocolo")
+        );
 
         let table = parse(
             "referencia,cpf,servico,data,hora,situacao,escritorio,descricao\n\
@@ -929,15 +965,25 @@ mod tests {
              A2,52998224725,cardiologia,2026-12-03,09:00,agendado,,\n\
              A3,52998224725,odontologia,2026-12-03,09:00,remarcado,,",
         );
-        let row = read_appointment(Desk::Health, &table, &table.rows[0].1).unwrap();
+        let row = read_appointment(Desk::Health, &table, &table.rows[0].1).expect("read");
         assert_eq!(row.service, AppointmentService::Nutritionist);
         assert_eq!(row.status, "done");
-        assert!(read_appointment(Desk::Health, &table, &table.rows[1].1).unwrap_err().starts_with("servico"));
+        assert!(
+            read_appointment(Desk::Health, &table, &table.rows[1].1)
+                .expect_err("refused")
+                .starts_with("servico")
+        );
         assert_eq!(
-            read_appointment(Desk::Legal, &table, &table.rows[1].1).unwrap().service,
+            read_appointment(Desk::Legal, &table, &table.rows[1].1)
+                .expect("read")
+                .service,
             AppointmentService::Legal
         );
-        assert!(read_appointment(Desk::Health, &table, &table.rows[2].1).unwrap_err().starts_with("situacao"));
+        assert!(
+            read_appointment(Desk::Health, &table, &table.rows[2].1)
+                .expect_err("refused")
+                .starts_with("situacao")
+        );
         assert!(desk_imports(Desk::Legal, ImportKind::Cases));
         assert!(!desk_imports(Desk::Health, ImportKind::Cases));
         assert!(!desk_imports(Desk::Political, ImportKind::Appointments));

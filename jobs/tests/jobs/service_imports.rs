@@ -155,7 +155,11 @@ fn the_kind_is_registered() {
 async fn bad_rows_are_rejected_and_the_same_file_again_changes_nothing(db: PgPool) {
     let world = world(db).await;
     let first = send(&world, &file()).await;
-    assert_eq!(counts(&world.db, first).await.1, 10, "total counted when sent");
+    assert_eq!(
+        counts(&world.db, first).await.1,
+        10,
+        "total counted when sent"
+    );
     let (result, progress) = run_job(&world.db, first).await;
     assert_eq!(result["inserted"], 8);
     assert_eq!(result["rejected"], 2);
@@ -163,7 +167,14 @@ async fn bad_rows_are_rejected_and_the_same_file_again_changes_nothing(db: PgPoo
     let (status, total, processed, inserted, updated, unchanged, rejected) =
         counts(&world.db, first).await;
     assert_eq!(
-        (status.as_str(), total, processed, inserted, updated, unchanged),
+        (
+            status.as_str(),
+            total,
+            processed,
+            inserted,
+            updated,
+            unchanged
+        ),
         ("done", 10, 10, 8, 0, 0)
     );
     assert_eq!(

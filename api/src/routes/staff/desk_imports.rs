@@ -28,9 +28,7 @@ const BODY_LIMIT: usize = MAX_BYTES + 64 * 1024;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(
-            routes!(create_import, list_imports).layer(DefaultBodyLimit::max(BODY_LIMIT)),
-        )
+        .routes(routes!(create_import, list_imports).layer(DefaultBodyLimit::max(BODY_LIMIT)))
         .routes(routes!(get_import))
 }
 

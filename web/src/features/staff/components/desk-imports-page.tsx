@@ -81,7 +81,7 @@ export function DeskImportsPage({ stationId, desk }: DeskImportsPageProps) {
 
 function ImportForm({ stationId, desk, onSent }: DeskImportsPageProps & { onSent: (id: number) => void }) {
   const kinds = kindsOf(desk);
-  const [kind, setKind] = useState<ImportKind>(kinds[0]);
+  const [kind, setKind] = useState<ImportKind>(kinds[0] ?? "appointments");
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
