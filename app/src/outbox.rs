@@ -190,4 +190,12 @@ pub trait Outbox: Sync {
         topup: &TopUp,
         at: DateTime<Utc>,
     ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
+    /// Imports a CSV a desk's staff sent (`services.import`), once per import.
+    fn import_services(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
+        import_id: i64,
+    ) -> impl Future<Output = sqlx::Result<Queued>> + Send;
 }

@@ -220,4 +220,15 @@ impl app::Outbox for JobOutbox {
     ) -> sqlx::Result<Queued> {
         TopUpExpire::schedule(tx, topup, at).await.map(queued)
     }
+    async fn import_services(
+        &self,
+        tx: &mut PgConnection,
+        station_id: i64,
+        user_id: i64,
+        import_id: i64,
+    ) -> sqlx::Result<Queued> {
+        crate::kinds::ServicesImport::enqueue(tx, station_id, user_id, import_id)
+            .await
+            .map(queued)
+    }
 }

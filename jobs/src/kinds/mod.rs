@@ -15,6 +15,7 @@ pub mod feed;
 pub mod fuel;
 pub mod infra;
 pub mod platform;
+pub mod services;
 pub mod subscriptions;
 pub mod wallet;
 
@@ -38,6 +39,7 @@ pub use infra::image_variants::ImageVariants;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
+pub use services::import::ServicesImport;
 pub use subscriptions::card_reminder::SubscriptionsCardReminder;
 pub use subscriptions::charge::SubscriptionCharge;
 pub use subscriptions::dispatch::SubscriptionsDispatch;
@@ -95,6 +97,7 @@ kinds!(
     TopUpExpire,
     TopUpRefund,
     FuelVoucherExpiry,
+    ServicesImport,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.

@@ -16,6 +16,7 @@ mod points_credit;
 mod queue;
 mod reservation_release;
 mod retention;
+mod service_imports;
 mod subscriptions;
 mod topups;
 mod video_transcode;

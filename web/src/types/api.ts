@@ -263,3 +263,6 @@ export type LandingSection = Schemas["LandingSection"];
 export type LandingItem = Schemas["LandingItem"];
 export type LandingLinkType = Schemas["LandingLinkType"];
 export type AboutPage = Schemas["AboutPage"];
+export type ServiceImport = Schemas["ServiceImport"];
+export type ImportQueued = Schemas["ImportQueued"];
+export type RejectedRow = Schemas["RejectedRow"];

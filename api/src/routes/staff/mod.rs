@@ -7,6 +7,7 @@ use crate::state::AppState;
 pub mod annulments;
 mod audit;
 mod console_jobs;
+mod desk_imports;
 mod me;
 pub mod moderation;
 mod params;
@@ -31,4 +32,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(subscriptions::router())
         .merge(topups::router())
         .merge(support::router())
+        .merge(desk_imports::router())
 }

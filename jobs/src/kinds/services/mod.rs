@@ -1,0 +1,3 @@
+//! Member services' jobs (docs/api-services.md "Jobs").
+
+pub mod import;
