@@ -14,6 +14,7 @@ pub mod feed;
 pub mod fuel;
 pub mod mail;
 pub mod outbox;
+pub mod services;
 pub mod subscriptions;
 pub mod support;
 pub mod wallet;

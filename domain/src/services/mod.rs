@@ -10,6 +10,7 @@
 //! "Member services".
 
 pub mod access;
+pub mod desk;
 
 use chrono::{Datelike, Weekday};
 use serde::{Deserialize, Serialize};
