@@ -7,6 +7,8 @@ use crate::state::AppState;
 pub mod annulments;
 mod audit;
 mod console_jobs;
+mod desk;
+mod desk_cases;
 mod me;
 pub mod moderation;
 mod params;
@@ -31,4 +33,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(subscriptions::router())
         .merge(topups::router())
         .merge(support::router())
+        .merge(desk::router())
+        .merge(desk_cases::router())
 }
