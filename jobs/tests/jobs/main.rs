@@ -16,6 +16,7 @@ mod points_credit;
 mod queue;
 mod reservation_release;
 mod retention;
+mod services;
 mod subscriptions;
 mod topups;
 mod video_transcode;

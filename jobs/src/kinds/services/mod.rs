@@ -1,0 +1,3 @@
+//! The member services' jobs (docs/api-services.md "Jobs").
+
+pub mod appointment_reminders;
