@@ -1369,6 +1369,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/desk/appointments/{id}/absent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks a confirmed appointment as missed by the member
+         * @description Audited (`appointment.absent`).
+         */
+        post: operations["appointment_absent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a requested or confirmed appointment
+         * @description The member is e-mailed. Audited (`appointment.cancel`).
+         */
+        post: operations["appointment_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms (or re-schedules) an appointment
+         * @description `requested` or `confirmed` → `confirmed` at a future date, at an office of the desk or
+         *     none; the member is e-mailed the date and hour in the station's time zone. Audited
+         *     (`appointment.confirm`).
+         */
+        post: operations["confirm_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/copay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records a health appointment's co-payment
+         * @description A `done` health appointment with a member, once; half of it is credited to the member
+         *     as `health.copay` cashback (held 90 days). Audited (`health.copay`).
+         */
+        post: operations["appointment_copay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks a confirmed appointment done
+         * @description Audited (`appointment.done`).
+         */
+        post: operations["appointment_done"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a case
+         * @description Every field as sent (the station and desk stay). Audited (`case.record`).
+         */
+        put: operations["update_case"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The desks the staff member reaches
+         * @description Desk grants, and every desk a console grant's stations offer.
+         */
+        get: operations["desk_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/jobs": {
         parameters: {
             query?: never;
@@ -1640,6 +1783,107 @@ export interface paths {
         get: operations["stations"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/political/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The members' theme suggestions, newest first */
+        get: operations["political_suggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's appointments, newest first
+         * @description `legal`, `accounting` or `health` (dental, psychologist and nutritionist), optionally of
+         *     one `status`.
+         */
+        get: operations["desk_appointments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's cases, the latest changed first
+         * @description `legal` or `accounting`, optionally of one CPF.
+         */
+        get: operations["desk_cases"];
+        put?: never;
+        /**
+         * Records a case for a CPF
+         * @description Audited (`case.record`).
+         */
+        post: operations["create_case"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/offices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desk's offices */
+        get: operations["desk_offices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes news for desks' pages
+         * @description Published now, tagged for each desk named (13752 legal, 13754 accounting, 13755
+         *     political); the staff member must act on each of those desks. The body's HTML is
+         *     sanitised. Audited (`news.publish`).
+         */
+        post: operations["publish_news"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3992,7 +4236,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund" | "support.answer";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund" | "support.answer" | "appointment.confirm" | "appointment.done" | "appointment.absent" | "appointment.cancel" | "case.record" | "health.copay" | "news.publish";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -4226,6 +4470,28 @@ export interface components {
             /** Format: int64 */
             quantity: number;
         };
+        /** @description A case as staff write it. */
+        CaseBody: {
+            /** @description Required: the spec's numeroProcesso. */
+            case_number?: string | null;
+            /**
+             * Format: int64
+             * @description Centavos, ≥ 0; null: unknown.
+             */
+            claim_cents?: number | null;
+            /** @description Published to the portal ('Causas coletivas'). */
+            collective?: boolean | null;
+            court?: string | null;
+            /** @description 11 digits, bare or masked (999.999.999-99). */
+            cpf?: string | null;
+            /** @description YYYY-MM-DD. */
+            filed_on?: string | null;
+            kind?: string | null;
+            /** @description https only. */
+            link?: string | null;
+            situation?: string | null;
+            title?: string | null;
+        };
         CategoryAction: {
             action: components["schemas"]["ActivityCard"];
         };
@@ -4247,6 +4513,15 @@ export interface components {
              * @description The sandbox's time now, which the billing engine reads.
              */
             now: string;
+        };
+        ConfirmBody: {
+            /**
+             * Format: int64
+             * @description An office of the station's desk, or null.
+             */
+            office_id?: number | null;
+            /** @description RFC 3339 with its offset ('2026-12-03T09:00:00-03:00'), in the future. */
+            scheduled_at?: string | null;
         };
         /**
          * @description The activation e-mail: whether it was queued (not on affiliated stations, whose members
@@ -4358,6 +4633,13 @@ export interface components {
             /** @description `started`, `pending`, `processing`, `paid`, `failed`, `canceled`, `refunded`. */
             status: string;
         };
+        CopayBody: {
+            /**
+             * Format: int64
+             * @description Centavos, > 0.
+             */
+            amount_cents?: number | null;
+        };
         /** @description The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`). */
         Coupon: {
             code: string;
@@ -4412,6 +4694,10 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        Created: {
+            /** Format: int64 */
+            id: number;
+        };
         /** @description The spec's credentials response. */
         Credentials: {
             celular: string | null;
@@ -4456,6 +4742,127 @@ export interface components {
         DependentView: {
             dependente: string;
             parentesco: string;
+        };
+        /** @description An appointment as the desk sees it. */
+        DeskAppointment: {
+            /** @description `member` or `staff`, when cancelled. */
+            cancelled_by: string | null;
+            copay: null | components["schemas"]["DeskCopay"];
+            /** @description 11 digits. */
+            cpf: string;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            member: null | components["schemas"]["DeskMember"];
+            office: null | components["schemas"]["DeskOffice"];
+            /** @description Digits (health). */
+            phone: string | null;
+            /** @description The weekday the member prefers ('Quinta-feira'). */
+            preferred_day: string | null;
+            /** Format: date-time */
+            scheduled_at: string | null;
+            /** @description `legal`, `accounting`, `dental`, `psychologist` or `nutritionist`. */
+            service: string;
+            /** Format: int64 */
+            station_id: number;
+            /** @description `requested`, `confirmed`, `done`, `absent` or `cancelled`. */
+            status: string;
+        };
+        DeskAppointments: {
+            appointments: components["schemas"]["DeskAppointment"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A case as the desk sees it (shared with `desk_cases`). */
+        DeskCase: {
+            case_number: string;
+            /** Format: int64 */
+            claim_cents: number | null;
+            /** @description Published to the portal: 'Causas coletivas'. */
+            collective: boolean;
+            court: string;
+            cpf: string;
+            /** Format: date */
+            filed_on: string | null;
+            /** Format: int64 */
+            id: number;
+            kind: string;
+            link: string | null;
+            /** @description `legal` or `accounting`. */
+            service: string;
+            situation: string;
+            /** Format: int64 */
+            station_id: number;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DeskCases: {
+            cases: components["schemas"]["DeskCase"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
+        };
+        DeskCopay: {
+            /** Format: int64 */
+            amount_cents: number;
+            /** Format: int64 */
+            cashback_cents: number;
+        };
+        DeskMe: {
+            desks: components["schemas"]["DeskOpen"][];
+            user: components["schemas"]["DeskUser"];
+        };
+        DeskMember: {
+            email: string | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        DeskOffice: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        DeskOpen: {
+            /** @description False: reads only (a `viewer` console grant). */
+            can_act: boolean;
+            /** @description `legal`, `accounting`, `health` or `political`. */
+            desk: string;
+            /** Format: int64 */
+            station_id: number;
+            station_name: string;
+        };
+        DeskSuggestion: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            member: null | components["schemas"]["DeskMember"];
+        };
+        DeskSuggestions: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            suggestions: components["schemas"]["DeskSuggestion"][];
+            /** Format: int64 */
+            total: number;
+        };
+        DeskUser: {
+            /** Format: int64 */
+            id: number;
+            name: string;
         };
         Donation: {
             /** Format: int64 */
@@ -5265,6 +5672,14 @@ export interface components {
              *     sup, blockquote, ul, ol, li, and links to http, https, mailto and tel).
              */
             body: string;
+        };
+        NewsBody: {
+            /** @description HTML, sanitised. */
+            body?: string | null;
+            subtitle?: string | null;
+            /** @description 13752 (legal), 13754 (accounting), 13755 (political). */
+            tags?: number[] | null;
+            title?: string | null;
         };
         /** @description A news item as the list shows it. */
         NewsCard: {
@@ -6375,7 +6790,7 @@ export interface components {
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
          * @enum {string}
          */
-        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment";
+        SourceKind: "activity" | "purchase" | "invitation" | "donation" | "refund" | "topup" | "adjustment" | "copay";
         /**
          * @description What a spend paid for (`spends.source_kind`).
          *     Stored as the lowercase text of its column, read and written by sqlx like `JobState`.
@@ -6436,6 +6851,8 @@ export interface components {
         };
         /** @description The station as the web app reads it. Field names follow the spec's contract. */
         Station: {
+            /** @description Accounting consultancy: `/homepage/consultoria-contabil`. */
+            accounting_access: boolean;
             address: string | null;
             affiliated: boolean;
             age_gate: boolean;
@@ -6467,11 +6884,15 @@ export interface components {
             has_app: boolean;
             has_majority_security: boolean;
             header_image: string | null;
+            /** @description Health appointments: `/homepage/saude`. */
+            health_access: boolean;
             /** @description The home's shortcut tiles ('Prestação de contas' and the station's service pages). */
             home_shortcuts_access: boolean;
             /** Format: int64 */
             id: number;
             ios_link: string | null;
+            /** @description Legal consultancy: `/homepage/consultoria-juridica`, its menu entry and home tile. */
+            legal_access: boolean;
             /** @description `email` or `cpf`: the identifier its login form asks for. */
             login_with: string;
             logo_image: string | null;
@@ -6489,6 +6910,8 @@ export interface components {
              *     empty).
              */
             plans: components["schemas"]["Plan"][];
+            /** @description The political-union page: `/homepage/politico-sindical`. */
+            political_access: boolean;
             /** @description The profile's pre-registration change request. */
             pre_registration_access: boolean;
             promotional: boolean;
@@ -12579,6 +13002,545 @@ export interface operations {
             };
         };
     };
+    appointment_absent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not confirmed: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Done, absent or cancelled: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    confirm_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description Confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Done, absent or cancelled: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'scheduled_at: Esse campo é obrigatório', 'scheduled_at: Data inválida', 'scheduled_at: A data deve ser futura.', 'office_id: Escritório inválido.'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_copay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopayBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such health appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Recorded before: 'Coparticipação já registrada.'; not done or without a member: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'amount_cents: Valor inválido'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_done: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not confirmed: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    update_case: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseBody"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskCase"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such case in reach: 'Processo não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The same case number for the same CPF: 'Este processo já está cadastrado para este CPF.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'cpf: CPF inválido', 'case_number: Esse campo é obrigatório', 'filed_on: Data inválida', 'claim_cents: Valor inválido', 'link: O link deve começar com https://'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who and which desks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskMe"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Neither a desk grant nor a console grant: 'Acesso restrito à equipe de suporte.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     list_jobs: {
         parameters: {
             query?: {
@@ -13575,6 +14537,485 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    political_suggestions: {
+        parameters: {
+            query?: {
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suggestions and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskSuggestions"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of the political desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or without the desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'Página inválida.' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_appointments: {
+        parameters: {
+            query?: {
+                /** @description `requested`, `confirmed`, `done`, `absent` or `cancelled`; all when absent */
+                status?: string;
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of appointments and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointments"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of this desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'Estado inválido.', 'Página inválida.' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_cases: {
+        parameters: {
+            query?: {
+                /** @description One CPF's cases, bare or masked */
+                cpf?: string;
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal` or `accounting` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskCases"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of this desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'cpf: CPF inválido', 'Página inválida.' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    create_case: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal` or `accounting` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskCase"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, not of this desk, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The same case number for the same CPF: 'Este processo já está cadastrado para este CPF.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'cpf: CPF inválido', 'case_number: Esse campo é obrigatório', 'filed_on: Data inválida', 'claim_cents: Valor inválido', 'link: O link deve começar com https://'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_offices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offices, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskOffice"][];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of this desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    publish_news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsBody"];
+            };
+        };
+        responses: {
+            /** @description Published */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Created"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not acting on a tag's desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a tag's desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'title: Esse campo é obrigatório', 'tags: Esse campo é obrigatório', 'tags: Tag inválida'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
