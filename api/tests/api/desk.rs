@@ -179,7 +179,10 @@ async fn each_staff_member_sees_the_desks_they_reach(db: PgPool) {
     // A member is no staff.
     let member = call(&w.app, "GET", "/api/ops/desk/me", Some(&w.member), &[]).await;
     assert_eq!(member.status, StatusCode::FORBIDDEN);
-    assert_eq!(member.json()["error"], "Acesso restrito à equipe de suporte.");
+    assert_eq!(
+        member.json()["error"],
+        "Acesso restrito à equipe de suporte."
+    );
     let nobody = call(&w.app, "GET", "/api/ops/desk/me", None, &[]).await;
     assert_eq!(nobody.status, StatusCode::FORBIDDEN);
 }
@@ -191,11 +194,13 @@ async fn the_queue_lists_the_desks_appointments_newest_first(db: PgPool) {
     let second = appointment(&w.db, w.station_id, "legal", None).await;
     let dental = appointment(&w.db, w.station_id, "dental", Some(w.member_id)).await;
     appointment(&w.db, w.other_station, "legal", None).await;
-    sqlx::query("UPDATE service_appointments SET created_at = created_at - interval '1 hour' WHERE id = $1")
-        .bind(first)
-        .execute(&w.db)
-        .await
-        .expect("older");
+    sqlx::query(
+        "UPDATE service_appointments SET created_at = created_at - interval '1 hour' WHERE id = $1",
+    )
+    .bind(first)
+    .execute(&w.db)
+    .await
+    .expect("older");
     let uri = format!("/api/ops/stations/{}/desk/legal/appointments", w.station_id);
     let list = call(&w.app, "GET", &uri, Some(&w.lawyer), &[]).await;
     assert_eq!(list.status, StatusCode::OK, "{}", list.text);
@@ -216,24 +221,58 @@ async fn the_queue_lists_the_desks_appointments_newest_first(db: PgPool) {
     assert!(shown[1]["office"].is_null());
     assert!(shown[1]["copay"].is_null());
 
-    let health = format!("/api/ops/stations/{}/desk/health/appointments", w.station_id);
+    let health = format!(
+        "/api/ops/stations/{}/desk/health/appointments",
+        w.station_id
+    );
     let health = call(&w.app, "GET", &health, Some(&w.nurse), &[]).await;
     assert_eq!(health.json()["appointments"][0]["id"], dental);
     assert_eq!(health.json()["appointments"][0]["service"], "dental");
 
-    let confirmed = call(&w.app, "GET", &format!("{uri}?status=confirmed"), Some(&w.lawyer), &[]).await;
+    let confirmed = call(
+        &w.app,
+        "GET",
+        &format!("{uri}?status=confirmed"),
+        Some(&w.lawyer),
+        &[],
+    )
+    .await;
     assert_eq!(confirmed.json()["total"], 0);
-    let bad = call(&w.app, "GET", &format!("{uri}?status=lido"), Some(&w.lawyer), &[]).await;
+    let bad = call(
+        &w.app,
+        "GET",
+        &format!("{uri}?status=lido"),
+        Some(&w.lawyer),
+        &[],
+    )
+    .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(messages(&bad), ["Estado inválido."]);
 
     // The lawyer reaches no other desk, and no other station.
-    let not_theirs = call(&w.app, "GET", &format!("/api/ops/stations/{}/desk/health/appointments", w.station_id), Some(&w.lawyer), &[]).await;
+    let not_theirs = call(
+        &w.app,
+        "GET",
+        &format!(
+            "/api/ops/stations/{}/desk/health/appointments",
+            w.station_id
+        ),
+        Some(&w.lawyer),
+        &[],
+    )
+    .await;
     assert_eq!(not_theirs.status, StatusCode::FORBIDDEN);
     let foreign = call(&w.app, "GET", &uri, Some(&w.stranger), &[]).await;
     assert_eq!(foreign.status, StatusCode::NOT_FOUND);
     // A desk that does not exist, and a station that turned the service off.
-    let unknown = call(&w.app, "GET", &format!("/api/ops/stations/{}/desk/shop/appointments", w.station_id), Some(&w.support), &[]).await;
+    let unknown = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/desk/shop/appointments", w.station_id),
+        Some(&w.support),
+        &[],
+    )
+    .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
     sqlx::query("UPDATE stations SET legal_access = false WHERE id = $1")
         .bind(w.station_id)
@@ -252,16 +291,42 @@ async fn confirming_sets_a_future_date_at_an_office_and_mails_the_member(db: PgP
     let own = office(&w.db, w.station_id, "legal", "Alves & Lima Advogados").await;
     let health_office = office(&w.db, w.station_id, "health", "Clínica").await;
     let elsewhere = office(&w.db, w.other_station, "legal", "Outro escritório").await;
-    let offices = call(&w.app, "GET", &format!("/api/ops/stations/{}/desk/legal/offices", w.station_id), Some(&w.lawyer), &[]).await;
-    assert_eq!(offices.json(), json!([{ "id": own, "name": "Alves & Lima Advogados" }]));
+    let offices = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/desk/legal/offices", w.station_id),
+        Some(&w.lawyer),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        offices.json(),
+        json!([{ "id": own, "name": "Alves & Lima Advogados" }])
+    );
 
     let uri = format!("/api/ops/desk/appointments/{id}/confirm");
-    let past = post(&w, &w.lawyer, &uri, &json!({ "scheduled_at": "2020-01-02T09:00:00-03:00", "office_id": own })).await;
+    let past = post(
+        &w,
+        &w.lawyer,
+        &uri,
+        &json!({ "scheduled_at": "2020-01-02T09:00:00-03:00", "office_id": own }),
+    )
+    .await;
     assert_eq!(past.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(messages(&past), ["scheduled_at: A data deve ser futura."]);
     for wrong in [health_office, elsewhere, 999_999] {
-        let bad = post(&w, &w.lawyer, &uri, &json!({ "scheduled_at": future(3), "office_id": wrong })).await;
-        assert_eq!(messages(&bad), ["office_id: Escritório inválido."], "office {wrong}");
+        let bad = post(
+            &w,
+            &w.lawyer,
+            &uri,
+            &json!({ "scheduled_at": future(3), "office_id": wrong }),
+        )
+        .await;
+        assert_eq!(
+            messages(&bad),
+            ["office_id: Escritório inválido."],
+            "office {wrong}"
+        );
     }
     // Readers, other desks and other stations do not act.
     let viewer = post(&w, &w.viewer, &uri, &json!({ "scheduled_at": future(3) })).await;
@@ -273,7 +338,13 @@ async fn confirming_sets_a_future_date_at_an_office_and_mails_the_member(db: PgP
     assert_eq!(stranger.json()["error"], "Agendamento não encontrado.");
 
     let at = "2030-12-05T09:00:00-03:00";
-    let confirmed = post(&w, &w.lawyer, &uri, &json!({ "scheduled_at": at, "office_id": own })).await;
+    let confirmed = post(
+        &w,
+        &w.lawyer,
+        &uri,
+        &json!({ "scheduled_at": at, "office_id": own }),
+    )
+    .await;
     assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text);
     let body = confirmed.json();
     assert_eq!(body["status"], "confirmed");
@@ -290,7 +361,10 @@ async fn confirming_sets_a_future_date_at_an_office_and_mails_the_member(db: PgP
     .fetch_one(&w.db)
     .await
     .expect("mail");
-    assert!(text.contains("05/12/2030 às 09:00"), "the station's hour: {text}");
+    assert!(
+        text.contains("05/12/2030 às 09:00"),
+        "the station's hour: {text}"
+    );
     let audit = audited(&w.db, "appointment.confirm").await;
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0]["appointment_id"], id);
@@ -305,9 +379,21 @@ async fn done_absent_and_cancel_move_from_their_states_only(db: PgPool) {
     assert_eq!(early.status, StatusCode::CONFLICT);
     assert_eq!(early.json()["error"], WRONG_STATE);
     let confirm = format!("/api/ops/desk/appointments/{id}/confirm");
-    let confirmed = post(&w, &w.lawyer, &confirm, &json!({ "scheduled_at": future(2), "office_id": null })).await;
+    let confirmed = post(
+        &w,
+        &w.lawyer,
+        &confirm,
+        &json!({ "scheduled_at": future(2), "office_id": null }),
+    )
+    .await;
     assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text);
-    let absent = post(&w, &w.lawyer, &format!("/api/ops/desk/appointments/{id}/absent"), &json!({})).await;
+    let absent = post(
+        &w,
+        &w.lawyer,
+        &format!("/api/ops/desk/appointments/{id}/absent"),
+        &json!({}),
+    )
+    .await;
     assert_eq!(absent.status, StatusCode::OK, "{}", absent.text);
     assert_eq!(absent.json()["status"], "absent");
     let cancel = format!("/api/ops/desk/appointments/{id}/cancel");
@@ -347,14 +433,36 @@ async fn a_health_copay_credits_half_as_pending_cashback_once(db: PgPool) {
     let copay = format!("/api/ops/desk/appointments/{id}/copay");
     let early = post(&w, &w.nurse, &copay, &json!({ "amount_cents": 8000 })).await;
     assert_eq!(early.status, StatusCode::CONFLICT, "not done yet");
-    post(&w, &w.nurse, &format!("/api/ops/desk/appointments/{id}/confirm"), &json!({ "scheduled_at": future(1) })).await;
-    let done = post(&w, &w.nurse, &format!("/api/ops/desk/appointments/{id}/done"), &json!({})).await;
+    post(
+        &w,
+        &w.nurse,
+        &format!("/api/ops/desk/appointments/{id}/confirm"),
+        &json!({ "scheduled_at": future(1) }),
+    )
+    .await;
+    let done = post(
+        &w,
+        &w.nurse,
+        &format!("/api/ops/desk/appointments/{id}/done"),
+        &json!({}),
+    )
+    .await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
-    for bad in [json!({}), json!({ "amount_cents": 0 }), json!({ "amount_cents": -5 })] {
+    for bad in [
+        json!({}),
+        json!({ "amount_cents": 0 }),
+        json!({ "amount_cents": -5 }),
+    ] {
         let refused = post(&w, &w.nurse, &copay, &bad).await;
-        assert_eq!(messages(&refused), ["amount_cents: Valor inválido"], "{bad}");
+        assert_eq!(
+            messages(&refused),
+            ["amount_cents: Valor inválido"],
+            "{bad}"
+        );
     }
-    let before = domain::wallet::ledger::balance(&w.db, w.member_id).await.expect("balance");
+    let before = domain::wallet::ledger::balance(&w.db, w.member_id)
+        .await
+        .expect("balance");
     let amount = json!({ "amount_cents": 8000 });
     let (a, b) = tokio::join!(
         post(&w, &w.nurse, &copay, &amount),
@@ -362,12 +470,23 @@ async fn a_health_copay_credits_half_as_pending_cashback_once(db: PgPool) {
     );
     let mut statuses = [a.status, b.status];
     statuses.sort();
-    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT], "{} {}", a.text, b.text);
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{} {}",
+        a.text,
+        b.text
+    );
     let refused = if a.status == StatusCode::OK { &b } else { &a };
     assert_eq!(refused.json()["error"], "Coparticipação já registrada.");
     let recorded = if a.status == StatusCode::OK { &a } else { &b };
-    assert_eq!(recorded.json()["copay"], json!({ "amount_cents": 8000, "cashback_cents": 4000 }));
-    let after = domain::wallet::ledger::balance(&w.db, w.member_id).await.expect("balance");
+    assert_eq!(
+        recorded.json()["copay"],
+        json!({ "amount_cents": 8000, "cashback_cents": 4000 })
+    );
+    let after = domain::wallet::ledger::balance(&w.db, w.member_id)
+        .await
+        .expect("balance");
     assert_eq!(after.pending, before.pending + 4000);
     assert_eq!(after.balance, before.balance);
     let (rule, source, held): (String, String, bool) = sqlx::query_as(
@@ -378,12 +497,21 @@ async fn a_health_copay_credits_half_as_pending_cashback_once(db: PgPool) {
     .fetch_one(&w.db)
     .await
     .expect("lot");
-    assert_eq!((rule.as_str(), source.as_str(), held), ("health.copay", "copay", true));
+    assert_eq!(
+        (rule.as_str(), source.as_str(), held),
+        ("health.copay", "copay", true)
+    );
     assert_eq!(audited(&w.db, "health.copay").await.len(), 1);
 
     // A legal appointment has no co-payment.
     let legal = appointment(&w.db, w.station_id, "legal", Some(w.member_id)).await;
-    let not_health = post(&w, &w.support, &format!("/api/ops/desk/appointments/{legal}/copay"), &json!({ "amount_cents": 100 })).await;
+    let not_health = post(
+        &w,
+        &w.support,
+        &format!("/api/ops/desk/appointments/{legal}/copay"),
+        &json!({ "amount_cents": 100 }),
+    )
+    .await;
     assert_eq!(not_health.status, StatusCode::NOT_FOUND);
 }
 
@@ -407,35 +535,101 @@ async fn the_legal_desk_records_cases_by_cpf(db: PgPool) {
     let twice = post(&w, &w.lawyer, &uri, &case).await;
     assert_eq!(twice.status, StatusCode::CONFLICT);
 
-    let bad = post(&w, &w.lawyer, &uri, &json!({ "cpf": "123", "link": "http://x.example.com" })).await;
+    let bad = post(
+        &w,
+        &w.lawyer,
+        &uri,
+        &json!({ "cpf": "123", "link": "http://x.example.com" }),
+    )
+    .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         messages(&bad),
-        ["cpf: CPF inválido", "case_number: Esse campo é obrigatório", "link: O link deve começar com https://"]
+        [
+            "cpf: CPF inválido",
+            "case_number: Esse campo é obrigatório",
+            "link: O link deve começar com https://"
+        ]
     );
 
     let mut changed = case.clone();
     changed["situation"] = json!("Arquivado");
-    let put = send_json(&w.app, "PUT", &format!("/api/ops/desk/cases/{id}"), Some(&w.lawyer), &[], &changed).await;
+    let put = send_json(
+        &w.app,
+        "PUT",
+        &format!("/api/ops/desk/cases/{id}"),
+        Some(&w.lawyer),
+        &[],
+        &changed,
+    )
+    .await;
     assert_eq!(put.status, StatusCode::OK, "{}", put.text);
     assert_eq!(put.json()["situation"], "Arquivado");
-    let foreign = send_json(&w.app, "PUT", &format!("/api/ops/desk/cases/{id}"), Some(&w.stranger), &[], &changed).await;
+    let foreign = send_json(
+        &w.app,
+        "PUT",
+        &format!("/api/ops/desk/cases/{id}"),
+        Some(&w.stranger),
+        &[],
+        &changed,
+    )
+    .await;
     assert_eq!(foreign.status, StatusCode::NOT_FOUND);
     assert_eq!(foreign.json()["error"], "Processo não encontrado.");
-    let viewer = send_json(&w.app, "PUT", &format!("/api/ops/desk/cases/{id}"), Some(&w.viewer), &[], &changed).await;
+    let viewer = send_json(
+        &w.app,
+        "PUT",
+        &format!("/api/ops/desk/cases/{id}"),
+        Some(&w.viewer),
+        &[],
+        &changed,
+    )
+    .await;
     assert_eq!(viewer.status, StatusCode::FORBIDDEN);
 
-    let listed = call(&w.app, "GET", &format!("{uri}?cpf=529.982.247-25"), Some(&w.viewer), &[]).await;
+    let listed = call(
+        &w.app,
+        "GET",
+        &format!("{uri}?cpf=529.982.247-25"),
+        Some(&w.viewer),
+        &[],
+    )
+    .await;
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
     assert_eq!(listed.json()["total"], 1);
     assert_eq!(listed.json()["cases"][0]["id"], id);
-    let none = call(&w.app, "GET", &format!("{uri}?cpf=11144477735"), Some(&w.viewer), &[]).await;
+    let none = call(
+        &w.app,
+        "GET",
+        &format!("{uri}?cpf=11144477735"),
+        Some(&w.viewer),
+        &[],
+    )
+    .await;
     assert_eq!(none.json()["total"], 0);
     let bad_cpf = call(&w.app, "GET", &format!("{uri}?cpf=1"), Some(&w.viewer), &[]).await;
     assert_eq!(messages(&bad_cpf), ["cpf: CPF inválido"]);
-    let other = call(&w.app, "GET", &format!("/api/ops/stations/{}/desk/legal/cases", w.other_station), Some(&w.stranger), &[]).await;
-    assert_eq!(other.json()["total"], 0, "another station's cases stay there");
-    let health = call(&w.app, "GET", &format!("/api/ops/stations/{}/desk/health/cases", w.station_id), Some(&w.support), &[]).await;
+    let other = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/desk/legal/cases", w.other_station),
+        Some(&w.stranger),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        other.json()["total"],
+        0,
+        "another station's cases stay there"
+    );
+    let health = call(
+        &w.app,
+        "GET",
+        &format!("/api/ops/stations/{}/desk/health/cases", w.station_id),
+        Some(&w.support),
+        &[],
+    )
+    .await;
     assert_eq!(health.status, StatusCode::NOT_FOUND);
     assert_eq!(audited(&w.db, "case.record").await.len(), 2);
 }
@@ -450,7 +644,10 @@ async fn the_political_desk_reads_suggestions_and_staff_publish_news(db: PgPool)
         .execute(&w.db)
         .await
         .expect("suggestions");
-    let uri = format!("/api/ops/stations/{}/desk/political/suggestions", w.station_id);
+    let uri = format!(
+        "/api/ops/stations/{}/desk/political/suggestions",
+        w.station_id
+    );
     let listed = call(&w.app, "GET", &uri, Some(&w.viewer), &[]).await;
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
     let body = listed.json();
@@ -461,10 +658,16 @@ async fn the_political_desk_reads_suggestions_and_staff_publish_news(db: PgPool)
     assert_eq!(lawyer.status, StatusCode::FORBIDDEN);
 
     let news = format!("/api/ops/stations/{}/news", w.station_id);
-    let published = post(&w, &w.lawyer, &news, &json!({
-        "title": "Nova convenção", "subtitle": "Resumo",
-        "body": "<p>Texto</p><script>alert(1)</script>", "tags": [13752]
-    })).await;
+    let published = post(
+        &w,
+        &w.lawyer,
+        &news,
+        &json!({
+            "title": "Nova convenção", "subtitle": "Resumo",
+            "body": "<p>Texto</p><script>alert(1)</script>", "tags": [13752]
+        }),
+    )
+    .await;
     assert_eq!(published.status, StatusCode::CREATED, "{}", published.text);
     let id = published.json()["id"].as_i64().expect("id");
     let (body, tags): (String, Vec<i64>) = sqlx::query_as(
@@ -478,11 +681,26 @@ async fn the_political_desk_reads_suggestions_and_staff_publish_news(db: PgPool)
     assert!(!body.contains("script"), "{body}");
     assert_eq!(tags, [13752]);
     // The lawyer acts on the legal desk only; a viewer on none.
-    let political = post(&w, &w.lawyer, &news, &json!({ "title": "X", "tags": [13752, 13755] })).await;
+    let political = post(
+        &w,
+        &w.lawyer,
+        &news,
+        &json!({ "title": "X", "tags": [13752, 13755] }),
+    )
+    .await;
     assert_eq!(political.status, StatusCode::FORBIDDEN);
-    let viewer = post(&w, &w.viewer, &news, &json!({ "title": "X", "tags": [13752] })).await;
+    let viewer = post(
+        &w,
+        &w.viewer,
+        &news,
+        &json!({ "title": "X", "tags": [13752] }),
+    )
+    .await;
     assert_eq!(viewer.status, StatusCode::FORBIDDEN);
     let bad = post(&w, &w.support, &news, &json!({ "title": " ", "tags": [1] })).await;
-    assert_eq!(messages(&bad), ["title: Esse campo é obrigatório", "tags: Tag inválida"]);
+    assert_eq!(
+        messages(&bad),
+        ["title: Esse campo é obrigatório", "tags: Tag inválida"]
+    );
     assert_eq!(audited(&w.db, "news.publish").await.len(), 1);
 }

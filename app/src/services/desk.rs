@@ -32,9 +32,7 @@ async fn notify(
         return Ok(Vec::new());
     };
     match desk::member_mail(&station, public_url, appointment, what) {
-        Some((mail, key)) => Ok(vec![
-            crate::mail::send_once(outbox, tx, mail, key).await?,
-        ]),
+        Some((mail, key)) => Ok(vec![crate::mail::send_once(outbox, tx, mail, key).await?]),
         None => Ok(Vec::new()),
     }
 }

@@ -302,7 +302,9 @@ pub fn check_schedule(
 ) -> Result<DateTime<Utc>, DeskError> {
     let text = scheduled_at.map(str::trim).filter(|text| !text.is_empty());
     let Some(text) = text else {
-        return Err(DeskError::Invalid(vec![format!("scheduled_at: {REQUIRED}")]));
+        return Err(DeskError::Invalid(vec![format!(
+            "scheduled_at: {REQUIRED}"
+        )]));
     };
     let at = DateTime::parse_from_rfc3339(text)
         .map_err(|_| DeskError::Invalid(vec![BAD_SCHEDULE.into()]))?
@@ -539,7 +541,11 @@ pub struct CaseFields {
 }
 
 fn text(value: &Option<String>) -> String {
-    value.as_deref().map(str::trim).unwrap_or_default().to_string()
+    value
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Reads a CPF, bare or masked (999.999.999-99).
@@ -641,10 +647,14 @@ pub async fn cases(
 }
 
 pub async fn case(db: impl PgExecutor<'_>, id: i64) -> sqlx::Result<Option<DeskCase>> {
-    sqlx::query_as(concat!("SELECT ", case_columns!(), " FROM service_cases WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(concat!(
+        "SELECT ",
+        case_columns!(),
+        " FROM service_cases WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(db)
+    .await
 }
 
 pub async fn create_case(
@@ -725,18 +735,24 @@ pub async fn suggestions(
     per_page: i64,
 ) -> sqlx::Result<Listed<Suggestion>> {
     #[allow(clippy::type_complexity)]
-    let rows: Vec<(i64, Option<i64>, Option<String>, Option<String>, String, DateTime<Utc>)> =
-        sqlx::query_as(
-            "SELECT p.id, u.id, u.name, u.email, p.description, p.created_at
+    let rows: Vec<(
+        i64,
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+        String,
+        DateTime<Utc>,
+    )> = sqlx::query_as(
+        "SELECT p.id, u.id, u.name, u.email, p.description, p.created_at
              FROM political_suggestions p LEFT JOIN users u ON u.id = p.user_id
              WHERE p.station_id = $1
              ORDER BY p.created_at DESC, p.id DESC LIMIT $2 OFFSET $3",
-        )
-        .bind(station_id)
-        .bind(per_page)
-        .bind((page - 1).saturating_mul(per_page))
-        .fetch_all(&mut *conn)
-        .await?;
+    )
+    .bind(station_id)
+    .bind(per_page)
+    .bind((page - 1).saturating_mul(per_page))
+    .fetch_all(&mut *conn)
+    .await?;
     let total: i64 =
         sqlx::query_scalar("SELECT count(*) FROM political_suggestions WHERE station_id = $1")
             .bind(station_id)
@@ -854,9 +870,7 @@ pub fn member_mail(
         .office
         .as_ref()
         .map(|office| format!("Local: {}.", office.name));
-    let stamp = appointment
-        .scheduled_at
-        .map_or(0, |at| at.timestamp());
+    let stamp = appointment.scheduled_at.map_or(0, |at| at.timestamp());
     let (subject, mut paragraphs, key) = match notify {
         Notify::Confirmed => (
             "Agendamento confirmado".to_string(),
@@ -875,7 +889,9 @@ pub fn member_mail(
         ),
         Notify::Reminder => (
             "Lembrete: seu atendimento é amanhã".to_string(),
-            vec![format!("Lembrete: seu atendimento de {label} é amanhã, {when}.")],
+            vec![format!(
+                "Lembrete: seu atendimento de {label} é amanhã, {when}."
+            )],
             format!("appointment:{}:reminder:{stamp}", appointment.id),
         ),
     };

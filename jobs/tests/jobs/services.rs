@@ -84,7 +84,10 @@ async fn tomorrows_confirmed_appointments_are_reminded_once(db: PgPool) {
     let _after = appointment(&db, station_id, user_id, "confirmed", local(zone, 2, 0)).await;
     let _cancelled = appointment(&db, station_id, user_id, "cancelled", local(zone, 1, 10)).await;
     let _done = appointment(&db, station_id, user_id, "done", local(zone, 1, 11)).await;
-    assert!(local(zone, 1, 0).with_timezone(&zone).day() != local(zone, 2, 0).with_timezone(&zone).day());
+    assert!(
+        local(zone, 1, 0).with_timezone(&zone).day()
+            != local(zone, 2, 0).with_timezone(&zone).day()
+    );
 
     let services = crate::common::services(&db, None);
     let run = || async {
