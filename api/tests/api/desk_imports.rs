@@ -181,6 +181,18 @@ async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
     assert!(body["job_id"].as_str().is_some_and(|id| !id.is_empty()));
     assert_eq!(import["job_id"], body["job_id"]);
     let id = import["id"].as_i64().expect("id");
+    // Sending it is a staff action, audited with the job it queued.
+    let (action, job_ids, audited_import): (String, Vec<String>, i64) = sqlx::query_as(
+        "SELECT action, job_ids, (details->>'import_id')::bigint FROM staff_audit
+         WHERE station_id = $1",
+    )
+    .bind(world.station_id)
+    .fetch_one(&world.db)
+    .await
+    .expect("the import's audit row");
+    assert_eq!(action, "services.import");
+    assert_eq!(job_ids, vec![body["job_id"].as_str().expect("job").to_string()]);
+    assert_eq!(audited_import, id);
 
     // Sent again while queued: refused.
     let again = send_import(

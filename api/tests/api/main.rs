@@ -18,6 +18,7 @@ mod commerce;
 mod commerce_after_payment;
 mod commerce_payments;
 mod content;
+mod desk;
 mod desk_imports;
 mod donations;
 mod error_envelope;

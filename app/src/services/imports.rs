@@ -12,6 +12,7 @@ use domain::services::imports::{
 use domain::services::{self, Desk, ServiceRefused};
 use domain::shared::failure::{Failure, IntoFailure};
 use domain::shared::time::zone_named;
+use domain::staff::{self, Action, AuditRecord};
 
 use crate::outbox::Outbox;
 
@@ -61,7 +62,7 @@ impl IntoFailure for ImportRefused {
 /// Stores the file and queues its import. The station must offer the desk; the kind must
 /// be one the desk imports; the file is refused when it is not a CSV with the kind's
 /// header and a row, and when the same file (station, desk, kind, digest) is still queued
-/// or running.
+/// or running. Audited (`services.import`) with the job it queued.
 pub async fn start(
     db: &PgPool,
     outbox: &impl Outbox,
@@ -105,6 +106,23 @@ pub async fn start(
         .import_services(&mut tx, sent.station_id, sent.user_id, stored.id)
         .await?;
     let stored = imports::set_job(&mut tx, stored.id, &queued.job_id).await?;
+    staff::record(
+        &mut tx,
+        AuditRecord {
+            user_id: sent.user_id,
+            action: Action::ServicesImport,
+            station_id: Some(sent.station_id),
+            job_ids: std::slice::from_ref(&queued.job_id),
+            details: serde_json::json!({
+                "import_id": stored.id,
+                "desk": sent.desk.as_str(),
+                "kind": sent.kind,
+                "file_name": file_name,
+                "rows": rows,
+            }),
+        },
+    )
+    .await?;
     tx.commit().await?;
     Ok(stored)
 }

@@ -3,4 +3,5 @@
 //! a desk sends.
 
 pub mod appointments;
+pub mod desk;
 pub mod imports;

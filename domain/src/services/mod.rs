@@ -13,6 +13,7 @@ pub mod access;
 pub mod allowance;
 pub mod appointments;
 pub mod cases;
+pub mod desk;
 pub mod imports;
 pub mod pages;
 

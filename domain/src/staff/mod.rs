@@ -158,6 +158,27 @@ pub enum Action {
     /// A support message answered (the answer e-mailed to its sender).
     #[sqlx(rename = "support.answer")]
     SupportAnswer,
+    /// A service appointment confirmed (or re-scheduled) by its desk.
+    #[sqlx(rename = "appointment.confirm")]
+    AppointmentConfirm,
+    #[sqlx(rename = "appointment.done")]
+    AppointmentDone,
+    #[sqlx(rename = "appointment.absent")]
+    AppointmentAbsent,
+    #[sqlx(rename = "appointment.cancel")]
+    AppointmentCancel,
+    /// A legal or accounting case recorded or changed by its desk.
+    #[sqlx(rename = "case.record")]
+    CaseRecord,
+    /// A health co-payment recorded, and its cashback credited.
+    #[sqlx(rename = "health.copay")]
+    HealthCopay,
+    /// News published for a desk's page.
+    #[sqlx(rename = "news.publish")]
+    NewsPublish,
+    /// A desk's CSV of cases or appointments sent for import.
+    #[sqlx(rename = "services.import")]
+    ServicesImport,
 }
 
 /// One action about to be recorded.

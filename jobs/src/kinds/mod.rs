@@ -39,6 +39,7 @@ pub use infra::image_variants::ImageVariants;
 pub use infra::mail_send::MailSend;
 pub use platform::canary::Canary;
 pub use platform::retention::Retention;
+pub use services::appointment_reminders::AppointmentReminders;
 pub use services::import::ServicesImport;
 pub use subscriptions::card_reminder::SubscriptionsCardReminder;
 pub use subscriptions::charge::SubscriptionCharge;
@@ -98,6 +99,7 @@ kinds!(
     TopUpRefund,
     FuelVoucherExpiry,
     ServicesImport,
+    AppointmentReminders,
 );
 
 /// The schedules, each overridable by `FILIA_CRON_<NAME>` in `lookup`.
@@ -152,6 +154,11 @@ pub fn schedules(lookup: &impl Fn(&str) -> Option<String>) -> Result<Vec<Schedul
         // at once; this keeps the stored status true.
         Schedule::declare("fuel-voucher-expiry", "0 5 * * * *", lookup, |_| {
             FuelVoucherExpiry::default()
+        })?,
+        // Member services: confirmed appointments that start the next day in their
+        // station's time zone, each member reminded once.
+        Schedule::declare("appointment-reminders", "0 10 * * * *", lookup, |_| {
+            AppointmentReminders::default()
         })?,
         // The sandbox provider's webhook outbox, posted to our own endpoint (late and
         // duplicate deliveries, cards that settle later); nothing to do with Pagar.me.

@@ -17,6 +17,7 @@ mod queue;
 mod reservation_release;
 mod retention;
 mod service_imports;
+mod services;
 mod subscriptions;
 mod topups;
 mod video_transcode;

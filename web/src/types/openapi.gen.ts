@@ -48,6 +48,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounting/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounting desk's news
+         * @description As the legal desk's, with the accounting desk's tag (13754) by default.
+         */
+        get: operations["accounting_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/action-products/{actionId}": {
         parameters: {
             query?: never;
@@ -1327,6 +1347,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/legal/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The legal desk's news
+         * @description The station's published news carrying the tag (the legal desk's, 13752, by default),
+         *     newest first, 9 a page from page 1; past the end an empty list. `X-Total-Count` is
+         *     how many carry the tag.
+         */
+        get: operations["legal_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/likes": {
         parameters: {
             query?: never;
@@ -1541,6 +1583,169 @@ export interface paths {
         };
         /** The audit log in the grant's scope, newest first */
         get: operations["audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/absent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks a confirmed appointment as missed by the member
+         * @description Audited (`appointment.absent`).
+         */
+        post: operations["appointment_absent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a requested or confirmed appointment
+         * @description The member is e-mailed. Audited (`appointment.cancel`).
+         */
+        post: operations["appointment_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms (or re-schedules) an appointment
+         * @description `requested` or `confirmed` → `confirmed` at a future date, at an office of the desk or
+         *     none; the member is e-mailed the date and hour in the station's time zone. Audited
+         *     (`appointment.confirm`).
+         */
+        post: operations["confirm_appointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/copay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records a health appointment's co-payment
+         * @description A `done` health appointment with a member, once; half of it is credited to the member
+         *     as `health.copay` cashback (held 90 days). Audited (`health.copay`).
+         */
+        post: operations["appointment_copay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/appointments/{id}/done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks a confirmed appointment done
+         * @description Audited (`appointment.done`).
+         */
+        post: operations["appointment_done"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a case
+         * @description Every field as sent (the station and desk stay). Audited (`case.record`).
+         */
+        put: operations["update_case"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import: its status, progress, counts and rejected rows
+         * @description Polled by the console while `queued` or `running`.
+         */
+        get: operations["get_import"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/desk/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The desks the staff member reaches
+         * @description Desk grants, and every desk a console grant's stations offer.
+         */
+        get: operations["desk_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1826,6 +2031,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/stations/{id}/desk/political/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The members' theme suggestions, newest first */
+        get: operations["political_suggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's appointments, newest first
+         * @description `legal`, `accounting` or `health` (dental, psychologist and nutritionist), optionally of
+         *     one `status`.
+         */
+        get: operations["desk_appointments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's cases, the latest changed first
+         * @description `legal` or `accounting`, optionally of one CPF.
+         */
+        get: operations["desk_cases"];
+        put?: never;
+        /**
+         * Records a case for a CPF
+         * @description Audited (`case.record`).
+         */
+        post: operations["create_case"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desk's imports, newest first (the latest 20) */
+        get: operations["list_imports"];
+        put?: never;
+        /**
+         * Sends a desk's CSV to import
+         * @description Multipart: `kind` (`cases` or `appointments`; health imports appointments only) and
+         *     `file`, a CSV of at most 2 MB, UTF-8 text, `;` or `,` separated, its first line the
+         *     header (cases: `cpf;numero_processo;tipo;situacao;data_protocolo;tribunal_orgao;titulo;valor_causa;link_processo;coletiva`,
+         *     appointments: `referencia;cpf;servico;data;hora;situacao;escritorio;descricao`). The
+         *     `services.import` job imports it; rows are keyed by the office's own reference, so the
+         *     same file again changes nothing. Desk staff who act on the desk (support staff of the
+         *     station too).
+         */
+        post: operations["create_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/desk/{desk}/offices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A desk's offices */
+        get: operations["desk_offices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/stations/{id}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes news for desks' pages
+         * @description Published now, tagged for each desk named (13752 legal, 13754 accounting, 13755
+         *     political); the staff member must act on each of those desks. The body's HTML is
+         *     sanitised. Audited (`news.publish`).
+         */
+        post: operations["publish_news"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/stations/{id}/release": {
         parameters: {
             query?: never;
@@ -2075,6 +2408,51 @@ export interface paths {
          *     never trusted. Answers at once; a repeated event answers 200 and does nothing.
          */
         post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/political": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The station's political themes
+         * @description Its published themes, in the desk's order.
+         */
+        get: operations["themes"];
+        put?: never;
+        /**
+         * Suggests a theme
+         * @description Stored for the political desk, e-mailed to its address (when it has none, the console
+         *     alone has it) and acknowledged to the member's e-mail. 5 suggestions an hour per member.
+         */
+        post: operations["suggest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/political/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The political desk's news
+         * @description As the legal desk's, with the political desk's tag (13755) by default.
+         */
+        get: operations["political_news"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4239,7 +4617,7 @@ export interface components {
          * @description The kinds of staff action, as stored in `staff_audit.action`.
          * @enum {string}
          */
-        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund" | "support.answer";
+        AuditAction: "job.rerun" | "jobs.rerun" | "job.cancel" | "queue.pause" | "queue.resume" | "cashback.release" | "order.refund" | "participation.annul" | "content.keep" | "content.hide" | "content.remove" | "subscription.retry" | "subscription.cancel" | "topup.confirm" | "topup.reject" | "topup.refund" | "support.answer" | "appointment.confirm" | "appointment.done" | "appointment.absent" | "appointment.cancel" | "case.record" | "health.copay" | "news.publish" | "services.import";
         AuditEntry: {
             action: components["schemas"]["AuditAction"];
             /** Format: date-time */
@@ -4486,6 +4864,28 @@ export interface components {
             /** Format: int64 */
             quantity: number;
         };
+        /** @description A case as staff write it. */
+        CaseBody: {
+            /** @description Required: the spec's numeroProcesso. */
+            case_number?: string | null;
+            /**
+             * Format: int64
+             * @description Centavos, ≥ 0; null: unknown.
+             */
+            claim_cents?: number | null;
+            /** @description Published to the portal ('Causas coletivas'). */
+            collective?: boolean | null;
+            court?: string | null;
+            /** @description 11 digits, bare or masked (999.999.999-99). */
+            cpf?: string | null;
+            /** @description YYYY-MM-DD. */
+            filed_on?: string | null;
+            kind?: string | null;
+            /** @description https only. */
+            link?: string | null;
+            situation?: string | null;
+            title?: string | null;
+        };
         CategoryAction: {
             action: components["schemas"]["ActivityCard"];
         };
@@ -4507,6 +4907,15 @@ export interface components {
              * @description The sandbox's time now, which the billing engine reads.
              */
             now: string;
+        };
+        ConfirmBody: {
+            /**
+             * Format: int64
+             * @description An office of the station's desk, or null.
+             */
+            office_id?: number | null;
+            /** @description RFC 3339 with its offset ('2026-12-03T09:00:00-03:00'), in the future. */
+            scheduled_at?: string | null;
         };
         /**
          * @description The activation e-mail: whether it was queued (not on affiliated stations, whose members
@@ -4618,6 +5027,13 @@ export interface components {
             /** @description `started`, `pending`, `processing`, `paid`, `failed`, `canceled`, `refunded`. */
             status: string;
         };
+        CopayBody: {
+            /**
+             * Format: int64
+             * @description Centavos, > 0.
+             */
+            amount_cents?: number | null;
+        };
         /** @description The coupon as the coupon dialog shows it (spec: `coupon (code, discountValue)`). */
         Coupon: {
             code: string;
@@ -4672,6 +5088,10 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        Created: {
+            /** Format: int64 */
+            id: number;
+        };
         /** @description The spec's credentials response. */
         Credentials: {
             celular: string | null;
@@ -4716,6 +5136,127 @@ export interface components {
         DependentView: {
             dependente: string;
             parentesco: string;
+        };
+        /** @description An appointment as the desk sees it. */
+        DeskAppointment: {
+            /** @description `member` or `staff`, when cancelled. */
+            cancelled_by: string | null;
+            copay: null | components["schemas"]["DeskCopay"];
+            /** @description 11 digits. */
+            cpf: string;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            member: null | components["schemas"]["DeskMember"];
+            office: null | components["schemas"]["DeskOffice"];
+            /** @description Digits (health). */
+            phone: string | null;
+            /** @description The weekday the member prefers ('Quinta-feira'). */
+            preferred_day: string | null;
+            /** Format: date-time */
+            scheduled_at: string | null;
+            /** @description `legal`, `accounting`, `dental`, `psychologist` or `nutritionist`. */
+            service: string;
+            /** Format: int64 */
+            station_id: number;
+            /** @description `requested`, `confirmed`, `done`, `absent` or `cancelled`. */
+            status: string;
+        };
+        DeskAppointments: {
+            appointments: components["schemas"]["DeskAppointment"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A case as the desk sees it (shared with `desk_cases`). */
+        DeskCase: {
+            case_number: string;
+            /** Format: int64 */
+            claim_cents: number | null;
+            /** @description Published to the portal: 'Causas coletivas'. */
+            collective: boolean;
+            court: string;
+            cpf: string;
+            /** Format: date */
+            filed_on: string | null;
+            /** Format: int64 */
+            id: number;
+            kind: string;
+            link: string | null;
+            /** @description `legal` or `accounting`. */
+            service: string;
+            situation: string;
+            /** Format: int64 */
+            station_id: number;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DeskCases: {
+            cases: components["schemas"]["DeskCase"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
+        };
+        DeskCopay: {
+            /** Format: int64 */
+            amount_cents: number;
+            /** Format: int64 */
+            cashback_cents: number;
+        };
+        DeskMe: {
+            desks: components["schemas"]["DeskOpen"][];
+            user: components["schemas"]["DeskUser"];
+        };
+        DeskMember: {
+            email: string | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        DeskOffice: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        DeskOpen: {
+            /** @description False: reads only (a `viewer` console grant). */
+            can_act: boolean;
+            /** @description `legal`, `accounting`, `health` or `political`. */
+            desk: string;
+            /** Format: int64 */
+            station_id: number;
+            station_name: string;
+        };
+        DeskSuggestion: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            member: null | components["schemas"]["DeskMember"];
+        };
+        DeskSuggestions: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            suggestions: components["schemas"]["DeskSuggestion"][];
+            /** Format: int64 */
+            total: number;
+        };
+        DeskUser: {
+            /** Format: int64 */
+            id: number;
+            name: string;
         };
         Donation: {
             /** Format: int64 */
@@ -5022,6 +5563,21 @@ export interface components {
             base64: string;
             /** @description Sent as the spec's form sends it and never read: the content decides the type. */
             imageType?: string | null;
+        };
+        /** @description The multipart form of an import. */
+        ImportForm: {
+            /**
+             * Format: binary
+             * @description The CSV, at most 2 MB.
+             */
+            file: string;
+            /** @description `cases` or `appointments`. */
+            kind: string;
+        };
+        /** @description The answer to a file sent: the import and the job that runs it. */
+        ImportQueued: {
+            import: components["schemas"]["ServiceImport"];
+            job_id: string;
         };
         /** @description One option, as the spec answers it: `{installment, installment_amount}` (centavos). */
         InstallmentOption: {
@@ -5557,6 +6113,14 @@ export interface components {
              */
             body: string;
         };
+        NewsBody: {
+            /** @description HTML, sanitised. */
+            body?: string | null;
+            subtitle?: string | null;
+            /** @description 13752 (legal), 13754 (accounting), 13755 (political). */
+            tags?: number[] | null;
+            title?: string | null;
+        };
         /** @description A news item as the list shows it. */
         NewsCard: {
             /** Format: int64 */
@@ -6036,6 +6600,37 @@ export interface components {
         };
         /** @description Points, with at most two decimals (150.5); the ledger keeps hundredths. */
         Points: number;
+        /** @description Something the union did about a theme. */
+        PoliticalAction: {
+            /** @description When (`2026-10-14`). */
+            data_acao: string;
+            descricao_acao: string;
+        };
+        /** @description One of a theme's highlights: a point and the union's position on it. */
+        PoliticalHighlight: {
+            descricao_item: string;
+            posicionamento: string;
+        };
+        /** @description A case the theme is argued in. */
+        PoliticalProcess: {
+            identificacao_processo: string;
+            tribunalOrgao: string;
+        };
+        /** @description A theme of interest ('Temas de interesse'). */
+        PoliticalTheme: {
+            /** @description The union's actions about it. */
+            acoes_sindicato: components["schemas"]["PoliticalAction"][];
+            descricao: string;
+            /** Format: int64 */
+            id: number;
+            /** @description Who it concerns. */
+            interessados: string[];
+            itens_destaque: components["schemas"]["PoliticalHighlight"][];
+            processos: components["schemas"]["PoliticalProcess"][];
+            /** @description Its kind ("Projeto de lei", "Negociação coletiva"). */
+            tipo_tema: string;
+            titulo: string;
+        };
         /**
          * @description A poll's results (type 10): how many members chose each option, each member's latest
          *     submission counting (a vote sent again replaces the earlier one).
@@ -6270,6 +6865,15 @@ export interface components {
             /** Format: int64 */
             wallet_cents: number;
         };
+        /** @description A row the import refused. */
+        RejectedRow: {
+            /**
+             * Format: int32
+             * @description The line in the file (the header is line 1).
+             */
+            line: number;
+            message: string;
+        };
         ReleaseSchedule: {
             enabled: boolean;
             expression: string;
@@ -6283,6 +6887,10 @@ export interface components {
         RemoveCoupon: {
             /** Format: int64 */
             user_id?: number | null;
+        };
+        /** @description A text as the service pages read it (`title.rendered`, `content.rendered`). */
+        RenderedText: {
+            rendered: string;
         };
         ReportAnswer: {
             reported: boolean;
@@ -6590,6 +7198,59 @@ export interface components {
             name: string;
             phone: string;
             role: string;
+        };
+        /** @description One import of a desk. */
+        ServiceImport: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description `legal`, `accounting` or `health`. */
+            desk: string;
+            /** @description Why it failed, when it did. */
+            failure: string | null;
+            file_name: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /** Format: int32 */
+            inserted: number;
+            job_id: string | null;
+            /** @description `cases` or `appointments`. */
+            kind: string;
+            /** Format: int32 */
+            processed_rows: number;
+            rejected: components["schemas"]["RejectedRow"][];
+            /** Format: int64 */
+            station_id: number;
+            /** @description `queued`, `running`, `done` or `failed`. */
+            status: string;
+            /** Format: int32 */
+            total_rows: number;
+            /** Format: int32 */
+            unchanged: number;
+            /** Format: int32 */
+            updated: number;
+        };
+        /** @description A news item of a member service's page. */
+        ServiceNewsItem: {
+            /** @description Its body: HTML sanitised by the server, as `/news/{id}` serves it. */
+            content: components["schemas"]["RenderedText"];
+            /**
+             * Format: date-time
+             * @description When it was published.
+             */
+            date: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The picture's URL, if it has one. */
+            image: string | null;
+            /**
+             * @description The picture at every width it is stored at, for an `<img srcset>`; null until its
+             *     narrower copies are made.
+             */
+            image_srcset: string | null;
+            subtitle: string;
+            title: components["schemas"]["RenderedText"];
         };
         /** @description What a desk's pages show. */
         ServicePage: {
@@ -7007,6 +7668,21 @@ export interface components {
              * @description The paid charge's id; null when the period cost nothing.
              */
             id: number | null;
+        };
+        /** @description 'Sugerir tema'. */
+        SuggestionRequest: {
+            /** @description Required, at most 1000 characters. */
+            description?: string | null;
+        };
+        /** @description A request stored. */
+        SuggestionSent: {
+            /**
+             * Format: int64
+             * @description The stored suggestion's id.
+             */
+            id: number;
+            /** @description "Solicitação enviada com sucesso." */
+            message: string;
         };
         SupportAnswer: {
             /** @description Required, at most 4000 characters. */
@@ -7701,6 +8377,78 @@ export interface operations {
                 };
             };
             /** @description The station offers no accounting consultancy: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    accounting_news: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (1 by default) */
+                page?: number;
+                /** @description The tag (13754 by default) */
+                tagId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tag's news */
+            200: {
+                headers: {
+                    /** @description How many items carry the tag */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceNewsItem"][];
+                };
+            };
+            /** @description A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the accounting desk: 'Serviço não disponível.' */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12863,6 +13611,78 @@ export interface operations {
             };
         };
     };
+    legal_news: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (1 by default) */
+                page?: number;
+                /** @description The tag (13752 by default) */
+                tagId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tag's news */
+            200: {
+                headers: {
+                    /** @description How many items carry the tag */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceNewsItem"][];
+                };
+            };
+            /** @description A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the legal desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     unlike_post: {
         parameters: {
             query?: never;
@@ -13798,6 +14618,604 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_absent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not confirmed: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Done, absent or cancelled: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    confirm_appointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmBody"];
+            };
+        };
+        responses: {
+            /** @description Confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Done, absent or cancelled: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'scheduled_at: Esse campo é obrigatório', 'scheduled_at: Data inválida', 'scheduled_at: A data deve ser futura.', 'office_id: Escritório inválido.'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_copay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopayBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such health appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Recorded before: 'Coparticipação já registrada.'; not done or without a member: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'amount_cents: Valor inválido'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    appointment_done: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appointment's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointment"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such appointment in reach: 'Agendamento não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not confirmed: 'Este agendamento não está em um estado que permita esta ação.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    update_case: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseBody"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskCase"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such case in reach: 'Processo não encontrado.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The same case number for the same CPF: 'Este processo já está cadastrado para este CPF.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'cpf: CPF inválido', 'case_number: Esse campo é obrigatório', 'filed_on: Data inválida', 'claim_cents: Valor inválido', 'link: O link deve começar com https://'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    get_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceImport"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description No such import on a desk the caller reaches: 'Importação não encontrada.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who and which desks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskMe"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Neither a desk grant nor a console grant: 'Acesso restrito à equipe de suporte.' */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
@@ -14820,6 +16238,638 @@ export interface operations {
             };
         };
     };
+    political_suggestions: {
+        parameters: {
+            query?: {
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suggestions and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskSuggestions"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of the political desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or without the desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'Página inválida.' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_appointments: {
+        parameters: {
+            query?: {
+                /** @description `requested`, `confirmed`, `done`, `absent` or `cancelled`; all when absent */
+                status?: string;
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of appointments and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskAppointments"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of this desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'Estado inválido.', 'Página inválida.' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_cases: {
+        parameters: {
+            query?: {
+                /** @description One CPF's cases, bare or masked */
+                cpf?: string;
+                /** @description From 1 (the default) */
+                page?: number;
+                /** @description 1 to 200, 50 by default */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal` or `accounting` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskCases"];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of this desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description 'cpf: CPF inválido', 'Página inválida.' */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    create_case: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal` or `accounting` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskCase"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, not of this desk, or reads only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The same case number for the same CPF: 'Este processo já está cadastrado para este CPF.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'cpf: CPF inválido', 'case_number: Esse campo é obrigatório', 'filed_on: Data inválida', 'claim_cents: Valor inválido', 'link: O link deve começar com https://'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    list_imports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The imports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceImport"][];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or another desk of the station */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    create_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description Stored and queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportQueued"];
+                };
+            };
+            /** @description The id is not a number, or the form cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The form cannot be read (no boundary) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, another desk of the station, or a viewer (reads only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The same file is still being imported */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Not a multipart form; or: The body is not `multipart/form-data` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description A bad kind ('kind: ...'), no file, too large, not UTF-8 text, no header or no rows ('file: ...'); or: No `file` part, or a transfer broken mid-way ("Erro no upload") */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    desk_offices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+                /** @description `legal`, `accounting` or `health` */
+                desk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offices, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskOffice"][];
+                };
+            };
+            /** @description The id is not a number; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not of this desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    publish_news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The station id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsBody"];
+            };
+        };
+        responses: {
+            /** @description Published */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Created"];
+                };
+            };
+            /** @description The id is not a number, or the body cannot be read; or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL"); or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Not staff with a console grant; or: Not desk staff, or not acting on a tag's desk */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description A station out of reach, or a tag's desk it does not offer: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'title: Esse campo é obrigatório', 'tags: Esse campo é obrigatório', 'tags: Tag inválida'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     release: {
         parameters: {
             query?: never;
@@ -15651,6 +17701,241 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    themes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published themes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PoliticalTheme"][];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the political desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    suggest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored, its e-mails queued: 'Solicitação enviada com sucesso.' */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionSent"];
+                };
+            };
+            /** @description The body cannot be read; or: The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the political desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is larger than the route accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 'description: Esse campo é obrigatório' or 'description: Máximo de 1000 caracteres'; or: A field is missing, has the wrong type or holds a NUL byte */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description 5 suggestions in the last hour: 'Muitas solicitações em pouco tempo. Aguarde alguns minutos e tente novamente.' */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    political_news: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (1 by default) */
+                page?: number;
+                /** @description The tag (13755 by default) */
+                tagId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tag's news */
+            200: {
+                headers: {
+                    /** @description How many items carry the tag */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceNewsItem"][];
+                };
+            };
+            /** @description A page that is not a number from 1 ('page: Página inválida') or a tag that is not a number ('tagId: Tag inválida'); or: A path or query parameter of the wrong type, out of range or holding a NUL byte ("Parâmetro inválido na URL") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description No valid session, or the account is not activated; or: Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The account is suspended */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Messages"];
+                };
+            };
+            /** @description The station does not offer the political desk: 'Serviço não disponível.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
             /** @description Internal error (always "Erro interno no servidor"; the cause is logged) */

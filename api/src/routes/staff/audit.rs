@@ -73,6 +73,27 @@ pub(super) enum AuditAction {
     /// A support message answered (the answer e-mailed to its sender).
     #[serde(rename = "support.answer")]
     SupportAnswer,
+    /// A service appointment confirmed (or re-scheduled) by its desk.
+    #[serde(rename = "appointment.confirm")]
+    AppointmentConfirm,
+    #[serde(rename = "appointment.done")]
+    AppointmentDone,
+    #[serde(rename = "appointment.absent")]
+    AppointmentAbsent,
+    #[serde(rename = "appointment.cancel")]
+    AppointmentCancel,
+    /// A legal or accounting case recorded or changed by its desk.
+    #[serde(rename = "case.record")]
+    CaseRecord,
+    /// A health co-payment recorded, and its cashback credited.
+    #[serde(rename = "health.copay")]
+    HealthCopay,
+    /// News published for a desk's page.
+    #[serde(rename = "news.publish")]
+    NewsPublish,
+    /// A desk's CSV of cases or appointments sent for import.
+    #[serde(rename = "services.import")]
+    ServicesImport,
 }
 
 impl From<staff::Action> for AuditAction {
@@ -96,6 +117,14 @@ impl From<staff::Action> for AuditAction {
             Action::TopupReject => Self::TopupReject,
             Action::TopupRefund => Self::TopupRefund,
             Action::SupportAnswer => Self::SupportAnswer,
+            Action::AppointmentConfirm => Self::AppointmentConfirm,
+            Action::AppointmentDone => Self::AppointmentDone,
+            Action::AppointmentAbsent => Self::AppointmentAbsent,
+            Action::AppointmentCancel => Self::AppointmentCancel,
+            Action::CaseRecord => Self::CaseRecord,
+            Action::HealthCopay => Self::HealthCopay,
+            Action::NewsPublish => Self::NewsPublish,
+            Action::ServicesImport => Self::ServicesImport,
         }
     }
 }

@@ -7,6 +7,8 @@ use crate::state::AppState;
 pub mod annulments;
 mod audit;
 mod console_jobs;
+mod desk;
+mod desk_cases;
 mod desk_imports;
 mod me;
 pub mod moderation;
@@ -33,4 +35,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(topups::router())
         .merge(support::router())
         .merge(desk_imports::router())
+        .merge(desk::router())
+        .merge(desk_cases::router())
 }

@@ -21,6 +21,14 @@ export const AUDIT_ACTION_LABELS: Record<OpsAuditAction, string> = {
   "topup.reject": "Recusou a recarga",
   "topup.refund": "Estornou a recarga",
   "support.answer": "Respondeu a mensagem de suporte",
+  "appointment.confirm": "Confirmou o agendamento",
+  "appointment.done": "Concluiu o agendamento",
+  "appointment.absent": "Registrou ausência no agendamento",
+  "appointment.cancel": "Cancelou o agendamento",
+  "case.record": "Registrou o processo",
+  "health.copay": "Registrou a coparticipação",
+  "news.publish": "Publicou a notícia",
+  "services.import": "Enviou uma importação",
 };
 
 export function auditActionLabel(action: string): string {

@@ -21,7 +21,7 @@ function stubServices(handlers: Record<string, ApiHandler>) {
 
 const politicalPage = buildServicePage({
   desk: "political",
-  contatos: [{ name: "Carlos Menezes", role: "Diretor político", email: "politico@example.com", phone: null }],
+  contatos: [{ name: "Carlos Menezes", role: "Diretor político", email: "politico@example.com", phone: "" }],
   playlists: [
     { slug: "cafe-com-politica", title: "Café com Política", url: "https://www.youtube-nocookie.com/embed/videoseries?list=PLcafe" },
     { slug: "transforma", title: "Transforma", url: null },

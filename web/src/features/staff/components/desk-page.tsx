@@ -69,7 +69,8 @@ function DeskPanel({ grant, tab }: { grant: DeskGrant; tab: DeskTab }) {
     case "noticias":
       return <DeskNews grant={grant} />;
     case "importacoes":
-      return <DeskImportsPage stationId={grant.station_id} desk={grant.desk} />;
+      // The political desk imports nothing (its tab list has no 'Importações').
+      return grant.desk === "political" ? null : <DeskImportsPage stationId={grant.station_id} desk={grant.desk} />;
   }
 }
 
