@@ -54,6 +54,9 @@ pub const STAFF_PASSWORD: &str = "Equipe123";
 /// Staff who can only read the support console, for the demo station.
 pub const VIEWER_EMAIL: &str = "leitura@demo.filia.com.br";
 pub const VIEWER_PASSWORD: &str = "Leitura123";
+/// Staff of the demo station's legal desk only: the console opens its desk and nothing else.
+pub const DESK_EMAIL: &str = "juridico@demo.filia.com.br";
+pub const DESK_PASSWORD: &str = "Juridico123";
 /// A suspended member, to see the blocked-account notice.
 pub const BLOCKED_EMAIL: &str = "bloqueado@demo.filia.com.br";
 pub const BLOCKED_PASSWORD: &str = "Bloqueado123";
@@ -166,6 +169,7 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
     let member_id = account("Maria Demo", MEMBER_EMAIL, MEMBER_PASSWORD, 2, "member").await?;
     let staff_id = account("Equipe Demo", STAFF_EMAIL, STAFF_PASSWORD, 1, "staff").await?;
     let viewer_id = account("Leitura Demo", VIEWER_EMAIL, VIEWER_PASSWORD, 1, "staff").await?;
+    let lawyer_id = account("Marina Alves", DESK_EMAIL, DESK_PASSWORD, 1, "staff").await?;
     let blocked_id = account(
         "Bruno Bloqueado",
         BLOCKED_EMAIL,
@@ -189,10 +193,20 @@ pub async fn seed(db: &PgPool, public_url: &str) -> anyhow::Result<DemoStation> 
         .execute(&mut *tx)
         .await?;
     }
+    // A desk grant and no console grant: the legal desk's lawyer works that desk alone.
+    sqlx::query(
+        "INSERT INTO service_desk_grants (user_id, station_id, service) VALUES ($1, $2, 'legal')
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(lawyer_id)
+    .bind(station_id)
+    .execute(&mut *tx)
+    .await?;
     for (user_id, code) in [
         (member_id, "DEMOMEMB"),
         (staff_id, "DEMOEQUI"),
         (viewer_id, "DEMOLEIT"),
+        (lawyer_id, "DEMOJURI"),
         (blocked_id, "DEMOBLOQ"),
     ] {
         sqlx::query("UPDATE users SET invite_code = $2 WHERE id = $1 AND invite_code IS NULL")

@@ -14,6 +14,8 @@ async fn snapshot(db: &PgPool) -> serde_json::Value {
              'actions', (SELECT jsonb_agg(a ORDER BY id) FROM actions a),
              'contents', (SELECT jsonb_agg(c ORDER BY id) FROM action_contents c),
              'grants', (SELECT jsonb_agg(g ORDER BY user_id) FROM staff_grants g),
+             'desk_grants', (SELECT jsonb_agg(g ORDER BY user_id, service)
+                             FROM service_desk_grants g),
              'wallets', (SELECT jsonb_agg(w ORDER BY user_id) FROM wallets w),
              'lots', (SELECT jsonb_agg(l ORDER BY id) FROM credit_lots l),
              'spends', (SELECT jsonb_agg(p ORDER BY id) FROM spends p))",
@@ -37,13 +39,23 @@ async fn seeding_twice_changes_nothing(db: PgPool) {
     assert_eq!(snapshot(&db).await, before);
     assert_eq!(first.station_id, second.station_id);
     assert_eq!(first.member_id, second.member_id);
-    // Member, support staff, read-only staff and the suspended member; each with its
-    // invite code.
+    // Member, support staff, read-only staff, the legal desk's lawyer and the suspended
+    // member; each with its invite code.
     let users = before["users"].as_array().expect("users");
-    assert_eq!(users.len(), 4);
+    assert_eq!(users.len(), 5);
     assert!(users.iter().all(|u| u["invite_code"].is_string()));
     assert_eq!(before["mgm_rules"].as_array().map(Vec::len), Some(1));
     assert_eq!(before["contents"].as_array().map(Vec::len), Some(1));
+    // The lawyer has the legal desk and no console grant.
+    let desk_grants = before["desk_grants"].as_array().expect("desk grants");
+    assert_eq!(desk_grants.len(), 1);
+    assert_eq!(desk_grants[0]["service"], "legal");
+    let console_grants = before["grants"].as_array().expect("grants");
+    assert!(
+        console_grants
+            .iter()
+            .all(|grant| grant["user_id"] != desk_grants[0]["user_id"])
+    );
 }
 
 /// The second demo station (every flag on) is seeded once: a second run finds it and its
