@@ -424,6 +424,23 @@ async fn done_absent_and_cancel_move_from_their_states_only(db: PgPool) {
         [(email, "Agendamento cancelado".to_string())]
     );
     assert_eq!(audited(&w.db, "appointment.cancel").await.len(), 1);
+
+    // A desk the station turns off takes no more actions.
+    let last = appointment(&w.db, w.station_id, "legal", Some(w.member_id)).await;
+    sqlx::query("UPDATE stations SET legal_access = false WHERE id = $1")
+        .bind(w.station_id)
+        .execute(&w.db)
+        .await
+        .expect("legal off");
+    let off = post(
+        &w,
+        &w.lawyer,
+        &format!("/api/ops/desk/appointments/{last}/cancel"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(off.status, StatusCode::NOT_FOUND, "{}", off.text);
+    assert!(off.text.contains("Serviço não disponível."), "{}", off.text);
 }
 
 #[testkit::db_test]
@@ -452,6 +469,8 @@ async fn a_health_copay_credits_half_as_pending_cashback_once(db: PgPool) {
         json!({}),
         json!({ "amount_cents": 0 }),
         json!({ "amount_cents": -5 }),
+        // Past R$ 10.000,00: a typo, not a co-payment.
+        json!({ "amount_cents": 1_000_001 }),
     ] {
         let refused = post(&w, &w.nurse, &copay, &bad).await;
         assert_eq!(

@@ -191,7 +191,10 @@ async fn a_cases_file_is_imported_once_with_its_rejected_rows(db: PgPool) {
     .await
     .expect("the import's audit row");
     assert_eq!(action, "services.import");
-    assert_eq!(job_ids, vec![body["job_id"].as_str().expect("job").to_string()]);
+    assert_eq!(
+        job_ids,
+        vec![body["job_id"].as_str().expect("job").to_string()]
+    );
     assert_eq!(audited_import, id);
 
     // Sent again while queued: refused.
@@ -379,6 +382,47 @@ async fn appointments_are_imported_with_their_offices(db: PgPool) {
     )
     .await;
     assert_eq!(lawyer.status, StatusCode::NOT_FOUND);
+
+    // The member cancels C-1 here; the same file sent again never turns it back.
+    sqlx::query(
+        "UPDATE service_appointments
+         SET status = 'cancelled', cancelled_by = 'member', status_at = now(),
+             status_by = (SELECT min(id) FROM users)
+         WHERE external_ref = 'C-1'",
+    )
+    .execute(&world.db)
+    .await
+    .expect("cancel");
+    let again = send_import(
+        &world,
+        &nurse,
+        world.station_id,
+        "health",
+        Some("appointments"),
+        Some(file.as_bytes()),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::ACCEPTED, "{}", again.text);
+    let again_id = again.json()["import"]["id"].as_i64().expect("id");
+    run_imports(&world.db).await;
+    let counted = get(&world, &nurse, &format!("/api/ops/desk/imports/{again_id}"))
+        .await
+        .json();
+    assert_eq!(
+        (counted["inserted"].as_i64(), counted["updated"].as_i64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(counted["unchanged"], 2);
+    let (status, cancelled_by): (String, String) = sqlx::query_as(
+        "SELECT status, cancelled_by FROM service_appointments WHERE external_ref = 'C-1'",
+    )
+    .fetch_one(&world.db)
+    .await
+    .expect("C-1");
+    assert_eq!(
+        (status.as_str(), cancelled_by.as_str()),
+        ("cancelled", "member")
+    );
 }
 
 #[testkit::db_test]

@@ -26,7 +26,9 @@ async fn fill(db: &PgPool, station_id: i64, desk: &str, guidance: &str) {
     )
     .bind(guidance)
     .bind(
-        json!([{ "slug": "videos", "title": "Vídeos", "url": "https://www.youtube.com/embed/x" }]),
+        // Only an https address is ever embedded: the other is left out.
+        json!([{ "slug": "videos", "title": "Vídeos", "url": "https://www.youtube.com/embed/x" },
+               { "slug": "transforma", "title": "Transforma", "url": "javascript:alert(1)" }]),
     )
     .execute(db)
     .await

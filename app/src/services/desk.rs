@@ -146,7 +146,7 @@ pub async fn copay(
     amount_cents: Option<i64>,
 ) -> Result<DeskAppointment, DeskError> {
     let amount = amount_cents
-        .filter(|amount| *amount > 0)
+        .filter(|amount| (1..=desk::MAX_COPAY_CENTS).contains(amount))
         .ok_or_else(|| DeskError::Invalid(vec![desk::BAD_AMOUNT.into()]))?;
     let mut tx = db.begin().await?;
     let (copay_id, user_id, station_id) = desk::record_copay(&mut tx, id, amount, staff_id).await?;

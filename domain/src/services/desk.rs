@@ -25,6 +25,8 @@ pub const NOT_FUTURE: &str = "scheduled_at: A data deve ser futura.";
 pub const BAD_SCHEDULE: &str = "scheduled_at: Data inválida";
 pub const BAD_OFFICE: &str = "office_id: Escritório inválido.";
 pub const BAD_AMOUNT: &str = "amount_cents: Valor inválido";
+/// The largest co-payment a desk records (R$ 10.000,00): a typo never credits a fortune.
+pub const MAX_COPAY_CENTS: i64 = 1_000_000;
 pub const BAD_CPF: &str = "cpf: CPF inválido";
 pub const BAD_LINK: &str = "link: O link deve começar com https://";
 pub const BAD_FILED_ON: &str = "filed_on: Data inválida";
@@ -177,9 +179,9 @@ macro_rules! select_appointment {
          FROM service_appointments a
          LEFT JOIN LATERAL (
              SELECT u.id, u.name, u.email FROM users u
-             WHERE u.id = a.user_id
-                OR (a.user_id IS NULL AND u.station_id = a.station_id AND u.cpf = a.cpf
-                    AND u.deleted_at IS NULL)
+             WHERE u.deleted_at IS NULL
+               AND (u.id = a.user_id
+                    OR (a.user_id IS NULL AND u.station_id = a.station_id AND u.cpf = a.cpf))
              ORDER BY u.id LIMIT 1) m ON true
          LEFT JOIN service_offices o ON o.id = a.office_id
          LEFT JOIN health_copays c ON c.appointment_id = a.id"

@@ -583,7 +583,8 @@ pub async fn office_named(
 }
 
 /// Stores an appointment by its key (station, service, the office's reference), its date
-/// and hour read in the station's time zone; a row equal to the stored one is left alone.
+/// and hour read in the station's time zone; a row equal to the stored one, or one a person
+/// has moved since (`status_by`), is left alone.
 pub async fn upsert_appointment(
     db: &mut PgConnection,
     station_id: i64,
@@ -610,11 +611,17 @@ pub async fn upsert_appointment(
             SET cpf = EXCLUDED.cpf, office_id = EXCLUDED.office_id,
                 description = EXCLUDED.description, status = EXCLUDED.status,
                 scheduled_at = EXCLUDED.scheduled_at, cancelled_by = EXCLUDED.cancelled_by,
-                status_at = now(), updated_at = now()
+                status_at = now(), updated_at = now(),
+                -- A new date is reminded again.
+                reminder_sent_at = CASE WHEN a.scheduled_at IS DISTINCT FROM EXCLUDED.scheduled_at
+                                        THEN NULL ELSE a.reminder_sent_at END
           WHERE (a.cpf, a.office_id, a.description, a.status, a.scheduled_at, a.cancelled_by)
                 IS DISTINCT FROM
                 (EXCLUDED.cpf, EXCLUDED.office_id, EXCLUDED.description, EXCLUDED.status,
                  EXCLUDED.scheduled_at, EXCLUDED.cancelled_by)
+            -- One a person moved here since (the member cancelled it, staff confirmed or
+            -- closed it) is theirs: an older file never turns it back.
+            AND a.status_by IS NULL
          RETURNING (xmax = 0)",
     )
     .bind(station_id)

@@ -65,6 +65,10 @@ pub async fn page(
         contacts,
         guidance,
         information,
-        playlists,
+        // The page embeds each address in a frame: only https ever leaves here.
+        playlists: playlists
+            .into_iter()
+            .filter(|playlist| playlist.url.starts_with("https://"))
+            .collect(),
     })
 }

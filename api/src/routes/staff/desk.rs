@@ -408,6 +408,8 @@ async fn acting_on(state: &AppState, staff: &DeskStaff, id: i64) -> OpsResult<De
         .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::not_found(APPOINTMENT_NOT_FOUND))?;
     reach_record(staff, station_id, desk, true, APPOINTMENT_NOT_FOUND)?;
+    // A desk the station has turned off takes no more actions, as its list is gone.
+    services::offered(&state.db, domain::shared::ids::StationId(station_id), desk).await?;
     Ok(desk)
 }
 

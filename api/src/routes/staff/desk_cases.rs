@@ -213,6 +213,12 @@ async fn update_case(
         .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::not_found(CASE_NOT_FOUND))?;
     reach_record(&staff, case.station_id, case.service, true, CASE_NOT_FOUND)?;
+    domain::services::offered(
+        &state.db,
+        domain::shared::ids::StationId(case.station_id),
+        case.service,
+    )
+    .await?;
     let fields = rules::check_case(&body.into())?;
     let case = app::services::desk::update_case(&state.db, staff.user_id(), id, &fields).await?;
     Ok(Json(case.into()))

@@ -27,7 +27,7 @@ export interface DeskMe {
 export interface DeskMember {
   id: number;
   name: string;
-  email: string;
+  email: string | null;
 }
 
 export interface DeskOffice {

@@ -17,7 +17,7 @@ function SuggestionCard({ suggestion }: { suggestion: DeskSuggestion }) {
       </h2>
       <p className="ops-muted">
         {formatDateTime(suggestion.created_at)}
-        {suggestion.member && ` · ${suggestion.member.email}`}
+        {suggestion.member?.email && ` · ${suggestion.member.email}`}
       </p>
       <p className="desk-text">{suggestion.description}</p>
     </article>
