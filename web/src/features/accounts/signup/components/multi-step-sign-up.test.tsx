@@ -399,7 +399,8 @@ describe("multi-step sign-up, promotional variant", () => {
     type("Data de nascimento", "05031990");
     fireEvent.change(screen.getByLabelText("Estado"), { target: { value: "RJ" } });
 
-    const typed = await screen.findByRole("textbox", { name: "Cidade" });
+    // The field turns into a textbox once the lookup has failed: a loaded machine takes longer.
+    const typed = await screen.findByRole("textbox", { name: "Cidade" }, { timeout: 10_000 });
     expect(statusTexts()).toContain("Não foi possível carregar a lista de cidades. Digite o nome da sua cidade.");
     expect(screen.queryByText("Erro")).not.toBeInTheDocument();
     fireEvent.change(typed, { target: { value: "  Paraty " } });
