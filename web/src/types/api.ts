@@ -263,6 +263,56 @@ export type LandingSection = Schemas["LandingSection"];
 export type LandingItem = Schemas["LandingItem"];
 export type LandingLinkType = Schemas["LandingLinkType"];
 export type AboutPage = Schemas["AboutPage"];
+
+// Member services (docs/api-services.md): a desk's pages, cases, appointments and news.
+/** GET /api/services/{desk}: the pages' content (an absent desk row: empty lists and texts). */
+export type ServicePage = Schemas["ServicePage"];
+/** A legal case; `valorCausa` in centavos (null: unknown); `publicadoPortal` true is 'Causas coletivas'. */
+export type LegalProcess = Schemas["LegalProcess"];
+/** An accounting case: a legal one without `titulo` and `publicadoPortal`. */
+export type AccountingProcess = Schemas["AccountingProcess"];
+/** An appointment's state, on the member's pages and in the console. */
+export type AppointmentStatus = Schemas["AppointmentStatus"];
+export type ServiceAppointment = Schemas["ServiceAppointment"];
+/** A legal or accounting appointment request: the preferred weekday and what it is about. */
+export type ServiceAppointmentRequest = Schemas["AppointmentRequest"];
+/** A health appointment request: as the others, with the phone (digits or masked). */
+export type HealthAppointmentRequest = Schemas["HealthAppointmentRequest"];
+/** The 201 of an appointment request. */
+export type ServiceRequestCreated = Schemas["ServiceRequestCreated"];
+export type CancelLegalAppointment = Schemas["CancelAppointment"];
+export type AppointmentCancelled = Schemas["AppointmentCancelled"];
+/** One of GET /api/{desk}/news?page=&tagId=: 9 a page, newest first. */
+export type ServiceNewsItem = Schemas["ServiceNewsItem"];
+/** One of GET /political: the station's published themes, in their order. */
+export type PoliticalTheme = Schemas["PoliticalTheme"];
+/** A theme suggested to the political desk (POST /political), and its 201. */
+export type PoliticalSuggestion = Schemas["SuggestionRequest"];
+export type PoliticalSuggestionSent = Schemas["SuggestionSent"];
+
+// The service desk in the console (docs/api-services.md, "The desk in the console").
+/** GET /api/ops/desk/me (403 when the account reaches no desk). */
+export type DeskMe = Schemas["DeskMe"];
+/** One desk a staff member reaches, and whether they may act on it (a viewer only reads). */
+export type DeskOpen = Schemas["DeskOpen"];
+export type DeskAppointment = Schemas["DeskAppointment"];
+export type DeskAppointmentPage = Schemas["DeskAppointments"];
+export type DeskOffice = Schemas["DeskOffice"];
+/** Confirms or re-schedules an appointment: RFC 3339 with the station's offset, and the office. */
+export type DeskConfirmation = Schemas["ConfirmBody"];
+/** A health appointment's co-payment in centavos, half of it credited to the member as cashback. */
+export type DeskCopayInput = Schemas["CopayBody"];
+/** A case (the spec's processo) a legal or accounting desk follows for a CPF. */
+export type DeskCase = Schemas["DeskCase"];
+/** What the desk records or edits (POST .../cases, PUT /api/ops/desk/cases/{id}). */
+export type DeskCaseInput = Schemas["CaseBody"];
+export type DeskCasePage = Schemas["DeskCases"];
+export type DeskSuggestion = Schemas["DeskSuggestion"];
+export type DeskSuggestionPage = Schemas["DeskSuggestions"];
+/** A news item published for desks' pages (POST /api/ops/stations/{id}/news), and its 201. */
+export type DeskNewsInput = Schemas["NewsBody"];
+export type DeskNewsCreated = Schemas["Created"];
+/** A desk's CSV import (cases or appointments) with its counts and rejected rows. */
 export type ServiceImport = Schemas["ServiceImport"];
 export type ImportQueued = Schemas["ImportQueued"];
 export type RejectedRow = Schemas["RejectedRow"];

@@ -1,7 +1,15 @@
-// Where each desk lives in the member area, the station flag that opens it and its news tag
+// The desks the member pages name, where each lives in the member area, the station flag that opens it and its news tag
 // (spec 002 section 2 "Member routes", section 9 "news tags").
 import type { Station } from "@/types/api";
-import type { Desk, NewsDesk } from "@/features/services/api/types";
+
+/** The desks a page names in its address (`GET /api/services/{desk}`). */
+export type Desk = "legal" | "accounting" | "health" | "political";
+
+/** The desks with a news page (`GET /api/{desk}/news`). */
+export type NewsDesk = "legal" | "accounting" | "political";
+
+/** The desks members book appointments with and look cases up in. */
+export type CaseDesk = "legal" | "accounting";
 
 type DeskFlag = "legal_access" | "accounting_access" | "health_access" | "political_access";
 

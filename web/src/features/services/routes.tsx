@@ -4,7 +4,7 @@
 import type { ComponentType } from "react";
 import type { RouteObject } from "react-router";
 import { lazyScreen } from "@/components/lazy-screen";
-import type { Desk } from "@/features/services/api/types";
+import type { Desk } from "@/features/services/desks";
 import { DeskGate } from "@/features/services/components/desk-gate";
 
 type Load = () => Promise<ComponentType>;

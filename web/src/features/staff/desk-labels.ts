@@ -1,6 +1,15 @@
 // What the service desk's console pages call desks, services and appointment states (the
 // member's pages say the same: docs/api-services.md, "GET /api/legal-appointments").
-import type { DeskAppointment, DeskAppointmentStatus, DeskName, DeskService } from "@/features/staff/api/desk-types";
+import type { AppointmentStatus, DeskAppointment, DeskOpen } from "@/types/api";
+
+/** A station's desk (the API's `desk`). */
+export type DeskName = "legal" | "accounting" | "health" | "political";
+
+/** What an appointment is for (the API's `service`); the health desk keeps three services. */
+export type DeskService = "legal" | "accounting" | "dental" | "psychologist" | "nutritionist";
+
+/** A desk a staff member reaches, of a desk the console knows. */
+export type DeskGrant = DeskOpen & { desk: DeskName };
 
 /** The console's 'Atendimento': the desks a staff member reaches. */
 export const DESKS_PATH = "/ops/desk";
@@ -32,9 +41,9 @@ export const SERVICE_LABELS: Record<DeskService, string> = {
   nutritionist: "Nutrição",
 };
 
-export const APPOINTMENT_STATUSES: readonly DeskAppointmentStatus[] = ["requested", "confirmed", "done", "absent", "cancelled"];
+export const APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ["requested", "confirmed", "done", "absent", "cancelled"];
 
-export const APPOINTMENT_STATUS_LABELS: Record<DeskAppointmentStatus, string> = {
+export const APPOINTMENT_STATUS_LABELS: Record<AppointmentStatus, string> = {
   requested: "Aguardando confirmação",
   confirmed: "Agendado",
   done: "Concluído",
@@ -43,7 +52,7 @@ export const APPOINTMENT_STATUS_LABELS: Record<DeskAppointmentStatus, string> = 
 };
 
 /** The console's badge colours (ops.css) for each state; cancelled keeps the plain badge. */
-export const APPOINTMENT_STATUS_BADGES: Record<DeskAppointmentStatus, string | null> = {
+export const APPOINTMENT_STATUS_BADGES: Record<AppointmentStatus, string | null> = {
   requested: "retrying",
   confirmed: "running",
   done: "succeeded",
@@ -55,7 +64,23 @@ export function deskOf(text: string | undefined): DeskName | null {
   return DESKS.find((desk) => desk === text) ?? null;
 }
 
-export function appointmentStatusOf(text: string | null): DeskAppointmentStatus | null {
+export function isDeskGrant(open: DeskOpen): open is DeskGrant {
+  return deskOf(open.desk) !== null;
+}
+
+/** The desk's name; one the console does not know, as the API says it. */
+export function deskLabel(desk: string): string {
+  const known = deskOf(desk);
+  return known ? DESK_LABELS[known] : desk;
+}
+
+/** The appointment's service; one the console does not know, as the API says it. */
+export function serviceLabel(service: string): string {
+  const known = (Object.keys(SERVICE_LABELS) as DeskService[]).find((candidate) => candidate === service);
+  return known ? SERVICE_LABELS[known] : service;
+}
+
+export function appointmentStatusOf(text: string | null): AppointmentStatus | null {
   return APPOINTMENT_STATUSES.find((status) => status === text) ?? null;
 }
 

@@ -3,7 +3,7 @@
 // 'Solicitação enviada com sucesso.'. A refusal shows its first message, else 'Erro'
 // (spec 002 section 8), on the form itself rather than the default toast.
 import { useMutation } from "@tanstack/react-query";
-import type { HealthAppointmentRequest, ServiceRequestCreated } from "@/features/health/api/types";
+import type { HealthAppointmentRequest, ServiceRequestCreated } from "@/types/api";
 import type { HealthService } from "@/features/health/services";
 import { api, ApiError } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";

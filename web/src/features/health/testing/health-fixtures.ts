@@ -1,5 +1,5 @@
 // The health desk's calls and answers (docs/api-services.md "Health"), for component tests.
-import type { ServiceRequestCreated } from "@/features/health/api/types";
+import type { ServiceRequestCreated } from "@/types/api";
 import { buildStation } from "@/testing/fixtures";
 
 export const DENTAL_CALL = "POST /api/health/dentalAppointments";

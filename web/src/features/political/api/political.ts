@@ -2,11 +2,11 @@
 // themes (GET /political) and a theme suggested by the member (POST /political). A refused
 // suggestion shows its first message, else 'Erro' (spec 002 section 8), in the dialog.
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
-import type { PoliticalSuggestion, PoliticalTheme, ServiceRequestCreated } from "@/features/political/api/types";
 import { useSession } from "@/features/session";
 import { useStation } from "@/features/stations";
 import { api, ApiError } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
+import type { PoliticalSuggestion, PoliticalSuggestionSent, PoliticalTheme } from "@/types/api";
 
 /** The catalogue's fallback when a refusal carries no message. */
 export const SUGGESTION_FAILURE_TEXT = "Erro";
@@ -21,7 +21,7 @@ export function getPoliticalThemes({ signal }: { signal?: AbortSignal } = {}) {
 }
 
 export function suggestTheme(body: PoliticalSuggestion) {
-  return api.post<ServiceRequestCreated>("/political", body);
+  return api.post<PoliticalSuggestionSent>("/political", body);
 }
 
 /** The first entry of the answer's `messages`, else 'Erro'. */

@@ -2,7 +2,7 @@
 // concerns (interessados), the highlighted items with the union's position, the union's
 // actions and the court cases. Sections without entries are left out.
 import { Modal } from "@/components/modal";
-import type { PoliticalTheme } from "@/features/political/api/types";
+import type { PoliticalTheme } from "@/types/api";
 import { formatDate } from "@/lib/dates";
 
 /** A civil date ("2025-03-14") as DD/MM/AAAA, without a time zone moving it a day; any other text as it came. */

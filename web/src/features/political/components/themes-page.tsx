@@ -9,7 +9,7 @@ import { Modal } from "@/components/modal";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useStation } from "@/features/stations";
 import { usePoliticalThemes } from "@/features/political/api/political";
-import type { PoliticalTheme } from "@/features/political/api/types";
+import type { PoliticalTheme } from "@/types/api";
 import { SuggestThemeForm, SUGGEST_TITLE } from "@/features/political/components/suggest-theme-form";
 import { ThemeDialog } from "@/features/political/components/theme-dialog";
 import { POLITICAL_PATH } from "@/features/political/paths";

@@ -3,20 +3,18 @@
 // request for an appointment and a legal appointment's cancellation. Every call answers 404
 // where the station does not offer the desk: the pages are not shown there at all.
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { NEWS_TAGS } from "@/features/services/desks";
+import { NEWS_TAGS, type CaseDesk, type Desk, type NewsDesk } from "@/features/services/desks";
 import type {
+  AccountingProcess,
+  AppointmentCancelled,
   CancelLegalAppointment,
-  CaseDesk,
-  Desk,
   LegalProcess,
-  NewsDesk,
   ServiceAppointment,
   ServiceAppointmentRequest,
-  ServiceMessage,
   ServiceNewsItem,
   ServicePage,
   ServiceRequestCreated,
-} from "@/features/services/api/types";
+} from "@/types/api";
 import { api } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 
@@ -61,11 +59,14 @@ export function useServiceNews(desk: NewsDesk) {
   return useInfiniteQuery(serviceNewsQueryOptions(desk));
 }
 
+/** A case of either desk: accounting's lack legal's `titulo` and `publicadoPortal`. */
+export type CaseProcess = AccountingProcess & Partial<Pick<LegalProcess, "titulo" | "publicadoPortal">>;
+
 export function useProcesses(desk: CaseDesk) {
   return useQuery(
     queryOptions({
       queryKey: serviceKeys.processes(desk),
-      queryFn: ({ signal }) => api.get<LegalProcess[]>(processesPath(desk), { signal }),
+      queryFn: ({ signal }) => api.get<CaseProcess[]>(processesPath(desk), { signal }),
     }),
   );
 }
@@ -93,7 +94,7 @@ export function useRequestAppointment(desk: CaseDesk) {
 /** Cancels a legal appointment; the page reads the list again itself (2 seconds after). */
 export function useCancelLegalAppointment() {
   return useMutation({
-    mutationFn: (request: CancelLegalAppointment) => api.post<ServiceMessage>(CANCEL_LEGAL_APPOINTMENT_PATH, request),
+    mutationFn: (request: CancelLegalAppointment) => api.post<AppointmentCancelled>(CANCEL_LEGAL_APPOINTMENT_PATH, request),
     meta: OWN_ERROR_TEXT,
   });
 }

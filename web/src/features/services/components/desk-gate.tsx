@@ -3,8 +3,7 @@
 import type { ReactNode } from "react";
 import { NotFoundPage } from "@/components/not-found-page";
 import { useStation } from "@/features/stations";
-import type { Desk } from "@/features/services/api/types";
-import { offersDesk } from "@/features/services/desks";
+import { offersDesk, type Desk } from "@/features/services/desks";
 
 export function DeskGate({ desk, children }: { desk: Desk; children: ReactNode }) {
   const station = useStation();

@@ -13,7 +13,7 @@ import {
 import { buildWalletBalance, jsonResponse, signIn } from "@/testing/fixtures";
 import { renderApp } from "@/testing/render-app";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
-import type { ServiceAppointment } from "@/features/services/api/types";
+import type { ServiceAppointment } from "@/types/api";
 
 const BASE = "/homepage/consultoria-juridica";
 

@@ -24,7 +24,6 @@ const politicalPage = buildServicePage({
   contatos: [{ name: "Carlos Menezes", role: "Diretor político", email: "politico@example.com", phone: "" }],
   playlists: [
     { slug: "cafe-com-politica", title: "Café com Política", url: "https://www.youtube-nocookie.com/embed/videoseries?list=PLcafe" },
-    { slug: "transforma", title: "Transforma", url: null },
   ],
 });
 

@@ -7,7 +7,7 @@ import { SelectField } from "@/components/form/fields";
 import { Modal } from "@/components/modal";
 import { useToast } from "@/components/toasts/use-toast";
 import { useRequestAppointment } from "@/features/services/api/services";
-import type { CaseDesk } from "@/features/services/api/types";
+import type { CaseDesk } from "@/features/services/desks";
 import {
   DESCRIPTION_MAX,
   DESCRIPTION_TOO_LONG_TEXT,

@@ -9,7 +9,8 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Skeletons } from "@/components/list-page";
 import { useSnackbar, useToast } from "@/components/toasts/use-toast";
 import { serviceKeys, useAppointments, useCancelLegalAppointment } from "@/features/services/api/services";
-import type { CaseDesk, ServiceAppointment } from "@/features/services/api/types";
+import type { CaseDesk } from "@/features/services/desks";
+import type { ServiceAppointment } from "@/types/api";
 import { RequestAppointmentDialog } from "@/features/services/components/request-appointment-dialog";
 import {
   CANCEL_BUTTON,

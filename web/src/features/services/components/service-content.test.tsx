@@ -53,7 +53,7 @@ describe("a desk's own pages", () => {
     expect(frame).toHaveAttribute("src", "https://www.youtube.com/embed/videoseries?list=PL123");
     first.unmount();
 
-    page = buildServicePage({ playlists: [{ slug: "videos", title: "Vídeos", url: null }] });
+    page = buildServicePage({ playlists: [] });
     renderApp({ path: `${BASE}/videos`, station: LEGAL_STATION });
     expect(await screen.findByText("Não há dados para visualização")).toBeInTheDocument();
     expect(document.querySelector("iframe")).toBeNull();

@@ -5,7 +5,8 @@
 import type { ReactNode } from "react";
 import { Skeletons } from "@/components/list-page";
 import { useServicePage } from "@/features/services/api/services";
-import type { Desk, ServicePage } from "@/features/services/api/types";
+import type { Desk } from "@/features/services/desks";
+import type { ServicePage } from "@/types/api";
 import { CONTACTS_TITLE, NO_DATA_TEXT } from "@/features/services/components/service-texts";
 import { digitsOf } from "@/lib/masks";
 import "./services.css";
@@ -100,7 +101,7 @@ interface ServiceVideosPageProps {
   title: string;
 }
 
-/** The desk's playlist embedded, titled for screen readers; without a url, the empty text. */
+/** The desk's playlist embedded, titled for screen readers; without one, the empty text. */
 export function ServiceVideosPage({ desk, slug, title }: ServiceVideosPageProps) {
   return (
     <DeskContent desk={desk} title={title}>

@@ -4,7 +4,7 @@
 import { Link, useLocation } from "react-router";
 import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { SafeHtml } from "@/components/safe-html";
-import type { ServiceNewsItem } from "@/features/services/api/types";
+import type { ServiceNewsItem } from "@/types/api";
 import { NEWS_HTML, plainText } from "@/features/services/components/news-html";
 import { BACK_TO_NEWS_TEXT, NEWS_MISSING_TEXT } from "@/features/services/components/service-texts";
 import { formatDate } from "@/lib/dates";

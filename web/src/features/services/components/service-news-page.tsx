@@ -9,10 +9,10 @@ import { Skeletons } from "@/components/list-page";
 import { LoadMore } from "@/components/load-more";
 import { IMAGE_SIZES, ResponsiveImage } from "@/components/responsive-image";
 import { useServiceNews } from "@/features/services/api/services";
-import type { NewsDesk, ServiceNewsItem } from "@/features/services/api/types";
+import type { ServiceNewsItem } from "@/types/api";
 import { plainText } from "@/features/services/components/news-html";
 import { NEWS_END_TEXT, NEWS_TITLE, NO_DATA_TEXT } from "@/features/services/components/service-texts";
-import { DESK_PATHS } from "@/features/services/desks";
+import { DESK_PATHS, type NewsDesk } from "@/features/services/desks";
 import { formatDate } from "@/lib/dates";
 import "./services.css";
 

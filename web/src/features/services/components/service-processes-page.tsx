@@ -5,8 +5,8 @@
 import { useState } from "react";
 import { Skeletons } from "@/components/list-page";
 import { Modal } from "@/components/modal";
-import { useProcesses } from "@/features/services/api/services";
-import type { CaseDesk, LegalProcess } from "@/features/services/api/types";
+import { useProcesses, type CaseProcess } from "@/features/services/api/services";
+import type { CaseDesk } from "@/features/services/desks";
 import {
   COLLECTIVE_TITLE,
   NO_COLLECTIVE_TEXT,
@@ -26,7 +26,7 @@ export function formatCivilDate(date: string | null): string {
   return match ? `${match[3]}/${match[2]}/${match[1]}` : "—";
 }
 
-function ProcessCard({ process, onOpen }: { process: LegalProcess; onOpen: () => void }) {
+function ProcessCard({ process, onOpen }: { process: CaseProcess; onOpen: () => void }) {
   return (
     <li className="service-card">
       <button type="button" className="service-card__open" onClick={onOpen} aria-haspopup="dialog">
@@ -40,7 +40,7 @@ function ProcessCard({ process, onOpen }: { process: LegalProcess; onOpen: () =>
   );
 }
 
-function ProcessList({ label, processes, empty, onOpen }: { label: string; processes: LegalProcess[]; empty: string; onOpen: (process: LegalProcess) => void }) {
+function ProcessList({ label, processes, empty, onOpen }: { label: string; processes: CaseProcess[]; empty: string; onOpen: (process: CaseProcess) => void }) {
   if (processes.length === 0) return <p className="list-page__empty">{empty}</p>;
   return (
     <ul className="service-cards" aria-label={label}>
@@ -51,7 +51,7 @@ function ProcessList({ label, processes, empty, onOpen }: { label: string; proce
   );
 }
 
-function ProcessDialog({ process, withTitle, onClose }: { process: LegalProcess; withTitle: boolean; onClose: () => void }) {
+function ProcessDialog({ process, withTitle, onClose }: { process: CaseProcess; withTitle: boolean; onClose: () => void }) {
   const facts: [string, string][] = [
     ["Número do processo", process.numeroProcesso],
     ["Tipo", process.tipo],
@@ -87,7 +87,7 @@ function ProcessDialog({ process, withTitle, onClose }: { process: LegalProcess;
 
 export function ServiceProcessesPage({ desk }: { desk: CaseDesk }) {
   const processes = useProcesses(desk);
-  const [open, setOpen] = useState<LegalProcess | null>(null);
+  const [open, setOpen] = useState<CaseProcess | null>(null);
   const list = processes.data ?? [];
   const legal = desk === "legal";
 

@@ -1,6 +1,6 @@
 // The member services' answers as docs/api-services.md shows them, for the signed-in member
 // of the demo station (id 7).
-import type { LegalProcess, ServiceAppointment, ServiceNewsItem, ServicePage } from "@/features/services/api/types";
+import type { LegalProcess, ServiceAppointment, ServiceNewsItem, ServicePage } from "@/types/api";
 import { buildStation } from "@/testing/fixtures";
 
 export const LEGAL_STATION = buildStation({ legal_access: true });

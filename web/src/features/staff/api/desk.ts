@@ -4,22 +4,24 @@
 // all audited). A desk grant alone opens these, without the console's own grant.
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { invalidateOpsData } from "@/features/staff/api/ops-keys";
+import type { DeskName } from "@/features/staff/desk-labels";
+import { api } from "@/lib/api-client";
+import { OWN_ERROR_TEXT } from "@/lib/query-client";
 import type {
+  AppointmentStatus,
   DeskAppointment,
   DeskAppointmentPage,
-  DeskAppointmentStatus,
   DeskCase,
   DeskCaseInput,
   DeskCasePage,
   DeskConfirmation,
+  DeskCopayInput,
   DeskMe,
-  DeskName,
+  DeskNewsCreated,
   DeskNewsInput,
   DeskOffice,
   DeskSuggestionPage,
-} from "@/features/staff/api/desk-types";
-import { api } from "@/lib/api-client";
-import { OWN_ERROR_TEXT } from "@/lib/query-client";
+} from "@/types/api";
 
 export const DESK_PER_PAGE = 20;
 
@@ -30,7 +32,7 @@ export type DeskAppointmentAction = "done" | "absent" | "cancel";
 // console's own, so that refresh leaves who is signed in alone.
 export const deskKeys = {
   me: ["ops", "me", "desk"] as const,
-  appointments: (stationId: number, desk: DeskName, status: DeskAppointmentStatus | null, page: number) =>
+  appointments: (stationId: number, desk: DeskName, status: AppointmentStatus | null, page: number) =>
     ["ops", "desk", stationId, desk, "appointments", status, page] as const,
   offices: (stationId: number, desk: DeskName) => ["ops", "desk", stationId, desk, "offices"] as const,
   cases: (stationId: number, desk: DeskName, cpf: string, page: number) => ["ops", "desk", stationId, desk, "cases", cpf, page] as const,
@@ -57,11 +59,11 @@ export function useDeskMe({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({ ...deskMeQueryOptions(), enabled });
 }
 
-export function appointmentsPath(stationId: number, desk: DeskName, status: DeskAppointmentStatus | null, page: number): string {
+export function appointmentsPath(stationId: number, desk: DeskName, status: AppointmentStatus | null, page: number): string {
   return `${deskPath(stationId, desk)}/appointments?${pageQuery(page, status ? { status } : {})}`;
 }
 
-export function useDeskAppointments(stationId: number, desk: DeskName, status: DeskAppointmentStatus | null, page: number) {
+export function useDeskAppointments(stationId: number, desk: DeskName, status: AppointmentStatus | null, page: number) {
   return useQuery({
     queryKey: deskKeys.appointments(stationId, desk, status, page),
     queryFn: ({ signal }) => api.get<DeskAppointmentPage>(appointmentsPath(stationId, desk, status, page), { signal }),
@@ -101,8 +103,10 @@ export function useConfirmAppointment() {
 export function useRecordCopay() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, amountCents }: { id: number; amountCents: number }) =>
-      api.post<DeskAppointment>(`/ops/desk/appointments/${id}/copay`, { amount_cents: amountCents }),
+    mutationFn: ({ id, amountCents }: { id: number; amountCents: number }) => {
+      const body: DeskCopayInput = { amount_cents: amountCents };
+      return api.post<DeskAppointment>(`/ops/desk/appointments/${id}/copay`, body);
+    },
     meta: OWN_ERROR_TEXT,
     onSettled: () => invalidateOpsData(queryClient),
   });
@@ -150,7 +154,7 @@ export function useDeskSuggestions(stationId: number, page: number) {
 export function usePublishDeskNews(stationId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: DeskNewsInput) => api.post<{ id: number }>(`/ops/stations/${stationId}/news`, input),
+    mutationFn: (input: DeskNewsInput) => api.post<DeskNewsCreated>(`/ops/stations/${stationId}/news`, input),
     meta: OWN_ERROR_TEXT,
     onSettled: () => invalidateOpsData(queryClient),
   });

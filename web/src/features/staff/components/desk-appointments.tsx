@@ -9,7 +9,7 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { SelectField } from "@/components/form/fields";
 import { useSnackbar } from "@/components/toasts/use-toast";
 import { useDeskAppointmentAction, useDeskAppointments, type DeskAppointmentAction } from "@/features/staff/api/desk";
-import type { DeskAppointment, DeskAppointmentStatus, DeskGrant } from "@/features/staff/api/desk-types";
+import type { AppointmentStatus, DeskAppointment } from "@/types/api";
 import { ConfirmAppointmentDialog } from "@/features/staff/components/desk-confirm-dialog";
 import { CopayDialog } from "@/features/staff/components/desk-copay-dialog";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
@@ -18,13 +18,14 @@ import {
   APPOINTMENT_STATUS_BADGES,
   APPOINTMENT_STATUS_LABELS,
   APPOINTMENT_STATUSES,
-  SERVICE_LABELS,
   appointmentStatusOf,
   choiceLabel,
   choicesFor,
   formatCpf,
   formatPhone,
+  serviceLabel,
   type AppointmentChoice,
+  type DeskGrant,
 } from "@/features/staff/desk-labels";
 import { formatInZone } from "@/features/staff/desk-time";
 import { countOf, formatReais } from "@/features/staff/format";
@@ -81,7 +82,8 @@ function AppointmentCard({
   onChoose: (pending: Pending) => void;
 }) {
   const headingId = `desk-appointment-${appointment.id}`;
-  const badge = APPOINTMENT_STATUS_BADGES[appointment.status];
+  const status = appointmentStatusOf(appointment.status);
+  const badge = status ? APPOINTMENT_STATUS_BADGES[status] : null;
   const choices = grant.can_act ? choicesFor(appointment, grant.desk) : [];
   return (
     <article className="ops-card desk-appointment" aria-labelledby={headingId}>
@@ -89,10 +91,10 @@ function AppointmentCard({
         <h2 className="desk-card__title" id={headingId}>
           Nº {appointment.id} · {appointment.member?.name ?? "Sem cadastro"}
         </h2>
-        <span className={badge ? `ops-badge ops-badge--${badge}` : "ops-badge"}>{APPOINTMENT_STATUS_LABELS[appointment.status]}</span>
+        <span className={badge ? `ops-badge ops-badge--${badge}` : "ops-badge"}>{status ? APPOINTMENT_STATUS_LABELS[status] : appointment.status}</span>
       </header>
       <dl className="ops-facts desk-facts">
-        {grant.desk === "health" && <Fact term="Serviço">{SERVICE_LABELS[appointment.service]}</Fact>}
+        {grant.desk === "health" && <Fact term="Serviço">{serviceLabel(appointment.service)}</Fact>}
         <Fact term="CPF">{formatCpf(appointment.cpf)}</Fact>
         {appointment.member && <Fact term="E-mail">{appointment.member.email}</Fact>}
         {appointment.phone && <Fact term="Telefone">{formatPhone(appointment.phone)}</Fact>}
@@ -166,7 +168,7 @@ function AppointmentList({
 }: {
   grant: DeskGrant;
   timeZone: string;
-  status: DeskAppointmentStatus | null;
+  status: AppointmentStatus | null;
   page: number;
   onPage: (page: number) => void;
 }) {
@@ -213,7 +215,7 @@ export function DeskAppointments({ grant, timeZone }: { grant: DeskGrant; timeZo
   const status = appointmentStatusOf(searchParams.get("status"));
   const page = pageFromSearch(searchParams);
 
-  const apply = (nextStatus: DeskAppointmentStatus | null, nextPage = 1) =>
+  const apply = (nextStatus: AppointmentStatus | null, nextPage = 1) =>
     setSearchParams((params) => {
       if (nextStatus) params.set("status", nextStatus);
       else params.delete("status");

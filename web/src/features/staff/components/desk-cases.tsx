@@ -8,10 +8,10 @@ import { CheckboxField, TextField, bindCheckbox, bindText } from "@/components/f
 import { useForm, type FormRules } from "@/components/form/use-form";
 import { useSnackbar } from "@/components/toasts/use-toast";
 import { useDeskCases, useSaveDeskCase } from "@/features/staff/api/desk";
-import type { DeskCase, DeskCaseInput, DeskGrant } from "@/features/staff/api/desk-types";
+import type { DeskCase, DeskCaseInput } from "@/types/api";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
 import { Pager } from "@/features/staff/components/pager";
-import { formatCpf } from "@/features/staff/desk-labels";
+import { formatCpf, type DeskGrant } from "@/features/staff/desk-labels";
 import { countOf, formatReais } from "@/features/staff/format";
 import { toastForError } from "@/lib/api-client";
 import { maskCurrencyBrl } from "@/lib/currency-mask";

@@ -6,7 +6,7 @@ import { TextField } from "@/components/form/fields";
 import { Modal } from "@/components/modal";
 import { useSnackbar } from "@/components/toasts/use-toast";
 import { useRecordCopay } from "@/features/staff/api/desk";
-import type { DeskAppointment } from "@/features/staff/api/desk-types";
+import type { DeskAppointment } from "@/types/api";
 import { formatReais } from "@/features/staff/format";
 import { toastForError } from "@/lib/api-client";
 import { maskCurrencyBrl } from "@/lib/currency-mask";

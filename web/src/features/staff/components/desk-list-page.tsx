@@ -3,23 +3,23 @@
 // stations, a desk grant its own.
 import { Link } from "react-router";
 import { useDeskMe } from "@/features/staff/api/desk";
-import type { DeskGrant } from "@/features/staff/api/desk-types";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
-import { DESK_LABELS, DESKS_LABEL } from "@/features/staff/desk-labels";
+import { DESKS_LABEL, deskLabel } from "@/features/staff/desk-labels";
 import { ApiError } from "@/lib/api-client";
+import type { DeskOpen } from "@/types/api";
 import "./desk.css";
 
 export const DESKS_TITLE = DESKS_LABEL;
 export const NO_DESKS = "Nenhum atendimento disponível para o seu perfil.";
 
 /** The address of a desk's page. */
-export function deskPagePath(grant: Pick<DeskGrant, "station_id" | "desk">): string {
+export function deskPagePath(grant: Pick<DeskOpen, "station_id" | "desk">): string {
   return `/ops/desk/${grant.station_id}/${grant.desk}`;
 }
 
 /** The desks grouped by station, in the order the API lists them. */
-function byStation(desks: DeskGrant[]): Array<{ id: number; name: string; desks: DeskGrant[] }> {
-  const stations: Array<{ id: number; name: string; desks: DeskGrant[] }> = [];
+function byStation(desks: DeskOpen[]): Array<{ id: number; name: string; desks: DeskOpen[] }> {
+  const stations: Array<{ id: number; name: string; desks: DeskOpen[] }> = [];
   for (const grant of desks) {
     let station = stations.find((entry) => entry.id === grant.station_id);
     if (!station) {
@@ -48,7 +48,7 @@ export function DesksPage() {
             <ul className="desk-list__items">
               {station.desks.map((grant) => (
                 <li key={grant.desk}>
-                  <Link to={deskPagePath(grant)}>{DESK_LABELS[grant.desk]}</Link>
+                  <Link to={deskPagePath(grant)}>{deskLabel(grant.desk)}</Link>
                   {!grant.can_act && <span className="ops-muted"> (somente consulta)</span>}
                 </li>
               ))}

@@ -6,9 +6,8 @@ import { FieldError, TextField, bindText } from "@/components/form/fields";
 import { useForm, type FormRules } from "@/components/form/use-form";
 import { useSnackbar } from "@/components/toasts/use-toast";
 import { usePublishDeskNews } from "@/features/staff/api/desk";
-import type { DeskGrant } from "@/features/staff/api/desk-types";
 import { OpsEmpty } from "@/features/staff/components/ops-states";
-import { DESK_LABELS, DESK_NEWS_TAGS } from "@/features/staff/desk-labels";
+import { DESK_LABELS, DESK_NEWS_TAGS, type DeskGrant } from "@/features/staff/desk-labels";
 import { toastForError } from "@/lib/api-client";
 import { required } from "@/lib/validators";
 

@@ -7,7 +7,6 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { UrlTabs, type UrlTab } from "@/components/url-tabs";
 import { useDeskMe } from "@/features/staff/api/desk";
-import type { DeskGrant, DeskName } from "@/features/staff/api/desk-types";
 import { DeskAppointments } from "@/features/staff/components/desk-appointments";
 import { DeskCases } from "@/features/staff/components/desk-cases";
 import { DeskImportsPage } from "@/features/staff/components/desk-imports-page";
@@ -15,7 +14,7 @@ import { DeskNews } from "@/features/staff/components/desk-news";
 import { DeskSuggestions } from "@/features/staff/components/desk-suggestions";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
 import { idFrom } from "@/features/staff/components/station-select";
-import { DESK_LABELS, DESKS_PATH, deskOf } from "@/features/staff/desk-labels";
+import { DESK_LABELS, DESKS_PATH, deskOf, isDeskGrant, type DeskGrant, type DeskName } from "@/features/staff/desk-labels";
 import { stationQueryOptions } from "@/features/stations";
 import "./desk.css";
 
@@ -84,7 +83,7 @@ export function DeskPage() {
     if (deskMe.isError) return <OpsError title="Não foi possível carregar os atendimentos." query={deskMe} />;
     return <OpsLoading label="Carregando atendimento" />;
   }
-  const grant = deskMe.data.desks.find((entry) => entry.station_id === stationId && entry.desk === desk);
+  const grant = deskMe.data.desks.filter(isDeskGrant).find((entry) => entry.station_id === stationId && entry.desk === desk);
   if (!grant) {
     return (
       <>

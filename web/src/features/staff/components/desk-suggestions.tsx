@@ -2,7 +2,7 @@
 // newest first, paged.
 import { useState } from "react";
 import { useDeskSuggestions } from "@/features/staff/api/desk";
-import type { DeskSuggestion } from "@/features/staff/api/desk-types";
+import type { DeskSuggestion } from "@/types/api";
 import { OpsEmpty, OpsError, OpsLoading } from "@/features/staff/components/ops-states";
 import { Pager } from "@/features/staff/components/pager";
 import { countOf } from "@/features/staff/format";

@@ -1,13 +1,8 @@
 // The service desk's answers as docs/api-services.md ("The desk in the console") describes
 // them, and a console stubbed for a staff member with a console grant or a desk grant only.
 import { OPS_ME, stubOps } from "@/features/staff/testing/ops-fixtures";
-import type {
-  DeskAppointment,
-  DeskCase,
-  DeskGrant,
-  DeskMe,
-  DeskSuggestion,
-} from "@/features/staff/api/desk-types";
+import type { DeskGrant } from "@/features/staff/desk-labels";
+import type { DeskAppointment, DeskCase, DeskMe, DeskSuggestion } from "@/types/api";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import { buildStation, jsonResponse, signIn } from "@/testing/fixtures";
 import { stubApi, type ApiHandler } from "@/testing/stub-api";
