@@ -2,14 +2,12 @@
 // "Health", "Other forms"): a description, the preferred weekday among the service's own
 // days and a phone masked (99) 9.9999-9999, sent as digits. Success replaces the form with
 // 'Sucesso' / 'Solicitação enviada com sucesso.'; a refusal shows its first message, else
-// 'Erro'. Only where the station offers health (`health_access`), as the API's 404.
+// 'Erro'. Only where the station offers health (`health_access`: routes.tsx gates it).
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { bindText, SelectField, TextField } from "@/components/form/fields";
 import { useForm, type Form, type FormRules } from "@/components/form/use-form";
 import { ListPage } from "@/components/list-page";
-import { NotFoundPage } from "@/components/not-found-page";
-import { useStation } from "@/features/stations";
 import { requestFailureText, useRequestHealthAppointment } from "@/features/health/api/request-appointment";
 import { BackToHealth } from "@/features/health/components/health-nav";
 import { appointmentPhone, maskAppointmentPhone } from "@/features/health/phone";
@@ -141,12 +139,10 @@ function DescriptionField({ form }: { form: Form<AppointmentValues> }) {
 }
 
 export function AppointmentFormPage({ serviceId }: { serviceId: HealthServiceId }) {
-  const shown = useStation().health_access;
   const service = healthService(serviceId);
   const [sent, setSent] = useState<string | null>(null);
   // A new form (its values cleared) for each request.
   const [round, setRound] = useState(0);
-  if (!shown) return <NotFoundPage />;
   return (
     <ListPage title={service.formTitle}>
       <p className="health-intro">

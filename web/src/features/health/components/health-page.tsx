@@ -1,17 +1,13 @@
 // /homepage/saude (spec 002 "Health"): the health desk's three services, each with its
-// request form and its info page. Only where the station offers health (`health_access`).
+// request form and its info page. Only where the station offers health (routes.tsx gates it).
 import { Link } from "react-router";
 import { ListPage } from "@/components/list-page";
-import { NotFoundPage } from "@/components/not-found-page";
-import { useStation } from "@/features/stations";
 import { formPath, HEALTH_SERVICES, infoPath } from "@/features/health/services";
 import "./health.css";
 
 export const HEALTH_TITLE = "Saúde";
 
 export function HealthPage() {
-  const shown = useStation().health_access;
-  if (!shown) return <NotFoundPage />;
   return (
     <ListPage title={HEALTH_TITLE}>
       <p className="health-intro">

@@ -2,11 +2,10 @@
 // (spec 002 "Health"): the co-payment cashback (50% of the co-payment paid, credited to the
 // wallet within 90 days), the start of the service (24/03/2025), the days it attends (the
 // dental clinic's hours, the dental plan's 100+ providers) and who may use it (dependents of
-// conventioned plans up to 21, or 24 when studying). Only where the station offers health.
+// conventioned plans up to 21, or 24 when studying). Only where the station offers health
+// (routes.tsx gates it).
 import { Link } from "react-router";
 import { ListPage } from "@/components/list-page";
-import { NotFoundPage } from "@/components/not-found-page";
-import { useStation } from "@/features/stations";
 import { BackToHealth } from "@/features/health/components/health-nav";
 import { formPath, healthService, type HealthService, type HealthServiceId } from "@/features/health/services";
 import "./health.css";
@@ -26,9 +25,7 @@ function attendanceTexts(service: HealthService): string[] {
 }
 
 export function HealthInfoPage({ serviceId }: { serviceId: HealthServiceId }) {
-  const shown = useStation().health_access;
   const service = healthService(serviceId);
-  if (!shown) return <NotFoundPage />;
   return (
     <ListPage title={service.infoTitle}>
       <section className="health-info" aria-labelledby="health-info-service">

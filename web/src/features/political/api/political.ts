@@ -3,7 +3,6 @@
 // suggestion shows its first message, else 'Erro' (spec 002 section 8), in the dialog.
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
-import { useStation } from "@/features/stations";
 import { api, ApiError } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 import type { PoliticalSuggestion, PoliticalSuggestionSent, PoliticalTheme } from "@/types/api";
@@ -35,16 +34,14 @@ export function suggestionFailureText(error: unknown): string {
 }
 
 export function usePoliticalThemes() {
-  const shown = useStation().political_access;
   // The member area renders only behind the member guard, so a session is there.
   const userId = useSession()?.user.id ?? 0;
-  return useQuery({
-    ...queryOptions({
+  return useQuery(
+    queryOptions({
       queryKey: politicalKeys.themes(userId),
       queryFn: ({ signal }) => getPoliticalThemes({ signal }),
     }),
-    enabled: shown,
-  });
+  );
 }
 
 export function useSuggestTheme() {

@@ -1,9 +1,8 @@
 // /homepage/politico-sindical (spec 002 "Political"): the union desk's landing, leading to
-// its themes, the suggestion form and its other pages. Only where the station offers it (`political_access`).
+// its themes, the suggestion form and its other pages. Only where the station offers it
+// (`political_access`: routes.tsx gates it).
 import { Link } from "react-router";
 import { ListPage } from "@/components/list-page";
-import { NotFoundPage } from "@/components/not-found-page";
-import { useStation } from "@/features/stations";
 import { POLITICAL_PATH, SUGGEST_PATH, THEMES_PATH } from "@/features/political/paths";
 import "./political.css";
 
@@ -19,8 +18,6 @@ const MORE_PAGES = [
 ];
 
 export function PoliticalPage() {
-  const shown = useStation().political_access;
-  if (!shown) return <NotFoundPage />;
   return (
     <ListPage title={POLITICAL_TITLE}>
       <p className="political-intro">Acompanhe os temas em que o sindicato atua e sugira novos temas de interesse.</p>

@@ -1,13 +1,11 @@
 // /homepage/politico-sindical/temas (spec 002 "Political"): 'Temas de interesse', the
 // station's published themes as cards, each opening its detail in a dialog; 'Sugerir tema'
 // opens the suggestion dialog. Empty: 'Não foram encontrados temas.'. Only where the station
-// offers the political desk (`political_access`), as the API's 404.
+// offers the political desk (`political_access`: routes.tsx gates it), as the API's 404.
 import { useState } from "react";
 import { Link } from "react-router";
 import { ListPage, Skeletons } from "@/components/list-page";
 import { Modal } from "@/components/modal";
-import { NotFoundPage } from "@/components/not-found-page";
-import { useStation } from "@/features/stations";
 import { usePoliticalThemes } from "@/features/political/api/political";
 import type { PoliticalTheme } from "@/types/api";
 import { SuggestThemeForm, SUGGEST_TITLE } from "@/features/political/components/suggest-theme-form";
@@ -69,9 +67,7 @@ function ThemesList() {
 }
 
 export function ThemesPage() {
-  const shown = useStation().political_access;
   const [suggesting, setSuggesting] = useState(false);
-  if (!shown) return <NotFoundPage />;
   return (
     <ListPage title={THEMES_TITLE}>
       <div className="political-actions">
