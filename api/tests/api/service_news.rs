@@ -73,7 +73,7 @@ async fn tagged(
     .await
     .expect("news");
     for tag in tags {
-        news::tag(db, id, *tag).await.expect("tag");
+        news::tag(db, id, &[*tag]).await.expect("tag");
     }
     id
 }

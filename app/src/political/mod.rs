@@ -34,7 +34,7 @@ pub async fn suggest(
         .await?
         .ok_or(sqlx::Error::RowNotFound)?;
     let suggestion = political::insert(&mut *tx, station_id, user_id, &description).await?;
-    match political::desk_email(&mut *tx, station_id).await? {
+    match services::desk_email(&mut *tx, station_id, Desk::Political).await? {
         Some(to) => {
             let (mail, key) = mail::to_desk(&station, public_url, &suggestion, &author, &to);
             crate::mail::send_once(outbox, &mut tx, mail, key).await?;

@@ -8,7 +8,7 @@ use chrono::Utc;
 use sqlx::PgPool;
 
 use domain::services::appointments::{self, AppointmentRefused, Form, Requested};
-use domain::services::{AppointmentService, offered};
+use domain::services::{self, AppointmentService, offered};
 use domain::shared::ids::{StationId, UserId};
 use domain::stations::station;
 
@@ -56,7 +56,7 @@ pub async fn request(
         cpf: &cpf,
         checked: &checked,
     };
-    match appointments::desk_email(&mut *tx, station_id, service.desk()).await? {
+    match services::desk_email(&mut *tx, station_id, service.desk()).await? {
         Some(to) => {
             let (mail, key) = appointments::request_to_desk(&station, public_url, requested, &to);
             crate::mail::send_once(outbox, &mut tx, mail, key).await?;
@@ -118,7 +118,7 @@ pub async fn cancel(
     let station = station::find(&mut *tx, station_id.0)
         .await?
         .ok_or(AppointmentRefused::Unavailable)?;
-    if let Some(to) = appointments::desk_email(&mut *tx, station_id, service.desk()).await? {
+    if let Some(to) = services::desk_email(&mut *tx, station_id, service.desk()).await? {
         let cpf = requester.cpf.clone().unwrap_or_default();
         let (mail, key) = appointments::cancelled_to_desk(
             &station,

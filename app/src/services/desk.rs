@@ -266,7 +266,7 @@ pub async fn publish_news(
         },
     )
     .await?;
-    desk::tag_news(&mut tx, news_id, tags).await?;
+    news::tag(&mut *tx, news_id, tags).await?;
     audit(
         &mut tx,
         staff_id,

@@ -253,13 +253,13 @@ pub async fn list_tagged(
 }
 
 /// Tags a news item (`station_news_tags`); tagging it again changes nothing.
-pub async fn tag(db: impl PgExecutor<'_>, news_id: i64, tag_id: i64) -> sqlx::Result<()> {
+pub async fn tag(db: impl PgExecutor<'_>, news_id: i64, tags: &[i64]) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO station_news_tags (news_id, tag_id) VALUES ($1, $2)
+        "INSERT INTO station_news_tags (news_id, tag_id) SELECT $1, unnest($2::bigint[])
          ON CONFLICT DO NOTHING",
     )
     .bind(news_id)
-    .bind(tag_id)
+    .bind(tags)
     .execute(db)
     .await?;
     Ok(())

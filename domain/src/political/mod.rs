@@ -9,16 +9,12 @@ use sqlx::types::Json;
 use sqlx::{PgConnection, PgExecutor};
 
 use crate::services::allowance::{self, TOO_MANY_REQUESTS};
-use crate::services::{Desk, ServiceRefused};
+use crate::services::{DESCRIPTION_MAX, DESCRIPTION_TOO_LONG, Desk, ServiceRefused};
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::{StationId, UserId};
 use crate::shared::validate::{self, message};
 
 pub mod mail;
-
-/// A suggestion's text: a few paragraphs (the contract's limit).
-pub const DESCRIPTION_MAX: usize = 1000;
-pub const DESCRIPTION_TOO_LONG: &str = "description: Máximo de 1000 caracteres";
 
 #[derive(Debug, thiserror::Error)]
 pub enum PoliticalRefused {
@@ -219,23 +215,6 @@ pub async fn author(
         .bind(station)
         .fetch_optional(db)
         .await
-}
-
-/// The political desk's address (`service_desks.email`), when it has one.
-pub async fn desk_email(
-    db: impl PgExecutor<'_>,
-    station: StationId,
-) -> sqlx::Result<Option<String>> {
-    let found: Option<Option<String>> = sqlx::query_scalar(
-        "SELECT email FROM service_desks WHERE station_id = $1 AND service = 'political'",
-    )
-    .bind(station)
-    .fetch_optional(db)
-    .await?;
-    Ok(found
-        .flatten()
-        .map(|email| email.trim().to_string())
-        .filter(|email| !email.is_empty()))
 }
 
 #[cfg(test)]

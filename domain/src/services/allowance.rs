@@ -14,16 +14,6 @@ pub const TOO_MANY_REQUESTS: &str =
 pub const PER_HOUR: i64 = 5;
 pub const WINDOW_SECONDS: u64 = 3600;
 
-/// The services a desk's requests are counted together for: every health service is one
-/// desk's.
-fn services_of(desk: Desk) -> Vec<&'static str> {
-    AppointmentService::ALL
-        .into_iter()
-        .filter(|service| service.desk() == desk)
-        .map(AppointmentService::as_str)
-        .collect()
-}
-
 /// `Some(seconds to wait)` once the member has made [`PER_HOUR`] stored requests to the desk
 /// in the last hour (appointments; the political desk's theme suggestions), else `None`.
 /// The member's lock for the desk, held to the end of the transaction, lines requests up,
@@ -58,7 +48,12 @@ pub async fn used_up(tx: &mut PgConnection, user: UserId, desk: Desk) -> sqlx::R
                 AND created_at > now() - make_interval(secs => $3)",
         )
         .bind(user)
-        .bind(services_of(desk))
+        .bind(
+            desk.appointment_services()
+                .into_iter()
+                .map(AppointmentService::as_str)
+                .collect::<Vec<_>>(),
+        )
         .bind(window)
         .fetch_one(&mut *tx)
         .await?

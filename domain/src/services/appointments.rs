@@ -7,7 +7,10 @@ use chrono::{DateTime, Duration, Utc, Weekday};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::allowance::{self, TOO_MANY_REQUESTS};
-use super::{AppointmentService, Desk, SERVICE_UNAVAILABLE, ServiceRefused, parse_weekday};
+use super::{
+    AppointmentService, DESCRIPTION_MAX, DESCRIPTION_TOO_LONG, Desk, SERVICE_UNAVAILABLE,
+    ServiceRefused, parse_weekday,
+};
 use crate::accounts::change::Mail;
 use crate::accounts::signup::INVALID_PHONE;
 use crate::infra::mail::{Branding, Notice, OutgoingMail};
@@ -16,12 +19,9 @@ use crate::shared::ids::{StationId, UserId};
 use crate::shared::validate::message::REQUIRED;
 use crate::stations::station::Station;
 
-pub const DESCRIPTION_MAX: usize = 1000;
-pub const DESCRIPTION_TOO_LONG: &str = "description: Máximo de 1000 caracteres";
 pub const NO_CPF: &str = "cpf: Cadastre seu CPF no seu perfil para solicitar atendimento.";
 pub const INVALID_DAY: &str = "date: Dia inválido";
 pub const DAY_NOT_ATTENDED: &str = "date: Este serviço não atende neste dia.";
-pub const REQUEST_SENT: &str = "Solicitação enviada com sucesso.";
 pub const CANCELLED: &str = "Agendamento cancelado com sucesso!";
 pub const NOT_FOUND: &str = "Agendamento não encontrado.";
 pub const NOT_CANCELLABLE: &str = "Este agendamento não pode mais ser cancelado.";
@@ -252,6 +252,18 @@ pub enum Status {
 }
 
 impl Status {
+    pub const ALL: [Self; 5] = [
+        Self::Requested,
+        Self::Confirmed,
+        Self::Done,
+        Self::Absent,
+        Self::Cancelled,
+    ];
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|status| status.as_str() == text)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Requested => "requested",
@@ -411,25 +423,6 @@ pub async fn cancel(
         appointment,
         was_scheduled,
     })
-}
-
-/// The desk's address for its requests (`service_desks.email`), when it has one.
-pub async fn desk_email(
-    db: impl PgExecutor<'_>,
-    station: StationId,
-    desk: Desk,
-) -> sqlx::Result<Option<String>> {
-    let email: Option<Option<String>> = sqlx::query_scalar(
-        "SELECT email FROM service_desks WHERE station_id = $1 AND service = $2",
-    )
-    .bind(station)
-    .bind(desk)
-    .fetch_optional(db)
-    .await?;
-    Ok(email
-        .flatten()
-        .map(|email| email.trim().to_string())
-        .filter(|email| !email.is_empty()))
 }
 
 fn mail(

@@ -7,20 +7,21 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
+use super::appointments::Status;
 use super::{AppointmentService, Desk, weekday_label};
 use crate::accounts::change::Mail;
 use crate::infra::mail::{Branding, Notice, OutgoingMail};
 use crate::shared::cpf::Cpf;
 use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::paging::Listed;
+use crate::shared::validate::message::REQUIRED;
 use crate::stations::station::Station;
 
-pub const APPOINTMENT_NOT_FOUND: &str = "Agendamento não encontrado.";
+pub use super::appointments::NOT_FOUND as APPOINTMENT_NOT_FOUND;
 pub const CASE_NOT_FOUND: &str = "Processo não encontrado.";
 pub const WRONG_STATE: &str = "Este agendamento não está em um estado que permita esta ação.";
 pub const COPAY_TWICE: &str = "Coparticipação já registrada.";
 pub const CASE_TWICE: &str = "Este processo já está cadastrado para este CPF.";
-pub const REQUIRED: &str = "Esse campo é obrigatório";
 pub const NOT_FUTURE: &str = "scheduled_at: A data deve ser futura.";
 pub const BAD_SCHEDULE: &str = "scheduled_at: Data inválida";
 pub const BAD_OFFICE: &str = "office_id: Escritório inválido.";
@@ -32,9 +33,6 @@ pub const BAD_LINK: &str = "link: O link deve começar com https://";
 pub const BAD_FILED_ON: &str = "filed_on: Data inválida";
 pub const BAD_CLAIM: &str = "claim_cents: Valor inválido";
 pub const BAD_TAG: &str = "tags: Tag inválida";
-
-/// The states of `service_appointments.status`.
-pub const STATES: [&str; 5] = ["requested", "confirmed", "done", "absent", "cancelled"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum DeskError {
@@ -103,7 +101,7 @@ pub struct DeskAppointment {
     pub preferred_day: Option<&'static str>,
     pub description: String,
     pub phone: Option<String>,
-    pub status: String,
+    pub status: Status,
     pub scheduled_at: Option<DateTime<Utc>>,
     pub office: Option<Office>,
     pub cancelled_by: Option<String>,
@@ -120,7 +118,7 @@ struct AppointmentRow {
     preferred_weekday: Option<i16>,
     description: String,
     phone: Option<String>,
-    status: String,
+    status: Status,
     scheduled_at: Option<DateTime<Utc>>,
     cancelled_by: Option<String>,
     created_at: DateTime<Utc>,
@@ -188,31 +186,20 @@ macro_rules! select_appointment {
     };
 }
 
-/// The services of a desk's appointments (health: dental, psychologist, nutritionist).
-pub fn services_of(desk: Desk) -> Vec<AppointmentService> {
-    AppointmentService::ALL
-        .into_iter()
-        .filter(|service| service.desk() == desk)
-        .collect()
-}
-
-fn service_names(desk: Desk) -> Vec<String> {
-    services_of(desk)
-        .into_iter()
-        .map(|service| service.as_str().to_string())
-        .collect()
-}
-
 /// The desk's appointments, newest first, optionally of one status.
 pub async fn appointments(
     conn: &mut PgConnection,
     station_id: i64,
     desk: Desk,
-    status: Option<&str>,
+    status: Option<Status>,
     page: i64,
     per_page: i64,
 ) -> sqlx::Result<Listed<DeskAppointment>> {
-    let services = service_names(desk);
+    let services: Vec<&str> = desk
+        .appointment_services()
+        .into_iter()
+        .map(AppointmentService::as_str)
+        .collect();
     let rows: Vec<AppointmentRow> = sqlx::query_as(concat!(
         select_appointment!(),
         " WHERE a.station_id = $1 AND a.service = ANY($2) AND ($3::text IS NULL OR a.status = $3)
@@ -269,7 +256,7 @@ pub async fn appointment_desk(
 
 /// Locks the appointment's row for the rest of the transaction: two staff acting at once
 /// act one after the other, the second on what the first left. Answers its status.
-pub async fn lock(conn: &mut PgConnection, id: i64) -> Result<String, DeskError> {
+pub async fn lock(conn: &mut PgConnection, id: i64) -> Result<Status, DeskError> {
     sqlx::query_scalar("SELECT status FROM service_appointments WHERE id = $1 FOR UPDATE")
         .bind(id)
         .fetch_optional(conn)
@@ -327,7 +314,7 @@ pub async fn confirm(
     staff_id: i64,
 ) -> Result<(), DeskError> {
     let status = lock(&mut *conn, id).await?;
-    if !matches!(status.as_str(), "requested" | "confirmed") {
+    if !matches!(status, Status::Requested | Status::Confirmed) {
         return Err(DeskError::WrongState);
     }
     if let Some(office_id) = office_id {
@@ -373,27 +360,18 @@ pub enum Move {
 }
 
 impl Move {
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "done" => Some(Self::Done),
-            "absent" => Some(Self::Absent),
-            "cancel" => Some(Self::Cancel),
-            _ => None,
+    fn allowed_from(self, status: Status) -> bool {
+        match self {
+            Self::Done | Self::Absent => status == Status::Confirmed,
+            Self::Cancel => matches!(status, Status::Requested | Status::Confirmed),
         }
     }
 
-    fn allowed_from(self, status: &str) -> bool {
+    fn status(self) -> Status {
         match self {
-            Self::Done | Self::Absent => status == "confirmed",
-            Self::Cancel => matches!(status, "requested" | "confirmed"),
-        }
-    }
-
-    fn status(self) -> &'static str {
-        match self {
-            Self::Done => "done",
-            Self::Absent => "absent",
-            Self::Cancel => "cancelled",
+            Self::Done => Status::Done,
+            Self::Absent => Status::Absent,
+            Self::Cancel => Status::Cancelled,
         }
     }
 }
@@ -407,12 +385,12 @@ pub async fn apply(
     staff_id: i64,
 ) -> Result<(), DeskError> {
     let status = lock(&mut *conn, id).await?;
-    if !action.allowed_from(&status) {
+    if !action.allowed_from(status) {
         return Err(DeskError::WrongState);
     }
     sqlx::query(
         "UPDATE service_appointments
-         SET status = $2, cancelled_by = CASE WHEN $2 = 'cancelled' THEN 'staff' END,
+         SET status = $2, cancelled_by = CASE WHEN $2::text = 'cancelled' THEN 'staff' END,
              status_by = $3, status_at = now(), updated_at = now()
          WHERE id = $1",
     )
@@ -449,7 +427,7 @@ pub async fn record_copay(
     let shown = appointment(&mut *conn, id)
         .await?
         .ok_or(DeskError::AppointmentNotFound)?;
-    let Some(member) = shown.member.filter(|_| status == "done") else {
+    let Some(member) = shown.member.filter(|_| status == Status::Done) else {
         return Err(DeskError::WrongState);
     };
     let cashback = copay_cashback(amount_cents);
@@ -789,19 +767,6 @@ pub fn desk_of_tag(tag: i64) -> Option<Desk> {
         .find(|desk| desk.news_tag() == Some(tag))
 }
 
-/// Tags a stored news item.
-pub async fn tag_news(conn: &mut PgConnection, news_id: i64, tags: &[i64]) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO station_news_tags (news_id, tag_id) SELECT $1, unnest($2::bigint[])
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(news_id)
-    .bind(tags)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
 // --- Reminders -----------------------------------------------------------------------------
 
 /// Marks as reminded, at most `limit`, the confirmed appointments that start on the day
@@ -974,6 +939,6 @@ mod tests {
         assert_eq!(desk_of_tag(13755), Some(Desk::Political));
         assert_eq!(desk_of_tag(1), None);
         assert_eq!(copay_cashback(8001), 4000);
-        assert_eq!(services_of(Desk::Health).len(), 3);
+        assert_eq!(Desk::Health.appointment_services().len(), 3);
     }
 }

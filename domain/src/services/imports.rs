@@ -303,7 +303,7 @@ fn cpf_of(table: &Table, row: &[String]) -> Result<String, String> {
     value
         .parse::<Cpf>()
         .map(|cpf| cpf.digits().to_string())
-        .map_err(|_| "cpf: CPF inválido".to_string())
+        .map_err(|_| super::desk::BAD_CPF.to_string())
 }
 
 /// Lowercased, without the accents Portuguese words take.

@@ -25,6 +25,11 @@ use crate::shared::failure::{Failure, IntoFailure};
 use crate::shared::ids::StationId;
 
 pub const SERVICE_UNAVAILABLE: &str = "Serviço não disponível.";
+/// A request's description (appointments, theme suggestions): a few paragraphs at most.
+pub const DESCRIPTION_MAX: usize = 1000;
+pub const DESCRIPTION_TOO_LONG: &str = "description: Máximo de 1000 caracteres";
+/// What every request to a desk answers (spec 002: 'Solicitação enviada com sucesso.').
+pub const REQUEST_SENT: &str = "Solicitação enviada com sucesso.";
 
 /// A station's service desk: who attends, and the setting that turns it on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
@@ -64,6 +69,15 @@ impl Desk {
         }
     }
 
+    /// The appointment services the desk attends (health: dental, psychologist,
+    /// nutritionist; the political desk none).
+    pub fn appointment_services(self) -> Vec<AppointmentService> {
+        AppointmentService::ALL
+            .into_iter()
+            .filter(|service| service.desk() == self)
+            .collect()
+    }
+
     /// What the desk is called in e-mails and the console.
     pub fn label(self) -> &'static str {
         match self {
@@ -96,6 +110,25 @@ pub async fn offered(
         Some(true) => Ok(()),
         _ => Err(ServiceRefused::Unavailable),
     }
+}
+
+/// The desk's address for its requests (`service_desks.email`), when it has one.
+pub async fn desk_email(
+    db: impl PgExecutor<'_>,
+    station: StationId,
+    desk: Desk,
+) -> sqlx::Result<Option<String>> {
+    let email: Option<Option<String>> = sqlx::query_scalar(
+        "SELECT email FROM service_desks WHERE station_id = $1 AND service = $2",
+    )
+    .bind(station)
+    .bind(desk)
+    .fetch_optional(db)
+    .await?;
+    Ok(email
+        .flatten()
+        .map(|email| email.trim().to_string())
+        .filter(|email| !email.is_empty()))
 }
 
 /// What an appointment is for: the `service` of `service_appointments`.

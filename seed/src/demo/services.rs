@@ -735,7 +735,7 @@ async fn tagged_news(
                 .await?
             }
         };
-        news::tag(&mut *tx, id, tag).await?;
+        news::tag(&mut *tx, id, &[tag]).await?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use domain::political::{self, Highlight, ThemeProcess, UnionAction};
-use domain::services::{self, Desk};
+use domain::services::{self, Desk, REQUEST_SENT};
 use jobs::JobOutbox;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -15,13 +15,12 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, ErrorMessage, Messages};
 use crate::extract::Json;
 use crate::member::Member;
+use crate::routes::services::ServiceRequestCreated;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(themes, suggest))
 }
-
-pub const SENT: &str = "Solicitação enviada com sucesso.";
 
 /// One of a theme's highlights: a point and the union's position on it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -131,16 +130,6 @@ struct SuggestionRequest {
     description: Option<String>,
 }
 
-/// A request stored.
-#[derive(Debug, Serialize, ToSchema)]
-struct SuggestionSent {
-    /// The stored suggestion's id.
-    id: i64,
-    /// "Solicitação enviada com sucesso."
-    #[schema(value_type = String)]
-    message: &'static str,
-}
-
 /// The station's political themes
 ///
 /// Its published themes, in the desk's order.
@@ -175,7 +164,7 @@ async fn themes(
     security(("member" = [])),
     request_body = SuggestionRequest,
     responses(
-        (status = 201, description = "Stored, its e-mails queued: 'Solicitação enviada com sucesso.'", body = SuggestionSent),
+        (status = 201, description = "Stored, its e-mails queued: 'Solicitação enviada com sucesso.'", body = ServiceRequestCreated),
         (status = 400, description = "The body cannot be read", body = Messages),
         (status = 401, description = "Not signed in", body = Messages),
         (status = 404, description = "The station does not offer the political desk: 'Serviço não disponível.'", body = ErrorMessage),
@@ -188,7 +177,7 @@ async fn suggest(
     State(state): State<AppState>,
     member: Member,
     Json(form): Json<SuggestionRequest>,
-) -> ApiResult<(StatusCode, Json<SuggestionSent>)> {
+) -> ApiResult<(StatusCode, Json<ServiceRequestCreated>)> {
     let suggestion = app::political::suggest(
         &state.db,
         &JobOutbox,
@@ -200,9 +189,9 @@ async fn suggest(
     .await?;
     Ok((
         StatusCode::CREATED,
-        Json(SuggestionSent {
+        Json(ServiceRequestCreated {
             id: suggestion.id,
-            message: SENT,
+            message: REQUEST_SENT,
         }),
     ))
 }

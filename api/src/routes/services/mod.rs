@@ -6,7 +6,8 @@
 use app::services::appointments::Caller;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use domain::services::appointments::{self, Appointment, Form, REQUEST_SENT, Status};
+use domain::services::REQUEST_SENT;
+use domain::services::appointments::{self, Appointment, Form, Status};
 use domain::services::{AppointmentService, weekday_label};
 use domain::shared::time;
 use jobs::JobOutbox;
@@ -32,10 +33,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(health::router())
 }
 
-/// The answer of every request: `201 { "id", "message": "Solicitação enviada com sucesso." }`.
+/// The answer of every request to a desk (appointments, theme suggestions):
+/// `201 { "id", "message": "Solicitação enviada com sucesso." }`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ServiceRequestCreated {
-    /// The appointment's id (its protocol number in the e-mails).
+    /// The request's id (its protocol number in the e-mails).
     pub id: i64,
     /// "Solicitação enviada com sucesso."
     #[schema(value_type = String)]

@@ -8,6 +8,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, NaiveDate, Utc};
+use domain::services::appointments::Status;
 use domain::services::desk::{
     self as rules, APPOINTMENT_NOT_FOUND, DeskAppointment as Appointment, DeskCase as Case, Move,
 };
@@ -24,6 +25,7 @@ use super::params::{BAD_STATE, given, invalid_if_any, parse_page};
 use crate::desk_staff::DeskStaff;
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Path, Query};
+use crate::routes::services::AppointmentStatus;
 use crate::staff::OpsResult;
 use crate::state::AppState;
 
@@ -145,8 +147,7 @@ struct DeskAppointment {
     description: String,
     /// Digits (health).
     phone: Option<String>,
-    /// `requested`, `confirmed`, `done`, `absent` or `cancelled`.
-    status: String,
+    status: AppointmentStatus,
     scheduled_at: Option<DateTime<Utc>>,
     office: Option<DeskOffice>,
     /// `member` or `staff`, when cancelled.
@@ -171,7 +172,7 @@ impl From<Appointment> for DeskAppointment {
             preferred_day: row.preferred_day.map(str::to_string),
             description: row.description,
             phone: row.phone,
-            status: row.status,
+            status: row.status.into(),
             scheduled_at: row.scheduled_at,
             office: row.office.map(|office| DeskOffice {
                 id: office.id,
@@ -329,25 +330,20 @@ async fn desk_appointments(
     .await?;
     let mut messages = Vec::new();
     let status = given(query.status);
-    if status
-        .as_deref()
-        .is_some_and(|status| !rules::STATES.contains(&status))
-    {
-        messages.push(BAD_STATE);
-    }
+    let status = match status.as_deref().map(Status::parse) {
+        Some(None) => {
+            messages.push(BAD_STATE);
+            None
+        }
+        parsed => parsed.flatten(),
+    };
     let (page, per_page) = parse_page(query.page, query.per_page, &mut messages);
     invalid_if_any(messages)?;
     let mut conn = state.db.acquire().await.map_err(ApiError::from)?;
-    let Listed { items, total } = rules::appointments(
-        &mut conn,
-        station_id,
-        desk,
-        status.as_deref(),
-        page,
-        per_page,
-    )
-    .await
-    .map_err(ApiError::from)?;
+    let Listed { items, total } =
+        rules::appointments(&mut conn, station_id, desk, status, page, per_page)
+            .await
+            .map_err(ApiError::from)?;
     Ok(Json(DeskAppointments {
         appointments: items.into_iter().map(DeskAppointment::from).collect(),
         total,
