@@ -5,11 +5,11 @@
 
 use sqlx::PgPool;
 
+use domain::services::Desk;
 use domain::services::imports::{
     self, ALREADY_RUNNING, BatchCounts, ImportKind, KIND_INVALID, KIND_NOT_FOR_DESK, NewImport,
     ServiceImport,
 };
-use domain::services::{self, Desk, ServiceRefused};
 use domain::shared::failure::{Failure, IntoFailure};
 use domain::shared::time::zone_named;
 use domain::staff::{self, Action, AuditRecord};
@@ -18,9 +18,6 @@ use crate::outbox::Outbox;
 
 /// Rows per transaction of the job.
 pub const BATCH_SIZE: usize = 200;
-
-/// The desk's list shows this many imports.
-pub const LISTED: i64 = 20;
 
 /// A file as staff sent it.
 #[derive(Debug, Clone)]
@@ -36,8 +33,6 @@ pub struct Sent<'a> {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportRefused {
-    #[error(transparent)]
-    Service(#[from] ServiceRefused),
     /// The kind or the file is not what the desk takes: the `field: ...` message.
     #[error("{0}")]
     Invalid(String),
@@ -51,7 +46,6 @@ pub enum ImportRefused {
 impl IntoFailure for ImportRefused {
     fn into_failure(self) -> Failure {
         match self {
-            Self::Service(refused) => refused.into_failure(),
             Self::Invalid(message) => Failure::invalid(message),
             Self::Running => Failure::Conflict(ALREADY_RUNNING.into()),
             Self::Db(err) => err.into_failure(),
@@ -59,7 +53,7 @@ impl IntoFailure for ImportRefused {
     }
 }
 
-/// Stores the file and queues its import. The station must offer the desk; the kind must
+/// Stores the file and queues its import (the route has opened the desk). The kind must
 /// be one the desk imports; the file is refused when it is not a CSV with the kind's
 /// header and a row, and when the same file (station, desk, kind, digest) is still queued
 /// or running. Audited (`services.import`) with the job it queued.
@@ -68,15 +62,6 @@ pub async fn start(
     outbox: &impl Outbox,
     sent: Sent<'_>,
 ) -> Result<ServiceImport, ImportRefused> {
-    services::offered(
-        db,
-        domain::shared::ids::StationId(sent.station_id),
-        sent.desk,
-    )
-    .await?;
-    if sent.desk == Desk::Political {
-        return Err(ServiceRefused::Unavailable.into());
-    }
     let kind = ImportKind::parse(sent.kind).ok_or(ImportRefused::Invalid(KIND_INVALID.into()))?;
     if !imports::desk_imports(sent.desk, kind) {
         return Err(ImportRefused::Invalid(KIND_NOT_FOR_DESK.into()));
@@ -223,22 +208,4 @@ where
 /// Marks an import failed, with what the console shows.
 pub async fn fail(db: &PgPool, import_id: i64, failure: &str) -> sqlx::Result<()> {
     imports::fail(db, import_id, failure).await
-}
-
-/// The import, when the caller may see its station and desk (`sees`).
-pub async fn find(db: &PgPool, import_id: i64) -> sqlx::Result<Option<ServiceImport>> {
-    imports::find(db, import_id).await
-}
-
-/// The desk's latest imports, newest first.
-pub async fn list(
-    db: &PgPool,
-    station_id: i64,
-    desk: Desk,
-) -> Result<Vec<ServiceImport>, ImportRefused> {
-    services::offered(db, domain::shared::ids::StationId(station_id), desk).await?;
-    if desk == Desk::Political {
-        return Err(ServiceRefused::Unavailable.into());
-    }
-    Ok(imports::list(db, station_id, desk, LISTED).await?)
 }

@@ -6,16 +6,17 @@
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
+use domain::services::Desk;
 use domain::services::imports::{
-    FILE_REQUIRED, FILE_TOO_LARGE, IMPORT_NOT_FOUND, MAX_BYTES, ServiceImport as Stored,
+    self, FILE_REQUIRED, FILE_TOO_LARGE, IMPORT_NOT_FOUND, MAX_BYTES, ServiceImport as Stored,
 };
-use domain::services::{Desk, SERVICE_UNAVAILABLE};
 use jobs::JobOutbox;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
+use super::desk::open_desk;
 use crate::desk_staff::DeskStaff;
 use crate::error::{ApiError, ErrorMessage, Messages};
 use crate::extract::{Json, Multipart, Path};
@@ -117,12 +118,11 @@ struct ImportForm {
     file: Vec<u8>,
 }
 
-fn desk_of(text: &str) -> OpsResult<Desk> {
-    match Desk::parse(text) {
-        Some(desk) if desk != Desk::Political => Ok(desk),
-        _ => Err(ApiError::not_found(SERVICE_UNAVAILABLE).into()),
-    }
-}
+/// The desk's list shows this many imports.
+const LISTED: i64 = 20;
+
+/// The desks that import files: the political desk keeps no cases nor appointments.
+const IMPORTING_DESKS: &[Desk] = &[Desk::Legal, Desk::Accounting, Desk::Health];
 
 /// Reads the form's `kind` and `file` (its bytes, at most [`MAX_BYTES`], and its name).
 async fn read_form(
@@ -196,7 +196,7 @@ fn too_large_or_broken(err: &axum::extract::multipart::MultipartError) -> ApiErr
         (status = 202, description = "Stored and queued", body = ImportQueued),
         (status = 400, description = "The id is not a number, or the form cannot be read", body = Messages),
         (status = 403, description = "Not desk staff, another desk of the station, or a viewer (reads only)", body = ErrorMessage),
-        (status = 404, description = "Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.'", body = ErrorMessage),
+        (status = 404, description = "A station out of reach: 'Estação não encontrada'; an unknown desk, or one the station does not offer: 'Serviço não disponível.'", body = ErrorMessage),
         (status = 409, description = "The same file is still being imported", body = ErrorMessage),
         (status = 415, description = "Not a multipart form", body = Messages),
         (status = 422, description = "A bad kind ('kind: ...'), no file, too large, not UTF-8 text, no header or no rows ('file: ...')", body = Messages),
@@ -208,8 +208,7 @@ async fn create_import(
     Path((station_id, desk)): Path<(i64, String)>,
     Multipart(multipart): Multipart,
 ) -> OpsResult<(StatusCode, Json<ImportQueued>)> {
-    let desk = desk_of(&desk)?;
-    staff.require_act(station_id, desk, SERVICE_UNAVAILABLE)?;
+    let desk = open_desk(&state, &staff, station_id, &desk, IMPORTING_DESKS, true).await?;
     let (kind, file) = read_form(multipart).await?;
     let Some((bytes, file_name)) = file else {
         return Err(ApiError::invalid(FILE_REQUIRED).into());
@@ -251,7 +250,7 @@ async fn create_import(
         (status = 200, description = "The imports", body = [ServiceImport]),
         (status = 400, description = "The id is not a number", body = Messages),
         (status = 403, description = "Not desk staff, or another desk of the station", body = ErrorMessage),
-        (status = 404, description = "Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.'", body = ErrorMessage),
+        (status = 404, description = "A station out of reach: 'Estação não encontrada'; an unknown desk, or one the station does not offer: 'Serviço não disponível.'", body = ErrorMessage),
     )
 )]
 async fn list_imports(
@@ -259,9 +258,10 @@ async fn list_imports(
     staff: DeskStaff,
     Path((station_id, desk)): Path<(i64, String)>,
 ) -> OpsResult<Json<Vec<ServiceImport>>> {
-    let desk = desk_of(&desk)?;
-    staff.require_read(station_id, desk, SERVICE_UNAVAILABLE)?;
-    let imports = app::services::imports::list(&state.db, station_id, desk).await?;
+    let desk = open_desk(&state, &staff, station_id, &desk, IMPORTING_DESKS, false).await?;
+    let imports = imports::list(&state.db, station_id, desk, LISTED)
+        .await
+        .map_err(ApiError::from)?;
     Ok(Json(imports.into_iter().map(Into::into).collect()))
 }
 
@@ -286,7 +286,7 @@ async fn get_import(
     staff: DeskStaff,
     Path(import_id): Path<i64>,
 ) -> OpsResult<Json<ServiceImport>> {
-    let found = app::services::imports::find(&state.db, import_id)
+    let found = imports::find(&state.db, import_id)
         .await
         .map_err(ApiError::from)?
         .filter(|import| staff.0.allows(import.station_id, import.desk, false));
