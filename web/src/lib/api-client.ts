@@ -52,6 +52,13 @@ export function errorTextFromBody(body: unknown): string {
   return INTERNAL_SERVER_ERROR_TEXT;
 }
 
+/** The first of a refusal's `messages`, if it has one (forms that else say 'Erro', spec 002 section 8). */
+export function firstMessageOf(error: unknown): string | null {
+  if (!(error instanceof ApiError) || typeof error.body !== "object" || error.body === null) return null;
+  const { messages } = error.body as { messages?: unknown };
+  return Array.isArray(messages) ? firstText(messages[0]) : null;
+}
+
 export interface Toast {
   title: string;
   text: string;

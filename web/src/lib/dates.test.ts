@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime } from "@/lib/dates";
+import { formatCivilDate, formatDate, formatDateTime } from "@/lib/dates";
 
 // The expected texts are built from local Date parts, so the tests hold in any time zone.
 const ISO = "2026-11-21T12:34:56Z";
@@ -31,5 +31,17 @@ describe("formatDateTime", () => {
     expect(formatDateTime(undefined)).toBe("—");
     expect(formatDateTime("ontem")).toBe("—");
     expect(formatDateTime(null, "Nunca")).toBe("Nunca");
+  });
+});
+
+describe("formatCivilDate", () => {
+  it("shows a civil date as DD/MM/AAAA, in any time zone", () => {
+    expect(formatCivilDate("2025-03-14")).toBe("14/03/2025");
+  });
+
+  it("answers '—', or the fallback, for anything else", () => {
+    expect(formatCivilDate(null)).toBe("—");
+    expect(formatCivilDate("2025-03-14T12:00:00Z")).toBe("—");
+    expect(formatCivilDate("amanhã", "amanhã")).toBe("amanhã");
   });
 });

@@ -23,6 +23,12 @@ export function formatDate(iso: string | null | undefined, fallback = ""): strin
   return date ? DATE_FORMAT.format(date) : fallback;
 }
 
+/** DD/MM/AAAA of a civil date ("2025-03-14"), no time zone moving it a day; `fallback` for anything else. */
+export function formatCivilDate(date: string | null | undefined, fallback = "—"): string {
+  const civil = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date ?? "");
+  return civil ? `${civil[3]}/${civil[2]}/${civil[1]}` : fallback;
+}
+
 /** DD/MM/AAAA HH:MM:SS; "—" (or `fallback`) when the timestamp is absent or not a date. */
 export function formatDateTime(iso: string | null | undefined, fallback = "—"): string {
   const date = parse(iso);

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { maskCurrencyBrl } from "@/lib/currency-mask";
-import { dateToApi, digitsOf, maskCep, maskCnpj, maskCode, maskCpf, maskDate, maskPhone } from "@/lib/masks";
+import {
+  dateToApi,
+  digitsOf,
+  formatServicePhone,
+  maskCep,
+  maskCnpj,
+  maskCode,
+  maskCpf,
+  maskDate,
+  maskPhone,
+  maskServicePhone,
+} from "@/lib/masks";
 
 describe("masks", () => {
   it("mask CPF, CEP, date and CNPJ as the spec writes them", () => {
@@ -19,6 +30,14 @@ describe("masks", () => {
     expect(maskPhone("+55 11 98765-4321")).toBe("(11) 98765-4321");
     expect(maskPhone("55 11 3333-4444")).toBe("(11) 3333-4444");
     expect(maskPhone("(55) 98765-43210")).toBe("(55) 98765-4321");
+  });
+
+  it("mask and show the member services' phones as (99) 9.9999-9999 or (99) 9999-9999", () => {
+    expect(maskServicePhone("11987654321")).toBe("(11) 9.8765-4321");
+    expect(maskServicePhone("1133334444")).toBe("(11) 3333-4444");
+    expect(maskServicePhone("119876543210")).toBe("(11) 9.8765-4321");
+    expect(formatServicePhone("(11) 98765-4321")).toBe("(11) 9.8765-4321");
+    expect(formatServicePhone("0800 123")).toBe("0800 123");
   });
 
   it("keep six digits for a code", () => {

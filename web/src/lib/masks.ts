@@ -50,6 +50,18 @@ export function maskPhone(value: string): string {
   return applyPattern(digits.length > 10 ? "(99) 99999-9999" : "(99) 9999-9999", digits);
 }
 
+/** The member services' phone (spec 002): (99) 9.9999-9999, a landline's ten digits (99) 9999-9999. */
+export function maskServicePhone(value: string): string {
+  const digits = digitsOf(value).slice(0, 11);
+  return applyPattern(digits.length > 10 ? "(99) 9.9999-9999" : "(99) 9999-9999", digits);
+}
+
+/** A stored phone as maskServicePhone shows it; anything but 10 or 11 digits as it came. */
+export function formatServicePhone(phone: string): string {
+  const digits = digitsOf(phone).length;
+  return digits === 10 || digits === 11 ? maskServicePhone(phone) : phone;
+}
+
 /** "dd/MM/yyyy" as the API's "yyyy-MM-dd 00:00:00" (the spec sends birthdays with a time). */
 export function dateToApi(masked: string): string {
   const [day, month, year] = masked.split("/");

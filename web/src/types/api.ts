@@ -286,9 +286,8 @@ export type AppointmentCancelled = Schemas["AppointmentCancelled"];
 export type ServiceNewsItem = Schemas["ServiceNewsItem"];
 /** One of GET /political: the station's published themes, in their order. */
 export type PoliticalTheme = Schemas["PoliticalTheme"];
-/** A theme suggested to the political desk (POST /political), and its 201. */
+/** A theme suggested to the political desk (POST /political); its 201 is a ServiceRequestCreated. */
 export type PoliticalSuggestion = Schemas["SuggestionRequest"];
-export type PoliticalSuggestionSent = Schemas["SuggestionSent"];
 
 // The service desk in the console (docs/api-services.md, "The desk in the console").
 /** GET /api/ops/desk/me (403 when the account reaches no desk). */

@@ -2,6 +2,7 @@
 // view shows, the window the API is asked for, and where an event sits in a day's
 // 15-minute slots (spec 002 section 9). Day arithmetic is done on UTC dates, which have no
 // daylight saving, so a day is always 24 hours here; only instants are read in the zone.
+import { formatCivilDate } from "@/lib/dates";
 
 export type CalendarView = "mes" | "semana" | "dia" | "lista";
 
@@ -178,12 +179,6 @@ export function slotsOn(span: Span, day: CivilDate, timeZone: string): { first: 
 export function formatMinutes(minutes: number): string {
   const hours = Math.floor(minutes / 60);
   return `${String(hours).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-}
-
-/** "DD/MM/YYYY" of a day. */
-export function formatCivilDate(date: CivilDate): string {
-  const [year, month, day] = date.split("-");
-  return `${day}/${month}/${year}`;
 }
 
 /** "DD/MM/YYYY HH:mm" of an instant on the station's clock (spec 002 section 9). */

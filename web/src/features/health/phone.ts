@@ -1,13 +1,8 @@
 // The appointment phone of spec 002 ("Other forms"): masked (99) 9.9999-9999 as typed, a
-// landline's ten digits as (99) 9999-9999, and sent as digits.
-import { applyPattern, digitsOf } from "@/lib/masks";
+// landline's ten digits as (99) 9999-9999 (lib/masks' maskServicePhone), and sent as digits.
+import { digitsOf } from "@/lib/masks";
 
 export const PHONE_INVALID_TEXT = "Telefone inválido";
-
-export function maskAppointmentPhone(value: string): string {
-  const digits = digitsOf(value).slice(0, 11);
-  return applyPattern(digits.length > 10 ? "(99) 9.9999-9999" : "(99) 9999-9999", digits);
-}
 
 /** 10 or 11 digits, as the API accepts; an empty field is `required`'s to report. */
 export function appointmentPhone(value: string): string | undefined {

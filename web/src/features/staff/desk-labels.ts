@@ -120,10 +120,3 @@ export function choiceLabel(choice: AppointmentChoice, appointment: DeskAppointm
 export function formatCpf(digits: string): string {
   return /^\d{11}$/.test(digits) ? `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}` : digits;
 }
-
-/** "(11) 9.8765-4321" or "(11) 3333-4444" from the digits the API keeps. */
-export function formatPhone(digits: string): string {
-  if (/^\d{11}$/.test(digits)) return `(${digits.slice(0, 2)}) ${digits.slice(2, 3)}.${digits.slice(3, 7)}-${digits.slice(7)}`;
-  if (/^\d{10}$/.test(digits)) return `(${digits.slice(0, 2)}) ${digits.slice(2, 6)}-${digits.slice(6)}`;
-  return digits;
-}

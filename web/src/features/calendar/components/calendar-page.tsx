@@ -6,7 +6,6 @@ import { useMemo } from "react";
 import { useSearchParams } from "react-router";
 import {
   CALENDAR_VIEWS,
-  formatCivilDate,
   isCivilDate,
   longDay,
   monthTitle,
@@ -17,6 +16,7 @@ import {
   type CalendarView,
   type CivilDate,
 } from "@/features/calendar/calendar-dates";
+import { formatCivilDate } from "@/lib/dates";
 import { schedulesByDay } from "@/features/calendar/calendar-layout";
 import { useSchedules } from "@/features/calendar/api/get-schedules";
 import { ListView, NO_EVENTS_TEXT } from "@/features/calendar/components/list-view";

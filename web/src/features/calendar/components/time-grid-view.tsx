@@ -3,13 +3,13 @@
 // heading followed by the list of its events with their times; the grid is only their look.
 import type { CSSProperties } from "react";
 import {
-  formatCivilDate,
   longDay,
   SLOTS_PER_DAY,
   WEEKDAY_SHORT,
   weekdayOf,
   type CivilDate,
 } from "@/features/calendar/calendar-dates";
+import { formatCivilDate } from "@/lib/dates";
 import { placeInSlots } from "@/features/calendar/calendar-layout";
 import { ScheduleLink, timeRange } from "@/features/calendar/components/schedule-link";
 import type { Schedule } from "@/types/api";

@@ -5,7 +5,7 @@
 import { useMutation } from "@tanstack/react-query";
 import type { HealthAppointmentRequest, ServiceRequestCreated } from "@/types/api";
 import type { HealthService } from "@/features/health/services";
-import { api, ApiError } from "@/lib/api-client";
+import { api, firstMessageOf } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
 
 /** The catalogue's fallback when a refusal carries no message. */
@@ -17,12 +17,7 @@ export function requestHealthAppointment(service: HealthService, body: HealthApp
 
 /** The first entry of the answer's `messages`, else 'Erro'. */
 export function requestFailureText(error: unknown): string {
-  if (error instanceof ApiError && typeof error.body === "object" && error.body !== null) {
-    const { messages } = error.body as { messages?: unknown };
-    const first: unknown = Array.isArray(messages) ? messages[0] : undefined;
-    if (typeof first === "string" && first.trim() !== "") return first;
-  }
-  return REQUEST_FAILURE_TEXT;
+  return firstMessageOf(error) ?? REQUEST_FAILURE_TEXT;
 }
 
 export function useRequestHealthAppointment(service: HealthService) {

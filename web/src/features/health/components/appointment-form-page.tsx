@@ -10,9 +10,9 @@ import { useForm, type Form, type FormRules } from "@/components/form/use-form";
 import { ListPage } from "@/components/list-page";
 import { requestFailureText, useRequestHealthAppointment } from "@/features/health/api/request-appointment";
 import { BackToHealth } from "@/features/health/components/health-nav";
-import { appointmentPhone, maskAppointmentPhone } from "@/features/health/phone";
+import { appointmentPhone } from "@/features/health/phone";
 import { healthService, infoPath, type HealthService, type HealthServiceId } from "@/features/health/services";
-import { digitsOf } from "@/lib/masks";
+import { digitsOf, maskServicePhone } from "@/lib/masks";
 import { maxLength, MESSAGES, required } from "@/lib/validators";
 import "./health.css";
 
@@ -95,7 +95,7 @@ function AppointmentForm({ service, onSent }: { service: HealthService; onSent: 
         inputMode="numeric"
         autoComplete="tel-national"
         placeholder="(99) 9.9999-9999"
-        {...bindText(form, "phone", maskAppointmentPhone)}
+        {...bindText(form, "phone", maskServicePhone)}
       />
       {failure !== null ? (
         <p className="health-form__failure" role="alert">

@@ -3,9 +3,9 @@
 // suggestion shows its first message, else 'Erro' (spec 002 section 8), in the dialog.
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { useSession } from "@/features/session";
-import { api, ApiError } from "@/lib/api-client";
+import { api, firstMessageOf } from "@/lib/api-client";
 import { OWN_ERROR_TEXT } from "@/lib/query-client";
-import type { PoliticalSuggestion, PoliticalSuggestionSent, PoliticalTheme } from "@/types/api";
+import type { PoliticalSuggestion, PoliticalTheme, ServiceRequestCreated } from "@/types/api";
 
 /** The catalogue's fallback when a refusal carries no message. */
 export const SUGGESTION_FAILURE_TEXT = "Erro";
@@ -20,17 +20,12 @@ export function getPoliticalThemes({ signal }: { signal?: AbortSignal } = {}) {
 }
 
 export function suggestTheme(body: PoliticalSuggestion) {
-  return api.post<PoliticalSuggestionSent>("/political", body);
+  return api.post<ServiceRequestCreated>("/political", body);
 }
 
 /** The first entry of the answer's `messages`, else 'Erro'. */
 export function suggestionFailureText(error: unknown): string {
-  if (error instanceof ApiError && typeof error.body === "object" && error.body !== null) {
-    const { messages } = error.body as { messages?: unknown };
-    const first: unknown = Array.isArray(messages) ? messages[0] : undefined;
-    if (typeof first === "string" && first.trim() !== "") return first;
-  }
-  return SUGGESTION_FAILURE_TEXT;
+  return firstMessageOf(error) ?? SUGGESTION_FAILURE_TEXT;
 }
 
 export function usePoliticalThemes() {

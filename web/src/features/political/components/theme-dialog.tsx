@@ -3,13 +3,11 @@
 // actions and the court cases. Sections without entries are left out.
 import { Modal } from "@/components/modal";
 import type { PoliticalTheme } from "@/types/api";
-import { formatDate } from "@/lib/dates";
+import { formatCivilDate, formatDate } from "@/lib/dates";
 
 /** A civil date ("2025-03-14") as DD/MM/AAAA, without a time zone moving it a day; any other text as it came. */
 export function formatActionDate(value: string): string {
-  const civil = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (civil) return `${civil[3]}/${civil[2]}/${civil[1]}`;
-  return formatDate(value, value);
+  return formatCivilDate(value, formatDate(value, value));
 }
 
 export function ThemeDialog({ theme, onClose }: { theme: PoliticalTheme; onClose: () => void }) {

@@ -1,5 +1,5 @@
 // The political desk's calls and answers (docs/api-services.md "Political"), for component tests.
-import type { PoliticalSuggestionSent, PoliticalTheme } from "@/types/api";
+import type { PoliticalTheme, ServiceRequestCreated } from "@/types/api";
 import { buildStation } from "@/testing/fixtures";
 
 export const THEMES_CALL = "GET /api/political";
@@ -21,6 +21,6 @@ export function buildTheme(overrides: Partial<PoliticalTheme> = {}): PoliticalTh
   };
 }
 
-export function buildSuggestionCreated(overrides: Partial<PoliticalSuggestionSent> = {}): PoliticalSuggestionSent {
+export function buildSuggestionCreated(overrides: Partial<ServiceRequestCreated> = {}): ServiceRequestCreated {
   return { id: 21, message: "Solicitação enviada com sucesso.", ...overrides };
 }

@@ -8,7 +8,7 @@ import { useServicePage } from "@/features/services/api/services";
 import type { Desk } from "@/features/services/desks";
 import type { ServicePage } from "@/types/api";
 import { CONTACTS_TITLE, NO_DATA_TEXT } from "@/features/services/components/service-texts";
-import { digitsOf } from "@/lib/masks";
+import { digitsOf, formatServicePhone } from "@/lib/masks";
 import "./services.css";
 
 function DeskContent({ desk, title, children }: { desk: Desk; title: string; children: (page: ServicePage) => ReactNode }) {
@@ -25,14 +25,6 @@ function DeskContent({ desk, title, children }: { desk: Desk; title: string; chi
       )}
     </section>
   );
-}
-
-/** "(11) 3333-4444" or "(11) 9.8765-4321"; anything else as it came. */
-export function formatPhone(phone: string): string {
-  const digits = digitsOf(phone);
-  if (digits.length === 10) return `(${digits.slice(0, 2)}) ${digits.slice(2, 6)}-${digits.slice(6)}`;
-  if (digits.length === 11) return `(${digits.slice(0, 2)}) ${digits.slice(2, 3)}.${digits.slice(3, 7)}-${digits.slice(7)}`;
-  return phone;
 }
 
 export function ServiceContactsPage({ desk }: { desk: Desk }) {
@@ -54,7 +46,7 @@ export function ServiceContactsPage({ desk }: { desk: Desk }) {
                 )}
                 {contact.phone && (
                   <p>
-                    <a href={`tel:+55${digitsOf(contact.phone)}`}>{formatPhone(contact.phone)}</a>
+                    <a href={`tel:+55${digitsOf(contact.phone)}`}>{formatServicePhone(contact.phone)}</a>
                   </p>
                 )}
               </li>

@@ -15,16 +15,11 @@ import {
   PERSONAL_TITLE,
 } from "@/features/services/components/service-texts";
 import { formatBrl } from "@/lib/currency";
+import { formatCivilDate } from "@/lib/dates";
 import "./services.css";
 
 export const PROCESSES_TITLE = "Processos";
 export const CLOSE_BUTTON = "Fechar";
-
-/** DD/MM/YYYY of a civil date (YYYY-MM-DD), without moving it through a time zone. */
-export function formatCivilDate(date: string | null): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date ?? "");
-  return match ? `${match[3]}/${match[2]}/${match[1]}` : "—";
-}
 
 function ProcessCard({ process, onOpen }: { process: CaseProcess; onOpen: () => void }) {
   return (

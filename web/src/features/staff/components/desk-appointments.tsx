@@ -22,7 +22,6 @@ import {
   choiceLabel,
   choicesFor,
   formatCpf,
-  formatPhone,
   serviceLabel,
   type AppointmentChoice,
   type DeskGrant,
@@ -31,6 +30,7 @@ import { formatInZone } from "@/features/staff/desk-time";
 import { countOf, formatReais } from "@/features/staff/format";
 import { pageFromSearch } from "@/features/staff/job-filter";
 import { formatDateTime } from "@/lib/dates";
+import { formatServicePhone } from "@/lib/masks";
 
 /** What each plain action asks, and says once done. */
 const ACTION_TEXTS: Record<DeskAppointmentAction, { title: (id: number) => string; confirm: string; effect: string; done: string }> = {
@@ -97,7 +97,7 @@ function AppointmentCard({
         {grant.desk === "health" && <Fact term="Serviço">{serviceLabel(appointment.service)}</Fact>}
         <Fact term="CPF">{formatCpf(appointment.cpf)}</Fact>
         {appointment.member && <Fact term="E-mail">{appointment.member.email}</Fact>}
-        {appointment.phone && <Fact term="Telefone">{formatPhone(appointment.phone)}</Fact>}
+        {appointment.phone && <Fact term="Telefone">{formatServicePhone(appointment.phone)}</Fact>}
         <Fact term="Dia preferido">{appointment.preferred_day ?? "—"}</Fact>
         <Fact term="Data marcada">{formatInZone(appointment.scheduled_at, timeZone)}</Fact>
         <Fact term="Escritório">{appointment.office?.name ?? "—"}</Fact>

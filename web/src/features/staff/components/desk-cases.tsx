@@ -16,7 +16,7 @@ import { countOf, formatReais } from "@/features/staff/format";
 import { toastForError } from "@/lib/api-client";
 import { maskCurrencyBrl } from "@/lib/currency-mask";
 import { formatCents } from "@/lib/currency";
-import { formatDateTime } from "@/lib/dates";
+import { formatCivilDate, formatDateTime } from "@/lib/dates";
 import { digitsOf, maskCpf } from "@/lib/masks";
 import { cpf as cpfRule, required } from "@/lib/validators";
 
@@ -158,7 +158,7 @@ function CaseRow({ record, legal, canAct, onEdit }: { record: DeskCase; legal: b
       <td>{formatCpf(record.cpf)}</td>
       <td>{record.kind || "—"}</td>
       <td>{record.situation || "—"}</td>
-      <td>{record.filed_on ? record.filed_on.split("-").reverse().join("/") : "—"}</td>
+      <td>{formatCivilDate(record.filed_on)}</td>
       <td>{record.court || "—"}</td>
       {legal && <td>{record.title || "—"}</td>}
       <td>{record.claim_cents === null ? "—" : formatReais(record.claim_cents)}</td>
