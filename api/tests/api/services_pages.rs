@@ -1,6 +1,7 @@
 //! `GET /api/services/{desk}` over HTTP against the real database: the desk's pages as the
-//! station filled them in (empty when it never did), only the member's own station's, and
-//! 404 for a desk the station does not offer or one that does not exist.
+//! station filled them in (empty when it never did), only the member's own station's, the
+//! landing's carousel category only ever one of the station's own, and 404 for a desk the
+//! station does not offer or one that does not exist.
 
 use crate::common::{call, insert_station};
 use crate::services_common::{UNAVAILABLE, desk_row, offer, refused, world};
@@ -35,6 +36,32 @@ async fn fill(db: &PgPool, station_id: i64, desk: &str, guidance: &str) {
     .expect("desk pages");
 }
 
+async fn category(db: &PgPool, station_id: i64, name: &str) -> i64 {
+    sqlx::query_scalar(
+        "INSERT INTO participant_categories (station_id, name) VALUES ($1, $2) RETURNING id",
+    )
+    .bind(station_id)
+    .bind(name)
+    .fetch_one(db)
+    .await
+    .expect("category")
+}
+
+async fn show_category(
+    db: &PgPool,
+    station_id: i64,
+    desk: &str,
+    category_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE service_desks SET category_id = $3 WHERE station_id = $1 AND service = $2")
+        .bind(station_id)
+        .bind(desk)
+        .bind(category_id)
+        .execute(db)
+        .await
+        .map(drop)
+}
+
 #[testkit::db_test]
 async fn a_desk_page_shows_what_the_station_filled_in(db: PgPool) {
     let w = world(db).await;
@@ -42,6 +69,11 @@ async fn a_desk_page_shows_what_the_station_filled_in(db: PgPool) {
     let other = insert_station(&w.db, "vizinho").await;
     offer(&w.db, other, &["legal"]).await;
     fill(&w.db, other, "legal", "Do vizinho.").await;
+
+    let rights = category(&w.db, w.station_id, "Direitos em foco").await;
+    show_category(&w.db, w.station_id, "legal", rights)
+        .await
+        .expect("the station's own category");
 
     let answer = w.get("/api/services/legal").await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
@@ -55,6 +87,7 @@ async fn a_desk_page_shows_what_the_station_filled_in(db: PgPool) {
             "informacoes": "Atendimento de segunda a sexta.",
             "playlists": [{ "slug": "videos", "title": "Vídeos",
                             "url": "https://www.youtube.com/embed/x" }],
+            "categoria": rights,
         })
     );
 
@@ -69,7 +102,55 @@ async fn a_desk_page_shows_what_the_station_filled_in(db: PgPool) {
     assert_eq!(
         empty.json(),
         json!({ "desk": "health", "contatos": [], "orientacoes": "", "informacoes": "",
-                "playlists": [] })
+                "playlists": [], "categoria": null })
+    );
+}
+
+#[testkit::db_test]
+async fn the_carousel_is_only_ever_a_category_of_the_desks_station(db: PgPool) {
+    let w = world(db).await;
+    fill(&w.db, w.station_id, "legal", "Traga seus documentos.").await;
+    let other = insert_station(&w.db, "vizinho").await;
+    let theirs = category(&w.db, other, "Do vizinho").await;
+    assert!(
+        show_category(&w.db, w.station_id, "legal", theirs)
+            .await
+            .is_err(),
+        "another station's category is refused by the schema"
+    );
+    assert_eq!(
+        w.get("/api/services/legal").await.json()["categoria"],
+        json!(null)
+    );
+
+    // Deleting the category takes the carousel away and leaves the desk.
+    let ours = category(&w.db, w.station_id, "Direitos em foco").await;
+    show_category(&w.db, w.station_id, "legal", ours)
+        .await
+        .expect("ours");
+    // Only the legal and accounting landings have a carousel.
+    fill(&w.db, w.station_id, "political", "Temas.").await;
+    assert!(
+        show_category(&w.db, w.station_id, "political", ours)
+            .await
+            .is_err(),
+        "the political page shows no carousel"
+    );
+    assert_eq!(
+        w.get("/api/services/legal").await.json()["categoria"],
+        json!(ours)
+    );
+    sqlx::query("DELETE FROM participant_categories WHERE id = $1")
+        .bind(ours)
+        .execute(&w.db)
+        .await
+        .expect("category deleted");
+    let answer = w.get("/api/services/legal").await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(answer.json()["categoria"], json!(null));
+    assert_eq!(
+        answer.json()["orientacoes"],
+        json!("Traga seus documentos.")
     );
 }
 

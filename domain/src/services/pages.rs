@@ -1,5 +1,6 @@
-//! A desk's pages ('contato', 'orientacoes', 'informacoes', the video playlists), from its
-//! `service_desks` row; a desk without one answers empty lists and texts.
+//! A desk's pages ('contato', 'orientacoes', 'informacoes', the video playlists, the
+//! landing's category carousel), from its `service_desks` row; a desk without one answers
+//! empty lists and texts and no carousel.
 
 use serde::Deserialize;
 use sqlx::PgConnection;
@@ -35,9 +36,17 @@ pub struct Page {
     pub guidance: String,
     pub information: String,
     pub playlists: Vec<Playlist>,
+    /// The activity category the landing's carousel shows, one of the station's own.
+    pub category_id: Option<i64>,
 }
 
-type Row = (Json<Vec<Contact>>, String, String, Json<Vec<Playlist>>);
+type Row = (
+    Json<Vec<Contact>>,
+    String,
+    String,
+    Json<Vec<Playlist>>,
+    Option<i64>,
+);
 
 /// The desk's pages in the station; the station must offer the desk.
 pub async fn page(
@@ -47,17 +56,17 @@ pub async fn page(
 ) -> Result<Page, ServiceRefused> {
     super::offered(&mut *conn, station, desk).await?;
     let row: Option<Row> = sqlx::query_as(
-        "SELECT contacts, guidance, information, playlists FROM service_desks
+        "SELECT contacts, guidance, information, playlists, category_id FROM service_desks
           WHERE station_id = $1 AND service = $2",
     )
     .bind(station)
     .bind(desk)
     .fetch_optional(&mut *conn)
     .await?;
-    let (contacts, guidance, information, playlists) = row.map_or_else(
-        || (Vec::new(), String::new(), String::new(), Vec::new()),
-        |(contacts, guidance, information, playlists)| {
-            (contacts.0, guidance, information, playlists.0)
+    let (contacts, guidance, information, playlists, category_id) = row.map_or_else(
+        || (Vec::new(), String::new(), String::new(), Vec::new(), None),
+        |(contacts, guidance, information, playlists, category_id)| {
+            (contacts.0, guidance, information, playlists.0, category_id)
         },
     );
     Ok(Page {
@@ -70,5 +79,6 @@ pub async fn page(
             .into_iter()
             .filter(|playlist| playlist.url.starts_with("https://"))
             .collect(),
+        category_id,
     })
 }

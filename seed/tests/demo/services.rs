@@ -1,7 +1,8 @@
 //! The demo member services: the four settings on, each desk with its address and contacts,
 //! an office per desk, the demo member's cases and legal appointments under their CPF (the
 //! confirmed one 5 or more days ahead at 10:00 station time), three political themes and six
-//! news items per desk's tag that the member's lists show; a second seed changes nothing.
+//! news items per desk's tag that the member's lists show, the legal landing's carousel
+//! category; a second seed changes nothing.
 
 use domain::content::news::{self, Tagged};
 use domain::infra::objects::Objects;
@@ -16,6 +17,7 @@ async fn snapshot(db: &PgPool) -> Value {
     sqlx::query_scalar(
         "SELECT jsonb_build_object(
              'desks', (SELECT jsonb_agg(d ORDER BY service) FROM service_desks d),
+             'categories', (SELECT jsonb_agg(c ORDER BY id) FROM participant_categories c),
              'offices', (SELECT jsonb_agg(o ORDER BY id) FROM service_offices o),
              'cases', (SELECT jsonb_agg(c ORDER BY id) FROM service_cases c),
              'appointments', (SELECT jsonb_agg(a ORDER BY id) FROM service_appointments a),
@@ -79,6 +81,27 @@ async fn the_demo_station_offers_its_member_services_seeded_once(db: PgPool) {
         assert!(!guidance.is_empty() && !information.is_empty());
         assert_eq!(*playlists, serde_json::json!([]));
     }
+    // The legal landing's carousel is a category of the station's, the other desks show none.
+    let carousels: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT d.service, c.name FROM service_desks d
+           LEFT JOIN participant_categories c ON c.id = d.category_id AND c.station_id = d.station_id
+          WHERE d.station_id = $1 ORDER BY d.service",
+    )
+    .bind(station.station_id)
+    .fetch_all(&db)
+    .await
+    .expect("carousels");
+    let legal = Some(services::LEGAL_CATEGORY.to_string());
+    assert_eq!(
+        carousels,
+        [
+            ("accounting".to_string(), None),
+            ("health".to_string(), None),
+            ("legal".to_string(), legal),
+            ("political".to_string(), None)
+        ]
+    );
+
     let offices: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM service_offices WHERE station_id = $1 ORDER BY service",
     )

@@ -5161,8 +5161,7 @@ export interface components {
             service: string;
             /** Format: int64 */
             station_id: number;
-            /** @description `requested`, `confirmed`, `done`, `absent` or `cancelled`. */
-            status: string;
+            status: components["schemas"]["AppointmentStatus"];
         };
         DeskAppointments: {
             appointments: components["schemas"]["DeskAppointment"][];
@@ -7254,6 +7253,12 @@ export interface components {
         };
         /** @description What a desk's pages show. */
         ServicePage: {
+            /**
+             * Format: int64
+             * @description The landing's carousel: an activity category of the station (read with
+             *     `participant-categories?where[id]=`), or null when the desk shows none.
+             */
+            categoria: number | null;
             /** @description The 'contato' page. */
             contatos: components["schemas"]["ServiceContact"][];
             /** @description `legal`, `accounting`, `health` or `political`. */
@@ -7271,11 +7276,14 @@ export interface components {
             title: string;
             url: string;
         };
-        /** @description The answer of every request: `201 { "id", "message": "Solicitação enviada com sucesso." }`. */
+        /**
+         * @description The answer of every request to a desk (appointments, theme suggestions):
+         *     `201 { "id", "message": "Solicitação enviada com sucesso." }`.
+         */
         ServiceRequestCreated: {
             /**
              * Format: int64
-             * @description The appointment's id (its protocol number in the e-mails).
+             * @description The request's id (its protocol number in the e-mails).
              */
             id: number;
             /** @description "Solicitação enviada com sucesso." */
@@ -7673,16 +7681,6 @@ export interface components {
         SuggestionRequest: {
             /** @description Required, at most 1000 characters. */
             description?: string | null;
-        };
-        /** @description A request stored. */
-        SuggestionSent: {
-            /**
-             * Format: int64
-             * @description The stored suggestion's id.
-             */
-            id: number;
-            /** @description "Solicitação enviada com sucesso." */
-            message: string;
         };
         SupportAnswer: {
             /** @description Required, at most 4000 characters. */
@@ -16607,7 +16605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.' */
+            /** @description A station out of reach: 'Estação não encontrada'; an unknown desk, or one the station does not offer: 'Serviço não disponível.' */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16672,7 +16670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description Another station, an unknown desk, or a desk the station does not offer: 'Serviço não disponível.' */
+            /** @description A station out of reach: 'Estação não encontrada'; an unknown desk, or one the station does not offer: 'Serviço não disponível.' */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17789,7 +17787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SuggestionSent"];
+                    "application/json": components["schemas"]["ServiceRequestCreated"];
                 };
             };
             /** @description The body cannot be read; or: The body is not valid JSON */

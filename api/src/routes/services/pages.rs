@@ -48,6 +48,9 @@ pub struct ServicePage {
     /// The 'informacoes' page: plain text, paragraphs split by blank lines.
     pub informacoes: String,
     pub playlists: Vec<ServicePlaylist>,
+    /// The landing's carousel: an activity category of the station (read with
+    /// `participant-categories?where[id]=`), or null when the desk shows none.
+    pub categoria: Option<i64>,
 }
 
 impl From<Page> for ServicePage {
@@ -78,6 +81,7 @@ impl From<Page> for ServicePage {
                 .into_iter()
                 .map(|Playlist { slug, title, url }| ServicePlaylist { slug, title, url })
                 .collect(),
+            categoria: page.category_id,
         }
     }
 }

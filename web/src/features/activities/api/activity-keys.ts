@@ -7,6 +7,8 @@ export const activityKeys = {
   categories: (stationId: number, userId: number) => ["activities", "categories", stationId, userId] as const,
   category: (stationId: number, userId: number, id: string) =>
     ["activities", "categories", stationId, userId, id] as const,
+  carousel: (stationId: number, userId: number, categoryId: number) =>
+    ["activities", "carousel", stationId, userId, categoryId] as const,
   list: (stationId: number, userId: number) => ["activities", "list", stationId, userId] as const,
   search: (stationId: number, userId: number, term: string) => ["activities", "search", stationId, userId, term] as const,
   detail: (userId: number, id: string) => ["activities", "detail", userId, id] as const,

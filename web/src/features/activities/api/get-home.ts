@@ -9,6 +9,9 @@ import { pagePath } from "@/lib/paging";
 /** A category row shows 4 cards (spec 001 "Home"): the server sends no more, and counts them all. */
 export const CATEGORY_ROW_SIZE = 4;
 
+/** A category's carousel (a desk's landing, spec 002) shows its first 10 activities. */
+export const CATEGORY_CAROUSEL_SIZE = 10;
+
 export function useFeaturedActivities() {
   const { stationId, userId } = useMemberScope();
   return useQuery({
@@ -49,5 +52,23 @@ export function useCategories() {
         }),
         { signal },
       ),
+  });
+}
+
+/** One category and its first activities, for a carousel; null when the station has no such category. */
+export function useCategoryCarousel(categoryId: number) {
+  const { stationId, userId } = useMemberScope();
+  return useQuery({
+    queryKey: activityKeys.carousel(stationId, userId, categoryId),
+    queryFn: async ({ signal }) => {
+      const found = await api.get<Category[]>(
+        pagePath(`/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}&where[id]=${categoryId}`, {
+          limit: CATEGORY_CAROUSEL_SIZE,
+          offset: 0,
+        }),
+        { signal },
+      );
+      return found[0] ?? null;
+    },
   });
 }

@@ -13,13 +13,15 @@ interface FeaturedCarouselProps {
   activities: Activity[];
   /** Whose cards: a member's, or a visitor's that lead to the public pages. */
   audience?: CardAudience;
+  /** What a screen reader calls the carousel. */
+  label?: string;
 }
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
-export function FeaturedCarousel({ activities, audience = "member" }: FeaturedCarouselProps) {
+export function FeaturedCarousel({ activities, audience = "member", label = "Destaques" }: FeaturedCarouselProps) {
   const [current, setCurrent] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -40,7 +42,7 @@ export function FeaturedCarousel({ activities, audience = "member" }: FeaturedCa
     <section
       className="featured-carousel"
       aria-roledescription="carrossel"
-      aria-label="Destaques"
+      aria-label={label}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}

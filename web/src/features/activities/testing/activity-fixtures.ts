@@ -20,6 +20,9 @@ export const activitiesCall = (offset = 0) => `GET /api/actions/?where[station_i
 export const activityCall = (id: number) => `GET /api/actions/${id}/?where[user_id]=1`;
 export const categoryCall = (id: number, offset = 0) =>
   `GET /api/participant-categories/?where[station_id]=7&where[user_id]=1&where[id]=${id}&${page(offset)}`;
+/** A desk landing's carousel: the category's first 10 activities. */
+export const categoryCarouselCall = (id: number) =>
+  `GET /api/participant-categories/?where[station_id]=7&where[user_id]=1&where[id]=${id}&limit=10&offset=0`;
 export const searchCall = (term: string, offset = 0) =>
   `GET /api/actions-by-name/?where[name]=${encodeURIComponent(term)}&where[user_id]=1&where[station_id]=7&${page(offset)}`;
 export const publicActivityCall = (id: number, stationId = 7) => `GET /api/public-actions/${id}/${stationId}`;

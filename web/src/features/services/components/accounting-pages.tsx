@@ -29,6 +29,7 @@ const ACCOUNTING_LINKS: ServiceLink[] = [
 export function AccountingLandingPage() {
   return (
     <ServiceLanding
+      desk="accounting"
       title={ACCOUNTING_TITLE}
       intro={ACCOUNTING_ATTENDANCE.map((text) => (
         <p key={text}>{text}</p>

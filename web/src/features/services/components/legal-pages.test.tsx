@@ -1,11 +1,14 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
+import { buildActivityCards, buildCategory, categoryCarouselCall } from "@/features/activities/testing/activity-fixtures";
 import { COOKIE_CONSENT_KEY } from "@/features/consent";
 import {
   buildAppointment,
   buildLegalProcess,
+  buildServicePage,
   CANCEL_LEGAL_CALL,
   LEGAL_APPOINTMENTS_CALL,
+  LEGAL_PAGE_CALL,
   LEGAL_PROCESSES_CALL,
   LEGAL_STATION,
   REQUEST_LEGAL_CALL,
@@ -39,6 +42,40 @@ describe("the legal consultancy's landing", () => {
     expect(pages.getByRole("link", { name: /Processos/ })).toHaveAttribute("href", `${BASE}/processos`);
     expect(pages.getByRole("link", { name: /Agendamentos/ })).toHaveAttribute("href", `${BASE}/agendamentos`);
     expect(pages.getAllByRole("link")).toHaveLength(8);
+  });
+
+  it("shows the carousel of the activity category the station chose for the desk", async () => {
+    const api = stubServices({
+      [LEGAL_PAGE_CALL]: () => jsonResponse(buildServicePage({ categoria: 31 })),
+      [categoryCarouselCall(31)]: () =>
+        jsonResponse([buildCategory({ id: 31, name: "Direitos em foco", actions: buildActivityCards(3) })]),
+    });
+    renderApp({ path: BASE, station: LEGAL_STATION });
+    expect(await screen.findByRole("heading", { level: 2, name: "Direitos em foco" })).toBeInTheDocument();
+    const carousel = screen.getByRole("region", { name: "Direitos em foco" });
+    expect(within(carousel).getByRole("link", { name: /Atividade 1/ })).toHaveAttribute("href", "/homepage/atividades/12");
+    expect(within(carousel).getAllByRole("button", { name: /Destaque \d/ })).toHaveLength(3);
+    expect(api.callsTo(categoryCarouselCall(31))).toHaveLength(1);
+  });
+
+  it("shows no carousel when the desk has no category, or the category has no activities", async () => {
+    const api = stubServices({
+      [LEGAL_PAGE_CALL]: () => jsonResponse(buildServicePage({ categoria: null })),
+    });
+    const { unmount } = renderApp({ path: BASE, station: LEGAL_STATION });
+    await waitFor(() => expect(api.callsTo(LEGAL_PAGE_CALL)).toHaveLength(1));
+    expect(screen.getByRole("navigation", { name: "Páginas de Consultoria Jurídica" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { level: 2 })).not.toBeInTheDocument();
+    expect(api.calls.some((call) => call.url.includes("participant-categories"))).toBe(false);
+    unmount();
+
+    const empty = stubServices({
+      [LEGAL_PAGE_CALL]: () => jsonResponse(buildServicePage({ categoria: 31 })),
+      [categoryCarouselCall(31)]: () => jsonResponse([buildCategory({ id: 31, name: "Direitos em foco", actions: [] })]),
+    });
+    renderApp({ path: BASE, station: LEGAL_STATION });
+    await waitFor(() => expect(empty.callsTo(categoryCarouselCall(31))).toHaveLength(1));
+    expect(screen.queryByRole("heading", { name: "Direitos em foco" })).not.toBeInTheDocument();
   });
 
   it("is not found, without asking the API, where the station offers no legal desk", async () => {

@@ -31,6 +31,7 @@ const LEGAL_LINKS: ServiceLink[] = [
 export function LegalLandingPage() {
   return (
     <ServiceLanding
+      desk="legal"
       title={LEGAL_TITLE}
       intro={LEGAL_ATTENDANCE.map((text) => (
         <p key={text}>{text}</p>

@@ -1,7 +1,11 @@
-// A desk's landing: its title, what the service is (the spec's own words per desk) and the
-// way to each of its pages.
+// A desk's landing: its title, what the service is (the spec's own words per desk), the
+// carousel of the activity category the station chose for the desk (spec 002 "Legal
+// consultancy"; none when it chose none) and the way to each of its pages.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { CategoryCarousel } from "@/features/activities";
+import { useServicePage } from "@/features/services/api/services";
+import type { Desk } from "@/features/services/desks";
 import "./services.css";
 
 export interface ServiceLink {
@@ -11,16 +15,19 @@ export interface ServiceLink {
 }
 
 interface ServiceLandingProps {
+  desk: Desk;
   title: string;
   intro: ReactNode;
   links: ServiceLink[];
 }
 
-export function ServiceLanding({ title, intro, links }: ServiceLandingProps) {
+export function ServiceLanding({ desk, title, intro, links }: ServiceLandingProps) {
+  const categoryId = useServicePage(desk).data?.categoria;
   return (
     <section className="service-page">
       <h1 className="page-title">{title}</h1>
       <div className="service-landing__intro">{intro}</div>
+      {categoryId != null && <CategoryCarousel categoryId={categoryId} />}
       <nav aria-label={`Páginas de ${title}`}>
         <ul className="service-landing__links">
           {links.map((link) => (

@@ -78,6 +78,7 @@ export function buildServicePage(overrides: Partial<ServicePage> = {}): ServiceP
     orientacoes: "Agende pelo portal.\n\nLeve seus documentos.",
     informacoes: "Informações do serviço.",
     playlists: [{ slug: "videos", title: "Vídeos do jurídico", url: "https://www.youtube.com/embed/videoseries?list=PL123" }],
+    categoria: null,
     ...overrides,
   };
 }
