@@ -110,3 +110,17 @@ test("a legal appointment: the member asks, staff confirm it in the console, the
   await expect(atDesk.getByRole("button")).toHaveCount(0);
   await staffContext.close();
 });
+
+// The legal landing's carousel: the category the demo station chose for its legal desk
+// (seed/src/demo/services.rs), its first activity on the first slide.
+test("the legal landing shows the carousel of the desk's activity category", async ({ page, request }) => {
+  const station = await fetchHostStation(request);
+  await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
+  await logIn(page, station);
+  await page.goto("/homepage/consultoria-juridica");
+  await expect(page.getByRole("heading", { level: 1, name: "Consultoria Jurídica" })).toBeVisible();
+  const carousel = page.getByRole("region", { name: "Direitos em foco" });
+  await expect(page.getByRole("heading", { level: 2, name: "Direitos em foco" })).toBeVisible();
+  await expect(carousel.getByRole("link", { name: /Quiz: saúde no trabalho/ })).toBeVisible();
+  await expectAccessible(page);
+});
