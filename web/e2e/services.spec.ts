@@ -112,9 +112,11 @@ test("a legal appointment: the member asks, staff confirm it in the console, the
 });
 
 // The legal landing's carousel: the category the demo station chose for its legal desk
-// (seed/src/demo/services.rs), its first activity on the first slide.
+// (seed/src/demo/services.rs), its first activity on the first slide. Asking for reduced
+// motion holds the carousel still, so the slide is still there when it is looked for.
 test("the legal landing shows the carousel of the desk's activity category", async ({ page, request }) => {
   const station = await fetchHostStation(request);
+  await page.emulateMedia({ reducedMotion: "reduce" });
   await page.addInitScript(() => window.localStorage.setItem("filia.cookie-consent", new Date().toISOString()));
   await logIn(page, station);
   await page.goto("/homepage/consultoria-juridica");

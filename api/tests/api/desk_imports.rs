@@ -553,6 +553,7 @@ async fn another_stations_desk_and_imports_are_never_reached(db: PgPool) {
     )
     .await;
     assert_eq!(list.status, StatusCode::NOT_FOUND);
+    assert_eq!(list.json()["error"], "Estação não encontrada");
     let post = send_import(
         &world,
         &world.lawyer,
@@ -563,6 +564,7 @@ async fn another_stations_desk_and_imports_are_never_reached(db: PgPool) {
     )
     .await;
     assert_eq!(post.status, StatusCode::NOT_FOUND);
+    assert_eq!(post.json()["error"], "Estação não encontrada");
     // Unknown desks and the political desk import nothing.
     for desk in ["political", "shop"] {
         let answer = send_import(
@@ -640,6 +642,17 @@ async fn another_stations_desk_and_imports_are_never_reached(db: PgPool) {
 #[testkit::db_test]
 async fn a_station_without_the_service_has_no_imports(db: PgPool) {
     let world = world(db).await;
+    let before = send_import(
+        &world,
+        &world.lawyer,
+        world.station_id,
+        "legal",
+        Some("cases"),
+        Some(cases_file().as_bytes()),
+    )
+    .await;
+    assert_eq!(before.status, StatusCode::ACCEPTED, "{}", before.text);
+    let earlier = before.json()["import"]["id"].as_i64().expect("id");
     sqlx::query("UPDATE stations SET legal_access = false WHERE id = $1")
         .bind(world.station_id)
         .execute(&world.db)
@@ -657,6 +670,15 @@ async fn a_station_without_the_service_has_no_imports(db: PgPool) {
     .await;
     assert_eq!(post.status, StatusCode::NOT_FOUND, "{}", post.text);
     assert_eq!(post.json()["error"], "Serviço não disponível.");
+    // An import made before the desk was turned off is not shown either.
+    let earlier = get(
+        &world,
+        &world.lawyer,
+        &format!("/api/ops/desk/imports/{earlier}"),
+    )
+    .await;
+    assert_eq!(earlier.status, StatusCode::NOT_FOUND, "{}", earlier.text);
+    assert_eq!(earlier.json()["error"], "Serviço não disponível.");
     let list = get(
         &world,
         &world.lawyer,

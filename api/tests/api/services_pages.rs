@@ -123,7 +123,6 @@ async fn the_carousel_is_only_ever_a_category_of_the_desks_station(db: PgPool) {
         json!(null)
     );
 
-    // Deleting the category takes the carousel away and leaves the desk.
     let ours = category(&w.db, w.station_id, "Direitos em foco").await;
     show_category(&w.db, w.station_id, "legal", ours)
         .await
@@ -140,6 +139,7 @@ async fn the_carousel_is_only_ever_a_category_of_the_desks_station(db: PgPool) {
         w.get("/api/services/legal").await.json()["categoria"],
         json!(ours)
     );
+    // Deleting the category takes the carousel away and leaves the desk.
     sqlx::query("DELETE FROM participant_categories WHERE id = $1")
         .bind(ours)
         .execute(&w.db)

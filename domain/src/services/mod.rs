@@ -44,6 +44,9 @@ pub enum Desk {
 
 impl Desk {
     pub const ALL: [Self; 4] = [Self::Legal, Self::Accounting, Self::Health, Self::Political];
+    /// The desks that keep appointments, offices and imported records: the political desk
+    /// has themes and suggestions instead.
+    pub const WITH_APPOINTMENTS: [Self; 3] = [Self::Legal, Self::Accounting, Self::Health];
 
     pub fn as_str(self) -> &'static str {
         match self {

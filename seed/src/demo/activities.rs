@@ -415,7 +415,7 @@ const BASE_ACTIVITIES: &[(i16, &str, &str)] = &[
 ];
 
 /// A category: its name, its icon's drawing and colours, and its activities in order.
-type CategoryRow = (&'static str, Motif, Palette, &'static [&'static str]);
+pub(super) type CategoryRow = (&'static str, Motif, Palette, &'static [&'static str]);
 
 const CATEGORY_ROWS: [CategoryRow; 3] = [
     (
@@ -812,8 +812,9 @@ async fn complete_base_activities(
     Ok(())
 }
 
-/// A category with its icon and activities, unless one of that name exists.
-async fn category(
+/// A category with its icon and activities (found in `ids` by name), unless one of that
+/// name exists.
+pub(super) async fn category(
     db: &PgPool,
     objects: &Objects,
     station_id: i64,

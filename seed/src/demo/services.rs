@@ -7,12 +7,14 @@
 //! reference, theme and news titles) and rows that exist are left as they are; the settings
 //! are turned on again.
 
+use std::collections::HashMap;
+
 use chrono::{Duration, Utc};
 use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
 
-use super::DemoStation;
 use super::art::{self, CARD_SIZE, Motif, Palette};
+use super::{DemoStation, activities};
 use domain::content::news;
 use domain::infra::objects::Objects;
 use domain::political::{self, Highlight, NewTheme, ThemeProcess, UnionAction};
@@ -479,15 +481,10 @@ pub async fn seed(db: &PgPool, objects: &Objects, demo: &DemoStation) -> anyhow:
         }
         pictures.push(key);
     }
-    let icon = "demo/services/direitos-em-foco.png";
-    if objects.head(icon).await?.is_none() {
-        objects
-            .put(icon, art::icon(LEGAL_BLUE, Motif::Star)?)
-            .await?;
-    }
+    legal_category(db, objects, station_id).await?;
     let mut tx = db.begin().await?;
     desks(&mut tx, station_id).await?;
-    legal_carousel(&mut tx, station_id, icon).await?;
+    legal_carousel(&mut tx, station_id).await?;
     let offices = offices(&mut tx, station_id).await?;
     let cpf = member_cpf(&mut tx, demo).await?;
     cases(&mut tx, station_id, &cpf).await?;
@@ -529,56 +526,51 @@ async fn desks(tx: &mut PgConnection, station_id: i64) -> sqlx::Result<()> {
 
 /// The legal landing's carousel: a category of activities that speak to members' rights.
 pub const LEGAL_CATEGORY: &str = "Direitos em foco";
-const LEGAL_CATEGORY_ACTIVITIES: [&str; 4] = [
+const LEGAL_CATEGORY_ACTIVITIES: &[&str] = &[
     "Quiz: saúde no trabalho",
     "Oficina de educação financeira",
     "Enquete: tema da próxima palestra",
     "Pesquisa de contato: fale com a gente",
 ];
 
-/// The legal desk's carousel category (after the other categories, so the home lists it
-/// last), made once; a desk that shows a category already keeps it.
-async fn legal_carousel(tx: &mut PgConnection, station_id: i64, icon: &str) -> sqlx::Result<()> {
-    let existing: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM participant_categories WHERE station_id = $1 AND name = $2",
-    )
-    .bind(station_id)
-    .bind(LEGAL_CATEGORY)
-    .fetch_optional(&mut *tx)
-    .await?;
-    let category_id = match existing {
-        Some(id) => id,
-        None => {
-            let id: i64 = sqlx::query_scalar(
-                "INSERT INTO participant_categories (station_id, name, icon_key, position)
-                 SELECT $1, $2, $3, coalesce(max(position), 0) + 1
-                   FROM participant_categories WHERE station_id = $1
-                 RETURNING id",
-            )
-            .bind(station_id)
-            .bind(LEGAL_CATEGORY)
-            .bind(icon)
-            .fetch_one(&mut *tx)
-            .await?;
-            sqlx::query(
-                "INSERT INTO category_actions (category_id, action_id, position)
-                 SELECT $1, a.id, (array_position($3::text[], a.name))::int
-                   FROM actions a WHERE a.station_id = $2 AND a.name = ANY($3)",
-            )
-            .bind(id)
+/// The legal desk's carousel: its category, after the activities seed's (the home lists it
+/// last), made once like theirs.
+async fn legal_category(db: &PgPool, objects: &Objects, station_id: i64) -> anyhow::Result<()> {
+    let ids: HashMap<String, i64> =
+        sqlx::query_as("SELECT name, id FROM actions WHERE station_id = $1 AND name = ANY($2)")
             .bind(station_id)
             .bind(LEGAL_CATEGORY_ACTIVITIES)
-            .execute(&mut *tx)
-            .await?;
-            id
-        }
-    };
+            .fetch_all(db)
+            .await?
+            .into_iter()
+            .collect();
+    let row = (
+        LEGAL_CATEGORY,
+        Motif::Star,
+        LEGAL_BLUE,
+        LEGAL_CATEGORY_ACTIVITIES,
+    );
+    activities::category(
+        db,
+        objects,
+        station_id,
+        activities::CATEGORIES.len(),
+        &row,
+        &ids,
+    )
+    .await
+}
+
+/// The legal landing shows that category; a desk that shows one already keeps it.
+async fn legal_carousel(tx: &mut PgConnection, station_id: i64) -> sqlx::Result<()> {
     sqlx::query(
-        "UPDATE service_desks SET category_id = $2
+        "UPDATE service_desks
+            SET category_id = (SELECT id FROM participant_categories
+                                WHERE station_id = $1 AND name = $2)
           WHERE station_id = $1 AND service = 'legal' AND category_id IS NULL",
     )
     .bind(station_id)
-    .bind(category_id)
+    .bind(LEGAL_CATEGORY)
     .execute(&mut *tx)
     .await?;
     Ok(())

@@ -15169,7 +15169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description No such import on a desk the caller reaches: 'Importação não encontrada.' */
+            /** @description No such import on a desk the caller reaches: 'Importação não encontrada.'; a desk the station has turned off: 'Serviço não disponível.' */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -324,7 +324,7 @@ async fn desk_appointments(
         &staff,
         station_id,
         &desk,
-        &[Desk::Legal, Desk::Accounting, Desk::Health],
+        &Desk::WITH_APPOINTMENTS,
         false,
     )
     .await?;
@@ -379,7 +379,7 @@ async fn desk_offices(
         &staff,
         station_id,
         &desk,
-        &[Desk::Legal, Desk::Accounting, Desk::Health],
+        &Desk::WITH_APPOINTMENTS,
         false,
     )
     .await?;

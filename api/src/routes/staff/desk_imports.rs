@@ -6,10 +6,11 @@
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
-use domain::services::Desk;
 use domain::services::imports::{
     self, FILE_REQUIRED, FILE_TOO_LARGE, IMPORT_NOT_FOUND, MAX_BYTES, ServiceImport as Stored,
 };
+use domain::services::{self, Desk};
+use domain::shared::ids::StationId;
 use jobs::JobOutbox;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -121,9 +122,6 @@ struct ImportForm {
 /// The desk's list shows this many imports.
 const LISTED: i64 = 20;
 
-/// The desks that import files: the political desk keeps no cases nor appointments.
-const IMPORTING_DESKS: &[Desk] = &[Desk::Legal, Desk::Accounting, Desk::Health];
-
 /// Reads the form's `kind` and `file` (its bytes, at most [`MAX_BYTES`], and its name).
 async fn read_form(
     mut multipart: axum::extract::Multipart,
@@ -208,7 +206,15 @@ async fn create_import(
     Path((station_id, desk)): Path<(i64, String)>,
     Multipart(multipart): Multipart,
 ) -> OpsResult<(StatusCode, Json<ImportQueued>)> {
-    let desk = open_desk(&state, &staff, station_id, &desk, IMPORTING_DESKS, true).await?;
+    let desk = open_desk(
+        &state,
+        &staff,
+        station_id,
+        &desk,
+        &Desk::WITH_APPOINTMENTS,
+        true,
+    )
+    .await?;
     let (kind, file) = read_form(multipart).await?;
     let Some((bytes, file_name)) = file else {
         return Err(ApiError::invalid(FILE_REQUIRED).into());
@@ -258,7 +264,15 @@ async fn list_imports(
     staff: DeskStaff,
     Path((station_id, desk)): Path<(i64, String)>,
 ) -> OpsResult<Json<Vec<ServiceImport>>> {
-    let desk = open_desk(&state, &staff, station_id, &desk, IMPORTING_DESKS, false).await?;
+    let desk = open_desk(
+        &state,
+        &staff,
+        station_id,
+        &desk,
+        &Desk::WITH_APPOINTMENTS,
+        false,
+    )
+    .await?;
     let imports = imports::list(&state.db, station_id, desk, LISTED)
         .await
         .map_err(ApiError::from)?;
@@ -278,7 +292,7 @@ async fn list_imports(
         (status = 200, description = "The import", body = ServiceImport),
         (status = 400, description = "The id is not a number", body = Messages),
         (status = 403, description = "Not desk staff", body = ErrorMessage),
-        (status = 404, description = "No such import on a desk the caller reaches: 'Importação não encontrada.'", body = ErrorMessage),
+        (status = 404, description = "No such import on a desk the caller reaches: 'Importação não encontrada.'; a desk the station has turned off: 'Serviço não disponível.'", body = ErrorMessage),
     )
 )]
 async fn get_import(
@@ -286,12 +300,14 @@ async fn get_import(
     staff: DeskStaff,
     Path(import_id): Path<i64>,
 ) -> OpsResult<Json<ServiceImport>> {
-    let found = imports::find(&state.db, import_id)
+    let Some(import) = imports::find(&state.db, import_id)
         .await
         .map_err(ApiError::from)?
-        .filter(|import| staff.0.allows(import.station_id, import.desk, false));
-    match found {
-        Some(import) => Ok(Json(import.into())),
-        None => Err(ApiError::not_found(IMPORT_NOT_FOUND).into()),
-    }
+        .filter(|import| staff.0.allows(import.station_id, import.desk, false))
+    else {
+        return Err(ApiError::not_found(IMPORT_NOT_FOUND).into());
+    };
+    // A desk the station has turned off shows none of its records, as its routes do.
+    services::offered(&state.db, StationId(import.station_id), import.desk).await?;
+    Ok(Json(import.into()))
 }

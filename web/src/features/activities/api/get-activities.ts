@@ -52,17 +52,16 @@ export function useActivitySearch(term: string) {
   );
 }
 
+/** The call for one category of the member's station, its activities paged within it. */
+export function categoryPath(stationId: number, userId: number, id: string | number): string {
+  return `/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}&where[id]=${encodeURIComponent(id)}`;
+}
+
 /** One category, its activities a page at a time (the server pages them within the category). */
 export function useCategory(id: string) {
   const { stationId, userId } = useMemberScope();
   return usePagedActivities(activityKeys.category(stationId, userId, id), async ({ signal, ...page }) => {
-    const found = await api.get<Category[]>(
-      pagePath(
-        `/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}&where[id]=${encodeURIComponent(id)}`,
-        page,
-      ),
-      { signal },
-    );
+    const found = await api.get<Category[]>(pagePath(categoryPath(stationId, userId, id), page), { signal });
     const category = found[0];
     if (!category) return { category: null, items: [], total: 0 };
     const { category_actions, actions_count, ...rest } = category;

@@ -1,6 +1,7 @@
 // The home's rows: the featured carousel, now-playing rows, journeys and categories.
 import { useQuery } from "@tanstack/react-query";
 import { activityKeys } from "@/features/activities/api/activity-keys";
+import { categoryPath } from "@/features/activities/api/get-activities";
 import { useMemberScope } from "@/features/activities/api/member-scope";
 import type { ActivityCard, Category, Journey, NowPlaying } from "@/types/api";
 import { api } from "@/lib/api-client";
@@ -62,10 +63,7 @@ export function useCategoryCarousel(categoryId: number) {
     queryKey: activityKeys.carousel(stationId, userId, categoryId),
     queryFn: async ({ signal }) => {
       const found = await api.get<Category[]>(
-        pagePath(`/participant-categories/?where[station_id]=${stationId}&where[user_id]=${userId}&where[id]=${categoryId}`, {
-          limit: CATEGORY_CAROUSEL_SIZE,
-          offset: 0,
-        }),
+        pagePath(categoryPath(stationId, userId, categoryId), { limit: CATEGORY_CAROUSEL_SIZE, offset: 0 }),
         { signal },
       );
       return found[0] ?? null;

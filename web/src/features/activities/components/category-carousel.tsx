@@ -10,10 +10,5 @@ export function CategoryCarousel({ categoryId }: { categoryId: number }) {
   const category = useCategoryCarousel(categoryId).data;
   const activities = category?.category_actions.map(({ action }) => action) ?? [];
   if (!category || activities.length === 0) return null;
-  return (
-    <div className="category-carousel">
-      <h2 className="category-row__title">{category.name}</h2>
-      <FeaturedCarousel activities={activities} label={category.name} />
-    </div>
-  );
+  return <FeaturedCarousel activities={activities} title={category.name} />;
 }

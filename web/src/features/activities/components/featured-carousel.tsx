@@ -3,7 +3,7 @@
 // ask for reduced motion (activities.css), who also get a carousel that stands still until
 // they play it. It holds still while the pointer or the keyboard is on it, so one can read and
 // choose a slide, and a button pauses it for good (WCAG 2.2.2: moving content can be stopped).
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { ActivityCard as Activity } from "@/types/api";
 import { ActivityCard, type CardAudience } from "@/features/activities/components/activity-card";
 
@@ -13,15 +13,16 @@ interface FeaturedCarouselProps {
   activities: Activity[];
   /** Whose cards: a member's, or a visitor's that lead to the public pages. */
   audience?: CardAudience;
-  /** What a screen reader calls the carousel. */
-  label?: string;
+  /** A heading shown above the slides, which also names the carousel (else 'Destaques'). */
+  title?: string;
 }
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
-export function FeaturedCarousel({ activities, audience = "member", label = "Destaques" }: FeaturedCarouselProps) {
+export function FeaturedCarousel({ activities, audience = "member", title }: FeaturedCarouselProps) {
+  const titleId = useId();
   const [current, setCurrent] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -42,7 +43,8 @@ export function FeaturedCarousel({ activities, audience = "member", label = "Des
     <section
       className="featured-carousel"
       aria-roledescription="carrossel"
-      aria-label={label}
+      aria-label={title === undefined ? "Destaques" : undefined}
+      aria-labelledby={title === undefined ? undefined : titleId}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}
@@ -50,6 +52,11 @@ export function FeaturedCarousel({ activities, audience = "member", label = "Des
         if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
       }}
     >
+      {title !== undefined && (
+        <h2 id={titleId} className="category-row__title">
+          {title}
+        </h2>
+      )}
       <div className="featured-carousel__track" style={{ transform: `translateX(-${shown * 100}%)` }}>
         {activities.map((activity, index) => (
           <div
